@@ -1,0 +1,4 @@
+export * from './contract';
+export * from './schemas';
+export * from './result';
+export * from './client';

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** Every way a call across IPC can fail; the renderer switches on `code`, people read `message`. */
+export const IpcErrorCode = z.enum([
+  'invalid_input',
+  'unknown_channel',
+  'forbidden_sender',
+  'no_org_open',
+  'org_not_found',
+  'internal',
+]);
+export type IpcErrorCode = z.infer<typeof IpcErrorCode>;
+
+export const IpcIssue = z.object({ path: z.string(), message: z.string() });
+export type IpcIssue = z.infer<typeof IpcIssue>;
+
+export const IpcError = z.object({
+  code: IpcErrorCode,
+  message: z.string(),
+  issues: z.array(IpcIssue).optional(),
+});
+export type IpcError = z.infer<typeof IpcError>;
+
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+export function ipcResultSchema<T extends z.ZodType>(value: T) {
+  return z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), value }),
+    z.object({ ok: z.literal(false), error: IpcError }),
+  ]);
+}
+
+export const ok = <T>(value: T): IpcResult<T> => ({ ok: true, value });
+
+export const fail = (code: IpcErrorCode, message: string, issues?: IpcIssue[]): IpcResult<never> => ({
+  ok: false,
+  error: issues ? { code, message, issues } : { code, message },
+});
+
+/** Zod issues as `field.path: message` pairs a person can act on. */
+export function issuesFromZod(error: z.ZodError): IpcIssue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.length ? issue.path.map(String).join('.') : '(input)',
+    message: issue.message,
+  }));
+}

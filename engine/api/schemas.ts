@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+export const AppInfo = z.object({
+  name: z.string(),
+  version: z.string(),
+  platform: z.string(),
+  runtime: z.object({
+    node: z.string(),
+    electron: z.string().nullable(),
+    chrome: z.string().nullable(),
+    sqlite: z.string(),
+  }),
+});
+export type AppInfo = z.infer<typeof AppInfo>;
+
+export const AgentProblem = z.object({
+  /** The file the problem is in, relative to the org folder. */
+  file: z.string(),
+  /** Dotted field path inside the file, or empty when the whole file is at fault. */
+  field: z.string(),
+  message: z.string(),
+  line: z.number().int().optional(),
+  column: z.number().int().optional(),
+});
+export type AgentProblem = z.infer<typeof AgentProblem>;
+
+export const AgentListItem = z.object({
+  /** The agent's folder under agents/. */
+  folder: z.string(),
+  /** resume.name when it could be read, else the folder name. */
+  name: z.string(),
+  title: z.string().nullable(),
+  valid: z.boolean(),
+  problems: z.array(AgentProblem),
+  warnings: z.array(AgentProblem),
+});
+export type AgentListItem = z.infer<typeof AgentListItem>;
+
+export const OrgSummary = z.object({
+  path: z.string(),
+  name: z.string(),
+  agentCount: z.number().int(),
+  invalidAgentCount: z.number().int(),
+});
+export type OrgSummary = z.infer<typeof OrgSummary>;

@@ -1,0 +1,102 @@
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell } from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sqliteVersion } from '../engine/timeline/sqlite';
+import { bindIpc } from './ipc/bind';
+import { createDispatch } from './ipc/dispatch';
+import { createHandlers } from './ipc/handlers';
+import { describeMissingBinding, electronSqliteBindingPath } from './native/sqlite-binding';
+import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, resolveRendererAsset } from './protocol/app-protocol';
+import { RENDERER_SECURITY_HEADERS } from './security/csp';
+import { guardNavigation } from './security/navigation';
+import { denyAllPermissions } from './security/permissions';
+import { originOf } from './security/sender';
+import { mainWindowOptions } from './window/main-window-options';
+
+/** Set by `npm run dev`: the Vite dev server that serves the renderer with hot reload. */
+const devServerUrl = app.isPackaged ? undefined : process.env.LEMMING_DEV_SERVER_URL;
+const rendererDir = join(__dirname, '..', 'renderer');
+const trustedOrigins = devServerUrl ? [APP_ORIGIN, originOf(devServerUrl)] : [APP_ORIGIN];
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+if (!app.requestSingleInstanceLock()) app.quit();
+
+function serveRenderer(): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const asset = resolveRendererAsset(new URL(request.url).pathname, rendererDir);
+    if (asset.kind === 'refused') return new Response(asset.reason, { status: asset.status });
+    const file = await net.fetch(pathToFileURL(asset.path).toString());
+    return new Response(file.body, {
+      status: file.status,
+      headers: { 'Content-Type': asset.contentType, ...RENDERER_SECURITY_HEADERS },
+    });
+  });
+}
+
+function createMainWindow(): BrowserWindow {
+  const window = new BrowserWindow(mainWindowOptions(join(__dirname, '..', 'preload', 'index.cjs')));
+  window.once('ready-to-show', () => window.show());
+  void window.loadURL(devServerUrl ?? APP_ENTRY_URL);
+  return window;
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const nativeBinding = electronSqliteBindingPath({
+    isPackaged: app.isPackaged,
+    resourcesPath: process.resourcesPath,
+    appPath: app.getAppPath(),
+  });
+  const missing = describeMissingBinding(nativeBinding);
+  if (missing) {
+    dialog.showErrorBox('LeMMing Desktop cannot start', missing);
+    app.exit(1);
+    return;
+  }
+
+  denyAllPermissions(session.defaultSession);
+  serveRenderer();
+
+  const handlers = createHandlers({
+    appInfo: () => ({
+      name: app.getName(),
+      version: app.getVersion(),
+      platform: process.platform,
+      runtime: {
+        node: process.versions.node,
+        electron: process.versions.electron ?? null,
+        chrome: process.versions.chrome ?? null,
+        sqlite: sqliteVersion({ nativeBinding }),
+      },
+    }),
+    pickFolder: async () => {
+      const focused = BrowserWindow.getFocusedWindow();
+      const options = { title: 'Open an org folder', properties: ['openDirectory' as const] };
+      const result = focused ? await dialog.showOpenDialog(focused, options) : await dialog.showOpenDialog(options);
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
+  });
+  bindIpc(
+    ipcMain,
+    createDispatch(handlers, { logError: (channel, error) => console.error(`[ipc] ${channel} failed:`, error) }),
+    trustedOrigins,
+  );
+
+  createMainWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
+  });
+}
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+// Every web contents, the main window's included, gets the navigation and window-open guards.
+app.on('web-contents-created', (_event, contents) => {
+  guardNavigation(contents, APP_ORIGIN, (url) => void shell.openExternal(url));
+});
+
+void start();

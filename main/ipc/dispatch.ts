@@ -1,0 +1,31 @@
+import { contract, isChannel, type Channel } from '../../engine/api/contract';
+import { fail, issuesFromZod, type IpcResult } from '../../engine/api/result';
+import type { Handlers } from './handlers';
+
+export type Dispatch = (channel: unknown, input: unknown) => Promise<IpcResult<unknown>>;
+
+export interface DispatchOptions {
+  /** Where unexpected errors go; their text never crosses to the renderer. */
+  logError?: (channel: Channel, error: unknown) => void;
+}
+
+/**
+ * Validates a call against the contract and runs its handler. Never throws: every failure becomes
+ * a typed `{ ok: false, error }` result.
+ */
+export function createDispatch(handlers: Handlers, options: DispatchOptions = {}): Dispatch {
+  return async (channel, input) => {
+    if (!isChannel(channel)) return fail('unknown_channel', `There is no channel named ${JSON.stringify(String(channel))}.`);
+    const parsed = contract[channel].input.safeParse(input);
+    if (!parsed.success) {
+      return fail('invalid_input', `Invalid input for ${channel}.`, issuesFromZod(parsed.error));
+    }
+    try {
+      const handler = handlers[channel] as (input: unknown) => Promise<IpcResult<unknown>>;
+      return await handler(parsed.data);
+    } catch (error) {
+      options.logError?.(channel, error);
+      return fail('internal', `${channel} failed unexpectedly. Details are in the app log.`);
+    }
+  };
+}

@@ -1,0 +1,28 @@
+import type { BrowserWindowConstructorOptions } from 'electron';
+
+export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+  return {
+    width: 1280,
+    height: 820,
+    minWidth: 800,
+    minHeight: 560,
+    show: false,
+    title: 'LeMMing Desktop',
+    backgroundColor: '#1b1d23',
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+      devTools: true,
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { AgentListItem, OrgSummary } from '../../../engine/api';
+
+export function AgentList({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) {
+  if (agents.length === 0) {
+    return (
+      <section className="empty-state" aria-labelledby="no-agents-heading">
+        <h2 id="no-agents-heading">This org has no agents yet</h2>
+        <p>
+          An agent is a folder under <code>{org.path}/agents/</code> with a <code>resume.json</code> in it. Add one there, then
+          open the org again.
+        </p>
+      </section>
+    );
+  }
+
+  return (
+    <section aria-labelledby="agents-heading">
+      <h2 id="agents-heading">
+        Agents <span className="count">{agents.length}</span>
+        {org.invalidAgentCount > 0 && <span className="count warning">{org.invalidAgentCount} need attention</span>}
+      </h2>
+      <ul className="agent-list" aria-label="Agents">
+        {agents.map((agent) => (
+          <AgentRow key={agent.folder} agent={agent} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function AgentRow({ agent }: { agent: AgentListItem }) {
+  return (
+    <li className={agent.valid ? 'agent' : 'agent invalid'} aria-label={agent.name} data-agent={agent.name}>
+      <div className="agent-heading">
+        <span className="agent-name">{agent.name}</span>
+        <span className={agent.valid ? 'badge ok' : 'badge bad'}>{agent.valid ? 'Ready' : 'Invalid resume'}</span>
+      </div>
+      {agent.title && <div className="agent-title">{agent.title}</div>}
+      {agent.problems.length > 0 && (
+        <ul className="problems" aria-label={`Problems with ${agent.name}`}>
+          {agent.problems.map((problem, index) => (
+            <li key={index}>
+              <code>
+                {problem.file}
+                {problem.line !== undefined ? `:${problem.line}:${problem.column}` : ''}
+              </code>
+              {problem.field && <> — field <code>{problem.field}</code></>}: {problem.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {agent.warnings.map((warning, index) => (
+        <p key={index} className="agent-warning">
+          {warning.message}
+        </p>
+      ))}
+    </li>
+  );
+}
