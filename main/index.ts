@@ -75,13 +75,17 @@ async function start(): Promise<void> {
     pickFolder: async () => {
       const focused = BrowserWindow.getFocusedWindow();
       const options = { title: 'Open an org folder', properties: ['openDirectory' as const] };
-      const result = focused ? await dialog.showOpenDialog(focused, options) : await dialog.showOpenDialog(options);
+      const result = focused
+        ? await dialog.showOpenDialog(focused, options)
+        : await dialog.showOpenDialog(options);
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
   });
   bindIpc(
     ipcMain,
-    createDispatch(handlers, { logError: (channel, error) => console.error(`[ipc] ${channel} failed:`, error) }),
+    createDispatch(handlers, {
+      logError: (channel, error) => console.error(`[ipc] ${channel} failed:`, error),
+    }),
     trustedOrigins,
   );
 

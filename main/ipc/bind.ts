@@ -5,7 +5,10 @@ import type { Dispatch } from './dispatch';
 
 /** The slice of Electron's ipcMain this module uses; the app passes the real one. */
 export interface IpcMainLike {
-  handle(channel: string, listener: (event: { senderFrame: SenderFrameLike | null }, input: unknown) => unknown): void;
+  handle(
+    channel: string,
+    listener: (event: { senderFrame: SenderFrameLike | null }, input: unknown) => unknown,
+  ): void;
 }
 
 interface SenderFrameLike {

@@ -15,7 +15,8 @@ export interface DispatchOptions {
  */
 export function createDispatch(handlers: Handlers, options: DispatchOptions = {}): Dispatch {
   return async (channel, input) => {
-    if (!isChannel(channel)) return fail('unknown_channel', `There is no channel named ${JSON.stringify(String(channel))}.`);
+    if (!isChannel(channel))
+      return fail('unknown_channel', `There is no channel named ${JSON.stringify(String(channel))}.`);
     const parsed = contract[channel].input.safeParse(input);
     if (!parsed.success) {
       return fail('invalid_input', `Invalid input for ${channel}.`, issuesFromZod(parsed.error));

@@ -36,6 +36,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }
     },
 
-    'org.agents': async () => (currentAgents ? ok(currentAgents) : fail('no_org_open', 'Open an org folder first.')),
+    'org.agents': async () =>
+      currentAgents ? ok(currentAgents) : fail('no_org_open', 'Open an org folder first.'),
   };
 }

@@ -8,10 +8,15 @@ export const ELECTRON_SQLITE_FILE = 'better_sqlite3.node';
  * build/electron-native when running from a checkout (made by `npm run build:electron-sqlite`).
  * node_modules keeps the Node-ABI build for tests and the CLI.
  */
-export function electronSqliteBindingPath(options: { isPackaged: boolean; resourcesPath: string; appPath: string }): string {
+export function electronSqliteBindingPath(options: {
+  isPackaged: boolean;
+  resourcesPath: string;
+  appPath: string;
+  arch?: string;
+}): string {
   return options.isPackaged
     ? join(options.resourcesPath, 'native', ELECTRON_SQLITE_FILE)
-    : join(options.appPath, 'build', 'electron-native', ELECTRON_SQLITE_FILE);
+    : join(options.appPath, 'build', 'electron-native', options.arch ?? process.arch, ELECTRON_SQLITE_FILE);
 }
 
 export function describeMissingBinding(path: string): string | null {

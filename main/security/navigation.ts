@@ -17,7 +17,10 @@ export function mayNavigate(_url: string): boolean {
 
 /** The slice of Electron's WebContents the guards attach to. */
 export interface GuardedContents {
-  on(event: 'will-navigate' | 'will-redirect', listener: (event: { preventDefault(): void; url: string }) => void): unknown;
+  on(
+    event: 'will-navigate' | 'will-redirect',
+    listener: (event: { preventDefault(): void; url: string }) => void,
+  ): unknown;
   on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
 }
@@ -26,7 +29,11 @@ export interface GuardedContents {
  * Refuses navigation, redirects, webviews and new windows. An http(s) link the user follows, in place
  * or as a new window, opens in the system browser instead.
  */
-export function guardNavigation(contents: GuardedContents, appOrigin: string, openExternal: (url: string) => void): void {
+export function guardNavigation(
+  contents: GuardedContents,
+  appOrigin: string,
+  openExternal: (url: string) => void,
+): void {
   const refuse = (event: { preventDefault(): void; url: string }) => {
     if (mayNavigate(event.url)) return;
     event.preventDefault();

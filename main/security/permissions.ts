@@ -1,6 +1,8 @@
 /** The slice of Electron's Session whose permission handlers are set. */
 export interface PermissionSession {
-  setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionRequestHandler(
+    handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+  ): void;
   setPermissionCheckHandler(handler: (contents: unknown, permission: string) => boolean): void;
 }
 

@@ -8,7 +8,10 @@ export interface SenderFrame {
  * Only the app's own top-level document may call main: not an iframe, not a page that was navigated
  * elsewhere, not another origin (Electron security checklist #17, as VS Code's ValidatedIpcMain does it).
  */
-export function isTrustedSender(frame: SenderFrame | null | undefined, trustedOrigins: readonly string[]): boolean {
+export function isTrustedSender(
+  frame: SenderFrame | null | undefined,
+  trustedOrigins: readonly string[],
+): boolean {
   if (!frame || !frame.isMainFrame) return false;
   let origin: string;
   try {

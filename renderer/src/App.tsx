@@ -21,8 +21,8 @@ export function App() {
           <section className="empty-state" aria-labelledby="welcome-heading">
             <h2 id="welcome-heading">Open an org to begin</h2>
             <p>
-              An org is a folder with an <code>agents</code> folder inside, one folder per agent. Choose one with{' '}
-              <strong>Choose org folder…</strong>, or paste its path. LeMMing orgs open unchanged.
+              An org is a folder with an <code>agents</code> folder inside, one folder per agent. Choose one
+              with <strong>Choose org folder…</strong>, or paste its path. LeMMing orgs open unchanged.
             </p>
           </section>
         )}

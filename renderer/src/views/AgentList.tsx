@@ -6,8 +6,8 @@ export function AgentList({ org, agents }: { org: OrgSummary; agents: AgentListI
       <section className="empty-state" aria-labelledby="no-agents-heading">
         <h2 id="no-agents-heading">This org has no agents yet</h2>
         <p>
-          An agent is a folder under <code>{org.path}/agents/</code> with a <code>resume.json</code> in it. Add one there, then
-          open the org again.
+          An agent is a folder under <code>{org.path}/agents/</code> with a <code>resume.json</code> in it.
+          Add one there, then open the org again.
         </p>
       </section>
     );
@@ -17,7 +17,9 @@ export function AgentList({ org, agents }: { org: OrgSummary; agents: AgentListI
     <section aria-labelledby="agents-heading">
       <h2 id="agents-heading">
         Agents <span className="count">{agents.length}</span>
-        {org.invalidAgentCount > 0 && <span className="count warning">{org.invalidAgentCount} need attention</span>}
+        {org.invalidAgentCount > 0 && (
+          <span className="count warning">{org.invalidAgentCount} need attention</span>
+        )}
       </h2>
       <ul className="agent-list" aria-label="Agents">
         {agents.map((agent) => (
@@ -33,7 +35,9 @@ function AgentRow({ agent }: { agent: AgentListItem }) {
     <li className={agent.valid ? 'agent' : 'agent invalid'} aria-label={agent.name} data-agent={agent.name}>
       <div className="agent-heading">
         <span className="agent-name">{agent.name}</span>
-        <span className={agent.valid ? 'badge ok' : 'badge bad'}>{agent.valid ? 'Ready' : 'Invalid resume'}</span>
+        <span className={agent.valid ? 'badge ok' : 'badge bad'}>
+          {agent.valid ? 'Ready' : 'Invalid resume'}
+        </span>
       </div>
       {agent.title && <div className="agent-title">{agent.title}</div>}
       {agent.problems.length > 0 && (
@@ -44,7 +48,13 @@ function AgentRow({ agent }: { agent: AgentListItem }) {
                 {problem.file}
                 {problem.line !== undefined ? `:${problem.line}:${problem.column}` : ''}
               </code>
-              {problem.field && <> — field <code>{problem.field}</code></>}: {problem.message}
+              {problem.field && (
+                <>
+                  {' '}
+                  — field <code>{problem.field}</code>
+                </>
+              )}
+              : {problem.message}
             </li>
           ))}
         </ul>

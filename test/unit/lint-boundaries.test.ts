@@ -1,0 +1,79 @@
+import { ESLint } from 'eslint';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+const eslint = new ESLint({ cwd: repoRoot });
+
+async function boundaryErrors(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath: resolve(repoRoot, file) });
+  return result!.messages
+    .filter((message) => message.ruleId === 'lemming/layer-boundaries')
+    .map((message) => message.message);
+}
+
+describe('import boundaries (ESLint)', () => {
+  const forbidden: [string, string, RegExp][] = [
+    [
+      'renderer/src/views/Bad.tsx',
+      "import { openOrg } from '../../../engine/org/open-org';",
+      /renderer may not import engine/,
+    ],
+    [
+      'renderer/src/Bad.ts',
+      "import { x } from '../../engine/../engine/timeline/sqlite';",
+      /renderer may not import engine/,
+    ],
+    [
+      'renderer/src/Bad.ts',
+      "import { createHandlers } from '../../main/ipc/handlers';",
+      /renderer may not import main/,
+    ],
+    ['renderer/src/Bad.ts', "import { readFile } from 'node:fs/promises';", /renderer runs without Node/],
+    ['renderer/src/Bad.ts', "import { ipcRenderer } from 'electron';", /renderer may not import "electron"/],
+    ['renderer/src/Bad.ts', "const fs = require('fs');", /renderer runs without Node/],
+    [
+      'renderer/src/Bad.ts',
+      "const m = await import('../../engine/org/discover');",
+      /renderer may not import engine/,
+    ],
+    [
+      'preload/bad.ts',
+      "import { discoverAgents } from '../engine/org/discover';",
+      /preload may not import engine/,
+    ],
+    ['engine/org/bad.ts', "import { app } from 'electron';", /engine may not import "electron"/],
+    ['engine/run/bad.ts', "import { bindIpc } from '../../main/ipc/bind';", /engine may not import main/],
+    ['engine/run/bad.ts', "export { App } from '../../renderer/src/App';", /engine may not import renderer/],
+    ['engine/api/bad.ts', "import { readFile } from 'node:fs';", /engine\/api runs without Node/],
+    ['engine/api/bad.ts', "import { openOrg } from '../org/open-org';", /engine\/api may not import engine/],
+    ['engine/api/bad.ts', "import YAML from 'yaml';", /engine\/api may import only zod/],
+  ];
+
+  for (const [file, source, expected] of forbidden) {
+    it(`${file}: ${source}  → error`, async () => {
+      const errors = await boundaryErrors(file, source);
+      expect(errors.length, `no boundary error for ${source}`).toBe(1);
+      expect(errors[0]).toMatch(expected);
+    });
+  }
+
+  const allowed: [string, string][] = [
+    ['renderer/src/Ok.ts', "import { contract } from '../../engine/api/contract';"],
+    ['renderer/src/Ok.ts', "import { create } from 'zustand';"],
+    [
+      'preload/ok.ts',
+      "import { contextBridge } from 'electron';\nimport { buildLemmingApi } from '../engine/api/client';",
+    ],
+    [
+      'engine/org/ok.ts',
+      "import { readFile } from 'node:fs/promises';\nimport { AppInfo } from '../api/schemas';",
+    ],
+    ['main/ok.ts', "import { app } from 'electron';\nimport { openOrg } from '../engine/org/open-org';"],
+  ];
+  for (const [file, source] of allowed) {
+    it(`${file}: allowed`, async () => {
+      expect(await boundaryErrors(file, source)).toEqual([]);
+    });
+  }
+});
