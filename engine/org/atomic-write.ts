@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+const isWindows = process.platform === 'win32';
+
+/**
+ * Replaces `path` with `data` so that a reader (or a crash) sees either the old file or the new one,
+ * never a truncated mix: the data goes to a uniquely named temp file in the same folder, is flushed to
+ * disk, renamed over the target, and the folder entry is flushed where the OS allows it. Parent
+ * folders are created. The target keeps its permission bits. On failure the temp file is removed and
+ * the error is thrown.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const folder = dirname(path);
+  await mkdir(folder, { recursive: true });
+  const mode = await existingMode(path);
+  // A leading dot and a .tmp suffix keep readers that list *.json or skip hidden files away from it.
+  const temp = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+
+  let handle: FileHandle | null = null;
+  try {
+    handle = await open(temp, 'wx', mode ?? 0o666);
+    if (mode !== null) await handle.chmod(mode);
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    handle = null;
+    await renameOver(temp, path);
+  } catch (error) {
+    await handle?.close().catch(() => undefined);
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+  await syncFolder(folder);
+}
+
+/**
+ * Writes `value` as JSON with `indent` spaces. The file ends the way the file it replaces ended (with
+ * or without a final newline, \n or \r\n); a new file ends with a newline.
+ */
+export async function writeJsonAtomic(path: string, value: unknown, indent = 2): Promise<void> {
+  const body = JSON.stringify(value, null, indent);
+  if (body === undefined) throw new TypeError(`cannot write ${path}: the value is not JSON`);
+  const previous = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  const newline = previous?.includes('\r\n') ? '\r\n' : '\n';
+  const ending = previous === null || /\r?\n$/.test(previous) ? newline : '';
+  await writeFileAtomic(path, body.replaceAll('\n', newline) + ending);
+}
+
+async function existingMode(path: string): Promise<number | null> {
+  const info = await stat(path).catch(() => null);
+  return info?.isFile() ? info.mode & 0o7777 : null;
+}
+
+/** Windows refuses to replace a file another process (an editor, a virus scanner) holds for a moment. */
+async function renameOver(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await rename(from, to);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const transient = isWindows && (code === 'EPERM' || code === 'EACCES' || code === 'EBUSY');
+      if (!transient || attempt >= 9) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * (attempt + 1)));
+    }
+  }
+}
+
+/** Makes the rename itself durable. Windows cannot open a folder for this; some file systems refuse it. */
+async function syncFolder(folder: string): Promise<void> {
+  if (isWindows) return;
+  const handle = await open(folder, 'r').catch(() => null);
+  if (!handle) return;
+  try {
+    await handle.sync();
+  } catch {
+    // The data is already renamed into place; a file system that cannot sync folders offers nothing more.
+  } finally {
+    await handle.close();
+  }
+}
