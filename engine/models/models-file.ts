@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { AgentProblem } from '../api/schemas';
 import { parseJsonText } from '../org/json-text';
+import { isPlainObject } from './json-values';
 import { shlexSplit } from './shlex-split';
 
 export const MODELS_FILE = 'lemming/config/models.json';
@@ -205,8 +206,4 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
     value = value[String(step)];
   }
   return value;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

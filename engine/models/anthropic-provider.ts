@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { joinUrl, requireApiKey, type HttpEndpoint } from './endpoint';
+import { postJson } from './http-json';
+import { isPlainObject } from './json-values';
+import { ModelCallError } from './model-call-error';
+import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
+import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall } from './types';
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+/** The Messages API requires max_tokens; this is what LeMMing always sent. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+/** Anthropic Messages API with tool use. */
+export class AnthropicProvider implements ModelProvider {
+  readonly name: string;
+  readonly nativeTools: boolean;
+
+  constructor(private readonly endpoint: HttpEndpoint) {
+    this.name = endpoint.providerName;
+    this.nativeTools = endpoint.nativeTools;
+  }
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    const key = requireApiKey(this.endpoint);
+    const started = performance.now();
+    const { body, attempts } = await postJson({
+      service: this.endpoint.service,
+      url: joinUrl(this.endpoint.baseUrl, 'v1/messages'),
+      headers: { ...this.endpoint.headers, 'anthropic-version': ANTHROPIC_VERSION, ...(key ? { 'x-api-key': key } : {}) },
+      body: toAnthropicRequest(request),
+      timeoutMs: this.endpoint.timeoutMs,
+      maxRetries: this.endpoint.maxRetries,
+      signal: request.signal,
+      dispatcher: this.endpoint.dispatcher,
+      timing: this.endpoint.timing,
+      secrets: key ? [key] : [],
+    });
+    const parsed = fromAnthropicResponse(body);
+    if (!parsed.ok) throw new ModelCallError({ kind: 'bad_response', message: `${this.endpoint.service} ${parsed.problem}`, attempts });
+    return { ...parsed.response, latencyMs: performance.now() - started };
+  }
+}
+
+type Block = Record<string, unknown>;
+interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: Block[];
+}
+
+export function toAnthropicRequest(request: ModelRequest): Record<string, unknown> {
+  const system = request.messages
+    .filter((message) => message.role === 'system')
+    .map((message) => message.content)
+    .join('\n\n');
+  return {
+    model: request.model,
+    max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    ...(system ? { system } : {}),
+    messages: toAnthropicMessages(request.messages),
+    // Anthropic accepts 0..1; resumes allow up to 2 (OpenAI's range).
+    ...(request.temperature !== undefined ? { temperature: Math.min(request.temperature, 1) } : {}),
+    ...(request.tools?.length
+      ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })) }
+      : {}),
+  };
+}
+
+/**
+ * Anthropic wants alternating user/assistant turns of content blocks, with tool results as
+ * tool_result blocks in a user turn; consecutive turns of one role are merged, empty text dropped.
+ */
+export function toAnthropicMessages(messages: ChatMessage[]): AnthropicMessage[] {
+  const turns: AnthropicMessage[] = [];
+  for (const message of messages) {
+    if (message.role === 'system') continue;
+    const turn = toTurn(message);
+    if (turn.content.length === 0) continue;
+    const previous = turns[turns.length - 1];
+    if (previous && previous.role === turn.role) previous.content.push(...turn.content);
+    else turns.push(turn);
+  }
+  return turns;
+}
+
+function toTurn(message: ChatMessage): AnthropicMessage {
+  const text: Block[] = message.content === '' ? [] : [{ type: 'text', text: message.content }];
+  if (message.role === 'assistant') {
+    const toolUses = (message.toolCalls ?? []).map((call) => ({
+      type: 'tool_use',
+      id: call.id,
+      name: call.name,
+      input: isPlainObject(call.arguments) ? call.arguments : {},
+    }));
+    return { role: 'assistant', content: [...text, ...toolUses] };
+  }
+  if (message.role === 'tool') {
+    return message.toolCallId
+      ? { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }] }
+      : { role: 'user', content: [{ type: 'text', text: `Tool result:\n${message.content}` }] };
+  }
+  return { role: 'user', content: text };
+}
+
+const AnthropicResponse = z.looseObject({
+  content: z.array(
+    z.looseObject({
+      type: z.string(),
+      text: z.string().optional(),
+      id: z.string().optional(),
+      name: z.string().optional(),
+      input: z.unknown().optional(),
+    }),
+  ),
+  stop_reason: z.string().nullish(),
+  usage: z
+    .looseObject({
+      input_tokens: z.number().nonnegative(),
+      output_tokens: z.number().nonnegative(),
+      cache_creation_input_tokens: z.number().nonnegative().nullish(),
+      cache_read_input_tokens: z.number().nonnegative().nullish(),
+    })
+    .nullish(),
+});
+
+export function fromAnthropicResponse(body: unknown): ParsedAnswer {
+  const reportedError = errorInBody(body);
+  if (reportedError) return reportedError;
+  const checked = AnthropicResponse.safeParse(body);
+  if (!checked.success) return { ok: false, problem: `answered without a usable content list (${describeIssue(checked.error)})` };
+  const blocks = checked.data.content;
+  const text = blocks
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('');
+  const toolCalls: ToolCall[] = blocks
+    .filter((block) => block.type === 'tool_use')
+    .map((block, index) => ({
+      id: block.id ?? `toolu_${index}`,
+      name: block.name ?? '',
+      arguments: block.input ?? {},
+      rawArguments: JSON.stringify(block.input ?? {}),
+    }));
+  const usage = checked.data.usage;
+  return {
+    ok: true,
+    response: {
+      text,
+      toolCalls,
+      usage: usage
+        ? {
+            // Cached prompt tokens are still prompt tokens the call used.
+            inputTokens: Math.round(usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0)),
+            outputTokens: Math.round(usage.output_tokens),
+          }
+        : null,
+      finishReason: checked.data.stop_reason ?? null,
+      raw: body,
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { ProviderConfig } from './models-file';
+
+export interface KeySources {
+  resolveSecret: (name: string) => string | undefined;
+  env: Record<string, string | undefined>;
+}
+
+export interface KeyRule {
+  modelKey: string;
+  /** The provider as people know it, for messages: "OpenAI", "OpenRouter". */
+  service: string;
+  /** The variable this provider's own tools read, e.g. OPENAI_API_KEY; none for generic endpoints. */
+  conventionalEnv?: string;
+  /** False for local endpoints, which work without a key. */
+  required: boolean;
+}
+
+export type ApiKeyLookup = { ok: true; key: string | undefined } | { ok: false; message: string };
+
+/**
+ * Finds the API key for a call: the secret named in `api_key_secret`, else the variable named in
+ * `api_key_env`, else the conventional variable. A source that is named but empty is an error even
+ * when no key is required, because the user asked for it.
+ */
+export function lookUpApiKey(config: ProviderConfig, rule: KeyRule, sources: KeySources): ApiKeyLookup {
+  const model = `model "${rule.modelKey}" (${rule.service})`;
+  if (config.api_key_secret !== undefined) {
+    const key = nonEmpty(sources.resolveSecret(config.api_key_secret));
+    if (key) return { ok: true, key };
+    return { ok: false, message: `${model} uses the secret "${config.api_key_secret}", which is not set: add it in Settings → API keys` };
+  }
+  if (config.api_key_env !== undefined) {
+    const key = nonEmpty(sources.env[config.api_key_env]);
+    if (key) return { ok: true, key };
+    return { ok: false, message: `${model} reads its API key from the environment variable ${config.api_key_env}, which is not set` };
+  }
+  const conventional = rule.conventionalEnv ? nonEmpty(sources.env[rule.conventionalEnv]) : undefined;
+  if (conventional || !rule.required) return { ok: true, key: conventional };
+  return {
+    ok: false,
+    message: `${model} needs an API key: store it as a secret and name it in provider_config.api_key_secret, or set the ${rule.conventionalEnv ?? 'provider_config.api_key_env'} environment variable`,
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}

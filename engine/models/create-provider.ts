@@ -1,0 +1,110 @@
+import type { Dispatcher } from 'undici';
+import { AnthropicProvider } from './anthropic-provider';
+import { lookUpApiKey, type KeyRule } from './api-key';
+import { isLoopbackUrl, type HttpEndpoint } from './endpoint';
+import { ModelCallError } from './model-call-error';
+import type { ModelEntry, ProviderConfig } from './models-file';
+import { OllamaProvider } from './ollama-provider';
+import { OpenAiCompatibleProvider, type MaxTokensField } from './openai-provider';
+import { DEFAULT_RETRY_TIMING, type RetryTiming } from './retry-timing';
+import type { ModelProvider } from './types';
+
+export interface ProviderDeps {
+  /** The org folder: relative paths in provider_config (script, cwd) resolve against it. */
+  orgPath: string;
+  resolveSecret: (name: string) => string | undefined;
+  env: Record<string, string | undefined>;
+  dispatcher?: Dispatcher;
+  /** Tests make backoff instant and observable through this. */
+  retryTiming?: Partial<RetryTiming>;
+}
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_RETRIES = 3;
+
+interface HttpDefaults {
+  service: string;
+  baseUrl?: string;
+  /** An environment variable that overrides the default base URL, as the provider's own tools do. */
+  baseUrlEnv?: string;
+  keyEnv?: string;
+  keyRequired: boolean;
+}
+
+const OPENAI_FAMILY: Record<string, HttpDefaults & { maxTokensField: MaxTokensField }> = {
+  openai: { service: 'OpenAI', baseUrl: 'https://api.openai.com/v1', baseUrlEnv: 'OPENAI_BASE_URL', keyEnv: 'OPENAI_API_KEY', keyRequired: true, maxTokensField: 'max_completion_tokens' },
+  openrouter: { service: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', keyRequired: true, maxTokensField: 'max_tokens' },
+  'openai-compatible': { service: 'OpenAI-compatible server', keyRequired: false, maxTokensField: 'max_tokens' },
+  lmstudio: { service: 'LM Studio', baseUrl: 'http://localhost:1234/v1', keyRequired: false, maxTokensField: 'max_tokens' },
+  vllm: { service: 'vLLM', baseUrl: 'http://localhost:8000/v1', keyRequired: false, maxTokensField: 'max_tokens' },
+  llamacpp: { service: 'llama.cpp server', baseUrl: 'http://localhost:8080/v1', keyRequired: false, maxTokensField: 'max_tokens' },
+};
+
+const ANTHROPIC: HttpDefaults = { service: 'Anthropic', baseUrl: 'https://api.anthropic.com', keyEnv: 'ANTHROPIC_API_KEY', keyRequired: true };
+// LeMMing documents OLLAMA_BASE_URL in .env.example but never read it.
+const OLLAMA: HttpDefaults = { service: 'Ollama', baseUrl: 'http://localhost:11434', baseUrlEnv: 'OLLAMA_BASE_URL', keyRequired: false };
+
+/**
+ * The provider for one models.json entry. Never throws: a configuration that cannot work yields a
+ * provider whose every call fails with a `config` error that says what to fix.
+ */
+export function createProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider {
+  const family = OPENAI_FAMILY[entry.provider];
+  if (family) {
+    const endpoint = httpEndpoint(entry, family, deps);
+    return endpoint.ok ? new OpenAiCompatibleProvider(endpoint.endpoint, family.maxTokensField) : failingProvider(entry.provider, endpoint.message);
+  }
+  if (entry.provider === 'anthropic') {
+    const endpoint = httpEndpoint(entry, ANTHROPIC, deps);
+    return endpoint.ok ? new AnthropicProvider(endpoint.endpoint) : failingProvider(entry.provider, endpoint.message);
+  }
+  if (entry.provider === 'ollama') {
+    const endpoint = httpEndpoint(entry, OLLAMA, deps);
+    return endpoint.ok ? new OllamaProvider(endpoint.endpoint) : failingProvider(entry.provider, endpoint.message);
+  }
+  return failingProvider(
+    entry.provider,
+    `model "${entry.key}" uses unknown provider "${entry.provider}"; use one of openai, openai-compatible, openrouter, lmstudio, vllm, llamacpp, anthropic, ollama, cli, scripted`,
+  );
+}
+
+type EndpointResult = { ok: true; endpoint: HttpEndpoint } | { ok: false; message: string };
+
+function httpEndpoint(entry: ModelEntry, defaults: HttpDefaults, deps: ProviderDeps): EndpointResult {
+  const config: ProviderConfig = entry.provider_config;
+  const envBaseUrl = defaults.baseUrlEnv ? deps.env[defaults.baseUrlEnv]?.trim() : undefined;
+  const baseUrl = config.base_url ?? (envBaseUrl || defaults.baseUrl);
+  if (!baseUrl) {
+    return { ok: false, message: `model "${entry.key}" (${defaults.service}) needs provider_config.base_url, the address of the server, e.g. http://localhost:8000/v1` };
+  }
+  const keyRule: KeyRule = {
+    modelKey: entry.key,
+    service: defaults.service,
+    conventionalEnv: defaults.keyEnv,
+    required: defaults.keyRequired && !isLoopbackUrl(baseUrl),
+  };
+  return {
+    ok: true,
+    endpoint: {
+      providerName: entry.provider,
+      service: defaults.service,
+      baseUrl,
+      apiKey: () => lookUpApiKey(config, keyRule, deps),
+      headers: config.headers ?? {},
+      timeoutMs: config.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: config.max_retries ?? DEFAULT_MAX_RETRIES,
+      nativeTools: config.native_tools ?? true,
+      timing: { ...DEFAULT_RETRY_TIMING, ...deps.retryTiming },
+      dispatcher: deps.dispatcher,
+    },
+  };
+}
+
+/** Stands in for a provider that cannot be built, so the problem surfaces on the agent that uses it. */
+function failingProvider(name: string, message: string): ModelProvider {
+  return {
+    name,
+    nativeTools: false,
+    complete: () => Promise.reject(new ModelCallError({ kind: 'config', message })),
+  };
+}

@@ -1,0 +1,206 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import { ModelCallError, redactSecrets, type ModelCallErrorKind } from './model-call-error';
+import { parseRetryAfter, retryDelayMs, type RetryTiming } from './retry-timing';
+
+/** A model answer bigger than this is not a chat completion; refuse it rather than exhaust memory. */
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const ERROR_DETAIL_CHARS = 300;
+/** Errors from a socket that dropped mid-request: worth another attempt. */
+const CONNECTION_RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+
+export interface JsonPost {
+  /** Who is being called, for messages: "OpenAI", "Anthropic", "Ollama". */
+  service: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  /** Deadline for the whole call, retries and waits included. */
+  timeoutMs: number;
+  maxRetries: number;
+  signal?: AbortSignal;
+  dispatcher?: Dispatcher;
+  timing: RetryTiming;
+  /** Values that must never appear in an error message (API keys). */
+  secrets: readonly string[];
+}
+
+export interface JsonPostResult {
+  body: unknown;
+  attempts: number;
+}
+
+type Attempt = { done: true; body: unknown } | { done: false; error: ModelCallError; retryAfterMs: number | null };
+
+let sharedDispatcher: Dispatcher | undefined;
+
+function defaultDispatcher(): Dispatcher {
+  sharedDispatcher ??= new Agent({ connect: { timeout: 15_000 } });
+  return sharedDispatcher;
+}
+
+/**
+ * POSTs JSON and returns the parsed JSON answer. Retries 429, 5xx and dropped connections with
+ * backoff, within one overall deadline; every failure is a ModelCallError with secrets redacted.
+ */
+export async function postJson(call: JsonPost): Promise<JsonPostResult> {
+  const started = call.timing.now();
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), call.timeoutMs);
+  const signal = call.signal ? AbortSignal.any([call.signal, deadline.signal]) : deadline.signal;
+  const errors = callErrors(call);
+
+  try {
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await attemptOnce(call, signal, attempt, errors);
+      if (outcome.done) return { body: outcome.body, attempts: attempt };
+      if (attempt > call.maxRetries) throw outcome.error;
+      const delay = retryDelayMs(attempt, outcome.retryAfterMs, call.timing);
+      if (call.timing.now() - started + delay >= call.timeoutMs) throw outcome.error;
+      try {
+        await call.timing.sleep(delay, signal);
+      } catch {
+        throw errors.aborted(attempt);
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface CallErrors {
+  fail(kind: ModelCallErrorKind, message: string, attempts: number, extra?: { status?: number; retryable?: boolean }): ModelCallError;
+  /** The call's signal fired: the caller cancelled, or the deadline passed. */
+  aborted(attempts: number): ModelCallError;
+}
+
+function callErrors(call: JsonPost): CallErrors {
+  const fail: CallErrors['fail'] = (kind, message, attempts, extra = {}) =>
+    new ModelCallError({ kind, message: redactSecrets(message, call.secrets), attempts, ...extra });
+  return {
+    fail,
+    aborted: (attempts) =>
+      call.signal?.aborted
+        ? fail('cancelled', `the call to ${call.service} was cancelled`, attempts)
+        : fail('timeout', `${call.service} did not answer within ${call.timeoutMs} ms (timeout_ms)`, attempts, { retryable: true }),
+  };
+}
+
+async function attemptOnce(
+  call: JsonPost,
+  signal: AbortSignal,
+  attempt: number,
+  { fail, aborted }: CallErrors,
+): Promise<Attempt> {
+  const endpoint = describeEndpoint(call.url);
+  let status: number;
+  let text: string;
+  let retryAfter: string | undefined;
+  try {
+    const response = await request(call.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...call.headers },
+      body: JSON.stringify(call.body),
+      signal,
+      dispatcher: call.dispatcher ?? defaultDispatcher(),
+      headersTimeout: call.timeoutMs,
+      bodyTimeout: call.timeoutMs,
+    });
+    status = response.statusCode;
+    retryAfter = firstHeader(response.headers['retry-after']);
+    text = await readCapped(response.body);
+  } catch (error) {
+    if (signal.aborted) throw aborted(attempt);
+    if (error instanceof ResponseTooLargeError) {
+      throw fail('bad_response', `${call.service} sent more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB; that is not a chat answer`, attempt);
+    }
+    const code = errorCode(error);
+    const reason = error instanceof Error ? error.message : String(error);
+    if (TIMEOUT_CODES.has(code)) {
+      throw fail('timeout', `${call.service} at ${endpoint} timed out (${reason})`, attempt, { retryable: true });
+    }
+    const networkError = fail('network', `cannot reach ${call.service} at ${endpoint}: ${reason}${code ? ` (${code})` : ''}`, attempt, {
+      retryable: true,
+    });
+    if (CONNECTION_RESET_CODES.has(code)) return { done: false, error: networkError, retryAfterMs: null };
+    throw networkError;
+  }
+
+  if (status >= 200 && status < 300) {
+    const parsed = parseJson(text);
+    if (!parsed.ok) {
+      throw fail('bad_response', `${call.service} answered with something that is not JSON: ${snippet(text)}`, attempt, { status });
+    }
+    return { done: true, body: parsed.value };
+  }
+  const retryable = status === 429 || status >= 500;
+  const error = fail('http', `${call.service} returned HTTP ${status}${attempt > 1 ? ` after ${attempt} attempts` : ''}: ${errorDetail(text)}`, attempt, {
+    status,
+    retryable,
+  });
+  if (!retryable) throw error;
+  return { done: false, error, retryAfterMs: parseRetryAfter(retryAfter, call.timing.now()) };
+}
+
+class ResponseTooLargeError extends Error {}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_RESPONSE_BYTES) {
+      body.destroy();
+      throw new ResponseTooLargeError();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The provider's own explanation when its error body has one (OpenAI, Anthropic, Ollama shapes), else the start of the body. */
+export function errorDetail(text: string): string {
+  const parsed = parseJson(text);
+  if (parsed.ok && typeof parsed.value === 'object' && parsed.value !== null) {
+    const body = parsed.value as { error?: unknown; message?: unknown };
+    if (typeof body.error === 'string') return snippet(body.error);
+    if (typeof body.error === 'object' && body.error !== null) {
+      const message = (body.error as { message?: unknown }).message;
+      if (typeof message === 'string') return snippet(message);
+    }
+    if (typeof body.message === 'string') return snippet(body.message);
+  }
+  return text.trim() ? snippet(text) : '(empty body)';
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > ERROR_DETAIL_CHARS ? `${flat.slice(0, ERROR_DETAIL_CHARS)}…` : flat;
+}
+
+/** The URL as shown in messages: never with user:password. */
+export function describeEndpoint(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' ? code : '';
+}

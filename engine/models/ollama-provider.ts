@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { joinUrl, requireApiKey, type HttpEndpoint } from './endpoint';
+import { postJson } from './http-json';
+import { isPlainObject, parseToolArguments } from './json-values';
+import { ModelCallError } from './model-call-error';
+import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
+import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall } from './types';
+
+/** Ollama's native /api/chat. Its errors are errors (LeMMing returned them as the answer). */
+export class OllamaProvider implements ModelProvider {
+  readonly name: string;
+  readonly nativeTools: boolean;
+
+  constructor(private readonly endpoint: HttpEndpoint) {
+    this.name = endpoint.providerName;
+    this.nativeTools = endpoint.nativeTools;
+  }
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    const key = requireApiKey(this.endpoint);
+    const started = performance.now();
+    const { body, attempts } = await postJson({
+      service: this.endpoint.service,
+      url: joinUrl(this.endpoint.baseUrl, 'api/chat'),
+      headers: { ...this.endpoint.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: toOllamaRequest(request),
+      timeoutMs: this.endpoint.timeoutMs,
+      maxRetries: this.endpoint.maxRetries,
+      signal: request.signal,
+      dispatcher: this.endpoint.dispatcher,
+      timing: this.endpoint.timing,
+      secrets: key ? [key] : [],
+    });
+    const parsed = fromOllamaResponse(body);
+    if (!parsed.ok) throw new ModelCallError({ kind: 'bad_response', message: `${this.endpoint.service} ${parsed.problem}`, attempts });
+    return { ...parsed.response, latencyMs: performance.now() - started };
+  }
+}
+
+export function toOllamaRequest(request: ModelRequest): Record<string, unknown> {
+  // Sampling settings belong in `options`; Ollama ignores them at the top level, where LeMMing put temperature.
+  const options = {
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.maxTokens !== undefined ? { num_predict: request.maxTokens } : {}),
+  };
+  return {
+    model: request.model,
+    messages: toOllamaMessages(request.messages),
+    stream: false,
+    ...(Object.keys(options).length ? { options } : {}),
+    ...(request.tools?.length
+      ? { tools: request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) }
+      : {}),
+  };
+}
+
+function toOllamaMessages(messages: ChatMessage[]): Record<string, unknown>[] {
+  const toolNames = new Map<string, string>();
+  return messages.map((message) => {
+    if (message.role === 'assistant' && message.toolCalls?.length) {
+      for (const call of message.toolCalls) toolNames.set(call.id, call.name);
+      return {
+        role: 'assistant',
+        content: message.content,
+        tool_calls: message.toolCalls.map((call) => ({
+          function: { name: call.name, arguments: isPlainObject(call.arguments) ? call.arguments : {} },
+        })),
+      };
+    }
+    if (message.role === 'tool') {
+      const toolName = message.toolCallId ? toolNames.get(message.toolCallId) : undefined;
+      return { role: 'tool', content: message.content, ...(toolName ? { tool_name: toolName } : {}) };
+    }
+    return { role: message.role, content: message.content };
+  });
+}
+
+const OllamaResponse = z.looseObject({
+  message: z.looseObject({
+    content: z.string().nullish(),
+    tool_calls: z
+      .array(
+        z.looseObject({
+          id: z.string().optional(),
+          function: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }),
+        }),
+      )
+      .nullish(),
+  }),
+  done_reason: z.string().nullish(),
+  prompt_eval_count: z.number().nonnegative().nullish(),
+  eval_count: z.number().nonnegative().nullish(),
+});
+
+export function fromOllamaResponse(body: unknown): ParsedAnswer {
+  const reportedError = errorInBody(body);
+  if (reportedError) return reportedError;
+  const checked = OllamaResponse.safeParse(body);
+  if (!checked.success) return { ok: false, problem: `answered without a usable message (${describeIssue(checked.error)})` };
+  const { message, done_reason, prompt_eval_count, eval_count } = checked.data;
+  const toolCalls: ToolCall[] = (message.tool_calls ?? []).map((call, index) => {
+    const rawArguments = typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments ?? {});
+    return { id: call.id ?? `call_${index}`, name: call.function.name, arguments: parseToolArguments(rawArguments), rawArguments };
+  });
+  const hasUsage = prompt_eval_count != null || eval_count != null;
+  return {
+    ok: true,
+    response: {
+      text: message.content ?? '',
+      toolCalls,
+      usage: hasUsage ? { inputTokens: Math.round(prompt_eval_count ?? 0), outputTokens: Math.round(eval_count ?? 0) } : null,
+      finishReason: done_reason ?? null,
+      raw: body,
+    },
+  };
+}

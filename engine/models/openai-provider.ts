@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { requireApiKey, joinUrl, type HttpEndpoint } from './endpoint';
+import { postJson } from './http-json';
+import { parseToolArguments } from './json-values';
+import { ModelCallError } from './model-call-error';
+import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
+import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall, ToolDefinition } from './types';
+
+/** OpenAI's own API wants max_completion_tokens (reasoning models refuse max_tokens); compatible servers want max_tokens. */
+export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
+
+/** OpenAI chat completions, and every server that speaks it (OpenRouter, LM Studio, vLLM, llama.cpp). */
+export class OpenAiCompatibleProvider implements ModelProvider {
+  readonly name: string;
+  readonly nativeTools: boolean;
+
+  constructor(
+    private readonly endpoint: HttpEndpoint,
+    private readonly maxTokensField: MaxTokensField,
+  ) {
+    this.name = endpoint.providerName;
+    this.nativeTools = endpoint.nativeTools;
+  }
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    const key = requireApiKey(this.endpoint);
+    const started = performance.now();
+    const { body, attempts } = await postJson({
+      service: this.endpoint.service,
+      url: joinUrl(this.endpoint.baseUrl, 'chat/completions'),
+      headers: { ...this.endpoint.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: toOpenAiRequest(request, this.maxTokensField),
+      timeoutMs: this.endpoint.timeoutMs,
+      maxRetries: this.endpoint.maxRetries,
+      signal: request.signal,
+      dispatcher: this.endpoint.dispatcher,
+      timing: this.endpoint.timing,
+      secrets: key ? [key] : [],
+    });
+    const parsed = fromOpenAiResponse(body);
+    if (!parsed.ok) throw new ModelCallError({ kind: 'bad_response', message: `${this.endpoint.service} ${parsed.problem}`, attempts });
+    return { ...parsed.response, latencyMs: performance.now() - started };
+  }
+}
+
+export function toOpenAiRequest(request: ModelRequest, maxTokensField: MaxTokensField): Record<string, unknown> {
+  return {
+    model: request.model,
+    messages: request.messages.map(toOpenAiMessage),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.maxTokens !== undefined ? { [maxTokensField]: request.maxTokens } : {}),
+    ...(request.tools?.length ? { tools: request.tools.map(toOpenAiTool) } : {}),
+  };
+}
+
+function toOpenAiMessage(message: ChatMessage): Record<string, unknown> {
+  if (message.role === 'assistant' && message.toolCalls?.length) {
+    return {
+      role: 'assistant',
+      content: message.content === '' ? null : message.content,
+      tool_calls: message.toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.rawArguments },
+      })),
+    };
+  }
+  if (message.role === 'tool') {
+    return message.toolCallId
+      ? { role: 'tool', tool_call_id: message.toolCallId, content: message.content }
+      : { role: 'user', content: `Tool result:\n${message.content}` };
+  }
+  return { role: message.role, content: message.content };
+}
+
+function toOpenAiTool(tool: ToolDefinition): Record<string, unknown> {
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+}
+
+const TextPart = z.looseObject({ type: z.string(), text: z.string().optional() });
+
+const OpenAiToolCall = z.looseObject({
+  id: z.string().optional(),
+  function: z.looseObject({
+    name: z.string(),
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  }),
+});
+
+const OpenAiResponse = z.looseObject({
+  choices: z
+    .array(
+      z.looseObject({
+        message: z.looseObject({
+          content: z.union([z.string(), z.array(TextPart)]).nullish(),
+          tool_calls: z.array(OpenAiToolCall).nullish(),
+        }),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .min(1),
+  usage: z.looseObject({ prompt_tokens: z.number().nonnegative(), completion_tokens: z.number().nonnegative() }).nullish(),
+});
+
+/** Reads a chat completion; anything that is not one is described, never thrown. */
+export function fromOpenAiResponse(body: unknown): ParsedAnswer {
+  const reportedError = errorInBody(body);
+  if (reportedError) return reportedError;
+  const checked = OpenAiResponse.safeParse(body);
+  if (!checked.success) return { ok: false, problem: `answered without a usable choices[0].message (${describeIssue(checked.error)})` };
+  const choice = checked.data.choices[0] as (typeof checked.data.choices)[number];
+  const content = choice.message.content;
+  const text = typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
+  const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
+    const rawArguments = typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments ?? {});
+    return { id: call.id ?? `call_${index}`, name: call.function.name, arguments: parseToolArguments(rawArguments), rawArguments };
+  });
+  const usage = checked.data.usage;
+  return {
+    ok: true,
+    response: {
+      text,
+      toolCalls,
+      usage: usage ? { inputTokens: Math.round(usage.prompt_tokens), outputTokens: Math.round(usage.completion_tokens) } : null,
+      finishReason: choice.finish_reason ?? null,
+      raw: body,
+    },
+  };
+}
