@@ -43,6 +43,7 @@ export const MemoryProblemCode = z.enum([
   'merge_target_not_object',
   'merge_value_not_object',
   'delete_missing',
+  'stored_value_unreadable',
 ]);
 export type MemoryProblemCode = z.infer<typeof MemoryProblemCode>;
 

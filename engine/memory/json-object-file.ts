@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { parseJsonText } from '../org/json-text';
+import { locatePath, parseJsonTree } from '../org/json-tree';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './python-format';
+
+/** Something wrong in one file, located for a person to fix. `field` is empty when the whole file is at fault. */
+export const FileProblem = z.object({
+  file: z.string(),
+  field: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  message: z.string(),
+});
+export type FileProblem = z.infer<typeof FileProblem>;
+
+export type JsonObjectRead =
+  | { ok: true; object: Record<string, unknown>; problemAt: (field: string, message: string) => FileProblem }
+  | { ok: false; problem: FileProblem };
+
+/**
+ * Reads the text of a file that must hold one JSON object (an outbox entry, a memory file). Syntax
+ * errors come back with line and column; `problemAt` locates a top-level field for later complaints.
+ * Values nested deeper than the serializer can write are refused here, so whatever is read can be written.
+ */
+export function readJsonObjectText(text: string, file: string): JsonObjectRead {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return { ok: false, problem: { file, field: '', ...parsed.error } };
+  const value = parsed.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const found = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+    return { ok: false, problem: { file, field: '', line: 1, column: 1, message: `expected a JSON object, found ${found}` } };
+  }
+  if (exceedsJsonDepth(value, MAX_JSON_DEPTH)) {
+    return { ok: false, problem: { file, field: '', line: 1, column: 1, message: `nests deeper than ${MAX_JSON_DEPTH} levels` } };
+  }
+  const problemAt = (field: string, message: string): FileProblem => {
+    const tree = parseJsonTree(text);
+    const where = tree.ok ? locatePath(text, tree.root, [field]) : { line: 1, column: 1 };
+    return { file, field, ...where, message };
+  };
+  return { ok: true, object: value as Record<string, unknown>, problemAt };
+}

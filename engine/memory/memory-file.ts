@@ -1,0 +1,194 @@
+import { opendir, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../org/atomic-write';
+import { readJsonObjectText, type FileProblem } from './json-object-file';
+import { applyMemoryOp, checkMemoryKey, DEFAULT_MEMORY_LIMITS, type MemoryLimits, type MemoryProblem, type MemoryUpdate } from './memory-ops';
+import { pythonJsonDumps, pythonUtcIsoFormat, utcNowMicros } from './python-format';
+
+/**
+ * An agent's memory on disk, in LeMMing's format: `agents/<name>/memory/<key>.json` holding
+ * `{key, value, timestamp_utc, agent, operation, tick}`, written with indent 2 like `json.dump`.
+ */
+
+export const MEMORY_RECORD_KEYS = ['key', 'value', 'timestamp_utc', 'agent', 'operation', 'tick'] as const;
+
+export const MemoryRecord = z.object({
+  key: z.string(),
+  value: z.unknown(),
+  timestamp_utc: z.string().nullable(),
+  agent: z.string().nullable(),
+  operation: z.string().nullable(),
+  tick: z.number().int().nullable(),
+});
+export type MemoryRecord = z.infer<typeof MemoryRecord>;
+
+/** A record as read from disk: missing fields are null, and fields LeMMing does not write are kept in `extra`. */
+export const StoredMemoryRecord = MemoryRecord.extend({ extra: z.record(z.string(), z.unknown()) });
+export type StoredMemoryRecord = z.infer<typeof StoredMemoryRecord>;
+
+export type MemoryRead =
+  | { ok: true; found: false }
+  | { ok: true; found: true; record: StoredMemoryRecord; raw: Record<string, unknown> }
+  | { ok: false; problem: FileProblem };
+
+export interface MemoryListing {
+  /** Up to the requested number of keys, in directory order as LeMMing's prompt lists them. */
+  entries: Array<{ key: string; value: unknown }>;
+  /** More memory files exist than were listed. */
+  truncated: boolean;
+  /** Files among the listed ones that could not be read; LeMMing skips these too. */
+  problems: FileProblem[];
+}
+
+export type MemoryUpdateOutcome =
+  | { ok: true; effect: 'write'; record: MemoryRecord }
+  | { ok: true; effect: 'delete' }
+  | { ok: true; effect: 'none'; warning: MemoryProblem }
+  | { ok: false; error: MemoryProblem };
+
+export interface MemoryWriteContext {
+  agent: string;
+  tick: number | null;
+  limits?: MemoryLimits;
+  nowMicros?: number;
+}
+
+export const memoryDir = (agentDir: string): string => join(agentDir, 'memory');
+
+/** The file of a key. Callers check the key first (checkMemoryKey); this only joins. */
+export const memoryFilePath = (agentDir: string, key: string): string => join(memoryDir(agentDir), `${key}.json`);
+
+/** The exact bytes LeMMing's `save_memory` writes for a record. */
+export function memoryFileText(record: MemoryRecord): string {
+  return pythonJsonDumps(Object.fromEntries(MEMORY_RECORD_KEYS.map((name) => [name, record[name]])), 2);
+}
+
+/** Reads a memory file leniently: legacy `timestamp` stands in for `timestamp_utc`, a missing key comes from the file name. */
+export function parseMemoryText(text: string, file: string, keyFromName: string): Extract<MemoryRead, { found: true }> | { ok: false; problem: FileProblem } {
+  const read = readJsonObjectText(text, file);
+  if (!read.ok) return read;
+  const raw = read.object;
+  const timestamp = raw.timestamp_utc ?? raw.timestamp;
+  const known = new Set<string>([...MEMORY_RECORD_KEYS, ...(raw.timestamp_utc === undefined ? ['timestamp'] : [])]);
+  const record: StoredMemoryRecord = {
+    key: typeof raw.key === 'string' ? raw.key : keyFromName,
+    value: raw.value === undefined ? null : raw.value,
+    timestamp_utc: typeof timestamp === 'string' ? timestamp : null,
+    agent: typeof raw.agent === 'string' ? raw.agent : null,
+    operation: typeof raw.operation === 'string' ? raw.operation : null,
+    tick: typeof raw.tick === 'number' && Number.isInteger(raw.tick) ? raw.tick : null,
+    extra: Object.fromEntries(Object.entries(raw).filter(([name]) => !known.has(name))),
+  };
+  return { ok: true, found: true, record, raw };
+}
+
+export async function readMemory(agentDir: string, key: string, limits: MemoryLimits = DEFAULT_MEMORY_LIMITS): Promise<MemoryRead> {
+  const file = memoryFilePath(agentDir, key);
+  const keyProblem = checkMemoryKey(key, limits);
+  if (keyProblem) return { ok: false, problem: { file, field: '', line: 1, column: 1, message: keyProblem.message } };
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (text === null) return { ok: true, found: false };
+  return parseMemoryText(text, file, key);
+}
+
+/** Writes one key atomically and returns the record as written. */
+export async function writeMemory(
+  agentDir: string,
+  fields: { key: string; value: unknown; agent: string; operation: string; tick: number | null },
+  nowMicros: number = utcNowMicros(),
+): Promise<MemoryRecord> {
+  const record: MemoryRecord = { ...fields, timestamp_utc: pythonUtcIsoFormat(nowMicros) };
+  await writeFileAtomic(memoryFilePath(agentDir, fields.key), memoryFileText(record));
+  return record;
+}
+
+/** Removes a key's file; false when there was none. */
+export async function deleteMemory(agentDir: string, key: string): Promise<boolean> {
+  try {
+    await rm(memoryFilePath(agentDir, key));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+export async function countMemoryKeys(agentDir: string): Promise<number> {
+  const entries = await readdir(memoryDir(agentDir), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.json')).length;
+}
+
+/**
+ * The memory shown in an agent's prompt: like LeMMing's `get_memory_context`, the first `maxItems`
+ * `*.json` files in directory order (unsorted, as the file system returns them). It stops reading the
+ * folder once it knows there are more, so a huge memory folder costs no more than a small one.
+ */
+export async function listMemory(agentDir: string, maxItems = 20): Promise<MemoryListing> {
+  const listing: MemoryListing = { entries: [], truncated: false, problems: [] };
+  const folder = await opendir(memoryDir(agentDir)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (!folder) return listing;
+  let seen = 0;
+  for await (const entry of folder) {
+    if (!entry.isFile() || !entry.name.endsWith('.json')) continue;
+    if (seen === maxItems) {
+      listing.truncated = true;
+      break;
+    }
+    seen += 1;
+    const key = entry.name.slice(0, -'.json'.length);
+    const file = join(memoryDir(agentDir), entry.name);
+    const text = await readFile(file, 'utf8').catch((error: Error) => error);
+    if (text instanceof Error) {
+      listing.problems.push({ file, field: '', line: 1, column: 1, message: `could not read the file: ${text.message}` });
+      continue;
+    }
+    const read = parseMemoryText(text, file, key);
+    if (read.ok) listing.entries.push({ key, value: read.record.value });
+    else listing.problems.push(read.problem);
+  }
+  return listing;
+}
+
+/**
+ * Applies one update to one key on disk: reads the stored value, combines it (memory-ops), checks the
+ * limits, then writes or deletes atomically. Refusals come back as values; only I/O failures throw.
+ */
+export async function updateMemory(agentDir: string, update: MemoryUpdate, context: MemoryWriteContext): Promise<MemoryUpdateOutcome> {
+  const limits = context.limits ?? DEFAULT_MEMORY_LIMITS;
+  const keyProblem = checkMemoryKey(update.key, limits);
+  if (keyProblem) return { ok: false, error: keyProblem };
+
+  const stored = await readMemory(agentDir, update.key, limits);
+  if (!stored.ok && (update.op === 'append' || update.op === 'merge')) {
+    return {
+      ok: false,
+      error: { code: 'stored_value_unreadable', message: `Cannot ${update.op} into memory key '${update.key}': ${stored.problem.message} (${stored.problem.file}).` },
+    };
+  }
+  const exists = !stored.ok || stored.found;
+  const current = stored.ok && stored.found ? stored.record.value : exists ? null : undefined;
+  const existingKeyCount = exists ? undefined : await countMemoryKeys(agentDir);
+
+  const outcome = applyMemoryOp(current, update, { limits, existingKeyCount });
+  if (!outcome.ok || outcome.effect === 'none') return outcome;
+  if (outcome.effect === 'delete') {
+    await deleteMemory(agentDir, update.key);
+    return outcome;
+  }
+  const record = await writeMemory(
+    agentDir,
+    { key: update.key, value: outcome.value, agent: context.agent, operation: outcome.operation, tick: context.tick },
+    context.nowMicros,
+  );
+  return { ok: true, effect: 'write', record };
+}
