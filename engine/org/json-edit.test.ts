@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editJsonText, jsonEqual, type JsonEdit } from './json-edit';
-import { parseJsonTree } from './json-tree';
+import { deepestNodeOn, parseJsonTree } from './json-tree';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../shared/fixtures/lemming-upstream');
 const EXAMPLE_AGENTS = join(FIXTURES, 'example-org/agents');
@@ -49,6 +49,22 @@ function scalarPaths(value: unknown, path: (string | number)[] = []): (string | 
   return [path];
 }
 
+/** The value at `path`, for tests that walk documents they built. */
+function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  return path.reduce<unknown>((node, step) => (node as Record<string | number, unknown>)[step], value);
+}
+
+/** What `change` does to a parsed document, done on a copy of the data. */
+function applyToValue(document: unknown, change: JsonEdit): unknown {
+  const copy = structuredClone(document);
+  const parent = valueAt(copy, change.path.slice(0, -1)) as Record<string | number, unknown>;
+  const last = change.path.at(-1)!;
+  if (!('remove' in change)) parent[last] = change.value;
+  else if (Array.isArray(parent)) parent.splice(last as number, 1);
+  else delete parent[last];
+  return copy;
+}
+
 function replacementFor(value: unknown): unknown {
   if (typeof value === 'number') return value + 7;
   if (typeof value === 'string') return `${value}-changed`;
@@ -67,7 +83,7 @@ describe('editJsonText on LeMMing fixture resumes', () => {
       const value = valueOf(text);
       const edits = scalarPaths(value).map((path) => ({
         path,
-        value: path.reduce<any>((node, step) => node[step], value),
+        value: valueAt(value, path),
       }));
       expect(editJsonText(text, [...edits, { path: [], value }])).toEqual({ ok: true, text, changed: false });
     },
@@ -78,26 +94,18 @@ describe('editJsonText on LeMMing fixture resumes', () => {
     ({ text }) => {
       const value = valueOf(text);
       for (const path of scalarPaths(value)) {
-        const old = path.reduce<any>((node, step) => node[step], value);
+        const old = valueAt(value, path);
         const next = replacementFor(old);
         const after = edit(text, [{ path, value: next }]);
 
         const region = changedRegion(text, after);
         const tree = parseJsonTree(text);
         if (!tree.ok) throw new Error('fixture must parse');
-        let node = tree.root;
-        for (const step of path) {
-          node =
-            node.kind === 'object'
-              ? node.members.findLast((m) => m.key === step)!.value
-              : (node as any).items[step];
-        }
+        const { node } = deepestNodeOn(tree.root, path);
         expect(region.prefix).toBeGreaterThanOrEqual(node.start);
         expect(region.prefix + region.removed.length).toBeLessThanOrEqual(node.end);
 
-        const expected = structuredClone(value) as any;
-        path.slice(0, -1).reduce((n, step) => n[step], expected)[path.at(-1)!] = next;
-        expect(valueOf(after)).toEqual(expected);
+        expect(valueOf(after)).toEqual(applyToValue(value, { path, value: next }));
       }
     },
   );
@@ -318,19 +326,6 @@ describe('editJsonText agrees with editing the parsed value', () => {
     return [path, ...children.flatMap(([step, child]) => containerPaths(child, [...path, step]))];
   }
 
-  function applyToValue(document: any, change: JsonEdit): any {
-    const copy = structuredClone(document);
-    const parent = change.path.slice(0, -1).reduce((node, step) => node[step], copy);
-    const last = change.path.at(-1)!;
-    if ('remove' in change) {
-      if (Array.isArray(parent)) parent.splice(last as number, 1);
-      else delete parent[last];
-    } else {
-      parent[last] = change.value;
-    }
-    return copy;
-  }
-
   const newValues = [
     0,
     -1.5,
@@ -353,10 +348,10 @@ describe('editJsonText agrees with editing the parsed value', () => {
         const value = valueOf(current);
         const containers = containerPaths(value);
         const parentPath = pick(next, containers);
-        const parent = parentPath.reduce<any>((node, step) => node[step], value);
+        const parent = valueAt(value, parentPath);
         const existing: (string | number)[] = Array.isArray(parent)
           ? parent.map((_, index) => index)
-          : Object.keys(parent);
+          : Object.keys(parent as object);
         const action = next();
         let change: JsonEdit;
         if (action < 0.3 && existing.length > 0)

@@ -73,7 +73,7 @@ export function detectJsonStyle(text: string, root: JsonNode): JsonStyle {
     unit: unit ?? DEFAULT_JSON_STYLE.unit,
     colon: colon ?? DEFAULT_JSON_STYLE.colon,
     inlineSeparator: inlineSeparator ?? DEFAULT_JSON_STYLE.inlineSeparator,
-    asciiOnly: !/[^\x00-\x7f]/.test(text) && /\\u(?!00[0-7])[0-9a-fA-F]{4}/.test(text),
+    asciiOnly: !/[\u0080-\uffff]/.test(text) && /\\u(?!00[0-7])[0-9a-fA-F]{4}/.test(text),
   };
 }
 
