@@ -1,43 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createProvider, type ProviderDeps } from './create-provider';
-import { ModelCallError } from './model-call-error';
-import type { ModelEntry, ProviderConfig } from './models-file';
-import { sendJson, startLoopbackServer, type LoopbackHandler, type LoopbackServer } from './test-support/loopback-server';
+import { describe, expect, it } from 'vitest';
+import { createProvider } from './create-provider';
+import { sendJson } from './test-support/loopback-server';
+import { callError, modelEntry as entry, testDeps, useLoopbackServers } from './test-support/provider-test-kit';
 import type { ModelRequest, ToolDefinition } from './types';
 
-const servers: LoopbackServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(handler: LoopbackHandler): Promise<LoopbackServer> {
-  const server = await startLoopbackServer(handler);
-  servers.push(server);
-  return server;
-}
-
-function entry(provider: string, provider_config: ProviderConfig): ModelEntry {
-  return { key: 'test-model', provider, model_name: 'gpt-test', provider_config };
-}
-
-function depsRecordingSleeps(sleeps: number[], overrides: Partial<ProviderDeps> = {}): ProviderDeps {
-  return {
-    orgPath: '/org',
-    resolveSecret: () => undefined,
-    env: {},
-    retryTiming: { random: () => 0, sleep: async (ms) => void sleeps.push(ms) },
-    ...overrides,
-  };
-}
-
-async function callError(promise: Promise<unknown>): Promise<ModelCallError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ModelCallError);
-  return error as ModelCallError;
-}
+const serve = useLoopbackServers();
 
 const weatherTool: ToolDefinition = {
   name: 'get_weather',
@@ -72,7 +39,7 @@ describe('OpenAI chat completions', () => {
     );
     const provider = createProvider(
       entry('openai', { base_url: `${server.url}/v1`, api_key_secret: 'openai', headers: { 'X-Title': 'LeMMing' } }),
-      depsRecordingSleeps([], { resolveSecret: (name) => (name === 'openai' ? 'sk-test-123' : undefined) }),
+      testDeps([], { resolveSecret: (name) => (name === 'openai' ? 'sk-test-123' : undefined) }),
     );
 
     const response = await provider.complete({
@@ -127,7 +94,7 @@ describe('OpenAI chat completions', () => {
           : completion({ content: 'It is 4°C in Oslo.' }),
       ),
     );
-    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), depsRecordingSleeps([]));
+    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), testDeps([]));
     const request: ModelRequest = { model: 'local-model', messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools: [weatherTool], maxTokens: 50 };
 
     const first = await provider.complete(request);
@@ -162,7 +129,7 @@ describe('OpenAI chat completions', () => {
         : sendJson(response, 200, completion({ content: 'ok' })),
     );
     const sleeps: number[] = [];
-    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), depsRecordingSleeps(sleeps));
+    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), testDeps(sleeps));
 
     const response = await provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
 
@@ -174,7 +141,7 @@ describe('OpenAI chat completions', () => {
   it('gives up on a Retry-After that would overrun the deadline instead of waiting for it', async () => {
     const server = await serve((_request, response) => sendJson(response, 429, { error: { message: 'slow down' } }, { 'retry-after': '20' }));
     const sleeps: number[] = [];
-    const provider = createProvider(entry('openai-compatible', { base_url: server.url, timeout_ms: 5000 }), depsRecordingSleeps(sleeps));
+    const provider = createProvider(entry('openai-compatible', { base_url: server.url, timeout_ms: 5000 }), testDeps(sleeps));
 
     const error = await callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
 
@@ -186,7 +153,7 @@ describe('OpenAI chat completions', () => {
   it('retries 500s with growing backoff and reports the last one when retries run out', async () => {
     const server = await serve((_request, response) => sendJson(response, 500, { error: { message: 'The server had an error' } }));
     const sleeps: number[] = [];
-    const provider = createProvider(entry('openai-compatible', { base_url: server.url, max_retries: 2 }), depsRecordingSleeps(sleeps));
+    const provider = createProvider(entry('openai-compatible', { base_url: server.url, max_retries: 2 }), testDeps(sleeps));
 
     const error = await callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
 
@@ -198,7 +165,7 @@ describe('OpenAI chat completions', () => {
 
   it('does not retry other client errors', async () => {
     const server = await serve((_request, response) => sendJson(response, 400, { error: { message: "Invalid value for 'model'" } }));
-    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), depsRecordingSleeps([]));
+    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), testDeps([]));
 
     const error = await callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
 
@@ -213,7 +180,7 @@ describe('OpenAI chat completions', () => {
       else sendJson(response, 200, completion({ content: 'recovered' }));
     });
     const sleeps: number[] = [];
-    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), depsRecordingSleeps(sleeps));
+    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), testDeps(sleeps));
 
     const response = await provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
 
@@ -224,7 +191,7 @@ describe('OpenAI chat completions', () => {
 
   it('times out when the server never answers', async () => {
     const server = await serve(() => undefined);
-    const provider = createProvider(entry('openai-compatible', { base_url: server.url, timeout_ms: 300 }), depsRecordingSleeps([]));
+    const provider = createProvider(entry('openai-compatible', { base_url: server.url, timeout_ms: 300 }), testDeps([]));
 
     const started = performance.now();
     const error = await callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
@@ -236,7 +203,7 @@ describe('OpenAI chat completions', () => {
 
   it('stops when the caller cancels mid-request', async () => {
     const server = await serve(() => undefined);
-    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), depsRecordingSleeps([]));
+    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), testDeps([]));
     const controller = new AbortController();
 
     const pending = callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }], signal: controller.signal }));
@@ -256,7 +223,7 @@ describe('OpenAI chat completions', () => {
         sendJson(response, 200, { choices: [] });
       }
     });
-    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), depsRecordingSleeps([]));
+    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), testDeps([]));
     const request: ModelRequest = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
 
     const notJson = await callError(provider.complete(request));
@@ -270,7 +237,7 @@ describe('OpenAI chat completions', () => {
 
   it('treats an error object in a 200 answer as a bad response carrying its message', async () => {
     const server = await serve((_request, response) => sendJson(response, 200, { error: { message: 'No endpoints found for this model', code: 404 } }));
-    const provider = createProvider(entry('openrouter', { base_url: server.url }), depsRecordingSleeps([]));
+    const provider = createProvider(entry('openrouter', { base_url: server.url }), testDeps([]));
 
     const error = await callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
 
@@ -282,8 +249,7 @@ describe('OpenAI chat completions', () => {
     const server = await serve(() => undefined);
     const closedUrl = server.url;
     await server.close();
-    servers.splice(servers.indexOf(server), 1);
-    const provider = createProvider(entry('lmstudio', { base_url: `${closedUrl}/v1` }), depsRecordingSleeps([]));
+    const provider = createProvider(entry('lmstudio', { base_url: `${closedUrl}/v1` }), testDeps([]));
 
     const error = await callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
 
@@ -295,7 +261,7 @@ describe('OpenAI chat completions', () => {
 
 describe('API keys for OpenAI-compatible providers', () => {
   it('refuses to call OpenAI without a key and says where to put one', async () => {
-    const provider = createProvider(entry('openai', {}), depsRecordingSleeps([]));
+    const provider = createProvider(entry('openai', {}), testDeps([]));
     const error = await callError(provider.complete({ model: 'm', messages: [] }));
     expect(error).toMatchObject({ kind: 'config', retryable: false, attempts: 0 });
     expect(error.message).toBe(
@@ -304,8 +270,8 @@ describe('API keys for OpenAI-compatible providers', () => {
   });
 
   it('names a configured secret or variable that is missing', async () => {
-    const fromSecret = createProvider(entry('openrouter', { api_key_secret: 'router' }), depsRecordingSleeps([]));
-    const fromEnv = createProvider(entry('openrouter', { api_key_env: 'MY_ROUTER_KEY' }), depsRecordingSleeps([]));
+    const fromSecret = createProvider(entry('openrouter', { api_key_secret: 'router' }), testDeps([]));
+    const fromEnv = createProvider(entry('openrouter', { api_key_env: 'MY_ROUTER_KEY' }), testDeps([]));
     expect((await callError(fromSecret.complete({ model: 'm', messages: [] }))).message).toBe(
       'model "test-model" (OpenRouter) uses the secret "router", which is not set: add it in Settings → API keys',
     );
@@ -317,8 +283,8 @@ describe('API keys for OpenAI-compatible providers', () => {
   it('uses the conventional variable, and the named variable before it', async () => {
     const server = await serve((_request, response) => sendJson(response, 200, completion({ content: 'ok' })));
     const env = { OPENROUTER_API_KEY: 'sk-or-conventional', TEAM_KEY: 'sk-or-team' };
-    await createProvider(entry('openrouter', { base_url: server.url }), depsRecordingSleeps([], { env })).complete({ model: 'm', messages: [] });
-    await createProvider(entry('openrouter', { base_url: server.url, api_key_env: 'TEAM_KEY' }), depsRecordingSleeps([], { env })).complete({
+    await createProvider(entry('openrouter', { base_url: server.url }), testDeps([], { env })).complete({ model: 'm', messages: [] });
+    await createProvider(entry('openrouter', { base_url: server.url, api_key_env: 'TEAM_KEY' }), testDeps([], { env })).complete({
       model: 'm',
       messages: [],
     });
@@ -327,13 +293,13 @@ describe('API keys for OpenAI-compatible providers', () => {
 
   it('needs no key for a server on this computer', async () => {
     const server = await serve((_request, response) => sendJson(response, 200, completion({ content: 'local' })));
-    const provider = createProvider(entry('openai', { base_url: server.url }), depsRecordingSleeps([]));
+    const provider = createProvider(entry('openai', { base_url: server.url }), testDeps([]));
     expect((await provider.complete({ model: 'm', messages: [] })).text).toBe('local');
     expect(server.received[0]?.headers.authorization).toBeUndefined();
   });
 
   it('asks for a base_url when a generic OpenAI-compatible entry has none', async () => {
-    const provider = createProvider(entry('openai-compatible', {}), depsRecordingSleeps([]));
+    const provider = createProvider(entry('openai-compatible', {}), testDeps([]));
     const error = await callError(provider.complete({ model: 'm', messages: [] }));
     expect(error.kind).toBe('config');
     expect(error.message).toContain('needs provider_config.base_url');
