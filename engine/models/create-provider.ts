@@ -1,6 +1,8 @@
+import { resolve } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { AnthropicProvider } from './anthropic-provider';
 import { lookUpApiKey, type KeyRule } from './api-key';
+import { cliEnvironment, CliProvider } from './cli-provider';
 import { isLoopbackUrl, type HttpEndpoint } from './endpoint';
 import { ModelCallError } from './model-call-error';
 import type { ModelEntry, ProviderConfig } from './models-file';
@@ -21,6 +23,8 @@ export interface ProviderDeps {
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 3;
+/** LeMMing's cli timeout. */
+export const DEFAULT_CLI_TIMEOUT_MS = 60_000;
 
 interface HttpDefaults {
   service: string;
@@ -62,10 +66,27 @@ export function createProvider(entry: ModelEntry, deps: ProviderDeps): ModelProv
     const endpoint = httpEndpoint(entry, OLLAMA, deps);
     return endpoint.ok ? new OllamaProvider(endpoint.endpoint) : failingProvider(entry.provider, endpoint.message);
   }
+  if (entry.provider === 'cli') return cliProvider(entry, deps);
   return failingProvider(
     entry.provider,
     `model "${entry.key}" uses unknown provider "${entry.provider}"; use one of openai, openai-compatible, openrouter, lmstudio, vllm, llamacpp, anthropic, ollama, cli, scripted`,
   );
+}
+
+function cliProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider {
+  const config = entry.provider_config;
+  if (!config.command) {
+    return failingProvider('cli', `model "${entry.key}" (cli) needs provider_config.command, the program to run, e.g. ["llm", "-m", "gpt-4o-mini"]`);
+  }
+  return new CliProvider({
+    modelKey: entry.key,
+    command: config.command,
+    cwd: resolve(deps.orgPath, config.cwd ?? '.'),
+    // Unlike LeMMing, the program does not inherit this process's environment and the API keys in it.
+    env: cliEnvironment(deps.env, config.env ?? {}),
+    timeoutMs: config.timeout_ms ?? (config.timeout !== undefined ? Math.round(config.timeout * 1000) : DEFAULT_CLI_TIMEOUT_MS),
+    preventArgInjection: config.prevent_arg_injection ?? true,
+  });
 }
 
 type EndpointResult = { ok: true; endpoint: HttpEndpoint } | { ok: false; message: string };
