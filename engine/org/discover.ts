@@ -1,20 +1,38 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
-import { parseJsonText } from './json-text';
-import { ResumeSchema, type Resume } from './resume-schema';
+import { fileProblem } from './json-problems';
+import { readTextFile } from './read-text-file';
+import { checkResumeText, resumeFileOf } from './resume-file';
+import type { Resume } from './resume-schema';
 
 /** LeMMing skips this folder: it holds the template new agents are copied from. */
 const TEMPLATE_FOLDER = 'agent_template';
 
 export type DiscoveredAgent =
-  | { folder: string; resumeFile: string; valid: true; resume: Resume; raw: unknown; warnings: AgentProblem[] }
-  | { folder: string; resumeFile: string; valid: false; name: string; title: string | null; problems: AgentProblem[]; warnings: AgentProblem[] };
+  | {
+      folder: string;
+      resumeFile: string;
+      valid: true;
+      resume: Resume;
+      raw: unknown;
+      warnings: AgentProblem[];
+    }
+  | {
+      folder: string;
+      resumeFile: string;
+      valid: false;
+      name: string;
+      title: string | null;
+      problems: AgentProblem[];
+      warnings: AgentProblem[];
+    };
 
 /**
  * Finds agents at `agents/<folder>/resume.json` and nowhere deeper, so an agent that writes a
  * resume.json into its own workspace cannot create a new agent. Invalid resumes are returned with
- * their problems, never thrown.
+ * their problems, never thrown. A folder with only a legacy resume.txt is listed as invalid with a
+ * problem saying it can be imported; a folder with neither is not an agent.
  */
 export async function discoverAgents(orgPath: string): Promise<DiscoveredAgent[]> {
   const agentsDir = join(orgPath, 'agents');
@@ -36,37 +54,47 @@ export async function discoverAgents(orgPath: string): Promise<DiscoveredAgent[]
 }
 
 async function readAgentFolder(orgPath: string, folder: string): Promise<DiscoveredAgent | null> {
-  const resumeFile = `agents/${folder}/resume.json`;
-  let text: string;
-  try {
-    text = await readFile(join(orgPath, resumeFile), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    return invalid(folder, resumeFile, null, [{ file: resumeFile, field: '', message: `cannot read: ${(error as Error).message}` }]);
+  const resumeFile = resumeFileOf(folder);
+  const read = await readTextFile(join(orgPath, resumeFile));
+  if (!read.found) {
+    if (!read.missing) return invalid(folder, resumeFile, null, [fileProblem(resumeFile, read.message)]);
+    const legacyFile = `agents/${folder}/resume.txt`;
+    const legacy = await readTextFile(join(orgPath, legacyFile));
+    if (!legacy.found) return null;
+    return invalid(folder, resumeFile, null, [
+      fileProblem(legacyFile, 'this agent only has a legacy resume.txt; import it to create its resume.json'),
+    ]);
   }
 
-  const parsed = parseJsonText(text);
-  if (!parsed.ok) {
-    const { message, line, column } = parsed.error;
-    return invalid(folder, resumeFile, null, [{ file: resumeFile, field: '', message, line, column }]);
-  }
-  const result = ResumeSchema.safeParse(parsed.value);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => ({
-      file: resumeFile,
-      field: issue.path.map(String).join('.'),
-      message: issue.code === 'invalid_type' && issue.input === undefined ? `missing required field "${issue.path.map(String).join('.')}"` : issue.message,
-    }));
-    return invalid(folder, resumeFile, parsed.value, problems);
-  }
-  const warnings: AgentProblem[] =
-    result.data.name === folder
+  const checked = checkResumeText(read.text, resumeFile);
+  if (!checked.ok) return invalid(folder, resumeFile, checked.raw, checked.problems);
+  const { resume } = checked;
+  const misnamed =
+    resume.name === folder
       ? []
-      : [{ file: resumeFile, field: 'name', message: `the agent is named "${result.data.name}" but lives in folder "${folder}"` }];
-  return { folder, resumeFile, valid: true, resume: result.data, raw: parsed.value, warnings };
+      : [
+          fileProblem(
+            resumeFile,
+            `the agent is named "${resume.name}" but lives in folder "${folder}"`,
+            'name',
+          ),
+        ];
+  return {
+    folder,
+    resumeFile,
+    valid: true,
+    resume,
+    raw: checked.raw,
+    warnings: [...misnamed, ...checked.warnings],
+  };
 }
 
-function invalid(folder: string, resumeFile: string, raw: unknown, problems: AgentProblem[]): DiscoveredAgent {
+function invalid(
+  folder: string,
+  resumeFile: string,
+  raw: unknown,
+  problems: AgentProblem[],
+): DiscoveredAgent {
   const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   return {
     folder,
@@ -95,13 +123,31 @@ function markDuplicateNames(agents: DiscoveredAgent[]): DiscoveredAgent[] {
       valid: false,
       name: agent.resume.name,
       title: agent.resume.title,
-      problems: [{ file: agent.resumeFile, field: 'name', message: `the name "${agent.resume.name}" is already used by agents/${owner}` }],
+      problems: [
+        fileProblem(
+          agent.resumeFile,
+          `the name "${agent.resume.name}" is already used by agents/${owner}`,
+          'name',
+        ),
+      ],
       warnings: agent.warnings,
     };
   });
 }
 
-/** LeMMing orders by Python string comparison, i.e. by code point, not by locale. */
+/**
+ * LeMMing orders by Python string comparison: by code point, not by locale. (JavaScript's `<` compares
+ * UTF-16 units, which orders characters beyond U+FFFF before U+E000–U+FFFF.)
+ */
 export function compareCodePoints(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const left = a.codePointAt(i) as number;
+    const right = b.codePointAt(j) as number;
+    if (left !== right) return left < right ? -1 : 1;
+    i += left > 0xffff ? 2 : 1;
+    j += right > 0xffff ? 2 : 1;
+  }
+  return i < a.length ? 1 : j < b.length ? -1 : 0;
 }

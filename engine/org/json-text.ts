@@ -35,6 +35,8 @@ function locate(text: string, message: string): { line: number; column: number }
 }
 
 function describeSyntaxError(message: string): string {
-  const withoutPosition = message.replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)/, '');
+  const withoutPosition = message
+    .replace(/\s*(in JSON )?at position \d+.*$/, '')
+    .replace(/\s*\(line \d+ column \d+\)/, '');
   return `invalid JSON: ${withoutPosition}`;
 }

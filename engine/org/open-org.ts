@@ -31,6 +31,20 @@ export async function openOrg(path: string): Promise<OpenedOrg> {
 
 function toListItem(agent: DiscoveredAgent): AgentListItem {
   return agent.valid
-    ? { folder: agent.folder, name: agent.resume.name, title: agent.resume.title, valid: true, problems: [], warnings: agent.warnings }
-    : { folder: agent.folder, name: agent.name, title: agent.title, valid: false, problems: agent.problems, warnings: agent.warnings };
+    ? {
+        folder: agent.folder,
+        name: agent.resume.name,
+        title: agent.resume.title,
+        valid: true,
+        problems: [],
+        warnings: agent.warnings,
+      }
+    : {
+        folder: agent.folder,
+        name: agent.name,
+        title: agent.title,
+        valid: false,
+        problems: agent.problems,
+        warnings: agent.warnings,
+      };
 }

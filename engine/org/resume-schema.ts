@@ -9,34 +9,49 @@ import { z } from 'zod';
 /** Same rule as LeMMing's `load_agent`: the name becomes a folder and an outbox owner. */
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
-const nonEmptyString = (what: string) => z.string({ error: `${what} must be text` }).trim().min(1, `${what} must not be empty`);
+/** Checked, not trimmed: the value is kept exactly as written, and only blank text is refused. */
+const nonEmptyString = (what: string) =>
+  z
+    .string({ error: `${what} must be text` })
+    .refine((value) => value.trim().length > 0, `${what} must not be empty`);
+
+const PYTHON_FLOAT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+const PYTHON_INT = /^\s*[+-]?\d+\s*$/;
 
 /** LeMMing coerces with Python's float(): numbers and numeric strings pass. */
 const floatLike = (what: string) =>
-  z.union([z.number(), z.string().trim().regex(/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/)], {
-    error: `${what} must be a number`,
-  }).transform(Number);
+  z
+    .union([z.number(), z.string().regex(PYTHON_FLOAT, `${what} must be a number`)], {
+      error: `${what} must be a number`,
+    })
+    .transform(Number);
 
-/** LeMMing coerces with Python's int(): integers, floats (truncated) and integer strings pass; "2.5" does not. */
+/** LeMMing coerces with Python's int(): numbers (truncated) and whole-number strings pass; "2.5" does not. */
 const intLike = (what: string) =>
-  z.union([z.number().finite(), z.string().trim().regex(/^[+-]?\d+$/)], {
-    error: `${what} must be a whole number`,
-  }).transform((value) => Math.trunc(Number(value)));
+  z
+    .union([z.number(), z.string().regex(PYTHON_INT, `${what} must be a whole number`)], {
+      error: `${what} must be a whole number`,
+    })
+    .transform((value) => Math.trunc(Number(value)));
 
 export const TOOLS_PROFILES = ['lemming', 'codex', 'gemini', 'model-agnostic', 'auto'] as const;
 
-const ModelObject = z.looseObject({
-  key: nonEmptyString('model.key'),
-  temperature: floatLike('model.temperature').pipe(z.number().min(0).max(2)).nullish(),
-  max_tokens: intLike('model.max_tokens').pipe(z.number().int().min(1)).nullish(),
-});
+const ModelObject = z.looseObject(
+  {
+    key: nonEmptyString('model.key'),
+    temperature: floatLike('model.temperature').nullish(),
+    max_tokens: intLike('model.max_tokens').nullish(),
+  },
+  { error: 'model must be an object with a "key", or a model name' },
+);
 
-/** Legacy resumes name the model as a plain string. */
-const Model = z.union([ModelObject, nonEmptyString('model').transform((key) => ({ key }))], {
-  error: 'model must be an object with a "key", or a model name',
-});
+/** Legacy resumes name the model as a plain string; it reads as `{ "key": <string> }`. */
+const Model = z.preprocess((value) => (typeof value === 'string' ? { key: value } : value), ModelObject);
 
-const stringList = (what: string) => z.array(z.string(), { error: `${what} must be a list of names` });
+const stringList = (what: string) =>
+  z.array(z.string({ error: `each entry of ${what} must be text` }), {
+    error: `${what} must be a list of names`,
+  });
 
 const FileAccess = z.looseObject({
   allow_read: stringList('file_access.allow_read').optional(),
@@ -52,8 +67,12 @@ const Permissions = z.looseObject({
 });
 
 const Schedule = z.looseObject({
-  run_every_n_ticks: intLike('run_every_n_ticks').pipe(z.number().int().min(1, 'run_every_n_ticks must be at least 1')),
-  phase_offset: z.number({ error: 'phase_offset must be a whole number' }).int('phase_offset must be a whole number'),
+  run_every_n_ticks: intLike('run_every_n_ticks').pipe(
+    z.number().int().min(1, 'run_every_n_ticks must be at least 1'),
+  ),
+  phase_offset: z
+    .number({ error: 'phase_offset must be a whole number' })
+    .int('phase_offset must be a whole number'),
 });
 
 const Credits = z.looseObject({
@@ -62,17 +81,23 @@ const Credits = z.looseObject({
 });
 
 export const ResumeSchema = z.looseObject({
-  schema_version: z.number().int().min(1).optional(),
+  schema_version: z
+    .number({ error: 'schema_version must be a whole number' })
+    .int('schema_version must be a whole number')
+    .min(1, 'schema_version must be at least 1')
+    .optional(),
   name: nonEmptyString('name').regex(AGENT_NAME_PATTERN, 'name may use only letters, digits, "_" and "-"'),
   title: nonEmptyString('title'),
-  short_description: z.string().optional(),
-  workflow_description: z.string().optional(),
+  short_description: z.string({ error: 'short_description must be text' }).optional(),
+  workflow_description: z.string({ error: 'workflow_description must be text' }).nullish(),
   instructions: z.string({ error: 'instructions must be text' }),
   model: Model,
   permissions: Permissions,
   schedule: Schedule,
   credits: Credits.optional(),
-  tools_profile: z.enum(TOOLS_PROFILES).optional(),
+  tools_profile: z
+    .enum(TOOLS_PROFILES, { error: `tools_profile must be one of ${TOOLS_PROFILES.join(', ')}` })
+    .optional(),
 });
 
 export type Resume = z.output<typeof ResumeSchema>;

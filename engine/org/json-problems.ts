@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import type { AgentProblem } from '../api/schemas';
+import type { JsonSyntaxError } from './json-text';
+import { locatePath, type JsonNode, type JsonPath } from './json-tree';
+
+/** A problem in one of the org's files: which file, which field, what is wrong, and where. */
+export type FileProblem = AgentProblem;
+
+/** A parsed document together with its text and span tree, so problems can point at lines. */
+export interface LocatedJson {
+  text: string;
+  root: JsonNode;
+}
+
+export function syntaxProblem(file: string, error: JsonSyntaxError): FileProblem {
+  return { file, field: '', message: error.message, line: error.line, column: error.column };
+}
+
+export function fileProblem(file: string, message: string, field = ''): FileProblem {
+  return { file, field, message };
+}
+
+/** `permissions.tools.0`: the dotted form AgentProblem.field uses. */
+export function dottedPath(path: JsonPath | readonly PropertyKey[]): string {
+  return path.map(String).join('.');
+}
+
+/**
+ * Schema issues as problems a person can act on: a missing field says so (zod only says it expected
+ * something), and each problem points at the field's line, or its parent's when the field is missing.
+ */
+export function problemsFromIssues(
+  issues: readonly z.core.$ZodIssue[],
+  file: string,
+  raw: unknown,
+  located: LocatedJson | null,
+  describe: (message: string) => string = (message) => message,
+): FileProblem[] {
+  return issues.map((issue) => {
+    const path = issue.path.filter((step): step is string | number => typeof step !== 'symbol');
+    const field = dottedPath(path);
+    const message = hasPath(raw, path) ? issue.message : `missing required field "${field}"`;
+    const where = located ? locatePath(located.text, located.root, path) : {};
+    return { file, field, message: describe(message), ...where };
+  });
+}
+
+function hasPath(value: unknown, path: JsonPath): boolean {
+  let node = value;
+  for (const step of path) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, step)) return false;
+    node = (node as Record<string | number, unknown>)[step];
+  }
+  return true;
+}

@@ -1,0 +1,205 @@
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write';
+import { editJsonText, type JsonEdit } from './json-edit';
+import { fileProblem, problemsFromIssues, syntaxProblem, type FileProblem } from './json-problems';
+import { formatJsonDocument } from './json-style';
+import { parseJsonTree } from './json-tree';
+import { readTextFile } from './read-text-file';
+import { lemmingCompatibilityWarnings } from './resume-lemming-compat';
+import { ResumeSchema, type Resume } from './resume-schema';
+import { runSerially } from './serial-by-key';
+
+/** Where an agent's resume lives, relative to the org folder. */
+export function resumeFileOf(folder: string): string {
+  return `agents/${folder}/resume.json`;
+}
+
+/** An agent folder is one plain name directly under agents/; anything else could point elsewhere. */
+export function agentFolderProblem(folder: string): string | null {
+  if (folder === '' || folder.startsWith('.') || /[/\\\0]/.test(folder)) {
+    return `"${folder}" is not an agent folder name: it must be one folder directly under agents/`;
+  }
+  return null;
+}
+
+export type ResumeCheck =
+  | { ok: true; raw: Record<string, unknown>; resume: Resume; warnings: FileProblem[] }
+  | { ok: false; raw: unknown; problems: FileProblem[] };
+
+/**
+ * Validates resume text: JSON syntax (with line and column), then the resume schema (each problem
+ * located at its field). A valid resume also gets warnings about what LeMMing itself would refuse.
+ */
+export function checkResumeText(text: string, file: string): ResumeCheck {
+  const tree = parseJsonTree(text);
+  if (!tree.ok) return { ok: false, raw: null, problems: [syntaxProblem(file, tree.error)] };
+  const located = { text, root: tree.root };
+  const result = ResumeSchema.safeParse(tree.value);
+  if (!result.success) {
+    return {
+      ok: false,
+      raw: tree.value,
+      problems: problemsFromIssues(result.error.issues, file, tree.value, located),
+    };
+  }
+  return {
+    ok: true,
+    raw: tree.value as Record<string, unknown>,
+    resume: result.data,
+    warnings: lemmingCompatibilityWarnings(tree.value, file, located),
+  };
+}
+
+export type ResumeRead =
+  | {
+      ok: true;
+      file: string;
+      text: string;
+      raw: Record<string, unknown>;
+      resume: Resume;
+      warnings: FileProblem[];
+    }
+  | { ok: false; file: string; text: string | null; raw: unknown; problems: FileProblem[] };
+
+/** Reads and validates `agents/<folder>/resume.json`. Never throws. */
+export async function readResume(orgPath: string, folder: string): Promise<ResumeRead> {
+  const file = resumeFileOf(folder);
+  const badFolder = agentFolderProblem(folder);
+  if (badFolder) return { ok: false, file, text: null, raw: null, problems: [fileProblem(file, badFolder)] };
+  const read = await readTextFile(join(orgPath, file));
+  if (!read.found) {
+    const message = read.missing ? `agents/${folder} has no resume.json` : read.message;
+    return { ok: false, file, text: null, raw: null, problems: [fileProblem(file, message)] };
+  }
+  const checked = checkResumeText(read.text, file);
+  return { ...checked, file, text: read.text };
+}
+
+export type ResumeUpdate =
+  | {
+      ok: true;
+      text: string;
+      raw: Record<string, unknown>;
+      resume: Resume;
+      changed: boolean;
+      warnings: FileProblem[];
+    }
+  | { ok: false; problems: FileProblem[] };
+
+/**
+ * Applies `change` to the resume's text, rewriting only the changed values so unknown fields and
+ * untouched bytes stay as they were. The result must be a valid resume, or nothing is written and
+ * the problems are returned. An invalid resume can be repaired this way as long as it is valid JSON.
+ */
+export async function updateResume(
+  orgPath: string,
+  folder: string,
+  change: readonly JsonEdit[],
+): Promise<ResumeUpdate> {
+  const file = resumeFileOf(folder);
+  const badFolder = agentFolderProblem(folder);
+  if (badFolder) return { ok: false, problems: [fileProblem(file, badFolder)] };
+  const path = join(orgPath, file);
+
+  return runSerially(path, async () => {
+    const read = await readTextFile(path);
+    if (!read.found)
+      return {
+        ok: false,
+        problems: [fileProblem(file, read.missing ? `agents/${folder} has no resume.json` : read.message)],
+      };
+    const edited = editJsonText(read.text, change);
+    if (!edited.ok) {
+      const { message, path: editPath, line, column } = edited.error;
+      return {
+        ok: false,
+        problems: [{ file, field: editPath.map(String).join('.'), message, line, column }],
+      };
+    }
+    const checked = checkResumeText(edited.text, file);
+    if (!checked.ok) return { ok: false, problems: checked.problems };
+    if (edited.changed) {
+      try {
+        await writeFileAtomic(path, edited.text);
+      } catch (error) {
+        return { ok: false, problems: [fileProblem(file, `cannot write: ${(error as Error).message}`)] };
+      }
+    }
+    return {
+      ok: true,
+      text: edited.text,
+      raw: checked.raw,
+      resume: checked.resume,
+      changed: edited.changed,
+      warnings: checked.warnings,
+    };
+  });
+}
+
+/** What a new resume is made from: anything ResumeSchema accepts (legacy shapes included). */
+export type ResumeDraft = Record<string, unknown>;
+
+export type CreatedResume =
+  | { ok: true; text: string; resume: Resume; warnings: FileProblem[] }
+  | { ok: false; problems: FileProblem[] };
+
+/** LeMMing's field order, which its own files and tools use. */
+const FIELD_ORDER: Record<string, readonly string[]> = {
+  '': [
+    'name',
+    'title',
+    'short_description',
+    'workflow_description',
+    'instructions',
+    'model',
+    'permissions',
+    'schedule',
+    'credits',
+  ],
+  model: ['key', 'temperature', 'max_tokens'],
+  permissions: ['read_outboxes', 'tools'],
+  schedule: ['run_every_n_ticks', 'phase_offset'],
+  credits: ['max_credits', 'soft_cap'],
+};
+
+/**
+ * The text of a new resume.json that LeMMing reads too: the values normalized (numbers as numbers,
+ * model as an object), a short_description (LeMMing's loader requires one; the title stands in),
+ * LeMMing's field order with any other fields after, two-space indentation and a final newline.
+ */
+export function createResumeText(draft: ResumeDraft): CreatedResume {
+  const name = typeof draft.name === 'string' ? draft.name : '';
+  const file = resumeFileOf(name || '<new agent>');
+  const parsed = ResumeSchema.safeParse(draft);
+  if (!parsed.success)
+    return { ok: false, problems: problemsFromIssues(parsed.error.issues, file, draft, null) };
+
+  const resume = parsed.data;
+  const described = resume.short_description?.trim()
+    ? resume
+    : { ...resume, short_description: resume.title };
+  const text = formatJsonDocument(ordered(described, ''));
+  const checked = checkResumeText(text, file);
+  if (!checked.ok) return { ok: false, problems: checked.problems };
+  return { ok: true, text, resume: checked.resume, warnings: checked.warnings };
+}
+
+function ordered(value: Record<string, unknown>, at: string): Record<string, unknown> {
+  const first = FIELD_ORDER[at] ?? [];
+  const keys = [
+    ...first.filter((key) => Object.hasOwn(value, key) && value[key] !== undefined),
+    ...Object.keys(value).filter((key) => !first.includes(key) && value[key] !== undefined),
+  ];
+  return Object.fromEntries(
+    keys.map((key) => {
+      const child = value[key];
+      const nested =
+        at === '' &&
+        key in FIELD_ORDER &&
+        typeof child === 'object' &&
+        child !== null &&
+        !Array.isArray(child);
+      return [key, nested ? ordered(child as Record<string, unknown>, key) : child];
+    }),
+  );
+}
