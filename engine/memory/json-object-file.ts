@@ -28,10 +28,16 @@ export function readJsonObjectText(text: string, file: string): JsonObjectRead {
   const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const found = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
-    return { ok: false, problem: { file, field: '', line: 1, column: 1, message: `expected a JSON object, found ${found}` } };
+    return {
+      ok: false,
+      problem: { file, field: '', line: 1, column: 1, message: `expected a JSON object, found ${found}` },
+    };
   }
   if (exceedsJsonDepth(value, MAX_JSON_DEPTH)) {
-    return { ok: false, problem: { file, field: '', line: 1, column: 1, message: `nests deeper than ${MAX_JSON_DEPTH} levels` } };
+    return {
+      ok: false,
+      problem: { file, field: '', line: 1, column: 1, message: `nests deeper than ${MAX_JSON_DEPTH} levels` },
+    };
   }
   const problemAt = (field: string, message: string): FileProblem => {
     const tree = parseJsonTree(text);

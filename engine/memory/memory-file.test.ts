@@ -14,7 +14,10 @@ import {
 } from './memory-file';
 import { DEFAULT_MEMORY_LIMITS } from './memory-ops';
 
-const HAPPY_PATH = resolve(import.meta.dirname, '../../../shared/fixtures/lemming-upstream/engine-output/happy_path/agents');
+const HAPPY_PATH = resolve(
+  import.meta.dirname,
+  '../../../shared/fixtures/lemming-upstream/engine-output/happy_path/agents',
+);
 const MICROS = Date.UTC(2026, 10, 21, 19, 11, 22, 818) * 1000 + 919;
 
 let org: string;
@@ -33,10 +36,26 @@ describe('LeMMing memory files', () => {
     expect(manager).toMatchObject({
       ok: true,
       found: true,
-      record: { key: 'open_tasks', value: ['login spec'], timestamp_utc: '2026-11-21T19:11:22.818919+00:00', agent: 'manager', operation: 'set', tick: 3, extra: {} },
+      record: {
+        key: 'open_tasks',
+        value: ['login spec'],
+        timestamp_utc: '2026-11-21T19:11:22.818919+00:00',
+        agent: 'manager',
+        operation: 'set',
+        tick: 3,
+        extra: {},
+      },
     });
-    expect(await readMemory(agentDir('spec_writer'), 'snapshot')).toMatchObject({ ok: true, found: true, record: { value: { decisions: ['login spec drafted'] } } });
-    expect(await readMemory(agentDir('log_summarizer'), 'digest')).toMatchObject({ ok: true, found: true, record: { value: 'quiet tick' } });
+    expect(await readMemory(agentDir('spec_writer'), 'snapshot')).toMatchObject({
+      ok: true,
+      found: true,
+      record: { value: { decisions: ['login spec drafted'] } },
+    });
+    expect(await readMemory(agentDir('log_summarizer'), 'digest')).toMatchObject({
+      ok: true,
+      found: true,
+      record: { value: 'quiet tick' },
+    });
   });
 
   it('writes the same bytes LeMMing wrote for the same record', async () => {
@@ -47,8 +66,12 @@ describe('LeMMing memory files', () => {
     expect(memoryFileText(record)).toBe(text);
   });
 
-  it('writes a new key with the six fields in LeMMing\'s order', async () => {
-    await writeMemory(agentDir('manager'), { key: 'notes', value: { a: 'é' }, agent: 'manager', operation: 'set', tick: 4 }, MICROS);
+  it("writes a new key with the six fields in LeMMing's order", async () => {
+    await writeMemory(
+      agentDir('manager'),
+      { key: 'notes', value: { a: 'é' }, agent: 'manager', operation: 'set', tick: 4 },
+      MICROS,
+    );
     expect(await readFile(memoryFilePath(agentDir('manager'), 'notes'), 'utf8')).toBe(
       '{\n  "key": "notes",\n  "value": {\n    "a": "\\u00e9"\n  },\n  "timestamp_utc": "2026-11-21T19:11:22.818919+00:00",\n' +
         '  "agent": "manager",\n  "operation": "set",\n  "tick": 4\n}',
@@ -58,11 +81,22 @@ describe('LeMMing memory files', () => {
   it('accepts legacy files with `timestamp`, a missing key and extra fields, and keeps the extras', async () => {
     const dir = agentDir('legacy');
     await mkdir(join(dir, 'memory'), { recursive: true });
-    await writeFile(join(dir, 'memory', 'old.json'), '{"value": 7, "timestamp": "2025-12-01T00:00:00+00:00", "source": "import"}');
+    await writeFile(
+      join(dir, 'memory', 'old.json'),
+      '{"value": 7, "timestamp": "2025-12-01T00:00:00+00:00", "source": "import"}',
+    );
     expect(await readMemory(dir, 'old')).toMatchObject({
       ok: true,
       found: true,
-      record: { key: 'old', value: 7, timestamp_utc: '2025-12-01T00:00:00+00:00', agent: null, operation: null, tick: null, extra: { source: 'import' } },
+      record: {
+        key: 'old',
+        value: 7,
+        timestamp_utc: '2025-12-01T00:00:00+00:00',
+        agent: null,
+        operation: null,
+        tick: null,
+        extra: { source: 'import' },
+      },
     });
   });
 
@@ -70,14 +104,27 @@ describe('LeMMing memory files', () => {
     const dir = agentDir('manager');
     await writeFile(memoryFilePath(dir, 'broken'), '{\n  "key": "broken",\n  "value": [1,\n}');
     const read = await readMemory(dir, 'broken');
-    expect(read).toMatchObject({ ok: false, problem: { file: memoryFilePath(dir, 'broken'), line: 4, message: expect.stringMatching(/^invalid JSON/) } });
+    expect(read).toMatchObject({
+      ok: false,
+      problem: {
+        file: memoryFilePath(dir, 'broken'),
+        line: 4,
+        message: expect.stringMatching(/^invalid JSON/),
+      },
+    });
     await writeFile(memoryFilePath(dir, 'list'), '[1]');
-    expect(await readMemory(dir, 'list')).toMatchObject({ ok: false, problem: { message: 'expected a JSON object, found a list' } });
+    expect(await readMemory(dir, 'list')).toMatchObject({
+      ok: false,
+      problem: { message: 'expected a JSON object, found a list' },
+    });
   });
 
   it('answers a missing key as not found and refuses an invalid key without touching the disk', async () => {
     expect(await readMemory(agentDir('manager'), 'nothing')).toEqual({ ok: true, found: false });
-    expect(await readMemory(agentDir('manager'), '../resume')).toMatchObject({ ok: false, problem: { message: expect.stringContaining('is invalid') } });
+    expect(await readMemory(agentDir('manager'), '../resume')).toMatchObject({
+      ok: false,
+      problem: { message: expect.stringContaining('is invalid') },
+    });
   });
 });
 
@@ -85,20 +132,40 @@ describe('updateMemory', () => {
   const context = { agent: 'manager', tick: 5, nowMicros: MICROS };
 
   it('appends to the stored list and records the operation (LeMMing would store only "review")', async () => {
-    const outcome = await updateMemory(agentDir('manager'), { key: 'open_tasks', op: 'append', value: 'review' }, context);
-    expect(outcome).toMatchObject({ ok: true, effect: 'write', record: { value: ['login spec', 'review'], operation: 'append', tick: 5 } });
-    expect(await readMemory(agentDir('manager'), 'open_tasks')).toMatchObject({ record: { value: ['login spec', 'review'] } });
+    const outcome = await updateMemory(
+      agentDir('manager'),
+      { key: 'open_tasks', op: 'append', value: 'review' },
+      context,
+    );
+    expect(outcome).toMatchObject({
+      ok: true,
+      effect: 'write',
+      record: { value: ['login spec', 'review'], operation: 'append', tick: 5 },
+    });
+    expect(await readMemory(agentDir('manager'), 'open_tasks')).toMatchObject({
+      record: { value: ['login spec', 'review'] },
+    });
   });
 
   it('merges into the stored object', async () => {
-    await updateMemory(agentDir('spec_writer'), { key: 'snapshot', op: 'merge', value: { owner: 'spec_writer' } }, context);
-    expect(await readMemory(agentDir('spec_writer'), 'snapshot')).toMatchObject({ record: { value: { decisions: ['login spec drafted'], owner: 'spec_writer' }, operation: 'merge' } });
+    await updateMemory(
+      agentDir('spec_writer'),
+      { key: 'snapshot', op: 'merge', value: { owner: 'spec_writer' } },
+      context,
+    );
+    expect(await readMemory(agentDir('spec_writer'), 'snapshot')).toMatchObject({
+      record: { value: { decisions: ['login spec drafted'], owner: 'spec_writer' }, operation: 'merge' },
+    });
   });
 
   it('deletes, and warns when there is nothing to delete', async () => {
-    expect(await updateMemory(agentDir('manager'), { key: 'open_tasks', op: 'delete', value: undefined }, context)).toEqual({ ok: true, effect: 'delete' });
+    expect(
+      await updateMemory(agentDir('manager'), { key: 'open_tasks', op: 'delete', value: undefined }, context),
+    ).toEqual({ ok: true, effect: 'delete' });
     expect(await readMemory(agentDir('manager'), 'open_tasks')).toEqual({ ok: true, found: false });
-    expect(await updateMemory(agentDir('manager'), { key: 'open_tasks', op: 'delete', value: undefined }, context)).toMatchObject({
+    expect(
+      await updateMemory(agentDir('manager'), { key: 'open_tasks', op: 'delete', value: undefined }, context),
+    ).toMatchObject({
       ok: true,
       effect: 'none',
       warning: { code: 'delete_missing' },
@@ -108,7 +175,11 @@ describe('updateMemory', () => {
   it('refuses over-limit writes and leaves the stored file as it was', async () => {
     const before = await readFile(memoryFilePath(agentDir('manager'), 'open_tasks'), 'utf8');
     const limits = { ...DEFAULT_MEMORY_LIMITS, maxValueBytes: 25 };
-    const outcome = await updateMemory(agentDir('manager'), { key: 'open_tasks', op: 'append', value: 'a longer task' }, { ...context, limits });
+    const outcome = await updateMemory(
+      agentDir('manager'),
+      { key: 'open_tasks', op: 'append', value: 'a longer task' },
+      { ...context, limits },
+    );
     expect(outcome).toMatchObject({ ok: false, error: { code: 'value_too_large' } });
     expect(await readFile(memoryFilePath(agentDir('manager'), 'open_tasks'), 'utf8')).toBe(before);
   });
@@ -116,9 +187,15 @@ describe('updateMemory', () => {
   it('counts the keys on disk to refuse a new key past the limit', async () => {
     const limits = { ...DEFAULT_MEMORY_LIMITS, maxKeysPerAgent: 2 };
     const dir = agentDir('manager');
-    expect(await updateMemory(dir, { key: 'second', op: 'set', value: 1 }, { ...context, limits })).toMatchObject({ ok: true });
-    expect(await updateMemory(dir, { key: 'third', op: 'set', value: 1 }, { ...context, limits })).toMatchObject({ ok: false, error: { code: 'too_many_keys' } });
-    expect(await updateMemory(dir, { key: 'second', op: 'set', value: 2 }, { ...context, limits })).toMatchObject({ ok: true });
+    expect(
+      await updateMemory(dir, { key: 'second', op: 'set', value: 1 }, { ...context, limits }),
+    ).toMatchObject({ ok: true });
+    expect(
+      await updateMemory(dir, { key: 'third', op: 'set', value: 1 }, { ...context, limits }),
+    ).toMatchObject({ ok: false, error: { code: 'too_many_keys' } });
+    expect(
+      await updateMemory(dir, { key: 'second', op: 'set', value: 2 }, { ...context, limits }),
+    ).toMatchObject({ ok: true });
     expect(await countMemoryKeys(dir)).toBe(2);
   });
 
@@ -129,12 +206,16 @@ describe('updateMemory', () => {
       ok: false,
       error: { code: 'stored_value_unreadable', message: expect.stringContaining('open_tasks.json') },
     });
-    expect(await updateMemory(dir, { key: 'open_tasks', op: 'set', value: [] }, context)).toMatchObject({ ok: true, effect: 'write' });
+    expect(await updateMemory(dir, { key: 'open_tasks', op: 'set', value: [] }, context)).toMatchObject({
+      ok: true,
+      effect: 'write',
+    });
   });
 
   it('leaves no temp files behind', async () => {
     const dir = agentDir('manager');
-    for (let i = 0; i < 5; i += 1) await updateMemory(dir, { key: 'counter', op: 'append', value: i }, context);
+    for (let i = 0; i < 5; i += 1)
+      await updateMemory(dir, { key: 'counter', op: 'append', value: i }, context);
     expect((await readdir(join(dir, 'memory'))).sort()).toEqual(['counter.json', 'open_tasks.json']);
     expect(await readMemory(dir, 'counter')).toMatchObject({ record: { value: [0, 1, 2, 3, 4] } });
   });
@@ -142,13 +223,18 @@ describe('updateMemory', () => {
 
 describe('listMemory', () => {
   it('lists the fixture memory for the prompt', async () => {
-    expect(await listMemory(agentDir('manager'))).toEqual({ entries: [{ key: 'open_tasks', value: ['login spec'] }], truncated: false, problems: [] });
+    expect(await listMemory(agentDir('manager'))).toEqual({
+      entries: [{ key: 'open_tasks', value: ['login spec'] }],
+      truncated: false,
+      problems: [],
+    });
     expect(await listMemory(agentDir('human'))).toEqual({ entries: [], truncated: false, problems: [] });
   });
 
   it('lists at most 20 keys and says when there are more, ignoring files that are not *.json', async () => {
     const dir = agentDir('busy');
-    for (let i = 0; i < 23; i += 1) await writeMemory(dir, { key: `k${i}`, value: i, agent: 'busy', operation: 'set', tick: 1 });
+    for (let i = 0; i < 23; i += 1)
+      await writeMemory(dir, { key: `k${i}`, value: i, agent: 'busy', operation: 'set', tick: 1 });
     await writeFile(join(dir, 'memory', 'notes.txt'), 'not memory');
     const listing = await listMemory(dir);
     expect(listing.entries).toHaveLength(20);
@@ -164,7 +250,9 @@ describe('listMemory', () => {
     await writeFile(join(dir, 'memory', 'bad.json'), 'not json');
     const listing = await listMemory(dir);
     expect(listing.entries).toEqual([{ key: 'open_tasks', value: ['login spec'] }]);
-    expect(listing.problems).toMatchObject([{ file: join(dir, 'memory', 'bad.json'), message: expect.stringMatching(/^invalid JSON/) }]);
+    expect(listing.problems).toMatchObject([
+      { file: join(dir, 'memory', 'bad.json'), message: expect.stringMatching(/^invalid JSON/) },
+    ]);
   });
 
   it('deleteMemory removes a key and reports whether it existed', async () => {

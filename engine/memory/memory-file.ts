@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../org/atomic-write';
 import { readJsonObjectText, type FileProblem } from './json-object-file';
-import { applyMemoryOp, checkMemoryKey, DEFAULT_MEMORY_LIMITS, type MemoryLimits, type MemoryProblem, type MemoryUpdate } from './memory-ops';
+import {
+  applyMemoryOp,
+  checkMemoryKey,
+  DEFAULT_MEMORY_LIMITS,
+  type MemoryLimits,
+  type MemoryProblem,
+  type MemoryUpdate,
+} from './memory-ops';
 import { pythonJsonDumps, pythonUtcIsoFormat, utcNowMicros } from './python-format';
 
 /**
@@ -57,7 +64,8 @@ export interface MemoryWriteContext {
 export const memoryDir = (agentDir: string): string => join(agentDir, 'memory');
 
 /** The file of a key. Callers check the key first (checkMemoryKey); this only joins. */
-export const memoryFilePath = (agentDir: string, key: string): string => join(memoryDir(agentDir), `${key}.json`);
+export const memoryFilePath = (agentDir: string, key: string): string =>
+  join(memoryDir(agentDir), `${key}.json`);
 
 /** The exact bytes LeMMing's `save_memory` writes for a record. */
 export function memoryFileText(record: MemoryRecord): string {
@@ -65,12 +73,19 @@ export function memoryFileText(record: MemoryRecord): string {
 }
 
 /** Reads a memory file leniently: legacy `timestamp` stands in for `timestamp_utc`, a missing key comes from the file name. */
-export function parseMemoryText(text: string, file: string, keyFromName: string): Extract<MemoryRead, { found: true }> | { ok: false; problem: FileProblem } {
+export function parseMemoryText(
+  text: string,
+  file: string,
+  keyFromName: string,
+): Extract<MemoryRead, { found: true }> | { ok: false; problem: FileProblem } {
   const read = readJsonObjectText(text, file);
   if (!read.ok) return read;
   const raw = read.object;
   const timestamp = raw.timestamp_utc ?? raw.timestamp;
-  const known = new Set<string>([...MEMORY_RECORD_KEYS, ...(raw.timestamp_utc === undefined ? ['timestamp'] : [])]);
+  const known = new Set<string>([
+    ...MEMORY_RECORD_KEYS,
+    ...(raw.timestamp_utc === undefined ? ['timestamp'] : []),
+  ]);
   const record: StoredMemoryRecord = {
     key: typeof raw.key === 'string' ? raw.key : keyFromName,
     value: raw.value === undefined ? null : raw.value,
@@ -83,10 +98,15 @@ export function parseMemoryText(text: string, file: string, keyFromName: string)
   return { ok: true, found: true, record, raw };
 }
 
-export async function readMemory(agentDir: string, key: string, limits: MemoryLimits = DEFAULT_MEMORY_LIMITS): Promise<MemoryRead> {
+export async function readMemory(
+  agentDir: string,
+  key: string,
+  limits: MemoryLimits = DEFAULT_MEMORY_LIMITS,
+): Promise<MemoryRead> {
   const file = memoryFilePath(agentDir, key);
   const keyProblem = checkMemoryKey(key, limits);
-  if (keyProblem) return { ok: false, problem: { file, field: '', line: 1, column: 1, message: keyProblem.message } };
+  if (keyProblem)
+    return { ok: false, problem: { file, field: '', line: 1, column: 1, message: keyProblem.message } };
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;
@@ -118,10 +138,12 @@ export async function deleteMemory(agentDir: string, key: string): Promise<boole
 }
 
 export async function countMemoryKeys(agentDir: string): Promise<number> {
-  const entries = await readdir(memoryDir(agentDir), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
+  const entries = await readdir(memoryDir(agentDir), { withFileTypes: true }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    },
+  );
   return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.json')).length;
 }
 
@@ -149,7 +171,13 @@ export async function listMemory(agentDir: string, maxItems = 20): Promise<Memor
     const file = join(memoryDir(agentDir), entry.name);
     const text = await readFile(file, 'utf8').catch((error: Error) => error);
     if (text instanceof Error) {
-      listing.problems.push({ file, field: '', line: 1, column: 1, message: `could not read the file: ${text.message}` });
+      listing.problems.push({
+        file,
+        field: '',
+        line: 1,
+        column: 1,
+        message: `could not read the file: ${text.message}`,
+      });
       continue;
     }
     const read = parseMemoryText(text, file, key);
@@ -163,7 +191,11 @@ export async function listMemory(agentDir: string, maxItems = 20): Promise<Memor
  * Applies one update to one key on disk: reads the stored value, combines it (memory-ops), checks the
  * limits, then writes or deletes atomically. Refusals come back as values; only I/O failures throw.
  */
-export async function updateMemory(agentDir: string, update: MemoryUpdate, context: MemoryWriteContext): Promise<MemoryUpdateOutcome> {
+export async function updateMemory(
+  agentDir: string,
+  update: MemoryUpdate,
+  context: MemoryWriteContext,
+): Promise<MemoryUpdateOutcome> {
   const limits = context.limits ?? DEFAULT_MEMORY_LIMITS;
   const keyProblem = checkMemoryKey(update.key, limits);
   if (keyProblem) return { ok: false, error: keyProblem };
@@ -172,7 +204,10 @@ export async function updateMemory(agentDir: string, update: MemoryUpdate, conte
   if (!stored.ok && (update.op === 'append' || update.op === 'merge')) {
     return {
       ok: false,
-      error: { code: 'stored_value_unreadable', message: `Cannot ${update.op} into memory key '${update.key}': ${stored.problem.message} (${stored.problem.file}).` },
+      error: {
+        code: 'stored_value_unreadable',
+        message: `Cannot ${update.op} into memory key '${update.key}': ${stored.problem.message} (${stored.problem.file}).`,
+      },
     };
   }
   const exists = !stored.ok || stored.found;
@@ -187,7 +222,13 @@ export async function updateMemory(agentDir: string, update: MemoryUpdate, conte
   }
   const record = await writeMemory(
     agentDir,
-    { key: update.key, value: outcome.value, agent: context.agent, operation: outcome.operation, tick: context.tick },
+    {
+      key: update.key,
+      value: outcome.value,
+      agent: context.agent,
+      operation: outcome.operation,
+      tick: context.tick,
+    },
     context.nowMicros,
   );
   return { ok: true, effect: 'write', record };

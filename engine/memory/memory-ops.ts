@@ -67,7 +67,10 @@ export const MEMORY_KEY_PATTERN = /^[a-zA-Z0-9_-]+$/;
 /** Names Windows will not create as files, with or without an extension. */
 const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 
-export function checkMemoryKey(key: string, limits: MemoryLimits = DEFAULT_MEMORY_LIMITS): MemoryProblem | null {
+export function checkMemoryKey(
+  key: string,
+  limits: MemoryLimits = DEFAULT_MEMORY_LIMITS,
+): MemoryProblem | null {
   if (!MEMORY_KEY_PATTERN.test(key)) {
     return {
       code: 'invalid_key',
@@ -75,10 +78,16 @@ export function checkMemoryKey(key: string, limits: MemoryLimits = DEFAULT_MEMOR
     };
   }
   if (key.length > limits.maxKeyLength) {
-    return { code: 'key_too_long', message: `Memory key '${key}' is ${key.length} characters long; the limit is ${limits.maxKeyLength}.` };
+    return {
+      code: 'key_too_long',
+      message: `Memory key '${key}' is ${key.length} characters long; the limit is ${limits.maxKeyLength}.`,
+    };
   }
   if (WINDOWS_DEVICE_NAME.test(key)) {
-    return { code: 'reserved_key', message: `Memory key '${key}' is a reserved file name on Windows; choose another key.` };
+    return {
+      code: 'reserved_key',
+      message: `Memory key '${key}' is a reserved file name on Windows; choose another key.`,
+    };
   }
   return null;
 }
@@ -88,21 +97,38 @@ export function memoryValueBytes(value: unknown): number {
   return pythonJsonDumps(value).length;
 }
 
-export function applyMemoryOp(current: unknown, update: MemoryUpdate, context: MemoryOpContext = {}): MemoryOpOutcome {
+export function applyMemoryOp(
+  current: unknown,
+  update: MemoryUpdate,
+  context: MemoryOpContext = {},
+): MemoryOpOutcome {
   const limits = context.limits ?? DEFAULT_MEMORY_LIMITS;
   const keyProblem = checkMemoryKey(update.key, limits);
   if (keyProblem) return { ok: false, error: keyProblem };
 
   if (update.op === 'delete') {
     if (current === undefined) {
-      return { ok: true, effect: 'none', warning: { code: 'delete_missing', message: `Memory key '${update.key}' does not exist; nothing to delete.` } };
+      return {
+        ok: true,
+        effect: 'none',
+        warning: {
+          code: 'delete_missing',
+          message: `Memory key '${update.key}' does not exist; nothing to delete.`,
+        },
+      };
     }
     return { ok: true, effect: 'delete' };
   }
 
   const isNewKey = current === undefined;
   if (isNewKey && (context.existingKeyCount ?? 0) >= limits.maxKeysPerAgent) {
-    return { ok: false, error: { code: 'too_many_keys', message: `This agent already has ${limits.maxKeysPerAgent} memory keys, the limit; delete one before adding '${update.key}'.` } };
+    return {
+      ok: false,
+      error: {
+        code: 'too_many_keys',
+        message: `This agent already has ${limits.maxKeysPerAgent} memory keys, the limit; delete one before adding '${update.key}'.`,
+      },
+    };
   }
 
   const value = update.value === undefined ? null : update.value;
@@ -111,25 +137,49 @@ export function applyMemoryOp(current: unknown, update: MemoryUpdate, context: M
   const combined = combine(current, value, update.op, update.key);
   if (!combined.ok) return combined;
 
-  if (exceedsJsonDepth(combined.value, limits.maxDepth)) return { ok: false, error: tooDeep(update.key, limits) };
+  if (exceedsJsonDepth(combined.value, limits.maxDepth))
+    return { ok: false, error: tooDeep(update.key, limits) };
   const bytes = memoryValueBytes(combined.value);
   if (bytes > limits.maxValueBytes) {
-    return { ok: false, error: { code: 'value_too_large', message: `Memory value too large (${bytes} bytes). Max size is ${limits.maxValueBytes} bytes.` } };
+    return {
+      ok: false,
+      error: {
+        code: 'value_too_large',
+        message: `Memory value too large (${bytes} bytes). Max size is ${limits.maxValueBytes} bytes.`,
+      },
+    };
   }
   return { ok: true, effect: 'write', operation: update.op, value: combined.value };
 }
 
-function combine(current: unknown, value: unknown, op: 'set' | 'append' | 'merge', key: string): { ok: true; value: unknown } | { ok: false; error: MemoryProblem } {
+function combine(
+  current: unknown,
+  value: unknown,
+  op: 'set' | 'append' | 'merge',
+  key: string,
+): { ok: true; value: unknown } | { ok: false; error: MemoryProblem } {
   if (op === 'set') return { ok: true, value };
   if (op === 'append') {
     if (current === undefined) return { ok: true, value: [value] };
     return { ok: true, value: Array.isArray(current) ? [...current, value] : [current, value] };
   }
   if (current !== undefined && !isPlainObject(current)) {
-    return { ok: false, error: { code: 'merge_target_not_object', message: `Cannot merge into memory key '${key}': it holds ${describe(current)}, not an object. Use set to replace it.` } };
+    return {
+      ok: false,
+      error: {
+        code: 'merge_target_not_object',
+        message: `Cannot merge into memory key '${key}': it holds ${describe(current)}, not an object. Use set to replace it.`,
+      },
+    };
   }
   if (!isPlainObject(value)) {
-    return { ok: false, error: { code: 'merge_value_not_object', message: `Cannot merge ${describe(value)} into memory key '${key}': merge needs an object.` } };
+    return {
+      ok: false,
+      error: {
+        code: 'merge_value_not_object',
+        message: `Cannot merge ${describe(value)} into memory key '${key}': merge needs an object.`,
+      },
+    };
   }
   return { ok: true, value: deepMerge(current ?? {}, value) };
 }
@@ -139,7 +189,10 @@ function deepMerge(base: Record<string, unknown>, update: Record<string, unknown
   const merged = new Map(Object.entries(base));
   for (const [key, incoming] of Object.entries(update)) {
     const existing = merged.get(key);
-    merged.set(key, isPlainObject(existing) && isPlainObject(incoming) ? deepMerge(existing, incoming) : incoming);
+    merged.set(
+      key,
+      isPlainObject(existing) && isPlainObject(incoming) ? deepMerge(existing, incoming) : incoming,
+    );
   }
   // fromEntries defines own properties, so a "__proto__" key stays data instead of changing the prototype.
   return Object.fromEntries(merged);
@@ -156,5 +209,8 @@ function describe(value: unknown): string {
 }
 
 function tooDeep(key: string, limits: MemoryLimits): MemoryProblem {
-  return { code: 'value_too_deep', message: `Memory value for '${key}' nests deeper than ${limits.maxDepth} levels.` };
+  return {
+    code: 'value_too_deep',
+    message: `Memory value for '${key}' nests deeper than ${limits.maxDepth} levels.`,
+  };
 }

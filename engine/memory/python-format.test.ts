@@ -3,7 +3,10 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exceedsJsonDepth, pythonJsonDumps, pythonUtcIsoFormat, utcNowMicros } from './python-format';
 
-const HAPPY_PATH = resolve(import.meta.dirname, '../../../shared/fixtures/lemming-upstream/engine-output/happy_path/agents');
+const HAPPY_PATH = resolve(
+  import.meta.dirname,
+  '../../../shared/fixtures/lemming-upstream/engine-output/happy_path/agents',
+);
 
 // Expected texts below were printed by CPython 3.11's json.dumps / datetime.isoformat.
 const MIXED = {
@@ -31,7 +34,23 @@ describe('pythonJsonDumps', () => {
   });
 
   it('prints floats like Python repr', () => {
-    const floats = [0.5, 1.5e-7, 123456.789, 1e16, 2.5e16, 1e-4, 1e-5, -0.001, 1e15 + 0.5, 0.1 + 0.2, 1e300, -1.5e-300, 5e-324, 1.7976931348623157e308, 12345678.9];
+    const floats = [
+      0.5,
+      1.5e-7,
+      123456.789,
+      1e16,
+      2.5e16,
+      1e-4,
+      1e-5,
+      -0.001,
+      1e15 + 0.5,
+      0.1 + 0.2,
+      1e300,
+      -1.5e-300,
+      5e-324,
+      1.7976931348623157e308,
+      12345678.9,
+    ];
     expect(pythonJsonDumps(floats)).toBe(
       '[0.5, 1.5e-07, 123456.789, 1e+16, 2.5e+16, 0.0001, 1e-05, -0.001, 1000000000000000.5, 0.30000000000000004, 1e+300, -1.5e-300, 5e-324, 1.7976931348623157e+308, 12345678.9]',
     );

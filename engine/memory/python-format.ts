@@ -40,7 +40,8 @@ function dump(value: unknown, unit: string | null, outer: string, depth: number)
 
 function toJsonValue(value: unknown): unknown {
   const withToJson = value as { toJSON?: () => unknown } | null;
-  if (typeof value === 'object' && value !== null && typeof withToJson?.toJSON === 'function') return withToJson.toJSON();
+  if (typeof value === 'object' && value !== null && typeof withToJson?.toJSON === 'function')
+    return withToJson.toJSON();
   return value;
 }
 
@@ -51,7 +52,10 @@ function isSerializable(value: unknown): boolean {
 
 /** ensure_ascii: everything outside printable ASCII becomes `\uXXXX` (UTF-16 units, lower-case hex). */
 function pythonString(text: string): string {
-  return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(text).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -103,7 +107,8 @@ export function exceedsJsonDepth(value: unknown, maxDepth: number = MAX_JSON_DEP
     const { node, depth } = stack.pop() as { node: unknown; depth: number };
     if (typeof node !== 'object' || node === null) continue;
     if (depth >= maxDepth) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push({ node: child, depth: depth + 1 });
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      stack.push({ node: child, depth: depth + 1 });
   }
   return false;
 }

@@ -14,7 +14,10 @@ import {
   serializeEntry,
 } from './outbox-entry';
 
-const AGENTS = resolve(import.meta.dirname, '../../../shared/fixtures/lemming-upstream/engine-output/happy_path/agents');
+const AGENTS = resolve(
+  import.meta.dirname,
+  '../../../shared/fixtures/lemming-upstream/engine-output/happy_path/agents',
+);
 const FIXTURE_FILES = readdirSync(AGENTS).flatMap((agent) => {
   const outbox = join(AGENTS, agent, 'outbox');
   try {
@@ -41,15 +44,27 @@ function seededRandom(seed: number): () => number {
 
 function randomJson(random: () => number, depth = 0): unknown {
   const pick = Math.floor(random() * (depth > 3 ? 5 : 7));
-  const text = () => Array.from({ length: Math.floor(random() * 6) }, () => String.fromCodePoint([0x41, 0xe9, 0x1f600, 0x0a, 0x22, 0x7f][Math.floor(random() * 6)] ?? 0x41)).join('');
+  const text = () =>
+    Array.from({ length: Math.floor(random() * 6) }, () =>
+      String.fromCodePoint([0x41, 0xe9, 0x1f600, 0x0a, 0x22, 0x7f][Math.floor(random() * 6)] ?? 0x41),
+    ).join('');
   switch (pick) {
-    case 0: return null;
-    case 1: return random() < 0.5;
-    case 2: return Math.floor(random() * 2000) - 1000;
-    case 3: return random() * 10 ** Math.floor(random() * 40 - 20);
-    case 4: return text();
-    case 5: return Array.from({ length: Math.floor(random() * 4) }, () => randomJson(random, depth + 1));
-    default: return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [text(), randomJson(random, depth + 1)]));
+    case 0:
+      return null;
+    case 1:
+      return random() < 0.5;
+    case 2:
+      return Math.floor(random() * 2000) - 1000;
+    case 3:
+      return random() * 10 ** Math.floor(random() * 40 - 20);
+    case 4:
+      return text();
+    case 5:
+      return Array.from({ length: Math.floor(random() * 4) }, () => randomJson(random, depth + 1));
+    default:
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, () => [text(), randomJson(random, depth + 1)]),
+      );
   }
 }
 
@@ -72,11 +87,28 @@ describe('the fixture outbox files LeMMing wrote', () => {
 });
 
 describe('newOutboxEntry', () => {
-  it('builds exactly LeMMing\'s nine keys, in LeMMing\'s order', () => {
-    const entry = newOutboxEntry({ agent: 'manager', tick: 3, kind: 'request', payload: { text: 'Draft it', priority: 'high' }, tags: ['delegation'], recipients: ['spec_writer'] }, NOW);
+  it("builds exactly LeMMing's nine keys, in LeMMing's order", () => {
+    const entry = newOutboxEntry(
+      {
+        agent: 'manager',
+        tick: 3,
+        kind: 'request',
+        payload: { text: 'Draft it', priority: 'high' },
+        tags: ['delegation'],
+        recipients: ['spec_writer'],
+      },
+      NOW,
+    );
     expect(Object.keys(entry)).toEqual([...OUTBOX_ENTRY_KEYS]);
     expect(Object.keys(JSON.parse(serializeEntry(entry)))).toEqual([...OUTBOX_ENTRY_KEYS]);
-    expect(entry).toMatchObject({ tick: 3, agent: 'manager', kind: 'request', tags: ['delegation'], recipients: ['spec_writer'], meta: {} });
+    expect(entry).toMatchObject({
+      tick: 3,
+      agent: 'manager',
+      kind: 'request',
+      tags: ['delegation'],
+      recipients: ['spec_writer'],
+      meta: {},
+    });
     expect(entry.created_at).toBe('2026-05-11T19:11:12.913000+00:00');
     expect(entry.id).toMatch(/^[0-9a-f]{32}$/);
     expect(outboxFileName(entry)).toMatch(LEMMING_FILE_NAME);
@@ -91,7 +123,7 @@ describe('newOutboxEntry', () => {
     );
   });
 
-  it('does not share the caller\'s objects', () => {
+  it("does not share the caller's objects", () => {
     const payload = { text: 'x' };
     const tags = ['t'];
     const entry = newOutboxEntry({ agent: 'a', tick: 1, payload, tags }, NOW);
@@ -113,7 +145,10 @@ describe('newOutboxEntry', () => {
   it('always writes exactly the nine keys and reads back to the same entry, for random contents', () => {
     const random = seededRandom(7);
     for (let trial = 0; trial < 500; trial += 1) {
-      const payload = Object.fromEntries([['text', String(randomJson(random))], ...Object.entries((randomJson(random) as object) ?? {})]);
+      const payload = Object.fromEntries([
+        ['text', String(randomJson(random))],
+        ...Object.entries((randomJson(random) as object) ?? {}),
+      ]);
       const entry = newOutboxEntry(
         {
           agent: `agent_${trial}`,
@@ -126,7 +161,10 @@ describe('newOutboxEntry', () => {
         },
         new Date(Math.floor(random() * 4e12)),
       );
-      const text = serializeEntry({ ...entry, ...({ extra_top_level: 'never written' } as object) } as typeof entry);
+      const text = serializeEntry({
+        ...entry,
+        ...({ extra_top_level: 'never written' } as object),
+      } as typeof entry);
       expect(Object.keys(JSON.parse(text))).toEqual([...OUTBOX_ENTRY_KEYS]);
       expect(text).toMatch(/^[\x20-\x7e\n]*$/);
       const name = outboxFileName(entry);
@@ -141,17 +179,26 @@ describe('newOutboxEntry', () => {
 });
 
 describe('humanMessage', () => {
-  it('has the shape of LeMMing\'s human message fixture', () => {
+  it("has the shape of LeMMing's human message fixture", () => {
     const file = FIXTURE_FILES.find((path) => path.includes(`${join('human', 'outbox')}`));
     if (!file) throw new Error('human fixture missing');
     const fixture = JSON.parse(readFileSync(file, 'utf8'));
-    const ours = humanMessage('Please get me a spec for the login page.', { tick: 1, importance: 'high', target: 'manager' }, NOW, fixture.id);
+    const ours = humanMessage(
+      'Please get me a spec for the login page.',
+      { tick: 1, importance: 'high', target: 'manager' },
+      NOW,
+      fixture.id,
+    );
     expect({ ...ours, created_at: fixture.created_at }).toEqual(fixture);
     expect(Object.keys(ours.payload)).toEqual(['text', 'importance', 'target']);
   });
 
   it('defaults importance to normal', () => {
-    expect(humanMessage('hi', { tick: 4, target: null }).payload).toEqual({ text: 'hi', importance: 'normal', target: null });
+    expect(humanMessage('hi', { tick: 4, target: null }).payload).toEqual({
+      text: 'hi',
+      importance: 'normal',
+      target: null,
+    });
   });
 });
 
@@ -184,7 +231,19 @@ describe('readOutboxEntryText, lenient where LeMMing skips the file', () => {
   const file = join('org', 'agents', 'manager', 'outbox', '00000007_abcdef.json');
 
   it('accepts legacy timestamp, missing meta/recipients/tags, a non-text kind and extra top-level keys', () => {
-    const text = JSON.stringify({ id: 'abcdef', tick: 7, agent: 'manager', kind: 5, payload: { text: 'hi' }, timestamp: '2025-12-01T10:00:00+00:00', importance: 'high' }, null, 2);
+    const text = JSON.stringify(
+      {
+        id: 'abcdef',
+        tick: 7,
+        agent: 'manager',
+        kind: 5,
+        payload: { text: 'hi' },
+        timestamp: '2025-12-01T10:00:00+00:00',
+        importance: 'high',
+      },
+      null,
+      2,
+    );
     const read = readOutboxEntryText(text, file);
     if (!read.ok) throw new Error(read.problem.message);
     expect(read.entry).toEqual({
@@ -200,32 +259,62 @@ describe('readOutboxEntryText, lenient where LeMMing skips the file', () => {
       extra: { importance: 'high' },
     });
     expect(read.raw.kind).toBe(5);
-    expect(read.warnings).toMatchObject([{ field: 'kind', line: 5, message: expect.stringContaining('not text') }]);
+    expect(read.warnings).toMatchObject([
+      { field: 'kind', line: 5, message: expect.stringContaining('not text') },
+    ]);
   });
 
   it('keeps unknown kinds as they are', () => {
-    const read = readOutboxEntryText(JSON.stringify({ id: 'a', tick: 1, agent: 'x', kind: 'vote', payload: {}, tags: [], created_at: 't' }), file);
+    const read = readOutboxEntryText(
+      JSON.stringify({ id: 'a', tick: 1, agent: 'x', kind: 'vote', payload: {}, tags: [], created_at: 't' }),
+      file,
+    );
     expect(read).toMatchObject({ ok: true, entry: { kind: 'vote' }, warnings: [] });
   });
 
   it('fills a missing id, tick and sender from the file name and folder', () => {
     const read = readOutboxEntryText('{"payload": "plain text", "created_at": "t"}', file);
-    expect(read).toMatchObject({ ok: true, entry: { id: 'abcdef', tick: 7, agent: 'manager', payload: { text: 'plain text' } } });
+    expect(read).toMatchObject({
+      ok: true,
+      entry: { id: 'abcdef', tick: 7, agent: 'manager', payload: { text: 'plain text' } },
+    });
   });
 
   it('locates problems by file, field, line and column', () => {
     const broken = readOutboxEntryText('{\n  "id": "x",\n  "tick": 1,\n  oops\n}', file);
-    expect(broken).toMatchObject({ ok: false, problem: { file, field: '', line: 4, message: expect.stringMatching(/^invalid JSON/) } });
+    expect(broken).toMatchObject({
+      ok: false,
+      problem: { file, field: '', line: 4, message: expect.stringMatching(/^invalid JSON/) },
+    });
     const noSender = readOutboxEntryText('{\n  "id": "x",\n  "tick": 1\n}', 'loose.json');
-    expect(noSender).toMatchObject({ ok: false, problem: { file: 'loose.json', field: 'agent', message: 'the entry does not say which agent sent it' } });
+    expect(noSender).toMatchObject({
+      ok: false,
+      problem: { file: 'loose.json', field: 'agent', message: 'the entry does not say which agent sent it' },
+    });
     const noTick = readOutboxEntryText('{"id": "x", "agent": "a", "tick": "soon"}', 'msg_1.json');
     expect(noTick).toMatchObject({ ok: false, problem: { field: 'tick', line: 1, column: 35 } });
-    expect(readOutboxEntryText('[]', file)).toMatchObject({ ok: false, problem: { message: 'expected a JSON object, found a list' } });
+    expect(readOutboxEntryText('[]', file)).toMatchObject({
+      ok: false,
+      problem: { message: 'expected a JSON object, found a list' },
+    });
   });
 
   it('warns about fields of the wrong shape and still reads the entry', () => {
-    const read = readOutboxEntryText(JSON.stringify({ id: 'a', tick: 1, agent: 'x', payload: 3, tags: 't', recipients: [1], meta: [] }), file);
-    expect(read).toMatchObject({ ok: true, entry: { payload: {}, tags: [], recipients: null, meta: {}, created_at: '' } });
-    if (read.ok) expect(read.warnings.map((warning) => warning.field).sort()).toEqual(['created_at', 'meta', 'payload', 'recipients', 'tags']);
+    const read = readOutboxEntryText(
+      JSON.stringify({ id: 'a', tick: 1, agent: 'x', payload: 3, tags: 't', recipients: [1], meta: [] }),
+      file,
+    );
+    expect(read).toMatchObject({
+      ok: true,
+      entry: { payload: {}, tags: [], recipients: null, meta: {}, created_at: '' },
+    });
+    if (read.ok)
+      expect(read.warnings.map((warning) => warning.field).sort()).toEqual([
+        'created_at',
+        'meta',
+        'payload',
+        'recipients',
+        'tags',
+      ]);
   });
 });

@@ -10,7 +10,17 @@ import { pythonJsonDumps, pythonUtcIsoFormat, utcNowMicros } from '../memory/pyt
  * entries read from disk are accepted leniently and keep every field they had.
  */
 
-export const OUTBOX_ENTRY_KEYS = ['id', 'tick', 'agent', 'kind', 'payload', 'tags', 'created_at', 'recipients', 'meta'] as const;
+export const OUTBOX_ENTRY_KEYS = [
+  'id',
+  'tick',
+  'agent',
+  'kind',
+  'payload',
+  'tags',
+  'created_at',
+  'recipients',
+  'meta',
+] as const;
 
 export const OutboxEntry = z.strictObject({
   /** uuid4 hex: 32 lower-case hex digits, no dashes. */
@@ -60,7 +70,11 @@ export function newOutboxId(): string {
 }
 
 /** Like LeMMing's `OutboxEntry.create`: the nine keys in order, `tags`/`meta` default to empty, `kind` to message. */
-export function newOutboxEntry(fields: NewOutboxEntryFields, now?: Date, id: string = newOutboxId()): OutboxEntry {
+export function newOutboxEntry(
+  fields: NewOutboxEntryFields,
+  now?: Date,
+  id: string = newOutboxId(),
+): OutboxEntry {
   return {
     id,
     tick: fields.tick,
@@ -111,8 +125,10 @@ export function formatTick(tick: number): string {
  * non-integer tick or an id that is not a plain file-name token, since either would be a bug upstream.
  */
 export function outboxFileName(entry: Pick<OutboxEntry, 'tick' | 'id'>): string {
-  if (!Number.isSafeInteger(entry.tick)) throw new RangeError(`outbox entry tick must be a whole number, got ${entry.tick}`);
-  if (!NAME_TOKEN.test(entry.id)) throw new RangeError(`outbox entry id ${JSON.stringify(entry.id)} cannot be part of a file name`);
+  if (!Number.isSafeInteger(entry.tick))
+    throw new RangeError(`outbox entry tick must be a whole number, got ${entry.tick}`);
+  if (!NAME_TOKEN.test(entry.id))
+    throw new RangeError(`outbox entry id ${JSON.stringify(entry.id)} cannot be part of a file name`);
   return `${formatTick(entry.tick)}_${entry.id}.json`;
 }
 
@@ -142,11 +158,23 @@ export function readOutboxEntryText(text: string, file: string): OutboxEntryRead
   const fromName = parseOutboxFileName(basename(file));
 
   const id = typeof raw.id === 'string' && raw.id !== '' ? raw.id : fromName?.id;
-  if (id === undefined) return { ok: false, problem: read.problemAt('id', 'the entry has no id, and the file name does not give one') };
+  if (id === undefined)
+    return {
+      ok: false,
+      problem: read.problemAt('id', 'the entry has no id, and the file name does not give one'),
+    };
   const tick = typeof raw.tick === 'number' && Number.isSafeInteger(raw.tick) ? raw.tick : fromName?.tick;
-  if (tick === undefined) return { ok: false, problem: read.problemAt('tick', 'the entry has no whole-number tick, and the file name does not give one') };
+  if (tick === undefined)
+    return {
+      ok: false,
+      problem: read.problemAt(
+        'tick',
+        'the entry has no whole-number tick, and the file name does not give one',
+      ),
+    };
   const agent = typeof raw.agent === 'string' && raw.agent !== '' ? raw.agent : senderFromPath(file);
-  if (agent === undefined) return { ok: false, problem: read.problemAt('agent', 'the entry does not say which agent sent it') };
+  if (agent === undefined)
+    return { ok: false, problem: read.problemAt('agent', 'the entry does not say which agent sent it') };
 
   const createdAt = raw.created_at ?? raw.timestamp;
   if (typeof createdAt !== 'string') warn('created_at', 'the entry has no created_at time');

@@ -79,7 +79,9 @@ function randomOrg(random: () => number): Scheduled[] {
   while (names.size < size) {
     // Short names from a tiny alphabet collide on prefixes ("a", "a_", "aB"), which is where ordering bugs hide.
     const alphabet = random() < 0.5 ? 'aAbB_-1' : NAME_CHARACTERS;
-    names.add(Array.from({ length: integer(1, 4) }, () => alphabet[integer(0, alphabet.length - 1)]).join(''));
+    names.add(
+      Array.from({ length: integer(1, 4) }, () => alphabet[integer(0, alphabet.length - 1)]).join(''),
+    );
   }
   return [...names].map((name) => ({
     name,
@@ -111,7 +113,9 @@ describe('firesAt', () => {
 
 describe('firePoint', () => {
   it('spreads N=4 phases across the tick: P 0, 1, 2, 3 run at 0, 0.75, 0.5, 0.25', () => {
-    expect([0, 1, 2, 3].map((phase) => firePoint({ run_every_n_ticks: 4, phase_offset: phase }))).toEqual([0, 0.75, 0.5, 0.25]);
+    expect([0, 1, 2, 3].map((phase) => firePoint({ run_every_n_ticks: 4, phase_offset: phase }))).toEqual([
+      0, 0.75, 0.5, 0.25,
+    ]);
   });
 
   it('is 0 whenever N is 1, whatever the phase', () => {
@@ -167,7 +171,9 @@ describe('groupByFirePoint', () => {
       { name: 'd', schedule: { run_every_n_ticks: 4, phase_offset: 1 } },
       { name: 'e', schedule: { run_every_n_ticks: 6, phase_offset: 3 } },
     ];
-    expect(groupByFirePoint(3, agents).map((group) => [group.firePoint, group.agents.map((agent) => agent.name)])).toEqual([
+    expect(
+      groupByFirePoint(3, agents).map((group) => [group.firePoint, group.agents.map((agent) => agent.name)]),
+    ).toEqual([
       [0, ['a']],
       [0.25, ['c']],
       [0.5, ['b', 'e']],
@@ -199,10 +205,14 @@ describe('nextFiringTicks', () => {
   it('agrees with firesAt for random schedules', () => {
     const random = seededRandom(42);
     for (let trial = 0; trial < 500; trial += 1) {
-      const schedule = { run_every_n_ticks: 1 + Math.floor(random() * 12), phase_offset: Math.floor(random() * 61) - 30 };
+      const schedule = {
+        run_every_n_ticks: 1 + Math.floor(random() * 12),
+        phase_offset: Math.floor(random() * 61) - 30,
+      };
       const from = 1 + Math.floor(random() * 100);
       const expected: number[] = [];
-      for (let tick = from; expected.length < 4; tick += 1) if (python.shouldRun(schedule, tick)) expected.push(tick);
+      for (let tick = from; expected.length < 4; tick += 1)
+        if (python.shouldRun(schedule, tick)) expected.push(tick);
       expect(nextFiringTicks(schedule, from, 4)).toEqual(expected);
     }
   });

@@ -75,7 +75,10 @@ export function firingOrder<T extends Scheduled>(tick: number, agents: readonly 
  * The firing agents of `tick` split into groups that share a fire point, groups in run order. Agents in
  * one group may run concurrently; their results are committed in the group's order.
  */
-export function groupByFirePoint<T extends Scheduled>(tick: number, agents: readonly T[]): FirePointGroup<T>[] {
+export function groupByFirePoint<T extends Scheduled>(
+  tick: number,
+  agents: readonly T[],
+): FirePointGroup<T>[] {
   const groups: FirePointGroup<T>[] = [];
   for (const agent of firingOrder(tick, agents)) {
     const point = firePoint(agent.schedule);
