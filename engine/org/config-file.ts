@@ -1,0 +1,133 @@
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { writeFileAtomic } from './atomic-write';
+import { editJsonText, type JsonEdit } from './json-edit';
+import {
+  fileProblem,
+  problemsFromIssues,
+  syntaxProblem,
+  type FileProblem,
+  type LocatedJson,
+} from './json-problems';
+import { formatJsonDocument } from './json-style';
+import { locatePath, parseJsonTree } from './json-tree';
+import { readTextFile } from './read-text-file';
+import { runSerially } from './serial-by-key';
+
+/** One of LeMMing's JSON config files: where it is, its shape, and what a missing file means. */
+export interface ConfigFileSpec<S extends z.ZodType> {
+  /** Relative to the org folder. */
+  file: string;
+  schema: S;
+  /** The document a missing file stands for, and the one a first write starts from. */
+  defaultDocument: Record<string, unknown>;
+  /** Things that are accepted here but that LeMMing would refuse. */
+  warnings?: (raw: unknown, file: string, located: LocatedJson) => FileProblem[];
+}
+
+export type ConfigRead<T> =
+  | { ok: true; value: T; exists: boolean; text: string | null; warnings: FileProblem[] }
+  | { ok: false; problems: FileProblem[] };
+
+export type ConfigCheck<T> =
+  { ok: true; value: T; warnings: FileProblem[] } | { ok: false; problems: FileProblem[] };
+
+/** Validates a config file's text; problems name the file, the field, and the line and column. */
+export function checkConfigText<S extends z.ZodType>(
+  text: string,
+  spec: ConfigFileSpec<S>,
+): ConfigCheck<z.output<S>> {
+  const tree = parseJsonTree(text);
+  if (!tree.ok) return { ok: false, problems: [syntaxProblem(spec.file, tree.error)] };
+  const located = { text, root: tree.root };
+  const result = spec.schema.safeParse(tree.value);
+  if (!result.success) {
+    return { ok: false, problems: problemsFromIssues(result.error.issues, spec.file, tree.value, located) };
+  }
+  return { ok: true, value: result.data, warnings: spec.warnings?.(tree.value, spec.file, located) ?? [] };
+}
+
+/** Reads a config file; a missing file reads as its default document. Never throws. */
+export async function readConfigFile<S extends z.ZodType>(
+  orgPath: string,
+  spec: ConfigFileSpec<S>,
+): Promise<ConfigRead<z.output<S>>> {
+  const read = await readTextFile(join(orgPath, spec.file));
+  if (!read.found && !read.missing) return { ok: false, problems: [fileProblem(spec.file, read.message)] };
+  const text = read.found ? read.text : null;
+  const checked = checkConfigText(text ?? formatJsonDocument(spec.defaultDocument), spec);
+  return checked.ok ? { ...checked, exists: read.found, text } : checked;
+}
+
+export type ConfigUpdate<T> =
+  | { ok: true; value: T; text: string; changed: boolean; warnings: FileProblem[] }
+  | { ok: false; problems: FileProblem[] };
+
+/**
+ * Edits a config file in place, rewriting only the changed values so unknown keys and untouched
+ * bytes stay. A missing file is created from the default document. If the result would not be valid,
+ * nothing is written and the problems are returned.
+ */
+export async function updateConfigFile<S extends z.ZodType>(
+  orgPath: string,
+  spec: ConfigFileSpec<S>,
+  edits: readonly JsonEdit[],
+): Promise<ConfigUpdate<z.output<S>>> {
+  const path = join(orgPath, spec.file);
+  return runSerially(path, async () => {
+    const read = await readTextFile(path);
+    if (!read.found && !read.missing) return { ok: false, problems: [fileProblem(spec.file, read.message)] };
+    const before = read.found ? read.text : formatJsonDocument(spec.defaultDocument);
+    const edited = editJsonText(before, edits);
+    if (!edited.ok) {
+      const { message, path: editPath, line, column } = edited.error;
+      return {
+        ok: false,
+        problems: [{ file: spec.file, field: editPath.map(String).join('.'), message, line, column }],
+      };
+    }
+    const checked = checkConfigText(edited.text, spec);
+    if (!checked.ok) return checked;
+    const mustWrite = edited.changed || !read.found;
+    if (mustWrite) {
+      try {
+        await writeFileAtomic(path, edited.text);
+      } catch (error) {
+        return { ok: false, problems: [fileProblem(spec.file, `cannot write: ${(error as Error).message}`)] };
+      }
+    }
+    return {
+      ok: true,
+      value: checked.value,
+      text: edited.text,
+      changed: mustWrite,
+      warnings: checked.warnings,
+    };
+  });
+}
+
+/** Set edits for the fields of `patch` that are given, under `prefix`. */
+export function patchEdits(patch: Record<string, unknown>, prefix: readonly string[] = []): JsonEdit[] {
+  return Object.entries(patch)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => ({ path: [...prefix, key], value }));
+}
+
+/** Warnings for keys LeMMing's schema forbids (`additionalProperties: false`) in the object at `where`. */
+export function unknownKeyWarnings(
+  value: unknown,
+  known: readonly string[],
+  file: string,
+  located: LocatedJson,
+  where: readonly string[] = [],
+): FileProblem[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  return Object.keys(value)
+    .filter((key) => !known.includes(key))
+    .map((key) => ({
+      file,
+      field: [...where, key].join('.'),
+      message: `"${key}" is kept, but LeMMing's validate rejects unknown keys here and its run will not start`,
+      ...locatePath(located.text, located.root, [...where, key]),
+    }));
+}

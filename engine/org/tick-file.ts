@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { readConfigFile, updateConfigFile, type ConfigFileSpec, type ConfigUpdate } from './config-file';
+import type { FileProblem } from './json-problems';
+
+export const TICK_FILE = 'lemming/config/tick.json';
+
+/** LeMMing numbers ticks from 1. */
+export const FIRST_TICK = 1;
+
+/** lemming/config/tick.json: `{"current_tick": N}`, where N is the NEXT tick to run. */
+export const TickFileSchema = z.looseObject({
+  current_tick: z
+    .number({ error: 'current_tick must be a whole number' })
+    .int('current_tick must be a whole number')
+    .nonnegative('current_tick must not be negative')
+    .default(FIRST_TICK),
+});
+export type TickFile = z.output<typeof TickFileSchema>;
+
+export const TICK_SPEC: ConfigFileSpec<typeof TickFileSchema> = {
+  file: TICK_FILE,
+  schema: TickFileSchema,
+  defaultDocument: { current_tick: FIRST_TICK },
+};
+
+export type NextTickRead =
+  { ok: true; nextTick: number; exists: boolean } | { ok: false; problems: FileProblem[] };
+
+/** The next tick to run; 1 when tick.json is missing. */
+export async function readNextTick(orgPath: string): Promise<NextTickRead> {
+  const read = await readConfigFile(orgPath, TICK_SPEC);
+  return read.ok ? { ok: true, nextTick: read.value.current_tick, exists: read.exists } : read;
+}
+
+/** Records the next tick to run, keeping any other key in the file. */
+export function writeNextTick(orgPath: string, nextTick: number): Promise<ConfigUpdate<TickFile>> {
+  return updateConfigFile(orgPath, TICK_SPEC, [{ path: ['current_tick'], value: nextTick }]);
+}
