@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// The `lemming` command: the engine's TypeScript runs directly through tsx, so no build step is needed.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../engine/cli/main.ts');
+process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });

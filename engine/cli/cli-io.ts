@@ -1,0 +1,24 @@
+/** Where a command writes; tests pass their own. */
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: Record<string, string | undefined>;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/** A mistake in how the command was called: exit code 2, with the command's usage. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The command could not do its job: exit code 1, with a message that says why. */
+export class CliFailure extends Error {
+  override name = 'CliFailure';
+}
+
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

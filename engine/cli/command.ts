@@ -1,0 +1,24 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { CliIo } from './cli-io';
+
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+
+export interface ParsedCommandArgs {
+  positionals: string[];
+  values: Record<string, string | boolean | undefined>;
+}
+
+export interface Command {
+  name: string;
+  summary: string;
+  /** The line after `lemming `, e.g. `run <org> --ticks N`. */
+  usage: string;
+  options: OptionSpec;
+  /** Returns the exit code. Throws UsageError or CliFailure for the two kinds of error. */
+  run(args: ParsedCommandArgs, io: CliIo): Promise<number>;
+}
+
+export const stringOption = (values: ParsedCommandArgs['values'], name: string): string | undefined => {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+};

@@ -1,0 +1,114 @@
+import { resolve } from 'node:path';
+import type { TimelineQuery } from '../../timeline/event-schema';
+import { openTimeline } from '../../timeline/timeline-store';
+import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import { stringOption, type Command, type ParsedCommandArgs } from '../command';
+import { withEngine } from '../open-engine';
+import { integer, orgFolder, positiveInteger } from '../org-arg';
+import { join } from 'node:path';
+
+const FILTER_OPTIONS = {
+  agent: { type: 'string', multiple: true },
+  kind: { type: 'string', multiple: true },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  text: { type: 'string' },
+  run: { type: 'string' },
+} as const;
+
+function filterFrom(values: ParsedCommandArgs['values']): Omit<TimelineQuery, 'direction' | 'cursor' | 'limit'> {
+  const list = (name: string) => {
+    const value = values[name] as unknown;
+    return Array.isArray(value) ? (value as string[]) : undefined;
+  };
+  const tickFrom = integer(stringOption(values, 'from'), '--from');
+  const tickTo = integer(stringOption(values, 'to'), '--to');
+  if (tickFrom !== undefined && tickTo !== undefined && tickFrom > tickTo) throw new UsageError('--from must not be after --to.');
+  return {
+    ...(list('agent') ? { agents: list('agent') } : {}),
+    ...(list('kind') ? { kinds: list('kind') } : {}),
+    ...(tickFrom !== undefined ? { tickFrom } : {}),
+    ...(tickTo !== undefined ? { tickTo } : {}),
+    ...(stringOption(values, 'text') ? { text: stringOption(values, 'text') } : {}),
+    ...(stringOption(values, 'run') ? { runId: stringOption(values, 'run') } : {}),
+  };
+}
+
+/** The timeline of an org opened read-only, so inspecting never changes anything. */
+function readTimeline(org: string) {
+  const opened = openTimeline(join(org, '.lemming', 'timeline.sqlite'), { readonly: true });
+  if (!opened.ok) throw new CliFailure(opened.error.code === 'not_found' ? `${org} has no timeline yet: run the org first.` : opened.error.message);
+  return opened.timeline;
+}
+
+function describe(io: CliIo, row: { seq: number; tick: number | null; agent: string | null; kind: string; time: string | null; json: string }): void {
+  const event = JSON.parse(row.json) as Record<string, unknown>;
+  const summary = typeof event.message === 'string' ? event.message : typeof event.reason === 'string' ? event.reason : typeof event.tool === 'string' ? event.tool : '';
+  io.stdout.write(`#${row.seq} tick ${row.tick ?? '-'} ${row.agent ?? '-'} ${row.kind}${summary ? `: ${summary}` : ''}\n`);
+}
+
+export const timelineCommand: Command = {
+  name: 'timeline',
+  summary: 'List timeline events, newest first, with filters; --json prints each event with its raw JSON.',
+  usage: 'timeline <org> [--agent A]... [--kind K]... [--from TICK] [--to TICK] [--text WORDS] [--limit N] [--cursor SEQ] [--asc] [--json]',
+  options: { ...FILTER_OPTIONS, limit: { type: 'string' }, cursor: { type: 'string' }, asc: { type: 'boolean' }, json: { type: 'boolean' } },
+  async run({ positionals, values }, io) {
+    const org = await orgFolder(positionals[0]);
+    const timeline = readTimeline(org);
+    try {
+      const cursor = integer(stringOption(values, 'cursor'), '--cursor');
+      const page = timeline.page({
+        ...filterFrom(values),
+        direction: values.asc ? 'asc' : 'desc',
+        limit: Math.min(positiveInteger(stringOption(values, 'limit'), '--limit', 50), 1000),
+        ...(cursor !== undefined ? { cursor } : {}),
+      });
+      if (values.json) {
+        printJson(io, { events: page.rows.map((row) => ({ ...row, event: JSON.parse(row.json) as unknown })), nextCursor: page.nextCursor });
+      } else {
+        for (const row of page.rows) describe(io, row);
+        if (page.nextCursor !== null) io.stdout.write(`more: --cursor ${page.nextCursor}\n`);
+      }
+      return EXIT_OK;
+    } finally {
+      timeline.db.close();
+    }
+  },
+};
+
+export const exportCommand: Command = {
+  name: 'export',
+  summary: "Write the org's timeline (or the filtered part) to a JSON Lines file, one event per line.",
+  usage: 'export <org> <file.jsonl> [--agent A]... [--kind K]... [--from TICK] [--to TICK] [--text WORDS]',
+  options: { ...FILTER_OPTIONS },
+  async run({ positionals, values }, io) {
+    const org = await orgFolder(positionals[0]);
+    if (!positionals[1]) throw new UsageError('Give the file to write.');
+    const timeline = readTimeline(org);
+    try {
+      const { exported } = await timeline.exportJsonl(resolve(positionals[1]), filterFrom(values));
+      io.stdout.write(`exported ${exported} events to ${resolve(positionals[1])}\n`);
+      return EXIT_OK;
+    } finally {
+      timeline.db.close();
+    }
+  },
+};
+
+export const importCommand: Command = {
+  name: 'import',
+  summary: "Append the events of a JSON Lines file to the org's timeline; bad lines are skipped and listed.",
+  usage: 'import <org> <file.jsonl> [--json]',
+  options: { json: { type: 'boolean' } },
+  async run({ positionals, values }, io) {
+    const org = await orgFolder(positionals[0]);
+    if (!positionals[1]) throw new UsageError('Give the JSON Lines file to import.');
+    const summary = await withEngine(org, io, (engine) => engine.timeline.importJsonl(resolve(positionals[1]!)));
+    if (values.json) printJson(io, summary);
+    else {
+      io.stdout.write(`imported ${summary.imported} events\n`);
+      for (const skip of summary.skipped) io.stdout.write(`skipped line ${skip.line}: ${skip.reason}\n`);
+    }
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,354 @@
+import { join } from 'node:path';
+import type { LedgerPosting } from '../credits/ledger';
+import { fromMicros } from '../credits/credit-amount';
+import { memoryFileText } from '../memory/memory-file';
+import { pythonJsonDumps, pythonUtcIsoFormat } from '../memory/python-format';
+import type { Inbox } from '../messages/message-store';
+import { newOutboxEntry, outboxFileName, serializeEntry, type OutboxEntry } from '../messages/outbox-entry';
+import { isModelCallError } from '../models/model-call-error';
+import type { ChatMessage, ModelProvider, ModelResponse, ToolCall, ToolDefinition } from '../models/types';
+import type { Resume } from '../org/resume-schema';
+import type { TimelineEventInput } from '../timeline/event-schema';
+import type { AgentToolsFactory } from '../tools/agent-tools';
+import type { ToolResult } from '../tools/tool-result';
+import { worstCaseCallMicros, usageCostMicros, type ModelPrices } from './model-cost';
+import type { FileWrite } from './pending-files';
+import { buildPrompt, type PromptMemoryEntry } from './prompt';
+import { parseModelResponse, type ParsedOutboxEntry } from './response-parser';
+import { TurnMemory, type StagedMemoryChange } from './turn-memory';
+
+export interface TurnAgent {
+  folder: string;
+  resume: Resume;
+}
+
+export interface TurnModel {
+  /** The models.json key, for logs. */
+  key: string;
+  /** What to call; null when the model cannot be used, with the reason. */
+  provider: ModelProvider | null;
+  problem: string | null;
+  modelName: string;
+  prices: ModelPrices | undefined;
+}
+
+export interface TurnInput {
+  orgPath: string;
+  agent: TurnAgent;
+  tick: number;
+  runId: string;
+  turnId: string;
+  model: TurnModel;
+  inbox: Inbox;
+  memory: { entries: PromptMemoryEntry[]; truncated: boolean };
+  balanceMicro: number;
+  costPerActionMicro: number;
+  tools: AgentToolsFactory;
+  agents: readonly { name: string; title: string }[];
+  limits: TurnLimits;
+  clock: () => Date;
+  signal?: AbortSignal;
+}
+
+export interface TurnLimits {
+  /** Model calls in one turn; the last one cannot call tools any more. */
+  maxRounds: number;
+  callTimeoutMs: number;
+  maxTokens: number;
+}
+
+export const DEFAULT_TURN_LIMITS: TurnLimits = { maxRounds: 4, callTimeoutMs: 120_000, maxTokens: 2048 };
+
+export type TurnStatus = 'completed' | 'failed' | 'skipped';
+
+/** Everything one turn did, not yet committed: the engine commits it in one transaction. */
+export interface StagedTurn {
+  turnId: string;
+  agent: string;
+  tick: number;
+  runId: string;
+  status: TurnStatus;
+  events: TimelineEventInput[];
+  outbox: { entry: OutboxEntry; file: string; json: string }[];
+  postings: LedgerPosting[];
+  /** Where the agent's read cursor moves; null when the agent was not shown its inbox. */
+  cursorAfter: number | null;
+  files: FileWrite[];
+}
+
+/**
+ * One agent's turn (DESIGN.md §3.1): gate, context, model calls, tools, staging of the outcome. It never
+ * throws and writes nothing but what its tools do; the result is committed by the caller.
+ */
+export async function runAgentTurn(input: TurnInput): Promise<StagedTurn> {
+  const turn = new TurnRecorder(input);
+  try {
+    await play(input, turn);
+  } catch (error) {
+    turn.fail('engine_error', `The turn stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return turn.finish();
+}
+
+async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
+  const { agent, model, limits } = input;
+  const name = agent.resume.name;
+
+  if (input.balanceMicro <= 0) return turn.skip('no_credits', `${name} has no credits left.`);
+  if (!model.provider) return turn.fail('model_unavailable', model.problem ?? `Model ${model.key} cannot be used.`);
+
+  const memory = new TurnMemory(join(input.orgPath, 'agents', agent.folder));
+  const tools = input.tools({
+    orgPath: input.orgPath,
+    agentDir: join(input.orgPath, 'agents', agent.folder),
+    resume: agent.resume,
+    tick: input.tick,
+    memory,
+    agents: input.agents,
+  });
+  const maxTokens = agent.resume.model.max_tokens ?? limits.maxTokens;
+  const messages: ChatMessage[] = buildPrompt({
+    agent: { name, title: agent.resume.title, instructions: agent.resume.instructions },
+    tick: input.tick,
+    memory: input.memory,
+    inbox: input.inbox,
+    tools: tools.definitions,
+    nativeTools: model.provider.nativeTools,
+    cliMode: model.key.startsWith('cli-'),
+  });
+  turn.shownInbox();
+
+  const parsedEntries: ParsedOutboxEntry[] = [];
+  const notes: string[] = [];
+  const contractMemoryUpdates: { key: string; op: 'set' | 'append' | 'merge' | 'delete'; value: unknown }[] = [];
+
+  for (let round = 1; round <= limits.maxRounds; round += 1) {
+    const worstCase = worstCaseCallMicros(messages, maxTokens, model.prices);
+    if (turn.available() < worstCase + input.costPerActionMicro) {
+      if (round === 1) return turn.skip('insufficient_credits', `${name} cannot pay for a model call (up to ${fromMicros(worstCase + input.costPerActionMicro)} credits needed).`);
+      turn.warn('credits_exhausted', 'The turn stopped calling the model because the next call could not be paid for.');
+      break;
+    }
+    const toolsThisRound = round < limits.maxRounds ? tools.definitions : [];
+    const response = await callModel(input, model.provider, messages, toolsThisRound, maxTokens, round, turn);
+    if (!response) return;
+
+    const parsed = parseModelResponse(response.text);
+    for (const warning of parsed.warnings) turn.warn(`contract_${warning.code}`, warning.message, warning.snippet);
+    parsedEntries.push(...parsed.outboxEntries);
+    contractMemoryUpdates.push(...parsed.memoryUpdates);
+    if (parsed.notes) notes.push(parsed.notes);
+
+    const calls: ToolCall[] =
+      response.toolCalls.length > 0
+        ? response.toolCalls
+        : parsed.toolCalls.map((call, index) => ({ id: `r${round}c${index + 1}`, name: call.tool, arguments: call.args, rawArguments: JSON.stringify(call.args) }));
+    if (calls.length === 0) break;
+    if (round === limits.maxRounds) {
+      turn.warn('tool_round_limit', `The model asked for ${calls.length} more tool call(s) after ${limits.maxRounds} rounds; they were not run.`);
+      break;
+    }
+
+    messages.push({ role: 'assistant', content: response.text, ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}) });
+    const results: { call: ToolCall; result: ToolResult }[] = [];
+    for (const call of calls) results.push({ call, result: await runTool(tools.call, call, round, turn) });
+    if (response.toolCalls.length > 0) {
+      for (const { call, result } of results) messages.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(result) });
+    } else {
+      messages.push({ role: 'user', content: `TOOL RESULTS:\n${results.map(({ call, result }) => `${call.name}: ${JSON.stringify(result)}`).join('\n')}` });
+    }
+  }
+
+  for (const update of contractMemoryUpdates) {
+    const outcome = await memory.apply(update);
+    if (!outcome.ok) turn.warn(`memory_${outcome.error.code}`, outcome.error.message);
+    else if (outcome.warning) turn.warn(`memory_${outcome.warning.code}`, outcome.warning.message);
+  }
+  for (const change of memory.changes()) turn.memoryChange(change, name);
+  for (const entry of parsedEntries) turn.outboxEntry(entry);
+  turn.complete(notes.join('\n'));
+}
+
+async function callModel(
+  input: TurnInput,
+  provider: ModelProvider,
+  messages: ChatMessage[],
+  tools: ToolDefinition[],
+  maxTokens: number,
+  round: number,
+  turn: TurnRecorder,
+): Promise<ModelResponse | null> {
+  const signal = input.signal ? AbortSignal.any([input.signal, AbortSignal.timeout(input.limits.callTimeoutMs)]) : AbortSignal.timeout(input.limits.callTimeoutMs);
+  const started = Date.now();
+  try {
+    const response = await provider.complete({
+      model: input.model.modelName,
+      messages: structuredClone(messages),
+      ...(tools.length > 0 ? { tools } : {}),
+      temperature: input.agent.resume.model.temperature ?? 0.2,
+      maxTokens,
+      signal,
+      context: { agent: input.agent.resume.name, tick: input.tick, round },
+    });
+    const costMicro = response.usage ? usageCostMicros(response.usage, input.model.prices) : 0;
+    turn.event({
+      kind: 'model_call',
+      round,
+      model: input.model.key,
+      provider: provider.name,
+      prompt: messages,
+      tools: tools.map((tool) => tool.name),
+      response: { text: response.text, toolCalls: response.toolCalls, finishReason: response.finishReason, raw: response.raw },
+      usage: response.usage,
+      latency_ms: response.latencyMs,
+      cost: fromMicros(costMicro),
+    });
+    if (costMicro > 0) turn.charge('model_call', costMicro, `model call ${round} (${response.usage?.inputTokens ?? 0} in, ${response.usage?.outputTokens ?? 0} out)`);
+    return response;
+  } catch (error) {
+    const failure = isModelCallError(error)
+      ? { error_kind: error.kind, status: error.status ?? null, attempts: error.attempts, message: error.message }
+      : { error_kind: 'unexpected', status: null, attempts: 1, message: error instanceof Error ? error.message : String(error) };
+    turn.event({ kind: 'model_call', round, model: input.model.key, provider: provider.name, prompt: messages, error: failure, latency_ms: Date.now() - started });
+    turn.fail('llm_call_failed', failure.message, { ...failure, duration_ms: Date.now() - started });
+    return null;
+  }
+}
+
+async function runTool(call: (name: string, args: unknown) => Promise<ToolResult>, toolCall: ToolCall, round: number, turn: TurnRecorder): Promise<ToolResult> {
+  turn.event({ kind: 'tool_call', round, call_id: toolCall.id, tool: toolCall.name, args: toolCall.arguments });
+  const started = Date.now();
+  const result = await call(toolCall.name, toolCall.arguments);
+  turn.event({ kind: 'tool_result', round, call_id: toolCall.id, tool: toolCall.name, result, duration_ms: Date.now() - started });
+  turn.toolCount += 1;
+  return result;
+}
+
+/** Collects a turn's events, messages, charges and file writes as it goes. */
+class TurnRecorder {
+  private readonly events: TimelineEventInput[] = [];
+  private readonly outbox: StagedTurn['outbox'] = [];
+  private readonly postings: LedgerPosting[] = [];
+  private readonly files: FileWrite[] = [];
+  private status: TurnStatus | null = null;
+  private spentMicro = 0;
+  private inboxShown = false;
+  private memoryUpdateCount = 0;
+  private readonly started = Date.now();
+  toolCount = 0;
+
+  constructor(private readonly input: TurnInput) {
+    this.event({ kind: 'turn_started', inbox: { fresh: input.inbox.fresh.length, earlier: input.inbox.earlier.length, more_waiting: input.inbox.moreWaiting } });
+  }
+
+  private get name(): string {
+    return this.input.agent.resume.name;
+  }
+
+  private now(): string {
+    return this.input.clock().toISOString();
+  }
+
+  event(fields: Record<string, unknown> & { kind: string }): void {
+    this.events.push({ ...fields, time: this.now(), run: this.input.runId, tick: this.input.tick, agent: this.name, turn: this.input.turnId });
+  }
+
+  available(): number {
+    return this.input.balanceMicro - this.spentMicro;
+  }
+
+  charge(kind: LedgerPosting['kind'], micros: number, reason: string): void {
+    const amount = Math.min(micros, this.available());
+    if (amount <= 0) return;
+    this.spentMicro += amount;
+    this.postings.push({ agent: this.name, kind, amountMicro: -amount, reason, tick: this.input.tick, turn: this.input.turnId, time: this.now() });
+    this.event({ kind: 'credit', entry: kind, amount: -fromMicros(amount), reason });
+  }
+
+  shownInbox(): void {
+    this.inboxShown = true;
+  }
+
+  warn(code: string, message: string, snippet?: string): void {
+    this.event({ kind: 'warning', code, message, ...(snippet !== undefined ? { snippet } : {}) });
+  }
+
+  skip(reason: string, message: string): void {
+    this.status = 'skipped';
+    this.event({ kind: 'skip', reason, message });
+    this.structuredLog('agent_skipped', { credits_left: fromMicros(this.available()), reason });
+  }
+
+  fail(reason: string, message: string, logFields: Record<string, unknown> = {}): void {
+    this.status = 'failed';
+    this.event({ kind: 'error', reason, message });
+    this.structuredLog(reason === 'llm_call_failed' ? 'llm_call_failed' : 'agent_failed', { duration_ms: Date.now() - this.started, error: message, ...logFields });
+  }
+
+  memoryChange(change: StagedMemoryChange, agent: string): void {
+    const path = `agents/${this.input.agent.folder}/memory/${change.key}.json`;
+    this.memoryUpdateCount += 1;
+    if (change.effect === 'delete') {
+      this.event({ kind: 'memory_update', key: change.key, op: 'delete' });
+      this.files.push({ path, mode: 'delete', content: '' });
+      return;
+    }
+    this.event({ kind: 'memory_update', key: change.key, op: change.operation, value: change.value });
+    const record = { key: change.key, value: change.value, timestamp_utc: pythonUtcIsoFormat(this.input.clock().getTime() * 1000), agent, operation: change.operation, tick: this.input.tick };
+    this.files.push({ path, mode: 'write', content: memoryFileText(record) });
+  }
+
+  outboxEntry(parsed: ParsedOutboxEntry): void {
+    const allowed = this.input.agent.resume.permissions.send_outboxes;
+    if (allowed && allowed.length > 0 && !allowed.includes('*')) {
+      const recipients = parsed.recipients ?? [];
+      const refused = recipients.length === 0 ? ['(everyone)'] : recipients.filter((recipient) => !allowed.includes(recipient));
+      if (refused.length > 0) {
+        this.event({ kind: 'message_refused', reason: 'send_outboxes', refused, allowed, entry: parsed });
+        return;
+      }
+    }
+    const entry = newOutboxEntry({ agent: this.name, tick: this.input.tick, kind: parsed.kind, payload: parsed.payload, tags: parsed.tags, recipients: parsed.recipients, meta: parsed.meta }, this.input.clock());
+    const file = `agents/${this.input.agent.folder}/outbox/${outboxFileName(entry)}`;
+    const json = serializeEntry(entry);
+    this.outbox.push({ entry, file, json });
+    this.files.push({ path: file, mode: 'write', content: json });
+    this.event({ kind: 'message', file, entry, ...(Object.keys(parsed.extra).length > 0 ? { extra: parsed.extra } : {}) });
+  }
+
+  complete(notes: string): void {
+    this.charge('turn', this.input.costPerActionMicro, 'turn');
+    this.status = 'completed';
+    if (notes) this.files.push({ path: `agents/${this.input.agent.folder}/logs/activity.log`, mode: 'append', content: `[Tick ${this.input.tick}] ${notes}\n` });
+    this.structuredLog('agent_completed', {
+      duration_ms: Date.now() - this.started,
+      credits_left: fromMicros(this.available()),
+      tool_count: this.toolCount,
+      outbox_count: this.outbox.length,
+      memory_updates: this.memoryUpdateCount,
+    });
+    if (notes) this.event({ kind: 'notes', text: notes });
+  }
+
+  private structuredLog(event: string, fields: Record<string, unknown>): void {
+    const line = { timestamp: pythonUtcIsoFormat(this.input.clock().getTime() * 1000), level: 'INFO', logger: `lemming.agent.${this.name}`, event, agent: this.name, tick: this.input.tick, ...fields };
+    this.files.push({ path: `agents/${this.input.agent.folder}/logs/structured.jsonl`, mode: 'append', content: `${pythonJsonDumps(line)}\n` });
+  }
+
+  finish(): StagedTurn {
+    const status = this.status ?? 'failed';
+    this.event({ kind: 'turn_completed', status, spent: fromMicros(this.spentMicro), duration_ms: Date.now() - this.started });
+    return {
+      turnId: this.input.turnId,
+      agent: this.name,
+      tick: this.input.tick,
+      runId: this.input.runId,
+      status,
+      events: this.events,
+      outbox: status === 'completed' ? this.outbox : [],
+      postings: this.postings,
+      cursorAfter: this.inboxShown && status === 'completed' ? this.input.inbox.cursorAfter : null,
+      files: status === 'completed' ? this.files : this.files.filter((file) => file.path.endsWith('structured.jsonl')),
+    };
+  }
+}

@@ -1,0 +1,75 @@
+import type { Migration } from '../timeline/migrate';
+
+/**
+ * The engine's own state, kept in the timeline database so that one transaction commits a whole agent
+ * turn: its events, messages, credit charges, read cursor, memory writes and the record that it ran.
+ */
+export const engineStateMigration: Migration = {
+  version: 2,
+  name: 'engine state',
+  sql: `
+    -- Every outbox entry the engine knows, in delivery order; seq is the read-cursor position.
+    CREATE TABLE messages (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL,
+      sender TEXT NOT NULL,
+      tick INTEGER,
+      kind TEXT,
+      file TEXT NOT NULL UNIQUE,
+      json TEXT NOT NULL
+    );
+    CREATE INDEX messages_by_sender ON messages (sender, seq);
+
+    -- How far each reader has read: messages with a larger seq are new to it.
+    CREATE TABLE read_cursors (
+      reader TEXT PRIMARY KEY,
+      last_seq INTEGER NOT NULL
+    );
+
+    -- Append-only. Amounts are in millionths of a credit so sums are exact; a balance can never go negative.
+    CREATE TABLE credit_ledger (
+      id INTEGER PRIMARY KEY,
+      agent TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      amount_micro INTEGER NOT NULL,
+      balance_micro INTEGER NOT NULL CHECK (balance_micro >= 0),
+      reason TEXT NOT NULL,
+      tick INTEGER,
+      turn TEXT,
+      time TEXT NOT NULL
+    );
+    CREATE INDEX credit_ledger_by_agent ON credit_ledger (agent, id);
+
+    -- One row per committed turn: a resumed run never repeats one.
+    CREATE TABLE turns (
+      tick INTEGER NOT NULL,
+      agent TEXT NOT NULL,
+      turn TEXT NOT NULL UNIQUE,
+      run_id TEXT,
+      status TEXT NOT NULL,
+      committed_at TEXT NOT NULL,
+      PRIMARY KEY (tick, agent)
+    );
+
+    -- Files a committed transaction still has to write (outbox, memory, logs); replayed after a crash.
+    CREATE TABLE pending_files (
+      id INTEGER PRIMARY KEY,
+      path TEXT NOT NULL,
+      mode TEXT NOT NULL CHECK (mode IN ('write', 'append', 'delete')),
+      content TEXT NOT NULL
+    );
+
+    -- LeMMing files already brought into the timeline, so an import never duplicates them.
+    CREATE TABLE imported_files (
+      path TEXT PRIMARY KEY,
+      bytes INTEGER NOT NULL
+    );
+
+    CREATE TABLE runs (
+      id TEXT PRIMARY KEY,
+      started_at TEXT NOT NULL,
+      ended_at TEXT,
+      status TEXT NOT NULL
+    );
+  `,
+};

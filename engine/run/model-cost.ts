@@ -1,0 +1,23 @@
+import { toMicros } from '../credits/credit-amount';
+import type { ChatMessage, TokenUsage } from '../models/types';
+
+export interface ModelPrices {
+  input_per_million: number;
+  output_per_million: number;
+}
+
+/** A deliberately generous token estimate (3 characters a token), used only to refuse calls that could not be paid for. */
+export function estimateInputTokens(messages: readonly ChatMessage[]): number {
+  const characters = messages.reduce((sum, message) => sum + message.content.length + JSON.stringify(message.toolCalls ?? []).length, 0);
+  return Math.ceil(characters / 3) + 16 * messages.length;
+}
+
+export function usageCostMicros(usage: TokenUsage, prices: ModelPrices | undefined): number {
+  if (!prices) return 0;
+  return toMicros((usage.inputTokens * prices.input_per_million + usage.outputTokens * prices.output_per_million) / 1_000_000);
+}
+
+/** The most a call can cost: its whole prompt at the input price and every allowed output token at the output price. */
+export function worstCaseCallMicros(messages: readonly ChatMessage[], maxTokens: number, prices: ModelPrices | undefined): number {
+  return usageCostMicros({ inputTokens: estimateInputTokens(messages), outputTokens: maxTokens }, prices);
+}

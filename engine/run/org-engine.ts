@@ -1,0 +1,367 @@
+import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AgentProblem } from '../api/schemas';
+import { toMicros, fromMicros } from '../credits/credit-amount';
+import { CreditLedger } from '../credits/ledger';
+import { listMemory } from '../memory/memory-file';
+import { MessageStore, type Inbox, type ReadableSenders } from '../messages/message-store';
+import { humanMessage, outboxFileName, parseOutboxFileName, readOutboxEntryText, serializeEntry, type HumanImportance, type OutboxEntry } from '../messages/outbox-entry';
+import { createProvider } from '../models/create-provider';
+import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-file';
+import type { ModelProvider } from '../models/types';
+import { DEFAULT_COST_PER_ACTION, defaultCreditEntry, readCredits, updateCredits, type CreditEntry, type CreditsFile } from '../org/credits-file';
+import { discoverAgents, type DiscoveredAgent } from '../org/discover';
+import { readNextTick, writeNextTick } from '../org/tick-file';
+import type { Resume } from '../org/resume-schema';
+import type { TimelineEventInput } from '../timeline/event-schema';
+import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
+import type { AgentToolsFactory } from '../tools/agent-tools';
+import { lemmingCoreTools } from '../tools/lemming-core-tools';
+import { DEFAULT_TURN_LIMITS, runAgentTurn, type StagedTurn, type TurnLimits, type TurnModel } from './agent-turn';
+import { mapWithConcurrency } from './concurrency';
+import { PendingFiles } from './pending-files';
+import { groupByFirePoint } from './schedule';
+
+export interface EngineOptions {
+  orgPath: string;
+  /** Default: <org>/.lemming/timeline.sqlite. */
+  timelineFile?: string;
+  nativeBinding?: string;
+  /** Agents of one fire point that may run at once. */
+  concurrency?: number;
+  limits?: Partial<TurnLimits>;
+  resolveSecret?: (name: string) => string | undefined;
+  env?: Record<string, string | undefined>;
+  clock?: () => Date;
+  tools?: AgentToolsFactory;
+  /** Called after each commit with what was committed (the live tail). */
+  onCommit?: (commit: EngineCommit) => void;
+}
+
+export interface EngineCommit {
+  tick: number;
+  agent: string | null;
+  firstSeq: number;
+  lastSeq: number;
+}
+
+export interface TickReport {
+  tick: number;
+  turns: { agent: string; status: StagedTurn['status'] | 'already_committed' }[];
+}
+
+interface LoadedAgent {
+  folder: string;
+  resume: Resume;
+}
+
+/**
+ * The org engine: runs ticks of an org folder and records everything in the timeline. One instance per
+ * org; the CLI, the tests and the desktop app drive it the same way.
+ */
+export class OrgEngine {
+  readonly messages: MessageStore;
+  readonly ledger: CreditLedger;
+  private readonly pending: PendingFiles;
+  private readonly providers = new Map<string, ModelProvider>();
+  private readonly limits: TurnLimits;
+  private readonly clock: () => Date;
+  /** This engine session; every event it records carries it. */
+  readonly runId = randomUUID();
+
+  private constructor(
+    readonly orgPath: string,
+    readonly timeline: TimelineStore,
+    private readonly options: EngineOptions,
+  ) {
+    this.messages = new MessageStore(timeline.db);
+    this.ledger = new CreditLedger(timeline.db);
+    this.pending = new PendingFiles(timeline.db, orgPath);
+    this.limits = { ...DEFAULT_TURN_LIMITS, ...options.limits };
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  /** Opens the org's timeline, finishes file writes a crash left owed, and takes in new outbox files. */
+  static async open(options: EngineOptions): Promise<OrgEngine> {
+    const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
+    const opened = openTimeline(file, { nativeBinding: options.nativeBinding });
+    if (!opened.ok) throw new Error(opened.error.message);
+    const engine = new OrgEngine(options.orgPath, opened.timeline, options);
+    await engine.pending.flush();
+    return engine;
+  }
+
+  close(): void {
+    this.timeline.db.close();
+  }
+
+  /** The tick the next `runTick` runs (tick.json's `current_tick`). */
+  async currentTick(): Promise<number> {
+    const read = await readNextTick(this.orgPath);
+    if (!read.ok) throw new EngineInputError(read.problems);
+    return read.nextTick;
+  }
+
+  /** Runs one tick: every agent that fires, in LeMMing's order, each turn committed on its own. */
+  async runTick(signal?: AbortSignal): Promise<TickReport> {
+    const tick = await this.currentTick();
+    const runId = this.runId;
+    const { agents, invalid } = await this.loadAgents();
+    await this.importOutboxFiles(agents);
+    const credits = await this.readCreditsFile();
+    this.seedBalances(agents, credits, tick);
+    const models = await this.loadModels();
+
+    this.record({ kind: 'tick_started', tick, run: runId, agents: agents.length, invalid_agents: invalid.map((agent) => ({ folder: agent.folder, problems: agent.valid ? [] : agent.problems })) }, tick);
+    const report: TickReport = { tick, turns: [] };
+    const committed = this.committedTurns(tick);
+    for (const group of groupByFirePoint(tick, agents.map((agent) => ({ ...agent, name: agent.resume.name, schedule: agent.resume.schedule })))) {
+      const pendingAgents = group.agents.filter((agent) => {
+        if (!committed.has(agent.name)) return true;
+        report.turns.push({ agent: agent.name, status: 'already_committed' });
+        return false;
+      });
+      const horizon = this.messages.latestSeq();
+      const staged = await mapWithConcurrency(pendingAgents, this.options.concurrency ?? 4, (agent) =>
+        this.stageTurn(agent, tick, runId, horizon, models, credits, agents, signal),
+      );
+      for (const turn of staged) {
+        await this.commitTurn(turn);
+        report.turns.push({ agent: turn.agent, status: turn.status });
+      }
+    }
+
+    await this.writeCreditsFile(agents, credits);
+    const advanced = await writeNextTick(this.orgPath, tick + 1);
+    if (!advanced.ok) throw new EngineInputError(advanced.problems);
+    this.record({ kind: 'tick_completed', tick, run: runId, turns: report.turns }, tick);
+    return report;
+  }
+
+  /** What `resume`'s agent would be shown if it ran now. Changes nothing but taking in new outbox files. */
+  async previewInbox(resume: Resume): Promise<Inbox> {
+    const { agents } = await this.loadAgents();
+    await this.importOutboxFiles(agents);
+    return this.messages.inbox(resume.name, readableSenders(resume), this.messages.latestSeq());
+  }
+
+  /** Writes a message from the human into agents/human/outbox, as LeMMing's `send` does. */
+  async sendHumanMessage(text: string, options: { importance?: HumanImportance; target?: string | null } = {}): Promise<OutboxEntry> {
+    const tick = await this.currentTick();
+    const entry = humanMessage(text, { tick, importance: options.importance ?? 'normal', target: options.target ?? null }, this.clock());
+    const file = `agents/human/outbox/${outboxFileName(entry)}`;
+    const json = serializeEntry(entry);
+    const seqs = this.timeline.transaction(() => {
+      this.messages.add({ id: entry.id, sender: 'human', tick, kind: entry.kind as string, file, json });
+      this.pending.record([{ path: file, mode: 'write', content: json }]);
+      return this.timeline.appendMany([{ kind: 'message', time: this.clock().toISOString(), tick, agent: 'human', file, entry }]);
+    });
+    await this.pending.flush();
+    this.options.onCommit?.({ tick, agent: 'human', firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
+    return entry;
+  }
+
+  /** Adds credits to an agent's balance (an entry in the ledger, reflected in credits.json). */
+  async topUp(agent: string, amount: number, reason = 'top-up'): Promise<number> {
+    if (!(amount > 0)) throw new Error('A top-up must be a positive number of credits.');
+    const tick = await this.currentTick();
+    const { agents } = await this.loadAgents();
+    if (!agents.some((known) => known.resume.name === agent)) throw new Error(`There is no agent named "${agent}".`);
+    const credits = await this.readCreditsFile();
+    this.seedBalances(agents, credits, tick);
+    const balance = this.timeline.transaction(() => {
+      const posted = this.ledger.post({ agent, kind: 'top_up', amountMicro: toMicros(amount), reason, tick, time: this.clock().toISOString() });
+      this.timeline.append({ kind: 'credit', entry: 'top_up', amount, reason, time: this.clock().toISOString(), tick, agent });
+      return posted.balanceMicro;
+    });
+    await this.writeCreditsFile(agents, credits);
+    return fromMicros(balance);
+  }
+
+  private async stageTurn(
+    agent: LoadedAgent,
+    tick: number,
+    runId: string,
+    horizon: number,
+    models: Map<string, ModelEntry | string>,
+    credits: CreditsFile,
+    agents: LoadedAgent[],
+    signal: AbortSignal | undefined,
+  ): Promise<StagedTurn> {
+    const name = agent.resume.name;
+    const agentDir = join(this.orgPath, 'agents', agent.folder);
+    const memory = await listMemory(agentDir, 20);
+    return runAgentTurn({
+      orgPath: this.orgPath,
+      agent,
+      tick,
+      runId,
+      turnId: `${tick}:${name}`,
+      model: this.turnModel(agent.resume.model.key, models),
+      inbox: this.messages.inbox(name, readableSenders(agent.resume), horizon),
+      memory: { entries: memory.entries, truncated: memory.truncated },
+      balanceMicro: this.ledger.balance(name) ?? 0,
+      costPerActionMicro: toMicros(credits[name]?.cost_per_action ?? DEFAULT_COST_PER_ACTION),
+      tools: this.options.tools ?? lemmingCoreTools,
+      agents: agents.map(({ resume }) => ({ name: resume.name, title: resume.title })),
+      limits: this.limits,
+      clock: this.clock,
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  /** One transaction per turn: its events, messages, charges, cursor, file journal and the record that it ran. */
+  private async commitTurn(turn: StagedTurn): Promise<void> {
+    const seqs = this.timeline.transaction(() => {
+      this.timeline.db
+        .prepare('INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(turn.tick, turn.agent, turn.turnId, turn.runId, turn.status, this.clock().toISOString());
+      for (const { entry, file, json } of turn.outbox) {
+        this.messages.add({ id: entry.id, sender: entry.agent, tick: entry.tick, kind: typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind), file, json });
+      }
+      for (const posting of turn.postings) {
+        const posted = this.ledger.post(posting);
+        if (!posted.ok) turn.events.push({ kind: 'warning', code: 'charge_refused', message: posted.reason, tick: turn.tick, agent: turn.agent, turn: turn.turnId });
+      }
+      if (turn.cursorAfter !== null) this.messages.advanceCursor(turn.agent, turn.cursorAfter);
+      this.pending.record(turn.files);
+      return this.timeline.appendMany(turn.events);
+    });
+    await this.pending.flush();
+    this.options.onCommit?.({ tick: turn.tick, agent: turn.agent, firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
+  }
+
+  private committedTurns(tick: number): Set<string> {
+    const rows = this.timeline.db.prepare('SELECT agent FROM turns WHERE tick = ?').pluck().all(tick) as string[];
+    return new Set(rows);
+  }
+
+  private record(event: TimelineEventInput, tick: number): void {
+    const seq = this.timeline.append({ time: this.clock().toISOString(), ...event });
+    this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
+  }
+
+  private async loadAgents(): Promise<{ agents: LoadedAgent[]; invalid: DiscoveredAgent[] }> {
+    const discovered = await discoverAgents(this.orgPath);
+    const agents: LoadedAgent[] = [];
+    const invalid: DiscoveredAgent[] = [];
+    for (const agent of discovered) {
+      if (agent.valid) agents.push({ folder: agent.folder, resume: agent.resume });
+      else invalid.push(agent);
+    }
+    return { agents, invalid };
+  }
+
+  /** Model entries by key, or the reason the file cannot be used. */
+  private async loadModels(): Promise<Map<string, ModelEntry | string>> {
+    const text = await readFile(join(this.orgPath, MODELS_FILE), 'utf8').catch(() => null);
+    if (text === null) return new Map();
+    const parsed = parseModelsFile(text);
+    const models = new Map<string, ModelEntry | string>(parsed.entries.map((entry) => [entry.key, entry]));
+    for (const problem of parsed.problems) {
+      const key = problem.field.split('.')[0];
+      if (key) models.set(key, `${problem.file}: ${problem.field}: ${problem.message}`);
+    }
+    return models;
+  }
+
+  private turnModel(key: string, models: Map<string, ModelEntry | string>): TurnModel {
+    const entry = models.get(key);
+    if (entry === undefined) return { key, provider: null, problem: `The model "${key}" is not in ${MODELS_FILE}.`, modelName: key, prices: undefined };
+    if (typeof entry === 'string') return { key, provider: null, problem: entry, modelName: key, prices: undefined };
+    const cacheKey = JSON.stringify(entry);
+    let provider = this.providers.get(cacheKey);
+    if (!provider) {
+      provider = createProvider(entry, {
+        orgPath: this.orgPath,
+        resolveSecret: this.options.resolveSecret ?? (() => undefined),
+        env: this.options.env ?? process.env,
+      });
+      this.providers.set(cacheKey, provider);
+    }
+    return { key, provider, problem: null, modelName: entry.model_name, prices: entry.provider_config.prices };
+  }
+
+  /** Agents the ledger has never seen start with credits.json's balance, else their resume's, else 1000. */
+  private seedBalances(agents: LoadedAgent[], credits: CreditsFile, tick: number): void {
+    const time = this.clock().toISOString();
+    this.timeline.transaction(() => {
+      for (const { resume } of agents) {
+        if (this.ledger.balance(resume.name) !== null) continue;
+        const fromFile = credits[resume.name]?.credits_left;
+        const initial = fromFile ?? defaultCreditEntry(resume).credits_left;
+        const source = fromFile !== undefined ? 'credits.json' : resume.credits ? 'resume.json credits.max_credits' : 'the default';
+        this.ledger.post({ agent: resume.name, kind: 'grant', amountMicro: Math.max(0, toMicros(initial)), reason: `initial balance from ${source}`, tick, time });
+      }
+    });
+  }
+
+  private async readCreditsFile(): Promise<CreditsFile> {
+    const read = await readCredits(this.orgPath);
+    if (!read.ok) throw new EngineInputError(read.problems);
+    return read.value;
+  }
+
+  /** credits.json in LeMMing's shape: each balance from the ledger, entries LeMMing expects filled in, other bytes kept. */
+  private async writeCreditsFile(agents: LoadedAgent[], credits: CreditsFile): Promise<void> {
+    const patch: Record<string, Partial<CreditEntry>> = {};
+    for (const { resume } of agents) {
+      const balance = this.ledger.balance(resume.name);
+      if (balance === null) continue;
+      const credits_left = fromMicros(balance);
+      if (credits[resume.name]?.credits_left === credits_left) continue;
+      patch[resume.name] = credits[resume.name] ? { credits_left } : { ...defaultCreditEntry(resume), credits_left };
+    }
+    if (Object.keys(patch).length === 0) return;
+    const written = await updateCredits(this.orgPath, patch);
+    if (!written.ok) throw new EngineInputError(written.problems);
+  }
+
+  /** Outbox files that appeared on disk (LeMMing, a person, an older run) become messages with every field kept. */
+  private async importOutboxFiles(agents: LoadedAgent[]): Promise<void> {
+    const senders = new Set(['human', ...agents.map((agent) => agent.folder)]);
+    const found: { file: string; text: string; tick: number }[] = [];
+    for (const folder of senders) {
+      const dir = join(this.orgPath, 'agents', folder, 'outbox');
+      const names = await readdir(dir).catch(() => [] as string[]);
+      for (const name of names) {
+        const parsedName = parseOutboxFileName(name);
+        const file = `agents/${folder}/outbox/${name}`;
+        if (!parsedName || this.messages.has(file)) continue;
+        const text = await readFile(join(dir, name), 'utf8').catch(() => null);
+        if (text !== null) found.push({ file, text, tick: parsedName.tick });
+      }
+    }
+    if (found.length === 0) return;
+    found.sort((a, b) => a.tick - b.tick || (a.file < b.file ? -1 : 1));
+    this.timeline.transaction(() => {
+      for (const { file, text, tick } of found) {
+        const read = readOutboxEntryText(text, file);
+        const sender = file.split('/')[1]!;
+        if (!read.ok) {
+          this.timeline.append({ kind: 'warning', code: 'outbox_unreadable', file, message: read.problem.message, time: this.clock().toISOString(), agent: sender });
+          continue;
+        }
+        const entry = read.raw as Record<string, unknown>;
+        const agent = typeof entry.agent === 'string' ? entry.agent : sender;
+        this.messages.add({ id: String(entry.id ?? file), sender: agent, tick, kind: typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind ?? null), file, json: text });
+        this.timeline.append({ kind: 'message', source: 'disk', file, entry, time: this.clock().toISOString(), tick, agent });
+      }
+    });
+  }
+}
+
+/** A config file the engine needs is invalid; its problems say where. */
+export class EngineInputError extends Error {
+  constructor(readonly problems: AgentProblem[]) {
+    super(problems.map((problem) => `${problem.file}${problem.line !== undefined ? `:${problem.line}:${problem.column}` : ''}${problem.field ? ` (${problem.field})` : ''}: ${problem.message}`).join('\n'));
+    this.name = 'EngineInputError';
+  }
+}
+
+function readableSenders(resume: Resume): ReadableSenders {
+  const sources = resume.permissions.read_outboxes;
+  if (sources.includes('*')) return { all: true, except: resume.name };
+  return { all: false, senders: sources.filter((source) => source !== resume.name) };
+}

@@ -1,0 +1,35 @@
+import { engineStateMigration } from '../run/engine-state-migration';
+import type { Migration } from './migrate';
+
+/**
+ * The timeline database's schema, one step per entry, applied in order and never edited once
+ * released: a changed step is detected by its checksum. Add a new entry with the next version.
+ */
+export const timelineMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'events',
+    sql: `
+      CREATE TABLE events (
+        seq INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        agent TEXT,
+        tick INTEGER,
+        run_id TEXT,
+        time TEXT,
+        json TEXT NOT NULL
+      );
+      -- The rowid (seq) ends every index entry, so each index also serves "ORDER BY seq" keyset pages.
+      CREATE INDEX events_by_agent ON events (agent);
+      CREATE INDEX events_by_kind ON events (kind);
+      CREATE INDEX events_by_agent_kind ON events (agent, kind);
+      CREATE INDEX events_by_tick ON events (tick);
+      CREATE INDEX events_by_run ON events (run_id);
+      -- Contentless: the text is derived from events.json, so only the index is stored; rowid = seq.
+      CREATE VIRTUAL TABLE events_search USING fts5(
+        text, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2'
+      );
+    `,
+  },
+  engineStateMigration,
+];

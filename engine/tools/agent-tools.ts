@@ -1,0 +1,24 @@
+import type { ToolDefinition } from '../models/types';
+import type { Resume } from '../org/resume-schema';
+import type { TurnMemory } from '../run/turn-memory';
+import type { ToolResult } from './tool-result';
+
+/** What a tool may know about the turn it runs in. */
+export interface ToolTurnContext {
+  orgPath: string;
+  agentDir: string;
+  resume: Resume;
+  tick: number;
+  memory: TurnMemory;
+  /** The org's agents as the engine knows them this tick. */
+  agents: readonly { name: string; title: string }[];
+}
+
+/** The tools one agent has in one turn: what the model is told, and how a call is carried out. */
+export interface AgentTools {
+  definitions: ToolDefinition[];
+  /** Never throws: an unknown, forbidden or failing call is a failed result. */
+  call(name: string, args: unknown): Promise<ToolResult>;
+}
+
+export type AgentToolsFactory = (context: ToolTurnContext) => AgentTools;
