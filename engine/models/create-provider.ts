@@ -9,6 +9,7 @@ import type { ModelEntry, ProviderConfig } from './models-file';
 import { OllamaProvider } from './ollama-provider';
 import { OpenAiCompatibleProvider, type MaxTokensField } from './openai-provider';
 import { DEFAULT_RETRY_TIMING, type RetryTiming } from './retry-timing';
+import { ScriptedProvider } from './scripted-provider';
 import type { ModelProvider } from './types';
 
 export interface ProviderDeps {
@@ -67,6 +68,7 @@ export function createProvider(entry: ModelEntry, deps: ProviderDeps): ModelProv
     return endpoint.ok ? new OllamaProvider(endpoint.endpoint) : failingProvider(entry.provider, endpoint.message);
   }
   if (entry.provider === 'cli') return cliProvider(entry, deps);
+  if (entry.provider === 'scripted') return scriptedProvider(entry, deps);
   return failingProvider(
     entry.provider,
     `model "${entry.key}" uses unknown provider "${entry.provider}"; use one of openai, openai-compatible, openrouter, lmstudio, vllm, llamacpp, anthropic, ollama, cli, scripted`,
@@ -86,6 +88,20 @@ function cliProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider {
     env: cliEnvironment(deps.env, config.env ?? {}),
     timeoutMs: config.timeout_ms ?? (config.timeout !== undefined ? Math.round(config.timeout * 1000) : DEFAULT_CLI_TIMEOUT_MS),
     preventArgInjection: config.prevent_arg_injection ?? true,
+  });
+}
+
+function scriptedProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider {
+  const config = entry.provider_config;
+  if (!config.script) {
+    return failingProvider('scripted', `model "${entry.key}" (scripted) needs provider_config.script, the path of its script relative to the org`);
+  }
+  return new ScriptedProvider({
+    modelKey: entry.key,
+    orgPath: deps.orgPath,
+    script: config.script,
+    timeoutMs: config.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    nativeTools: config.native_tools ?? false,
   });
 }
 
