@@ -21,7 +21,7 @@ export interface JsonPost {
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
   timing: RetryTiming;
-  /** Values that must never appear in an error message (API keys). */
+  /** Values (API keys) that must never appear in an error message or in the returned body. */
   secrets: readonly string[];
 }
 
@@ -108,7 +108,8 @@ async function attemptOnce(
     });
     status = response.statusCode;
     retryAfter = firstHeader(response.headers['retry-after']);
-    text = await readCapped(response.body);
+    // Redacted before anything reads it, so neither a message nor the kept body can carry a key.
+    text = redactSecrets(await readCapped(response.body), call.secrets);
   } catch (error) {
     if (signal.aborted) throw aborted(attempt);
     if (error instanceof ResponseTooLargeError) {
