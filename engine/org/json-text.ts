@@ -30,12 +30,41 @@ function locate(text: string, message: string): { line: number; column: number }
   if (lineColumn) return { line: Number(lineColumn[1]), column: Number(lineColumn[2]) };
   const position = /position (\d+)/.exec(message);
   if (position) return lineAndColumn(text, Number(position[1]));
-  // "Unexpected end of JSON input" carries no position: the problem is at the end.
-  return lineAndColumn(text, text.length);
+  if (/Unexpected end of JSON input/.test(message)) return lineAndColumn(text, text.length);
+  return lineAndColumn(text, firstBadOffset(text));
 }
 
+/**
+ * V8 reports some errors ("Unexpected token ']'") without a position. The error is where the text
+ * stops being the start of some valid JSON: the longest such prefix is found by binary search.
+ */
+function firstBadOffset(text: string): number {
+  let viable = 0;
+  let broken = text.length;
+  while (broken - viable > 1) {
+    const middle = Math.floor((viable + broken) / 2);
+    if (isViablePrefix(text.slice(0, middle))) viable = middle;
+    else broken = middle;
+  }
+  return viable;
+}
+
+function isViablePrefix(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    if (/Unexpected end of JSON input/.test(message)) return true;
+    const position = /position (\d+)/.exec(message);
+    return position !== null && Number(position[1]) >= prefix.length;
+  }
+}
+
+/** The engine's message without its position, and without the copy of the whole text V8 appends to some. */
 function describeSyntaxError(message: string): string {
   const withoutPosition = message
+    .replace(/, (\.\.\.)?"[\s\S]*"(\.\.\.)? is not valid JSON$/, '')
     .replace(/\s*(in JSON )?at position \d+.*$/, '')
     .replace(/\s*\(line \d+ column \d+\)/, '');
   return `invalid JSON: ${withoutPosition}`;
