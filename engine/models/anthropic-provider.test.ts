@@ -74,24 +74,44 @@ describe('Anthropic Messages', () => {
         },
       ],
       temperature: 1,
-      tools: [{ name: 'file_read', description: 'Read a file in the workspace', input_schema: searchTool.parameters }],
+      tools: [
+        {
+          name: 'file_read',
+          description: 'Read a file in the workspace',
+          input_schema: searchTool.parameters,
+        },
+      ],
     });
     expect(response).toMatchObject({
       text: 'Let me read it.',
-      toolCalls: [{ id: 'toolu_1', name: 'file_read', arguments: { path: 'plan.md' }, rawArguments: '{"path":"plan.md"}' }],
+      toolCalls: [
+        {
+          id: 'toolu_1',
+          name: 'file_read',
+          arguments: { path: 'plan.md' },
+          rawArguments: '{"path":"plan.md"}',
+        },
+      ],
       usage: { inputTokens: 130, outputTokens: 20 },
       finishReason: 'tool_use',
     });
   });
 
   it('sends 4096 max_tokens when the agent sets none, as LeMMing did', async () => {
-    const server = await serve((_request, response) => sendJson(response, 200, message([{ type: 'text', text: 'hi' }])));
-    await createProvider(modelEntry('anthropic', { base_url: server.url }), withKey()).complete({ model: 'c', messages: [{ role: 'user', content: 'hi' }] });
+    const server = await serve((_request, response) =>
+      sendJson(response, 200, message([{ type: 'text', text: 'hi' }])),
+    );
+    await createProvider(modelEntry('anthropic', { base_url: server.url }), withKey()).complete({
+      model: 'c',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(server.received[0]?.json).toMatchObject({ max_tokens: 4096 });
   });
 
   it('maps a tool round trip to tool_use and tool_result blocks in alternating turns', async () => {
-    const server = await serve((_request, response) => sendJson(response, 200, message([{ type: 'text', text: 'The plan has 2 items.' }])));
+    const server = await serve((_request, response) =>
+      sendJson(response, 200, message([{ type: 'text', text: 'The plan has 2 items.' }])),
+    );
     const provider = createProvider(modelEntry('anthropic', { base_url: server.url }), withKey());
 
     const response = await provider.complete({
@@ -102,8 +122,18 @@ describe('Anthropic Messages', () => {
           role: 'assistant',
           content: '',
           toolCalls: [
-            { id: 'toolu_1', name: 'file_read', arguments: { path: 'plan.md' }, rawArguments: '{"path":"plan.md"}' },
-            { id: 'toolu_2', name: 'file_read', arguments: { path: 'notes.md' }, rawArguments: '{"path":"notes.md"}' },
+            {
+              id: 'toolu_1',
+              name: 'file_read',
+              arguments: { path: 'plan.md' },
+              rawArguments: '{"path":"plan.md"}',
+            },
+            {
+              id: 'toolu_2',
+              name: 'file_read',
+              arguments: { path: 'notes.md' },
+              rawArguments: '{"path":"notes.md"}',
+            },
           ],
         },
         { role: 'tool', toolCallId: 'toolu_1', content: '- a\n- b' },
@@ -137,13 +167,21 @@ describe('Anthropic Messages', () => {
   it("surfaces Anthropic's error message and retries when overloaded", async () => {
     const server = await serve((_request, response, index) =>
       index === 0
-        ? sendJson(response, 529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })
-        : sendJson(response, 401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }),
+        ? sendJson(response, 529, {
+            type: 'error',
+            error: { type: 'overloaded_error', message: 'Overloaded' },
+          })
+        : sendJson(response, 401, {
+            type: 'error',
+            error: { type: 'authentication_error', message: 'invalid x-api-key' },
+          }),
     );
     const sleeps: number[] = [];
     const provider = createProvider(modelEntry('anthropic', { base_url: server.url }), withKey(sleeps));
 
-    const error = await callError(provider.complete({ model: 'c', messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await callError(
+      provider.complete({ model: 'c', messages: [{ role: 'user', content: 'hi' }] }),
+    );
 
     expect(server.received).toHaveLength(2);
     expect(sleeps).toHaveLength(1);
@@ -152,9 +190,13 @@ describe('Anthropic Messages', () => {
   });
 
   it('reports a message without a content list as a bad response', async () => {
-    const server = await serve((_request, response) => sendJson(response, 200, { id: 'msg', type: 'message', content: 'not blocks' }));
+    const server = await serve((_request, response) =>
+      sendJson(response, 200, { id: 'msg', type: 'message', content: 'not blocks' }),
+    );
     const provider = createProvider(modelEntry('anthropic', { base_url: server.url }), withKey());
-    const error = await callError(provider.complete({ model: 'c', messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await callError(
+      provider.complete({ model: 'c', messages: [{ role: 'user', content: 'hi' }] }),
+    );
     expect(error.kind).toBe('bad_response');
     expect(error.message).toMatch(/^Anthropic answered without a usable content list/);
   });

@@ -26,7 +26,11 @@ export class AnthropicProvider implements ModelProvider {
     const { body, attempts } = await postJson({
       service: this.endpoint.service,
       url: joinUrl(this.endpoint.baseUrl, 'v1/messages'),
-      headers: { ...this.endpoint.headers, 'anthropic-version': ANTHROPIC_VERSION, ...(key ? { 'x-api-key': key } : {}) },
+      headers: {
+        ...this.endpoint.headers,
+        'anthropic-version': ANTHROPIC_VERSION,
+        ...(key ? { 'x-api-key': key } : {}),
+      },
       body: toAnthropicRequest(request),
       timeoutMs: this.endpoint.timeoutMs,
       maxRetries: this.endpoint.maxRetries,
@@ -36,7 +40,12 @@ export class AnthropicProvider implements ModelProvider {
       secrets: key ? [key] : [],
     });
     const parsed = fromAnthropicResponse(body);
-    if (!parsed.ok) throw new ModelCallError({ kind: 'bad_response', message: `${this.endpoint.service} ${parsed.problem}`, attempts });
+    if (!parsed.ok)
+      throw new ModelCallError({
+        kind: 'bad_response',
+        message: `${this.endpoint.service} ${parsed.problem}`,
+        attempts,
+      });
     return { ...parsed.response, latencyMs: performance.now() - started };
   }
 }
@@ -60,7 +69,13 @@ export function toAnthropicRequest(request: ModelRequest): Record<string, unknow
     // Anthropic accepts 0..1; resumes allow up to 2 (OpenAI's range).
     ...(request.temperature !== undefined ? { temperature: Math.min(request.temperature, 1) } : {}),
     ...(request.tools?.length
-      ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })) }
+      ? {
+          tools: request.tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            input_schema: tool.parameters,
+          })),
+        }
       : {}),
   };
 }
@@ -95,7 +110,10 @@ function toTurn(message: ChatMessage): AnthropicMessage {
   }
   if (message.role === 'tool') {
     return message.toolCallId
-      ? { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }] }
+      ? {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }],
+        }
       : { role: 'user', content: [{ type: 'text', text: `Tool result:\n${message.content}` }] };
   }
   return { role: 'user', content: text };
@@ -126,7 +144,8 @@ export function fromAnthropicResponse(body: unknown): ParsedAnswer {
   const reportedError = errorInBody(body);
   if (reportedError) return reportedError;
   const checked = AnthropicResponse.safeParse(body);
-  if (!checked.success) return { ok: false, problem: `answered without a usable content list (${describeIssue(checked.error)})` };
+  if (!checked.success)
+    return { ok: false, problem: `answered without a usable content list (${describeIssue(checked.error)})` };
   const blocks = checked.data.content;
   const text = blocks
     .filter((block) => block.type === 'text')
@@ -149,7 +168,11 @@ export function fromAnthropicResponse(body: unknown): ParsedAnswer {
       usage: usage
         ? {
             // Cached prompt tokens are still prompt tokens the call used.
-            inputTokens: Math.round(usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0)),
+            inputTokens: Math.round(
+              usage.input_tokens +
+                (usage.cache_creation_input_tokens ?? 0) +
+                (usage.cache_read_input_tokens ?? 0),
+            ),
             outputTokens: Math.round(usage.output_tokens),
           }
         : null,

@@ -16,9 +16,14 @@ function echoedKey(headers: IncomingHttpHeaders): string {
 
 /** Error paths, each answered by a server that puts the key it received into its answer. */
 const ECHOING_FAILURES: Record<string, LoopbackHandler> = {
-  unauthorized: (request, response) => sendJson(response, 401, { error: { message: `Incorrect API key provided: ${echoedKey(request.headers)}` } }),
-  'server errors until retries run out': (request, response) => sendJson(response, 500, { error: `boom for ${echoedKey(request.headers)}` }),
-  'rate limited': (request, response) => sendJson(response, 429, { message: `slow down ${echoedKey(request.headers)}` }, { 'retry-after': '0' }),
+  unauthorized: (request, response) =>
+    sendJson(response, 401, {
+      error: { message: `Incorrect API key provided: ${echoedKey(request.headers)}` },
+    }),
+  'server errors until retries run out': (request, response) =>
+    sendJson(response, 500, { error: `boom for ${echoedKey(request.headers)}` }),
+  'rate limited': (request, response) =>
+    sendJson(response, 429, { message: `slow down ${echoedKey(request.headers)}` }, { 'retry-after': '0' }),
   'long plain-text error cut short right inside the key': (request, response) => {
     response.writeHead(502, { 'content-type': 'text/plain' });
     response.end(`${'x'.repeat(270)} ${echoedKey(request.headers)} ${'y'.repeat(100)}`);
@@ -27,8 +32,14 @@ const ECHOING_FAILURES: Record<string, LoopbackHandler> = {
     response.writeHead(200, { 'content-type': 'text/html' });
     response.end(`<html>proxy error for ${echoedKey(request.headers)}</html>`);
   },
-  'error object in a 200 answer': (request, response) => sendJson(response, 200, { error: { message: `bad key ${echoedKey(request.headers)}` } }),
-  'unexpected shape': (request, response) => sendJson(response, 200, { choices: echoedKey(request.headers), content: echoedKey(request.headers), message: 7 }),
+  'error object in a 200 answer': (request, response) =>
+    sendJson(response, 200, { error: { message: `bad key ${echoedKey(request.headers)}` } }),
+  'unexpected shape': (request, response) =>
+    sendJson(response, 200, {
+      choices: echoedKey(request.headers),
+      content: echoedKey(request.headers),
+      message: 7,
+    }),
 };
 
 const PROVIDERS = ['openai', 'anthropic', 'ollama'];
@@ -49,7 +60,9 @@ describe('API keys never appear in error messages', () => {
           testDeps([], { resolveSecret: () => API_KEY }),
         );
 
-        const error = await callError(model.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+        const error = await callError(
+          model.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+        );
 
         expect(echoedKey(server.received[0]?.headers ?? {})).toContain(API_KEY);
         expectNoKey(error);
@@ -59,16 +72,31 @@ describe('API keys never appear in error messages', () => {
     it(`${provider}: timeout, cancellation and a refused connection`, async () => {
       const silent = await serve(() => undefined);
       const deps = testDeps([], { resolveSecret: () => API_KEY });
-      const timingOut = createProvider(modelEntry(provider, { base_url: silent.url, api_key_secret: 'key', timeout_ms: 200 }), deps);
-      const cancellable = createProvider(modelEntry(provider, { base_url: silent.url, api_key_secret: 'key' }), deps);
+      const timingOut = createProvider(
+        modelEntry(provider, { base_url: silent.url, api_key_secret: 'key', timeout_ms: 200 }),
+        deps,
+      );
+      const cancellable = createProvider(
+        modelEntry(provider, { base_url: silent.url, api_key_secret: 'key' }),
+        deps,
+      );
       const closed = await serve(() => undefined);
       await closed.close();
-      const refused = createProvider(modelEntry(provider, { base_url: closed.url, api_key_secret: 'key', max_retries: 0 }), deps);
+      const refused = createProvider(
+        modelEntry(provider, { base_url: closed.url, api_key_secret: 'key', max_retries: 0 }),
+        deps,
+      );
 
       const controller = new AbortController();
-      const cancelled = callError(cancellable.complete({ model: 'm', messages: [], signal: controller.signal }));
+      const cancelled = callError(
+        cancellable.complete({ model: 'm', messages: [], signal: controller.signal }),
+      );
       setTimeout(() => controller.abort(), 50);
-      const errors = [await callError(timingOut.complete({ model: 'm', messages: [] })), await cancelled, await callError(refused.complete({ model: 'm', messages: [] }))];
+      const errors = [
+        await callError(timingOut.complete({ model: 'm', messages: [] })),
+        await cancelled,
+        await callError(refused.complete({ model: 'm', messages: [] })),
+      ];
 
       expect(errors.map((error) => error.kind)).toEqual(['timeout', 'cancelled', 'network']);
       errors.forEach(expectNoKey);
@@ -77,9 +105,19 @@ describe('API keys never appear in error messages', () => {
 
   it('keeps the key out of the answer body the provider returns', async () => {
     const server = await serve((request, response) =>
-      sendJson(response, 200, { choices: [{ message: { role: 'assistant', content: `echo: ${echoedKey(request.headers)}` }, finish_reason: 'stop' }] }),
+      sendJson(response, 200, {
+        choices: [
+          {
+            message: { role: 'assistant', content: `echo: ${echoedKey(request.headers)}` },
+            finish_reason: 'stop',
+          },
+        ],
+      }),
     );
-    const model = createProvider(modelEntry('openai', { base_url: server.url, api_key_secret: 'key' }), testDeps([], { resolveSecret: () => API_KEY }));
+    const model = createProvider(
+      modelEntry('openai', { base_url: server.url, api_key_secret: 'key' }),
+      testDeps([], { resolveSecret: () => API_KEY }),
+    );
     const response = await model.complete({ model: 'm', messages: [] });
     expect(response.text).toBe('echo: Bearer [redacted]');
     expect(JSON.stringify(response.raw)).not.toContain(API_KEY);

@@ -27,12 +27,18 @@ export function lookUpApiKey(config: ProviderConfig, rule: KeyRule, sources: Key
   if (config.api_key_secret !== undefined) {
     const key = nonEmpty(sources.resolveSecret(config.api_key_secret));
     if (key) return { ok: true, key };
-    return { ok: false, message: `${model} uses the secret "${config.api_key_secret}", which is not set: add it in Settings → API keys` };
+    return {
+      ok: false,
+      message: `${model} uses the secret "${config.api_key_secret}", which is not set: add it in Settings → API keys`,
+    };
   }
   if (config.api_key_env !== undefined) {
     const key = nonEmpty(sources.env[config.api_key_env]);
     if (key) return { ok: true, key };
-    return { ok: false, message: `${model} reads its API key from the environment variable ${config.api_key_env}, which is not set` };
+    return {
+      ok: false,
+      message: `${model} reads its API key from the environment variable ${config.api_key_env}, which is not set`,
+    };
   }
   const conventional = rule.conventionalEnv ? nonEmpty(sources.env[rule.conventionalEnv]) : undefined;
   if (conventional || !rule.required) return { ok: true, key: conventional };

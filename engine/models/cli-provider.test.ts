@@ -33,21 +33,30 @@ describe('cli provider', () => {
     const provider = cli({ command: PRINT_ARGS });
 
     const answers = [];
-    for (const prompt of ['one', 'two words', 'three; rm -rf /']) answers.push(await provider.complete(ask('earlier message', prompt)));
+    for (const prompt of ['one', 'two words', 'three; rm -rf /'])
+      answers.push(await provider.complete(ask('earlier message', prompt)));
 
-    expect(answers.map((answer) => JSON.parse(answer.text))).toEqual([['one'], ['two words'], ['three; rm -rf /']]);
+    expect(answers.map((answer) => JSON.parse(answer.text))).toEqual([
+      ['one'],
+      ['two words'],
+      ['three; rm -rf /'],
+    ]);
     expect(answers[0]).toMatchObject({ toolCalls: [], usage: null, finishReason: 'stop', raw: '["one"]' });
     expect(provider.nativeTools).toBe(false);
   });
 
   it('keeps stdout as it is, trailing newline included, like LeMMing', async () => {
     const provider = cli({ command: [NODE, '-e', 'console.log(process.argv[1])'] });
-    expect((await provider.complete(ask('Please get me a spec for the login page.'))).text).toBe('Please get me a spec for the login page.\n');
+    expect((await provider.complete(ask('Please get me a spec for the login page.'))).text).toBe(
+      'Please get me a spec for the login page.\n',
+    );
   });
 
   it('refuses a prompt starting with "-" without running the program', async () => {
     const marker = join(orgPath, 'ran');
-    const provider = cli({ command: [NODE, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] });
+    const provider = cli({
+      command: [NODE, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`],
+    });
 
     const error = await callError(provider.complete(ask('--output=/etc/passwd')));
 
@@ -62,7 +71,13 @@ describe('cli provider', () => {
   });
 
   it('appends stderr after a failing exit, as LeMMing does', async () => {
-    const provider = cli({ command: [NODE, '-e', 'process.stdout.write("partial"); process.stderr.write("quota exceeded"); process.exit(3)'] });
+    const provider = cli({
+      command: [
+        NODE,
+        '-e',
+        'process.stdout.write("partial"); process.stderr.write("quota exceeded"); process.exit(3)',
+      ],
+    });
     const response = await provider.complete(ask('go'));
     expect(response.text).toBe('partial\n[STDERR]: quota exceeded');
     expect(response.finishReason).toBe('exit_3');
@@ -70,7 +85,9 @@ describe('cli provider', () => {
   });
 
   it('ignores stderr when the program succeeds', async () => {
-    const provider = cli({ command: [NODE, '-e', 'process.stdout.write("fine"); process.stderr.write("a warning")'] });
+    const provider = cli({
+      command: [NODE, '-e', 'process.stdout.write("fine"); process.stderr.write("a warning")'],
+    });
     expect((await provider.complete(ask('go'))).text).toBe('fine');
   });
 
@@ -100,8 +117,16 @@ describe('cli provider', () => {
 
   it('gives the program only safe variables plus the configured ones, never API keys', async () => {
     const provider = cli(
-      { command: [NODE, '-e', 'process.stdout.write(JSON.stringify(process.env))'], env: { GREETING: 'hello' } },
-      { PATH: process.env.PATH, HOME: '/home/someone', OPENAI_API_KEY: 'sk-secret', ANTHROPIC_API_KEY: 'sk-ant-secret' },
+      {
+        command: [NODE, '-e', 'process.stdout.write(JSON.stringify(process.env))'],
+        env: { GREETING: 'hello' },
+      },
+      {
+        PATH: process.env.PATH,
+        HOME: '/home/someone',
+        OPENAI_API_KEY: 'sk-secret',
+        ANTHROPIC_API_KEY: 'sk-ant-secret',
+      },
     );
     const env = JSON.parse((await provider.complete(ask('go'))).text) as Record<string, string>;
     expect(env).toMatchObject({ GREETING: 'hello', HOME: '/home/someone', PATH: process.env.PATH });
@@ -112,12 +137,22 @@ describe('cli provider', () => {
     await mkdir(join(orgPath, 'tools'));
     const printCwd = [NODE, '-e', 'process.stdout.write(process.cwd())'];
     expect((await cli({ command: printCwd }).complete(ask('go'))).text).toBe(orgPath);
-    expect((await cli({ command: printCwd, cwd: 'tools' }).complete(ask('go'))).text).toBe(join(orgPath, 'tools'));
+    expect((await cli({ command: printCwd, cwd: 'tools' }).complete(ask('go'))).text).toBe(
+      join(orgPath, 'tools'),
+    );
   });
 
   it('splits a string command like shlex, quotes included', async () => {
     const models = parseModelsFile(
-      JSON.stringify({ 'cli-echo': { provider: 'cli', model_name: 'node', provider_config: { command: `"${NODE}" -e 'process.stdout.write(JSON.stringify(process.argv.slice(1)))' fixed` } } }),
+      JSON.stringify({
+        'cli-echo': {
+          provider: 'cli',
+          model_name: 'node',
+          provider_config: {
+            command: `"${NODE}" -e 'process.stdout.write(JSON.stringify(process.argv.slice(1)))' fixed`,
+          },
+        },
+      }),
     );
     const [entry] = models.entries;
     expect(entry).toBeDefined();
@@ -132,7 +167,9 @@ describe('cli provider', () => {
 
     const notFound = await callError(cli({ command: ['no-such-program-lemming-test'] }).complete(ask('go')));
     expect(notFound).toMatchObject({ kind: 'config' });
-    expect(notFound.message).toBe(`model "cli-test": cannot run "no-such-program-lemming-test" in ${orgPath}: the program was not found`);
+    expect(notFound.message).toBe(
+      `model "cli-test": cannot run "no-such-program-lemming-test" in ${orgPath}: the program was not found`,
+    );
   });
 });
 

@@ -38,7 +38,10 @@ export interface CliSettings {
 }
 
 /** The environment a cli model runs with: the safe variables of `from`, then the configured ones. */
-export function cliEnvironment(from: Record<string, string | undefined>, configured: Record<string, string>): Record<string, string> {
+export function cliEnvironment(
+  from: Record<string, string | undefined>,
+  configured: Record<string, string>,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of SAFE_ENV_NAMES) {
     const value = from[name];
@@ -69,16 +72,24 @@ export class CliProvider implements ModelProvider {
       });
     }
     if (prompt.includes('\0')) {
-      throw new ModelCallError({ kind: 'refused', message: `model "${this.settings.modelKey}": the prompt contains a NUL character, which no program argument can hold` });
+      throw new ModelCallError({
+        kind: 'refused',
+        message: `model "${this.settings.modelKey}": the prompt contains a NUL character, which no program argument can hold`,
+      });
     }
     const started = performance.now();
     const result = await runProgram([...this.command, prompt], this.settings, request.signal);
-    const text = result.exitCode !== 0 && result.stderr ? `${result.stdout}\n[STDERR]: ${result.stderr}` : result.stdout;
+    const text =
+      result.exitCode !== 0 && result.stderr ? `${result.stdout}\n[STDERR]: ${result.stderr}` : result.stdout;
     return {
       text,
       toolCalls: [],
       usage: null,
-      finishReason: result.truncated ? 'length' : result.exitCode === 0 ? 'stop' : `exit_${result.exitCode ?? result.signal ?? 'unknown'}`,
+      finishReason: result.truncated
+        ? 'length'
+        : result.exitCode === 0
+          ? 'stop'
+          : `exit_${result.exitCode ?? result.signal ?? 'unknown'}`,
       raw: result.stdout,
       latencyMs: performance.now() - started,
     };
@@ -93,7 +104,11 @@ interface ProgramResult {
   truncated: boolean;
 }
 
-function runProgram(argv: string[], settings: CliSettings, signal: AbortSignal | undefined): Promise<ProgramResult> {
+function runProgram(
+  argv: string[],
+  settings: CliSettings,
+  signal: AbortSignal | undefined,
+): Promise<ProgramResult> {
   const [program, ...args] = argv as [string, ...string[]];
   const model = `model "${settings.modelKey}"`;
   return new Promise((resolve, reject) => {
@@ -122,10 +137,21 @@ function runProgram(argv: string[], settings: CliSettings, signal: AbortSignal |
       setTimeout(() => killTree(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
     };
     const timer = setTimeout(
-      () => stop(new ModelCallError({ kind: 'timeout', retryable: true, attempts: 1, message: `${model}: ${program} did not finish within ${settings.timeoutMs} ms` })),
+      () =>
+        stop(
+          new ModelCallError({
+            kind: 'timeout',
+            retryable: true,
+            attempts: 1,
+            message: `${model}: ${program} did not finish within ${settings.timeoutMs} ms`,
+          }),
+        ),
       settings.timeoutMs,
     );
-    const onAbort = () => stop(new ModelCallError({ kind: 'cancelled', attempts: 1, message: `${model}: the call was cancelled` }));
+    const onAbort = () =>
+      stop(
+        new ModelCallError({ kind: 'cancelled', attempts: 1, message: `${model}: the call was cancelled` }),
+      );
     signal?.addEventListener('abort', onAbort, { once: true });
     const finish = () => {
       clearTimeout(timer);
@@ -134,8 +160,18 @@ function runProgram(argv: string[], settings: CliSettings, signal: AbortSignal |
 
     child.on('error', (error: NodeJS.ErrnoException) => {
       finish();
-      const reason = error.code === 'ENOENT' ? 'the program was not found' : error.code === 'EACCES' ? 'the program is not executable' : error.message;
-      reject(new ModelCallError({ kind: 'config', message: `${model}: cannot run "${program}" in ${settings.cwd}: ${reason}` }));
+      const reason =
+        error.code === 'ENOENT'
+          ? 'the program was not found'
+          : error.code === 'EACCES'
+            ? 'the program is not executable'
+            : error.message;
+      reject(
+        new ModelCallError({
+          kind: 'config',
+          message: `${model}: cannot run "${program}" in ${settings.cwd}: ${reason}`,
+        }),
+      );
     });
     child.on('close', (exitCode, exitSignal) => {
       finish();

@@ -37,17 +37,59 @@ interface HttpDefaults {
 }
 
 const OPENAI_FAMILY: Record<string, HttpDefaults & { maxTokensField: MaxTokensField }> = {
-  openai: { service: 'OpenAI', baseUrl: 'https://api.openai.com/v1', baseUrlEnv: 'OPENAI_BASE_URL', keyEnv: 'OPENAI_API_KEY', keyRequired: true, maxTokensField: 'max_completion_tokens' },
-  openrouter: { service: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', keyRequired: true, maxTokensField: 'max_tokens' },
-  'openai-compatible': { service: 'OpenAI-compatible server', keyRequired: false, maxTokensField: 'max_tokens' },
-  lmstudio: { service: 'LM Studio', baseUrl: 'http://localhost:1234/v1', keyRequired: false, maxTokensField: 'max_tokens' },
-  vllm: { service: 'vLLM', baseUrl: 'http://localhost:8000/v1', keyRequired: false, maxTokensField: 'max_tokens' },
-  llamacpp: { service: 'llama.cpp server', baseUrl: 'http://localhost:8080/v1', keyRequired: false, maxTokensField: 'max_tokens' },
+  openai: {
+    service: 'OpenAI',
+    baseUrl: 'https://api.openai.com/v1',
+    baseUrlEnv: 'OPENAI_BASE_URL',
+    keyEnv: 'OPENAI_API_KEY',
+    keyRequired: true,
+    maxTokensField: 'max_completion_tokens',
+  },
+  openrouter: {
+    service: 'OpenRouter',
+    baseUrl: 'https://openrouter.ai/api/v1',
+    keyEnv: 'OPENROUTER_API_KEY',
+    keyRequired: true,
+    maxTokensField: 'max_tokens',
+  },
+  'openai-compatible': {
+    service: 'OpenAI-compatible server',
+    keyRequired: false,
+    maxTokensField: 'max_tokens',
+  },
+  lmstudio: {
+    service: 'LM Studio',
+    baseUrl: 'http://localhost:1234/v1',
+    keyRequired: false,
+    maxTokensField: 'max_tokens',
+  },
+  vllm: {
+    service: 'vLLM',
+    baseUrl: 'http://localhost:8000/v1',
+    keyRequired: false,
+    maxTokensField: 'max_tokens',
+  },
+  llamacpp: {
+    service: 'llama.cpp server',
+    baseUrl: 'http://localhost:8080/v1',
+    keyRequired: false,
+    maxTokensField: 'max_tokens',
+  },
 };
 
-const ANTHROPIC: HttpDefaults = { service: 'Anthropic', baseUrl: 'https://api.anthropic.com', keyEnv: 'ANTHROPIC_API_KEY', keyRequired: true };
+const ANTHROPIC: HttpDefaults = {
+  service: 'Anthropic',
+  baseUrl: 'https://api.anthropic.com',
+  keyEnv: 'ANTHROPIC_API_KEY',
+  keyRequired: true,
+};
 // LeMMing documents OLLAMA_BASE_URL in .env.example but never read it.
-const OLLAMA: HttpDefaults = { service: 'Ollama', baseUrl: 'http://localhost:11434', baseUrlEnv: 'OLLAMA_BASE_URL', keyRequired: false };
+const OLLAMA: HttpDefaults = {
+  service: 'Ollama',
+  baseUrl: 'http://localhost:11434',
+  baseUrlEnv: 'OLLAMA_BASE_URL',
+  keyRequired: false,
+};
 
 /**
  * The provider for one models.json entry. Never throws: a configuration that cannot work yields a
@@ -57,15 +99,21 @@ export function createProvider(entry: ModelEntry, deps: ProviderDeps): ModelProv
   const family = OPENAI_FAMILY[entry.provider];
   if (family) {
     const endpoint = httpEndpoint(entry, family, deps);
-    return endpoint.ok ? new OpenAiCompatibleProvider(endpoint.endpoint, family.maxTokensField) : failingProvider(entry.provider, endpoint.message);
+    return endpoint.ok
+      ? new OpenAiCompatibleProvider(endpoint.endpoint, family.maxTokensField)
+      : failingProvider(entry.provider, endpoint.message);
   }
   if (entry.provider === 'anthropic') {
     const endpoint = httpEndpoint(entry, ANTHROPIC, deps);
-    return endpoint.ok ? new AnthropicProvider(endpoint.endpoint) : failingProvider(entry.provider, endpoint.message);
+    return endpoint.ok
+      ? new AnthropicProvider(endpoint.endpoint)
+      : failingProvider(entry.provider, endpoint.message);
   }
   if (entry.provider === 'ollama') {
     const endpoint = httpEndpoint(entry, OLLAMA, deps);
-    return endpoint.ok ? new OllamaProvider(endpoint.endpoint) : failingProvider(entry.provider, endpoint.message);
+    return endpoint.ok
+      ? new OllamaProvider(endpoint.endpoint)
+      : failingProvider(entry.provider, endpoint.message);
   }
   if (entry.provider === 'cli') return cliProvider(entry, deps);
   if (entry.provider === 'scripted') return scriptedProvider(entry, deps);
@@ -78,7 +126,10 @@ export function createProvider(entry: ModelEntry, deps: ProviderDeps): ModelProv
 function cliProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider {
   const config = entry.provider_config;
   if (!config.command) {
-    return failingProvider('cli', `model "${entry.key}" (cli) needs provider_config.command, the program to run, e.g. ["llm", "-m", "gpt-4o-mini"]`);
+    return failingProvider(
+      'cli',
+      `model "${entry.key}" (cli) needs provider_config.command, the program to run, e.g. ["llm", "-m", "gpt-4o-mini"]`,
+    );
   }
   return new CliProvider({
     modelKey: entry.key,
@@ -86,7 +137,9 @@ function cliProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider {
     cwd: resolve(deps.orgPath, config.cwd ?? '.'),
     // Unlike LeMMing, the program does not inherit this process's environment and the API keys in it.
     env: cliEnvironment(deps.env, config.env ?? {}),
-    timeoutMs: config.timeout_ms ?? (config.timeout !== undefined ? Math.round(config.timeout * 1000) : DEFAULT_CLI_TIMEOUT_MS),
+    timeoutMs:
+      config.timeout_ms ??
+      (config.timeout !== undefined ? Math.round(config.timeout * 1000) : DEFAULT_CLI_TIMEOUT_MS),
     preventArgInjection: config.prevent_arg_injection ?? true,
   });
 }
@@ -94,7 +147,10 @@ function cliProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider {
 function scriptedProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider {
   const config = entry.provider_config;
   if (!config.script) {
-    return failingProvider('scripted', `model "${entry.key}" (scripted) needs provider_config.script, the path of its script relative to the org`);
+    return failingProvider(
+      'scripted',
+      `model "${entry.key}" (scripted) needs provider_config.script, the path of its script relative to the org`,
+    );
   }
   return new ScriptedProvider({
     modelKey: entry.key,
@@ -112,7 +168,10 @@ function httpEndpoint(entry: ModelEntry, defaults: HttpDefaults, deps: ProviderD
   const envBaseUrl = defaults.baseUrlEnv ? deps.env[defaults.baseUrlEnv]?.trim() : undefined;
   const baseUrl = config.base_url ?? (envBaseUrl || defaults.baseUrl);
   if (!baseUrl) {
-    return { ok: false, message: `model "${entry.key}" (${defaults.service}) needs provider_config.base_url, the address of the server, e.g. http://localhost:8000/v1` };
+    return {
+      ok: false,
+      message: `model "${entry.key}" (${defaults.service}) needs provider_config.base_url, the address of the server, e.g. http://localhost:8000/v1`,
+    };
   }
   const keyRule: KeyRule = {
     modelKey: entry.key,

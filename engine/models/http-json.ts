@@ -7,7 +7,12 @@ const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 const ERROR_DETAIL_CHARS = 300;
 /** Errors from a socket that dropped mid-request: worth another attempt. */
 const CONNECTION_RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 export interface JsonPost {
   /** Who is being called, for messages: "OpenAI", "Anthropic", "Ollama". */
@@ -30,7 +35,8 @@ export interface JsonPostResult {
   attempts: number;
 }
 
-type Attempt = { done: true; body: unknown } | { done: false; error: ModelCallError; retryAfterMs: number | null };
+type Attempt =
+  { done: true; body: unknown } | { done: false; error: ModelCallError; retryAfterMs: number | null };
 
 let sharedDispatcher: Dispatcher | undefined;
 
@@ -69,7 +75,12 @@ export async function postJson(call: JsonPost): Promise<JsonPostResult> {
 }
 
 interface CallErrors {
-  fail(kind: ModelCallErrorKind, message: string, attempts: number, extra?: { status?: number; retryable?: boolean }): ModelCallError;
+  fail(
+    kind: ModelCallErrorKind,
+    message: string,
+    attempts: number,
+    extra?: { status?: number; retryable?: boolean },
+  ): ModelCallError;
   /** The call's signal fired: the caller cancelled, or the deadline passed. */
   aborted(attempts: number): ModelCallError;
 }
@@ -82,7 +93,12 @@ function callErrors(call: JsonPost): CallErrors {
     aborted: (attempts) =>
       call.signal?.aborted
         ? fail('cancelled', `the call to ${call.service} was cancelled`, attempts)
-        : fail('timeout', `${call.service} did not answer within ${call.timeoutMs} ms (timeout_ms)`, attempts, { retryable: true }),
+        : fail(
+            'timeout',
+            `${call.service} did not answer within ${call.timeoutMs} ms (timeout_ms)`,
+            attempts,
+            { retryable: true },
+          ),
   };
 }
 
@@ -113,16 +129,27 @@ async function attemptOnce(
   } catch (error) {
     if (signal.aborted) throw aborted(attempt);
     if (error instanceof ResponseTooLargeError) {
-      throw fail('bad_response', `${call.service} sent more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB; that is not a chat answer`, attempt);
+      throw fail(
+        'bad_response',
+        `${call.service} sent more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB; that is not a chat answer`,
+        attempt,
+      );
     }
     const code = errorCode(error);
     const reason = error instanceof Error ? error.message : String(error);
     if (TIMEOUT_CODES.has(code)) {
-      throw fail('timeout', `${call.service} at ${endpoint} timed out (${reason})`, attempt, { retryable: true });
+      throw fail('timeout', `${call.service} at ${endpoint} timed out (${reason})`, attempt, {
+        retryable: true,
+      });
     }
-    const networkError = fail('network', `cannot reach ${call.service} at ${endpoint}: ${reason}${code ? ` (${code})` : ''}`, attempt, {
-      retryable: true,
-    });
+    const networkError = fail(
+      'network',
+      `cannot reach ${call.service} at ${endpoint}: ${reason}${code ? ` (${code})` : ''}`,
+      attempt,
+      {
+        retryable: true,
+      },
+    );
     if (CONNECTION_RESET_CODES.has(code)) return { done: false, error: networkError, retryAfterMs: null };
     throw networkError;
   }
@@ -130,15 +157,25 @@ async function attemptOnce(
   if (status >= 200 && status < 300) {
     const parsed = parseJson(text);
     if (!parsed.ok) {
-      throw fail('bad_response', `${call.service} answered with something that is not JSON: ${snippet(text)}`, attempt, { status });
+      throw fail(
+        'bad_response',
+        `${call.service} answered with something that is not JSON: ${snippet(text)}`,
+        attempt,
+        { status },
+      );
     }
     return { done: true, body: parsed.value };
   }
   const retryable = status === 429 || status >= 500;
-  const error = fail('http', `${call.service} returned HTTP ${status}${attempt > 1 ? ` after ${attempt} attempts` : ''}: ${errorDetail(text)}`, attempt, {
-    status,
-    retryable,
-  });
+  const error = fail(
+    'http',
+    `${call.service} returned HTTP ${status}${attempt > 1 ? ` after ${attempt} attempts` : ''}: ${errorDetail(text)}`,
+    attempt,
+    {
+      status,
+      retryable,
+    },
+  );
   if (!retryable) throw error;
   return { done: false, error, retryAfterMs: parseRetryAfter(retryAfter, call.timing.now()) };
 }
@@ -202,6 +239,8 @@ function firstHeader(value: string | string[] | undefined): string | undefined {
 }
 
 function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  const code =
+    (error as { code?: unknown } | null)?.code ??
+    (error as { cause?: { code?: unknown } } | null)?.cause?.code;
   return typeof code === 'string' ? code : '';
 }

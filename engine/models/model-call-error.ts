@@ -1,4 +1,5 @@
-export type ModelCallErrorKind = 'http' | 'timeout' | 'network' | 'cancelled' | 'bad_response' | 'config' | 'refused';
+export type ModelCallErrorKind =
+  'http' | 'timeout' | 'network' | 'cancelled' | 'bad_response' | 'config' | 'refused';
 
 export interface ModelCallErrorDetails {
   kind: ModelCallErrorKind;

@@ -33,7 +33,10 @@ describe('readModelsFile', () => {
       'gpt-4.1-mini',
       'cli-echo',
     ]);
-    expect(findModelEntry(models, 'claude-3-sonnet')).toMatchObject({ provider: 'anthropic', model_name: 'claude-3-5-sonnet-20240620' });
+    expect(findModelEntry(models, 'claude-3-sonnet')).toMatchObject({
+      provider: 'anthropic',
+      model_name: 'claude-3-5-sonnet-20240620',
+    });
     expect(findModelEntry(models, 'cli-echo')?.provider_config.command).toEqual(['echo']);
   });
 
@@ -42,7 +45,9 @@ describe('readModelsFile', () => {
     dirs.push(org);
     const models = await readModelsFile(org);
     expect(models.entries).toEqual([]);
-    expect(models.problems).toEqual([{ file: MODELS_FILE, field: '', message: 'cannot read models.json: the file does not exist' }]);
+    expect(models.problems).toEqual([
+      { file: MODELS_FILE, field: '', message: 'cannot read models.json: the file does not exist' },
+    ]);
   });
 });
 
@@ -56,7 +61,9 @@ describe('parseModelsFile', () => {
   });
 
   it('refuses a top level that is not an object', () => {
-    expect(parseModelsFile('[1, 2]').problems).toEqual([{ file: MODELS_FILE, field: '', message: 'models.json must be an object of model keys' }]);
+    expect(parseModelsFile('[1, 2]').problems).toEqual([
+      { file: MODELS_FILE, field: '', message: 'models.json must be an object of model keys' },
+    ]);
   });
 
   it('keeps the valid entries and names the key and field of each invalid one', () => {
@@ -65,9 +72,21 @@ describe('parseModelsFile', () => {
         good: { provider: 'ollama', model_name: 'llama3.2' },
         no_name: { provider: 'openai' },
         bad_url: { provider: 'openai-compatible', model_name: 'm', provider_config: { base_url: 'ftp://x' } },
-        bad_timeout: { provider: 'openai', model_name: 'm', provider_config: { timeout_ms: -5, max_retries: 2.5 } },
-        bad_price: { provider: 'openai', model_name: 'm', provider_config: { prices: { input_per_million: 'cheap', output_per_million: 1 } } },
-        bad_header: { provider: 'openai', model_name: 'm', provider_config: { headers: { 'X-Title': 'a\r\nInjected: yes' } } },
+        bad_timeout: {
+          provider: 'openai',
+          model_name: 'm',
+          provider_config: { timeout_ms: -5, max_retries: 2.5 },
+        },
+        bad_price: {
+          provider: 'openai',
+          model_name: 'm',
+          provider_config: { prices: { input_per_million: 'cheap', output_per_million: 1 } },
+        },
+        bad_header: {
+          provider: 'openai',
+          model_name: 'm',
+          provider_config: { headers: { 'X-Title': 'a\r\nInjected: yes' } },
+        },
         bad_command: { provider: 'cli', model_name: 'c', provider_config: { command: "say 'unclosed" } },
         not_object: 'gpt-4o',
       }),
@@ -75,10 +94,26 @@ describe('parseModelsFile', () => {
 
     expect(models.entries.map((entry) => entry.key)).toEqual(['good']);
     expect(models.problems).toEqual([
-      { file: MODELS_FILE, field: 'no_name.model_name', message: 'model "no_name" is missing required field "model_name"' },
-      { file: MODELS_FILE, field: 'bad_url.provider_config.base_url', message: 'model "bad_url": base_url must be an http:// or https:// address' },
-      { file: MODELS_FILE, field: 'bad_timeout.provider_config.timeout_ms', message: 'model "bad_timeout": timeout_ms must be greater than 0' },
-      { file: MODELS_FILE, field: 'bad_timeout.provider_config.max_retries', message: 'model "bad_timeout": max_retries must be a whole number' },
+      {
+        file: MODELS_FILE,
+        field: 'no_name.model_name',
+        message: 'model "no_name" is missing required field "model_name"',
+      },
+      {
+        file: MODELS_FILE,
+        field: 'bad_url.provider_config.base_url',
+        message: 'model "bad_url": base_url must be an http:// or https:// address',
+      },
+      {
+        file: MODELS_FILE,
+        field: 'bad_timeout.provider_config.timeout_ms',
+        message: 'model "bad_timeout": timeout_ms must be greater than 0',
+      },
+      {
+        file: MODELS_FILE,
+        field: 'bad_timeout.provider_config.max_retries',
+        message: 'model "bad_timeout": max_retries must be a whole number',
+      },
       {
         file: MODELS_FILE,
         field: 'bad_price.provider_config.prices.input_per_million',
@@ -92,9 +127,14 @@ describe('parseModelsFile', () => {
       {
         file: MODELS_FILE,
         field: 'bad_command.provider_config.command',
-        message: 'model "bad_command": command cannot be split: no closing quotation (a single quote is not closed)',
+        message:
+          'model "bad_command": command cannot be split: no closing quotation (a single quote is not closed)',
       },
-      { file: MODELS_FILE, field: 'not_object', message: 'model "not_object" must be an object with provider and model_name' },
+      {
+        file: MODELS_FILE,
+        field: 'not_object',
+        message: 'model "not_object" must be an object with provider and model_name',
+      },
     ]);
   });
 
@@ -112,18 +152,28 @@ describe('parseModelsFile', () => {
     expect(models.problems).toEqual([]);
     const entry = models.entries[0];
     expect(entry).toMatchObject({ key: 'local', added_by_someone: { keep: true } });
-    expect(entry?.provider_config).toMatchObject({ command: ['llm', '-m', 'gpt 4', '--no-stream'], future_option: 3 });
+    expect(entry?.provider_config).toMatchObject({
+      command: ['llm', '-m', 'gpt 4', '--no-stream'],
+      future_option: 3,
+    });
   });
 
   it('warns about unknown providers and credential-looking headers without dropping the entry', () => {
     const models = parseModelsFile(
       JSON.stringify({
         custom: { provider: 'my-plugin', model_name: 'x' },
-        leaky: { provider: 'openai', model_name: 'gpt-4o', provider_config: { headers: { Authorization: 'Bearer sk-abc' } } },
+        leaky: {
+          provider: 'openai',
+          model_name: 'gpt-4o',
+          provider_config: { headers: { Authorization: 'Bearer sk-abc' } },
+        },
       }),
     );
     expect(models.entries.map((entry) => entry.key)).toEqual(['custom', 'leaky']);
-    expect(models.warnings.map((warning) => warning.field)).toEqual(['custom.provider', 'leaky.provider_config.headers.Authorization']);
+    expect(models.warnings.map((warning) => warning.field)).toEqual([
+      'custom.provider',
+      'leaky.provider_config.headers.Authorization',
+    ]);
     expect(models.warnings[0]?.message).toContain('unknown provider "my-plugin"');
   });
 });

@@ -33,7 +33,11 @@ export type ModelsFileProblem = AgentProblem;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const text = (field: string) => z.string({ error: `${field} must be text` }).trim().min(1, `${field} must not be empty`);
+const text = (field: string) =>
+  z
+    .string({ error: `${field} must be text` })
+    .trim()
+    .min(1, `${field} must not be empty`);
 
 const positiveWhole = (field: string, unit: string) =>
   z
@@ -54,16 +58,28 @@ const HttpUrl = z
   }, 'base_url must be an http:// or https:// address');
 
 const Prices = z.looseObject({
-  input_per_million: z.number({ error: 'prices.input_per_million must be a number' }).nonnegative('prices.input_per_million must not be negative'),
-  output_per_million: z.number({ error: 'prices.output_per_million must be a number' }).nonnegative('prices.output_per_million must not be negative'),
+  input_per_million: z
+    .number({ error: 'prices.input_per_million must be a number' })
+    .nonnegative('prices.input_per_million must not be negative'),
+  output_per_million: z
+    .number({ error: 'prices.output_per_million must be a number' })
+    .nonnegative('prices.output_per_million must not be negative'),
 });
 
 const Headers = z
-  .record(z.string(), z.string({ error: 'each header value must be text' }), { error: 'headers must be an object of name: value' })
+  .record(z.string(), z.string({ error: 'each header value must be text' }), {
+    error: 'headers must be an object of name: value',
+  })
   .superRefine((headers, context) => {
     for (const [name, value] of Object.entries(headers)) {
-      if (!HEADER_NAME.test(name)) context.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid header name` });
-      if (/[\r\n\0]/.test(value)) context.addIssue({ code: 'custom', path: [name], message: `header ${name} must not contain line breaks` });
+      if (!HEADER_NAME.test(name))
+        context.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid header name` });
+      if (/[\r\n\0]/.test(value))
+        context.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `header ${name} must not contain line breaks`,
+        });
     }
   });
 
@@ -88,7 +104,9 @@ const Command = z
 export const ProviderConfig = z.looseObject({
   base_url: HttpUrl.optional(),
   api_key_secret: text('api_key_secret').optional(),
-  api_key_env: text('api_key_env').regex(ENV_NAME, 'api_key_env must be an environment variable name like MY_API_KEY').optional(),
+  api_key_env: text('api_key_env')
+    .regex(ENV_NAME, 'api_key_env must be an environment variable name like MY_API_KEY')
+    .optional(),
   timeout_ms: positiveWhole('timeout_ms', 'milliseconds').optional(),
   max_retries: z
     .number({ error: 'max_retries must be a number' })
@@ -101,8 +119,15 @@ export const ProviderConfig = z.looseObject({
   native_tools: z.boolean({ error: 'native_tools must be true or false' }).optional(),
   command: Command.optional(),
   cwd: text('cwd').optional(),
-  env: z.record(z.string(), z.string({ error: 'each env value must be text' }), { error: 'env must be an object of NAME: value' }).optional(),
-  timeout: z.number({ error: 'timeout must be a number of seconds' }).positive('timeout must be greater than 0').optional(),
+  env: z
+    .record(z.string(), z.string({ error: 'each env value must be text' }), {
+      error: 'env must be an object of NAME: value',
+    })
+    .optional(),
+  timeout: z
+    .number({ error: 'timeout must be a number of seconds' })
+    .positive('timeout must be greater than 0')
+    .optional(),
   prevent_arg_injection: z.boolean({ error: 'prevent_arg_injection must be true or false' }).optional(),
   script: text('script').optional(),
 });
@@ -134,7 +159,11 @@ export function parseModelsFile(source: string, file: string = MODELS_FILE): Mod
     return { entries: [], problems: [{ file, field: '', message, line, column }], warnings: [] };
   }
   if (!isPlainObject(parsed.value)) {
-    return { entries: [], problems: [{ file, field: '', message: 'models.json must be an object of model keys' }], warnings: [] };
+    return {
+      entries: [],
+      problems: [{ file, field: '', message: 'models.json must be an object of model keys' }],
+      warnings: [],
+    };
   }
 
   const result: ModelsFile = { entries: [], problems: [], warnings: [] };
@@ -157,8 +186,15 @@ export async function readModelsFile(orgPath: string): Promise<ModelsFile> {
   try {
     source = await readFile(join(orgPath, MODELS_FILE), 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (error as Error).message;
-    return { entries: [], problems: [{ file: MODELS_FILE, field: '', message: `cannot read models.json: ${reason}` }], warnings: [] };
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'the file does not exist'
+        : (error as Error).message;
+    return {
+      entries: [],
+      problems: [{ file: MODELS_FILE, field: '', message: `cannot read models.json: ${reason}` }],
+      warnings: [],
+    };
   }
   return parseModelsFile(source);
 }
@@ -173,10 +209,22 @@ function toProblem(file: string, key: string, entry: unknown, issue: z.core.$Zod
     return { file, field, message: `model "${key}" must be an object with provider and model_name` };
   }
   const missing = issue.code === 'invalid_type' && valueAt(entry, issue.path) === undefined;
-  return { file, field, message: missing ? `model "${key}" is missing required field "${issue.path.map(String).join('.')}"` : `model "${key}": ${issue.message}` };
+  return {
+    file,
+    field,
+    message: missing
+      ? `model "${key}" is missing required field "${issue.path.map(String).join('.')}"`
+      : `model "${key}": ${issue.message}`,
+  };
 }
 
-const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'api-key', 'proxy-authorization', 'cookie']);
+const CREDENTIAL_HEADERS = new Set([
+  'authorization',
+  'x-api-key',
+  'api-key',
+  'proxy-authorization',
+  'cookie',
+]);
 
 function entryWarnings(file: string, entry: ModelEntry): ModelsFileProblem[] {
   const warnings: ModelsFileProblem[] = [];

@@ -32,7 +32,12 @@ export class OllamaProvider implements ModelProvider {
       secrets: key ? [key] : [],
     });
     const parsed = fromOllamaResponse(body);
-    if (!parsed.ok) throw new ModelCallError({ kind: 'bad_response', message: `${this.endpoint.service} ${parsed.problem}`, attempts });
+    if (!parsed.ok)
+      throw new ModelCallError({
+        kind: 'bad_response',
+        message: `${this.endpoint.service} ${parsed.problem}`,
+        attempts,
+      });
     return { ...parsed.response, latencyMs: performance.now() - started };
   }
 }
@@ -49,7 +54,12 @@ export function toOllamaRequest(request: ModelRequest): Record<string, unknown> 
     stream: false,
     ...(Object.keys(options).length ? { options } : {}),
     ...(request.tools?.length
-      ? { tools: request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) }
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: 'function',
+            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+          })),
+        }
       : {}),
   };
 }
@@ -96,11 +106,20 @@ export function fromOllamaResponse(body: unknown): ParsedAnswer {
   const reportedError = errorInBody(body);
   if (reportedError) return reportedError;
   const checked = OllamaResponse.safeParse(body);
-  if (!checked.success) return { ok: false, problem: `answered without a usable message (${describeIssue(checked.error)})` };
+  if (!checked.success)
+    return { ok: false, problem: `answered without a usable message (${describeIssue(checked.error)})` };
   const { message, done_reason, prompt_eval_count, eval_count } = checked.data;
   const toolCalls: ToolCall[] = (message.tool_calls ?? []).map((call, index) => {
-    const rawArguments = typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments ?? {});
-    return { id: call.id ?? `call_${index}`, name: call.function.name, arguments: parseToolArguments(rawArguments), rawArguments };
+    const rawArguments =
+      typeof call.function.arguments === 'string'
+        ? call.function.arguments
+        : JSON.stringify(call.function.arguments ?? {});
+    return {
+      id: call.id ?? `call_${index}`,
+      name: call.function.name,
+      arguments: parseToolArguments(rawArguments),
+      rawArguments,
+    };
   });
   const hasUsage = prompt_eval_count != null || eval_count != null;
   return {
@@ -108,7 +127,9 @@ export function fromOllamaResponse(body: unknown): ParsedAnswer {
     response: {
       text: message.content ?? '',
       toolCalls,
-      usage: hasUsage ? { inputTokens: Math.round(prompt_eval_count ?? 0), outputTokens: Math.round(eval_count ?? 0) } : null,
+      usage: hasUsage
+        ? { inputTokens: Math.round(prompt_eval_count ?? 0), outputTokens: Math.round(eval_count ?? 0) }
+        : null,
       finishReason: done_reason ?? null,
       raw: body,
     },

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createProvider } from './create-provider';
 import { sendJson } from './test-support/loopback-server';
-import { callError, modelEntry as entry, testDeps, useLoopbackServers } from './test-support/provider-test-kit';
+import {
+  callError,
+  modelEntry as entry,
+  testDeps,
+  useLoopbackServers,
+} from './test-support/provider-test-kit';
 import type { ModelRequest, ToolDefinition } from './types';
 
 const serve = useLoopbackServers();
@@ -29,8 +34,16 @@ describe('OpenAI chat completions', () => {
           {
             content: 'Checking.',
             tool_calls: [
-              { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
-              { id: 'call_b', type: 'function', function: { name: 'get_weather', arguments: '{"city": Osl' } },
+              {
+                id: 'call_a',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
+              },
+              {
+                id: 'call_b',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city": Osl' },
+              },
             ],
           },
           'tool_calls',
@@ -38,7 +51,11 @@ describe('OpenAI chat completions', () => {
       ),
     );
     const provider = createProvider(
-      entry('openai', { base_url: `${server.url}/v1`, api_key_secret: 'openai', headers: { 'X-Title': 'LeMMing' } }),
+      entry('openai', {
+        base_url: `${server.url}/v1`,
+        api_key_secret: 'openai',
+        headers: { 'X-Title': 'LeMMing' },
+      }),
       testDeps([], { resolveSecret: (name) => (name === 'openai' ? 'sk-test-123' : undefined) }),
     );
 
@@ -90,12 +107,29 @@ describe('OpenAI chat completions', () => {
         response,
         200,
         index === 0
-          ? completion({ content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] }, 'tool_calls')
+          ? completion(
+              {
+                content: null,
+                tool_calls: [
+                  {
+                    id: 'call_1',
+                    type: 'function',
+                    function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
+                  },
+                ],
+              },
+              'tool_calls',
+            )
           : completion({ content: 'It is 4°C in Oslo.' }),
       ),
     );
     const provider = createProvider(entry('openai-compatible', { base_url: server.url }), testDeps([]));
-    const request: ModelRequest = { model: 'local-model', messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools: [weatherTool], maxTokens: 50 };
+    const request: ModelRequest = {
+      model: 'local-model',
+      messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+      tools: [weatherTool],
+      maxTokens: 50,
+    };
 
     const first = await provider.complete(request);
     expect(first.text).toBe('');
@@ -116,7 +150,17 @@ describe('OpenAI chat completions', () => {
       max_tokens: 50,
       messages: [
         { role: 'user', content: 'Weather in Oslo?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'get_weather', arguments: '{"city":"Oslo"}' },
+            },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: '{"success":true,"output":"4°C"}' },
       ],
     });
@@ -125,7 +169,12 @@ describe('OpenAI chat completions', () => {
   it('waits as long as Retry-After says after a 429, then succeeds', async () => {
     const server = await serve((_request, response, index) =>
       index === 0
-        ? sendJson(response, 429, { error: { message: 'Rate limit reached', type: 'requests' } }, { 'retry-after': '2' })
+        ? sendJson(
+            response,
+            429,
+            { error: { message: 'Rate limit reached', type: 'requests' } },
+            { 'retry-after': '2' },
+          )
         : sendJson(response, 200, completion({ content: 'ok' })),
     );
     const sleeps: number[] = [];
@@ -139,11 +188,18 @@ describe('OpenAI chat completions', () => {
   });
 
   it('gives up on a Retry-After that would overrun the deadline instead of waiting for it', async () => {
-    const server = await serve((_request, response) => sendJson(response, 429, { error: { message: 'slow down' } }, { 'retry-after': '20' }));
+    const server = await serve((_request, response) =>
+      sendJson(response, 429, { error: { message: 'slow down' } }, { 'retry-after': '20' }),
+    );
     const sleeps: number[] = [];
-    const provider = createProvider(entry('openai-compatible', { base_url: server.url, timeout_ms: 5000 }), testDeps(sleeps));
+    const provider = createProvider(
+      entry('openai-compatible', { base_url: server.url, timeout_ms: 5000 }),
+      testDeps(sleeps),
+    );
 
-    const error = await callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await callError(
+      provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+    );
 
     expect(error).toMatchObject({ kind: 'http', status: 429, retryable: true, attempts: 1 });
     expect(error.message).toContain('slow down');
@@ -151,23 +207,36 @@ describe('OpenAI chat completions', () => {
   });
 
   it('retries 500s with growing backoff and reports the last one when retries run out', async () => {
-    const server = await serve((_request, response) => sendJson(response, 500, { error: { message: 'The server had an error' } }));
+    const server = await serve((_request, response) =>
+      sendJson(response, 500, { error: { message: 'The server had an error' } }),
+    );
     const sleeps: number[] = [];
-    const provider = createProvider(entry('openai-compatible', { base_url: server.url, max_retries: 2 }), testDeps(sleeps));
+    const provider = createProvider(
+      entry('openai-compatible', { base_url: server.url, max_retries: 2 }),
+      testDeps(sleeps),
+    );
 
-    const error = await callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await callError(
+      provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+    );
 
     expect(server.received).toHaveLength(3);
     expect(sleeps).toEqual([250, 500]);
     expect(error).toMatchObject({ kind: 'http', status: 500, retryable: true, attempts: 3 });
-    expect(error.message).toBe('OpenAI-compatible server returned HTTP 500 after 3 attempts: The server had an error');
+    expect(error.message).toBe(
+      'OpenAI-compatible server returned HTTP 500 after 3 attempts: The server had an error',
+    );
   });
 
   it('does not retry other client errors', async () => {
-    const server = await serve((_request, response) => sendJson(response, 400, { error: { message: "Invalid value for 'model'" } }));
+    const server = await serve((_request, response) =>
+      sendJson(response, 400, { error: { message: "Invalid value for 'model'" } }),
+    );
     const provider = createProvider(entry('openai-compatible', { base_url: server.url }), testDeps([]));
 
-    const error = await callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await callError(
+      provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+    );
 
     expect(server.received).toHaveLength(1);
     expect(error).toMatchObject({ kind: 'http', status: 400, retryable: false, attempts: 1 });
@@ -191,10 +260,15 @@ describe('OpenAI chat completions', () => {
 
   it('times out when the server never answers', async () => {
     const server = await serve(() => undefined);
-    const provider = createProvider(entry('openai-compatible', { base_url: server.url, timeout_ms: 300 }), testDeps([]));
+    const provider = createProvider(
+      entry('openai-compatible', { base_url: server.url, timeout_ms: 300 }),
+      testDeps([]),
+    );
 
     const started = performance.now();
-    const error = await callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await callError(
+      provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+    );
 
     expect(error).toMatchObject({ kind: 'timeout', retryable: true, attempts: 1 });
     expect(error.message).toBe('OpenAI-compatible server did not answer within 300 ms (timeout_ms)');
@@ -206,7 +280,13 @@ describe('OpenAI chat completions', () => {
     const provider = createProvider(entry('openai-compatible', { base_url: server.url }), testDeps([]));
     const controller = new AbortController();
 
-    const pending = callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }], signal: controller.signal }));
+    const pending = callError(
+      provider.complete({
+        model: 'm',
+        messages: [{ role: 'user', content: 'hi' }],
+        signal: controller.signal,
+      }),
+    );
     await server.waitForRequests(1);
     controller.abort();
     const error = await pending;
@@ -230,16 +310,24 @@ describe('OpenAI chat completions', () => {
     const noChoice = await callError(provider.complete(request));
 
     expect(notJson).toMatchObject({ kind: 'bad_response', status: 200, retryable: false });
-    expect(notJson.message).toBe('OpenAI-compatible server answered with something that is not JSON: <html>502 Bad Gateway</html>');
+    expect(notJson.message).toBe(
+      'OpenAI-compatible server answered with something that is not JSON: <html>502 Bad Gateway</html>',
+    );
     expect(noChoice).toMatchObject({ kind: 'bad_response', retryable: false });
-    expect(noChoice.message).toMatch(/^OpenAI-compatible server answered without a usable choices\[0\]\.message \(choices: /);
+    expect(noChoice.message).toMatch(
+      /^OpenAI-compatible server answered without a usable choices\[0\]\.message \(choices: /,
+    );
   });
 
   it('treats an error object in a 200 answer as a bad response carrying its message', async () => {
-    const server = await serve((_request, response) => sendJson(response, 200, { error: { message: 'No endpoints found for this model', code: 404 } }));
+    const server = await serve((_request, response) =>
+      sendJson(response, 200, { error: { message: 'No endpoints found for this model', code: 404 } }),
+    );
     const provider = createProvider(entry('openrouter', { base_url: server.url }), testDeps([]));
 
-    const error = await callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await callError(
+      provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+    );
 
     expect(error.kind).toBe('bad_response');
     expect(error.message).toBe('OpenRouter answered with an error: No endpoints found for this model');
@@ -251,7 +339,9 @@ describe('OpenAI chat completions', () => {
     await server.close();
     const provider = createProvider(entry('lmstudio', { base_url: `${closedUrl}/v1` }), testDeps([]));
 
-    const error = await callError(provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+    const error = await callError(
+      provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+    );
 
     expect(error).toMatchObject({ kind: 'network', retryable: true, attempts: 1 });
     expect(error.message).toContain(`cannot reach LM Studio at ${closedUrl}/v1/chat/completions`);
@@ -281,18 +371,31 @@ describe('API keys for OpenAI-compatible providers', () => {
   });
 
   it('uses the conventional variable, and the named variable before it', async () => {
-    const server = await serve((_request, response) => sendJson(response, 200, completion({ content: 'ok' })));
+    const server = await serve((_request, response) =>
+      sendJson(response, 200, completion({ content: 'ok' })),
+    );
     const env = { OPENROUTER_API_KEY: 'sk-or-conventional', TEAM_KEY: 'sk-or-team' };
-    await createProvider(entry('openrouter', { base_url: server.url }), testDeps([], { env })).complete({ model: 'm', messages: [] });
-    await createProvider(entry('openrouter', { base_url: server.url, api_key_env: 'TEAM_KEY' }), testDeps([], { env })).complete({
+    await createProvider(entry('openrouter', { base_url: server.url }), testDeps([], { env })).complete({
       model: 'm',
       messages: [],
     });
-    expect(server.received.map((request) => request.headers.authorization)).toEqual(['Bearer sk-or-conventional', 'Bearer sk-or-team']);
+    await createProvider(
+      entry('openrouter', { base_url: server.url, api_key_env: 'TEAM_KEY' }),
+      testDeps([], { env }),
+    ).complete({
+      model: 'm',
+      messages: [],
+    });
+    expect(server.received.map((request) => request.headers.authorization)).toEqual([
+      'Bearer sk-or-conventional',
+      'Bearer sk-or-team',
+    ]);
   });
 
   it('needs no key for a server on this computer', async () => {
-    const server = await serve((_request, response) => sendJson(response, 200, completion({ content: 'local' })));
+    const server = await serve((_request, response) =>
+      sendJson(response, 200, completion({ content: 'local' })),
+    );
     const provider = createProvider(entry('openai', { base_url: server.url }), testDeps([]));
     expect((await provider.complete({ model: 'm', messages: [] })).text).toBe('local');
     expect(server.received[0]?.headers.authorization).toBeUndefined();

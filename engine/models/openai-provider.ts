@@ -4,7 +4,14 @@ import { postJson } from './http-json';
 import { parseToolArguments } from './json-values';
 import { ModelCallError } from './model-call-error';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
-import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall, ToolDefinition } from './types';
+import type {
+  ChatMessage,
+  ModelProvider,
+  ModelRequest,
+  ModelResponse,
+  ToolCall,
+  ToolDefinition,
+} from './types';
 
 /** OpenAI's own API wants max_completion_tokens (reasoning models refuse max_tokens); compatible servers want max_tokens. */
 export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
@@ -38,12 +45,20 @@ export class OpenAiCompatibleProvider implements ModelProvider {
       secrets: key ? [key] : [],
     });
     const parsed = fromOpenAiResponse(body);
-    if (!parsed.ok) throw new ModelCallError({ kind: 'bad_response', message: `${this.endpoint.service} ${parsed.problem}`, attempts });
+    if (!parsed.ok)
+      throw new ModelCallError({
+        kind: 'bad_response',
+        message: `${this.endpoint.service} ${parsed.problem}`,
+        attempts,
+      });
     return { ...parsed.response, latencyMs: performance.now() - started };
   }
 }
 
-export function toOpenAiRequest(request: ModelRequest, maxTokensField: MaxTokensField): Record<string, unknown> {
+export function toOpenAiRequest(
+  request: ModelRequest,
+  maxTokensField: MaxTokensField,
+): Record<string, unknown> {
   return {
     model: request.model,
     messages: request.messages.map(toOpenAiMessage),
@@ -74,7 +89,10 @@ function toOpenAiMessage(message: ChatMessage): Record<string, unknown> {
 }
 
 function toOpenAiTool(tool: ToolDefinition): Record<string, unknown> {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
 }
 
 const TextPart = z.looseObject({ type: z.string(), text: z.string().optional() });
@@ -99,7 +117,9 @@ const OpenAiResponse = z.looseObject({
       }),
     )
     .min(1),
-  usage: z.looseObject({ prompt_tokens: z.number().nonnegative(), completion_tokens: z.number().nonnegative() }).nullish(),
+  usage: z
+    .looseObject({ prompt_tokens: z.number().nonnegative(), completion_tokens: z.number().nonnegative() })
+    .nullish(),
 });
 
 /** Reads a chat completion; anything that is not one is described, never thrown. */
@@ -107,13 +127,26 @@ export function fromOpenAiResponse(body: unknown): ParsedAnswer {
   const reportedError = errorInBody(body);
   if (reportedError) return reportedError;
   const checked = OpenAiResponse.safeParse(body);
-  if (!checked.success) return { ok: false, problem: `answered without a usable choices[0].message (${describeIssue(checked.error)})` };
+  if (!checked.success)
+    return {
+      ok: false,
+      problem: `answered without a usable choices[0].message (${describeIssue(checked.error)})`,
+    };
   const choice = checked.data.choices[0] as (typeof checked.data.choices)[number];
   const content = choice.message.content;
-  const text = typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
+  const text =
+    typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
   const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
-    const rawArguments = typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments ?? {});
-    return { id: call.id ?? `call_${index}`, name: call.function.name, arguments: parseToolArguments(rawArguments), rawArguments };
+    const rawArguments =
+      typeof call.function.arguments === 'string'
+        ? call.function.arguments
+        : JSON.stringify(call.function.arguments ?? {});
+    return {
+      id: call.id ?? `call_${index}`,
+      name: call.function.name,
+      arguments: parseToolArguments(rawArguments),
+      rawArguments,
+    };
   });
   const usage = checked.data.usage;
   return {
@@ -121,7 +154,9 @@ export function fromOpenAiResponse(body: unknown): ParsedAnswer {
     response: {
       text,
       toolCalls,
-      usage: usage ? { inputTokens: Math.round(usage.prompt_tokens), outputTokens: Math.round(usage.completion_tokens) } : null,
+      usage: usage
+        ? { inputTokens: Math.round(usage.prompt_tokens), outputTokens: Math.round(usage.completion_tokens) }
+        : null,
       finishReason: choice.finish_reason ?? null,
       raw: body,
     },

@@ -4,7 +4,8 @@ import { isPlainObject } from './json-values';
 import type { ModelResponse } from './types';
 
 /** A provider's body read into a response, or what is wrong with it; bad model output is never thrown here. */
-export type ParsedAnswer = { ok: true; response: Omit<ModelResponse, 'latencyMs'> } | { ok: false; problem: string };
+export type ParsedAnswer =
+  { ok: true; response: Omit<ModelResponse, 'latencyMs'> } | { ok: false; problem: string };
 
 /** Some servers answer 200 with an error object instead of an error status. */
 export function errorInBody(body: unknown): ParsedAnswer | null {

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { abortableSleep, DEFAULT_RETRY_TIMING, parseRetryAfter, retryDelayMs, type RetryTiming } from './retry-timing';
+import {
+  abortableSleep,
+  DEFAULT_RETRY_TIMING,
+  parseRetryAfter,
+  retryDelayMs,
+  type RetryTiming,
+} from './retry-timing';
 
-const timing = (random: number): RetryTiming => ({ ...DEFAULT_RETRY_TIMING, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000, random: () => random });
+const timing = (random: number): RetryTiming => ({
+  ...DEFAULT_RETRY_TIMING,
+  baseDelayMs: 100,
+  maxDelayMs: 1000,
+  maxRetryAfterMs: 5000,
+  random: () => random,
+});
 
 describe('retryDelayMs', () => {
   it('doubles the ceiling per retry and jitters within its upper half', () => {

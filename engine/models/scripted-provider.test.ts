@@ -16,9 +16,16 @@ afterEach(async () => {
   await rm(orgPath, { recursive: true, force: true });
 });
 
-async function scripted(scriptText: string, config: Omit<ProviderConfig, 'script'> = {}, file = 'scripts/story.yaml') {
+async function scripted(
+  scriptText: string,
+  config: Omit<ProviderConfig, 'script'> = {},
+  file = 'scripts/story.yaml',
+) {
   await writeFile(join(orgPath, file), scriptText);
-  return createProvider(modelEntry('scripted', { script: file, ...config }, 'demo'), testDeps([], { orgPath }));
+  return createProvider(
+    modelEntry('scripted', { script: file, ...config }, 'demo'),
+    testDeps([], { orgPath }),
+  );
 }
 
 const turn = (agent: string, tick: number, inbox = 'Inbox: (empty)', round = 1): ModelRequest => ({
@@ -67,7 +74,9 @@ describe('scripted provider', () => {
       outbox_entries: [{ kind: 'request', payload: { text: 'Draft the login spec' }, to: ['writer'] }],
       notes: 'Delegated.',
     });
-    expect(JSON.parse(writer2.text)).toEqual({ outbox_entries: [{ kind: 'response', payload: { text: 'The spec is ready.' }, to: ['manager'] }] });
+    expect(JSON.parse(writer2.text)).toEqual({
+      outbox_entries: [{ kind: 'response', payload: { text: 'The spec is ready.' }, to: ['manager'] }],
+    });
     expect(JSON.parse(manager3.text)).toEqual({ notes: 'Approved.' });
     expect(JSON.parse(idle.text)).toEqual({ notes: 'Nothing to do.' });
     expect(manager1.raw).toMatchObject({ rule: 'agents.manager[0]', when: { tick: 1 } });
@@ -82,7 +91,10 @@ describe('scripted provider', () => {
     expect(withoutLatency[1]).toEqual(withoutLatency[0]);
     expect(withoutLatency[2]).toEqual(withoutLatency[0]);
     const inputChars = 'You are in an org.'.length + 'Inbox: (empty)'.length;
-    expect(answers[0]?.usage).toEqual({ inputTokens: Math.ceil(inputChars / 4), outputTokens: Math.ceil((answers[0]?.text.length ?? 0) / 4) });
+    expect(answers[0]?.usage).toEqual({
+      inputTokens: Math.ceil(inputChars / 4),
+      outputTokens: Math.ceil((answers[0]?.text.length ?? 0) / 4),
+    });
   });
 
   it('fails with a typed HTTP error when the script says so', async () => {
@@ -94,7 +106,9 @@ describe('scripted provider', () => {
 
   it('returns garbage text verbatim for the parser to deal with', async () => {
     const provider = await scripted(STORY);
-    expect((await provider.complete(turn('rambler', 1))).text).toBe('Sure! Here is my answer, not JSON at all.');
+    expect((await provider.complete(turn('rambler', 1))).text).toBe(
+      'Sure! Here is my answer, not JSON at all.',
+    );
   });
 
   it('times out when a delay reaches timeout_ms', async () => {
@@ -119,7 +133,14 @@ describe('scripted provider', () => {
       JSON.stringify({
         agents: {
           writer: [
-            { when: { round: 1 }, respond: { tool_calls: [{ id: 'w1', name: 'file_write', arguments: { path: 'spec.md', content: '# Login' } }] } },
+            {
+              when: { round: 1 },
+              respond: {
+                tool_calls: [
+                  { id: 'w1', name: 'file_write', arguments: { path: 'spec.md', content: '# Login' } },
+                ],
+              },
+            },
             { when: { round: 2 }, respond: { text: 'Wrote spec.md.' } },
           ],
         },
@@ -134,14 +155,23 @@ describe('scripted provider', () => {
     expect(provider.nativeTools).toBe(true);
     expect(first).toMatchObject({
       text: '',
-      toolCalls: [{ id: 'w1', name: 'file_write', arguments: { path: 'spec.md', content: '# Login' }, rawArguments: '{"path":"spec.md","content":"# Login"}' }],
+      toolCalls: [
+        {
+          id: 'w1',
+          name: 'file_write',
+          arguments: { path: 'spec.md', content: '# Login' },
+          rawArguments: '{"path":"spec.md","content":"# Login"}',
+        },
+      ],
       finishReason: 'tool_calls',
     });
     expect(second).toMatchObject({ text: 'Wrote spec.md.', toolCalls: [], finishReason: 'stop' });
   });
 
   it('reports an invalid script with its file, rule and field', async () => {
-    const provider = await scripted('agents:\n  manager:\n    - when: { tik: 1 }\n      respond: { notes: x }\n');
+    const provider = await scripted(
+      'agents:\n  manager:\n    - when: { tik: 1 }\n      respond: { notes: x }\n',
+    );
     const error = await callError(provider.complete(turn('manager', 1)));
     expect(error.kind).toBe('config');
     expect(error.message).toBe(
@@ -150,17 +180,26 @@ describe('scripted provider', () => {
   });
 
   it('reports a missing script, a missing script setting and an unanswered call as configuration errors', async () => {
-    const missingFile = createProvider(modelEntry('scripted', { script: 'scripts/none.yaml' }, 'demo'), testDeps([], { orgPath }));
+    const missingFile = createProvider(
+      modelEntry('scripted', { script: 'scripts/none.yaml' }, 'demo'),
+      testDeps([], { orgPath }),
+    );
     expect((await callError(missingFile.complete(turn('a', 1)))).message).toBe(
       'model "demo" (scripted): script scripts/none.yaml is invalid: cannot read the script: the file does not exist',
     );
 
     const noScript = createProvider(modelEntry('scripted', {}, 'demo'), testDeps([], { orgPath }));
-    expect((await callError(noScript.complete(turn('a', 1)))).message).toContain('needs provider_config.script');
+    expect((await callError(noScript.complete(turn('a', 1)))).message).toContain(
+      'needs provider_config.script',
+    );
 
-    const narrow = await scripted('agents:\n  manager:\n    - when: { tick: 1 }\n      respond: { notes: x }\n');
+    const narrow = await scripted(
+      'agents:\n  manager:\n    - when: { tick: 1 }\n      respond: { notes: x }\n',
+    );
     const unanswered = await callError(narrow.complete(turn('manager', 2)));
     expect(unanswered.kind).toBe('config');
-    expect(unanswered.message).toBe('model "demo" (scripted): no rule in scripts/story.yaml answers agent "manager" at tick 2, round 1; add a matching rule or a default');
+    expect(unanswered.message).toBe(
+      'model "demo" (scripted): no rule in scripts/story.yaml answers agent "manager" at tick 2, round 1; add a matching rule or a default',
+    );
   });
 });

@@ -31,13 +31,24 @@ export class ScriptedProvider implements ModelProvider {
     // Read on every call so edits to the script take effect on the next tick.
     const loaded = await loadScript(this.settings.orgPath, this.settings.script);
     if (!loaded.ok) {
-      const details = loaded.problems.map((problem) => `${problem.field ? `${problem.field}: ` : ''}${problem.message}${problem.line ? ` (line ${problem.line})` : ''}`);
-      throw new ModelCallError({ kind: 'config', message: `${model}: script ${this.settings.script} is invalid: ${details.join('; ')}` });
+      const details = loaded.problems.map(
+        (problem) =>
+          `${problem.field ? `${problem.field}: ` : ''}${problem.message}${problem.line ? ` (line ${problem.line})` : ''}`,
+      );
+      throw new ModelCallError({
+        kind: 'config',
+        message: `${model}: script ${this.settings.script} is invalid: ${details.join('; ')}`,
+      });
     }
     const selected = selectRule(loaded.script, request.context, lastUserMessage(request.messages));
     if (!selected) {
-      const where = request.context ? `agent "${request.context.agent}" at tick ${request.context.tick}, round ${request.context.round}` : 'a call without run context';
-      throw new ModelCallError({ kind: 'config', message: `${model}: no rule in ${this.settings.script} answers ${where}; add a matching rule or a default` });
+      const where = request.context
+        ? `agent "${request.context.agent}" at tick ${request.context.tick}, round ${request.context.round}`
+        : 'a call without run context';
+      throw new ModelCallError({
+        kind: 'config',
+        message: `${model}: no rule in ${this.settings.script} answers ${where}; add a matching rule or a default`,
+      });
     }
     const reply = selected.rule.respond;
     await this.wait(reply.delayMs, request.signal, model);
@@ -50,28 +61,48 @@ export class ScriptedProvider implements ModelProvider {
         message: `${model} returned HTTP ${reply.status}: ${reply.message}`,
       });
     }
-    const outputChars = reply.text.length + reply.toolCalls.reduce((sum, call) => sum + call.name.length + call.rawArguments.length, 0);
+    const outputChars =
+      reply.text.length +
+      reply.toolCalls.reduce((sum, call) => sum + call.name.length + call.rawArguments.length, 0);
     return {
       text: reply.text,
       toolCalls: reply.toolCalls,
-      usage: { inputTokens: estimateTokens(request.messages.reduce((sum, message) => sum + message.content.length, 0)), outputTokens: estimateTokens(outputChars) },
+      usage: {
+        inputTokens: estimateTokens(
+          request.messages.reduce((sum, message) => sum + message.content.length, 0),
+        ),
+        outputTokens: estimateTokens(outputChars),
+      },
       finishReason: reply.toolCalls.length ? 'tool_calls' : 'stop',
-      raw: { rule: selected.path, ...(selected.rule.when ? { when: selected.rule.when } : {}), respond: reply },
+      raw: {
+        rule: selected.path,
+        ...(selected.rule.when ? { when: selected.rule.when } : {}),
+        respond: reply,
+      },
       latencyMs: performance.now() - started,
     };
   }
 
   private async wait(delayMs: number, signal: AbortSignal | undefined, model: string): Promise<void> {
-    const cancelled = () => new ModelCallError({ kind: 'cancelled', attempts: 1, message: `${model}: the call was cancelled` });
+    const cancelled = () =>
+      new ModelCallError({ kind: 'cancelled', attempts: 1, message: `${model}: the call was cancelled` });
     if (signal?.aborted) throw cancelled();
     if (delayMs === 0) return;
     try {
-      await abortableSleep(Math.min(delayMs, this.settings.timeoutMs), signal ?? new AbortController().signal);
+      await abortableSleep(
+        Math.min(delayMs, this.settings.timeoutMs),
+        signal ?? new AbortController().signal,
+      );
     } catch {
       throw cancelled();
     }
     if (delayMs >= this.settings.timeoutMs) {
-      throw new ModelCallError({ kind: 'timeout', retryable: true, attempts: 1, message: `${model} did not answer within ${this.settings.timeoutMs} ms (timeout_ms)` });
+      throw new ModelCallError({
+        kind: 'timeout',
+        retryable: true,
+        attempts: 1,
+        message: `${model} did not answer within ${this.settings.timeoutMs} ms (timeout_ms)`,
+      });
     }
   }
 }

@@ -30,7 +30,8 @@ default:
 
 describe('selectRule', () => {
   const story = script(STORY);
-  const pick = (agent: string, tick: number, round = 1, inbox = '') => selectRule(story, { agent, tick, round }, inbox);
+  const pick = (agent: string, tick: number, round = 1, inbox = '') =>
+    selectRule(story, { agent, tick, round }, inbox);
 
   it("takes the first of the agent's rules whose conditions hold", () => {
     expect(pick('manager', 1)?.path).toBe('agents.manager[0]');
@@ -45,7 +46,9 @@ describe('selectRule', () => {
 
   it('uses floored modulo for tick_every, like the scheduler', () => {
     const every = script('default:\n  - when: { tick_every: [3, -1] }\n    respond: { notes: x }');
-    expect([1, 2, 3, 4, 5, 6].filter((tick) => selectRule(every, { agent: 'a', tick, round: 1 }, ''))).toEqual([2, 5]);
+    expect(
+      [1, 2, 3, 4, 5, 6].filter((tick) => selectRule(every, { agent: 'a', tick, round: 1 }, '')),
+    ).toEqual([2, 5]);
   });
 
   it('matches rounds within a turn', () => {
@@ -56,7 +59,9 @@ describe('selectRule', () => {
   it('without run context, matches only rules that need none', () => {
     expect(selectRule(story, undefined, '')?.path).toBe('default[0]');
     expect(selectRule(story, undefined, 'spec is ready')?.path).toBe('default[0]');
-    expect(selectRule(script('default:\n  - when: { tick: 1 }\n    respond: { notes: x }'), undefined, '')).toBeUndefined();
+    expect(
+      selectRule(script('default:\n  - when: { tick: 1 }\n    respond: { notes: x }'), undefined, ''),
+    ).toBeUndefined();
   });
 });
 
@@ -65,7 +70,10 @@ describe('parseScript replies', () => {
     const rule = script(STORY).agents?.manager?.[0];
     expect(rule?.respond).toEqual({
       kind: 'answer',
-      text: JSON.stringify({ outbox_entries: [{ kind: 'request', payload: { text: 'Draft the login spec' }, to: ['writer'] }], notes: 'Delegated.' }),
+      text: JSON.stringify({
+        outbox_entries: [{ kind: 'request', payload: { text: 'Draft the login spec' }, to: ['writer'] }],
+        notes: 'Delegated.',
+      }),
       toolCalls: [],
       delayMs: 0,
     });
@@ -75,24 +83,50 @@ describe('parseScript replies', () => {
     expect(script(STORY).agents?.writer?.[0]?.respond).toEqual({
       kind: 'answer',
       text: '',
-      toolCalls: [{ id: 'call_0', name: 'file_write', arguments: { path: 'spec.md', content: '# Login' }, rawArguments: '{"path":"spec.md","content":"# Login"}' }],
+      toolCalls: [
+        {
+          id: 'call_0',
+          name: 'file_write',
+          arguments: { path: 'spec.md', content: '# Login' },
+          rawArguments: '{"path":"spec.md","content":"# Login"}',
+        },
+      ],
       delayMs: 0,
     });
   });
 
   it('keeps a contract whose tool_calls use LeMMing\'s "tool" key as a contract', () => {
-    const rule = script('default:\n  - respond: { tool_calls: [{ tool: file_read, args: { path: a.md } }] }').default?.[0];
-    expect(rule?.respond).toEqual({ kind: 'answer', text: '{"tool_calls":[{"tool":"file_read","args":{"path":"a.md"}}]}', toolCalls: [], delayMs: 0 });
+    const rule = script('default:\n  - respond: { tool_calls: [{ tool: file_read, args: { path: a.md } }] }')
+      .default?.[0];
+    expect(rule?.respond).toEqual({
+      kind: 'answer',
+      text: '{"tool_calls":[{"tool":"file_read","args":{"path":"a.md"}}]}',
+      toolCalls: [],
+      delayMs: 0,
+    });
   });
 
   it('reads errors and delays', () => {
-    const parsed = script('default:\n  - respond: { error: { status: 503, message: overloaded }, delay_ms: 20 }');
-    expect(parsed.default?.[0]?.respond).toEqual({ kind: 'error', status: 503, message: 'overloaded', delayMs: 20 });
+    const parsed = script(
+      'default:\n  - respond: { error: { status: 503, message: overloaded }, delay_ms: 20 }',
+    );
+    expect(parsed.default?.[0]?.respond).toEqual({
+      kind: 'error',
+      status: 503,
+      message: 'overloaded',
+      delayMs: 20,
+    });
   });
 
   it('reads JSON scripts too', () => {
-    const parsed = parseScript(JSON.stringify({ default: [{ respond: { text: 'not json at all' } }] }), 'story.json');
-    expect(parsed).toMatchObject({ ok: true, script: { default: [{ respond: { kind: 'answer', text: 'not json at all' } }] } });
+    const parsed = parseScript(
+      JSON.stringify({ default: [{ respond: { text: 'not json at all' } }] }),
+      'story.json',
+    );
+    expect(parsed).toMatchObject({
+      ok: true,
+      script: { default: [{ respond: { kind: 'answer', text: 'not json at all' } }] },
+    });
   });
 });
 
@@ -119,17 +153,37 @@ default: nope
     expect(parsed).toEqual({
       ok: false,
       problems: [
-        { file: 'scripts/story.yaml', field: 'agents.manager[1].when', message: 'unknown condition "tik"; conditions are tick, tick_every, round, inbox_contains' },
-        { file: 'scripts/story.yaml', field: 'agents.writer[0].respond.error.status', message: 'error.status must be at least 100' },
+        {
+          file: 'scripts/story.yaml',
+          field: 'agents.manager[1].when',
+          message: 'unknown condition "tik"; conditions are tick, tick_every, round, inbox_contains',
+        },
+        {
+          file: 'scripts/story.yaml',
+          field: 'agents.writer[0].respond.error.status',
+          message: 'error.status must be at least 100',
+        },
         { file: 'scripts/story.yaml', field: 'agents.writer[1].respond.text', message: 'text must be text' },
         {
           file: 'scripts/story.yaml',
           field: 'agents.writer[2].respond',
           message: 'respond must be an object: a LeMMing contract, { text }, { tool_calls } or { error }',
         },
-        { file: 'scripts/story.yaml', field: 'agents.writer[3].when.tick_every[0]', message: 'tick_every[0] (every N ticks) must be at least 1' },
-        { file: 'scripts/story.yaml', field: 'agents.writer[4].respond', message: 'respond must be an object: a LeMMing contract, { text }, { tool_calls } or { error }' },
-        { file: 'scripts/story.yaml', field: 'agents.writer[4]', message: 'unknown rule field "responds"; a rule has when, respond and comment' },
+        {
+          file: 'scripts/story.yaml',
+          field: 'agents.writer[3].when.tick_every[0]',
+          message: 'tick_every[0] (every N ticks) must be at least 1',
+        },
+        {
+          file: 'scripts/story.yaml',
+          field: 'agents.writer[4].respond',
+          message: 'respond must be an object: a LeMMing contract, { text }, { tool_calls } or { error }',
+        },
+        {
+          file: 'scripts/story.yaml',
+          field: 'agents.writer[4]',
+          message: 'unknown rule field "responds"; a rule has when, respond and comment',
+        },
         { file: 'scripts/story.yaml', field: 'default', message: 'must be a list of rules' },
       ],
     });
@@ -147,14 +201,28 @@ default: nope
     const parsed = parseScript('{\n  "default": [\n    {"respond": {"notes": "x"}}\n  ],\n}', 'story.json');
     expect(parsed).toEqual({
       ok: false,
-      problems: [{ file: 'story.json', field: '', message: expect.stringMatching(/^invalid JSON/), line: 5, column: 1 }],
+      problems: [
+        {
+          file: 'story.json',
+          field: '',
+          message: expect.stringMatching(/^invalid JSON/),
+          line: 5,
+          column: 1,
+        },
+      ],
     });
   });
 
   it('refuses unknown top-level fields', () => {
     expect(parseScript('agent:\n  manager: []', 'story.yaml')).toEqual({
       ok: false,
-      problems: [{ file: 'story.yaml', field: '', message: 'unknown top-level field "agent"; a script has agents, default and description' }],
+      problems: [
+        {
+          file: 'story.yaml',
+          field: '',
+          message: 'unknown top-level field "agent"; a script has agents, default and description',
+        },
+      ],
     });
   });
 });

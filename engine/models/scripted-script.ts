@@ -28,20 +28,39 @@ import type { CallContext, ToolCall } from './types';
 export type ScriptProblem = AgentProblem;
 
 const wholeNumber = (field: string, min: number) =>
-  z.number({ error: `${field} must be a number` }).int(`${field} must be a whole number`).min(min, `${field} must be at least ${min}`);
+  z
+    .number({ error: `${field} must be a number` })
+    .int(`${field} must be a whole number`)
+    .min(min, `${field} must be at least ${min}`);
 
 const When = z.strictObject(
   {
     tick: wholeNumber('tick', 0).optional(),
     tick_every: z
-      .tuple([wholeNumber('tick_every[0] (every N ticks)', 1), z.number({ error: 'tick_every[1] (the offset) must be a number' }).int('tick_every[1] (the offset) must be a whole number')], {
-        error: 'tick_every must be [N, offset]: every N ticks, starting at the offset',
-      })
+      .tuple(
+        [
+          wholeNumber('tick_every[0] (every N ticks)', 1),
+          z
+            .number({ error: 'tick_every[1] (the offset) must be a number' })
+            .int('tick_every[1] (the offset) must be a whole number'),
+        ],
+        {
+          error: 'tick_every must be [N, offset]: every N ticks, starting at the offset',
+        },
+      )
       .optional(),
     round: wholeNumber('round', 0).optional(),
-    inbox_contains: z.string({ error: 'inbox_contains must be text' }).min(1, 'inbox_contains must not be empty').optional(),
+    inbox_contains: z
+      .string({ error: 'inbox_contains must be text' })
+      .min(1, 'inbox_contains must not be empty')
+      .optional(),
   },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown condition ${issue.keys.map((key) => `"${key}"`).join(', ')}; conditions are tick, tick_every, round, inbox_contains` : 'when must be an object of conditions') },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown condition ${issue.keys.map((key) => `"${key}"`).join(', ')}; conditions are tick, tick_every, round, inbox_contains`
+        : 'when must be an object of conditions',
+  },
 );
 
 const Delay = wholeNumber('delay_ms', 0).optional();
@@ -85,12 +104,17 @@ const CONTRACT_KEYS = ['outbox_entries', 'memory_updates', 'notes'];
 function isNativeReply(value: Record<string, unknown>): boolean {
   if ('text' in value) return true;
   if (!Array.isArray(value.tool_calls) || CONTRACT_KEYS.some((key) => key in value)) return false;
-  return value.tool_calls.length > 0 && value.tool_calls.every((call) => isPlainObject(call) && 'name' in call);
+  return (
+    value.tool_calls.length > 0 && value.tool_calls.every((call) => isPlainObject(call) && 'name' in call)
+  );
 }
 
 const Respond = z.unknown().transform((value, context): ScriptedReply => {
   if (!isPlainObject(value)) {
-    context.addIssue({ code: 'custom', message: 'respond must be an object: a LeMMing contract, { text }, { tool_calls } or { error }' });
+    context.addIssue({
+      code: 'custom',
+      message: 'respond must be an object: a LeMMing contract, { text }, { tool_calls } or { error }',
+    });
     return z.NEVER;
   }
   if ('error' in value) return checkedReply(ErrorReply, value, context, errorReply);
@@ -107,17 +131,24 @@ function checkedReply<S extends z.ZodType>(
 ): ScriptedReply {
   const checked = schema.safeParse(value);
   if (checked.success) return toReply(checked.data);
-  for (const issue of checked.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  for (const issue of checked.error.issues)
+    context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
   return z.NEVER;
 }
 
 function errorReply(data: z.infer<typeof ErrorReply>): ScriptedReply {
-  return { kind: 'error', status: data.error.status, message: data.error.message, delayMs: data.delay_ms ?? 0 };
+  return {
+    kind: 'error',
+    status: data.error.status,
+    message: data.error.message,
+    delayMs: data.delay_ms ?? 0,
+  };
 }
 
 function nativeReply(data: z.infer<typeof NativeReply>): ScriptedReply {
   const toolCalls = (data.tool_calls ?? []).map((call, index): ToolCall => {
-    const rawArguments = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
+    const rawArguments =
+      typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
     return { id: call.id ?? `call_${index}`, name: call.name, arguments: call.arguments ?? {}, rawArguments };
   });
   return { kind: 'answer', text: data.text ?? '', toolCalls, delayMs: data.delay_ms ?? 0 };
@@ -134,18 +165,30 @@ const Rule = z.strictObject(
     respond: Respond,
     comment: z.string().optional(),
   },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown rule field ${issue.keys.map((key) => `"${key}"`).join(', ')}; a rule has when, respond and comment` : 'each rule must be an object with respond') },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown rule field ${issue.keys.map((key) => `"${key}"`).join(', ')}; a rule has when, respond and comment`
+        : 'each rule must be an object with respond',
+  },
 );
 
 const Rules = z.array(Rule, { error: 'must be a list of rules' });
 
 const Script = z.strictObject(
   {
-    agents: z.record(z.string(), Rules, { error: 'agents must map agent names to lists of rules' }).optional(),
+    agents: z
+      .record(z.string(), Rules, { error: 'agents must map agent names to lists of rules' })
+      .optional(),
     default: Rules.optional(),
     description: z.string().optional(),
   },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown top-level field ${issue.keys.map((key) => `"${key}"`).join(', ')}; a script has agents, default and description` : 'a script must be an object with agents and/or default') },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown top-level field ${issue.keys.map((key) => `"${key}"`).join(', ')}; a script has agents, default and description`
+        : 'a script must be an object with agents and/or default',
+  },
 );
 
 export type Script = z.infer<typeof Script>;
@@ -155,13 +198,18 @@ export type ScriptResult = { ok: true; script: Script } | { ok: false; problems:
 
 /** Validates a script's text; `file` names it in problems and picks JSON (.json) or YAML (anything else). */
 export function parseScript(source: string, file: string): ScriptResult {
-  const document = extname(file).toLowerCase() === '.json' ? parseJson(source, file) : parseYaml(source, file);
+  const document =
+    extname(file).toLowerCase() === '.json' ? parseJson(source, file) : parseYaml(source, file);
   if (!document.ok) return document;
   const checked = Script.safeParse(document.value);
   if (checked.success) return { ok: true, script: checked.data };
   return {
     ok: false,
-    problems: checked.error.issues.map((issue) => ({ file, field: formatPath(issue.path), message: issue.message })),
+    problems: checked.error.issues.map((issue) => ({
+      file,
+      field: formatPath(issue.path),
+      message: issue.message,
+    })),
   };
 }
 
@@ -172,8 +220,14 @@ export async function loadScript(orgPath: string, scriptPath: string): Promise<S
   try {
     source = await readFile(fullPath, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file does not exist' : (error as Error).message;
-    return { ok: false, problems: [{ file: scriptPath, field: '', message: `cannot read the script: ${reason}` }] };
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'the file does not exist'
+        : (error as Error).message;
+    return {
+      ok: false,
+      problems: [{ file: scriptPath, field: '', message: `cannot read the script: ${reason}` }],
+    };
   }
   return parseScript(source, scriptPath);
 }
@@ -185,13 +239,26 @@ export interface SelectedRule {
 }
 
 /** The rule that answers this call: the agent's own rules first, then `default`. */
-export function selectRule(script: Script, context: CallContext | undefined, lastUserMessage: string): SelectedRule | undefined {
-  const own = context ? (script.agents?.[context.agent] ?? []).map((rule, index) => ({ rule, path: `agents.${context.agent}[${index}]` })) : [];
+export function selectRule(
+  script: Script,
+  context: CallContext | undefined,
+  lastUserMessage: string,
+): SelectedRule | undefined {
+  const own = context
+    ? (script.agents?.[context.agent] ?? []).map((rule, index) => ({
+        rule,
+        path: `agents.${context.agent}[${index}]`,
+      }))
+    : [];
   const fallback = (script.default ?? []).map((rule, index) => ({ rule, path: `default[${index}]` }));
   return [...own, ...fallback].find(({ rule }) => ruleApplies(rule.when, context, lastUserMessage));
 }
 
-function ruleApplies(when: z.infer<typeof When> | undefined, context: CallContext | undefined, lastUserMessage: string): boolean {
+function ruleApplies(
+  when: z.infer<typeof When> | undefined,
+  context: CallContext | undefined,
+  lastUserMessage: string,
+): boolean {
   if (!when) return true;
   if (when.inbox_contains !== undefined && !lastUserMessage.includes(when.inbox_contains)) return false;
   const needsContext = when.tick !== undefined || when.tick_every !== undefined || when.round !== undefined;
@@ -211,14 +278,20 @@ function floorMod(value: number, divisor: number): number {
   return ((value % divisor) + divisor) % divisor;
 }
 
-function parseJson(source: string, file: string): { ok: true; value: unknown } | { ok: false; problems: ScriptProblem[] } {
+function parseJson(
+  source: string,
+  file: string,
+): { ok: true; value: unknown } | { ok: false; problems: ScriptProblem[] } {
   const parsed = parseJsonText(source);
   if (parsed.ok) return parsed;
   const { message, line, column } = parsed.error;
   return { ok: false, problems: [{ file, field: '', message, line, column }] };
 }
 
-function parseYaml(source: string, file: string): { ok: true; value: unknown } | { ok: false; problems: ScriptProblem[] } {
+function parseYaml(
+  source: string,
+  file: string,
+): { ok: true; value: unknown } | { ok: false; problems: ScriptProblem[] } {
   const document = parseDocument(source, { uniqueKeys: true });
   if (document.errors.length === 0) return { ok: true, value: document.toJS() };
   return {
@@ -238,5 +311,9 @@ function parseYaml(source: string, file: string): { ok: true; value: unknown } |
 
 /** `agents.manager[2].respond.error.status` */
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, step) => (typeof step === 'number' ? `${text}[${step}]` : text ? `${text}.${String(step)}` : String(step)), '');
+  return path.reduce<string>(
+    (text, step) =>
+      typeof step === 'number' ? `${text}[${step}]` : text ? `${text}.${String(step)}` : String(step),
+    '',
+  );
 }

@@ -3,7 +3,10 @@ import { shlexSplit } from './shlex-split';
 
 describe('shlexSplit (Python shlex.split, POSIX mode)', () => {
   it('splits on runs of whitespace', () => {
-    expect(shlexSplit('  llm   -m  gpt-4o\tchat ')).toEqual({ ok: true, words: ['llm', '-m', 'gpt-4o', 'chat'] });
+    expect(shlexSplit('  llm   -m  gpt-4o\tchat ')).toEqual({
+      ok: true,
+      words: ['llm', '-m', 'gpt-4o', 'chat'],
+    });
   });
 
   it('keeps quoted text as one word and joins adjacent quoted parts', () => {
@@ -26,8 +29,17 @@ describe('shlexSplit (Python shlex.split, POSIX mode)', () => {
   });
 
   it('reports unclosed quotes and a trailing backslash', () => {
-    expect(shlexSplit(`echo 'oops`)).toEqual({ ok: false, error: 'no closing quotation (a single quote is not closed)' });
-    expect(shlexSplit(`echo "oops`)).toEqual({ ok: false, error: 'no closing quotation (a double quote is not closed)' });
-    expect(shlexSplit('echo \\')).toEqual({ ok: false, error: 'no escaped character (the line ends with a backslash)' });
+    expect(shlexSplit(`echo 'oops`)).toEqual({
+      ok: false,
+      error: 'no closing quotation (a single quote is not closed)',
+    });
+    expect(shlexSplit(`echo "oops`)).toEqual({
+      ok: false,
+      error: 'no closing quotation (a double quote is not closed)',
+    });
+    expect(shlexSplit('echo \\')).toEqual({
+      ok: false,
+      error: 'no escaped character (the line ends with a backslash)',
+    });
   });
 });

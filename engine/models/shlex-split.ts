@@ -30,7 +30,8 @@ export function shlexSplit(line: string): ShlexSplitResult {
       inWord = true;
       index = quoted.next;
     } else if (char === '\\') {
-      if (index + 1 >= line.length) return { ok: false, error: 'no escaped character (the line ends with a backslash)' };
+      if (index + 1 >= line.length)
+        return { ok: false, error: 'no escaped character (the line ends with a backslash)' };
       word += line[index + 1];
       inWord = true;
       index += 2;

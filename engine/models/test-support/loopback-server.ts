@@ -11,7 +11,11 @@ export interface ReceivedRequest {
 }
 
 /** Answers one request; `index` counts requests from 0, so a handler can script a sequence. */
-export type LoopbackHandler = (request: ReceivedRequest, response: ServerResponse, index: number) => void | Promise<void>;
+export type LoopbackHandler = (
+  request: ReceivedRequest,
+  response: ServerResponse,
+  index: number,
+) => void | Promise<void>;
 
 export interface LoopbackServer {
   /** http://127.0.0.1:<port> */
@@ -54,7 +58,9 @@ export async function startLoopbackServer(handler: LoopbackHandler): Promise<Loo
     url: `http://127.0.0.1:${port}`,
     received,
     waitForRequests: (count) =>
-      received.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
+      received.length >= count
+        ? Promise.resolve()
+        : new Promise((resolve) => waiters.push({ count, resolve })),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -63,9 +69,18 @@ export async function startLoopbackServer(handler: LoopbackHandler): Promise<Loo
   };
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }
 

@@ -17,7 +17,11 @@ export function useLoopbackServers(): (handler: LoopbackHandler) => Promise<Loop
   };
 }
 
-export function modelEntry(provider: string, provider_config: ProviderConfig, key = 'test-model'): ModelEntry {
+export function modelEntry(
+  provider: string,
+  provider_config: ProviderConfig,
+  key = 'test-model',
+): ModelEntry {
   return { key, provider, model_name: 'test-model-name', provider_config };
 }
 
