@@ -17,6 +17,27 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Database.
   });
 }
 
+/** How long a statement waits for another connection's write lock before failing with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** Page cache per connection, in KiB: large enough to keep the hot index pages of a busy timeline. */
+const CACHE_KIB = 64 * 1024;
+
+/** Settings every connection to one of the app's databases gets. */
+export function applyConnectionPragmas(db: Database.Database, options: { readonly: boolean }): void {
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma(`cache_size = -${CACHE_KIB}`);
+  db.pragma('temp_store = MEMORY');
+  if (options.readonly) return;
+  db.pragma('journal_mode = WAL');
+  // In WAL mode NORMAL syncs at checkpoints, not at every commit. A committed transaction still
+  // survives the app crashing or being killed (it is in the WAL file); only a power cut or OS crash
+  // can roll back the last few commits, and never corrupts the file. FULL would add an fsync to every
+  // agent turn's commit.
+  db.pragma('synchronous = NORMAL');
+}
+
 export function sqliteVersion(options: SqliteOptions = {}): string {
   const db = openSqlite(':memory:', { nativeBinding: options.nativeBinding });
   try {

@@ -1,0 +1,296 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { TimelineEventInput, TimelineQuery } from '../engine/timeline/event-schema';
+import { applyConnectionPragmas, openSqlite } from '../engine/timeline/sqlite';
+import { openTimeline, type TimelineStore } from '../engine/timeline/timeline-store';
+import type { BenchSection } from './bench-section';
+
+const EVENT_COUNT = Number(process.env.TIMELINE_BENCH_EVENTS ?? 1_000_000);
+const BATCH_SIZE = 1000;
+const AGENT_COUNT = 20;
+const EVENTS_PER_TICK = 40;
+const PAGE_RUNS = 60;
+const PAGE_SIZE = 200;
+const TARGET_INGEST_RATIO = 0.5;
+const TARGET_PAGE_MEDIAN_MS = 5;
+
+export default async function timelineBench(): Promise<BenchSection> {
+  const dir = mkdtempSync(join(tmpdir(), 'lemming-timeline-bench-'));
+  try {
+    const raw = ingestRaw(join(dir, 'raw.sqlite'));
+    const opened = openTimeline(join(dir, 'timeline.sqlite'));
+    if (!opened.ok) throw new Error(opened.error.message);
+    const timeline = opened.timeline;
+    try {
+      const store = ingestThroughStore(timeline);
+      const pages = measurePages(timeline);
+      return section(store, raw, pages);
+    } finally {
+      timeline.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface IngestResult {
+  eventsPerSecond: number;
+  seconds: number;
+}
+
+function ingestThroughStore(timeline: TimelineStore): IngestResult {
+  let elapsed = 0;
+  for (let start = 0; start < EVENT_COUNT; start += BATCH_SIZE) {
+    const events = eventBatch(start);
+    const began = performance.now();
+    timeline.appendMany(events);
+    elapsed += performance.now() - began;
+  }
+  return { eventsPerSecond: EVENT_COUNT / (elapsed / 1000), seconds: elapsed / 1000 };
+}
+
+/** The same rows as the store writes (columns and JSON text), into an unindexed table, no FTS. */
+function ingestRaw(file: string): IngestResult {
+  const db = openSqlite(file);
+  try {
+    applyConnectionPragmas(db, { readonly: false });
+    db.exec('CREATE TABLE events (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, agent TEXT, tick INTEGER, run_id TEXT, time TEXT, json TEXT NOT NULL)');
+    const insert = db.prepare('INSERT INTO events (kind, agent, tick, run_id, time, json) VALUES (?, ?, ?, ?, ?, ?)');
+    const insertBatch = db.transaction((rows: RawRow[]) => {
+      for (const row of rows) insert.run(row.kind, row.agent, row.tick, row.run, row.time, row.json);
+    });
+    let elapsed = 0;
+    for (let start = 0; start < EVENT_COUNT; start += BATCH_SIZE) {
+      const rows = eventBatch(start).map(rawRowOf);
+      const began = performance.now();
+      insertBatch(rows);
+      elapsed += performance.now() - began;
+    }
+    return { eventsPerSecond: EVENT_COUNT / (elapsed / 1000), seconds: elapsed / 1000 };
+  } finally {
+    db.close();
+  }
+}
+
+interface RawRow {
+  kind: string;
+  agent: string | null;
+  tick: number | null;
+  run: string | null;
+  time: string | null;
+  json: string;
+}
+
+function rawRowOf(event: TimelineEventInput): RawRow {
+  return {
+    kind: event.kind,
+    agent: event.agent ?? null,
+    tick: event.tick ?? null,
+    run: event.run ?? null,
+    time: event.time ?? null,
+    json: JSON.stringify(event),
+  };
+}
+
+interface PageTiming {
+  label: string;
+  medianMs: number;
+  p95Ms: number;
+}
+
+function measurePages(timeline: TimelineStore): PageTiming[] {
+  const lastTick = Math.floor((EVENT_COUNT - 1) / EVENTS_PER_TICK) + 1;
+  const random = mulberry32(7);
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+  const shapes: { label: string; query: () => TimelineQuery }[] = [
+    { label: 'by agent', query: () => ({ agents: [pick(AGENTS)] }) },
+    { label: 'by kind', query: () => ({ kinds: [pick(KINDS)] }) },
+    { label: 'by agent + kind', query: () => ({ agents: [pick(AGENTS)], kinds: [pick(KINDS)] }) },
+    { label: 'by 3 agents', query: () => ({ agents: [pick(AGENTS), pick(AGENTS), pick(AGENTS)] }) },
+    {
+      label: 'by tick range (100 ticks)',
+      query: () => {
+        const from = 1 + Math.floor(random() * (lastTick - 100));
+        return { tickFrom: from, tickTo: from + 99 };
+      },
+    },
+    { label: 'by text', query: () => ({ text: pick(SEARCH_WORDS) }) },
+    { label: 'by text + agent', query: () => ({ text: pick(SEARCH_WORDS), agents: [pick(AGENTS)] }) },
+  ];
+  return shapes.map(({ label, query }) => {
+    const timings: number[] = [];
+    for (let run = 0; run < PAGE_RUNS; run++) {
+      const base = { ...query(), limit: PAGE_SIZE };
+      // Alternate first pages with second pages, so the keyset cursor path is measured too.
+      const cursor = run % 2 === 1 ? timeline.page(base).nextCursor : null;
+      const began = performance.now();
+      timeline.page({ ...base, cursor });
+      timings.push(performance.now() - began);
+    }
+    timings.sort((a, b) => a - b);
+    return { label, medianMs: percentile(timings, 0.5), p95Ms: percentile(timings, 0.95) };
+  });
+}
+
+function section(store: IngestResult, raw: IngestResult, pages: PageTiming[]): BenchSection {
+  const ratio = store.eventsPerSecond / raw.eventsPerSecond;
+  const count = EVENT_COUNT.toLocaleString('en-US');
+  return {
+    title: 'Timeline (SQLite)',
+    rows: [
+      { metric: `store ingest, ${count} events (appendMany, ${BATCH_SIZE} per transaction)`, value: `${rate(store.eventsPerSecond)} events/s (${store.seconds.toFixed(1)} s)` },
+      { metric: `raw better-sqlite3 insert of the same rows, same batches`, value: `${rate(raw.eventsPerSecond)} events/s (${raw.seconds.toFixed(1)} s)` },
+      { metric: 'store ingest rate / raw insert rate', value: ratio.toFixed(2), target: `≥ ${TARGET_INGEST_RATIO}`, met: ratio >= TARGET_INGEST_RATIO },
+      ...pages.map((page) => ({
+        metric: `${PAGE_SIZE}-event page at ${count} events, ${page.label} (median, p95 of ${PAGE_RUNS})`,
+        value: `${page.medianMs.toFixed(2)} ms, ${page.p95Ms.toFixed(2)} ms`,
+        target: `median ≤ ${TARGET_PAGE_MEDIAN_MS} ms`,
+        met: page.medianMs <= TARGET_PAGE_MEDIAN_MS,
+      })),
+    ],
+    notes: [
+      'Store ingest includes what the store does per event: schema check, JSON.stringify, search-text extraction, five indexes and the FTS5 index.',
+      'Raw insert writes precomputed rows (JSON text already serialized) into a table with no indexes and no FTS, in the same WAL mode and batch size.',
+      `Events: deterministic mix of message, model_call (1–2 KB prompt excerpt), tool_call, tool_result, credit, skip, warning; ${AGENT_COUNT} agents; ${EVENTS_PER_TICK} events per tick.`,
+      'Odd page runs continue from the first page’s cursor, so the keyset path is measured as well as the first page.',
+    ],
+  };
+}
+
+function rate(perSecond: number): string {
+  return Math.round(perSecond).toLocaleString('en-US');
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+}
+
+const AGENTS = Array.from({ length: AGENT_COUNT }, (_, index) => `agent_${String(index + 1).padStart(2, '0')}`);
+const KINDS = ['message', 'model_call', 'tool_call', 'tool_result', 'credit', 'skip', 'warning'] as const;
+const TOOLS = ['file_read', 'file_write', 'file_list', 'shell', 'memory_read', 'memory_write', 'http_request', 'list_agents'];
+const SEARCH_WORDS = ['invoice', 'budget', 'deploy', 'customer', 'schedule', 'report'];
+
+/** A vocabulary with a long tail, so the search index sees realistic term counts. */
+const VOCABULARY = buildVocabulary();
+
+function buildVocabulary(): string[] {
+  const common = [
+    'the', 'agent', 'please', 'review', 'file', 'update', 'summary', 'task', 'plan', 'next', 'tick', 'team',
+    'write', 'read', 'memory', 'result', 'error', 'check', 'draft', 'send', 'meeting', 'notes', 'status',
+    ...SEARCH_WORDS,
+  ];
+  const random = mulberry32(1);
+  const syllables = ['ka', 'lo', 'mi', 're', 'sun', 'tor', 'vel', 'qua', 'zen', 'dri', 'pol', 'mar', 'ten', 'ix'];
+  const rare = Array.from({ length: 4000 }, () => {
+    const length = 2 + Math.floor(random() * 3);
+    return Array.from({ length }, () => syllables[Math.floor(random() * syllables.length)]!).join('');
+  });
+  return [...common, ...rare];
+}
+
+function sentence(random: () => number, words: number): string {
+  const parts: string[] = [];
+  for (let index = 0; index < words; index++) {
+    // Zipf-like: most words come from the small common head of the vocabulary.
+    const position = Math.floor(VOCABULARY.length * random() ** 3);
+    parts.push(VOCABULARY[position]!);
+  }
+  return parts.join(' ');
+}
+
+/** Events [start, start + BATCH_SIZE), the same on every call: the content depends only on the index. */
+function eventBatch(start: number): TimelineEventInput[] {
+  const end = Math.min(EVENT_COUNT, start + BATCH_SIZE);
+  const events: TimelineEventInput[] = [];
+  for (let index = start; index < end; index++) events.push(eventAt(index));
+  return events;
+}
+
+const BASE_TIME = Date.UTC(2026, 0, 5, 9, 0, 0);
+
+export function eventAt(index: number): TimelineEventInput {
+  const random = mulberry32(index + 1);
+  const tick = Math.floor(index / EVENTS_PER_TICK) + 1;
+  const agent = AGENTS[Math.floor(random() * AGENTS.length)]!;
+  const common = {
+    time: new Date(BASE_TIME + index * 250).toISOString(),
+    run: `run-${1 + Math.floor(index / 250_000)}`,
+    tick,
+    agent,
+    turn: `turn-${tick}-${agent}`,
+  };
+  const roll = random();
+  if (roll < 0.2) {
+    return {
+      kind: 'message',
+      ...common,
+      entry: {
+        id: `msg-${index}`,
+        kind: 'message',
+        payload: { text: sentence(random, 12 + Math.floor(random() * 30)) },
+        recipients: [AGENTS[Math.floor(random() * AGENTS.length)]!],
+        tags: ['work'],
+      },
+    };
+  }
+  if (roll < 0.35) {
+    const promptWords = 170 + Math.floor(random() * 170);
+    return {
+      kind: 'model_call',
+      ...common,
+      model: 'gpt-4.1-mini',
+      prompt_excerpt: sentence(random, promptWords),
+      response: sentence(random, 20 + Math.floor(random() * 40)),
+      usage: { input_tokens: 900 + Math.floor(random() * 1500), output_tokens: 40 + Math.floor(random() * 400) },
+      latency_ms: 300 + Math.floor(random() * 4000),
+    };
+  }
+  if (roll < 0.55) {
+    return {
+      kind: 'tool_call',
+      ...common,
+      tool: TOOLS[Math.floor(random() * TOOLS.length)]!,
+      arguments: { path: `workspace/${sentence(random, 1)}.md`, content: sentence(random, 8) },
+      call_id: `call-${index}`,
+    };
+  }
+  if (roll < 0.75) {
+    return {
+      kind: 'tool_result',
+      ...common,
+      call_id: `call-${index - 1}`,
+      result: { success: random() > 0.1, output: sentence(random, 10 + Math.floor(random() * 60)), error: null },
+      duration_ms: Math.floor(random() * 200),
+    };
+  }
+  if (roll < 0.9) {
+    return {
+      kind: 'credit',
+      ...common,
+      delta: -Math.round(random() * 1000) / 1000,
+      balance: Math.round(random() * 100_000) / 1000,
+      reason: 'model_call',
+    };
+  }
+  if (roll < 0.96) return { kind: 'skip', ...common, reason: random() > 0.5 ? 'no_credits' : 'paused' };
+  return { kind: 'warning', ...common, message: `contract warning: ${sentence(random, 6)}`, snippet: sentence(random, 15) };
+}
+
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Lets the benchmark run alone: `npx tsx bench/timeline.bench.ts`.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await timelineBench();
+  console.log(JSON.stringify(result, null, 2));
+}

@@ -1,0 +1,69 @@
+import { parseJsonText } from '../org/json-text';
+import { TimelineEventInput } from './event-schema';
+import { searchTextOf } from './search-text';
+
+/** An event ready to be inserted: its indexed columns, its exact JSON text and its search text. */
+export interface EventRecord {
+  kind: string;
+  agent: string | null;
+  tick: number | null;
+  runId: string | null;
+  time: string | null;
+  json: string;
+  searchText: string;
+}
+
+export type LineRecordResult = { ok: true; record: EventRecord } | { ok: false; reason: string };
+
+export class InvalidTimelineEventError extends Error {
+  override name = 'InvalidTimelineEventError';
+}
+
+/** The record of an event the engine appends; its JSON text is JSON.stringify of the event. */
+export function recordFromEvent(event: TimelineEventInput): EventRecord {
+  const problem = schemaProblem(event);
+  if (problem) throw new InvalidTimelineEventError(`Timeline event rejected: ${problem}.`);
+  return recordOf(event, serialize(event));
+}
+
+/** The record of one JSON Lines line, keeping the line's text exactly; never throws. */
+export function recordFromLine(line: string): LineRecordResult {
+  const parsed = parseJsonText(line);
+  if (!parsed.ok) return { ok: false, reason: `${parsed.error.message} (column ${parsed.error.column})` };
+  const value = parsed.value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { ok: false, reason: 'an event must be a JSON object' };
+  }
+  const problem = schemaProblem(value);
+  if (problem) return { ok: false, reason: problem };
+  return { ok: true, record: recordOf(value as TimelineEventInput, line) };
+}
+
+function serialize(event: TimelineEventInput): string {
+  try {
+    return JSON.stringify(event);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new InvalidTimelineEventError(`Timeline event of kind "${event.kind}" is not JSON: ${reason}.`);
+  }
+}
+
+function schemaProblem(value: unknown): string | null {
+  const result = TimelineEventInput.safeParse(value);
+  if (result.success) return null;
+  return result.error.issues
+    .map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(event)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function recordOf(event: TimelineEventInput, json: string): EventRecord {
+  return {
+    kind: event.kind,
+    agent: event.agent ?? null,
+    tick: event.tick ?? null,
+    runId: event.run ?? null,
+    time: event.time ?? null,
+    json,
+    searchText: searchTextOf(event),
+  };
+}

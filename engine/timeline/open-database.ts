@@ -1,0 +1,85 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
+import { checkSchema, migrate, type Migration, type SchemaErrorCode } from './migrate';
+import { applyConnectionPragmas, openSqlite, type SqliteOptions } from './sqlite';
+
+export type OpenDatabaseErrorCode = SchemaErrorCode | 'not_found' | 'not_a_database' | 'needs_migration' | 'cannot_open';
+
+export interface OpenDatabaseError {
+  code: OpenDatabaseErrorCode;
+  /** A sentence for a person, starting with the file's path. */
+  message: string;
+}
+
+export type OpenDatabaseResult = { ok: true; db: Database.Database } | { ok: false; error: OpenDatabaseError };
+
+/**
+ * Opens one of the app's SQLite databases with the shared connection settings and brings its schema
+ * to `migrations`. Read-only never creates, migrates or writes: it refuses a file that is missing,
+ * not a database of this schema, or in need of migration.
+ */
+export function openDatabase(file: string, options: SqliteOptions, migrations: readonly Migration[]): OpenDatabaseResult {
+  const readonly = options.readonly ?? false;
+  const fail = (code: OpenDatabaseErrorCode, message: string): OpenDatabaseResult => ({
+    ok: false,
+    error: { code, message: `${file}: ${message}` },
+  });
+  const inMemory = file === ':memory:';
+  if (readonly && !inMemory && !existsSync(file)) return fail('not_found', 'there is no timeline file here.');
+
+  let db: Database.Database;
+  try {
+    if (!readonly && !inMemory) mkdirSync(dirname(file), { recursive: true });
+    db = openSqlite(file, options);
+  } catch (error) {
+    return fail('cannot_open', `the file could not be opened (${messageOf(error)}).`);
+  }
+  try {
+    applyConnectionPragmas(db, { readonly });
+    const problem = readonly ? readonlyProblem(db, migrations) : migrateProblem(db, migrations);
+    if (problem) {
+      db.close();
+      return fail(problem.code, problem.message);
+    }
+    if (!readonly) refreshPlannerStatistics(db);
+    return { ok: true, db };
+  } catch (error) {
+    db.close();
+    return (error as { code?: string }).code === 'SQLITE_NOTADB'
+      ? fail('not_a_database', 'the file is not an SQLite database.')
+      : fail('cannot_open', `the file could not be read (${messageOf(error)}).`);
+  }
+}
+
+type Problem = { code: OpenDatabaseErrorCode; message: string } | null;
+
+function migrateProblem(db: Database.Database, migrations: readonly Migration[]): Problem {
+  const result = migrate(db, migrations);
+  return result.ok ? null : { code: result.error.code, message: `${result.error.message}.` };
+}
+
+function readonlyProblem(db: Database.Database, migrations: readonly Migration[]): Problem {
+  const check = checkSchema(db, migrations);
+  if (!check.ok) return { code: check.error.code, message: `${check.error.message}.` };
+  if (check.pending.length === 0) return null;
+  if (check.pending.length === migrations.length) {
+    return { code: 'not_a_timeline', message: 'the file is empty or is not a LeMMing timeline.' };
+  }
+  return {
+    code: 'needs_migration',
+    message:
+      'the timeline was written by an older version of LeMMing Desktop and must be upgraded before it can be read; ' +
+      'open it once without read-only to upgrade it.',
+  };
+}
+
+/** Planner statistics for tables that never had them, sampled so that it stays fast at 1M rows. */
+function refreshPlannerStatistics(db: Database.Database): void {
+  db.pragma('analysis_limit = 1000');
+  db.pragma('optimize = 0x10002');
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,124 @@
+import type { TimelineFilter } from './event-schema';
+import { searchQueryOf } from './search-query';
+
+export interface PageSqlOptions {
+  direction: 'asc' | 'desc';
+  /** Only events after this seq (in paging direction). */
+  cursor: number | null;
+  /** Only events with seq at most this (export: a stable end point). */
+  upTo?: number;
+  /** Rows to fetch. */
+  limit: number;
+}
+
+export interface PageSql {
+  sql: string;
+  params: (string | number)[];
+}
+
+/**
+ * Above this many agent × kind combinations one merged arm per combination is no longer worth it, and
+ * the query falls back to IN lists (still index-driven, but the index rows are filtered, not seeked).
+ */
+const MAX_MERGED_ARMS = 64;
+
+const COLUMNS = 'seq, kind, agent, tick, run_id AS runId, time, json';
+const SEARCH_COLUMNS = 'e.seq, e.kind, e.agent, e.tick, e.run_id AS runId, e.time, e.json';
+
+interface Condition {
+  sql: string;
+  params: (string | number)[];
+}
+
+/**
+ * The SQL for one keyset page. Every shape is driven by an index whose order is seq order: the
+ * rowid ends every index entry, so `agent = ? ORDER BY seq` walks events_by_agent without sorting.
+ * Several agents or kinds become one arm per value combined with UNION ALL under one ORDER BY, which
+ * SQLite runs as a merge of already-ordered arms that stops after `limit` rows. Text search is driven
+ * by the FTS index in seq order, with the other filters checked on the joined row.
+ */
+export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): PageSql {
+  const order = options.direction === 'asc' ? 'ASC' : 'DESC';
+  const agents = distinct(filter.agents);
+  const kinds = distinct(filter.kinds);
+  const search = filter.text === undefined ? null : searchQueryOf(filter.text);
+
+  if (search !== null) {
+    const conditions = [
+      { sql: 'events_search MATCH ?', params: [search] },
+      ...seqConditions('s.rowid', options),
+      ...shared(filter, 'e.'),
+      inList('e.agent', agents),
+      inList('e.kind', kinds),
+    ];
+    return finish(
+      `SELECT ${SEARCH_COLUMNS} FROM events_search s CROSS JOIN events e ON e.seq = s.rowid` +
+        where(conditions) +
+        ` ORDER BY s.rowid ${order} LIMIT ?`,
+      conditions,
+      options.limit,
+    );
+  }
+
+  const base = [...seqConditions('seq', options), ...shared(filter, '')];
+  const armCount = Math.max(agents.length, 1) * Math.max(kinds.length, 1);
+  if (armCount === 1 || armCount > MAX_MERGED_ARMS) {
+    const conditions = [...base, inList('agent', agents), inList('kind', kinds)];
+    return finish(`SELECT ${COLUMNS} FROM events${where(conditions)} ORDER BY seq ${order} LIMIT ?`, conditions, options.limit);
+  }
+  const arms = product(agents, kinds).map(([agent, kind]) => [
+    ...base,
+    agent === undefined ? null : { sql: 'agent = ?', params: [agent] },
+    kind === undefined ? null : { sql: 'kind = ?', params: [kind] },
+  ]);
+  return {
+    sql: arms.map((conditions) => `SELECT ${COLUMNS} FROM events${where(conditions)}`).join(' UNION ALL ') + ` ORDER BY seq ${order} LIMIT ?`,
+    params: [...arms.flatMap(paramsOf), options.limit],
+  };
+}
+
+function seqConditions(column: string, options: PageSqlOptions): Condition[] {
+  const conditions: Condition[] = [];
+  if (options.cursor !== null) {
+    conditions.push({ sql: `${column} ${options.direction === 'asc' ? '>' : '<'} ?`, params: [options.cursor] });
+  }
+  if (options.upTo !== undefined) conditions.push({ sql: `${column} <= ?`, params: [options.upTo] });
+  return conditions;
+}
+
+function shared(filter: TimelineFilter, prefix: string): Condition[] {
+  const conditions: Condition[] = [];
+  if (filter.runId !== undefined) conditions.push({ sql: `${prefix}run_id = ?`, params: [filter.runId] });
+  if (filter.tickFrom !== undefined) conditions.push({ sql: `${prefix}tick >= ?`, params: [filter.tickFrom] });
+  if (filter.tickTo !== undefined) conditions.push({ sql: `${prefix}tick <= ?`, params: [filter.tickTo] });
+  return conditions;
+}
+
+function inList(column: string, values: string[]): Condition | null {
+  if (values.length === 0) return null;
+  if (values.length === 1) return { sql: `${column} = ?`, params: values };
+  return { sql: `${column} IN (${values.map(() => '?').join(', ')})`, params: values };
+}
+
+function where(conditions: (Condition | null)[]): string {
+  const present = conditions.filter((condition) => condition !== null);
+  return present.length === 0 ? '' : ` WHERE ${present.map((condition) => condition.sql).join(' AND ')}`;
+}
+
+function paramsOf(conditions: (Condition | null)[]): (string | number)[] {
+  return conditions.flatMap((condition) => condition?.params ?? []);
+}
+
+function finish(sql: string, conditions: (Condition | null)[], limit: number): PageSql {
+  return { sql, params: [...paramsOf(conditions), limit] };
+}
+
+function distinct(values: string[] | undefined): string[] {
+  return [...new Set(values ?? [])];
+}
+
+function product(agents: string[], kinds: string[]): [string | undefined, string | undefined][] {
+  const agentValues = agents.length ? agents : [undefined];
+  const kindValues = kinds.length ? kinds : [undefined];
+  return agentValues.flatMap((agent) => kindValues.map((kind): [string | undefined, string | undefined] => [agent, kind]));
+}
