@@ -238,7 +238,14 @@ class TurnRecorder {
   toolCount = 0;
 
   constructor(private readonly input: TurnInput) {
-    this.event({ kind: 'turn_started', inbox: { fresh: input.inbox.fresh.length, earlier: input.inbox.earlier.length, more_waiting: input.inbox.moreWaiting } });
+    this.event({
+      kind: 'turn_started',
+      inbox: {
+        fresh: input.inbox.fresh.map((message) => ({ seq: message.seq, id: message.id, from: message.sender })),
+        earlier: input.inbox.earlier.length,
+        more_waiting: input.inbox.moreWaiting,
+      },
+    });
   }
 
   private get name(): string {

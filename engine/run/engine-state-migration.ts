@@ -59,10 +59,11 @@ export const engineStateMigration: Migration = {
       content TEXT NOT NULL
     );
 
-    -- LeMMing files already brought into the timeline, so an import never duplicates them.
-    CREATE TABLE imported_files (
+    -- Memory and log files the timeline already covers: imported from disk, or written by the engine
+    -- (whose own events already describe them). Only files not listed here are imported.
+    CREATE TABLE known_files (
       path TEXT PRIMARY KEY,
-      bytes INTEGER NOT NULL
+      origin TEXT NOT NULL CHECK (origin IN ('imported', 'written'))
     );
 
     CREATE TABLE runs (

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger } from '../credits/ledger';
 import { listMemory } from '../memory/memory-file';
 import { MessageStore, type Inbox, type ReadableSenders } from '../messages/message-store';
-import { humanMessage, outboxFileName, parseOutboxFileName, readOutboxEntryText, serializeEntry, type HumanImportance, type OutboxEntry } from '../messages/outbox-entry';
+import { humanMessage, outboxFileName, serializeEntry, type HumanImportance, type OutboxEntry } from '../messages/outbox-entry';
 import { createProvider } from '../models/create-provider';
 import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-file';
 import type { ModelProvider } from '../models/types';
@@ -20,6 +20,7 @@ import type { AgentToolsFactory } from '../tools/agent-tools';
 import { lemmingCoreTools } from '../tools/lemming-core-tools';
 import { DEFAULT_TURN_LIMITS, runAgentTurn, type StagedTurn, type TurnLimits, type TurnModel } from './agent-turn';
 import { mapWithConcurrency } from './concurrency';
+import { DiskImport } from './disk-import';
 import { PendingFiles } from './pending-files';
 import { groupByFirePoint } from './schedule';
 
@@ -64,6 +65,7 @@ export class OrgEngine {
   readonly messages: MessageStore;
   readonly ledger: CreditLedger;
   private readonly pending: PendingFiles;
+  private readonly diskImport: DiskImport;
   private readonly providers = new Map<string, ModelProvider>();
   private readonly limits: TurnLimits;
   private readonly clock: () => Date;
@@ -78,17 +80,19 @@ export class OrgEngine {
     this.messages = new MessageStore(timeline.db);
     this.ledger = new CreditLedger(timeline.db);
     this.pending = new PendingFiles(timeline.db, orgPath);
-    this.limits = { ...DEFAULT_TURN_LIMITS, ...options.limits };
     this.clock = options.clock ?? (() => new Date());
+    this.diskImport = new DiskImport(orgPath, timeline, this.messages, this.clock);
+    this.limits = { ...DEFAULT_TURN_LIMITS, ...options.limits };
   }
 
-  /** Opens the org's timeline, finishes file writes a crash left owed, and takes in new outbox files. */
+  /** Opens the org's timeline, finishes file writes a crash left owed, and imports what LeMMing left on disk. */
   static async open(options: EngineOptions): Promise<OrgEngine> {
     const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
     const opened = openTimeline(file, { nativeBinding: options.nativeBinding });
     if (!opened.ok) throw new Error(opened.error.message);
     const engine = new OrgEngine(options.orgPath, opened.timeline, options);
     await engine.pending.flush();
+    await engine.diskImport.importAll();
     return engine;
   }
 
@@ -108,7 +112,7 @@ export class OrgEngine {
     const tick = await this.currentTick();
     const runId = this.runId;
     const { agents, invalid } = await this.loadAgents();
-    await this.importOutboxFiles(agents);
+    await this.diskImport.importAll();
     const credits = await this.readCreditsFile();
     this.seedBalances(agents, credits, tick);
     const models = await this.loadModels();
@@ -141,8 +145,7 @@ export class OrgEngine {
 
   /** What `resume`'s agent would be shown if it ran now. Changes nothing but taking in new outbox files. */
   async previewInbox(resume: Resume): Promise<Inbox> {
-    const { agents } = await this.loadAgents();
-    await this.importOutboxFiles(agents);
+    await this.diskImport.importAll();
     return this.messages.inbox(resume.name, readableSenders(resume), this.messages.latestSeq());
   }
 
@@ -155,6 +158,7 @@ export class OrgEngine {
     const seqs = this.timeline.transaction(() => {
       this.messages.add({ id: entry.id, sender: 'human', tick, kind: entry.kind as string, file, json });
       this.pending.record([{ path: file, mode: 'write', content: json }]);
+      this.diskImport.markWritten([file]);
       return this.timeline.appendMany([{ kind: 'message', time: this.clock().toISOString(), tick, agent: 'human', file, entry }]);
     });
     await this.pending.flush();
@@ -226,6 +230,7 @@ export class OrgEngine {
       }
       if (turn.cursorAfter !== null) this.messages.advanceCursor(turn.agent, turn.cursorAfter);
       this.pending.record(turn.files);
+      this.diskImport.markWritten(turn.files.map((file) => file.path));
       return this.timeline.appendMany(turn.events);
     });
     await this.pending.flush();
@@ -316,39 +321,6 @@ export class OrgEngine {
     if (Object.keys(patch).length === 0) return;
     const written = await updateCredits(this.orgPath, patch);
     if (!written.ok) throw new EngineInputError(written.problems);
-  }
-
-  /** Outbox files that appeared on disk (LeMMing, a person, an older run) become messages with every field kept. */
-  private async importOutboxFiles(agents: LoadedAgent[]): Promise<void> {
-    const senders = new Set(['human', ...agents.map((agent) => agent.folder)]);
-    const found: { file: string; text: string; tick: number }[] = [];
-    for (const folder of senders) {
-      const dir = join(this.orgPath, 'agents', folder, 'outbox');
-      const names = await readdir(dir).catch(() => [] as string[]);
-      for (const name of names) {
-        const parsedName = parseOutboxFileName(name);
-        const file = `agents/${folder}/outbox/${name}`;
-        if (!parsedName || this.messages.has(file)) continue;
-        const text = await readFile(join(dir, name), 'utf8').catch(() => null);
-        if (text !== null) found.push({ file, text, tick: parsedName.tick });
-      }
-    }
-    if (found.length === 0) return;
-    found.sort((a, b) => a.tick - b.tick || (a.file < b.file ? -1 : 1));
-    this.timeline.transaction(() => {
-      for (const { file, text, tick } of found) {
-        const read = readOutboxEntryText(text, file);
-        const sender = file.split('/')[1]!;
-        if (!read.ok) {
-          this.timeline.append({ kind: 'warning', code: 'outbox_unreadable', file, message: read.problem.message, time: this.clock().toISOString(), agent: sender });
-          continue;
-        }
-        const entry = read.raw as Record<string, unknown>;
-        const agent = typeof entry.agent === 'string' ? entry.agent : sender;
-        this.messages.add({ id: String(entry.id ?? file), sender: agent, tick, kind: typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind ?? null), file, json: text });
-        this.timeline.append({ kind: 'message', source: 'disk', file, entry, time: this.clock().toISOString(), tick, agent });
-      }
-    });
   }
 }
 

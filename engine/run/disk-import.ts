@@ -1,0 +1,149 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import type { MessageStore } from '../messages/message-store';
+import { parseOutboxFileName, readOutboxEntryText } from '../messages/outbox-entry';
+import { parseJsonText } from '../org/json-text';
+import type { TimelineEventInput } from '../timeline/event-schema';
+import type { TimelineStore } from '../timeline/timeline-store';
+
+/**
+ * Brings what LeMMing (or a person, or an older version of this app) left in an org folder into the
+ * timeline, keeping every field: outbox entries become messages, memory files and log lines become
+ * events. Each file is imported once; files the engine wrote itself are never imported.
+ */
+export class DiskImport {
+  private readonly selectKnown: Database.Statement;
+  private readonly insertKnown: Database.Statement;
+
+  constructor(
+    private readonly orgPath: string,
+    private readonly timeline: TimelineStore,
+    private readonly messages: MessageStore,
+    private readonly clock: () => Date,
+  ) {
+    this.selectKnown = timeline.db.prepare('SELECT 1 FROM known_files WHERE path = ?').pluck();
+    this.insertKnown = timeline.db.prepare('INSERT OR IGNORE INTO known_files (path, origin) VALUES (?, ?)');
+  }
+
+  /** Call inside the transaction that writes `paths`, so they are never mistaken for foreign files. */
+  markWritten(paths: readonly string[]): void {
+    for (const path of paths) this.insertKnown.run(path, 'written');
+  }
+
+  /** Imports every agent folder's new outbox entries, memory files and log files. Returns the number of events. */
+  async importAll(): Promise<number> {
+    const folders = await subfolders(join(this.orgPath, 'agents'));
+    const events: TimelineEventInput[] = [];
+    const messages: { file: string; text: string; tick: number; sender: string }[] = [];
+    const known: string[] = [];
+    for (const folder of folders) {
+      await this.collectOutbox(folder, messages);
+      await this.collectMemory(folder, events, known);
+      await this.collectLogs(folder, events, known);
+    }
+    if (messages.length === 0 && events.length === 0) return 0;
+    messages.sort((a, b) => a.tick - b.tick || (a.file < b.file ? -1 : 1));
+    return this.timeline.transaction(() => {
+      const messageEvents = messages.flatMap((message) => this.addMessage(message));
+      for (const path of known) this.insertKnown.run(path, 'imported');
+      return this.timeline.appendMany([...messageEvents, ...events]).length;
+    });
+  }
+
+  private async collectOutbox(folder: string, into: { file: string; text: string; tick: number; sender: string }[]): Promise<void> {
+    const dir = join(this.orgPath, 'agents', folder, 'outbox');
+    for (const name of await fileNames(dir)) {
+      const parsedName = parseOutboxFileName(name);
+      const file = `agents/${folder}/outbox/${name}`;
+      if (!parsedName || this.messages.has(file)) continue;
+      const text = await readFile(join(dir, name), 'utf8').catch(() => null);
+      if (text !== null) into.push({ file, text, tick: parsedName.tick, sender: folder });
+    }
+  }
+
+  private addMessage(message: { file: string; text: string; tick: number; sender: string }): TimelineEventInput[] {
+    const read = readOutboxEntryText(message.text, message.file);
+    if (!read.ok) {
+      const { message: problem, line, column } = read.problem;
+      return [{ kind: 'warning', code: 'outbox_unreadable', file: message.file, message: problem, line, column, time: this.clock().toISOString(), agent: message.sender }];
+    }
+    const entry = read.raw;
+    const time = typeof entry.created_at === 'string' ? entry.created_at : typeof entry.timestamp === 'string' ? entry.timestamp : this.clock().toISOString();
+    const kind = typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind ?? null);
+    const tick = typeof entry.tick === 'number' && Number.isInteger(entry.tick) ? entry.tick : message.tick;
+    this.messages.add({ id: String(entry.id ?? message.file), sender: message.sender, tick, kind, file: message.file, json: message.text });
+    return [{ kind: 'message', source: 'disk', file: message.file, entry, time, tick, agent: message.sender }];
+  }
+
+  private async collectMemory(folder: string, events: TimelineEventInput[], known: string[]): Promise<void> {
+    const dir = join(this.orgPath, 'agents', folder, 'memory');
+    for (const name of await fileNames(dir)) {
+      const file = `agents/${folder}/memory/${name}`;
+      if (!name.endsWith('.json') || this.selectKnown.get(file)) continue;
+      const text = await readFile(join(dir, name), 'utf8').catch(() => null);
+      if (text === null) continue;
+      known.push(file);
+      const parsed = parseJsonText(text);
+      const record = parsed.ok ? parsed.value : null;
+      const tick = isRecord(record) && typeof record.tick === 'number' && Number.isInteger(record.tick) ? record.tick : null;
+      events.push(
+        parsed.ok
+          ? { kind: 'memory_snapshot', source: 'disk', file, record, time: this.clock().toISOString(), agent: folder, tick }
+          : { kind: 'warning', code: 'memory_unreadable', file, message: parsed.error.message, line: parsed.error.line, column: parsed.error.column, time: this.clock().toISOString(), agent: folder },
+      );
+    }
+  }
+
+  private async collectLogs(folder: string, events: TimelineEventInput[], known: string[]): Promise<void> {
+    for (const name of ['structured.jsonl', 'activity.log']) {
+      const file = `agents/${folder}/logs/${name}`;
+      if (this.selectKnown.get(file)) continue;
+      const text = await readFile(join(this.orgPath, file), 'utf8').catch(() => null);
+      if (text === null) continue;
+      known.push(file);
+      text.split('\n').forEach((line, index) => {
+        if (line.trim() === '') return;
+        events.push(name === 'activity.log' ? activityEvent(line, file, index + 1, folder) : structuredLogEvent(line, file, index + 1, folder));
+      });
+    }
+  }
+}
+
+function structuredLogEvent(line: string, file: string, lineNumber: number, folder: string): TimelineEventInput {
+  const parsed = parseJsonText(line);
+  if (!parsed.ok || !isRecord(parsed.value)) {
+    return { kind: 'warning', code: 'log_line_unreadable', file, line: lineNumber, text: line, agent: folder };
+  }
+  const record = parsed.value;
+  return {
+    kind: 'lemming_log',
+    source: 'disk',
+    file,
+    line: lineNumber,
+    record,
+    time: typeof record.timestamp === 'string' ? record.timestamp : null,
+    tick: typeof record.tick === 'number' && Number.isInteger(record.tick) ? record.tick : null,
+    agent: typeof record.agent === 'string' ? record.agent : folder,
+  };
+}
+
+/** activity.log lines are `[Tick N] notes`. */
+function activityEvent(line: string, file: string, lineNumber: number, folder: string): TimelineEventInput {
+  const match = /^\[Tick (-?\d+)\] ?(.*)$/.exec(line);
+  return { kind: 'activity', source: 'disk', file, line: lineNumber, text: line, notes: match ? match[2] : line, tick: match ? Number(match[1]) : null, agent: folder };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function subfolders(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name).sort();
+}
+
+async function fileNames(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+}
