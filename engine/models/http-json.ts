@@ -51,9 +51,14 @@ function defaultDispatcher(): Dispatcher {
  */
 export async function postJson(call: JsonPost): Promise<JsonPostResult> {
   const started = call.timing.now();
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), call.timeoutMs);
-  const signal = call.signal ? AbortSignal.any([call.signal, deadline.signal]) : deadline.signal;
+  // One signal for the deadline and the caller's cancel. Not AbortSignal.any: with a long-lived
+  // run signal passed to every call it keeps each combined signal alive.
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), call.timeoutMs);
+  const onCallerAbort = () => abort.abort();
+  if (call.signal?.aborted) abort.abort();
+  else call.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const signal = abort.signal;
   const errors = callErrors(call);
 
   try {
@@ -71,6 +76,7 @@ export async function postJson(call: JsonPost): Promise<JsonPostResult> {
     }
   } finally {
     clearTimeout(timer);
+    call.signal?.removeEventListener('abort', onCallerAbort);
   }
 }
 

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createProvider } from './create-provider';
 import { sendJson } from './test-support/loopback-server';
@@ -292,6 +293,18 @@ describe('OpenAI chat completions', () => {
     const error = await pending;
 
     expect(error).toMatchObject({ kind: 'cancelled', retryable: false, attempts: 1 });
+  });
+
+  it('leaves no listener on a long-lived signal shared by many calls', async () => {
+    const server = await serve((_request, response) => sendJson(response, 200, completion({ content: 'ok' })));
+    const provider = createProvider(entry('openai-compatible', { base_url: server.url }), testDeps([]));
+    const runSignal = new AbortController().signal;
+
+    for (let call = 0; call < 5; call += 1) {
+      await provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }], signal: runSignal });
+    }
+
+    expect(getEventListeners(runSignal, 'abort')).toHaveLength(0);
   });
 
   it('reports a body that is not JSON, or JSON without a message, as a bad response', async () => {
