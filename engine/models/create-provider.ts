@@ -96,7 +96,7 @@ const OLLAMA: HttpDefaults = {
  * provider whose every call fails with a `config` error that says what to fix.
  */
 export function createProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider {
-  const family = OPENAI_FAMILY[entry.provider];
+  const family = Object.hasOwn(OPENAI_FAMILY, entry.provider) ? OPENAI_FAMILY[entry.provider] : undefined;
   if (family) {
     const endpoint = httpEndpoint(entry, family, deps);
     return endpoint.ok

@@ -296,7 +296,9 @@ describe('OpenAI chat completions', () => {
   });
 
   it('leaves no listener on a long-lived signal shared by many calls', async () => {
-    const server = await serve((_request, response) => sendJson(response, 200, completion({ content: 'ok' })));
+    const server = await serve((_request, response) =>
+      sendJson(response, 200, completion({ content: 'ok' })),
+    );
     const provider = createProvider(entry('openai-compatible', { base_url: server.url }), testDeps([]));
     const runSignal = new AbortController().signal;
 

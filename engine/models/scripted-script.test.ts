@@ -42,6 +42,7 @@ describe('selectRule', () => {
   it('falls back to default for unmatched calls and unknown agents', () => {
     expect(pick('manager', 3)?.path).toBe('default[0]');
     expect(pick('someone_else', 1)?.path).toBe('default[0]');
+    expect(pick('constructor', 1)?.path).toBe('default[0]');
   });
 
   it('uses floored modulo for tick_every, like the scheduler', () => {

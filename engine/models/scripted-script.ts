@@ -244,12 +244,14 @@ export function selectRule(
   context: CallContext | undefined,
   lastUserMessage: string,
 ): SelectedRule | undefined {
-  const own = context
-    ? (script.agents?.[context.agent] ?? []).map((rule, index) => ({
-        rule,
-        path: `agents.${context.agent}[${index}]`,
-      }))
-    : [];
+  const agents = script.agents ?? {};
+  const own =
+    context && Object.hasOwn(agents, context.agent)
+      ? (agents[context.agent] ?? []).map((rule, index) => ({
+          rule,
+          path: `agents.${context.agent}[${index}]`,
+        }))
+      : [];
   const fallback = (script.default ?? []).map((rule, index) => ({ rule, path: `default[${index}]` }));
   return [...own, ...fallback].find(({ rule }) => ruleApplies(rule.when, context, lastUserMessage));
 }
