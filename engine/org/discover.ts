@@ -45,12 +45,8 @@ export async function discoverAgents(orgPath: string): Promise<DiscoveredAgent[]
     .map((entry) => entry.name)
     .sort(compareCodePoints);
 
-  const found: DiscoveredAgent[] = [];
-  for (const folder of folders) {
-    const agent = await readAgentFolder(orgPath, folder);
-    if (agent) found.push(agent);
-  }
-  return markDuplicateNames(found);
+  const read = await Promise.all(folders.map((folder) => readAgentFolder(orgPath, folder)));
+  return markDuplicateNames(read.filter((agent): agent is DiscoveredAgent => agent !== null));
 }
 
 async function readAgentFolder(orgPath: string, folder: string): Promise<DiscoveredAgent | null> {

@@ -97,7 +97,7 @@ describe('initOrg', () => {
   it('when asked, sets up only what is missing and overwrites nothing', async () => {
     await mkdir(join(dir, 'lemming', 'config'), { recursive: true });
     await writeFile(join(dir, 'lemming/config/tick.json'), '{"current_tick": 42}');
-    const result = await initOrg(dir, { intoNonEmptyFolder: true });
+    const result = await initOrg(dir, { force: true });
     expect(result.ok && result.kept).toEqual(['lemming/config/tick.json']);
     expect(await readFile(join(dir, 'lemming/config/tick.json'), 'utf8')).toBe('{"current_tick": 42}');
     expect(await readNextTick(dir)).toMatchObject({ nextTick: 42 });

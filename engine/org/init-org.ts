@@ -13,7 +13,7 @@ export interface InitOrgOptions {
   /** The heading of the org's README.md; the folder's name when not given. */
   name?: string;
   /** Set up a folder that already holds files: only what is missing is created, nothing is overwritten. */
-  intoNonEmptyFolder?: boolean;
+  force?: boolean;
   /** The content of models.json (its shape belongs to engine/models); an empty registry when not given. */
   models?: Record<string, unknown>;
 }
@@ -40,7 +40,7 @@ const HUMAN_RESUME = {
 /**
  * Creates a new org LeMMing can open too: the human pseudo-agent, LeMMing's default config files
  * (tick.json at tick 1), an empty models registry unless one is given, and shared/. A folder that
- * already holds files is refused unless `intoNonEmptyFolder` is set.
+ * already holds files is refused unless `force` is set.
  */
 export async function initOrg(path: string, options: InitOrgOptions = {}): Promise<InitOrgResult> {
   const orgPath = resolve(path);
@@ -48,7 +48,7 @@ export async function initOrg(path: string, options: InitOrgOptions = {}): Promi
   if (existing && !existing.isDirectory()) {
     return { ok: false, problems: [fileProblem('', `${orgPath} is a file, not a folder`)] };
   }
-  if (existing && !options.intoNonEmptyFolder) {
+  if (existing && !options.force) {
     const entries = (await readdir(orgPath)).filter((entry) => !SYSTEM_FILES.has(entry));
     if (entries.length > 0) {
       return {

@@ -136,10 +136,16 @@ describe('editJsonText keeps what it does not touch', () => {
     );
   });
 
-  it('writes new text with \\u escapes when the document spells non-ASCII that way', () => {
+  it('keeps an all-ASCII document all ASCII, and writes raw text into one that has raw text', () => {
     const text = '{"name": "Ren\\u00e9"}';
     expect(edit(text, [{ path: ['title'], value: 'Café ☕' }])).toBe(
       '{"name": "Ren\\u00e9", "title": "Caf\\u00e9 \\u2615"}',
+    );
+    expect(edit('{"name": "Rene"}', [{ path: ['title'], value: '☕' }])).toBe(
+      '{"name": "Rene", "title": "\\u2615"}',
+    );
+    expect(edit('\uFEFF{"name": "Rene"}', [{ path: ['title'], value: '☕' }])).toBe(
+      '\uFEFF{"name": "Rene", "title": "\\u2615"}',
     );
     expect(edit('{"name": "René"}', [{ path: ['title'], value: 'Café' }])).toBe(
       '{"name": "René", "title": "Café"}',

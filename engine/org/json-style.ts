@@ -9,7 +9,10 @@ export interface JsonStyle {
   colon: string;
   /** Between entries that share a line, comma included, e.g. `", "`. */
   inlineSeparator: string;
-  /** Non-ASCII characters are written as \uXXXX escapes (Python's json.dump default). */
+  /**
+   * Non-ASCII characters are written as \uXXXX escapes, as Python's json.dump does by default. A
+   * document that is all ASCII stays all ASCII, so it reads the same in any encoding Python assumes.
+   */
   asciiOnly: boolean;
 }
 
@@ -19,7 +22,7 @@ export const DEFAULT_JSON_STYLE: JsonStyle = {
   unit: '  ',
   colon: ': ',
   inlineSeparator: ', ',
-  asciiOnly: false,
+  asciiOnly: true,
 };
 
 export function detectJsonStyle(text: string, root: JsonNode): JsonStyle {
@@ -73,7 +76,7 @@ export function detectJsonStyle(text: string, root: JsonNode): JsonStyle {
     unit: unit ?? DEFAULT_JSON_STYLE.unit,
     colon: colon ?? DEFAULT_JSON_STYLE.colon,
     inlineSeparator: inlineSeparator ?? DEFAULT_JSON_STYLE.inlineSeparator,
-    asciiOnly: !/[\u0080-\uffff]/.test(text) && /\\u(?!00[0-7])[0-9a-fA-F]{4}/.test(text),
+    asciiOnly: !/[\u0080-\uffff]/.test(text.replace(/^\uFEFF/, '')),
   };
 }
 
@@ -126,11 +129,9 @@ export function formatJsonValue(
   );
 }
 
-/** A whole new document in `style`, ending with `finalNewline`. */
-export function formatJsonDocument(
-  value: unknown,
-  style: JsonStyle = DEFAULT_JSON_STYLE,
-  finalNewline = true,
-): string {
-  return formatJsonValue(value, style, { multiline: true, indent: '' }) + (finalNewline ? style.newline : '');
+/** A whole new document in LeMMing's layout, ending with a newline. */
+export function formatJsonDocument(value: unknown): string {
+  return (
+    formatJsonValue(value, DEFAULT_JSON_STYLE, { multiline: true, indent: '' }) + DEFAULT_JSON_STYLE.newline
+  );
 }
