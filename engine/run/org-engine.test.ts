@@ -147,7 +147,8 @@ describe('failure isolation', () => {
       if (model === 'errors') return sendJson(response, 500, { error: { message: 'internal error' } });
       if (model === 'garbage') {
         response.writeHead(200, { 'content-type': 'application/json' });
-        return response.end('<html>not json at all');
+        response.end('<html>not json at all');
+        return;
       }
       if (model === 'silent') return; // never answers
       sendJson(response, 200, completion(JSON.stringify({ outbox_entries: [{ kind: 'status', payload: { text: `ok from ${model}` } }], notes: 'fine' })));

@@ -1,4 +1,5 @@
 import type { Command } from '../command';
+import { initCommand } from './init';
 import { inboxCommand, sendCommand } from './messages';
 import { runCommand, tickCommand } from './run';
 import { creditsCommand, statusCommand } from './status';
@@ -6,6 +7,7 @@ import { exportCommand, importCommand, timelineCommand } from './timeline';
 import { validateCommand } from './validate';
 
 export const commands: readonly Command[] = [
+  initCommand,
   validateCommand,
   runCommand,
   tickCommand,

@@ -1,11 +1,10 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { TimelineQuery } from '../../timeline/event-schema';
 import { openTimeline } from '../../timeline/timeline-store';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type Command, type ParsedCommandArgs } from '../command';
 import { withEngine } from '../open-engine';
 import { integer, orgFolder, positiveInteger } from '../org-arg';
-import { join } from 'node:path';
 
 const FILTER_OPTIONS = {
   agent: { type: 'string', multiple: true },
@@ -54,15 +53,16 @@ export const timelineCommand: Command = {
   options: { ...FILTER_OPTIONS, limit: { type: 'string' }, cursor: { type: 'string' }, asc: { type: 'boolean' }, json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
+    const cursor = integer(stringOption(values, 'cursor'), '--cursor');
+    const query = {
+      ...filterFrom(values),
+      direction: values.asc ? ('asc' as const) : ('desc' as const),
+      limit: Math.min(positiveInteger(stringOption(values, 'limit'), '--limit', 50), 1000),
+      ...(cursor !== undefined ? { cursor } : {}),
+    };
     const timeline = readTimeline(org);
     try {
-      const cursor = integer(stringOption(values, 'cursor'), '--cursor');
-      const page = timeline.page({
-        ...filterFrom(values),
-        direction: values.asc ? 'asc' : 'desc',
-        limit: Math.min(positiveInteger(stringOption(values, 'limit'), '--limit', 50), 1000),
-        ...(cursor !== undefined ? { cursor } : {}),
-      });
+      const page = timeline.page(query);
       if (values.json) {
         printJson(io, { events: page.rows.map((row) => ({ ...row, event: JSON.parse(row.json) as unknown })), nextCursor: page.nextCursor });
       } else {
@@ -84,9 +84,10 @@ export const exportCommand: Command = {
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     if (!positionals[1]) throw new UsageError('Give the file to write.');
+    const filter = filterFrom(values);
     const timeline = readTimeline(org);
     try {
-      const { exported } = await timeline.exportJsonl(resolve(positionals[1]), filterFrom(values));
+      const { exported } = await timeline.exportJsonl(resolve(positionals[1]), filter);
       io.stdout.write(`exported ${exported} events to ${resolve(positionals[1])}\n`);
       return EXIT_OK;
     } finally {

@@ -48,7 +48,8 @@ export async function validateOrg(org: string): Promise<ValidationReport> {
     report.agents.push({ folder: agent.folder, name: agent.resume.name, valid: true });
     report.warnings.push(...agent.warnings);
     const { resume, resumeFile } = agent;
-    if (models && !modelKeys.has(resume.model.key)) {
+    // LeMMing's human pseudo-agent has model "none" and a schedule that never comes round.
+    if (models && !modelKeys.has(resume.model.key) && resume.name !== 'human') {
       report.warnings.push({ file: resumeFile, field: 'model.key', message: `"${resume.model.key}" is not in ${MODELS_FILE}; this agent's turns will fail` });
     }
     const sources = resume.permissions.read_outboxes;

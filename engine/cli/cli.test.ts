@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_ORG, REPO_ROOT, tempOrgs, UPSTREAM } from '../run/test-support/temp-org';
+import { main } from './main';
+
+const orgs = tempOrgs();
+afterEach(() => orgs.cleanup());
+const EXAMPLE_ORG = join(UPSTREAM, 'example-org');
+
+/** Runs a command line in this process, as the `lemming` binary would. */
+async function lemming(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: {} });
+  return { code, stdout, stderr };
+}
+
+/** Runs the installed `lemming` command through npx in a real process, with no network keys in its environment. */
+async function npxLemming(...argv: string[]) {
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', npm_config_update_notifier: 'false' };
+  try {
+    const { stdout, stderr } = await promisify(execFile)('npx', ['--no-install', 'lemming', ...argv], { cwd: REPO_ROOT, env, timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('npx lemming run, offline', () => {
+  it('runs a copy of LeMMing\'s example org for 3 ticks: agents without an API key fail on their own, the rest run', { timeout: 120_000 }, async () => {
+    const org = orgs.copy(EXAMPLE_ORG);
+    const run = await npxLemming('run', org, '--ticks', '3');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^tick 1: .*echo_cli completed/m);
+    expect(run.stdout).toMatch(/^tick 3: /m);
+    expect(JSON.parse(readFileSync(join(org, 'lemming/config/tick.json'), 'utf8'))).toEqual({ current_tick: 4 });
+    const errors = await lemming('timeline', org, '--kind', 'error', '--json', '--limit', '1000');
+    const messages = (JSON.parse(errors.stdout).events as { agent: string; event: { message: string } }[]).filter((row) => row.agent === 'manager');
+    expect(messages.length).toBeGreaterThan(0);
+    expect(messages[0]!.event.message).toMatch(/OPENAI_API_KEY/);
+  });
+
+  it('runs a copy of the demo org for 5 ticks', { timeout: 120_000 }, async () => {
+    const org = orgs.copy(DEMO_ORG);
+    const run = await npxLemming('run', org, '--ticks', '5');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().split('\n')).toEqual([
+      'tick 1: manager completed, researcher completed, writer completed',
+      'tick 2: manager completed, researcher completed',
+      'tick 3: manager completed, researcher completed, writer completed',
+      'tick 4: manager completed, researcher completed',
+      'tick 5: manager completed, researcher completed, writer completed',
+    ]);
+  });
+});
+
+describe('lemming validate', () => {
+  function brokenExampleOrg(): string {
+    const org = orgs.copy(EXAMPLE_ORG);
+    writeFileSync(join(org, 'agents/spec_writer/resume.json'), '{\n  "name": "spec_writer",\n  "title": 5\n');
+    const manager = JSON.parse(readFileSync(join(org, 'agents/manager/resume.json'), 'utf8'));
+    manager.schedule.phase_offset = 'soon';
+    writeFileSync(join(org, 'agents/manager/resume.json'), JSON.stringify(manager, null, 2));
+    return org;
+  }
+
+  it('lists each invalid resume with its file, position, field and reason, and exits 0', async () => {
+    const result = await lemming('validate', brokenExampleOrg());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^7 agents, 5 valid, 2 invalid$/m);
+    expect(result.stdout).toMatch(/^error: agents\/spec_writer\/resume\.json:4:1: invalid JSON/m);
+    expect(result.stdout).toMatch(/^error: agents\/manager\/resume\.json:28:21 \(schedule\.phase_offset\): phase_offset must be a whole number$/m);
+  });
+
+  it('exits 1 with --strict when there are errors, and 0 when there are none', async () => {
+    expect((await lemming('validate', brokenExampleOrg(), '--strict')).code).toBe(1);
+    expect((await lemming('validate', orgs.copy(DEMO_ORG), '--strict')).code).toBe(0);
+  });
+
+  it('reports as JSON', async () => {
+    const report = JSON.parse((await lemming('validate', brokenExampleOrg(), '--json')).stdout);
+    expect(report.agents.filter((agent: { valid: boolean }) => !agent.valid).map((agent: { name: string }) => agent.name).sort()).toEqual(['manager', 'spec_writer']);
+  });
+});
+
+describe('usage errors exit 2, failures exit 1', () => {
+  const usage: string[][] = [[], ['frobnicate'], ['run'], ['run', '.', '--ticks', 'many'], ['run', '.', '--ticks', '0'], ['run', '.', '--bogus'], ['send', '.'], ['send', '.', 'hi', '--importance', 'urgent'], ['timeline', '.', '--from', 'x'], ['credits', '.', 'top-up', 'a']];
+  for (const argv of usage) {
+    it(`lemming ${argv.join(' ')} → 2`, async () => {
+      const org = orgs.copy(DEMO_ORG);
+      const result = await lemming(...argv.map((arg) => (arg === '.' ? org : arg)));
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/usage|unknown command/i);
+    });
+  }
+
+  it('a missing org folder is a failure that names the path', async () => {
+    const result = await lemming('status', '/no/such/org');
+    expect(result).toMatchObject({ code: 1, stderr: 'lemming status: No folder at /no/such/org.\n' });
+  });
+
+  it('an unknown agent is a failure that names the agent', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    expect((await lemming('inbox', org, 'nobody')).stderr).toMatch(/There is no agent named "nobody"/);
+    expect((await lemming('send', org, 'hello', '--to', 'nobody')).code).toBe(1);
+    expect((await lemming('credits', org, 'top-up', 'nobody', '5')).stderr).toMatch(/There is no agent named "nobody"/);
+  });
+
+  it('an invalid tick.json stops the run with its line and column', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    writeFileSync(join(org, 'lemming/config/tick.json'), '{"current_tick": }');
+    const result = await lemming('run', org);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/lemming\/config\/tick\.json:1:\d+/);
+  });
+});
+
+describe('working with an org', () => {
+  it('send, inbox, tick, status, timeline, credits', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    expect((await lemming('send', org, 'Please', 'hurry', '--importance', 'high', '--to', 'manager')).code).toBe(0);
+    const inbox = await lemming('inbox', org, 'manager');
+    expect(inbox.stdout).toContain('New for manager (1):');
+    expect(inbox.stdout).toContain('! [tick 1] human (message): Please hurry');
+    expect((await lemming('inbox', org, 'writer')).stdout).toContain('New for writer (0):');
+
+    expect((await lemming('tick', org)).stdout).toBe('tick 1: manager completed, researcher completed, writer completed\n');
+    expect((await lemming('inbox', org, 'manager', '--json')).stdout).toContain('"fresh": []');
+
+    const status = JSON.parse((await lemming('status', org, '--json')).stdout);
+    expect(status.nextTick).toBe(2);
+    expect(status.agents.find((agent: { name: string }) => agent.name === 'writer')).toMatchObject({ firesNextTick: false, nextFiringTicks: [3, 5, 7], lastTurn: { tick: 1, status: 'completed' } });
+
+    const messages = JSON.parse((await lemming('timeline', org, '--kind', 'message', '--agent', 'manager', '--json')).stdout);
+    expect(messages.events).toHaveLength(2);
+    expect(messages.events.every((row: { kind: string; agent: string }) => row.kind === 'message' && row.agent === 'manager')).toBe(true);
+    const search = JSON.parse((await lemming('timeline', org, '--text', 'hurry', '--json')).stdout);
+    expect(search.events.some((row: { kind: string }) => row.kind === 'message')).toBe(true);
+
+    expect((await lemming('credits', org, 'top-up', 'writer', '10', '--reason', 'bonus')).stdout).toMatch(/^writer: 69\.\d+ credits$/m);
+    const credits = JSON.parse((await lemming('credits', org, 'show', 'writer', '--json')).stdout);
+    expect(credits.history[0]).toMatchObject({ kind: 'top_up', amount: 10, reason: 'bonus' });
+  });
+
+  it('export and import round-trip the timeline as JSON Lines', async () => {
+    const source = orgs.copy(DEMO_ORG);
+    await lemming('run', source, '--ticks', '2');
+    const file = join(source, '..', 'timeline.jsonl');
+    expect((await lemming('export', source, file)).code).toBe(0);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const target = orgs.copy(DEMO_ORG);
+    const imported = JSON.parse((await lemming('import', target, file, '--json')).stdout);
+    expect(imported.imported).toBe(lines.length);
+    const exportedAgain = join(target, '..', 'again.jsonl');
+    await lemming('export', target, exportedAgain);
+    expect(readFileSync(exportedAgain, 'utf8').trim().split('\n')).toEqual(lines);
+  });
+
+  it('init creates an org that validates, and refuses a folder that is not empty', async () => {
+    const parent = orgs.build({ 'placeholder.txt': 'x' });
+    const target = join(parent, 'new-org');
+    expect((await lemming('init', target)).code).toBe(0);
+    expect((await lemming('validate', target, '--strict')).code).toBe(0);
+    const again = await lemming('init', parent);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/not empty/);
+  });
+});
