@@ -153,6 +153,16 @@ describe('editJsonText keeps what it does not touch', () => {
   });
 });
 
+describe('editJsonText reads every JSON spelling', () => {
+  it('finds spans past escaped quotes and backslashes, empty keys and odd whitespace', () => {
+    const text = '{"we\\"ird\\\\": "x\\\\", "": [ ], "b"\t:\r\n 1e-2 , "c": [true,false,null]}';
+    expect(valueOf(text)).toEqual({ 'we"ird\\': 'x\\', '': [], b: 0.01, c: [true, false, null] });
+    expect(edit(text, [{ path: ['b'], value: 2 }])).toBe(text.replace('1e-2', '2'));
+    expect(edit(text, [{ path: ['we"ird\\'], value: 'y' }])).toBe(text.replace('"x\\\\"', '"y"'));
+    expect(edit(text, [{ path: ['c', 1], value: true }])).toBe(text.replace('true,false', 'true,true'));
+  });
+});
+
 describe('editJsonText adds fields', () => {
   it('appends a new key at the end of a multi-line object with its indentation', () => {
     const text = '{\n    "a": 1,\n    "b": {\n        "c": 2\n    }\n}';

@@ -3,10 +3,9 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ResumeSchema } from './resume-schema';
 
-const EXAMPLE_AGENTS = resolve(
-  import.meta.dirname,
-  '../../../shared/fixtures/lemming-upstream/example-org/agents',
-);
+const FIXTURES = resolve(import.meta.dirname, '../../../shared/fixtures/lemming-upstream');
+const EXAMPLE_AGENTS = join(FIXTURES, 'example-org/agents');
+const FAILURE_CASES_AGENTS = join(FIXTURES, 'engine-output/failure_cases/agents');
 
 const valid = {
   name: 'writer',
@@ -36,11 +35,13 @@ function messages(input: unknown): string[] {
 }
 
 describe('ResumeSchema on LeMMing example resumes', () => {
-  const folders = readdirSync(EXAMPLE_AGENTS);
+  const resumeFiles = [
+    ...readdirSync(EXAMPLE_AGENTS).map((folder) => join(EXAMPLE_AGENTS, folder, 'resume.json')),
+    ...['broke', 'flaky'].map((folder) => join(FAILURE_CASES_AGENTS, folder, 'resume.json')),
+  ];
 
-  it.each(folders)('accepts agents/%s/resume.json', (folder) => {
-    const raw = JSON.parse(readFileSync(join(EXAMPLE_AGENTS, folder, 'resume.json'), 'utf8'));
-    expect(messages(raw)).toEqual([]);
+  it.each(resumeFiles)('accepts %s', (file) => {
+    expect(messages(JSON.parse(readFileSync(file, 'utf8')))).toEqual([]);
   });
 
   it('accepts the human pseudo-agent, whose model "none" is not in models.json', () => {
