@@ -1,0 +1,246 @@
+import { isAbsolute, resolve } from 'node:path';
+import type { Resume } from '../org/resume-schema';
+import type { PathResolver } from './agent-filesystem';
+import { realPathOf } from './canonicalize';
+import { isWithin, relativeWithin, type SandboxLayout } from './sandbox-layout';
+import { HOST_FLAVOR, screenRawPath, type PathFlavor } from './screen-raw-path';
+
+export type FileAccess = NonNullable<Resume['permissions']['file_access']>;
+
+export const ACCESS_ACTIONS = ['read', 'write', 'delete', 'move', 'list', 'search'] as const;
+export type AccessAction = (typeof ACCESS_ACTIONS)[number];
+export type AccessKind = 'read' | 'write';
+
+export function accessKindOf(action: AccessAction): AccessKind {
+  return action === 'write' || action === 'delete' || action === 'move' ? 'write' : 'read';
+}
+
+/** What the user's hook is asked about: one action on one path that the folders already allow. */
+export interface AccessRequest {
+  action: AccessAction;
+  /** The canonical path the action will touch. */
+  path: string;
+  /** The path as the agent wrote it. */
+  requestedPath?: string;
+  tool?: string;
+  /** For `move`: the canonical source. */
+  fromPath?: string;
+  orgPath: string;
+  workspacePath: string;
+}
+
+export type AccessVerdict = { allowed: true } | { allowed: false; reason: string };
+
+/** A further, user-supplied check; it can only refuse more. A hook that throws refuses. */
+export type AccessHook = (request: AccessRequest) => AccessVerdict | Promise<AccessVerdict>;
+
+export type AccessRefusal = 'outside' | 'symlink_escape' | 'denied';
+
+export type AccessDecision =
+  { allowed: true; root: string; grant: string } | { allowed: false; code: AccessRefusal; reason: string };
+
+/** One folder (or file) a resume grants, before it is resolved on disk. */
+export interface AccessGrant {
+  /** The resume entry, or `null` for a default (the workspace, shared/). */
+  entry: string | null;
+  /** How the grant is named to the agent and the user. */
+  label: string;
+  /** The grant's absolute path before links are resolved. */
+  lexicalPath: string;
+}
+
+export type ResolvedGrant =
+  { ok: true; grant: AccessGrant; root: string } | { ok: false; grant: AccessGrant; reason: string };
+
+export interface AccessPolicy {
+  readonly layout: SandboxLayout;
+  grants(kind: AccessKind): readonly AccessGrant[];
+  /** Each grant's canonical root as the disk is now; grants that resolve outside the org are refused. */
+  resolveGrants(kind: AccessKind): Promise<ResolvedGrant[]>;
+  checkAccess(
+    action: AccessAction,
+    canonicalPath: string,
+    details?: { lexicalPath?: string; requestedPath?: string; tool?: string; fromPath?: string },
+  ): Promise<AccessDecision>;
+}
+
+export interface AccessPolicyOptions {
+  layout: SandboxLayout;
+  /** `permissions.file_access` of the resume: a missing list is the default, an empty list is nothing. */
+  fileAccess?: FileAccess | undefined;
+  fs: PathResolver;
+  hook?: AccessHook | undefined;
+}
+
+/**
+ * The folders an agent may read and write, from its resume. Without `file_access` (or without one of
+ * its lists) the agent may read and write its workspace and shared/; a list replaces that default for
+ * its own kind, so an empty list allows nothing, and reading and writing are granted separately.
+ *
+ * Roots are resolved again on every check, so a grant that has become a link to somewhere else is
+ * judged by where it leads now. An entry must lead inside the org folder (or inside the workspace or
+ * shared/, where the user may have linked those folders to another disk): by design an agent can never
+ * be granted a path outside its organization, whatever its resume says.
+ */
+export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
+  const { layout, fs, hook } = options;
+  const grantsByKind: Record<AccessKind, AccessGrant[]> = {
+    read: grantsFrom(layout, options.fileAccess?.allow_read),
+    write: grantsFrom(layout, options.fileAccess?.allow_write),
+  };
+
+  async function resolveGrants(kind: AccessKind): Promise<ResolvedGrant[]> {
+    return Promise.all(
+      grantsByKind[kind].map(async (grant): Promise<ResolvedGrant> => {
+        const resolved =
+          grant.entry === null
+            ? await realPathOf(grant.lexicalPath, fs)
+            : await resolveAccessEntry(layout.orgPath, grant.entry, fs, { layout });
+        return resolved.ok
+          ? { ok: true, grant, root: resolved.path }
+          : { ok: false, grant, reason: resolved.reason };
+      }),
+    );
+  }
+
+  return {
+    layout,
+    grants: (kind) => grantsByKind[kind],
+    resolveGrants,
+    async checkAccess(action, canonicalPath, details = {}) {
+      const kind = accessKindOf(action);
+      const resolved = await resolveGrants(kind);
+      const inside = resolved.find((grant) => grant.ok && isWithin(grant.root, canonicalPath));
+      if (!inside?.ok) {
+        const { lexicalPath } = details;
+        const throughLink =
+          lexicalPath !== undefined &&
+          lexicalPath !== canonicalPath &&
+          resolved.some((grant) => grant.ok && isWithin(grant.grant.lexicalPath, lexicalPath));
+        const where = describeGrants(grantsByKind[kind], kind);
+        return throughLink
+          ? {
+              allowed: false,
+              code: 'symlink_escape',
+              reason: `leads through a symbolic link to a place outside the folders you may ${verb(kind)} (${where})`,
+            }
+          : {
+              allowed: false,
+              code: 'outside',
+              reason: `is outside the folders you may ${verb(kind)} (${where})`,
+            };
+      }
+      if (hook) {
+        const verdict = await askHook(hook, {
+          action,
+          path: canonicalPath,
+          orgPath: layout.orgPath,
+          workspacePath: layout.workspacePath,
+          ...details,
+        });
+        if (!verdict.allowed)
+          return {
+            allowed: false,
+            code: 'denied',
+            reason: `was refused by the access check: ${verdict.reason}`,
+          };
+      }
+      return { allowed: true, root: inside.root, grant: inside.grant.label };
+    },
+  };
+}
+
+export type ResolvedEntry =
+  { ok: true; path: string; display: string; lexicalPath: string } | { ok: false; reason: string };
+
+/**
+ * A `file_access` entry (relative to the org folder, or absolute) canonicalized the way agent paths
+ * are, and refused when it leads outside the org. `layout` also admits entries inside the agent's
+ * workspace and shared/ when those are links to folders elsewhere.
+ */
+export async function resolveAccessEntry(
+  orgPath: string,
+  entry: string,
+  fs: PathResolver,
+  options: { layout?: SandboxLayout; flavor?: PathFlavor } = {},
+): Promise<ResolvedEntry> {
+  const screening = screenRawPath(entry, options.flavor ?? HOST_FLAVOR);
+  if (!screening.ok) return { ok: false, reason: `${quote(entry)} ${screening.reason}` };
+  const lexicalPath = isAbsolute(entry) ? resolve(entry) : resolve(orgPath, entry);
+  const real = await realPathOf(lexicalPath, fs);
+  if (!real.ok) return { ok: false, reason: `${quote(entry)} ${real.reason}` };
+
+  const places: [string, (inside: string) => string][] = [[orgPath, (inside) => inside]];
+  const { layout } = options;
+  if (layout)
+    places.push(
+      [layout.sharedPath, underName('shared')],
+      [layout.workspacePath, underName(relativeWithin(orgPath, layout.workspacePath))],
+    );
+  const territory: { root: string; display: (inside: string) => string }[] = [];
+  for (const [folder, display] of places) {
+    const place = await realPathOf(folder, fs);
+    if (place.ok) territory.push({ root: place.path, display });
+  }
+  const home = territory.find(({ root }) => isWithin(root, real.path));
+  if (!home)
+    return {
+      ok: false,
+      reason: `${quote(entry)} leads outside the organization folder (to ${real.path}); an agent can only be given folders inside its organization`,
+    };
+  return {
+    ok: true,
+    path: real.path,
+    display: home.display(relativeWithin(home.root, real.path)),
+    lexicalPath,
+  };
+}
+
+/** A path in a message: quoted, and escaped when it holds characters a reader would not see. */
+export function quote(path: string): string {
+  const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  return /[\u0000-\u001f\u007f-\u009f]|\p{Cs}/u.test(shown) ? JSON.stringify(shown) : `'${shown}'`;
+}
+
+function underName(name: string): (inside: string) => string {
+  return (inside) => (inside === '.' ? name : `${name}/${inside}`);
+}
+
+function grantsFrom(layout: SandboxLayout, entries: readonly string[] | undefined): AccessGrant[] {
+  if (entries === undefined)
+    return [
+      { entry: null, label: 'your workspace', lexicalPath: layout.workspacePath },
+      { entry: null, label: 'shared/', lexicalPath: layout.sharedPath },
+    ];
+  return entries.map((entry) => ({
+    entry,
+    label: entry,
+    lexicalPath: isAbsolute(entry) ? resolve(entry) : resolve(layout.orgPath, entry),
+  }));
+}
+
+function describeGrants(grants: readonly AccessGrant[], kind: AccessKind): string {
+  if (grants.length === 0)
+    return `your resume allows no folders for ${kind === 'read' ? 'reading' : 'writing'}`;
+  return grants.map((grant) => grant.label).join(', ');
+}
+
+function verb(kind: AccessKind): string {
+  return kind === 'read' ? 'read' : 'write to';
+}
+
+async function askHook(hook: AccessHook, request: AccessRequest): Promise<AccessVerdict> {
+  try {
+    const verdict = await hook(request);
+    if (verdict?.allowed === true) return verdict;
+    return {
+      allowed: false,
+      reason: verdict?.allowed === false ? verdict.reason : 'the check gave no answer',
+    };
+  } catch (error) {
+    return {
+      allowed: false,
+      reason: `the check failed (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+}

@@ -1,0 +1,33 @@
+import type { PathResolver } from './agent-filesystem';
+import { resolveAccessEntry } from './access-policy';
+import { DiskAgentFilesystem } from './disk-agent-filesystem';
+import { agentLayout } from './sandbox-layout';
+
+export type AccessPathPreview =
+  | {
+      ok: true;
+      /** Where the entry really leads, links resolved. */
+      canonical: string;
+      /** The same place relative to the org folder, "/" between names ("." is the whole org). */
+      display: string;
+      exists: boolean;
+    }
+  | { ok: false; reason: string };
+
+/**
+ * What a `file_access` entry typed into a path editor will grant, as the sandbox will judge it: the
+ * same canonicalizer and the same refusals, read from the disk as it is now. With `agentDir`, entries
+ * inside that agent's workspace and shared/ are judged as for that agent.
+ */
+export async function previewAccessPath(
+  orgPath: string,
+  entry: string,
+  options: { agentDir?: string; fs?: PathResolver } = {},
+): Promise<AccessPathPreview> {
+  const fs = options.fs ?? new DiskAgentFilesystem();
+  const layout = options.agentDir === undefined ? undefined : agentLayout(orgPath, options.agentDir);
+  const resolved = await resolveAccessEntry(orgPath, entry, fs, layout ? { layout } : {});
+  if (!resolved.ok) return resolved;
+  const exists = (await fs.stat(resolved.path).catch(() => null)) !== null;
+  return { ok: true, canonical: resolved.path, display: resolved.display, exists };
+}
