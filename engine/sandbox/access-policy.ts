@@ -3,7 +3,13 @@ import type { Resume } from '../org/resume-schema';
 import type { PathResolver } from './agent-filesystem';
 import { realPathOf } from './canonicalize';
 import { isWithin, relativeWithin, type SandboxLayout } from './sandbox-layout';
-import { HOST_FLAVOR, screenRawPath, type PathFlavor } from './screen-raw-path';
+import {
+  CONTROL_CHARACTER,
+  HOST_FLAVOR,
+  LONE_SURROGATE,
+  screenRawPath,
+  type PathFlavor,
+} from './screen-raw-path';
 
 export type FileAccess = NonNullable<Resume['permissions']['file_access']>;
 
@@ -199,7 +205,7 @@ export async function resolveAccessEntry(
 /** A path in a message: quoted, and escaped when it holds characters a reader would not see. */
 export function quote(path: string): string {
   const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-  return /[\u0000-\u001f\u007f-\u009f]|\p{Cs}/u.test(shown) ? JSON.stringify(shown) : `'${shown}'`;
+  return CONTROL_CHARACTER.test(shown) || LONE_SURROGATE.test(shown) ? JSON.stringify(shown) : `'${shown}'`;
 }
 
 function underName(name: string): (inside: string) => string {

@@ -11,10 +11,11 @@ export type Screening = { ok: true } | { ok: false; reason: string };
 
 const WINDOWS_DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
 // C0 and C1 control characters: invisible in a prompt or a log, and \n, \r or \t split lines.
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/u;
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/u;
 const DRIVE = /^[A-Za-z]:/;
 // With the u flag a surrogate pair is one code point, so only unpaired halves are in category Cs.
-const LONE_SURROGATE = /\p{Cs}/u;
+export const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * The checks on a path as the model wrote it, before it is resolved: forms that are refused whatever
