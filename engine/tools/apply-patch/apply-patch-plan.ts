@@ -7,8 +7,11 @@ export type ApplyOutcome =
   /** `leftovers`: backup files that could not be removed after success (the patch itself is applied). */
   { ok: true; leftovers: string[] } | { ok: false; error: string };
 
-/** Undoes one committed step; a failure names what could not be restored. */
-type UndoStep = () => Promise<void>;
+/** Undoes one committed file; a failure names what could not be restored and keeps its backup. */
+interface UndoStep {
+  backup: string | null;
+  run: () => Promise<void>;
+}
 
 class StepFailure extends Error {}
 
@@ -26,65 +29,62 @@ export async function applyPatchPlan(plan: PatchPlan, fs: PatchFilesystem): Prom
     return { ok: false, error: `${stale} changed after the patch was checked; no file was changed` };
   }
 
+  const work = plan.changes.map((change) => ({
+    change,
+    temp: change.kind === 'write' ? sibling(change.file.path, 'tmp') : null,
+  }));
   const createdFolders: string[] = [];
-  const temps = new Map<PlannedChange, string>();
+  const uncommittedTemps = new Set<string>();
   const backups: string[] = [];
   const undo: UndoStep[] = [];
-  const cleanUp = async () => {
-    for (const temp of temps.values()) await fs.removeFile(temp).catch(() => undefined);
-    for (const folder of createdFolders.toReversed()) await fs.removeDirectory(folder).catch(() => undefined);
-  };
 
   try {
-    for (const change of plan.changes) {
-      if (change.kind !== 'write') continue;
+    for (const { change, temp } of work) {
+      if (change.kind !== 'write' || temp === null) continue;
       await step(`Failed to create parent directories for ${change.file.shown}`, () =>
         createParents(change.file.path, fs, createdFolders),
       );
-      const temp = sibling(change.file.path, 'tmp');
       await step(`Failed to write file ${change.file.shown}`, () =>
         fs.writeNewFile(temp, change.text, change.file.path),
       );
-      temps.set(change, temp);
+      uncommittedTemps.add(temp);
     }
-    for (const change of plan.changes) {
+    for (const { change, temp } of work) {
       const { path, shown } = change.file;
       const present = await step(`Failed to inspect ${shown}`, () => fs.exists(path));
-      if (change.kind === 'delete') {
-        if (!present) continue;
-        const backup = sibling(path, 'bak');
-        await step(`Failed to delete file ${shown}`, () => fs.rename(path, backup));
+      const backup = present ? sibling(path, 'bak') : null;
+      if (backup !== null) {
+        const preserve = () =>
+          change.kind === 'delete' ? fs.rename(path, backup) : fs.copyFile(path, backup);
+        await step(`Failed to ${change.kind === 'delete' ? 'delete' : 'back up'} file ${shown}`, preserve);
         backups.push(backup);
-        undo.push(() => restore(fs, backup, path, shown));
-        continue;
       }
-      const temp = temps.get(change) ?? '';
-      if (present) {
-        const backup = sibling(path, 'bak');
-        await step(`Failed to back up ${shown}`, () => fs.copyFile(path, backup));
-        backups.push(backup);
+      if (temp !== null) {
         await step(`Failed to write file ${shown}`, () => fs.rename(temp, path));
-        undo.push(() => restore(fs, backup, path, shown));
-      } else {
-        await step(`Failed to write file ${shown}`, () => fs.rename(temp, path));
-        undo.push(() => removeCreated(fs, path, shown));
+        uncommittedTemps.delete(temp);
       }
-      temps.delete(change);
+      if (backup !== null) undo.push({ backup, run: () => restore(fs, backup, path, shown) });
+      else if (temp !== null) undo.push({ backup: null, run: () => removeCreated(fs, path, shown) });
     }
   } catch (error) {
     const unrestored: string[] = [];
-    for (const undoStep of undo.toReversed()) {
-      await undoStep().catch((failure: unknown) => unrestored.push(messageOf(failure)));
+    const keptBackups = new Set<string>();
+    for (const { backup, run } of undo.toReversed()) {
+      await run().catch((failure: unknown) => {
+        unrestored.push(messageOf(failure));
+        if (backup !== null) keptBackups.add(backup);
+      });
     }
-    await cleanUp();
-    const restoredBackups = unrestored.length === 0;
-    if (restoredBackups) for (const backup of backups) await fs.removeFile(backup).catch(() => undefined);
+    const discard = [...uncommittedTemps, ...backups.filter((backup) => !keptBackups.has(backup))];
+    for (const file of discard) await fs.removeFile(file).catch(() => undefined);
+    for (const folder of createdFolders.toReversed()) await fs.removeDirectory(folder).catch(() => undefined);
     const cause = messageOf(error);
     return {
       ok: false,
-      error: restoredBackups
-        ? `${cause}; no file was changed`
-        : `${cause}; rolling back failed too: ${unrestored.join('; ')}`,
+      error:
+        unrestored.length === 0
+          ? `${cause}; no file was changed`
+          : `${cause}; rolling back failed too: ${unrestored.join('; ')}`,
     };
   }
 

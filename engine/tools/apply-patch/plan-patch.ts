@@ -21,7 +21,7 @@ export interface PatchPlan {
   /** One change per file, in the order the patch first touches each file. */
   changes: PlannedChange[];
   summary: PatchSummary;
-  /** The matching rung each chunk needed, in patch order: how much tolerance the patch relied on. */
+  /** The matching rung each @@ anchor and chunk needed, in patch order: how much tolerance the patch relied on. */
   rungs: MatchRung[];
 }
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { seekSequence } from './seek-sequence';
+import { lineMatcher } from './seek-sequence';
 
-describe('seekSequence: the codex-rs matching ladder', () => {
+const seekSequence = (lines: string[], pattern: string[], start: number, endOfFile: boolean) =>
+  lineMatcher(lines)(pattern, start, endOfFile);
+
+describe('lineMatcher: the codex-rs matching ladder (seek_sequence)', () => {
   it('finds an exact match first', () => {
     expect(seekSequence(['foo', 'bar', 'baz'], ['bar', 'baz'], 0, false)).toEqual({
       start: 1,
@@ -59,5 +62,12 @@ describe('seekSequence: the codex-rs matching ladder', () => {
   it('trims like Rust: U+FEFF is not whitespace, U+0085 is', () => {
     expect(seekSequence(['\ufeffx'], ['x'], 0, false)).toBeNull();
     expect(seekSequence(['x\u0085'], ['x'], 0, false)?.rung).toBe('trailing_whitespace');
+  });
+
+  it('reuses its normalised lines across seeks, finding each rung again', () => {
+    const seek = lineMatcher(['  a', 'b  ', '  a']);
+    expect(seek(['a'], 0, false)).toEqual({ start: 0, rung: 'surrounding_whitespace' });
+    expect(seek(['a'], 1, false)).toEqual({ start: 2, rung: 'surrounding_whitespace' });
+    expect(seek(['b'], 0, false)).toEqual({ start: 1, rung: 'trailing_whitespace' });
   });
 });

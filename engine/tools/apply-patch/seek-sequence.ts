@@ -27,36 +27,41 @@ const RUNGS: readonly { rung: MatchRung; normalise: (text: string) => string }[]
   { rung: 'unicode_punctuation', normalise: asciiPunctuation },
 ];
 
-/**
- * codex-rs `seek_sequence`: the first position at or after `start` where `pattern` matches `lines`,
- * trying each rung over the whole range before the next, looser one. With `endOfFile` only the position
- * that ends at the last line is tried (codex's code, not its doc comment). An empty pattern matches at
- * `start`. There is no ambiguity check: the earliest match wins, as in codex.
- */
-export function seekSequence(
-  lines: readonly string[],
+export type SeekSequence = (
   pattern: readonly string[],
   start: number,
   endOfFile: boolean,
-): SequenceMatch | null {
-  if (pattern.length === 0) return { start, rung: 'exact' };
-  if (pattern.length > lines.length) return null;
-  const last = lines.length - pattern.length;
-  const first = endOfFile ? last : start;
-  for (const { rung, normalise } of RUNGS) {
-    const wanted = pattern.map(normalise);
-    const cache = new Map<number, string>();
-    const line = (index: number): string => {
-      let value = cache.get(index);
-      if (value === undefined) {
-        value = normalise(lines[index] ?? '');
-        cache.set(index, value);
-      }
-      return value;
-    };
-    for (let at = first; at <= last; at += 1) {
-      if (wanted.every((text, offset) => line(at + offset) === text)) return { start: at, rung };
+) => SequenceMatch | null;
+
+/**
+ * codex-rs `seek_sequence` over `lines`: the first position at or after `start` where `pattern`
+ * matches, trying each rung over the whole range before the next, looser one. With `endOfFile` only the
+ * position that ends at the last line is tried (codex's code, not its doc comment). An empty pattern
+ * matches at `start`. There is no ambiguity check: the earliest match wins, as in codex. Each rung's
+ * normalised lines are computed once, on first need, and reused by every later seek.
+ */
+export function lineMatcher(lines: readonly string[]): SeekSequence {
+  const normalised = new Map<MatchRung, readonly string[]>([['exact', lines]]);
+  const linesFor = (rung: MatchRung, normalise: (text: string) => string) => {
+    let cached = normalised.get(rung);
+    if (cached === undefined) {
+      cached = lines.map(normalise);
+      normalised.set(rung, cached);
     }
-  }
-  return null;
+    return cached;
+  };
+  return (pattern, start, endOfFile) => {
+    if (pattern.length === 0) return { start, rung: 'exact' };
+    if (pattern.length > lines.length) return null;
+    const last = lines.length - pattern.length;
+    const first = endOfFile ? last : start;
+    for (const { rung, normalise } of RUNGS) {
+      const wanted = pattern.map(normalise);
+      const candidates = linesFor(rung, normalise);
+      for (let at = first; at <= last; at += 1) {
+        if (wanted.every((text, offset) => candidates[at + offset] === text)) return { start: at, rung };
+      }
+    }
+    return null;
+  };
 }

@@ -1,5 +1,5 @@
 import { oldLinesOf, type UpdateChunk } from './patch-hunks';
-import { seekSequence, type MatchRung } from './seek-sequence';
+import { lineMatcher, type MatchRung, type SeekSequence } from './seek-sequence';
 import { joinSourceText, splitSourceText, type SourceLine, type SourceText } from './source-lines';
 
 export type UpdateOutcome = { ok: true; text: string; rungs: MatchRung[] } | { ok: false; error: string };
@@ -33,13 +33,14 @@ export function updateFileText(
 ): UpdateOutcome {
   const source = splitSourceText(original);
   const texts = source.lines.map((line) => line.text);
+  const seek = lineMatcher(texts);
   const replacements: Replacement[] = [];
   const rungs: MatchRung[] = [];
   let cursor = 0;
 
   for (const chunk of chunks) {
     for (const context of chunk.contexts) {
-      const found = seekSequence(texts, [context], cursor, false);
+      const found = seek([context], cursor, false);
       if (found === null) return { ok: false, error: `Failed to find context '${context}' in ${shownPath}` };
       rungs.push(found.rung);
       cursor = found.start + 1;
@@ -50,14 +51,14 @@ export function updateFileText(
       replacements.push({ start: pureAdditionPoint(chunk, cursor, texts), oldLength: 0, newLines });
       continue;
     }
-    let found = seekAfter(texts, oldLines, cursor, chunk.endOfFile);
+    let found = seekAfter(seek, oldLines, cursor, chunk.endOfFile);
     if (found === null && oldLines.at(-1) === '') {
       oldLines = oldLines.slice(0, -1);
       if (newLines.at(-1)?.text === '') newLines = newLines.slice(0, -1);
       newLines = newLines.map((line) =>
         line.keepsOld !== null && line.keepsOld >= oldLines.length ? { ...line, keepsOld: null } : line,
       );
-      found = seekAfter(texts, oldLines, cursor, chunk.endOfFile);
+      found = seekAfter(seek, oldLines, cursor, chunk.endOfFile);
     }
     if (found === null) {
       return {
@@ -77,8 +78,8 @@ export function updateFileText(
  * An end-of-file match ignores the cursor in codex, so it could land inside an earlier chunk's lines;
  * here it must not, as chunks apply in file order.
  */
-function seekAfter(texts: readonly string[], pattern: readonly string[], cursor: number, endOfFile: boolean) {
-  const found = seekSequence(texts, pattern, cursor, endOfFile);
+function seekAfter(seek: SeekSequence, pattern: readonly string[], cursor: number, endOfFile: boolean) {
+  const found = seek(pattern, cursor, endOfFile);
   return found !== null && found.start >= cursor ? found : null;
 }
 
