@@ -37,6 +37,8 @@ export type JsonEditResult =
 
 /** Applies `edits` in order. Removing something that is not there is not an error. */
 export function editJsonText(text: string, edits: readonly JsonEdit[]): JsonEditResult {
+  const batched = replaceAllAtOnce(text, edits);
+  if (batched) return batched;
   let current = text;
   for (const edit of edits) {
     const steps = planEdit(current, edit);
@@ -59,10 +61,49 @@ type Step =
 type Planned = { ok: true; steps: Step[] } | { ok: false; error: JsonEditError };
 type Applied = { ok: true; text: string } | { ok: false; error: JsonEditError };
 
+/**
+ * Edits that each replace a distinct existing value (credits.json after every tick, one balance per
+ * agent) are planned and applied from a single parse, instead of one parse per edit. Anything else
+ * (additions, removals, overlapping targets) returns null and takes the general path.
+ */
+function replaceAllAtOnce(text: string, edits: readonly JsonEdit[]): JsonEditResult | null {
+  if (edits.length < 2) return null;
+  const tree = parseJsonTree(text);
+  if (!tree.ok) return null;
+  const { root } = tree;
+  const replacements: { target: JsonNode; parent: JsonContainerNode | null; value: unknown }[] = [];
+  for (const edit of edits) {
+    const planned = planEditOn(text, root, edit);
+    if (!planned.ok) return null;
+    for (const step of planned.steps) {
+      if (step.op !== 'replace') return null;
+      const parent = step.path.length ? (deepestNodeOn(root, step.path.slice(0, -1)).node as JsonContainerNode) : null;
+      replacements.push({ target: deepestNodeOn(root, step.path).node, parent, value: step.value });
+    }
+  }
+  replacements.sort((a, b) => a.target.start - b.target.start);
+  for (let index = 1; index < replacements.length; index += 1) {
+    if ((replacements[index - 1] as (typeof replacements)[number]).target.end > (replacements[index] as (typeof replacements)[number]).target.start) return null;
+  }
+  const style = detectJsonStyle(text, root);
+  const parts: string[] = [];
+  let position = 0;
+  for (const { target, parent, value } of replacements) {
+    parts.push(text.slice(position, target.start), formatReplacement(text, style, target, parent, value));
+    position = target.end;
+  }
+  parts.push(text.slice(position));
+  const edited = parts.join('');
+  return { ok: true, text: edited, changed: edited !== text };
+}
+
 function planEdit(text: string, edit: JsonEdit): Planned {
   const tree = parseJsonTree(text);
   if (!tree.ok) return { ok: false, error: { path: [], ...tree.error } };
-  const { root } = tree;
+  return planEditOn(text, tree.root, edit);
+}
+
+function planEditOn(text: string, root: JsonNode, edit: JsonEdit): Planned {
 
   if ('remove' in edit) {
     if (edit.path.length === 0) return failAt(text, root, edit.path, 'cannot remove the whole document');

@@ -1,13 +1,23 @@
-/** Maps with at most `limit` calls in flight; results keep the input order. */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
+/**
+ * Starts `fn` for every item with at most `limit` running at once, and returns one promise per item in
+ * input order, so a caller can use each result as soon as it and the ones before it are ready.
+ */
+export function startWithConcurrency<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R>[] {
+  const slots = Math.max(1, limit);
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const acquire = () => (running < slots ? (running += 1, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve)));
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
+  return items.map(async (item) => {
+    await acquire();
+    try {
+      return await fn(item);
+    } finally {
+      release();
+    }
+  });
 }

@@ -33,15 +33,36 @@ export class DiskImport {
 
   /** Imports every agent folder's new outbox entries, memory files and log files. Returns the number of events. */
   async importAll(): Promise<number> {
+    return this.importFrom({ memoryAndLogs: true });
+  }
+
+  /**
+   * Imports only new outbox entries: what a person or another program may add while the org runs
+   * (memory and logs are the agent's own, so they are imported once, when the org is opened).
+   */
+  async importOutboxes(): Promise<number> {
+    return this.importFrom({ memoryAndLogs: false });
+  }
+
+  private async importFrom(options: { memoryAndLogs: boolean }): Promise<number> {
     const folders = await subfolders(join(this.orgPath, 'agents'));
-    const events: TimelineEventInput[] = [];
-    const messages: { file: string; text: string; tick: number; sender: string }[] = [];
-    const known: string[] = [];
-    for (const folder of folders) {
-      await this.collectOutbox(folder, messages);
-      await this.collectMemory(folder, events, known);
-      await this.collectLogs(folder, events, known);
-    }
+    // Folders are read at once but their findings are kept in folder order, so imports are deterministic.
+    const found = await Promise.all(
+      folders.map(async (folder) => {
+        const messages: { file: string; text: string; tick: number; sender: string }[] = [];
+        const events: TimelineEventInput[] = [];
+        const known: string[] = [];
+        await this.collectOutbox(folder, messages);
+        if (options.memoryAndLogs) {
+          await this.collectMemory(folder, events, known);
+          await this.collectLogs(folder, events, known);
+        }
+        return { messages, events, known };
+      }),
+    );
+    const messages = found.flatMap((folder) => folder.messages);
+    const events = found.flatMap((folder) => folder.events);
+    const known = found.flatMap((folder) => folder.known);
     if (messages.length === 0 && events.length === 0) return 0;
     messages.sort((a, b) => a.tick - b.tick || (a.file < b.file ? -1 : 1));
     return this.timeline.transaction(() => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
@@ -19,7 +20,7 @@ import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
 import type { AgentToolsFactory } from '../tools/agent-tools';
 import { lemmingCoreTools } from '../tools/lemming-core-tools';
 import { DEFAULT_TURN_LIMITS, runAgentTurn, type StagedTurn, type TurnLimits, type TurnModel } from './agent-turn';
-import { mapWithConcurrency } from './concurrency';
+import { startWithConcurrency } from './concurrency';
 import { DiskImport } from './disk-import';
 import { PendingFiles } from './pending-files';
 import { groupByFirePoint } from './schedule';
@@ -66,6 +67,8 @@ export class OrgEngine {
   readonly ledger: CreditLedger;
   private readonly pending: PendingFiles;
   private readonly diskImport: DiskImport;
+  private readonly insertTurn: Database.Statement;
+  private readonly selectCommittedAgents: Database.Statement;
   private readonly providers = new Map<string, ModelProvider>();
   private readonly limits: TurnLimits;
   private readonly clock: () => Date;
@@ -82,6 +85,8 @@ export class OrgEngine {
     this.pending = new PendingFiles(timeline.db, orgPath);
     this.clock = options.clock ?? (() => new Date());
     this.diskImport = new DiskImport(orgPath, timeline, this.messages, this.clock);
+    this.insertTurn = timeline.db.prepare('INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)');
+    this.selectCommittedAgents = timeline.db.prepare('SELECT agent FROM turns WHERE tick = ?').pluck();
     this.limits = { ...DEFAULT_TURN_LIMITS, ...options.limits };
   }
 
@@ -91,7 +96,7 @@ export class OrgEngine {
     const opened = openTimeline(file, { nativeBinding: options.nativeBinding });
     if (!opened.ok) throw new Error(opened.error.message);
     const engine = new OrgEngine(options.orgPath, opened.timeline, options);
-    await engine.pending.flush();
+    await engine.pending.replay();
     await engine.diskImport.importAll();
     return engine;
   }
@@ -112,7 +117,7 @@ export class OrgEngine {
     const tick = await this.currentTick();
     const runId = this.runId;
     const { agents, invalid } = await this.loadAgents();
-    await this.diskImport.importAll();
+    await this.diskImport.importOutboxes();
     const credits = await this.readCreditsFile();
     this.seedBalances(agents, credits, tick);
     const models = await this.loadModels();
@@ -120,6 +125,8 @@ export class OrgEngine {
     this.record({ kind: 'tick_started', tick, run: runId, agents: agents.length, invalid_agents: invalid.map((agent) => ({ folder: agent.folder, problems: agent.valid ? [] : agent.problems })) }, tick);
     const report: TickReport = { tick, turns: [] };
     const committed = this.committedTurns(tick);
+    // Each committed turn's files are written while the next turns commit; all are on disk before the tick ends.
+    const fileWrites: Promise<void>[] = [];
     for (const group of groupByFirePoint(tick, agents.map((agent) => ({ ...agent, name: agent.resume.name, schedule: agent.resume.schedule })))) {
       const pendingAgents = group.agents.filter((agent) => {
         if (!committed.has(agent.name)) return true;
@@ -127,14 +134,18 @@ export class OrgEngine {
         return false;
       });
       const horizon = this.messages.latestSeq();
-      const staged = await mapWithConcurrency(pendingAgents, this.options.concurrency ?? 4, (agent) =>
+      // Turns run concurrently but commit in LeMMing's order, each as soon as it and those before it are done.
+      const staged = startWithConcurrency(pendingAgents, this.options.concurrency ?? 4, (agent) =>
         this.stageTurn(agent, tick, runId, horizon, models, credits, agents, signal),
       );
-      for (const turn of staged) {
-        await this.commitTurn(turn);
+      for (const pendingTurn of staged) {
+        const turn = await pendingTurn;
+        fileWrites.push(this.commitTurn(turn));
         report.turns.push({ agent: turn.agent, status: turn.status });
       }
     }
+    await Promise.all(fileWrites);
+    this.pending.settle();
 
     await this.writeCreditsFile(agents, credits);
     const advanced = await writeNextTick(this.orgPath, tick + 1);
@@ -145,7 +156,7 @@ export class OrgEngine {
 
   /** What `resume`'s agent would be shown if it ran now. Changes nothing but taking in new outbox files. */
   async previewInbox(resume: Resume): Promise<Inbox> {
-    await this.diskImport.importAll();
+    await this.diskImport.importOutboxes();
     return this.messages.inbox(resume.name, readableSenders(resume), this.messages.latestSeq());
   }
 
@@ -155,13 +166,14 @@ export class OrgEngine {
     const entry = humanMessage(text, { tick, importance: options.importance ?? 'normal', target: options.target ?? null }, this.clock());
     const file = `agents/human/outbox/${outboxFileName(entry)}`;
     const json = serializeEntry(entry);
-    const seqs = this.timeline.transaction(() => {
+    const { seqs, owed } = this.timeline.transaction(() => {
       this.messages.add({ id: entry.id, sender: 'human', tick, kind: entry.kind as string, file, json });
-      this.pending.record([{ path: file, mode: 'write', content: json }]);
+      const owed = this.pending.record([{ path: file, mode: 'write', content: json }]);
       this.diskImport.markWritten([file]);
-      return this.timeline.appendMany([{ kind: 'message', time: this.clock().toISOString(), tick, agent: 'human', file, entry }]);
+      return { seqs: this.timeline.appendMany([{ kind: 'message', time: this.clock().toISOString(), tick, agent: 'human', file, entry }]), owed };
     });
-    await this.pending.flush();
+    await this.pending.perform(owed);
+    this.pending.settle();
     this.options.onCommit?.({ tick, agent: 'human', firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
     return entry;
   }
@@ -215,12 +227,13 @@ export class OrgEngine {
     });
   }
 
-  /** One transaction per turn: its events, messages, charges, cursor, file journal and the record that it ran. */
-  private async commitTurn(turn: StagedTurn): Promise<void> {
-    const seqs = this.timeline.transaction(() => {
-      this.timeline.db
-        .prepare('INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(turn.tick, turn.agent, turn.turnId, turn.runId, turn.status, this.clock().toISOString());
+  /**
+   * One transaction per turn: its events, messages, charges, cursor, file journal and the record that it
+   * ran. Returns once it is committed with the promise of its file writes.
+   */
+  private commitTurn(turn: StagedTurn): Promise<void> {
+    const { seqs, owed } = this.timeline.transaction(() => {
+      this.insertTurn.run(turn.tick, turn.agent, turn.turnId, turn.runId, turn.status, this.clock().toISOString());
       for (const { entry, file, json } of turn.outbox) {
         this.messages.add({ id: entry.id, sender: entry.agent, tick: entry.tick, kind: typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind), file, json });
       }
@@ -229,17 +242,16 @@ export class OrgEngine {
         if (!posted.ok) turn.events.push({ kind: 'warning', code: 'charge_refused', message: posted.reason, tick: turn.tick, agent: turn.agent, turn: turn.turnId });
       }
       if (turn.cursorAfter !== null) this.messages.advanceCursor(turn.agent, turn.cursorAfter);
-      this.pending.record(turn.files);
+      const owed = this.pending.record(turn.files);
       this.diskImport.markWritten(turn.files.map((file) => file.path));
-      return this.timeline.appendMany(turn.events);
+      return { seqs: this.timeline.appendMany(turn.events), owed };
     });
-    await this.pending.flush();
     this.options.onCommit?.({ tick: turn.tick, agent: turn.agent, firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
+    return this.pending.perform(owed);
   }
 
   private committedTurns(tick: number): Set<string> {
-    const rows = this.timeline.db.prepare('SELECT agent FROM turns WHERE tick = ?').pluck().all(tick) as string[];
-    return new Set(rows);
+    return new Set(this.selectCommittedAgents.all(tick) as string[]);
   }
 
   private record(event: TimelineEventInput, tick: number): void {

@@ -11,19 +11,26 @@ export interface FileWrite {
   content: string;
 }
 
+interface OwedWrite extends FileWrite {
+  id: number;
+}
+
 /**
- * A journal of file writes (and deletions) owed by committed transactions. A turn records its outbox, memory and log
- * writes here in the same transaction as everything else, then performs them; after a crash they are
- * performed again on the next start. Writes are atomic (temp file + rename) and appends are skipped when
- * the file already ends with the same text, so replaying is safe.
+ * A journal of file writes (and deletions) owed by committed transactions. A turn records its outbox,
+ * memory and log writes here in the same transaction as everything else, then performs them; after a
+ * crash they are performed again on the next start. Writes are atomic (temp file + rename), deletes
+ * are idempotent, and a replayed append is skipped when the file already ends with its text, so a
+ * write performed but not yet cleared from the journal is safe to perform again.
  */
 export class PendingFiles {
   private readonly insert: Database.Statement;
   private readonly selectAll: Database.Statement;
   private readonly remove: Database.Statement;
+  /** Performed writes still in the journal; removed with the next recording or by `settle`, not one commit each. */
+  private performed: number[] = [];
 
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly orgPath: string,
   ) {
     this.insert = db.prepare('INSERT INTO pending_files (path, mode, content) VALUES (?, ?, ?)');
@@ -31,26 +38,57 @@ export class PendingFiles {
     this.remove = db.prepare('DELETE FROM pending_files WHERE id = ?');
   }
 
-  /** Call inside the transaction that makes the writes owed. */
-  record(writes: readonly FileWrite[]): void {
-    for (const write of writes) this.insert.run(write.path, write.mode, write.content);
+  /** Call inside the transaction that makes the writes owed; pass the result to `perform` after it commits. */
+  record(writes: readonly FileWrite[]): OwedWrite[] {
+    this.forgetPerformed();
+    return writes.map((write) => ({ ...write, id: Number(this.insert.run(write.path, write.mode, write.content).lastInsertRowid) }));
   }
 
-  /** Performs every owed write, oldest first, removing each from the journal once it is on disk. */
-  async flush(): Promise<number> {
-    const owed = this.selectAll.all() as (FileWrite & { id: number })[];
-    for (const write of owed) {
-      await perform(join(this.orgPath, write.path), write);
-      this.remove.run(write.id);
-    }
+  /** Clears performed writes from the journal in one transaction. */
+  settle(): void {
+    this.db.transaction(() => this.forgetPerformed())();
+  }
+
+  private forgetPerformed(): void {
+    for (const id of this.performed) this.remove.run(id);
+    this.performed = [];
+  }
+
+  /**
+   * Performs writes just recorded by this process, each file's in order and different files at once,
+   * removing each from the journal once it is on disk.
+   */
+  async perform(owed: readonly OwedWrite[]): Promise<void> {
+    await this.performAll(owed, { replay: false });
+  }
+
+  /** Performs every write the journal still holds (after a crash), oldest first. */
+  async replay(): Promise<number> {
+    const owed = this.selectAll.all() as OwedWrite[];
+    await this.performAll(owed, { replay: true });
+    this.settle();
     return owed.length;
+  }
+
+  private async performAll(owed: readonly OwedWrite[], options: { replay: boolean }): Promise<void> {
+    const byPath = new Map<string, OwedWrite[]>();
+    for (const write of owed) byPath.set(write.path, [...(byPath.get(write.path) ?? []), write]);
+    await Promise.all(
+      [...byPath.values()].map(async (writes) => {
+        for (const write of writes) {
+          await perform(join(this.orgPath, write.path), write, options);
+          this.performed.push(write.id);
+        }
+      }),
+    );
   }
 }
 
-async function perform(file: string, write: FileWrite): Promise<void> {
+async function perform(file: string, write: FileWrite, options: { replay: boolean }): Promise<void> {
   if (write.mode === 'write') return writeFileAtomic(file, write.content);
   if (write.mode === 'delete') return rm(file, { force: true });
-  if (await endsWith(file, write.content)) return;
+  // Only a replay can find its append already done (the crash came between the append and the journal update).
+  if (options.replay && (await endsWith(file, write.content))) return;
   await mkdir(dirname(file), { recursive: true });
   await appendFile(file, write.content);
 }
