@@ -37,12 +37,22 @@ const RENAMED_CODES = new Set<string>(['ENOENT', 'ENOTDIR', 'EISDIR', 'EEXIST'])
  * instead of following it and also unshares a hard link.
  */
 export class DiskAgentFilesystem implements AgentFilesystem {
+  private readonly useProcFd: boolean;
+
+  /**
+   * `useProcFd: false` reaches entries by path and verifies folders again afterwards, as on systems
+   * without /proc; it exists so that path is tested on Linux too.
+   */
+  constructor(options: { useProcFd?: boolean } = {}) {
+    this.useProcFd = options.useProcFd ?? true;
+  }
+
   async readTextFile(path: string, options?: ReadOptions): Promise<string> {
     return decodeUtf8(await this.readBinaryFile(path, options), path);
   }
 
   async readBinaryFile(path: string, options?: ReadOptions): Promise<Uint8Array> {
-    const folder = await openVerifiedFolder(dirname(path), 'open');
+    const folder = await this.openVerifiedFolder(dirname(path), 'open');
     try {
       const handle = await fsp
         .open(folder.at(basename(path)), constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
@@ -63,7 +73,7 @@ export class DiskAgentFilesystem implements AgentFilesystem {
   }
 
   async writeTextFile(path: string, text: string): Promise<void> {
-    const folder = await openVerifiedFolder(dirname(path), 'open');
+    const folder = await this.openVerifiedFolder(dirname(path), 'open');
     const name = basename(path);
     try {
       const existing = await lstatOrNull(folder.at(name), 'open', path);
@@ -100,7 +110,7 @@ export class DiskAgentFilesystem implements AgentFilesystem {
   }
 
   async deleteFile(path: string): Promise<void> {
-    const folder = await openVerifiedFolder(dirname(path), 'unlink');
+    const folder = await this.openVerifiedFolder(dirname(path), 'unlink');
     try {
       const existing = await lstatOrNull(folder.at(basename(path)), 'unlink', path);
       if (!existing) throw new FsError('ENOENT', 'unlink', path);
@@ -116,7 +126,7 @@ export class DiskAgentFilesystem implements AgentFilesystem {
   }
 
   async ensureDir(path: string): Promise<void> {
-    const existing = await openVerifiedFolder(path, 'mkdir').catch((error: unknown) => {
+    const existing = await this.openVerifiedFolder(path, 'mkdir').catch((error: unknown) => {
       if (fsErrorCode(error) === 'ENOENT') return null;
       throw error;
     });
@@ -125,7 +135,7 @@ export class DiskAgentFilesystem implements AgentFilesystem {
     const parentPath = dirname(path);
     if (parentPath === path) throw new FsError('ENOENT', 'mkdir', path);
     await this.ensureDir(parentPath);
-    const parent = await openVerifiedFolder(parentPath, 'mkdir');
+    const parent = await this.openVerifiedFolder(parentPath, 'mkdir');
     try {
       await fsp.mkdir(parent.at(basename(path))).catch((error: unknown) => {
         if (fsErrorCode(error) !== 'EEXIST') rethrowFor(error, 'mkdir', path);
@@ -135,11 +145,11 @@ export class DiskAgentFilesystem implements AgentFilesystem {
       await parent.close();
     }
     // Whatever is there now (ours, or a folder, file or link made meanwhile) must be a real folder.
-    await (await openVerifiedFolder(path, 'mkdir')).close();
+    await (await this.openVerifiedFolder(path, 'mkdir')).close();
   }
 
   async readDir(path: string): Promise<DirEntry[]> {
-    const folder = await openVerifiedFolder(path, 'scandir');
+    const folder = await this.openVerifiedFolder(path, 'scandir');
     try {
       const names = await fsp.readdir(folder.at(''));
       const entries = await Promise.all(
@@ -158,7 +168,7 @@ export class DiskAgentFilesystem implements AgentFilesystem {
   async stat(path: string): Promise<FileInfo | null> {
     const parentPath = dirname(path);
     if (parentPath === path) return fileInfo(await fsp.lstat(path, { bigint: true }));
-    const folder = await openVerifiedFolder(parentPath, 'lstat').catch((error: unknown) => {
+    const folder = await this.openVerifiedFolder(parentPath, 'lstat').catch((error: unknown) => {
       const code = fsErrorCode(error);
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
       throw error;
@@ -176,6 +186,10 @@ export class DiskAgentFilesystem implements AgentFilesystem {
   realpath(path: string): Promise<string> {
     return fsp.realpath(path);
   }
+
+  private async openVerifiedFolder(path: string, syscall: string): Promise<VerifiedFolder> {
+    return openVerifiedFolder(path, syscall, this.useProcFd && (await procFdWorks()));
+  }
 }
 
 interface VerifiedFolder {
@@ -189,7 +203,7 @@ interface VerifiedFolder {
   close(): Promise<void>;
 }
 
-async function openVerifiedFolder(path: string, syscall: string): Promise<VerifiedFolder> {
+async function openVerifiedFolder(path: string, syscall: string, raceFree: boolean): Promise<VerifiedFolder> {
   if (isWindows) return verifiedFolderByPath(path, syscall);
   const handle = await fsp
     .open(path, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
@@ -203,7 +217,6 @@ async function openVerifiedFolder(path: string, syscall: string): Promise<Verifi
   try {
     const opened = await handle.stat({ bigint: true });
     await sameEntry(path, opened, syscall);
-    const raceFree = await procFdWorks();
     return {
       raceFree,
       at: (name) => (raceFree ? `/proc/self/fd/${handle.fd}${name ? `/${name}` : ''}` : join(path, name)),

@@ -142,15 +142,26 @@ export class MemoryAgentFilesystem implements AgentFilesystem {
 
   /** Every file's text by absolute path, in code-point order. */
   snapshot(): Record<string, string> {
-    const files: Record<string, string> = {};
+    return Object.fromEntries(
+      Object.entries(this.tree()).flatMap(([path, entry]) =>
+        entry.startsWith('file:') ? [[path, entry.slice('file:'.length)]] : [],
+      ),
+    );
+  }
+
+  /** Every entry by absolute path: `directory`, `file:<text>` or `symlink:<target>`, in code-point order. */
+  tree(): Record<string, string> {
+    const entries: Record<string, string> = {};
     const visit = (path: string, node: MemoryNode): void => {
-      if (node.kind === 'file') files[path] = new TextDecoder().decode(node.data);
-      if (node.kind === 'directory')
-        for (const [name, child] of [...node.children].sort(([a], [b]) => byName({ name: a }, { name: b })))
-          visit(join(path, name), child);
+      if (node.kind === 'file') entries[path] = `file:${new TextDecoder().decode(node.data)}`;
+      if (node.kind === 'symlink') entries[path] = `symlink:${node.target}`;
+      if (node.kind !== 'directory') return;
+      entries[path] = 'directory';
+      for (const [name, child] of [...node.children].sort(([a], [b]) => byName({ name: a }, { name: b })))
+        visit(join(path, name), child);
     };
     for (const [root, node] of this.roots) visit(root, node);
-    return files;
+    return entries;
   }
 
   private putFile(path: string, text: string): void {
