@@ -387,3 +387,50 @@ describe('editJsonText agrees with editing the parsed value', () => {
     },
   );
 });
+
+describe('many edits in one call (the single-parse path)', () => {
+  const oneByOne = (text: string, edits: JsonEdit[]) =>
+    edits.reduce((current, edit) => {
+      const result = editJsonText(current, [edit]);
+      if (!result.ok) throw new Error(result.error.message);
+      return result.text;
+    }, text);
+
+  const credits = '{\n  "a": {\n    "model": "m",\n    "credits_left": 1.0,\n    "extra": {"kept": "\\u00e9"}\n  },\n  "b": {"model": "m", "credits_left": 2}\n}\n';
+
+  it('replacing many values equals replacing them one at a time, and keeps every other byte', () => {
+    const edits: JsonEdit[] = [
+      { path: ['b', 'credits_left'], value: 1.5 },
+      { path: ['a', 'credits_left'], value: 0.25 },
+    ];
+    const result = editJsonText(credits, edits);
+    expect(result).toEqual({ ok: true, text: oneByOne(credits, edits), changed: true });
+    if (result.ok) expect(result.text).toContain('"extra": {"kept": "\\u00e9"}');
+  });
+
+  it('adding entries (several fields each) equals adding them one at a time, into empty and non-empty objects', () => {
+    const adds: JsonEdit[] = [
+      { path: ['c', 'model'], value: 'm' },
+      { path: ['c', 'credits_left'], value: 3 },
+      { path: ['a', 'credits_left'], value: 9 },
+      { path: ['d', 'model'], value: 'n' },
+    ];
+    expect(editJsonText(credits, adds)).toEqual({ ok: true, text: oneByOne(credits, adds), changed: true });
+    for (const empty of ['{}', '{}\n', '{\n}\n']) {
+      expect(editJsonText(empty, adds.filter((edit) => edit.path[0] !== 'a'))).toEqual({
+        ok: true,
+        text: oneByOne(empty, adds.filter((edit) => edit.path[0] !== 'a')),
+        changed: true,
+      });
+    }
+  });
+
+  it('falls back to one edit at a time when edits overlap or remove', () => {
+    const edits: JsonEdit[] = [
+      { path: ['a'], value: { model: 'x' } },
+      { path: ['a', 'credits_left'], value: 4 },
+      { path: ['b'], remove: true },
+    ];
+    expect(editJsonText(credits, edits)).toEqual({ ok: true, text: oneByOne(credits, edits), changed: true });
+  });
+});

@@ -62,35 +62,66 @@ type Planned = { ok: true; steps: Step[] } | { ok: false; error: JsonEditError }
 type Applied = { ok: true; text: string } | { ok: false; error: JsonEditError };
 
 /**
- * Edits that each replace a distinct existing value (credits.json after every tick, one balance per
- * agent) are planned and applied from a single parse, instead of one parse per edit. Anything else
- * (additions, removals, overlapping targets) returns null and takes the general path.
+ * Edits that replace distinct existing values or add members to non-empty objects (credits.json after
+ * every tick: one balance per agent, and an entry per new agent) are planned and applied from a
+ * single parse instead of one parse per edit. Anything else (removals, list items, overlapping
+ * targets) returns null and takes the general path.
  */
 function replaceAllAtOnce(text: string, edits: readonly JsonEdit[]): JsonEditResult | null {
   if (edits.length < 2) return null;
   const tree = parseJsonTree(text);
   if (!tree.ok) return null;
   const { root } = tree;
-  const replacements: { target: JsonNode; parent: JsonContainerNode | null; value: unknown }[] = [];
+  const style = detectJsonStyle(text, root);
+  const replacements: { start: number; end: number; text: () => string }[] = [];
+  const additions = new Map<string, { object: JsonContainerNode & { kind: 'object' }; objectPath: JsonPath; key: string; value: unknown }>();
   for (const edit of edits) {
     const planned = planEditOn(text, root, edit);
     if (!planned.ok) return null;
     for (const step of planned.steps) {
-      if (step.op !== 'replace') return null;
       const parent = step.path.length ? (deepestNodeOn(root, step.path.slice(0, -1)).node as JsonContainerNode) : null;
-      replacements.push({ target: deepestNodeOn(root, step.path).node, parent, value: step.value });
+      if (step.op === 'replace') {
+        const target = deepestNodeOn(root, step.path).node;
+        replacements.push({ start: target.start, end: target.end, text: () => formatReplacement(text, style, target, parent, step.value) });
+      } else if (step.op === 'add-member' && parent?.kind === 'object') {
+        const id = JSON.stringify(step.path);
+        const earlier = additions.get(id);
+        if (earlier && !(isPlainObject(earlier.value) && isPlainObject(step.value))) return null;
+        const value = earlier ? { ...(earlier.value as Record<string, unknown>), ...(step.value as Record<string, unknown>) } : step.value;
+        additions.set(id, { object: parent, objectPath: step.path.slice(0, -1), key: step.path.at(-1) as string, value });
+      } else {
+        return null;
+      }
     }
   }
-  replacements.sort((a, b) => a.target.start - b.target.start);
-  for (let index = 1; index < replacements.length; index += 1) {
-    if ((replacements[index - 1] as (typeof replacements)[number]).target.end > (replacements[index] as (typeof replacements)[number]).target.start) return null;
+  const intoEmpty = new Map<JsonContainerNode, { objectPath: JsonPath; members: Record<string, unknown> }>();
+  for (const { object, objectPath, key, value } of additions.values()) {
+    if (object.members.length === 0) {
+      // An empty object is rewritten whole, as the general path does for its first member.
+      intoEmpty.set(object, { objectPath, members: { ...intoEmpty.get(object)?.members, [key]: value } });
+      continue;
+    }
+    const last = object.members.at(-1) as (typeof object.members)[number];
+    const separator = entrySeparator(text, style, object);
+    const colon = text.slice(last.keyEnd, last.value.start);
+    replacements.push({ start: last.value.end, end: last.value.end, text: () => separator + quoteJsonString(key, style) + colon + formatValue(style, value, separator) });
   }
-  const style = detectJsonStyle(text, root);
+  for (const [object, { objectPath, members }] of intoEmpty) {
+    const parent = objectPath.length ? (deepestNodeOn(root, objectPath.slice(0, -1)).node as JsonContainerNode) : null;
+    replacements.push({ start: object.start, end: object.end, text: () => formatReplacement(text, style, object, parent, members) });
+  }
+  // Stable: insertions at one place keep the order their edits came in, after any replacement ending there.
+  replacements.sort((a, b) => a.start - b.start || a.end - b.end);
+  for (let index = 1; index < replacements.length; index += 1) {
+    const previous = replacements[index - 1] as (typeof replacements)[number];
+    const current = replacements[index] as (typeof replacements)[number];
+    if (previous.end > current.start || (previous.start === current.start && previous.end === current.end && previous.end > previous.start)) return null;
+  }
   const parts: string[] = [];
   let position = 0;
-  for (const { target, parent, value } of replacements) {
-    parts.push(text.slice(position, target.start), formatReplacement(text, style, target, parent, value));
-    position = target.end;
+  for (const replacement of replacements) {
+    parts.push(text.slice(position, replacement.start), replacement.text());
+    position = replacement.end;
   }
   parts.push(text.slice(position));
   const edited = parts.join('');
