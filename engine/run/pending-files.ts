@@ -28,6 +28,8 @@ export class PendingFiles {
   private readonly remove: Database.Statement;
   /** Performed writes still in the journal; removed with the next recording or by `settle`, not one commit each. */
   private performed: number[] = [];
+  /** Folders known to exist, so an append does not ask the disk again. */
+  private readonly folders = new Set<string>();
 
   constructor(
     private readonly db: Database.Database,
@@ -76,21 +78,25 @@ export class PendingFiles {
     await Promise.all(
       [...byPath.values()].map(async (writes) => {
         for (const write of writes) {
-          await perform(join(this.orgPath, write.path), write, options);
+          await this.performOne(join(this.orgPath, write.path), write, options);
           this.performed.push(write.id);
         }
       }),
     );
   }
-}
 
-async function perform(file: string, write: FileWrite, options: { replay: boolean }): Promise<void> {
-  if (write.mode === 'write') return writeFileAtomic(file, write.content);
-  if (write.mode === 'delete') return rm(file, { force: true });
-  // Only a replay can find its append already done (the crash came between the append and the journal update).
-  if (options.replay && (await endsWith(file, write.content))) return;
-  await mkdir(dirname(file), { recursive: true });
-  await appendFile(file, write.content);
+  private async performOne(file: string, write: FileWrite, options: { replay: boolean }): Promise<void> {
+    if (write.mode === 'write') return writeFileAtomic(file, write.content);
+    if (write.mode === 'delete') return rm(file, { force: true });
+    // Only a replay can find its append already done (the crash came between the append and the journal update).
+    if (options.replay && (await endsWith(file, write.content))) return;
+    const folder = dirname(file);
+    if (!this.folders.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      this.folders.add(folder);
+    }
+    await appendFile(file, write.content);
+  }
 }
 
 /** Reads only the file's tail: logs grow without bound. */
