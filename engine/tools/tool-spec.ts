@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import type { ToolDefinition } from '../models/types';
+import type { Resume } from '../org/resume-schema';
+import type { TurnMemory } from '../run/turn-memory';
+import type { AgentSandbox } from '../sandbox/agent-sandbox';
+import type { ToolResult } from './tool-result';
+
+/** What a tool can touch; the org and each agent decide which kinds are allowed (DESIGN.md §4.2). */
+export const ToolKind = z.enum(['file', 'shell', 'network', 'memory', 'org']);
+export type ToolKind = z.infer<typeof ToolKind>;
+
+/** Everything a tool may use while it runs as one agent in one turn. */
+export interface ToolContext {
+  orgPath: string;
+  /** `<org>/agents/<folder>`. */
+  agentDir: string;
+  resume: Resume;
+  tick: number;
+  memory: TurnMemory;
+  /** The agent's file sandbox: every path a tool touches goes through it. */
+  sandbox: AgentSandbox;
+  /** The org's agents as the engine knows them this tick. */
+  agents: readonly { name: string; title: string }[];
+  signal?: AbortSignal;
+}
+
+/**
+ * One tool: what the model is told (`definition`), what it can touch (`kind`), and how it runs. `run`
+ * never throws: bad arguments, refusals and failures are `{ success: false, error }` results.
+ */
+export interface ToolSpec {
+  name: string;
+  kind: ToolKind;
+  /** A name for people, e.g. "Read a file". */
+  title: string;
+  definition: ToolDefinition;
+  /**
+   * For tools whose input is raw text in a grammar rather than JSON arguments (codex's apply_patch):
+   * the grammar, for providers that support such "custom" tools. Others get `definition`.
+   */
+  freeform?: { syntax: 'lark'; grammar: string; description: string };
+  run(args: unknown, context: ToolContext): Promise<ToolResult>;
+}
