@@ -56,8 +56,12 @@ function ingestRaw(file: string): IngestResult {
   const db = openSqlite(file);
   try {
     applyConnectionPragmas(db, { readonly: false });
-    db.exec('CREATE TABLE events (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, agent TEXT, tick INTEGER, run_id TEXT, time TEXT, json TEXT NOT NULL)');
-    const insert = db.prepare('INSERT INTO events (kind, agent, tick, run_id, time, json) VALUES (?, ?, ?, ?, ?, ?)');
+    db.exec(
+      'CREATE TABLE events (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, agent TEXT, tick INTEGER, run_id TEXT, time TEXT, json TEXT NOT NULL)',
+    );
+    const insert = db.prepare(
+      'INSERT INTO events (kind, agent, tick, run_id, time, json) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     const insertBatch = db.transaction((rows: RawRow[]) => {
       for (const row of rows) insert.run(row.kind, row.agent, row.tick, row.run, row.time, row.json);
     });
@@ -140,9 +144,20 @@ function section(store: IngestResult, raw: IngestResult, pages: PageTiming[]): B
   return {
     title: 'Timeline (SQLite)',
     rows: [
-      { metric: `store ingest, ${count} events (appendMany, ${BATCH_SIZE} per transaction)`, value: `${rate(store.eventsPerSecond)} events/s (${store.seconds.toFixed(1)} s)` },
-      { metric: `raw better-sqlite3 insert of the same rows, same batches`, value: `${rate(raw.eventsPerSecond)} events/s (${raw.seconds.toFixed(1)} s)` },
-      { metric: 'store ingest rate / raw insert rate', value: ratio.toFixed(2), target: `≥ ${TARGET_INGEST_RATIO}`, met: ratio >= TARGET_INGEST_RATIO },
+      {
+        metric: `store ingest, ${count} events (appendMany, ${BATCH_SIZE} per transaction)`,
+        value: `${rate(store.eventsPerSecond)} events/s (${store.seconds.toFixed(1)} s)`,
+      },
+      {
+        metric: `raw better-sqlite3 insert of the same rows, same batches`,
+        value: `${rate(raw.eventsPerSecond)} events/s (${raw.seconds.toFixed(1)} s)`,
+      },
+      {
+        metric: 'store ingest rate / raw insert rate',
+        value: ratio.toFixed(2),
+        target: `≥ ${TARGET_INGEST_RATIO}`,
+        met: ratio >= TARGET_INGEST_RATIO,
+      },
       ...pages.map((page) => ({
         metric: `${PAGE_SIZE}-event page at ${count} events, ${page.label} (median, p95 of ${PAGE_RUNS})`,
         value: `${page.medianMs.toFixed(2)} ms, ${page.p95Ms.toFixed(2)} ms`,
@@ -167,9 +182,21 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
 }
 
-const AGENTS = Array.from({ length: AGENT_COUNT }, (_, index) => `agent_${String(index + 1).padStart(2, '0')}`);
+const AGENTS = Array.from(
+  { length: AGENT_COUNT },
+  (_, index) => `agent_${String(index + 1).padStart(2, '0')}`,
+);
 const KINDS = ['message', 'model_call', 'tool_call', 'tool_result', 'credit', 'skip', 'warning'] as const;
-const TOOLS = ['file_read', 'file_write', 'file_list', 'shell', 'memory_read', 'memory_write', 'http_request', 'list_agents'];
+const TOOLS = [
+  'file_read',
+  'file_write',
+  'file_list',
+  'shell',
+  'memory_read',
+  'memory_write',
+  'http_request',
+  'list_agents',
+];
 const SEARCH_WORDS = ['invoice', 'budget', 'deploy', 'customer', 'schedule', 'report'];
 
 /** A vocabulary with a long tail, so the search index sees realistic term counts. */
@@ -177,12 +204,48 @@ const VOCABULARY = buildVocabulary();
 
 function buildVocabulary(): string[] {
   const common = [
-    'the', 'agent', 'please', 'review', 'file', 'update', 'summary', 'task', 'plan', 'next', 'tick', 'team',
-    'write', 'read', 'memory', 'result', 'error', 'check', 'draft', 'send', 'meeting', 'notes', 'status',
+    'the',
+    'agent',
+    'please',
+    'review',
+    'file',
+    'update',
+    'summary',
+    'task',
+    'plan',
+    'next',
+    'tick',
+    'team',
+    'write',
+    'read',
+    'memory',
+    'result',
+    'error',
+    'check',
+    'draft',
+    'send',
+    'meeting',
+    'notes',
+    'status',
     ...SEARCH_WORDS,
   ];
   const random = mulberry32(1);
-  const syllables = ['ka', 'lo', 'mi', 're', 'sun', 'tor', 'vel', 'qua', 'zen', 'dri', 'pol', 'mar', 'ten', 'ix'];
+  const syllables = [
+    'ka',
+    'lo',
+    'mi',
+    're',
+    'sun',
+    'tor',
+    'vel',
+    'qua',
+    'zen',
+    'dri',
+    'pol',
+    'mar',
+    'ten',
+    'ix',
+  ];
   const rare = Array.from({ length: 4000 }, () => {
     const length = 2 + Math.floor(random() * 3);
     return Array.from({ length }, () => syllables[Math.floor(random() * syllables.length)]!).join('');
@@ -190,12 +253,27 @@ function buildVocabulary(): string[] {
   return [...common, ...rare];
 }
 
+/** Ten-word phrases drawn once; events are stitched from them, which keeps generation cheap. */
+const PHRASE_WORDS = 10;
+const PHRASES = buildPhrases(4096);
+
+function buildPhrases(count: number): string[] {
+  const random = mulberry32(2);
+  return Array.from({ length: count }, () => {
+    const parts: string[] = [];
+    for (let index = 0; index < PHRASE_WORDS; index++) {
+      // Zipf-like: most words come from the small common head of the vocabulary.
+      parts.push(VOCABULARY[Math.floor(VOCABULARY.length * random() ** 3)]!);
+    }
+    return parts.join(' ');
+  });
+}
+
 function sentence(random: () => number, words: number): string {
   const parts: string[] = [];
-  for (let index = 0; index < words; index++) {
-    // Zipf-like: most words come from the small common head of the vocabulary.
-    const position = Math.floor(VOCABULARY.length * random() ** 3);
-    parts.push(VOCABULARY[position]!);
+  for (let remaining = words; remaining > 0; remaining -= PHRASE_WORDS) {
+    const phrase = PHRASES[Math.floor(random() * PHRASES.length)]!;
+    parts.push(remaining >= PHRASE_WORDS ? phrase : phrase.split(' ', remaining).join(' '));
   }
   return parts.join(' ');
 }
@@ -236,14 +314,17 @@ export function eventAt(index: number): TimelineEventInput {
     };
   }
   if (roll < 0.35) {
-    const promptWords = 170 + Math.floor(random() * 170);
+    const promptWords = 130 + Math.floor(random() * 130);
     return {
       kind: 'model_call',
       ...common,
       model: 'gpt-4.1-mini',
       prompt_excerpt: sentence(random, promptWords),
       response: sentence(random, 20 + Math.floor(random() * 40)),
-      usage: { input_tokens: 900 + Math.floor(random() * 1500), output_tokens: 40 + Math.floor(random() * 400) },
+      usage: {
+        input_tokens: 900 + Math.floor(random() * 1500),
+        output_tokens: 40 + Math.floor(random() * 400),
+      },
       latency_ms: 300 + Math.floor(random() * 4000),
     };
   }
@@ -261,7 +342,11 @@ export function eventAt(index: number): TimelineEventInput {
       kind: 'tool_result',
       ...common,
       call_id: `call-${index - 1}`,
-      result: { success: random() > 0.1, output: sentence(random, 10 + Math.floor(random() * 60)), error: null },
+      result: {
+        success: random() > 0.1,
+        output: sentence(random, 10 + Math.floor(random() * 60)),
+        error: null,
+      },
       duration_ms: Math.floor(random() * 200),
     };
   }
@@ -275,7 +360,12 @@ export function eventAt(index: number): TimelineEventInput {
     };
   }
   if (roll < 0.96) return { kind: 'skip', ...common, reason: random() > 0.5 ? 'no_credits' : 'paused' };
-  return { kind: 'warning', ...common, message: `contract warning: ${sentence(random, 6)}`, snippet: sentence(random, 15) };
+  return {
+    kind: 'warning',
+    ...common,
+    message: `contract warning: ${sentence(random, 6)}`,
+    snippet: sentence(random, 15),
+  };
 }
 
 function mulberry32(seed: number): () => number {

@@ -3,9 +3,7 @@ import { createReadStream } from 'node:fs';
 /** Longest line read from a JSON Lines file; a longer line is skipped, not held in memory. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
-export type JsonlLine =
-  | { line: number; text: string }
-  | { line: number; problem: string };
+export type JsonlLine = { line: number; text: string } | { line: number; problem: string };
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -17,7 +15,10 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  * byte order mark at the start of the file is not part of the first line. Streams: only the current
  * chunk and one partial line are in memory.
  */
-export async function* readJsonlLines(filePath: string, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<JsonlLine> {
+export async function* readJsonlLines(
+  filePath: string,
+  maxLineBytes = MAX_LINE_BYTES,
+): AsyncGenerator<JsonlLine> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let lineNumber = 0;
   let partial: Buffer[] = [];

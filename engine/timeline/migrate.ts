@@ -35,7 +35,10 @@ export function checkSchema(db: Database.Database, migrations: readonly Migratio
   assertOrdered(migrations);
   if (!hasTable(db, MIGRATIONS_TABLE)) {
     return hasAnyTable(db)
-      ? fail('not_a_timeline', 'the file is an SQLite database but not a LeMMing timeline (it has no schema_migrations table)')
+      ? fail(
+          'not_a_timeline',
+          'the file is an SQLite database but not a LeMMing timeline (it has no schema_migrations table)',
+        )
       : { ok: true, pending: [...migrations] };
   }
   const applied = db
@@ -77,7 +80,9 @@ export function migrate(db: Database.Database, migrations: readonly Migration[])
         checksum TEXT NOT NULL,
         applied_at TEXT NOT NULL
       )`);
-      const record = db.prepare(`INSERT INTO ${MIGRATIONS_TABLE} (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)`);
+      const record = db.prepare(
+        `INSERT INTO ${MIGRATIONS_TABLE} (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)`,
+      );
       for (const migration of check.pending) {
         db.exec(migration.sql);
         record.run(migration.version, migration.name, migrationChecksum(migration), new Date().toISOString());
@@ -103,7 +108,11 @@ function hasTable(db: Database.Database, name: string): boolean {
 }
 
 function hasAnyTable(db: Database.Database): boolean {
-  return db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'`).get() !== undefined;
+  return (
+    db
+      .prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'`)
+      .get() !== undefined
+  );
 }
 
 function fail(code: SchemaErrorCode, message: string): { ok: false; error: SchemaError } {

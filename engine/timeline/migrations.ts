@@ -25,6 +25,14 @@ export const timelineMigrations: readonly Migration[] = [
       CREATE INDEX events_by_agent_kind ON events (agent, kind);
       CREATE INDEX events_by_tick ON events (tick);
       CREATE INDEX events_by_run ON events (run_id);
+      -- Where each tick's events lie in seq order. The engine writes ticks in increasing order, so a
+      -- tick range maps to a narrow seq window that keyset pages walk instead of sorting the range.
+      CREATE TABLE event_ticks (
+        tick INTEGER PRIMARY KEY,
+        first_seq INTEGER NOT NULL,
+        last_seq INTEGER NOT NULL,
+        events INTEGER NOT NULL
+      );
       -- Contentless: the text is derived from events.json, so only the index is stored; rowid = seq.
       CREATE VIRTUAL TABLE events_search USING fts5(
         text, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2'

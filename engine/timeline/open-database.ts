@@ -4,7 +4,8 @@ import type Database from 'better-sqlite3';
 import { checkSchema, migrate, type Migration, type SchemaErrorCode } from './migrate';
 import { applyConnectionPragmas, openSqlite, type SqliteOptions } from './sqlite';
 
-export type OpenDatabaseErrorCode = SchemaErrorCode | 'not_found' | 'not_a_database' | 'needs_migration' | 'cannot_open';
+export type OpenDatabaseErrorCode =
+  SchemaErrorCode | 'not_found' | 'not_a_database' | 'needs_migration' | 'cannot_open';
 
 export interface OpenDatabaseError {
   code: OpenDatabaseErrorCode;
@@ -12,14 +13,19 @@ export interface OpenDatabaseError {
   message: string;
 }
 
-export type OpenDatabaseResult = { ok: true; db: Database.Database } | { ok: false; error: OpenDatabaseError };
+export type OpenDatabaseResult =
+  { ok: true; db: Database.Database } | { ok: false; error: OpenDatabaseError };
 
 /**
  * Opens one of the app's SQLite databases with the shared connection settings and brings its schema
  * to `migrations`. Read-only never creates, migrates or writes: it refuses a file that is missing,
  * not a database of this schema, or in need of migration.
  */
-export function openDatabase(file: string, options: SqliteOptions, migrations: readonly Migration[]): OpenDatabaseResult {
+export function openDatabase(
+  file: string,
+  options: SqliteOptions,
+  migrations: readonly Migration[],
+): OpenDatabaseResult {
   const readonly = options.readonly ?? false;
   const fail = (code: OpenDatabaseErrorCode, message: string): OpenDatabaseResult => ({
     ok: false,

@@ -9,6 +9,10 @@ export interface PageSqlOptions {
   upTo?: number;
   /** Rows to fetch. */
   limit: number;
+  /** Seqs that every event of the filter's tick range lies between, so index walks stay short. */
+  seqWindow?: { from: number; to: number };
+  /** Page a tick-range-only filter through the tick index, for a range whose events are scattered. */
+  viaTickIndex?: boolean;
 }
 
 export interface PageSql {
@@ -35,7 +39,9 @@ interface Condition {
  * rowid ends every index entry, so `agent = ? ORDER BY seq` walks events_by_agent without sorting.
  * Several agents or kinds become one arm per value combined with UNION ALL under one ORDER BY, which
  * SQLite runs as a merge of already-ordered arms that stops after `limit` rows. Text search is driven
- * by the FTS index in seq order, with the other filters checked on the joined row.
+ * by the FTS index in seq order, with the other filters checked on the joined row. A tick range
+ * narrows the walk to the seq window its events lie in; when that window is mostly other ticks, the
+ * tick index picks the seqs instead (covering, so only the matching seqs are sorted, not their rows).
  */
 export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): PageSql {
   const order = options.direction === 'asc' ? 'ASC' : 'DESC';
@@ -60,11 +66,25 @@ export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): P
     );
   }
 
+  if (options.viaTickIndex && agents.length === 0 && kinds.length === 0 && filter.runId === undefined) {
+    const conditions = [...shared(filter, ''), ...seqConditions('seq', { ...options, seqWindow: undefined })];
+    return finish(
+      `SELECT ${COLUMNS} FROM events WHERE seq IN (SELECT seq FROM events INDEXED BY events_by_tick${where(conditions)} ` +
+        `ORDER BY seq ${order} LIMIT ?) ORDER BY seq ${order}`,
+      conditions,
+      options.limit,
+    );
+  }
+
   const base = [...seqConditions('seq', options), ...shared(filter, '')];
   const armCount = Math.max(agents.length, 1) * Math.max(kinds.length, 1);
   if (armCount === 1 || armCount > MAX_MERGED_ARMS) {
     const conditions = [...base, inList('agent', agents), inList('kind', kinds)];
-    return finish(`SELECT ${COLUMNS} FROM events${where(conditions)} ORDER BY seq ${order} LIMIT ?`, conditions, options.limit);
+    return finish(
+      `SELECT ${COLUMNS} FROM events${where(conditions)} ORDER BY seq ${order} LIMIT ?`,
+      conditions,
+      options.limit,
+    );
   }
   const arms = product(agents, kinds).map(([agent, kind]) => [
     ...base,
@@ -72,7 +92,9 @@ export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): P
     kind === undefined ? null : { sql: 'kind = ?', params: [kind] },
   ]);
   return {
-    sql: arms.map((conditions) => `SELECT ${COLUMNS} FROM events${where(conditions)}`).join(' UNION ALL ') + ` ORDER BY seq ${order} LIMIT ?`,
+    sql:
+      arms.map((conditions) => `SELECT ${COLUMNS} FROM events${where(conditions)}`).join(' UNION ALL ') +
+      ` ORDER BY seq ${order} LIMIT ?`,
     params: [...arms.flatMap(paramsOf), options.limit],
   };
 }
@@ -80,16 +102,26 @@ export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): P
 function seqConditions(column: string, options: PageSqlOptions): Condition[] {
   const conditions: Condition[] = [];
   if (options.cursor !== null) {
-    conditions.push({ sql: `${column} ${options.direction === 'asc' ? '>' : '<'} ?`, params: [options.cursor] });
+    conditions.push({
+      sql: `${column} ${options.direction === 'asc' ? '>' : '<'} ?`,
+      params: [options.cursor],
+    });
   }
   if (options.upTo !== undefined) conditions.push({ sql: `${column} <= ?`, params: [options.upTo] });
+  if (options.seqWindow) {
+    conditions.push(
+      { sql: `${column} >= ?`, params: [options.seqWindow.from] },
+      { sql: `${column} <= ?`, params: [options.seqWindow.to] },
+    );
+  }
   return conditions;
 }
 
 function shared(filter: TimelineFilter, prefix: string): Condition[] {
   const conditions: Condition[] = [];
   if (filter.runId !== undefined) conditions.push({ sql: `${prefix}run_id = ?`, params: [filter.runId] });
-  if (filter.tickFrom !== undefined) conditions.push({ sql: `${prefix}tick >= ?`, params: [filter.tickFrom] });
+  if (filter.tickFrom !== undefined)
+    conditions.push({ sql: `${prefix}tick >= ?`, params: [filter.tickFrom] });
   if (filter.tickTo !== undefined) conditions.push({ sql: `${prefix}tick <= ?`, params: [filter.tickTo] });
   return conditions;
 }
@@ -120,5 +152,7 @@ function distinct(values: string[] | undefined): string[] {
 function product(agents: string[], kinds: string[]): [string | undefined, string | undefined][] {
   const agentValues = agents.length ? agents : [undefined];
   const kindValues = kinds.length ? kinds : [undefined];
-  return agentValues.flatMap((agent) => kindValues.map((kind): [string | undefined, string | undefined] => [agent, kind]));
+  return agentValues.flatMap((agent) =>
+    kindValues.map((kind): [string | undefined, string | undefined] => [agent, kind]),
+  );
 }

@@ -12,9 +12,10 @@ const ENDS_WITH_WORD_CHARS = /[\p{L}\p{N}]+$/u;
  * remains (only spaces or punctuation).
  */
 export function searchQueryOf(text: string): string | null {
-  const words = text.split(/\s+/u).filter((word) => WORD_CHAR.test(word));
+  // Control characters separate words too: a NUL would end the query string inside SQLite.
+  const words = text.split(/[\s\p{Cc}]+/u).filter((word) => WORD_CHAR.test(word));
   if (words.length === 0) return null;
-  const stillTyping = !/\s$/u.test(text);
+  const stillTyping = !/[\s\p{Cc}]$/u.test(text);
   return words
     .map((word, index) => {
       const phrase = `"${word.replaceAll('"', '""')}"`;

@@ -11,7 +11,7 @@ import {
 import { readJsonlLines } from './jsonl-lines';
 import { timelineMigrations } from './migrations';
 import { openDatabase, type OpenDatabaseError } from './open-database';
-import { buildPageSql, type PageSqlOptions } from './page-sql';
+import { buildPageSql, type PageSql, type PageSqlOptions } from './page-sql';
 import { writeLinesAtomically } from './write-lines';
 
 export interface OpenTimelineOptions {
@@ -21,7 +21,8 @@ export interface OpenTimelineOptions {
   nativeBinding?: string;
 }
 
-export type OpenTimelineResult = { ok: true; timeline: TimelineStore } | { ok: false; error: OpenDatabaseError };
+export type OpenTimelineResult =
+  { ok: true; timeline: TimelineStore } | { ok: false; error: OpenDatabaseError };
 
 export interface ImportSummary {
   imported: number;
@@ -40,19 +41,30 @@ export const MAX_REPORTED_SKIPS = 1000;
 /** Events per transaction when importing, and rows per query when exporting. */
 const BATCH_SIZE = 2000;
 
+/**
+ * A tick range whose seq window holds more than this many events per event in the range is paged
+ * through the tick index instead of walking the window (its ticks were written out of order, e.g.
+ * an import of another timeline).
+ */
+const SCATTERED_TICKS_FACTOR = 4;
+
 /** Distinct page query shapes kept prepared; a UI uses a handful, so this only bounds odd callers. */
 const MAX_CACHED_STATEMENTS = 128;
 
 /** Opens (creating and migrating unless read-only) the timeline database at `file`. */
 export function openTimeline(file: string, options: OpenTimelineOptions = {}): OpenTimelineResult {
   const opened = openDatabase(file, options, timelineMigrations);
-  return opened.ok ? { ok: true, timeline: new TimelineStore(opened.db, file, options.readonly ?? false) } : opened;
+  return opened.ok
+    ? { ok: true, timeline: new TimelineStore(opened.db, file, options.readonly ?? false) }
+    : opened;
 }
 
 /** The event timeline of one org: append, page, search, export and import. */
 export class TimelineStore {
   private readonly insertEvent: Database.Statement | null;
   private readonly insertSearchText: Database.Statement | null;
+  private readonly recordTick: Database.Statement | null;
+  private readonly selectTickWindow: Database.Statement;
   private readonly selectBySeq: Database.Statement;
   private readonly selectLatestSeq: Database.Statement;
   private readonly pageStatements = new Map<string, Database.Statement>();
@@ -64,11 +76,31 @@ export class TimelineStore {
     readonly file: string,
     readonly readonly: boolean,
   ) {
-    this.insertEvent = readonly ? null : db.prepare('INSERT INTO events (kind, agent, tick, run_id, time, json) VALUES (?, ?, ?, ?, ?, ?)');
-    this.insertSearchText = readonly ? null : db.prepare('INSERT INTO events_search (rowid, text) VALUES (?, ?)');
-    this.selectBySeq = db.prepare('SELECT seq, kind, agent, tick, run_id AS runId, time, json FROM events WHERE seq = ?');
+    this.insertEvent = readonly
+      ? null
+      : db.prepare('INSERT INTO events (kind, agent, tick, run_id, time, json) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insertSearchText = readonly
+      ? null
+      : db.prepare('INSERT INTO events_search (rowid, text) VALUES (?, ?)');
+    this.recordTick = readonly
+      ? null
+      : db.prepare(
+          `INSERT INTO event_ticks (tick, first_seq, last_seq, events) VALUES (?, ?, ?, ?)
+           ON CONFLICT (tick) DO UPDATE SET first_seq = min(first_seq, excluded.first_seq),
+             last_seq = max(last_seq, excluded.last_seq), events = events + excluded.events`,
+        );
+    this.selectTickWindow = db.prepare(
+      'SELECT min(first_seq) AS "from", max(last_seq) AS "to", sum(events) AS events FROM event_ticks WHERE tick >= ? AND tick <= ?',
+    );
+    this.selectBySeq = db.prepare(
+      'SELECT seq, kind, agent, tick, run_id AS runId, time, json FROM events WHERE seq = ?',
+    );
     this.selectLatestSeq = db.prepare('SELECT max(seq) AS seq FROM events').pluck();
-    this.insertRecords = db.transaction((records: EventRecord[]) => records.map((record) => this.insertRecord(record)));
+    this.insertRecords = db.transaction((records: EventRecord[]) => {
+      const seqs = records.map((record) => this.insertRecord(record));
+      this.recordTicks(records, seqs);
+      return seqs;
+    });
   }
 
   /** Adds one event and returns its seq. Throws InvalidTimelineEventError for an event without a kind. */
@@ -90,10 +122,29 @@ export class TimelineStore {
   page(query: TimelineQuery = {}): TimelinePage {
     const parsed = TimelineQuery.parse(query);
     const limit = parsed.limit ?? DEFAULT_PAGE_LIMIT;
-    const rows = this.fetch(parsed, { direction: parsed.direction ?? 'desc', cursor: parsed.cursor ?? null, limit: limit + 1 });
+    const rows = this.fetch(parsed, {
+      direction: parsed.direction ?? 'desc',
+      cursor: parsed.cursor ?? null,
+      limit: limit + 1,
+    });
     const hasMore = rows.length > limit;
     if (hasMore) rows.pop();
     return { rows, nextCursor: hasMore ? rows.at(-1)!.seq : null };
+  }
+
+  /** SQLite's plan for the first page of `query`, one step per line: for diagnosing slow filters. */
+  explainPage(query: TimelineQuery = {}): string[] {
+    const parsed = TimelineQuery.parse(query);
+    const pageSql = this.pageSql(parsed, {
+      direction: parsed.direction ?? 'desc',
+      cursor: parsed.cursor ?? null,
+      limit: (parsed.limit ?? DEFAULT_PAGE_LIMIT) + 1,
+    });
+    if (!pageSql) return [];
+    const steps = this.db.prepare(`EXPLAIN QUERY PLAN ${pageSql.sql}`).all(...pageSql.params) as {
+      detail: string;
+    }[];
+    return steps.map((step) => step.detail);
   }
 
   get(seq: number): TimelineRow | null {
@@ -165,24 +216,75 @@ export class TimelineStore {
     return summary;
   }
 
+  /**
+   * Closes the connection. The last writer to close also leaves the file in rollback-journal mode, so
+   * a closed timeline is one self-contained file that opens read-only anywhere (a WAL-mode file needs
+   * its -shm and -wal beside it, which a read-only folder cannot hold) and leaves nothing behind.
+   */
   close(): void {
     if (!this.db.open) return;
-    // Keeps the query planner's statistics current for the next session, cheaply.
-    if (!this.readonly) this.db.pragma('optimize');
+    if (!this.readonly) {
+      // Keeps the query planner's statistics current for the next session, cheaply.
+      this.db.pragma('optimize');
+      leaveWalModeIfAlone(this.db);
+    }
     this.db.close();
   }
 
   private insertRecord(record: EventRecord): number {
     const seq = Number(
-      this.insertEvent!.run(record.kind, record.agent, record.tick, record.runId, record.time, record.json).lastInsertRowid,
+      this.insertEvent!.run(record.kind, record.agent, record.tick, record.runId, record.time, record.json)
+        .lastInsertRowid,
     );
     if (record.searchText !== '') this.insertSearchText!.run(seq, record.searchText);
     return seq;
   }
 
+  /** One row per tick of the batch rather than per event: a batch usually spans a few ticks. */
+  private recordTicks(records: EventRecord[], seqs: number[]): void {
+    const spans = new Map<number, { first: number; last: number; events: number }>();
+    records.forEach((record, index) => {
+      if (record.tick === null) return;
+      const seq = seqs[index]!;
+      const span = spans.get(record.tick);
+      if (span) {
+        span.last = seq;
+        span.events += 1;
+      } else {
+        spans.set(record.tick, { first: seq, last: seq, events: 1 });
+      }
+    });
+    for (const [tick, span] of spans) this.recordTick!.run(tick, span.first, span.last, span.events);
+  }
+
   private fetch(filter: TimelineFilter, options: PageSqlOptions): TimelineRow[] {
-    const { sql, params } = buildPageSql(filter, options);
-    return this.statement(sql).all(...params) as TimelineRow[];
+    const pageSql = this.pageSql(filter, options);
+    return pageSql ? (this.statement(pageSql.sql).all(...pageSql.params) as TimelineRow[]) : [];
+  }
+
+  /** The SQL that serves a page, or null when the filter's tick range holds no events at all. */
+  private pageSql(filter: TimelineFilter, options: PageSqlOptions): PageSql | null {
+    const ticks = this.tickRangeOptions(filter);
+    return ticks === 'no events' ? null : buildPageSql(filter, { ...options, ...ticks });
+  }
+
+  private tickRangeOptions(
+    filter: TimelineFilter,
+  ): Pick<PageSqlOptions, 'seqWindow' | 'viaTickIndex'> | 'no events' {
+    if (filter.tickFrom === undefined && filter.tickTo === undefined) return {};
+    const window = this.selectTickWindow.get(
+      filter.tickFrom ?? Number.MIN_SAFE_INTEGER,
+      filter.tickTo ?? Number.MAX_SAFE_INTEGER,
+    ) as {
+      from: number | null;
+      to: number;
+      events: number;
+    };
+    if (window.from === null) return 'no events';
+    return {
+      seqWindow: { from: window.from, to: window.to },
+      viaTickIndex: window.to - window.from + 1 > SCATTERED_TICKS_FACTOR * window.events,
+    };
   }
 
   private statement(sql: string): Database.Statement {
@@ -197,6 +299,16 @@ export class TimelineStore {
 
   private assertWritable(action: string): void {
     if (this.readonly) throw new TimelineReadOnlyError(`Cannot ${action}: ${this.file} is open read-only.`);
+  }
+}
+
+/** Another connection keeps the file in WAL mode: that is fine, so this never waits or fails. */
+function leaveWalModeIfAlone(db: Database.Database): void {
+  db.pragma('busy_timeout = 0');
+  try {
+    db.pragma('journal_mode = DELETE');
+  } catch {
+    // SQLITE_BUSY: another connection has the file open and the mode stays WAL until it closes.
   }
 }
 

@@ -7,7 +7,10 @@ import { rename, rm } from 'node:fs/promises';
  * batch in memory. The file appears complete or not at all: it is written beside the target and
  * renamed over it at the end. Returns the number of lines written.
  */
-export async function writeLinesAtomically(filePath: string, batches: AsyncIterable<string[]> | Iterable<string[]>): Promise<number> {
+export async function writeLinesAtomically(
+  filePath: string,
+  batches: AsyncIterable<string[]> | Iterable<string[]>,
+): Promise<number> {
   const partialPath = `${filePath}.partial-${process.pid}`;
   const out = createWriteStream(partialPath);
   let failure: Error | null = null;
