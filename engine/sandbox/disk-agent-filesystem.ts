@@ -31,10 +31,12 @@ const RENAMED_CODES = new Set<string>(['ENOENT', 'ENOTDIR', 'EISDIR', 'EEXIST'])
  * real path is the path itself, so no link on the way). On Linux the operation then goes through
  * /proc/self/fd/<handle>/<name>, which the kernel resolves from the verified handle: race-free, the
  * same as openat(). Elsewhere the operation uses the path and the folder is verified again afterwards;
- * a swap there and back between the two checks is the race left over, and Windows (where symbolic
- * links need privileges) is checked by path only. Files are opened with O_NOFOLLOW and replaced by
- * writing a temp file in the verified folder and renaming it over the target, which replaces a link
- * instead of following it and also unshares a hard link.
+ * an opened file is checked against the path (device and inode) before a byte is read or written.
+ * What is left there is a swap and a swap back between two checks: it can make a delete or a new
+ * folder land in the swapped-in folder, or leave an empty temp file there. Windows, where links need
+ * privileges, is checked by path only. Files are opened with O_NOFOLLOW and replaced by writing a temp
+ * file in the verified folder and renaming it over the target, which replaces a link instead of
+ * following it and also unshares a hard link.
  */
 export class DiskAgentFilesystem implements AgentFilesystem {
   private readonly useProcFd: boolean;
@@ -89,6 +91,12 @@ export class DiskAgentFilesystem implements AgentFilesystem {
         0o666,
       );
       try {
+        // Without /proc the temp file was created by path: nothing is written until it is known to be
+        // in the checked folder, so a swap can at worst leave an empty temp file elsewhere.
+        if (!folder.raceFree) {
+          await sameEntry(join(dirname(path), temp), await handle.stat({ bigint: true }), 'open');
+          await folder.recheck();
+        }
         if (existing) await handle.chmod(Number(existing.mode & 0o7777n));
         await handle.writeFile(text, 'utf8');
         await handle.sync();

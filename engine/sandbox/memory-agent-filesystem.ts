@@ -111,9 +111,9 @@ export class MemoryAgentFilesystem implements AgentFilesystem {
   }
 
   /** Creates a file with its missing folders, replacing a file already there (test and dry-run setup). */
-  addFile(path: string, text: string): void {
+  addFile(path: string, content: string | Uint8Array): void {
     this.makeFolders(dirname(path), 'mkdir');
-    this.putFile(path, text);
+    this.putFile(path, content);
   }
 
   /** Creates a symbolic link at `path` pointing to `target` (absolute, or relative to the link's folder). */
@@ -164,16 +164,13 @@ export class MemoryAgentFilesystem implements AgentFilesystem {
     return entries;
   }
 
-  private putFile(path: string, text: string): void {
+  private putFile(path: string, content: string | Uint8Array): void {
     const folder = this.folder(dirname(path), 'open');
     const existing = folder.children.get(basename(path));
     if (existing?.kind === 'symlink') throw new FsError('ESYMLINK', 'open', path);
     if (existing?.kind === 'directory') throw new FsError('EISDIR', 'open', path);
-    folder.children.set(basename(path), {
-      kind: 'file',
-      data: new TextEncoder().encode(text),
-      mtimeMs: this.tick(),
-    });
+    const data = typeof content === 'string' ? new TextEncoder().encode(content) : content.slice();
+    folder.children.set(basename(path), { kind: 'file', data, mtimeMs: this.tick() });
   }
 
   private tick(): number {

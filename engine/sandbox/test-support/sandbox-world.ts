@@ -37,7 +37,7 @@ export interface SandboxWorld {
   readonly outside: string;
   readonly fs: AgentFilesystem;
   /** Creates the file and its missing folders. */
-  writeFile(path: string, text: string): Promise<void>;
+  writeFile(path: string, content: string | Uint8Array): Promise<void>;
   mkdir(path: string): Promise<void>;
   symlink(target: string, path: string): Promise<void>;
   /** Moves what is at `path` to `<path>.moved` and puts a link to `target` in its place, as an attacker would. */
@@ -92,7 +92,7 @@ export const memoryWorld: WorldFactory = {
     return {
       ...places('memory', root),
       fs,
-      writeFile: async (path, text) => fs.addFile(path, text),
+      writeFile: async (path, content) => fs.addFile(path, content),
       mkdir: (path) => fs.ensureDir(path),
       symlink: async (target, path) => fs.symlink(target, path),
       async swapInSymlink(target, path) {
