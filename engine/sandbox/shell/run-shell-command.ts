@@ -49,7 +49,8 @@ const PIPE_GRACE_MS = 2000;
  * started in the background outlives it. Never throws: a command that cannot start is `{ ok: false }`.
  */
 export function runShellCommand(request: ShellCommandRequest): Promise<ShellCommandResult> {
-  if (request.signal?.aborted) return Promise.resolve({ ok: false, reason: 'the command was cancelled before it started' });
+  if (request.signal?.aborted)
+    return Promise.resolve({ ok: false, reason: 'the command was cancelled before it started' });
   const env = shellEnvironment(request.places.workingDirectory);
   const { file, args } = shellInvocation(request.confinement, request.places, request.command, env);
   const stdout = new CappedOutput(request.maxOutputBytes);

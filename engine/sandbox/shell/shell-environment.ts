@@ -2,7 +2,10 @@
  * The whole environment a shell command gets: a fixed, minimal set that is built here and never copied
  * from the app's own environment, so no API key or other secret of the app can reach a command.
  */
-export function shellEnvironment(home: string, platform: NodeJS.Platform = process.platform): Record<string, string> {
+export function shellEnvironment(
+  home: string,
+  platform: NodeJS.Platform = process.platform,
+): Record<string, string> {
   return {
     PATH:
       platform === 'darwin'
