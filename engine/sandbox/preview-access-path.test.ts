@@ -1,0 +1,108 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryAgentFilesystem } from './memory-agent-filesystem';
+import { previewAccessPath } from './preview-access-path';
+
+describe('previewAccessPath on the disk', () => {
+  let root: string;
+  let org: string;
+
+  beforeEach(async () => {
+    root = await realpath(await mkdtemp(join(tmpdir(), 'lemming-preview-')));
+    org = join(root, 'org');
+    await mkdir(join(org, 'shared', 'reports'), { recursive: true });
+    await mkdir(join(org, 'agents', 'writer', 'workspace'), { recursive: true });
+    await mkdir(join(root, 'outside'));
+    await writeFile(join(org, 'shared', 'reports', 'q1.md'), 'q1');
+  });
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('shows an existing folder relative to the org, and its real path', async () => {
+    expect(await previewAccessPath(org, 'shared/reports')).toEqual({
+      ok: true,
+      canonical: join(org, 'shared', 'reports'),
+      display: 'shared/reports',
+      exists: true,
+    });
+  });
+
+  it('accepts a folder that does not exist yet, and says so', async () => {
+    expect(await previewAccessPath(org, 'agents/writer/workspace/drafts')).toEqual({
+      ok: true,
+      canonical: join(org, 'agents', 'writer', 'workspace', 'drafts'),
+      display: 'agents/writer/workspace/drafts',
+      exists: false,
+    });
+  });
+
+  it('normalizes what the user typed: dots, double slashes, an absolute path inside the org', async () => {
+    for (const entry of ['./shared//reports/', 'shared/x/../reports', join(org, 'shared', 'reports')])
+      expect(await previewAccessPath(org, entry), entry).toMatchObject({
+        ok: true,
+        display: 'shared/reports',
+      });
+    expect(await previewAccessPath(org, '.')).toMatchObject({ ok: true, display: '.' });
+  });
+
+  it('shows where a link really leads', async () => {
+    await symlink(join(org, 'shared', 'reports'), join(org, 'shared', 'latest'));
+    expect(await previewAccessPath(org, 'shared/latest')).toMatchObject({
+      ok: true,
+      canonical: join(org, 'shared', 'reports'),
+      display: 'shared/reports',
+    });
+  });
+
+  it('refuses what leads outside the org: parents, absolute paths, links, a sibling sharing the prefix', async () => {
+    await symlink(join(root, 'outside'), join(org, 'shared', 'out'));
+    await mkdir(join(root, 'org-evil'));
+    for (const entry of ['..', '../outside', join(root, 'outside'), 'shared/out/x', join(root, 'org-evil')]) {
+      const preview = await previewAccessPath(org, entry);
+      expect(preview, entry).toMatchObject({ ok: false });
+      expect(preview.ok ? '' : preview.reason, entry).toContain('leads outside the organization folder');
+    }
+  });
+
+  it('refuses forms the sandbox refuses, with the same reason', async () => {
+    expect(await previewAccessPath(org, 'shared\\reports')).toEqual({
+      ok: false,
+      reason: `'shared\\reports' contains a backslash; use "/" to separate folders`,
+    });
+    expect(await previewAccessPath(org, 'shared/\0')).toEqual({
+      ok: false,
+      reason: '"shared/\\u0000" contains a NUL byte',
+    });
+    await symlink(join(root, 'missing'), join(org, 'shared', 'dangling'));
+    expect(await previewAccessPath(org, 'shared/dangling')).toEqual({
+      ok: false,
+      reason: `'shared/dangling' goes through the symbolic link "dangling", whose target does not exist`,
+    });
+  });
+});
+
+describe('previewAccessPath with an agent and another file system', () => {
+  it('admits a folder inside the agent’s workspace even when the workspace is linked to another disk', async () => {
+    const fs = new MemoryAgentFilesystem({ '/disk2/ws/drafts/a.md': 'a', '/org/shared/x.md': 'x' });
+    await fs.ensureDir('/org/agents/writer');
+    fs.symlink('/disk2/ws', '/org/agents/writer/workspace');
+    expect(
+      await previewAccessPath('/org', 'agents/writer/workspace/drafts', {
+        fs,
+        agentDir: '/org/agents/writer',
+      }),
+    ).toEqual({
+      ok: true,
+      canonical: '/disk2/ws/drafts',
+      display: 'agents/writer/workspace/drafts',
+      exists: true,
+    });
+    expect(await previewAccessPath('/org', 'agents/writer/workspace/drafts', { fs })).toMatchObject({
+      ok: false,
+    });
+  });
+});
