@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { LedgerPosting } from '../credits/ledger';
 import { fromMicros } from '../credits/credit-amount';
-import { memoryFileText } from '../memory/memory-file';
 import { pythonJsonDumps, pythonUtcIsoFormat } from '../memory/python-format';
 import type { Inbox } from '../messages/message-store';
 import { newOutboxEntry, outboxFileName, serializeEntry, type OutboxEntry } from '../messages/outbox-entry';
@@ -15,7 +14,7 @@ import { worstCaseCallMicros, usageCostMicros, type ModelPrices } from './model-
 import type { FileWrite } from './pending-files';
 import { buildPrompt, type PromptMemoryEntry } from './prompt';
 import { parseModelResponse, type ParsedOutboxEntry } from './response-parser';
-import { TurnMemory, type StagedMemoryChange } from './turn-memory';
+import { memoryChangeRecord, TurnMemory, type StagedMemoryChange } from './turn-memory';
 
 export interface TurnAgent {
   folder: string;
@@ -105,6 +104,8 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     tick: input.tick,
     memory,
     agents: input.agents,
+    budget: { availableMicro: () => turn.available(), charge: (micros, reason) => turn.charge('tool', micros, reason) },
+    ...(input.signal ? { signal: input.signal } : {}),
   });
   const maxTokens = agent.resume.model.max_tokens ?? limits.maxTokens;
   const messages: ChatMessage[] = buildPrompt({
@@ -164,7 +165,7 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     if (!outcome.ok) turn.warn(`memory_${outcome.error.code}`, outcome.error.message);
     else if (outcome.warning) turn.warn(`memory_${outcome.warning.code}`, outcome.warning.message);
   }
-  for (const change of memory.changes()) turn.memoryChange(change, name);
+  for (const change of memory.changes()) turn.memoryChange(change);
   for (const entry of parsedEntries) turn.outboxEntry(entry);
   turn.complete(notes.join('\n'));
 }
@@ -292,17 +293,11 @@ class TurnRecorder {
     this.structuredLog(reason === 'llm_call_failed' ? 'llm_call_failed' : 'agent_failed', { duration_ms: Date.now() - this.started, error: message, ...logFields });
   }
 
-  memoryChange(change: StagedMemoryChange, agent: string): void {
-    const path = `agents/${this.input.agent.folder}/memory/${change.key}.json`;
+  memoryChange(change: StagedMemoryChange): void {
+    const { event, write } = memoryChangeRecord(change, { folder: this.input.agent.folder, agent: this.name, tick: this.input.tick, now: this.input.clock() });
     this.memoryUpdateCount += 1;
-    if (change.effect === 'delete') {
-      this.event({ kind: 'memory_update', key: change.key, op: 'delete' });
-      this.files.push({ path, mode: 'delete', content: '' });
-      return;
-    }
-    this.event({ kind: 'memory_update', key: change.key, op: change.operation, value: change.value });
-    const record = { key: change.key, value: change.value, timestamp_utc: pythonUtcIsoFormat(this.input.clock().getTime() * 1000), agent, operation: change.operation, tick: this.input.tick };
-    this.files.push({ path, mode: 'write', content: memoryFileText(record) });
+    this.event(event);
+    this.files.push(write);
   }
 
   outboxEntry(parsed: ParsedOutboxEntry): void {

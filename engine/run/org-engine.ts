@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
-import { CreditLedger } from '../credits/ledger';
+import { CreditLedger, type LedgerPosting } from '../credits/ledger';
 import { listMemory } from '../memory/memory-file';
 import { MessageStore, type Inbox, type ReadableSenders } from '../messages/message-store';
 import { humanMessage, outboxFileName, serializeEntry, type HumanImportance, type OutboxEntry } from '../messages/outbox-entry';
@@ -17,12 +17,18 @@ import { readNextTick, writeNextTick } from '../org/tick-file';
 import type { Resume } from '../org/resume-schema';
 import type { TimelineEventInput } from '../timeline/event-schema';
 import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
-import type { AgentToolsFactory } from '../tools/agent-tools';
-import { lemmingCoreTools } from '../tools/lemming-core-tools';
+import type { ToolTurnContext, TurnBudget } from '../tools/agent-tools';
+import { resolveTools, type ToolVerdict } from '../tools/policy-resolver';
+import { toolCatalog } from '../tools/tool-catalog';
+import type { ToolResult } from '../tools/tool-result';
+import { agentToolbox } from '../tools/agent-toolbox';
+import type { CatalogEntry } from '../tools/tool-catalog';
+import { readPolicy, type OrgPolicy } from '../org/policy-file';
 import { DEFAULT_TURN_LIMITS, runAgentTurn, type StagedTurn, type TurnLimits, type TurnModel } from './agent-turn';
 import { startWithConcurrency } from './concurrency';
 import { DiskImport } from './disk-import';
-import { PendingFiles } from './pending-files';
+import { PendingFiles, type FileWrite } from './pending-files';
+import { memoryChangeRecord, TurnMemory } from './turn-memory';
 import { groupByFirePoint } from './schedule';
 
 export interface EngineOptions {
@@ -36,7 +42,8 @@ export interface EngineOptions {
   resolveSecret?: (name: string) => string | undefined;
   env?: Record<string, string | undefined>;
   clock?: () => Date;
-  tools?: AgentToolsFactory;
+  /** The tools an agent could have; the default is the built-in catalog for its resume. */
+  catalog?: (context: ToolTurnContext) => CatalogEntry[];
   /** Called after each commit with what was committed (the live tail). */
   onCommit?: (commit: EngineCommit) => void;
 }
@@ -121,6 +128,7 @@ export class OrgEngine {
     const credits = await this.readCreditsFile();
     this.seedBalances(agents, credits, tick);
     const models = await this.loadModels();
+    const policy = await this.readPolicyFile();
 
     this.record({ kind: 'tick_started', tick, run: runId, agents: agents.length, invalid_agents: invalid.map((agent) => ({ folder: agent.folder, problems: agent.valid ? [] : agent.problems })) }, tick);
     const report: TickReport = { tick, turns: [] };
@@ -136,7 +144,7 @@ export class OrgEngine {
       const horizon = this.messages.latestSeq();
       // Turns run concurrently but commit in LeMMing's order, each as soon as it and those before it are done.
       const staged = startWithConcurrency(pendingAgents, this.options.concurrency ?? 4, (agent) =>
-        this.stageTurn(agent, tick, runId, horizon, models, credits, agents, signal),
+        this.stageTurn(agent, tick, runId, horizon, models, credits, policy, agents, signal),
       );
       for (const pendingTurn of staged) {
         const turn = await pendingTurn;
@@ -182,8 +190,7 @@ export class OrgEngine {
   async topUp(agent: string, amount: number, reason = 'top-up'): Promise<number> {
     if (!(amount > 0)) throw new Error('A top-up must be a positive number of credits.');
     const tick = await this.currentTick();
-    const { agents } = await this.loadAgents();
-    if (!agents.some((known) => known.resume.name === agent)) throw new Error(`There is no agent named "${agent}".`);
+    const { org: agents } = await this.findAgent(agent);
     const credits = await this.readCreditsFile();
     this.seedBalances(agents, credits, tick);
     const balance = this.timeline.transaction(() => {
@@ -195,6 +202,86 @@ export class OrgEngine {
     return fromMicros(balance);
   }
 
+  /** The policy resolver's verdict on every tool the agent could have: what the app and `lemming tools` show. */
+  async explainTools(agentName: string): Promise<ToolVerdict[]> {
+    const agent = await this.findAgent(agentName);
+    const policy = await this.readPolicyFile();
+    const balance = this.ledger.balance(agent.resume.name);
+    const context = this.toolTurnContext(agent, await this.currentTick(), new TurnMemory(this.agentDir(agent)), { availableMicro: () => balance ?? 0, charge: () => undefined });
+    const catalog = (this.options.catalog ?? ((turn: ToolTurnContext) => toolCatalog(turn.resume)))(context);
+    return resolveTools({ resume: agent.resume, policy, catalog, credits: balance === null ? null : fromMicros(balance) });
+  }
+
+  /**
+   * Runs one tool as `agentName` outside a turn, with the same enforcement as in a turn (policy, sandbox,
+   * costs), and records the call, its result, its charges and its memory changes in the timeline.
+   */
+  async callTool(agentName: string, tool: string, args: unknown): Promise<ToolResult> {
+    const agent = await this.findAgent(agentName);
+    const tick = await this.currentTick();
+    const credits = await this.readCreditsFile();
+    this.seedBalances([agent], credits, tick);
+    const policy = await this.readPolicyFile();
+    const name = agent.resume.name;
+    const balance = this.ledger.balance(name) ?? 0;
+    const time = () => this.clock().toISOString();
+    const postings: LedgerPosting[] = [];
+    let spent = 0;
+    const budget: TurnBudget = {
+      availableMicro: () => balance - spent,
+      charge: (micros, reason) => {
+        spent += micros;
+        postings.push({ agent: name, kind: 'tool', amountMicro: -micros, reason, tick, time: time() });
+      },
+    };
+    const memory = new TurnMemory(this.agentDir(agent));
+    const toolbox = agentToolbox({ policy, credits: fromMicros(balance), ...(this.options.catalog ? { catalog: this.options.catalog } : {}) })(
+      this.toolTurnContext(agent, tick, memory, budget),
+    );
+    const started = Date.now();
+    const result = await toolbox.call(tool, args);
+    const base = { agent: name, tick, source: 'cli' };
+    const events: TimelineEventInput[] = [
+      { kind: 'tool_call', ...base, time: time(), tool, args },
+      { kind: 'tool_result', ...base, time: time(), tool, result, duration_ms: Date.now() - started },
+    ];
+    const writes: FileWrite[] = [];
+    for (const change of memory.changes()) {
+      const { event, write } = memoryChangeRecord(change, { folder: agent.folder, agent: name, tick, now: this.clock() });
+      events.push({ ...base, time: time(), ...event });
+      writes.push(write);
+    }
+    const owed = this.timeline.transaction(() => {
+      for (const posting of postings) {
+        this.ledger.post(posting);
+        events.push({ kind: 'credit', ...base, time: time(), entry: 'tool', amount: -fromMicros(-posting.amountMicro), reason: posting.reason });
+      }
+      const owedWrites = this.pending.record(writes);
+      this.diskImport.markWritten(writes.map((write) => write.path));
+      this.timeline.appendMany(events);
+      return owedWrites;
+    });
+    await this.pending.perform(owed);
+    this.pending.settle();
+    return result;
+  }
+
+  private async findAgent(agentName: string): Promise<LoadedAgent & { org: LoadedAgent[] }> {
+    const { agents } = await this.loadAgents();
+    const agent = agents.find((candidate) => candidate.resume.name === agentName);
+    if (!agent) throw new UnknownAgentError(`There is no agent named "${agentName}" with a valid resume in ${this.orgPath}.`);
+    return { ...agent, org: agents };
+  }
+
+  private agentDir(agent: LoadedAgent): string {
+    return join(this.orgPath, 'agents', agent.folder);
+  }
+
+  private toolTurnContext(agent: LoadedAgent & { org: LoadedAgent[] }, tick: number, memory: TurnMemory, budget: TurnBudget): ToolTurnContext {
+    const agents = agent.org.map(({ resume }) => ({ name: resume.name, title: resume.title }));
+    return { orgPath: this.orgPath, agentDir: this.agentDir(agent), resume: agent.resume, tick, memory, agents, budget };
+  }
+
   private async stageTurn(
     agent: LoadedAgent,
     tick: number,
@@ -202,12 +289,14 @@ export class OrgEngine {
     horizon: number,
     models: Map<string, ModelEntry | string>,
     credits: CreditsFile,
+    policy: OrgPolicy,
     agents: LoadedAgent[],
     signal: AbortSignal | undefined,
   ): Promise<StagedTurn> {
     const name = agent.resume.name;
     const agentDir = join(this.orgPath, 'agents', agent.folder);
     const memory = await listMemory(agentDir, 20);
+    const balance = this.ledger.balance(name);
     return runAgentTurn({
       orgPath: this.orgPath,
       agent,
@@ -217,9 +306,9 @@ export class OrgEngine {
       model: this.turnModel(agent.resume.model.key, models),
       inbox: this.messages.inbox(name, readableSenders(agent.resume), horizon),
       memory: { entries: memory.entries, truncated: memory.truncated },
-      balanceMicro: this.ledger.balance(name) ?? 0,
+      balanceMicro: balance ?? 0,
       costPerActionMicro: toMicros(credits[name]?.cost_per_action ?? DEFAULT_COST_PER_ACTION),
-      tools: this.options.tools ?? lemmingCoreTools,
+      tools: agentToolbox({ policy, credits: balance === null ? null : fromMicros(balance), ...(this.options.catalog ? { catalog: this.options.catalog } : {}) }),
       agents: agents.map(({ resume }) => ({ name: resume.name, title: resume.title })),
       limits: this.limits,
       clock: this.clock,
@@ -314,6 +403,12 @@ export class OrgEngine {
     });
   }
 
+  private async readPolicyFile(): Promise<OrgPolicy> {
+    const read = await readPolicy(this.orgPath);
+    if (!read.ok) throw new EngineInputError(read.problems);
+    return read.value;
+  }
+
   private async readCreditsFile(): Promise<CreditsFile> {
     const read = await readCredits(this.orgPath);
     if (!read.ok) throw new EngineInputError(read.problems);
@@ -334,6 +429,10 @@ export class OrgEngine {
     const written = await updateCredits(this.orgPath, patch);
     if (!written.ok) throw new EngineInputError(written.problems);
   }
+}
+
+export class UnknownAgentError extends Error {
+  override name = 'UnknownAgentError';
 }
 
 /** A config file the engine needs is invalid; its problems say where. */

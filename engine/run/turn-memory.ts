@@ -1,4 +1,6 @@
-import { readMemory, countMemoryKeys } from '../memory/memory-file';
+import { readMemory, countMemoryKeys, memoryFileText } from '../memory/memory-file';
+import { pythonUtcIsoFormat } from '../memory/python-format';
+import type { FileWrite } from './pending-files';
 import { applyMemoryOp, type MemoryProblem, type MemoryUpdate } from '../memory/memory-ops';
 
 export type StagedMemoryChange = { key: string; effect: 'write'; operation: 'set' | 'append' | 'merge'; value: unknown } | { key: string; effect: 'delete' };
@@ -40,4 +42,22 @@ export class TurnMemory {
   changes(): StagedMemoryChange[] {
     return [...this.staged.values()];
   }
+}
+
+/** How a committed memory change is recorded: its timeline event fields and the LeMMing memory file it writes. */
+export function memoryChangeRecord(
+  change: StagedMemoryChange,
+  where: { folder: string; agent: string; tick: number; now: Date },
+): { event: { kind: 'memory_update'; key: string; op: string; value?: unknown }; write: FileWrite } {
+  const path = `agents/${where.folder}/memory/${change.key}.json`;
+  if (change.effect === 'delete') return { event: { kind: 'memory_update', key: change.key, op: 'delete' }, write: { path, mode: 'delete', content: '' } };
+  const record = {
+    key: change.key,
+    value: change.value,
+    timestamp_utc: pythonUtcIsoFormat(where.now.getTime() * 1000),
+    agent: where.agent,
+    operation: change.operation,
+    tick: where.tick,
+  };
+  return { event: { kind: 'memory_update', key: change.key, op: change.operation, value: change.value }, write: { path, mode: 'write', content: memoryFileText(record) } };
 }

@@ -3,7 +3,13 @@ import type { Resume } from '../org/resume-schema';
 import type { TurnMemory } from '../run/turn-memory';
 import type { ToolResult } from './tool-result';
 
-/** What a tool may know about the turn it runs in. */
+/** Spending from the turn's credits: a tool call that costs more than is left is refused before it runs. */
+export interface TurnBudget {
+  availableMicro(): number;
+  charge(micros: number, reason: string): void;
+}
+
+/** What the tools of one turn may know about it. */
 export interface ToolTurnContext {
   orgPath: string;
   agentDir: string;
@@ -12,6 +18,8 @@ export interface ToolTurnContext {
   memory: TurnMemory;
   /** The org's agents as the engine knows them this tick. */
   agents: readonly { name: string; title: string }[];
+  budget: TurnBudget;
+  signal?: AbortSignal;
 }
 
 /** The tools one agent has in one turn: what the model is told, and how a call is carried out. */

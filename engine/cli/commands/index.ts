@@ -4,6 +4,7 @@ import { inboxCommand, sendCommand } from './messages';
 import { runCommand, tickCommand } from './run';
 import { creditsCommand, statusCommand } from './status';
 import { exportCommand, importCommand, timelineCommand } from './timeline';
+import { callCommand, toolsCommand } from './tools';
 import { validateCommand } from './validate';
 
 export const commands: readonly Command[] = [
@@ -18,4 +19,6 @@ export const commands: readonly Command[] = [
   exportCommand,
   importCommand,
   creditsCommand,
+  toolsCommand,
+  callCommand,
 ];

@@ -1,0 +1,68 @@
+import { UnknownAgentError } from '../../run/org-engine';
+import type { ToolVerdict } from '../../tools/policy-resolver';
+import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
+import type { Command } from '../command';
+import { withEngine } from '../open-engine';
+import { orgFolder } from '../org-arg';
+
+function agentArgument(positionals: string[]): string {
+  const agent = positionals[1];
+  if (!agent) throw new UsageError('Give the agent after the org folder.');
+  return agent;
+}
+
+/** Unknown agents are failures (exit 1), not usage errors. */
+async function unknownAgentIsFailure<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => Promise.reject(error instanceof UnknownAgentError ? new CliFailure(error.message) : error));
+}
+
+function describe(verdict: ToolVerdict): string {
+  const mark = verdict.available ? 'yes' : 'no ';
+  const failing = verdict.layers.find((layer) => !layer.passed);
+  const why = verdict.available ? (verdict.note ?? '') : `${failing?.layer}: ${failing?.reason}`;
+  const fix = verdict.fix ? `\n      fix: ${verdict.fix.summary}` : verdict.available ? '' : '\n      no setting makes it available';
+  return `  ${mark}  ${verdict.name.padEnd(16)} ${verdict.kind.padEnd(8)} ${why}${fix}`;
+}
+
+export const toolsCommand: Command = {
+  name: 'tools',
+  summary: "Explain an agent's tools: which it has, and for each it lacks, which layer refuses it, why, and the fix.",
+  usage: 'tools <org> <agent> [--json]',
+  options: { json: { type: 'boolean' } },
+  async run({ positionals, values }, io) {
+    const org = await orgFolder(positionals[0]);
+    const agent = agentArgument(positionals);
+    const verdicts = await withEngine(org, io, (engine) => unknownAgentIsFailure(engine.explainTools(agent)));
+    if (values.json) {
+      printJson(io, { agent, tools: verdicts });
+      return EXIT_OK;
+    }
+    io.stdout.write(`Tools of ${agent} (available, name, kind, reason):\n`);
+    for (const verdict of [...verdicts].sort((a, b) => Number(b.available) - Number(a.available))) io.stdout.write(`${describe(verdict)}\n`);
+    return EXIT_OK;
+  },
+};
+
+export const callCommand: Command = {
+  name: 'call',
+  summary: 'Run one tool as an agent, with every check an agent turn has; prints the result as JSON (a failed tool still exits 0).',
+  usage: "call <org> <agent> <tool> ['<json args>']",
+  options: {},
+  async run({ positionals }, io) {
+    const org = await orgFolder(positionals[0]);
+    const agent = agentArgument(positionals);
+    const tool = positionals[2];
+    if (!tool) throw new UsageError('Give the tool to call after the agent.');
+    let args: unknown = {};
+    if (positionals[3] !== undefined) {
+      try {
+        args = JSON.parse(positionals[3]);
+      } catch (error) {
+        throw new UsageError(`The tool arguments are not valid JSON: ${(error as Error).message}`);
+      }
+    }
+    const result = await withEngine(org, io, (engine) => unknownAgentIsFailure(engine.callTool(agent, tool, args)));
+    printJson(io, result);
+    return EXIT_OK;
+  },
+};

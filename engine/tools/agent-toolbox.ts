@@ -1,0 +1,58 @@
+import { toMicros } from '../credits/credit-amount';
+import type { OrgPolicy } from '../org/policy-file';
+import { AgentSandbox } from '../sandbox/agent-sandbox';
+import { DiskAgentFilesystem } from '../sandbox/disk-agent-filesystem';
+import type { AgentTools, ToolTurnContext } from './agent-tools';
+import { resolveTools, type ToolVerdict } from './policy-resolver';
+import { toolCatalog, type CatalogEntry } from './tool-catalog';
+import { toolFailure, type ToolResult } from './tool-result';
+import type { ToolContext } from './tool-spec';
+
+export interface ToolboxOptions {
+  policy: OrgPolicy;
+  /** The agent's balance in credits when the turn starts. */
+  credits: number | null;
+  /** Defaults to the tools of the agent's resume; tests and the CLI pass their own. */
+  catalog?: (context: ToolTurnContext) => CatalogEntry[];
+}
+
+/** Why a verdict refuses a tool, as one sentence: its first failing layer. */
+export function refusalOf(verdict: ToolVerdict): string {
+  return verdict.layers.find((layer) => !layer.passed)?.reason ?? 'not available';
+}
+
+/**
+ * An agent's tools for one turn, decided by the policy resolver: the model is offered exactly the
+ * available ones, and each call is checked again, costed, and run inside the agent's sandbox.
+ */
+export function agentToolbox(options: ToolboxOptions) {
+  return (context: ToolTurnContext): AgentTools => {
+    const catalog = (options.catalog ?? ((turn) => toolCatalog(turn.resume)))(context);
+    const verdicts = resolveTools({ resume: context.resume, policy: options.policy, catalog, credits: options.credits });
+    const available = new Map(catalog.filter((_, index) => verdicts[index]!.available).map((entry) => [entry.spec.name, entry]));
+    const verdictOf = new Map(verdicts.map((verdict) => [verdict.name, verdict]));
+    let sandbox: AgentSandbox | null = null;
+    const toolContext = (): ToolContext => {
+      sandbox ??= new AgentSandbox({ orgPath: context.orgPath, agentDir: context.agentDir, fileAccess: context.resume.permissions.file_access, fs: new DiskAgentFilesystem() });
+      return { ...context, sandbox, ...(context.signal ? { signal: context.signal } : {}) };
+    };
+
+    return {
+      definitions: [...available.values()].map((entry) => entry.spec.definition),
+      async call(name, args): Promise<ToolResult> {
+        const entry = available.get(name);
+        if (!entry) {
+          const verdict = verdictOf.get(name);
+          return toolFailure(verdict ? `Tool '${name}' not permitted for ${context.resume.name}: ${refusalOf(verdict)}` : `Unknown tool: ${name}`);
+        }
+        const cost = toMicros(options.policy.tool_costs[name] ?? 0);
+        if (cost > 0 && cost > context.budget.availableMicro()) {
+          return toolFailure(`Tool '${name}' costs ${options.policy.tool_costs[name]} credits; ${context.resume.name} cannot pay for it`);
+        }
+        const result = await entry.spec.run(args, toolContext());
+        if (cost > 0) context.budget.charge(cost, `tool ${name}`);
+        return result;
+      },
+    };
+  };
+}

@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+import type { AgentSandbox } from '../../../sandbox/agent-sandbox';
+import { toolFailure, type ToolResult } from '../../tool-result';
+import type { ToolSpec } from '../../tool-spec';
+import { jsonSchemaOf, parseArguments } from './tool-arguments';
+
+/** What a profile tool uses from the turn: the agent's sandbox, through which every path goes. */
+export interface FsToolContext {
+  sandbox: AgentSandbox;
+  signal?: AbortSignal;
+}
+
+/** A tool of the codex or gemini profile. It runs with any ToolContext, which has a sandbox. */
+export interface FsProfileTool extends ToolSpec {
+  kind: 'file';
+  run(args: unknown, context: FsToolContext): Promise<ToolResult>;
+}
+
+export interface FsToolDefinition<S extends z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  /** The arguments: checked on every call, and turned into the JSON schema the model is given. */
+  schema: S;
+  /** Rewrites arguments the anchor accepted under older names, before they are checked. */
+  upgradeArguments?: (args: unknown) => unknown;
+  run(args: z.output<S>, context: FsToolContext): Promise<ToolResult>;
+}
+
+/** A profile tool from its schema and body; bad arguments and anything thrown become failed results. */
+export function defineFsTool<S extends z.ZodType>(definition: FsToolDefinition<S>): FsProfileTool {
+  const { name, title, description, schema, upgradeArguments } = definition;
+  return {
+    name,
+    kind: 'file',
+    title,
+    definition: { name, description, parameters: jsonSchemaOf(schema) },
+    async run(args, context) {
+      const parsed = parseArguments(schema, upgradeArguments ? upgradeArguments(args) : args);
+      if (!parsed.ok) return toolFailure(parsed.error);
+      try {
+        return await definition.run(parsed.value, context);
+      } catch (error) {
+        return toolFailure(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+  };
+}

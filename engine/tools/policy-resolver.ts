@@ -1,0 +1,190 @@
+import type { OrgPolicy } from '../org/policy-file';
+import type { Resume } from '../org/resume-schema';
+import type { CatalogEntry } from './tool-catalog';
+import type { ToolKind } from './tool-spec';
+
+/** The layers a tool passes on its way to the model, in the order they are checked (DESIGN.md §4.2). */
+export const POLICY_LAYERS = ['allowlist', 'org_deny', 'kind', 'readiness', 'credits'] as const;
+export type PolicyLayer = (typeof POLICY_LAYERS)[number];
+
+export interface LayerVerdict {
+  layer: PolicyLayer;
+  passed: boolean;
+  /** Why, in words a non-developer can act on. */
+  reason: string;
+}
+
+/** A change that would let a tool through one layer; applying it is `applyChange`'s job. */
+export type PolicyChange =
+  | { kind: 'grant_tool'; tool: string }
+  | { kind: 'undeny_tool'; tool: string }
+  | { kind: 'allow_org_kind'; toolKind: ToolKind }
+  | { kind: 'enable_network' }
+  | { kind: 'allow_agent_kind'; toolKind: ToolKind }
+  | { kind: 'top_up_credits' }
+  | { kind: 'make_ready'; instructions: string };
+
+export interface ToolVerdict {
+  name: string;
+  kind: ToolKind;
+  title: string;
+  available: boolean;
+  layers: LayerVerdict[];
+  /** The smallest set of changes that makes the tool available, checked by resolving again; null when none exists. */
+  fix: { changes: PolicyChange[]; summary: string } | null;
+  /** Said about the tool even when it is available (e.g. "shell access is not confined on this machine"). */
+  note?: string;
+}
+
+export interface PolicyInput {
+  resume: Resume;
+  policy: OrgPolicy;
+  catalog: readonly CatalogEntry[];
+  /** The agent's balance in credits; null when it has never been seeded (it will be, at its first turn). */
+  credits: number | null;
+}
+
+/**
+ * The one policy resolver (DESIGN.md §4.2): the engine sends the model exactly the tools it marks
+ * available, `lemming tools` and the app explain the others with it, and every call is checked
+ * against it again.
+ */
+export function resolveTools(input: PolicyInput): ToolVerdict[] {
+  return input.catalog.map((entry) => {
+    const layers = judge(entry, input);
+    const available = layers.every((layer) => layer.passed);
+    return {
+      name: entry.spec.name,
+      kind: entry.spec.kind,
+      title: entry.spec.title,
+      available,
+      layers,
+      fix: available ? null : findFix(entry, input),
+      ...(entry.readiness.ready && entry.readiness.note ? { note: entry.readiness.note } : {}),
+    };
+  });
+}
+
+export function availableTools(input: PolicyInput): CatalogEntry[] {
+  const verdicts = resolveTools(input);
+  return input.catalog.filter((_, index) => verdicts[index]!.available);
+}
+
+function judge(entry: CatalogEntry, { resume, policy, credits }: PolicyInput): LayerVerdict[] {
+  const { name, kind } = entry.spec;
+  const granted = resume.permissions.tools.find((grant) => entry.grantedBy.includes(grant));
+  const agentKinds = resume.permissions.tool_kinds;
+  const kindProblem = !policy.allowed_tool_kinds.includes(kind)
+    ? `the org does not allow ${kind} tools (allowed_tool_kinds in lemming/config/policy.json)`
+    : kind === 'network' && !policy.network.enabled
+      ? 'network access is off for this org (network.enabled in lemming/config/policy.json)'
+      : agentKinds && !agentKinds.includes(kind)
+        ? `this agent may use only ${agentKinds.length ? agentKinds.join(', ') : 'no'} tools (permissions.tool_kinds in its resume)`
+        : null;
+  return [
+    {
+      layer: 'allowlist',
+      passed: granted !== undefined,
+      reason: granted === undefined
+        ? `its resume does not grant it (add "${name}" to permissions.tools)`
+        : granted === name
+          ? `granted by name in permissions.tools`
+          : `granted by "${granted}" in permissions.tools`,
+    },
+    {
+      layer: 'org_deny',
+      passed: !policy.tools.deny.includes(name),
+      reason: policy.tools.deny.includes(name) ? 'the org denies it to every agent (tools.deny in lemming/config/policy.json)' : 'not denied by the org',
+    },
+    { layer: 'kind', passed: kindProblem === null, reason: kindProblem ?? `${kind} tools are allowed` },
+    {
+      layer: 'readiness',
+      passed: entry.readiness.ready,
+      reason: entry.readiness.ready ? (entry.readiness.note ?? 'ready to use') : entry.readiness.reason,
+    },
+    {
+      layer: 'credits',
+      passed: credits === null || credits > 0,
+      reason: credits === null ? 'credits are set at the first turn' : credits > 0 ? `${credits} credits left` : 'the agent has no credits left',
+    },
+  ];
+}
+
+/** The change that gets the tool past one failing layer, or null when no setting can. */
+function changeFor(layer: LayerVerdict, entry: CatalogEntry, { resume, policy }: PolicyInput): PolicyChange | null {
+  const { name, kind } = entry.spec;
+  switch (layer.layer) {
+    case 'allowlist':
+      return { kind: 'grant_tool', tool: name };
+    case 'org_deny':
+      return { kind: 'undeny_tool', tool: name };
+    case 'kind':
+      if (!policy.allowed_tool_kinds.includes(kind)) return { kind: 'allow_org_kind', toolKind: kind };
+      if (kind === 'network' && !policy.network.enabled) return { kind: 'enable_network' };
+      return resume.permissions.tool_kinds ? { kind: 'allow_agent_kind', toolKind: kind } : null;
+    case 'readiness':
+      return entry.readiness.ready ? null : { kind: 'make_ready', instructions: entry.readiness.fix };
+    case 'credits':
+      return { kind: 'top_up_credits' };
+  }
+}
+
+/** Applies a change to the inputs, as the UI or the CLI would apply it to the files. */
+export function applyChange(input: PolicyInput, change: PolicyChange, entry?: CatalogEntry): PolicyInput {
+  const { resume, policy } = input;
+  switch (change.kind) {
+    case 'grant_tool':
+      return { ...input, resume: { ...resume, permissions: { ...resume.permissions, tools: [...resume.permissions.tools, change.tool] } } };
+    case 'undeny_tool':
+      return { ...input, policy: { ...policy, tools: { ...policy.tools, deny: policy.tools.deny.filter((tool) => tool !== change.tool) } } };
+    case 'allow_org_kind':
+      return { ...input, policy: { ...policy, allowed_tool_kinds: [...policy.allowed_tool_kinds, change.toolKind] } };
+    case 'enable_network':
+      return { ...input, policy: { ...policy, network: { ...policy.network, enabled: true } } };
+    case 'allow_agent_kind':
+      return { ...input, resume: { ...resume, permissions: { ...resume.permissions, tool_kinds: [...(resume.permissions.tool_kinds ?? []), change.toolKind] } } };
+    case 'top_up_credits':
+      return { ...input, credits: Math.max(input.credits ?? 0, 0) + 1 };
+    case 'make_ready':
+      return { ...input, catalog: input.catalog.map((candidate) => (candidate === entry ? { ...candidate, readiness: { ready: true } } : candidate)) };
+  }
+}
+
+export function describeChange(change: PolicyChange, agent: string): string {
+  switch (change.kind) {
+    case 'grant_tool':
+      return `add "${change.tool}" to ${agent}'s permissions.tools`;
+    case 'undeny_tool':
+      return `remove "${change.tool}" from tools.deny in lemming/config/policy.json`;
+    case 'allow_org_kind':
+      return `add "${change.toolKind}" to allowed_tool_kinds in lemming/config/policy.json`;
+    case 'enable_network':
+      return 'set network.enabled to true in lemming/config/policy.json';
+    case 'allow_agent_kind':
+      return `add "${change.toolKind}" to ${agent}'s permissions.tool_kinds`;
+    case 'top_up_credits':
+      return `top up ${agent}'s credits`;
+    case 'make_ready':
+      return change.instructions;
+  }
+}
+
+/**
+ * The smallest list of changes that makes `entry` available: each failing layer's change, applied and
+ * the resolver run again, until the tool passes (proof that the fix works) or a layer has no fix.
+ */
+function findFix(entry: CatalogEntry, input: PolicyInput): ToolVerdict['fix'] {
+  const changes: PolicyChange[] = [];
+  let current = input;
+  let currentEntry = entry;
+  for (let step = 0; step < POLICY_LAYERS.length; step += 1) {
+    const failing = judge(currentEntry, current).find((layer) => !layer.passed);
+    if (!failing) return { changes, summary: changes.map((change) => describeChange(change, input.resume.name)).join(', then ') };
+    const change = changeFor(failing, currentEntry, current);
+    if (!change) return null;
+    changes.push(change);
+    current = applyChange(current, change, currentEntry);
+    currentEntry = current.catalog[input.catalog.indexOf(entry)]!;
+  }
+  return null;
+}

@@ -1,0 +1,47 @@
+import type { Resume } from '../org/resume-schema';
+import { createAgentTool } from './create-agent-tool';
+import { fileListTool, fileReadTool, fileWriteTool } from './lemming-file-tools';
+import { listAgentsTool, memoryReadTool, memoryWriteTool } from './lemming-core-tools';
+import type { ToolKind, ToolSpec } from './tool-spec';
+
+/** Whether a tool can work at all here, before any permission is considered (connectors, confinement). */
+export type Readiness = { ready: true; note?: string } | { ready: false; reason: string; fix: string };
+
+/** One tool an agent could have, and the entries of `permissions.tools` that grant it. */
+export interface CatalogEntry {
+  spec: ToolSpec;
+  /** Its own name first, then the groups and LeMMing names that also grant it. */
+  grantedBy: readonly string[];
+  readiness: Readiness;
+}
+
+/** `group:*` names: each grants every tool of one kind. */
+export const TOOL_GROUPS: Readonly<Record<ToolKind, string>> = {
+  file: 'group:fs',
+  shell: 'group:shell',
+  network: 'group:network',
+  memory: 'group:memory',
+  org: 'group:org',
+};
+
+const READY: Readiness = { ready: true };
+
+function entry(spec: ToolSpec, aliases: readonly string[] = [], readiness: Readiness = READY): CatalogEntry {
+  return { spec, grantedBy: [spec.name, TOOL_GROUPS[spec.kind], ...aliases], readiness };
+}
+
+/**
+ * Every tool an agent could be given in this org, for its resume's file-tool profile. The policy
+ * resolver decides which of them it has.
+ */
+export function toolCatalog(_resume: Resume): CatalogEntry[] {
+  return [
+    entry({ ...fileReadTool, title: 'Read a file' }),
+    entry({ ...fileWriteTool, title: 'Write a file' }),
+    entry({ ...fileListTool, title: 'List a folder' }),
+    entry(memoryReadTool),
+    entry(memoryWriteTool),
+    entry(listAgentsTool),
+    entry(createAgentTool),
+  ];
+}
