@@ -169,10 +169,8 @@ export class AgentSandbox {
       if (!info) return failure('not_found', path, 'does not exist');
       if (info.kind !== 'directory') return failure('not_a_directory', path, 'is not a folder');
       const entries = await this.fs.readDir(target.path);
-      return {
-        ...target,
-        entries: entries.map((entry) => ({ ...entry, display: displayPath(this.layout, entry.path) })),
-      };
+      const inside = (name: string) => (target.display === '.' ? name : `${target.display}/${name}`);
+      return { ...target, entries: entries.map((entry) => ({ ...entry, display: inside(entry.name) })) };
     });
   }
 
