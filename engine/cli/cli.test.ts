@@ -170,3 +170,56 @@ describe('working with an org', () => {
     expect(again.stderr).toMatch(/not empty/);
   });
 });
+
+describe('lemming tools and lemming call', () => {
+  function orgWithPolicy() {
+    const org = orgs.copy(DEMO_ORG);
+    writeFileSync(join(org, 'lemming/config/policy.json'), JSON.stringify({ tools: { deny: ['list_agents'] } }));
+    return org;
+  }
+
+  it('tools explains each tool: available or not, the refusing layer, the reason and the fix', async () => {
+    const org = orgWithPolicy();
+    const text = await lemming('tools', org, 'manager');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^ {2}yes {2}memory_read +memory/m);
+    expect(text.stdout).toMatch(/^ {2}no {3}list_agents +org +org_deny: the org denies it to every agent/m);
+    expect(text.stdout).toContain('fix: remove "list_agents" from tools.deny in lemming/config/policy.json');
+    const json = JSON.parse((await lemming('tools', org, 'researcher', '--json')).stdout);
+    const fileWrite = json.tools.find((tool: { name: string }) => tool.name === 'file_write');
+    expect(fileWrite).toMatchObject({ available: false, kind: 'file', fix: { changes: [{ kind: 'grant_tool', tool: 'file_write' }] } });
+  });
+
+  it('call runs a permitted tool and records it in the timeline', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    const result = await lemming('call', org, 'writer', 'memory_write', '{"key":"idea","value":{"n":1}}');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ success: true, output: "Saved memory key 'idea'", error: null });
+    expect(JSON.parse(readFileSync(join(org, 'agents/writer/memory/idea.json'), 'utf8'))).toMatchObject({ key: 'idea', value: { n: 1 }, agent: 'writer', operation: 'set' });
+    expect(JSON.parse((await lemming('call', org, 'writer', 'memory_read', '{"key":"idea"}')).stdout).output).toBe('{"n":1}');
+    const events = JSON.parse((await lemming('timeline', org, '--agent', 'writer', '--json')).stdout).events.map((row: { kind: string }) => row.kind);
+    expect(events).toEqual(expect.arrayContaining(['tool_call', 'tool_result', 'memory_update']));
+  });
+
+  it('call returns a failed result, exit 0, for an unknown tool, a missing permission and bad arguments', async () => {
+    const org = orgWithPolicy();
+    const unknown = await lemming('call', org, 'writer', 'teleport', '{}');
+    expect(unknown.code).toBe(0);
+    expect(JSON.parse(unknown.stdout)).toEqual({ success: false, output: null, error: 'Unknown tool: teleport' });
+    const forbidden = JSON.parse((await lemming('call', org, 'writer', 'file_read', '{"path":"notes.md"}')).stdout);
+    expect(forbidden).toMatchObject({ success: false, error: expect.stringMatching(/^Tool 'file_read' not permitted for writer: its resume does not grant it/) });
+    const denied = JSON.parse((await lemming('call', org, 'manager', 'list_agents')).stdout);
+    expect(denied.error).toMatch(/the org denies it to every agent/);
+    const badArgs = JSON.parse((await lemming('call', org, 'writer', 'memory_write', '{"value":1}')).stdout);
+    expect(badArgs).toMatchObject({ success: false, error: expect.stringMatching(/^Invalid arguments for memory_write: key/) });
+  });
+
+  it('call refuses bad JSON and missing arguments with exit 2, and an unknown agent with exit 1', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    expect(await lemming('call', org, 'writer', 'memory_read', '{key:')).toMatchObject({ code: 2, stderr: expect.stringMatching(/not valid JSON/) });
+    expect((await lemming('call', org, 'writer')).code).toBe(2);
+    expect((await lemming('tools', org)).code).toBe(2);
+    expect(await lemming('call', org, 'nobody', 'memory_read', '{}')).toMatchObject({ code: 1, stderr: expect.stringMatching(/no agent named "nobody"/) });
+    expect((await lemming('tools', org, 'nobody')).code).toBe(1);
+  });
+});
