@@ -73,7 +73,7 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     const killGroup = () => {
       if (child.pid === undefined) return;
       try {
-        process.kill(child.pid, 'SIGKILL');
+        process.kill(-child.pid, 'SIGKILL');
       } catch {
         // The group is already gone.
       }
