@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../models/test-support/loopback-server';
+import { sendJson, startLoopbackServer } from '../models/test-support/loopback-server';
 import { OrgEngine } from '../run/org-engine';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 import { toolCatalog, type CatalogEntry } from './tool-catalog';
