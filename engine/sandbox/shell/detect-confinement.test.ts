@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Confinement } from './confinement';
+import { BWRAP_LOCATIONS, detectConfinement } from './detect-confinement';
+
+describe('detectConfinement', () => {
+  it('reports unconfined, with the reason, when bwrap is not where it is looked for', async () => {
+    expect(await detectConfinement({ platform: 'linux', bwrapPath: '/nonexistent/bin/bwrap' })).toEqual({
+      kind: 'none',
+      reason: 'bubblewrap (bwrap) was not found at /nonexistent/bin/bwrap',
+    });
+  });
+
+  it('reports unconfined when a bwrap is installed but cannot make a sandbox', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'lemming-fake-bwrap-'));
+    try {
+      const fake = join(folder, 'bwrap');
+      await writeFile(fake, '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n');
+      await chmod(fake, 0o755);
+      expect(await detectConfinement({ platform: 'linux', bwrapPath: fake })).toEqual({
+        kind: 'none',
+        reason: `bubblewrap is installed at ${fake} but cannot make a sandbox here (bwrap: No permissions to create new namespace)`,
+      });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('reports unconfined on a system with no supported sandbox', async () => {
+    expect(await detectConfinement({ platform: 'win32' })).toEqual({
+      kind: 'none',
+      reason: 'no command sandbox is supported on win32',
+    });
+  });
+
+  it('reports unconfined on macOS when sandbox-exec is missing', async () => {
+    expect(await detectConfinement({ platform: 'darwin', sandboxExecPath: '/nonexistent/sandbox-exec' })).toEqual({
+      kind: 'none',
+      reason: 'sandbox-exec was not found at /nonexistent/sandbox-exec',
+    });
+  });
+
+  it('detects once and keeps the answer', async () => {
+    const options = { platform: 'linux' as const, bwrapPath: '/nonexistent/again/bwrap' };
+    expect(detectConfinement(options)).toBe(detectConfinement(options));
+  });
+
+  const installed = BWRAP_LOCATIONS.find((path) => existsSync(path));
+  it.runIf(process.platform === 'linux' && installed !== undefined)(
+    'finds the installed bubblewrap, or says exactly why it cannot run',
+    async () => {
+      const confinement = Confinement.parse(await detectConfinement());
+      if (confinement.kind === 'none') expect(confinement.reason).toContain(`bubblewrap is installed at ${installed}`);
+      else expect(confinement).toMatchObject({ kind: 'bubblewrap', bwrapPath: installed });
+    },
+  );
+});

@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rm, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shellPlaces } from './shell-places';
+import { createShellOrg, type ShellOrg } from './test-support/shell-org';
+
+describe('shellPlaces', () => {
+  let org: ShellOrg;
+  beforeEach(async () => {
+    org = await createShellOrg();
+  });
+  afterEach(() => org.dispose());
+
+  it('by default offers the workspace and shared/, both writable, and runs in the workspace', async () => {
+    expect(await shellPlaces(org.sandbox())).toEqual({
+      ok: true,
+      workingDirectory: org.workspace,
+      mounts: [
+        { source: org.shared, target: org.shared, writable: true },
+        { source: org.workspace, target: org.workspace, writable: true },
+      ],
+    });
+  });
+
+  it('creates a missing workspace', async () => {
+    await rm(org.workspace, { recursive: true });
+    const places = await shellPlaces(org.sandbox());
+    expect(places.ok).toBe(true);
+    expect(existsSync(org.workspace)).toBe(true);
+  });
+
+  it('leaves out a granted folder that does not exist', async () => {
+    await rm(org.shared, { recursive: true });
+    const places = await shellPlaces(org.sandbox());
+    expect(places).toMatchObject({ ok: true, mounts: [{ source: org.workspace, writable: true }] });
+  });
+
+  it('makes a folder the agent may only read read-only', async () => {
+    const places = await shellPlaces(
+      org.sandbox({ allow_read: ['agents/a/workspace', 'shared'], allow_write: ['agents/a/workspace'] }),
+    );
+    expect(places).toMatchObject({
+      ok: true,
+      mounts: [
+        { target: org.shared, writable: false },
+        { target: org.workspace, writable: true },
+      ],
+    });
+  });
+
+  it('lays a writable folder over the read-only folder around it', async () => {
+    const places = await shellPlaces(org.sandbox({ allow_read: ['agents'], allow_write: ['agents/a/workspace'] }));
+    expect(places).toMatchObject({
+      ok: true,
+      mounts: [
+        { target: join(org.org, 'agents'), writable: false },
+        { target: org.workspace, writable: true },
+      ],
+    });
+  });
+
+  it('does not offer a folder the agent may write but not read', async () => {
+    const places = await shellPlaces(org.sandbox({ allow_read: ['agents/a/workspace'], allow_write: ['agents/a/workspace', 'shared'] }));
+    expect(places).toMatchObject({ ok: true, mounts: [{ target: org.workspace, writable: true }] });
+  });
+
+  it('refuses when the agent may not read its workspace, which is where commands run', async () => {
+    expect(await shellPlaces(org.sandbox({ allow_read: ['shared'] }))).toEqual({
+      ok: false,
+      reason: 'your resume does not let you read your workspace, and the shell runs in it',
+    });
+  });
+
+  it('mounts a linked shared folder at the path the agent knows, from where the link leads', async () => {
+    const elsewhere = join(org.org, 'team-drive');
+    await rm(org.shared, { recursive: true });
+    await mkdir(elsewhere);
+    await symlink(elsewhere, org.shared);
+    const places = await shellPlaces(org.sandbox());
+    expect(places).toMatchObject({ ok: true, mounts: [{ source: elsewhere, target: org.shared, writable: true }, { target: org.workspace }] });
+  });
+});
