@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** Every way `httpRequest` can refuse or fail; callers switch on `code`, people read `message`. */
+export const HttpErrorCode = z.enum([
+  'invalid_options',
+  'invalid_url',
+  'unsupported_scheme',
+  'credentials_in_url',
+  'host_not_allowed',
+  'forbidden_address',
+  'dns_failed',
+  'invalid_method',
+  'invalid_header',
+  'invalid_body',
+  'request_too_large',
+  'too_many_redirects',
+  'invalid_redirect',
+  'connection_failed',
+  'deadline_exceeded',
+  'aborted',
+]);
+export type HttpErrorCode = z.infer<typeof HttpErrorCode>;
+
+export const HttpError = z.object({ code: HttpErrorCode, message: z.string() });
+export type HttpError = z.infer<typeof HttpError>;
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: HttpError };
+
+export const checked = <T>(value: T): Checked<T> => ({ ok: true, value });
+
+export const refused = (code: HttpErrorCode, message: string): { ok: false; error: HttpError } => ({
+  ok: false,
+  error: { code, message },
+});
+
+/** An error's code (ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET) for a message; its text may quote values, so it is never shown. */
+export function errorCodeSuffix(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  return /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : '';
+}
