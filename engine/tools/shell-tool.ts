@@ -28,7 +28,7 @@ interface ShellLimits {
 /** Whether shell commands are confined here, in words for the agent, the user and the policy explainer. */
 export function confinementNote(confinement: Confinement): string {
   const sees =
-    'they see the system\'s programs and only the folders you may use (your workspace and, if you have it, the shared folder at ../../../shared), have no network, and get a clean environment without secrets';
+    "they see the system's programs and only the folders you may use (your workspace and, if you have it, the shared folder at ../../../shared), have no network, and get a clean environment without secrets";
   switch (confinement.kind) {
     case 'bubblewrap':
       return `Shell commands are confined with bubblewrap: ${sees}.`;
@@ -65,7 +65,10 @@ export function createShellTool(options: ShellToolOptions): ToolSpec {
       parameters: {
         type: 'object',
         properties: {
-          command: { type: 'string', description: 'The command line, e.g. "ls -la" or "grep -c TODO notes.md".' },
+          command: {
+            type: 'string',
+            description: 'The command line, e.g. "ls -la" or "grep -c TODO notes.md".',
+          },
         },
         required: ['command'],
         additionalProperties: false,
@@ -99,7 +102,8 @@ function commandArgument(args: unknown): string | ToolResult {
     typeof args === 'object' && args !== null && !Array.isArray(args) && Object.hasOwn(args, 'command')
       ? (args as Record<string, unknown>).command
       : undefined;
-  if (given === undefined || given === null || given === '') return toolFailure("Missing 'command' parameter");
+  if (given === undefined || given === null || given === '')
+    return toolFailure("Missing 'command' parameter");
   if (typeof given !== 'string') return toolFailure('Command must be a string');
   if (given.trim() === '') return toolFailure('Empty command');
   if (given.includes('\0')) return toolFailure('Command must not contain NUL characters');
@@ -117,7 +121,8 @@ function commandArgument(args: unknown): string | ToolResult {
 export function shellResult(run: ShellCommandRun, limits: ShellLimits): ToolResult {
   const output = shown(run.stdout);
   const errors = shown(run.stderr);
-  if (run.exitCode === 0 && run.stopped === null) return { success: true, output, error: errors === '' ? null : errors };
+  if (run.exitCode === 0 && run.stopped === null)
+    return { success: true, output, error: errors === '' ? null : errors };
   return { success: false, output, error: joinLines(errors, ending(run, limits)) };
 }
 
@@ -130,7 +135,9 @@ function ending(run: ShellCommandRun, limits: ShellLimits): string {
     case 'aborted':
       return 'Command was cancelled';
     case null:
-      return run.exitCode === null ? `Command was killed by signal ${run.exitSignal ?? 'unknown'}` : `Exit code ${run.exitCode}`;
+      return run.exitCode === null
+        ? `Command was killed by signal ${run.exitSignal ?? 'unknown'}`
+        : `Exit code ${run.exitCode}`;
   }
 }
 

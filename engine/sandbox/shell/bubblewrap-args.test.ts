@@ -49,7 +49,8 @@ describe('bubblewrapArgs', () => {
 
   it('unshares every namespace, drops capabilities and dies with the app', () => {
     const args = bubblewrapArgs(request);
-    for (const option of ['--unshare-all', '--die-with-parent', '--new-session']) expect(args).toContain(option);
+    for (const option of ['--unshare-all', '--die-with-parent', '--new-session'])
+      expect(args).toContain(option);
     expect(groups(args)).toContain('--cap-drop ALL');
   });
 
@@ -77,6 +78,7 @@ describe('bubblewrapArgs', () => {
       expect.arrayContaining(['--unshare-user', '--disable-userns', `--size ${SANDBOX_TMP_BYTES}`]),
     );
     const plain = bubblewrapArgs({ ...request, confinement: { ...confinement, hardened: false } });
-    for (const option of ['--unshare-user', '--disable-userns', '--size']) expect(plain).not.toContain(option);
+    for (const option of ['--unshare-user', '--disable-userns', '--size'])
+      expect(plain).not.toContain(option);
   });
 });

@@ -37,7 +37,9 @@ describe('detectConfinement', () => {
   });
 
   it('reports unconfined on macOS when sandbox-exec is missing', async () => {
-    expect(await detectConfinement({ platform: 'darwin', sandboxExecPath: '/nonexistent/sandbox-exec' })).toEqual({
+    expect(
+      await detectConfinement({ platform: 'darwin', sandboxExecPath: '/nonexistent/sandbox-exec' }),
+    ).toEqual({
       kind: 'none',
       reason: 'sandbox-exec was not found at /nonexistent/sandbox-exec',
     });
@@ -53,7 +55,8 @@ describe('detectConfinement', () => {
     'finds the installed bubblewrap, or says exactly why it cannot run',
     async () => {
       const confinement = Confinement.parse(await detectConfinement());
-      if (confinement.kind === 'none') expect(confinement.reason).toContain(`bubblewrap is installed at ${installed}`);
+      if (confinement.kind === 'none')
+        expect(confinement.reason).toContain(`bubblewrap is installed at ${installed}`);
       else expect(confinement).toMatchObject({ kind: 'bubblewrap', bwrapPath: installed });
     },
   );

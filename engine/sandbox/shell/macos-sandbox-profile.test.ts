@@ -20,7 +20,11 @@ describe('the macOS sandbox profile', () => {
 
   it('names granted folders only through parameters, so a path cannot change the profile', () => {
     const hostile = [{ source: '/x") (allow default) ("', target: '/x', writable: true }];
-    const args = sandboxExecArgs({ confinement: { kind: 'sandbox-exec', sandboxExecPath: '/usr/bin/sandbox-exec' }, mounts: hostile, command: 'ls' });
+    const args = sandboxExecArgs({
+      confinement: { kind: 'sandbox-exec', sandboxExecPath: '/usr/bin/sandbox-exec' },
+      mounts: hostile,
+      command: 'ls',
+    });
     expect(args.slice(0, 2)).toEqual(['-D', 'ROOT_0=/x") (allow default) ("']);
     expect(args[3]).not.toContain('allow default');
     expect(args.slice(-3)).toEqual(['/bin/sh', '-c', 'ls']);
@@ -45,7 +49,10 @@ describe.runIf(confinement?.kind === 'sandbox-exec')('under sandbox-exec (runs o
       const result = await runShellCommand({
         command: `echo made > made.txt; cat ${outside}; curl -sS -m 3 https://example.com >/dev/null`,
         confinement: confinement!,
-        places: { workingDirectory: workspace, mounts: [{ source: workspace, target: workspace, writable: true }] },
+        places: {
+          workingDirectory: workspace,
+          mounts: [{ source: workspace, target: workspace, writable: true }],
+        },
         timeoutMs: 20_000,
         maxOutputBytes: 4096,
         stopAfterBytes: 65_536,

@@ -50,7 +50,9 @@ describe('shellPlaces', () => {
   });
 
   it('lays a writable folder over the read-only folder around it', async () => {
-    const places = await shellPlaces(org.sandbox({ allow_read: ['agents'], allow_write: ['agents/a/workspace'] }));
+    const places = await shellPlaces(
+      org.sandbox({ allow_read: ['agents'], allow_write: ['agents/a/workspace'] }),
+    );
     expect(places).toMatchObject({
       ok: true,
       mounts: [
@@ -61,7 +63,9 @@ describe('shellPlaces', () => {
   });
 
   it('does not offer a folder the agent may write but not read', async () => {
-    const places = await shellPlaces(org.sandbox({ allow_read: ['agents/a/workspace'], allow_write: ['agents/a/workspace', 'shared'] }));
+    const places = await shellPlaces(
+      org.sandbox({ allow_read: ['agents/a/workspace'], allow_write: ['agents/a/workspace', 'shared'] }),
+    );
     expect(places).toMatchObject({ ok: true, mounts: [{ target: org.workspace, writable: true }] });
   });
 
@@ -78,6 +82,9 @@ describe('shellPlaces', () => {
     await mkdir(elsewhere);
     await symlink(elsewhere, org.shared);
     const places = await shellPlaces(org.sandbox());
-    expect(places).toMatchObject({ ok: true, mounts: [{ source: elsewhere, target: org.shared, writable: true }, { target: org.workspace }] });
+    expect(places).toMatchObject({
+      ok: true,
+      mounts: [{ source: elsewhere, target: org.shared, writable: true }, { target: org.workspace }],
+    });
   });
 });
