@@ -260,12 +260,13 @@ function fromFsError(error: unknown, path: string, maxReadBytes: number): Sandbo
         'changed while it was being used (a symbolic link or a moved folder appeared in the way), so the operation was stopped',
       );
     default:
-      return failure(
-        'io',
-        path,
-        `could not be used (${error instanceof Error ? error.message : String(error)})`,
-      );
+      return failure('io', path, `could not be used (${describeError(error)})`);
   }
+}
+
+/** The error's code when it has one: Node's messages end with a host path the agent has no use for. */
+function describeError(error: unknown): string {
+  return fsErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
 }
 
 function failure(code: SandboxErrorCode, path: string, reason: string): SandboxFailure {

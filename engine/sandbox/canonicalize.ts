@@ -83,7 +83,7 @@ export async function realPathOf(absolutePath: string, fs: PathResolver): Promis
         };
       const parent = dirname(existing);
       if ((code !== 'ENOENT' && code !== 'ENOTDIR') || parent === existing)
-        return { ok: false, code: 'unresolvable', reason: `cannot be resolved (${describe(error)})` };
+        return { ok: false, code: 'unresolvable', reason: `cannot be resolved (${code ?? describe(error)})` };
       missing.unshift(basename(existing));
       existing = parent;
     }
