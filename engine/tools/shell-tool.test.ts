@@ -210,7 +210,7 @@ describe('what the shell tool says about confinement', () => {
 
   it('states its limits in the description', () => {
     expect(createShellTool({ confinement: UNCONFINED }).definition.description).toContain(
-      'It gets no input, is stopped after 30 seconds together with everything it started, and the first 65536 bytes of its output and of its errors are kept.',
+      'It gets no input, nothing it starts in the background outlives it, it is stopped after 30 seconds, and the first 65536 bytes of its output and of its errors are kept.',
     );
   });
 

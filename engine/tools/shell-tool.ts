@@ -59,7 +59,7 @@ export function createShellTool(options: ShellToolOptions): ToolSpec {
       name: 'shell',
       description: [
         'Run a command with /bin/sh in your workspace (pipes, redirections and variables work) and get what it prints.',
-        `It gets no input, is stopped after ${seconds(limits.timeoutMs)} together with everything it started, and the first ${limits.maxOutputBytes} bytes of its output and of its errors are kept.`,
+        `It gets no input, nothing it starts in the background outlives it, it is stopped after ${seconds(limits.timeoutMs)}, and the first ${limits.maxOutputBytes} bytes of its output and of its errors are kept.`,
         confinementNote(confinement),
       ].join(' '),
       parameters: {
@@ -118,7 +118,7 @@ function commandArgument(args: unknown): string | ToolResult {
  * the error. Unlike LeMMing, stderr of a success is kept, the exit code and any stop are said, and cut
  * output says how much there was.
  */
-export function shellResult(run: ShellCommandRun, limits: ShellLimits): ToolResult {
+function shellResult(run: ShellCommandRun, limits: ShellLimits): ToolResult {
   const output = shown(run.stdout);
   const errors = shown(run.stderr);
   if (run.exitCode === 0 && run.stopped === null)
