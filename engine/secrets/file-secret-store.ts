@@ -1,0 +1,39 @@
+import { JsonSecretFile } from './json-secret-file';
+import { jsonSecretStore } from './json-secret-store';
+import type { SecretStore } from './secret-store';
+import { checkSecretsFileLocation } from './secrets-file-location';
+
+/** The environment variable that names the CLI's secrets file when `--secrets-file` is not given. */
+export const SECRETS_FILE_VARIABLE = 'LEMMING_SECRETS_FILE';
+
+export type FileSecretStoreOpen = { ok: true; store: SecretStore; warnings: string[] } | { ok: false; message: string };
+
+export interface FileSecretStoreOptions {
+  /** Org folders the file must not be inside (any folder above it that looks like an org is refused too). */
+  orgPaths?: readonly string[];
+  clock?: () => Date;
+}
+
+/**
+ * The CLI's and the tests' secret store: a JSON file the user names (`--secrets-file` or
+ * LEMMING_SECRETS_FILE), values in plain text protected by the file's owner-only mode. Refused inside
+ * an org folder; a missing file is an empty store, created at the first `set`.
+ */
+export async function openFileSecretStore(path: string, options: FileSecretStoreOptions = {}): Promise<FileSecretStoreOpen> {
+  const location = await checkSecretsFileLocation(path, options.orgPaths);
+  if (!location.ok) return location;
+  const file = new JsonSecretFile(location.path, 'value');
+  const read = await file.read();
+  if (!read.ok) return { ok: false, message: read.message };
+  const store = jsonSecretStore({
+    file,
+    source: 'file',
+    ...(options.clock ? { clock: options.clock } : {}),
+    codec: {
+      availability: async () => ({ canStore: true }),
+      encode: async (value) => value,
+      decode: async (payload) => payload,
+    },
+  });
+  return { ok: true, store, warnings: read.warnings };
+}
