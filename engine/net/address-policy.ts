@@ -75,11 +75,16 @@ const DESCRIPTIONS: Record<AddressClass, string> = {
   not_an_ip: 'not a canonical IP address',
 };
 
-export function describeVerdict(verdict: AddressVerdict): string {
+/** "is a private network address", or "embeds 10.0.0.1 (nat64), which is a private network address". */
+export function verdictPredicate(verdict: AddressVerdict): string {
   const what = DESCRIPTIONS[verdict.class];
   return verdict.embedded
-    ? `${verdict.address} embeds ${verdict.embedded.ipv4} (${verdict.embedded.via.replace('_', ' ')}), which is ${what}`
-    : `${verdict.address} is ${what}`;
+    ? `embeds ${verdict.embedded.ipv4} (${verdict.embedded.via.replace('_', ' ')}), which is ${what}`
+    : `is ${what}`;
+}
+
+export function describeVerdict(verdict: AddressVerdict): string {
+  return `${verdict.address} ${verdictPredicate(verdict)}`;
 }
 
 /**
@@ -94,11 +99,19 @@ export function isCanonicalIp(text: string): boolean {
 /** The production classifier: every address that is not globally routable unicast is refused. */
 export const classifyAddress: AddressClassifier = (address) => {
   if (!isCanonicalIp(address)) return { address, class: 'not_an_ip' };
-  const parsed = ipaddr.parse(address);
-  return parsed.kind() === 'ipv4'
-    ? { address, class: classifyIpv4(parsed as ipaddr.IPv4) }
-    : classifyIpv6(address, parsed as ipaddr.IPv6);
+  return isIP(address) === 4
+    ? { address, class: classifyIpv4(ipaddr.IPv4.parse(address)) }
+    : classifyIpv6(address, ipaddr.IPv6.parse(canonicalIpv6(address)));
 };
+
+/**
+ * The hex form of an IPv6 address, without a zone. ipaddr.js reads the deprecated `::a.b.c.d`
+ * as IPv4-mapped, unlike the OS (IPv4-compatible), so it only ever sees the WHATWG serialisation.
+ */
+function canonicalIpv6(address: string): string {
+  const withoutZone = address.replace(/%.*$/, '');
+  return new URL(`http://[${withoutZone}]/`).hostname.slice(1, -1);
+}
 
 const BENCHMARK_V4 = ipaddr.IPv4.parseCIDR('198.18.0.0/15');
 const LOCAL_USE_NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b:1::/48');

@@ -10,8 +10,7 @@ export function discardBody(body: DiscardableBody): void {
 }
 
 export type CappedBody =
-  | { ok: true; bytes: Buffer; truncated: boolean }
-  | { ok: false; receivedBytes: number; cause: unknown };
+  { ok: true; bytes: Buffer; truncated: boolean } | { ok: false; receivedBytes: number; cause: unknown };
 
 /**
  * Reads a response body while it streams, keeping at most `maxBytes`. Past the limit the stream is

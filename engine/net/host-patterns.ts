@@ -21,7 +21,8 @@ export interface HostPatternIssue {
   message: string;
 }
 
-export type HostPatternsParse = { ok: true; patterns: HostPattern[] } | { ok: false; issues: HostPatternIssue[] };
+export type HostPatternsParse =
+  { ok: true; patterns: HostPattern[] } | { ok: false; issues: HostPatternIssue[] };
 
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 const MAX_HOST_LENGTH = 253;
@@ -38,11 +39,20 @@ export function parseHostPattern(raw: string): HostPatternParse {
   const text = raw.trim();
   if (text === '') return { ok: false, message: 'is empty; write a host such as api.example.com' };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text))
-    return { ok: false, message: 'write only the host (such as api.example.com), without a scheme like https://' };
+    return {
+      ok: false,
+      message: 'write only the host (such as api.example.com), without a scheme like https://',
+    };
   if (/[/?#@\\\s]/.test(text))
-    return { ok: false, message: 'must be a host name or IP address, optionally with :port, and nothing else' };
+    return {
+      ok: false,
+      message: 'must be a host name or IP address, optionally with :port, and nothing else',
+    };
   if (text === '*' || text === '*.')
-    return { ok: false, message: "'*' would allow every host; list the hosts, or use *.example.com for the subdomains of one" };
+    return {
+      ok: false,
+      message: "'*' would allow every host; list the hosts, or use *.example.com for the subdomains of one",
+    };
 
   const split = splitPort(text);
   if (!split.ok) return split;
@@ -74,7 +84,9 @@ export function parseHostPatterns(texts: readonly string[]): HostPatternsParse {
 }
 
 export function describeHostPatternIssues(field: string, issues: readonly HostPatternIssue[]): string {
-  return issues.map((issue) => `${field}[${issue.index}] ${JSON.stringify(issue.pattern)}: ${issue.message}`).join('; ');
+  return issues
+    .map((issue) => `${field}[${issue.index}] ${JSON.stringify(issue.pattern)}: ${issue.message}`)
+    .join('; ');
 }
 
 /** `host` must already be normalised (normalizeHost). */
@@ -98,7 +110,8 @@ function splitPort(
     hostText = text.slice(0, close + 1);
     const rest = text.slice(close + 1);
     if (rest !== '') {
-      if (!rest.startsWith(':')) return { ok: false, message: "only ':port' may follow an IPv6 address in brackets" };
+      if (!rest.startsWith(':'))
+        return { ok: false, message: "only ':port' may follow an IPv6 address in brackets" };
       portText = rest.slice(1);
     }
   } else {
@@ -127,11 +140,15 @@ function normalizePatternHost(
   if (parsed.startsWith('[')) return { ok: true, host: normalizeHost(parsed), isIp: true };
   if (isIPv4(parsed)) {
     if (parsed !== written)
-      return { ok: false, message: `is a non-canonical spelling of the IP address ${parsed}; write ${parsed}` };
+      return {
+        ok: false,
+        message: `is a non-canonical spelling of the IP address ${parsed}; write ${parsed}`,
+      };
     return { ok: true, host: parsed, isIp: true };
   }
   const host = normalizeHost(parsed);
-  if (host.length > MAX_HOST_LENGTH) return { ok: false, message: `is longer than ${MAX_HOST_LENGTH} characters` };
+  if (host.length > MAX_HOST_LENGTH)
+    return { ok: false, message: `is longer than ${MAX_HOST_LENGTH} characters` };
   if (!host.split('.').every((label) => LABEL.test(label)))
     return {
       ok: false,

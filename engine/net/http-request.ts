@@ -33,10 +33,23 @@ export interface HttpRequest {
 
 export const HttpLimits = z.object({
   /** One deadline over everything: DNS, connecting, headers and body, across every redirect. */
-  deadlineMs: z.number().int().positive().max(10 * 60_000).default(30_000),
+  deadlineMs: z
+    .number()
+    .int()
+    .positive()
+    .max(10 * 60_000)
+    .default(30_000),
   maxRedirects: z.number().int().nonnegative().max(20).default(3),
-  maxRequestBytes: z.number().int().nonnegative().default(1024 * 1024),
-  maxResponseBytes: z.number().int().positive().default(5 * 1024 * 1024),
+  maxRequestBytes: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(1024 * 1024),
+  maxResponseBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024),
 });
 export type HttpLimits = z.infer<typeof HttpLimits>;
 
@@ -86,7 +99,10 @@ export async function httpRequest(request: HttpRequest, options: HttpRequestOpti
   } catch (error) {
     result = {
       ok: false,
-      error: { code: 'connection_failed', message: `the request failed unexpectedly${errorCodeSuffix(error)}` },
+      error: {
+        code: 'connection_failed',
+        message: `the request failed unexpectedly${errorCodeSuffix(error)}`,
+      },
     };
   }
   return redactResult(result, secrets);
@@ -133,7 +149,12 @@ async function followRedirects(
     const at = hop === 0 ? '' : `redirect ${hop} to ${describeUrl(url)}: `;
     const target = checkTarget(url, settings.policy);
     if (!target.ok) return prefixed(target, at);
-    const destination = await resolveDestination(target.value, settings.lookup, settings.classify, deadline.signal);
+    const destination = await resolveDestination(
+      target.value,
+      settings.lookup,
+      settings.classify,
+      deadline.signal,
+    );
     if (deadline.signal.aborted) return deadline.error('while resolving the host');
     if (!destination.ok) return prefixed(destination, at);
 
@@ -149,7 +170,8 @@ async function followRedirects(
       if (hop >= settings.limits.maxRedirects)
         return refused('too_many_redirects', `more than ${settings.limits.maxRedirects} redirects`);
       const next = parseTargetUrl(location, url);
-      if (!next.ok) return refused('invalid_redirect', `redirect ${hop + 1}: the Location header is not a valid URL`);
+      if (!next.ok)
+        return refused('invalid_redirect', `redirect ${hop + 1}: the Location header is not a valid URL`);
       shape = redirectedRequest(shape, response.statusCode, next.value.origin !== url.origin, secrets);
       url = next.value;
     } finally {
@@ -187,7 +209,10 @@ async function exchange(
   } catch (error) {
     await release();
     if (deadline.signal.aborted) return deadline.error(`before ${target.host} answered`);
-    return refused('connection_failed', `could not get an answer from ${target.host}${errorCodeSuffix(error)}`);
+    return refused(
+      'connection_failed',
+      `could not get an answer from ${target.host}${errorCodeSuffix(error)}`,
+    );
   }
 }
 
@@ -205,10 +230,18 @@ async function finalResponse(
     return refused('connection_failed', `the connection broke ${after}${errorCodeSuffix(body.cause)}`);
   }
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name] = value;
+  for (const [name, value] of Object.entries(response.headers))
+    if (value !== undefined) headers[name] = value;
   return {
     ok: true,
-    response: { status: response.statusCode, headers, body: body.bytes, truncated: body.truncated, url: url.href, redirects },
+    response: {
+      status: response.statusCode,
+      headers,
+      body: body.bytes,
+      truncated: body.truncated,
+      url: url.href,
+      redirects,
+    },
   };
 }
 
@@ -227,7 +260,8 @@ function checkOptions(options: HttpRequestOptions): Checked<Settings> {
   let allowedHosts: 'any' | HostPattern[] = 'any';
   if (options.allowedHosts !== 'any') {
     const parsed = parseHostPatterns(options.allowedHosts);
-    if (!parsed.ok) return refused('invalid_options', describeHostPatternIssues('allowed_hosts', parsed.issues));
+    if (!parsed.ok)
+      return refused('invalid_options', describeHostPatternIssues('allowed_hosts', parsed.issues));
     allowedHosts = parsed.patterns;
   }
   const privateHosts = parseHostPatterns(options.allowPrivateHosts ?? []);
@@ -235,7 +269,10 @@ function checkOptions(options: HttpRequestOptions): Checked<Settings> {
     return refused('invalid_options', describeHostPatternIssues('allow_private_hosts', privateHosts.issues));
   const wildcard = privateHosts.patterns.findIndex((pattern) => pattern.kind !== 'exact');
   if (wildcard >= 0)
-    return refused('invalid_options', `allow_private_hosts[${wildcard}]: name each private host exactly; wildcards are not allowed`);
+    return refused(
+      'invalid_options',
+      `allow_private_hosts[${wildcard}]: name each private host exactly; wildcards are not allowed`,
+    );
   return checked({
     limits: limits.data,
     policy: { allowedHosts, privateHosts: privateHosts.patterns },
@@ -296,12 +333,15 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 }
 
 function redactResult(result: HttpResult, secrets: readonly string[]): HttpResult {
-  if (!result.ok) return { ok: false, error: { ...result.error, message: redactText(result.error.message, secrets) } };
+  if (!result.ok)
+    return { ok: false, error: { ...result.error, message: redactText(result.error.message, secrets) } };
   if (secrets.length === 0) return result;
   const { response } = result;
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(response.headers))
-    headers[name] = Array.isArray(value) ? value.map((item) => redactText(item, secrets)) : redactText(value, secrets);
+    headers[name] = Array.isArray(value)
+      ? value.map((item) => redactText(item, secrets))
+      : redactText(value, secrets);
   return {
     ok: true,
     response: {

@@ -14,7 +14,11 @@ export interface PinnedAgentOptions {
  * the Host header and TLS (SNI and certificate checks) keep the host name. It serves one request
  * exchange and is destroyed after it, so no pooled connection outlives its check.
  */
-export function pinnedAgent(target: RequestTarget, destination: Destination, options: PinnedAgentOptions): Agent {
+export function pinnedAgent(
+  target: RequestTarget,
+  destination: Destination,
+  options: PinnedAgentOptions,
+): Agent {
   const connect = buildConnector({
     timeout: options.connectTimeoutMs,
     ...(options.trustedCertificates ? { ca: [...rootCertificates, ...options.trustedCertificates] } : {}),
@@ -23,6 +27,9 @@ export function pinnedAgent(target: RequestTarget, destination: Destination, opt
   return new Agent({
     connections: 1,
     connect: (connectOptions, callback) =>
-      connect({ ...connectOptions, hostname: destination.address, ...(servername ? { servername } : {}) }, callback),
+      connect(
+        { ...connectOptions, hostname: destination.address, ...(servername ? { servername } : {}) },
+        callback,
+      ),
   });
 }

@@ -51,7 +51,11 @@ const MIN_LEAKED_PREFIX = 4;
 function dropSecretPrefixTail(buffer: Buffer, spellings: readonly Buffer[]): Buffer {
   let keep = buffer.length;
   for (const spelling of spellings) {
-    for (let length = Math.min(spelling.length - 1, buffer.length); length >= MIN_LEAKED_PREFIX; length -= 1) {
+    for (
+      let length = Math.min(spelling.length - 1, buffer.length);
+      length >= MIN_LEAKED_PREFIX;
+      length -= 1
+    ) {
       if (buffer.subarray(buffer.length - length).equals(spelling.subarray(0, length))) {
         keep = Math.min(keep, buffer.length - length);
         break;

@@ -1,5 +1,11 @@
 import { isIP } from 'node:net';
-import { describeVerdict, isCanonicalIp, isReachable, type AddressClassifier } from './address-policy';
+import {
+  describeVerdict,
+  isCanonicalIp,
+  isReachable,
+  verdictPredicate,
+  type AddressClassifier,
+} from './address-policy';
 import { checked, errorCodeSuffix, refused, type Checked } from './http-error';
 import type { HostLookup } from './host-lookup';
 import { matchesAnyHostPattern, normalizeHost, type HostPattern } from './host-patterns';
@@ -65,7 +71,10 @@ export async function resolveDestination(
   let addresses: string[];
   if (target.isIpLiteral) addresses = [target.host];
   else {
-    const answers = await untilAborted(Promise.resolve().then(() => lookup(target.host)), signal).then(
+    const answers = await untilAborted(
+      Promise.resolve().then(() => lookup(target.host)),
+      signal,
+    ).then(
       (value) => checked(value),
       (error: unknown) => refused('dns_failed', `could not resolve ${target.host}${errorCodeSuffix(error)}`),
     );
@@ -76,8 +85,10 @@ export async function resolveDestination(
   for (const address of addresses) {
     const verdict = classify(address);
     if (!isReachable(verdict, target.privateOptIn)) {
-      const subject = target.isIpLiteral ? '' : `${target.host} resolves to `;
-      return refused('forbidden_address', `${subject}${describeVerdict(verdict)}; agents may not reach it`);
+      const what = target.isIpLiteral
+        ? describeVerdict(verdict)
+        : `${target.host} resolves to ${verdict.address}, which ${verdictPredicate(verdict)}`;
+      return refused('forbidden_address', `${what}; agents may not reach it`);
     }
   }
   // Prefer IPv4: many desktops have an IPv6 address but no working IPv6 route.

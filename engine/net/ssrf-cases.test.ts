@@ -47,6 +47,8 @@ interface SsrfCase {
 const redirectTo = (to: string, status = 302) =>
   `http://api.example.test:{P}/redirect?to=${encodeURIComponent(to)}&status=${status}`;
 
+// One row per case reads as a table; prettier would spread each over several lines.
+// prettier-ignore
 const CASES: SsrfCase[] = [
   // Numeric spellings: the WHATWG parser normalises them to a dotted quad, which is then classified.
   { attack: 'numeric IP spelling', name: 'plain loopback', url: 'http://127.0.0.1:{P}/hello', expect: 'forbidden_address' },
@@ -225,36 +227,39 @@ describe('http_request refuses every SSRF attack class before connecting, and le
     expect(new Set(CASES.map((testCase) => testCase.attack)).size).toBe(10);
   });
 
-  it.each(CASES.map((testCase) => [`${testCase.attack}: ${testCase.name}`, testCase] as const))('%s', async (_, testCase) => {
-    const dns = tableLookup();
-    const options: HttpRequestOptions = {
-      allowedHosts: Array.isArray(testCase.allowedHosts) ? testCase.allowedHosts.map(withPort) : 'any',
-      allowPrivateHosts: testCase.allowPrivateHosts ?? [],
-      lookup: dns.lookup,
-      classifyAddress: testClassifier,
-      maxRequestBytes: 2048,
-      deadlineMs: 10_000,
-    };
-    const result = await httpRequest(
-      {
-        method: testCase.method ?? 'GET',
-        url: withPort(testCase.url),
-        ...(testCase.headers ? { headers: testCase.headers } : {}),
-        ...(testCase.body !== undefined ? { body: testCase.body } : {}),
-      },
-      options,
-    );
+  it.each(CASES.map((testCase) => [`${testCase.attack}: ${testCase.name}`, testCase] as const))(
+    '%s',
+    async (_, testCase) => {
+      const dns = tableLookup();
+      const options: HttpRequestOptions = {
+        allowedHosts: Array.isArray(testCase.allowedHosts) ? testCase.allowedHosts.map(withPort) : 'any',
+        allowPrivateHosts: testCase.allowPrivateHosts ?? [],
+        lookup: dns.lookup,
+        classifyAddress: testClassifier,
+        maxRequestBytes: 2048,
+        deadlineMs: 10_000,
+      };
+      const result = await httpRequest(
+        {
+          method: testCase.method ?? 'GET',
+          url: withPort(testCase.url),
+          ...(testCase.headers ? { headers: testCase.headers } : {}),
+          ...(testCase.body !== undefined ? { body: testCase.body } : {}),
+        },
+        options,
+      );
 
-    if (testCase.expect === 'allowed') {
-      expect(result.ok ? result.response.status : result.error).toBe(200);
-    } else {
-      expect(result.ok ? `answered ${result.response.status}` : result.error.code).toBe(testCase.expect);
-    }
-    const reaches = testCase.reaches ?? (testCase.expect === 'allowed' ? [PUBLIC_ADDRESS] : []);
-    expect(guard.violations).toEqual([]);
-    expect(guard.attempts.map((attempt) => attempt.host)).toEqual(reaches);
-    expect(network.forbiddenServer.connections).toBe(0);
-    expect(network.forbiddenServer.requests).toEqual([]);
-    if (testCase.resolves) expect(dns.calls).toEqual(testCase.resolves);
-  });
+      if (testCase.expect === 'allowed') {
+        expect(result.ok ? result.response.status : result.error).toBe(200);
+      } else {
+        expect(result.ok ? `answered ${result.response.status}` : result.error.code).toBe(testCase.expect);
+      }
+      const reaches = testCase.reaches ?? (testCase.expect === 'allowed' ? [PUBLIC_ADDRESS] : []);
+      expect(guard.violations).toEqual([]);
+      expect(guard.attempts.map((attempt) => attempt.host)).toEqual(reaches);
+      expect(network.forbiddenServer.connections).toBe(0);
+      expect(network.forbiddenServer.requests).toEqual([]);
+      if (testCase.resolves) expect(dns.calls).toEqual(testCase.resolves);
+    },
+  );
 });

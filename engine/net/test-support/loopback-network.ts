@@ -72,7 +72,8 @@ export function tableLookup(
     asked.set(hostname, times + 1);
     const sequence = sequences[hostname];
     const addresses = sequence ? sequence[Math.min(times, sequence.length - 1)] : table[hostname];
-    if (addresses === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    if (addresses === undefined)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
     return addresses.map((address) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
   };
   return { lookup, calls };
@@ -165,6 +166,7 @@ export interface LoopbackNetwork {
  *   /hello                      200 "hello from <address>"
  *   /echo                       200 JSON {method, path, headers, body}
  *   /redirect?to=U&status=N     N (default 302) with Location: U
+ *   /loop                       302 to itself, forever
  *   /bytes?count=N              200 with N bytes, sent in 16 KiB chunks
  *   /trickle                    200, then one byte every 200 ms until the client leaves
  *   /hang                       never answers
@@ -177,7 +179,12 @@ function route(record: LoopbackServer, timers: Set<NodeJS.Timeout>) {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      record.requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
+      record.requests.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body,
+      });
       const url = new URL(request.url ?? '/', 'http://server.invalid');
       response.on('close', () => {
         if (!response.writableFinished) record.abandonedResponses += 1;
@@ -188,10 +195,18 @@ function route(record: LoopbackServer, timers: Set<NodeJS.Timeout>) {
           return;
         case '/echo':
           response.setHeader('content-type', 'application/json');
-          response.end(JSON.stringify({ method: request.method, path: request.url, headers: request.headers, body }));
+          response.end(
+            JSON.stringify({ method: request.method, path: request.url, headers: request.headers, body }),
+          );
           return;
         case '/redirect':
-          response.writeHead(Number(url.searchParams.get('status') ?? 302), { location: url.searchParams.get('to') ?? '/' });
+          response.writeHead(Number(url.searchParams.get('status') ?? 302), {
+            location: url.searchParams.get('to') ?? '/',
+          });
+          response.end();
+          return;
+        case '/loop':
+          response.writeHead(302, { location: '/loop' });
           response.end();
           return;
         case '/bytes':
