@@ -23,5 +23,7 @@ describeAdversarialPaths('every AgentSandbox operation on every adversarial path
 // where that matters: links, and links swapped in between the check and the I/O.
 describeAdversarialPaths('every AgentSandbox operation on links, checked by path', SANDBOX_OPERATIONS, {
   worlds: [portableDiskWorld],
-  cases: ADVERSARIAL_CASES.filter((testCase) => testCase.category === 'symlink' || testCase.category === 'swap'),
+  cases: ADVERSARIAL_CASES.filter(
+    (testCase) => testCase.category === 'symlink' || testCase.category === 'swap',
+  ),
 });
