@@ -7,20 +7,15 @@ import { SECURITY_ERROR_CODES, type AgentSandbox } from '../../../sandbox/agent-
  * says why); `changed`: a link appeared on the way after the check, so nothing was done.
  */
 export type AccessProblem =
-  | 'refused'
-  | 'not_found'
-  | 'directory'
-  | 'not_a_file'
-  | 'not_a_directory'
-  | 'too_large'
-  | 'changed'
-  | 'io';
+  'refused' | 'not_found' | 'directory' | 'not_a_file' | 'not_a_directory' | 'too_large' | 'changed' | 'io';
 
 export interface AccessFailure {
   ok: false;
   problem: AccessProblem;
   /** A sentence naming the path as the agent wrote it. */
   message: string;
+  /** The path as the agent wrote it. */
+  requestedPath: string;
 }
 
 export interface CheckedPath {
@@ -41,7 +36,12 @@ export async function checkPath(
   const resolved = await sandbox.resolve(raw, action, { tool });
   if (resolved.ok) return { ok: true, path: resolved.path, display: resolved.display };
   const { code, message } = resolved.error;
-  return { ok: false, problem: SECURITY_ERROR_CODES.has(code) ? 'refused' : 'io', message };
+  return {
+    ok: false,
+    problem: SECURITY_ERROR_CODES.has(code) ? 'refused' : 'io',
+    message,
+    requestedPath: raw,
+  };
 }
 
 export type FileBytes = CheckedPath & { bytes: Uint8Array; info: FileInfo };
@@ -121,7 +121,7 @@ export function fromFsError(error: unknown, raw: string, maxBytes: number): Acce
 }
 
 function failure(problem: AccessProblem, raw: string, reason: string): AccessFailure {
-  return { ok: false, problem, message: `${quote(raw)} ${reason}` };
+  return { ok: false, problem, message: `${quote(raw)} ${reason}`, requestedPath: raw };
 }
 
 /** The error's code when it has one: file system messages end with the host path, which stays out. */

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
+import { fsErrorCode } from '../../../sandbox/agent-filesystem';
 import type { AgentSandbox } from '../../../sandbox/agent-sandbox';
 import { toolFailure, type ToolResult } from '../../tool-result';
 import type { ToolSpec } from '../../tool-spec';
-import { jsonSchemaOf, parseArguments } from './tool-arguments';
+import { jsonSchemaOf, parseArguments, type ParsedArguments } from './tool-arguments';
 
 /** What a profile tool uses from the turn: the agent's sandbox, through which every path goes. */
 export interface FsToolContext {
@@ -23,7 +24,7 @@ export interface FsToolDefinition<S extends z.ZodType> {
   /** The arguments: checked on every call, and turned into the JSON schema the model is given. */
   schema: S;
   /** Rewrites arguments the anchor accepted under older names, before they are checked. */
-  upgradeArguments?: (args: unknown) => unknown;
+  upgradeArguments?: (args: unknown) => ParsedArguments<unknown>;
   run(args: z.output<S>, context: FsToolContext): Promise<ToolResult>;
 }
 
@@ -36,13 +37,20 @@ export function defineFsTool<S extends z.ZodType>(definition: FsToolDefinition<S
     title,
     definition: { name, description, parameters: jsonSchemaOf(schema) },
     async run(args, context) {
-      const parsed = parseArguments(schema, upgradeArguments ? upgradeArguments(args) : args);
+      const upgraded = upgradeArguments ? upgradeArguments(args) : { ok: true as const, value: args };
+      if (!upgraded.ok) return toolFailure(upgraded.error);
+      const parsed = parseArguments(schema, upgraded.value);
       if (!parsed.ok) return toolFailure(parsed.error);
       try {
         return await definition.run(parsed.value, context);
       } catch (error) {
-        return toolFailure(`${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        return toolFailure(`${name} failed: ${describeError(error)}`);
       }
     },
   };
+}
+
+/** A file system error by its code alone: its message ends with a host path, which stays out. */
+function describeError(error: unknown): string {
+  return fsErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
 }

@@ -9,20 +9,37 @@ export interface GlobOptions {
  * matches a top-level `x.ts`, and `src/**\/a.ts` matches `src/a.ts` (the defect in @ljoukov/llm's
  * glob). Dot files match like any other (node-glob's `dot: true`, as gemini-cli uses).
  */
-export function globToRegExp(pattern: string, options: GlobOptions): RegExp {
+export function globToRegExp(pattern: string, options: GlobOptions): CompiledGlob<RegExp> {
   const body = translate(pattern.replace(/^(\.\/)+/, ''));
-  return new RegExp(`^${body}$`, options.caseSensitive ? 'u' : 'iu');
+  try {
+    return { ok: true, match: new RegExp(`^${body}$`, options.caseSensitive ? 'u' : 'iu') };
+  } catch (error) {
+    return {
+      ok: false,
+      error: `invalid glob pattern "${pattern}": ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
 }
+
+export type CompiledGlob<T> = { ok: true; match: T } | { ok: false; error: string };
 
 /**
  * A matcher for file filters such as grep's `include`: a pattern without "/" is matched against the
  * file's name wherever it is (as ripgrep's --glob and grep's --include do), one with "/" against the
  * path relative to the search folder.
  */
-export function includeMatcher(pattern: string, options: GlobOptions): (relativePath: string) => boolean {
-  const regex = globToRegExp(pattern, options);
-  if (pattern.includes('/')) return (relativePath) => regex.test(relativePath);
-  return (relativePath) => regex.test(relativePath.slice(relativePath.lastIndexOf('/') + 1));
+export function includeMatcher(
+  pattern: string,
+  options: GlobOptions,
+): CompiledGlob<(relativePath: string) => boolean> {
+  const compiled = globToRegExp(pattern, options);
+  if (!compiled.ok) return compiled;
+  const regex = compiled.match;
+  if (pattern.includes('/')) return { ok: true, match: (relativePath) => regex.test(relativePath) };
+  return {
+    ok: true,
+    match: (relativePath) => regex.test(relativePath.slice(relativePath.lastIndexOf('/') + 1)),
+  };
 }
 
 function translate(pattern: string): string {

@@ -25,7 +25,8 @@ const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
 /** An image or PDF, known by its first bytes, else by its extension; null for anything else. */
 export function sniffMedia(bytes: Uint8Array, path: string): MediaKind | null {
   const starts = (...signature: number[]) => signature.every((byte, index) => bytes[index] === byte);
-  const ascii = (text: string, at = 0) => [...text].every((char, index) => bytes[at + index] === char.charCodeAt(0));
+  const ascii = (text: string, at = 0) =>
+    [...text].every((char, index) => bytes[at + index] === char.charCodeAt(0));
   if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return { kind: 'image', mime: 'image/png' };
   if (starts(0xff, 0xd8, 0xff)) return { kind: 'image', mime: 'image/jpeg' };
   if (ascii('GIF87a') || ascii('GIF89a')) return { kind: 'image', mime: 'image/gif' };
