@@ -39,7 +39,7 @@ export const TimelineFilter = z.object({
   kinds: z.array(z.string()).optional(),
   tickFrom: z.int().optional(),
   tickTo: z.int().optional(),
-  /** Words to find in the event's string values; the last word also matches as a prefix. */
+  /** Words that must all appear in the event's string values; a word ending in `*` is a prefix. */
   text: z.string().max(1000).optional(),
   runId: z.string().optional(),
 });

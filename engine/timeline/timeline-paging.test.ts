@@ -55,7 +55,6 @@ function expectedSeqs(
   const agents = filter.agents?.length ? filter.agents : null;
   const kinds = filter.kinds?.length ? filter.kinds : null;
   const words = filter.text?.toLowerCase().split(/\s+/).filter(Boolean) ?? [];
-  const lastIsPrefix = filter.text !== undefined && !/\s$/.test(filter.text);
   const seqs = events.flatMap((event, index) => {
     if (agents && !agents.includes(event.agent ?? '\0')) return [];
     if (kinds && !kinds.includes(event.kind)) return [];
@@ -63,9 +62,9 @@ function expectedSeqs(
     if (filter.tickFrom !== undefined && (event.tick == null || event.tick < filter.tickFrom)) return [];
     if (filter.tickTo !== undefined && (event.tick == null || event.tick > filter.tickTo)) return [];
     const tokens = tokensOf(event);
-    const matchesWords = words.every((word, position) =>
-      lastIsPrefix && position === words.length - 1 && word.length >= 2
-        ? tokens.some((token) => token.startsWith(word))
+    const matchesWords = words.every((word) =>
+      word.endsWith('*')
+        ? tokens.some((token) => token.startsWith(word.slice(0, -1)))
         : tokens.includes(word),
     );
     return matchesWords ? [index + 1] : [];
@@ -103,9 +102,10 @@ const FILTERS: Record<string, TimelineFilter> = {
   run: { runId: 'run-b' },
   'run, agents and ticks': { runId: 'run-a', agents: ['cleo', 'dmitri'], tickFrom: 0, tickTo: 30 },
   word: { text: 'invoice' },
-  'word, case folded': { text: 'INVOICE ' },
-  'prefix of the last word': { text: 'inv' },
-  'two words': { text: 'budget deploy ' },
+  'word, case folded': { text: 'INVOICE' },
+  prefix: { text: 'inv*' },
+  'two words': { text: 'budget deploy' },
+  'word and prefix': { text: 'budg* coffee' },
   'text with every other filter': {
     text: 'report',
     agents: ['ada', 'eve'],

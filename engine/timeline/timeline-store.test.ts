@@ -147,7 +147,7 @@ describe('text search', () => {
     ).toBe(1);
   });
 
-  it('matches words, not keys, with case and accents folded, and the last word as a prefix', () => {
+  it('matches words, not keys, with case and accents folded, and prefixes when asked with *', () => {
     const timeline = temp.open();
     timeline.appendMany([
       { kind: 'message', invoice: 'key only' },
@@ -155,12 +155,14 @@ describe('text search', () => {
       { kind: 'tool_call', call: { tool: 'file_write', arguments: { path: 'notes/plan.md' } } },
     ]);
     const seqsOf = (text: string) => timeline.page({ text }).rows.map((row) => row.seq);
-    expect(seqsOf('invoice ')).toEqual([]);
-    expect(seqsOf('invoice')).toEqual([2]);
+    expect(seqsOf('invoice')).toEqual([]);
+    expect(seqsOf('invoice*')).toEqual([2]);
+    expect(seqsOf('invoices')).toEqual([2]);
     expect(seqsOf('cafe')).toEqual([2]);
     expect(seqsOf('file_write')).toEqual([3]);
     expect(seqsOf('plan.md')).toEqual([3]);
-    expect(seqsOf('write file ')).toEqual([3]);
+    expect(seqsOf('write file')).toEqual([3]);
+    expect(seqsOf('fil* pla*')).toEqual([3]);
   });
 });
 
