@@ -243,7 +243,7 @@ describe('credits', () => {
     expect(await engine.topUp('writer', 25, 'more drafts')).toBeCloseTo(before / 1e6 + 25);
     expect(JSON.parse(readFileSync(join(org, 'lemming/config/credits.json'), 'utf8')).writer.credits_left).toBeCloseTo(before / 1e6 + 25);
     expect(engine.ledger.history('writer', { limit: 1 })[0]).toMatchObject({ kind: 'top_up', reason: 'more drafts', amountMicro: 25_000_000 });
-    await expect(engine.topUp('nobody', 5)).rejects.toThrow('There is no agent named "nobody".');
+    await expect(engine.topUp('nobody', 5)).rejects.toThrow('There is no agent named "nobody" with a valid resume');
   });
 });
 
