@@ -117,8 +117,8 @@ export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
       const kind = accessKindOf(action);
       const resolved = await resolveGrants(kind);
       const inside = resolved.find((grant) => grant.ok && isWithin(grant.root, canonicalPath));
+      const { lexicalPath, ...asked } = details;
       if (!inside?.ok) {
-        const { lexicalPath } = details;
         const throughLink =
           lexicalPath !== undefined &&
           lexicalPath !== canonicalPath &&
@@ -142,7 +142,7 @@ export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
           path: canonicalPath,
           orgPath: layout.orgPath,
           workspacePath: layout.workspacePath,
-          ...details,
+          ...asked,
         });
         if (!verdict.allowed)
           return {
