@@ -170,6 +170,7 @@ export interface LoopbackNetwork {
  *   /bytes?count=N              200 with N bytes, sent in 16 KiB chunks
  *   /trickle                    200, then one byte every 200 ms until the client leaves
  *   /hang                       never answers
+ *   /binary                     200 image/png with the bytes 0 to 255
  *   /credentials                200 with Set-Cookie, X-Api-Key and WWW-Authenticate headers
  *   /status?code=N              N with a short body
  */
@@ -223,6 +224,10 @@ function route(record: LoopbackServer, timers: Set<NodeJS.Timeout>) {
           return;
         }
         case '/hang':
+          return;
+        case '/binary':
+          response.writeHead(200, { 'content-type': 'image/png' });
+          response.end(Buffer.from(Array.from({ length: 256 }, (_, byte) => byte)));
           return;
         case '/credentials':
           response.writeHead(200, {
