@@ -265,6 +265,18 @@ describe('answers', () => {
     ).toBe('mine');
   });
 
+  it('uses the production classifier unless told otherwise, which refuses the loopback test servers too', async () => {
+    const result = await httpRequest(
+      { method: 'GET', url: network.url(PUBLIC_ADDRESS, '/hello') },
+      { allowedHosts: 'any', lookup: tableLookup().lookup },
+    );
+    expect(failure(result)).toEqual({
+      code: 'forbidden_address',
+      message: '127.0.0.2 is this computer (loopback); agents may not reach it',
+    });
+    expect(guard.attempts).toEqual([]);
+  });
+
   it('reports a refused connection by its code only', async () => {
     const dns = tableLookup({ 'closed.example.test': [PUBLIC_ADDRESS] });
     const result = await send({ url: 'http://closed.example.test:1/' }, { lookup: dns.lookup });

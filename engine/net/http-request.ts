@@ -90,6 +90,13 @@ const DEFAULT_USER_AGENT = 'LeMMing-Desktop';
  * Makes one HTTP request on an agent's behalf, refusing anything that could reach the user's
  * machine or networks (DESIGN.md §4.7). Never throws; every refusal and failure is an error value,
  * and nothing returned contains a secret value.
+ *
+ * Per hop: the URL is parsed by the WHATWG parser, so IPv4-ish hosts (`0x7f.1`, `2130706433`,
+ * `0177.0.0.1`, `127.1`) are normalised to the dotted quad a browser would reach and then
+ * classified like any IP; a resolver answer that is not a canonical IP is refused. The scheme,
+ * userinfo and allowed_hosts are checked, the name is resolved once, every address is classified,
+ * and the connection is pinned to a checked address. Redirects are followed by hand, each hop
+ * checked from scratch; one deadline covers DNS, connect, headers and body of every hop.
  */
 export async function httpRequest(request: HttpRequest, options: HttpRequestOptions): Promise<HttpResult> {
   const secrets = (options.secretValues ?? []).filter((secret) => secret !== '');

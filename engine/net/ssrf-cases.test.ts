@@ -190,6 +190,7 @@ const CASES: SsrfCase[] = [
   { attack: 'named private host opt-in', name: 'opted-in name reaches its private address', url: 'http://ollama.example.test:{P}/hello', allowPrivateHosts: ['ollama.example.test'], expect: 'allowed', reaches: [PRIVATE_SERVICE_ADDRESS] },
   { attack: 'named private host opt-in', name: 'opted-in localhost', url: 'http://localhost:{P}/hello', allowPrivateHosts: ['localhost'], expect: 'allowed', reaches: [PRIVATE_SERVICE_ADDRESS] },
   { attack: 'named private host opt-in', name: 'without the opt-in the same name is refused', url: 'http://ollama.example.test:{P}/hello', expect: 'forbidden_address' },
+  { attack: 'named private host opt-in', name: 'an opted-in IP literal reaches itself', url: `http://${PRIVATE_SERVICE_ADDRESS}:{P}/hello`, allowPrivateHosts: [PRIVATE_SERVICE_ADDRESS], expect: 'allowed', reaches: [PRIVATE_SERVICE_ADDRESS] },
   { attack: 'named private host opt-in', name: 'the opt-in does not cover the IP literal', url: `http://${PRIVATE_SERVICE_ADDRESS}:{P}/hello`, allowPrivateHosts: ['ollama.example.test'], expect: 'forbidden_address' },
   { attack: 'named private host opt-in', name: 'the opt-in does not cover other names', url: 'http://loop.example.test:{P}/hello', allowPrivateHosts: ['ollama.example.test'], expect: 'forbidden_address' },
   { attack: 'named private host opt-in', name: 'the opt-in never reaches link-local', url: 'http://printer.example.test/', allowPrivateHosts: ['printer.example.test'], expect: 'forbidden_address' },
