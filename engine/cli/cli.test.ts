@@ -223,3 +223,13 @@ describe('lemming tools and lemming call', () => {
     expect((await lemming('tools', org, 'nobody')).code).toBe(1);
   });
 });
+
+describe('the shell in the explainer', () => {
+  it('says whether shell commands are confined on this machine', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    const json = JSON.parse((await lemming('tools', org, 'manager', '--json')).stdout);
+    const shell = json.tools.find((tool: { name: string }) => tool.name === 'shell');
+    expect(shell.note).toMatch(/^Shell (commands are confined|access is not confined on this machine)/);
+    expect((await lemming('tools', org, 'manager')).stdout).toContain(`note: ${shell.note}`);
+  });
+});

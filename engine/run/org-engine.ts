@@ -20,9 +20,10 @@ import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
 import type { ToolTurnContext, TurnBudget } from '../tools/agent-tools';
 import { resolveTools, type ToolVerdict } from '../tools/policy-resolver';
 import { toolCatalog } from '../tools/tool-catalog';
+import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import type { ToolResult } from '../tools/tool-result';
 import { agentToolbox } from '../tools/agent-toolbox';
-import type { CatalogEntry } from '../tools/tool-catalog';
+import type { CatalogEntry, CatalogEnvironment } from '../tools/tool-catalog';
 import { readPolicy, type OrgPolicy } from '../org/policy-file';
 import { DEFAULT_TURN_LIMITS, runAgentTurn, type StagedTurn, type TurnLimits, type TurnModel } from './agent-turn';
 import { startWithConcurrency } from './concurrency';
@@ -43,7 +44,7 @@ export interface EngineOptions {
   env?: Record<string, string | undefined>;
   clock?: () => Date;
   /** The tools an agent could have; the default is the built-in catalog for its resume. */
-  catalog?: (context: ToolTurnContext) => CatalogEntry[];
+  catalog?: (context: ToolTurnContext, environment: CatalogEnvironment) => CatalogEntry[];
   /** Called after each commit with what was committed (the live tail). */
   onCommit?: (commit: EngineCommit) => void;
 }
@@ -86,6 +87,7 @@ export class OrgEngine {
     readonly orgPath: string,
     readonly timeline: TimelineStore,
     private readonly options: EngineOptions,
+    private readonly environment: CatalogEnvironment,
   ) {
     this.messages = new MessageStore(timeline.db);
     this.ledger = new CreditLedger(timeline.db);
@@ -102,7 +104,7 @@ export class OrgEngine {
     const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
     const opened = openTimeline(file, { nativeBinding: options.nativeBinding });
     if (!opened.ok) throw new Error(opened.error.message);
-    const engine = new OrgEngine(options.orgPath, opened.timeline, options);
+    const engine = new OrgEngine(options.orgPath, opened.timeline, options, { confinement: await detectConfinement() });
     await engine.pending.replay();
     await engine.diskImport.importAll();
     return engine;
@@ -208,7 +210,7 @@ export class OrgEngine {
     const policy = await this.readPolicyFile();
     const balance = this.ledger.balance(agent.resume.name);
     const context = this.toolTurnContext(agent, await this.currentTick(), new TurnMemory(this.agentDir(agent)), { availableMicro: () => balance ?? 0, charge: () => undefined });
-    const catalog = (this.options.catalog ?? ((turn: ToolTurnContext) => toolCatalog(turn.resume)))(context);
+    const catalog = this.catalogFor(context);
     return resolveTools({ resume: agent.resume, policy, catalog, credits: balance === null ? null : fromMicros(balance) });
   }
 
@@ -235,7 +237,7 @@ export class OrgEngine {
       },
     };
     const memory = new TurnMemory(this.agentDir(agent));
-    const toolbox = agentToolbox({ policy, credits: fromMicros(balance), ...(this.options.catalog ? { catalog: this.options.catalog } : {}) })(
+    const toolbox = agentToolbox({ policy, credits: fromMicros(balance), catalog: this.catalogFor })(
       this.toolTurnContext(agent, tick, memory, budget),
     );
     const started = Date.now();
@@ -265,6 +267,10 @@ export class OrgEngine {
     this.pending.settle();
     return result;
   }
+
+  /** The tools an agent could have in this org, on this machine. */
+  private readonly catalogFor = (context: ToolTurnContext): CatalogEntry[] =>
+    this.options.catalog ? this.options.catalog(context, this.environment) : toolCatalog(context.resume, this.environment);
 
   private async findAgent(agentName: string): Promise<LoadedAgent & { org: LoadedAgent[] }> {
     const { agents } = await this.loadAgents();
@@ -308,7 +314,7 @@ export class OrgEngine {
       memory: { entries: memory.entries, truncated: memory.truncated },
       balanceMicro: balance ?? 0,
       costPerActionMicro: toMicros(credits[name]?.cost_per_action ?? DEFAULT_COST_PER_ACTION),
-      tools: agentToolbox({ policy, credits: balance === null ? null : fromMicros(balance), ...(this.options.catalog ? { catalog: this.options.catalog } : {}) }),
+      tools: agentToolbox({ policy, credits: balance === null ? null : fromMicros(balance), catalog: this.catalogFor }),
       agents: agents.map(({ resume }) => ({ name: resume.name, title: resume.title })),
       limits: this.limits,
       clock: this.clock,

@@ -4,7 +4,7 @@ import { AgentSandbox } from '../sandbox/agent-sandbox';
 import { DiskAgentFilesystem } from '../sandbox/disk-agent-filesystem';
 import type { AgentTools, ToolTurnContext } from './agent-tools';
 import { resolveTools, type ToolVerdict } from './policy-resolver';
-import { toolCatalog, type CatalogEntry } from './tool-catalog';
+import type { CatalogEntry } from './tool-catalog';
 import { toolFailure, type ToolResult } from './tool-result';
 import type { ToolContext } from './tool-spec';
 
@@ -12,8 +12,8 @@ export interface ToolboxOptions {
   policy: OrgPolicy;
   /** The agent's balance in credits when the turn starts. */
   credits: number | null;
-  /** Defaults to the tools of the agent's resume; tests and the CLI pass their own. */
-  catalog?: (context: ToolTurnContext) => CatalogEntry[];
+  /** The tools the agent could have (the org's catalog for its resume). */
+  catalog: (context: ToolTurnContext) => CatalogEntry[];
 }
 
 /** Why a verdict refuses a tool, as one sentence: its first failing layer. */
@@ -27,7 +27,7 @@ export function refusalOf(verdict: ToolVerdict): string {
  */
 export function agentToolbox(options: ToolboxOptions) {
   return (context: ToolTurnContext): AgentTools => {
-    const catalog = (options.catalog ?? ((turn) => toolCatalog(turn.resume)))(context);
+    const catalog = options.catalog(context);
     const verdicts = resolveTools({ resume: context.resume, policy: options.policy, catalog, credits: options.credits });
     const available = new Map(catalog.filter((_, index) => verdicts[index]!.available).map((entry) => [entry.spec.name, entry]));
     const verdictOf = new Map(verdicts.map((verdict) => [verdict.name, verdict]));

@@ -27,7 +27,7 @@ const fetchWeather: ToolSpec = {
 
 function input(permissions: Record<string, unknown>, policy: Partial<OrgPolicy> = {}, extra: CatalogEntry[] = [], credits: number | null = 10): PolicyInput {
   const agent = resume(permissions);
-  return { resume: agent, policy: { ...DEFAULT_ORG_POLICY, ...policy }, catalog: [...toolCatalog(agent), ...extra], credits };
+  return { resume: agent, policy: { ...DEFAULT_ORG_POLICY, ...policy }, catalog: [...toolCatalog(agent, { confinement: { kind: 'none', reason: 'not probed in this test' } }), ...extra], credits };
 }
 
 function verdict(of: PolicyInput, name: string): ToolVerdict {

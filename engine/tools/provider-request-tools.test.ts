@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sendJson, startLoopbackServer } from '../models/test-support/loopback-server';
 import { OrgEngine } from '../run/org-engine';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
-import { toolCatalog, type CatalogEntry } from './tool-catalog';
+import { toolCatalog, type CatalogEntry, type CatalogEnvironment } from './tool-catalog';
 import { toolSuccess } from './tool-result';
 import type { ToolSpec } from './tool-spec';
 
@@ -23,9 +23,9 @@ const weatherSpec: ToolSpec = {
 const stockSpec: ToolSpec = { ...weatherSpec, name: 'stock_price', kind: 'org', title: 'Stock price', definition: { ...weatherSpec.definition, name: 'stock_price' } };
 
 /** The built-in catalog plus a network tool and a connector whose secret is missing. */
-function catalogWithConnectors(context: { resume: Parameters<typeof toolCatalog>[0] }): CatalogEntry[] {
+function catalogWithConnectors(context: { resume: Parameters<typeof toolCatalog>[0] }, environment: CatalogEnvironment): CatalogEntry[] {
   return [
-    ...toolCatalog(context.resume),
+    ...toolCatalog(context.resume, environment),
     { spec: weatherSpec, grantedBy: ['fetch_weather', 'group:network'], readiness: { ready: true } },
     { spec: stockSpec, grantedBy: ['stock_price'], readiness: { ready: false, reason: 'the secret STOCKS_KEY is not set', fix: 'set the secret STOCKS_KEY' } },
   ];

@@ -1,4 +1,6 @@
 import type { Resume } from '../org/resume-schema';
+import type { Confinement } from '../sandbox/shell/confinement';
+import { confinementNote, createShellTool } from './shell-tool';
 import { createAgentTool } from './create-agent-tool';
 import { fileListTool, fileReadTool, fileWriteTool } from './lemming-file-tools';
 import { listAgentsTool, memoryReadTool, memoryWriteTool } from './lemming-core-tools';
@@ -30,11 +32,17 @@ function entry(spec: ToolSpec, aliases: readonly string[] = [], readiness: Readi
   return { spec, grantedBy: [spec.name, TOOL_GROUPS[spec.kind], ...aliases], readiness };
 }
 
+/** What the catalog depends on beyond the resume: facts about this machine and this org. */
+export interface CatalogEnvironment {
+  /** How shell commands are confined here (detectConfinement), said next to the shell tool. */
+  confinement: Confinement;
+}
+
 /**
  * Every tool an agent could be given in this org, for its resume's file-tool profile. The policy
  * resolver decides which of them it has.
  */
-export function toolCatalog(_resume: Resume): CatalogEntry[] {
+export function toolCatalog(_resume: Resume, environment: CatalogEnvironment): CatalogEntry[] {
   return [
     entry({ ...fileReadTool, title: 'Read a file' }),
     entry({ ...fileWriteTool, title: 'Write a file' }),
@@ -43,5 +51,6 @@ export function toolCatalog(_resume: Resume): CatalogEntry[] {
     entry(memoryWriteTool),
     entry(listAgentsTool),
     entry(createAgentTool),
+    entry(createShellTool({ confinement: environment.confinement }), [], { ready: true, note: confinementNote(environment.confinement) }),
   ];
 }

@@ -19,9 +19,10 @@ async function unknownAgentIsFailure<T>(work: Promise<T>): Promise<T> {
 function describe(verdict: ToolVerdict): string {
   const mark = verdict.available ? 'yes' : 'no ';
   const failing = verdict.layers.find((layer) => !layer.passed);
-  const why = verdict.available ? (verdict.note ?? '') : `${failing?.layer}: ${failing?.reason}`;
+  const why = verdict.available ? '' : `${failing?.layer}: ${failing?.reason}`;
   const fix = verdict.fix ? `\n      fix: ${verdict.fix.summary}` : verdict.available ? '' : '\n      no setting makes it available';
-  return `  ${mark}  ${verdict.name.padEnd(16)} ${verdict.kind.padEnd(8)} ${why}${fix}`;
+  const note = verdict.note ? `\n      note: ${verdict.note}` : '';
+  return `  ${mark}  ${verdict.name.padEnd(16)} ${verdict.kind.padEnd(8)} ${why}${fix}${note}`;
 }
 
 export const toolsCommand: Command = {
