@@ -1,0 +1,102 @@
+import type { Readiness } from '../tool-catalog';
+import type { ToolKind, ToolSpec } from '../tool-spec';
+import { isHttpCall, type ComposedTool } from './composed-tool';
+import type { HttpPrimitive } from './http-primitive';
+import { runComposedTool, type ComposedRunEnvironment, type DelegateTarget } from './run';
+import { composedToolReadiness, type SecretLookup } from './secrets';
+import { delegationChain, type ToolSetProblem } from './tool-set';
+
+export interface ComposedToolsetOptions {
+  lookup: SecretLookup;
+  http: HttpPrimitive;
+  /** Registered tools (built-ins, primitives) a composed tool may delegate to; composed tools are found among `tools`. */
+  lookupTool?: (name: string) => ToolSpec | undefined;
+}
+
+/** A composed tool as the catalog offers it: the runnable spec and whether its connector is set up. */
+export interface ComposedToolEntry {
+  tool: ComposedTool;
+  spec: ToolSpec;
+  readiness: Readiness;
+}
+
+export interface ComposedToolset {
+  entries: ComposedToolEntry[];
+  /** Tools left out: a name taken by a registered tool, or a delegate that does not exist here. */
+  problems: ToolSetProblem[];
+}
+
+/**
+ * Turns loaded composed tools into ToolSpecs. A tool's kind is `network` when its chain ends in
+ * http_request, otherwise the kind of the registered tool the chain ends in.
+ */
+export function composedToolSpecs(tools: readonly ComposedTool[], options: ComposedToolsetOptions): ComposedToolset {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const lookupTool = options.lookupTool ?? (() => undefined);
+  const environment: ComposedRunEnvironment = {
+    lookup: options.lookup,
+    http: options.http,
+    resolve(name): DelegateTarget | undefined {
+      const composed = byName.get(name);
+      if (composed) return { kind: 'composed', tool: composed };
+      const spec = lookupTool(name);
+      return spec ? { kind: 'tool', spec } : undefined;
+    },
+  };
+
+  const entries: ComposedToolEntry[] = [];
+  const problems: ToolSetProblem[] = [];
+  for (const tool of tools) {
+    if (lookupTool(tool.name)) {
+      problems.push({
+        source: tool.source,
+        path: [...tool.source.path, 'name'],
+        message: `${tool.name} is the name of a built-in tool; give the composed tool another name`,
+      });
+      continue;
+    }
+    const { chain } = delegationChain(tool, byName);
+    const last = byName.get(chain.at(-1) ?? tool.name) ?? tool;
+    const kind = kindOf(last, lookupTool);
+    if (!kind) {
+      problems.push({
+        source: tool.source,
+        path: [...tool.source.path, 'implementation', 'primitive'],
+        message: `${chain.join(' → ')} ends in ${last.implementation.primitive}, which is not a tool here`,
+      });
+      continue;
+    }
+    entries.push({
+      tool,
+      readiness: chainReadiness(chain.map((name) => byName.get(name) ?? tool), options.lookup),
+      spec: {
+        name: tool.name,
+        kind,
+        title: titleOf(tool.name),
+        definition: { name: tool.name, description: tool.description, parameters: tool.parameters },
+        run: (args, context) => runComposedTool(tool, args, context, environment),
+      },
+    });
+  }
+  return { entries, problems };
+}
+
+function kindOf(last: ComposedTool, lookupTool: (name: string) => ToolSpec | undefined): ToolKind | null {
+  if (isHttpCall(last.implementation)) return 'network';
+  return lookupTool(last.implementation.primitive)?.kind ?? null;
+}
+
+/** A chain is ready when every composed tool on it has its secrets and settings. */
+function chainReadiness(chain: readonly ComposedTool[], lookup: SecretLookup): Readiness {
+  for (const tool of chain) {
+    const readiness = composedToolReadiness(tool, lookup);
+    if (!readiness.ready) return readiness;
+  }
+  return { ready: true };
+}
+
+/** `save_post` → "Save post". */
+function titleOf(name: string): string {
+  const words = name.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,75 @@
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { FieldPath } from './problem';
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface YamlSource {
+  value: unknown;
+  /** Where a field is written: its key for a mapping entry, the item for a list entry; the nearest existing parent otherwise. */
+  locate(path: FieldPath): Position | undefined;
+}
+
+export interface YamlProblem extends Partial<Position> {
+  message: string;
+}
+
+export type YamlParse = { ok: true; source: YamlSource } | { ok: false; problems: YamlProblem[] };
+
+/** Parses one YAML document strictly: duplicate keys, several documents and unknown tags are errors. */
+export function parseYamlSource(text: string): YamlParse {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const position = (offset: number | undefined): Partial<Position> => {
+    if (offset === undefined) return {};
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  const issues = [...document.errors, ...document.warnings];
+  if (issues.length > 0)
+    return {
+      ok: false,
+      problems: issues.map((issue) => ({ message: `YAML: ${firstLine(issue.message)}`, ...position(issue.pos[0]) })),
+    };
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    return { ok: false, problems: [{ message: `YAML: ${firstLine(error instanceof Error ? error.message : String(error))}` }] };
+  }
+  return {
+    ok: true,
+    source: {
+      value,
+      locate: (path) => {
+        const offset = offsetOf(document.contents, path);
+        return offset === undefined ? undefined : (position(offset) as Position);
+      },
+    },
+  };
+}
+
+function firstLine(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
+}
+
+function offsetOf(root: unknown, path: FieldPath): number | undefined {
+  let node = root as Node | null | undefined;
+  let offset = node?.range?.[0];
+  for (const key of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => String(isScalar(item.key) ? item.key.value : item.key) === String(key));
+      if (!pair) return offset;
+      offset = (pair.key as Node | null)?.range?.[0] ?? offset;
+      node = pair.value as Node | null;
+    } else if (isSeq(node) && typeof key === 'number') {
+      const item = node.items[key] as Node | undefined;
+      if (!item) return offset;
+      offset = item.range?.[0] ?? offset;
+      node = item;
+    } else return offset;
+  }
+  return offset;
+}
