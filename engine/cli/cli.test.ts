@@ -233,3 +233,23 @@ describe('the shell in the explainer', () => {
     expect((await lemming('tools', org, 'manager')).stdout).toContain(`note: ${shell.note}`);
   });
 });
+
+describe('file tools and the org\'s own files', () => {
+  it('an agent granted the whole org for writing still cannot rewrite a resume, the config or another outbox', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    const writer = JSON.parse(readFileSync(join(org, 'agents/writer/resume.json'), 'utf8'));
+    writer.permissions.tools.push('file_write');
+    writer.permissions.file_access = { allow_read: ['.'], allow_write: ['.'] };
+    writeFileSync(join(org, 'agents/writer/resume.json'), JSON.stringify(writer, null, 2));
+    const before = readFileSync(join(org, 'agents/writer/resume.json'), 'utf8');
+    const attempt = async (path: string) => JSON.parse((await lemming('call', org, 'writer', 'file_write', JSON.stringify({ path, content: 'x' }))).stdout);
+
+    expect(await attempt('../resume.json')).toMatchObject({ success: false, error: expect.stringMatching(/outside its workspace/) });
+    expect(await attempt('../../manager/outbox/00000009_forged.json')).toMatchObject({ success: false });
+    expect(await attempt('../../../lemming/config/policy.json')).toMatchObject({ success: false, error: expect.stringMatching(/lemming\/ folder/) });
+    expect(await attempt('../../../tools/evil.yaml')).toMatchObject({ success: false });
+    expect(await attempt('../../../reports/q1.md')).toMatchObject({ success: true });
+    expect(readFileSync(join(org, 'agents/writer/resume.json'), 'utf8')).toBe(before);
+    expect(readFileSync(join(org, 'reports/q1.md'), 'utf8')).toBe('x');
+  });
+});

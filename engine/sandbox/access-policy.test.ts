@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  protectedFromAgents,
   accessKindOf,
   createAccessPolicy,
   type AccessHook,
@@ -203,4 +204,32 @@ describe('checkAccess', () => {
       reason: 'was refused by the access check: the check failed (hook crashed)',
     });
   });
+});
+
+describe('what no grant can open for writing', () => {
+  const org = '/org';
+  const cases: [string, boolean][] = [
+    ['/org/agents/ada/workspace/notes.md', true],
+    ['/org/agents/ada/workspace', true],
+    ['/org/shared/plan.md', true],
+    ['/org/reports/q1.md', true],
+    ['/org/agents/ada/resume.json', false],
+    ['/org/agents/bob/resume.json', false],
+    ['/org/agents/new_agent/resume.json', false],
+    ['/org/agents/bob/outbox/00000001_x.json', false],
+    ['/org/agents/ada/memory/plan.json', false],
+    ['/org/agents/ada/logs/activity.log', false],
+    ['/org/agents/ada/skills/x/SKILL.md', false],
+    ['/org/agents/ada/api-tools/t.yaml', false],
+    ['/org/agents', false],
+    ['/org/lemming/config/credits.json', false],
+    ['/org/.lemming/timeline.sqlite', false],
+    ['/org/tools/fetch.yaml', false],
+    ['/org/toolset/notes.md', true],
+  ];
+  for (const [path, writable] of cases) {
+    it(`${path} is ${writable ? 'writable' : 'protected'}`, () => {
+      expect(protectedFromAgents(org, path) === null).toBe(writable);
+    });
+  }
 });
