@@ -20,7 +20,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys')
     return `unknown parameter${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `'${key}'`).join(', ')}${where ? ` in '${where}'` : ''}`;
   const field = issue.path.at(-1);
-  if (where === '' || (typeof field === 'string' && issue.message.startsWith(field))) return issue.message;
+  if (where === '' || (typeof field === 'string' && issue.message.includes(field))) return issue.message;
   return `${where}: ${issue.message}`;
 }
 
