@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/**
+ * Where a run is: `idle` (nothing running), `running` (ticks follow each other), `pausing` (the tick in
+ * progress finishes, then the run waits), `paused`, `stepping` (one tick on request), `stopping` (the
+ * tick in progress finishes, then the run ends).
+ */
+export const RunPhase = z.enum(['idle', 'running', 'pausing', 'paused', 'stepping', 'stopping']);
+export type RunPhase = z.infer<typeof RunPhase>;
+
+/** Why the last run ended. */
+export const RunEndReason = z.enum(['stopped', 'tick_limit', 'max_turns', 'error']);
+export type RunEndReason = z.infer<typeof RunEndReason>;
+
+export const RunState = z.object({
+  phase: RunPhase,
+  /** The tick the next step runs (tick.json's current_tick); null before it has been read. */
+  nextTick: z.int().nullable(),
+  /** The tick being run right now. */
+  tickInProgress: z.int().nullable(),
+  /** Ticks completed since the run started (steps included). */
+  ticksRun: z.int().nonnegative(),
+  /** The run ends after this many ticks; null runs until stopped or until `lastTick`. */
+  tickLimit: z.int().positive().nullable(),
+  /** The run ends once this tick has run (org_config.json max_turns); null for no end. */
+  lastTick: z.int().positive().nullable(),
+  /** Pause between ticks while running. */
+  intervalMs: z.int().nonnegative(),
+  /** How the last run ended; null while none has ended. */
+  ended: z.object({ reason: RunEndReason, message: z.string(), atTick: z.int().nullable() }).nullable(),
+});
+export type RunState = z.infer<typeof RunState>;
+
+export const TurnOutcome = z.enum(['completed', 'failed', 'skipped', 'already_committed']);
+export type TurnOutcome = z.infer<typeof TurnOutcome>;
+
+/** What one tick did: each firing agent's turn, in commit order. */
+export const TickReport = z.object({
+  tick: z.int(),
+  turns: z.array(z.object({ agent: z.string(), status: TurnOutcome })),
+});
+export type TickReport = z.infer<typeof TickReport>;

@@ -1,0 +1,278 @@
+import type { RunEndReason, RunPhase, RunState, TickReport } from '../api/run-schemas';
+
+/** The part of the org engine a run drives: OrgEngine in the app, the CLI and the tests. */
+export interface TickRunner {
+  /** The tick the next `runTick` runs. */
+  currentTick(): Promise<number>;
+  runTick(signal?: AbortSignal): Promise<TickReport>;
+}
+
+export interface RunStartOptions {
+  /** End the run after this many ticks; null or absent for no limit. */
+  tickLimit?: number | null;
+  /** End the run once this tick has run (org_config.json max_turns); null or absent for no end. */
+  lastTick?: number | null;
+  /** Pause between ticks; the controller's default when absent. */
+  intervalMs?: number;
+}
+
+export type RunCommandResult<T = RunState> = { ok: true; value: T } | { ok: false; reason: string };
+
+export interface RunControllerOptions {
+  /** Called with a copy of the state after every change. */
+  onState?: (state: RunState) => void;
+  /** Called when a tick begins, before any turn of it runs. */
+  onTickStart?: (tick: number) => void;
+  /** Called with each finished tick's report. */
+  onTick?: (report: TickReport) => void;
+  defaultIntervalMs?: number;
+}
+
+type TickOutcome =
+  | { kind: 'ran'; report: TickReport }
+  | { kind: 'failed'; message: string }
+  | { kind: 'past_last_tick'; tick: number };
+
+const PHASE_WORDS: Record<RunPhase, string> = {
+  idle: 'idle',
+  running: 'running',
+  pausing: 'pausing',
+  paused: 'paused',
+  stepping: 'running one tick',
+  stopping: 'stopping',
+};
+
+/**
+ * Start, pause, resume, step and stop a run of ticks (DESIGN.md §3.2). At most one tick runs at any
+ * moment, whatever the order of commands, so no turn is ever staged twice; pausing and stopping let
+ * the tick in progress finish, so every turn it starts is committed once.
+ */
+export class RunController {
+  private current: RunState;
+  private loop: Promise<void> = Promise.resolve();
+  private stepInFlight: Promise<unknown> = Promise.resolve();
+  /** True from the moment a tick is begun until its outcome is known. */
+  private busy = false;
+  private wakeUp: (() => void) | null = null;
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly runner: TickRunner,
+    private readonly options: RunControllerOptions = {},
+  ) {
+    this.current = {
+      phase: 'idle',
+      nextTick: null,
+      tickInProgress: null,
+      ticksRun: 0,
+      tickLimit: null,
+      lastTick: null,
+      intervalMs: options.defaultIntervalMs ?? 0,
+      ended: null,
+    };
+  }
+
+  state(): RunState {
+    return { ...this.current };
+  }
+
+  /** Reads the next tick from the org again (after something outside the run changed it). */
+  async refresh(): Promise<RunState> {
+    if (!this.busy) {
+      const next = await this.runner.currentTick().catch(() => null);
+      if (next !== null && !this.busy) this.update({ nextTick: next });
+    }
+    return this.state();
+  }
+
+  start(options: RunStartOptions = {}): RunCommandResult {
+    if (this.current.phase !== 'idle')
+      return refuse(`A run is already ${PHASE_WORDS[this.current.phase]}; stop it before starting another.`);
+    this.update({
+      phase: 'running',
+      ticksRun: 0,
+      tickLimit: options.tickLimit ?? null,
+      lastTick: options.lastTick ?? null,
+      intervalMs: options.intervalMs ?? this.options.defaultIntervalMs ?? 0,
+      ended: null,
+    });
+    this.loop = this.runLoop();
+    return { ok: true, value: this.state() };
+  }
+
+  pause(): RunCommandResult {
+    switch (this.current.phase) {
+      case 'running':
+        this.update({ phase: this.busy ? 'pausing' : 'paused' });
+        this.wake();
+        return { ok: true, value: this.state() };
+      case 'pausing':
+      case 'paused':
+        return { ok: true, value: this.state() };
+      default:
+        return refuse(`Nothing to pause: the run is ${PHASE_WORDS[this.current.phase]}.`);
+    }
+  }
+
+  resume(): RunCommandResult {
+    switch (this.current.phase) {
+      case 'paused':
+      case 'pausing':
+        this.update({ phase: 'running' });
+        this.wake();
+        return { ok: true, value: this.state() };
+      case 'running':
+        return { ok: true, value: this.state() };
+      default:
+        return refuse(`Nothing to resume: the run is ${PHASE_WORDS[this.current.phase]}.`);
+    }
+  }
+
+  /** Ends the run; a tick in progress finishes first (the state says `stopping` until it has). */
+  stop(): RunCommandResult {
+    switch (this.current.phase) {
+      case 'idle':
+      case 'stopping':
+        return { ok: true, value: this.state() };
+      case 'stepping':
+        this.update({ phase: 'stopping' });
+        return { ok: true, value: this.state() };
+      default:
+        if (this.busy) this.update({ phase: 'stopping' });
+        else this.end('stopped', 'Stopped.');
+        this.wake();
+        return { ok: true, value: this.state() };
+    }
+  }
+
+  /** Runs exactly one tick while no run is going (idle) or while it is paused. */
+  async step(): Promise<RunCommandResult<{ report: TickReport; state: RunState }>> {
+    const phase = this.current.phase;
+    if ((phase !== 'idle' && phase !== 'paused') || this.busy)
+      return refuse(`Cannot step while the run is ${PHASE_WORDS[phase]}; pause it first.`);
+    this.update({ phase: 'stepping', ...(phase === 'idle' ? { ended: null } : {}) });
+    const running = this.runOne(null);
+    this.stepInFlight = running;
+    const outcome = await running;
+    if (this.current.phase === 'stopping') this.end('stopped', 'Stopped.');
+    else if (outcome.kind === 'failed') this.end('error', outcome.message);
+    else this.update({ phase });
+    this.wake();
+    if (outcome.kind === 'failed') return refuse(outcome.message);
+    if (outcome.kind === 'past_last_tick') return refuse(`Tick ${outcome.tick} was not run.`);
+    return { ok: true, value: { report: outcome.report, state: this.state() } };
+  }
+
+  /** Resolves when no tick is running and no run is going. */
+  async whenIdle(): Promise<void> {
+    await Promise.all([this.loop, this.stepInFlight]);
+  }
+
+  /**
+   * Ends everything for good (the org is closing): the run is stopped, and the tick in progress is
+   * told to give up through its abort signal.
+   */
+  async dispose(): Promise<void> {
+    this.stop();
+    this.abort.abort();
+    this.wake();
+    await this.whenIdle();
+  }
+
+  private async runLoop(): Promise<void> {
+    for (;;) {
+      const phase = this.current.phase;
+      if (phase === 'paused' || phase === 'stepping') {
+        await this.sleep(null);
+        continue;
+      }
+      if (phase !== 'running') return;
+      if (this.endIfAtLimit()) return;
+      const outcome = await this.runOne(this.current.lastTick);
+      if (outcome.kind === 'failed') return this.end('error', outcome.message);
+      if (outcome.kind === 'past_last_tick') return this.endAtLastTick();
+      const after = this.current.phase;
+      if (after === 'stopping') return this.end('stopped', 'Stopped.');
+      if (after === 'pausing') {
+        this.update({ phase: 'paused' });
+        continue;
+      }
+      if (after !== 'running') continue;
+      if (this.endIfAtLimit()) return;
+      await this.sleep(this.current.intervalMs);
+    }
+  }
+
+  /** Reads the tick and runs it, unless it is past `lastTick`; reading counts as part of the tick. */
+  private async runOne(lastTick: number | null): Promise<TickOutcome> {
+    this.busy = true;
+    try {
+      const tick = await this.runner.currentTick();
+      if (lastTick !== null && tick > lastTick) {
+        this.update({ nextTick: tick });
+        return { kind: 'past_last_tick', tick };
+      }
+      this.update({ tickInProgress: tick, nextTick: tick });
+      this.options.onTickStart?.(tick);
+      const report = await this.runner.runTick(this.abort.signal);
+      this.update({ tickInProgress: null, nextTick: report.tick + 1, ticksRun: this.current.ticksRun + 1 });
+      this.options.onTick?.(report);
+      return { kind: 'ran', report };
+    } catch (error) {
+      this.update({ tickInProgress: null });
+      return { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private endIfAtLimit(): boolean {
+    const { tickLimit, ticksRun, lastTick, nextTick } = this.current;
+    if (tickLimit !== null && ticksRun >= tickLimit) {
+      this.end('tick_limit', `Ran ${ticksRun} tick${ticksRun === 1 ? '' : 's'}, as asked.`);
+      return true;
+    }
+    if (lastTick !== null && nextTick !== null && nextTick > lastTick) {
+      this.endAtLastTick();
+      return true;
+    }
+    return false;
+  }
+
+  private endAtLastTick(): void {
+    this.end(
+      'max_turns',
+      `Tick ${this.current.lastTick} is the last one (max_turns in lemming/config/org_config.json).`,
+    );
+  }
+
+  private end(reason: RunEndReason, message: string): void {
+    const atTick = this.current.nextTick === null ? null : this.current.nextTick - 1;
+    this.update({ phase: 'idle', tickInProgress: null, ended: { reason, message, atTick } });
+  }
+
+  private sleep(ms: number | null): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        if (timer) clearTimeout(timer);
+        if (this.wakeUp === done) this.wakeUp = null;
+        resolve();
+      };
+      const timer = ms === null ? null : setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  private wake(): void {
+    this.wakeUp?.();
+  }
+
+  private update(change: Partial<RunState>): void {
+    this.current = { ...this.current, ...change };
+    this.options.onState?.(this.state());
+  }
+}
+
+function refuse(reason: string): { ok: false; reason: string } {
+  return { ok: false, reason };
+}
