@@ -108,7 +108,7 @@ describe('dispatching a skill', () => {
     const { tools } = toolsOf(ada(['echo_args']));
     const raw = skill('shout', 'command-dispatch: tool\ncommand-tool: echo_args\ncommand-arg-mode: raw\n');
     const result = await dispatchSkill(raw, 'make it loud', tools);
-    expect(JSON.parse(result.output)).toEqual({ command: 'make it loud', commandName: 'shout', skillName: 'shout' });
+    expect(JSON.parse(result.output ?? '')).toEqual({ command: 'make it loud', commandName: 'shout', skillName: 'shout' });
     expect(skillToolArguments(raw, { not: 'text' })).toMatchObject({ command: '{"not":"text"}' });
   });
 
