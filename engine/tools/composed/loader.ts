@@ -17,6 +17,7 @@ export interface ComposedToolLoad {
 /** Tool files are small; anything bigger is a mistake, not a tool. */
 const MAX_FILE_BYTES = 256 * 1024;
 const TOOL_FILE = /\.ya?ml$/i;
+// eslint-disable-next-line no-control-regex -- a NUL in a folder name is what this refuses
 const AGENT_FOLDER = /^[^/\\\u0000]+$/;
 
 /** A tool folder or file: where it is on disk, and how problems name it (relative to the org). */

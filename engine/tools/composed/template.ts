@@ -154,6 +154,7 @@ function renderText(template: Template, scope: RenderScope, context: 'body' | 'r
   return text;
 }
 
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const LINE_BREAK_OR_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 /**
@@ -189,6 +190,7 @@ function renderHeaders(headers: readonly NamedTemplate[], scope: RenderScope): R
   return rendered;
 }
 
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNSAFE_IN_URL = /[\s\u0000-\u001f\u007f]/;
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 

@@ -8,6 +8,7 @@ export type UrlRegion = 'authority' | 'path' | 'query' | 'fragment';
  * `?`, `#`, or `\` (which WHATWG parsing treats as `/` for http and https). A config value at the
  * very start stands for a whole base URL (`{{env.SUPABASE_URL}}/rest/v1/posts`).
  */
+// eslint-disable-next-line no-control-regex -- \u0001 marks a setting's value in a template's shape
 const ORIGIN_PREFIX = /^(?:[a-z][a-z0-9+.-]*:\/\/|\u0001)[^/?#\\]*/i;
 const CONFIG_MARK = '\u0001';
 const PARAM_MARK = '\u0002';
@@ -54,7 +55,7 @@ export function urlTemplateShape(template: Template): UrlTemplateShape {
 
 function literalOrigin(shape: string): URL | null {
   const origin = ORIGIN_PREFIX.exec(shape);
-  if (!origin || origin[0].startsWith(CONFIG_MARK) || /[\u0001\u0002]/.test(origin[0])) return null;
+  if (!origin || origin[0].includes(CONFIG_MARK) || origin[0].includes(PARAM_MARK)) return null;
   try {
     return new URL(`${origin[0]}/`);
   } catch {
