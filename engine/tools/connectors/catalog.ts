@@ -1,0 +1,151 @@
+import { POLICY_FILE, type OrgPolicy } from '../../org/policy-file';
+import type { Confinement } from '../../sandbox/shell/confinement';
+import { secretNameProblem } from '../../secrets/secret-name';
+import { TOOL_GROUPS, type CatalogEntry } from '../tool-catalog';
+import type { ToolKind } from '../tool-spec';
+import { BUILTIN_CONNECTORS, type BuiltinConnector } from './builtin-connectors';
+import type { Connector, ConnectorPermission, ConnectorReadiness, ConnectorSecret } from './connector';
+
+/** A composed tool as the Tool Store needs it (from engine/tools/composed: its source and requiredSecrets). */
+export interface ComposedConnectorInput {
+  name: string;
+  description: string;
+  /** The YAML file, relative to the org folder. */
+  file: string;
+  /** The agent folder for a tool under `agents/<folder>/api-tools/`; null for an org tool under `tools/`. */
+  agent: string | null;
+  /** The kind of what it finally calls: `network` for HTTP tools. */
+  toolKind: ToolKind;
+  secrets: readonly { name: string; description?: string }[];
+  /** Load errors; a tool with any is not ready. */
+  problems: readonly string[];
+}
+
+export interface ConnectorCatalogInput {
+  policy: OrgPolicy;
+  /** Whether a secret is set; never its value (see secretPresence). */
+  hasSecret: (name: string) => boolean;
+  /** How the shell is confined here; without it nothing is said about confinement. */
+  confinement?: Confinement;
+  composed?: readonly ComposedConnectorInput[];
+  /** The org's agents, to say which agents each connector's tools are granted to. */
+  agents?: readonly { name: string; folder: string; tools: readonly string[] }[];
+}
+
+/**
+ * The Tool Store's connectors: the built-in primitives by kind, then the composed tools, each with
+ * what it needs (permissions, settings, secrets), whether the org meets each org-level need, and its
+ * readiness, judged from secret presence alone.
+ */
+export function connectorCatalog(input: ConnectorCatalogInput): Connector[] {
+  return [...BUILTIN_CONNECTORS.map((connector) => builtin(connector, input)), ...(input.composed ?? []).map((tool) => composed(tool, input))];
+}
+
+function builtin(connector: BuiltinConnector, input: ConnectorCatalogInput): Connector {
+  return {
+    id: connector.id,
+    name: connector.name,
+    description: connector.description,
+    kind: 'builtin',
+    toolKinds: [connector.toolKind],
+    tools: [...connector.tools],
+    permissions: permissionsFor(connector.tools, connector.toolKind, input.policy),
+    configSchema: connector.configSchema,
+    config: connector.config,
+    secrets: [],
+    readiness: connector.readiness(input.confinement ? { confinement: input.confinement } : {}),
+    source: null,
+    grantedTo: grantedTo(connector.tools, connector.toolKind, input.agents ?? []),
+  };
+}
+
+function composed(tool: ComposedConnectorInput, input: ConnectorCatalogInput): Connector {
+  const secrets: ConnectorSecret[] = tool.secrets.map(({ name, description }) => ({
+    name,
+    description: description ?? `used by ${tool.name}`,
+    isSet: input.hasSecret(name),
+  }));
+  const agents = (input.agents ?? []).filter((agent) => tool.agent === null || agent.folder === tool.agent);
+  return {
+    id: tool.agent === null ? `composed:org:${tool.name}` : `composed:agent:${tool.agent}:${tool.name}`,
+    name: friendlyName(tool.name),
+    description: tool.description,
+    kind: 'composed',
+    toolKinds: [tool.toolKind],
+    tools: [tool.name],
+    permissions: permissionsFor([tool.name], tool.toolKind, input.policy),
+    configSchema: {
+      type: 'object',
+      properties: Object.fromEntries(secrets.map((secret) => [secret.name, { type: 'string', title: secret.name, description: secret.description, writeOnly: true }])),
+      required: secrets.map((secret) => secret.name),
+      additionalProperties: false,
+    },
+    config: null,
+    secrets,
+    readiness: composedReadiness(tool, secrets),
+    source: { file: tool.file, agent: tool.agent },
+    grantedTo: grantedTo([tool.name], tool.toolKind, agents),
+  };
+}
+
+function composedReadiness(tool: ComposedConnectorInput, secrets: readonly ConnectorSecret[]): ConnectorReadiness {
+  if (tool.problems.length > 0) {
+    const more = tool.problems.length > 1 ? ` (and ${tool.problems.length - 1} more problem${tool.problems.length > 2 ? 's' : ''})` : '';
+    return { ready: false, reason: `${tool.file} has errors: ${tool.problems[0]}${more}`, fix: `fix ${tool.file}` };
+  }
+  const badName = secrets.map((secret) => secretNameProblem(secret.name)).find((problem) => problem !== null);
+  if (badName) return { ready: false, reason: `it needs a secret it cannot have: ${badName}`, fix: `rename the secret in ${tool.file}` };
+  const missing = secrets.filter((secret) => !secret.isSet).map((secret) => secret.name);
+  if (missing.length === 0) return { ready: true };
+  const names = listOf(missing);
+  return {
+    ready: false,
+    reason: `it needs the secret${missing.length > 1 ? 's' : ''} ${names}, which ${missing.length > 1 ? 'are' : 'is'} not set`,
+    fix: `set ${names} in the Tool Store (or: ${missing.map((name) => `lemming secret set ${name}`).join('; ')})`,
+  };
+}
+
+function permissionsFor(tools: readonly string[], kind: ToolKind, policy: OrgPolicy): ConnectorPermission[] {
+  const group = TOOL_GROUPS[kind];
+  const grant = tools.length === 1 ? `"${tools[0]}" or "${group}"` : `"${group}", or single tools (${tools.join(', ')})`;
+  const permissions: ConnectorPermission[] = [
+    { scope: 'agent', requirement: `add ${grant} to the agent's permissions.tools`, met: null },
+    { scope: 'org', requirement: `"${kind}" is in allowed_tool_kinds (${POLICY_FILE})`, met: policy.allowed_tool_kinds.includes(kind) },
+  ];
+  if (kind === 'network') permissions.push({ scope: 'org', requirement: `network.enabled is true (${POLICY_FILE})`, met: policy.network.enabled });
+  for (const tool of tools.filter((name) => policy.tools.deny.includes(name))) {
+    permissions.push({ scope: 'org', requirement: `"${tool}" is not in tools.deny (${POLICY_FILE})`, met: false });
+  }
+  return permissions;
+}
+
+function grantedTo(tools: readonly string[], kind: ToolKind, agents: readonly { name: string; tools: readonly string[] }[]): string[] {
+  const grants = new Set([...tools, TOOL_GROUPS[kind]]);
+  return agents.filter((agent) => agent.tools.some((tool) => grants.has(tool))).map((agent) => agent.name);
+}
+
+/** `fetch_weather` → "Fetch weather", as OpenClaw labels api-tools. */
+function friendlyName(name: string): string {
+  const words = name.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function listOf(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * The policy resolver's readiness layer from the connectors: a catalog entry whose connector is not
+ * ready takes the connector's reason and fix (pass the org's connectors and the agent's own).
+ */
+export function withConnectorReadiness(catalog: readonly CatalogEntry[], connectors: readonly Connector[]): CatalogEntry[] {
+  const notReady = new Map<string, ConnectorReadiness>();
+  for (const connector of connectors) {
+    if (connector.readiness.ready) continue;
+    for (const tool of connector.tools) notReady.set(tool, connector.readiness);
+  }
+  return catalog.map((entry) => {
+    const readiness = notReady.get(entry.spec.name);
+    return readiness && entry.readiness.ready ? { ...entry, readiness } : entry;
+  });
+}
