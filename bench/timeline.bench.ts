@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TimelineEventInput, TimelineQuery } from '../engine/timeline/event-schema';
 import { applyConnectionPragmas, openSqlite } from '../engine/timeline/sqlite';
-import { openTimeline, type TimelineStore } from '../engine/timeline/timeline-store';
+import { BULK_BATCH_SIZE, openTimeline, type TimelineStore } from '../engine/timeline/timeline-store';
 import type { BenchSection } from './bench-section';
 
 const EVENT_COUNT = Number(process.env.TIMELINE_BENCH_EVENTS ?? 1_000_000);
-const BATCH_SIZE = 1000;
+const BATCH_SIZE = BULK_BATCH_SIZE;
 const AGENT_COUNT = 20;
 const EVENTS_PER_TICK = 40;
 const PAGE_RUNS = 60;

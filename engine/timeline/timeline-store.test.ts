@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidTimelineEventError } from './event-record';
 import type { TimelineEventInput } from './event-schema';
 import { tempTimelineDir } from './test-support/temp-timeline';
-import { MAX_REPORTED_SKIPS, TimelineReadOnlyError } from './timeline-store';
+import { BULK_BATCH_SIZE, MAX_REPORTED_SKIPS, TimelineReadOnlyError } from './timeline-store';
 
 let temp: Awaited<ReturnType<typeof tempTimelineDir>>;
 beforeEach(async () => {
@@ -265,14 +265,15 @@ describe('import', () => {
   });
 
   it('imports more events than fit in one batch, in file order', async () => {
+    const count = BULK_BATCH_SIZE * 2 + 500;
     const file = join(temp.dir, 'many.jsonl');
     await writeFile(
       file,
-      Array.from({ length: 4500 }, (_, index) => JSON.stringify({ kind: 'n', n: index })).join('\n'),
+      Array.from({ length: count }, (_, index) => JSON.stringify({ kind: 'n', n: index })).join('\n'),
     );
     const timeline = temp.open();
-    expect(await timeline.importJsonl(file)).toEqual({ imported: 4500, skipped: [], skippedCount: 0 });
-    expect(timeline.get(4500)?.json).toBe('{"kind":"n","n":4499}');
+    expect(await timeline.importJsonl(file)).toEqual({ imported: count, skipped: [], skippedCount: 0 });
+    expect(timeline.get(count)?.json).toBe(`{"kind":"n","n":${count - 1}}`);
   });
 
   it('lists the first skipped lines and counts them all', async () => {
@@ -293,14 +294,16 @@ describe('import', () => {
 describe('export', () => {
   it('writes the filtered events oldest first, across batches', async () => {
     const timeline = temp.open();
-    const events = Array.from({ length: 5000 }, (_, index) => ({
+    const events = Array.from({ length: BULK_BATCH_SIZE * 3 }, (_, index) => ({
       kind: 'n',
       agent: index % 2 ? 'odd' : 'even',
       n: index,
     }));
     timeline.appendMany(events);
     const out = join(temp.dir, 'odd.jsonl');
-    expect(await timeline.exportJsonl(out, { agents: ['odd'] })).toEqual({ exported: 2500 });
+    expect(await timeline.exportJsonl(out, { agents: ['odd'] })).toEqual({
+      exported: (BULK_BATCH_SIZE * 3) / 2,
+    });
     const expected = events
       .filter((event) => event.agent === 'odd')
       .map((event) => `${JSON.stringify(event)}\n`);

@@ -38,8 +38,11 @@ export class TimelineReadOnlyError extends Error {
 
 export const MAX_REPORTED_SKIPS = 1000;
 
-/** Events per transaction when importing, and rows per query when exporting. */
-const BATCH_SIZE = 2000;
+/**
+ * Events per transaction when importing, and rows per query when exporting. Large, because every
+ * commit rewrites the hot end of each index and writes a new search segment.
+ */
+export const BULK_BATCH_SIZE = 5000;
 
 /**
  * A tick range whose seq window holds more than this many events per event in the range is paged
@@ -164,13 +167,13 @@ export class TimelineStore {
     const parsed = TimelineFilter.parse(filter);
     const upTo = this.latestSeq();
     const fetchBatch = (cursor: number | null): TimelineRow[] =>
-      this.fetch(parsed, { direction: 'asc', cursor, upTo, limit: BATCH_SIZE });
+      this.fetch(parsed, { direction: 'asc', cursor, upTo, limit: BULK_BATCH_SIZE });
     function* batches(): Generator<string[]> {
       let cursor: number | null = null;
       for (;;) {
         const rows = fetchBatch(cursor);
         if (rows.length > 0) yield rows.map((row) => row.json);
-        if (rows.length < BATCH_SIZE) return;
+        if (rows.length < BULK_BATCH_SIZE) return;
         cursor = rows.at(-1)!.seq;
       }
     }
@@ -207,7 +210,7 @@ export class TimelineStore {
         }
         const result = recordFromLine(line.text);
         if (!result.ok) skip(line.line, result.reason);
-        else if (batch.push(result.record) >= BATCH_SIZE) flush();
+        else if (batch.push(result.record) >= BULK_BATCH_SIZE) flush();
       }
     } catch (error) {
       throw new Error(`Could not import ${filePath}: ${messageOf(error)}`, { cause: error });
