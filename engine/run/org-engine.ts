@@ -21,6 +21,7 @@ import type { ToolTurnContext, TurnBudget } from '../tools/agent-tools';
 import { resolveTools, type ToolVerdict } from '../tools/policy-resolver';
 import { toolCatalog } from '../tools/tool-catalog';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
+import type { HttpTransport } from '../tools/http-request-tool';
 import type { ToolResult } from '../tools/tool-result';
 import { agentToolbox } from '../tools/agent-toolbox';
 import type { CatalogEntry, CatalogEnvironment } from '../tools/tool-catalog';
@@ -45,6 +46,8 @@ export interface EngineOptions {
   clock?: () => Date;
   /** The tools an agent could have; the default is the built-in catalog for its resume. */
   catalog?: (context: ToolTurnContext, environment: CatalogEnvironment) => CatalogEntry[];
+  /** Only for tests: how agent web requests resolve and classify addresses. */
+  httpTransport?: HttpTransport;
   /** Called after each commit with what was committed (the live tail). */
   onCommit?: (commit: EngineCommit) => void;
 }
@@ -104,7 +107,10 @@ export class OrgEngine {
     const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
     const opened = openTimeline(file, { nativeBinding: options.nativeBinding });
     if (!opened.ok) throw new Error(opened.error.message);
-    const engine = new OrgEngine(options.orgPath, opened.timeline, options, { confinement: await detectConfinement() });
+    const engine = new OrgEngine(options.orgPath, opened.timeline, options, {
+      confinement: await detectConfinement(),
+      ...(options.httpTransport ? { httpTransport: options.httpTransport } : {}),
+    });
     await engine.pending.replay();
     await engine.diskImport.importAll();
     return engine;

@@ -34,7 +34,7 @@ export function agentToolbox(options: ToolboxOptions) {
     let sandbox: AgentSandbox | null = null;
     const toolContext = (): ToolContext => {
       sandbox ??= new AgentSandbox({ orgPath: context.orgPath, agentDir: context.agentDir, fileAccess: context.resume.permissions.file_access, fs: new DiskAgentFilesystem() });
-      return { ...context, sandbox, ...(context.signal ? { signal: context.signal } : {}) };
+      return { ...context, sandbox, policy: options.policy, ...(context.signal ? { signal: context.signal } : {}) };
     };
 
     return {

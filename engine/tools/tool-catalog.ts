@@ -1,5 +1,7 @@
+import { DEFAULT_ORG_POLICY } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
 import type { Confinement } from '../sandbox/shell/confinement';
+import { createHttpRequestTool, networkAccessFromPolicy, type HttpTransport } from './http-request-tool';
 import { confinementNote, createShellTool } from './shell-tool';
 import { createAgentTool } from './create-agent-tool';
 import { fileListTool, fileReadTool, fileWriteTool } from './lemming-file-tools';
@@ -36,6 +38,8 @@ function entry(spec: ToolSpec, aliases: readonly string[] = [], readiness: Readi
 export interface CatalogEnvironment {
   /** How shell commands are confined here (detectConfinement), said next to the shell tool. */
   confinement: Confinement;
+  /** How agent web requests resolve and classify addresses; only tests change it (to reach loopback servers). */
+  httpTransport?: HttpTransport;
 }
 
 /**
@@ -52,5 +56,11 @@ export function toolCatalog(_resume: Resume, environment: CatalogEnvironment): C
     entry(listAgentsTool),
     entry(createAgentTool),
     entry(createShellTool({ confinement: environment.confinement }), [], { ready: true, note: confinementNote(environment.confinement) }),
+    entry(
+      createHttpRequestTool({
+        network: (context) => networkAccessFromPolicy(context.policy ?? DEFAULT_ORG_POLICY),
+        ...(environment.httpTransport ? { transport: environment.httpTransport } : {}),
+      }),
+    ),
   ];
 }

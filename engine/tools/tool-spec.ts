@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolDefinition } from '../models/types';
+import type { OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
 import type { TurnMemory } from '../run/turn-memory';
 import type { AgentSandbox } from '../sandbox/agent-sandbox';
@@ -21,6 +22,8 @@ export interface ToolContext {
   sandbox: AgentSandbox;
   /** The org's agents as the engine knows them this tick. */
   agents: readonly { name: string; title: string }[];
+  /** The org's tool policy (lemming/config/policy.json) as it was when the turn began; absent means the default (network off). */
+  policy?: OrgPolicy;
   signal?: AbortSignal;
 }
 
