@@ -1,0 +1,30 @@
+import { envSecretStore } from './env-secret-store';
+import { openFileSecretStore, SECRETS_FILE_VARIABLE } from './file-secret-store';
+import { layeredSecretStore } from './layered-secret-store';
+import type { SecretStore } from './secret-store';
+
+export interface HeadlessSecretsOptions {
+  /** `--secrets-file`; LEMMING_SECRETS_FILE in `env` when not given. */
+  file?: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Orgs the secrets file must be outside of. */
+  orgPaths?: readonly string[];
+}
+
+export type HeadlessSecretsOpen =
+  | { ok: true; store: SecretStore; warnings: string[]; hasFile: boolean }
+  | { ok: false; message: string };
+
+/**
+ * The secrets of a run without the app (the CLI, CI): the secrets file named by `--secrets-file` or
+ * LEMMING_SECRETS_FILE, over LEMMING_SECRET_* environment variables; only the environment when no
+ * file is named (and then nothing can be changed).
+ */
+export async function openHeadlessSecretStore(options: HeadlessSecretsOptions): Promise<HeadlessSecretsOpen> {
+  const environment = envSecretStore(options.env);
+  const file = options.file ?? options.env[SECRETS_FILE_VARIABLE];
+  if (!file) return { ok: true, store: environment, warnings: [], hasFile: false };
+  const opened = await openFileSecretStore(file, options.orgPaths ? { orgPaths: options.orgPaths } : {});
+  if (!opened.ok) return opened;
+  return { ok: true, store: layeredSecretStore(opened.store, environment), warnings: opened.warnings, hasFile: true };
+}
