@@ -21,8 +21,8 @@ export interface PageSql {
 }
 
 /**
- * Above this many agent × kind combinations one merged arm per combination is no longer worth it, and
- * the query falls back to IN lists (still index-driven, but the index rows are filtered, not seeked).
+ * Most arms merged in one page query. Each arm is an index seek, so more arms cost more setup than
+ * they save; beyond this, a list is checked on each row of fewer arms instead.
  */
 const MAX_MERGED_ARMS = 64;
 
@@ -77,26 +77,32 @@ export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): P
   }
 
   const base = [...seqConditions('seq', options), ...shared(filter, '')];
-  const armCount = Math.max(agents.length, 1) * Math.max(kinds.length, 1);
-  if (armCount === 1 || armCount > MAX_MERGED_ARMS) {
-    const conditions = [...base, inList('agent', agents), inList('kind', kinds)];
-    return finish(
-      `SELECT ${COLUMNS} FROM events${where(conditions)} ORDER BY seq ${order} LIMIT ?`,
-      conditions,
-      options.limit,
-    );
-  }
-  const arms = product(agents, kinds).map(([agent, kind]) => [
-    ...base,
-    agent === undefined ? null : { sql: 'agent = ?', params: [agent] },
-    kind === undefined ? null : { sql: 'kind = ?', params: [kind] },
-  ]);
+  const arms = mergedArms(agents, kinds).map((arm) => [...base, ...arm]);
+  const select = (conditions: (Condition | null)[]): string =>
+    `SELECT ${COLUMNS} FROM events${where(conditions)}`;
   return {
-    sql:
-      arms.map((conditions) => `SELECT ${COLUMNS} FROM events${where(conditions)}`).join(' UNION ALL ') +
-      ` ORDER BY seq ${order} LIMIT ?`,
+    sql: `${arms.map(select).join(' UNION ALL ')} ORDER BY seq ${order} LIMIT ?`,
     params: [...arms.flatMap(paramsOf), options.limit],
   };
+}
+
+/**
+ * The equality conditions of each merged arm: one arm per agent × kind pair while that stays small,
+ * else one per value of the shorter list with the other list checked on each row, else a single arm.
+ */
+function mergedArms(agents: string[], kinds: string[]): (Condition | null)[][] {
+  if (Math.max(agents.length, 1) * Math.max(kinds.length, 1) <= MAX_MERGED_ARMS) {
+    const agentValues = agents.length ? agents.map((agent) => inList('agent', [agent])) : [null];
+    const kindValues = kinds.length ? kinds.map((kind) => inList('kind', [kind])) : [null];
+    return agentValues.flatMap((agent) => kindValues.map((kind) => [agent, kind]));
+  }
+  const [shorter, longer] =
+    agents.length <= kinds.length ? (['agent', 'kind'] as const) : (['kind', 'agent'] as const);
+  const values = { agent: agents, kind: kinds };
+  if (values[shorter].length <= MAX_MERGED_ARMS) {
+    return values[shorter].map((value) => [inList(shorter, [value]), inList(longer, values[longer])]);
+  }
+  return [[inList('agent', agents), inList('kind', kinds)]];
 }
 
 function seqConditions(column: string, options: PageSqlOptions): Condition[] {
@@ -147,12 +153,4 @@ function finish(sql: string, conditions: (Condition | null)[], limit: number): P
 
 function distinct(values: string[] | undefined): string[] {
   return [...new Set(values ?? [])];
-}
-
-function product(agents: string[], kinds: string[]): [string | undefined, string | undefined][] {
-  const agentValues = agents.length ? agents : [undefined];
-  const kindValues = kinds.length ? kinds : [undefined];
-  return agentValues.flatMap((agent) =>
-    kindValues.map((kind): [string | undefined, string | undefined] => [agent, kind]),
-  );
 }

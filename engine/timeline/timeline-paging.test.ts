@@ -113,6 +113,10 @@ const FILTERS: Record<string, TimelineFilter> = {
     tickFrom: 5,
     runId: 'run-c',
   },
+  'more agent × kind pairs than are merged': {
+    agents: [...AGENTS.slice(0, 3), ...Array.from({ length: 70 }, (_, index) => `ghost-${index}`)],
+    kinds: ['message', 'credit'],
+  },
   'nobody matches': { agents: ['nobody'] },
   'no word matches': { text: 'zebra' },
 };
@@ -156,6 +160,14 @@ describe.each(['engine order', 'scattered'] as const)('keyset paging, ticks in %
     const exact = timeline.page({ direction: 'asc', cursor: 1300, limit: 200 });
     expect(exact.rows).toHaveLength(200);
     expect(exact.nextCursor).toBeNull();
+  });
+
+  it('pages correctly when both lists are too long to merge', () => {
+    const filter = {
+      agents: [...AGENTS.slice(1), ...Array.from({ length: 70 }, (_, index) => `ghost-${index}`)],
+      kinds: [...KINDS.slice(1), ...Array.from({ length: 70 }, (_, index) => `ghost-kind-${index}`)],
+    };
+    expect(allPages(timeline, { ...filter, limit: 37 }).seqs).toEqual(expectedSeqs(events, filter, 'desc'));
   });
 
   it('rejects a page size above 1000', () => {
