@@ -27,12 +27,12 @@ export function parseYamlSource(text: string): YamlParse {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
-  const issues = [...document.errors, ...document.warnings];
-  if (issues.length > 0)
-    return {
-      ok: false,
-      problems: issues.map((issue) => ({ message: `YAML: ${firstLine(issue.message)}`, ...position(issue.pos[0]) })),
-    };
+  const [first, ...later] = [...document.errors, ...document.warnings];
+  if (first) {
+    // Errors after the first usually follow from it; one precise message helps more than a cascade.
+    const more = later.length > 0 ? ` (and ${later.length} more YAML ${later.length === 1 ? 'problem' : 'problems'} after it)` : '';
+    return { ok: false, problems: [{ message: `YAML: ${firstLine(first.message)}${more}`, ...position(first.pos[0]) }] };
+  }
   let value: unknown;
   try {
     value = document.toJS({ maxAliasCount: 100 });
