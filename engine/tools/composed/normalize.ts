@@ -132,7 +132,9 @@ function openClawBody(
       }
       const fields: NamedTemplate[] = [];
       for (const [name, value] of Object.entries(content as Record<string, unknown>)) {
-        if (isScalar(value)) fields.push({ name, value: builder.scalarTemplate(value, [...contentPath, name]) });
+        if (/\{\{|\$\{/.test(name))
+          builder.problems.push({ path: [...contentPath, name], message: 'placeholders are not allowed in field names, only in values' });
+        else if (isScalar(value)) fields.push({ name, value: builder.scalarTemplate(value, [...contentPath, name]) });
         else builder.problems.push({ path: [...contentPath, name], message: 'a form field must be text, a number or true/false' });
       }
       return { type: 'form', fields };

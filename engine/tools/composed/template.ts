@@ -106,7 +106,7 @@ function asText(value: unknown): string {
 }
 
 /** Percent-encodes everything but unreserved characters (RFC 3986), so a value stays one path segment or query value. */
-export function encodeComponent(text: string): string {
+function encodeComponent(text: string): string {
   return encodeURIComponent(text).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 

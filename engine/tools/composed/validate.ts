@@ -1,5 +1,6 @@
 import { matchesAnyHostPattern, normalizeHost, parseHostPatterns } from '../../net/host-patterns';
 import { checkHeaders } from '../../net/request-shape';
+import { secretNameProblem } from '../../secrets/secret-name';
 import {
   bodyTemplates,
   HTTP_REQUEST,
@@ -45,8 +46,14 @@ export function validateComposedTool(tool: ComposedTool): FieldProblem[] {
       if (message) problems.push({ path: template.path, message });
     }
 
-  if (isHttpCall(implementation) && urlShape) checkHttpCall(tool, implementation, urlShape, problems);
-  else checkDelegation(tool, implementation as Delegation, problems);
+  if (!isHttpCall(implementation)) checkDelegation(tool, implementation, problems);
+  else if (urlShape) {
+    checkHttpCall(tool, implementation, urlShape, problems);
+    implementation.requiresEnv.forEach((name, index) => {
+      const problem = secretNameProblem(name);
+      if (problem) problems.push({ path: [...tool.source.path, 'requires_env', index], message: problem });
+    });
+  }
   return problems;
 }
 
@@ -121,6 +128,10 @@ interface PlaceholderScope {
 
 function checkPlaceholder(placeholder: Placeholder, role: Role, scope: PlaceholderScope): string | null {
   const { tool } = scope;
+  if (placeholder.kind === 'secret' || placeholder.kind === 'config') {
+    const badName = secretNameProblem(placeholder.name);
+    if (badName) return `${placeholder.source}: ${badName}`;
+  }
   switch (placeholder.kind) {
     case 'param': {
       const root = placeholder.path[0] ?? '';
@@ -166,6 +177,9 @@ function checkHttpCall(tool: ComposedTool, call: HttpCall, shape: UrlTemplateSha
           ? `the scheme ${shape.literalScheme}: is not allowed; use http:// or https://`
           : 'must start with http:// or https:// (or with a setting that holds the base URL)',
       });
+    const hostIsLiteral = ![...shape.regions.values()].includes('authority');
+    if (hostIsLiteral && !shape.literalOrigin)
+      problems.push({ path: urlPath, message: 'is not a valid URL: its host cannot be read' });
     if (shape.literalOrigin && (shape.literalOrigin.username !== '' || shape.literalOrigin.password !== ''))
       problems.push({ path: urlPath, message: 'must not hold a user name or password; send credentials in a header' });
   }

@@ -258,6 +258,31 @@ describe('OpenClaw api-tools are checked strictly when they load', () => {
     ]);
   });
 
+  it('refuses secret and setting names the secret store cannot hold', async () => {
+    const problems = await problemsOf(
+      openClaw({
+        request: '  method: GET\n  url: "{{env.base_url}}/orders"\n  headers:\n    X-Key: "{{env.ShopKey}}"',
+        extra: 'requires_env: [base_url]',
+      }),
+    );
+    expect(problems.map((problem) => [problem.field, problem.message])).toEqual([
+      ['request.url', expect.stringMatching(/^\{\{env\.base_url\}\}: "base_url" is not a valid secret name: a secret name must start with an upper-case letter/)],
+      ['request.headers.X-Key', expect.stringMatching(/^\{\{env\.ShopKey\}\}: "ShopKey" is not a valid secret name/)],
+      ['requires_env[0]', expect.stringMatching(/^"base_url" is not a valid secret name/)],
+    ]);
+  });
+
+  it('refuses placeholders in form field names and a URL whose host cannot be read', async () => {
+    const problems = await problemsOf(
+      openClaw({ request: '  method: POST\n  url: "https://api.shop.test/x"\n  body:\n    type: form\n    content:\n      "{{params.order_id}}": x' }),
+    );
+    expect(problems.map((problem) => [problem.field, problem.message])).toEqual([
+      ['request.body.content["{{params.order_id}}"]', 'placeholders are not allowed in field names, only in values'],
+    ]);
+    const badUrl = await problemsOf(openClaw({ request: '  method: GET\n  url: "https://api shop.test/x"' }));
+    expect(badUrl).toEqual([expect.objectContaining({ field: 'request.url', message: 'is not a valid URL: its host cannot be read' })]);
+  });
+
   it('checks parameter types and that defaults fit their parameter', async () => {
     const badType = await problemsOf(openClaw({ parameters: '  tags:\n    type: array', request: '  method: GET\n  url: https://api.shop.test/x' }));
     expect(badType).toEqual([
@@ -393,6 +418,13 @@ describe('AgentClash composed tools are checked strictly when they load', () => 
       ).toEqual([
         expect.objectContaining({ field: 'implementation.args.url', message: expect.stringMatching(/^\$\{host\} lets the caller choose the host, but this tool sends secrets/) }),
       ]);
+  });
+
+  it('refuses a secret name the secret store cannot hold', async () => {
+    const problems = await problemsOf(agentClash({ args: '    method: GET\n    url: https://api.example.com/\n    headers:\n      X-Key: ${secrets.api_key}' }));
+    expect(problems).toEqual([
+      expect.objectContaining({ field: 'implementation.args.headers.X-Key', message: expect.stringMatching(/^\$\{secrets\.api_key\}: "api_key" is not a valid secret name/) }),
+    ]);
   });
 
   it('refuses secrets passed to anything but http_request', async () => {
