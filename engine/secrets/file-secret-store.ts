@@ -6,7 +6,7 @@ import { checkSecretsFileLocation } from './secrets-file-location';
 /** The environment variable that names the CLI's secrets file when `--secrets-file` is not given. */
 export const SECRETS_FILE_VARIABLE = 'LEMMING_SECRETS_FILE';
 
-export type FileSecretStoreOpen = { ok: true; store: SecretStore; warnings: string[] } | { ok: false; message: string };
+export type FileSecretStoreOpen = { ok: true; store: SecretStore; path: string; warnings: string[] } | { ok: false; message: string };
 
 export interface FileSecretStoreOptions {
   /** Org folders the file must not be inside (any folder above it that looks like an org is refused too). */
@@ -35,5 +35,5 @@ export async function openFileSecretStore(path: string, options: FileSecretStore
       decode: async (payload) => payload,
     },
   });
-  return { ok: true, store, warnings: read.warnings };
+  return { ok: true, store, path: location.path, warnings: read.warnings };
 }

@@ -17,7 +17,7 @@ describe('headless secrets (the CLI\'s)', () => {
     const env = { LEMMING_SECRETS_FILE: file, LEMMING_SECRET_FROM_ENV: 'env-value' };
     const opened = await openHeadlessSecretStore({ env });
     if (!opened.ok) throw new Error(opened.message);
-    expect(opened.hasFile).toBe(true);
+    expect(opened.file).toBe(file);
     expect(await opened.store.set('FROM_FILE', 'file-value')).toMatchObject({ ok: true });
     const again = await openHeadlessSecretStore({ file, env: {} });
     if (!again.ok) throw new Error(again.message);
@@ -28,7 +28,7 @@ describe('headless secrets (the CLI\'s)', () => {
   it('are the environment alone, read-only, when no file is named', async () => {
     const opened = await openHeadlessSecretStore({ env: { LEMMING_SECRET_TOKEN: 'token-value' } });
     if (!opened.ok) throw new Error(opened.message);
-    expect(opened.hasFile).toBe(false);
+    expect(opened.file).toBeNull();
     expect(await opened.store.reveal('TOKEN')).toBe('token-value');
     expect(await opened.store.set('OTHER', 'value')).toMatchObject({ ok: false });
   });

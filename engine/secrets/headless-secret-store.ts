@@ -12,7 +12,7 @@ export interface HeadlessSecretsOptions {
 }
 
 export type HeadlessSecretsOpen =
-  | { ok: true; store: SecretStore; warnings: string[]; hasFile: boolean }
+  | { ok: true; store: SecretStore; warnings: string[]; /** The secrets file changes go to, or null when there is none. */ file: string | null }
   | { ok: false; message: string };
 
 /**
@@ -23,8 +23,8 @@ export type HeadlessSecretsOpen =
 export async function openHeadlessSecretStore(options: HeadlessSecretsOptions): Promise<HeadlessSecretsOpen> {
   const environment = envSecretStore(options.env);
   const file = options.file ?? options.env[SECRETS_FILE_VARIABLE];
-  if (!file) return { ok: true, store: environment, warnings: [], hasFile: false };
+  if (!file) return { ok: true, store: environment, warnings: [], file: null };
   const opened = await openFileSecretStore(file, options.orgPaths ? { orgPaths: options.orgPaths } : {});
   if (!opened.ok) return opened;
-  return { ok: true, store: layeredSecretStore(opened.store, environment), warnings: opened.warnings, hasFile: true };
+  return { ok: true, store: layeredSecretStore(opened.store, environment), warnings: opened.warnings, file: opened.path };
 }

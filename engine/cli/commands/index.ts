@@ -1,7 +1,9 @@
 import type { Command } from '../command';
+import { connectorsCommand } from './connectors';
 import { initCommand } from './init';
 import { inboxCommand, sendCommand } from './messages';
 import { runCommand, tickCommand } from './run';
+import { secretCommand } from './secrets';
 import { creditsCommand, statusCommand } from './status';
 import { exportCommand, importCommand, timelineCommand } from './timeline';
 import { callCommand, toolsCommand } from './tools';
@@ -21,4 +23,6 @@ export const commands: readonly Command[] = [
   creditsCommand,
   toolsCommand,
   callCommand,
+  connectorsCommand,
+  secretCommand,
 ];

@@ -107,7 +107,7 @@ function composedReadiness(tool: ComposedConnectorInput, secrets: readonly Conne
 
 function permissionsFor(tools: readonly string[], kind: ToolKind, policy: OrgPolicy): ConnectorPermission[] {
   const group = TOOL_GROUPS[kind];
-  const grant = tools.length === 1 ? `"${tools[0]}" or "${group}"` : `"${group}", or single tools (${tools.join(', ')})`;
+  const grant = tools.length === 1 ? `"${tools[0]}" or "${group}"` : `"${group}" (all of its tools) or single tool names`;
   const permissions: ConnectorPermission[] = [
     { scope: 'agent', requirement: `add ${grant} to the agent's permissions.tools`, met: null },
     { scope: 'org', requirement: `"${kind}" is in allowed_tool_kinds (${POLICY_FILE})`, met: policy.allowed_tool_kinds.includes(kind) },

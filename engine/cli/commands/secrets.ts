@@ -1,0 +1,149 @@
+import { openHeadlessSecretStore } from '../../secrets/headless-secret-store';
+import { SECRET_VARIABLE_PREFIX } from '../../secrets/env-secret-store';
+import { SECRETS_FILE_VARIABLE } from '../../secrets/file-secret-store';
+import { MIN_REDACTED_LENGTH } from '../../secrets/secret-spellings';
+import type { SecretStore } from '../../secrets/secret-store';
+import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import { stringOption, type Command, type ParsedCommandArgs } from '../command';
+
+/** What `secret set` reads a value from; the process's stdin unless the caller (a test) passes its own. */
+interface SecretInput extends AsyncIterable<string | Buffer> {
+  isTTY?: boolean;
+  setRawMode?(raw: boolean): unknown;
+  setEncoding?(encoding: BufferEncoding): unknown;
+  on(event: 'data', listener: (chunk: string | Buffer) => void): unknown;
+  off(event: 'data', listener: (chunk: string | Buffer) => void): unknown;
+  resume?(): unknown;
+  pause?(): unknown;
+}
+type SecretCliIo = CliIo & { stdin?: SecretInput };
+
+const NO_FILE = `no secrets file: give --secrets-file PATH or set ${SECRETS_FILE_VARIABLE} (secrets from ${SECRET_VARIABLE_PREFIX}* variables are read-only)`;
+
+/** The secret store a CLI command uses; warnings about the file go to stderr. */
+export async function cliSecretStore(io: CliIo, values: ParsedCommandArgs['values'], orgPaths: readonly string[] = []): Promise<{ store: SecretStore; file: string | null }> {
+  const opened = await openHeadlessSecretStore({ file: stringOption(values, 'secrets-file'), env: io.env, orgPaths });
+  if (!opened.ok) throw new CliFailure(opened.message);
+  for (const warning of opened.warnings) io.stderr.write(`warning: ${warning}\n`);
+  return opened;
+}
+
+function nameArgument(positionals: string[], action: string): string {
+  const name = positionals[1];
+  if (!name) throw new UsageError(`Give the name of the secret to ${action}, e.g. lemming secret ${action} GITHUB_TOKEN.`);
+  if (positionals.length > 2) throw new UsageError(`Unexpected "${positionals[2]}": the value is read from stdin or --value, never from the arguments.`);
+  return name;
+}
+
+async function list(io: CliIo, values: ParsedCommandArgs['values']): Promise<number> {
+  const { store } = await cliSecretStore(io, values);
+  const secrets = await store.list();
+  if (values.json) {
+    printJson(io, { location: store.location, secrets });
+    return EXIT_OK;
+  }
+  if (secrets.length === 0) {
+    io.stdout.write(`No secrets in ${store.location}.\nAdd one with: lemming secret set NAME --secrets-file PATH\n`);
+    return EXIT_OK;
+  }
+  const width = Math.max(4, ...secrets.map((secret) => secret.name.length));
+  io.stdout.write(`${'NAME'.padEnd(width)}  ${'UPDATED'.padEnd(24)}  SOURCE\n`);
+  for (const secret of secrets) io.stdout.write(`${secret.name.padEnd(width)}  ${(secret.updatedAt ?? '-').padEnd(24)}  ${secret.source}\n`);
+  return EXIT_OK;
+}
+
+async function set(io: SecretCliIo, positionals: string[], values: ParsedCommandArgs['values']): Promise<number> {
+  const name = nameArgument(positionals, 'set');
+  const { store, file } = await cliSecretStore(io, values);
+  if (file === null) throw new UsageError(NO_FILE);
+  const given = stringOption(values, 'value');
+  const value = given ?? (await readValue(io, name));
+  const changed = await store.set(name, value);
+  if (!changed.ok) throw new CliFailure(`${changed.reason}${changed.fix ? `; ${changed.fix}` : ''}`);
+  io.stdout.write(`${changed.existed ? 'Replaced' : 'Set'} ${name} in the secrets file ${file}.\n`);
+  if ([...value].length < MIN_REDACTED_LENGTH)
+    io.stderr.write(`warning: ${name} is shorter than ${MIN_REDACTED_LENGTH} characters, so it is not redacted from tool results, logs and the timeline.\n`);
+  return EXIT_OK;
+}
+
+async function remove(io: CliIo, positionals: string[], values: ParsedCommandArgs['values']): Promise<number> {
+  const name = nameArgument(positionals, 'delete');
+  const { store, file } = await cliSecretStore(io, values);
+  if (file === null) throw new UsageError(NO_FILE);
+  const changed = await store.delete(name);
+  if (!changed.ok) throw new CliFailure(`${changed.reason}${changed.fix ? `; ${changed.fix}` : ''}`);
+  const fromEnvironment = `the environment variable ${SECRET_VARIABLE_PREFIX}${name}`;
+  if (!changed.existed) {
+    throw new CliFailure(
+      (await store.has(name))
+        ? `${name} is not in the secrets file ${file}; it comes from ${fromEnvironment}, which this command cannot change`
+        : `there is no secret ${name} in the secrets file ${file}`,
+    );
+  }
+  io.stdout.write(`Deleted ${name} from the secrets file ${file}.\n`);
+  if (await store.has(name)) io.stdout.write(`${name} is still set by ${fromEnvironment}.\n`);
+  return EXIT_OK;
+}
+
+/** The value from stdin: typed without echo at a terminal, else everything piped in, less one final newline. */
+async function readValue(io: SecretCliIo, name: string): Promise<string> {
+  const input: SecretInput = io.stdin ?? process.stdin;
+  const value = input.isTTY && input.setRawMode ? await readHidden(input, io, name) : await readAll(input);
+  if (value === null) throw new CliFailure('cancelled; nothing was changed');
+  if (value === '') throw new UsageError(`No value was given for ${name}: pipe it in (e.g. from a password manager) or type it when asked.`);
+  return value;
+}
+
+async function readAll(input: SecretInput): Promise<string> {
+  let text = '';
+  for await (const chunk of input) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+  return text.replace(/\r?\n$/, '');
+}
+
+/** Reads a line at a terminal with echo off (raw mode); Ctrl-C or Ctrl-D on an empty line cancels (null). */
+function readHidden(input: SecretInput, io: CliIo, name: string): Promise<string | null> {
+  io.stderr.write(`Value for ${name} (not shown): `);
+  return new Promise((resolve) => {
+    let value = '';
+    const finish = (result: string | null) => {
+      input.off('data', onData);
+      input.setRawMode?.(false);
+      input.pause?.();
+      io.stderr.write('\n');
+      resolve(result);
+    };
+    const onData = (chunk: string | Buffer) => {
+      for (const character of typeof chunk === 'string' ? chunk : chunk.toString('utf8')) {
+        if (character === '\r' || character === '\n') return finish(value);
+        if (character === '\u0003' || (character === '\u0004' && value === '')) return finish(null);
+        if (character === '\u007f' || character === '\b') value = [...value].slice(0, -1).join('');
+        else value += character;
+      }
+    };
+    input.setRawMode?.(true);
+    input.setEncoding?.('utf8');
+    input.on('data', onData);
+    input.resume?.();
+  });
+}
+
+export const secretCommand: Command = {
+  name: 'secret',
+  summary: `Manage the secrets tools use: list (names and dates, never values), set (value from stdin, typed hidden at a terminal, or --value, which your shell history keeps), delete. The file comes from --secrets-file or ${SECRETS_FILE_VARIABLE}.`,
+  usage: 'secret list|set|delete [NAME] [--secrets-file PATH] [--value V] [--json]',
+  options: { 'secrets-file': { type: 'string' }, value: { type: 'string' }, json: { type: 'boolean' } },
+  async run({ positionals, values }, io) {
+    const action = positionals[0];
+    switch (action) {
+      case 'list':
+        if (positionals.length > 1) throw new UsageError('lemming secret list takes no name.');
+        return list(io, values);
+      case 'set':
+        return set(io, positionals, values);
+      case 'delete':
+        return remove(io, positionals, values);
+      default:
+        throw new UsageError(action === undefined ? 'Say what to do: list, set or delete.' : `Unknown action "${action}": use list, set or delete.`);
+    }
+  },
+};
