@@ -47,13 +47,7 @@ export function validateComposedTool(tool: ComposedTool): FieldProblem[] {
     }
 
   if (!isHttpCall(implementation)) checkDelegation(tool, implementation, problems);
-  else if (urlShape) {
-    checkHttpCall(tool, implementation, urlShape, problems);
-    implementation.requiresEnv.forEach((name, index) => {
-      const problem = secretNameProblem(name);
-      if (problem) problems.push({ path: [...tool.source.path, 'requires_env', index], message: problem });
-    });
-  }
+  else if (urlShape) checkHttpCall(tool, implementation, urlShape, problems);
   return problems;
 }
 
@@ -185,6 +179,10 @@ function checkHttpCall(tool: ComposedTool, call: HttpCall, shape: UrlTemplateSha
   }
   checkAllowedHosts(tool, call, shape, problems);
   checkHeaderTemplates(call, problems);
+  call.requiresEnv.forEach((name, index) => {
+    const problem = secretNameProblem(name);
+    if (problem) problems.push({ path: [...tool.source.path, 'requires_env', index], message: problem });
+  });
   if (call.body && (call.method === 'GET' || call.method === 'HEAD'))
     problems.push({ path: methodPath(tool), message: `a ${call.method} request cannot have a body; use POST, PUT or PATCH` });
 }
