@@ -53,6 +53,14 @@ describe('redactor: encodings', () => {
     expect(redactor.redactText(`before ${spelling} after`)).toBe('before [redacted:PASSWORD] after');
   });
 
+  it('as the URL parser writes it in a query, a path and a fragment (a redirect\'s Location, an error\'s URL)', () => {
+    const urlish = 'tok en"<ü>`{x}\'';
+    const named = createRedactor([{ name: 'URLISH', value: urlish }]);
+    const url = new URL(`http://example.test/${urlish}?key=${urlish}#${urlish}`);
+    expect(url.href).not.toContain(urlish);
+    expect(named.redactText(url.href)).toBe('http://example.test/[redacted:URLISH]?key=[redacted:URLISH]#[redacted:URLISH]');
+  });
+
   it('inside base64 at every alignment: Basic auth headers with users of any length, URL-safe too', () => {
     const token = 'ghp_R4nd0mT0k3nValue';
     const named = createRedactor([{ name: 'TOKEN', value: token }]);

@@ -10,7 +10,8 @@ const MIN_BASE64_CORE = 8;
 
 /**
  * The ways a secret can appear in text the engine writes: as given; URL-encoded (upper and lower case
- * hex, and form-encoded); JSON-escaped (as JavaScript writes it, and ASCII-only as Python does); and
+ * hex, form-encoded, and as the WHATWG URL serializer writes a query, path or fragment, e.g. in a
+ * redirect's Location); JSON-escaped (as JavaScript writes it, and ASCII-only as Python does); and
  * inside base64, e.g. the `user:secret` of a Basic Authorization header, at each of the three
  * alignments a prefix can give it. Empty when the value is too short to redact.
  */
@@ -23,11 +24,25 @@ export function secretSpellings(value: string): string[] {
     urlEncoded,
     urlEncoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
     new URLSearchParams([['', value]]).toString().slice(1),
+    ...Object.values(URL_COMPONENT_SETS).map((set) => percentEncode(value, set)),
     jsonEscaped,
     asciiJsonEscaped(jsonEscaped),
     ...base64Cores(value),
   ]);
   return [...spellings];
+}
+
+/** Characters the WHATWG URL serializer escapes in each component, besides controls and non-ASCII. */
+const URL_COMPONENT_SETS = { query: ' "#<>\'', path: ' "#<>?`{}', fragment: ' "<>`' } as const;
+
+function percentEncode(value: string, set: string): string {
+  let encoded = '';
+  for (const character of value) {
+    const code = character.codePointAt(0)!;
+    const escape = code < 0x21 || code > 0x7e || set.includes(character);
+    encoded += escape ? [...Buffer.from(character, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('') : character;
+  }
+  return encoded;
 }
 
 /** Python's json.dumps writes every non-ASCII character as a \u escape with lower-case hex. */
