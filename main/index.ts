@@ -1,12 +1,15 @@
-import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { EVENT_CHANNEL } from '../engine/api/events';
 import { sqliteVersion } from '../engine/timeline/sqlite';
+import { EngineHost } from './engine-host/engine-host';
 import { bindIpc } from './ipc/bind';
 import { createDispatch } from './ipc/dispatch';
 import { createHandlers } from './ipc/handlers';
 import { describeMissingBinding, electronSqliteBindingPath } from './native/sqlite-binding';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, resolveRendererAsset } from './protocol/app-protocol';
+import { openSafeStorageSecretStore } from './secrets/safe-storage-secret-store';
 import { RENDERER_SECURITY_HEADERS } from './security/csp';
 import { guardNavigation } from './security/navigation';
 import { denyAllPermissions } from './security/permissions';
@@ -60,7 +63,32 @@ async function start(): Promise<void> {
   denyAllPermissions(session.defaultSession);
   serveRenderer();
 
+  const secrets = await openSafeStorageSecretStore({ safeStorage, userDataPath: app.getPath('userData') });
+  if (!secrets.ok) {
+    dialog.showErrorBox('LeMMing Desktop cannot read its secrets', secrets.message);
+    app.exit(1);
+    return;
+  }
+  const logError = (context: string, error: unknown) => console.error(`[engine] ${context}:`, error);
+  const host = await EngineHost.create({
+    secretStore: secrets.store,
+    demoOrgSource: app.isPackaged
+      ? join(process.resourcesPath, 'demo-org')
+      : join(app.getAppPath(), 'examples', 'demo-org'),
+    userOrgsFolder: join(app.getPath('documents'), 'LeMMing'),
+    nativeBinding,
+    env: process.env,
+    logError,
+  });
+  // Pings only (DESIGN.md §5): every window of the app hears them and pulls what it needs.
+  host.events.on((name, payload) => {
+    for (const window of BrowserWindow.getAllWindows())
+      window.webContents.send(EVENT_CHANNEL, { name, payload });
+  });
+  app.on('before-quit', () => void host.dispose());
+
   const handlers = createHandlers({
+    host,
     appInfo: () => ({
       name: app.getName(),
       version: app.getVersion(),
@@ -80,11 +108,24 @@ async function start(): Promise<void> {
         : await dialog.showOpenDialog(options);
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
+    pickExportFile: async (suggestedName) => {
+      const focused = BrowserWindow.getFocusedWindow();
+      const options = {
+        title: 'Export the timeline',
+        defaultPath: suggestedName,
+        filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
+      };
+      const result = focused
+        ? await dialog.showSaveDialog(focused, options)
+        : await dialog.showSaveDialog(options);
+      return result.canceled ? null : (result.filePath ?? null);
+    },
   });
   bindIpc(
     ipcMain,
     createDispatch(handlers, {
       logError: (channel, error) => console.error(`[ipc] ${channel} failed:`, error),
+      redact: (value) => host.redact(value),
     }),
     trustedOrigins,
   );

@@ -1,5 +1,62 @@
 import { z } from 'zod';
+import {
+  AgentDetail,
+  AgentUpdateInput,
+  FileAccessPreview,
+  FileAccessPreviewInput,
+  SchedulePreview,
+  SchedulePreviewInput,
+} from './agent-schemas';
+import {
+  CreditBalance,
+  CreditHistory,
+  CreditHistoryInput,
+  SendMessageInput,
+  SentMessage,
+  TopUpInput,
+} from './credit-schemas';
+import {
+  AgentRef,
+  CreateAgentInput,
+  OrgGraph,
+  OrgStatus,
+  RemovedAgent,
+  SavePositionsInput,
+} from './org-schemas';
+import { RunState, TickReport } from './run-schemas';
 import { AgentListItem, AppInfo, OrgSummary } from './schemas';
+import {
+  ConnectionTest,
+  ConnectionTestInput,
+  ModelList,
+  ModelUpdateInput,
+  OpenDemoInput,
+  SecretChanged,
+  SecretList,
+  SecretNameInput,
+  SetSecretInput,
+  Settings,
+  SettingsUpdateInput,
+} from './settings-schemas';
+import {
+  TimelineEvent,
+  TimelineExportResult,
+  TimelineFacets,
+  TimelineFilter,
+  TimelinePage,
+  TimelineQuery,
+} from './timeline-schemas';
+import {
+  AppliedFix,
+  Connector,
+  ConnectorConfigInput,
+  ConnectorList,
+  SetEnabledInput,
+  SetEnabledResult,
+  ToolRef,
+  ToolsCatalog,
+  ToolsExplanation,
+} from './tool-schemas';
 
 const NoInput = z.object({}).strict();
 
@@ -13,7 +70,8 @@ function channel<I extends z.ZodType, O extends z.ZodType>(definition: {
 
 /**
  * The one definition of every renderer → main call. Main validates inputs against it, preload and the
- * test harness build `window.lemming` from it, and the renderer's types derive from it.
+ * test harness build `window.lemming` from it, and the renderer's types derive from it. No output
+ * ever carries a secret's value (DESIGN.md §4.4); main also passes every answer through the redactor.
  */
 export const contract = {
   'app.info': channel({
@@ -21,13 +79,14 @@ export const contract = {
     input: NoInput,
     output: AppInfo,
   }),
+
   'org.pickFolder': channel({
     summary: 'Ask the user for an org folder with the system dialog; null when they cancel.',
     input: NoInput,
     output: z.object({ path: z.string().nullable() }),
   }),
   'org.open': channel({
-    summary: 'Open the org folder at `path` and make it the current org.',
+    summary: 'Open the org folder at `path` and make it the current org (its engine and timeline too).',
     input: z.object({ path: z.string().min(1, 'Enter the path of an org folder.') }).strict(),
     output: OrgSummary,
   }),
@@ -35,6 +94,219 @@ export const contract = {
     summary: "The current org's agents, valid or not, with the reasons a resume is invalid.",
     input: NoInput,
     output: z.array(AgentListItem),
+  }),
+  'org.summary': channel({
+    summary: 'The current org: counts, the next tick, the newest timeline seq and the run state.',
+    input: NoInput,
+    output: OrgStatus,
+  }),
+  'org.close': channel({
+    summary: 'Stop any run and close the current org.',
+    input: NoInput,
+    output: z.object({ closed: z.boolean() }),
+  }),
+  'org.graph': channel({
+    summary: 'Agents as nodes (state, balance, saved position) and read/send permissions as edges.',
+    input: NoInput,
+    output: OrgGraph,
+  }),
+  'org.savePositions': channel({
+    summary: 'Remember where the user put graph nodes (merged with the positions already saved).',
+    input: SavePositionsInput,
+    output: z.object({ saved: z.int() }),
+  }),
+  'org.createAgent': channel({
+    summary: 'Create an agent folder with a resume LeMMing reads too, and an empty workspace.',
+    input: CreateAgentInput,
+    output: AgentListItem,
+  }),
+  'org.removeAgent': channel({
+    summary:
+      "Move an agent folder out of agents/ into the org's removed-agents folder (undo with org.restoreAgent).",
+    input: AgentRef,
+    output: RemovedAgent,
+  }),
+  'org.restoreAgent': channel({
+    summary: 'Put a removed agent back where it was.',
+    input: z.object({ removedId: z.string().min(1).max(512) }).strict(),
+    output: AgentListItem,
+  }),
+
+  'agent.get': channel({
+    summary: "One agent's resume for the form (plus the raw text and the fields the form keeps untouched).",
+    input: AgentRef,
+    output: AgentDetail,
+  }),
+  'agent.update': channel({
+    summary: "Apply a typed patch to an agent's resume; unknown fields and untouched bytes stay as they are.",
+    input: AgentUpdateInput,
+    output: AgentDetail,
+  }),
+  'agent.schedulePreview': channel({
+    summary: 'The ticks a schedule fires on, from a tick onward.',
+    input: SchedulePreviewInput,
+    output: SchedulePreview,
+  }),
+  'agent.fileAccessPreview': channel({
+    summary:
+      'Where each file_access entry leads for this agent, as the sandbox will judge it, or why it is refused.',
+    input: FileAccessPreviewInput,
+    output: FileAccessPreview,
+  }),
+
+  'tools.catalog': channel({
+    summary: 'Every tool agents can be given, with descriptions and required permissions, and who has which.',
+    input: NoInput,
+    output: ToolsCatalog,
+  }),
+  'tools.explain': channel({
+    summary: "The policy resolver's verdict on each tool for an agent: layer by layer, with the fix.",
+    input: AgentRef,
+    output: ToolsExplanation,
+  }),
+  'tools.applyFix': channel({
+    summary:
+      "Apply the resolver's fix for one tool to the org's files; changes only the user can make are returned.",
+    input: ToolRef,
+    output: AppliedFix,
+  }),
+  'tools.setEnabled': channel({
+    summary: "Grant or withdraw one tool in an agent's permissions.tools.",
+    input: SetEnabledInput,
+    output: SetEnabledResult,
+  }),
+
+  'connectors.list': channel({
+    summary:
+      'Connectors (composed tools) with their fields and whether each is set, and tool files that did not load.',
+    input: NoInput,
+    output: ConnectorList,
+  }),
+  'connectors.setConfig': channel({
+    summary: "Set or clear a connector's fields; values go to the secret store and are never returned.",
+    input: ConnectorConfigInput,
+    output: Connector,
+  }),
+
+  'secrets.list': channel({
+    summary: 'Secret names with whether each is set and who needs it; never a value.',
+    input: NoInput,
+    output: SecretList,
+  }),
+  'secrets.set': channel({
+    summary: 'Set or replace a secret.',
+    input: SetSecretInput,
+    output: SecretChanged,
+  }),
+  'secrets.delete': channel({
+    summary: 'Delete a secret.',
+    input: SecretNameInput,
+    output: SecretChanged,
+  }),
+
+  'timeline.page': channel({
+    summary: 'One keyset page of timeline rows (summaries) matching the filters.',
+    input: TimelineQuery,
+    output: TimelinePage,
+  }),
+  'timeline.get': channel({
+    summary: 'One event in full, its JSON exactly as stored.',
+    input: z.object({ seq: z.int().positive() }).strict(),
+    output: TimelineEvent,
+  }),
+  'timeline.facets': channel({
+    summary: 'The kinds and agents the timeline holds and its tick range, for the filter controls.',
+    input: NoInput,
+    output: TimelineFacets,
+  }),
+  'timeline.export': channel({
+    summary: 'Write the events matching the filters to a JSON Lines file the user picks.',
+    input: z.object({ filter: TimelineFilter.optional() }).strict(),
+    output: TimelineExportResult,
+  }),
+
+  'run.start': channel({
+    summary: 'Start running ticks: until stopped, `ticks` ticks, or max_turns.',
+    input: z
+      .object({
+        ticks: z.int().positive().max(1_000_000).optional(),
+        /** Overrides org_config.json base_turn_seconds for this run. */
+        intervalMs: z.int().nonnegative().max(86_400_000).optional(),
+      })
+      .strict(),
+    output: RunState,
+  }),
+  'run.pause': channel({
+    summary: 'Pause after the tick in progress.',
+    input: NoInput,
+    output: RunState,
+  }),
+  'run.resume': channel({ summary: 'Continue a paused run.', input: NoInput, output: RunState }),
+  'run.step': channel({
+    summary: 'Run exactly one tick (when idle or paused) and report it.',
+    input: NoInput,
+    output: z.object({ report: TickReport, state: RunState }),
+  }),
+  'run.stop': channel({
+    summary: 'End the run after the tick in progress.',
+    input: NoInput,
+    output: RunState,
+  }),
+  'run.state': channel({ summary: 'The run state now.', input: NoInput, output: RunState }),
+
+  'credits.balances': channel({
+    summary: "Every agent's balance, cap and whether it has run out.",
+    input: NoInput,
+    output: z.array(CreditBalance),
+  }),
+  'credits.history': channel({
+    summary: "One page of an agent's ledger, newest first: its balance over time.",
+    input: CreditHistoryInput,
+    output: CreditHistory,
+  }),
+  'credits.topUp': channel({
+    summary: "Add credits to an agent's balance.",
+    input: TopUpInput,
+    output: z.object({ agent: z.string(), balance: z.number() }),
+  }),
+
+  'messages.send': channel({
+    summary: "Send a message from the human into the human's outbox, as LeMMing's `send` does.",
+    input: SendMessageInput,
+    output: SentMessage,
+  }),
+
+  'settings.get': channel({
+    summary: 'Run settings, the secret store status and the model providers the app knows.',
+    input: NoInput,
+    output: Settings,
+  }),
+  'settings.update': channel({
+    summary: 'Change the run settings (kept in org_config.json, where LeMMing reads them).',
+    input: SettingsUpdateInput,
+    output: Settings,
+  }),
+  'settings.testConnection': channel({
+    summary: 'Send one tiny request to a model and say whether it answered.',
+    input: ConnectionTestInput,
+    output: ConnectionTest,
+  }),
+
+  'models.list': channel({
+    summary: 'The models of models.json (no key or header values), their problems, and who uses each.',
+    input: NoInput,
+    output: ModelList,
+  }),
+  'models.update': channel({
+    summary: 'Add, change or remove a models.json entry, keeping every other byte of the file.',
+    input: ModelUpdateInput,
+    output: ModelList,
+  }),
+
+  'firstRun.openDemo': channel({
+    summary: "Copy the demo org to the user's folder (once, or afresh) and open it; it runs offline.",
+    input: OpenDemoInput,
+    output: OrgSummary.extend({ created: z.boolean() }),
   }),
 } as const;
 

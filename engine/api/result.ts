@@ -7,6 +7,18 @@ export const IpcErrorCode = z.enum([
   'forbidden_sender',
   'no_org_open',
   'org_not_found',
+  /** The org folder is there but its timeline or a config file the engine needs cannot be used. */
+  'org_unusable',
+  'agent_not_found',
+  /** Something with that name is already there. */
+  'already_exists',
+  /** The change would leave a file invalid; nothing was written. `issues` says where. */
+  'invalid_change',
+  /** The run is in a phase where this cannot be done now. */
+  'busy',
+  /** Refused for a reason the user can act on (a secret store that cannot encrypt, a tool no setting can enable). */
+  'refused',
+  'not_found',
   'internal',
 ]);
 export type IpcErrorCode = z.infer<typeof IpcErrorCode>;
@@ -18,6 +30,8 @@ export const IpcError = z.object({
   code: IpcErrorCode,
   message: z.string(),
   issues: z.array(IpcIssue).optional(),
+  /** What to do about it, when there is something. */
+  fix: z.string().optional(),
 });
 export type IpcError = z.infer<typeof IpcError>;
 
@@ -32,9 +46,14 @@ export function ipcResultSchema<T extends z.ZodType>(value: T) {
 
 export const ok = <T>(value: T): IpcResult<T> => ({ ok: true, value });
 
-export const fail = (code: IpcErrorCode, message: string, issues?: IpcIssue[]): IpcResult<never> => ({
+export const fail = (
+  code: IpcErrorCode,
+  message: string,
+  issues?: IpcIssue[],
+  fix?: string,
+): IpcResult<never> => ({
   ok: false,
-  error: issues ? { code, message, issues } : { code, message },
+  error: { code, message, ...(issues ? { issues } : {}), ...(fix ? { fix } : {}) },
 });
 
 /** Zod issues as `field.path: message` pairs a person can act on. */

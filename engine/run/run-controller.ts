@@ -16,7 +16,9 @@ export interface RunStartOptions {
   intervalMs?: number;
 }
 
-export type RunCommandResult<T = RunState> = { ok: true; value: T } | { ok: false; reason: string };
+/** A refusal says why; `tickFailed` marks a tick that was run and failed, rather than a command refused. */
+export type RunCommandResult<T = RunState> =
+  { ok: true; value: T } | { ok: false; reason: string; tickFailed?: true };
 
 export interface RunControllerOptions {
   /** Called with a copy of the state after every change. */
@@ -158,7 +160,7 @@ export class RunController {
     else if (outcome.kind === 'failed') this.end('error', outcome.message);
     else this.update({ phase });
     this.wake();
-    if (outcome.kind === 'failed') return refuse(outcome.message);
+    if (outcome.kind === 'failed') return { ok: false, reason: outcome.message, tickFailed: true };
     if (outcome.kind === 'past_last_tick') return refuse(`Tick ${outcome.tick} was not run.`);
     return { ok: true, value: { report: outcome.report, state: this.state() } };
   }

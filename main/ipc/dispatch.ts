@@ -7,6 +7,11 @@ export type Dispatch = (channel: unknown, input: unknown) => Promise<IpcResult<u
 export interface DispatchOptions {
   /** Where unexpected errors go; their text never crosses to the renderer. */
   logError?: (channel: Channel, error: unknown) => void;
+  /**
+   * Applied to every answer before it leaves main (the engine host's redactor): whatever a handler
+   * returns, no secret value reaches the renderer.
+   */
+  redact?: <T>(value: T) => T;
 }
 
 /**
@@ -14,16 +19,17 @@ export interface DispatchOptions {
  * a typed `{ ok: false, error }` result.
  */
 export function createDispatch(handlers: Handlers, options: DispatchOptions = {}): Dispatch {
+  const redact = options.redact ?? (<T>(value: T) => value);
   return async (channel, input) => {
     if (!isChannel(channel))
       return fail('unknown_channel', `There is no channel named ${JSON.stringify(String(channel))}.`);
     const parsed = contract[channel].input.safeParse(input);
     if (!parsed.success) {
-      return fail('invalid_input', `Invalid input for ${channel}.`, issuesFromZod(parsed.error));
+      return redact(fail('invalid_input', `Invalid input for ${channel}.`, issuesFromZod(parsed.error)));
     }
     try {
       const handler = handlers[channel] as (input: unknown) => Promise<IpcResult<unknown>>;
-      return await handler(parsed.data);
+      return redact(await handler(parsed.data));
     } catch (error) {
       options.logError?.(channel, error);
       return fail('internal', `${channel} failed unexpectedly. Details are in the app log.`);

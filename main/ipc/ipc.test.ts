@@ -1,6 +1,5 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { channels, contract, type Channel } from '../../engine/api/contract';
 import { ipcResultSchema } from '../../engine/api/result';
@@ -8,39 +7,126 @@ import { APP_ORIGIN } from '../protocol/app-protocol';
 import { bindIpc, type IpcMainLike } from './bind';
 import { createDispatch } from './dispatch';
 import { createHandlers } from './handlers';
+import { DEMO_ORG, EXAMPLE_ORG, ipcHarnesses, valueOf } from './test-support/ipc-harness';
 
-const EXAMPLE_ORG = resolve(import.meta.dirname, '../../../shared/fixtures/lemming-upstream/example-org');
+const harnesses = ipcHarnesses();
+afterEach(() => harnesses.cleanup());
 
-function handlersForTest(pickFolder: () => Promise<string | null> = async () => null) {
-  return createHandlers({
-    appInfo: () => ({
-      name: 'LeMMing Desktop',
-      version: '0.0.0',
-      platform: 'test',
-      runtime: { node: '20', electron: null, chrome: null, sqlite: '3' },
-    }),
-    pickFolder,
-  });
-}
+const manager = { agent: 'manager' };
 
-/** Inputs no channel accepts: wrong types, unknown keys, missing fields. */
+/** Inputs no channel accepts: wrong types, unknown keys, missing fields, values out of range. */
 const INVALID_INPUTS: Record<Channel, unknown[]> = {
   'app.info': ['text', 42, null, [], { extra: true }],
   'org.pickFolder': ['text', 7, { path: '/tmp' }],
   'org.open': [{}, { path: '' }, { path: 42 }, 'a/path', { path: '/tmp', evil: 1 }, null],
   'org.agents': [{ path: '/tmp' }, 'x', 3],
+  'org.summary': [{ verbose: true }, 'x'],
+  'org.close': [{ force: true }, 1],
+  'org.graph': [{ layout: 'auto' }, []],
+  'org.savePositions': [
+    {},
+    { positions: { manager: { x: 'left', y: 1 } } },
+    { positions: { 'not a name': { x: 1, y: 1 } } },
+    { positions: { manager: { x: 1 } } },
+    { positions: { manager: { x: 1, y: 1, z: 1 } } },
+    { positions: {}, extra: 1 },
+  ],
+  'org.createAgent': [
+    {},
+    { name: 'two words', title: 'T' },
+    { name: 'ok', title: '   ' },
+    { name: 'ok', title: 'T', schedule: { run_every_n_ticks: 0, phase_offset: 0 } },
+    { name: 'ok', title: 'T', credits: { max_credits: -1, soft_cap: 0 } },
+    { name: 'ok', title: 'T', evil: true },
+  ],
+  'org.removeAgent': [{}, { agent: '' }, { agent: 3 }, { agent: 'x', extra: 1 }],
+  'org.restoreAgent': [{}, { removedId: '' }, { removedId: 1 }],
+  'agent.get': [{}, { agent: '' }, { name: 'manager' }],
+  'agent.update': [
+    manager,
+    { ...manager, patch: { name: 'renamed' } },
+    { ...manager, patch: { schedule: { run_every_n_ticks: 0 } } },
+    { ...manager, patch: { title: '' } },
+    { ...manager, patch: { permissions: { tools: 'all' } } },
+    { ...manager, patch: { permissions: { tool_kinds: ['teleport'] } } },
+    { ...manager, patch: { model: { temperature: 5 } } },
+    { ...manager, patch: { tools_profile: 'vim' } },
+  ],
+  'agent.schedulePreview': [
+    {},
+    { schedule: { run_every_n_ticks: 0, phase_offset: 0 } },
+    { schedule: { run_every_n_ticks: 2, phase_offset: 0.5 } },
+    { schedule: { run_every_n_ticks: 2, phase_offset: 0 }, count: 1000 },
+    { schedule: { run_every_n_ticks: 2, phase_offset: 0 }, fromTick: -1 },
+  ],
+  'agent.fileAccessPreview': [
+    manager,
+    { ...manager, entries: 'shared' },
+    { ...manager, entries: Array(101).fill('x') },
+  ],
+  'tools.catalog': [{ agent: 'manager' }],
+  'tools.explain': [{}, { agent: '' }],
+  'tools.applyFix': [manager, { ...manager, tool: '' }, { ...manager, tool: 'shell', changes: [] }],
+  'tools.setEnabled': [
+    { ...manager, tool: 'shell' },
+    { ...manager, tool: 'shell', enabled: 'yes' },
+  ],
+  'connectors.list': [{ agent: 'x' }],
+  'connectors.setConfig': [
+    { connector: 'builtin:web' },
+    { connector: 'builtin:web', values: {} },
+    { connector: 'builtin:web', values: { enabled: { deep: true } } },
+    { connector: '', values: { enabled: true } },
+  ],
+  'secrets.list': [{ reveal: true }],
+  'secrets.set': [
+    { name: 'api_key', value: 'x' },
+    { name: 'API_KEY', value: '' },
+    { name: 'API_KEY' },
+    { name: 'API_KEY', value: 42 },
+    { name: 'API_KEY', value: 'x', extra: 1 },
+  ],
+  'secrets.delete': [{}, { name: 'lower' }, { name: 'API_KEY', value: 'x' }],
+  'timeline.page': [
+    { limit: 0 },
+    { limit: 5000 },
+    { direction: 'sideways' },
+    { cursor: -1 },
+    { agents: 'manager' },
+    { tickFrom: 1.5 },
+    { evil: 1 },
+  ],
+  'timeline.get': [{}, { seq: 0 }, { seq: 'one' }],
+  'timeline.facets': [{ kinds: true }],
+  'timeline.export': [{ path: '/tmp/timeline.jsonl' }, { filter: { agents: 'manager' } }],
+  'run.start': [{ ticks: 0 }, { ticks: 1.5 }, { intervalMs: -1 }, { forever: true }],
+  'run.pause': [{ now: true }],
+  'run.resume': [{ now: true }],
+  'run.step': [{ ticks: 2 }],
+  'run.stop': [{ abort: true }],
+  'run.state': [{ watch: true }],
+  'credits.balances': [{ agent: 'manager' }],
+  'credits.history': [{}, { ...manager, limit: 0 }, { ...manager, before: -3 }],
+  'credits.topUp': [
+    manager,
+    { ...manager, amount: 0 },
+    { ...manager, amount: -5 },
+    { ...manager, amount: '10' },
+  ],
+  'messages.send': [{}, { text: '   ' }, { text: 'hi', importance: 'urgent' }, { text: 'hi', to: 'manager' }],
+  'settings.get': [{ section: 'run' }],
+  'settings.update': [{ tickIntervalSeconds: 0 }, { maxTurns: 0 }, { theme: 'dark' }],
+  'settings.testConnection': [{}, { model: '' }],
+  'models.list': [{ key: 'x' }],
+  'models.update': [
+    { key: 'x' },
+    { action: 'set', key: 'x', patch: { api_key: 'sk-live' } },
+    { action: 'remove' },
+    { action: 'set', key: 'x', patch: { api_key_secret: 'lower_case' } },
+    { action: 'set', key: '', patch: {} },
+  ],
+  'firstRun.openDemo': [{ fresh: 'yes' }, { path: '/tmp' }],
 };
-
-const tempDirs: string[] = [];
-afterEach(() => {
-  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function copyOfExampleOrg(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lemming-ipc-'));
-  tempDirs.push(dir);
-  cpSync(EXAMPLE_ORG, join(dir, 'org'), { recursive: true });
-  return join(dir, 'org');
-}
 
 describe('dispatch', () => {
   it('covers every channel of the contract in the invalid-input table', () => {
@@ -49,10 +135,10 @@ describe('dispatch', () => {
 
   for (const channel of channels) {
     it(`answers invalid input to ${channel} with a typed validation error`, async () => {
-      const dispatch = createDispatch(handlersForTest());
+      const { dispatch } = await harnesses.create();
       for (const input of INVALID_INPUTS[channel]) {
         const result = await dispatch(channel, input);
-        expect(ipcResultSchema(contract[channel].output).parse(result)).toMatchObject({
+        expect(ipcResultSchema(contract[channel].output).parse(result), JSON.stringify(input)).toMatchObject({
           ok: false,
           error: { code: 'invalid_input', message: `Invalid input for ${channel}.` },
         });
@@ -62,7 +148,8 @@ describe('dispatch', () => {
   }
 
   it('refuses a channel that is not in the contract', async () => {
-    const result = await createDispatch(handlersForTest())('fs.readFile', { path: '/etc/passwd' });
+    const { dispatch } = await harnesses.create();
+    const result = await dispatch('fs.readFile', { path: '/etc/passwd' });
     expect(result).toEqual({
       ok: false,
       error: { code: 'unknown_channel', message: 'There is no channel named "fs.readFile".' },
@@ -70,9 +157,21 @@ describe('dispatch', () => {
   });
 
   it('turns an unexpected handler failure into an internal error without its details', async () => {
+    const { host } = await harnesses.create();
     const logged: unknown[] = [];
+    const handlers = createHandlers({
+      appInfo: () => ({
+        name: 'LeMMing Desktop',
+        version: '0',
+        platform: 'test',
+        runtime: { node: '20', electron: null, chrome: null, sqlite: '3' },
+      }),
+      pickFolder: async () => null,
+      pickExportFile: async () => null,
+      host,
+    });
     const dispatch = createDispatch(
-      { ...handlersForTest(), 'app.info': async () => Promise.reject(new Error('secret stack detail')) },
+      { ...handlers, 'app.info': async () => Promise.reject(new Error('secret stack detail')) },
       { logError: (_channel, error) => logged.push(error) },
     );
     const result = await dispatch('app.info', {});
@@ -84,45 +183,116 @@ describe('dispatch', () => {
     expect(logged).toHaveLength(1);
   });
 
-  it('every valid answer matches the output schema of its channel', async () => {
-    const org = copyOfExampleOrg();
-    const dispatch = createDispatch(handlersForTest(async () => org));
+  it('every channel answers valid input on the demo org, and every answer matches its output schema', async () => {
+    const harness = await harnesses.create();
+    const org = harness.copy(DEMO_ORG);
+    harness.setPickedFolder(org);
+    harness.setExportFile(join(harness.tempDir(), 'export.jsonl'));
     const calls: [Channel, unknown][] = [
       ['app.info', {}],
       ['org.pickFolder', {}],
       ['org.open', { path: org }],
       ['org.agents', {}],
+      ['org.summary', {}],
+      ['org.graph', {}],
+      ['org.savePositions', { positions: { manager: { x: 10, y: 20 } } }],
+      ['org.createAgent', { name: 'editor', title: 'Editor' }],
+      ['agent.get', manager],
+      ['agent.update', { ...manager, patch: { title: 'Lead' } }],
+      ['agent.schedulePreview', { schedule: { run_every_n_ticks: 2, phase_offset: 1 } }],
+      ['agent.fileAccessPreview', { ...manager, entries: ['shared', '../../outside'] }],
+      ['tools.catalog', {}],
+      ['tools.explain', manager],
+      ['tools.applyFix', { ...manager, tool: 'file_read' }],
+      ['tools.setEnabled', { ...manager, tool: 'file_list', enabled: true }],
+      ['connectors.list', {}],
+      ['connectors.setConfig', { connector: 'builtin:web', values: { enabled: false } }],
+      ['secrets.list', {}],
+      ['secrets.set', { name: 'DEMO_TOKEN', value: 'tok-0123456789abcdef' }],
+      ['secrets.delete', { name: 'DEMO_TOKEN' }],
+      ['run.step', {}],
+      ['run.state', {}],
+      ['timeline.page', { limit: 20 }],
+      ['timeline.get', { seq: 1 }],
+      ['timeline.facets', {}],
+      ['timeline.export', { filter: { kinds: ['message'] } }],
+      ['run.start', { ticks: 3, intervalMs: 600_000 }],
+      ['run.pause', {}],
+      ['run.resume', {}],
+      ['run.stop', {}],
+      ['credits.balances', {}],
+      ['credits.history', manager],
+      ['credits.topUp', { ...manager, amount: 5 }],
+      ['messages.send', { text: 'Hello from the test', target: 'manager' }],
+      ['settings.get', {}],
+      ['settings.update', { tickIntervalSeconds: 2 }],
+      ['settings.testConnection', { model: 'demo-scripted' }],
+      ['models.list', {}],
+      [
+        'models.update',
+        { action: 'set', key: 'local', patch: { provider: 'ollama', model_name: 'llama3.2' } },
+      ],
+      ['org.removeAgent', { agent: 'editor' }],
+      ['firstRun.openDemo', {}],
+      ['org.close', {}],
     ];
     for (const [channel, input] of calls) {
-      const result = await dispatch(channel, input);
+      const result = await harness.dispatch(channel, input);
       expect(result.ok, `${channel}: ${JSON.stringify(result)}`).toBe(true);
       ipcResultSchema(contract[channel].output).parse(result);
     }
+    const removed = harness.responses.find((entry) => entry.channel === 'org.removeAgent')!;
+    await harness.dispatch('org.open', { path: org });
+    const restored = await harness.dispatch('org.restoreAgent', {
+      removedId: valueOf<{ removedId: string }>(removed.response).removedId,
+    });
+    expect(restored).toMatchObject({ ok: true, value: { name: 'editor', valid: true } });
+
+    const called = new Set(harness.responses.map((entry) => entry.channel));
+    expect(channels.filter((channel) => !called.has(channel))).toEqual([]);
   });
 
-  it('org.agents before any org is open says to open one', async () => {
-    expect(await createDispatch(handlersForTest())('org.agents', {})).toEqual({
-      ok: false,
-      error: { code: 'no_org_open', message: 'Open an org folder first.' },
-    });
+  it('channels that need an org say to open one first', async () => {
+    const { dispatch } = await harnesses.create();
+    for (const [channel, input] of [
+      ['org.agents', {}],
+      ['org.graph', {}],
+      ['agent.get', manager],
+      ['timeline.page', {}],
+      ['run.start', {}],
+      ['credits.balances', {}],
+      ['settings.get', {}],
+    ] as const) {
+      expect(await dispatch(channel, input)).toEqual({
+        ok: false,
+        error: { code: 'no_org_open', message: 'Open an org folder first.' },
+      });
+    }
   });
 
   it('an org with a malformed resume still opens and lists that agent as invalid with the reason', async () => {
-    const org = copyOfExampleOrg();
+    const harness = await harnesses.create();
+    const org = harness.copy(EXAMPLE_ORG);
     writeFileSync(join(org, 'agents', 'manager', 'resume.json'), '{ "name": "manager", ');
-    const dispatch = createDispatch(handlersForTest());
-    const opened = await dispatch('org.open', { path: org });
+    const opened = await harness.dispatch('org.open', { path: org });
     expect(opened).toMatchObject({ ok: true, value: { agentCount: 7, invalidAgentCount: 1 } });
-    const agents = await dispatch('org.agents', {});
-    if (!agents.ok) throw new Error(agents.error.message);
-    const manager = (
-      agents.value as { name: string; valid: boolean; problems: { message: string; line?: number }[] }[]
-    ).find((agent) => agent.name === 'manager');
-    expect(manager).toMatchObject({
+    const agents = valueOf<
+      { name: string; valid: boolean; problems: { message: string; line?: number }[] }[]
+    >(await harness.dispatch('org.agents', {}));
+    const broken = agents.find((agent) => agent.name === 'manager');
+    expect(broken).toMatchObject({
       valid: false,
       problems: [{ file: 'agents/manager/resume.json', line: 1 }],
     });
-    expect(manager?.problems[0]?.message).toMatch(/^invalid JSON/);
+    expect(broken?.problems[0]?.message).toMatch(/^invalid JSON/);
+  });
+
+  it('a path that is no folder is refused with the reason', async () => {
+    const { dispatch } = await harnesses.create();
+    expect(await dispatch('org.open', { path: '/definitely/not/here' })).toEqual({
+      ok: false,
+      error: { code: 'org_not_found', message: 'No folder at /definitely/not/here.' },
+    });
   });
 });
 

@@ -40,7 +40,11 @@ test('the real app opens hardened on app:// and lists an org', async ({ browserN
       process: typeof (globalThis as { process?: unknown }).process,
       lemming: Object.keys(window.lemming).sort(),
     }));
-    expect(renderer).toEqual({ require: 'undefined', process: 'undefined', lemming: ['app', 'org'] });
+    expect(renderer).toEqual({
+      require: 'undefined',
+      process: 'undefined',
+      lemming: ['agent', 'app', 'connectors', 'credits', 'firstRun', 'messages', 'models', 'on', 'org', 'run', 'secrets', 'settings', 'timeline', 'tools'],
+    });
 
     await page.evaluate(() => window.open('https://example.com/'));
     await page.evaluate(() => window.location.assign('https://example.com/'));

@@ -3,7 +3,10 @@ import { build } from 'esbuild';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { EventName } from '../../engine/api/events';
+import { openFileSecretStore } from '../../engine/secrets/file-secret-store';
 import { sqliteVersion } from '../../engine/timeline/sqlite';
+import { EngineHost } from '../../main/engine-host/engine-host';
 import { createDispatch } from '../../main/ipc/dispatch';
 import { createHandlers } from '../../main/ipc/handlers';
 import { isTrustedSender } from '../../main/security/sender';
@@ -12,6 +15,7 @@ import { startRendererServer, type RendererServer } from './renderer-server';
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const RENDERER_DIR = join(REPO_ROOT, 'out', 'renderer');
 export const UPSTREAM_FIXTURES = resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'lemming-upstream');
+export const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
 
 /** One call that crossed the bridge, as main answered it. */
 export interface RecordedCall {
@@ -20,13 +24,27 @@ export interface RecordedCall {
   response: unknown;
 }
 
+/** One event main pushed into the page. */
+export interface DeliveredEvent {
+  name: EventName;
+  payload: unknown;
+}
+
 export interface LemmingHarness {
   page: Page;
   origin: string;
   /** Every call the renderer made, with main's response, in order. */
   calls: RecordedCall[];
+  /** Every event the engine host pushed into the page, in order. */
+  events: DeliveredEvent[];
+  /** The engine host behind the page, as main's in the app. */
+  host: EngineHost;
+  /** Where the first run puts the demo org (a temp folder). */
+  userOrgsFolder: string;
   /** What the next "Choose org folder…" dialog returns. */
   setPickedFolder(path: string | null): void;
+  /** What the next timeline export's save dialog returns. */
+  setExportFile(path: string | null): void;
   /** A fresh temporary copy of a folder (fixtures are never touched in place). */
   copyOfFolder(source: string): string;
   gotoApp(): Promise<void>;
@@ -47,16 +65,33 @@ function harnessPreload(): Promise<string> {
 
 /**
  * The renderer test harness: the Vite-built renderer in a system Chromium, with `window.lemming` bound to
- * the real main-process handlers running in this test process. Calls go through the same dispatcher and
- * the same sender check as ipcMain in the app.
+ * the real main-process handlers and engine host running in this test process. Calls go through the same
+ * dispatcher and the same sender check as ipcMain in the app; the host's events reach the page through
+ * the same event hub preload uses. Secrets live in a secrets file in a temp folder.
  */
 export const test = base.extend<{ lemming: LemmingHarness }>({
   lemming: async ({ page }, use) => {
     const server: RendererServer = await startRendererServer(RENDERER_DIR);
     const tempDirs: string[] = [];
+    const tempDir = () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lemming-e2e-'));
+      tempDirs.push(dir);
+      return dir;
+    };
     let pickedFolder: string | null = null;
+    let exportFile: string | null = null;
     const calls: RecordedCall[] = [];
+    const events: DeliveredEvent[] = [];
 
+    const secrets = await openFileSecretStore(join(tempDir(), 'secrets.json'));
+    if (!secrets.ok) throw new Error(secrets.message);
+    const userOrgsFolder = tempDir();
+    const host = await EngineHost.create({
+      secretStore: secrets.store,
+      demoOrgSource: DEMO_ORG,
+      userOrgsFolder,
+      pingIntervalMs: 20,
+    });
     const dispatch = createDispatch(
       createHandlers({
         appInfo: () => ({
@@ -66,8 +101,16 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
           runtime: { node: process.versions.node, electron: null, chrome: null, sqlite: sqliteVersion() },
         }),
         pickFolder: async () => pickedFolder,
+        pickExportFile: async () => exportFile,
+        host,
       }),
+      { redact: (value) => host.redact(value) },
     );
+    const stopEvents = host.events.on((name, payload) => {
+      events.push({ name, payload });
+      // A page that is navigating or closed misses the event, as a reloading window would.
+      page.evaluate((message) => window.__lemmingDeliver(message), { name, payload }).catch(() => undefined);
+    });
 
     await page.exposeBinding('__lemmingInvoke', async ({ frame }, channel: unknown, input: unknown) => {
       const trusted = isTrustedSender({ url: frame.url(), isMainFrame: frame.parentFrame() === null }, [
@@ -88,13 +131,17 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       page,
       origin: server.origin,
       calls,
+      events,
+      host,
+      userOrgsFolder,
       setPickedFolder: (path) => {
         pickedFolder = path;
       },
+      setExportFile: (path) => {
+        exportFile = path;
+      },
       copyOfFolder: (source) => {
-        const dir = mkdtempSync(join(tmpdir(), 'lemming-e2e-'));
-        tempDirs.push(dir);
-        const copy = join(dir, source.split(/[\\/]/).pop() ?? 'org');
+        const copy = join(tempDir(), source.split(/[\\/]/).pop() ?? 'org');
         cpSync(source, copy, { recursive: true });
         return copy;
       },
@@ -103,6 +150,8 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       },
     });
 
+    stopEvents();
+    await host.dispose();
     await server.close();
     for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   },

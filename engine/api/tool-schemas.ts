@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { ToolKind } from './agent-schemas';
+import { AgentProblem } from './schemas';
+
+/** The layers a tool passes on its way to the model, in order (DESIGN.md §4.2). */
+export const PolicyLayer = z.enum(['allowlist', 'org_deny', 'kind', 'readiness', 'credits']);
+
+/** One change that gets a tool past one layer. */
+export const PolicyChange = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('grant_tool'), tool: z.string() }),
+  z.object({ kind: z.literal('undeny_tool'), tool: z.string() }),
+  z.object({ kind: z.literal('allow_org_kind'), toolKind: ToolKind }),
+  z.object({ kind: z.literal('enable_network') }),
+  z.object({ kind: z.literal('allow_agent_kind'), toolKind: ToolKind }),
+  z.object({ kind: z.literal('top_up_credits') }),
+  z.object({ kind: z.literal('make_ready'), instructions: z.string() }),
+]);
+export type PolicyChange = z.infer<typeof PolicyChange>;
+
+/** The policy resolver's verdict on one tool for one agent: what the explainer shows. */
+export const ToolVerdict = z.object({
+  name: z.string(),
+  kind: ToolKind,
+  title: z.string(),
+  available: z.boolean(),
+  layers: z.array(z.object({ layer: PolicyLayer, passed: z.boolean(), reason: z.string() })),
+  /** The smallest set of changes that makes the tool available; null when available or when none exists. */
+  fix: z.object({ changes: z.array(PolicyChange), summary: z.string() }).nullable(),
+  note: z.string().optional(),
+});
+export type ToolVerdict = z.infer<typeof ToolVerdict>;
+
+export const ToolRef = z
+  .object({ agent: z.string().min(1).max(256), tool: z.string().min(1).max(200) })
+  .strict();
+
+export const ToolsExplanation = z.object({ agent: z.string(), tools: z.array(ToolVerdict) });
+
+export const AppliedFix = z.object({
+  /** Changes written to the org's files. */
+  applied: z.array(PolicyChange),
+  /** Changes only the user can make (a top-up amount, a connector setting), each in words. */
+  needsUser: z.array(z.object({ change: PolicyChange, summary: z.string() })),
+  /** The tool's verdict after the changes. */
+  tool: ToolVerdict,
+});
+
+export const SetEnabledInput = ToolRef.extend({ enabled: z.boolean() }).strict();
+
+export const SetEnabledResult = z.object({
+  tool: ToolVerdict,
+  /** The agent's permissions.tools after the change. */
+  grants: z.array(z.string()),
+});
+
+export const CatalogTool = z.object({
+  name: z.string(),
+  kind: ToolKind,
+  title: z.string(),
+  description: z.string(),
+  /** Entries of permissions.tools that grant it: its name, its group, LeMMing aliases. */
+  grantedBy: z.array(z.string()),
+  /** What the org and the agent must allow for it, in words. */
+  requiredPermissions: z.array(z.string()),
+  source: z.enum(['built_in', 'connector']),
+});
+export type CatalogTool = z.infer<typeof CatalogTool>;
+
+export const ToolsCatalog = z.object({
+  tools: z.array(CatalogTool),
+  /** Per valid agent: the tools its resume grants, and those that reach its model. */
+  grants: z.array(
+    z.object({ agent: z.string(), enabled: z.array(z.string()), available: z.array(z.string()) }),
+  ),
+});
+export type ToolsCatalog = z.infer<typeof ToolsCatalog>;
+
+/** Something that must be true for a connector's tools to reach an agent. */
+export const ConnectorPermission = z.object({
+  /** `org`: a setting of lemming/config/policy.json; `agent`: something each agent's resume must say. */
+  scope: z.enum(['org', 'agent']),
+  requirement: z.string(),
+  /** Whether the org meets an org requirement now; null for agent requirements (see grantedTo). */
+  met: z.boolean().nullable(),
+});
+
+/** A secret a connector needs: whether it is set, never its value. */
+export const ConnectorSecret = z.object({ name: z.string(), description: z.string(), isSet: z.boolean() });
+
+/** A Tool Store entry (DESIGN.md §4.3): a built-in primitive group or a composed tool. */
+export const Connector = z.object({
+  /** `builtin:<group>`, or `composed:org:<tool>` / `composed:agent:<folder>:<tool>`. */
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  kind: z.enum(['builtin', 'composed']),
+  toolKinds: z.array(ToolKind),
+  tools: z.array(z.string()),
+  permissions: z.array(ConnectorPermission),
+  /** JSON Schema of its settings drawer; secret fields are marked `writeOnly`. */
+  configSchema: z.record(z.string(), z.unknown()),
+  /** Where its settings live (a part of policy.json), or null when it has none besides secrets. */
+  config: z.object({ file: z.string(), pointer: z.string() }).nullable(),
+  secrets: z.array(ConnectorSecret),
+  readiness: z.discriminatedUnion('ready', [
+    z.object({ ready: z.literal(true), note: z.string().optional() }),
+    z.object({ ready: z.literal(false), reason: z.string(), fix: z.string() }),
+  ]),
+  source: z.object({ file: z.string(), agent: z.string().nullable() }).nullable(),
+  /** Agents whose permissions.tools grant any of its tools. */
+  grantedTo: z.array(z.string()),
+  /** The current values of its settings (never secrets); empty when it has none. */
+  settings: z.record(z.string(), z.unknown()),
+});
+export type Connector = z.infer<typeof Connector>;
+
+export const ConnectorList = z.object({
+  connectors: z.array(Connector),
+  /** Tool files that did not load, each problem located in its file. */
+  loadErrors: z.array(AgentProblem),
+});
+
+const SettingValue = z.union([
+  z.string().max(65_536),
+  z.number().finite(),
+  z.boolean(),
+  z.array(z.string().max(4096)).max(1000),
+  z.null(),
+]);
+
+export const ConnectorConfigInput = z
+  .object({
+    /** The connector's id. */
+    connector: z.string().min(1).max(500),
+    /**
+     * New values by field. A secret's value goes to the secret store and is never returned (null
+     * deletes it); a setting goes to the file the connector names (null removes it).
+     */
+    values: z
+      .record(z.string().min(1).max(200), SettingValue)
+      .refine((values) => Object.keys(values).length > 0, 'Give at least one value.'),
+  })
+  .strict();

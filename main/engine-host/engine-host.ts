@@ -1,0 +1,162 @@
+import { fail, ok, type IpcResult } from '../../engine/api/result';
+import type { AgentListItem, OrgSummary } from '../../engine/api/schemas';
+import { openOrg, OrgNotFoundError } from '../../engine/org/open-org';
+import { EngineInputError, UnknownAgentError } from '../../engine/run/org-engine';
+import { createRedactor, type Redactor } from '../../engine/secrets/redactor';
+import { revealAll, type SecretStore } from '../../engine/secrets/secret-store';
+import { HostEvents } from './host-events';
+import { OrgSession } from './org-session';
+
+export interface EngineHostOptions {
+  /** Where secrets live: safeStorage in the app, a file in a temp folder in tests. */
+  secretStore: SecretStore;
+  /** The demo org as shipped with the app (examples/demo-org). */
+  demoOrgSource: string;
+  /** Where the first run puts the user's copy of the demo org. */
+  userOrgsFolder: string;
+  nativeBinding?: string;
+  /** Environment variables model providers may read (conventional API key variables, base URLs). */
+  env?: Record<string, string | undefined>;
+  /** How long timeline pings are gathered before one is sent. */
+  pingIntervalMs?: number;
+  logError?: (context: string, error: unknown) => void;
+}
+
+/**
+ * Owns the current org (its engine and run controller), the secrets the engine may use and the
+ * redactor built from them, and the events the renderer hears. Opening, switching and closing orgs
+ * happen one at a time. Nothing here imports Electron: the app and the test harness run the same host.
+ */
+export class EngineHost {
+  readonly events: HostEvents;
+  private session: OrgSession | null = null;
+  private lifecycle: Promise<unknown> = Promise.resolve();
+  private secretValues = new Map<string, string>();
+  private redactor: Redactor = createRedactor();
+
+  private constructor(readonly options: EngineHostOptions) {
+    this.events = new HostEvents(options.pingIntervalMs);
+  }
+
+  static async create(options: EngineHostOptions): Promise<EngineHost> {
+    const host = new EngineHost(options);
+    await host.reloadSecrets();
+    return host;
+  }
+
+  get secretStore(): SecretStore {
+    return this.options.secretStore;
+  }
+
+  /** The current session, if an org is open. */
+  current(): OrgSession | null {
+    return this.session;
+  }
+
+  /** Opens the org at `path`, closing the current one (and stopping its run) first. */
+  open(path: string): Promise<IpcResult<{ summary: OrgSummary; agents: AgentListItem[] }>> {
+    return this.serially(async () => {
+      let opened;
+      try {
+        opened = await openOrg(path);
+      } catch (error) {
+        if (error instanceof OrgNotFoundError) return fail('org_not_found', error.message);
+        throw error;
+      }
+      await this.closeSession();
+      try {
+        this.session = await OrgSession.open({
+          orgPath: opened.summary.path,
+          events: this.events,
+          resolveSecret: (name) => this.secretValues.get(name),
+          env: this.options.env ?? {},
+          ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}),
+          ...(this.options.logError ? { logError: this.options.logError } : {}),
+        });
+      } catch (error) {
+        this.options.logError?.(`opening ${opened.summary.path}`, error);
+        return fail(
+          'org_unusable',
+          `${opened.summary.path} cannot be opened: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      this.events.emit('org.changed', { path: this.session.orgPath });
+      this.events.emit('run.state', this.session.controller.state());
+      this.events.emit('agents.changed', { names: [] });
+      this.session.timelineGrew();
+      return ok(opened);
+    });
+  }
+
+  /** Stops any run and closes the current org; false when none was open. */
+  close(): Promise<boolean> {
+    return this.serially(async () => {
+      const wasOpen = this.session !== null;
+      await this.closeSession();
+      if (wasOpen) this.events.emit('org.changed', { path: null });
+      return wasOpen;
+    });
+  }
+
+  /**
+   * Runs `work` on the current org. The engine's own refusals become typed results: an invalid config
+   * file (`org_unusable`, with where), an agent it does not know (`agent_not_found`).
+   */
+  async withSession<T>(work: (session: OrgSession) => Promise<IpcResult<T>>): Promise<IpcResult<T>> {
+    const session = this.session;
+    if (!session) return fail('no_org_open', 'Open an org folder first.');
+    try {
+      return await work(session);
+    } catch (error) {
+      if (error instanceof UnknownAgentError) return fail('agent_not_found', error.message);
+      if (error instanceof EngineInputError) {
+        return fail(
+          'org_unusable',
+          'A config file of the org is not valid.',
+          error.problems.map((problem) => ({
+            path: `${problem.file}${problem.line !== undefined ? `:${problem.line}:${problem.column}` : ''}${problem.field ? ` ${problem.field}` : ''}`,
+            message: problem.message,
+          })),
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** A secret's value for the engine's own use (model API keys); never for an IPC answer. */
+  resolveSecret(name: string): string | undefined {
+    return this.secretValues.get(name);
+  }
+
+  /** Re-reads every secret after a change, so the engine and the redactor see it at once. */
+  async reloadSecrets(): Promise<void> {
+    const secrets = await revealAll(this.options.secretStore).catch((error: unknown) => {
+      this.options.logError?.('reading the secret store', error);
+      return [];
+    });
+    this.secretValues = new Map(secrets.map(({ name, value }) => [name, value]));
+    this.redactor = createRedactor(secrets);
+  }
+
+  /** Every spelling of every known secret replaced: applied to each answer that leaves main. */
+  redact<T>(value: T): T {
+    return this.secretValues.size === 0 ? value : this.redactor.redactValue(value);
+  }
+
+  async dispose(): Promise<void> {
+    await this.close();
+    this.events.flush();
+  }
+
+  private async closeSession(): Promise<void> {
+    const session = this.session;
+    this.session = null;
+    if (session) await session.close();
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.lifecycle.then(work, work);
+    this.lifecycle = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,109 @@
+import { discoverAgents } from '../../engine/org/discover';
+import { OrgEngine, type EngineCommit } from '../../engine/run/org-engine';
+import { RunController } from '../../engine/run/run-controller';
+import { firingOrder } from '../../engine/run/schedule';
+import { TurnStatusReader } from '../../engine/run/turn-status';
+import type { HostEvents } from './host-events';
+
+export interface OrgSessionOptions {
+  orgPath: string;
+  events: HostEvents;
+  resolveSecret: (name: string) => string | undefined;
+  env: Record<string, string | undefined>;
+  nativeBinding?: string;
+  logError?: (context: string, error: unknown) => void;
+}
+
+/**
+ * One open org: its engine, its run controller, and what the host tells the renderer about them
+ * (timeline pings on every commit, run state changes, which agents are running).
+ */
+export class OrgSession {
+  readonly controller: RunController;
+  readonly turnStatus: TurnStatusReader;
+  /** Agents whose turn in the tick in progress has not been committed yet. */
+  private readonly running = new Set<string>();
+  private readonly committedThisTick = new Set<string>();
+  private tickInProgress: number | null = null;
+
+  private constructor(
+    readonly orgPath: string,
+    readonly engine: OrgEngine,
+    private readonly options: OrgSessionOptions,
+  ) {
+    this.turnStatus = new TurnStatusReader(engine.timeline.db);
+    this.controller = new RunController(engine, {
+      onState: (state) => {
+        if (state.tickInProgress === null && this.tickInProgress !== null) this.tickEnded();
+        options.events.emit('run.state', state);
+      },
+      onTickStart: (tick) => this.tickStarted(tick),
+    });
+  }
+
+  /** Opens the org's engine; throws when its timeline cannot be opened or a crash left work it cannot finish. */
+  static async open(options: OrgSessionOptions): Promise<OrgSession> {
+    const commits: { session: OrgSession | null } = { session: null };
+    const engine = await OrgEngine.open({
+      orgPath: options.orgPath,
+      env: options.env,
+      resolveSecret: options.resolveSecret,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      onCommit: (commit) => commits.session?.committed(commit),
+    });
+    const session = new OrgSession(options.orgPath, engine, options);
+    commits.session = session;
+    await session.controller.refresh();
+    return session;
+  }
+
+  isRunning(agent: string): boolean {
+    return this.running.has(agent);
+  }
+
+  /** After the host itself added events (a top-up, a message): the renderer's tail should pull them. */
+  timelineGrew(): void {
+    this.options.events.timelineAppended(this.engine.timeline.latestSeq());
+  }
+
+  async close(): Promise<void> {
+    await this.controller.dispose();
+    this.options.events.flush();
+    this.engine.close();
+  }
+
+  private committed(commit: EngineCommit): void {
+    this.options.events.timelineAppended(commit.lastSeq);
+    if (commit.agent === null || commit.tick !== this.tickInProgress) return;
+    this.committedThisTick.add(commit.agent);
+    if (this.running.delete(commit.agent))
+      this.options.events.emit('agents.changed', { names: [commit.agent] });
+  }
+
+  private tickStarted(tick: number): void {
+    this.tickInProgress = tick;
+    this.committedThisTick.clear();
+    void this.markFiring(tick).catch((error: unknown) =>
+      this.options.logError?.('marking running agents', error),
+    );
+  }
+
+  private async markFiring(tick: number): Promise<void> {
+    const agents = (await discoverAgents(this.orgPath)).flatMap((agent) =>
+      agent.valid ? [{ name: agent.resume.name, schedule: agent.resume.schedule }] : [],
+    );
+    if (this.tickInProgress !== tick) return;
+    const names = firingOrder(tick, agents)
+      .map((agent) => agent.name)
+      .filter((name) => !this.committedThisTick.has(name));
+    for (const name of names) this.running.add(name);
+    if (names.length > 0) this.options.events.emit('agents.changed', { names });
+  }
+
+  private tickEnded(): void {
+    this.tickInProgress = null;
+    const names = [...this.running];
+    this.running.clear();
+    if (names.length > 0) this.options.events.emit('agents.changed', { names });
+  }
+}

@@ -1,0 +1,35 @@
+import { fail, ok, type IpcResult } from '../../engine/api/result';
+import type { RunState } from '../../engine/api/run-schemas';
+import { readOrgConfig } from '../../engine/org/org-config-file';
+import type { RunCommandResult } from '../../engine/run/run-controller';
+import type { OrgSession } from './org-session';
+import { issuesFromProblems } from './problems';
+
+/** Starts a run with the org's settings: base_turn_seconds between ticks and max_turns as the last tick. */
+export async function startRun(
+  session: OrgSession,
+  input: { ticks?: number | undefined; intervalMs?: number | undefined },
+): Promise<IpcResult<RunState>> {
+  const config = await readOrgConfig(session.orgPath);
+  if (!config.ok)
+    return fail(
+      'org_unusable',
+      'lemming/config/org_config.json is not valid.',
+      issuesFromProblems(config.problems),
+    );
+  return asResult(
+    session.controller.start({
+      tickLimit: input.ticks ?? null,
+      lastTick: config.value.max_turns,
+      intervalMs: input.intervalMs ?? Math.round(config.value.base_turn_seconds * 1000),
+    }),
+  );
+}
+
+/** A controller's refusal: the run is in the wrong phase for the command, or the tick it ran failed. */
+export function asResult<T>(result: RunCommandResult<T>): IpcResult<T> {
+  if (result.ok) return ok(result.value);
+  return result.tickFailed
+    ? fail('org_unusable', `The tick failed: ${result.reason}`)
+    : fail('busy', result.reason);
+}

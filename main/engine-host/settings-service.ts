@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import { fail, ok, type IpcResult } from '../../engine/api/result';
+import type { Settings, SettingsUpdateInput } from '../../engine/api/settings-schemas';
+import { readOrgConfig, updateOrgConfig } from '../../engine/org/org-config-file';
+import type { SecretStore } from '../../engine/secrets/secret-store';
+import { issuesFromProblems } from './problems';
+import { PROVIDERS } from './providers';
+import { secretStoreStatus } from './secrets-service';
+
+/** The run settings live in org_config.json (LeMMing reads them too); the rest is the app's. */
+export async function readSettings(
+  orgPath: string,
+  secrets: SecretStore,
+): Promise<IpcResult<z.output<typeof Settings>>> {
+  const config = await readOrgConfig(orgPath);
+  if (!config.ok)
+    return fail(
+      'org_unusable',
+      'lemming/config/org_config.json is not valid.',
+      issuesFromProblems(config.problems),
+    );
+  return ok({
+    run: { tickIntervalSeconds: config.value.base_turn_seconds, maxTurns: config.value.max_turns },
+    secretStore: await secretStoreStatus(secrets),
+    providers: [...PROVIDERS],
+  });
+}
+
+export async function updateSettings(
+  orgPath: string,
+  secrets: SecretStore,
+  input: z.output<typeof SettingsUpdateInput>,
+): Promise<IpcResult<z.output<typeof Settings>>> {
+  const updated = await updateOrgConfig(orgPath, {
+    ...(input.tickIntervalSeconds !== undefined ? { base_turn_seconds: input.tickIntervalSeconds } : {}),
+    ...(input.maxTurns !== undefined ? { max_turns: input.maxTurns } : {}),
+  });
+  if (!updated.ok)
+    return fail('invalid_change', 'The settings were not saved.', issuesFromProblems(updated.problems));
+  return readSettings(orgPath, secrets);
+}

@@ -1,0 +1,111 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { EventName } from '../../../engine/api/events';
+import { openFileSecretStore } from '../../../engine/secrets/file-secret-store';
+import { EngineHost } from '../../engine-host/engine-host';
+import { createDispatch, type Dispatch } from '../dispatch';
+import { createHandlers } from '../handlers';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
+export const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
+export const EXAMPLE_ORG = resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'lemming-upstream', 'example-org');
+
+export interface IpcHarness {
+  dispatch: Dispatch;
+  host: EngineHost;
+  /** Every answer dispatch gave, in order, with what was asked. */
+  responses: { channel: unknown; input: unknown; response: unknown }[];
+  events: { name: EventName; payload: unknown }[];
+  userOrgsFolder: string;
+  /** A fresh copy of a folder in a temp dir. */
+  copy(source: string): string;
+  setPickedFolder(path: string | null): void;
+  setExportFile(path: string | null): void;
+  tempDir(): string;
+}
+
+/**
+ * The main process without Electron, for dispatch-level tests: the real handlers and engine host over
+ * a secrets file in a temp folder, every answer recorded. `cleanup` closes the host and removes the
+ * temp folders (call it in afterEach).
+ */
+export function ipcHarnesses() {
+  const made: string[] = [];
+  const hosts: EngineHost[] = [];
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lemming-ipc-'));
+    made.push(dir);
+    return dir;
+  };
+  return {
+    async create(
+      options: { logError?: (context: string, error: unknown) => void } = {},
+    ): Promise<IpcHarness> {
+      const secrets = await openFileSecretStore(join(tempDir(), 'secrets.json'));
+      if (!secrets.ok) throw new Error(secrets.message);
+      const userOrgsFolder = tempDir();
+      const host = await EngineHost.create({
+        secretStore: secrets.store,
+        demoOrgSource: DEMO_ORG,
+        userOrgsFolder,
+        pingIntervalMs: 5,
+        ...(options.logError ? { logError: options.logError } : {}),
+      });
+      hosts.push(host);
+      let pickedFolder: string | null = null;
+      let exportFile: string | null = null;
+      const inner = createDispatch(
+        createHandlers({
+          appInfo: () => ({
+            name: 'LeMMing Desktop',
+            version: '0.0.0',
+            platform: 'test',
+            runtime: { node: '20', electron: null, chrome: null, sqlite: '3' },
+          }),
+          pickFolder: async () => pickedFolder,
+          pickExportFile: async () => exportFile,
+          host,
+        }),
+        { redact: (value) => host.redact(value) },
+      );
+      const responses: IpcHarness['responses'] = [];
+      const events: IpcHarness['events'] = [];
+      host.events.on((name, payload) => events.push({ name, payload }));
+      return {
+        host,
+        responses,
+        events,
+        userOrgsFolder,
+        tempDir,
+        dispatch: async (channel, input) => {
+          const response = await inner(channel, input);
+          responses.push({ channel, input, response });
+          return response;
+        },
+        copy(source) {
+          const target = join(tempDir(), 'org');
+          cpSync(source, target, { recursive: true });
+          return target;
+        },
+        setPickedFolder: (path) => {
+          pickedFolder = path;
+        },
+        setExportFile: (path) => {
+          exportFile = path;
+        },
+      };
+    },
+    async cleanup(): Promise<void> {
+      for (const host of hosts.splice(0)) await host.dispose();
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The value of a successful answer; a failed one fails the test with its error. */
+export function valueOf<T = unknown>(result: unknown): T {
+  const answer = result as { ok: boolean; value?: T; error?: unknown };
+  if (!answer.ok) throw new Error(`expected success, got ${JSON.stringify(answer.error)}`);
+  return answer.value as T;
+}
