@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TOOLS_PROFILES } from '../../org/resume-schema';
+import type { ToolSpec } from '../tool-spec';
 import { profileTools, resolveToolsProfile, TOOL_PROFILES } from './profiles';
 
 describe('resolveToolsProfile', () => {
@@ -82,7 +83,8 @@ describe('the profiles', () => {
   });
 
   it('gives every tool kind file, a title, and a JSON schema object without $schema', () => {
-    for (const tool of [...TOOL_PROFILES.codex, ...TOOL_PROFILES.gemini]) {
+    const specs: readonly ToolSpec[] = [...TOOL_PROFILES.codex, ...TOOL_PROFILES.gemini];
+    for (const tool of specs) {
       expect(tool.kind).toBe('file');
       expect(tool.title.length).toBeGreaterThan(0);
       expect(tool.definition.name).toBe(tool.name);

@@ -86,7 +86,8 @@ async function collectEntries(
 ): Promise<{ entries: ListedEntry[]; truncated: boolean }> {
   const entries: ListedEntry[] = [];
   const queue = [{ path: root, prefix: '', level: 0, remaining: depth }];
-  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+  for (let index = 0; index < queue.length; index += 1) {
+    const next = queue[index] as (typeof queue)[number];
     signal?.throwIfAborted();
     const children = await fs.readDir(next.path).catch(() => []);
     for (const child of children) {

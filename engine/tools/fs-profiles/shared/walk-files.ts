@@ -38,7 +38,8 @@ export async function walkFiles(fs: AgentFilesystem, root: string, options: Walk
   const maxFiles = options.maxFiles ?? MAX_SCANNED_FILES;
   const files: WalkedFile[] = [];
   const queue: { path: string; relative: string }[] = [{ path: root, relative: '' }];
-  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+  for (let index = 0; index < queue.length; index += 1) {
+    const next = queue[index] as { path: string; relative: string };
     options.signal?.throwIfAborted();
     const entries = await fs.readDir(next.path).catch(() => []);
     for (const entry of entries) {
