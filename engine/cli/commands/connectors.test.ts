@@ -27,6 +27,15 @@ function org(): string {
     'agents/writer/skills/remember/SKILL.md': '---\nname: remember\ndescription: Keep a fact.\ncommand-dispatch: tool\ncommand-tool: memory_write\n---\nSave it.\n',
     'agents/writer/skills/draft/SKILL.md': '---\nname: draft\ndescription: Write a draft.\ncommand-dispatch: tool\ncommand-tool: file_write\n---\n',
     'agents/writer/skills/broken/SKILL.md': '---\nname: broken\n---\n',
+    'tools/weather.yaml': [
+      'name: fetch_weather',
+      'description: Weather for a city',
+      'parameters:\n  city:\n    type: string\n    required: true',
+      'request:\n  method: GET\n  url: "https://api.weather.test/v1?q={{params.city}}"\n  headers:\n    X-Api-Key: "{{env.WEATHER_KEY}}"',
+      'requires_env:\n  - WEATHER_KEY',
+      'allowed_hosts:\n  - api.weather.test',
+    ].join('\n'),
+    'tools/broken.yaml': 'name: broken\n',
     'agents/reader/skills/remember/SKILL.md': '---\nname: remember\ndescription: Keep a fact.\ncommand-dispatch: tool\ncommand-tool: memory_write\n---\n',
   });
 }
@@ -41,6 +50,16 @@ describe('lemming connectors', () => {
     expect(out).toMatch(/^ {2}ready {6}Web requests \(builtin:web\)\n.*\n.*\n.*needs \[ok\] "network" is in allowed_tool_kinds.*\n.*needs \[NO\] network\.enabled is true/m);
     expect(out).toMatch(/^ {6}granted to: writer$/m);
     expect(out).toMatch(/Shell commands \(builtin:shell\)\n {6}note: Shell (access is not confined|commands are confined)/);
+    expect(out).toContain(
+      [
+        '  not ready  Fetch weather (composed:org:fetch_weather)',
+        '      why: it needs the secret WEATHER_KEY, which is not set',
+        '      fix: set WEATHER_KEY in the Tool Store (or: lemming secret set WEATHER_KEY)',
+        '      tools: fetch_weather',
+      ].join('\n'),
+    );
+    expect(out).toMatch(/^ {6}file: tools\/weather\.yaml\n {6}secrets: WEATHER_KEY \(not set\)$/m);
+    expect(out).toMatch(/^ {2}not ready {2}tools\/broken\.yaml \(file:tools\/broken\.yaml\)\n {6}why: tools\/broken\.yaml has errors: /m);
 
     expect(out).toContain('Skills:\n  reader:\n    not usable  remember (runs memory_write): it runs the tool "memory_write", which is not available: its resume does not grant it');
     expect(out).toContain('        fix: add "memory_write" to reader\'s permissions.tools');
@@ -58,7 +77,16 @@ describe('lemming connectors', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).not.toContain('weather-key-value-99');
     const report = JSON.parse(result.stdout);
-    expect(report.connectors.map((connector: { id: string }) => connector.id)).toEqual(['builtin:files', 'builtin:shell', 'builtin:web', 'builtin:memory', 'builtin:org']);
+    expect(report.connectors.map((connector: { id: string }) => connector.id)).toEqual([
+      'builtin:files',
+      'builtin:shell',
+      'builtin:web',
+      'builtin:memory',
+      'builtin:org',
+      'composed:org:fetch_weather',
+      'file:tools/broken.yaml',
+    ]);
+    expect(report.connectors.find((connector: { id: string }) => connector.id === 'composed:org:fetch_weather')).toMatchObject({ secrets: [{ name: 'WEATHER_KEY', isSet: true }], readiness: { ready: true } });
     expect(report.connectors.find((connector: { id: string }) => connector.id === 'builtin:memory').grantedTo).toEqual(['reader', 'writer']);
     expect(report.skills.map((entry: { agent: string; skills: { name: string; usability: { usable: boolean } }[] }) => [entry.agent, entry.skills.map((skill) => [skill.name, skill.usability.usable])])).toEqual([
       ['reader', [['remember', false]]],

@@ -3,6 +3,7 @@ import { readPolicy } from '../../org/policy-file';
 import { detectConfinement } from '../../sandbox/shell/detect-confinement';
 import { secretPresence } from '../../secrets/secret-store';
 import { connectorCatalog } from '../../tools/connectors/catalog';
+import { loadComposedConnectors } from '../../tools/connectors/composed-connectors';
 import type { Connector } from '../../tools/connectors/connector';
 import { loadSkills } from '../../tools/skills/load-skills';
 import type { Skill, SkillProblem } from '../../tools/skills/skill';
@@ -46,13 +47,14 @@ function describeConnector(connector: Connector): string {
   } else {
     lines.push(`      why: ${connector.readiness.reason}`, `      fix: ${connector.readiness.fix}`);
   }
-  lines.push(`      tools: ${connector.tools.join(', ')}`);
+  if (connector.tools.length > 0) lines.push(`      tools: ${connector.tools.join(', ')}`);
   for (const permission of connector.permissions) {
     const mark = permission.met === null ? '-' : permission.met ? 'ok' : 'NO';
     lines.push(`      needs [${mark}] ${permission.requirement}`);
   }
+  if (connector.source) lines.push(`      file: ${connector.source.file}`);
   if (connector.secrets.length > 0) lines.push(`      secrets: ${connector.secrets.map((secret) => `${secret.name} (${secret.isSet ? 'set' : 'not set'})`).join(', ')}`);
-  lines.push(`      granted to: ${connector.grantedTo.length > 0 ? connector.grantedTo.join(', ') : 'no agent'}`);
+  if (connector.tools.length > 0) lines.push(`      granted to: ${connector.grantedTo.length > 0 ? connector.grantedTo.join(', ') : 'no agent'}`);
   return lines.join('\n');
 }
 
@@ -84,7 +86,13 @@ export const connectorsCommand: Command = {
     if (!policy.ok) throw new CliFailure(policy.problems.map((problem) => `${problem.file}${problem.field ? ` (${problem.field})` : ''}: ${problem.message}`).join('\n'));
     const agents = (await discoverAgents(org)).flatMap((agent) => (agent.valid ? [{ name: agent.resume.name, folder: agent.folder, tools: agent.resume.permissions.tools }] : []));
     const { store } = await cliSecretStore(io, values, [org]);
-    const connectors = connectorCatalog({ policy: policy.value, hasSecret: await secretPresence(store), confinement: await detectConfinement(), agents });
+    const connectors = connectorCatalog({
+      policy: policy.value,
+      hasSecret: await secretPresence(store),
+      confinement: await detectConfinement(),
+      ...(await loadComposedConnectors(org, agents.map((agent) => agent.folder))),
+      agents,
+    });
     const skills = await skillsOfAgents(org, io, agents);
     if (values.json) {
       printJson(io, { org, connectors, skills });

@@ -16,7 +16,7 @@ export interface BuiltinConnector {
   readiness(machine: { confinement?: Confinement }): ConnectorReadiness;
 }
 
-const NO_SETTINGS = { type: 'object', properties: {}, additionalProperties: false };
+export const NO_SETTINGS = { type: 'object', properties: {}, additionalProperties: false };
 const ready = (): ConnectorReadiness => ({ ready: true });
 
 /** The LeMMing file tools and the codex and gemini profiles' (DESIGN.md §4.1); an agent gets one set, by its tools_profile. */

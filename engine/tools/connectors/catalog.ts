@@ -3,7 +3,7 @@ import type { Confinement } from '../../sandbox/shell/confinement';
 import { secretNameProblem } from '../../secrets/secret-name';
 import { TOOL_GROUPS, type CatalogEntry } from '../tool-catalog';
 import type { ToolKind } from '../tool-spec';
-import { BUILTIN_CONNECTORS, type BuiltinConnector } from './builtin-connectors';
+import { BUILTIN_CONNECTORS, NO_SETTINGS, type BuiltinConnector } from './builtin-connectors';
 import type { Connector, ConnectorPermission, ConnectorReadiness, ConnectorSecret } from './connector';
 
 /** A composed tool as the Tool Store needs it (from engine/tools/composed: its source and requiredSecrets). */
@@ -21,6 +21,13 @@ export interface ComposedConnectorInput {
   problems: readonly string[];
 }
 
+/** A tool file whose problems kept its tools out: shown in the Tool Store so the user can fix it. */
+export interface BrokenToolFile {
+  file: string;
+  agent: string | null;
+  problems: string[];
+}
+
 export interface ConnectorCatalogInput {
   policy: OrgPolicy;
   /** Whether a secret is set; never its value (see secretPresence). */
@@ -28,6 +35,7 @@ export interface ConnectorCatalogInput {
   /** How the shell is confined here; without it nothing is said about confinement. */
   confinement?: Confinement;
   composed?: readonly ComposedConnectorInput[];
+  brokenFiles?: readonly BrokenToolFile[];
   /** The org's agents, to say which agents each connector's tools are granted to. */
   agents?: readonly { name: string; folder: string; tools: readonly string[] }[];
 }
@@ -38,7 +46,11 @@ export interface ConnectorCatalogInput {
  * readiness, judged from secret presence alone.
  */
 export function connectorCatalog(input: ConnectorCatalogInput): Connector[] {
-  return [...BUILTIN_CONNECTORS.map((connector) => builtin(connector, input)), ...(input.composed ?? []).map((tool) => composed(tool, input))];
+  return [
+    ...BUILTIN_CONNECTORS.map((connector) => builtin(connector, input)),
+    ...(input.composed ?? []).map((tool) => composed(tool, input)),
+    ...(input.brokenFiles ?? []).map(broken),
+  ];
 }
 
 function builtin(connector: BuiltinConnector, input: ConnectorCatalogInput): Connector {
@@ -88,11 +100,31 @@ function composed(tool: ComposedConnectorInput, input: ConnectorCatalogInput): C
   };
 }
 
+function broken(file: BrokenToolFile): Connector {
+  return {
+    id: `file:${file.file}`,
+    name: file.file,
+    description: 'A tool file that could not be loaded; none of its tools are offered.',
+    kind: 'composed',
+    toolKinds: [],
+    tools: [],
+    permissions: [],
+    configSchema: NO_SETTINGS,
+    config: null,
+    secrets: [],
+    readiness: problemReadiness(file.file, file.problems),
+    source: { file: file.file, agent: file.agent },
+    grantedTo: [],
+  };
+}
+
+function problemReadiness(file: string, problems: readonly string[]): ConnectorReadiness {
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+  return { ready: false, reason: `${file} has errors: ${problems[0] ?? 'unknown'}${more}`, fix: `fix ${file}` };
+}
+
 function composedReadiness(tool: ComposedConnectorInput, secrets: readonly ConnectorSecret[]): ConnectorReadiness {
-  if (tool.problems.length > 0) {
-    const more = tool.problems.length > 1 ? ` (and ${tool.problems.length - 1} more problem${tool.problems.length > 2 ? 's' : ''})` : '';
-    return { ready: false, reason: `${tool.file} has errors: ${tool.problems[0]}${more}`, fix: `fix ${tool.file}` };
-  }
+  if (tool.problems.length > 0) return problemReadiness(tool.file, tool.problems);
   const badName = secrets.map((secret) => secretNameProblem(secret.name)).find((problem) => problem !== null);
   if (badName) return { ready: false, reason: `it needs a secret it cannot have: ${badName}`, fix: `rename the secret in ${tool.file}` };
   const missing = secrets.filter((secret) => !secret.isSet).map((secret) => secret.name);

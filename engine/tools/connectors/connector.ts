@@ -27,7 +27,7 @@ export const ConnectorConfigLocation = z.object({ file: z.string(), pointer: z.s
 
 /** A Tool Store entry (DESIGN.md §4.3): a built-in primitive group or a composed tool. */
 export const Connector = z.object({
-  /** `builtin:<group>`, or `composed:org:<tool>` / `composed:agent:<folder>:<tool>`. */
+  /** `builtin:<group>`, `composed:org:<tool>` / `composed:agent:<folder>:<tool>`, or `file:<path>` for a tool file that failed to load. */
   id: z.string(),
   name: z.string(),
   description: z.string(),
