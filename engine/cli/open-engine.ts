@@ -1,12 +1,19 @@
 import { OrgEngine } from '../run/org-engine';
-import type { CliIo } from './cli-io';
+import { openHeadlessSecretStore } from '../secrets/headless-secret-store';
+import { CliFailure, type CliIo } from './cli-io';
 
-/** The engine for a CLI command: API keys come from the environment (`lemming` has no secret store of its own yet). */
+/**
+ * The engine for a CLI command. Secrets (API keys, connector keys) come from the secrets file named
+ * by LEMMING_SECRETS_FILE and from LEMMING_SECRET_* environment variables.
+ */
 export async function openEngine(orgPath: string, io: CliIo, options: { concurrency?: number } = {}): Promise<OrgEngine> {
+  const secrets = await openHeadlessSecretStore({ env: io.env, orgPaths: [orgPath] });
+  if (!secrets.ok) throw new CliFailure(secrets.message);
+  for (const warning of secrets.warnings) io.stderr.write(`lemming: ${warning}\n`);
   return OrgEngine.open({
     orgPath,
     env: io.env,
-    resolveSecret: (name) => io.env[name],
+    secrets: secrets.store,
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
   });
 }

@@ -6,6 +6,7 @@ import { parseOutboxFileName, readOutboxEntryText } from '../messages/outbox-ent
 import { parseJsonText } from '../org/json-text';
 import type { TimelineEventInput } from '../timeline/event-schema';
 import type { TimelineStore } from '../timeline/timeline-store';
+import type { RunSecrets } from './run-secrets';
 
 /**
  * Brings what LeMMing (or a person, or an older version of this app) left in an org folder into the
@@ -21,6 +22,7 @@ export class DiskImport {
     private readonly timeline: TimelineStore,
     private readonly messages: MessageStore,
     private readonly clock: () => Date,
+    private readonly secrets: Pick<RunSecrets, 'redactText' | 'redactValue'>,
   ) {
     this.selectKnown = timeline.db.prepare('SELECT 1 FROM known_files WHERE path = ?').pluck();
     this.insertKnown = timeline.db.prepare('INSERT OR IGNORE INTO known_files (path, origin) VALUES (?, ?)');
@@ -68,7 +70,7 @@ export class DiskImport {
     return this.timeline.transaction(() => {
       const messageEvents = messages.flatMap((message) => this.addMessage(message));
       for (const path of known) this.insertKnown.run(path, 'imported');
-      return this.timeline.appendMany([...messageEvents, ...events]).length;
+      return this.timeline.appendMany([...messageEvents, ...events].map((event) => this.secrets.redactValue(event))).length;
     });
   }
 
@@ -93,7 +95,7 @@ export class DiskImport {
     const time = typeof entry.created_at === 'string' ? entry.created_at : typeof entry.timestamp === 'string' ? entry.timestamp : this.clock().toISOString();
     const kind = typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind ?? null);
     const tick = typeof entry.tick === 'number' && Number.isInteger(entry.tick) ? entry.tick : message.tick;
-    this.messages.add({ id: String(entry.id ?? message.file), sender: message.sender, tick, kind, file: message.file, json: message.text });
+    this.messages.add({ id: String(entry.id ?? message.file), sender: message.sender, tick, kind, file: message.file, json: this.secrets.redactText(message.text) });
     return [{ kind: 'message', source: 'disk', file: message.file, entry, time, tick, agent: message.sender }];
   }
 

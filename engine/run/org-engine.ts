@@ -19,7 +19,8 @@ import type { TimelineEventInput } from '../timeline/event-schema';
 import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
 import type { ToolTurnContext, TurnBudget } from '../tools/agent-tools';
 import { resolveTools, type ToolVerdict } from '../tools/policy-resolver';
-import { toolCatalog } from '../tools/tool-catalog';
+import { TOOL_GROUPS, toolCatalog } from '../tools/tool-catalog';
+import { composedToolSpecs, loadComposedTools, netHttpPrimitive } from '../tools/composed';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import type { HttpTransport } from '../tools/http-request-tool';
 import type { ToolResult } from '../tools/tool-result';
@@ -30,6 +31,8 @@ import { DEFAULT_TURN_LIMITS, runAgentTurn, type StagedTurn, type TurnLimits, ty
 import { startWithConcurrency } from './concurrency';
 import { DiskImport } from './disk-import';
 import { PendingFiles, type FileWrite } from './pending-files';
+import { RunSecrets } from './run-secrets';
+import type { SecretStore } from '../secrets/secret-store';
 import { memoryChangeRecord, TurnMemory } from './turn-memory';
 import { groupByFirePoint } from './schedule';
 
@@ -41,7 +44,8 @@ export interface EngineOptions {
   /** Agents of one fire point that may run at once. */
   concurrency?: number;
   limits?: Partial<TurnLimits>;
-  resolveSecret?: (name: string) => string | undefined;
+  /** Where API keys and connector secrets come from; none when absent. */
+  secrets?: SecretStore;
   env?: Record<string, string | undefined>;
   clock?: () => Date;
   /** The tools an agent could have; the default is the built-in catalog for its resume. */
@@ -85,6 +89,7 @@ export class OrgEngine {
   private readonly clock: () => Date;
   /** This engine session; every event it records carries it. */
   readonly runId = randomUUID();
+  private readonly secrets: RunSecrets;
 
   private constructor(
     readonly orgPath: string,
@@ -96,7 +101,8 @@ export class OrgEngine {
     this.ledger = new CreditLedger(timeline.db);
     this.pending = new PendingFiles(timeline.db, orgPath);
     this.clock = options.clock ?? (() => new Date());
-    this.diskImport = new DiskImport(orgPath, timeline, this.messages, this.clock);
+    this.secrets = new RunSecrets(options.secrets);
+    this.diskImport = new DiskImport(orgPath, timeline, this.messages, this.clock, this.secrets);
     this.insertTurn = timeline.db.prepare('INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)');
     this.selectCommittedAgents = timeline.db.prepare('SELECT agent FROM turns WHERE tick = ?').pluck();
     this.limits = { ...DEFAULT_TURN_LIMITS, ...options.limits };
@@ -111,6 +117,7 @@ export class OrgEngine {
       confinement: await detectConfinement(),
       ...(options.httpTransport ? { httpTransport: options.httpTransport } : {}),
     });
+    await engine.secrets.refresh();
     await engine.pending.replay();
     await engine.diskImport.importAll();
     return engine;
@@ -131,6 +138,7 @@ export class OrgEngine {
   async runTick(signal?: AbortSignal): Promise<TickReport> {
     const tick = await this.currentTick();
     const runId = this.runId;
+    await this.secrets.refresh();
     const { agents, invalid } = await this.loadAgents();
     await this.diskImport.importOutboxes();
     const credits = await this.readCreditsFile();
@@ -181,12 +189,13 @@ export class OrgEngine {
     const tick = await this.currentTick();
     const entry = humanMessage(text, { tick, importance: options.importance ?? 'normal', target: options.target ?? null }, this.clock());
     const file = `agents/human/outbox/${outboxFileName(entry)}`;
-    const json = serializeEntry(entry);
+    await this.secrets.refresh();
+    const json = this.secrets.redactText(serializeEntry(entry));
     const { seqs, owed } = this.timeline.transaction(() => {
       this.messages.add({ id: entry.id, sender: 'human', tick, kind: entry.kind as string, file, json });
       const owed = this.pending.record([{ path: file, mode: 'write', content: json }]);
       this.diskImport.markWritten([file]);
-      return { seqs: this.timeline.appendMany([{ kind: 'message', time: this.clock().toISOString(), tick, agent: 'human', file, entry }]), owed };
+      return { seqs: this.appendEvents([{ kind: 'message', time: this.clock().toISOString(), tick, agent: 'human', file, entry }]), owed };
     });
     await this.pending.perform(owed);
     this.pending.settle();
@@ -203,7 +212,7 @@ export class OrgEngine {
     this.seedBalances(agents, credits, tick);
     const balance = this.timeline.transaction(() => {
       const posted = this.ledger.post({ agent, kind: 'top_up', amountMicro: toMicros(amount), reason, tick, time: this.clock().toISOString() });
-      this.timeline.append({ kind: 'credit', entry: 'top_up', amount, reason, time: this.clock().toISOString(), tick, agent });
+      this.appendEvents([{ kind: 'credit', entry: 'top_up', amount, reason, time: this.clock().toISOString(), tick, agent }]);
       return posted.balanceMicro;
     });
     await this.writeCreditsFile(agents, credits);
@@ -213,10 +222,11 @@ export class OrgEngine {
   /** The policy resolver's verdict on every tool the agent could have: what the app and `lemming tools` show. */
   async explainTools(agentName: string): Promise<ToolVerdict[]> {
     const agent = await this.findAgent(agentName);
+    await this.secrets.refresh();
     const policy = await this.readPolicyFile();
     const balance = this.ledger.balance(agent.resume.name);
     const context = this.toolTurnContext(agent, await this.currentTick(), new TurnMemory(this.agentDir(agent)), { availableMicro: () => balance ?? 0, charge: () => undefined });
-    const catalog = this.catalogFor(context);
+    const catalog = this.catalogFor(context, await this.composedEntries(agent, policy));
     return resolveTools({ resume: agent.resume, policy, catalog, credits: balance === null ? null : fromMicros(balance) });
   }
 
@@ -227,6 +237,7 @@ export class OrgEngine {
   async callTool(agentName: string, tool: string, args: unknown): Promise<ToolResult> {
     const agent = await this.findAgent(agentName);
     const tick = await this.currentTick();
+    await this.secrets.refresh();
     const credits = await this.readCreditsFile();
     this.seedBalances([agent], credits, tick);
     const policy = await this.readPolicyFile();
@@ -243,7 +254,8 @@ export class OrgEngine {
       },
     };
     const memory = new TurnMemory(this.agentDir(agent));
-    const toolbox = agentToolbox({ policy, credits: fromMicros(balance), catalog: this.catalogFor })(
+    const composed = await this.composedEntries(agent, policy);
+    const toolbox = agentToolbox({ policy, credits: fromMicros(balance), catalog: (context) => this.catalogFor(context, composed), redact: (result) => this.secrets.redactValue(result) })(
       this.toolTurnContext(agent, tick, memory, budget),
     );
     const started = Date.now();
@@ -264,9 +276,9 @@ export class OrgEngine {
         this.ledger.post(posting);
         events.push({ kind: 'credit', ...base, time: time(), entry: 'tool', amount: -fromMicros(-posting.amountMicro), reason: posting.reason });
       }
-      const owedWrites = this.pending.record(writes);
+      const owedWrites = this.pending.record(this.redactWrites(writes));
       this.diskImport.markWritten(writes.map((write) => write.path));
-      this.timeline.appendMany(events);
+      this.appendEvents(events);
       return owedWrites;
     });
     await this.pending.perform(owed);
@@ -275,8 +287,30 @@ export class OrgEngine {
   }
 
   /** The tools an agent could have in this org, on this machine. */
-  private readonly catalogFor = (context: ToolTurnContext): CatalogEntry[] =>
-    this.options.catalog ? this.options.catalog(context, this.environment) : toolCatalog(context.resume, this.environment);
+  private catalogFor(context: ToolTurnContext, composed: readonly CatalogEntry[]): CatalogEntry[] {
+    return [...(this.options.catalog ? this.options.catalog(context, this.environment) : toolCatalog(context.resume, this.environment)), ...composed];
+  }
+
+  /**
+   * The org's and the agent's composed YAML tools, ready to run through the SSRF-safe primitive with
+   * the org's network settings; a file that does not load is left out (its problems are the connectors' to show).
+   */
+  private async composedEntries(agent: LoadedAgent, policy: OrgPolicy): Promise<CatalogEntry[]> {
+    const load = await loadComposedTools(this.orgPath, agent.folder);
+    if (load.tools.length === 0) return [];
+    const builtIns = toolCatalog(agent.resume, this.environment);
+    const transport = this.environment.httpTransport;
+    const toolset = composedToolSpecs(load.tools, {
+      lookup: this.secrets.lookup,
+      http: netHttpPrimitive({
+        allowPrivateHosts: policy.network.private_hosts,
+        ...(transport?.lookup ? { lookup: transport.lookup } : {}),
+        ...(transport?.classifyAddress ? { classifyAddress: transport.classifyAddress } : {}),
+      }),
+      lookupTool: (name) => builtIns.find((entry) => entry.spec.name === name)?.spec,
+    });
+    return toolset.entries.map(({ spec, readiness }) => ({ spec, grantedBy: [spec.name, TOOL_GROUPS[spec.kind]], readiness }));
+  }
 
   private async findAgent(agentName: string): Promise<LoadedAgent & { org: LoadedAgent[] }> {
     const { agents } = await this.loadAgents();
@@ -309,6 +343,7 @@ export class OrgEngine {
     const agentDir = join(this.orgPath, 'agents', agent.folder);
     const memory = await listMemory(agentDir, 20);
     const balance = this.ledger.balance(name);
+    const composed = await this.composedEntries(agent, policy);
     return runAgentTurn({
       orgPath: this.orgPath,
       agent,
@@ -320,7 +355,12 @@ export class OrgEngine {
       memory: { entries: memory.entries, truncated: memory.truncated },
       balanceMicro: balance ?? 0,
       costPerActionMicro: toMicros(credits[name]?.cost_per_action ?? DEFAULT_COST_PER_ACTION),
-      tools: agentToolbox({ policy, credits: balance === null ? null : fromMicros(balance), catalog: this.catalogFor }),
+      tools: agentToolbox({
+        policy,
+        credits: balance === null ? null : fromMicros(balance),
+        catalog: (context) => this.catalogFor(context, composed),
+        redact: (result) => this.secrets.redactValue(result),
+      }),
       agents: agents.map(({ resume }) => ({ name: resume.name, title: resume.title })),
       limits: this.limits,
       clock: this.clock,
@@ -336,19 +376,29 @@ export class OrgEngine {
     const { seqs, owed } = this.timeline.transaction(() => {
       this.insertTurn.run(turn.tick, turn.agent, turn.turnId, turn.runId, turn.status, this.clock().toISOString());
       for (const { entry, file, json } of turn.outbox) {
-        this.messages.add({ id: entry.id, sender: entry.agent, tick: entry.tick, kind: typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind), file, json });
+        this.messages.add({ id: entry.id, sender: entry.agent, tick: entry.tick, kind: typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind), file, json: this.secrets.redactText(json) });
       }
       for (const posting of turn.postings) {
         const posted = this.ledger.post(posting);
         if (!posted.ok) turn.events.push({ kind: 'warning', code: 'charge_refused', message: posted.reason, tick: turn.tick, agent: turn.agent, turn: turn.turnId });
       }
       if (turn.cursorAfter !== null) this.messages.advanceCursor(turn.agent, turn.cursorAfter);
-      const owed = this.pending.record(turn.files);
+      const owed = this.pending.record(this.redactWrites(turn.files));
       this.diskImport.markWritten(turn.files.map((file) => file.path));
-      return { seqs: this.timeline.appendMany(turn.events), owed };
+      return { seqs: this.appendEvents(turn.events), owed };
     });
     this.options.onCommit?.({ tick: turn.tick, agent: turn.agent, firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
     return this.pending.perform(owed);
+  }
+
+  /** Every event goes through the redactor before it reaches the timeline. */
+  private appendEvents(events: readonly TimelineEventInput[]): number[] {
+    return this.timeline.appendMany(events.map((event) => this.secrets.redactValue(event)));
+  }
+
+  /** Every file the engine writes (outbox, memory, logs) goes through the redactor too. */
+  private redactWrites(writes: readonly FileWrite[]): FileWrite[] {
+    return writes.map((write) => ({ ...write, content: this.secrets.redactText(write.content) }));
   }
 
   private committedTurns(tick: number): Set<string> {
@@ -356,7 +406,7 @@ export class OrgEngine {
   }
 
   private record(event: TimelineEventInput, tick: number): void {
-    const seq = this.timeline.append({ time: this.clock().toISOString(), ...event });
+    const [seq] = this.appendEvents([{ time: this.clock().toISOString(), ...event }]) as [number];
     this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
   }
 
@@ -393,7 +443,7 @@ export class OrgEngine {
     if (!provider) {
       provider = createProvider(entry, {
         orgPath: this.orgPath,
-        resolveSecret: this.options.resolveSecret ?? (() => undefined),
+        resolveSecret: this.secrets.lookup,
         env: this.options.env ?? process.env,
       });
       this.providers.set(cacheKey, provider);

@@ -14,6 +14,8 @@ export interface ToolboxOptions {
   credits: number | null;
   /** The tools the agent could have (the org's catalog for its resume). */
   catalog: (context: ToolTurnContext) => CatalogEntry[];
+  /** Applied to every result before the agent sees it: removes secret values. */
+  redact?: (result: ToolResult) => ToolResult;
 }
 
 /** Why a verdict refuses a tool, as one sentence: its first failing layer. */
@@ -51,7 +53,7 @@ export function agentToolbox(options: ToolboxOptions) {
         }
         const result = await entry.spec.run(args, toolContext());
         if (cost > 0) context.budget.charge(cost, `tool ${name}`);
-        return result;
+        return options.redact ? options.redact(result) : result;
       },
     };
   };
