@@ -1,0 +1,30 @@
+import { create } from 'zustand';
+
+/** The app's main views; one is shown at a time. */
+export const VIEWS = ['org', 'agent', 'timeline', 'tools', 'settings'] as const;
+export type View = (typeof VIEWS)[number];
+
+export interface TimelineFocus {
+  agent?: string;
+  tick?: number;
+}
+
+interface NavigationStore {
+  view: View;
+  /** The agent the Agent view shows. */
+  agent: string | null;
+  /** Filters the Timeline view opens with (jump to an agent or a tick). */
+  timelineFocus: TimelineFocus | null;
+  go(view: View): void;
+  openAgent(agent: string): void;
+  openTimeline(focus?: TimelineFocus): void;
+}
+
+export const useNavigation = create<NavigationStore>((set) => ({
+  view: 'org',
+  agent: null,
+  timelineFocus: null,
+  go: (view) => set({ view }),
+  openAgent: (agent) => set({ view: 'agent', agent }),
+  openTimeline: (focus) => set({ view: 'timeline', timelineFocus: focus ?? null }),
+}));
