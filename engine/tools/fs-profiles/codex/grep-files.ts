@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { toolFailure, toolSuccess } from '../../tool-result';
 import { checkFolder } from '../shared/file-access';
-import { defineFsTool } from '../shared/fs-tool';
+import { defineFsTool, PATH_HELP } from '../shared/fs-tool';
 import { includeMatcher } from '../shared/glob-pattern';
-import { PATH_HELP } from '../shared/limits';
 import { searchableFiles, searchableText } from '../shared/searchable-files';
 import { byNewestFirst, displayUnder, MAX_SCANNED_FILES } from '../shared/walk-files';
 

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import type { AgentFilesystem, FileKind } from '../../../sandbox/agent-filesystem';
 import { toolFailure, toolSuccess } from '../../tool-result';
 import { checkFolder, type AccessFailure } from '../shared/file-access';
-import { defineFsTool } from '../shared/fs-tool';
-import { PATH_HELP } from '../shared/limits';
+import { defineFsTool, PATH_HELP } from '../shared/fs-tool';
 import { compareCodePoints, takeCodePoints } from '../shared/text-content';
-import { MAX_LINE_LENGTH } from './read-file';
 
+/** codex-rs's MAX_ENTRY_LENGTH: longer names are cut (here counted in code points). */
+export const MAX_NAME_LENGTH = 500;
 /** A listing collects no more entries than this, however deep it is asked to go. */
 export const MAX_LISTED_ENTRIES = 20_000;
 const INDENT = '  ';
@@ -94,8 +94,8 @@ async function collectEntries(
       if (entries.length === MAX_LISTED_ENTRIES) return { entries, truncated: true };
       const relative = next.prefix === '' ? child.name : `${next.prefix}/${child.name}`;
       entries.push({
-        sortKey: takeCodePoints(relative, MAX_LINE_LENGTH),
-        name: takeCodePoints(child.name, MAX_LINE_LENGTH),
+        sortKey: takeCodePoints(relative, MAX_NAME_LENGTH),
+        name: takeCodePoints(child.name, MAX_NAME_LENGTH),
         depth: next.level,
         kind: child.kind,
       });

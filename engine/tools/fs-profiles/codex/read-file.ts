@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { toolFailure, toolSuccess } from '../../tool-result';
 import { readFileBytes, type AccessFailure } from '../shared/file-access';
-import { defineFsTool } from '../shared/fs-tool';
-import { MAX_TEXT_FILE_BYTES, PATH_HELP } from '../shared/limits';
+import { defineFsTool, PATH_HELP } from '../shared/fs-tool';
+import { MAX_TEXT_FILE_BYTES } from '../shared/limits';
 import {
   decodeForDisplay,
   looksBinary,

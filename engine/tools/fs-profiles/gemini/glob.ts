@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { toolFailure, toolSuccess } from '../../tool-result';
 import { checkFolder } from '../shared/file-access';
-import { defineFsTool } from '../shared/fs-tool';
+import { defineFsTool, PATH_HELP } from '../shared/fs-tool';
 import { globToRegExp } from '../shared/glob-pattern';
-import { PATH_HELP } from '../shared/limits';
 import { displayUnder, MAX_SCANNED_FILES, walkFiles, type WalkedFile } from '../shared/walk-files';
 import { SKIPPED_FOLDERS } from './grep-search';
 

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { toolFailure, toolSuccess } from '../../tool-result';
 import { checkFolder } from '../shared/file-access';
-import { defineFsTool } from '../shared/fs-tool';
+import { defineFsTool, PATH_HELP } from '../shared/fs-tool';
 import { includeMatcher } from '../shared/glob-pattern';
 import { renameLegacyArguments } from '../shared/legacy-arguments';
-import { PATH_HELP } from '../shared/limits';
 import { searchableFiles, searchableText } from '../shared/searchable-files';
 import { longerThan, takeCodePoints } from '../shared/text-content';
 import { displayUnder, MAX_SCANNED_FILES } from '../shared/walk-files';

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import type { DirEntry } from '../../../sandbox/agent-filesystem';
 import { toolFailure, toolSuccess } from '../../tool-result';
 import { checkFolder, fromFsError, type AccessFailure } from '../shared/file-access';
-import { defineFsTool } from '../shared/fs-tool';
+import { defineFsTool, PATH_HELP } from '../shared/fs-tool';
 import { globToRegExp } from '../shared/glob-pattern';
-import { PATH_HELP } from '../shared/limits';
 
 const ListDirectoryArguments = z.strictObject({
   dir_path: z

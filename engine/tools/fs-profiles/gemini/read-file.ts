@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { toolFailure, toolSuccess } from '../../tool-result';
 import { readFileBytes, type AccessFailure } from '../shared/file-access';
-import { defineFsTool } from '../shared/fs-tool';
+import { defineFsTool, PATH_HELP } from '../shared/fs-tool';
 import type { ParsedArguments } from '../shared/tool-arguments';
-import { MAX_TEXT_FILE_BYTES, PATH_HELP } from '../shared/limits';
+import { MAX_TEXT_FILE_BYTES } from '../shared/limits';
 import {
   decodeForDisplay,
   longerThan,

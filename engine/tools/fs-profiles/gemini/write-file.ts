@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { SECURITY_ERROR_CODES, type SandboxError } from '../../../sandbox/agent-sandbox';
 import { toolFailure, toolSuccess } from '../../tool-result';
-import { defineFsTool } from '../shared/fs-tool';
-import { PATH_HELP } from '../shared/limits';
+import { defineFsTool, PATH_HELP } from '../shared/fs-tool';
 import { omissionPlaceholders } from '../shared/omission-placeholders';
 
 const WriteFileArguments = z.strictObject({

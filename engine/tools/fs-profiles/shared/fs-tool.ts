@@ -5,6 +5,10 @@ import { toolFailure, type ToolResult } from '../../tool-result';
 import type { ToolSpec } from '../../tool-spec';
 import { jsonSchemaOf, parseArguments, type ParsedArguments } from './tool-arguments';
 
+/** How a path is written, for every tool's description. */
+export const PATH_HELP =
+  'Relative paths are in your workspace; paths starting with "shared/" are in the organization\'s shared folder; absolute paths must be inside a folder you may use.';
+
 /** What a profile tool uses from the turn: the agent's sandbox, through which every path goes. */
 export interface FsToolContext {
   sandbox: AgentSandbox;
