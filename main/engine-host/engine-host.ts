@@ -2,7 +2,7 @@ import { fail, ok, type IpcResult } from '../../engine/api/result';
 import type { AgentListItem, OrgSummary } from '../../engine/api/schemas';
 import { openOrg, OrgNotFoundError } from '../../engine/org/open-org';
 import { EngineInputError, UnknownAgentError } from '../../engine/run/org-engine';
-import { createRedactor, type Redactor } from '../../engine/secrets/redactor';
+import { createRedactor, type NamedSecret, type Redactor } from '../../engine/secrets/redactor';
 import { revealAll, type SecretStore } from '../../engine/secrets/secret-store';
 import { HostEvents } from './host-events';
 import { OrgSession } from './org-session';
@@ -32,7 +32,10 @@ export class EngineHost {
   private session: OrgSession | null = null;
   private lifecycle: Promise<unknown> = Promise.resolve();
   private secretValues = new Map<string, string>();
+  /** Values replaced or deleted during this session: still redacted, since the timeline may hold them. */
+  private readonly retiredSecrets: NamedSecret[] = [];
   private redactor: Redactor = createRedactor();
+  private redacting = false;
 
   private constructor(readonly options: EngineHostOptions) {
     this.events = new HostEvents(options.pingIntervalMs);
@@ -68,7 +71,7 @@ export class EngineHost {
         this.session = await OrgSession.open({
           orgPath: opened.summary.path,
           events: this.events,
-          resolveSecret: (name) => this.secretValues.get(name),
+          secretStore: this.options.secretStore,
           env: this.options.env ?? {},
           ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}),
           ...(this.options.logError ? { logError: this.options.logError } : {}),
@@ -134,13 +137,17 @@ export class EngineHost {
       this.options.logError?.('reading the secret store', error);
       return [];
     });
-    this.secretValues = new Map(secrets.map(({ name, value }) => [name, value]));
-    this.redactor = createRedactor(secrets);
+    const current = new Map(secrets.map(({ name, value }) => [name, value]));
+    for (const [name, value] of this.secretValues)
+      if (current.get(name) !== value) this.retiredSecrets.push({ name, value });
+    this.secretValues = current;
+    this.redactor = createRedactor([...secrets, ...this.retiredSecrets]);
+    this.redacting = secrets.length + this.retiredSecrets.length > 0;
   }
 
   /** Every spelling of every known secret replaced: applied to each answer that leaves main. */
   redact<T>(value: T): T {
-    return this.secretValues.size === 0 ? value : this.redactor.redactValue(value);
+    return this.redacting ? this.redactor.redactValue(value) : value;
   }
 
   async dispose(): Promise<void> {

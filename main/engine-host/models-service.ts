@@ -53,15 +53,28 @@ export async function listModels(orgPath: string, secrets: SecretStore): Promise
   };
 }
 
-const TOP_LEVEL: readonly (keyof ModelPatch)[] = ['provider', 'model_name'];
+const TOP_LEVEL: readonly string[] = ['provider', 'model_name'];
 
+/** The edits of a patch to an existing entry: one per field, `null` removing it. */
 function modelEdits(key: string, patch: ModelPatch): JsonEdit[] {
   return Object.entries(patch).map(([field, value]) => {
-    const path = TOP_LEVEL.includes(field as keyof ModelPatch)
-      ? [key, field]
-      : [key, 'provider_config', field];
+    const path = TOP_LEVEL.includes(field) ? [key, field] : [key, 'provider_config', field];
     return value === null ? { path, remove: true as const } : { path, value };
   });
+}
+
+/** A new entry in LeMMing's shape, written as one value. */
+function newModelEntry(patch: ModelPatch): Record<string, unknown> {
+  const config = Object.fromEntries(
+    Object.entries(patch).filter(
+      ([field, value]) => !TOP_LEVEL.includes(field) && value !== null && value !== undefined,
+    ),
+  );
+  return {
+    provider: patch.provider,
+    model_name: patch.model_name,
+    ...(Object.keys(config).length > 0 ? { provider_config: config } : {}),
+  };
 }
 
 /**
@@ -89,10 +102,12 @@ export function updateModels(
     if (input.action === 'remove' && !exists)
       return fail('not_found', `There is no model "${input.key}" in ${MODELS_FILE}.`);
 
-    const edits =
+    const edits: JsonEdit[] =
       input.action === 'remove'
-        ? [{ path: [input.key], remove: true as const }]
-        : modelEdits(input.key, input.patch);
+        ? [{ path: [input.key], remove: true }]
+        : exists
+          ? modelEdits(input.key, input.patch)
+          : [{ path: [input.key], value: newModelEntry(input.patch) }];
     const edited = editJsonText(text, edits);
     if (!edited.ok)
       return fail('invalid_change', `${MODELS_FILE} could not be changed: ${edited.error.message}`);

@@ -2,13 +2,14 @@ import { discoverAgents } from '../../engine/org/discover';
 import { OrgEngine, type EngineCommit } from '../../engine/run/org-engine';
 import { RunController } from '../../engine/run/run-controller';
 import { firingOrder } from '../../engine/run/schedule';
+import type { SecretStore } from '../../engine/secrets/secret-store';
 import { TurnStatusReader } from '../../engine/run/turn-status';
 import type { HostEvents } from './host-events';
 
 export interface OrgSessionOptions {
   orgPath: string;
   events: HostEvents;
-  resolveSecret: (name: string) => string | undefined;
+  secretStore: SecretStore;
   env: Record<string, string | undefined>;
   nativeBinding?: string;
   logError?: (context: string, error: unknown) => void;
@@ -47,7 +48,7 @@ export class OrgSession {
     const engine = await OrgEngine.open({
       orgPath: options.orgPath,
       env: options.env,
-      resolveSecret: options.resolveSecret,
+      secrets: options.secretStore,
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       onCommit: (commit) => commits.session?.committed(commit),
     });
