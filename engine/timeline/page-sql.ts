@@ -39,7 +39,7 @@ interface Condition {
  * rowid ends every index entry, so `agent = ? ORDER BY seq` walks events_by_agent without sorting.
  * Several agents or kinds become one arm per value combined with UNION ALL under one ORDER BY, which
  * SQLite runs as a merge of already-ordered arms that stops after `limit` rows. Text search is driven
- * by the FTS index in seq order, with the other filters checked on the joined row. A tick range
+ * by the FTS index in seq order, with the other filters checked on each hit. A tick range
  * narrows the walk to the seq window its events lie in; when that window is mostly other ticks, the
  * tick index picks the seqs instead (covering, so only the matching seqs are sorted, not their rows).
  */
@@ -50,15 +50,19 @@ export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): P
   const search = filter.text === undefined ? null : searchQueryOf(filter.text);
 
   if (search !== null) {
+    const byIndex = agentKindIndex(agents, kinds);
     const conditions = [
       { sql: 'events_search MATCH ?', params: [search] },
       ...seqConditions('s.rowid', options),
+      byIndex ? { sql: 'f.seq = s.rowid', params: [] } : null,
+      inList('f.agent', agents),
+      inList('f.kind', kinds),
       ...shared(filter, 'e.'),
-      inList('e.agent', agents),
-      inList('e.kind', kinds),
     ];
+    // Agents and kinds are checked in their small covering index before the event row is read.
+    const filterJoin = byIndex ? ` CROSS JOIN events f INDEXED BY ${byIndex}` : '';
     return finish(
-      `SELECT ${SEARCH_COLUMNS} FROM events_search s CROSS JOIN events e ON e.seq = s.rowid` +
+      `SELECT ${SEARCH_COLUMNS} FROM events_search s${filterJoin} CROSS JOIN events e ON e.seq = s.rowid` +
         where(conditions) +
         ` ORDER BY s.rowid ${order} LIMIT ?`,
       conditions,
@@ -103,6 +107,12 @@ function mergedArms(agents: string[], kinds: string[]): (Condition | null)[][] {
     return values[shorter].map((value) => [inList(shorter, [value]), inList(longer, values[longer])]);
   }
   return [[inList('agent', agents), inList('kind', kinds)]];
+}
+
+function agentKindIndex(agents: string[], kinds: string[]): string | null {
+  if (agents.length && kinds.length) return 'events_by_agent_kind';
+  if (agents.length) return 'events_by_agent';
+  return kinds.length ? 'events_by_kind' : null;
 }
 
 function seqConditions(column: string, options: PageSqlOptions): Condition[] {
