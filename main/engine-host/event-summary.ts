@@ -21,7 +21,10 @@ function describe(kind: string, event: Json): string | null {
     case 'message': {
       const entry = record(event.entry);
       const recipients = list(entry.recipients);
-      return `${text(entry.kind) ?? 'message'}${recipients.length ? ` to ${recipients.join(', ')}` : ''}: ${payloadText(entry.payload)}`;
+      const body = payloadText(entry.payload);
+      return body
+        ? `${text(entry.kind) ?? 'message'}${recipients.length ? ` to ${recipients.join(', ')}` : ''}: ${body}`
+        : null;
     }
     case 'message_refused':
       return `message refused (${text(event.reason) ?? 'not allowed'}): ${list(event.refused).join(', ')}`;
