@@ -253,3 +253,37 @@ describe('file tools and the org\'s own files', () => {
     expect(readFileSync(join(org, 'reports/q1.md'), 'utf8')).toBe('x');
   });
 });
+
+describe('file tool profiles', () => {
+  function withProfile(profile: string, tools: string[]) {
+    const org = orgs.copy(DEMO_ORG);
+    const writer = JSON.parse(readFileSync(join(org, 'agents/writer/resume.json'), 'utf8'));
+    writer.tools_profile = profile;
+    writer.permissions.tools = tools;
+    writeFileSync(join(org, 'agents/writer/resume.json'), JSON.stringify(writer, null, 2));
+    return org;
+  }
+  const available = async (org: string) =>
+    (JSON.parse((await lemming('tools', org, 'writer', '--json')).stdout).tools as { name: string; available: boolean; kind: string }[])
+      .filter((tool) => tool.kind === 'file')
+      .map((tool) => `${tool.name}:${tool.available}`)
+      .sort();
+
+  it('LeMMing grants map to the codex profile: file_read gives its read tools, file_write gives apply_patch', async () => {
+    expect(await available(withProfile('codex', ['file_read']))).toEqual(['apply_patch:false', 'grep_files:true', 'list_dir:true', 'read_file:true']);
+    expect(await available(withProfile('codex', ['file_write']))).toEqual(['apply_patch:true', 'grep_files:false', 'list_dir:false', 'read_file:false']);
+  });
+
+  it('the gemini profile, by name or by group', async () => {
+    expect(await available(withProfile('gemini', ['group:fs']))).toEqual(['glob:true', 'grep_search:true', 'list_directory:true', 'read_file:true', 'replace:true', 'write_file:true']);
+  });
+
+  it('apply_patch runs as the agent through the sandbox', async () => {
+    const org = withProfile('codex', ['file_write', 'file_read']);
+    const patch = '*** Begin Patch\n*** Add File: notes.md\n+hello\n*** End Patch';
+    expect(JSON.parse((await lemming('call', org, 'writer', 'apply_patch', JSON.stringify({ input: patch }))).stdout)).toMatchObject({ success: true });
+    expect(readFileSync(join(org, 'agents/writer/workspace/notes.md'), 'utf8')).toBe('hello\n');
+    const escape = '*** Begin Patch\n*** Add File: ../../../escaped.md\n+x\n*** End Patch';
+    expect(JSON.parse((await lemming('call', org, 'writer', 'apply_patch', JSON.stringify({ input: escape }))).stdout)).toMatchObject({ success: false });
+  });
+});

@@ -90,6 +90,8 @@ export class OrgEngine {
   /** This engine session; every event it records carries it. */
   readonly runId = randomUUID();
   private readonly secrets: RunSecrets;
+  /** models.json keys to provider model ids, as last read (for `tools_profile: auto`). */
+  private modelIds = new Map<string, string>();
 
   private constructor(
     readonly orgPath: string,
@@ -113,8 +115,9 @@ export class OrgEngine {
     const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
     const opened = openTimeline(file, { nativeBinding: options.nativeBinding });
     if (!opened.ok) throw new Error(opened.error.message);
-    const engine = new OrgEngine(options.orgPath, opened.timeline, options, {
+    const engine: OrgEngine = new OrgEngine(options.orgPath, opened.timeline, options, {
       confinement: await detectConfinement(),
+      modelIdOf: (key: string): string => engine.modelIds.get(key) ?? key,
       ...(options.httpTransport ? { httpTransport: options.httpTransport } : {}),
     });
     await engine.secrets.refresh();
@@ -223,6 +226,7 @@ export class OrgEngine {
   async explainTools(agentName: string): Promise<ToolVerdict[]> {
     const agent = await this.findAgent(agentName);
     await this.secrets.refresh();
+    await this.loadModels();
     const policy = await this.readPolicyFile();
     const balance = this.ledger.balance(agent.resume.name);
     const context = this.toolTurnContext(agent, await this.currentTick(), new TurnMemory(this.agentDir(agent)), { availableMicro: () => balance ?? 0, charge: () => undefined });
@@ -238,6 +242,7 @@ export class OrgEngine {
     const agent = await this.findAgent(agentName);
     const tick = await this.currentTick();
     await this.secrets.refresh();
+    await this.loadModels();
     const credits = await this.readCreditsFile();
     this.seedBalances([agent], credits, tick);
     const policy = await this.readPolicyFile();
@@ -426,6 +431,7 @@ export class OrgEngine {
     const text = await readFile(join(this.orgPath, MODELS_FILE), 'utf8').catch(() => null);
     if (text === null) return new Map();
     const parsed = parseModelsFile(text);
+    this.modelIds = new Map(parsed.entries.map((entry) => [entry.key, entry.model_name]));
     const models = new Map<string, ModelEntry | string>(parsed.entries.map((entry) => [entry.key, entry]));
     for (const problem of parsed.problems) {
       const key = problem.field.split('.')[0];

@@ -4,6 +4,7 @@ import type { Confinement } from '../sandbox/shell/confinement';
 import { createHttpRequestTool, networkAccessFromPolicy, type HttpTransport } from './http-request-tool';
 import { confinementNote, createShellTool } from './shell-tool';
 import { createAgentTool } from './create-agent-tool';
+import { profileTools, resolveToolsProfile } from './fs-profiles/profiles';
 import { fileListTool, fileReadTool, fileWriteTool } from './lemming-file-tools';
 import { listAgentsTool, memoryReadTool, memoryWriteTool } from './lemming-core-tools';
 import type { ToolKind, ToolSpec } from './tool-spec';
@@ -40,17 +41,35 @@ export interface CatalogEnvironment {
   confinement: Confinement;
   /** How agent web requests resolve and classify addresses; only tests change it (to reach loopback servers). */
   httpTransport?: HttpTransport;
+  /** The provider's model id for a models.json key (for `tools_profile: auto`); the key itself when unknown. */
+  modelIdOf?: (modelKey: string) => string;
+}
+
+/** LeMMing's file tool names grant a profile's equivalent tools, so LeMMing resumes keep working under any profile. */
+const LEMMING_READ_GRANTS = ['file_read', 'file_list'];
+const LEMMING_WRITE_GRANTS = ['file_write'];
+
+/** The agent's file tools: LeMMing's three, or the codex or gemini set its `tools_profile` selects. */
+function fileTools(resume: Resume, environment: CatalogEnvironment): CatalogEntry[] {
+  const profile = resolveToolsProfile(resume.tools_profile, environment.modelIdOf?.(resume.model.key) ?? resume.model.key);
+  if (profile === 'lemming') {
+    return [
+      entry({ ...fileReadTool, title: 'Read a file' }),
+      entry({ ...fileWriteTool, title: 'Write a file' }),
+      entry({ ...fileListTool, title: 'List a folder' }),
+    ];
+  }
+  const { read, write } = profileTools(profile);
+  return [...read.map((spec) => entry(spec, LEMMING_READ_GRANTS)), ...write.map((spec) => entry(spec, LEMMING_WRITE_GRANTS))];
 }
 
 /**
  * Every tool an agent could be given in this org, for its resume's file-tool profile. The policy
  * resolver decides which of them it has.
  */
-export function toolCatalog(_resume: Resume, environment: CatalogEnvironment): CatalogEntry[] {
+export function toolCatalog(resume: Resume, environment: CatalogEnvironment): CatalogEntry[] {
   return [
-    entry({ ...fileReadTool, title: 'Read a file' }),
-    entry({ ...fileWriteTool, title: 'Write a file' }),
-    entry({ ...fileListTool, title: 'List a folder' }),
+    ...fileTools(resume, environment),
     entry(memoryReadTool),
     entry(memoryWriteTool),
     entry(listAgentsTool),
