@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, link, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeUtf8 } from './agent-filesystem';
 import { MemoryAgentFilesystem } from './memory-agent-filesystem';
 import { diskWorld, memoryWorld, portableDiskWorld, type SandboxWorld } from './test-support/sandbox-world';
 
@@ -266,5 +267,11 @@ describe('MemoryAgentFilesystem setup helpers', () => {
     fs.rename('/w/link', '/w/moved-link');
     fs.remove('/w/target');
     expect(fs.tree()).toEqual({ '/': 'directory', '/w': 'directory', '/w/moved-link': 'symlink:/w/target' });
+  });
+});
+
+describe('decodeUtf8', () => {
+  it('keeps a byte-order mark, so a read-modify-write leaves it in place', () => {
+    expect(decodeUtf8(new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]), '/x')).toBe('\ufeffhi');
   });
 });

@@ -84,10 +84,13 @@ export function fsErrorCode(error: unknown): string | undefined {
   return typeof error.code === 'string' ? error.code : undefined;
 }
 
-/** UTF-8 decoding that refuses invalid bytes rather than replacing them. */
+/**
+ * UTF-8 decoding that refuses invalid bytes rather than replacing them, and keeps a leading byte-order
+ * mark, so that reading a file and writing it back does not change it.
+ */
 export function decodeUtf8(bytes: Uint8Array, path: string): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     throw new FsError('EILSEQ', 'read', path);
   }
