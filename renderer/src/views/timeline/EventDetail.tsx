@@ -1,0 +1,94 @@
+import { useMemo, useState } from 'react';
+import type { TimelineEvent } from '../../../../engine/api';
+import { describeEvent } from './event-description';
+import { formatJsonText } from './format-json-text';
+import { useTimeline } from './timeline-store';
+
+/** Events above this size are shown unindented: indenting megabytes of JSON would stall the pane. */
+const FORMAT_LIMIT = 512 * 1024;
+
+/** The selected event: what it is in words, then its JSON exactly as stored, with a copy button. */
+export function EventDetail() {
+  const detail = useTimeline((store) => store.detail);
+
+  return (
+    <section className="timeline-detail" aria-labelledby="timeline-detail-heading">
+      {detail === null && (
+        <>
+          <h3 id="timeline-detail-heading">Event details</h3>
+          <p className="muted">Select an event in the list to see everything it recorded.</p>
+        </>
+      )}
+      {detail?.status === 'loading' && (
+        <>
+          <h3 id="timeline-detail-heading">Event {detail.seq}</h3>
+          <p role="status">Loading…</p>
+        </>
+      )}
+      {detail?.status === 'failed' && (
+        <>
+          <h3 id="timeline-detail-heading">Event {detail.seq}</h3>
+          <p className="inline-alert" role="alert">
+            Could not load this event: {detail.message}
+          </p>
+        </>
+      )}
+      {detail?.status === 'loaded' && <LoadedEvent event={detail.event} />}
+    </section>
+  );
+}
+
+function LoadedEvent({ event }: { event: TimelineEvent }) {
+  const description = useMemo(() => describeEvent(event.kind, event.json), [event]);
+  const formatted = useMemo(
+    () => (event.json.length > FORMAT_LIMIT ? event.json : formatJsonText(event.json)),
+    [event],
+  );
+  const facts = [
+    { label: 'Event', value: `#${event.seq}` },
+    { label: 'Agent', value: event.agent ?? 'the org' },
+    { label: 'Tick', value: event.tick === null ? '—' : String(event.tick) },
+    ...(event.time ? [{ label: 'Time', value: event.time }] : []),
+    ...description.facts,
+  ];
+  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+
+  const copy = () => {
+    navigator.clipboard.writeText(event.json).then(
+      () => setCopied('copied'),
+      () => setCopied('failed'),
+    );
+  };
+
+  return (
+    <>
+      <h3 id="timeline-detail-heading">{description.title}</h3>
+      <dl className="timeline-facts">
+        {facts.map((fact) => (
+          <div key={fact.label} className="timeline-fact">
+            <dt>{fact.label}</dt>
+            <dd>{fact.value}</dd>
+          </div>
+        ))}
+      </dl>
+      {!description.known && (
+        <p className="muted">
+          This app does not know events of this kind. Every field it recorded is shown below, exactly as
+          stored.
+        </p>
+      )}
+      <div className="timeline-raw-heading">
+        <h4 id="timeline-raw-heading">Raw JSON</h4>
+        <button type="button" onClick={copy}>
+          Copy JSON
+        </button>
+        <span role="status" className="muted">
+          {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Could not copy: the clipboard refused.' : ''}
+        </span>
+      </div>
+      <pre className="timeline-raw" aria-labelledby="timeline-raw-heading" tabIndex={0}>
+        {formatted}
+      </pre>
+    </>
+  );
+}

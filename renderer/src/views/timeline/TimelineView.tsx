@@ -1,0 +1,147 @@
+import { useEffect } from 'react';
+import { lemming } from '../../lemming';
+import { useNavigation } from '../../stores/navigation-store';
+import { EventDetail } from './EventDetail';
+import { EventList } from './EventList';
+import { isFiltered, NO_FILTER } from './timeline-filter';
+import { TimelineFilters } from './TimelineFilters';
+import { useTimeline } from './timeline-store';
+import './timeline.css';
+
+/** Everything the org recorded: filterable, virtualized, paged from the timeline, following the live tail. */
+export function TimelineView() {
+  const focus = useNavigation((store) => store.timelineFocus);
+  const start = useTimeline((store) => store.start);
+  const setFields = useTimeline((store) => store.setFields);
+  const jumpToTick = useTimeline((store) => store.jumpToTick);
+  const timelineAppended = useTimeline((store) => store.timelineAppended);
+
+  useEffect(() => {
+    void start();
+    const offAppended = lemming().on('timeline.appended', ({ lastSeq }) => void timelineAppended(lastSeq));
+    const offOrg = lemming().on('org.changed', () => void setFields(NO_FILTER).then(start));
+    return () => {
+      offAppended();
+      offOrg();
+    };
+  }, [start, setFields, timelineAppended]);
+
+  useEffect(() => {
+    if (!focus) return;
+    useNavigation.setState({ timelineFocus: null });
+    void (async () => {
+      await setFields({ ...NO_FILTER, agent: focus.agent ?? '' });
+      if (focus.tick !== undefined) await jumpToTick(focus.tick);
+    })();
+  }, [focus, setFields, jumpToTick]);
+
+  return (
+    <section className="timeline-view" aria-labelledby="timeline-heading">
+      <header className="timeline-header">
+        <h2 id="timeline-heading">Timeline</h2>
+        <TimelineStatus />
+        <ExportButton />
+      </header>
+      <TimelineFilters />
+      <TimelineNotice />
+      <div className="timeline-body">
+        <div className="timeline-list-pane">
+          <NewEventsButton />
+          <TimelineListOrEmpty />
+        </div>
+        <EventDetail />
+      </div>
+    </section>
+  );
+}
+
+function TimelineStatus() {
+  const latestSeq = useTimeline((store) => store.latestSeq);
+  const shown = useTimeline((store) => store.window.rows.length);
+  return (
+    <p className="muted timeline-status">
+      {latestSeq.toLocaleString()} events recorded{shown > 0 ? `; ${shown.toLocaleString()} loaded around you` : ''}
+    </p>
+  );
+}
+
+function ExportButton() {
+  const exporting = useTimeline((store) => store.exporting);
+  const exportFiltered = useTimeline((store) => store.exportFiltered);
+  const filtered = useTimeline((store) => isFiltered(store.fields));
+  return (
+    <button type="button" disabled={exporting} onClick={() => void exportFiltered()}>
+      {exporting ? 'Exporting…' : filtered ? 'Export filtered events…' : 'Export all events…'}
+    </button>
+  );
+}
+
+function TimelineNotice() {
+  const notice = useTimeline((store) => store.notice);
+  const error = useTimeline((store) => store.error);
+  const dismiss = useTimeline((store) => store.dismissNotice);
+  return (
+    <>
+      {error && (
+        <p className="inline-alert" role="alert">
+          The timeline could not be read: {error}
+        </p>
+      )}
+      {notice && (
+        <p className={`timeline-notice ${notice.tone}`} role={notice.tone === 'bad' ? 'alert' : 'status'}>
+          {notice.text}
+          <button type="button" className="link-button" onClick={dismiss}>
+            Dismiss
+          </button>
+        </p>
+      )}
+    </>
+  );
+}
+
+function NewEventsButton() {
+  const unseen = useTimeline((store) => store.unseen);
+  const atNewest = useTimeline((store) => store.window.atNewest);
+  const reload = useTimeline((store) => store.reload);
+  const markSeen = useTimeline((store) => store.markSeen);
+  if (unseen === 0) return null;
+  const show = () => {
+    if (!atNewest) return void reload();
+    document.querySelector('[data-testid="timeline-scroll"]')?.scrollTo({ top: 0 });
+    markSeen();
+  };
+  return (
+    <button type="button" className="new-events" onClick={show}>
+      {unseen.toLocaleString()} new {unseen === 1 ? 'event' : 'events'} — show
+    </button>
+  );
+}
+
+function TimelineListOrEmpty() {
+  const reloading = useTimeline((store) => store.reloading);
+  const empty = useTimeline((store) => store.window.rows.length === 0);
+  const filtered = useTimeline((store) => isFiltered(store.fields));
+  const setFields = useTimeline((store) => store.setFields);
+  if (empty && reloading) return <p role="status">Loading events…</p>;
+  if (empty && filtered)
+    return (
+      <div className="empty-state">
+        <h3>No events match these filters</h3>
+        <p>Try another agent, kind, tick range or search text.</p>
+        <button type="button" onClick={() => void setFields(NO_FILTER)}>
+          Clear filters
+        </button>
+      </div>
+    );
+  if (empty)
+    return (
+      <div className="empty-state">
+        <h3>Nothing has happened yet</h3>
+        <p>
+          Start a run or step one tick with the run controls: every message, model call, tool use and credit
+          charge of the agents appears here as it happens.
+        </p>
+      </div>
+    );
+  return <EventList />;
+}

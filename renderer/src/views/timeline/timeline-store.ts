@@ -1,0 +1,239 @@
+import { create } from 'zustand';
+import type { IpcResult, TimelineEvent, TimelineFacets, TimelinePage, TimelineQuery } from '../../../../engine/api';
+import { lemming } from '../../lemming';
+import {
+  EMPTY_WINDOW,
+  PAGE_ROWS,
+  windowAround,
+  windowFromNewest,
+  withNewer,
+  withOlder,
+  type EventWindow,
+} from './event-window';
+import { NO_FILTER, toTimelineFilter, type FilterFields } from './timeline-filter';
+
+/**
+ * Rows entered or left above the rows the user sees; the list moves its scroll position by as much, so
+ * nothing jumps. `tail` changes come from the live tail and are followed when the user is at the top.
+ */
+export interface WindowShift {
+  rows: number;
+  reason: 'edge' | 'tail';
+  version: number;
+}
+
+export type Detail =
+  | { status: 'loading'; seq: number }
+  | { status: 'loaded'; event: TimelineEvent }
+  | { status: 'failed'; seq: number; message: string };
+
+export type Notice = { tone: 'ok' | 'bad'; text: string } | null;
+
+interface TimelineStore {
+  fields: FilterFields;
+  facets: TimelineFacets | null;
+  window: EventWindow;
+  /** True until the first page of the current filter has arrived. */
+  reloading: boolean;
+  fetching: 'older' | 'newer' | null;
+  error: string | null;
+  shift: WindowShift;
+  /** New events the user has not scrolled up to see yet. */
+  unseen: number;
+  latestSeq: number;
+  selected: number | null;
+  detail: Detail | null;
+  /** An event the list should scroll to (after a jump), with a version so repeated jumps scroll again. */
+  scrollTarget: { seq: number; version: number } | null;
+  notice: Notice;
+  exporting: boolean;
+
+  start(): Promise<void>;
+  refreshFacets(): Promise<void>;
+  setFields(patch: Partial<FilterFields>): Promise<void>;
+  reload(): Promise<void>;
+  loadOlder(): Promise<void>;
+  loadNewer(reason?: WindowShift['reason']): Promise<void>;
+  timelineAppended(lastSeq: number): Promise<void>;
+  markSeen(): void;
+  addUnseen(count: number): void;
+  jumpToTick(tick: number): Promise<void>;
+  select(seq: number): Promise<void>;
+  exportFiltered(): Promise<void>;
+  dismissNotice(): void;
+}
+
+/** The filter lists learn new kinds and agents at most this often while events stream in. */
+const FACETS_REFRESH_MS = 2000;
+let facetsReadAt = 0;
+
+/** Bumped on every reload, so pages of an older filter that arrive late are dropped. */
+let generation = 0;
+
+function page(query: TimelineQuery): Promise<IpcResult<TimelinePage>> {
+  return lemming().timeline.page(query);
+}
+
+export const useTimeline = create<TimelineStore>((set, get) => {
+  const query = (extra: Partial<TimelineQuery>): TimelineQuery => ({
+    ...toTimelineFilter(get().fields),
+    limit: PAGE_ROWS,
+    ...extra,
+  });
+  const shifted = (rows: number, reason: WindowShift['reason']): WindowShift => ({
+    rows,
+    reason,
+    version: get().shift.version + 1,
+  });
+
+  return {
+    fields: NO_FILTER,
+    facets: null,
+    window: EMPTY_WINDOW,
+    reloading: true,
+    fetching: null,
+    error: null,
+    shift: { rows: 0, reason: 'edge', version: 0 },
+    unseen: 0,
+    latestSeq: 0,
+    selected: null,
+    detail: null,
+    scrollTarget: null,
+    notice: null,
+    exporting: false,
+
+    async start() {
+      await get().refreshFacets();
+      await get().reload();
+    },
+
+    async refreshFacets() {
+      facetsReadAt = Date.now();
+      const facets = await lemming().timeline.facets();
+      if (facets.ok) set({ facets: facets.value, latestSeq: Math.max(get().latestSeq, facets.value.latestSeq) });
+      else set({ error: facets.error.message });
+    },
+
+    async setFields(patch) {
+      set({ fields: { ...get().fields, ...patch } });
+      await get().reload();
+    },
+
+    async reload() {
+      const mine = ++generation;
+      set({ reloading: true, fetching: null, unseen: 0 });
+      const result = await page(query({ direction: 'desc' }));
+      if (mine !== generation) return;
+      if (!result.ok) return set({ reloading: false, error: result.error.message, window: EMPTY_WINDOW });
+      set({
+        reloading: false,
+        error: null,
+        window: windowFromNewest(result.value),
+        latestSeq: Math.max(get().latestSeq, result.value.latestSeq),
+        scrollTarget: null,
+        shift: shifted(0, 'edge'),
+      });
+    },
+
+    async loadOlder() {
+      const { window, fetching, reloading } = get();
+      if (fetching || reloading || window.olderCursor === null) return;
+      const mine = generation;
+      set({ fetching: 'older' });
+      const result = await page(query({ direction: 'desc', cursor: window.olderCursor }));
+      if (mine !== generation) return;
+      if (!result.ok) return set({ fetching: null, error: result.error.message });
+      const change = withOlder(get().window, result.value);
+      set({ fetching: null, window: change.window, shift: shifted(change.shiftTop, 'edge') });
+    },
+
+    async loadNewer(reason = 'edge') {
+      const { window, fetching, reloading } = get();
+      if (fetching || reloading) return;
+      const mine = generation;
+      set({ fetching: 'newer' });
+      const result = await page(query({ direction: 'asc', cursor: window.rows[0]?.seq ?? 0 }));
+      if (mine !== generation) return;
+      if (!result.ok) return set({ fetching: null, error: result.error.message });
+      const change = withNewer(get().window, result.value);
+      set({
+        fetching: null,
+        window: change.window,
+        latestSeq: Math.max(get().latestSeq, result.value.latestSeq),
+        shift: shifted(change.shiftTop, reason),
+      });
+    },
+
+    async timelineAppended(lastSeq) {
+      const before = get().latestSeq;
+      if (lastSeq <= before) return;
+      set({ latestSeq: lastSeq });
+      if (Date.now() - facetsReadAt > FACETS_REFRESH_MS) void get().refreshFacets();
+      if (get().window.atNewest) return get().loadNewer('tail');
+      set({ unseen: get().unseen + (lastSeq - before) });
+    },
+
+    markSeen() {
+      if (get().unseen !== 0) set({ unseen: 0 });
+    },
+
+    addUnseen(count) {
+      set({ unseen: get().unseen + count });
+    },
+
+    async jumpToTick(tick) {
+      const mine = ++generation;
+      set({ reloading: true, fetching: null, notice: null });
+      const first = await page(query({ direction: 'asc', tickFrom: tick, limit: 1 }));
+      if (mine !== generation) return;
+      if (!first.ok) return set({ reloading: false, error: first.error.message });
+      const target = first.value.rows[0];
+      if (!target) {
+        set({ reloading: false, notice: { tone: 'bad', text: `No event at tick ${tick} or later matches the filters.` } });
+        return;
+      }
+      const [older, newer] = await Promise.all([
+        page(query({ direction: 'desc', cursor: target.seq + 1 })),
+        page(query({ direction: 'asc', cursor: target.seq, limit: PAGE_ROWS / 2 })),
+      ]);
+      if (mine !== generation) return;
+      if (!older.ok || !newer.ok) {
+        const failed = !older.ok ? older.error : !newer.ok ? newer.error : null;
+        return set({ reloading: false, error: failed?.message ?? 'The timeline could not be read.' });
+      }
+      set({
+        reloading: false,
+        error: null,
+        unseen: 0,
+        window: windowAround(older.value, newer.value),
+        scrollTarget: { seq: target.seq, version: (get().scrollTarget?.version ?? 0) + 1 },
+      });
+      await get().select(target.seq);
+    },
+
+    async select(seq) {
+      set({ selected: seq, detail: { status: 'loading', seq } });
+      const result = await lemming().timeline.get({ seq });
+      if (get().selected !== seq) return;
+      set({
+        detail: result.ok
+          ? { status: 'loaded', event: result.value }
+          : { status: 'failed', seq, message: result.error.message },
+      });
+    },
+
+    async exportFiltered() {
+      set({ exporting: true, notice: null });
+      const result = await lemming().timeline.export({ filter: toTimelineFilter(get().fields) });
+      set({ exporting: false });
+      if (!result.ok) return set({ notice: { tone: 'bad', text: `Export failed: ${result.error.message}` } });
+      if (result.value.path === null) return set({ notice: { tone: 'ok', text: 'Export cancelled.' } });
+      const count = result.value.exported.toLocaleString();
+      set({ notice: { tone: 'ok', text: `Exported ${count} events to ${result.value.path}` } });
+    },
+
+    dismissNotice() {
+      set({ notice: null });
+    },
+  };
+});
