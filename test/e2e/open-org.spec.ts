@@ -79,7 +79,7 @@ test('a malformed resume shows as an invalid agent with its reason, and the app 
   // Still working: another org opens after the broken one.
   const other = lemming.copyOfFolder(EXAMPLE_ORG);
   lemming.setPickedFolder(other);
-  await lemming.page.getByRole('button', { name: 'Choose org folder…' }).click();
+  await lemming.page.getByRole('button', { name: 'Open another org…' }).click();
   await expect(lemming.page.getByText('need attention')).toHaveCount(0);
 });
 

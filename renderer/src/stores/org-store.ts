@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AgentListItem, IpcError, OrgSummary } from '../../../engine/api';
+import type { AgentListItem, IpcError, IpcResult, OrgSummary } from '../../../engine/api';
 import { lemming } from '../lemming';
 
 type OrgState =
@@ -10,25 +10,58 @@ type OrgState =
 
 interface OrgStore {
   state: OrgState;
+  /** Set when the org just opened is a fresh copy of the demo. */
+  demoCreated: boolean;
   open(path: string): Promise<void>;
   pickAndOpen(): Promise<void>;
+  openDemo(fresh?: boolean): Promise<void>;
+  /** Re-reads the agent list (after `agents.changed`). */
+  refreshAgents(): Promise<void>;
+  close(): Promise<void>;
 }
 
-export const useOrgStore = create<OrgStore>((set, get) => ({
-  state: { status: 'none' },
-
-  async open(path) {
-    set({ state: { status: 'opening', path } });
-    const opened = await lemming().org.open({ path });
+export const useOrgStore = create<OrgStore>((set, get) => {
+  async function finishOpening(path: string, opened: IpcResult<OrgSummary>, demoCreated = false) {
     if (!opened.ok) return set({ state: { status: 'failed', path, error: opened.error } });
     const agents = await lemming().org.agents();
     if (!agents.ok) return set({ state: { status: 'failed', path, error: agents.error } });
-    set({ state: { status: 'open', org: opened.value, agents: agents.value } });
-  },
+    set({ state: { status: 'open', org: opened.value, agents: agents.value }, demoCreated });
+  }
 
-  async pickAndOpen() {
-    const picked = await lemming().org.pickFolder();
-    if (!picked.ok) return set({ state: { status: 'failed', path: '', error: picked.error } });
-    if (picked.value.path) await get().open(picked.value.path);
-  },
-}));
+  return {
+    state: { status: 'none' },
+    demoCreated: false,
+
+    async open(path) {
+      set({ state: { status: 'opening', path } });
+      await finishOpening(path, await lemming().org.open({ path }));
+    },
+
+    async pickAndOpen() {
+      const picked = await lemming().org.pickFolder();
+      if (!picked.ok) return set({ state: { status: 'failed', path: '', error: picked.error } });
+      if (picked.value.path) await get().open(picked.value.path);
+    },
+
+    async openDemo(fresh) {
+      set({ state: { status: 'opening', path: 'demo' } });
+      const opened = await lemming().firstRun.openDemo(fresh ? { fresh } : {});
+      await finishOpening('demo', opened, opened.ok && opened.value.created);
+    },
+
+    async refreshAgents() {
+      const current = get().state;
+      if (current.status !== 'open') return;
+      const [summary, agents] = await Promise.all([lemming().org.summary(), lemming().org.agents()]);
+      const now = get().state;
+      if (now.status !== 'open' || now.org.path !== current.org.path || !summary.ok || !agents.ok) return;
+      const { path, name, agentCount, invalidAgentCount } = summary.value;
+      set({ state: { status: 'open', org: { path, name, agentCount, invalidAgentCount }, agents: agents.value } });
+    },
+
+    async close() {
+      await lemming().org.close();
+      set({ state: { status: 'none' }, demoCreated: false });
+    },
+  };
+});

@@ -1,0 +1,138 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AgentListItem, OrgSummary } from '../../../engine/api';
+import { ActivityIndicator } from '../components/ActivityIndicator';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { Toasts } from '../components/Toasts';
+import { lemming } from '../lemming';
+import { useNavigation } from '../stores/navigation-store';
+import { useOrgStore } from '../stores/org-store';
+import { FirstRunView } from '../views/first-run/FirstRunView';
+import { RunControls } from '../views/run/RunControls';
+import { useRunStore } from '../views/run/run-store';
+import { SettingsView } from '../views/settings/SettingsView';
+import { NavBar } from './NavBar';
+import { OrgPage } from './OrgPage';
+import { useViewShortcuts } from './use-view-shortcuts';
+import { ViewPlaceholder } from './ViewPlaceholder';
+import './shell.css';
+
+/** The window: header, run controls and navigation while an org is open, the current view, and toasts. */
+export function Shell() {
+  const state = useOrgStore((store) => store.state);
+  const main = useRef<HTMLElement>(null);
+  const focusMain = useCallback(() => main.current?.focus(), []);
+  const isOpen = state.status === 'open';
+  useViewShortcuts(isOpen, focusMain);
+
+  return (
+    <div className="app" data-app-state={state.status}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <h1>LeMMing Desktop</h1>
+        {isOpen && <OrgHeading org={state.org} />}
+        <span className="header-end">
+          <ActivityIndicator />
+          {isOpen && <OrgMenu />}
+        </span>
+      </header>
+      {isOpen && (
+        <>
+          <RunControls key={state.org.path} />
+          <NavBar onNavigate={focusMain} />
+        </>
+      )}
+      <main id="main" ref={main} tabIndex={-1} className={isOpen ? 'app-main wide' : 'app-main'}>
+        {isOpen ? <OpenOrg key={state.org.path} org={state.org} agents={state.agents} /> : <FirstRunView />}
+      </main>
+      <Toasts />
+    </div>
+  );
+}
+
+function OrgHeading({ org }: { org: OrgSummary }) {
+  return (
+    <span className="org-heading">
+      <span className="org-name">{org.name}</span>
+      <span className="org-path" title={org.path}>
+        {org.path}
+      </span>
+    </span>
+  );
+}
+
+function OrgMenu() {
+  const pickAndOpen = useOrgStore((store) => store.pickAndOpen);
+  const close = useOrgStore((store) => store.close);
+  const phase = useRunStore((store) => store.run?.phase ?? 'idle');
+  const [confirming, setConfirming] = useState(false);
+
+  return (
+    <>
+      <button type="button" onClick={() => void pickAndOpen()}>
+        Open another org…
+      </button>
+      <button type="button" onClick={() => (phase === 'idle' ? void close() : setConfirming(true))}>
+        Close org
+      </button>
+      <ConfirmDialog
+        open={confirming}
+        title="Stop the run and close the org?"
+        confirmLabel="Stop and close"
+        destructive
+        onConfirm={() => {
+          setConfirming(false);
+          void close();
+        }}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>The tick in progress finishes and is saved; the run does not continue until you start it again.</p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/** Agent list changes (a resume edited, an agent added) reach the header counts and the forms. */
+function useAgentRefresh() {
+  const refreshAgents = useOrgStore((store) => store.refreshAgents);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const stop = lemming().on('agents.changed', () => {
+      if (timer !== null) return;
+      timer = setTimeout(() => {
+        timer = null;
+        void refreshAgents();
+      }, 500);
+    });
+    return () => {
+      stop();
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, [refreshAgents]);
+}
+
+function OpenOrg({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) {
+  const view = useNavigation((store) => store.view);
+  const agent = useNavigation((store) => store.agent);
+  useAgentRefresh();
+
+  switch (view) {
+    case 'org':
+      return <OrgPage org={org} agents={agents} />;
+    case 'agent':
+      return (
+        <ViewPlaceholder title={agent ? `Agent ${agent}` : 'No agent chosen'}>
+          The agent editor is not part of this build yet.
+        </ViewPlaceholder>
+      );
+    case 'timeline':
+      return (
+        <ViewPlaceholder title="Timeline">The timeline viewer is not part of this build yet.</ViewPlaceholder>
+      );
+    case 'tools':
+      return <ViewPlaceholder title="Tool Store">The Tool Store is not part of this build yet.</ViewPlaceholder>;
+    case 'settings':
+      return <SettingsView />;
+  }
+}

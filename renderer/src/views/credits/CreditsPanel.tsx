@@ -1,0 +1,192 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { CreditBalance, CreditHistoryEntry } from '../../../../engine/api';
+import { attempt } from '../../components/activity-store';
+import { Badge } from '../../components/Badge';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyState } from '../../components/EmptyState';
+import { describeError } from '../../components/describe-error';
+import { toast } from '../../components/toast-store';
+import { lemming } from '../../lemming';
+import { CreditChart, formatCredits } from './CreditChart';
+import { useCreditsStore } from './credits-store';
+import './credits.css';
+
+/** The run pings many times a second; the panel re-reads at most this often. */
+const REFRESH_EVERY_MS = 600;
+
+/** Every agent's balance and its history over time, refreshed as the run goes, with a top-up form. */
+export function CreditsPanel() {
+  const { balances, history, error, refresh } = useCreditsStore();
+  const headingId = useId();
+  useThrottledRefresh(refresh);
+
+  return (
+    <section className="panel credits" aria-labelledby={headingId}>
+      <h2 id={headingId}>Credits</h2>
+      {error && (
+        <p className="inline-error" role="alert">
+          Could not read the credits. {describeError(error)}
+        </p>
+      )}
+      {balances === null && !error && <p className="muted">Reading balances…</p>}
+      {balances?.length === 0 && (
+        <EmptyState title="No agents to pay yet">
+          <p>Agents appear here once the org has some; each starts with the credits its resume grants.</p>
+        </EmptyState>
+      )}
+      {balances && balances.length > 0 && (
+        <>
+          <ul className="credit-list" aria-label="Credit balances">
+            {balances.map((row) => (
+              <CreditRow key={row.agent} row={row} entries={history[row.agent] ?? []} />
+            ))}
+          </ul>
+          <TopUpForm agents={balances.map((row) => row.agent)} onDone={refresh} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function useThrottledRefresh(refresh: () => Promise<void>) {
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => {
+    void refresh();
+    const schedule = () => {
+      if (pending.current !== null) return;
+      pending.current = setTimeout(() => {
+        pending.current = null;
+        void refresh();
+      }, REFRESH_EVERY_MS);
+    };
+    const stops = [lemming().on('agents.changed', schedule), lemming().on('timeline.appended', schedule)];
+    return () => {
+      stops.forEach((stop) => stop());
+      if (pending.current !== null) clearTimeout(pending.current);
+      pending.current = null;
+    };
+  }, [refresh]);
+}
+
+function CreditRow({ row, entries }: { row: CreditBalance; entries: CreditHistoryEntry[] }) {
+  return (
+    <li className="credit-row" aria-label={row.agent} data-agent={row.agent}>
+      <div className="credit-heading">
+        <span className="agent-name">{row.agent}</span>
+        <span className="credit-balance" data-testid="balance">
+          {row.balance === null ? 'Not started' : `${formatCredits(row.balance)} credits`}
+        </span>
+        {row.outOfCredits && <Badge tone="bad">Out of credits</Badge>}
+      </div>
+      {row.maxCredits !== null && (
+        <div className="muted small">
+          Budget {formatCredits(row.maxCredits)}
+          {row.softCap !== null ? ` · warns at ${formatCredits(row.softCap)}` : ''}
+        </div>
+      )}
+      <CreditChart agent={row.agent} entries={entries} />
+      {entries.length > 0 && <RecentEntries entries={entries} />}
+    </li>
+  );
+}
+
+const KIND_WORDS: Record<CreditHistoryEntry['kind'], string> = {
+  grant: 'Granted',
+  top_up: 'Top-up',
+  turn: 'Turn',
+  model_call: 'Model call',
+  tool: 'Tool',
+  adjustment: 'Adjustment',
+};
+
+function RecentEntries({ entries }: { entries: CreditHistoryEntry[] }) {
+  const newest = entries.slice(-8).reverse();
+  return (
+    <details className="credit-entries">
+      <summary>Recent changes</summary>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Tick</th>
+            <th scope="col">What</th>
+            <th scope="col">Change</th>
+            <th scope="col">Balance</th>
+          </tr>
+        </thead>
+        <tbody>
+          {newest.map((entry) => (
+            <tr key={entry.id} title={entry.reason}>
+              <td>{entry.tick ?? '–'}</td>
+              <td>{KIND_WORDS[entry.kind]}</td>
+              <td>{`${entry.amount > 0 ? '+' : ''}${formatCredits(entry.amount)}`}</td>
+              <td>{formatCredits(entry.balance)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
+function TopUpForm({ agents, onDone }: { agents: string[]; onDone: () => Promise<void> }) {
+  const [agent, setAgent] = useState(agents[0] ?? '');
+  const [amount, setAmount] = useState('50');
+  const [confirming, setConfirming] = useState(false);
+  const chosen = agents.includes(agent) ? agent : (agents[0] ?? '');
+  const value = Number(amount);
+  const valid = amount.trim() !== '' && Number.isFinite(value) && value > 0;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (valid && chosen) setConfirming(true);
+  };
+
+  const confirm = async () => {
+    setConfirming(false);
+    const done = await attempt('Adding credits…', `Could not top up ${chosen}`, () =>
+      lemming().credits.topUp({ agent: chosen, amount: value }),
+    );
+    if (!done) return;
+    toast.success(`Added ${formatCredits(value)} credits to ${done.agent}`, `Balance now ${formatCredits(done.balance)}.`);
+    await onDone();
+  };
+
+  return (
+    <form className="top-up" onSubmit={submit} aria-label="Top up credits">
+      <label>
+        Agent
+        <select value={chosen} onChange={(event) => setAgent(event.target.value)}>
+          {agents.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Credits to add
+        <input
+          type="number"
+          min={0}
+          step="any"
+          value={amount}
+          onChange={(event) => setAmount(event.target.value)}
+          aria-invalid={!valid}
+          className="narrow"
+        />
+      </label>
+      <button type="submit" disabled={!valid || !chosen}>
+        Top up…
+      </button>
+      <ConfirmDialog
+        open={confirming}
+        title={`Add ${valid ? formatCredits(value) : ''} credits to ${chosen}?`}
+        confirmLabel="Add credits"
+        onConfirm={() => void confirm()}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>The credits go into {chosen}’s ledger as a top-up; its next turns can spend them.</p>
+      </ConfirmDialog>
+    </form>
+  );
+}

@@ -1,0 +1,164 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import type { RunPhase, RunState } from '../../../../engine/api';
+import { Badge, type BadgeTone } from '../../components/Badge';
+import { lemming } from '../../lemming';
+import { useRunStore } from './run-store';
+import './run.css';
+
+const PHASE_WORDS: Record<RunPhase, { text: string; tone: BadgeTone }> = {
+  idle: { text: 'Not running', tone: 'neutral' },
+  running: { text: 'Running', tone: 'ok' },
+  pausing: { text: 'Pausing after this tick…', tone: 'warn' },
+  paused: { text: 'Paused', tone: 'warn' },
+  stepping: { text: 'Running one tick…', tone: 'info' },
+  stopping: { text: 'Stopping after this tick…', tone: 'warn' },
+};
+
+const END_WORDS = {
+  stopped: 'Stopped',
+  tick_limit: 'Finished the ticks asked for',
+  max_turns: 'Reached the org’s last tick',
+  error: 'Stopped by an error',
+} as const;
+
+/** Start, pause/resume, step and stop, with the tick and the run's progress; always on screen while an org is open. */
+export function RunControls() {
+  const run = useRunStore((store) => store.run);
+  const load = useRunStore((store) => store.load);
+  const receive = useRunStore((store) => store.receive);
+
+  useEffect(() => {
+    void load();
+    return lemming().on('run.state', receive);
+  }, [load, receive]);
+
+  return (
+    <section className="run-controls" aria-label="Run controls" data-run-phase={run?.phase ?? 'unknown'}>
+      {run ? <RunBar run={run} /> : <span className="muted">Reading the run state…</span>}
+    </section>
+  );
+}
+
+function RunBar({ run }: { run: RunState }) {
+  const { pause, resume, step, stop, sending } = useRunStore();
+  const active = run.phase !== 'idle';
+  const settling = run.phase === 'pausing' || run.phase === 'stopping' || run.phase === 'stepping';
+  const phase = PHASE_WORDS[run.phase];
+
+  return (
+    <>
+      {active ? null : <StartForm run={run} disabled={sending} />}
+      {run.phase === 'running' && (
+        <button type="button" onClick={() => void pause()} disabled={sending}>
+          Pause
+        </button>
+      )}
+      {run.phase === 'paused' && (
+        <button type="button" className="primary" onClick={() => void resume()} disabled={sending}>
+          Resume
+        </button>
+      )}
+      <button
+        type="button"
+        onClick={() => void step()}
+        disabled={sending || (run.phase !== 'idle' && run.phase !== 'paused')}
+        title="Run exactly one tick, then wait"
+      >
+        Step one tick
+      </button>
+      {active && (
+        <button type="button" onClick={() => void stop()} disabled={sending || run.phase === 'stopping'}>
+          Stop
+        </button>
+      )}
+      <span className="run-status">
+        <Badge tone={phase.tone}>{phase.text}</Badge>
+        <span data-testid="current-tick">
+          {run.tickInProgress !== null
+            ? `Tick ${run.tickInProgress}`
+            : run.nextTick !== null
+              ? `Next tick ${run.nextTick}`
+              : 'Tick unknown'}
+        </span>
+        <RunProgress run={run} />
+        {!active && !settling && run.ended && (
+          <span className="muted" title={run.ended.message}>
+            {END_WORDS[run.ended.reason]}
+            {run.ended.atTick !== null ? ` at tick ${run.ended.atTick}` : ''}
+          </span>
+        )}
+      </span>
+    </>
+  );
+}
+
+function RunProgress({ run }: { run: RunState }) {
+  const words =
+    run.tickLimit !== null
+      ? `${run.ticksRun} of ${run.tickLimit} ticks done`
+      : `${run.ticksRun} tick${run.ticksRun === 1 ? '' : 's'} done`;
+  return (
+    <span className="run-progress">
+      {run.tickLimit !== null && (
+        <progress value={Math.min(run.ticksRun, run.tickLimit)} max={run.tickLimit} aria-label="Run progress">
+          {words}
+        </progress>
+      )}
+      <span data-testid="ticks-done">{words}</span>
+    </span>
+  );
+}
+
+function StartForm({ run, disabled }: { run: RunState; disabled: boolean }) {
+  const start = useRunStore((store) => store.start);
+  const ticksId = useId();
+  const intervalId = useId();
+  const [ticks, setTicks] = useState('10');
+  const [seconds, setSeconds] = useState(() => String(run.intervalMs / 1000));
+
+  const ticksValue = ticks.trim() === '' ? null : Number(ticks);
+  const secondsValue = Number(seconds);
+  const ticksValid = ticksValue === null || (Number.isInteger(ticksValue) && ticksValue > 0);
+  const secondsValid = seconds.trim() !== '' && Number.isFinite(secondsValue) && secondsValue >= 0;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!ticksValid || !secondsValid) return;
+    void start(ticksValue, Math.round(secondsValue * 1000));
+  };
+
+  return (
+    <form className="start-form" onSubmit={submit} aria-label="Start a run">
+      <button type="submit" className="primary" disabled={disabled || !ticksValid || !secondsValid}>
+        Start
+      </button>
+      <label htmlFor={ticksId}>Ticks</label>
+      <input
+        id={ticksId}
+        type="number"
+        min={1}
+        step={1}
+        inputMode="numeric"
+        value={ticks}
+        onChange={(event) => setTicks(event.target.value)}
+        aria-invalid={!ticksValid}
+        aria-describedby={`${ticksId}-hint`}
+        className="narrow"
+      />
+      <span id={`${ticksId}-hint`} className="visually-hidden">
+        How many ticks to run; leave empty to run until you stop it.
+      </span>
+      <label htmlFor={intervalId}>Seconds between ticks</label>
+      <input
+        id={intervalId}
+        type="number"
+        min={0}
+        step="any"
+        value={seconds}
+        onChange={(event) => setSeconds(event.target.value)}
+        aria-invalid={!secondsValid}
+        className="narrow"
+      />
+    </form>
+  );
+}

@@ -1,0 +1,63 @@
+import { create } from 'zustand';
+import type { RunState, TickReport } from '../../../../engine/api';
+import { toast } from '../../components/toast-store';
+import { lemming } from '../../lemming';
+
+interface RunStore {
+  run: RunState | null;
+  /** The last tick a step ran, for the "ran tick N" line. */
+  lastStep: TickReport | null;
+  /** A control call is on its way to main. */
+  sending: boolean;
+  load(): Promise<void>;
+  receive(state: RunState): void;
+  start(ticks: number | null, intervalMs: number | null): Promise<void>;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  step(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const useRunStore = create<RunStore>((set) => {
+  async function control(what: string, call: () => ReturnType<ReturnType<typeof lemming>['run']['pause']>) {
+    set({ sending: true });
+    const result = await call();
+    set({ sending: false });
+    if (result.ok) set({ run: result.value });
+    else toast.error(`Could not ${what}`, result.error);
+  }
+
+  return {
+    run: null,
+    lastStep: null,
+    sending: false,
+
+    async load() {
+      const state = await lemming().run.state();
+      set({ run: state.ok ? state.value : null, lastStep: null });
+    },
+
+    receive(state) {
+      set({ run: state });
+    },
+
+    start: (ticks, intervalMs) =>
+      control('start the run', () =>
+        lemming().run.start({
+          ...(ticks !== null ? { ticks } : {}),
+          ...(intervalMs !== null ? { intervalMs } : {}),
+        }),
+      ),
+    pause: () => control('pause the run', () => lemming().run.pause()),
+    resume: () => control('resume the run', () => lemming().run.resume()),
+    stop: () => control('stop the run', () => lemming().run.stop()),
+
+    async step() {
+      set({ sending: true });
+      const result = await lemming().run.step();
+      set({ sending: false });
+      if (!result.ok) return void toast.error('Could not run one tick', result.error);
+      set({ run: result.value.state, lastStep: result.value.report });
+    },
+  };
+});

@@ -1,0 +1,239 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import type { ModelInfo, ModelList, ProviderInfo } from '../../../../engine/api';
+import { attempt } from '../../components/activity-store';
+import { Badge } from '../../components/Badge';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyState } from '../../components/EmptyState';
+import { RawJson } from '../../components/RawJson';
+import { toast } from '../../components/toast-store';
+import { lemming } from '../../lemming';
+
+/** The org's models (models.json): provider, model, endpoint and key, each with a connection test. */
+export function ModelsSection() {
+  const headingId = useId();
+  const [list, setList] = useState<ModelList | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    void lemming()
+      .models.list()
+      .then((result) => {
+        if (!live) return;
+        if (result.ok) setList(result.value);
+        else toast.error('Could not read the models', result.error);
+      });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <h3 id={headingId}>Models and providers</h3>
+      {list === null ? (
+        <p className="muted">Reading models.json…</p>
+      ) : (
+        <>
+          {[...list.problems, ...list.warnings].map((problem, index) => (
+            <p key={index} className="inline-error">
+              <code>{problem.file}</code> {problem.field && <code>{problem.field}</code>}: {problem.message}
+            </p>
+          ))}
+          {list.models.length === 0 ? (
+            <EmptyState title="No models yet">
+              <p>Add a model below so your agents have something to think with.</p>
+            </EmptyState>
+          ) : (
+            <ul className="model-list" aria-label="Models">
+              {list.models.map((model) => (
+                <ModelCard key={model.key} model={model} providers={list.providers} onChanged={setList} />
+              ))}
+            </ul>
+          )}
+          <AddModelForm providers={list.providers} onAdded={setList} />
+          <RawJson value={list} label="Show models as JSON" />
+        </>
+      )}
+    </section>
+  );
+}
+
+function providerWords(providers: ProviderInfo[], name: string): string {
+  const provider = providers.find((item) => item.name === name);
+  return provider ? `${provider.service}${provider.local ? ' (on this computer)' : ''}` : name;
+}
+
+function ModelCard({
+  model,
+  providers,
+  onChanged,
+}: {
+  model: ModelInfo;
+  providers: ProviderInfo[];
+  onChanged: (list: ModelList) => void;
+}) {
+  const [baseUrl, setBaseUrl] = useState(model.baseUrl ?? '');
+  const [modelName, setModelName] = useState(model.modelName);
+  const [secret, setSecret] = useState(model.apiKeySecret ?? '');
+  const [test, setTest] = useState<{ ok: boolean; message: string; latencyMs: number | null } | 'testing' | null>(
+    null,
+  );
+  const [removing, setRemoving] = useState(false);
+  const provider = providers.find((item) => item.name === model.provider);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const updated = await attempt(`Saving ${model.key}…`, `Could not save ${model.key}`, () =>
+      lemming().models.update({
+        action: 'set',
+        key: model.key,
+        patch: {
+          model_name: modelName.trim(),
+          base_url: baseUrl.trim() === '' ? null : baseUrl.trim(),
+          api_key_secret: secret.trim() === '' ? null : secret.trim(),
+        },
+      }),
+    );
+    if (!updated) return;
+    onChanged(updated);
+    toast.success(`Saved ${model.key}`);
+  };
+
+  const testConnection = async () => {
+    setTest('testing');
+    const result = await lemming().settings.testConnection({ model: model.key });
+    if (result.ok) setTest(result.value);
+    else setTest({ ok: false, message: result.error.message, latencyMs: null });
+  };
+
+  const remove = async () => {
+    setRemoving(false);
+    const updated = await attempt(`Removing ${model.key}…`, `Could not remove ${model.key}`, () =>
+      lemming().models.update({ action: 'remove', key: model.key }),
+    );
+    if (updated) {
+      onChanged(updated);
+      toast.success(`Removed ${model.key} from models.json`);
+    }
+  };
+
+  return (
+    <li className="model-card" aria-label={model.key} data-model={model.key}>
+      <div className="model-heading">
+        <strong>{model.key}</strong>
+        <span className="muted">{providerWords(providers, model.provider)}</span>
+        {model.apiKeySet === true && <Badge tone="ok">Key is set</Badge>}
+        {model.apiKeySet === false && <Badge tone="bad">Key not set</Badge>}
+        {provider?.needsApiKey && model.apiKeySecret === null && model.apiKeyEnv === null && (
+          <Badge tone="warn">Needs an API key</Badge>
+        )}
+      </div>
+      <p className="muted small">
+        {model.usedBy.length > 0 ? `Used by ${model.usedBy.join(', ')}` : 'No agent uses this model yet'}
+      </p>
+      <form className="field-grid" onSubmit={(event) => void save(event)}>
+        <label>
+          Model name
+          <input value={modelName} onChange={(event) => setModelName(event.target.value)} spellCheck={false} />
+        </label>
+        <label>
+          Base URL
+          <input
+            value={baseUrl}
+            onChange={(event) => setBaseUrl(event.target.value)}
+            placeholder={provider?.defaultBaseUrl ?? 'The provider’s default'}
+            spellCheck={false}
+          />
+        </label>
+        <label>
+          API key secret name
+          <input
+            value={secret}
+            onChange={(event) => setSecret(event.target.value.toUpperCase())}
+            placeholder="e.g. OPENAI_API_KEY"
+            spellCheck={false}
+          />
+        </label>
+        <div className="button-row">
+          <button type="submit">Save {model.key}</button>
+          <button type="button" onClick={() => void testConnection()} disabled={test === 'testing'}>
+            {test === 'testing' ? 'Testing…' : 'Test connection'}
+          </button>
+          <button type="button" className="ghost" onClick={() => setRemoving(true)}>
+            Remove…
+          </button>
+        </div>
+      </form>
+      <div role="status" className="test-result">
+        {test !== null && test !== 'testing' && (
+          <span className={test.ok ? 'test-ok' : 'test-bad'}>
+            <strong>{test.ok ? 'Connected.' : 'Not connected.'}</strong> {test.message}
+            {test.latencyMs !== null ? ` (${test.latencyMs} ms)` : ''}
+          </span>
+        )}
+      </div>
+      <ConfirmDialog
+        open={removing}
+        title={`Remove ${model.key}?`}
+        confirmLabel="Remove model"
+        destructive
+        onConfirm={() => void remove()}
+        onCancel={() => setRemoving(false)}
+      >
+        <p>
+          The entry leaves models.json.
+          {model.usedBy.length > 0 ? ` ${model.usedBy.join(', ')} will need another model.` : ''}
+        </p>
+      </ConfirmDialog>
+    </li>
+  );
+}
+
+function AddModelForm({ providers, onAdded }: { providers: ProviderInfo[]; onAdded: (list: ModelList) => void }) {
+  const [key, setKey] = useState('');
+  const [provider, setProvider] = useState(providers[0]?.name ?? 'openai');
+  const [modelName, setModelName] = useState('');
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const added = await attempt(`Adding ${key}…`, `Could not add ${key}`, () =>
+      lemming().models.update({ action: 'set', key: key.trim(), patch: { provider, model_name: modelName.trim() } }),
+    );
+    if (!added) return;
+    onAdded(added);
+    toast.success(`Added ${key.trim()}`, 'Set its base URL and API key above, then test the connection.');
+    setKey('');
+    setModelName('');
+  };
+
+  return (
+    <details className="add-model">
+      <summary>Add a model</summary>
+      <form className="field-grid" onSubmit={(event) => void submit(event)}>
+        <label>
+          Key (how agents name it)
+          <input value={key} onChange={(event) => setKey(event.target.value)} placeholder="e.g. gpt-4o" />
+        </label>
+        <label>
+          Provider
+          <select value={provider} onChange={(event) => setProvider(event.target.value)}>
+            {providers.map((item) => (
+              <option key={item.name} value={item.name}>
+                {item.service}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Model name at the provider
+          <input value={modelName} onChange={(event) => setModelName(event.target.value)} spellCheck={false} />
+        </label>
+        <div>
+          <button type="submit" disabled={!key.trim() || !modelName.trim()}>
+            Add model
+          </button>
+        </div>
+      </form>
+    </details>
+  );
+}

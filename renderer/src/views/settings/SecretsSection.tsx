@@ -1,0 +1,193 @@
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import type { SecretListItem, SecretStoreStatus } from '../../../../engine/api';
+import { attempt } from '../../components/activity-store';
+import { Badge } from '../../components/Badge';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyState } from '../../components/EmptyState';
+import { toast } from '../../components/toast-store';
+import { lemming } from '../../lemming';
+
+/**
+ * API keys and other secrets: write-only. The app can set, replace and delete them; no screen ever shows a
+ * value, and the field clears as soon as it is saved.
+ */
+export function SecretsSection() {
+  const headingId = useId();
+  const [secrets, setSecrets] = useState<SecretListItem[] | null>(null);
+  const [store, setStore] = useState<SecretStoreStatus | null>(null);
+
+  const load = useCallback(
+    () =>
+      lemming()
+        .secrets.list()
+        .then((result) => {
+          if (!result.ok) return void toast.error('Could not read the secret list', result.error);
+          setSecrets(result.value.secrets);
+          setStore(result.value.store);
+        }),
+    [],
+  );
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <h3 id={headingId}>API keys and secrets</h3>
+      {store && (
+        <p className="muted small">
+          Kept {store.location}, never in the org folder. Values cannot be read back, only replaced or deleted.
+        </p>
+      )}
+      {store && !store.canStore && (
+        <p className="inline-error" role="alert">
+          Secrets cannot be saved here: {store.reason} {store.fix}
+        </p>
+      )}
+      {secrets === null ? (
+        <p className="muted">Reading secrets…</p>
+      ) : secrets.length === 0 ? (
+        <EmptyState title="No secrets yet">
+          <p>Add an API key below when a model or connector needs one.</p>
+        </EmptyState>
+      ) : (
+        <ul className="secret-list" aria-label="Secrets">
+          {secrets.map((secret) => (
+            <SecretRow key={secret.name} secret={secret} disabled={!store?.canStore} onChanged={load} />
+          ))}
+        </ul>
+      )}
+      <NewSecretForm disabled={!store?.canStore} onAdded={load} />
+    </section>
+  );
+}
+
+function SecretRow({
+  secret,
+  disabled,
+  onChanged,
+}: {
+  secret: SecretListItem;
+  disabled: boolean;
+  onChanged: () => Promise<void>;
+}) {
+  const [value, setValue] = useState('');
+  const [deleting, setDeleting] = useState(false);
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const changed = await attempt(`Saving ${secret.name}…`, `Could not save ${secret.name}`, () =>
+      lemming().secrets.set({ name: secret.name, value }),
+    );
+    setValue('');
+    if (!changed) return;
+    toast.success(changed.existed ? `Replaced ${secret.name}` : `Set ${secret.name}`);
+    await onChanged();
+  };
+
+  const remove = async () => {
+    setDeleting(false);
+    const changed = await attempt(`Deleting ${secret.name}…`, `Could not delete ${secret.name}`, () =>
+      lemming().secrets.delete({ name: secret.name }),
+    );
+    if (!changed) return;
+    toast.success(`Deleted ${secret.name}`);
+    await onChanged();
+  };
+
+  return (
+    <li className="secret-row" aria-label={secret.name} data-secret={secret.name}>
+      <div className="model-heading">
+        <code>{secret.name}</code>
+        {secret.isSet ? <Badge tone="ok">Is set</Badge> : <Badge tone="bad">Not set</Badge>}
+        {secret.source === 'environment' && <span className="muted small">from the environment</span>}
+      </div>
+      {secret.usedBy.length > 0 && <p className="muted small">Needed by {secret.usedBy.join(', ')}</p>}
+      <form className="secret-form" onSubmit={(event) => void save(event)}>
+        <label>
+          <span className="visually-hidden">{secret.isSet ? `New value for ${secret.name}` : `Value for ${secret.name}`}</span>
+          <input
+            type="password"
+            autoComplete="off"
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            placeholder={secret.isSet ? 'Paste a new value to replace it' : 'Paste the value'}
+            disabled={disabled}
+          />
+        </label>
+        <button type="submit" disabled={disabled || value === ''}>
+          {secret.isSet ? 'Replace' : 'Set'}
+        </button>
+        {secret.isSet && (
+          <button type="button" className="ghost" onClick={() => setDeleting(true)} disabled={disabled}>
+            Delete…
+          </button>
+        )}
+      </form>
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete ${secret.name}?`}
+        confirmLabel="Delete secret"
+        destructive
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(false)}
+      >
+        <p>
+          The value is gone for good; you would need to paste it again.
+          {secret.usedBy.length > 0 ? ` ${secret.usedBy.join(', ')} will stop working until you do.` : ''}
+        </p>
+      </ConfirmDialog>
+    </li>
+  );
+}
+
+function NewSecretForm({ disabled, onAdded }: { disabled: boolean; onAdded: () => Promise<void> }) {
+  const [name, setName] = useState('');
+  const [value, setValue] = useState('');
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const changed = await attempt(`Saving ${name}…`, `Could not save ${name}`, () =>
+      lemming().secrets.set({ name, value }),
+    );
+    setValue('');
+    if (!changed) return;
+    toast.success(changed.existed ? `Replaced ${name}` : `Set ${name}`);
+    setName('');
+    await onAdded();
+  };
+
+  return (
+    <details className="add-model">
+      <summary>Add a secret</summary>
+      <form className="field-grid" onSubmit={(event) => void submit(event)}>
+        <label>
+          Name
+          <input
+            value={name}
+            onChange={(event) => setName(event.target.value.toUpperCase())}
+            placeholder="e.g. OPENAI_API_KEY"
+            spellCheck={false}
+            disabled={disabled}
+          />
+        </label>
+        <label>
+          Value
+          <input
+            type="password"
+            autoComplete="off"
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            disabled={disabled}
+          />
+        </label>
+        <div>
+          <button type="submit" disabled={disabled || !name || !value}>
+            Save secret
+          </button>
+        </div>
+      </form>
+    </details>
+  );
+}
