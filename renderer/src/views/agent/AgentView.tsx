@@ -1,0 +1,55 @@
+import { ErrorAlert } from '../org/ErrorAlert';
+import { AgentStateBadge } from '../org/agent-state-badge';
+import '../org/org-view.css';
+import { AgentProblems } from './AgentProblems';
+import { ResumeForm } from './ResumeForm';
+import { ToolToggles } from './ToolToggles';
+import './agent-view.css';
+import { useAgentDetail } from './use-agent-detail';
+
+/** One agent: its resume as a form, its tools with the explainer, and the files it may touch. */
+export function AgentView({ agent }: { agent: string }) {
+  const { detail, error, replace } = useAgentDetail(agent);
+
+  if (error) return <ErrorAlert error={error} title={`Could not open the agent ${agent}.`} />;
+  if (!detail) return <p role="status">Opening {agent}…</p>;
+
+  return (
+    <section className="agent-view" aria-labelledby="agent-view-heading">
+      <div className="view-toolbar">
+        <h2 id="agent-view-heading">
+          {detail.name}
+          {detail.resume?.title && <span className="muted"> — {detail.resume.title}</span>}
+        </h2>
+        <AgentStateBadge state={detail.state} />
+      </div>
+      <p className="muted">
+        Its resume is <code>{detail.file}</code>. Saving changes only the fields you edit; everything else in
+        the file stays as it is
+        {detail.otherFields.length > 0 && (
+          <> (including {detail.otherFields.length} fields this form does not show)</>
+        )}
+        .
+      </p>
+      <AgentProblems problems={detail.problems} tone="error" label="This resume is invalid" />
+      <AgentProblems problems={detail.warnings} tone="warning" label="Warnings" />
+      {detail.resume ? (
+        <div className="agent-columns">
+          <ResumeForm agent={agent} detail={detail} resume={detail.resume} onSaved={replace} />
+          {detail.valid && <ToolToggles agent={agent} />}
+        </div>
+      ) : (
+        <p>
+          The form cannot show this resume until the file reads as a resume. Fix the problems above in a text
+          editor, then come back: the page updates by itself.
+        </p>
+      )}
+      <details className="raw-resume">
+        <summary>Show the resume file</summary>
+        <pre tabIndex={0} aria-label={`Text of ${detail.file}`}>
+          {detail.text ?? '(the file could not be read)'}
+        </pre>
+      </details>
+    </section>
+  );
+}

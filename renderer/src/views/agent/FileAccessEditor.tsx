@@ -1,0 +1,88 @@
+import { useId } from 'react';
+import type { PathsPreview } from './use-file-access-preview';
+
+interface Props {
+  /** "Paths it may read", shown as the list's heading. */
+  title: string;
+  /** Names each entry: "Readable path 2". */
+  entryLabel: string;
+  help: string;
+  entries: string[];
+  preview: PathsPreview;
+  onChange(entries: string[]): void;
+}
+
+/** A list of file_access paths: add, edit, remove, each with where it really leads or why it is refused. */
+export function FileAccessEditor({ title, entryLabel, help, entries, preview, onChange }: Props) {
+  const id = useId();
+  const setEntry = (index: number, value: string) =>
+    onChange(entries.map((entry, at) => (at === index ? value : entry)));
+
+  return (
+    <fieldset className="file-access-editor">
+      <legend>{title}</legend>
+      <p className="help">{help}</p>
+      {entries.length === 0 && <p className="muted">No paths yet. Add one with the button below.</p>}
+      <ol className="path-list">
+        {entries.map((entry, index) => {
+          const entryPreview = preview.status === 'ready' ? preview.previews[index] : undefined;
+          const inputId = `${id}-${index}`;
+          const noteId = `${inputId}-note`;
+          const label = `${entryLabel} ${index + 1}`;
+          return (
+            <li key={index}>
+              <div className="path-row">
+                <label htmlFor={inputId} className="visually-hidden">
+                  {label}
+                </label>
+                <input
+                  id={inputId}
+                  value={entry}
+                  spellCheck={false}
+                  placeholder="shared/reports"
+                  aria-invalid={entryPreview ? !entryPreview.ok : undefined}
+                  aria-describedby={noteId}
+                  onChange={(event) => setEntry(index, event.target.value)}
+                />
+                <button
+                  type="button"
+                  aria-label={`Remove ${label.toLowerCase()}`}
+                  onClick={() => onChange(entries.filter((_, at) => at !== index))}
+                >
+                  Remove
+                </button>
+              </div>
+              <div id={noteId} className="path-note" data-path-note={index}>
+                {!entryPreview && <span className="muted">Checking…</span>}
+                {entryPreview?.ok === true && (
+                  <span className="path-ok">
+                    <span aria-hidden="true">✓ </span>
+                    Leads to <code>{entryPreview.display}</code>{' '}
+                    <span className="muted">
+                      (<code>{entryPreview.canonical}</code>
+                      {entryPreview.exists ? '' : ', not there yet'})
+                    </span>
+                  </span>
+                )}
+                {entryPreview?.ok === false && (
+                  <span className="path-refused">
+                    <span aria-hidden="true">✗ </span>
+                    Refused: {entryPreview.reason}
+                  </span>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      {preview.status === 'failed' && (
+        <p className="path-refused" role="alert">
+          Could not check these paths: {preview.error.message}
+        </p>
+      )}
+      <button type="button" onClick={() => onChange([...entries, ''])}>
+        Add {entryLabel.toLowerCase()}
+      </button>
+    </fieldset>
+  );
+}

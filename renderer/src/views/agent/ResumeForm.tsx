@@ -1,0 +1,272 @@
+import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import type { AgentDetail, IpcError, ResumePatch, ResumeView } from '../../../../engine/api';
+import { lemming } from '../../lemming';
+import { ErrorAlert } from '../org/ErrorAlert';
+import { FileAccessEditor } from './FileAccessEditor';
+import { SchedulePreviewLine } from './SchedulePreviewLine';
+import { useFileAccessPreview, type PathsPreview } from './use-file-access-preview';
+
+/** What the user changed and has not saved; untouched fields follow the file as it changes. */
+interface Draft {
+  title?: string;
+  instructions?: string;
+  modelKey?: string;
+  every?: string;
+  offset?: string;
+  maxCredits?: string;
+  softCap?: string;
+  allowRead?: string[];
+  allowWrite?: string[];
+}
+
+function wholeNumber(text: string): number | null {
+  return /^-?\d+$/.test(text.trim()) ? Number(text) : null;
+}
+
+function amount(text: string): number | null {
+  const value = Number(text);
+  return text.trim() !== '' && Number.isFinite(value) && value >= 0 ? value : null;
+}
+
+function shownValues(resume: ResumeView, draft: Draft) {
+  return {
+    title: draft.title ?? resume.title,
+    instructions: draft.instructions ?? resume.instructions,
+    modelKey: draft.modelKey ?? resume.model.key,
+    every: draft.every ?? String(resume.schedule.run_every_n_ticks),
+    offset: draft.offset ?? String(resume.schedule.phase_offset),
+    maxCredits: draft.maxCredits ?? (resume.credits ? String(resume.credits.max_credits) : ''),
+    softCap: draft.softCap ?? (resume.credits ? String(resume.credits.soft_cap) : ''),
+    allowRead: draft.allowRead ?? resume.permissions.file_access?.allow_read ?? [],
+    allowWrite: draft.allowWrite ?? resume.permissions.file_access?.allow_write ?? [],
+  };
+}
+
+type Shown = ReturnType<typeof shownValues>;
+
+/** The patch for what the draft changed, or the reason it cannot be saved. */
+function patchFrom(draft: Draft, shown: Shown): { patch: ResumePatch } | { refused: string } {
+  const patch: ResumePatch = {};
+  if (draft.title !== undefined) patch.title = shown.title;
+  if (draft.instructions !== undefined) patch.instructions = shown.instructions;
+  if (draft.modelKey !== undefined) patch.model = { key: shown.modelKey };
+  if (draft.every !== undefined || draft.offset !== undefined) {
+    const every = wholeNumber(shown.every);
+    const offset = wholeNumber(shown.offset);
+    if (every === null || every < 1 || offset === null)
+      return { refused: 'The schedule needs whole numbers: runs every 1 tick or more, and a phase offset.' };
+    patch.schedule = { run_every_n_ticks: every, phase_offset: offset };
+  }
+  if (draft.maxCredits !== undefined || draft.softCap !== undefined) {
+    const max = amount(shown.maxCredits);
+    const soft = amount(shown.softCap);
+    if (max === null || soft === null)
+      return { refused: 'Credits need both a maximum and a soft cap, each a number of 0 or more.' };
+    patch.credits = { max_credits: max, soft_cap: soft };
+  }
+  if (draft.allowRead !== undefined || draft.allowWrite !== undefined) {
+    patch.permissions = {
+      file_access: {
+        ...(draft.allowRead !== undefined ? { allow_read: shown.allowRead } : {}),
+        ...(draft.allowWrite !== undefined ? { allow_write: shown.allowWrite } : {}),
+      },
+    };
+  }
+  return { patch };
+}
+
+function pathsRefusal(previews: PathsPreview[]): string | null {
+  if (previews.some((preview) => preview.status === 'pending'))
+    return 'The paths are still being checked; try again in a moment.';
+  if (previews.some((preview) => preview.status !== 'ready' || !preview.allOk))
+    return 'Some file-access paths are refused (see the messages next to them). Fix or remove them before saving.';
+  return null;
+}
+
+export function ResumeForm({
+  agent,
+  detail,
+  resume,
+  onSaved,
+}: {
+  agent: string;
+  detail: AgentDetail;
+  resume: ResumeView;
+  onSaved(detail: AgentDetail): void;
+}) {
+  const id = useId();
+  const [draft, setDraft] = useState<Draft>({});
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [error, setError] = useState<IpcError | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [savedAt, setSavedAt] = useState<string | null>(null);
+  const [models, setModels] = useState<string[]>([]);
+  const shown = useMemo(() => shownValues(resume, draft), [resume, draft]);
+  const readPreview = useFileAccessPreview(agent, shown.allowRead);
+  const writePreview = useFileAccessPreview(agent, shown.allowWrite);
+  const dirty = Object.keys(draft).length > 0;
+
+  useEffect(() => {
+    let live = true;
+    void lemming()
+      .models.list()
+      .then((result) => {
+        if (live && result.ok) setModels(result.value.models.map((model) => model.key));
+      });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const change = useCallback((part: Draft) => {
+    setDraft((current) => ({ ...current, ...part }));
+    setSavedAt(null);
+  }, []);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const built = patchFrom(draft, shown);
+    const refused =
+      'refused' in built
+        ? built.refused
+        : pathsRefusal([
+            ...(draft.allowRead !== undefined ? [readPreview] : []),
+            ...(draft.allowWrite !== undefined ? [writePreview] : []),
+          ]);
+    setRefusal(refused);
+    if (refused || 'refused' in built) return;
+    setSaving(true);
+    const result = await lemming().agent.update({ agent, patch: built.patch });
+    setSaving(false);
+    if (!result.ok) return setError(result.error);
+    setError(null);
+    setDraft({});
+    setSavedAt(new Date().toLocaleTimeString());
+    onSaved(result.value);
+  }
+
+  const modelKeys = models.includes(shown.modelKey) ? models : [shown.modelKey, ...models];
+
+  return (
+    <form className="resume-form" aria-label={`Resume of ${detail.name}`} onSubmit={save}>
+      <fieldset>
+        <legend>Who it is</legend>
+        <div className="form-grid">
+          <label htmlFor={`${id}-title`}>Title</label>
+          <input id={`${id}-title`} value={shown.title} onChange={(e) => change({ title: e.target.value })} />
+          <label htmlFor={`${id}-model`}>Model</label>
+          <select
+            id={`${id}-model`}
+            value={shown.modelKey}
+            onChange={(e) => change({ modelKey: e.target.value })}
+          >
+            {modelKeys.map((key) => (
+              <option key={key} value={key}>
+                {key}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label htmlFor={`${id}-instructions`} className="block-label">
+          Instructions
+        </label>
+        <textarea
+          id={`${id}-instructions`}
+          rows={6}
+          value={shown.instructions}
+          onChange={(e) => change({ instructions: e.target.value })}
+        />
+      </fieldset>
+
+      <fieldset>
+        <legend>Schedule</legend>
+        <div className="form-grid">
+          <label htmlFor={`${id}-every`}>Runs every … ticks</label>
+          <input
+            id={`${id}-every`}
+            inputMode="numeric"
+            value={shown.every}
+            onChange={(e) => change({ every: e.target.value })}
+          />
+          <label htmlFor={`${id}-offset`}>Phase offset</label>
+          <input
+            id={`${id}-offset`}
+            inputMode="numeric"
+            value={shown.offset}
+            onChange={(e) => change({ offset: e.target.value })}
+          />
+        </div>
+        <SchedulePreviewLine every={wholeNumber(shown.every)} offset={wholeNumber(shown.offset)} />
+      </fieldset>
+
+      <fieldset>
+        <legend>Credits</legend>
+        <div className="form-grid">
+          <label htmlFor={`${id}-max`}>Maximum credits</label>
+          <input
+            id={`${id}-max`}
+            inputMode="decimal"
+            value={shown.maxCredits}
+            onChange={(e) => change({ maxCredits: e.target.value })}
+          />
+          <label htmlFor={`${id}-soft`}>Soft cap</label>
+          <input
+            id={`${id}-soft`}
+            inputMode="decimal"
+            value={shown.softCap}
+            onChange={(e) => change({ softCap: e.target.value })}
+          />
+        </div>
+        <p className="help">
+          Balance now:{' '}
+          {detail.balance === null ? 'not started yet (set on its first turn)' : `${detail.balance} credits`}
+        </p>
+      </fieldset>
+
+      <div className="file-access-editors">
+        <FileAccessEditor
+          title="Folders and files it may read"
+          entryLabel="Readable path"
+          help="Paths inside the org folder (for example shared/reports). Its own workspace is always readable."
+          entries={shown.allowRead}
+          preview={readPreview}
+          onChange={(entries) => change({ allowRead: entries })}
+        />
+        <FileAccessEditor
+          title="Folders and files it may write"
+          entryLabel="Writable path"
+          help="Paths inside the org folder it may create and change files in."
+          entries={shown.allowWrite}
+          preview={writePreview}
+          onChange={(entries) => change({ allowWrite: entries })}
+        />
+      </div>
+
+      {refusal && (
+        <p className="inline-alert" role="alert">
+          <strong>Not saved.</strong> {refusal}
+        </p>
+      )}
+      {error && <ErrorAlert error={error} title="Not saved." />}
+      <div className="form-actions sticky-actions">
+        <button type="submit" className="primary-button" disabled={!dirty || saving}>
+          {saving ? 'Saving…' : 'Save changes'}
+        </button>
+        <button
+          type="button"
+          disabled={!dirty || saving}
+          onClick={() => {
+            setDraft({});
+            setRefusal(null);
+            setError(null);
+          }}
+        >
+          Discard changes
+        </button>
+        <span role="status" className="muted">
+          {savedAt ? `Saved to ${detail.file} at ${savedAt}.` : dirty ? 'Unsaved changes.' : ''}
+        </span>
+      </div>
+    </form>
+  );
+}

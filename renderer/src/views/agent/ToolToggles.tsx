@@ -1,0 +1,142 @@
+import { useEffect, useState } from 'react';
+import type { IpcError, ToolVerdict } from '../../../../engine/api';
+import { lemming } from '../../lemming';
+import { ErrorAlert } from '../org/ErrorAlert';
+
+function granted(tool: ToolVerdict): boolean {
+  return tool.layers.find((layer) => layer.layer === 'allowlist')?.passed ?? false;
+}
+
+/** Each tool the agent could have: on or off, and for an unavailable one why, with the fix one click away. */
+export function ToolToggles({ agent }: { agent: string }) {
+  const [tools, setTools] = useState<ToolVerdict[] | null>(null);
+  const [error, setError] = useState<{ title: string; error: IpcError } | null>(null);
+  const [needsUser, setNeedsUser] = useState<Record<string, string[]>>({});
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    void lemming()
+      .tools.explain({ agent })
+      .then((result) => {
+        if (!live) return;
+        if (result.ok) setTools(result.value.tools);
+        else setError({ title: 'Could not read which tools it has.', error: result.error });
+      });
+    return () => {
+      live = false;
+    };
+  }, [agent, version]);
+
+  useEffect(
+    () =>
+      lemming().on('agents.changed', ({ names }) => {
+        if (names.length === 0 || names.includes(agent)) setVersion((count) => count + 1);
+      }),
+    [agent],
+  );
+
+  const replaceTool = (verdict: ToolVerdict) =>
+    setTools((current) => current?.map((tool) => (tool.name === verdict.name ? verdict : tool)) ?? current);
+
+  async function toggle(tool: ToolVerdict, enabled: boolean) {
+    setBusy(tool.name);
+    const result = await lemming().tools.setEnabled({ agent, tool: tool.name, enabled });
+    setBusy(null);
+    if (!result.ok)
+      return setError({
+        title: `Could not ${enabled ? 'give' : 'take away'} ${tool.title}.`,
+        error: result.error,
+      });
+    setError(null);
+    replaceTool(result.value.tool);
+  }
+
+  async function applyFix(tool: ToolVerdict) {
+    setBusy(tool.name);
+    const result = await lemming().tools.applyFix({ agent, tool: tool.name });
+    setBusy(null);
+    if (!result.ok)
+      return setError({ title: `Could not apply the fix for ${tool.title}.`, error: result.error });
+    setError(null);
+    replaceTool(result.value.tool);
+    setNeedsUser((current) => ({
+      ...current,
+      [tool.name]: result.value.needsUser.map((need) => need.summary),
+    }));
+  }
+
+  if (tools === null)
+    return error ? (
+      <ErrorAlert error={error.error} title={error.title} />
+    ) : (
+      <p role="status">Reading its tools…</p>
+    );
+
+  return (
+    <section className="tool-toggles" aria-labelledby="tool-toggles-heading">
+      <h3 id="tool-toggles-heading">Tools</h3>
+      {error && <ErrorAlert error={error.error} title={error.title} />}
+      {tools.length === 0 && (
+        <p className="muted">No tools are known to this org. Add connectors in the Tool Store.</p>
+      )}
+      <ul className="tool-list">
+        {tools.map((tool) => {
+          const failing = tool.layers.filter((layer) => !layer.passed);
+          const noteId = `tool-note-${tool.name}`;
+          return (
+            <li key={tool.name} className="tool-row" data-tool={tool.name}>
+              <label className="tool-toggle">
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={granted(tool)}
+                  disabled={busy === tool.name}
+                  aria-describedby={noteId}
+                  onChange={(event) => void toggle(tool, event.target.checked)}
+                />
+                <span className="tool-name">{tool.title}</span> <code className="muted">{tool.name}</code>
+              </label>
+              <div id={noteId} className="tool-note">
+                {tool.available ? (
+                  <span className="tool-available">
+                    <span aria-hidden="true">✓ </span>Available to the agent
+                  </span>
+                ) : (
+                  <>
+                    <span className="tool-unavailable">
+                      <span aria-hidden="true">✗ </span>Not available:{' '}
+                    </span>
+                    <span className="tool-reason">{failing.map((layer) => layer.reason).join('; ')}</span>
+                    {tool.fix && (
+                      <div className="tool-fix">
+                        Fix: {tool.fix.summary}{' '}
+                        <button
+                          type="button"
+                          disabled={busy === tool.name}
+                          aria-label={`Apply fix for ${tool.title}`}
+                          onClick={() => void applyFix(tool)}
+                        >
+                          Apply fix
+                        </button>
+                      </div>
+                    )}
+                    {!tool.fix && <div className="muted">No setting can make it available.</div>}
+                  </>
+                )}
+                {tool.note && <div className="muted">{tool.note}</div>}
+                {needsUser[tool.name]?.map((summary) => (
+                  <div key={summary} className="warning-text">
+                    Still up to you: {summary}
+                  </div>
+                ))}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,160 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { IpcError, Position, RemovedAgent } from '../../../../engine/api';
+import { lemming } from '../../lemming';
+import { useNavigation } from '../../stores/navigation-store';
+import { CreateAgentForm } from './CreateAgentForm';
+import { ErrorAlert } from './ErrorAlert';
+import { OrgGraphCanvas } from './OrgGraphCanvas';
+import { PermissionsTable } from './PermissionsTable';
+import { UndoToast } from './UndoToast';
+import { useOrgGraph } from './org-graph-store';
+import './org-view.css';
+
+type Layout = 'graph' | 'table';
+
+interface Notice {
+  removed: RemovedAgent & { name: string };
+}
+
+/** The org: its agents as a graph (or a table) of who reads and who may send to whom. */
+export function OrgView() {
+  const { graph, error, load, savePositions } = useOrgGraph();
+  const openAgent = useNavigation((store) => store.openAgent);
+  const [layout, setLayout] = useState<Layout>('graph');
+  const [tidyRequest, setTidyRequest] = useState(0);
+  const [creating, setCreating] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [actionError, setActionError] = useState<{ title: string; error: IpcError } | null>(null);
+
+  useEffect(() => {
+    void load();
+    const reload = () => void load();
+    const stops = [
+      lemming().on('agents.changed', reload),
+      lemming().on('run.state', reload),
+      lemming().on('org.changed', reload),
+    ];
+    return () => stops.forEach((stop) => stop());
+  }, [load]);
+
+  const remove = useCallback(
+    async (name: string) => {
+      const result = await lemming().org.removeAgent({ agent: name });
+      if (!result.ok) return setActionError({ title: `Could not remove ${name}.`, error: result.error });
+      setActionError(null);
+      setNotice({ removed: { ...result.value, name } });
+      await load();
+    },
+    [load],
+  );
+
+  async function undo(removed: Notice['removed']) {
+    setNotice(null);
+    const result = await lemming().org.restoreAgent({ removedId: removed.removedId });
+    if (!result.ok) setActionError({ title: `Could not bring ${removed.name} back.`, error: result.error });
+    await load();
+  }
+
+  const dismiss = useCallback(() => setNotice(null), []);
+  const save = useCallback(
+    (positions: Record<string, Position>) => {
+      void savePositions(positions).then((failed) => {
+        if (failed) setActionError({ title: 'Could not save where the agents are.', error: failed });
+      });
+    },
+    [savePositions],
+  );
+
+  return (
+    <section className="org-view" aria-labelledby="org-view-heading">
+      <div className="view-toolbar">
+        <h2 id="org-view-heading">Org</h2>
+        <div role="group" aria-label="Show the org as" className="segmented">
+          <button type="button" aria-pressed={layout === 'graph'} onClick={() => setLayout('graph')}>
+            Graph
+          </button>
+          <button type="button" aria-pressed={layout === 'table'} onClick={() => setLayout('table')}>
+            Table
+          </button>
+        </div>
+        {layout === 'graph' && (
+          <button type="button" onClick={() => setTidyRequest((count) => count + 1)}>
+            Tidy up
+          </button>
+        )}
+        <button
+          type="button"
+          className="primary-button"
+          onClick={() => setCreating(true)}
+          disabled={creating}
+        >
+          New agent…
+        </button>
+      </div>
+
+      {creating && (
+        <CreateAgentForm
+          onCancel={() => setCreating(false)}
+          onCreated={() => {
+            setCreating(false);
+            void load();
+          }}
+        />
+      )}
+      {error && <ErrorAlert error={error} title="Could not load the org." />}
+      {actionError && <ErrorAlert error={actionError.error} title={actionError.title} />}
+      {notice && (
+        <UndoToast
+          message={`Removed ${notice.removed.name}; its folder was moved to ${notice.removed.movedTo}.`}
+          onUndo={() => void undo(notice.removed)}
+          onDismiss={dismiss}
+        />
+      )}
+
+      {graph === null && !error && <p role="status">Loading the org…</p>}
+      {graph && graph.nodes.length === 0 && (
+        <div className="empty-state">
+          <h3>This org has no agents yet</h3>
+          <p>
+            Create the first one with <strong>New agent…</strong>: give it a name and a title, then set its
+            instructions in the agent’s page.
+          </p>
+        </div>
+      )}
+      {graph && graph.nodes.length > 0 && layout === 'graph' && (
+        <>
+          <OrgGraphCanvas
+            graph={graph}
+            tidyRequest={tidyRequest}
+            onOpen={openAgent}
+            onRemove={(name) => void remove(name)}
+            onSavePositions={save}
+          />
+          <GraphLegend />
+        </>
+      )}
+      {graph && graph.nodes.length > 0 && layout === 'table' && (
+        <PermissionsTable graph={graph} onOpen={openAgent} onRemove={(name) => void remove(name)} />
+      )}
+    </section>
+  );
+}
+
+function GraphLegend() {
+  return (
+    <ul className="graph-legend" aria-label="Legend">
+      <li>
+        <span className="legend-line legend-read" aria-hidden="true" /> Solid blue arrow: the agent at the
+        arrow’s head reads the other’s outbox
+      </li>
+      <li>
+        <span className="legend-line legend-send" aria-hidden="true" /> Dashed orange arrow: the agent at the
+        tail may send to the agent at the head
+      </li>
+      <li>
+        Open an agent by clicking it; drag to move (places are remembered). The <strong>Table</strong> view
+        lists the same permissions.
+      </li>
+    </ul>
+  );
+}

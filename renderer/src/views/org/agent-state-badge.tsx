@@ -1,0 +1,26 @@
+import type { AgentState } from '../../../../engine/api';
+
+/** Each state in words, with an icon and a colour class: never colour alone. */
+const STATE_LOOK: Record<AgentState, { label: string; icon: string }> = {
+  idle: { label: 'Idle', icon: '○' },
+  running: { label: 'Running', icon: '▶' },
+  out_of_credits: { label: 'Out of credits', icon: '⊘' },
+  failing: { label: 'Failing', icon: '⚠' },
+  invalid: { label: 'Invalid resume', icon: '✗' },
+};
+
+export function stateLabel(state: AgentState): string {
+  return STATE_LOOK[state].label;
+}
+
+export function AgentStateBadge({ state, reason }: { state: AgentState; reason?: string }) {
+  const look = STATE_LOOK[state];
+  return (
+    <span className={`agent-state agent-state-${state}`} title={reason}>
+      <span aria-hidden="true" className="agent-state-icon">
+        {look.icon}
+      </span>{' '}
+      {look.label}
+    </span>
+  );
+}
