@@ -1,6 +1,7 @@
 import { discoverAgents } from '../../org/discover';
 import { readPolicy } from '../../org/policy-file';
 import { detectConfinement } from '../../sandbox/shell/detect-confinement';
+import { SECRETS_FILE_VARIABLE } from '../../secrets/file-secret-store';
 import { secretPresence } from '../../secrets/secret-store';
 import { connectorCatalog } from '../../tools/connectors/catalog';
 import { loadComposedConnectors } from '../../tools/connectors/composed-connectors';
@@ -9,7 +10,7 @@ import { loadSkills } from '../../tools/skills/load-skills';
 import type { Skill, SkillProblem } from '../../tools/skills/skill';
 import { skillUsability, type SkillUsability } from '../../tools/skills/skill-usability';
 import { CliFailure, EXIT_OK, printJson, type CliIo } from '../cli-io';
-import type { Command } from '../command';
+import { stringOption, type Command } from '../command';
 import { withEngine } from '../open-engine';
 import { orgFolder } from '../org-arg';
 import { cliSecretStore } from './secrets';
@@ -93,7 +94,10 @@ export const connectorsCommand: Command = {
       ...(await loadComposedConnectors(org, agents.map((agent) => agent.folder))),
       agents,
     });
-    const skills = await skillsOfAgents(org, io, agents);
+    const secretsFile = stringOption(values, 'secrets-file');
+    // The engine that judges the skills reads the same secrets file as the catalog above.
+    const engineIo = secretsFile === undefined ? io : { ...io, env: { ...io.env, [SECRETS_FILE_VARIABLE]: secretsFile } };
+    const skills = await skillsOfAgents(org, engineIo, agents);
     if (values.json) {
       printJson(io, { org, connectors, skills });
       return EXIT_OK;

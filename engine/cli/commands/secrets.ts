@@ -102,7 +102,6 @@ async function readAll(input: SecretInput): Promise<string> {
 
 /** Reads a line at a terminal with echo off (raw mode); Ctrl-C or Ctrl-D on an empty line cancels (null). */
 function readHidden(input: SecretInput, io: CliIo, name: string): Promise<string | null> {
-  io.stderr.write(`Value for ${name} (not shown): `);
   return new Promise((resolve) => {
     let value = '';
     const finish = (result: string | null) => {
@@ -120,7 +119,9 @@ function readHidden(input: SecretInput, io: CliIo, name: string): Promise<string
         else value += character;
       }
     };
+    // Echo goes off before the prompt appears, so nothing typed in answer to it is ever shown.
     input.setRawMode?.(true);
+    io.stderr.write(`Value for ${name} (not shown): `);
     input.setEncoding?.('utf8');
     input.on('data', onData);
     input.resume?.();
