@@ -269,9 +269,12 @@ export class RunController {
     this.wakeUp?.();
   }
 
+  /** Applies a change and tells `onState`, unless nothing actually changed. */
   private update(change: Partial<RunState>): void {
-    this.current = { ...this.current, ...change };
-    this.options.onState?.(this.state());
+    const next = { ...this.current, ...change };
+    const same = (Object.keys(change) as (keyof RunState)[]).every((key) => next[key] === this.current[key]);
+    this.current = next;
+    if (!same) this.options.onState?.(this.state());
   }
 }
 
