@@ -47,7 +47,7 @@ async function tail(
   const rows: Row[] = [];
   let next: number | null = cursor;
   while (next !== null) {
-    const page = valueOf<{ rows: Row[]; nextCursor: number | null }>(
+    const page: { rows: Row[]; nextCursor: number | null } = valueOf(
       await harness.dispatch('timeline.page', { ...filter, direction: 'asc', cursor: next, limit: 50 }),
     );
     rows.push(...page.rows);
