@@ -19,7 +19,12 @@ export function ActivityIndicator() {
   const current = pending.at(-1);
   const showSaved = !current && lastDoneAt !== null && now - lastDoneAt < SAVED_VISIBLE_MS;
   return (
-    <span className="activity" role="status" aria-live="polite" data-activity={current ? 'busy' : showSaved ? 'saved' : 'idle'}>
+    <span
+      className="activity"
+      role="status"
+      aria-live="polite"
+      data-activity={current ? 'busy' : showSaved ? 'saved' : 'idle'}
+    >
       {current ? (
         <>
           <span className="spinner" aria-hidden="true" /> {current.label}

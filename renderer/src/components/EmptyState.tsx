@@ -2,7 +2,15 @@ import { useId, type ReactNode } from 'react';
 import './components.css';
 
 /** What an empty list says: what is missing and the one thing to do next. */
-export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   const headingId = useId();
   return (
     <section className="empty-state" aria-labelledby={headingId}>

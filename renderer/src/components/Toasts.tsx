@@ -41,7 +41,12 @@ function ToastCard({ toast }: { toast: Toast }) {
           {toast.action.label}
         </button>
       )}
-      <button type="button" className="ghost" aria-label={`Dismiss: ${toast.title}`} onClick={() => dismiss(toast.id)}>
+      <button
+        type="button"
+        className="ghost"
+        aria-label={`Dismiss: ${toast.title}`}
+        onClick={() => dismiss(toast.id)}
+      >
         ×
       </button>
     </div>

@@ -45,7 +45,9 @@ export const toast = {
       detail: typeof error === 'string' ? error : describeError(error),
     }),
   success: (title: string, detail?: string, action?: Toast['action']) =>
-    useToasts.getState().show({ tone: 'success', title, ...(detail ? { detail } : {}), ...(action ? { action } : {}) }),
+    useToasts
+      .getState()
+      .show({ tone: 'success', title, ...(detail ? { detail } : {}), ...(action ? { action } : {}) }),
   info: (title: string, detail?: string) =>
     useToasts.getState().show({ tone: 'info', title, ...(detail ? { detail } : {}) }),
 };

@@ -10,6 +10,7 @@ import { FirstRunView } from '../views/first-run/FirstRunView';
 import { RunControls } from '../views/run/RunControls';
 import { useRunStore } from '../views/run/run-store';
 import { SettingsView } from '../views/settings/SettingsView';
+import { TimelineView } from '../views/timeline/TimelineView';
 import { NavBar } from './NavBar';
 import { OrgPage } from './OrgPage';
 import { useViewShortcuts } from './use-view-shortcuts';
@@ -127,11 +128,11 @@ function OpenOrg({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) 
         </ViewPlaceholder>
       );
     case 'timeline':
-      return (
-        <ViewPlaceholder title="Timeline">The timeline viewer is not part of this build yet.</ViewPlaceholder>
-      );
+      return <TimelineView />;
     case 'tools':
-      return <ViewPlaceholder title="Tool Store">The Tool Store is not part of this build yet.</ViewPlaceholder>;
+      return (
+        <ViewPlaceholder title="Tool Store">The Tool Store is not part of this build yet.</ViewPlaceholder>
+      );
     case 'settings':
       return <SettingsView />;
   }

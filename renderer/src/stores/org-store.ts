@@ -56,7 +56,9 @@ export const useOrgStore = create<OrgStore>((set, get) => {
       const now = get().state;
       if (now.status !== 'open' || now.org.path !== current.org.path || !summary.ok || !agents.ok) return;
       const { path, name, agentCount, invalidAgentCount } = summary.value;
-      set({ state: { status: 'open', org: { path, name, agentCount, invalidAgentCount }, agents: agents.value } });
+      set({
+        state: { status: 'open', org: { path, name, agentCount, invalidAgentCount }, agents: agents.value },
+      });
     },
 
     async close() {

@@ -32,7 +32,11 @@ export function AgentList({ org, agents }: { org: OrgSummary; agents: AgentListI
 
 function AgentRow({ agent }: { agent: AgentListItem }) {
   return (
-    <li className={agent.valid ? 'agent' : 'agent invalid'} aria-label={agent.name} data-agent={agent.name}>
+    <li
+      className={agent.valid ? 'agent-card' : 'agent-card invalid'}
+      aria-label={agent.name}
+      data-agent={agent.name}
+    >
       <div className="agent-heading">
         <span className="agent-name">{agent.name}</span>
         <span className={agent.valid ? 'badge ok' : 'badge bad'}>

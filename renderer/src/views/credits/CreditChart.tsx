@@ -17,12 +17,18 @@ export const CreditChart = memo(function CreditChart({
     return <p className="muted chart-empty">No credit history yet: it starts with {agent}’s first turn.</p>;
   }
   const balances = entries.map((entry) => entry.balance);
-  const low = Math.min(0, ...balances);
-  const high = Math.max(...balances, low + 1);
+  // The chart spans the balances it shows: spending of a few credits out of a hundred must stay visible.
+  const min = Math.min(...balances);
+  const max = Math.max(...balances);
+  const spread = max - min || Math.max(1, Math.abs(max));
+  const low = max === min ? min - spread / 2 : min;
+  const high = max === min ? max + spread / 2 : max;
   const x = (index: number) =>
     entries.length === 1 ? WIDTH / 2 : PAD + (index / (entries.length - 1)) * (WIDTH - 2 * PAD);
   const y = (balance: number) => HEIGHT - PAD - ((balance - low) / (high - low)) * (HEIGHT - 2 * PAD);
-  const points = balances.map((balance, index) => `${x(index).toFixed(1)},${y(balance).toFixed(1)}`).join(' ');
+  const points = balances
+    .map((balance, index) => `${x(index).toFixed(1)},${y(balance).toFixed(1)}`)
+    .join(' ');
   const first = entries[0]!;
   const last = entries.at(-1)!;
   const label =
@@ -39,7 +45,7 @@ export const CreditChart = memo(function CreditChart({
       preserveAspectRatio="none"
     >
       <title>{label}</title>
-      <line className="chart-axis" x1={PAD} x2={WIDTH - PAD} y1={y(0)} y2={y(0)} />
+      <line className="chart-axis" x1={PAD} x2={WIDTH - PAD} y1={HEIGHT - 1} y2={HEIGHT - 1} />
       <polyline className="chart-line" points={points} />
       {entries.length === 1 && <circle className="chart-dot" cx={x(0)} cy={y(first.balance)} r={3} />}
     </svg>

@@ -147,7 +147,10 @@ function TopUpForm({ agents, onDone }: { agents: string[]; onDone: () => Promise
       lemming().credits.topUp({ agent: chosen, amount: value }),
     );
     if (!done) return;
-    toast.success(`Added ${formatCredits(value)} credits to ${done.agent}`, `Balance now ${formatCredits(done.balance)}.`);
+    toast.success(
+      `Added ${formatCredits(value)} credits to ${done.agent}`,
+      `Balance now ${formatCredits(done.balance)}.`,
+    );
     await onDone();
   };
 

@@ -27,7 +27,8 @@ export function FirstRunView() {
         <h2 id={headingId}>Open an org to begin</h2>
         <p>
           An org is a team of AI agents that live in a folder on your computer: each agent has a role, a
-          private workspace and a budget of credits, and they work together by leaving messages for each other.
+          private workspace and a budget of credits, and they work together by leaving messages for each
+          other.
         </p>
         <div className="first-run-choices">
           <div className="choice">
@@ -43,8 +44,8 @@ export function FirstRunView() {
           <div className="choice">
             <h3>Use your own org</h3>
             <p>
-              Choose a folder with an <code>agents</code> folder inside, one folder per agent. LeMMing orgs open
-              unchanged.
+              Choose a folder with an <code>agents</code> folder inside, one folder per agent. LeMMing orgs
+              open unchanged.
             </p>
             <OpenOrgForm />
           </div>

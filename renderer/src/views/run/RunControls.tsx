@@ -100,9 +100,11 @@ function RunProgress({ run }: { run: RunState }) {
   return (
     <span className="run-progress">
       {run.tickLimit !== null && (
-        <progress value={Math.min(run.ticksRun, run.tickLimit)} max={run.tickLimit} aria-label="Run progress">
-          {words}
-        </progress>
+        <progress
+          value={Math.min(run.ticksRun, run.tickLimit)}
+          max={run.tickLimit}
+          aria-label="Run progress"
+        />
       )}
       <span data-testid="ticks-done">{words}</span>
     </span>
@@ -132,7 +134,7 @@ function StartForm({ run, disabled }: { run: RunState; disabled: boolean }) {
       <button type="submit" className="primary" disabled={disabled || !ticksValid || !secondsValid}>
         Start
       </button>
-      <label htmlFor={ticksId}>Ticks</label>
+      <label htmlFor={ticksId}>Ticks to run</label>
       <input
         id={ticksId}
         type="number"

@@ -75,9 +75,9 @@ function ModelCard({
   const [baseUrl, setBaseUrl] = useState(model.baseUrl ?? '');
   const [modelName, setModelName] = useState(model.modelName);
   const [secret, setSecret] = useState(model.apiKeySecret ?? '');
-  const [test, setTest] = useState<{ ok: boolean; message: string; latencyMs: number | null } | 'testing' | null>(
-    null,
-  );
+  const [test, setTest] = useState<
+    { ok: boolean; message: string; latencyMs: number | null } | 'testing' | null
+  >(null);
   const [removing, setRemoving] = useState(false);
   const provider = providers.find((item) => item.name === model.provider);
 
@@ -134,7 +134,11 @@ function ModelCard({
       <form className="field-grid" onSubmit={(event) => void save(event)}>
         <label>
           Model name
-          <input value={modelName} onChange={(event) => setModelName(event.target.value)} spellCheck={false} />
+          <input
+            value={modelName}
+            onChange={(event) => setModelName(event.target.value)}
+            spellCheck={false}
+          />
         </label>
         <label>
           Base URL
@@ -189,7 +193,13 @@ function ModelCard({
   );
 }
 
-function AddModelForm({ providers, onAdded }: { providers: ProviderInfo[]; onAdded: (list: ModelList) => void }) {
+function AddModelForm({
+  providers,
+  onAdded,
+}: {
+  providers: ProviderInfo[];
+  onAdded: (list: ModelList) => void;
+}) {
   const [key, setKey] = useState('');
   const [provider, setProvider] = useState(providers[0]?.name ?? 'openai');
   const [modelName, setModelName] = useState('');
@@ -197,7 +207,11 @@ function AddModelForm({ providers, onAdded }: { providers: ProviderInfo[]; onAdd
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const added = await attempt(`Adding ${key}…`, `Could not add ${key}`, () =>
-      lemming().models.update({ action: 'set', key: key.trim(), patch: { provider, model_name: modelName.trim() } }),
+      lemming().models.update({
+        action: 'set',
+        key: key.trim(),
+        patch: { provider, model_name: modelName.trim() },
+      }),
     );
     if (!added) return;
     onAdded(added);
@@ -226,7 +240,11 @@ function AddModelForm({ providers, onAdded }: { providers: ProviderInfo[]; onAdd
         </label>
         <label>
           Model name at the provider
-          <input value={modelName} onChange={(event) => setModelName(event.target.value)} spellCheck={false} />
+          <input
+            value={modelName}
+            onChange={(event) => setModelName(event.target.value)}
+            spellCheck={false}
+          />
         </label>
         <div>
           <button type="submit" disabled={!key.trim() || !modelName.trim()}>

@@ -29,7 +29,9 @@ export function RunSettingsSection() {
   const secondsValue = Number(seconds);
   const maxValue = maxTurns.trim() === '' ? null : Number(maxTurns);
   const valid =
-    Number.isFinite(secondsValue) && secondsValue > 0 && (maxValue === null || (Number.isInteger(maxValue) && maxValue >= 1));
+    Number.isFinite(secondsValue) &&
+    secondsValue > 0 &&
+    (maxValue === null || (Number.isInteger(maxValue) && maxValue >= 1));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -37,7 +37,8 @@ export function SecretsSection() {
       <h3 id={headingId}>API keys and secrets</h3>
       {store && (
         <p className="muted small">
-          Kept {store.location}, never in the org folder. Values cannot be read back, only replaced or deleted.
+          Kept {store.location}, never in the org folder. Values cannot be read back, only replaced or
+          deleted.
         </p>
       )}
       {store && !store.canStore && (
@@ -106,7 +107,9 @@ function SecretRow({
       {secret.usedBy.length > 0 && <p className="muted small">Needed by {secret.usedBy.join(', ')}</p>}
       <form className="secret-form" onSubmit={(event) => void save(event)}>
         <label>
-          <span className="visually-hidden">{secret.isSet ? `New value for ${secret.name}` : `Value for ${secret.name}`}</span>
+          <span className="visually-hidden">
+            {secret.isSet ? `New value for ${secret.name}` : `Value for ${secret.name}`}
+          </span>
           <input
             type="password"
             autoComplete="off"
@@ -163,7 +166,7 @@ function NewSecretForm({ disabled, onAdded }: { disabled: boolean; onAdded: () =
       <summary>Add a secret</summary>
       <form className="field-grid" onSubmit={(event) => void submit(event)}>
         <label>
-          Name
+          Secret name
           <input
             value={name}
             onChange={(event) => setName(event.target.value.toUpperCase())}
@@ -173,7 +176,7 @@ function NewSecretForm({ disabled, onAdded }: { disabled: boolean; onAdded: () =
           />
         </label>
         <label>
-          Value
+          Secret value
           <input
             type="password"
             autoComplete="off"
