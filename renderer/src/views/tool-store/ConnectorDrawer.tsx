@@ -1,0 +1,196 @@
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { Connector } from '../../../../engine/api';
+import { schemaFields, type SchemaField } from './schema-fields';
+import { SecretField } from './SecretField';
+import { useToolStore } from './tool-store-store';
+
+type SettingValue = string | number | boolean | string[] | null;
+
+/** The settings of one connector, as a form generated from its JSON Schema; secrets are write-only. */
+export function ConnectorDrawer({ connector, onClose }: { connector: Connector; onClose(): void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const headingId = useId();
+  const fields = useMemo(() => schemaFields(connector.configSchema), [connector.configSchema]);
+  const settings = fields.filter((field) => field.type !== 'secret');
+  const saveSettings = useToolStore((store) => store.saveSettings);
+  const [values, setValues] = useState<Record<string, SettingValue>>(() => ({ ...connector.settings }) as Record<string, SettingValue>);
+  const [changed, setChanged] = useState<Set<string>>(new Set());
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+
+  const change = (name: string, value: SettingValue) => {
+    setValues((current) => ({ ...current, [name]: value }));
+    setChanged((current) => new Set(current).add(name));
+  };
+
+  const save = async () => {
+    const patch = Object.fromEntries([...changed].map((name) => [name, values[name] ?? null]));
+    if (await saveSettings(connector, patch)) setChanged(new Set());
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      className="connector-drawer"
+      aria-labelledby={headingId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <header className="drawer-header">
+        <h2 id={headingId}>{connector.name} settings</h2>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      <p>{connector.description}</p>
+      {connector.config && (
+        <p className="muted">
+          Saved in <code>{connector.config.file}</code>.
+        </p>
+      )}
+      {settings.length > 0 && (
+        <form
+          className="drawer-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save();
+          }}
+        >
+          {settings.map((field) => (
+            <SettingInput key={field.name} field={field} value={values[field.name] ?? null} onChange={change} />
+          ))}
+          <button type="submit" className="primary" disabled={changed.size === 0}>
+            Save settings
+          </button>
+        </form>
+      )}
+      {connector.secrets.length > 0 && (
+        <section aria-label="Secrets" className="drawer-secrets">
+          <h3>Secrets</h3>
+          <p className="muted">Kept outside the org folder. You can set, replace or delete them; the app never shows them.</p>
+          {connector.secrets.map((secret) => (
+            <SecretField key={secret.name} name={secret.name} description={secret.description} isSet={secret.isSet} />
+          ))}
+        </section>
+      )}
+      {settings.length === 0 && connector.secrets.length === 0 && <p>This connector has nothing to set up.</p>}
+    </dialog>
+  );
+}
+
+function SettingInput({
+  field,
+  value,
+  onChange,
+}: {
+  field: SchemaField;
+  value: SettingValue;
+  onChange(name: string, value: SettingValue): void;
+}) {
+  const hintId = useId();
+  const hint: Record<string, string> = field.description ? { 'aria-describedby': hintId } : {};
+  const description = field.description && (
+    <span className="muted field-hint" id={hintId}>
+      {field.description}
+    </span>
+  );
+  switch (field.type) {
+    case 'boolean':
+      return (
+        <div className="drawer-field checkbox">
+          <label>
+            <input type="checkbox" checked={value === true} onChange={(event) => onChange(field.name, event.target.checked)} {...hint} />
+            {field.title}
+          </label>
+          {description}
+        </div>
+      );
+    case 'enum':
+      return (
+        <div className="drawer-field">
+          <label>
+            {field.title}
+            <select value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(field.name, event.target.value || null)} {...hint}>
+              <option value="">Not set</option>
+              {field.options.map((option) => (
+                <option key={option} value={option}>
+                  {option}
+                </option>
+              ))}
+            </select>
+          </label>
+          {description}
+        </div>
+      );
+    case 'number':
+    case 'integer':
+      return (
+        <div className="drawer-field">
+          <label>
+            {field.title}
+            <input
+              type="number"
+              step={field.type === 'integer' ? 1 : 'any'}
+              value={typeof value === 'number' ? value : ''}
+              onChange={(event) => onChange(field.name, event.target.value === '' ? null : Number(event.target.value))}
+              {...hint}
+            />
+          </label>
+          {description}
+        </div>
+      );
+    case 'list':
+      return <ListSetting field={field} value={value} onChange={onChange} description={description} hint={hint} />;
+    case 'text':
+      return (
+        <div className="drawer-field">
+          <label>
+            {field.title}
+            <input type="text" value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(field.name, event.target.value || null)} {...hint} />
+          </label>
+          {description}
+        </div>
+      );
+    case 'secret':
+      return null;
+  }
+}
+
+/** A list of strings edited as lines; blank lines are dropped from the value, not from what is typed. */
+function ListSetting({
+  field,
+  value,
+  onChange,
+  description,
+  hint,
+}: {
+  field: SchemaField;
+  value: SettingValue;
+  onChange(name: string, value: SettingValue): void;
+  description: ReactNode;
+  hint: Record<string, string>;
+}) {
+  const [text, setText] = useState(Array.isArray(value) ? value.join('\n') : '');
+  return (
+    <div className="drawer-field">
+      <label>
+        {field.title} (one per line)
+        <textarea
+          rows={3}
+          value={text}
+          onChange={(event) => {
+            setText(event.target.value);
+            onChange(field.name, event.target.value.split('\n').map((line) => line.trim()).filter(Boolean));
+          }}
+          {...hint}
+        />
+      </label>
+      {description}
+    </div>
+  );
+}

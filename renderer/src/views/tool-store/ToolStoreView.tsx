@@ -1,0 +1,184 @@
+import { useEffect, useState } from 'react';
+import type { CatalogTool, Connector } from '../../../../engine/api';
+import { Badge } from '../../components/Badge';
+import { lemming } from '../../lemming';
+import { ConnectorDrawer } from './ConnectorDrawer';
+import { useToolStore } from './tool-store-store';
+import './tool-store.css';
+
+/** The tools agents can be given and the connectors behind them: what each needs, who has it, its settings. */
+export function ToolStoreView() {
+  const state = useToolStore((store) => store.state);
+  const load = useToolStore((store) => store.load);
+  const [drawer, setDrawer] = useState<string | null>(null);
+
+  useEffect(() => {
+    void load();
+    const offAgents = lemming().on('agents.changed', () => void load());
+    const offOrg = lemming().on('org.changed', () => void load());
+    return () => {
+      offAgents();
+      offOrg();
+    };
+  }, [load]);
+
+  if (state.status === 'loading') return <p role="status">Loading the Tool Store…</p>;
+  if (state.status === 'failed')
+    return (
+      <div className="inline-alert" role="alert">
+        The Tool Store could not be loaded: {state.message}{' '}
+        <button type="button" onClick={() => void load()}>
+          Try again
+        </button>
+      </div>
+    );
+
+  const { connectors, catalog } = state;
+  const open = connectors.connectors.find((connector) => connector.id === drawer);
+  return (
+    <section className="tool-store" aria-labelledby="tool-store-heading">
+      <h2 id="tool-store-heading">Tool Store</h2>
+      <p className="muted">
+        Connectors give agents abilities. Set one up here, then enable its tools for the agents that should use
+        them.
+      </p>
+      {connectors.loadErrors.length > 0 && (
+        <section className="inline-alert load-errors" role="alert" aria-labelledby="load-errors-heading">
+          <h3 id="load-errors-heading">Some tool files could not be loaded</h3>
+          <ul>
+            {connectors.loadErrors.map((problem, index) => (
+              <li key={`${problem.file}:${problem.field}:${index}`}>
+                <code>
+                  {problem.file}
+                  {problem.line !== undefined ? `:${problem.line}` : ''}
+                </code>
+                {problem.field && (
+                  <>
+                    {' '}
+                    field <code>{problem.field}</code>
+                  </>
+                )}
+                : {problem.message}
+              </li>
+            ))}
+          </ul>
+          <p>Fix the file and reopen this view; the other tools keep working meanwhile.</p>
+        </section>
+      )}
+      <h3>Connectors</h3>
+      {connectors.connectors.length === 0 ? (
+        <p>No connectors yet. Add a tool file to the org&apos;s tools folder to create one.</p>
+      ) : (
+        <ul className="connector-list" aria-label="Connectors">
+          {connectors.connectors.map((connector) => (
+            <ConnectorCard key={connector.id} connector={connector} onOpen={() => setDrawer(connector.id)} />
+          ))}
+        </ul>
+      )}
+      <ToolGrants tools={catalog.tools} grants={catalog.grants} />
+      {open && <ConnectorDrawer key={open.id} connector={open} onClose={() => setDrawer(null)} />}
+    </section>
+  );
+}
+
+function ConnectorCard({ connector, onOpen }: { connector: Connector; onOpen(): void }) {
+  const hasSettings = Object.keys((connector.configSchema.properties as object | undefined) ?? {}).length > 0;
+  return (
+    <li className="connector-card" aria-label={connector.name}>
+      <div className="connector-heading">
+        <h4>{connector.name}</h4>
+        {connector.readiness.ready ? <Badge tone="ok">Ready</Badge> : <Badge tone="warn">Needs setup</Badge>}
+        <span className="muted">{connector.toolKinds.join(', ')} tools</span>
+      </div>
+      <p>{connector.description}</p>
+      {!connector.readiness.ready && (
+        <p className="readiness">
+          {connector.readiness.reason} <strong>{connector.readiness.fix}</strong>
+        </p>
+      )}
+      {connector.readiness.ready && connector.readiness.note && <p className="muted">{connector.readiness.note}</p>}
+      <p className="muted">
+        Tools: {connector.tools.join(', ')}
+        {connector.grantedTo.length > 0 ? ` · enabled for ${connector.grantedTo.join(', ')}` : ' · no agent has it yet'}
+      </p>
+      {connector.permissions.length > 0 && (
+        <ul className="permission-list" aria-label={`What ${connector.name} needs`}>
+          {connector.permissions.map((permission) => (
+            <li key={permission.requirement}>
+              {permission.met === true ? '✓ ' : permission.met === false ? '✗ ' : ''}
+              {permission.requirement}
+              {permission.scope === 'agent' ? ' (each agent)' : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+      {connector.source && (
+        <p className="muted">
+          Defined in <code>{connector.source.file}</code>
+        </p>
+      )}
+      {(hasSettings || connector.secrets.length > 0) && (
+        <button type="button" onClick={onOpen}>
+          Set up {connector.name}
+        </button>
+      )}
+    </li>
+  );
+}
+
+function ToolGrants({ tools, grants }: { tools: CatalogTool[]; grants: { agent: string; enabled: string[]; available: string[] }[] }) {
+  const setEnabled = useToolStore((store) => store.setEnabled);
+  const [agent, setAgent] = useState(grants[0]?.agent ?? '');
+  const grant = grants.find((entry) => entry.agent === agent) ?? grants[0];
+
+  return (
+    <section aria-labelledby="tool-grants-heading">
+      <div className="tool-grants-heading">
+        <h3 id="tool-grants-heading">Tools</h3>
+        {grants.length > 0 && (
+          <label>
+            Show tools for agent{' '}
+            <select value={grant?.agent ?? ''} onChange={(event) => setAgent(event.target.value)}>
+              {grants.map((entry) => (
+                <option key={entry.agent} value={entry.agent}>
+                  {entry.agent}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      {grants.length === 0 && <p>No valid agents yet: create or fix an agent in the Org view to give it tools.</p>}
+      <ul className="tool-list" aria-label="Tools">
+        {tools.map((tool) => {
+          const enabled = grant?.enabled.includes(tool.name) ?? false;
+          const available = grant?.available.includes(tool.name) ?? false;
+          return (
+            <li key={tool.name} className="tool-item">
+              <div>
+                <strong>{tool.title}</strong> <code>{tool.name}</code> <Badge tone="neutral">{tool.kind}</Badge>
+                <p>{tool.description}</p>
+                {tool.requiredPermissions.length > 0 && (
+                  <p className="muted">Needs: {tool.requiredPermissions.join('; ')}</p>
+                )}
+              </div>
+              {grant && (
+                <div className="tool-toggle">
+                  <label>
+                    <input
+                      type="checkbox"
+                      checked={enabled}
+                      onChange={(event) => void setEnabled(grant.agent, tool.name, event.target.checked)}
+                    />
+                    Enabled for {grant.agent}
+                  </label>
+                  {enabled && !available && <Badge tone="warn">Not reaching the model</Badge>}
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

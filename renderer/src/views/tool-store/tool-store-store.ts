@@ -1,0 +1,79 @@
+import { create } from 'zustand';
+import type { z } from 'zod';
+import type { Connector, ConnectorList, SecretListItem, ToolsCatalog } from '../../../../engine/api';
+import { toast } from '../../components/toast-store';
+import { lemming } from '../../lemming';
+
+type Loaded = { catalog: ToolsCatalog; connectors: z.output<typeof ConnectorList>; secrets: SecretListItem[] };
+
+interface ToolStoreStore {
+  state: { status: 'loading' } | { status: 'failed'; message: string } | ({ status: 'loaded' } & Loaded);
+  load(): Promise<void>;
+  setEnabled(agent: string, tool: string, enabled: boolean): Promise<void>;
+  /** Saves non-secret settings; true when they were saved. */
+  saveSettings(connector: Connector, values: Record<string, string | number | boolean | string[] | null>): Promise<boolean>;
+  setSecret(name: string, value: string): Promise<boolean>;
+  deleteSecret(name: string): Promise<boolean>;
+}
+
+export const useToolStore = create<ToolStoreStore>((set, get) => ({
+  state: { status: 'loading' },
+
+  async load() {
+    const [catalog, connectors, secrets] = await Promise.all([
+      lemming().tools.catalog(),
+      lemming().connectors.list(),
+      lemming().secrets.list(),
+    ]);
+    if (!catalog.ok) return set({ state: { status: 'failed', message: catalog.error.message } });
+    if (!connectors.ok) return set({ state: { status: 'failed', message: connectors.error.message } });
+    if (!secrets.ok) return set({ state: { status: 'failed', message: secrets.error.message } });
+    set({
+      state: { status: 'loaded', catalog: catalog.value, connectors: connectors.value, secrets: secrets.value.secrets },
+    });
+  },
+
+  async setEnabled(agent, tool, enabled) {
+    const result = await lemming().tools.setEnabled({ agent, tool, enabled });
+    if (!result.ok) return void toast.error(`Could not ${enabled ? 'enable' : 'disable'} ${tool} for ${agent}`, result.error);
+    const verdict = result.value.tool;
+    toast.success(
+      `${verdict.title} ${enabled ? 'enabled' : 'disabled'} for ${agent}`,
+      enabled && !verdict.available ? (verdict.fix?.summary ?? 'It does not reach the model yet.') : undefined,
+    );
+    await get().load();
+  },
+
+  async saveSettings(connector, values) {
+    const result = await lemming().connectors.setConfig({ connector: connector.id, values });
+    if (!result.ok) {
+      toast.error(`Could not save the settings of ${connector.name}`, result.error);
+      return false;
+    }
+    toast.success(`Saved the settings of ${connector.name}`);
+    await get().load();
+    return true;
+  },
+
+  async setSecret(name, value) {
+    const result = await lemming().secrets.set({ name, value });
+    if (!result.ok) {
+      toast.error(`Could not save ${name}`, result.error);
+      return false;
+    }
+    toast.success(result.value.existed ? `Replaced ${name}` : `Saved ${name}`);
+    await get().load();
+    return true;
+  },
+
+  async deleteSecret(name) {
+    const result = await lemming().secrets.delete({ name });
+    if (!result.ok) {
+      toast.error(`Could not delete ${name}`, result.error);
+      return false;
+    }
+    toast.success(`Deleted ${name}`);
+    await get().load();
+    return true;
+  },
+}));
