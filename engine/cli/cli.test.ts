@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -285,5 +285,24 @@ describe('file tool profiles', () => {
     expect(readFileSync(join(org, 'agents/writer/workspace/notes.md'), 'utf8')).toBe('hello\n');
     const escape = '*** Begin Patch\n*** Add File: ../../../escaped.md\n+x\n*** End Patch';
     expect(JSON.parse((await lemming('call', org, 'writer', 'apply_patch', JSON.stringify({ input: escape }))).stdout)).toMatchObject({ success: false });
+  });
+});
+
+describe('skills in the explainer and the prompt', () => {
+  function orgWithSkill() {
+    const org = orgs.copy(DEMO_ORG);
+    const skill = join(org, 'agents/writer/skills/poll');
+    mkdirSync(skill, { recursive: true });
+    writeFileSync(join(skill, 'SKILL.md'), '---\nname: poll\ndescription: Ask an API for the latest numbers\ncommand-dispatch: tool\ncommand-tool: memory_read\n---\nRead the numbers from memory.\n');
+    return org;
+  }
+
+  it('lemming tools lists a skill with whether its tool passes the policy, and the fix when not', async () => {
+    const org = orgWithSkill();
+    const usable = JSON.parse((await lemming('tools', org, 'writer', '--json')).stdout);
+    expect(usable.skills).toEqual([{ name: 'poll', description: 'Ask an API for the latest numbers', usability: { usable: true } }]);
+    writeFileSync(join(org, 'lemming/config/policy.json'), JSON.stringify({ tools: { deny: ['memory_read'] } }));
+    const text = (await lemming('tools', org, 'writer')).stdout;
+    expect(text).toMatch(/^ {2}no {3}poll +it runs the tool "memory_read", which is not available: the org denies it/m);
   });
 });

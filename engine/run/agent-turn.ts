@@ -9,6 +9,9 @@ import type { ChatMessage, ModelProvider, ModelResponse, ToolCall, ToolDefinitio
 import type { Resume } from '../org/resume-schema';
 import type { TimelineEventInput } from '../timeline/event-schema';
 import type { AgentToolsFactory } from '../tools/agent-tools';
+import type { Skill } from '../tools/skills/skill';
+import { skillsPrompt } from '../tools/skills/skills-prompt';
+import { skillUsability } from '../tools/skills/skill-usability';
 import type { ToolResult } from '../tools/tool-result';
 import { worstCaseCallMicros, usageCostMicros, type ModelPrices } from './model-cost';
 import type { FileWrite } from './pending-files';
@@ -40,6 +43,8 @@ export interface TurnInput {
   model: TurnModel;
   inbox: Inbox;
   memory: { entries: PromptMemoryEntry[]; truncated: boolean };
+  /** The agent's skills, from the SKILL.md files in its skills folder. */
+  skills: readonly Skill[];
   balanceMicro: number;
   costPerActionMicro: number;
   tools: AgentToolsFactory;
@@ -116,6 +121,7 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     tools: tools.definitions,
     nativeTools: model.provider.nativeTools,
     cliMode: model.key.startsWith('cli-'),
+    skills: skillsPrompt(input.skills, { usability: new Map(input.skills.map((skill) => [skill.name, skillUsability(skill, tools.verdicts)])) }),
   });
   turn.shownInbox();
 

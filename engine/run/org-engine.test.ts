@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../models/test-support/loopback-server';
@@ -285,5 +285,21 @@ describe('read cursors', () => {
       expect(shown.length, reader).toBe(new Set(shown).size);
       expect(new Set(shown), reader).toEqual(new Set(expected));
     }
+  });
+});
+
+describe('skills', () => {
+  it('are shown to the model with how to use them, and a skill whose tool is refused is listed with the reason', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    for (const [name, tool] of [['recall', 'memory_read'], ['browse', 'http_request']]) {
+      mkdirSync(join(org, `agents/writer/skills/${name}`), { recursive: true });
+      writeFileSync(join(org, `agents/writer/skills/${name}/SKILL.md`), `---\nname: ${name}\ndescription: The ${name} skill\ncommand-dispatch: tool\ncommand-tool: ${tool}\n---\nSteps for ${name}.\n`);
+    }
+    const engine = await open(org);
+    await engine.runTick();
+    const prompt = JSON.stringify(events(engine, { kinds: ['model_call'], agents: ['writer'] })[0]!.event.prompt);
+    expect(prompt).toContain('### recall');
+    expect(prompt).toContain('Steps for recall.');
+    expect(prompt).toMatch(/Skills you cannot use now.*browse: it runs the tool \\"http_request\\", which is not available/);
   });
 });

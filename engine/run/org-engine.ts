@@ -32,6 +32,9 @@ import { startWithConcurrency } from './concurrency';
 import { DiskImport } from './disk-import';
 import { PendingFiles, type FileWrite } from './pending-files';
 import { RunSecrets } from './run-secrets';
+import { loadSkills } from '../tools/skills/load-skills';
+import type { SkillProblem } from '../tools/skills/skill';
+import { skillUsability, type SkillUsability } from '../tools/skills/skill-usability';
 import type { SecretStore } from '../secrets/secret-store';
 import { memoryChangeRecord, TurnMemory } from './turn-memory';
 import { groupByFirePoint } from './schedule';
@@ -234,6 +237,17 @@ export class OrgEngine {
     return resolveTools({ resume: agent.resume, policy, catalog, credits: balance === null ? null : fromMicros(balance) });
   }
 
+  /** The agent's skills, whether each can be used (its tool passes the policy) and the problems of those that did not load. */
+  async explainSkills(agentName: string): Promise<{ skills: { name: string; description: string; usability: SkillUsability }[]; problems: SkillProblem[] }> {
+    const agent = await this.findAgent(agentName);
+    const verdicts = await this.explainTools(agentName);
+    const loaded = await loadSkills(this.orgPath, agent.folder);
+    return {
+      skills: loaded.skills.map((skill) => ({ name: skill.name, description: skill.description, usability: skillUsability(skill, verdicts) })),
+      problems: loaded.problems,
+    };
+  }
+
   /**
    * Runs one tool as `agentName` outside a turn, with the same enforcement as in a turn (policy, sandbox,
    * costs), and records the call, its result, its charges and its memory changes in the timeline.
@@ -349,6 +363,7 @@ export class OrgEngine {
     const memory = await listMemory(agentDir, 20);
     const balance = this.ledger.balance(name);
     const composed = await this.composedEntries(agent, policy);
+    const { skills } = await loadSkills(this.orgPath, agent.folder);
     return runAgentTurn({
       orgPath: this.orgPath,
       agent,
@@ -358,6 +373,7 @@ export class OrgEngine {
       model: this.turnModel(agent.resume.model.key, models),
       inbox: this.messages.inbox(name, readableSenders(agent.resume), horizon),
       memory: { entries: memory.entries, truncated: memory.truncated },
+      skills,
       balanceMicro: balance ?? 0,
       costPerActionMicro: toMicros(credits[name]?.cost_per_action ?? DEFAULT_COST_PER_ACTION),
       tools: agentToolbox({

@@ -16,6 +16,8 @@ export interface PromptInput {
   nativeTools: boolean;
   /** LeMMing's `cli-` models get only the role, memory and the newest message's text. */
   cliMode: boolean;
+  /** The agent's skills as the model should read them (skillsPrompt); empty when it has none. */
+  skills?: string;
 }
 
 /** LeMMing caps the inbox text at 8000 characters; so do we, per section. */
@@ -49,6 +51,7 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
   return [
     { role: 'system', content: input.nativeTools ? `${PREAMBLE}\n\n${NATIVE_TOOLS_NOTE}` : PREAMBLE },
     role,
+    ...(input.skills ? [{ role: 'system' as const, content: input.skills }] : []),
     ...(memory ? [memory] : []),
     { role: 'user', content: inboxText(input.inbox) },
     { role: 'user', content: situationText(input) },

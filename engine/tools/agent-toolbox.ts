@@ -41,6 +41,7 @@ export function agentToolbox(options: ToolboxOptions) {
 
     return {
       definitions: [...available.values()].map((entry) => entry.spec.definition),
+      verdicts,
       async call(name, args): Promise<ToolResult> {
         const entry = available.get(name);
         if (!entry) {

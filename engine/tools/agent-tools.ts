@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../models/types';
 import type { Resume } from '../org/resume-schema';
 import type { TurnMemory } from '../run/turn-memory';
+import type { ToolVerdict } from './policy-resolver';
 import type { ToolResult } from './tool-result';
 
 /** Spending from the turn's credits: a tool call that costs more than is left is refused before it runs. */
@@ -25,6 +26,8 @@ export interface ToolTurnContext {
 /** The tools one agent has in one turn: what the model is told, and how a call is carried out. */
 export interface AgentTools {
   definitions: ToolDefinition[];
+  /** The policy resolver's verdict on every tool the agent could have (for skills and explanations). */
+  verdicts: readonly ToolVerdict[];
   /** Never throws: an unknown, forbidden or failing call is a failed result. */
   call(name: string, args: unknown): Promise<ToolResult>;
 }

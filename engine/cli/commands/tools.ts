@@ -33,13 +33,25 @@ export const toolsCommand: Command = {
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const agent = agentArgument(positionals);
-    const verdicts = await withEngine(org, io, (engine) => unknownAgentIsFailure(engine.explainTools(agent)));
+    const { verdicts, skills } = await withEngine(org, io, async (engine) => ({
+      verdicts: await unknownAgentIsFailure(engine.explainTools(agent)),
+      skills: await engine.explainSkills(agent),
+    }));
     if (values.json) {
-      printJson(io, { agent, tools: verdicts });
+      printJson(io, { agent, tools: verdicts, skills: skills.skills, skillProblems: skills.problems });
       return EXIT_OK;
     }
     io.stdout.write(`Tools of ${agent} (available, name, kind, reason):\n`);
     for (const verdict of [...verdicts].sort((a, b) => Number(b.available) - Number(a.available))) io.stdout.write(`${describe(verdict)}\n`);
+    if (skills.skills.length > 0 || skills.problems.length > 0) {
+      io.stdout.write(`Skills of ${agent}:\n`);
+      for (const skill of skills.skills) {
+        const usable = skill.usability.usable ? 'yes' : 'no ';
+        const why = skill.usability.usable ? skill.description : `${skill.usability.reason}${skill.usability.fix ? `\n      fix: ${skill.usability.fix}` : ''}`;
+        io.stdout.write(`  ${usable}  ${skill.name.padEnd(16)} ${why}\n`);
+      }
+      for (const problem of skills.problems) io.stdout.write(`  ${problem.severity}: ${problem.file}${problem.line !== undefined ? `:${problem.line}` : ''} ${problem.field ? `(${problem.field}) ` : ''}${problem.message}\n`);
+    }
     return EXIT_OK;
   },
 };
