@@ -13,8 +13,11 @@ export function AgentProblems({
   problems,
   tone,
   label,
+  formShown = false,
 }: {
   problems: AgentProblem[];
+  /** Whether the form below can repair them (a resume that reads as one). */
+  formShown?: boolean;
   tone: 'error' | 'warning';
   label: string;
 }) {
@@ -41,9 +44,9 @@ export function AgentProblems({
       </ul>
       {tone === 'error' && (
         <p>
-          To fix it, change the field named above in the form below and save, or edit the file in a text
-          editor (its text is under <strong>Show the resume file</strong>). LeMMing skips this agent until it
-          is valid.
+          To fix it, {formShown ? 'change the field named above in the form below and save, or ' : ''}edit the
+          file in a text editor (its text is under <strong>Show the resume file</strong>). LeMMing skips this
+          agent until it is valid.
         </p>
       )}
     </section>

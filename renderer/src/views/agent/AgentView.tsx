@@ -31,7 +31,12 @@ export function AgentView({ agent }: { agent: string }) {
         )}
         .
       </p>
-      <AgentProblems problems={detail.problems} tone="error" label="This resume is invalid" />
+      <AgentProblems
+        problems={detail.problems}
+        tone="error"
+        label="This resume is invalid"
+        formShown={detail.resume !== null}
+      />
       <AgentProblems problems={detail.warnings} tone="warning" label="Warnings" />
       {detail.resume ? (
         <div className="agent-columns">

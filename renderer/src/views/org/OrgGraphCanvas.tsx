@@ -6,14 +6,16 @@ import {
   useNodesState,
   type Edge,
   type OnNodeDrag,
+  type ReactFlowInstance,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useEffect, useMemo, useRef } from 'react';
 import type { OrgGraph, Position } from '../../../../engine/api';
 import { AgentNodeCard, type AgentFlowNode } from './AgentNodeCard';
-import { layoutAgents } from './elk-layout';
+import { layoutAgents, placeBelow } from './elk-layout';
 
 const nodeTypes = { agent: AgentNodeCard };
+const FIT = { padding: 0.2 };
 
 const READ_COLOUR = '#3f6fd8';
 const SEND_COLOUR = '#c25a12';
@@ -34,13 +36,15 @@ interface Props {
 }
 
 /**
- * The org as a graph. Saved positions win; agents never placed are laid out by ELK (all of them on
- * "Tidy up") and their new places are saved, so the graph looks the same next time.
+ * The org as a graph. Saved positions win. ELK lays out an org never placed (and all of it on "Tidy up");
+ * an agent added to a placed org goes below the others. New places are saved, so the graph looks the
+ * same next time.
  */
 export function OrgGraphCanvas({ graph, tidyRequest, onOpen, onRemove, onSavePositions }: Props) {
   const [nodes, setNodes, onNodesChange] = useNodesState<AgentFlowNode>([]);
   const placed = useRef(new Map<string, Position>());
   const tidiedFor = useRef(0);
+  const flow = useRef<ReactFlowInstance<AgentFlowNode, Edge> | null>(null);
   const handlers = useRef({ onOpen, onRemove, onSavePositions });
   useEffect(() => {
     handlers.current = { onOpen, onRemove, onSavePositions };
@@ -51,23 +55,25 @@ export function OrgGraphCanvas({ graph, tidyRequest, onOpen, onRemove, onSavePos
     const tidy = tidyRequest !== tidiedFor.current;
     tidiedFor.current = tidyRequest;
     void (async () => {
-      const unplaced = graph.nodes.filter((node) => !placed.current.has(node.name) && !node.position);
-      const laidOut =
-        tidy || unplaced.length > 0
+      const kept = new Map<string, Position>();
+      if (!tidy)
+        for (const node of graph.nodes) {
+          const position = placed.current.get(node.name) ?? node.position;
+          if (position) kept.set(node.name, position);
+        }
+      const fresh =
+        kept.size === 0
           ? await layoutAgents(
               graph.nodes.map((node) => node.name),
               graph.edges,
             )
-          : {};
+          : placeBelow(
+              graph.nodes.filter((node) => !kept.has(node.name)).map((node) => node.name),
+              [...kept.values()],
+            );
       if (cancelled) return;
-      const toSave: Record<string, Position> = {};
-      const next = new Map<string, Position>();
-      for (const node of graph.nodes) {
-        const fresh = laidOut[node.name] ?? { x: 0, y: 0 };
-        const kept = tidy ? undefined : (placed.current.get(node.name) ?? node.position ?? undefined);
-        if (!kept) toSave[node.name] = fresh;
-        next.set(node.name, kept ?? fresh);
-      }
+      const next = new Map(kept);
+      for (const [name, position] of Object.entries(fresh)) next.set(name, position);
       placed.current = next;
       setNodes(
         graph.nodes.map((agent) => ({
@@ -82,7 +88,9 @@ export function OrgGraphCanvas({ graph, tidyRequest, onOpen, onRemove, onSavePos
           },
         })),
       );
-      handlers.current.onSavePositions(toSave);
+      handlers.current.onSavePositions(fresh);
+      // Newly placed agents may fall outside the view; show the whole org once they are measured.
+      if (Object.keys(fresh).length > 0) setTimeout(() => void flow.current?.fitView(FIT), 50);
     })();
     return () => {
       cancelled = true;
@@ -128,8 +136,11 @@ export function OrgGraphCanvas({ graph, tidyRequest, onOpen, onRemove, onSavePos
         onNodeClick={(_event, node) => handlers.current.onOpen(node.id)}
         nodesConnectable={false}
         edgesFocusable={false}
+        onInit={(instance) => {
+          flow.current = instance;
+        }}
         fitView
-        fitViewOptions={{ padding: 0.2 }}
+        fitViewOptions={FIT}
         minZoom={0.2}
         proOptions={{ hideAttribution: true }}
       >
