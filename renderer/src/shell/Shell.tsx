@@ -6,6 +6,7 @@ import { Toasts } from '../components/Toasts';
 import { lemming } from '../lemming';
 import { useNavigation } from '../stores/navigation-store';
 import { useOrgStore } from '../stores/org-store';
+import { AgentView } from '../views/agent/AgentView';
 import { FirstRunView } from '../views/first-run/FirstRunView';
 import { RunControls } from '../views/run/RunControls';
 import { useRunStore } from '../views/run/run-store';
@@ -122,10 +123,10 @@ function OpenOrg({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) 
     case 'org':
       return <OrgPage org={org} agents={agents} />;
     case 'agent':
-      return (
-        <ViewPlaceholder title={agent ? `Agent ${agent}` : 'No agent chosen'}>
-          The agent editor is not part of this build yet.
-        </ViewPlaceholder>
+      return agent ? (
+        <AgentView key={agent} agent={agent} />
+      ) : (
+        <ViewPlaceholder title="No agent chosen">Open an agent from the Org view.</ViewPlaceholder>
       );
     case 'timeline':
       return <TimelineView />;

@@ -1,4 +1,5 @@
 import type { AgentListItem, OrgSummary } from '../../../engine/api';
+import { useNavigation } from '../stores/navigation-store';
 
 export function AgentList({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) {
   if (agents.length === 0) {
@@ -31,6 +32,7 @@ export function AgentList({ org, agents }: { org: OrgSummary; agents: AgentListI
 }
 
 function AgentRow({ agent }: { agent: AgentListItem }) {
+  const openAgent = useNavigation((store) => store.openAgent);
   return (
     <li
       className={agent.valid ? 'agent-card' : 'agent-card invalid'}
@@ -42,6 +44,9 @@ function AgentRow({ agent }: { agent: AgentListItem }) {
         <span className={agent.valid ? 'badge ok' : 'badge bad'}>
           {agent.valid ? 'Ready' : 'Invalid resume'}
         </span>
+        <button type="button" className="agent-open" onClick={() => openAgent(agent.name)}>
+          Open {agent.name}
+        </button>
       </div>
       {agent.title && <div className="agent-title">{agent.title}</div>}
       {agent.problems.length > 0 && (
