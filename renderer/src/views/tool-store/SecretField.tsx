@@ -24,7 +24,7 @@ export function SecretField({ name, description, isSet }: { name: string; descri
   return (
     <div className="secret-field">
       <div className="secret-heading">
-        <label htmlFor={inputId}>{name}</label>
+        {editing ? <label htmlFor={inputId}>{name}</label> : <span className="secret-name">{name}</span>}
         <Badge tone={isSet ? 'ok' : 'warn'}>{isSet ? 'is set' : 'not set'}</Badge>
       </div>
       {description && (
@@ -54,7 +54,7 @@ export function SecretField({ name, description, isSet }: { name: string; descri
         </div>
       ) : (
         <div className="secret-edit">
-          <button type="button" id={inputId} onClick={() => setEditing(true)}>
+          <button type="button" onClick={() => setEditing(true)}>
             Replace {name}
           </button>
           <button type="button" className="danger" onClick={() => setConfirmingDelete(true)}>
