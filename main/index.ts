@@ -85,7 +85,17 @@ async function start(): Promise<void> {
     for (const window of BrowserWindow.getAllWindows())
       window.webContents.send(EVENT_CHANNEL, { name, payload });
   });
-  app.on('before-quit', () => void host.dispose());
+  // Quitting stops the run first: a turn still waiting on its model is cancelled and recorded as such,
+  // and the timeline is closed cleanly, before the app exits.
+  let hostClosed = false;
+  app.on('before-quit', (event) => {
+    if (hostClosed) return;
+    event.preventDefault();
+    void host.dispose().finally(() => {
+      hostClosed = true;
+      app.quit();
+    });
+  });
 
   const handlers = createHandlers({
     host,
