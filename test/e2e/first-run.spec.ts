@@ -4,7 +4,7 @@ import { expect, test } from '../harness/lemming-fixture';
 
 const DEMO_TICKS = 3;
 
-test('the demo org opens on first run, runs offline, and its timeline and credits fill in', async ({
+test('the demo org opens on first run, runs offline, and its graph, timeline and credits fill in', async ({
   lemming,
 }, testInfo) => {
   const { page } = lemming;
@@ -39,6 +39,11 @@ test('the demo org opens on first run, runs offline, and its timeline and credit
   expect(points.every((count) => count > 0)).toBe(true);
   await expect(credits.getByTestId('balance').filter({ hasText: 'credits' }).first()).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('demo-after-run.png'), fullPage: true });
+
+  // The graph: one node per agent.
+  const nodes = page.locator('.react-flow__node');
+  await expect(nodes.filter({ hasText: 'writer' })).toBeVisible();
+  await expect(nodes).toHaveCount(4);
 
   // Only loopback traffic and nothing but the scripted model: the run used no network and no key.
   const failedCalls = lemming.calls.filter((call) => !(call.response as { ok: boolean }).ok);

@@ -2,12 +2,14 @@ import type { AgentListItem, OrgSummary } from '../../../engine/api';
 import { CreditsPanel } from '../views/credits/CreditsPanel';
 import { SendMessageForm } from '../views/run/SendMessageForm';
 import { AgentList } from '../views/AgentList';
+import { OrgView } from '../views/org/OrgView';
 
-/** The Org view beside the two things you do to a running org: write to it and watch what it spends. */
+/** The Org view (graph and table), the agents' resume health, beside the two things you do to a running org: write to it and watch what it spends. */
 export function OrgPage({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) {
   return (
     <div className="org-page">
       <div className="org-page-main">
+        <OrgView />
         <AgentList org={org} agents={agents} />
       </div>
       <aside className="org-page-side" aria-label="Messages and credits">

@@ -12,6 +12,7 @@ import { RunControls } from '../views/run/RunControls';
 import { useRunStore } from '../views/run/run-store';
 import { SettingsView } from '../views/settings/SettingsView';
 import { TimelineView } from '../views/timeline/TimelineView';
+import { ToolStoreView } from '../views/tool-store/ToolStoreView';
 import { NavBar } from './NavBar';
 import { OrgPage } from './OrgPage';
 import { useViewShortcuts } from './use-view-shortcuts';
@@ -131,9 +132,7 @@ function OpenOrg({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) 
     case 'timeline':
       return <TimelineView />;
     case 'tools':
-      return (
-        <ViewPlaceholder title="Tool Store">The Tool Store is not part of this build yet.</ViewPlaceholder>
-      );
+      return <ToolStoreView />;
     case 'settings':
       return <SettingsView />;
   }
