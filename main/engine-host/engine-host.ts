@@ -56,7 +56,7 @@ export class EngineHost {
     return this.session;
   }
 
-  /** Opens the org at `path`, closing the current one (and stopping its run) first. */
+  /** Opens the org at `path`, closing the current one (and stopping its run) first, unless it is the same org. */
   open(path: string): Promise<IpcResult<{ summary: OrgSummary; agents: AgentListItem[] }>> {
     return this.serially(async () => {
       let opened;
@@ -66,6 +66,8 @@ export class EngineHost {
         if (error instanceof OrgNotFoundError) return fail('org_not_found', error.message);
         throw error;
       }
+      // Opening the org that is already open keeps it (and its run) as it is.
+      if (this.session?.orgPath === opened.summary.path) return ok(opened);
       await this.closeSession();
       try {
         this.session = await OrgSession.open({

@@ -121,9 +121,11 @@ describe('run channels and their events', () => {
     expect(rows.map((row) => row.seq)).toEqual([...rows.map((row) => row.seq)].sort((a, b) => a - b));
   });
 
-  it('opening another org stops the run of the one before', async () => {
-    const { harness } = await openDemo();
+  it('opening another org stops the run of the one before; opening the same org again keeps it going', async () => {
+    const { harness, org } = await openDemo();
     valueOf(await harness.dispatch('run.start', { intervalMs: 600_000 }));
+    valueOf(await harness.dispatch('org.open', { path: org }));
+    expect(valueOf(await harness.dispatch('run.state', {}))).toMatchObject({ phase: 'running' });
     const other = harness.copy(DEMO_ORG);
     valueOf(await harness.dispatch('org.open', { path: other }));
     expect(valueOf(await harness.dispatch('run.state', {}))).toMatchObject({ phase: 'idle', nextTick: 1 });
