@@ -15,6 +15,7 @@ export function TimelineView() {
   const setFields = useTimeline((store) => store.setFields);
   const jumpToTick = useTimeline((store) => store.jumpToTick);
   const timelineAppended = useTimeline((store) => store.timelineAppended);
+  const leave = useTimeline((store) => store.leave);
 
   useEffect(() => {
     void start();
@@ -23,8 +24,9 @@ export function TimelineView() {
     return () => {
       offAppended();
       offOrg();
+      leave();
     };
-  }, [start, setFields, timelineAppended]);
+  }, [start, setFields, timelineAppended, leave]);
 
   useEffect(() => {
     if (!focus) return;

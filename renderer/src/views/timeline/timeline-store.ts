@@ -61,6 +61,8 @@ interface TimelineStore {
   select(seq: number): Promise<void>;
   exportFiltered(): Promise<void>;
   dismissNotice(): void;
+  /** The view closed: its rows go (the filters stay), so coming back reads the timeline afresh. */
+  leave(): void;
 }
 
 /** The filter lists learn new kinds and agents at most this often while events stream in. */
@@ -234,6 +236,11 @@ export const useTimeline = create<TimelineStore>((set, get) => {
 
     dismissNotice() {
       set({ notice: null });
+    },
+
+    leave() {
+      generation++;
+      set({ window: EMPTY_WINDOW, reloading: true, fetching: null, unseen: 0, selected: null, detail: null, scrollTarget: null });
     },
   };
 });
