@@ -425,6 +425,17 @@ describe('many edits in one call (the single-parse path)', () => {
     }
   });
 
+  it('additions that create nested objects under one new key keep every sibling', () => {
+    const edits: JsonEdit[] = [
+      { path: ['m', 'provider'], value: 'openai' },
+      { path: ['m', 'cfg', 'base'], value: 'http://x' },
+      { path: ['m', 'cfg', 'key'], value: 'K' },
+    ];
+    const result = editJsonText(credits, edits);
+    expect(result).toEqual({ ok: true, text: oneByOne(credits, edits), changed: true });
+    if (result.ok) expect(JSON.parse(result.text).m).toEqual({ provider: 'openai', cfg: { base: 'http://x', key: 'K' } });
+  });
+
   it('falls back to one edit at a time when edits overlap or remove', () => {
     const edits: JsonEdit[] = [
       { path: ['a'], value: { model: 'x' } },

@@ -87,7 +87,7 @@ function replaceAllAtOnce(text: string, edits: readonly JsonEdit[]): JsonEditRes
         const id = JSON.stringify(step.path);
         const earlier = additions.get(id);
         if (earlier && !(isPlainObject(earlier.value) && isPlainObject(step.value))) return null;
-        const value = earlier ? { ...(earlier.value as Record<string, unknown>), ...(step.value as Record<string, unknown>) } : step.value;
+        const value = earlier ? mergeAdditions(earlier.value as Record<string, unknown>, step.value as Record<string, unknown>) : step.value;
         additions.set(id, { object: parent, objectPath: step.path.slice(0, -1), key: step.path.at(-1) as string, value });
       } else {
         return null;
@@ -126,6 +126,16 @@ function replaceAllAtOnce(text: string, edits: readonly JsonEdit[]): JsonEditRes
   parts.push(text.slice(position));
   const edited = parts.join('');
   return { ok: true, text: edited, changed: edited !== text };
+}
+
+/** Two additions under one new key, e.g. `m.cfg.base` and `m.cfg.key`: their nested objects combine. */
+function mergeAdditions(earlier: Record<string, unknown>, later: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...earlier };
+  for (const [key, value] of Object.entries(later)) {
+    const existing = merged[key];
+    merged[key] = isPlainObject(existing) && isPlainObject(value) ? mergeAdditions(existing, value) : value;
+  }
+  return merged;
 }
 
 function planEdit(text: string, edit: JsonEdit): Planned {
