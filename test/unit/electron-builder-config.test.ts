@@ -63,6 +63,10 @@ describe('electron-builder.yml', () => {
     expect(config.npmRebuild).toBe(false);
   });
 
+  it('ships the offline demo org the first-run screen opens', () => {
+    expect(config.extraResources).toContainEqual(expect.objectContaining({ from: 'examples/demo-org', to: 'demo-org' }));
+  });
+
   it('sets the Electron fuses that close the Node escape hatches', () => {
     expect(config.electronFuses).toMatchObject({
       runAsNode: false,
