@@ -226,11 +226,7 @@ export class TimelineStore {
    */
   close(): void {
     if (!this.db.open) return;
-    if (!this.readonly) {
-      // Keeps the query planner's statistics current for the next session, cheaply.
-      this.db.pragma('optimize');
-      leaveWalModeIfAlone(this.db);
-    }
+    if (!this.readonly) leaveWalModeIfAlone(this.db);
     this.db.close();
   }
 
