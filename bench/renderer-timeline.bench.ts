@@ -122,7 +122,9 @@ async function measureInChromium(dir: string, rendererDir: string, org: string):
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-    await page.exposeBinding('__lemmingInvoke', (_source, channel: unknown, input: unknown) => dispatch(channel, input));
+    await page.exposeBinding('__lemmingInvoke', (_source, channel: unknown, input: unknown) =>
+      dispatch(channel, input),
+    );
     await page.addInitScript({ content: await harnessPreload() });
     // tsx compiles the functions passed to page.evaluate with esbuild's keep-names helper, which the page lacks.
     await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });

@@ -33,7 +33,13 @@ function generatedEvent(index: number): TimelineEventInput {
     tick,
     time: new Date(Date.UTC(2025, 0, 1, 0, 0, index)).toISOString(),
     ...(kind === 'message'
-      ? { entry: { kind: 'message', recipients: ['human'], payload: { text: `update number ${index} from ${agent}` } } }
+      ? {
+          entry: {
+            kind: 'message',
+            recipients: ['human'],
+            payload: { text: `update number ${index} from ${agent}` },
+          },
+        }
       : { text: `event number ${index}` }),
   };
 }
@@ -44,7 +50,9 @@ function seedTimeline(org: string): void {
   if (!opened.ok) throw new Error(opened.error.message);
   try {
     for (let start = 0; start < EVENT_COUNT; start += BATCH) {
-      opened.timeline.appendMany(Array.from({ length: BATCH }, (_, offset) => generatedEvent(start + offset)));
+      opened.timeline.appendMany(
+        Array.from({ length: BATCH }, (_, offset) => generatedEvent(start + offset)),
+      );
     }
   } finally {
     opened.timeline.close();
@@ -55,7 +63,10 @@ async function openTimelineView(lemming: LemmingHarness, org: string): Promise<v
   await lemming.gotoApp();
   await lemming.page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
   await lemming.page.getByRole('button', { name: 'Open', exact: true }).click();
-  await lemming.page.getByRole('navigation', { name: 'Main views' }).getByRole('button', { name: 'Timeline' }).click();
+  await lemming.page
+    .getByRole('navigation', { name: 'Main views' })
+    .getByRole('button', { name: 'Timeline' })
+    .click();
   await expect(lemming.page.getByRole('heading', { name: 'Timeline', level: 2 })).toBeVisible();
 }
 
@@ -68,7 +79,9 @@ function rowSeqs(lemming: LemmingHarness): Promise<number[]> {
 async function expectNoSeriousA11yViolations(lemming: LemmingHarness): Promise<void> {
   const results = await new AxeBuilder({ page: lemming.page }).include('.timeline-view').analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
 }
 
 test('a timeline of 100 000 events scrolls and filters; an event of an unknown kind shows all of its fields', async ({
@@ -99,20 +112,20 @@ test('a timeline of 100 000 events scrolls and filters; an event of an unknown k
 
   // Filters: agent, kind, tick range and text, each narrowing what the list shows.
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('bob');
-  await expect.poll(async () => new Set(await list.locator('.timeline-cell.agent').allTextContents())).toEqual(
-    new Set(['bob']),
-  );
+  await expect
+    .poll(async () => new Set(await list.locator('.timeline-cell.agent').allTextContents()))
+    .toEqual(new Set(['bob']));
   await page.getByRole('combobox', { name: 'Kind' }).selectOption('model_call');
-  await expect.poll(async () => new Set(await list.locator('.timeline-cell.kind').allTextContents())).toEqual(
-    new Set(['model_call']),
-  );
+  await expect
+    .poll(async () => new Set(await list.locator('.timeline-cell.kind').allTextContents()))
+    .toEqual(new Set(['model_call']));
   await page.getByRole('combobox', { name: 'Kind' }).selectOption('');
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('');
   await page.getByRole('spinbutton', { name: 'From tick' }).fill('100');
   await page.getByRole('spinbutton', { name: 'To tick', exact: true }).fill('101');
-  await expect.poll(async () => new Set(await list.locator('.timeline-cell.tick').allTextContents())).toEqual(
-    new Set(['tick 100', 'tick 101']),
-  );
+  await expect
+    .poll(async () => new Set(await list.locator('.timeline-cell.tick').allTextContents()))
+    .toEqual(new Set(['tick 100', 'tick 101']));
   await expect(page.getByText(`${2 * EVENTS_PER_TICK} loaded around you`)).toBeVisible();
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await page.getByRole('searchbox', { name: 'Search text' }).fill('update number 4000');
@@ -155,12 +168,19 @@ test('the live tail follows at the newest end and counts new events when the use
   const { page } = lemming;
   const session = lemming.host.current()!;
   const append = (texts: string[]) => {
-    session.engine.timeline.appendMany(texts.map((text) => ({ kind: 'note', agent: 'alice', tick: 99, text })));
+    session.engine.timeline.appendMany(
+      texts.map((text) => ({ kind: 'note', agent: 'alice', tick: 99, text })),
+    );
     session.timelineGrew();
   };
 
   const list = page.getByRole('list', { name: 'Events' });
   await expect.poll(async () => (await rowSeqs(lemming))[0]).toBe(600);
+  await list.locator('.timeline-row').first().click();
+  await expect(page.getByRole('region', { name: 'Credits' })).toContainText('#600');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('region', { name: 'Tool result' })).toContainText('#599');
+  await expect(list.locator('.timeline-row[data-seq="599"]')).toBeFocused();
   append(['first live note']);
   await expect(list.locator('.timeline-row').first()).toContainText('first live note');
 

@@ -37,17 +37,24 @@ async function openToolStore(lemming: LemmingHarness, org: string): Promise<void
   await lemming.gotoApp();
   await lemming.page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
   await lemming.page.getByRole('button', { name: 'Open', exact: true }).click();
-  await lemming.page.getByRole('navigation', { name: 'Main views' }).getByRole('button', { name: 'Tool Store' }).click();
+  await lemming.page
+    .getByRole('navigation', { name: 'Main views' })
+    .getByRole('button', { name: 'Tool Store' })
+    .click();
   await expect(lemming.page.getByRole('heading', { name: 'Tool Store', level: 2 })).toBeVisible();
 }
 
 async function expectNoSeriousA11yViolations(lemming: LemmingHarness): Promise<void> {
   const results = await new AxeBuilder({ page: lemming.page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
 }
 
-test('a secret set through a connector drawer is never present in any IPC response', async ({ lemming }, testInfo) => {
+test('a secret set through a connector drawer is never present in any IPC response', async ({
+  lemming,
+}, testInfo) => {
   const org = orgWithTools(lemming);
   await openToolStore(lemming, org);
   const { page } = lemming;
@@ -72,12 +79,18 @@ test('a secret set through a connector drawer is never present in any IPC respon
   await expect(drawer.getByRole('button', { name: 'Replace WEATHER_KEY' })).toBeVisible();
 
   await drawer.getByRole('button', { name: 'Delete WEATHER_KEY' }).click();
-  await page.getByRole('dialog', { name: 'Delete WEATHER_KEY?' }).getByRole('button', { name: 'Delete WEATHER_KEY' }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete WEATHER_KEY?' })
+    .getByRole('button', { name: 'Delete WEATHER_KEY' })
+    .click();
   await expect(drawer.getByText('not set')).toBeVisible();
   await expect(card).toContainText('Needs setup');
 
   const setCalls = lemming.calls.filter((call) => call.channel === 'secrets.set');
-  expect(setCalls.map((call) => (call.input as { value: string }).value)).toEqual([FIRST_VALUE, SECOND_VALUE]);
+  expect(setCalls.map((call) => (call.input as { value: string }).value)).toEqual([
+    FIRST_VALUE,
+    SECOND_VALUE,
+  ]);
   expect(lemming.calls.filter((call) => call.channel === 'secrets.delete')).toHaveLength(1);
   const responses = JSON.stringify(lemming.calls.map((call) => call.response));
   expect(responses).not.toContain(FIRST_VALUE);
@@ -117,7 +130,10 @@ test('the Tool Store shows tool files that did not load, connector settings from
 
   // Per-agent toggle: writes the agent's permissions.tools.
   await page.getByRole('combobox', { name: 'Show tools for agent' }).selectOption('writer');
-  const fileRead = page.getByRole('listitem').filter({ hasText: 'file_read' }).getByRole('checkbox', { name: 'Enabled for writer' });
+  const fileRead = page
+    .getByRole('listitem')
+    .filter({ hasText: 'file_read' })
+    .getByRole('checkbox', { name: 'Enabled for writer' });
   await expect(fileRead).not.toBeChecked();
   await fileRead.click();
   await expect(fileRead).toBeChecked();

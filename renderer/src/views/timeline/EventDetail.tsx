@@ -83,7 +83,11 @@ function LoadedEvent({ event }: { event: TimelineEvent }) {
           Copy JSON
         </button>
         <span role="status" className="muted">
-          {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Could not copy: the clipboard refused.' : ''}
+          {copied === 'copied'
+            ? 'Copied'
+            : copied === 'failed'
+              ? 'Could not copy: the clipboard refused.'
+              : ''}
         </span>
       </div>
       <pre className="timeline-raw" aria-labelledby="timeline-raw-heading" tabIndex={0}>

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import { useTimeline } from './timeline-store';
 
 export const ROW_HEIGHT = 32;
@@ -58,13 +58,34 @@ export function EventList() {
     if (index >= 0) virtualizer.scrollToIndex(index, { align: 'center' });
   }, [scrollTarget, virtualizer]);
 
+  // Arrow keys move the selection (and focus) to the neighbouring row, paging as the edges near.
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
+    const seq = Number((event.target as HTMLElement).dataset.seq);
+    const index = rows.findIndex((row) => row.seq === seq);
+    const next = rows[index + step];
+    if (step === 0 || index < 0 || !next) return;
+    event.preventDefault();
+    void select(next.seq);
+    virtualizer.scrollToIndex(index + step);
+    requestAnimationFrame(() =>
+      scrollRef.current?.querySelector<HTMLButtonElement>(`[data-seq="${next.seq}"]`)?.focus(),
+    );
+  };
+
   const onScroll = useCallback(() => {
     if ((scrollRef.current?.scrollTop ?? 1) <= 2 && useTimeline.getState().window.atNewest) markSeen();
   }, [markSeen]);
 
   return (
     <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll} data-testid="timeline-scroll">
-      <ul className="timeline-rows" aria-label="Events" style={{ height: virtualizer.getTotalSize() }}>
+      <ul
+        className="timeline-rows"
+        aria-label="Events"
+        aria-describedby="timeline-keys-hint"
+        onKeyDown={onKeyDown}
+        style={{ height: virtualizer.getTotalSize() }}
+      >
         {items.map((item) => {
           const row = rows[item.index];
           if (!row) return null;
@@ -90,6 +111,9 @@ export function EventList() {
           );
         })}
       </ul>
+      <p id="timeline-keys-hint" className="visually-hidden">
+        Up and down arrows move between events.
+      </p>
       {fetching && (
         <p className="timeline-fetching" role="status">
           Loading {fetching} events…

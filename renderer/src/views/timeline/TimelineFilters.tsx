@@ -25,10 +25,16 @@ export function TimelineFilters() {
   }, [text, setFields]);
 
   const tickHint =
-    facets?.firstTick != null ? `Ticks ${facets.firstTick}–${facets.lastTick ?? facets.firstTick}` : 'No ticks yet';
+    facets?.firstTick != null
+      ? `Ticks ${facets.firstTick}–${facets.lastTick ?? facets.firstTick}`
+      : 'No ticks yet';
 
   return (
-    <form className="timeline-filters" aria-label="Filter events" onSubmit={(event) => event.preventDefault()}>
+    <form
+      className="timeline-filters"
+      aria-label="Filter events"
+      onSubmit={(event) => event.preventDefault()}
+    >
       <label>
         Agent
         <select value={fields.agent} onChange={(event) => void setFields({ agent: event.target.value })}>
@@ -104,10 +110,7 @@ export function TimelineFilters() {
         Go
       </button>
       {isFiltered(fields) && (
-        <button
-          type="button"
-          onClick={() => void setFields(NO_FILTER)}
-        >
+        <button type="button" onClick={() => void setFields(NO_FILTER)}>
           Clear filters
         </button>
       )}

@@ -62,7 +62,8 @@ function TimelineStatus() {
   const shown = useTimeline((store) => store.window.rows.length);
   return (
     <p className="muted timeline-status">
-      {latestSeq.toLocaleString()} events recorded{shown > 0 ? `; ${shown.toLocaleString()} loaded around you` : ''}
+      {latestSeq.toLocaleString()} events recorded
+      {shown > 0 ? `; ${shown.toLocaleString()} loaded around you` : ''}
     </p>
   );
 }

@@ -52,7 +52,13 @@ function factsOf(kind: string, event: Json): { label: string; value: string }[] 
       const error = record(event.error);
       return [
         { label: 'Model', value: text(event.model) ?? '' },
-        { label: 'Tokens in / out', value: typeof usage.inputTokens === 'number' ? `${usage.inputTokens} / ${String(usage.outputTokens ?? '?')}` : '' },
+        {
+          label: 'Tokens in / out',
+          value:
+            typeof usage.inputTokens === 'number'
+              ? `${usage.inputTokens} / ${String(usage.outputTokens ?? '?')}`
+              : '',
+        },
         { label: 'Took', value: typeof event.latencyMs === 'number' ? `${event.latencyMs} ms` : '' },
         { label: 'Reply', value: text(record(event.response).text) ?? '' },
         { label: 'Failed', value: text(error.message) ?? '' },

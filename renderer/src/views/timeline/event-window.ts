@@ -32,7 +32,11 @@ export function withOlder(window: EventWindow, page: TimelinePage, max = MAX_WIN
   const rows = [...window.rows, ...page.rows];
   const dropped = Math.max(0, rows.length - max);
   return {
-    window: { rows: rows.slice(dropped), olderCursor: page.nextCursor, atNewest: window.atNewest && dropped === 0 },
+    window: {
+      rows: rows.slice(dropped),
+      olderCursor: page.nextCursor,
+      atNewest: window.atNewest && dropped === 0,
+    },
     shiftTop: dropped === 0 ? 0 : -dropped,
   };
 }

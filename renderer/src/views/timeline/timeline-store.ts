@@ -1,5 +1,11 @@
 import { create } from 'zustand';
-import type { IpcResult, TimelineEvent, TimelineFacets, TimelinePage, TimelineQuery } from '../../../../engine/api';
+import type {
+  IpcResult,
+  TimelineEvent,
+  TimelineFacets,
+  TimelinePage,
+  TimelineQuery,
+} from '../../../../engine/api';
 import { lemming } from '../../lemming';
 import {
   EMPTY_WINDOW,
@@ -112,7 +118,8 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     async refreshFacets() {
       facetsReadAt = Date.now();
       const facets = await lemming().timeline.facets();
-      if (facets.ok) set({ facets: facets.value, latestSeq: Math.max(get().latestSeq, facets.value.latestSeq) });
+      if (facets.ok)
+        set({ facets: facets.value, latestSeq: Math.max(get().latestSeq, facets.value.latestSeq) });
       else set({ error: facets.error.message });
     },
 
@@ -191,7 +198,10 @@ export const useTimeline = create<TimelineStore>((set, get) => {
       if (!first.ok) return set({ reloading: false, error: first.error.message });
       const target = first.value.rows[0];
       if (!target) {
-        set({ reloading: false, notice: { tone: 'bad', text: `No event at tick ${tick} or later matches the filters.` } });
+        set({
+          reloading: false,
+          notice: { tone: 'bad', text: `No event at tick ${tick} or later matches the filters.` },
+        });
         return;
       }
       const [older, newer] = await Promise.all([
@@ -240,7 +250,15 @@ export const useTimeline = create<TimelineStore>((set, get) => {
 
     leave() {
       generation++;
-      set({ window: EMPTY_WINDOW, reloading: true, fetching: null, unseen: 0, selected: null, detail: null, scrollTarget: null });
+      set({
+        window: EMPTY_WINDOW,
+        reloading: true,
+        fetching: null,
+        unseen: 0,
+        selected: null,
+        detail: null,
+        scrollTarget: null,
+      });
     },
   };
 });

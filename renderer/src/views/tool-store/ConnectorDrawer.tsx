@@ -13,7 +13,9 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
   const fields = useMemo(() => schemaFields(connector.configSchema), [connector.configSchema]);
   const settings = fields.filter((field) => field.type !== 'secret');
   const saveSettings = useToolStore((store) => store.saveSettings);
-  const [values, setValues] = useState<Record<string, SettingValue>>(() => ({ ...connector.settings }) as Record<string, SettingValue>);
+  const [values, setValues] = useState<Record<string, SettingValue>>(
+    () => ({ ...connector.settings }) as Record<string, SettingValue>,
+  );
   const [changed, setChanged] = useState<Set<string>>(new Set());
 
   useEffect(() => {
@@ -62,7 +64,12 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
           }}
         >
           {settings.map((field) => (
-            <SettingInput key={field.name} field={field} value={values[field.name] ?? null} onChange={change} />
+            <SettingInput
+              key={field.name}
+              field={field}
+              value={values[field.name] ?? null}
+              onChange={change}
+            />
           ))}
           <button type="submit" className="primary" disabled={changed.size === 0}>
             Save settings
@@ -72,13 +79,22 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
       {connector.secrets.length > 0 && (
         <section aria-label="Secrets" className="drawer-secrets">
           <h3>Secrets</h3>
-          <p className="muted">Kept outside the org folder. You can set, replace or delete them; the app never shows them.</p>
+          <p className="muted">
+            Kept outside the org folder. You can set, replace or delete them; the app never shows them.
+          </p>
           {connector.secrets.map((secret) => (
-            <SecretField key={secret.name} name={secret.name} description={secret.description} isSet={secret.isSet} />
+            <SecretField
+              key={secret.name}
+              name={secret.name}
+              description={secret.description}
+              isSet={secret.isSet}
+            />
           ))}
         </section>
       )}
-      {settings.length === 0 && connector.secrets.length === 0 && <p>This connector has nothing to set up.</p>}
+      {settings.length === 0 && connector.secrets.length === 0 && (
+        <p>This connector has nothing to set up.</p>
+      )}
     </dialog>
   );
 }
@@ -104,7 +120,12 @@ function SettingInput({
       return (
         <div className="drawer-field checkbox">
           <label>
-            <input type="checkbox" checked={value === true} onChange={(event) => onChange(field.name, event.target.checked)} {...hint} />
+            <input
+              type="checkbox"
+              checked={value === true}
+              onChange={(event) => onChange(field.name, event.target.checked)}
+              {...hint}
+            />
             {field.title}
           </label>
           {description}
@@ -115,7 +136,11 @@ function SettingInput({
         <div className="drawer-field">
           <label>
             {field.title}
-            <select value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(field.name, event.target.value || null)} {...hint}>
+            <select
+              value={typeof value === 'string' ? value : ''}
+              onChange={(event) => onChange(field.name, event.target.value || null)}
+              {...hint}
+            >
               <option value="">Not set</option>
               {field.options.map((option) => (
                 <option key={option} value={option}>
@@ -137,7 +162,9 @@ function SettingInput({
               type="number"
               step={field.type === 'integer' ? 1 : 'any'}
               value={typeof value === 'number' ? value : ''}
-              onChange={(event) => onChange(field.name, event.target.value === '' ? null : Number(event.target.value))}
+              onChange={(event) =>
+                onChange(field.name, event.target.value === '' ? null : Number(event.target.value))
+              }
               {...hint}
             />
           </label>
@@ -145,13 +172,20 @@ function SettingInput({
         </div>
       );
     case 'list':
-      return <ListSetting field={field} value={value} onChange={onChange} description={description} hint={hint} />;
+      return (
+        <ListSetting field={field} value={value} onChange={onChange} description={description} hint={hint} />
+      );
     case 'text':
       return (
         <div className="drawer-field">
           <label>
             {field.title}
-            <input type="text" value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(field.name, event.target.value || null)} {...hint} />
+            <input
+              type="text"
+              value={typeof value === 'string' ? value : ''}
+              onChange={(event) => onChange(field.name, event.target.value || null)}
+              {...hint}
+            />
           </label>
           {description}
         </div>
@@ -185,7 +219,13 @@ function ListSetting({
           value={text}
           onChange={(event) => {
             setText(event.target.value);
-            onChange(field.name, event.target.value.split('\n').map((line) => line.trim()).filter(Boolean));
+            onChange(
+              field.name,
+              event.target.value
+                .split('\n')
+                .map((line) => line.trim())
+                .filter(Boolean),
+            );
           }}
           {...hint}
         />

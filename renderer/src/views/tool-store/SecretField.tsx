@@ -4,7 +4,15 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToolStore } from './tool-store-store';
 
 /** A write-only secret: says whether it is set, takes a new value, never shows one. */
-export function SecretField({ name, description, isSet }: { name: string; description: string; isSet: boolean }) {
+export function SecretField({
+  name,
+  description,
+  isSet,
+}: {
+  name: string;
+  description: string;
+  isSet: boolean;
+}) {
   const setSecret = useToolStore((store) => store.setSecret);
   const deleteSecret = useToolStore((store) => store.deleteSecret);
   const [editing, setEditing] = useState(!isSet);

@@ -39,8 +39,8 @@ export function ToolStoreView() {
     <section className="tool-store" aria-labelledby="tool-store-heading">
       <h2 id="tool-store-heading">Tool Store</h2>
       <p className="muted">
-        Connectors give agents abilities. Set one up here, then enable its tools for the agents that should use
-        them.
+        Connectors give agents abilities. Set one up here, then enable its tools for the agents that should
+        use them.
       </p>
       {connectors.loadErrors.length > 0 && (
         <section className="inline-alert load-errors" role="alert" aria-labelledby="load-errors-heading">
@@ -96,10 +96,14 @@ function ConnectorCard({ connector, onOpen }: { connector: Connector; onOpen(): 
           {connector.readiness.reason} <strong>{connector.readiness.fix}</strong>
         </p>
       )}
-      {connector.readiness.ready && connector.readiness.note && <p className="muted">{connector.readiness.note}</p>}
+      {connector.readiness.ready && connector.readiness.note && (
+        <p className="muted">{connector.readiness.note}</p>
+      )}
       <p className="muted">
         Tools: {connector.tools.join(', ')}
-        {connector.grantedTo.length > 0 ? ` · enabled for ${connector.grantedTo.join(', ')}` : ' · no agent has it yet'}
+        {connector.grantedTo.length > 0
+          ? ` · enabled for ${connector.grantedTo.join(', ')}`
+          : ' · no agent has it yet'}
       </p>
       {connector.permissions.length > 0 && (
         <ul className="permission-list" aria-label={`What ${connector.name} needs`}>
@@ -126,7 +130,13 @@ function ConnectorCard({ connector, onOpen }: { connector: Connector; onOpen(): 
   );
 }
 
-function ToolGrants({ tools, grants }: { tools: CatalogTool[]; grants: { agent: string; enabled: string[]; available: string[] }[] }) {
+function ToolGrants({
+  tools,
+  grants,
+}: {
+  tools: CatalogTool[];
+  grants: { agent: string; enabled: string[]; available: string[] }[];
+}) {
   const setEnabled = useToolStore((store) => store.setEnabled);
   const [agent, setAgent] = useState(grants[0]?.agent ?? '');
   const grant = grants.find((entry) => entry.agent === agent) ?? grants[0];
@@ -148,7 +158,9 @@ function ToolGrants({ tools, grants }: { tools: CatalogTool[]; grants: { agent: 
           </label>
         )}
       </div>
-      {grants.length === 0 && <p>No valid agents yet: create or fix an agent in the Org view to give it tools.</p>}
+      {grants.length === 0 && (
+        <p>No valid agents yet: create or fix an agent in the Org view to give it tools.</p>
+      )}
       <ul className="tool-list" aria-label="Tools">
         {tools.map((tool) => {
           const enabled = grant?.enabled.includes(tool.name) ?? false;
@@ -156,7 +168,8 @@ function ToolGrants({ tools, grants }: { tools: CatalogTool[]; grants: { agent: 
           return (
             <li key={tool.name} className="tool-item">
               <div>
-                <strong>{tool.title}</strong> <code>{tool.name}</code> <Badge tone="neutral">{tool.kind}</Badge>
+                <strong>{tool.title}</strong> <code>{tool.name}</code>{' '}
+                <Badge tone="neutral">{tool.kind}</Badge>
                 <p>{tool.description}</p>
                 {tool.requiredPermissions.length > 0 && (
                   <p className="muted">Needs: {tool.requiredPermissions.join('; ')}</p>

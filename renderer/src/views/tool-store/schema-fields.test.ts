@@ -30,7 +30,11 @@ describe('schemaFields', () => {
   });
 
   it('leaves out shapes a form cannot edit, and schemas without properties', () => {
-    expect(schemaFields({ properties: { nested: { type: 'object' }, lists: { type: 'array', items: { type: 'object' } } } })).toEqual([]);
+    expect(
+      schemaFields({
+        properties: { nested: { type: 'object' }, lists: { type: 'array', items: { type: 'object' } } },
+      }),
+    ).toEqual([]);
     expect(schemaFields({ type: 'object' })).toEqual([]);
   });
 });

@@ -1,6 +1,11 @@
 /** One field of a connector's settings drawer, read from its JSON Schema. */
 export type SchemaField =
-  | { name: string; title: string; description: string; type: 'text' | 'number' | 'integer' | 'boolean' | 'list' }
+  | {
+      name: string;
+      title: string;
+      description: string;
+      type: 'text' | 'number' | 'integer' | 'boolean' | 'list';
+    }
   | { name: string; title: string; description: string; type: 'enum'; options: string[] }
   | { name: string; title: string; description: string; type: 'secret' };
 

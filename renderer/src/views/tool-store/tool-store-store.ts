@@ -4,14 +4,21 @@ import type { Connector, ConnectorList, SecretListItem, ToolsCatalog } from '../
 import { toast } from '../../components/toast-store';
 import { lemming } from '../../lemming';
 
-type Loaded = { catalog: ToolsCatalog; connectors: z.output<typeof ConnectorList>; secrets: SecretListItem[] };
+type Loaded = {
+  catalog: ToolsCatalog;
+  connectors: z.output<typeof ConnectorList>;
+  secrets: SecretListItem[];
+};
 
 interface ToolStoreStore {
   state: { status: 'loading' } | { status: 'failed'; message: string } | ({ status: 'loaded' } & Loaded);
   load(): Promise<void>;
   setEnabled(agent: string, tool: string, enabled: boolean): Promise<void>;
   /** Saves non-secret settings; true when they were saved. */
-  saveSettings(connector: Connector, values: Record<string, string | number | boolean | string[] | null>): Promise<boolean>;
+  saveSettings(
+    connector: Connector,
+    values: Record<string, string | number | boolean | string[] | null>,
+  ): Promise<boolean>;
   setSecret(name: string, value: string): Promise<boolean>;
   deleteSecret(name: string): Promise<boolean>;
 }
@@ -29,17 +36,28 @@ export const useToolStore = create<ToolStoreStore>((set, get) => ({
     if (!connectors.ok) return set({ state: { status: 'failed', message: connectors.error.message } });
     if (!secrets.ok) return set({ state: { status: 'failed', message: secrets.error.message } });
     set({
-      state: { status: 'loaded', catalog: catalog.value, connectors: connectors.value, secrets: secrets.value.secrets },
+      state: {
+        status: 'loaded',
+        catalog: catalog.value,
+        connectors: connectors.value,
+        secrets: secrets.value.secrets,
+      },
     });
   },
 
   async setEnabled(agent, tool, enabled) {
     const result = await lemming().tools.setEnabled({ agent, tool, enabled });
-    if (!result.ok) return void toast.error(`Could not ${enabled ? 'enable' : 'disable'} ${tool} for ${agent}`, result.error);
+    if (!result.ok)
+      return void toast.error(
+        `Could not ${enabled ? 'enable' : 'disable'} ${tool} for ${agent}`,
+        result.error,
+      );
     const verdict = result.value.tool;
     toast.success(
       `${verdict.title} ${enabled ? 'enabled' : 'disabled'} for ${agent}`,
-      enabled && !verdict.available ? (verdict.fix?.summary ?? 'It does not reach the model yet.') : undefined,
+      enabled && !verdict.available
+        ? (verdict.fix?.summary ?? 'It does not reach the model yet.')
+        : undefined,
     );
     await get().load();
   },
