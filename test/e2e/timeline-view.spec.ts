@@ -128,6 +128,17 @@ test('a timeline of 100 000 events scrolls and filters; an event of an unknown k
     .toEqual(new Set(['tick 100', 'tick 101']));
   await expect(page.getByText(`${2 * EVENTS_PER_TICK} loaded around you`)).toBeVisible();
   await page.getByRole('button', { name: 'Clear filters' }).click();
+  // Jump to a tick far from the newest end: the window re-anchors there and selects its first event.
+  await page.getByRole('spinbutton', { name: 'Jump to tick' }).fill('2000');
+  await page.getByRole('spinbutton', { name: 'Jump to tick' }).press('Enter');
+  const firstOfTick = (2000 - 1) * EVENTS_PER_TICK + 1;
+  await expect(list.locator('.timeline-row[aria-current="true"]')).toHaveAttribute(
+    'data-seq',
+    String(firstOfTick),
+  );
+  await expect(list.locator('.timeline-row[aria-current="true"]')).toContainText('tick 2000');
+  await expect(page.locator('.timeline-detail')).toContainText(`#${firstOfTick}`);
+  await page.screenshot({ path: testInfo.outputPath('timeline-jump-to-tick.png') });
   await page.getByRole('searchbox', { name: 'Search text' }).fill('update number 4000');
   await expect(list.locator('.timeline-row')).toHaveCount(1);
   await expect(list.locator('.timeline-row')).toContainText('update number 4000 from alice');

@@ -10,32 +10,32 @@ import './timeline.css';
 
 /** Everything the org recorded: filterable, virtualized, paged from the timeline, following the live tail. */
 export function TimelineView() {
-  const focus = useNavigation((store) => store.timelineFocus);
   const start = useTimeline((store) => store.start);
+  const focusOn = useTimeline((store) => store.focusOn);
   const setFields = useTimeline((store) => store.setFields);
-  const jumpToTick = useTimeline((store) => store.jumpToTick);
   const timelineAppended = useTimeline((store) => store.timelineAppended);
   const leave = useTimeline((store) => store.leave);
 
   useEffect(() => {
-    void start();
+    // Another view may have asked for an agent or a tick (navigation's timelineFocus): take it once.
+    const takeFocus = () => {
+      const focus = useNavigation.getState().timelineFocus;
+      if (focus) useNavigation.setState({ timelineFocus: null });
+      return focus;
+    };
+    void start(takeFocus());
+    const offFocus = useNavigation.subscribe((state) => {
+      if (state.timelineFocus) void focusOn(takeFocus()!);
+    });
     const offAppended = lemming().on('timeline.appended', ({ lastSeq }) => void timelineAppended(lastSeq));
-    const offOrg = lemming().on('org.changed', () => void setFields(NO_FILTER).then(start));
+    const offOrg = lemming().on('org.changed', () => void setFields(NO_FILTER).then(() => start()));
     return () => {
+      offFocus();
       offAppended();
       offOrg();
       leave();
     };
-  }, [start, setFields, timelineAppended, leave]);
-
-  useEffect(() => {
-    if (!focus) return;
-    useNavigation.setState({ timelineFocus: null });
-    void (async () => {
-      await setFields({ ...NO_FILTER, agent: focus.agent ?? '' });
-      if (focus.tick !== undefined) await jumpToTick(focus.tick);
-    })();
-  }, [focus, setFields, jumpToTick]);
+  }, [start, focusOn, setFields, timelineAppended, leave]);
 
   return (
     <section className="timeline-view" aria-labelledby="timeline-heading">

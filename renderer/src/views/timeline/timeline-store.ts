@@ -7,6 +7,7 @@ import type {
   TimelineQuery,
 } from '../../../../engine/api';
 import { lemming } from '../../lemming';
+import type { TimelineFocus } from '../../stores/navigation-store';
 import {
   EMPTY_WINDOW,
   PAGE_ROWS,
@@ -54,7 +55,10 @@ interface TimelineStore {
   notice: Notice;
   exporting: boolean;
 
-  start(): Promise<void>;
+  /** Reads the facets and the first page, or opens on `focus` (an agent, a tick) when another view asked. */
+  start(focus?: TimelineFocus | null): Promise<void>;
+  /** Shows one agent's events (all agents when none), around a tick when one is given. */
+  focusOn(focus: TimelineFocus): Promise<void>;
   refreshFacets(): Promise<void>;
   setFields(patch: Partial<FilterFields>): Promise<void>;
   reload(): Promise<void>;
@@ -110,9 +114,14 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     notice: null,
     exporting: false,
 
-    async start() {
+    async start(focus) {
       await get().refreshFacets();
-      await get().reload();
+      await (focus ? get().focusOn(focus) : get().reload());
+    },
+
+    async focusOn(focus) {
+      set({ fields: { ...NO_FILTER, agent: focus.agent ?? '' } });
+      await (focus.tick === undefined ? get().reload() : get().jumpToTick(focus.tick));
     },
 
     async refreshFacets() {
