@@ -112,6 +112,10 @@ test('the Tool Store shows tool files that did not load, connector settings from
   const errors = page.getByRole('alert').filter({ hasText: 'Some tool files could not be loaded' });
   await expect(errors).toContainText('tools/broken.yaml');
   await expect(errors).toContainText('town');
+  writeFileSync(join(org, 'tools', 'broken.yaml'), BROKEN_TOOL.replace('params.town', 'params.city'));
+  await errors.getByRole('button', { name: 'Check again' }).click();
+  await expect(errors).toHaveCount(0);
+  await expect(page.getByRole('listitem', { name: 'Broken Tool' })).toBeVisible();
 
   // Built-in web access: a boolean and a list from its JSON Schema, saved into policy.json.
   const web = page.getByRole('listitem', { name: 'Web requests' });
@@ -135,7 +139,7 @@ test('the Tool Store shows tool files that did not load, connector settings from
     .filter({ hasText: 'file_read' })
     .getByRole('checkbox', { name: 'Enabled for writer' });
   await expect(fileRead).not.toBeChecked();
-  await fileRead.click();
+  await fileRead.check();
   await expect(fileRead).toBeChecked();
   const resume = JSON.parse(readFileSync(join(org, 'agents', 'writer', 'resume.json'), 'utf8')) as {
     permissions: { tools: string[] };

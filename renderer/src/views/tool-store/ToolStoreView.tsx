@@ -62,7 +62,13 @@ export function ToolStoreView() {
               </li>
             ))}
           </ul>
-          <p>Fix the file and reopen this view; the other tools keep working meanwhile.</p>
+          <p>
+            Fix the file, then{' '}
+            <button type="button" onClick={() => void load()}>
+              Check again
+            </button>{' '}
+            The other tools keep working meanwhile.
+          </p>
         </section>
       )}
       <h3>Connectors</h3>
@@ -138,6 +144,14 @@ function ToolGrants({
   grants: { agent: string; enabled: string[]; available: string[] }[];
 }) {
   const setEnabled = useToolStore((store) => store.setEnabled);
+  /** Toggles the user just flipped, shown at once while the resume is written (undone if it fails). */
+  const [pending, setPending] = useState<Record<string, boolean>>({});
+  const toggle = async (agentName: string, tool: string, enabled: boolean) => {
+    const key = `${agentName}\u0000${tool}`;
+    setPending((current) => ({ ...current, [key]: enabled }));
+    await setEnabled(agentName, tool, enabled);
+    setPending(({ [key]: _done, ...rest }) => rest);
+  };
   const [agent, setAgent] = useState(grants[0]?.agent ?? '');
   const grant = grants.find((entry) => entry.agent === agent) ?? grants[0];
 
@@ -163,7 +177,8 @@ function ToolGrants({
       )}
       <ul className="tool-list" aria-label="Tools">
         {tools.map((tool) => {
-          const enabled = grant?.enabled.includes(tool.name) ?? false;
+          const enabled =
+            pending[`${grant?.agent}\u0000${tool.name}`] ?? grant?.enabled.includes(tool.name) ?? false;
           const available = grant?.available.includes(tool.name) ?? false;
           return (
             <li key={tool.name} className="tool-item">
@@ -181,7 +196,7 @@ function ToolGrants({
                     <input
                       type="checkbox"
                       checked={enabled}
-                      onChange={(event) => void setEnabled(grant.agent, tool.name, event.target.checked)}
+                      onChange={(event) => void toggle(grant.agent, tool.name, event.target.checked)}
                     />
                     Enabled for {grant.agent}
                   </label>
