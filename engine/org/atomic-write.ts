@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 const isWindows = process.platform === 'win32';
@@ -16,7 +16,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   await mkdir(folder, { recursive: true });
   const mode = await existingMode(path);
   // A leading dot and a .tmp suffix keep readers that list *.json or skip hidden files away from it.
-  const temp = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(folder, `${tempPrefixOf(path)}${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 
   let handle: FileHandle | null = null;
   try {
@@ -83,4 +83,21 @@ async function syncFolder(folder: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+function tempPrefixOf(path: string): string {
+  return `.${basename(path)}.`;
+}
+
+/**
+ * Removes the temp files a process killed in the middle of `writeFileAtomic(path)` left beside it. Call
+ * only when no write of `path` is in progress (at start-up, before writes are replayed).
+ */
+export async function removeStaleTempFiles(path: string): Promise<number> {
+  const folder = dirname(path);
+  const prefix = tempPrefixOf(path);
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const stale = names.filter((name) => name.startsWith(prefix) && name.endsWith('.tmp'));
+  await Promise.all(stale.map((name) => rm(join(folder, name), { force: true })));
+  return stale.length;
 }

@@ -130,7 +130,7 @@ export class OrgEngine {
   }
 
   close(): void {
-    this.timeline.db.close();
+    this.timeline.close();
   }
 
   /** The tick the next `runTick` runs (tick.json's `current_tick`). */

@@ -1,7 +1,7 @@
 import { appendFile, mkdir, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { writeFileAtomic } from '../org/atomic-write';
+import { removeStaleTempFiles, writeFileAtomic } from '../org/atomic-write';
 
 export interface FileWrite {
   /** Relative to the org folder. */
@@ -64,9 +64,10 @@ export class PendingFiles {
     await this.performAll(owed, { replay: false });
   }
 
-  /** Performs every write the journal still holds (after a crash), oldest first. */
+  /** Performs every write the journal still holds (after a crash), oldest first, clearing what the crash left half-written. */
   async replay(): Promise<number> {
     const owed = this.selectAll.all() as OwedWrite[];
+    await Promise.all([...new Set(owed.map((write) => write.path))].map((path) => removeStaleTempFiles(join(this.orgPath, path))));
     await this.performAll(owed, { replay: true });
     this.settle();
     return owed.length;

@@ -49,7 +49,7 @@ function describe(io: CliIo, row: { seq: number; tick: number | null; agent: str
 export const timelineCommand: Command = {
   name: 'timeline',
   summary: 'List timeline events, newest first, with filters; --json prints each event with its raw JSON.',
-  usage: 'timeline <org> [--agent A]... [--kind K]... [--from TICK] [--to TICK] [--text WORDS] [--limit N] [--cursor SEQ] [--asc] [--json]',
+  usage: 'timeline <org> [--agent A]... [--kind K]... [--from TICK] [--to TICK] [--text WORDS (word* for a prefix)] [--limit N] [--cursor SEQ] [--asc] [--json]',
   options: { ...FILTER_OPTIONS, limit: { type: 'string' }, cursor: { type: 'string' }, asc: { type: 'boolean' }, json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
@@ -71,7 +71,7 @@ export const timelineCommand: Command = {
       }
       return EXIT_OK;
     } finally {
-      timeline.db.close();
+      timeline.close();
     }
   },
 };
@@ -91,7 +91,7 @@ export const exportCommand: Command = {
       io.stdout.write(`exported ${exported} events to ${resolve(positionals[1])}\n`);
       return EXIT_OK;
     } finally {
-      timeline.db.close();
+      timeline.close();
     }
   },
 };
