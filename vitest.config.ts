@@ -5,6 +5,7 @@ export default defineConfig({
     include: [
       'engine/**/*.test.ts',
       'main/**/*.test.ts',
+      'renderer/**/*.test.ts',
       'test/unit/**/*.test.ts',
       'test/integration/**/*.test.ts',
     ],
