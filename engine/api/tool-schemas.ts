@@ -4,6 +4,7 @@ import { AgentProblem } from './schemas';
 
 /** The layers a tool passes on its way to the model, in order (DESIGN.md §4.2). */
 export const PolicyLayer = z.enum(['allowlist', 'org_deny', 'kind', 'readiness', 'credits']);
+export type PolicyLayer = z.infer<typeof PolicyLayer>;
 
 /** One change that gets a tool past one layer. */
 export const PolicyChange = z.discriminatedUnion('kind', [
@@ -83,13 +84,25 @@ export const ConnectorPermission = z.object({
   /** Whether the org meets an org requirement now; null for agent requirements (see grantedTo). */
   met: z.boolean().nullable(),
 });
+export type ConnectorPermission = z.infer<typeof ConnectorPermission>;
 
 /** A secret a connector needs: whether it is set, never its value. */
 export const ConnectorSecret = z.object({ name: z.string(), description: z.string(), isSet: z.boolean() });
+export type ConnectorSecret = z.infer<typeof ConnectorSecret>;
 
-/** A Tool Store entry (DESIGN.md §4.3): a built-in primitive group or a composed tool. */
-export const Connector = z.object({
-  /** `builtin:<group>`, or `composed:org:<tool>` / `composed:agent:<folder>:<tool>`. */
+/** The same shape as a catalog entry's readiness: the policy resolver's readiness layer. */
+export const ConnectorReadiness = z.discriminatedUnion('ready', [
+  z.object({ ready: z.literal(true), note: z.string().optional() }),
+  z.object({ ready: z.literal(false), reason: z.string(), fix: z.string() }),
+]);
+export type ConnectorReadiness = z.infer<typeof ConnectorReadiness>;
+
+/** Where a connector's settings live: a part of the org's policy.json, or nowhere (it has none). */
+export const ConnectorConfigLocation = z.object({ file: z.string(), pointer: z.string() }).nullable();
+
+/** A Tool Store entry as the connector catalog builds it (DESIGN.md §4.3): a built-in primitive group or a composed tool. */
+export const CatalogConnector = z.object({
+  /** `builtin:<group>`, `composed:org:<tool>` / `composed:agent:<folder>:<tool>`, or `file:<path>` for a tool file that failed to load. */
   id: z.string(),
   name: z.string(),
   description: z.string(),
@@ -97,18 +110,20 @@ export const Connector = z.object({
   toolKinds: z.array(ToolKind),
   tools: z.array(z.string()),
   permissions: z.array(ConnectorPermission),
-  /** JSON Schema of its settings drawer; secret fields are marked `writeOnly`. */
+  /** JSON Schema of its settings form; secret fields are marked `writeOnly`. */
   configSchema: z.record(z.string(), z.unknown()),
-  /** Where its settings live (a part of policy.json), or null when it has none besides secrets. */
-  config: z.object({ file: z.string(), pointer: z.string() }).nullable(),
+  config: ConnectorConfigLocation,
   secrets: z.array(ConnectorSecret),
-  readiness: z.discriminatedUnion('ready', [
-    z.object({ ready: z.literal(true), note: z.string().optional() }),
-    z.object({ ready: z.literal(false), reason: z.string(), fix: z.string() }),
-  ]),
+  readiness: ConnectorReadiness,
+  /** For a composed tool: its YAML file (relative to the org) and, for an agent's own tool, the agent's folder. */
   source: z.object({ file: z.string(), agent: z.string().nullable() }).nullable(),
   /** Agents whose permissions.tools grant any of its tools. */
   grantedTo: z.array(z.string()),
+});
+export type CatalogConnector = z.infer<typeof CatalogConnector>;
+
+/** A connector as the Tool Store shows it: the catalog entry and the current values of its settings. */
+export const Connector = CatalogConnector.extend({
   /** The current values of its settings (never secrets); empty when it has none. */
   settings: z.record(z.string(), z.unknown()),
 });

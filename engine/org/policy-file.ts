@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { TOOL_KINDS } from '../api/agent-schemas';
 import { readConfigFile, updateConfigFile, type ConfigFileSpec, type ConfigRead, type ConfigUpdate } from './config-file';
 import type { JsonEdit } from './json-edit';
 
 /** This app's org-level tool policy (DESIGN.md §4.2); LeMMing ignores the file. */
 export const POLICY_FILE = 'lemming/config/policy.json';
 
-export const TOOL_KINDS = ['file', 'shell', 'network', 'memory', 'org'] as const;
 
 const names = (what: string) => z.array(z.string({ error: `each entry of ${what} must be text` }), { error: `${what} must be a list` });
 

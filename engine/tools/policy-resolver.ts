@@ -1,40 +1,14 @@
 import type { OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
 import type { CatalogEntry } from './tool-catalog';
-import type { ToolKind } from './tool-spec';
+import { PolicyLayer, type PolicyChange, type ToolVerdict } from '../api/tool-schemas';
 
 /** The layers a tool passes on its way to the model, in the order they are checked (DESIGN.md §4.2). */
-export const POLICY_LAYERS = ['allowlist', 'org_deny', 'kind', 'readiness', 'credits'] as const;
-export type PolicyLayer = (typeof POLICY_LAYERS)[number];
+export const POLICY_LAYERS = PolicyLayer.options;
+export type { PolicyChange, PolicyLayer, ToolVerdict };
 
-export interface LayerVerdict {
-  layer: PolicyLayer;
-  passed: boolean;
-  /** Why, in words a non-developer can act on. */
-  reason: string;
-}
-
-/** A change that would let a tool through one layer; applying it is `applyChange`'s job. */
-export type PolicyChange =
-  | { kind: 'grant_tool'; tool: string }
-  | { kind: 'undeny_tool'; tool: string }
-  | { kind: 'allow_org_kind'; toolKind: ToolKind }
-  | { kind: 'enable_network' }
-  | { kind: 'allow_agent_kind'; toolKind: ToolKind }
-  | { kind: 'top_up_credits' }
-  | { kind: 'make_ready'; instructions: string };
-
-export interface ToolVerdict {
-  name: string;
-  kind: ToolKind;
-  title: string;
-  available: boolean;
-  layers: LayerVerdict[];
-  /** The smallest set of changes that makes the tool available, checked by resolving again; null when none exists. */
-  fix: { changes: PolicyChange[]; summary: string } | null;
-  /** Said about the tool even when it is available (e.g. "shell access is not confined on this machine"). */
-  note?: string;
-}
+/** One layer's verdict on one tool: passed or not, and why in words a non-developer can act on. */
+export type LayerVerdict = ToolVerdict['layers'][number];
 
 export interface PolicyInput {
   resume: Resume;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { ToolKind } from '../api/agent-schemas';
 import type { ToolDefinition } from '../models/types';
 import type { OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
@@ -7,8 +7,7 @@ import type { AgentSandbox } from '../sandbox/agent-sandbox';
 import type { ToolResult } from './tool-result';
 
 /** What a tool can touch; the org and each agent decide which kinds are allowed (DESIGN.md §4.2). */
-export const ToolKind = z.enum(['file', 'shell', 'network', 'memory', 'org']);
-export type ToolKind = z.infer<typeof ToolKind>;
+export { ToolKind } from '../api/agent-schemas';
 
 /** Everything a tool may use while it runs as one agent in one turn. */
 export interface ToolContext {
