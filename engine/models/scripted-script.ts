@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AgentProblem } from '../api/schemas';
 import { parseJsonText } from '../org/json-text';
 import { isPlainObject } from './json-values';
+import { floorMod } from '../run/schedule';
 import type { CallContext, ToolCall } from './types';
 
 /**
@@ -274,10 +275,6 @@ function ruleApplies(
     if (floorMod(context.tick, every) !== floorMod(offset, every)) return false;
   }
   return true;
-}
-
-function floorMod(value: number, divisor: number): number {
-  return ((value % divisor) + divisor) % divisor;
 }
 
 function parseJson(
