@@ -92,6 +92,8 @@ function seedTimeline(file: string): number {
 interface Measured {
   firstRowsMs: number[];
   frameDeltasMs: number[];
+  /** Per frame: from the frame's start (the rAF timestamp) to the first task after it rendered. */
+  frameWorkMs: number[];
   maxDomRows: number;
   rowsReached: number;
 }
@@ -167,25 +169,34 @@ async function timeToFirstRows(page: Page): Promise<number> {
   );
 }
 
-/** Scrolls down by a fixed step every frame (paging older events in as it goes) and records frame deltas. */
+/**
+ * Scrolls down by a fixed step every frame (paging older events in as it goes) and records, per frame,
+ * the interval since the previous frame and the frame's work: from its start (the rAF timestamp, taken
+ * before scroll events and rAF callbacks run) to the first task after it was rendered (a message posted
+ * in the rAF callback is delivered once style, layout and paint of that frame are done).
+ */
 async function scrollFrames(page: Page): Promise<Omit<Measured, 'firstRowsMs'>> {
   return page.evaluate(
     ({ frames, step }) =>
       new Promise<Omit<Measured, 'firstRowsMs'>>((resolveFrames) => {
         const scroller = document.querySelector('[data-testid="timeline-scroll"]') as HTMLElement;
         const deltas: number[] = [];
+        const work: number[] = [];
+        const afterRender = new MessageChannel();
+        afterRender.port2.onmessage = (event: MessageEvent<number>) => work.push(performance.now() - event.data);
         let maxDomRows = 0;
         let minSeq = Number.POSITIVE_INFINITY;
         let last = 0;
         const frame = (now: number) => {
           if (last !== 0) deltas.push(now - last);
           last = now;
+          afterRender.port1.postMessage(now);
           scroller.scrollTop += step;
           const rows = document.querySelectorAll('.timeline-row');
           maxDomRows = Math.max(maxDomRows, rows.length);
           for (const row of rows) minSeq = Math.min(minSeq, Number((row as HTMLElement).dataset.seq));
           if (deltas.length < frames) requestAnimationFrame(frame);
-          else resolveFrames({ frameDeltasMs: deltas, maxDomRows, rowsReached: minSeq });
+          else setTimeout(() => resolveFrames({ frameDeltasMs: deltas, frameWorkMs: work, maxDomRows, rowsReached: minSeq }), 50);
         };
         requestAnimationFrame(frame);
       }),
@@ -206,6 +217,7 @@ function harnessPreload(): Promise<string> {
 function section(measured: Measured, seedSeconds: number): BenchSection {
   const firstRows = percentile(measured.firstRowsMs, 0.5);
   const p95 = percentile(measured.frameDeltasMs, 0.95);
+  const workP95 = percentile(measured.frameWorkMs, 0.95);
   const count = EVENT_COUNT.toLocaleString('en-US');
   const scrolledPast = EVENT_COUNT - measured.rowsReached + 1;
   const dropped = measured.frameDeltasMs.filter((delta) => delta > DROPPED_FRAME_MS).length;
@@ -219,10 +231,14 @@ function section(measured: Measured, seedSeconds: number): BenchSection {
         met: firstRows <= TARGET_FIRST_ROWS_MS,
       },
       {
-        metric: `scroll frame time, p95 of ${SCROLL_FRAMES} frames at ${SCROLL_STEP_PX} px/frame (median ${percentile(measured.frameDeltasMs, 0.5).toFixed(1)} ms, max ${Math.max(...measured.frameDeltasMs).toFixed(1)} ms)`,
+        metric: `scroll frame time (work per frame: scroll handling, React, style, layout, paint), p95 of ${measured.frameWorkMs.length} frames at ${SCROLL_STEP_PX} px/frame (median ${percentile(measured.frameWorkMs, 0.5).toFixed(1)} ms, max ${Math.max(...measured.frameWorkMs).toFixed(1)} ms)`,
+        value: `${workP95.toFixed(1)} ms`,
+        target: `≤ ${TARGET_FRAME_P95_MS} ms`,
+        met: workP95 <= TARGET_FRAME_P95_MS,
+      },
+      {
+        metric: `frame interval while scrolling (requestAnimationFrame deltas; never below one 60 Hz frame, ${VSYNC_MS.toFixed(1)} ms), p95 (median ${percentile(measured.frameDeltasMs, 0.5).toFixed(1)} ms, max ${Math.max(...measured.frameDeltasMs).toFixed(1)} ms)`,
         value: `${p95.toFixed(1)} ms`,
-        target: `≤ ${TARGET_FRAME_P95_MS} ms (one 60 Hz frame, ${VSYNC_MS.toFixed(1)} ms)`,
-        met: p95 <= VSYNC_MS + 0.5,
       },
       {
         metric: 'frames dropped while scrolling (deltas over 1.5 frames)',
@@ -234,7 +250,7 @@ function section(measured: Measured, seedSeconds: number): BenchSection {
       },
     ],
     notes: [
-      `Headless system Chromium with --disable-gpu, the renderer built by Vite and \`window.lemming\` bound to the real IPC handlers and engine host in the same Node process (as in the e2e harness). The ${count} events were written once with the timeline store in batches of ${BATCH_SIZE.toLocaleString('en-US')} (${seedSeconds.toFixed(1)} s). Frame times are requestAnimationFrame deltas while the list scrolls programmatically and pages older events in over IPC; a delta cannot be shorter than the display's 16.7 ms frame, so the frame target counts as met when the 95th percentile is one frame (within 0.5 ms). Time to first rows runs from the click on "Timeline" (the view mounts empty and reads its first page) to the frame after rows are in the DOM.`,
+      `Headless system Chromium with --disable-gpu, the renderer built by Vite and \`window.lemming\` bound to the real IPC handlers and engine host in the same Node process (as in the e2e harness). The ${count} events were written once with the timeline store in batches of ${BATCH_SIZE.toLocaleString('en-US')} (${seedSeconds.toFixed(1)} s). While the list scrolls programmatically (paging older events in over IPC), each frame's work is measured from the frame's start (the requestAnimationFrame timestamp) to the first task after that frame rendered; the frame interval (requestAnimationFrame deltas) is reported too, and cannot be shorter than the display's 16.7 ms. Time to first rows runs from the click on "Timeline" (the view mounts empty and reads its first page) to the frame after rows are in the DOM.`,
     ],
   };
 }
