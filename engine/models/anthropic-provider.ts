@@ -1,52 +1,27 @@
 import { z } from 'zod';
-import { joinUrl, requireApiKey, type HttpEndpoint } from './endpoint';
-import { postJson } from './http-json';
+import { JsonApiProvider } from './json-api-provider';
 import { isPlainObject } from './json-values';
-import { ModelCallError } from './model-call-error';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
-import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall } from './types';
+import type { ChatMessage, ModelRequest, ToolCall } from './types';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 /** The Messages API requires max_tokens; this is what LeMMing always sent. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
 /** Anthropic Messages API with tool use. */
-export class AnthropicProvider implements ModelProvider {
-  readonly name: string;
-  readonly nativeTools: boolean;
+export class AnthropicProvider extends JsonApiProvider {
+  protected readonly path = 'v1/messages';
 
-  constructor(private readonly endpoint: HttpEndpoint) {
-    this.name = endpoint.providerName;
-    this.nativeTools = endpoint.nativeTools;
+  protected authHeaders(key: string | undefined): Record<string, string> {
+    return { 'anthropic-version': ANTHROPIC_VERSION, ...(key ? { 'x-api-key': key } : {}) };
   }
 
-  async complete(request: ModelRequest): Promise<ModelResponse> {
-    const key = requireApiKey(this.endpoint);
-    const started = performance.now();
-    const { body, attempts } = await postJson({
-      service: this.endpoint.service,
-      url: joinUrl(this.endpoint.baseUrl, 'v1/messages'),
-      headers: {
-        ...this.endpoint.headers,
-        'anthropic-version': ANTHROPIC_VERSION,
-        ...(key ? { 'x-api-key': key } : {}),
-      },
-      body: toAnthropicRequest(request),
-      timeoutMs: this.endpoint.timeoutMs,
-      maxRetries: this.endpoint.maxRetries,
-      signal: request.signal,
-      dispatcher: this.endpoint.dispatcher,
-      timing: this.endpoint.timing,
-      secrets: key ? [key] : [],
-    });
-    const parsed = fromAnthropicResponse(body);
-    if (!parsed.ok)
-      throw new ModelCallError({
-        kind: 'bad_response',
-        message: `${this.endpoint.service} ${parsed.problem}`,
-        attempts,
-      });
-    return { ...parsed.response, latencyMs: performance.now() - started };
+  protected requestBody(request: ModelRequest): Record<string, unknown> {
+    return toAnthropicRequest(request);
+  }
+
+  protected parseAnswer(body: unknown): ParsedAnswer {
+    return fromAnthropicResponse(body);
   }
 }
 

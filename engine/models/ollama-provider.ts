@@ -1,44 +1,23 @@
 import { z } from 'zod';
-import { joinUrl, requireApiKey, type HttpEndpoint } from './endpoint';
-import { postJson } from './http-json';
+import { JsonApiProvider } from './json-api-provider';
 import { isPlainObject, parseToolArguments } from './json-values';
-import { ModelCallError } from './model-call-error';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
-import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall } from './types';
+import type { ChatMessage, ModelRequest, ToolCall } from './types';
 
 /** Ollama's native /api/chat. Its errors are errors (LeMMing returned them as the answer). */
-export class OllamaProvider implements ModelProvider {
-  readonly name: string;
-  readonly nativeTools: boolean;
+export class OllamaProvider extends JsonApiProvider {
+  protected readonly path = 'api/chat';
 
-  constructor(private readonly endpoint: HttpEndpoint) {
-    this.name = endpoint.providerName;
-    this.nativeTools = endpoint.nativeTools;
+  protected authHeaders(key: string | undefined): Record<string, string> {
+    return key ? { authorization: `Bearer ${key}` } : {};
   }
 
-  async complete(request: ModelRequest): Promise<ModelResponse> {
-    const key = requireApiKey(this.endpoint);
-    const started = performance.now();
-    const { body, attempts } = await postJson({
-      service: this.endpoint.service,
-      url: joinUrl(this.endpoint.baseUrl, 'api/chat'),
-      headers: { ...this.endpoint.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) },
-      body: toOllamaRequest(request),
-      timeoutMs: this.endpoint.timeoutMs,
-      maxRetries: this.endpoint.maxRetries,
-      signal: request.signal,
-      dispatcher: this.endpoint.dispatcher,
-      timing: this.endpoint.timing,
-      secrets: key ? [key] : [],
-    });
-    const parsed = fromOllamaResponse(body);
-    if (!parsed.ok)
-      throw new ModelCallError({
-        kind: 'bad_response',
-        message: `${this.endpoint.service} ${parsed.problem}`,
-        attempts,
-      });
-    return { ...parsed.response, latencyMs: performance.now() - started };
+  protected requestBody(request: ModelRequest): Record<string, unknown> {
+    return toOllamaRequest(request);
+  }
+
+  protected parseAnswer(body: unknown): ParsedAnswer {
+    return fromOllamaResponse(body);
   }
 }
 

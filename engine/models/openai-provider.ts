@@ -1,57 +1,34 @@
 import { z } from 'zod';
-import { requireApiKey, joinUrl, type HttpEndpoint } from './endpoint';
-import { postJson } from './http-json';
+import type { HttpEndpoint } from './endpoint';
+import { JsonApiProvider } from './json-api-provider';
 import { parseToolArguments } from './json-values';
-import { ModelCallError } from './model-call-error';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
-import type {
-  ChatMessage,
-  ModelProvider,
-  ModelRequest,
-  ModelResponse,
-  ToolCall,
-  ToolDefinition,
-} from './types';
+import type { ChatMessage, ModelRequest, ToolCall, ToolDefinition } from './types';
 
 /** OpenAI's own API wants max_completion_tokens (reasoning models refuse max_tokens); compatible servers want max_tokens. */
 export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
 
 /** OpenAI chat completions, and every server that speaks it (OpenRouter, LM Studio, vLLM, llama.cpp). */
-export class OpenAiCompatibleProvider implements ModelProvider {
-  readonly name: string;
-  readonly nativeTools: boolean;
+export class OpenAiCompatibleProvider extends JsonApiProvider {
+  protected readonly path = 'chat/completions';
 
   constructor(
-    private readonly endpoint: HttpEndpoint,
+    endpoint: HttpEndpoint,
     private readonly maxTokensField: MaxTokensField,
   ) {
-    this.name = endpoint.providerName;
-    this.nativeTools = endpoint.nativeTools;
+    super(endpoint);
   }
 
-  async complete(request: ModelRequest): Promise<ModelResponse> {
-    const key = requireApiKey(this.endpoint);
-    const started = performance.now();
-    const { body, attempts } = await postJson({
-      service: this.endpoint.service,
-      url: joinUrl(this.endpoint.baseUrl, 'chat/completions'),
-      headers: { ...this.endpoint.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) },
-      body: toOpenAiRequest(request, this.maxTokensField),
-      timeoutMs: this.endpoint.timeoutMs,
-      maxRetries: this.endpoint.maxRetries,
-      signal: request.signal,
-      dispatcher: this.endpoint.dispatcher,
-      timing: this.endpoint.timing,
-      secrets: key ? [key] : [],
-    });
-    const parsed = fromOpenAiResponse(body);
-    if (!parsed.ok)
-      throw new ModelCallError({
-        kind: 'bad_response',
-        message: `${this.endpoint.service} ${parsed.problem}`,
-        attempts,
-      });
-    return { ...parsed.response, latencyMs: performance.now() - started };
+  protected authHeaders(key: string | undefined): Record<string, string> {
+    return key ? { authorization: `Bearer ${key}` } : {};
+  }
+
+  protected requestBody(request: ModelRequest): Record<string, unknown> {
+    return toOpenAiRequest(request, this.maxTokensField);
+  }
+
+  protected parseAnswer(body: unknown): ParsedAnswer {
+    return fromOpenAiResponse(body);
   }
 }
 

@@ -1,0 +1,49 @@
+import { joinUrl, requireApiKey, type HttpEndpoint } from './endpoint';
+import { postJson } from './http-json';
+import { ModelCallError } from './model-call-error';
+import type { ParsedAnswer } from './parsed-answer';
+import type { ModelProvider, ModelRequest, ModelResponse } from './types';
+
+/**
+ * A provider whose API is one JSON POST per call (OpenAI-compatible, Anthropic, Ollama): the key
+ * lookup, transport (retries, deadline, redaction of the key) and the refusal of an answer that does
+ * not parse are the same for all; each API says only where it posts, how it authenticates, and how it
+ * writes requests and reads answers.
+ */
+export abstract class JsonApiProvider implements ModelProvider {
+  readonly name: string;
+  readonly nativeTools: boolean;
+
+  constructor(protected readonly endpoint: HttpEndpoint) {
+    this.name = endpoint.providerName;
+    this.nativeTools = endpoint.nativeTools;
+  }
+
+  /** The path under the endpoint's base URL. */
+  protected abstract readonly path: string;
+  protected abstract authHeaders(key: string | undefined): Record<string, string>;
+  protected abstract requestBody(request: ModelRequest): Record<string, unknown>;
+  protected abstract parseAnswer(body: unknown): ParsedAnswer;
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    const key = requireApiKey(this.endpoint);
+    const started = performance.now();
+    const { body, attempts } = await postJson({
+      service: this.endpoint.service,
+      url: joinUrl(this.endpoint.baseUrl, this.path),
+      headers: { ...this.endpoint.headers, ...this.authHeaders(key) },
+      body: this.requestBody(request),
+      timeoutMs: this.endpoint.timeoutMs,
+      maxRetries: this.endpoint.maxRetries,
+      signal: request.signal,
+      dispatcher: this.endpoint.dispatcher,
+      timing: this.endpoint.timing,
+      secrets: key ? [key] : [],
+    });
+    const parsed = this.parseAnswer(body);
+    if (!parsed.ok) {
+      throw new ModelCallError({ kind: 'bad_response', message: `${this.endpoint.service} ${parsed.problem}`, attempts });
+    }
+    return { ...parsed.response, latencyMs: performance.now() - started };
+  }
+}
