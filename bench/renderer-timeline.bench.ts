@@ -1,6 +1,5 @@
 // The Timeline view in Chromium over a 1M-event timeline: time to first rows and scroll frame times.
 // Standalone: `npx tsx bench/renderer-timeline.bench.ts`; also run by `npm run bench`.
-import { build as esbuild } from 'esbuild';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,6 +14,7 @@ import { EngineHost } from '../main/engine-host/engine-host';
 import { createDispatch } from '../main/ipc/dispatch';
 import { createHandlers } from '../main/ipc/handlers';
 import { startRendererServer } from '../test/harness/renderer-server';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, harnessPreloadScript } from '../test/harness/system-chromium';
 import type { BenchSection } from './bench-section';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -32,16 +32,6 @@ const TARGET_FRAME_P95_MS = 16;
 const VSYNC_MS = 1000 / 60;
 /** A delta this long means at least one frame was dropped. */
 const DROPPED_FRAME_MS = VSYNC_MS * 1.5;
-const CHROMIUM = process.env.LEMMING_CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 export default async function rendererTimelineBench(): Promise<BenchSection> {
   const dir = mkdtempSync(join(tmpdir(), 'lemming-renderer-bench-'));
@@ -121,13 +111,13 @@ async function measureInChromium(dir: string, rendererDir: string, org: string):
     { redact: (value) => host.redact(value) },
   );
   const server = await startRendererServer(rendererDir);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     await page.exposeBinding('__lemmingInvoke', (_source, channel: unknown, input: unknown) =>
       dispatch(channel, input),
     );
-    await page.addInitScript({ content: await harnessPreload() });
+    await page.addInitScript({ content: await harnessPreloadScript() });
     // tsx compiles the functions passed to page.evaluate with esbuild's keep-names helper, which the page lacks.
     await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
     await page.goto(`${server.origin}/index.html`);
@@ -202,16 +192,6 @@ async function scrollFrames(page: Page): Promise<Omit<Measured, 'firstRowsMs'>> 
       }),
     { frames: SCROLL_FRAMES, step: SCROLL_STEP_PX },
   );
-}
-
-function harnessPreload(): Promise<string> {
-  return esbuild({
-    entryPoints: [join(REPO_ROOT, 'test', 'harness', 'harness-preload.ts')],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    write: false,
-  }).then((result) => result.outputFiles[0]!.text);
 }
 
 function section(measured: Measured, seedSeconds: number): BenchSection {

@@ -1,10 +1,10 @@
 import { defineConfig } from '@playwright/test';
 import { existsSync } from 'node:fs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../harness/system-chromium';
 
-const CHROMIUM = process.env.LEMMING_CHROMIUM ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) {
+if (!existsSync(CHROMIUM_PATH)) {
   throw new Error(
-    `The renderer tests need a system Chromium at ${CHROMIUM}. Install it with "apt-get install -y chromium" ` +
+    `The renderer tests need a system Chromium at ${CHROMIUM_PATH}. Install it with "apt-get install -y chromium" ` +
       '(or set LEMMING_CHROMIUM to its path). Never run "npx playwright install".',
   );
 }
@@ -25,16 +25,8 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
   },
 });

@@ -1,5 +1,4 @@
 import { test as base, type Page } from '@playwright/test';
-import { build } from 'esbuild';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,6 +9,7 @@ import { EngineHost } from '../../main/engine-host/engine-host';
 import { createDispatch } from '../../main/ipc/dispatch';
 import { createHandlers } from '../../main/ipc/handlers';
 import { isTrustedSender } from '../../main/security/sender';
+import { harnessPreloadScript } from './system-chromium';
 import { startRendererServer, type RendererServer } from './renderer-server';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
@@ -48,19 +48,6 @@ export interface LemmingHarness {
   /** A fresh temporary copy of a folder (fixtures are never touched in place). */
   copyOfFolder(source: string): string;
   gotoApp(): Promise<void>;
-}
-
-let preloadScript: Promise<string> | undefined;
-
-function harnessPreload(): Promise<string> {
-  preloadScript ??= build({
-    entryPoints: [join(REPO_ROOT, 'test', 'harness', 'harness-preload.ts')],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    write: false,
-  }).then((result) => result.outputFiles[0]!.text);
-  return preloadScript;
 }
 
 /**
@@ -125,7 +112,7 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       calls.push({ channel, input, response });
       return response;
     });
-    await page.addInitScript({ content: await harnessPreload() });
+    await page.addInitScript({ content: await harnessPreloadScript() });
 
     await use({
       page,
