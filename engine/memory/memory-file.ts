@@ -1,4 +1,5 @@
-import { opendir, readdir, readFile, rm } from 'node:fs/promises';
+import { opendirSync, readdirSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../org/atomic-write';
@@ -107,10 +108,8 @@ export async function readMemory(
   const keyProblem = checkMemoryKey(key, limits);
   if (keyProblem)
     return { ok: false, problem: { file, field: '', line: 1, column: 1, message: keyProblem.message } };
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
+  // Synchronous reads of small files, for speed: see engine/org/read-text-file.ts.
+  const text = readFileOrNull(file);
   if (text === null) return { ok: true, found: false };
   return parseMemoryText(text, file, key);
 }
@@ -138,12 +137,7 @@ export async function deleteMemory(agentDir: string, key: string): Promise<boole
 }
 
 export async function countMemoryKeys(agentDir: string): Promise<number> {
-  const entries = await readdir(memoryDir(agentDir), { withFileTypes: true }).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return [];
-      throw error;
-    },
-  );
+  const entries = whenFolderExists(() => readdirSync(memoryDir(agentDir), { withFileTypes: true })) ?? [];
   return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.json')).length;
 }
 
@@ -154,37 +148,65 @@ export async function countMemoryKeys(agentDir: string): Promise<number> {
  */
 export async function listMemory(agentDir: string, maxItems = 20): Promise<MemoryListing> {
   const listing: MemoryListing = { entries: [], truncated: false, problems: [] };
-  const folder = await opendir(memoryDir(agentDir)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
+  const folder = whenFolderExists(() => opendirSync(memoryDir(agentDir)));
   if (!folder) return listing;
-  let seen = 0;
-  for await (const entry of folder) {
-    if (!entry.isFile() || !entry.name.endsWith('.json')) continue;
-    if (seen === maxItems) {
-      listing.truncated = true;
-      break;
+  try {
+    let seen = 0;
+    for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
+      if (!entry.isFile() || !entry.name.endsWith('.json')) continue;
+      if (seen === maxItems) {
+        listing.truncated = true;
+        break;
+      }
+      seen += 1;
+      const key = entry.name.slice(0, -'.json'.length);
+      const file = join(memoryDir(agentDir), entry.name);
+      const text = readFileOrError(file);
+      if (text instanceof Error) {
+        listing.problems.push({
+          file,
+          field: '',
+          line: 1,
+          column: 1,
+          message: `could not read the file: ${text.message}`,
+        });
+        continue;
+      }
+      const read = parseMemoryText(text, file, key);
+      if (read.ok) listing.entries.push({ key, value: read.record.value });
+      else listing.problems.push(read.problem);
     }
-    seen += 1;
-    const key = entry.name.slice(0, -'.json'.length);
-    const file = join(memoryDir(agentDir), entry.name);
-    const text = await readFile(file, 'utf8').catch((error: Error) => error);
-    if (text instanceof Error) {
-      listing.problems.push({
-        file,
-        field: '',
-        line: 1,
-        column: 1,
-        message: `could not read the file: ${text.message}`,
-      });
-      continue;
-    }
-    const read = parseMemoryText(text, file, key);
-    if (read.ok) listing.entries.push({ key, value: read.record.value });
-    else listing.problems.push(read.problem);
+  } finally {
+    folder.closeSync();
   }
   return listing;
+}
+
+function readFileOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+function readFileOrError(file: string): string | Error {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** The folder's listing, or null when there is no memory folder yet. */
+function whenFolderExists<T>(list: () => T): T | null {
+  try {
+    return list();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 /**

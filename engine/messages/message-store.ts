@@ -47,6 +47,8 @@ export class MessageStore {
   private readonly selectCursor: Database.Statement;
   private readonly upsertCursor: Database.Statement;
   private readonly selectLatestSeq: Database.Statement;
+  /** Inbox queries by shape (how many senders a reader may read); prepared once, not every turn. */
+  private readonly inboxStatements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare('INSERT INTO messages (id, sender, tick, kind, file, json) VALUES (?, ?, ?, ?, ?, ?)');
@@ -93,21 +95,32 @@ export class MessageStore {
   inbox(reader: string, readable: ReadableSenders, horizon: number, limits: InboxLimits = DEFAULT_INBOX_LIMITS): Inbox {
     const cursor = this.cursor(reader);
     const [senderSql, senderParams] = senderFilter(readable);
-    const fresh = this.db
-      .prepare(`SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? AND ${senderSql} ORDER BY seq LIMIT ?`)
+    const fresh = this.statement(`SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? AND ${senderSql} ORDER BY seq LIMIT ?`)
       .all(cursor, horizon, ...senderParams, limits.fresh + 1) as StoredMessage[];
     const moreWaiting = fresh.length > limits.fresh;
     if (moreWaiting) fresh.pop();
     const earlier =
       limits.earlier > 0
-        ? (this.db
-            .prepare(`SELECT ${COLUMNS} FROM messages WHERE seq <= ? AND ${senderSql} ORDER BY seq DESC LIMIT ?`)
+        ? (this.statement(`SELECT ${COLUMNS} FROM messages WHERE seq <= ? AND ${senderSql} ORDER BY seq DESC LIMIT ?`)
             .all(cursor, ...senderParams, limits.earlier) as StoredMessage[])
         : [];
     const cursorAfter = moreWaiting ? fresh.at(-1)!.seq : Math.max(cursor, horizon);
     return { fresh, earlier, cursorAfter, moreWaiting };
   }
+
+  private statement(sql: string): Database.Statement {
+    let statement = this.inboxStatements.get(sql);
+    if (!statement) {
+      if (this.inboxStatements.size >= MAX_CACHED_STATEMENTS) this.inboxStatements.clear();
+      statement = this.db.prepare(sql);
+      this.inboxStatements.set(sql, statement);
+    }
+    return statement;
+  }
 }
+
+/** Distinct inbox query shapes kept prepared; an org has a handful, so this only bounds odd ones. */
+const MAX_CACHED_STATEMENTS = 64;
 
 function senderFilter(readable: ReadableSenders): [string, string[]] {
   if (readable.all) return ['sender <> ?', [readable.except]];

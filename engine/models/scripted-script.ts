@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
@@ -219,7 +219,7 @@ export async function loadScript(orgPath: string, scriptPath: string): Promise<S
   const fullPath = isAbsolute(scriptPath) ? scriptPath : resolve(orgPath, scriptPath);
   let source: string;
   try {
-    source = await readFile(fullPath, 'utf8');
+    source = readFileSync(fullPath, 'utf8');
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT'

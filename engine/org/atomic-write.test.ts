@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic, writeJsonAtomic } from './atomic-write';
+import { writeFileAtomic, writeFileAtomicUnflushed, writeJsonAtomic } from './atomic-write';
 
 let dir: string;
 
@@ -74,6 +74,39 @@ describe('writeFileAtomic', () => {
     await Promise.all(contents.map((content) => writeFileAtomic(target, content)));
     expect(contents).toContain(await readFile(target, 'utf8'));
     expect(await readdir(dir)).toEqual(['credits.json']);
+  });
+});
+
+describe('writeFileAtomicUnflushed', () => {
+  it('creates missing parent folders, writes the file and leaves no temp file', async () => {
+    const target = join(dir, 'agents', 'a', 'memory', 'seen.json');
+    writeFileAtomicUnflushed(target, '{"value": 1}');
+    expect(await readFile(target, 'utf8')).toBe('{"value": 1}');
+    expect(await readdir(join(dir, 'agents', 'a', 'memory'))).toEqual(['seen.json']);
+  });
+
+  it('replaces an existing file, again and again, leaving only the last version', async () => {
+    const target = join(dir, 'seen.json');
+    await writeFile(target, 'old');
+    for (let round = 0; round < 5; round += 1) writeFileAtomicUnflushed(target, `version ${round}`);
+    expect(await readFile(target, 'utf8')).toBe('version 4');
+    expect(await readdir(dir)).toEqual(['seen.json']);
+  });
+
+  it.skipIf(process.platform === 'win32')('keeps the permission bits of the file it replaces', async () => {
+    const target = join(dir, 'private.json');
+    await writeFile(target, 'old');
+    await chmod(target, 0o600);
+    writeFileAtomicUnflushed(target, 'new');
+    expect((await stat(target)).mode & 0o777).toBe(0o600);
+  });
+
+  it('throws, keeps the target and removes its temp file when the rename fails', async () => {
+    const target = join(dir, 'occupied');
+    await mkdir(join(target, 'inside'), { recursive: true });
+    expect(() => writeFileAtomicUnflushed(target, 'data')).toThrow();
+    expect((await stat(target)).isDirectory()).toBe(true);
+    expect(await readdir(dir)).toEqual(['occupied']);
   });
 });
 

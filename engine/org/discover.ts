@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
 import { fileProblem } from './json-problems';
@@ -36,10 +36,7 @@ export type DiscoveredAgent =
  */
 export async function discoverAgents(orgPath: string): Promise<DiscoveredAgent[]> {
   const agentsDir = join(orgPath, 'agents');
-  const entries = await readdir(agentsDir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
+  const entries = agentFolderEntries(agentsDir);
   const folders = entries
     .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== TEMPLATE_FOLDER)
     .map((entry) => entry.name)
@@ -47,6 +44,16 @@ export async function discoverAgents(orgPath: string): Promise<DiscoveredAgent[]
 
   const read = await Promise.all(folders.map((folder) => readAgentFolder(orgPath, folder)));
   return markDuplicateNames(read.filter((agent): agent is DiscoveredAgent => agent !== null));
+}
+
+/** Synchronous, like the engine's other reads of small org files: see engine/org/read-text-file.ts. */
+function agentFolderEntries(agentsDir: string): Dirent[] {
+  try {
+    return readdirSync(agentsDir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }
 
 async function readAgentFolder(orgPath: string, folder: string): Promise<DiscoveredAgent | null> {

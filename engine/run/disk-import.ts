@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { MessageStore } from '../messages/message-store';
@@ -16,6 +16,8 @@ import type { RunSecrets } from './run-secrets';
 export class DiskImport {
   private readonly selectKnown: Database.Statement;
   private readonly insertKnown: Database.Statement;
+  /** Outbox files already in the message store: each tick lists every outbox, and most of its files are old. */
+  private readonly knownOutboxFiles = new Set<string>();
 
   constructor(
     private readonly orgPath: string,
@@ -47,7 +49,7 @@ export class DiskImport {
   }
 
   private async importFrom(options: { memoryAndLogs: boolean }): Promise<number> {
-    const folders = await subfolders(join(this.orgPath, 'agents'));
+    const folders = subfolders(join(this.orgPath, 'agents'));
     // Folders are read at once but their findings are kept in folder order, so imports are deterministic.
     const found = await Promise.all(
       folders.map(async (folder) => {
@@ -76,11 +78,15 @@ export class DiskImport {
 
   private async collectOutbox(folder: string, into: { file: string; text: string; tick: number; sender: string }[]): Promise<void> {
     const dir = join(this.orgPath, 'agents', folder, 'outbox');
-    for (const name of await fileNames(dir)) {
+    for (const name of fileNames(dir)) {
       const parsedName = parseOutboxFileName(name);
       const file = `agents/${folder}/outbox/${name}`;
-      if (!parsedName || this.messages.has(file)) continue;
-      const text = await readFile(join(dir, name), 'utf8').catch(() => null);
+      if (!parsedName || this.knownOutboxFiles.has(file)) continue;
+      if (this.messages.has(file)) {
+        this.knownOutboxFiles.add(file);
+        continue;
+      }
+      const text = readTextOrNull(join(dir, name));
       if (text !== null) into.push({ file, text, tick: parsedName.tick, sender: folder });
     }
   }
@@ -101,10 +107,10 @@ export class DiskImport {
 
   private async collectMemory(folder: string, events: TimelineEventInput[], known: string[]): Promise<void> {
     const dir = join(this.orgPath, 'agents', folder, 'memory');
-    for (const name of await fileNames(dir)) {
+    for (const name of fileNames(dir)) {
       const file = `agents/${folder}/memory/${name}`;
       if (!name.endsWith('.json') || this.selectKnown.get(file)) continue;
-      const text = await readFile(join(dir, name), 'utf8').catch(() => null);
+      const text = readTextOrNull(join(dir, name));
       if (text === null) continue;
       known.push(file);
       const parsed = parseJsonText(text);
@@ -122,7 +128,7 @@ export class DiskImport {
     for (const name of ['structured.jsonl', 'activity.log']) {
       const file = `agents/${folder}/logs/${name}`;
       if (this.selectKnown.get(file)) continue;
-      const text = await readFile(join(this.orgPath, file), 'utf8').catch(() => null);
+      const text = readTextOrNull(join(this.orgPath, file));
       if (text === null) continue;
       known.push(file);
       text.split('\n').forEach((line, index) => {
@@ -161,12 +167,27 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-async function subfolders(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name).sort();
+// Synchronous reads of small files and folders, for speed: see engine/org/read-text-file.ts.
+function subfolders(dir: string): string[] {
+  return entriesOf(dir).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name).sort();
 }
 
-async function fileNames(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+function fileNames(dir: string): string[] {
+  return entriesOf(dir).filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+}
+
+function entriesOf(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }

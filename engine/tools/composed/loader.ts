@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ComposedTool, ToolSource } from './composed-tool';
 import { normalizeAgentClash, normalizeOpenClaw, type Normalized } from './normalize';
@@ -70,7 +70,8 @@ export async function loadComposedTools(orgPath: string, agentFolder?: string): 
 async function listToolFiles(folder: ToolPlace): Promise<{ files: ToolPlace[]; problems: ComposedToolProblem[] }> {
   let names: string[];
   try {
-    names = await readdir(folder.absolute);
+    // Synchronous, like the engine's other reads of small org files: see engine/org/read-text-file.ts.
+    names = readdirSync(folder.absolute);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { files: [], problems: [] };
@@ -94,10 +95,10 @@ async function loadToolFile(file: ToolPlace): Promise<LoadedFile> {
   const fail = (message: string): LoadedFile => ({ relative: file.relative, tools: [], problems: [{ file: file.relative, field: '', message }] });
   let text: string;
   try {
-    const info = await stat(file.absolute);
+    const info = statSync(file.absolute);
     if (!info.isFile()) return fail('is not a regular file');
     if (info.size > MAX_FILE_BYTES) return fail(`is ${info.size} bytes; a tool file may be at most ${MAX_FILE_BYTES} bytes`);
-    text = await readFile(file.absolute, 'utf8');
+    text = readFileSync(file.absolute, 'utf8');
   } catch (error) {
     return fail(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }

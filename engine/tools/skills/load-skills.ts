@@ -1,4 +1,4 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { compareCodePoints } from '../../org/discover';
 import { parseSkillFile } from './parse-skill-file';
@@ -20,10 +20,7 @@ export interface LoadedSkills {
 export async function loadSkills(orgPath: string, agentFolder: string): Promise<LoadedSkills> {
   const relativeFolder = `agents/${agentFolder}/${SKILLS_FOLDER}`;
   const folder = join(orgPath, 'agents', agentFolder, SKILLS_FOLDER);
-  const entries = await readdir(folder, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [];
-    throw error;
-  });
+  const entries = skillFolderEntries(folder);
   const skills: Skill[] = [];
   const problems: SkillProblem[] = [];
   const owners = new Map<string, string>();
@@ -55,16 +52,27 @@ export async function loadSkills(orgPath: string, agentFolder: string): Promise<
   return { skills, problems };
 }
 
+/** Synchronous, like the engine's other reads of small org files: see engine/org/read-text-file.ts. */
+function skillFolderEntries(folder: string): Dirent[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw error;
+  }
+}
+
 type SkillText = { ok: true; text: string } | { ok: false; severity: SkillProblem['severity']; message: string };
 
 async function readSkillText(path: string): Promise<SkillText> {
-  const info = await lstat(path).catch(() => null);
+  const info = lstatSync(path, { throwIfNoEntry: false }) ?? null;
   if (!info) return { ok: false, severity: 'warning', message: `skipped: the folder has no ${SKILL_FILE}` };
   if (info.isSymbolicLink()) return { ok: false, severity: 'error', message: `${SKILL_FILE} is a link; it must be a real file` };
   if (!info.isFile()) return { ok: false, severity: 'error', message: `${SKILL_FILE} is not a file` };
   if (info.size > MAX_SKILL_FILE_BYTES) return { ok: false, severity: 'error', message: `${SKILL_FILE} is ${info.size} bytes; at most ${MAX_SKILL_FILE_BYTES} are read` };
   try {
-    return { ok: true, text: await readFile(path, 'utf8') };
+    return { ok: true, text: readFileSync(path, 'utf8') };
   } catch (error) {
     return { ok: false, severity: 'error', message: `cannot read ${SKILL_FILE}: ${(error as Error).message}` };
   }
