@@ -1,6 +1,6 @@
 import { ModelCallError } from './model-call-error';
 import { abortableSleep } from './retry-timing';
-import { loadScript, selectRule } from './scripted-script';
+import { ScriptFile, selectRule } from './scripted-script';
 import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse } from './types';
 
 export interface ScriptedSettings {
@@ -20,16 +20,17 @@ export interface ScriptedSettings {
 export class ScriptedProvider implements ModelProvider {
   readonly name = 'scripted';
   readonly nativeTools: boolean;
+  private readonly scriptFile: ScriptFile;
 
   constructor(private readonly settings: ScriptedSettings) {
     this.nativeTools = settings.nativeTools;
+    this.scriptFile = new ScriptFile(settings.orgPath, settings.script);
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const started = performance.now();
     const model = `model "${this.settings.modelKey}" (scripted)`;
-    // Read on every call so edits to the script take effect on the next tick.
-    const loaded = await loadScript(this.settings.orgPath, this.settings.script);
+    const loaded = this.scriptFile.load();
     if (!loaded.ok) {
       const details = loaded.problems.map(
         (problem) =>

@@ -216,21 +216,48 @@ export function parseScript(source: string, file: string): ScriptResult {
 
 /** Reads and validates the script at `scriptPath`, relative to the org unless absolute. */
 export async function loadScript(orgPath: string, scriptPath: string): Promise<ScriptResult> {
-  const fullPath = isAbsolute(scriptPath) ? scriptPath : resolve(orgPath, scriptPath);
-  let source: string;
-  try {
-    source = readFileSync(fullPath, 'utf8');
-  } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT'
-        ? 'the file does not exist'
-        : (error as Error).message;
-    return {
-      ok: false,
-      problems: [{ file: scriptPath, field: '', message: `cannot read the script: ${reason}` }],
-    };
+  return new ScriptFile(orgPath, scriptPath).load();
+}
+
+/**
+ * A script file that is read on every load, so an edit takes effect at once, but validated again only
+ * when its text changed: the scripted provider loads it for every model call.
+ */
+export class ScriptFile {
+  private last: { source: string; result: ScriptResult } | null = null;
+
+  constructor(
+    private readonly orgPath: string,
+    private readonly scriptPath: string,
+  ) {}
+
+  load(): ScriptResult {
+    const fullPath = isAbsolute(this.scriptPath) ? this.scriptPath : resolve(this.orgPath, this.scriptPath);
+    let source: string;
+    try {
+      source = readFileSync(fullPath, 'utf8');
+    } catch (error) {
+      const reason =
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'the file does not exist'
+          : (error as Error).message;
+      return {
+        ok: false,
+        problems: [{ file: this.scriptPath, field: '', message: `cannot read the script: ${reason}` }],
+      };
+    }
+    // Frozen, because every call hands out parts of the same parsed script.
+    if (this.last?.source !== source) this.last = { source, result: deepFreeze(parseScript(source, this.scriptPath)) };
+    return this.last.result;
   }
-  return parseScript(source, scriptPath);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }
 
 export interface SelectedRule {

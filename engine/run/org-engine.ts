@@ -405,7 +405,8 @@ export class OrgEngine {
       }
       if (turn.cursorAfter !== null) this.messages.advanceCursor(turn.agent, turn.cursorAfter);
       const owed = this.pending.record(this.redactWrites(turn.files));
-      this.diskImport.markWritten(turn.files.map((file) => file.path));
+      // Outbox files are known by the message store already; only memory and log files need marking.
+      this.diskImport.markWritten(turn.files.filter((file) => !turn.outbox.some((entry) => entry.file === file.path)).map((file) => file.path));
       return { seqs: this.appendEvents(turn.events), owed };
     });
     this.options.onCommit?.({ tick: turn.tick, agent: turn.agent, firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
