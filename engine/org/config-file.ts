@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { writeFileAtomic } from './atomic-write';
+import { writeFileAtomic, writeFileAtomicUnflushed } from './atomic-write';
 import { editJsonText, type JsonEdit } from './json-edit';
 import {
   fileProblem,
@@ -63,6 +63,14 @@ export type ConfigUpdate<T> =
   | { ok: true; value: T; text: string; changed: boolean; warnings: FileProblem[] }
   | { ok: false; problems: FileProblem[] };
 
+export interface ConfigWriteOptions {
+  /**
+   * Flush the file to disk before returning (the default). The engine's own per-tick updates skip it
+   * (see writeFileAtomicUnflushed): they are rewritten every tick from what SQLite holds.
+   */
+  flush?: boolean;
+}
+
 /**
  * Edits a config file in place, rewriting only the changed values so unknown keys and untouched
  * bytes stay. A missing file is created from the default document. If the result would not be valid,
@@ -72,6 +80,7 @@ export async function updateConfigFile<S extends z.ZodType>(
   orgPath: string,
   spec: ConfigFileSpec<S>,
   edits: readonly JsonEdit[],
+  options: ConfigWriteOptions = {},
 ): Promise<ConfigUpdate<z.output<S>>> {
   const path = join(orgPath, spec.file);
   return runSerially(path, async () => {
@@ -91,7 +100,8 @@ export async function updateConfigFile<S extends z.ZodType>(
     const mustWrite = edited.changed || !read.found;
     if (mustWrite) {
       try {
-        await writeFileAtomic(path, edited.text);
+        if (options.flush ?? true) await writeFileAtomic(path, edited.text);
+        else writeFileAtomicUnflushed(path, edited.text);
       } catch (error) {
         return { ok: false, problems: [fileProblem(spec.file, `cannot write: ${(error as Error).message}`)] };
       }

@@ -7,6 +7,7 @@ import {
   type ConfigFileSpec,
   type ConfigRead,
   type ConfigUpdate,
+  type ConfigWriteOptions,
 } from './config-file';
 import type { Resume } from './resume-schema';
 
@@ -75,7 +76,8 @@ export function readCredits(orgPath: string): Promise<ConfigRead<CreditsFile>> {
 export function updateCredits(
   orgPath: string,
   patch: Record<string, Partial<CreditEntry>>,
+  options: ConfigWriteOptions = {},
 ): Promise<ConfigUpdate<CreditsFile>> {
   const edits = Object.entries(patch).flatMap(([agent, fields]) => patchEdits(fields, [agent]));
-  return updateConfigFile(orgPath, CREDITS_SPEC, edits);
+  return updateConfigFile(orgPath, CREDITS_SPEC, edits, options);
 }

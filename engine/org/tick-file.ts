@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readConfigFile, updateConfigFile, type ConfigFileSpec, type ConfigUpdate } from './config-file';
+import { readConfigFile, updateConfigFile, type ConfigFileSpec, type ConfigUpdate, type ConfigWriteOptions } from './config-file';
 import type { FileProblem } from './json-problems';
 
 export const TICK_FILE = 'lemming/config/tick.json';
@@ -33,6 +33,6 @@ export async function readNextTick(orgPath: string): Promise<NextTickRead> {
 }
 
 /** Records the next tick to run, keeping any other key in the file. */
-export function writeNextTick(orgPath: string, nextTick: number): Promise<ConfigUpdate<TickFile>> {
-  return updateConfigFile(orgPath, TICK_SPEC, [{ path: ['current_tick'], value: nextTick }]);
+export function writeNextTick(orgPath: string, nextTick: number, options: ConfigWriteOptions = {}): Promise<ConfigUpdate<TickFile>> {
+  return updateConfigFile(orgPath, TICK_SPEC, [{ path: ['current_tick'], value: nextTick }], options);
 }

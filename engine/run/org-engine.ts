@@ -178,7 +178,9 @@ export class OrgEngine {
     this.pending.settle();
 
     await this.writeCreditsFile(agents, credits);
-    const advanced = await writeNextTick(this.orgPath, tick + 1);
+    // Unflushed, like credits.json: a power cut that loses it runs the tick again, and the turns table
+    // skips every turn that committed (see writeFileAtomicUnflushed).
+    const advanced = await writeNextTick(this.orgPath, tick + 1, { flush: false });
     if (!advanced.ok) throw new EngineInputError(advanced.problems);
     this.record({ kind: 'tick_completed', tick, run: runId, turns: report.turns }, tick);
     return report;
@@ -511,7 +513,7 @@ export class OrgEngine {
       patch[resume.name] = credits[resume.name] ? { credits_left } : { ...defaultCreditEntry(resume), credits_left };
     }
     if (Object.keys(patch).length === 0) return;
-    const written = await updateCredits(this.orgPath, patch);
+    const written = await updateCredits(this.orgPath, patch, { flush: false });
     if (!written.ok) throw new EngineInputError(written.problems);
   }
 }
