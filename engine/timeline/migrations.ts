@@ -43,4 +43,36 @@ export const timelineMigrations: readonly Migration[] = [
     `,
   },
   engineStateMigration,
+  {
+    version: 3,
+    name: 'search follows the events, fewer indexes',
+    sql: `
+      -- Appends write events only; the search index catches up to them later (catchUpSearch), in seq
+      -- order, and this row records the newest seq it has indexed.
+      CREATE TABLE search_progress (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        indexed_through INTEGER NOT NULL
+      );
+      -- Events written before this step were indexed as they were appended.
+      INSERT INTO search_progress (id, indexed_through) SELECT 1, coalesce(max(seq), 0) FROM events;
+
+      -- Where each run's events lie in seq order, like event_ticks: a run's events are written
+      -- together, so a run filter walks a narrow seq window instead of needing an index of its own.
+      CREATE TABLE event_runs (
+        run_id TEXT PRIMARY KEY,
+        first_seq INTEGER NOT NULL,
+        last_seq INTEGER NOT NULL,
+        events INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      INSERT INTO event_runs (run_id, first_seq, last_seq, events)
+        SELECT run_id, min(seq), max(seq), count(*) FROM events WHERE run_id IS NOT NULL GROUP BY run_id;
+      -- Every append pays for every index, most for those it inserts into at many places. Agent-only
+      -- pages merge arms of events_by_agent_kind, one per kind, instead of an index by agent alone;
+      -- a text search checks each hit's agent by its seq in events_by_seq_agent, where every append
+      -- lands at the right edge.
+      DROP INDEX events_by_run;
+      DROP INDEX events_by_agent;
+      CREATE INDEX events_by_seq_agent ON events (seq, agent);
+    `,
+  },
 ];

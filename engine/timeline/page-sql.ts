@@ -13,6 +13,12 @@ export interface PageSqlOptions {
   seqWindow?: { from: number; to: number };
   /** Page a tick-range-only filter through the tick index, for a range whose events are scattered. */
   viaTickIndex?: boolean;
+  /**
+   * Every kind in the timeline, for a filter by agent without kinds or text: no index leads with
+   * the agent alone, so the agents' events are merged from one events_by_agent_kind arm per kind.
+   * Left out when there are too many kinds to merge.
+   */
+  everyKind?: string[];
 }
 
 export interface PageSql {
@@ -24,7 +30,7 @@ export interface PageSql {
  * Most arms merged in one page query. Each arm is an index seek, so more arms cost more setup than
  * they save; beyond this, a list is checked on each row of fewer arms instead.
  */
-const MAX_MERGED_ARMS = 64;
+export const MAX_MERGED_ARMS = 64;
 
 const COLUMNS = 'seq, kind, agent, tick, run_id AS runId, time, json';
 const SEARCH_COLUMNS = 'e.seq, e.kind, e.agent, e.tick, e.run_id AS runId, e.time, e.json';
@@ -36,12 +42,13 @@ interface Condition {
 
 /**
  * The SQL for one keyset page. Every shape is driven by an index whose order is seq order: the
- * rowid ends every index entry, so `agent = ? ORDER BY seq` walks events_by_agent without sorting.
- * Several agents or kinds become one arm per value combined with UNION ALL under one ORDER BY, which
- * SQLite runs as a merge of already-ordered arms that stops after `limit` rows. Text search is driven
- * by the FTS index in seq order, with the other filters checked on each hit. A tick range
- * narrows the walk to the seq window its events lie in; when that window is mostly other ticks, the
- * tick index picks the seqs instead (covering, so only the matching seqs are sorted, not their rows).
+ * rowid ends every index entry, so `agent = ? AND kind = ? ORDER BY seq` walks events_by_agent_kind
+ * without sorting. Several agents or kinds become one arm per value (an agent alone: one arm per kind
+ * of the timeline) combined with UNION ALL under one ORDER BY, which SQLite runs as a merge of
+ * already-ordered arms that stops after `limit` rows. Text search is driven by the FTS index in seq
+ * order, with the other filters checked on each hit. A tick range or a run narrows the walk to the seq
+ * window its events lie in; when a tick range's window is mostly other ticks, the tick index picks the
+ * seqs instead (covering, so only the matching seqs are sorted, not their rows).
  */
 export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): PageSql {
   const order = options.direction === 'asc' ? 'ASC' : 'DESC';
@@ -81,7 +88,8 @@ export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): P
   }
 
   const base = [...seqConditions('seq', options), ...shared(filter, '')];
-  const arms = mergedArms(agents, kinds).map((arm) => [...base, ...arm]);
+  const armKinds = agents.length > 0 && kinds.length === 0 ? (options.everyKind ?? []) : kinds;
+  const arms = mergedArms(agents, armKinds).map((arm) => [...base, ...arm]);
   const select = (conditions: (Condition | null)[]): string =>
     `SELECT ${COLUMNS} FROM events${where(conditions)}`;
   return {
@@ -109,9 +117,9 @@ function mergedArms(agents: string[], kinds: string[]): (Condition | null)[][] {
   return [[inList('agent', agents), inList('kind', kinds)]];
 }
 
+/** The small covering index that checks a search hit's agent and kind, found by the hit's seq. */
 function agentKindIndex(agents: string[], kinds: string[]): string | null {
-  if (agents.length && kinds.length) return 'events_by_agent_kind';
-  if (agents.length) return 'events_by_agent';
+  if (agents.length) return kinds.length ? 'events_by_agent_kind' : 'events_by_seq_agent';
   return kinds.length ? 'events_by_kind' : null;
 }
 

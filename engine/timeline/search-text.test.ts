@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SEARCH_TEXT_CHARS, searchTextOf } from './search-text';
+import { MAX_SEARCH_TEXT_CHARS, searchTextOf, searchTextOfJson } from './search-text';
 
 describe('searchTextOf', () => {
   it('collects string values at every depth, in document order, and never keys', () => {
@@ -45,5 +45,17 @@ describe('searchTextOf', () => {
     let value: unknown = 'bottom';
     for (let depth = 0; depth < 200_000; depth++) value = [value];
     expect(searchTextOf({ kind: 'deep', value })).toBe('deep\nbottom');
+  });
+});
+
+describe('searchTextOfJson', () => {
+  it('reads the stored JSON text of an event', () => {
+    expect(searchTextOfJson('{"kind":"message","time":"t","entry":{"text":"hi"}}')).toBe('message\nhi');
+  });
+
+  it('gives nothing to index for text that is not a JSON object', () => {
+    for (const json of ['{not json', '', '[1,"a"]', '"just a string"', 'null', '42']) {
+      expect(searchTextOfJson(json), json).toBe('');
+    }
   });
 });

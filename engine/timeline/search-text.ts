@@ -31,3 +31,18 @@ export function searchTextOf(event: Readonly<Record<string, unknown>>): string {
   }
   return parts.join('\n');
 }
+
+/**
+ * The search text of an event's stored JSON text, or '' when the text is not a JSON object: a
+ * damaged row is left out of the index rather than stopping the indexing of the rows after it.
+ */
+export function searchTextOfJson(json: string): string {
+  let event: unknown;
+  try {
+    event = JSON.parse(json);
+  } catch {
+    return '';
+  }
+  if (event === null || typeof event !== 'object' || Array.isArray(event)) return '';
+  return searchTextOf(event as Record<string, unknown>);
+}

@@ -100,6 +100,8 @@ const FILTERS: Record<string, TimelineFilter> = {
   'ticks up to, negative ticks included': { tickTo: 0 },
   'single tick': { tickFrom: 7, tickTo: 7 },
   run: { runId: 'run-b' },
+  'run nobody wrote': { runId: 'run-z' },
+  'run and agent': { runId: 'run-c', agents: ['eve'] },
   'run, agents and ticks': { runId: 'run-a', agents: ['cleo', 'dmitri'], tickFrom: 0, tickTo: 30 },
   word: { text: 'invoice' },
   'word, case folded': { text: 'INVOICE' },

@@ -3,7 +3,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidTimelineEventError } from './event-record';
-import type { TimelineEventInput } from './event-schema';
+import type { TimelineEventInput, TimelineQuery } from './event-schema';
 import { tempTimelineDir } from './test-support/temp-timeline';
 import { BULK_BATCH_SIZE, MAX_REPORTED_SKIPS, TimelineReadOnlyError } from './timeline-store';
 
@@ -77,6 +77,58 @@ describe('appending', () => {
     });
     expect(seqs).toEqual([1, 2]);
     expect(timeline.db.prepare('SELECT count(*) FROM side_effects').pluck().get()).toBe(1);
+  });
+});
+
+describe('filters by agent and by run', () => {
+  it('page an agent’s events in seq order however many kinds the timeline holds', () => {
+    const timeline = temp.open();
+    const events = Array.from({ length: 600 }, (_, index) => ({
+      kind: `kind-${index % 90}`,
+      agent: index % 3 === 0 ? 'ada' : 'bert',
+    }));
+    timeline.appendMany(events);
+    const adaSeqs = events.flatMap((event, index) => (event.agent === 'ada' ? [index + 1] : [])).reverse();
+    const pages: number[] = [];
+    for (let cursor: number | null = null, first = true; first || cursor !== null; first = false) {
+      const page = timeline.page({ agents: ['ada'], limit: 50, cursor });
+      pages.push(...page.rows.map((row) => row.seq));
+      cursor = page.nextCursor;
+    }
+    expect(pages).toEqual(adaSeqs);
+    expect(timeline.explainPage({ agents: ['ada'] }).filter((step) => /^SCAN events\b/.test(step))).toEqual(
+      [],
+    );
+
+    const fewKinds = temp.open('few-kinds.sqlite');
+    fewKinds.appendMany([
+      { kind: 'message', agent: 'ada' },
+      { kind: 'skip', agent: 'bert' },
+      { kind: 'credit', agent: 'ada' },
+    ]);
+    expect(fewKinds.page({ agents: ['ada'] }).rows.map((row) => row.seq)).toEqual([3, 1]);
+    expect(fewKinds.explainPage({ agents: ['ada'] })).toContain('MERGE (UNION ALL)');
+  });
+
+  it('finds a run’s events by the seqs they were written at, also when its run started earlier', () => {
+    const timeline = temp.open();
+    timeline.appendMany([
+      { kind: 'tick_started', run: 'run-1', tick: 1 },
+      { kind: 'tick_started', run: 'run-2', tick: 1 },
+    ]);
+    timeline.appendMany([
+      { kind: 'skip', run: 'run-1', tick: 2 },
+      { kind: 'skip', tick: 2 },
+    ]);
+    const seqsOf = (query: TimelineQuery) =>
+      timeline.page({ ...query, direction: 'asc' }).rows.map((row) => row.seq);
+    expect(seqsOf({ runId: 'run-1' })).toEqual([1, 3]);
+    expect(seqsOf({ runId: 'run-2' })).toEqual([2]);
+    expect(seqsOf({ runId: 'run-2', tickFrom: 2 })).toEqual([]);
+    expect(seqsOf({ runId: 'run-9' })).toEqual([]);
+    expect(timeline.explainPage({ runId: 'run-1' }).join('\n')).toMatch(
+      /USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/,
+    );
   });
 });
 

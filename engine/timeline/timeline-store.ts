@@ -11,7 +11,9 @@ import {
 import { readJsonlLines } from './jsonl-lines';
 import { timelineMigrations } from './migrations';
 import { openDatabase, type OpenDatabaseError } from './open-database';
-import { buildPageSql, type PageSql, type PageSqlOptions } from './page-sql';
+import { buildPageSql, MAX_MERGED_ARMS, type PageSql, type PageSqlOptions } from './page-sql';
+import { SearchIndex } from './search-index';
+import { seqSpansOf } from './seq-spans';
 import { writeLinesAtomically } from './write-lines';
 
 export interface OpenTimelineOptions {
@@ -51,6 +53,11 @@ export const BULK_BATCH_SIZE = 5000;
  */
 const SCATTERED_TICKS_FACTOR = 4;
 
+interface SeqWindow {
+  from: number;
+  to: number;
+}
+
 /** Distinct page query shapes kept prepared; a UI uses a handful, so this only bounds odd callers. */
 const MAX_CACHED_STATEMENTS = 128;
 
@@ -65,13 +72,16 @@ export function openTimeline(file: string, options: OpenTimelineOptions = {}): O
 /** The event timeline of one org: append, page, search, export and import. */
 export class TimelineStore {
   private readonly insertEvent: Database.Statement | null;
-  private readonly insertSearchText: Database.Statement | null;
   private readonly recordTick: Database.Statement | null;
+  private readonly recordRun: Database.Statement | null;
   private readonly selectTickWindow: Database.Statement;
+  private readonly selectRunWindow: Database.Statement;
+  private readonly selectKinds: Database.Statement;
   private readonly selectBySeq: Database.Statement;
   private readonly selectLatestSeq: Database.Statement;
   private readonly pageStatements = new Map<string, Database.Statement>();
   private readonly insertRecords: (records: EventRecord[]) => number[];
+  private readonly search: SearchIndex;
 
   constructor(
     /** The connection, for modules that write their own tables in the same transaction. */
@@ -82,9 +92,6 @@ export class TimelineStore {
     this.insertEvent = readonly
       ? null
       : db.prepare('INSERT INTO events (kind, agent, tick, run_id, time, json) VALUES (?, ?, ?, ?, ?, ?)');
-    this.insertSearchText = readonly
-      ? null
-      : db.prepare('INSERT INTO events_search (rowid, text) VALUES (?, ?)');
     this.recordTick = readonly
       ? null
       : db.prepare(
@@ -92,6 +99,27 @@ export class TimelineStore {
            ON CONFLICT (tick) DO UPDATE SET first_seq = min(first_seq, excluded.first_seq),
              last_seq = max(last_seq, excluded.last_seq), events = events + excluded.events`,
         );
+    this.recordRun = readonly
+      ? null
+      : db.prepare(
+          `INSERT INTO event_runs (run_id, first_seq, last_seq, events) VALUES (?, ?, ?, ?)
+           ON CONFLICT (run_id) DO UPDATE SET first_seq = min(first_seq, excluded.first_seq),
+             last_seq = max(last_seq, excluded.last_seq), events = events + excluded.events`,
+        );
+    this.selectRunWindow = db.prepare(
+      'SELECT first_seq AS "from", last_seq AS "to", events FROM event_runs WHERE run_id = ?',
+    );
+    // One index seek past the previous kind per distinct kind, not a scan of the events.
+    this.selectKinds = db
+      .prepare(
+        `WITH RECURSIVE k(kind) AS (
+           SELECT (SELECT min(kind) FROM events)
+           UNION ALL
+           SELECT (SELECT min(kind) FROM events WHERE kind > k.kind) FROM k WHERE k.kind IS NOT NULL LIMIT ?
+         )
+         SELECT kind FROM k WHERE kind IS NOT NULL`,
+      )
+      .pluck();
     this.selectTickWindow = db.prepare(
       'SELECT min(first_seq) AS "from", max(last_seq) AS "to", sum(events) AS events FROM event_ticks WHERE tick >= ? AND tick <= ?',
     );
@@ -101,9 +129,10 @@ export class TimelineStore {
     this.selectLatestSeq = db.prepare('SELECT max(seq) AS seq FROM events').pluck();
     this.insertRecords = db.transaction((records: EventRecord[]) => {
       const seqs = records.map((record) => this.insertRecord(record));
-      this.recordTicks(records, seqs);
+      this.recordSpans(records, seqs);
       return seqs;
     });
+    this.search = new SearchIndex(db, readonly, BULK_BATCH_SIZE);
   }
 
   /** Adds one event and returns its seq. Throws InvalidTimelineEventError for an event without a kind. */
@@ -111,7 +140,10 @@ export class TimelineStore {
     return this.appendMany([event])[0]!;
   }
 
-  /** Adds events in one transaction (all or none) and returns their seqs in order. */
+  /**
+   * Adds events in one transaction (all or none) and returns their seqs in order. A text search finds
+   * them once the search index has caught up (catchUpSearch, which a text query on this store runs).
+   */
   appendMany(events: readonly TimelineEventInput[]): number[] {
     this.assertWritable('append events');
     return this.insertRecords(events.map(recordFromEvent));
@@ -122,8 +154,24 @@ export class TimelineStore {
     return this.db.transaction(fn)();
   }
 
+  /**
+   * Indexes the text of every event appended since the last catch-up, in batches; returns how many
+   * events it indexed. The engine runs it after each tick, so the index stays one tick behind at most.
+   */
+  catchUpSearch(): number {
+    this.assertWritable('index events for search');
+    return this.search.catchUp();
+  }
+
+  /** Events a text search cannot find yet: appended after the last catch-up. */
+  unsearchedEvents(): number {
+    return this.search.unindexedCount();
+  }
+
+  /** A page of events; with a text filter, a writable store first catches its search index up. */
   page(query: TimelineQuery = {}): TimelinePage {
     const parsed = TimelineQuery.parse(query);
+    this.catchUpSearchFor(parsed);
     const limit = parsed.limit ?? DEFAULT_PAGE_LIMIT;
     const rows = this.fetch(parsed, {
       direction: parsed.direction ?? 'desc',
@@ -165,6 +213,7 @@ export class TimelineStore {
    */
   async exportJsonl(filePath: string, filter: TimelineFilter = {}): Promise<{ exported: number }> {
     const parsed = TimelineFilter.parse(filter);
+    this.catchUpSearchFor(parsed);
     const upTo = this.latestSeq();
     const fetchBatch = (cursor: number | null): TimelineRow[] =>
       this.fetch(parsed, { direction: 'asc', cursor, upTo, limit: BULK_BATCH_SIZE });
@@ -187,7 +236,8 @@ export class TimelineStore {
   /**
    * Appends every event of a JSON Lines file as a new event, keeping each line's text exactly. A line
    * that is not an event is skipped and reported with its line number; it never stops the import.
-   * Commits in batches, so an import cut short keeps the batches before the cut.
+   * Commits in batches, so an import cut short keeps the batches before the cut. Indexes the imported
+   * events for search at the end.
    */
   async importJsonl(filePath: string): Promise<ImportSummary> {
     this.assertWritable('import events');
@@ -216,6 +266,7 @@ export class TimelineStore {
       throw new Error(`Could not import ${filePath}: ${messageOf(error)}`, { cause: error });
     }
     flush();
+    this.search.catchUp();
     return summary;
   }
 
@@ -223,54 +274,90 @@ export class TimelineStore {
    * Closes the connection. The last writer to close also leaves the file in rollback-journal mode, so
    * a closed timeline is one self-contained file that opens read-only anywhere (a WAL-mode file needs
    * its -shm and -wal beside it, which a read-only folder cannot hold) and leaves nothing behind.
+   * A writable store catches its search index up first, so a closed timeline is fully searchable.
    */
   close(): void {
     if (!this.db.open) return;
-    if (!this.readonly) leaveWalModeIfAlone(this.db);
-    this.db.close();
+    try {
+      if (!this.readonly) this.search.catchUp();
+    } finally {
+      if (!this.readonly) leaveWalModeIfAlone(this.db);
+      this.db.close();
+    }
   }
 
   private insertRecord(record: EventRecord): number {
-    const seq = Number(
+    return Number(
       this.insertEvent!.run(record.kind, record.agent, record.tick, record.runId, record.time, record.json)
         .lastInsertRowid,
     );
-    if (record.searchText !== '') this.insertSearchText!.run(seq, record.searchText);
-    return seq;
   }
 
-  /** One row per tick of the batch rather than per event: a batch usually spans a few ticks. */
-  private recordTicks(records: EventRecord[], seqs: number[]): void {
-    const spans = new Map<number, { first: number; last: number; events: number }>();
-    records.forEach((record, index) => {
-      if (record.tick === null) return;
-      const seq = seqs[index]!;
-      const span = spans.get(record.tick);
-      if (span) {
-        span.last = seq;
-        span.events += 1;
-      } else {
-        spans.set(record.tick, { first: seq, last: seq, events: 1 });
-      }
-    });
-    for (const [tick, span] of spans) this.recordTick!.run(tick, span.first, span.last, span.events);
+  /** A text query must see every event, so a writable store indexes what is pending before it runs. */
+  private catchUpSearchFor(filter: TimelineFilter): void {
+    if (filter.text !== undefined && !this.readonly) this.search.catchUp();
+  }
+
+  private recordSpans(records: EventRecord[], seqs: number[]): void {
+    const ticks = seqSpansOf(
+      records.map((record) => record.tick),
+      seqs,
+    );
+    for (const [tick, span] of ticks) this.recordTick!.run(tick, span.first, span.last, span.events);
+    const runs = seqSpansOf(
+      records.map((record) => record.runId),
+      seqs,
+    );
+    for (const [run, span] of runs) this.recordRun!.run(run, span.first, span.last, span.events);
   }
 
   private fetch(filter: TimelineFilter, options: PageSqlOptions): TimelineRow[] {
-    const pageSql = this.pageSql(filter, options);
-    return pageSql ? (this.statement(pageSql.sql).all(...pageSql.params) as TimelineRow[]) : [];
+    // One read transaction, so the kinds an agent filter merges over are those of the events it reads.
+    return this.db.transaction(() => {
+      const pageSql = this.pageSql(filter, options);
+      return pageSql ? (this.statement(pageSql.sql).all(...pageSql.params) as TimelineRow[]) : [];
+    })();
   }
 
-  /** The SQL that serves a page, or null when the filter's tick range holds no events at all. */
+  /** The SQL that serves a page, or null when the filter's tick range or run holds no events at all. */
   private pageSql(filter: TimelineFilter, options: PageSqlOptions): PageSql | null {
-    const ticks = this.tickRangeOptions(filter);
-    return ticks === 'no events' ? null : buildPageSql(filter, { ...options, ...ticks });
+    const window = this.seqWindowOptions(filter);
+    if (window === 'no events') return null;
+    return buildPageSql(filter, { ...options, ...window, ...this.kindOptions(filter) });
   }
 
-  private tickRangeOptions(
+  private kindOptions(filter: TimelineFilter): Pick<PageSqlOptions, 'everyKind'> {
+    const agents = new Set(filter.agents ?? []).size;
+    if (agents === 0 || (filter.kinds?.length ?? 0) > 0 || filter.text !== undefined) return {};
+    const kinds = this.selectKinds.all(MAX_MERGED_ARMS + 1) as string[];
+    return agents * kinds.length <= MAX_MERGED_ARMS ? { everyKind: kinds } : {};
+  }
+
+  /** The seq window of the filter's tick range and run together. */
+  private seqWindowOptions(
     filter: TimelineFilter,
   ): Pick<PageSqlOptions, 'seqWindow' | 'viaTickIndex'> | 'no events' {
-    if (filter.tickFrom === undefined && filter.tickTo === undefined) return {};
+    const ticks = this.tickWindow(filter);
+    const run = filter.runId === undefined ? null : this.runWindow(filter.runId);
+    if (ticks === 'no events' || run === 'no events') return 'no events';
+    if (!run) return ticks ?? {};
+    if (!ticks) return { seqWindow: run };
+    const seqWindow = {
+      from: Math.max(run.from, ticks.seqWindow.from),
+      to: Math.min(run.to, ticks.seqWindow.to),
+    };
+    return seqWindow.from > seqWindow.to ? 'no events' : { seqWindow, viaTickIndex: ticks.viaTickIndex };
+  }
+
+  private runWindow(runId: string): SeqWindow | 'no events' {
+    const window = this.selectRunWindow.get(runId) as SeqWindow | undefined;
+    return window ?? 'no events';
+  }
+
+  private tickWindow(
+    filter: TimelineFilter,
+  ): { seqWindow: SeqWindow; viaTickIndex: boolean } | 'no events' | null {
+    if (filter.tickFrom === undefined && filter.tickTo === undefined) return null;
     const window = this.selectTickWindow.get(
       filter.tickFrom ?? Number.MIN_SAFE_INTEGER,
       filter.tickTo ?? Number.MAX_SAFE_INTEGER,
