@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_ORG, REPO_ROOT, tempOrgs, UPSTREAM } from '../run/test-support/temp-org';
+import { openTimeline } from '../timeline/timeline-store';
 import { main } from './main';
 
 const orgs = tempOrgs();
@@ -144,6 +145,24 @@ describe('working with an org', () => {
     expect((await lemming('credits', org, 'top-up', 'writer', '10', '--reason', 'bonus')).stdout).toMatch(/^writer: 69\.\d+ credits$/m);
     const credits = JSON.parse((await lemming('credits', org, 'show', 'writer', '--json')).stdout);
     expect(credits.history[0]).toMatchObject({ kind: 'top_up', amount: 10, reason: 'bonus' });
+  });
+
+  it('timeline --text notes on stderr the newest events it cannot search yet, and --json stays clean', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    const opened = openTimeline(join(org, '.lemming', 'timeline.sqlite'));
+    if (!opened.ok) throw new Error(opened.error.message);
+    opened.timeline.appendMany([{ kind: 'message', text: 'zebra crossing' }, { kind: 'message', text: 'zebra again' }]);
+    try {
+      const before = await lemming('timeline', org, '--text', 'zebra', '--json');
+      expect(before.code).toBe(0);
+      expect(JSON.parse(before.stdout).events).toEqual([]);
+      expect(before.stderr).toBe('note: the newest 2 events are not searchable yet; they are indexed when the engine finishes its tick or closes\n');
+    } finally {
+      opened.timeline.close();
+    }
+    const after = await lemming('timeline', org, '--text', 'zebra', '--json');
+    expect(JSON.parse(after.stdout).events).toHaveLength(2);
+    expect(after.stderr).toBe('');
   });
 
   it('export and import round-trip the timeline as JSON Lines', async () => {

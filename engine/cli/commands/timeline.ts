@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import type { TimelineQuery } from '../../timeline/event-schema';
-import { openTimeline } from '../../timeline/timeline-store';
+import { openTimeline, type TimelineStore } from '../../timeline/timeline-store';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type Command, type ParsedCommandArgs } from '../command';
 import { withEngine } from '../open-engine';
@@ -40,6 +40,17 @@ function readTimeline(org: string) {
   return opened.timeline;
 }
 
+/** A read-only timeline cannot index its newest events, so a text query says what it could not see. */
+function noteUnsearched(io: CliIo, timeline: TimelineStore, text: string | undefined): void {
+  if (text === undefined) return;
+  const unsearched = timeline.unsearchedEvents();
+  if (unsearched === 0) return;
+  io.stderr.write(
+    `note: the newest ${unsearched} event${unsearched === 1 ? ' is' : 's are'} not searchable yet; ` +
+      'they are indexed when the engine finishes its tick or closes\n',
+  );
+}
+
 function describe(io: CliIo, row: { seq: number; tick: number | null; agent: string | null; kind: string; time: string | null; json: string }): void {
   const event = JSON.parse(row.json) as Record<string, unknown>;
   const summary = typeof event.message === 'string' ? event.message : typeof event.reason === 'string' ? event.reason : typeof event.tool === 'string' ? event.tool : '';
@@ -63,6 +74,7 @@ export const timelineCommand: Command = {
     const timeline = readTimeline(org);
     try {
       const page = timeline.page(query);
+      noteUnsearched(io, timeline, query.text);
       if (values.json) {
         printJson(io, { events: page.rows.map((row) => ({ ...row, event: JSON.parse(row.json) as unknown })), nextCursor: page.nextCursor });
       } else {
@@ -88,6 +100,7 @@ export const exportCommand: Command = {
     const timeline = readTimeline(org);
     try {
       const { exported } = await timeline.exportJsonl(resolve(positionals[1]), filter);
+      noteUnsearched(io, timeline, filter.text);
       io.stdout.write(`exported ${exported} events to ${resolve(positionals[1])}\n`);
       return EXIT_OK;
     } finally {
