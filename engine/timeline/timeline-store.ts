@@ -81,6 +81,7 @@ export class TimelineStore {
   private readonly selectLatestSeq: Database.Statement;
   private readonly pageStatements = new Map<string, Database.Statement>();
   private readonly insertRecords: (records: EventRecord[]) => number[];
+  private readonly fetch: (filter: TimelineFilter, options: PageSqlOptions) => TimelineRow[];
   private readonly search: SearchIndex;
 
   constructor(
@@ -107,7 +108,7 @@ export class TimelineStore {
              last_seq = max(last_seq, excluded.last_seq), events = events + excluded.events`,
         );
     this.selectRunWindow = db.prepare(
-      'SELECT first_seq AS "from", last_seq AS "to", events FROM event_runs WHERE run_id = ?',
+      'SELECT first_seq AS "from", last_seq AS "to" FROM event_runs WHERE run_id = ?',
     );
     // One index seek past the previous kind per distinct kind, not a scan of the events.
     this.selectKinds = db
@@ -131,6 +132,11 @@ export class TimelineStore {
       const seqs = records.map((record) => this.insertRecord(record));
       this.recordSpans(records, seqs);
       return seqs;
+    });
+    // One read transaction, so the kinds an agent filter merges over are those of the events it reads.
+    this.fetch = db.transaction((filter: TimelineFilter, options: PageSqlOptions) => {
+      const pageSql = this.pageSql(filter, options);
+      return pageSql ? (this.statement(pageSql.sql).all(...pageSql.params) as TimelineRow[]) : [];
     });
     this.search = new SearchIndex(db, readonly, BULK_BATCH_SIZE);
   }
@@ -298,6 +304,7 @@ export class TimelineStore {
     if (filter.text !== undefined && !this.readonly) this.search.catchUp();
   }
 
+  /** Where the batch's ticks and runs lie in seq order, so their filters walk narrow seq windows. */
   private recordSpans(records: EventRecord[], seqs: number[]): void {
     const ticks = seqSpansOf(
       records.map((record) => record.tick),
@@ -309,14 +316,6 @@ export class TimelineStore {
       seqs,
     );
     for (const [run, span] of runs) this.recordRun!.run(run, span.first, span.last, span.events);
-  }
-
-  private fetch(filter: TimelineFilter, options: PageSqlOptions): TimelineRow[] {
-    // One read transaction, so the kinds an agent filter merges over are those of the events it reads.
-    return this.db.transaction(() => {
-      const pageSql = this.pageSql(filter, options);
-      return pageSql ? (this.statement(pageSql.sql).all(...pageSql.params) as TimelineRow[]) : [];
-    })();
   }
 
   /** The SQL that serves a page, or null when the filter's tick range or run holds no events at all. */
