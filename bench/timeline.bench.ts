@@ -233,7 +233,7 @@ function section(
     ],
     notes: [
       'Both ingest rows start from the same event objects, generated outside the timed parts.',
-      'Store ingest times appendMany: schema check, JSON.stringify, the indexed columns and their indexes, and the tick table. Search indexing is not on this path.',
+      'Store ingest times appendMany: schema check, JSON.stringify, the indexed columns and their four indexes, and the tick and run tables. Search indexing is not on this path.',
       'Raw insert times JSON.stringify and a plain INSERT of the same columns into a table with no indexes and no search, in the same WAL mode and batch size.',
       'Search catch-up times catchUpSearch over all the ingested events: reading each stored JSON text, parsing it, extracting its search text and inserting it into the FTS5 index. The engine runs it after every tick; the ingest + catch-up row shows the whole cost of a searchable event.',
       `Events: deterministic mix of message, model_call (1–2 KB prompt excerpt), tool_call, tool_result, credit, skip, warning; ${AGENT_COUNT} agents; ${EVENTS_PER_TICK} events per tick.`,
