@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
@@ -13,6 +12,7 @@ import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-
 import type { ModelProvider } from '../models/types';
 import { DEFAULT_COST_PER_ACTION, defaultCreditEntry, readCredits, updateCredits, type CreditEntry, type CreditsFile } from '../org/credits-file';
 import { discoverAgents, type DiscoveredAgent } from '../org/discover';
+import { readTextFile } from '../org/read-text-file';
 import { readNextTick, writeNextTick } from '../org/tick-file';
 import type { Resume } from '../org/resume-schema';
 import type { TimelineEventInput } from '../timeline/event-schema';
@@ -176,6 +176,8 @@ export class OrgEngine {
     }
     await Promise.all(fileWrites);
     this.pending.settle();
+    // The tick's events become searchable in one batch rather than inside every turn's commit.
+    this.timeline.catchUpSearch();
 
     await this.writeCreditsFile(agents, credits);
     // Unflushed, like credits.json: a power cut that loses it runs the tick again, and the turns table
@@ -447,8 +449,9 @@ export class OrgEngine {
 
   /** Model entries by key, or the reason the file cannot be used. */
   private async loadModels(): Promise<Map<string, ModelEntry | string>> {
-    const text = await readFile(join(this.orgPath, MODELS_FILE), 'utf8').catch(() => null);
-    if (text === null) return new Map();
+    const read = await readTextFile(join(this.orgPath, MODELS_FILE));
+    if (!read.found) return new Map();
+    const text = read.text;
     const parsed = parseModelsFile(text);
     this.modelIds = new Map(parsed.entries.map((entry) => [entry.key, entry.model_name]));
     const models = new Map<string, ModelEntry | string>(parsed.entries.map((entry) => [entry.key, entry]));
