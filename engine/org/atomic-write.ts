@@ -39,10 +39,12 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
 /**
  * Like `writeFileAtomic` (temp file, then rename), but synchronous and not flushed to disk. For the small
  * files the engine writes after every turn (outbox entries, memory), whose content the committed turn
- * keeps in SQLite until they are written: a reader still sees the old file or the new one, a killed
- * process leaves at most a temp file (see removeStaleTempFiles) and the journal writes it again; only a
- * power cut can lose the write, as it can the last commits of the timeline. Synchronous because a
- * turn's few small files cost about 30 µs this way and several thread-pool round trips otherwise.
+ * keeps in SQLite until they are written: a reader still sees the old file or the new one, and a killed
+ * process leaves at most a temp file (see removeStaleTempFiles) that the journal replaces on restart.
+ * A power cut can lose the newest writes, as it can the timeline's last commits (synchronous = NORMAL);
+ * a new file may then be left empty, where a replaced one keeps its old or new content on ext4 (which
+ * writes a replacing file's data before the rename). Synchronous because a turn's few small files cost tens of
+ * microseconds this way and several thread-pool round trips otherwise.
  */
 export function writeFileAtomicUnflushed(path: string, data: string | Uint8Array): void {
   const folder = dirname(path);
@@ -56,11 +58,6 @@ export function writeFileAtomicUnflushed(path: string, data: string | Uint8Array
     writeFileSync(fd, data);
     closeSync(fd);
     fd = null;
-    // On Linux, ext4 (auto_da_alloc) starts writeback of a file renamed over an existing one, which costs
-    // four times a rename to a free name (measured). The old file goes first instead: both steps run in
-    // one synchronous sequence, so nothing in this process sees the gap, and a crash inside it is
-    // repaired by the journal that owns these files.
-    if (mode !== null && process.platform === 'linux') rmSync(path, { force: true });
     renameOverNow(temp, path);
   } catch (error) {
     if (fd !== null) closeSync(fd);
