@@ -7,6 +7,7 @@ import { parseJsonText } from '../org/json-text';
 import { isPlainObject } from './json-values';
 import { floorMod } from '../run/schedule';
 import type { CallContext, ToolCall } from './types';
+import { deepFreeze } from '../org/deep-freeze';
 
 /**
  * A script for the `scripted` provider (JSON or YAML):
@@ -252,13 +253,6 @@ export class ScriptFile {
   }
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
-}
 
 export interface SelectedRule {
   rule: ScriptRule;

@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compareCodePoints, discoverAgents, type DiscoveredAgent } from './discover';
+import { compareCodePoints, discoverAgents, ResumeCache, type DiscoveredAgent } from './discover';
 import { openOrg } from './open-org';
 
 const EXAMPLE_ORG = resolve(import.meta.dirname, '../../../shared/fixtures/lemming-upstream/example-org');
@@ -195,5 +195,37 @@ describe('compareCodePoints', () => {
     expect(['\u{1F600}', '\uFF5E'].sort(compareCodePoints)).toEqual(['\uFF5E', '\u{1F600}']);
     expect(compareCodePoints('ab', 'a')).toBe(1);
     expect(compareCodePoints('a', 'a')).toBe(0);
+  });
+});
+
+describe('discoverAgents with a resume cache', () => {
+  const resumeOf = (agents: DiscoveredAgent[], folder: string) => {
+    const agent = agents.find((candidate) => candidate.folder === folder);
+    if (!agent?.valid) throw new Error(`${folder} is not a valid agent`);
+    return agent.resume;
+  };
+
+  it('reuses the checked resume while the file is unchanged and sees an edit at once', async () => {
+    await writeAgent('alpha', resume('alpha'));
+    await writeAgent('beta', resume('beta'));
+    const cache = new ResumeCache();
+    const first = await discoverAgents(org, cache);
+    const second = await discoverAgents(org, cache);
+    expect(resumeOf(second, 'alpha')).toBe(resumeOf(first, 'alpha'));
+    expect(Object.isFrozen(resumeOf(second, 'alpha').permissions)).toBe(true);
+
+    await writeAgent('alpha', resume('alpha', { title: 'Edited title' }));
+    const third = await discoverAgents(org, cache);
+    expect(resumeOf(third, 'alpha').title).toBe('Edited title');
+    expect(resumeOf(third, 'beta')).toBe(resumeOf(first, 'beta'));
+  });
+
+  it('finds the same agents and problems as a discovery without a cache', async () => {
+    await writeAgent('alpha', resume('alpha'));
+    await writeAgent('broken', '{ "name": "broken",');
+    await writeAgent('twin', resume('alpha'));
+    const cache = new ResumeCache();
+    await discoverAgents(org, cache);
+    expect(await discoverAgents(org, cache)).toEqual(await discoverAgents(org));
   });
 });

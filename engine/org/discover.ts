@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
 import { fileProblem } from './json-problems';
 import { readTextFile } from './read-text-file';
-import { checkResumeText, resumeFileOf } from './resume-file';
+import { checkResumeText, resumeFileOf, type ResumeCheck } from './resume-file';
 import type { Resume } from './resume-schema';
+import { deepFreeze } from './deep-freeze';
 
 /** LeMMing skips this folder: it holds the template new agents are copied from. */
 const TEMPLATE_FOLDER = 'agent_template';
@@ -34,7 +35,7 @@ export type DiscoveredAgent =
  * their problems, never thrown. A folder with only a legacy resume.txt is listed as invalid with a
  * problem saying it can be imported; a folder with neither is not an agent.
  */
-export async function discoverAgents(orgPath: string): Promise<DiscoveredAgent[]> {
+export async function discoverAgents(orgPath: string, cache?: ResumeCache): Promise<DiscoveredAgent[]> {
   const agentsDir = join(orgPath, 'agents');
   const entries = agentFolderEntries(agentsDir);
   const folders = entries
@@ -42,9 +43,33 @@ export async function discoverAgents(orgPath: string): Promise<DiscoveredAgent[]
     .map((entry) => entry.name)
     .sort(compareCodePoints);
 
-  const read = await Promise.all(folders.map((folder) => readAgentFolder(orgPath, folder)));
+  const check = cache ? cache.checker() : checkResumeText;
+  const read = await Promise.all(folders.map((folder) => readAgentFolder(orgPath, folder, check)));
   return markDuplicateNames(read.filter((agent): agent is DiscoveredAgent => agent !== null));
 }
+
+/**
+ * Checked resumes by file, reused while a file's text is unchanged: a run reads every resume at every
+ * tick (so an edit takes effect on the next one), and checking one against the schema costs more than
+ * reading it. Each discovery keeps only the files it saw.
+ */
+export class ResumeCache {
+  private entries = new Map<string, { text: string; checked: ResumeCheck }>();
+
+  /** A checker for one discovery; entries of files that discovery does not read are dropped. */
+  checker(): (text: string, file: string) => ResumeCheck {
+    const previous = this.entries;
+    this.entries = new Map();
+    return (text, file) => {
+      const known = previous.get(file);
+      // Frozen, because every tick hands out the same resume objects.
+      const checked = known?.text === text ? known.checked : deepFreeze(checkResumeText(text, file));
+      this.entries.set(file, { text, checked });
+      return checked;
+    };
+  }
+}
+
 
 /** Synchronous, like the engine's other reads of small org files: see engine/org/read-text-file.ts. */
 function agentFolderEntries(agentsDir: string): Dirent[] {
@@ -56,7 +81,11 @@ function agentFolderEntries(agentsDir: string): Dirent[] {
   }
 }
 
-async function readAgentFolder(orgPath: string, folder: string): Promise<DiscoveredAgent | null> {
+async function readAgentFolder(
+  orgPath: string,
+  folder: string,
+  check: (text: string, file: string) => ResumeCheck,
+): Promise<DiscoveredAgent | null> {
   const resumeFile = resumeFileOf(folder);
   const read = await readTextFile(join(orgPath, resumeFile));
   if (!read.found) {
@@ -69,7 +98,7 @@ async function readAgentFolder(orgPath: string, folder: string): Promise<Discove
     ]);
   }
 
-  const checked = checkResumeText(read.text, resumeFile);
+  const checked = check(read.text, resumeFile);
   if (!checked.ok) return invalid(folder, resumeFile, checked.raw, checked.problems);
   const { resume } = checked;
   const misnamed =

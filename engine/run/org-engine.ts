@@ -11,7 +11,7 @@ import { createProvider } from '../models/create-provider';
 import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-file';
 import type { ModelProvider } from '../models/types';
 import { DEFAULT_COST_PER_ACTION, defaultCreditEntry, readCredits, updateCredits, type CreditEntry, type CreditsFile } from '../org/credits-file';
-import { discoverAgents, type DiscoveredAgent } from '../org/discover';
+import { discoverAgents, ResumeCache, type DiscoveredAgent } from '../org/discover';
 import { readTextFile } from '../org/read-text-file';
 import { readNextTick, writeNextTick } from '../org/tick-file';
 import type { Resume } from '../org/resume-schema';
@@ -93,6 +93,7 @@ export class OrgEngine {
   /** This engine session; every event it records carries it. */
   readonly runId = randomUUID();
   private readonly secrets: RunSecrets;
+  private readonly resumes = new ResumeCache();
   /** models.json keys to provider model ids, as last read (for `tools_profile: auto`). */
   private modelIds = new Map<string, string>();
 
@@ -437,7 +438,7 @@ export class OrgEngine {
   }
 
   private async loadAgents(): Promise<{ agents: LoadedAgent[]; invalid: DiscoveredAgent[] }> {
-    const discovered = await discoverAgents(this.orgPath);
+    const discovered = await discoverAgents(this.orgPath, this.resumes);
     const agents: LoadedAgent[] = [];
     const invalid: DiscoveredAgent[] = [];
     for (const agent of discovered) {
