@@ -131,6 +131,7 @@ export class OrgEngine {
   }
 
   close(): void {
+    if (this.timeline.db.open) this.pending.settle();
     this.timeline.close();
   }
 
@@ -176,16 +177,21 @@ export class OrgEngine {
       }
     }
     await Promise.all(fileWrites);
-    this.pending.settle();
-    // The tick's events become searchable in one batch rather than inside every turn's commit.
-    this.timeline.catchUpSearch();
 
     await this.writeCreditsFile(agents, credits);
     // Unflushed, like credits.json: a power cut that loses it runs the tick again, and the turns table
     // skips every turn that committed (see writeFileAtomicUnflushed).
     const advanced = await writeNextTick(this.orgPath, tick + 1, { flush: false });
     if (!advanced.ok) throw new EngineInputError(advanced.problems);
-    this.record({ kind: 'tick_completed', tick, run: runId, turns: report.turns }, tick);
+    // One commit closes the tick: its last event, the journal of the files now written, and the search
+    // index brought up to the tick's events (in one batch rather than inside every turn's commit).
+    const seq = this.timeline.transaction(() => {
+      this.pending.settle();
+      const [completed] = this.appendEvents([{ time: this.clock().toISOString(), kind: 'tick_completed', tick, run: runId, turns: report.turns }]) as [number];
+      this.timeline.catchUpSearch();
+      return completed;
+    });
+    this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
     return report;
   }
 
