@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -85,12 +85,47 @@ describe('writeFileAtomicUnflushed', () => {
     expect(await readdir(join(dir, 'agents', 'a', 'memory'))).toEqual(['seen.json']);
   });
 
-  it('replaces an existing file, again and again, leaving only the last version', async () => {
+  it('replaces an existing file, again and again, leaving the last version and at most its spare', async () => {
     const target = join(dir, 'seen.json');
-    await writeFile(target, 'old');
+    await writeFile(target, 'the first, longer version');
     for (let round = 0; round < 5; round += 1) writeFileAtomicUnflushed(target, `version ${round}`);
     expect(await readFile(target, 'utf8')).toBe('version 4');
-    expect(await readdir(dir)).toEqual(['seen.json']);
+    const expected = process.platform === 'linux' ? ['.seen.json.spare', 'seen.json'] : ['seen.json'];
+    expect((await readdir(dir)).sort()).toEqual(expected);
+  });
+
+  describe.skipIf(process.platform !== 'linux')('the spare file a replacement reuses (Linux)', () => {
+    it('is never written through a link: a link planted as the spare keeps its target intact', async () => {
+      const target = join(dir, 'seen.json');
+      const outside = join(dir, 'outside.txt');
+      await writeFile(target, 'old');
+      await writeFile(outside, 'precious');
+      await symlink(outside, join(dir, '.seen.json.spare'));
+      writeFileAtomicUnflushed(target, 'new');
+      expect(await readFile(target, 'utf8')).toBe('new');
+      expect(await readFile(outside, 'utf8')).toBe('precious');
+    });
+
+    it('is never an inode linked elsewhere too: a hard-linked spare is replaced, not written into', async () => {
+      const target = join(dir, 'seen.json');
+      const other = join(dir, 'other-name.json');
+      await writeFile(target, 'old');
+      await writeFile(other, 'kept');
+      await link(other, join(dir, '.seen.json.spare'));
+      writeFileAtomicUnflushed(target, 'new');
+      expect(await readFile(target, 'utf8')).toBe('new');
+      expect(await readFile(other, 'utf8')).toBe('kept');
+    });
+
+    it('recovers from what a crash between the renames leaves behind', async () => {
+      const target = join(dir, 'seen.json');
+      await writeFile(join(dir, '.seen.json.previous'), 'old');
+      await writeFile(join(dir, '.seen.json.spare'), 'half-done');
+      writeFileAtomicUnflushed(target, 'replayed');
+      writeFileAtomicUnflushed(target, 'next');
+      expect(await readFile(target, 'utf8')).toBe('next');
+      expect((await readdir(dir)).sort()).toEqual(['.seen.json.spare', 'seen.json']);
+    });
   });
 
   it.skipIf(process.platform === 'win32')('keeps the permission bits of the file it replaces', async () => {

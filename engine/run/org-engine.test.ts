@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../models/test-support/loopback-server';
 import { OUTBOX_ENTRY_KEYS } from '../messages/outbox-entry';
+import { openTimeline } from '../timeline/timeline-store';
 import { OrgEngine } from './org-engine';
 import { DEMO_ORG, resume, tempOrgs, UPSTREAM } from './test-support/temp-org';
 
@@ -48,6 +49,23 @@ describe('the demo org', () => {
     const plan = JSON.parse(readFileSync(join(org, 'agents/manager/memory/plan.json'), 'utf8'));
     expect(plan).toMatchObject({ key: 'plan', agent: 'manager', operation: 'merge', tick: 4, value: { goal: 'launch note', status: 'done' } });
     expect(JSON.parse(readFileSync(join(org, 'agents/researcher/memory/findings.json'), 'utf8')).value).toHaveLength(3);
+  });
+
+  it('leaves every event of a finished tick searchable, even by a read-only viewer, and no file owed', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    const engine = await open(org);
+    await engine.runTick();
+    expect(engine.timeline.unsearchedEvents()).toBe(0);
+    expect(engine.timeline.db.prepare('SELECT count(*) FROM pending_files').pluck().get()).toBe(0);
+    const viewer = openTimeline(engine.timeline.file, { readonly: true });
+    if (!viewer.ok) throw new Error(viewer.error.message);
+    try {
+      expect(viewer.timeline.unsearchedEvents()).toBe(0);
+      // The tick's last event is indexed by the commit that closes the tick.
+      expect(viewer.timeline.page({ text: 'tick_completed' }).rows.map((row) => row.kind)).toContain('tick_completed');
+    } finally {
+      viewer.timeline.close();
+    }
   });
 
   it('writes outbox entries with exactly LeMMing\'s keys and file names', async () => {
