@@ -25,7 +25,7 @@ interface Scenario {
 const SCENARIOS: Scenario[] = [
   { name: 'engine overhead (the model answers with notes only)', respond: { notes: 'checked in' }, hasTarget: true },
   {
-    name: 'with the agent\'s work: one message and one memory write (two new files)',
+    name: 'with the agent\'s work: one message and one memory write',
     respond: { outbox_entries: [{ kind: 'status', payload: { text: 'working' } }], memory_updates: [{ key: 'seen', op: 'append', value: 1 }], notes: 'sent' },
     hasTarget: false,
   },
@@ -87,7 +87,7 @@ export default async function engineBench(): Promise<BenchSection> {
       });
     }
   }
-  rows.push({ metric: 'creating one new file in the folder the orgs ran in (context for the second scenario)', value: `${newFileMicros().toFixed(0)} µs` });
+  rows.push({ metric: 'creating one new file in a folder beside the orgs, right after the runs (context for the second scenario)', value: `${newFileMicros().toFixed(0)} µs` });
   return {
     title: 'Engine overhead per agent turn (scripted provider)',
     rows,
@@ -98,7 +98,7 @@ export default async function engineBench(): Promise<BenchSection> {
         'CPU is the process CPU time (user + system) over the same ticks, divided by the turns; it can exceed the wall time because the kernel and V8 work on the second core.',
       'The target is held to the first scenario, where everything measured is the engine\'s own work. The second adds what the agent asked for: ' +
         'an outbox entry (a new file, a message row, an inbox entry for its readers) and a memory update (the key\'s file replaced). ' +
-        'Creating a file costs this machine\'s shared disk between about 20 and 400 µs depending on the moment (the last row is measured right after the runs), so that scenario moves with the disk more than with the engine.',
+        'Each message is a new file, and creating a file costs this machine\'s shared disk between about 20 and 700 µs depending on the moment (measured), so that scenario moves with the disk more than with the engine.',
       'Outbox and memory files are written atomically (temp file, rename) but not flushed one by one: the turn\'s SQLite transaction journals them and a restart writes them again. ' +
         'SQLite runs in WAL mode with synchronous = NORMAL. Both survive the app being killed; a power cut can lose the newest of both (see writeFileAtomicUnflushed).',
     ],
