@@ -417,7 +417,8 @@ export class OrgEngine {
       if (turn.cursorAfter !== null) this.messages.advanceCursor(turn.agent, turn.cursorAfter);
       const owed = this.pending.record(this.redactWrites(turn.files));
       // Outbox files are known by the message store already; only memory and log files need marking.
-      this.diskImport.markWritten(turn.files.filter((file) => !turn.outbox.some((entry) => entry.file === file.path)).map((file) => file.path));
+      const outboxFiles = new Set(turn.outbox.map((entry) => entry.file));
+      this.diskImport.markWritten(turn.files.map((file) => file.path).filter((path) => !outboxFiles.has(path)));
       return { seqs: this.appendEvents(turn.events), owed };
     });
     this.options.onCommit?.({ tick: turn.tick, agent: turn.agent, firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
@@ -458,8 +459,7 @@ export class OrgEngine {
   private async loadModels(): Promise<Map<string, ModelEntry | string>> {
     const read = await readTextFile(join(this.orgPath, MODELS_FILE));
     if (!read.found) return new Map();
-    const text = read.text;
-    const parsed = parseModelsFile(text);
+    const parsed = parseModelsFile(read.text);
     this.modelIds = new Map(parsed.entries.map((entry) => [entry.key, entry.model_name]));
     const models = new Map<string, ModelEntry | string>(parsed.entries.map((entry) => [entry.key, entry]));
     for (const problem of parsed.problems) {
