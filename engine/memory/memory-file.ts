@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../org/atomic-write';
+import { whenExists } from '../org/when-exists';
 import { readJsonObjectText, type FileProblem } from './json-object-file';
 import {
   applyMemoryOp,
@@ -109,7 +110,7 @@ export async function readMemory(
   if (keyProblem)
     return { ok: false, problem: { file, field: '', line: 1, column: 1, message: keyProblem.message } };
   // Synchronous reads of small files, for speed: see engine/org/read-text-file.ts.
-  const text = readFileOrNull(file);
+  const text = whenExists(() => readFileSync(file, 'utf8'));
   if (text === null) return { ok: true, found: false };
   return parseMemoryText(text, file, key);
 }
@@ -137,7 +138,7 @@ export async function deleteMemory(agentDir: string, key: string): Promise<boole
 }
 
 export async function countMemoryKeys(agentDir: string): Promise<number> {
-  const entries = whenFolderExists(() => readdirSync(memoryDir(agentDir), { withFileTypes: true })) ?? [];
+  const entries = whenExists(() => readdirSync(memoryDir(agentDir), { withFileTypes: true })) ?? [];
   return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.json')).length;
 }
 
@@ -148,7 +149,7 @@ export async function countMemoryKeys(agentDir: string): Promise<number> {
  */
 export async function listMemory(agentDir: string, maxItems = 20): Promise<MemoryListing> {
   const listing: MemoryListing = { entries: [], truncated: false, problems: [] };
-  const folder = whenFolderExists(() => opendirSync(memoryDir(agentDir)));
+  const folder = whenExists(() => opendirSync(memoryDir(agentDir)));
   if (!folder) return listing;
   try {
     let seen = 0;
@@ -182,14 +183,6 @@ export async function listMemory(agentDir: string, maxItems = 20): Promise<Memor
   return listing;
 }
 
-function readFileOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
 
 function readFileOrError(file: string): string | Error {
   try {
@@ -199,15 +192,6 @@ function readFileOrError(file: string): string | Error {
   }
 }
 
-/** The folder's listing, or null when there is no memory folder yet. */
-function whenFolderExists<T>(list: () => T): T | null {
-  try {
-    return list();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
 
 /**
  * Applies one update to one key on disk: reads the stored value, combines it (memory-ops), checks the

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { StatementCache } from '../timeline/sqlite';
 
 /** An outbox entry as the engine stores it: its raw JSON exactly as on disk, plus what routing needs. */
 export interface StoredMessage {
@@ -48,7 +49,7 @@ export class MessageStore {
   private readonly upsertCursor: Database.Statement;
   private readonly selectLatestSeq: Database.Statement;
   /** Inbox queries by shape (how many senders a reader may read); prepared once, not every turn. */
-  private readonly inboxStatements = new Map<string, Database.Statement>();
+  private readonly inboxStatements: StatementCache;
 
   constructor(private readonly db: Database.Database) {
     this.insert = db.prepare('INSERT INTO messages (id, sender, tick, kind, file, json) VALUES (?, ?, ?, ?, ?, ?)');
@@ -58,6 +59,7 @@ export class MessageStore {
       'INSERT INTO read_cursors (reader, last_seq) VALUES (?, ?) ON CONFLICT (reader) DO UPDATE SET last_seq = max(last_seq, excluded.last_seq)',
     );
     this.selectLatestSeq = db.prepare('SELECT coalesce(max(seq), 0) FROM messages').pluck();
+    this.inboxStatements = new StatementCache(db, MAX_CACHED_STATEMENTS);
   }
 
   add(message: NewMessage): number {
@@ -95,28 +97,19 @@ export class MessageStore {
   inbox(reader: string, readable: ReadableSenders, horizon: number, limits: InboxLimits = DEFAULT_INBOX_LIMITS): Inbox {
     const cursor = this.cursor(reader);
     const [senderSql, senderParams] = senderFilter(readable);
-    const fresh = this.statement(`SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? AND ${senderSql} ORDER BY seq LIMIT ?`)
+    const fresh = this.inboxStatements.get(`SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? AND ${senderSql} ORDER BY seq LIMIT ?`)
       .all(cursor, horizon, ...senderParams, limits.fresh + 1) as StoredMessage[];
     const moreWaiting = fresh.length > limits.fresh;
     if (moreWaiting) fresh.pop();
     const earlier =
       limits.earlier > 0
-        ? (this.statement(`SELECT ${COLUMNS} FROM messages WHERE seq <= ? AND ${senderSql} ORDER BY seq DESC LIMIT ?`)
+        ? (this.inboxStatements.get(`SELECT ${COLUMNS} FROM messages WHERE seq <= ? AND ${senderSql} ORDER BY seq DESC LIMIT ?`)
             .all(cursor, ...senderParams, limits.earlier) as StoredMessage[])
         : [];
     const cursorAfter = moreWaiting ? fresh.at(-1)!.seq : Math.max(cursor, horizon);
     return { fresh, earlier, cursorAfter, moreWaiting };
   }
 
-  private statement(sql: string): Database.Statement {
-    let statement = this.inboxStatements.get(sql);
-    if (!statement) {
-      if (this.inboxStatements.size >= MAX_CACHED_STATEMENTS) this.inboxStatements.clear();
-      statement = this.db.prepare(sql);
-      this.inboxStatements.set(sql, statement);
-    }
-    return statement;
-  }
 }
 
 /** Distinct inbox query shapes kept prepared; an org has a handful, so this only bounds odd ones. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 const isWindows = process.platform === 'win32';
@@ -15,9 +15,8 @@ const isWindows = process.platform === 'win32';
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const folder = dirname(path);
   await mkdir(folder, { recursive: true });
-  const mode = await existingMode(path);
-  // A leading dot and a .tmp suffix keep readers that list *.json or skip hidden files away from it.
-  const temp = join(folder, `${tempPrefixOf(path)}${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const mode = existingMode(path);
+  const temp = tempPathOf(path);
 
   let handle: FileHandle | null = null;
   try {
@@ -49,9 +48,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
 export function writeFileAtomicUnflushed(path: string, data: string | Uint8Array): void {
   const folder = dirname(path);
   mkdirSync(folder, { recursive: true });
-  const mode = existingModeNow(path);
+  const mode = existingMode(path);
   if (mode !== null && process.platform === 'linux') return replaceThroughSpare(path, data, mode);
-  const temp = join(folder, `${tempPrefixOf(path)}${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = tempPathOf(path);
   let fd: number | null = null;
   try {
     fd = openSync(temp, 'wx', mode ?? 0o666);
@@ -127,12 +126,7 @@ export async function writeJsonAtomic(path: string, value: unknown, indent = 2):
   await writeFileAtomic(path, body.replaceAll('\n', newline) + ending);
 }
 
-async function existingMode(path: string): Promise<number | null> {
-  const info = await stat(path).catch(() => null);
-  return info?.isFile() ? info.mode & 0o7777 : null;
-}
-
-function existingModeNow(path: string): number | null {
+function existingMode(path: string): number | null {
   const info = statSync(path, { throwIfNoEntry: false });
   return info?.isFile() ? info.mode & 0o7777 : null;
 }
@@ -185,6 +179,11 @@ async function syncFolder(folder: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** A leading dot and a .tmp suffix keep readers that list *.json or skip hidden files away from it. */
+function tempPathOf(path: string): string {
+  return join(dirname(path), `${tempPrefixOf(path)}${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
 function tempPrefixOf(path: string): string {

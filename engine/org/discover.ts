@@ -1,4 +1,4 @@
-import { readdirSync, type Dirent } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
 import { fileProblem } from './json-problems';
@@ -6,6 +6,7 @@ import { readTextFile } from './read-text-file';
 import { checkResumeText, resumeFileOf, type ResumeCheck } from './resume-file';
 import type { Resume } from './resume-schema';
 import { deepFreeze } from './deep-freeze';
+import { whenExists } from './when-exists';
 
 /** LeMMing skips this folder: it holds the template new agents are copied from. */
 const TEMPLATE_FOLDER = 'agent_template';
@@ -37,7 +38,7 @@ export type DiscoveredAgent =
  */
 export async function discoverAgents(orgPath: string, cache?: ResumeCache): Promise<DiscoveredAgent[]> {
   const agentsDir = join(orgPath, 'agents');
-  const entries = agentFolderEntries(agentsDir);
+  const entries = whenExists(() => readdirSync(agentsDir, { withFileTypes: true })) ?? [];
   const folders = entries
     .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== TEMPLATE_FOLDER)
     .map((entry) => entry.name)
@@ -70,16 +71,6 @@ export class ResumeCache {
   }
 }
 
-
-/** Synchronous, like the engine's other reads of small org files: see engine/org/read-text-file.ts. */
-function agentFolderEntries(agentsDir: string): Dirent[] {
-  try {
-    return readdirSync(agentsDir, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
 
 async function readAgentFolder(
   orgPath: string,

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { MessageStore } from '../messages/message-store';
 import { parseOutboxFileName, readOutboxEntryText } from '../messages/outbox-entry';
 import { parseJsonText } from '../org/json-text';
+import { readTextFile } from '../org/read-text-file';
 import type { TimelineEventInput } from '../timeline/event-schema';
 import type { TimelineStore } from '../timeline/timeline-store';
 import type { RunSecrets } from './run-secrets';
@@ -86,8 +87,8 @@ export class DiskImport {
         this.knownOutboxFiles.add(file);
         continue;
       }
-      const text = readTextOrNull(join(dir, name));
-      if (text !== null) into.push({ file, text, tick: parsedName.tick, sender: folder });
+      const read = await readTextFile(join(dir, name));
+      if (read.found) into.push({ file, text: read.text, tick: parsedName.tick, sender: folder });
     }
   }
 
@@ -110,10 +111,10 @@ export class DiskImport {
     for (const name of fileNames(dir)) {
       const file = `agents/${folder}/memory/${name}`;
       if (!name.endsWith('.json') || this.selectKnown.get(file)) continue;
-      const text = readTextOrNull(join(dir, name));
-      if (text === null) continue;
+      const read = await readTextFile(join(dir, name));
+      if (!read.found) continue;
       known.push(file);
-      const parsed = parseJsonText(text);
+      const parsed = parseJsonText(read.text);
       const record = parsed.ok ? parsed.value : null;
       const tick = isRecord(record) && typeof record.tick === 'number' && Number.isInteger(record.tick) ? record.tick : null;
       events.push(
@@ -128,10 +129,10 @@ export class DiskImport {
     for (const name of ['structured.jsonl', 'activity.log']) {
       const file = `agents/${folder}/logs/${name}`;
       if (this.selectKnown.get(file)) continue;
-      const text = readTextOrNull(join(this.orgPath, file));
-      if (text === null) continue;
+      const read = await readTextFile(join(this.orgPath, file));
+      if (!read.found) continue;
       known.push(file);
-      text.split('\n').forEach((line, index) => {
+      read.text.split('\n').forEach((line, index) => {
         if (line.trim() === '') return;
         events.push(name === 'activity.log' ? activityEvent(line, file, index + 1, folder) : structuredLogEvent(line, file, index + 1, folder));
       });
@@ -167,7 +168,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-// Synchronous reads of small files and folders, for speed: see engine/org/read-text-file.ts.
+// A synchronous listing, like the engine's reads of small files: see engine/org/read-text-file.ts.
 function subfolders(dir: string): string[] {
   return entriesOf(dir).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name).sort();
 }
@@ -181,13 +182,5 @@ function entriesOf(dir: string): Dirent[] {
     return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
-  }
-}
-
-function readTextOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
   }
 }

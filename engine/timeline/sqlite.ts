@@ -54,3 +54,27 @@ export function sqliteVersion(options: SqliteOptions = {}): string {
     db.close();
   }
 }
+
+/**
+ * Statements prepared once per SQL text, for queries whose SQL varies with their filter (a list's
+ * length, the filters given). Holds at most `capacity`, starting over when full: callers use a handful
+ * of shapes, so the bound only guards against odd ones.
+ */
+export class StatementCache {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly capacity: number,
+  ) {}
+
+  get(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= this.capacity) this.statements.clear();
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}

@@ -14,6 +14,7 @@ import { openDatabase, type OpenDatabaseError } from './open-database';
 import { buildPageSql, MAX_MERGED_ARMS, type PageSql, type PageSqlOptions } from './page-sql';
 import { SearchIndex } from './search-index';
 import { seqSpansOf } from './seq-spans';
+import { StatementCache } from './sqlite';
 import { writeLinesAtomically } from './write-lines';
 
 export interface OpenTimelineOptions {
@@ -79,7 +80,7 @@ export class TimelineStore {
   private readonly selectKinds: Database.Statement;
   private readonly selectBySeq: Database.Statement;
   private readonly selectLatestSeq: Database.Statement;
-  private readonly pageStatements = new Map<string, Database.Statement>();
+  private readonly pageStatements: StatementCache;
   private readonly insertRecords: (records: EventRecord[]) => number[];
   private readonly fetch: (filter: TimelineFilter, options: PageSqlOptions) => TimelineRow[];
   private readonly search: SearchIndex;
@@ -90,6 +91,7 @@ export class TimelineStore {
     readonly file: string,
     readonly readonly: boolean,
   ) {
+    this.pageStatements = new StatementCache(db, MAX_CACHED_STATEMENTS);
     this.insertEvent = readonly
       ? null
       : db.prepare('INSERT INTO events (kind, agent, tick, run_id, time, json) VALUES (?, ?, ?, ?, ?, ?)');
@@ -136,7 +138,7 @@ export class TimelineStore {
     // One read transaction, so the kinds an agent filter merges over are those of the events it reads.
     this.fetch = db.transaction((filter: TimelineFilter, options: PageSqlOptions) => {
       const pageSql = this.pageSql(filter, options);
-      return pageSql ? (this.statement(pageSql.sql).all(...pageSql.params) as TimelineRow[]) : [];
+      return pageSql ? (this.pageStatements.get(pageSql.sql).all(...pageSql.params) as TimelineRow[]) : [];
     });
     this.search = new SearchIndex(db, readonly, BULK_BATCH_SIZE);
   }
@@ -372,15 +374,6 @@ export class TimelineStore {
     };
   }
 
-  private statement(sql: string): Database.Statement {
-    let statement = this.pageStatements.get(sql);
-    if (!statement) {
-      if (this.pageStatements.size >= MAX_CACHED_STATEMENTS) this.pageStatements.clear();
-      statement = this.db.prepare(sql);
-      this.pageStatements.set(sql, statement);
-    }
-    return statement;
-  }
 
   private assertWritable(action: string): void {
     if (this.readonly) throw new TimelineReadOnlyError(`Cannot ${action}: ${this.file} is open read-only.`);
