@@ -11,6 +11,8 @@ import type { BrokenToolFile, ComposedConnectorInput } from './catalog';
 export interface ComposedConnectors {
   composed: ComposedConnectorInput[];
   brokenFiles: BrokenToolFile[];
+  /** The problems that kept tools out, each located in its file (what brokenFiles words per file). */
+  problems: ComposedToolProblem[];
 }
 
 /**
@@ -27,7 +29,7 @@ export async function loadComposedConnectors(orgPath: string, agentFolders: read
     for (const tool of load.tools) if (tool.source.scope === 'agent') tools.push(connectorInput(tool, folder, load.tools));
     for (const problem of load.problems) if (problem.file.startsWith(`agents/${folder}/`)) problems.push({ agent: folder, problem });
   }
-  return { composed: tools, brokenFiles: brokenFiles(problems) };
+  return { composed: tools, brokenFiles: brokenFiles(problems), problems: problems.map(({ problem }) => problem) };
 }
 
 const builtinKind = (name: string): ToolKind | undefined => BUILTIN_CONNECTORS.find((connector) => connector.tools.includes(name))?.toolKind;

@@ -1,14 +1,14 @@
 import type { z } from 'zod';
-import { fail, ok, type IpcResult } from '../../engine/api/result';
+import { fail, ok, type IpcResult } from '../api/result';
 import type {
   SecretChanged,
   SecretList,
   SecretListItem,
   SecretStoreStatus,
-} from '../../engine/api/settings-schemas';
-import { readModelsFile } from '../../engine/models/models-file';
-import type { SecretStore } from '../../engine/secrets/secret-store';
-import type { EngineHost } from './engine-host';
+} from '../api/settings-schemas';
+import { readModelsFile } from '../models/models-file';
+import type { SecretStore } from '../secrets/secret-store';
+import type { SecretsAccess } from './org-context';
 import { orgConnectors } from './org-connectors';
 
 export async function secretStoreStatus(store: SecretStore): Promise<SecretStoreStatus> {
@@ -19,25 +19,27 @@ export async function secretStoreStatus(store: SecretStore): Promise<SecretStore
 }
 
 /** Names that the open org's models and connectors need, each with who needs it. */
-async function requiredSecrets(host: EngineHost): Promise<Map<string, string[]>> {
+async function requiredSecrets(secrets: SecretsAccess, orgPath: string | null): Promise<Map<string, string[]>> {
   const needed = new Map<string, string[]>();
   const need = (name: string, by: string) => needed.set(name, [...(needed.get(name) ?? []), by]);
-  const session = host.current();
-  if (!session) return needed;
-  for (const entry of (await readModelsFile(session.orgPath)).entries)
+  if (orgPath === null) return needed;
+  for (const entry of (await readModelsFile(orgPath)).entries)
     if (entry.provider_config.api_key_secret)
       need(entry.provider_config.api_key_secret, `model "${entry.key}"`);
-  for (const connector of (await orgConnectors(session.orgPath, host.secretStore)).connectors)
+  for (const connector of (await orgConnectors(orgPath, secrets.store)).connectors)
     for (const secret of connector.secrets) need(secret.name, `connector "${connector.name}"`);
   return needed;
 }
 
 /** Every secret that is set, and every one the org needs that is not: names and dates only. */
-export async function listSecrets(host: EngineHost): Promise<IpcResult<z.output<typeof SecretList>>> {
-  const store = host.secretStore;
+export async function listSecrets(
+  secrets: SecretsAccess,
+  orgPath: string | null,
+): Promise<IpcResult<z.output<typeof SecretList>>> {
+  const store = secrets.store;
   const [stored, needed, status] = await Promise.all([
     store.list(),
-    requiredSecrets(host),
+    requiredSecrets(secrets, orgPath),
     secretStoreStatus(store),
   ]);
   const items = new Map<string, SecretListItem>();
@@ -59,24 +61,24 @@ export async function listSecrets(host: EngineHost): Promise<IpcResult<z.output<
 
 /** Sets or replaces a secret; the answer says only that it is set. */
 export async function setSecret(
-  host: EngineHost,
+  secrets: SecretsAccess,
   name: string,
   value: string,
 ): Promise<IpcResult<z.output<typeof SecretChanged>>> {
-  const changed = await host.secretStore.set(name, value);
+  const changed = await secrets.store.set(name, value);
   if (!changed.ok)
     return fail('refused', `The secret ${name} was not saved: ${changed.reason}.`, undefined, changed.fix);
-  await host.reloadSecrets();
+  await secrets.changed();
   return ok({ name, isSet: true, existed: changed.existed });
 }
 
 export async function deleteSecret(
-  host: EngineHost,
+  secrets: SecretsAccess,
   name: string,
 ): Promise<IpcResult<z.output<typeof SecretChanged>>> {
-  const changed = await host.secretStore.delete(name);
+  const changed = await secrets.store.delete(name);
   if (!changed.ok)
     return fail('refused', `The secret ${name} was not deleted: ${changed.reason}.`, undefined, changed.fix);
-  await host.reloadSecrets();
+  await secrets.changed();
   return ok({ name, isSet: false, existed: changed.existed });
 }

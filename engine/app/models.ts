@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { fail, ok, type IpcResult } from '../../engine/api/result';
-import type { ModelList, ModelPatch, ModelUpdateInput } from '../../engine/api/settings-schemas';
-import { MODELS_FILE, parseModelsFile, readModelsFile } from '../../engine/models/models-file';
-import { writeFileAtomic } from '../../engine/org/atomic-write';
-import { discoverAgents } from '../../engine/org/discover';
-import { editJsonText, type JsonEdit } from '../../engine/org/json-edit';
-import { readTextFile } from '../../engine/org/read-text-file';
-import { runSerially } from '../../engine/org/serial-by-key';
-import type { SecretStore } from '../../engine/secrets/secret-store';
+import { fail, ok, type IpcResult } from '../api/result';
+import type { ModelList, ModelPatch, ModelUpdateInput } from '../api/settings-schemas';
+import { MODELS_FILE, parseModelsFile, readModelsFile } from '../models/models-file';
+import { writeFileAtomic } from '../org/atomic-write';
+import { discoverAgents } from '../org/discover';
+import { editJsonText, type JsonEdit } from '../org/json-edit';
+import { readTextFile } from '../org/read-text-file';
+import { runSerially } from '../org/serial-by-key';
+import type { SecretStore } from '../secrets/secret-store';
 import { issuesFromProblems } from './problems';
 import { PROVIDERS } from './providers';
 

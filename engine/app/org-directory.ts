@@ -1,16 +1,16 @@
 import { mkdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { CreateAgentInput, RemovedAgent } from '../../engine/api/org-schemas';
-import { fail, ok, type IpcResult } from '../../engine/api/result';
-import type { AgentListItem } from '../../engine/api/schemas';
-import { readModelsFile } from '../../engine/models/models-file';
-import { writeFileAtomic } from '../../engine/org/atomic-write';
-import { discoverAgents } from '../../engine/org/discover';
-import { openOrg } from '../../engine/org/open-org';
-import { agentFolderProblem, createResumeText, resumeFileOf } from '../../engine/org/resume-file';
+import type { CreateAgentInput, RemovedAgent } from '../api/org-schemas';
+import { fail, ok, type IpcResult } from '../api/result';
+import type { AgentListItem } from '../api/schemas';
+import { readModelsFile } from '../models/models-file';
+import { writeFileAtomic } from '../org/atomic-write';
+import { discoverAgents } from '../org/discover';
+import { openOrg } from '../org/open-org';
+import { agentFolderProblem, createResumeText, resumeFileOf } from '../org/resume-file';
 import { findAgent, nameOf } from './agent-lookup';
-import type { OrgSession } from './org-session';
+import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 
 /** Removed agents wait here, inside the app's folder of the org, until restored or deleted by hand. */
@@ -20,10 +20,10 @@ const REMOVED_ID = /^(\d+)-(.+)$/;
 
 /** Creates agents/<name>/ with a resume LeMMing reads too and an empty workspace. */
 export async function createAgent(
-  session: OrgSession,
+  context: OrgContext,
   input: z.output<typeof CreateAgentInput>,
 ): Promise<IpcResult<AgentListItem>> {
-  const { orgPath } = session;
+  const { orgPath } = context;
   const taken = (await discoverAgents(orgPath)).find(
     (agent) =>
       nameOf(agent).toLowerCase() === input.name.toLowerCase() ||
@@ -64,43 +64,43 @@ export async function createAgent(
 
 /** Moves the agent's folder out of agents/, so it no longer runs; org.restoreAgent brings it back. */
 export async function removeAgent(
-  session: OrgSession,
+  context: OrgContext,
   name: string,
   now: Date = new Date(),
 ): Promise<IpcResult<RemovedAgent>> {
-  const busy = runBusyReason(session);
+  const busy = runBusyReason(context);
   if (busy) return fail('busy', `${busy} before removing an agent.`);
-  const found = await findAgent(session.orgPath, name);
+  const found = await findAgent(context.orgPath, name);
   if (!found.ok) return found;
   const { folder } = found.value;
   const removedId = `${now.getTime()}-${folder}`;
   const movedTo = `${REMOVED_AGENTS_FOLDER}/${removedId}`;
-  await mkdir(join(session.orgPath, REMOVED_AGENTS_FOLDER), { recursive: true });
-  await rename(join(session.orgPath, 'agents', folder), join(session.orgPath, movedTo));
+  await mkdir(join(context.orgPath, REMOVED_AGENTS_FOLDER), { recursive: true });
+  await rename(join(context.orgPath, 'agents', folder), join(context.orgPath, movedTo));
   return ok({ removedId, folder, movedTo });
 }
 
 export async function restoreAgent(
-  session: OrgSession,
+  context: OrgContext,
   removedId: string,
 ): Promise<IpcResult<AgentListItem>> {
-  const busy = runBusyReason(session);
+  const busy = runBusyReason(context);
   if (busy) return fail('busy', `${busy} before restoring an agent.`);
   const folder = REMOVED_ID.exec(removedId)?.[2];
-  const source = join(session.orgPath, REMOVED_AGENTS_FOLDER, removedId);
+  const source = join(context.orgPath, REMOVED_AGENTS_FOLDER, removedId);
   if (!folder || agentFolderProblem(folder) || !(await stat(source).catch(() => null)))
     return fail('not_found', `There is no removed agent "${removedId}" to restore.`);
-  const target = join(session.orgPath, 'agents', folder);
+  const target = join(context.orgPath, 'agents', folder);
   if (await stat(target).catch(() => null))
     return fail('already_exists', `agents/${folder} exists again; rename or remove it first.`);
   await rename(source, target);
-  const agent = (await openOrg(session.orgPath)).agents.find((candidate) => candidate.folder === folder);
+  const agent = (await openOrg(context.orgPath)).agents.find((candidate) => candidate.folder === folder);
   return agent ? ok(agent) : fail('not_found', `agents/${folder} has no resume.json.`);
 }
 
 /** Why agents cannot be moved now (a tick is running or about to), or null. */
-function runBusyReason(session: OrgSession): string | null {
-  const { phase, tickInProgress } = session.controller.state();
+function runBusyReason(context: OrgContext): string | null {
+  const { phase, tickInProgress } = context.controller.state();
   if (tickInProgress !== null || (phase !== 'idle' && phase !== 'paused')) return 'Pause or stop the run';
   return null;
 }

@@ -1,5 +1,5 @@
-import type { IpcIssue } from '../../engine/api/result';
-import type { AgentProblem } from '../../engine/api/schemas';
+import type { IpcIssue } from '../api/result';
+import type { AgentProblem } from '../api/schemas';
 
 /** File problems as IPC issues: the path says file, line and field; the message says what is wrong. */
 export function issuesFromProblems(problems: readonly AgentProblem[]): IpcIssue[] {

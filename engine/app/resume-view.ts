@@ -1,5 +1,5 @@
-import type { ResumeView } from '../../engine/api/agent-schemas';
-import type { Resume } from '../../engine/org/resume-schema';
+import type { ResumeView } from '../api/agent-schemas';
+import type { Resume } from '../org/resume-schema';
 
 /** The fields the agent form edits, by the object they sit in ('' is the top level). */
 const FORM_FIELDS: Record<string, readonly string[]> = {

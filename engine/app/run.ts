@@ -1,16 +1,16 @@
-import { fail, ok, type IpcResult } from '../../engine/api/result';
-import type { RunState } from '../../engine/api/run-schemas';
-import { readOrgConfig } from '../../engine/org/org-config-file';
-import type { RunCommandResult } from '../../engine/run/run-controller';
-import type { OrgSession } from './org-session';
+import { fail, ok, type IpcResult } from '../api/result';
+import type { RunState } from '../api/run-schemas';
+import { readOrgConfig } from '../org/org-config-file';
+import type { RunCommandResult } from '../run/run-controller';
+import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 
 /** Starts a run with the org's settings: base_turn_seconds between ticks and max_turns as the last tick. */
 export async function startRun(
-  session: OrgSession,
+  context: OrgContext,
   input: { ticks?: number | undefined; intervalMs?: number | undefined },
 ): Promise<IpcResult<RunState>> {
-  const config = await readOrgConfig(session.orgPath);
+  const config = await readOrgConfig(context.orgPath);
   if (!config.ok)
     return fail(
       'org_unusable',
@@ -18,7 +18,7 @@ export async function startRun(
       issuesFromProblems(config.problems),
     );
   return asResult(
-    session.controller.start({
+    context.controller.start({
       tickLimit: input.ticks ?? null,
       lastTick: config.value.max_turns,
       intervalMs: input.intervalMs ?? Math.round(config.value.base_turn_seconds * 1000),

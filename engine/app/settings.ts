@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { fail, ok, type IpcResult } from '../../engine/api/result';
-import type { Settings, SettingsUpdateInput } from '../../engine/api/settings-schemas';
-import { readOrgConfig, updateOrgConfig } from '../../engine/org/org-config-file';
-import type { SecretStore } from '../../engine/secrets/secret-store';
+import { fail, ok, type IpcResult } from '../api/result';
+import type { Settings, SettingsUpdateInput } from '../api/settings-schemas';
+import { readOrgConfig, updateOrgConfig } from '../org/org-config-file';
+import type { SecretStore } from '../secrets/secret-store';
 import { issuesFromProblems } from './problems';
 import { PROVIDERS } from './providers';
-import { secretStoreStatus } from './secrets-service';
+import { secretStoreStatus } from './secrets';
 
 /** The run settings live in org_config.json (LeMMing reads them too); the rest is the app's. */
 export async function readSettings(

@@ -1,9 +1,9 @@
-import type { GraphEdge, GraphNode, OrgGraph } from '../../engine/api/org-schemas';
-import { discoverAgents } from '../../engine/org/discover';
+import type { GraphEdge, GraphNode, OrgGraph } from '../api/org-schemas';
+import { discoverAgents } from '../org/discover';
 import { nameOf } from './agent-lookup';
-import { describeAgentState } from './agent-service';
+import { describeAgentState } from './agents';
 import { readPositions } from './layout-file';
-import type { OrgSession } from './org-session';
+import type { OrgContext } from './org-context';
 
 /** What the graph needs of one agent's permissions; null lists for an agent whose resume cannot be read. */
 export interface AgentLinks {
@@ -54,12 +54,12 @@ export function permissionEdges(agents: readonly AgentLinks[]): {
 }
 
 export async function orgGraph(
-  session: OrgSession,
+  context: OrgContext,
   logError?: (context: string, error: unknown) => void,
 ): Promise<OrgGraph> {
   const [agents, layout] = await Promise.all([
-    discoverAgents(session.orgPath),
-    readPositions(session.orgPath),
+    discoverAgents(context.orgPath),
+    readPositions(context.orgPath),
   ]);
   if (!layout.ok) logError?.('reading node positions', new Error(layout.message));
   const positions = layout.ok ? layout.positions : {};
@@ -71,7 +71,7 @@ export async function orgGraph(
   const { edges, unknownNames } = permissionEdges(links);
   const nodes: GraphNode[] = agents.map((agent) => {
     const name = nameOf(agent);
-    const { state, reason, balance } = describeAgentState(session, agent);
+    const { state, reason, balance } = describeAgentState(context, agent);
     return {
       name,
       folder: agent.folder,

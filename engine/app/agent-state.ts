@@ -1,4 +1,4 @@
-import type { AgentState } from '../../engine/api/org-schemas';
+import type { AgentState } from '../api/org-schemas';
 
 export interface AgentStateInput {
   /** Why the resume cannot be used; null when it can. */

@@ -1,25 +1,24 @@
 import type { z } from 'zod';
-import type { PolicyChange } from '../../engine/api/tool-schemas';
+import type { PolicyChange } from '../api/tool-schemas';
 import type {
   AppliedFix,
   SetEnabledInput,
   SetEnabledResult,
   ToolRef,
   ToolsCatalog,
-} from '../../engine/api/tool-schemas';
-import { fail, ok, type IpcResult } from '../../engine/api/result';
-import { discoverAgents } from '../../engine/org/discover';
-import type { JsonEdit } from '../../engine/org/json-edit';
-import { readPolicy, updatePolicy } from '../../engine/org/policy-file';
-import { updateResume } from '../../engine/org/resume-file';
-import { ResumeSchema, type Resume } from '../../engine/org/resume-schema';
-import { detectConfinement } from '../../engine/sandbox/shell/detect-confinement';
-import type { SecretStore } from '../../engine/secrets/secret-store';
-import { describeChange, type ToolVerdict } from '../../engine/tools/policy-resolver';
-import { TOOL_GROUPS, toolCatalog, type CatalogEntry } from '../../engine/tools/tool-catalog';
+} from '../api/tool-schemas';
+import { fail, ok, type IpcResult } from '../api/result';
+import { discoverAgents } from '../org/discover';
+import type { JsonEdit } from '../org/json-edit';
+import { readPolicy, updatePolicy } from '../org/policy-file';
+import { updateResume } from '../org/resume-file';
+import { ResumeSchema, type Resume } from '../org/resume-schema';
+import { detectConfinement } from '../sandbox/shell/detect-confinement';
+import { describeChange, type ToolVerdict } from '../tools/policy-resolver';
+import { TOOL_GROUPS, toolCatalog, type CatalogEntry } from '../tools/tool-catalog';
 import { findAgent } from './agent-lookup';
 import { orgConnectors } from './org-connectors';
-import type { OrgSession } from './org-session';
+import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 import { toggledGrants } from './tool-grants';
 
@@ -34,22 +33,21 @@ const CATALOG_PROBE: Resume = ResumeSchema.parse({
 });
 
 export async function explainTools(
-  session: OrgSession,
+  context: OrgContext,
   agent: string,
 ): Promise<IpcResult<{ agent: string; tools: ToolVerdict[] }>> {
-  return ok({ agent, tools: await session.engine.explainTools(agent) });
+  return ok({ agent, tools: await context.engine.explainTools(agent) });
 }
 
 /** Every tool agents of the org could be given, and per agent which are granted and which reach the model. */
 export async function toolsCatalog(
-  session: OrgSession,
-  secrets: SecretStore,
+  context: OrgContext,
 ): Promise<IpcResult<ToolsCatalog>> {
-  const resumes = (await discoverAgents(session.orgPath)).flatMap((agent) =>
+  const resumes = (await discoverAgents(context.orgPath)).flatMap((agent) =>
     agent.valid ? [agent.resume] : [],
   );
   const composedNames = new Set(
-    (await orgConnectors(session.orgPath, secrets)).connectors
+    (await orgConnectors(context.orgPath, context.secrets.store)).connectors
       .filter((connector) => connector.kind === 'composed')
       .flatMap((connector) => connector.tools),
   );
@@ -61,7 +59,7 @@ export async function toolsCatalog(
 
   const grants = [];
   for (const resume of resumes) {
-    const verdicts = await session.engine.explainTools(resume.name);
+    const verdicts = await context.engine.explainTools(resume.name);
     grants.push({
       agent: resume.name,
       enabled: verdicts.filter((verdict) => verdict.layers[0]?.passed).map((verdict) => verdict.name),
@@ -95,8 +93,8 @@ function requiredPermissions(entry: CatalogEntry): string[] {
   return required;
 }
 
-async function verdictOf(session: OrgSession, agent: string, tool: string): Promise<IpcResult<ToolVerdict>> {
-  const verdict = (await session.engine.explainTools(agent)).find((candidate) => candidate.name === tool);
+async function verdictOf(context: OrgContext, agent: string, tool: string): Promise<IpcResult<ToolVerdict>> {
+  const verdict = (await context.engine.explainTools(agent)).find((candidate) => candidate.name === tool);
   return verdict ? ok(verdict) : fail('not_found', `${agent} has no tool named "${tool}" in this org.`);
 }
 
@@ -106,10 +104,10 @@ async function verdictOf(session: OrgSession, agent: string, tool: string): Prom
  * The fix is always computed here, never taken from the renderer.
  */
 export async function applyToolFix(
-  session: OrgSession,
+  context: OrgContext,
   input: z.output<typeof ToolRef>,
 ): Promise<IpcResult<z.output<typeof AppliedFix>>> {
-  const before = await verdictOf(session, input.agent, input.tool);
+  const before = await verdictOf(context, input.agent, input.tool);
   if (!before.ok) return before;
   if (before.value.available) return ok({ applied: [], needsUser: [], tool: before.value });
   const fix = before.value.fix;
@@ -120,7 +118,7 @@ export async function applyToolFix(
       `No setting makes ${input.tool} available to ${input.agent}: ${failing?.reason ?? 'it is refused'}.`,
     );
   }
-  const found = await findAgent(session.orgPath, input.agent);
+  const found = await findAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
   if (!found.value.valid)
     return fail(
@@ -150,10 +148,10 @@ export async function applyToolFix(
   }
 
   if (policyChanges.length > 0) {
-    const policy = await readPolicy(session.orgPath);
+    const policy = await readPolicy(context.orgPath);
     if (!policy.ok)
       return fail('invalid_change', 'The org policy file is not valid.', issuesFromProblems(policy.problems));
-    const updated = await updatePolicy(session.orgPath, policyEdits(policy.value, policyChanges));
+    const updated = await updatePolicy(context.orgPath, policyEdits(policy.value, policyChanges));
     if (!updated.ok)
       return fail(
         'invalid_change',
@@ -162,11 +160,11 @@ export async function applyToolFix(
       );
   }
   if (resumeChanges.length > 0) {
-    const updated = await updateResume(session.orgPath, found.value.folder, resumeChanges);
+    const updated = await updateResume(context.orgPath, found.value.folder, resumeChanges);
     if (!updated.ok)
       return fail('invalid_change', 'The resume could not be changed.', issuesFromProblems(updated.problems));
   }
-  const after = await verdictOf(session, input.agent, input.tool);
+  const after = await verdictOf(context, input.agent, input.tool);
   if (!after.ok) return after;
   const applied = fix.changes.filter((change) => !needsUser.some((pending) => pending.change === change));
   return ok({ applied, needsUser, tool: after.value });
@@ -193,10 +191,10 @@ function policyEdits(
 
 /** Turns one tool on or off in the agent's permissions.tools (see toggledGrants for groups). */
 export async function setToolEnabled(
-  session: OrgSession,
+  context: OrgContext,
   input: z.output<typeof SetEnabledInput>,
 ): Promise<IpcResult<z.output<typeof SetEnabledResult>>> {
-  const found = await findAgent(session.orgPath, input.agent);
+  const found = await findAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
   if (!found.value.valid)
     return fail(
@@ -210,11 +208,11 @@ export async function setToolEnabled(
   const tool = catalog.find((entry) => entry.name === input.tool);
   if (!tool) return fail('not_found', `There is no tool named "${input.tool}" for ${input.agent}.`);
   const grants = toggledGrants(found.value.resume.permissions.tools, tool, catalog, input.enabled);
-  const updated = await updateResume(session.orgPath, found.value.folder, [
+  const updated = await updateResume(context.orgPath, found.value.folder, [
     { path: ['permissions', 'tools'], value: grants },
   ]);
   if (!updated.ok)
     return fail('invalid_change', 'The resume could not be changed.', issuesFromProblems(updated.problems));
-  const verdict = await verdictOf(session, input.agent, input.tool);
+  const verdict = await verdictOf(context, input.agent, input.tool);
   return verdict.ok ? ok({ tool: verdict.value, grants }) : verdict;
 }

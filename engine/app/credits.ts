@@ -1,25 +1,25 @@
 import type { z } from 'zod';
-import type { CreditBalance, CreditHistory, CreditHistoryInput } from '../../engine/api/credit-schemas';
-import { fail, ok, type IpcResult } from '../../engine/api/result';
-import { fromMicros } from '../../engine/credits/credit-amount';
-import { readCredits } from '../../engine/org/credits-file';
-import { discoverAgents } from '../../engine/org/discover';
-import type { OrgSession } from './org-session';
+import type { CreditBalance, CreditHistory, CreditHistoryInput } from '../api/credit-schemas';
+import { fail, ok, type IpcResult } from '../api/result';
+import { fromMicros } from '../credits/credit-amount';
+import { readCredits } from '../org/credits-file';
+import { discoverAgents } from '../org/discover';
+import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 
 const DEFAULT_HISTORY_PAGE = 200;
 
 /** Each valid agent's balance from the ledger, with its caps from credits.json or its resume. */
-export async function creditBalances(session: OrgSession): Promise<IpcResult<CreditBalance[]>> {
-  const credits = await readCredits(session.orgPath);
+export async function creditBalances(context: OrgContext): Promise<IpcResult<CreditBalance[]>> {
+  const credits = await readCredits(context.orgPath);
   if (!credits.ok)
     return fail(
       'org_unusable',
       'lemming/config/credits.json is not valid.',
       issuesFromProblems(credits.problems),
     );
-  const balances = session.engine.ledger.balances();
-  const agents = (await discoverAgents(session.orgPath)).flatMap((agent) =>
+  const balances = context.engine.ledger.balances();
+  const agents = (await discoverAgents(context.orgPath)).flatMap((agent) =>
     agent.valid ? [agent.resume] : [],
   );
   return ok(
@@ -40,11 +40,11 @@ export async function creditBalances(session: OrgSession): Promise<IpcResult<Cre
 
 /** One page of the agent's ledger, newest first, keyset-paged by entry id. */
 export function creditHistory(
-  session: OrgSession,
+  context: OrgContext,
   input: z.output<typeof CreditHistoryInput>,
 ): z.output<typeof CreditHistory> {
   const limit = input.limit ?? DEFAULT_HISTORY_PAGE;
-  const entries = session.engine.ledger.history(input.agent, {
+  const entries = context.engine.ledger.history(input.agent, {
     ...(input.before ? { before: input.before } : {}),
     limit,
   });

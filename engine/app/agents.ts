@@ -7,16 +7,16 @@ import type {
   FileAccessPreviewInput,
   SchedulePreview,
   SchedulePreviewInput,
-} from '../../engine/api/agent-schemas';
-import { fail, ok, type IpcResult } from '../../engine/api/result';
-import { fromMicros } from '../../engine/credits/credit-amount';
-import type { DiscoveredAgent } from '../../engine/org/discover';
-import { readResume, updateResume } from '../../engine/org/resume-file';
-import { firePoint, nextFiringTicks } from '../../engine/run/schedule';
-import { previewAccessPath } from '../../engine/sandbox/preview-access-path';
+} from '../api/agent-schemas';
+import { fail, ok, type IpcResult } from '../api/result';
+import { fromMicros } from '../credits/credit-amount';
+import type { DiscoveredAgent } from '../org/discover';
+import { readResume, updateResume } from '../org/resume-file';
+import { firePoint, nextFiringTicks } from '../run/schedule';
+import { previewAccessPath } from '../sandbox/preview-access-path';
 import { findAgent, nameOf } from './agent-lookup';
 import { agentStateOf } from './agent-state';
-import type { OrgSession } from './org-session';
+import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 import { resumeEdits } from './resume-patch';
 import { otherFields, resumeView } from './resume-view';
@@ -24,28 +24,28 @@ import { otherFields, resumeView } from './resume-view';
 const DEFAULT_PREVIEW_COUNT = 10;
 
 /** The state and balance of one agent as the graph and the agent view show them. */
-export function describeAgentState(session: OrgSession, agent: DiscoveredAgent) {
+export function describeAgentState(context: OrgContext, agent: DiscoveredAgent) {
   const name = nameOf(agent);
-  const micros = agent.valid ? session.engine.ledger.balance(name) : null;
+  const micros = agent.valid ? context.engine.ledger.balance(name) : null;
   const balance = micros === null ? null : fromMicros(micros);
   const described = agentStateOf({
     invalidBecause: agent.valid ? null : (agent.problems[0]?.message ?? 'it is not valid'),
-    running: session.isRunning(name),
+    running: context.isRunning(name),
     balance,
-    lastTurn: agent.valid ? session.turnStatus.latest(name) : null,
+    lastTurn: agent.valid ? context.turnStatus.latest(name) : null,
   });
   return { ...described, balance };
 }
 
-export async function getAgent(session: OrgSession, name: string): Promise<IpcResult<AgentDetail>> {
-  const found = await findAgent(session.orgPath, name);
+export async function getAgent(context: OrgContext, name: string): Promise<IpcResult<AgentDetail>> {
+  const found = await findAgent(context.orgPath, name);
   if (!found.ok) return found;
-  return ok(await detailOf(session, found.value));
+  return ok(await detailOf(context, found.value));
 }
 
-async function detailOf(session: OrgSession, agent: DiscoveredAgent): Promise<AgentDetail> {
-  const read = await readResume(session.orgPath, agent.folder);
-  const { state, balance } = describeAgentState(session, agent);
+async function detailOf(context: OrgContext, agent: DiscoveredAgent): Promise<AgentDetail> {
+  const read = await readResume(context.orgPath, agent.folder);
+  const { state, balance } = describeAgentState(context, agent);
   return {
     folder: agent.folder,
     name: nameOf(agent),
@@ -63,12 +63,12 @@ async function detailOf(session: OrgSession, agent: DiscoveredAgent): Promise<Ag
 
 /** Applies a form patch with the text-preserving editor; nothing is written unless the result is a valid resume. */
 export async function updateAgent(
-  session: OrgSession,
+  context: OrgContext,
   input: z.output<typeof AgentUpdateInput>,
 ): Promise<IpcResult<AgentDetail>> {
-  const found = await findAgent(session.orgPath, input.agent);
+  const found = await findAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
-  const read = await readResume(session.orgPath, found.value.folder);
+  const read = await readResume(context.orgPath, found.value.folder);
   if (typeof read.raw !== 'object' || read.raw === null || Array.isArray(read.raw)) {
     const problems = read.ok ? [] : read.problems;
     return fail(
@@ -79,7 +79,7 @@ export async function updateAgent(
   }
   const edits = resumeEdits(read.raw as Record<string, unknown>, input.patch);
   if (edits.length > 0) {
-    const updated = await updateResume(session.orgPath, found.value.folder, edits);
+    const updated = await updateResume(context.orgPath, found.value.folder, edits);
     if (!updated.ok)
       return fail(
         'invalid_change',
@@ -87,8 +87,8 @@ export async function updateAgent(
         issuesFromProblems(updated.problems),
       );
   }
-  const after = await findAgent(session.orgPath, nameOf(found.value));
-  return ok(await detailOf(session, after.ok ? after.value : found.value));
+  const after = await findAgent(context.orgPath, nameOf(found.value));
+  return ok(await detailOf(context, after.ok ? after.value : found.value));
 }
 
 export function schedulePreview(
@@ -105,16 +105,16 @@ export function schedulePreview(
 
 /** Each entry judged by the sandbox's own canonicalizer, from this agent's point of view. */
 export async function fileAccessPreview(
-  session: OrgSession,
+  context: OrgContext,
   input: z.output<typeof FileAccessPreviewInput>,
 ): Promise<IpcResult<FileAccessPreview>> {
-  const found = await findAgent(session.orgPath, input.agent);
+  const found = await findAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
-  const agentDir = join(session.orgPath, 'agents', found.value.folder);
+  const agentDir = join(context.orgPath, 'agents', found.value.folder);
   const previews = await Promise.all(
     input.entries.map(async (entry) => ({
       entry,
-      ...(await previewAccessPath(session.orgPath, entry, { agentDir })),
+      ...(await previewAccessPath(context.orgPath, entry, { agentDir })),
     })),
   );
   return ok({ previews });

@@ -1,4 +1,4 @@
-import type { ProviderInfo } from '../../engine/api/settings-schemas';
+import type { ProviderInfo } from '../api/settings-schemas';
 
 /** The model providers the engine runs (engine/models/create-provider.ts), described for the settings view. */
 export const PROVIDERS: readonly ProviderInfo[] = [

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { fail, ok, type IpcResult } from '../../engine/api/result';
-import type { ConnectionTest } from '../../engine/api/settings-schemas';
-import { createProvider, type ProviderDeps } from '../../engine/models/create-provider';
-import { findModelEntry, readModelsFile } from '../../engine/models/models-file';
+import { fail, ok, type IpcResult } from '../api/result';
+import type { ConnectionTest } from '../api/settings-schemas';
+import { createProvider, type ProviderDeps } from '../models/create-provider';
+import { findModelEntry, readModelsFile } from '../models/models-file';
 
 /** A connection test gives up after this long, whatever the model's own timeout. */
 const TEST_TIMEOUT_MS = 30_000;

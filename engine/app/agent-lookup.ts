@@ -1,5 +1,5 @@
-import { fail, ok, type IpcResult } from '../../engine/api/result';
-import { discoverAgents, type DiscoveredAgent } from '../../engine/org/discover';
+import { fail, ok, type IpcResult } from '../api/result';
+import { discoverAgents, type DiscoveredAgent } from '../org/discover';
 
 export function nameOf(agent: DiscoveredAgent): string {
   return agent.valid ? agent.resume.name : agent.name;

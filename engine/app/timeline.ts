@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { z } from 'zod';
-import { fail, ok, type IpcResult } from '../../engine/api/result';
+import { fail, ok, type IpcResult } from '../api/result';
 import type {
   TimelineEvent,
   TimelineExportResult,
@@ -8,8 +8,8 @@ import type {
   TimelineFilter,
   TimelinePage,
   TimelineQuery,
-} from '../../engine/api/timeline-schemas';
-import type { TimelineStore } from '../../engine/timeline/timeline-store';
+} from '../api/timeline-schemas';
+import type { TimelineStore } from '../timeline/timeline-store';
 import { summarizeEvent } from './event-summary';
 
 /** Distinct values the filter lists offer; an org with more shows the first ones. */

@@ -1,14 +1,13 @@
 import type { z } from 'zod';
-import { fail, ok, type IpcResult } from '../../engine/api/result';
-import type { Connector, ConnectorConfigInput, ConnectorList } from '../../engine/api/tool-schemas';
-import type { JsonEdit } from '../../engine/org/json-edit';
-import { POLICY_FILE, readPolicy, updatePolicy } from '../../engine/org/policy-file';
-import type { Connector as CatalogConnector } from '../../engine/tools/connectors/connector';
-import type { EngineHost } from './engine-host';
+import { fail, ok, type IpcResult } from '../api/result';
+import type { Connector, ConnectorConfigInput, ConnectorList } from '../api/tool-schemas';
+import type { JsonEdit } from '../org/json-edit';
+import { POLICY_FILE, readPolicy, updatePolicy } from '../org/policy-file';
+import type { Connector as CatalogConnector } from '../tools/connectors/connector';
 import { orgConnectors } from './org-connectors';
-import type { OrgSession } from './org-session';
+import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
-import { deleteSecret, setSecret } from './secrets-service';
+import { deleteSecret, setSecret } from './secrets';
 
 type Settings = Record<string, unknown>;
 
@@ -41,10 +40,10 @@ function settingsOf(connector: CatalogConnector, policy: unknown): Settings {
   );
 }
 
-async function connectorViews(host: EngineHost, session: OrgSession) {
+async function connectorViews(context: OrgContext) {
   const [{ connectors, loadErrors }, policy] = await Promise.all([
-    orgConnectors(session.orgPath, host.secretStore),
-    readPolicy(session.orgPath),
+    orgConnectors(context.orgPath, context.secrets.store),
+    readPolicy(context.orgPath),
   ]);
   const views: { connector: CatalogConnector; view: Connector }[] = connectors.map((connector) => ({
     connector,
@@ -54,10 +53,9 @@ async function connectorViews(host: EngineHost, session: OrgSession) {
 }
 
 export async function listConnectors(
-  host: EngineHost,
-  session: OrgSession,
+  context: OrgContext,
 ): Promise<IpcResult<z.output<typeof ConnectorList>>> {
-  const { views, loadErrors } = await connectorViews(host, session);
+  const { views, loadErrors } = await connectorViews(context);
   return ok({ connectors: views.map(({ view }) => view), loadErrors });
 }
 
@@ -67,11 +65,10 @@ export async function listConnectors(
  * must stay valid or nothing is written. Fields the connector does not have are refused.
  */
 export async function setConnectorConfig(
-  host: EngineHost,
-  session: OrgSession,
+  context: OrgContext,
   input: z.output<typeof ConnectorConfigInput>,
 ): Promise<IpcResult<Connector>> {
-  const found = (await connectorViews(host, session)).views.find(({ view }) => view.id === input.connector);
+  const found = (await connectorViews(context)).views.find(({ view }) => view.id === input.connector);
   if (!found) return fail('not_found', `There is no connector "${input.connector}" in this org.`);
   const { connector } = found;
   const secretNames = new Set(connector.secrets.map((secret) => secret.name));
@@ -102,7 +99,7 @@ export async function setConnectorConfig(
   if (settingEdits.length > 0) {
     if (connector.config?.file !== POLICY_FILE)
       return fail('refused', `${connector.name}'s settings cannot be changed here.`);
-    const updated = await updatePolicy(session.orgPath, settingEdits);
+    const updated = await updatePolicy(context.orgPath, settingEdits);
     if (!updated.ok)
       return fail(
         'invalid_change',
@@ -111,9 +108,10 @@ export async function setConnectorConfig(
       );
   }
   for (const [name, value] of secretChanges) {
-    const changed = value === null ? await deleteSecret(host, name) : await setSecret(host, name, value);
+    const changed = value === null ? await deleteSecret(context.secrets, name)
+        : await setSecret(context.secrets, name, value);
     if (!changed.ok) return changed;
   }
-  const after = (await connectorViews(host, session)).views.find(({ view }) => view.id === input.connector);
+  const after = (await connectorViews(context)).views.find(({ view }) => view.id === input.connector);
   return after ? ok(after.view) : fail('not_found', `The connector "${input.connector}" is gone.`);
 }
