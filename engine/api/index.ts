@@ -9,4 +9,5 @@ export * from './run-schemas';
 export * from './credit-schemas';
 export * from './settings-schemas';
 export * from './result';
+export * from './problem';
 export * from './client';

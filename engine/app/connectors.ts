@@ -108,7 +108,9 @@ export async function setConnectorConfig(
       );
   }
   for (const [name, value] of secretChanges) {
-    const changed = value === null ? await deleteSecret(context.secrets, name)
+    const changed =
+      value === null
+        ? await deleteSecret(context.secrets, name)
         : await setSecret(context.secrets, name, value);
     if (!changed.ok) return changed;
   }

@@ -78,7 +78,11 @@ export async function engineRefusals<T>(work: () => Promise<IpcResult<T>>): Prom
   } catch (error) {
     if (error instanceof UnknownAgentError) return fail('agent_not_found', error.message);
     if (error instanceof EngineInputError)
-      return fail('org_unusable', 'A config file of the org is not valid.', issuesFromProblems(error.problems));
+      return fail(
+        'org_unusable',
+        'A config file of the org is not valid.',
+        issuesFromProblems(error.problems),
+      );
     throw error;
   }
 }

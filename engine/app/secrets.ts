@@ -1,11 +1,6 @@
 import type { z } from 'zod';
 import { fail, ok, type IpcResult } from '../api/result';
-import type {
-  SecretChanged,
-  SecretList,
-  SecretListItem,
-  SecretStoreStatus,
-} from '../api/settings-schemas';
+import type { SecretChanged, SecretList, SecretListItem, SecretStoreStatus } from '../api/settings-schemas';
 import { readModelsFile } from '../models/models-file';
 import type { SecretStore } from '../secrets/secret-store';
 import type { SecretsAccess } from './org-context';
@@ -19,7 +14,10 @@ export async function secretStoreStatus(store: SecretStore): Promise<SecretStore
 }
 
 /** Names that the open org's models and connectors need, each with who needs it. */
-async function requiredSecrets(secrets: SecretsAccess, orgPath: string | null): Promise<Map<string, string[]>> {
+async function requiredSecrets(
+  secrets: SecretsAccess,
+  orgPath: string | null,
+): Promise<Map<string, string[]>> {
   const needed = new Map<string, string[]>();
   const need = (name: string, by: string) => needed.set(name, [...(needed.get(name) ?? []), by]);
   if (orgPath === null) return needed;

@@ -15,6 +15,7 @@ import { updateResume } from '../org/resume-file';
 import { ResumeSchema, type Resume } from '../org/resume-schema';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import { describeChange, type ToolVerdict } from '../tools/policy-resolver';
+import type { ToolResult } from '../tools/tool-result';
 import { TOOL_GROUPS, toolCatalog, type CatalogEntry } from '../tools/tool-catalog';
 import { findAgent } from './agent-lookup';
 import { orgConnectors } from './org-connectors';
@@ -32,6 +33,17 @@ const CATALOG_PROBE: Resume = ResumeSchema.parse({
   schedule: { run_every_n_ticks: 1, phase_offset: 0 },
 });
 
+/**
+ * Runs one tool as the agent outside a turn, with every check a turn has (policy, sandbox, costs);
+ * the call and its result are recorded in the timeline. A tool that fails is still an answer.
+ */
+export async function callTool(
+  context: OrgContext,
+  input: { agent: string; tool: string; args: unknown },
+): Promise<IpcResult<ToolResult>> {
+  return ok(await context.engine.callTool(input.agent, input.tool, input.args));
+}
+
 export async function explainTools(
   context: OrgContext,
   agent: string,
@@ -40,9 +52,7 @@ export async function explainTools(
 }
 
 /** Every tool agents of the org could be given, and per agent which are granted and which reach the model. */
-export async function toolsCatalog(
-  context: OrgContext,
-): Promise<IpcResult<ToolsCatalog>> {
+export async function toolsCatalog(context: OrgContext): Promise<IpcResult<ToolsCatalog>> {
   const resumes = (await discoverAgents(context.orgPath)).flatMap((agent) =>
     agent.valid ? [agent.resume] : [],
   );

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
+import { formatProblem } from '../api/problem';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
 import { listMemory } from '../memory/memory-file';
 import { MessageStore, type Inbox, type ReadableSenders } from '../messages/message-store';
-import { humanMessage, outboxFileName, serializeEntry, type HumanImportance, type OutboxEntry } from '../messages/outbox-entry';
+import { humanMessage, outboxFileName, serializeEntry, type OutboxEntry } from '../messages/outbox-entry';
+import type { HumanImportance } from '../api/credit-schemas';
 import { createProvider } from '../models/create-provider';
 import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-file';
 import type { ModelProvider } from '../models/types';
@@ -33,8 +35,6 @@ import { DiskImport } from './disk-import';
 import { PendingFiles, type FileWrite } from './pending-files';
 import { RunSecrets } from './run-secrets';
 import { loadSkills } from '../tools/skills/load-skills';
-import type { SkillProblem } from '../tools/skills/skill';
-import { skillUsability, type SkillUsability } from '../tools/skills/skill-usability';
 import type { SecretStore } from '../secrets/secret-store';
 import { memoryChangeRecord, TurnMemory } from './turn-memory';
 import { groupByFirePoint } from './schedule';
@@ -246,17 +246,6 @@ export class OrgEngine {
     const context = this.toolTurnContext(agent, await this.currentTick(), new TurnMemory(this.agentDir(agent)), { availableMicro: () => balance ?? 0, charge: () => undefined });
     const catalog = this.catalogFor(context, await this.composedEntries(agent, policy));
     return resolveTools({ resume: agent.resume, policy, catalog, credits: balance === null ? null : fromMicros(balance) });
-  }
-
-  /** The agent's skills, whether each can be used (its tool passes the policy) and the problems of those that did not load. */
-  async explainSkills(agentName: string): Promise<{ skills: { name: string; description: string; usability: SkillUsability }[]; problems: SkillProblem[] }> {
-    const agent = await this.findAgent(agentName);
-    const verdicts = await this.explainTools(agentName);
-    const loaded = await loadSkills(this.orgPath, agent.folder);
-    return {
-      skills: loaded.skills.map((skill) => ({ name: skill.name, description: skill.description, usability: skillUsability(skill, verdicts) })),
-      problems: loaded.problems,
-    };
   }
 
   /**
@@ -535,7 +524,7 @@ export class UnknownAgentError extends Error {
 /** A config file the engine needs is invalid; its problems say where. */
 export class EngineInputError extends Error {
   constructor(readonly problems: AgentProblem[]) {
-    super(problems.map((problem) => `${problem.file}${problem.line !== undefined ? `:${problem.line}:${problem.column}` : ''}${problem.field ? ` (${problem.field})` : ''}: ${problem.message}`).join('\n'));
+    super(problems.map(formatProblem).join('\n'));
     this.name = 'EngineInputError';
   }
 }

@@ -18,6 +18,8 @@ export interface IpcHarness {
   responses: { channel: unknown; input: unknown; response: unknown }[];
   events: { name: EventName; payload: unknown }[];
   userOrgsFolder: string;
+  /** The secrets file the host's secret store keeps (the CLI reads the same one with --secrets-file). */
+  secretsFile: string;
   /** A fresh copy of a folder in a temp dir. */
   copy(source: string): string;
   setPickedFolder(path: string | null): void;
@@ -42,7 +44,8 @@ export function ipcHarnesses() {
     async create(
       options: { logError?: (context: string, error: unknown) => void } = {},
     ): Promise<IpcHarness> {
-      const secrets = await openFileSecretStore(join(tempDir(), 'secrets.json'));
+      const secretsFile = join(tempDir(), 'secrets.json');
+      const secrets = await openFileSecretStore(secretsFile);
       if (!secrets.ok) throw new Error(secrets.message);
       const userOrgsFolder = tempDir();
       const host = await EngineHost.create({
@@ -77,6 +80,7 @@ export function ipcHarnesses() {
         responses,
         events,
         userOrgsFolder,
+        secretsFile,
         tempDir,
         dispatch: async (channel, input) => {
           const response = await inner(channel, input);
