@@ -3,7 +3,6 @@ import { discoverAgents } from '../../org/discover';
 import { firesAt, nextFiringTicks } from '../../run/schedule';
 import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
 import { stringOption, type Command } from '../command';
-import { withEngine } from '../open-engine';
 import { orgFolder } from '../org-arg';
 import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
 import { creditBalances, creditHistory } from '../../app/credits';
@@ -12,24 +11,19 @@ import { topUp } from '../../app/org';
 export const statusCommand: Command = {
   name: 'status',
   summary: "Show the next tick, each agent's schedule, balance and last turn, and invalid resumes.",
-  usage: 'status <org> [--json]',
-  options: { json: { type: 'boolean' } },
+  usage: 'status <org> [--json] [--secrets-file PATH]',
+  options: { json: { type: 'boolean' }, ...secretsFileOption },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const discovered = await discoverAgents(org);
-    const status = await withEngine(org, io, async (engine) => {
-      const tick = await engine.currentTick();
-      const lastTurns = new Map(
-        (engine.timeline.db.prepare('SELECT agent, tick, status FROM turns WHERE rowid IN (SELECT max(rowid) FROM turns GROUP BY agent)').all() as { agent: string; tick: number; status: string }[]).map(
-          (row) => [row.agent, { tick: row.tick, status: row.status }],
-        ),
-      );
+    const status = await withOrgContext(org, io, values, async (context) => {
+      const tick = await context.engine.currentTick();
       return {
         org,
         nextTick: tick,
         agents: discovered.map((agent) => {
           if (!agent.valid) return { folder: agent.folder, name: agent.name, valid: false, problems: agent.problems };
-          const balance = engine.ledger.balance(agent.resume.name);
+          const balance = context.engine.ledger.balance(agent.resume.name);
           return {
             folder: agent.folder,
             name: agent.resume.name,
@@ -39,7 +33,7 @@ export const statusCommand: Command = {
             firesNextTick: firesAt(tick, agent.resume.schedule),
             nextFiringTicks: nextFiringTicks(agent.resume.schedule, tick, 3),
             credits: balance === null ? null : fromMicros(balance),
-            lastTurn: lastTurns.get(agent.resume.name) ?? null,
+            lastTurn: context.turnStatus.latest(agent.resume.name),
           };
         }),
       };
