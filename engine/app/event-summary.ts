@@ -1,69 +1,82 @@
+import { knownEvent, type KnownTimelineEvent } from '../api/timeline-events';
+
 /** The longest summary a timeline row carries; the detail pane shows the whole event. */
 export const SUMMARY_LIMIT = 240;
 
 /** Events bigger than this are not parsed for their summary (their JSON's start stands in). */
 const PARSE_LIMIT = 256 * 1024;
 
-type Json = Record<string, unknown>;
-
 /**
  * One line describing an event for the timeline list, from its stored JSON. Known kinds get a phrase
- * made of their key fields; unknown kinds show their own text fields, else the start of their JSON.
+ * made of their key fields; other events show their own text fields, else the start of their JSON.
  * Never throws, whatever the JSON holds.
  */
 export function summarizeEvent(kind: string, json: string): string {
-  const event = json.length <= PARSE_LIMIT ? parseObject(json) : null;
-  return oneLine((event && describe(kind, event)) || json);
+  const value = json.length <= PARSE_LIMIT ? parseJson(json) : undefined;
+  const known = knownEvent(value);
+  return oneLine((known ? describeKnown(known) : describeOther(value)) || json);
 }
 
-function describe(kind: string, event: Json): string | null {
-  switch (kind) {
+function describeKnown(event: KnownTimelineEvent): string | null {
+  switch (event.kind) {
     case 'message': {
-      const entry = record(event.entry);
-      const recipients = list(entry.recipients);
-      const body = payloadText(entry.payload);
+      const recipients = event.entry.recipients ?? [];
+      const body = payloadText(event.entry.payload);
       return body
-        ? `${text(entry.kind) ?? 'message'}${recipients.length ? ` to ${recipients.join(', ')}` : ''}: ${body}`
+        ? `${event.entry.kind ?? 'message'}${recipients.length ? ` to ${recipients.join(', ')}` : ''}: ${body}`
         : null;
     }
     case 'message_refused':
-      return `message refused (${text(event.reason) ?? 'not allowed'}): ${list(event.refused).join(', ')}`;
+      return `message refused (${event.reason}): ${event.refused.join(', ')}`;
     case 'model_call': {
-      const error = record(event.error);
-      if (text(error.message)) return `${text(event.model) ?? 'model'} failed: ${text(error.message)}`;
-      const usage = record(event.usage);
-      const tokens =
-        typeof usage.inputTokens === 'number' ? ` (${usage.inputTokens} in, ${usage.outputTokens} out)` : '';
-      const reply = text(record(event.response).text);
-      return `${text(event.model) ?? 'model'}${tokens}${reply ? `: ${reply}` : ''}`;
+      if (event.error) return `${event.model} failed: ${event.error.message}`;
+      const tokens = event.usage ? ` (${event.usage.inputTokens} in, ${event.usage.outputTokens} out)` : '';
+      const reply = event.response?.text;
+      return `${event.model}${tokens}${reply ? `: ${reply}` : ''}`;
     }
     case 'tool_call':
-      return `${text(event.tool) ?? 'tool'}(${compact(event.args)})`;
-    case 'tool_result': {
-      const result = record(event.result);
-      const outcome =
-        result.success === false ? `failed: ${text(result.error) ?? ''}` : (text(result.output) ?? 'ok');
-      return `${text(event.tool) ?? 'tool'} → ${outcome}`;
-    }
+      return `${event.tool}(${compact(event.args)})`;
+    case 'tool_result':
+      return `${event.tool} → ${event.result.success ? (event.result.output ?? 'ok') : `failed: ${event.result.error ?? ''}`}`;
     case 'memory_update':
-      return `memory ${text(event.op) ?? 'update'} ${text(event.key) ?? ''}`;
+      return `memory ${event.op} ${event.key}`;
+    case 'memory_snapshot':
+      return `memory read from ${event.file ?? 'disk'}`;
     case 'credit':
-      return `${text(event.entry) ?? 'credit'} ${String(event.amount ?? '')} credits${text(event.reason) ? `: ${text(event.reason)}` : ''}`;
+      return `${event.entry} ${event.amount} credits${event.reason ? `: ${event.reason}` : ''}`;
     case 'skip':
-    case 'warning':
     case 'error':
-      return [text(event.code) ?? text(event.reason), text(event.message)].filter(Boolean).join(': ') || null;
+      return `${event.reason}: ${event.message}`;
+    case 'warning':
+      return [event.code, event.message ?? event.text].filter(Boolean).join(': ');
+    case 'notes':
+      return event.text;
     case 'tick_started':
-      return `tick ${String(event.tick ?? '')} started with ${String(event.agents ?? 0)} agents`;
+      return `tick ${event.tick ?? ''} started with ${event.agents} agents`;
     case 'tick_completed':
-      return `tick ${String(event.tick ?? '')} completed: ${Array.isArray(event.turns) ? event.turns.length : 0} turns`;
+      return `tick ${event.tick ?? ''} completed: ${event.turns.length} turns`;
     case 'turn_started':
-      return `turn started with ${list(record(event.inbox).fresh).length} new messages`;
+      return `turn started with ${event.inbox.fresh.length} new messages`;
     case 'turn_completed':
-      return `turn ${text(event.status) ?? 'ended'}${typeof event.spent === 'number' ? `, spent ${event.spent} credits` : ''}`;
+      return `turn ${event.status}, spent ${event.spent} credits`;
+    case 'lemming_log':
+      return text(event.record.event) ?? compact(event.record);
+    case 'activity':
+      return event.notes ?? event.text;
     default:
-      return text(event.text) ?? text(event.message) ?? text(event.summary) ?? text(event.notes);
+      return unreachable(event);
   }
+}
+
+/** An event of another kind: its own words, if it has some. */
+function describeOther(value: unknown): string | null {
+  const event = record(value);
+  return text(event.text) ?? text(event.message) ?? text(event.summary) ?? text(event.notes);
+}
+
+function unreachable(event: never): null {
+  void event;
+  return null;
 }
 
 function payloadText(payload: unknown): string {
@@ -84,23 +97,20 @@ function oneLine(value: string): string {
   return flat.length > SUMMARY_LIMIT ? `${flat.slice(0, SUMMARY_LIMIT - 1)}…` : flat;
 }
 
-function parseObject(json: string): Json | null {
+function parseJson(json: string): unknown {
   try {
-    const value: unknown = JSON.parse(json);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : null;
+    return JSON.parse(json) as unknown;
   } catch {
-    return null;
+    return undefined;
   }
 }
 
-function record(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 function text(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value : null;
-}
-
-function list(value: unknown): string[] {
-  return Array.isArray(value) ? value.map(String) : [];
 }

@@ -7,7 +7,8 @@ import { newOutboxEntry, outboxFileName, serializeEntry, type OutboxEntry } from
 import { isModelCallError } from '../models/model-call-error';
 import type { ChatMessage, ModelProvider, ModelResponse, ToolCall, ToolDefinition } from '../models/types';
 import type { Resume } from '../org/resume-schema';
-import type { TimelineEventInput } from '../timeline/event-schema';
+import type { KnownEventFields, KnownTimelineEvent } from '../api/timeline-events';
+import type { TurnStatus } from '../api/run-schemas';
 import type { AgentToolsFactory } from '../tools/agent-tools';
 import type { Skill } from '../tools/skills/skill';
 import { skillsPrompt } from '../tools/skills/skills-prompt';
@@ -63,7 +64,6 @@ export interface TurnLimits {
 
 export const DEFAULT_TURN_LIMITS: TurnLimits = { maxRounds: 4, callTimeoutMs: 120_000, maxTokens: 2048 };
 
-export type TurnStatus = 'completed' | 'failed' | 'skipped';
 
 /** Everything one turn did, not yet committed: the engine commits it in one transaction. */
 export interface StagedTurn {
@@ -72,7 +72,7 @@ export interface StagedTurn {
   tick: number;
   runId: string;
   status: TurnStatus;
-  events: TimelineEventInput[];
+  events: KnownTimelineEvent[];
   outbox: { entry: OutboxEntry; file: string; json: string }[];
   postings: LedgerPosting[];
   /** Where the agent's read cursor moves; null when the agent was not shown its inbox. */
@@ -233,7 +233,7 @@ async function runTool(call: (name: string, args: unknown) => Promise<ToolResult
 
 /** Collects a turn's events, messages, charges and file writes as it goes. */
 class TurnRecorder {
-  private readonly events: TimelineEventInput[] = [];
+  private readonly events: KnownTimelineEvent[] = [];
   private readonly outbox: StagedTurn['outbox'] = [];
   private readonly postings: LedgerPosting[] = [];
   private readonly files: FileWrite[] = [];
@@ -263,7 +263,7 @@ class TurnRecorder {
     return this.input.clock().toISOString();
   }
 
-  event(fields: Record<string, unknown> & { kind: string }): void {
+  event(fields: KnownEventFields): void {
     this.events.push({ ...fields, time: this.now(), run: this.input.runId, tick: this.input.tick, agent: this.name, turn: this.input.turnId });
   }
 

@@ -5,7 +5,7 @@ import type { MessageStore } from '../messages/message-store';
 import { parseOutboxFileName, readOutboxEntryText } from '../messages/outbox-entry';
 import { parseJsonText } from '../org/json-text';
 import { readTextFile } from '../org/read-text-file';
-import type { TimelineEventInput } from '../timeline/event-schema';
+import type { KnownTimelineEvent } from '../api/timeline-events';
 import type { TimelineStore } from '../timeline/timeline-store';
 import type { RunSecrets } from './run-secrets';
 
@@ -55,7 +55,7 @@ export class DiskImport {
     const found = await Promise.all(
       folders.map(async (folder) => {
         const messages: { file: string; text: string; tick: number; sender: string }[] = [];
-        const events: TimelineEventInput[] = [];
+        const events: KnownTimelineEvent[] = [];
         const known: string[] = [];
         await this.collectOutbox(folder, messages);
         if (options.memoryAndLogs) {
@@ -92,7 +92,7 @@ export class DiskImport {
     }
   }
 
-  private addMessage(message: { file: string; text: string; tick: number; sender: string }): TimelineEventInput[] {
+  private addMessage(message: { file: string; text: string; tick: number; sender: string }): KnownTimelineEvent[] {
     const read = readOutboxEntryText(message.text, message.file);
     if (!read.ok) {
       const { message: problem, line, column } = read.problem;
@@ -106,7 +106,7 @@ export class DiskImport {
     return [{ kind: 'message', source: 'disk', file: message.file, entry, time, tick, agent: message.sender }];
   }
 
-  private async collectMemory(folder: string, events: TimelineEventInput[], known: string[]): Promise<void> {
+  private async collectMemory(folder: string, events: KnownTimelineEvent[], known: string[]): Promise<void> {
     const dir = join(this.orgPath, 'agents', folder, 'memory');
     for (const name of fileNames(dir)) {
       const file = `agents/${folder}/memory/${name}`;
@@ -125,7 +125,7 @@ export class DiskImport {
     }
   }
 
-  private async collectLogs(folder: string, events: TimelineEventInput[], known: string[]): Promise<void> {
+  private async collectLogs(folder: string, events: KnownTimelineEvent[], known: string[]): Promise<void> {
     for (const name of ['structured.jsonl', 'activity.log']) {
       const file = `agents/${folder}/logs/${name}`;
       if (this.selectKnown.get(file)) continue;
@@ -140,7 +140,7 @@ export class DiskImport {
   }
 }
 
-function structuredLogEvent(line: string, file: string, lineNumber: number, folder: string): TimelineEventInput {
+function structuredLogEvent(line: string, file: string, lineNumber: number, folder: string): KnownTimelineEvent {
   const parsed = parseJsonText(line);
   if (!parsed.ok || !isRecord(parsed.value)) {
     return { kind: 'warning', code: 'log_line_unreadable', file, line: lineNumber, text: line, agent: folder };
@@ -159,7 +159,7 @@ function structuredLogEvent(line: string, file: string, lineNumber: number, fold
 }
 
 /** activity.log lines are `[Tick N] notes`. */
-function activityEvent(line: string, file: string, lineNumber: number, folder: string): TimelineEventInput {
+function activityEvent(line: string, file: string, lineNumber: number, folder: string): KnownTimelineEvent {
   const match = /^\[Tick (-?\d+)\] ?(.*)$/.exec(line);
   return { kind: 'activity', source: 'disk', file, line: lineNumber, text: line, notes: match ? match[2] : line, tick: match ? Number(match[1]) : null, agent: folder };
 }

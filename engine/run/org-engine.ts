@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
 import { formatProblem } from '../api/problem';
+import type { TickReport } from '../api/run-schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
 import { listMemory } from '../memory/memory-file';
@@ -17,7 +18,7 @@ import { discoverAgents, ResumeCache, type DiscoveredAgent } from '../org/discov
 import { readTextFile } from '../org/read-text-file';
 import { readNextTick, writeNextTick } from '../org/tick-file';
 import type { Resume } from '../org/resume-schema';
-import type { TimelineEventInput } from '../timeline/event-schema';
+import type { KnownTimelineEvent } from '../api/timeline-events';
 import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
 import type { ToolTurnContext, TurnBudget } from '../tools/agent-tools';
 import { resolveTools, type ToolVerdict } from '../tools/policy-resolver';
@@ -66,10 +67,6 @@ export interface EngineCommit {
   lastSeq: number;
 }
 
-export interface TickReport {
-  tick: number;
-  turns: { agent: string; status: StagedTurn['status'] | 'already_committed' }[];
-}
 
 interface LoadedAgent {
   folder: string;
@@ -280,7 +277,7 @@ export class OrgEngine {
     const started = Date.now();
     const result = await toolbox.call(tool, args);
     const base = { agent: name, tick, source: 'cli' };
-    const events: TimelineEventInput[] = [
+    const events: KnownTimelineEvent[] = [
       { kind: 'tool_call', ...base, time: time(), tool, args },
       { kind: 'tool_result', ...base, time: time(), tool, result, duration_ms: Date.now() - started },
     ];
@@ -415,7 +412,7 @@ export class OrgEngine {
   }
 
   /** Every event goes through the redactor before it reaches the timeline. */
-  private appendEvents(events: readonly TimelineEventInput[]): number[] {
+  private appendEvents(events: readonly KnownTimelineEvent[]): number[] {
     return this.timeline.appendMany(events.map((event) => this.secrets.redactValue(event)));
   }
 
@@ -428,7 +425,7 @@ export class OrgEngine {
     return new Set(this.selectCommittedAgents.all(tick) as string[]);
   }
 
-  private record(event: TimelineEventInput, tick: number): void {
+  private record(event: KnownTimelineEvent, tick: number): void {
     const [seq] = this.appendEvents([{ time: this.clock().toISOString(), ...event }]) as [number];
     this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
   }

@@ -1,5 +1,5 @@
 import { parseJsonText } from '../org/json-text';
-import { TimelineEventInput } from './event-schema';
+import { OtherTimelineEvent, TimelineEventInput } from '../api/timeline-events';
 
 /** An event ready to be inserted: its indexed columns and its exact JSON text. */
 export interface EventRecord {
@@ -70,10 +70,10 @@ function isOptionalString(value: unknown): boolean {
 }
 
 function schemaProblem(value: unknown): string | null {
-  if (isClearlyValidEvent(value)) return null;
-  const result = TimelineEventInput.safeParse(value);
-  if (result.success) return null;
-  return result.error.issues
+  if (isClearlyValidEvent(value) || TimelineEventInput.safeParse(value).success) return null;
+  // The union fails only where its catch-all does, and the catch-all's issues name the field.
+  const result = OtherTimelineEvent.safeParse(value);
+  return (result.error?.issues ?? [])
     .map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(event)'}: ${issue.message}`)
     .join('; ');
 }

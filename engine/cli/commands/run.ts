@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TickReport } from '../../run/org-engine';
+import type { TickReport } from '../../api/run-schemas';
 import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type Command } from '../command';
 import { withEngine } from '../open-engine';

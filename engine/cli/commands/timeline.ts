@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { summarizeEvent } from '../../app/event-summary';
-import type { TimelineQuery } from '../../timeline/event-schema';
+import type { TimelineQuery } from '../../api/timeline-schemas';
 import { openTimeline, type TimelineStore } from '../../timeline/timeline-store';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type Command, type ParsedCommandArgs } from '../command';
