@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SecretName } from './secret-name';
+import { SecretName } from '../api/secret-name';
 
 /** Where a secret comes from: the CLI's secrets file, an environment variable, or the app's encrypted store. */
 export const SecretSource = z.enum(['file', 'environment', 'safe_storage']);
