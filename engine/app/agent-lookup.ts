@@ -1,5 +1,6 @@
 import { fail, ok, type IpcResult } from '../api/result';
 import { discoverAgents, type DiscoveredAgent } from '../org/discover';
+import { issuesFromProblems } from './problems';
 
 export function nameOf(agent: DiscoveredAgent): string {
   return agent.valid ? agent.resume.name : agent.name;
@@ -16,4 +17,19 @@ export async function findAgent(orgPath: string, name: string): Promise<IpcResul
     agents.find((candidate) => nameOf(candidate) === name) ??
     agents.find((candidate) => candidate.folder === name);
   return agent ? ok(agent) : fail('agent_not_found', `There is no agent named "${name}" in ${orgPath}.`);
+}
+
+export type ValidAgent = Extract<DiscoveredAgent, { valid: true }>;
+
+/** The agent, when its resume can be used; `invalid_change` with the resume's problems when not. */
+export async function findValidAgent(orgPath: string, name: string): Promise<IpcResult<ValidAgent>> {
+  const found = await findAgent(orgPath, name);
+  if (!found.ok) return found;
+  if (!found.value.valid)
+    return fail(
+      'invalid_change',
+      `Fix ${found.value.resumeFile} first.`,
+      issuesFromProblems(found.value.problems),
+    );
+  return ok(found.value);
 }

@@ -17,7 +17,7 @@ import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import { describeChange, type ToolVerdict } from '../tools/policy-resolver';
 import type { ToolResult } from '../tools/tool-result';
 import { TOOL_GROUPS, toolCatalog, type CatalogEntry } from '../tools/tool-catalog';
-import { findAgent } from './agent-lookup';
+import { findValidAgent } from './agent-lookup';
 import { orgConnectors } from './org-connectors';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
@@ -128,14 +128,8 @@ export async function applyToolFix(
       `No setting makes ${input.tool} available to ${input.agent}: ${failing?.reason ?? 'it is refused'}.`,
     );
   }
-  const found = await findAgent(context.orgPath, input.agent);
+  const found = await findValidAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
-  if (!found.value.valid)
-    return fail(
-      'invalid_change',
-      `Fix ${found.value.resumeFile} first.`,
-      issuesFromProblems(found.value.problems),
-    );
   const resume = found.value.resume;
 
   const resumeChanges: JsonEdit[] = [];
@@ -204,14 +198,8 @@ export async function setToolEnabled(
   context: OrgContext,
   input: z.output<typeof SetEnabledInput>,
 ): Promise<IpcResult<z.output<typeof SetEnabledResult>>> {
-  const found = await findAgent(context.orgPath, input.agent);
+  const found = await findValidAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
-  if (!found.value.valid)
-    return fail(
-      'invalid_change',
-      `Fix ${found.value.resumeFile} first.`,
-      issuesFromProblems(found.value.problems),
-    );
   const catalog = toolCatalog(found.value.resume, { confinement: await detectConfinement() }).map(
     (entry) => ({ name: entry.spec.name, grantedBy: entry.grantedBy }),
   );
