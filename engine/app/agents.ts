@@ -12,7 +12,7 @@ import { fail, ok, type IpcResult } from '../api/result';
 import { fromMicros } from '../credits/credit-amount';
 import type { DiscoveredAgent } from '../org/discover';
 import { readResume, updateResume } from '../org/resume-file';
-import { firePoint, nextFiringTicks } from '../run/schedule';
+import { firePoint, nextFiringTicks } from '../org/schedule';
 import { previewAccessPath } from '../sandbox/preview-access-path';
 import { findAgent, nameOf } from './agent-lookup';
 import { agentStateOf } from './agent-state';

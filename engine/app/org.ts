@@ -7,7 +7,7 @@ import { outboxFileName } from '../messages/outbox-entry';
 import { discoverAgents } from '../org/discover';
 import { openOrg, OrgNotFoundError, type OpenedOrg } from '../org/open-org';
 import { EngineInputError, UnknownAgentError } from '../run/org-engine';
-import { firingOrder } from '../run/schedule';
+import { firingOrder } from '../org/schedule';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AgentProblem } from '../api/schemas';
 import { parseJsonText } from '../org/json-text';
 import { isPlainObject } from './json-values';
-import { floorMod } from '../run/schedule';
+import { floorMod } from '../org/schedule';
 import type { CallContext, ToolCall } from './types';
 import { deepFreeze } from '../org/deep-freeze';
 

@@ -18,7 +18,7 @@ import { worstCaseCallMicros, usageCostMicros, type ModelPrices } from './model-
 import type { FileWrite } from './pending-files';
 import { buildPrompt, type PromptMemoryEntry } from './prompt';
 import { parseModelResponse, type ParsedOutboxEntry } from './response-parser';
-import { memoryChangeRecord, TurnMemory, type StagedMemoryChange } from './turn-memory';
+import { memoryChangeRecord, TurnMemory, type StagedMemoryChange } from '../memory/turn-memory';
 
 export interface TurnAgent {
   folder: string;

@@ -37,8 +37,8 @@ import { PendingFiles, type FileWrite } from './pending-files';
 import { RunSecrets } from './run-secrets';
 import { loadSkills } from '../tools/skills/load-skills';
 import type { SecretStore } from '../secrets/secret-store';
-import { memoryChangeRecord, TurnMemory } from './turn-memory';
-import { groupByFirePoint } from './schedule';
+import { memoryChangeRecord, TurnMemory } from '../memory/turn-memory';
+import { groupByFirePoint } from '../org/schedule';
 
 export interface EngineOptions {
   orgPath: string;

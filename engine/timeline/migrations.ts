@@ -1,4 +1,4 @@
-import { engineStateMigration } from '../run/engine-state-migration';
+import { engineStateMigration } from './engine-state-migration';
 import type { Migration } from './migrate';
 
 /**

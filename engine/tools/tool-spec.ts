@@ -2,7 +2,7 @@ import type { ToolKind } from '../api/agent-schemas';
 import type { ToolDefinition } from '../models/types';
 import type { OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
-import type { TurnMemory } from '../run/turn-memory';
+import type { TurnMemory } from '../memory/turn-memory';
 import type { AgentSandbox } from '../sandbox/agent-sandbox';
 import type { ToolResult } from './tool-result';
 

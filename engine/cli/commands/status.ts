@@ -1,6 +1,6 @@
 import { fromMicros } from '../../credits/credit-amount';
 import { discoverAgents } from '../../org/discover';
-import { firesAt, nextFiringTicks } from '../../run/schedule';
+import { firesAt, nextFiringTicks } from '../../org/schedule';
 import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
 import { stringOption, type Command } from '../command';
 import { orgFolder } from '../org-arg';

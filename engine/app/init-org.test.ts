@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseModelsFile } from '../models/models-file';
-import { readCredits } from './credits-file';
-import { discoverAgents } from './discover';
+import { readCredits } from '../org/credits-file';
+import { discoverAgents } from '../org/discover';
 import { initOrg } from './init-org';
-import { readOrgConfig } from './org-config-file';
-import { readNextTick } from './tick-file';
+import { readOrgConfig } from '../org/org-config-file';
+import { readNextTick } from '../org/tick-file';
 
 const EXAMPLE_HUMAN = resolve(
   import.meta.dirname,

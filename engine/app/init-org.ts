@@ -1,13 +1,13 @@
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { MODELS_FILE } from '../models/models-file';
-import { writeFileAtomic } from './atomic-write';
-import { CREDITS_FILE, defaultCreditEntry } from './credits-file';
-import { fileProblem, type FileProblem } from './json-problems';
-import { formatJsonDocument } from './json-style';
-import { DEFAULT_ORG_CONFIG, ORG_CONFIG_FILE } from './org-config-file';
-import { createResumeText, resumeFileOf } from './resume-file';
-import { FIRST_TICK, TICK_FILE } from './tick-file';
+import { writeFileAtomic } from '../org/atomic-write';
+import { CREDITS_FILE, defaultCreditEntry } from '../org/credits-file';
+import { fileProblem, type FileProblem } from '../org/json-problems';
+import { formatJsonDocument } from '../org/json-style';
+import { DEFAULT_ORG_CONFIG, ORG_CONFIG_FILE } from '../org/org-config-file';
+import { createResumeText, resumeFileOf } from '../org/resume-file';
+import { FIRST_TICK, TICK_FILE } from '../org/tick-file';
 
 export interface InitOrgOptions {
   /** The heading of the org's README.md; the folder's name when not given. */

@@ -1,7 +1,7 @@
-import { readMemory, countMemoryKeys, memoryFileText } from '../memory/memory-file';
-import { pythonUtcIsoFormat } from '../memory/python-format';
-import type { FileWrite } from './pending-files';
-import { applyMemoryOp, type MemoryProblem, type MemoryUpdate } from '../memory/memory-ops';
+import { readMemory, countMemoryKeys, memoryFileText } from './memory-file';
+import { pythonUtcIsoFormat } from './python-format';
+import type { FileWrite } from '../files/file-write';
+import { applyMemoryOp, type MemoryProblem, type MemoryUpdate } from './memory-ops';
 
 export type StagedMemoryChange = { key: string; effect: 'write'; operation: 'set' | 'append' | 'merge'; value: unknown } | { key: string; effect: 'delete' };
 

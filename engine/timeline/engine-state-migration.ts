@@ -1,4 +1,4 @@
-import type { Migration } from '../timeline/migrate';
+import type { Migration } from './migrate';
 
 /**
  * The engine's own state, kept in the timeline database so that one transaction commits a whole agent
