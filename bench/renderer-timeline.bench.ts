@@ -106,6 +106,7 @@ async function measureInChromium(dir: string, rendererDir: string, org: string):
       }),
       pickFolder: async () => null,
       pickExportFile: async () => null,
+      pickImportFile: async () => null,
       host,
     }),
     { redact: (value) => host.redact(value) },

@@ -42,6 +42,7 @@ import {
   TimelineEvent,
   TimelineExportResult,
   TimelineFacets,
+  TimelineImportResult,
   TimelineFilter,
   TimelinePage,
   TimelineQuery,
@@ -223,6 +224,12 @@ export const contract = {
     summary: 'Write the events matching the filters to a JSON Lines file the user picks.',
     input: z.object({ filter: TimelineFilter.optional() }).strict(),
     output: TimelineExportResult,
+  }),
+
+  'timeline.import': channel({
+    summary: "Append the events of a JSON Lines file the user picks to the org's timeline; bad lines are listed.",
+    input: NoInput,
+    output: TimelineImportResult,
   }),
 
   'run.start': channel({

@@ -5,6 +5,7 @@ import type {
   TimelineEvent,
   TimelineExportResult,
   TimelineFacets,
+  TimelineImportResult,
   TimelineFilter,
   TimelinePage,
   TimelineQuery,
@@ -79,4 +80,14 @@ export async function exportTimeline(
   if (path === null) return ok({ path: null, exported: 0 });
   const { exported } = await timeline.exportJsonl(path, filter);
   return ok({ path, exported });
+}
+
+/** Imports a JSON Lines file the user picked in main; every line kept exactly, bad lines listed. */
+export async function importTimeline(
+  timeline: TimelineStore,
+  pickFile: () => Promise<string | null>,
+): Promise<IpcResult<z.output<typeof TimelineImportResult>>> {
+  const path = await pickFile();
+  if (path === null) return ok({ path: null, imported: 0, skipped: [], skippedCount: 0 });
+  return ok({ path, ...(await timeline.importJsonl(path)) });
 }

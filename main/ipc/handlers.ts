@@ -14,7 +14,13 @@ import { orgGraph } from '../../engine/app/org-graph';
 import { asResult, startRun } from '../../engine/app/run';
 import { deleteSecret, listSecrets, setSecret } from '../../engine/app/secrets';
 import { readSettings, updateSettings } from '../../engine/app/settings';
-import { exportTimeline, timelineEvent, timelineFacets, timelinePage } from '../../engine/app/timeline';
+import {
+  exportTimeline,
+  importTimeline,
+  timelineEvent,
+  timelineFacets,
+  timelinePage,
+} from '../../engine/app/timeline';
 import { applyToolFix, explainTools, setToolEnabled, toolsCatalog } from '../../engine/app/tools';
 import type { EngineHost } from '../engine-host/engine-host';
 import type { OrgSession } from '../engine-host/org-session';
@@ -29,6 +35,8 @@ export interface HandlerDeps {
   pickFolder: () => Promise<string | null>;
   /** The system save dialog for a timeline export; null when the user cancels. */
   pickExportFile: (suggestedName: string) => Promise<string | null>;
+  /** The system open dialog for a JSON Lines file to import; null when the user cancels. */
+  pickImportFile: () => Promise<string | null>;
   host: EngineHost;
 }
 
@@ -96,6 +104,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       inOrg((session) =>
         exportTimeline(session.engine.timeline, filter ?? {}, () => deps.pickExportFile('timeline.jsonl')),
       ),
+    'timeline.import': () =>
+      inOrg(async (session) => {
+        const imported = await importTimeline(session.engine.timeline, deps.pickImportFile);
+        session.timelineGrew();
+        return imported;
+      }),
 
     'run.start': (input) => inOrg((session) => startRun(session, input)),
     'run.pause': () => inOrg(async (session) => asResult(session.controller.pause())),

@@ -24,6 +24,7 @@ export interface IpcHarness {
   copy(source: string): string;
   setPickedFolder(path: string | null): void;
   setExportFile(path: string | null): void;
+  setImportFile(path: string | null): void;
   tempDir(): string;
 }
 
@@ -58,6 +59,7 @@ export function ipcHarnesses() {
       hosts.push(host);
       let pickedFolder: string | null = null;
       let exportFile: string | null = null;
+      let importFile: string | null = null;
       const inner = createDispatch(
         createHandlers({
           appInfo: () => ({
@@ -68,6 +70,7 @@ export function ipcHarnesses() {
           }),
           pickFolder: async () => pickedFolder,
           pickExportFile: async () => exportFile,
+          pickImportFile: async () => importFile,
           host,
         }),
         { redact: (value) => host.redact(value) },
@@ -97,6 +100,9 @@ export function ipcHarnesses() {
         },
         setExportFile: (path) => {
           exportFile = path;
+        },
+        setImportFile: (path) => {
+          importFile = path;
         },
       };
     },
