@@ -1,4 +1,4 @@
-// The architecture's import rules (DESIGN.md §1), enforced on resolved paths rather than on the text of
+// The architecture's import rules (docs/ARCHITECTURE.md, “Layers”), enforced on resolved paths rather than on the text of
 // the import, so `../engine/../engine/org` or an absolute path cannot slip through.
 import { builtinModules } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';

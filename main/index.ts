@@ -131,7 +131,7 @@ async function start(): Promise<void> {
       );
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
-    // Pings only (DESIGN.md §5): every window of the app hears them and pulls what it needs.
+    // Pings only (docs/ARCHITECTURE.md, “The path of an IPC request”): every window of the app hears them and pulls what it needs.
     onEvent: (name, payload) => {
       for (const window of BrowserWindow.getAllWindows())
         window.webContents.send(EVENT_CHANNEL, { name, payload });

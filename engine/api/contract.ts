@@ -72,7 +72,7 @@ function channel<I extends z.ZodType, O extends z.ZodType>(definition: {
 /**
  * The one definition of every renderer → main call. Main validates inputs against it, preload and the
  * test harness build `window.lemming` from it, and the renderer's types derive from it. No output
- * ever carries a secret's value (DESIGN.md §4.4); main also passes every answer through the redactor.
+ * ever carries a secret's value (docs/ARCHITECTURE.md, “Secrets”); main also passes every answer through the redactor.
  */
 export const contract = {
   'app.info': channel({

@@ -3,7 +3,7 @@ import { TOOLS_PROFILES } from '../api/agent-schemas';
 
 /**
  * resume.json as LeMMing's loader accepts it, plus the legacy shapes and this app's additions
- * (DESIGN.md §2). Objects are loose: unknown keys are accepted here and kept by the raw document,
+ * (docs/ARCHITECTURE.md, “The org folder”). Objects are loose: unknown keys are accepted here and kept by the raw document,
  * which is what gets written back.
  */
 

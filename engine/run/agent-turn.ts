@@ -81,7 +81,7 @@ export interface StagedTurn {
 }
 
 /**
- * One agent's turn (DESIGN.md §3.1): gate, context, model calls, tools, staging of the outcome. It never
+ * One agent's turn (docs/ARCHITECTURE.md, “The engine”): gate, context, model calls, tools, staging of the outcome. It never
  * throws and writes nothing but what its tools do; the result is committed by the caller.
  */
 export async function runAgentTurn(input: TurnInput): Promise<StagedTurn> {

@@ -6,7 +6,7 @@ import type { TurnMemory } from '../memory/turn-memory';
 import type { AgentSandbox } from '../sandbox/agent-sandbox';
 import type { ToolResult } from './tool-result';
 
-/** What a tool can touch; the org and each agent decide which kinds are allowed (DESIGN.md §4.2). */
+/** What a tool can touch; the org and each agent decide which kinds are allowed (docs/ARCHITECTURE.md, “Tools”). */
 export { ToolKind } from '../api/agent-schemas';
 
 /** Everything a tool may use while it runs as one agent in one turn. */
