@@ -39,11 +39,6 @@ export function resolveTools(input: PolicyInput): ToolVerdict[] {
   });
 }
 
-export function availableTools(input: PolicyInput): CatalogEntry[] {
-  const verdicts = resolveTools(input);
-  return input.catalog.filter((_, index) => verdicts[index]!.available);
-}
-
 function judge(entry: CatalogEntry, { resume, policy, credits }: PolicyInput): LayerVerdict[] {
   const { name, kind } = entry.spec;
   const granted = resume.permissions.tools.find((grant) => entry.grantedBy.includes(grant));
