@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { Connector, ConnectorConfigInput, ConnectorList } from '../api/tool-schemas';
-import type { JsonEdit } from '../org/json-edit';
+import type { JsonEdit } from '../files/json-edit';
 import { POLICY_FILE, readPolicy, updatePolicy } from '../org/policy-file';
 import type { Connector as CatalogConnector } from '../tools/connectors/connector';
 import { orgConnectors } from './org-connectors';

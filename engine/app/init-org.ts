@@ -1,10 +1,10 @@
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { MODELS_FILE } from '../models/models-file';
-import { writeFileAtomic } from '../org/atomic-write';
+import { writeFileAtomic } from '../files/atomic-write';
 import { CREDITS_FILE, defaultCreditEntry } from '../org/credits-file';
-import { fileProblem, type FileProblem } from '../org/json-problems';
-import { formatJsonDocument } from '../org/json-style';
+import { fileProblem, type FileProblem } from '../files/json-problems';
+import { formatJsonDocument } from '../files/json-style';
 import { DEFAULT_ORG_CONFIG, ORG_CONFIG_FILE } from '../org/org-config-file';
 import { createResumeText, resumeFileOf } from '../org/resume-file';
 import { FIRST_TICK, TICK_FILE } from '../org/tick-file';

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { Position } from '../api/org-schemas';
-import { writeJsonAtomic } from '../org/atomic-write';
-import { runSerially } from '../org/serial-by-key';
+import { writeJsonAtomic } from '../files/atomic-write';
+import { runSerially } from '../files/serial-by-key';
 
 /** Where the org graph's node positions are kept: the app's own folder in the org, so they travel with it. */
 export const LAYOUT_FILE = '.lemming/layout.json';

@@ -5,7 +5,7 @@ import type { CreateAgentInput, RemovedAgent } from '../api/org-schemas';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { AgentListItem } from '../api/schemas';
 import { readModelsFile } from '../models/models-file';
-import { writeFileAtomic } from '../org/atomic-write';
+import { writeFileAtomic } from '../files/atomic-write';
 import { discoverAgents } from '../org/discover';
 import { openOrg } from '../org/open-org';
 import { agentFolderProblem, createResumeText, resumeFileOf } from '../org/resume-file';

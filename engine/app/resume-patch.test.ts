@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editJsonText } from '../org/json-edit';
+import { editJsonText } from '../files/json-edit';
 import { resumeEdits } from './resume-patch';
 import { otherFields } from './resume-view';
 

@@ -1,5 +1,5 @@
 import type { ResumePatch } from '../api/agent-schemas';
-import type { JsonEdit } from '../org/json-edit';
+import type { JsonEdit } from '../files/json-edit';
 
 /**
  * The text edits a form patch makes to resume.json: one per field present, `null` removing an

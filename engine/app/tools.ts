@@ -9,7 +9,7 @@ import type {
 } from '../api/tool-schemas';
 import { fail, ok, type IpcResult } from '../api/result';
 import { discoverAgents } from '../org/discover';
-import type { JsonEdit } from '../org/json-edit';
+import type { JsonEdit } from '../files/json-edit';
 import { readPolicy, updatePolicy } from '../org/policy-file';
 import { updateResume } from '../org/resume-file';
 import { ResumeSchema, type Resume } from '../org/resume-schema';

@@ -1,12 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
-import { fileProblem } from './json-problems';
-import { readTextFile } from './read-text-file';
+import { fileProblem } from '../files/json-problems';
+import { readTextFile } from '../files/read-text-file';
 import { checkResumeText, resumeFileOf, type ResumeCheck } from './resume-file';
 import type { Resume } from './resume-schema';
-import { deepFreeze } from './deep-freeze';
-import { whenExists } from './when-exists';
+import { deepFreeze } from '../files/deep-freeze';
+import { whenExists } from '../files/when-exists';
 
 /** LeMMing skips this folder: it holds the template new agents are copied from. */
 const TEMPLATE_FOLDER = 'agent_template';

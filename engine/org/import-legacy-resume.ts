@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write';
-import { fileProblem, type FileProblem } from './json-problems';
+import { writeFileAtomic } from '../files/atomic-write';
+import { fileProblem, type FileProblem } from '../files/json-problems';
 import { parseLegacyResumeTxt } from './legacy-resume-txt';
-import { readTextFile } from './read-text-file';
+import { readTextFile } from '../files/read-text-file';
 import { agentFolderProblem, createResumeText, resumeFileOf } from './resume-file';
 import type { Resume } from './resume-schema';
-import { runSerially } from './serial-by-key';
+import { runSerially } from '../files/serial-by-key';
 
 export type LegacyImport =
   | { ok: true; text: string; resume: Resume; warnings: FileProblem[] }

@@ -1,5 +1,5 @@
-import { fileProblem, type FileProblem } from './json-problems';
-import { lineAndColumn, parseJsonText } from './json-text';
+import { fileProblem, type FileProblem } from '../files/json-problems';
+import { lineAndColumn, parseJsonText } from '../files/json-text';
 
 /**
  * LeMMing's legacy resume.txt (reference/lemming-engine.md §2.4): header lines (`Name:`, `Role:`,

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write';
-import { editJsonText, type JsonEdit } from './json-edit';
-import { fileProblem, problemsFromIssues, syntaxProblem, type FileProblem } from './json-problems';
-import { formatJsonDocument } from './json-style';
-import { parseJsonTree } from './json-tree';
-import { readTextFile } from './read-text-file';
+import { writeFileAtomic } from '../files/atomic-write';
+import { editJsonText, type JsonEdit } from '../files/json-edit';
+import { fileProblem, problemsFromIssues, syntaxProblem, type FileProblem } from '../files/json-problems';
+import { formatJsonDocument } from '../files/json-style';
+import { parseJsonTree } from '../files/json-tree';
+import { readTextFile } from '../files/read-text-file';
 import { lemmingCompatibilityWarnings } from './resume-lemming-compat';
 import { ResumeSchema, type Resume } from './resume-schema';
-import { runSerially } from './serial-by-key';
+import { runSerially } from '../files/serial-by-key';
 
 /** Where an agent's resume lives, relative to the org folder. */
 export function resumeFileOf(folder: string): string {

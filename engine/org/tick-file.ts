@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readConfigFile, updateConfigFile, type ConfigFileSpec, type ConfigUpdate, type ConfigWriteOptions } from './config-file';
-import type { FileProblem } from './json-problems';
+import type { FileProblem } from '../files/json-problems';
 
 export const TICK_FILE = 'lemming/config/tick.json';
 

@@ -15,7 +15,7 @@ import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-
 import type { ModelProvider } from '../models/types';
 import { DEFAULT_COST_PER_ACTION, defaultCreditEntry, readCredits, updateCredits, type CreditEntry, type CreditsFile } from '../org/credits-file';
 import { discoverAgents, ResumeCache, type DiscoveredAgent } from '../org/discover';
-import { readTextFile } from '../org/read-text-file';
+import { readTextFile } from '../files/read-text-file';
 import { readNextTick, writeNextTick } from '../org/tick-file';
 import type { Resume } from '../org/resume-schema';
 import type { KnownTimelineEvent } from '../api/timeline-events';

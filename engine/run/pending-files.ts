@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { FileWrite } from '../files/file-write';
-import { removeStaleTempFiles, writeFileAtomicUnflushed } from '../org/atomic-write';
+import { removeStaleTempFiles, writeFileAtomicUnflushed } from '../files/atomic-write';
 
 export type { FileWrite };
 

@@ -1,4 +1,4 @@
-import { parseJsonText } from '../org/json-text';
+import { parseJsonText } from '../files/json-text';
 import { OtherTimelineEvent, TimelineEventInput } from '../api/timeline-events';
 
 /** An event ready to be inserted: its indexed columns and its exact JSON text. */

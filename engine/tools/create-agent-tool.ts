@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../org/atomic-write';
+import { writeFileAtomic } from '../files/atomic-write';
 import { createResumeText } from '../org/resume-file';
 import { AGENT_NAME_PATTERN, type Resume } from '../org/resume-schema';
 import { withArgs } from './lemming-core-tools';
