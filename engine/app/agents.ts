@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { z } from 'zod';
 import type {
   AgentDetail,
@@ -20,6 +19,7 @@ import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 import { resumeEdits } from './resume-patch';
 import { otherFields, resumeView } from './resume-view';
+import { agentPaths, inOrg } from '../org/org-layout';
 
 const DEFAULT_PREVIEW_COUNT = 10;
 
@@ -110,7 +110,7 @@ export async function fileAccessPreview(
 ): Promise<IpcResult<FileAccessPreview>> {
   const found = await findAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
-  const agentDir = join(context.orgPath, 'agents', found.value.folder);
+  const agentDir = inOrg(context.orgPath, agentPaths(found.value.folder).root);
   const previews = await Promise.all(
     input.entries.map(async (entry) => ({
       entry,

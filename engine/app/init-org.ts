@@ -8,6 +8,7 @@ import { formatJsonDocument } from '../files/json-style';
 import { DEFAULT_ORG_CONFIG, ORG_CONFIG_FILE } from '../org/org-config-file';
 import { createResumeText, resumeFileOf } from '../org/resume-file';
 import { FIRST_TICK, TICK_FILE } from '../org/tick-file';
+import { agentPaths } from '../org/org-layout';
 
 export interface InitOrgOptions {
   /** The heading of the org's README.md; the folder's name when not given. */
@@ -77,7 +78,7 @@ export async function initOrg(path: string, options: InitOrgOptions = {}): Promi
   const created: string[] = [];
   const kept: string[] = [];
   try {
-    for (const folder of ['agents/human/outbox', 'shared'])
+    for (const folder of [agentPaths('human').outbox, 'shared'])
       await mkdir(join(orgPath, folder), { recursive: true });
     for (const [file, text] of files) {
       if (await stat(join(orgPath, file)).catch(() => null)) {

@@ -12,6 +12,7 @@ import { agentFolderProblem, createResumeText, resumeFileOf } from '../org/resum
 import { findAgent, nameOf } from './agent-lookup';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
+import { agentPaths, inOrg } from '../org/org-layout';
 
 /** Removed agents wait here, inside the app's folder of the org, until restored or deleted by hand. */
 export const REMOVED_AGENTS_FOLDER = '.lemming/removed-agents';
@@ -29,7 +30,7 @@ export async function createAgent(
       nameOf(agent).toLowerCase() === input.name.toLowerCase() ||
       agent.folder.toLowerCase() === input.name.toLowerCase(),
   );
-  if (taken || (await stat(join(orgPath, 'agents', input.name)).catch(() => null)))
+  if (taken || (await stat(inOrg(orgPath, agentPaths(input.name).root)).catch(() => null)))
     return fail('already_exists', `There is already an agent named "${taken ? nameOf(taken) : input.name}".`);
 
   const model = input.model ?? (await readModelsFile(orgPath)).entries[0]?.key;
@@ -50,7 +51,7 @@ export async function createAgent(
   if (!created.ok)
     return fail('invalid_change', 'The new agent would not be valid.', issuesFromProblems(created.problems));
 
-  await mkdir(join(orgPath, 'agents', input.name, 'workspace'), { recursive: true });
+  await mkdir(inOrg(orgPath, agentPaths(input.name).workspace), { recursive: true });
   await writeFileAtomic(join(orgPath, resumeFileOf(input.name)), created.text);
   return ok({
     folder: input.name,
@@ -76,7 +77,7 @@ export async function removeAgent(
   const removedId = `${now.getTime()}-${folder}`;
   const movedTo = `${REMOVED_AGENTS_FOLDER}/${removedId}`;
   await mkdir(join(context.orgPath, REMOVED_AGENTS_FOLDER), { recursive: true });
-  await rename(join(context.orgPath, 'agents', folder), join(context.orgPath, movedTo));
+  await rename(inOrg(context.orgPath, agentPaths(folder).root), join(context.orgPath, movedTo));
   return ok({ removedId, folder, movedTo });
 }
 
@@ -90,12 +91,12 @@ export async function restoreAgent(
   const source = join(context.orgPath, REMOVED_AGENTS_FOLDER, removedId);
   if (!folder || agentFolderProblem(folder) || !(await stat(source).catch(() => null)))
     return fail('not_found', `There is no removed agent "${removedId}" to restore.`);
-  const target = join(context.orgPath, 'agents', folder);
+  const target = inOrg(context.orgPath, agentPaths(folder).root);
   if (await stat(target).catch(() => null))
-    return fail('already_exists', `agents/${folder} exists again; rename or remove it first.`);
+    return fail('already_exists', `${agentPaths(folder).root} exists again; rename or remove it first.`);
   await rename(source, target);
   const agent = (await openOrg(context.orgPath)).agents.find((candidate) => candidate.folder === folder);
-  return agent ? ok(agent) : fail('not_found', `agents/${folder} has no resume.json.`);
+  return agent ? ok(agent) : fail('not_found', `${agentPaths(folder).root} has no resume.json.`);
 }
 
 /** Why agents cannot be moved now (a tick is running or about to), or null. */

@@ -10,6 +10,7 @@ import { EngineInputError, UnknownAgentError } from '../run/org-engine';
 import { firingOrder } from '../org/schedule';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
+import { agentPaths } from '../org/org-layout';
 
 /** The org folder at `path`: its summary and agents; `org_not_found` when there is no folder there. */
 export async function openOrgFolder(path: string): Promise<IpcResult<OpenedOrg>> {
@@ -65,7 +66,7 @@ export async function sendMessage(
     ...(input.importance ? { importance: input.importance } : {}),
     target,
   });
-  return ok({ id: entry.id, tick: entry.tick, file: `agents/human/outbox/${outboxFileName(entry)}` });
+  return ok({ id: entry.id, tick: entry.tick, file: agentPaths('human').outboxFile(outboxFileName(entry)) });
 }
 
 /**

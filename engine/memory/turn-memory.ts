@@ -2,6 +2,7 @@ import { readMemory, countMemoryKeys, memoryFileText } from './memory-file';
 import { pythonUtcIsoFormat } from './python-format';
 import type { FileWrite } from '../files/file-write';
 import { applyMemoryOp, type MemoryProblem, type MemoryUpdate } from './memory-ops';
+import { agentPaths } from '../org/org-layout';
 
 export type StagedMemoryChange = { key: string; effect: 'write'; operation: 'set' | 'append' | 'merge'; value: unknown } | { key: string; effect: 'delete' };
 
@@ -49,7 +50,7 @@ export function memoryChangeRecord(
   change: StagedMemoryChange,
   where: { folder: string; agent: string; tick: number; now: Date },
 ): { event: { kind: 'memory_update'; key: string; op: string; value?: unknown }; write: FileWrite } {
-  const path = `agents/${where.folder}/memory/${change.key}.json`;
+  const path = agentPaths(where.folder).memoryFile(change.key);
   if (change.effect === 'delete') return { event: { kind: 'memory_update', key: change.key, op: 'delete' }, write: { path, mode: 'delete', content: '' } };
   const record = {
     key: change.key,

@@ -8,10 +8,11 @@ import { readTextFile } from '../files/read-text-file';
 import { lemmingCompatibilityWarnings } from './resume-lemming-compat';
 import { ResumeSchema, type Resume } from './resume-schema';
 import { runSerially } from '../files/serial-by-key';
+import { agentPaths } from './org-layout';
 
 /** Where an agent's resume lives, relative to the org folder. */
 export function resumeFileOf(folder: string): string {
-  return `agents/${folder}/resume.json`;
+  return agentPaths(folder).resume;
 }
 
 /** An agent folder is one plain name directly under agents/; anything else could point elsewhere. */
@@ -68,7 +69,7 @@ export async function readResume(orgPath: string, folder: string): Promise<Resum
   if (badFolder) return { ok: false, file, text: null, raw: null, problems: [fileProblem(file, badFolder)] };
   const read = await readTextFile(join(orgPath, file));
   if (!read.found) {
-    const message = read.missing ? `agents/${folder} has no resume.json` : read.message;
+    const message = read.missing ? `${agentPaths(folder).root} has no resume.json` : read.message;
     return { ok: false, file, text: null, raw: null, problems: [fileProblem(file, message)] };
   }
   const checked = checkResumeText(read.text, file);
@@ -106,7 +107,7 @@ export async function updateResume(
     if (!read.found)
       return {
         ok: false,
-        problems: [fileProblem(file, read.missing ? `agents/${folder} has no resume.json` : read.message)],
+        problems: [fileProblem(file, read.missing ? `${agentPaths(folder).root} has no resume.json` : read.message)],
       };
     const edited = editJsonText(read.text, change);
     if (!edited.ok) {

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { LedgerPosting } from '../credits/ledger';
 import { fromMicros } from '../credits/credit-amount';
 import { pythonJsonDumps, pythonUtcIsoFormat } from '../memory/python-format';
@@ -19,6 +18,7 @@ import type { FileWrite } from './pending-files';
 import { buildPrompt, type PromptMemoryEntry } from './prompt';
 import { parseModelResponse, type ParsedOutboxEntry } from './response-parser';
 import { memoryChangeRecord, TurnMemory, type StagedMemoryChange } from '../memory/turn-memory';
+import { agentPaths, inOrg } from '../org/org-layout';
 
 export interface TurnAgent {
   folder: string;
@@ -101,10 +101,10 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
   if (input.balanceMicro <= 0) return turn.skip('no_credits', `${name} has no credits left.`);
   if (!model.provider) return turn.fail('model_unavailable', model.problem ?? `Model ${model.key} cannot be used.`);
 
-  const memory = new TurnMemory(join(input.orgPath, 'agents', agent.folder));
+  const memory = new TurnMemory(inOrg(input.orgPath, agentPaths(agent.folder).root));
   const tools = input.tools({
     orgPath: input.orgPath,
-    agentDir: join(input.orgPath, 'agents', agent.folder),
+    agentDir: inOrg(input.orgPath, agentPaths(agent.folder).root),
     resume: agent.resume,
     tick: input.tick,
     memory,
@@ -317,7 +317,7 @@ class TurnRecorder {
       }
     }
     const entry = newOutboxEntry({ agent: this.name, tick: this.input.tick, kind: parsed.kind, payload: parsed.payload, tags: parsed.tags, recipients: parsed.recipients, meta: parsed.meta }, this.input.clock());
-    const file = `agents/${this.input.agent.folder}/outbox/${outboxFileName(entry)}`;
+    const file = agentPaths(this.input.agent.folder).outboxFile(outboxFileName(entry));
     const json = serializeEntry(entry);
     this.outbox.push({ entry, file, json });
     this.files.push({ path: file, mode: 'write', content: json });
@@ -327,7 +327,7 @@ class TurnRecorder {
   complete(notes: string): void {
     this.charge('turn', this.input.costPerActionMicro, 'turn');
     this.status = 'completed';
-    if (notes) this.files.push({ path: `agents/${this.input.agent.folder}/logs/activity.log`, mode: 'append', content: `[Tick ${this.input.tick}] ${notes}\n` });
+    if (notes) this.files.push({ path: agentPaths(this.input.agent.folder).activityLog, mode: 'append', content: `[Tick ${this.input.tick}] ${notes}\n` });
     this.structuredLog('agent_completed', {
       duration_ms: Date.now() - this.started,
       credits_left: fromMicros(this.available()),
@@ -340,7 +340,7 @@ class TurnRecorder {
 
   private structuredLog(event: string, fields: Record<string, unknown>): void {
     const line = { timestamp: pythonUtcIsoFormat(this.input.clock().getTime() * 1000), level: 'INFO', logger: `lemming.agent.${this.name}`, event, agent: this.name, tick: this.input.tick, ...fields };
-    this.files.push({ path: `agents/${this.input.agent.folder}/logs/structured.jsonl`, mode: 'append', content: `${pythonJsonDumps(line)}\n` });
+    this.files.push({ path: agentPaths(this.input.agent.folder).structuredLog, mode: 'append', content: `${pythonJsonDumps(line)}\n` });
   }
 
   finish(): StagedTurn {

@@ -8,6 +8,7 @@ import { readTextFile } from '../files/read-text-file';
 import type { KnownTimelineEvent } from '../api/timeline-events';
 import type { TimelineStore } from '../timeline/timeline-store';
 import type { RunSecrets } from './run-secrets';
+import { AGENTS_FOLDER, agentPaths, inOrg } from '../org/org-layout';
 
 /**
  * Brings what LeMMing (or a person, or an older version of this app) left in an org folder into the
@@ -50,7 +51,7 @@ export class DiskImport {
   }
 
   private async importFrom(options: { memoryAndLogs: boolean }): Promise<number> {
-    const folders = subfolders(join(this.orgPath, 'agents'));
+    const folders = subfolders(join(this.orgPath, AGENTS_FOLDER));
     // Folders are read at once but their findings are kept in folder order, so imports are deterministic.
     const found = await Promise.all(
       folders.map(async (folder) => {
@@ -78,10 +79,10 @@ export class DiskImport {
   }
 
   private async collectOutbox(folder: string, into: { file: string; text: string; tick: number; sender: string }[]): Promise<void> {
-    const dir = join(this.orgPath, 'agents', folder, 'outbox');
+    const dir = inOrg(this.orgPath, agentPaths(folder).outbox);
     for (const name of fileNames(dir)) {
       const parsedName = parseOutboxFileName(name);
-      const file = `agents/${folder}/outbox/${name}`;
+      const file = agentPaths(folder).outboxFile(name);
       if (!parsedName || this.knownOutboxFiles.has(file)) continue;
       if (this.messages.has(file)) {
         this.knownOutboxFiles.add(file);
@@ -107,9 +108,9 @@ export class DiskImport {
   }
 
   private async collectMemory(folder: string, events: KnownTimelineEvent[], known: string[]): Promise<void> {
-    const dir = join(this.orgPath, 'agents', folder, 'memory');
+    const dir = inOrg(this.orgPath, agentPaths(folder).memory);
     for (const name of fileNames(dir)) {
-      const file = `agents/${folder}/memory/${name}`;
+      const file = `${agentPaths(folder).memory}/${name}`;
       if (!name.endsWith('.json') || this.selectKnown.get(file)) continue;
       const read = await readTextFile(join(dir, name));
       if (!read.found) continue;
@@ -127,7 +128,7 @@ export class DiskImport {
 
   private async collectLogs(folder: string, events: KnownTimelineEvent[], known: string[]): Promise<void> {
     for (const name of ['structured.jsonl', 'activity.log']) {
-      const file = `agents/${folder}/logs/${name}`;
+      const file = `${agentPaths(folder).logs}/${name}`;
       if (this.selectKnown.get(file)) continue;
       const read = await readTextFile(join(this.orgPath, file));
       if (!read.found) continue;

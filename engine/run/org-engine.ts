@@ -39,6 +39,7 @@ import { loadSkills } from '../tools/skills/load-skills';
 import type { SecretStore } from '../secrets/secret-store';
 import { memoryChangeRecord, TurnMemory } from '../memory/turn-memory';
 import { groupByFirePoint } from '../org/schedule';
+import { agentPaths, inOrg } from '../org/org-layout';
 
 export interface EngineOptions {
   orgPath: string;
@@ -202,7 +203,7 @@ export class OrgEngine {
   async sendHumanMessage(text: string, options: { importance?: HumanImportance; target?: string | null } = {}): Promise<OutboxEntry> {
     const tick = await this.currentTick();
     const entry = humanMessage(text, { tick, importance: options.importance ?? 'normal', target: options.target ?? null }, this.clock());
-    const file = `agents/human/outbox/${outboxFileName(entry)}`;
+    const file = agentPaths('human').outboxFile(outboxFileName(entry));
     await this.secrets.refresh();
     const json = this.secrets.redactText(serializeEntry(entry));
     const { seqs, owed } = this.timeline.transaction(() => {
@@ -336,7 +337,7 @@ export class OrgEngine {
   }
 
   private agentDir(agent: LoadedAgent): string {
-    return join(this.orgPath, 'agents', agent.folder);
+    return inOrg(this.orgPath, agentPaths(agent.folder).root);
   }
 
   private toolTurnContext(agent: LoadedAgent & { org: LoadedAgent[] }, tick: number, memory: TurnMemory, budget: TurnBudget): ToolTurnContext {
@@ -356,7 +357,7 @@ export class OrgEngine {
     signal: AbortSignal | undefined,
   ): Promise<StagedTurn> {
     const name = agent.resume.name;
-    const agentDir = join(this.orgPath, 'agents', agent.folder);
+    const agentDir = inOrg(this.orgPath, agentPaths(agent.folder).root);
     const memory = await listMemory(agentDir, 20);
     const balance = this.ledger.balance(name);
     const composed = await this.composedEntries(agent, policy);
