@@ -1,3 +1,4 @@
+import type { Result } from '../api/result';
 import { parseJsonText } from '../files/json-text';
 import { OtherTimelineEvent, TimelineEventInput } from '../api/timeline-events';
 
@@ -11,7 +12,8 @@ export interface EventRecord {
   json: string;
 }
 
-export type LineRecordResult = { ok: true; record: EventRecord } | { ok: false; reason: string };
+/** A line's record, or why the line is not an event. */
+export type LineRecordResult = Result<EventRecord, string>;
 
 export class InvalidTimelineEventError extends Error {
   override name = 'InvalidTimelineEventError';
@@ -27,14 +29,14 @@ export function recordFromEvent(event: TimelineEventInput): EventRecord {
 /** The record of one JSON Lines line, keeping the line's text exactly; never throws. */
 export function recordFromLine(line: string): LineRecordResult {
   const parsed = parseJsonText(line);
-  if (!parsed.ok) return { ok: false, reason: `${parsed.error.message} (column ${parsed.error.column})` };
+  if (!parsed.ok) return { ok: false, error: `${parsed.error.message} (column ${parsed.error.column})` };
   const value = parsed.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, reason: 'an event must be a JSON object' };
+    return { ok: false, error: 'an event must be a JSON object' };
   }
   const problem = schemaProblem(value);
-  if (problem) return { ok: false, reason: problem };
-  return { ok: true, record: recordOf(value as TimelineEventInput, line) };
+  if (problem) return { ok: false, error: problem };
+  return { ok: true, value: recordOf(value as TimelineEventInput, line) };
 }
 
 function serialize(event: TimelineEventInput): string {

@@ -270,8 +270,8 @@ export class TimelineStore {
           continue;
         }
         const result = recordFromLine(line.text);
-        if (!result.ok) skip(line.line, result.reason);
-        else if (batch.push(result.record) >= BULK_BATCH_SIZE) flush();
+        if (!result.ok) skip(line.line, result.error);
+        else if (batch.push(result.value) >= BULK_BATCH_SIZE) flush();
       }
     } catch (error) {
       throw new Error(`Could not import ${filePath}: ${messageOf(error)}`, { cause: error });
