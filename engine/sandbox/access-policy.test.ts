@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  protectedFromAgents,
   accessKindOf,
   createAccessPolicy,
   type AccessHook,
@@ -8,6 +7,7 @@ import {
   type FileAccess,
 } from './access-policy';
 import { MemoryAgentFilesystem } from './memory-agent-filesystem';
+import { protectedFromAgents } from './protected-places';
 import { agentLayout } from './sandbox-layout';
 
 const layout = agentLayout('/org', '/org/agents/a');

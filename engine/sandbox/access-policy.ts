@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Resume } from '../org/resume-schema';
 import type { PathResolver } from './agent-filesystem';
 import { realPathOf } from './canonicalize';
+import { protectedTarget } from './protected-places';
 import { isWithin, relativeWithin, type SandboxLayout } from './sandbox-layout';
 import {
   CONTROL_CHARACTER,
@@ -138,7 +139,7 @@ export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
       }
       if (kind === 'write') {
         const orgReal = await realPathOf(layout.orgPath, fs);
-        const reason = orgReal.ok ? protectedFromAgents(orgReal.path, canonicalPath) : null;
+        const reason = orgReal.ok ? await protectedTarget(orgReal.path, canonicalPath, fs) : null;
         if (reason) return { allowed: false, code: 'denied', reason };
       }
       if (hook) {
@@ -159,28 +160,6 @@ export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
       return { allowed: true, root: inside.root, grant: inside.grant.label };
     },
   };
-}
-
-/** Org folders that define agents, tools and the engine's own state: writing there would change what agents may do. */
-const PROTECTED_ORG_FOLDERS = ['lemming', '.lemming', 'tools'];
-
-/**
- * Whatever an agent's grants say, its file tools never change what defines the org: config and the
- * timeline (lemming/, .lemming/), org tools (tools/), and anything under agents/ but a workspace —
- * resumes, outboxes, memory, logs, skills and api-tools, its own included — since editing those would
- * grant permissions, forge messages or rewrite history. Returns why, or null when the path is writable.
- */
-export function protectedFromAgents(orgRealPath: string, target: string): string | null {
-  if (!isWithin(orgRealPath, target)) return null;
-  const names = relativeWithin(orgRealPath, target).split('/');
-  const [top, agent, area] = names;
-  if (top !== undefined && PROTECTED_ORG_FOLDERS.includes(top)) {
-    return `is in the org's ${top}/ folder, which agents may not change (it holds the org's configuration, tools or timeline)`;
-  }
-  if (top === 'agents' && !(agent !== undefined && area === 'workspace')) {
-    return "is in an agent's folder outside its workspace (resumes, outboxes, memory and logs are changed only by the engine)";
-  }
-  return null;
 }
 
 export type ResolvedEntry =
