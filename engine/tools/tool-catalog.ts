@@ -18,6 +18,14 @@ export interface CatalogEntry {
   /** Its own name first, then the groups and LeMMing names that also grant it. */
   grantedBy: readonly string[];
   readiness: Readiness;
+  /** For a composed tool that ends up calling a registered tool: what it runs, judged as that tool. */
+  delegation?: ToolDelegation;
+}
+
+/** The tools a composed tool's call passes through after itself: composed tools, then the registered tool it ends in. */
+export interface ToolDelegation {
+  through: readonly string[];
+  primitive: string;
 }
 
 /** `group:*` names: each grants every tool of one kind. */
