@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ const JSON_SPELLING = JSON.stringify(SECRET).slice(1, -1);
  * A service that puts what it received into its answer where the tool will cut it: at the 500
  * characters of an error excerpt, the 32 KiB of an output, and the 1 MiB the tool reads at most.
  */
-function echoNearTheCut(request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse): void {
+function echoNearTheCut(request: IncomingMessage, response: ServerResponse): void {
   const key = String(request.headers['x-api-key'] ?? '');
   const echoed = JSON.stringify(key).slice(1, -1);
   const route = request.url ?? '';
