@@ -52,11 +52,11 @@ describe('previewAccessPath on the disk', () => {
   it('says what stays read-only whatever the grant: the protected places in or around the folder', async () => {
     expect(await previewAccessPath(org, '.')).toMatchObject({
       ok: true,
-      readOnly: "agents never change lemming/, .lemming/, tools/, agents/ inside it (except each agent's workspace)",
+      readOnly: "Agents can never change lemming/, .lemming/, tools/ or agents/ in it (except each agent's workspace)",
     });
     expect(await previewAccessPath(org, 'agents/writer')).toMatchObject({
       ok: true,
-      readOnly: 'agents may read here if granted, but never change anything here (it is engine-owned)',
+      readOnly: 'Agents can read here if allowed, but never change anything here: the app keeps these files',
     });
     expect(await previewAccessPath(org, 'shared/reports')).not.toHaveProperty('readOnly');
   });

@@ -69,9 +69,10 @@ export const PROTECTED_PLACES_IN_WORDS =
  */
 export function protectedWithin(orgRealPath: string, canonical: string): string | null {
   if (protectedFromAgents(orgRealPath, canonical) !== null)
-    return 'agents may read here if granted, but never change anything here (it is engine-owned)';
+    return 'Agents can read here if allowed, but never change anything here: the app keeps these files';
   const inside = protectedFolders(orgRealPath).filter((folder) => isWithin(canonical, folder));
   if (inside.length === 0) return null;
   const names = inside.map((folder) => `${relativeWithin(canonical, folder)}/`);
-  return `agents never change ${names.join(', ')} inside it${inside.includes(join(orgRealPath, AGENTS_FOLDER)) ? " (except each agent's workspace)" : ''}`;
+  const listed = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  return `Agents can never change ${listed} in it${inside.includes(join(orgRealPath, AGENTS_FOLDER)) ? " (except each agent's workspace)" : ''}`;
 }
