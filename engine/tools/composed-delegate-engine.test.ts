@@ -117,4 +117,17 @@ describe('a composed tool that delegates to a primitive is judged as the primiti
       /^ {2}no {3}run_it +shell +delegate: it runs shell, which the org denies to every agent \(tools\.deny in lemming\/config\/policy\.json\)\n {6}fix: remove "shell" from tools\.deny in lemming\/config\/policy\.json, then add "run_it via shell" to a's permissions\.tools$/m,
     );
   });
+
+  it('is refused when the org denies a composed tool on its chain', async () => {
+    const org = orgWith({ tools: { deny: ['run_it'] } }, ['run_it_later', 'shell']);
+    await withEngine(org, async (engine) => {
+      expect((await engine.callTool('a', 'run_it_later', { cmd: 'echo pwned > pwned.txt' })).success).toBe(false);
+      const verdict = (await engine.explainTools('a')).find((candidate) => candidate.name === 'run_it_later')!;
+      expect(verdict.layers.find((layer) => !layer.passed)).toMatchObject({
+        layer: 'delegate',
+        reason: 'it runs run_it, which the org denies to every agent (tools.deny in lemming/config/policy.json)',
+      });
+    });
+    expect(workspaceFiles(org)).toEqual(['.keep']);
+  });
 });

@@ -103,6 +103,8 @@ function judgeDelegate(entry: CatalogEntry, delegation: ToolDelegation, { resume
       passed: false,
       reason: `it runs ${denied}, which the org denies to every agent (tools.deny in lemming/config/policy.json)`,
     };
+  if (primitive === null)
+    return { layer: 'delegate', passed: true, reason: `it calls ${delegation.through.join(' → ')}, which the org does not deny` };
   const grants = catalog.find((candidate) => candidate.spec.name === primitive)?.grantedBy ?? [primitive];
   const granted = resume.permissions.tools.find((grant) => grants.includes(grant) || grant === delegationGrant(name, primitive));
   return granted === undefined
@@ -115,7 +117,7 @@ function judgeDelegate(entry: CatalogEntry, delegation: ToolDelegation, { resume
 }
 
 function deniedDelegate(delegation: ToolDelegation, policy: OrgPolicy): string | undefined {
-  return [...delegation.through, delegation.primitive].find((tool) => policy.tools.deny.includes(tool));
+  return [...delegation.through, delegation.primitive ?? ''].find((tool) => policy.tools.deny.includes(tool));
 }
 
 /** The change that gets the tool past one failing layer, or null when no setting can. */
@@ -135,9 +137,8 @@ function changeFor(layer: LayerVerdict, entry: CatalogEntry, { resume, policy }:
     case 'delegate': {
       if (!entry.delegation) return null;
       const denied = deniedDelegate(entry.delegation, policy);
-      return denied === undefined
-        ? { kind: 'grant_tool', tool: delegationGrant(name, entry.delegation.primitive) }
-        : { kind: 'undeny_tool', tool: denied };
+      if (denied !== undefined) return { kind: 'undeny_tool', tool: denied };
+      return entry.delegation.primitive === null ? null : { kind: 'grant_tool', tool: delegationGrant(name, entry.delegation.primitive) };
     }
     case 'credits':
       return { kind: 'top_up_credits' };

@@ -68,9 +68,12 @@ export function composedToolSpecs(tools: readonly ComposedTool[], options: Compo
       });
       continue;
     }
-    const delegation: ToolDelegation | null = isHttpCall(last.implementation)
-      ? null
-      : { through: chain.slice(1), primitive: last.implementation.primitive };
+    const through = chain.slice(1);
+    const delegation: ToolDelegation | null = !isHttpCall(last.implementation)
+      ? { through, primitive: last.implementation.primitive }
+      : through.length > 0
+        ? { through, primitive: null }
+        : null;
     entries.push({
       tool,
       ...(delegation ? { delegation } : {}),
