@@ -1,23 +1,18 @@
 import type { z } from 'zod';
 import type { CreditBalance, CreditHistory, CreditHistoryInput } from '../api/credit-schemas';
-import { fail, ok, type IpcResult } from '../api/result';
+import { ok, type IpcResult } from '../api/result';
 import { fromMicros } from '../credits/credit-amount';
-import { readCredits } from '../org/credits-file';
+import { CREDITS_FILE, readCredits } from '../org/credits-file';
 import { discoverAgents } from '../org/discover';
 import type { OrgContext } from './org-context';
-import { issuesFromProblems } from './problems';
+import { invalidConfigFile } from './problems';
 
 const DEFAULT_HISTORY_PAGE = 200;
 
 /** Each valid agent's balance from the ledger, with its caps from credits.json or its resume. */
 export async function creditBalances(context: OrgContext): Promise<IpcResult<CreditBalance[]>> {
   const credits = await readCredits(context.orgPath);
-  if (!credits.ok)
-    return fail(
-      'org_unusable',
-      'lemming/config/credits.json is not valid.',
-      issuesFromProblems(credits.problems),
-    );
+  if (!credits.ok) return invalidConfigFile(CREDITS_FILE, credits.problems);
   const balances = context.engine.ledger.balances();
   const agents = (await discoverAgents(context.orgPath)).flatMap((agent) =>
     agent.valid ? [agent.resume] : [],

@@ -1,25 +1,13 @@
 import type { ResumeView } from '../api/agent-schemas';
+import { LEMMING_FIELD_ORDER } from '../org/resume-file';
 import type { Resume } from '../org/resume-schema';
 
-/** The fields the agent form edits, by the object they sit in ('' is the top level). */
+/** The fields the agent form edits, by the object they sit in ('' is the top level): LeMMing's and ours. */
 const FORM_FIELDS: Record<string, readonly string[]> = {
-  '': [
-    'name',
-    'title',
-    'short_description',
-    'workflow_description',
-    'instructions',
-    'model',
-    'permissions',
-    'schedule',
-    'credits',
-    'tools_profile',
-  ],
-  model: ['key', 'temperature', 'max_tokens'],
-  permissions: ['read_outboxes', 'tools', 'send_outboxes', 'file_access', 'tool_kinds'],
+  ...LEMMING_FIELD_ORDER,
+  '': [...(LEMMING_FIELD_ORDER[''] ?? []), 'tools_profile'],
+  permissions: [...(LEMMING_FIELD_ORDER.permissions ?? []), 'send_outboxes', 'file_access', 'tool_kinds'],
   'permissions.file_access': ['allow_read', 'allow_write'],
-  schedule: ['run_every_n_ticks', 'phase_offset'],
-  credits: ['max_credits', 'soft_cap'],
 };
 
 /** The resume as the form shows it: every optional field present, null when absent. */

@@ -1,9 +1,9 @@
 import { fail, ok, type IpcResult } from '../api/result';
 import type { RunState } from '../api/run-schemas';
-import { readOrgConfig } from '../org/org-config-file';
+import { ORG_CONFIG_FILE, readOrgConfig } from '../org/org-config-file';
 import type { RunCommandResult } from '../run/run-controller';
 import type { OrgContext } from './org-context';
-import { issuesFromProblems } from './problems';
+import { invalidConfigFile } from './problems';
 
 /** Starts a run with the org's settings: base_turn_seconds between ticks and max_turns as the last tick. */
 export async function startRun(
@@ -11,12 +11,7 @@ export async function startRun(
   input: { ticks?: number | undefined; intervalMs?: number | undefined },
 ): Promise<IpcResult<RunState>> {
   const config = await readOrgConfig(context.orgPath);
-  if (!config.ok)
-    return fail(
-      'org_unusable',
-      'lemming/config/org_config.json is not valid.',
-      issuesFromProblems(config.problems),
-    );
+  if (!config.ok) return invalidConfigFile(ORG_CONFIG_FILE, config.problems);
   return asResult(
     context.controller.start({
       tickLimit: input.ticks ?? null,

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { Settings, SettingsUpdateInput } from '../api/settings-schemas';
-import { readOrgConfig, updateOrgConfig } from '../org/org-config-file';
+import { ORG_CONFIG_FILE, readOrgConfig, updateOrgConfig } from '../org/org-config-file';
 import type { SecretStore } from '../secrets/secret-store';
-import { issuesFromProblems } from './problems';
+import { invalidConfigFile, issuesFromProblems } from './problems';
 import { PROVIDERS } from './providers';
 import { secretStoreStatus } from './secrets';
 
@@ -13,12 +13,7 @@ export async function readSettings(
   secrets: SecretStore,
 ): Promise<IpcResult<z.output<typeof Settings>>> {
   const config = await readOrgConfig(orgPath);
-  if (!config.ok)
-    return fail(
-      'org_unusable',
-      'lemming/config/org_config.json is not valid.',
-      issuesFromProblems(config.problems),
-    );
+  if (!config.ok) return invalidConfigFile(ORG_CONFIG_FILE, config.problems);
   return ok({
     run: { tickIntervalSeconds: config.value.base_turn_seconds, maxTurns: config.value.max_turns },
     secretStore: await secretStoreStatus(secrets),

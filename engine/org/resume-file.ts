@@ -145,7 +145,7 @@ export type CreatedResume =
   | { ok: false; problems: FileProblem[] };
 
 /** LeMMing's field order, which its own files and tools use. */
-const FIELD_ORDER: Record<string, readonly string[]> = {
+export const LEMMING_FIELD_ORDER: Record<string, readonly string[]> = {
   '': [
     'name',
     'title',
@@ -186,7 +186,7 @@ export function createResumeText(draft: ResumeDraft): CreatedResume {
 }
 
 function ordered(value: Record<string, unknown>, at: string): Record<string, unknown> {
-  const first = FIELD_ORDER[at] ?? [];
+  const first = LEMMING_FIELD_ORDER[at] ?? [];
   const keys = [
     ...first.filter((key) => Object.hasOwn(value, key) && value[key] !== undefined),
     ...Object.keys(value).filter((key) => !first.includes(key) && value[key] !== undefined),
@@ -196,7 +196,7 @@ function ordered(value: Record<string, unknown>, at: string): Record<string, unk
       const child = value[key];
       const nested =
         at === '' &&
-        key in FIELD_ORDER &&
+        key in LEMMING_FIELD_ORDER &&
         typeof child === 'object' &&
         child !== null &&
         !Array.isArray(child);
