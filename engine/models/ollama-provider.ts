@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JsonApiProvider } from './json-api-provider';
-import { isPlainObject, parseToolArguments } from './json-values';
+import { functionToolCalls, isPlainObject } from './json-values';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
 import type { ChatMessage, ModelRequest, ToolCall } from './types';
 
@@ -88,18 +88,7 @@ export function fromOllamaResponse(body: unknown): ParsedAnswer {
   if (!checked.success)
     return { ok: false, problem: `answered without a usable message (${describeIssue(checked.error)})` };
   const { message, done_reason, prompt_eval_count, eval_count } = checked.data;
-  const toolCalls: ToolCall[] = (message.tool_calls ?? []).map((call, index) => {
-    const rawArguments =
-      typeof call.function.arguments === 'string'
-        ? call.function.arguments
-        : JSON.stringify(call.function.arguments ?? {});
-    return {
-      id: call.id ?? `call_${index}`,
-      name: call.function.name,
-      arguments: parseToolArguments(rawArguments),
-      rawArguments,
-    };
-  });
+  const toolCalls: ToolCall[] = functionToolCalls(message.tool_calls ?? []);
   const hasUsage = prompt_eval_count != null || eval_count != null;
   return {
     ok: true,

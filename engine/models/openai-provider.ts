@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { HttpEndpoint } from './endpoint';
 import { JsonApiProvider } from './json-api-provider';
-import { parseToolArguments } from './json-values';
+import { functionToolCalls } from './json-values';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
 import type { ChatMessage, ModelRequest, ToolCall, ToolDefinition } from './types';
 
@@ -113,18 +113,7 @@ export function fromOpenAiResponse(body: unknown): ParsedAnswer {
   const content = choice.message.content;
   const text =
     typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
-  const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
-    const rawArguments =
-      typeof call.function.arguments === 'string'
-        ? call.function.arguments
-        : JSON.stringify(call.function.arguments ?? {});
-    return {
-      id: call.id ?? `call_${index}`,
-      name: call.function.name,
-      arguments: parseToolArguments(rawArguments),
-      rawArguments,
-    };
-  });
+  const toolCalls: ToolCall[] = functionToolCalls(choice.message.tool_calls ?? []);
   const usage = checked.data.usage;
   return {
     ok: true,
