@@ -1,0 +1,6 @@
+// Takes an org's run lock, prints HELD, and keeps it until killed: a stand-in for a run in another process.
+import { OrgRunLock } from '../org-lock';
+
+const taken = OrgRunLock.take(process.argv[2]!, { program: 'hold-lock test' });
+process.stdout.write(taken.ok ? 'HELD\n' : `REFUSED ${taken.message}\n`);
+setInterval(() => undefined, 60_000);
