@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { MessageStore } from '../messages/message-store';
 import { parseOutboxFileName, readOutboxEntryText } from '../messages/outbox-entry';
-import { parseJsonText } from '../org/json-text';
+import { lineAndColumn, parseJsonText } from '../org/json-text';
+import { nestingTooDeepAt } from '../org/json-tree';
+import { MAX_JSON_DEPTH } from '../memory/python-format';
 import { readTextFile } from '../org/read-text-file';
 import type { TimelineEventInput } from '../timeline/event-schema';
 import type { TimelineStore } from '../timeline/timeline-store';
@@ -114,7 +116,7 @@ export class DiskImport {
       const read = await readTextFile(join(dir, name));
       if (!read.found) continue;
       known.push(file);
-      const parsed = parseJsonText(read.text);
+      const parsed = parseUntrustedJson(read.text);
       const record = parsed.ok ? parsed.value : null;
       const tick = isRecord(record) && typeof record.tick === 'number' && Number.isInteger(record.tick) ? record.tick : null;
       events.push(
@@ -141,7 +143,7 @@ export class DiskImport {
 }
 
 function structuredLogEvent(line: string, file: string, lineNumber: number, folder: string): TimelineEventInput {
-  const parsed = parseJsonText(line);
+  const parsed = parseUntrustedJson(line);
   if (!parsed.ok || !isRecord(parsed.value)) {
     return { kind: 'warning', code: 'log_line_unreadable', file, line: lineNumber, text: line, agent: folder };
   }
@@ -162,6 +164,13 @@ function structuredLogEvent(line: string, file: string, lineNumber: number, fold
 function activityEvent(line: string, file: string, lineNumber: number, folder: string): TimelineEventInput {
   const match = /^\[Tick (-?\d+)\] ?(.*)$/.exec(line);
   return { kind: 'activity', source: 'disk', file, line: lineNumber, text: line, notes: match ? match[2] : line, tick: match ? Number(match[1]) : null, agent: folder };
+}
+
+/** Parsed JSON from a file anyone could have written, refused when it nests deeper than anything downstream may walk. */
+function parseUntrustedJson(text: string): ReturnType<typeof parseJsonText> {
+  const tooDeep = nestingTooDeepAt(text, MAX_JSON_DEPTH);
+  if (tooDeep !== null) return { ok: false, error: { message: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep`, ...lineAndColumn(text, tooDeep) } };
+  return parseJsonText(text);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

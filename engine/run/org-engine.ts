@@ -106,6 +106,8 @@ export class OrgEngine {
   private readonly resumes = new ResumeCache();
   /** models.json keys to provider model ids, as last read (for `tools_profile: auto`). */
   private modelIds = new Map<string, string>();
+  /** Invalid resumes already warned about by this engine, with their problems: each is warned about once. */
+  private readonly warnedResumes = new Set<string>();
   /** Held from the first tick (or write) of a run until `releaseRun` or `close`. */
   private lock: OrgRunLock | null = null;
   private readonly selectCreditsSeen: Database.Statement;
@@ -250,6 +252,7 @@ export class OrgEngine {
     const policy = await this.readPolicyFile();
 
     this.record({ kind: 'tick_started', tick, run: runId, agents: agents.length, invalid_agents: invalid.map((agent) => ({ folder: agent.folder, problems: agent.valid ? [] : agent.problems })) }, tick);
+    this.warnOfInvalidResumes(invalid, tick);
     const report: TickReport = { tick, turns: [] };
     const committed = this.committedTurns(tick);
     // Each committed turn's files are written while the next turns commit; all are on disk before the tick ends.
@@ -559,6 +562,30 @@ export class OrgEngine {
     this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
   }
 
+  /** One `warning` event per invalid resume (again only when its problems change), located at its first problem. */
+  private warnOfInvalidResumes(invalid: DiscoveredAgent[], tick: number): void {
+    const events: TimelineEventInput[] = [];
+    for (const agent of invalid) {
+      if (agent.valid) continue;
+      const key = JSON.stringify([agent.folder, agent.problems]);
+      if (this.warnedResumes.has(key)) continue;
+      this.warnedResumes.add(key);
+      const [first] = agent.problems;
+      events.push({
+        kind: 'warning',
+        code: 'resume_invalid',
+        message: `${agent.name} will not run: ${first?.message ?? 'its resume is not valid'}`,
+        file: first?.file ?? agent.resumeFile,
+        ...(first?.line !== undefined ? { line: first.line, column: first.column } : {}),
+        problems: agent.problems,
+        time: this.clock().toISOString(),
+        tick,
+        agent: agent.name,
+      });
+    }
+    if (events.length > 0) this.appendEvents(events);
+  }
+
   private async loadAgents(): Promise<{ agents: LoadedAgent[]; invalid: DiscoveredAgent[] }> {
     const discovered = await discoverAgents(this.orgPath, this.resumes);
     const agents: LoadedAgent[] = [];
@@ -728,7 +755,8 @@ export class EngineInputError extends Error {
   }
 }
 
-function readableSenders(resume: Resume): ReadableSenders {
+/** The outboxes `resume`'s agent may read. */
+export function readableSenders(resume: Resume): ReadableSenders {
   const sources = resume.permissions.read_outboxes;
   if (sources.includes('*')) return { all: true, except: resume.name };
   return { all: false, senders: sources.filter((source) => source !== resume.name) };

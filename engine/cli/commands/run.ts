@@ -1,6 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TickReport } from '../../run/org-engine';
-import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import type { AgentProblem } from '../../api/schemas';
+import { discoverAgents } from '../../org/discover';
+import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import { problemLocation } from '../problem-location';
 import { stringOption, type Command } from '../command';
 import { withEngine } from '../open-engine';
 import { orgFolder, positiveInteger } from '../org-arg';
@@ -23,10 +26,21 @@ export const runCommand: Command = {
     if (!Number.isFinite(interval) || interval < 0) throw new UsageError(`--interval must be a number of seconds, not "${intervalText}".`);
     const concurrency = positiveInteger(stringOption(values, 'concurrency'), '--concurrency', 4);
     const reports: TickReport[] = [];
+    let invalidResumes: { folder: string; name: string; problems: AgentProblem[] }[] = [];
     await withEngine(
       org,
       io,
       async (engine) => {
+        // Before anything else: a second run of the org is refused at once, before any model call.
+        const claim = await engine.claimRun();
+        if (!claim.ok) throw new CliFailure(claim.message);
+        invalidResumes = (await discoverAgents(org)).flatMap((agent) => (agent.valid ? [] : [{ folder: agent.folder, name: agent.name, problems: agent.problems }]));
+        if (!values.json) {
+          for (const agent of invalidResumes) {
+            const [first, ...rest] = agent.problems;
+            io.stdout.write(`invalid resume, ${agent.name} will not run: ${first ? `${problemLocation(first)}: ${first.message}` : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`);
+          }
+        }
         for (let index = 0; index < ticks; index += 1) {
           if (index > 0 && interval > 0) await sleep(interval * 1000);
           const report = await engine.runTick();
@@ -36,7 +50,7 @@ export const runCommand: Command = {
       },
       { concurrency },
     );
-    if (values.json) printJson(io, { ticks: reports });
+    if (values.json) printJson(io, { invalidResumes, ticks: reports });
     return EXIT_OK;
   },
 };
@@ -48,7 +62,11 @@ export const tickCommand: Command = {
   options: { json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
-    const report = await withEngine(org, io, (engine) => engine.runTick());
+    const report = await withEngine(org, io, async (engine) => {
+      const claim = await engine.claimRun();
+      if (!claim.ok) throw new CliFailure(claim.message);
+      return engine.runTick();
+    });
     if (values.json) printJson(io, report);
     else printTick(io, report);
     return EXIT_OK;

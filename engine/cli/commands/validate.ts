@@ -9,6 +9,7 @@ import { readNextTick } from '../../org/tick-file';
 import { EXIT_FAILURE, EXIT_OK, printJson } from '../cli-io';
 import type { Command } from '../command';
 import { orgFolder } from '../org-arg';
+import { problemLocation } from '../problem-location';
 
 export interface ValidationReport {
   org: string;
@@ -63,11 +64,6 @@ export async function validateOrg(org: string): Promise<ValidationReport> {
   return report;
 }
 
-function location(problem: AgentProblem): string {
-  const position = problem.line !== undefined ? `:${problem.line}:${problem.column}` : '';
-  return `${problem.file}${position}${problem.field ? ` (${problem.field})` : ''}`;
-}
-
 export const validateCommand: Command = {
   name: 'validate',
   summary: 'Check every resume and config file; lists each problem with its file and field. --strict exits 1 on errors.',
@@ -80,8 +76,8 @@ export const validateCommand: Command = {
     else {
       const valid = report.agents.filter((agent) => agent.valid).length;
       io.stdout.write(`${report.agents.length} agents, ${valid} valid, ${report.agents.length - valid} invalid\n`);
-      for (const problem of report.errors) io.stdout.write(`error: ${location(problem)}: ${problem.message}\n`);
-      for (const problem of report.warnings) io.stdout.write(`warning: ${location(problem)}: ${problem.message}\n`);
+      for (const problem of report.errors) io.stdout.write(`error: ${problemLocation(problem)}: ${problem.message}\n`);
+      for (const problem of report.warnings) io.stdout.write(`warning: ${problemLocation(problem)}: ${problem.message}\n`);
       if (report.errors.length === 0) io.stdout.write('no errors\n');
     }
     return values.strict && report.errors.length > 0 ? EXIT_FAILURE : EXIT_OK;
