@@ -47,6 +47,8 @@ export class OrgRunLock {
     const db = new Database(join(orgPath, RUN_LOCK_FILE), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
     try {
       db.pragma(`busy_timeout = ${TAKE_WAIT_MS}`);
+      // Nothing is written, so no rollback journal is kept beside it (a killed holder leaves none).
+      db.pragma('journal_mode = OFF');
       db.exec('BEGIN EXCLUSIVE');
     } catch (error) {
       db.close();

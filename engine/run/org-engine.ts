@@ -15,7 +15,7 @@ import { restoreInterruptedReplacement } from '../org/atomic-write';
 import { planConfigEdit, patchEdits } from '../org/config-file';
 import { CREDITS_FILE, CREDITS_SPEC, DEFAULT_COST_PER_ACTION, defaultCreditEntry, readCredits, type CreditEntry, type CreditsFile } from '../org/credits-file';
 import { crashPoint } from '../org/crash-points';
-import { OrgRunLock, runLockHolder } from '../org/org-lock';
+import { OrgRunLock, runLockHolder, type RunLockOptions } from '../org/org-lock';
 import { discoverAgents, ResumeCache, type DiscoveredAgent } from '../org/discover';
 import { readTextFile } from '../org/read-text-file';
 import { readNextTick, TICK_FILE, TICK_SPEC } from '../org/tick-file';
@@ -64,6 +64,11 @@ export interface EngineOptions {
   onCommit?: (commit: EngineCommit) => void;
   /** What is running the org, named to a program its run lock refuses: `lemming run`, `LeMMing Desktop`. */
   program?: string;
+  /**
+   * Take the org's run lock before anything else, even opening the timeline, and keep it (see claimRun):
+   * for a run, which is then refused with OrgBusyError at once when another program has the org.
+   */
+  claimRun?: boolean;
 }
 
 /** Whether this engine may run the org: it holds the org's run lock, or another program does. */
@@ -139,17 +144,25 @@ export class OrgEngine {
    * writes a crash left owed and imports what LeMMing left on disk (the next run does it otherwise).
    */
   static async open(options: EngineOptions): Promise<OrgEngine> {
+    const attempt = options.claimRun ? OrgRunLock.take(options.orgPath, lockOptions(options)) : null;
+    if (attempt && !attempt.ok) throw new OrgBusyError(attempt.message, attempt.holder);
     const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
     const opened = openTimeline(file, { nativeBinding: options.nativeBinding });
-    if (!opened.ok) throw new Error(opened.error.message);
+    if (!opened.ok) {
+      attempt?.lock.release();
+      throw new Error(opened.error.message);
+    }
     const engine: OrgEngine = new OrgEngine(options.orgPath, opened.timeline, options, {
       confinement: await detectConfinement(),
       modelIdOf: (key: string): string => engine.modelIds.get(key) ?? key,
       ...(options.httpTransport ? { httpTransport: options.httpTransport } : {}),
     });
-    await engine.secrets.refresh();
     try {
-      if ((await engine.claimRun()).ok) engine.releaseRun();
+      await engine.secrets.refresh();
+      if (attempt) {
+        engine.lock = attempt.lock;
+        await engine.recover(attempt.staleHolder);
+      } else if ((await engine.claimRun()).ok) engine.releaseRun();
     } catch (error) {
       engine.close();
       throw error;
@@ -171,7 +184,7 @@ export class OrgEngine {
    */
   async claimRun(): Promise<RunClaim> {
     if (this.lock) return { ok: true };
-    const attempt = OrgRunLock.take(this.orgPath, { program: this.options.program ?? 'lemming', ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}) });
+    const attempt = OrgRunLock.take(this.orgPath, lockOptions(this.options));
     if (!attempt.ok) return { ok: false, holder: attempt.holder, message: attempt.message };
     this.lock = attempt.lock;
     try {
@@ -753,6 +766,10 @@ export class EngineInputError extends Error {
     super(problems.map((problem) => `${problem.file}${problem.line !== undefined ? `:${problem.line}:${problem.column}` : ''}${problem.field ? ` (${problem.field})` : ''}: ${problem.message}`).join('\n'));
     this.name = 'EngineInputError';
   }
+}
+
+function lockOptions(options: EngineOptions): RunLockOptions {
+  return { program: options.program ?? 'lemming', ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) };
 }
 
 /** The outboxes `resume`'s agent may read. */

@@ -31,9 +31,6 @@ export const runCommand: Command = {
       org,
       io,
       async (engine) => {
-        // Before anything else: a second run of the org is refused at once, before any model call.
-        const claim = await engine.claimRun();
-        if (!claim.ok) throw new CliFailure(claim.message);
         invalidResumes = (await discoverAgents(org)).flatMap((agent) => (agent.valid ? [] : [{ folder: agent.folder, name: agent.name, problems: agent.problems }]));
         if (!values.json) {
           for (const agent of invalidResumes) {
@@ -48,7 +45,8 @@ export const runCommand: Command = {
           if (!values.json) printTick(io, report);
         }
       },
-      { concurrency },
+      // The run lock comes before anything else: a second run of the org is refused at once, before any model call.
+      { concurrency, program: 'lemming run', claimRun: true },
     );
     if (values.json) printJson(io, { invalidResumes, ticks: reports });
     return EXIT_OK;
@@ -62,11 +60,7 @@ export const tickCommand: Command = {
   options: { json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
-    const report = await withEngine(org, io, async (engine) => {
-      const claim = await engine.claimRun();
-      if (!claim.ok) throw new CliFailure(claim.message);
-      return engine.runTick();
-    });
+    const report = await withEngine(org, io, (engine) => engine.runTick(), { program: 'lemming tick', claimRun: true });
     if (values.json) printJson(io, report);
     else printTick(io, report);
     return EXIT_OK;
