@@ -117,6 +117,7 @@ export class OrgEngine {
   private lock: OrgRunLock | null = null;
   private readonly selectCreditsSeen: Database.Statement;
   private readonly upsertCreditsSeen: Database.Statement;
+  private readonly deleteCreditsSeen: Database.Statement;
 
   private constructor(
     readonly orgPath: string,
@@ -133,6 +134,7 @@ export class OrgEngine {
     this.insertTurn = timeline.db.prepare('INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)');
     this.selectCommittedAgents = timeline.db.prepare('SELECT agent FROM turns WHERE tick = ?').pluck();
     this.selectCreditsSeen = timeline.db.prepare('SELECT agent, credits_left_micro AS creditsLeft, cost_per_action_micro AS costPerAction FROM credits_file_seen');
+    this.deleteCreditsSeen = timeline.db.prepare('DELETE FROM credits_file_seen WHERE agent = ?');
     this.upsertCreditsSeen = timeline.db.prepare(
       'INSERT INTO credits_file_seen (agent, credits_left_micro, cost_per_action_micro) VALUES (?, ?, ?) ON CONFLICT (agent) DO UPDATE SET credits_left_micro = excluded.credits_left_micro, cost_per_action_micro = excluded.cost_per_action_micro',
     );
@@ -691,6 +693,8 @@ export class OrgEngine {
           if (before === undefined) continue;
           const reseeded = defaultCreditEntry(resume);
           adjust('credits_left', fromMicros(before.creditsLeft), null, toMicros(reseeded.credits_left), `${agent} was removed from ${CREDITS_FILE}; re-seeded with ${reseeded.credits_left} credits, as LeMMing does`);
+          // Until the entry is written back, its absence is known, not a new removal.
+          this.deleteCreditsSeen.run(agent);
           continue;
         }
         const fileMicro = toMicros(entry.credits_left);
