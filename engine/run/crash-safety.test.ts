@@ -65,6 +65,8 @@ describe('crash safety', () => {
     };
     const org = orgs.build({
       'lemming/config/models.json': { scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } } },
+      // Every committed message keeps its file for this test: no tick is old enough for LeMMing's retention.
+      'lemming/config/org_config.json': { base_turn_seconds: 1, max_outbox_age_ticks: 1_000_000 },
       'script.json': script,
       'agents/alpha/resume.json': resume('alpha'),
       'agents/beta/resume.json': resume('beta', { schedule: { run_every_n_ticks: 2, phase_offset: 1 } }),

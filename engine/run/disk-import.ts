@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -19,6 +20,8 @@ import type { RunSecrets } from './run-secrets';
 export class DiskImport {
   private readonly selectKnown: Database.Statement;
   private readonly insertKnown: Database.Statement;
+  private readonly selectUnreadable: Database.Statement;
+  private readonly upsertUnreadable: Database.Statement;
   /** Outbox files already in the message store: each tick lists every outbox, and most of its files are old. */
   private readonly knownOutboxFiles = new Set<string>();
 
@@ -31,6 +34,8 @@ export class DiskImport {
   ) {
     this.selectKnown = timeline.db.prepare('SELECT 1 FROM known_files WHERE path = ?').pluck();
     this.insertKnown = timeline.db.prepare('INSERT OR IGNORE INTO known_files (path, origin) VALUES (?, ?)');
+    this.selectUnreadable = timeline.db.prepare('SELECT text_sha256 FROM unreadable_files WHERE path = ?').pluck();
+    this.upsertUnreadable = timeline.db.prepare('INSERT INTO unreadable_files (path, text_sha256) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET text_sha256 = excluded.text_sha256');
   }
 
   /** Call inside the transaction that writes `paths`, so they are never mistaken for foreign files. */
@@ -97,6 +102,10 @@ export class DiskImport {
   private addMessage(message: { file: string; text: string; tick: number; sender: string }): TimelineEventInput[] {
     const read = readOutboxEntryText(message.text, message.file);
     if (!read.ok) {
+      // Warned about once: every tick lists the outboxes again, and the file stays as it is until someone fixes it.
+      const sha256 = createHash('sha256').update(message.text).digest('hex');
+      if (this.selectUnreadable.get(message.file) === sha256) return [];
+      this.upsertUnreadable.run(message.file, sha256);
       const { message: problem, line, column } = read.problem;
       return [{ kind: 'warning', code: 'outbox_unreadable', file: message.file, message: problem, line, column, time: this.clock().toISOString(), agent: message.sender }];
     }

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
 import { listMemory } from '../memory/memory-file';
 import { MessageStore, type Inbox, type ReadableSenders } from '../messages/message-store';
-import { humanMessage, outboxFileName, serializeEntry, type HumanImportance, type OutboxEntry } from '../messages/outbox-entry';
+import { humanMessage, outboxFileName, parseOutboxFileName, serializeEntry, type HumanImportance, type OutboxEntry } from '../messages/outbox-entry';
+import { ORG_CONFIG_FILE, readOrgConfig } from '../org/org-config-file';
+import { whenExists } from '../org/when-exists';
 import { createProvider } from '../models/create-provider';
 import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-file';
 import type { ModelProvider } from '../models/types';
@@ -298,8 +301,10 @@ export class OrgEngine {
     // An edit made to credits.json while the tick ran is taken in, not overwritten.
     this.takeInCreditsEdits(agents, await this.readCreditsFile(), tick);
     const configWrites = await this.configFileWrites(agents, tick + 1);
+    const pruned = await this.outboxFilesToPrune(tick);
     const { seq, owed } = this.timeline.transaction(() => {
-      const owedWrites = this.pending.record(configWrites.writes);
+      const owedWrites = this.pending.record([...configWrites.writes, ...pruned.map((path): FileWrite => ({ path, mode: 'delete', content: '' }))]);
+      if (pruned.length > 0) this.appendEvents([{ kind: 'outbox_pruned', time: this.clock().toISOString(), tick, run: runId, files: pruned, reason: `older than max_outbox_age_ticks in ${ORG_CONFIG_FILE}; the timeline keeps each message` }]);
       this.rememberCreditsSeen(configWrites.credits);
       // One commit closes the tick: its last event, the journal of its config files, and the search
       // index brought up to the tick's events (in one batch rather than inside every turn's commit).
@@ -577,6 +582,24 @@ export class OrgEngine {
     this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
   }
 
+  /**
+   * LeMMing's outbox retention, after every tick: files of every agent folder whose name's tick is more
+   * than max_outbox_age_ticks before `tick`. Only the files go: the timeline keeps every message.
+   */
+  private async outboxFilesToPrune(tick: number): Promise<string[]> {
+    const config = await readOrgConfig(this.orgPath);
+    if (!config.ok) return [];
+    const maxAge = config.value.max_outbox_age_ticks;
+    const agentsDir = join(this.orgPath, 'agents');
+    const folders = whenExists(() => readdirSync(agentsDir, { withFileTypes: true })) ?? [];
+    return folders.filter((entry) => entry.isDirectory()).flatMap((folder) =>
+      (whenExists(() => readdirSync(join(agentsDir, folder.name, 'outbox'))) ?? []).flatMap((name) => {
+        const parsed = parseOutboxFileName(name);
+        return parsed && tick - parsed.tick > maxAge ? [`agents/${folder.name}/outbox/${name}`] : [];
+      }),
+    );
+  }
+
   /** One `warning` event per invalid resume (again only when its problems change), located at its first problem. */
   private warnOfInvalidResumes(invalid: DiscoveredAgent[], tick: number): void {
     const events: TimelineEventInput[] = [];
@@ -621,13 +644,16 @@ export class OrgEngine {
     const models = new Map<string, ModelEntry | string>(parsed.entries.map((entry) => [entry.key, entry]));
     for (const problem of parsed.problems) {
       const key = problem.field.split('.')[0];
-      if (key) models.set(key, `${problem.file}: ${problem.field}: ${problem.message}`);
+      const where = `${problem.file}${problem.line !== undefined ? `:${problem.line}:${problem.column}` : ''}`;
+      // A file that is not a models object at all (bad JSON): every key is unknown because of it.
+      if (!key) models.set(MODELS_FILE_BROKEN, `${where} is not valid (${problem.message}), so no model can be called until it is fixed.`);
+      else models.set(key, `${where}: ${problem.field}: ${problem.message}`);
     }
     return models;
   }
 
   private turnModel(key: string, models: Map<string, ModelEntry | string>): TurnModel {
-    const entry = models.get(key);
+    const entry = models.get(key) ?? models.get(MODELS_FILE_BROKEN);
     if (entry === undefined) return { key, provider: null, problem: `The model "${key}" is not in ${MODELS_FILE}.`, modelName: key, prices: undefined };
     if (typeof entry === 'string') return { key, provider: null, problem: entry, modelName: key, prices: undefined };
     const cacheKey = JSON.stringify(entry);
@@ -771,6 +797,9 @@ export class EngineInputError extends Error {
     this.name = 'EngineInputError';
   }
 }
+
+/** The key under which loadModels reports a models.json that cannot be read as models at all. */
+const MODELS_FILE_BROKEN = '\0models.json';
 
 function lockOptions(options: EngineOptions): RunLockOptions {
   return { program: options.program ?? 'lemming', ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) };
