@@ -14,7 +14,10 @@ export function openTimelineToRead(org: string): { timeline: TimelineStore | nul
   const opened = openTimeline(join(org, '.lemming', 'timeline.sqlite'), { readonly: true });
   if (opened.ok) return { timeline: opened.timeline, note: null };
   if (opened.error.code === 'not_found') return { timeline: null, note: null };
-  return { timeline: null, note: `the timeline cannot be read without writing to it (${opened.error.message}); the next run recovers it` };
+  return {
+    timeline: null,
+    note: `the timeline cannot be read without writing to it (${opened.error.message}); the next run recovers it`,
+  };
 }
 
 /** The next tick: tick.json (or the copy a killed write left aside), unless the journal owes it a newer value. */
@@ -23,6 +26,7 @@ export async function nextTickToRead(org: string, timeline: TimelineStore | null
   const checked = owed === null ? null : checkConfigText(owed, TICK_SPEC);
   if (checked?.ok) return checked.value.current_tick;
   const read = await readNextTick(org);
-  if (!read.ok) throw new CliFailure(read.problems.map((problem) => `${problem.file}: ${problem.message}`).join('\n'));
+  if (!read.ok)
+    throw new CliFailure(read.problems.map((problem) => `${problem.file}: ${problem.message}`).join('\n'));
   return read.nextTick;
 }

@@ -67,7 +67,9 @@ describe('cli provider', () => {
 
   it('passes a "-" prompt through when prevent_arg_injection is false', async () => {
     const provider = cli({ command: PRINT_ARGS, prevent_arg_injection: false });
-    expect(JSON.parse((await provider.complete(ask('-allowed_flag'))).raw as string)).toEqual(['-allowed_flag']);
+    expect(JSON.parse((await provider.complete(ask('-allowed_flag'))).raw as string)).toEqual([
+      '-allowed_flag',
+    ]);
   });
 
   it('appends stderr after a failing exit, as LeMMing does', async () => {
@@ -79,12 +81,14 @@ describe('cli provider', () => {
       ],
     });
     const response = await provider.complete(ask('go'));
-    expect(JSON.parse(response.text).outbox_entries[0].payload.text).toBe('partial\n[STDERR]: quota exceeded');
+    expect(JSON.parse(response.text).outbox_entries[0].payload.text).toBe(
+      'partial\n[STDERR]: quota exceeded',
+    );
     expect(response.finishReason).toBe('exit_3');
     expect(response.raw).toBe('partial');
   });
 
-  it('wraps plain stdout into one outbox message tagged cli_output, as LeMMing\'s CLIProvider does', async () => {
+  it("wraps plain stdout into one outbox message tagged cli_output, as LeMMing's CLIProvider does", async () => {
     const response = await cli({ command: ['echo'] }).complete(ask('earlier', 'hello org'));
     expect(JSON.parse(response.text)).toEqual({
       outbox_entries: [{ kind: 'message', payload: { text: 'hello org\n' }, tags: ['cli_output'] }],
@@ -94,9 +98,13 @@ describe('cli provider', () => {
 
   it('passes through stdout that is already a response contract', async () => {
     const contract = JSON.stringify({ notes: 'did it', outbox_entries: [] });
-    const response = await cli({ command: [NODE, '-e', `process.stdout.write(${JSON.stringify(contract)})`] }).complete(ask('go'));
+    const response = await cli({
+      command: [NODE, '-e', `process.stdout.write(${JSON.stringify(contract)})`],
+    }).complete(ask('go'));
     expect(response.text).toBe(contract);
-    const notAContract = await cli({ command: [NODE, '-e', 'process.stdout.write(\'{"answer": 42}\')'] }).complete(ask('go'));
+    const notAContract = await cli({
+      command: [NODE, '-e', 'process.stdout.write(\'{"answer": 42}\')'],
+    }).complete(ask('go'));
     expect(JSON.parse(notAContract.text).outbox_entries[0].payload.text).toBe('{"answer": 42}');
   });
 

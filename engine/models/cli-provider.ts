@@ -80,7 +80,11 @@ export class CliProvider implements ModelProvider {
       });
     }
     const started = performance.now();
-    const result = await runProgram(prompt ? [...this.command, prompt] : [...this.command], this.settings, request.signal);
+    const result = await runProgram(
+      prompt ? [...this.command, prompt] : [...this.command],
+      this.settings,
+      request.signal,
+    );
     const output =
       result.exitCode !== 0 && result.stderr ? `${result.stdout}\n[STDERR]: ${result.stderr}` : result.stdout;
     return {
@@ -118,7 +122,12 @@ function isContractObject(output: string): boolean {
   } catch {
     return false;
   }
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && ('outbox_entries' in parsed || 'notes' in parsed);
+  return (
+    typeof parsed === 'object' &&
+    parsed !== null &&
+    !Array.isArray(parsed) &&
+    ('outbox_entries' in parsed || 'notes' in parsed)
+  );
 }
 
 interface ProgramResult {

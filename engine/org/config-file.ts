@@ -40,7 +40,18 @@ export function checkConfigText<S extends z.ZodType>(
   spec: ConfigFileSpec<S>,
 ): ConfigCheck<z.output<S>> {
   const tooDeep = nestingTooDeepAt(text, MAX_JSON_DEPTH);
-  if (tooDeep !== null) return { ok: false, problems: [{ file: spec.file, field: '', ...lineAndColumn(text, tooDeep), message: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep here` }] };
+  if (tooDeep !== null)
+    return {
+      ok: false,
+      problems: [
+        {
+          file: spec.file,
+          field: '',
+          ...lineAndColumn(text, tooDeep),
+          message: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep here`,
+        },
+      ],
+    };
   const tree = parseJsonTree(text);
   if (!tree.ok) return { ok: false, problems: [syntaxProblem(spec.file, tree.error)] };
   const located = { text, root: tree.root };

@@ -22,7 +22,10 @@ function org(): string {
 
 /** Starts a process that takes the lock and keeps it; resolves once it holds it. */
 function holdInChild(orgPath: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, orgPath], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, orgPath], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -36,7 +39,9 @@ function holdInChild(orgPath: string): Promise<ChildProcess> {
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.on('exit', () => resolve())));
+  return new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.on('exit', () => resolve()),
+  );
 }
 
 describe('the org run lock', () => {
@@ -45,7 +50,10 @@ describe('the org run lock', () => {
     const first = OrgRunLock.take(dir, { program: 'first' });
     expect(first.ok).toBe(true);
     const second = OrgRunLock.take(dir, { program: 'second' });
-    expect(second).toMatchObject({ ok: false, holder: { pid: process.pid, host: hostname(), program: 'first' } });
+    expect(second).toMatchObject({
+      ok: false,
+      holder: { pid: process.pid, host: hostname(), program: 'first' },
+    });
     expect(runLockHolder(dir)).toMatchObject({ pid: process.pid, program: 'first' });
     if (first.ok) first.lock.release();
     expect(runLockHolder(dir)).toBeNull();
@@ -55,17 +63,21 @@ describe('the org run lock', () => {
     if (third.ok) third.lock.release();
   });
 
-  it('refuses a second process at once, naming the holder\'s pid, host and since-when', { timeout: 30_000 }, async () => {
-    const dir = org();
-    const child = await holdInChild(dir);
-    const started = Date.now();
-    const attempt = OrgRunLock.take(dir, { program: 'second' });
-    expect(Date.now() - started).toBeLessThan(1000);
-    expect(attempt.ok).toBe(false);
-    if (attempt.ok) return;
-    expect(attempt.holder).toMatchObject({ pid: child.pid, host: hostname(), program: 'hold-lock test' });
-    expect(attempt.message).toContain(`pid ${child.pid} on ${hostname()}, since ${attempt.holder!.since}`);
-  });
+  it(
+    "refuses a second process at once, naming the holder's pid, host and since-when",
+    { timeout: 30_000 },
+    async () => {
+      const dir = org();
+      const child = await holdInChild(dir);
+      const started = Date.now();
+      const attempt = OrgRunLock.take(dir, { program: 'second' });
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(attempt.ok).toBe(false);
+      if (attempt.ok) return;
+      expect(attempt.holder).toMatchObject({ pid: child.pid, host: hostname(), program: 'hold-lock test' });
+      expect(attempt.message).toContain(`pid ${child.pid} on ${hostname()}, since ${attempt.holder!.since}`);
+    },
+  );
 
   it('is taken over after its holder is killed, and says who held it', { timeout: 30_000 }, async () => {
     const dir = org();
@@ -81,7 +93,10 @@ describe('the org run lock', () => {
   it('lets exactly one of many processes starting together take it', { timeout: 60_000 }, async () => {
     const dir = org();
     const racers = Array.from({ length: 4 }, () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, dir], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, dir], {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       children.push(child);
       return new Promise<string>((resolve) => {
         let out = '';
@@ -93,7 +108,9 @@ describe('the org run lock', () => {
     });
     const outcomes = await Promise.all(racers);
     expect(outcomes.filter((line) => line === 'HELD')).toHaveLength(1);
-    expect(outcomes.filter((line) => line.startsWith('REFUSED This org is being run by another program'))).toHaveLength(3);
+    expect(
+      outcomes.filter((line) => line.startsWith('REFUSED This org is being run by another program')),
+    ).toHaveLength(3);
   });
 
   it('is only looked at by runLockHolder, which creates nothing', () => {

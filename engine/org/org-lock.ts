@@ -44,7 +44,10 @@ export class OrgRunLock {
    */
   static take(orgPath: string, options: RunLockOptions): RunLockAttempt {
     mkdirSync(join(orgPath, '.lemming'), { recursive: true });
-    const db = new Database(join(orgPath, RUN_LOCK_FILE), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+    const db = new Database(
+      join(orgPath, RUN_LOCK_FILE),
+      options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
+    );
     try {
       db.pragma(`busy_timeout = ${TAKE_WAIT_MS}`);
       // Nothing is written, so no rollback journal is kept beside it (a killed holder leaves none).
@@ -57,7 +60,12 @@ export class OrgRunLock {
       return { ok: false, holder, message: heldMessage(holder) };
     }
     const staleHolder = readHolder(orgPath);
-    const holder: RunLockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), program: options.program };
+    const holder: RunLockHolder = {
+      pid: process.pid,
+      host: hostname(),
+      since: new Date().toISOString(),
+      program: options.program,
+    };
     writeFileAtomicUnflushed(join(orgPath, RUN_HOLDER_FILE), `${JSON.stringify(holder, null, 2)}\n`);
     return { ok: true, lock: new OrgRunLock(db, orgPath, holder), staleHolder };
   }
@@ -66,7 +74,8 @@ export class OrgRunLock {
     if (this.released) return;
     this.released = true;
     const current = readHolder(this.orgPath);
-    if (current && current.pid === this.holder.pid && current.since === this.holder.since) rmSync(join(this.orgPath, RUN_HOLDER_FILE), { force: true });
+    if (current && current.pid === this.holder.pid && current.since === this.holder.since)
+      rmSync(join(this.orgPath, RUN_HOLDER_FILE), { force: true });
     this.db.close();
   }
 }
@@ -75,10 +84,17 @@ export class OrgRunLock {
  * Who holds the org's run lock right now, or null when nobody does. Only looks: creates and writes
  * nothing, so read-only commands and a watching app can ask as often as they like.
  */
-export function runLockHolder(orgPath: string, options: { nativeBinding?: string } = {}): RunLockHolder | null {
+export function runLockHolder(
+  orgPath: string,
+  options: { nativeBinding?: string } = {},
+): RunLockHolder | null {
   let db: Database.Database;
   try {
-    db = new Database(join(orgPath, RUN_LOCK_FILE), { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    db = new Database(join(orgPath, RUN_LOCK_FILE), {
+      readonly: true,
+      fileMustExist: true,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    });
   } catch {
     return null;
   }
@@ -96,7 +112,8 @@ export function runLockHolder(orgPath: string, options: { nativeBinding?: string
 
 /** The sentence a refused program shows. */
 export function heldMessage(holder: RunLockHolder | null): string {
-  if (!holder || holder.pid === 0) return 'This org is being run by another program; try again when it has stopped.';
+  if (!holder || holder.pid === 0)
+    return 'This org is being run by another program; try again when it has stopped.';
   return `This org is being run by another program: ${holder.program} (pid ${holder.pid} on ${holder.host}, since ${holder.since}). Try again when it has stopped.`;
 }
 

@@ -15,7 +15,12 @@ export async function readTextFile(path: string, options: { maxBytes?: number } 
   try {
     if (options.maxBytes !== undefined) {
       const size = statSync(path).size;
-      if (size > options.maxBytes) return { found: false, missing: false, message: `the file is ${size.toLocaleString('en')} bytes; at most ${options.maxBytes.toLocaleString('en')} are read` };
+      if (size > options.maxBytes)
+        return {
+          found: false,
+          missing: false,
+          message: `the file is ${size.toLocaleString('en')} bytes; at most ${options.maxBytes.toLocaleString('en')} are read`,
+        };
     }
     return { found: true, text: readFileSync(path, 'utf8') };
   } catch (error) {

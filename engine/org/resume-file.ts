@@ -60,11 +60,27 @@ export function checkResumeText(text: string, file: string): ResumeCheck {
 
 /** Binary data, an oversized file or nesting deeper than any resume needs, located where possible. */
 function unfitTextProblem(text: string, file: string): FileProblem | null {
-  if (text.length > MAX_RESUME_BYTES) return fileProblem(file, `the file is ${text.length.toLocaleString('en')} characters; a resume is at most ${MAX_RESUME_BYTES.toLocaleString('en')}`);
+  if (text.length > MAX_RESUME_BYTES)
+    return fileProblem(
+      file,
+      `the file is ${text.length.toLocaleString('en')} characters; a resume is at most ${MAX_RESUME_BYTES.toLocaleString('en')}`,
+    );
   const binary = text.search(/[\0\uFFFD]/);
-  if (binary !== -1) return { file, field: '', ...lineAndColumn(text, binary), message: 'the file is not text: it holds binary data (a NUL byte or bytes that are not UTF-8)' };
+  if (binary !== -1)
+    return {
+      file,
+      field: '',
+      ...lineAndColumn(text, binary),
+      message: 'the file is not text: it holds binary data (a NUL byte or bytes that are not UTF-8)',
+    };
   const tooDeep = nestingTooDeepAt(text, MAX_JSON_DEPTH);
-  if (tooDeep !== null) return { file, field: '', ...lineAndColumn(text, tooDeep), message: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep here; a resume needs a handful` };
+  if (tooDeep !== null)
+    return {
+      file,
+      field: '',
+      ...lineAndColumn(text, tooDeep),
+      message: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep here; a resume needs a handful`,
+    };
   return null;
 }
 

@@ -13,19 +13,30 @@ afterEach(() => {
 });
 
 const CREDITS = 'lemming/config/credits.json';
-type CreditsFile = Record<string, { model: string; cost_per_action: number; credits_left: number; max_credits?: number; soft_cap?: number }>;
+type CreditsFile = Record<
+  string,
+  { model: string; cost_per_action: number; credits_left: number; max_credits?: number; soft_cap?: number }
+>;
 
 function buildOrg(credits: CreditsFile, schedules: Record<string, [number, number]>): string {
   return orgs.build({
-    'lemming/config/models.json': { scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } } },
+    'lemming/config/models.json': {
+      scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+    },
     'script.json': { default: [{ respond: { notes: 'ok' } }] },
     [CREDITS]: credits,
-    ...Object.fromEntries(Object.entries(schedules).map(([name, [every, offset]]) => [`agents/${name}/resume.json`, resume(name, { schedule: { run_every_n_ticks: every, phase_offset: offset } })])),
+    ...Object.fromEntries(
+      Object.entries(schedules).map(([name, [every, offset]]) => [
+        `agents/${name}/resume.json`,
+        resume(name, { schedule: { run_every_n_ticks: every, phase_offset: offset } }),
+      ]),
+    ),
   });
 }
 
 const readCredits = (org: string) => JSON.parse(readFileSync(join(org, CREDITS), 'utf8')) as CreditsFile;
-const writeCredits = (org: string, credits: CreditsFile) => writeFileSync(join(org, CREDITS), `${JSON.stringify(credits, null, 2)}\n`);
+const writeCredits = (org: string, credits: CreditsFile) =>
+  writeFileSync(join(org, CREDITS), `${JSON.stringify(credits, null, 2)}\n`);
 
 async function open(org: string): Promise<OrgEngine> {
   const engine = await OrgEngine.open({ orgPath: org, env: {} });
@@ -34,7 +45,12 @@ async function open(org: string): Promise<OrgEngine> {
 }
 
 function externalAdjustments(engine: OrgEngine) {
-  return (engine.timeline.db.prepare("SELECT json FROM events WHERE kind = 'credit' ORDER BY seq").pluck().all() as string[])
+  return (
+    engine.timeline.db
+      .prepare("SELECT json FROM events WHERE kind = 'credit' ORDER BY seq")
+      .pluck()
+      .all() as string[]
+  )
     .map((json) => JSON.parse(json) as Record<string, unknown>)
     .filter((event) => event.entry === 'external_adjustment');
 }
@@ -42,7 +58,10 @@ function externalAdjustments(engine: OrgEngine) {
 describe('credits.json is a two-way file', () => {
   it('a refill and a zero made by hand between runs are honoured on the next tick and recorded with the old and new value', async () => {
     const org = buildOrg(
-      { alpha: { model: 'scripted', cost_per_action: 0.5, credits_left: 10 }, beta: { model: 'scripted', cost_per_action: 0.5, credits_left: 10 } },
+      {
+        alpha: { model: 'scripted', cost_per_action: 0.5, credits_left: 10 },
+        beta: { model: 'scripted', cost_per_action: 0.5, credits_left: 10 },
+      },
       { alpha: [1, 0], beta: [1, 0] },
     );
     let engine = await open(org);
@@ -66,15 +85,27 @@ describe('credits.json is a two-way file', () => {
     expect(fromMicros(engine.ledger.balance('beta')!)).toBe(0);
     expect(readCredits(org)).toMatchObject({ alpha: { credits_left: 99.5 }, beta: { credits_left: 0 } });
     expect(externalAdjustments(engine)).toEqual([
-      expect.objectContaining({ agent: 'alpha', field: 'credits_left', old: 9, new: 100, amount: 91, reason: expect.stringContaining('from 9 to 100') }),
+      expect.objectContaining({
+        agent: 'alpha',
+        field: 'credits_left',
+        old: 9,
+        new: 100,
+        amount: 91,
+        reason: expect.stringContaining('from 9 to 100'),
+      }),
       expect.objectContaining({ agent: 'beta', field: 'credits_left', old: 9, new: 0, amount: -9 }),
     ]);
-    expect(engine.ledger.history('alpha', { limit: 5 }).map((entry) => entry.kind)).toContain('external_adjustment');
+    expect(engine.ledger.history('alpha', { limit: 5 }).map((entry) => entry.kind)).toContain(
+      'external_adjustment',
+    );
   });
 
   it('records a changed cost_per_action and charges it; an agent removed from the file is re-seeded as LeMMing does', async () => {
     const org = buildOrg(
-      { alpha: { model: 'scripted', cost_per_action: 1, credits_left: 10 }, beta: { model: 'scripted', cost_per_action: 1, credits_left: 10, max_credits: 40 } },
+      {
+        alpha: { model: 'scripted', cost_per_action: 1, credits_left: 10 },
+        beta: { model: 'scripted', cost_per_action: 1, credits_left: 10, max_credits: 40 },
+      },
       { alpha: [1, 0], beta: [1, 0] },
     );
     let engine = await open(org);
@@ -92,13 +123,22 @@ describe('credits.json is a two-way file', () => {
     expect(fromMicros(engine.ledger.balance('beta')!)).toBe(1000 - 0.01);
     expect(externalAdjustments(engine)).toEqual([
       expect.objectContaining({ agent: 'alpha', field: 'cost_per_action', old: 1, new: 2, amount: 0 }),
-      expect.objectContaining({ agent: 'beta', field: 'credits_left', old: 9, new: null, reason: expect.stringContaining('removed from') }),
+      expect.objectContaining({
+        agent: 'beta',
+        field: 'credits_left',
+        old: 9,
+        new: null,
+        reason: expect.stringContaining('removed from'),
+      }),
     ]);
     expect(readCredits(org).beta).toMatchObject({ model: 'scripted', credits_left: 999.99 });
   });
 
   it('an edit made while a tick runs is taken in at its end, not overwritten', async () => {
-    const org = buildOrg({ alpha: { model: 'scripted', cost_per_action: 1, credits_left: 10 } }, { alpha: [1, 0] });
+    const org = buildOrg(
+      { alpha: { model: 'scripted', cost_per_action: 1, credits_left: 10 } },
+      { alpha: [1, 0] },
+    );
     const engine = await open(org);
     await engine.runTick();
     const tick = engine.runTick();
@@ -111,7 +151,7 @@ describe('credits.json is a two-way file', () => {
     expect(readCredits(org).alpha!.credits_left).toBe(49);
   });
 
-  it('running LeMMing and this engine alternately keeps every balance equal to LeMMing\'s own arithmetic', async () => {
+  it("running LeMMing and this engine alternately keeps every balance equal to LeMMing's own arithmetic", async () => {
     const schedules: Record<string, [number, number]> = { alpha: [1, 0], beta: [2, 1], gamma: [3, 0] };
     const initial: CreditsFile = {
       alpha: { model: 'scripted', cost_per_action: 0.1, credits_left: 1.0 },
@@ -140,7 +180,10 @@ describe('credits.json is a two-way file', () => {
       engines.splice(engines.indexOf(engine), 1);
       // LeMMing's turn: it reads credits.json and tick.json as we left them, runs 5 ticks, and rewrites both.
       const onDisk = readCredits(org);
-      for (const name of Object.keys(schedules)) expect(onDisk[name]!.credits_left, `${name} after our tick ${tick - 1}`).toBe(expected[name]!.credits_left);
+      for (const name of Object.keys(schedules))
+        expect(onDisk[name]!.credits_left, `${name} after our tick ${tick - 1}`).toBe(
+          expected[name]!.credits_left,
+        );
       for (let step = 0; step < 5; step += 1, tick += 1) {
         lemmingTick(onDisk, tick);
         lemmingTick(expected, tick);

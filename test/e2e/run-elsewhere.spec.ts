@@ -4,11 +4,15 @@ import { expect, REPO_ROOT, test } from '../harness/lemming-fixture';
 
 /** `lemming run` on the org in its own process; resolves once its first tick is done. */
 function cliRun(org: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'lemming.mjs'), 'run', org, '--ticks', '1000', '--interval', '0.5'], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(REPO_ROOT, 'bin', 'lemming.mjs'), 'run', org, '--ticks', '1000', '--interval', '0.5'],
+    {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -19,7 +23,9 @@ function cliRun(org: string): Promise<ChildProcess> {
   });
 }
 
-test('while `lemming run` runs the org, the run controls say another program runs it; after it is killed, the app runs it', async ({ lemming }, testInfo) => {
+test('while `lemming run` runs the org, the run controls say another program runs it; after it is killed, the app runs it', async ({
+  lemming,
+}, testInfo) => {
   await lemming.gotoApp();
   const { page } = lemming;
   await page.getByRole('button', { name: 'Open the demo org' }).click();

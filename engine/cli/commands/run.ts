@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TickReport } from '../../run/org-engine';
 import type { AgentProblem } from '../../api/schemas';
 import { discoverAgents } from '../../org/discover';
-import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { problemLocation } from '../problem-location';
 import { stringOption, type Command } from '../command';
 import { withEngine } from '../open-engine';

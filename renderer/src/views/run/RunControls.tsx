@@ -100,9 +100,12 @@ function HeldElsewhere({ run, holder }: { run: RunState; holder: NonNullable<Run
     <span className="run-status" role="status" data-testid="run-held-elsewhere">
       <Badge tone="info">Run by another program</Badge>
       <span>
-        This org is being run by another program{since ? ` since ${since}` : ''}. You can watch what it does here; you can run it yourself once it stops.
+        This org is being run by another program{since ? ` since ${since}` : ''}. You can watch what it does
+        here; you can run it yourself once it stops.
       </span>
-      <span data-testid="current-tick">{run.nextTick !== null ? `Next tick ${run.nextTick}` : 'Tick unknown'}</span>
+      <span data-testid="current-tick">
+        {run.nextTick !== null ? `Next tick ${run.nextTick}` : 'Tick unknown'}
+      </span>
       <details className="run-held-details">
         <summary>Advanced</summary>
         {holder.program}
