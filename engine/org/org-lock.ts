@@ -28,7 +28,11 @@ export interface RunLockOptions {
   nativeBinding?: string;
 }
 
-/** One writer per org: the holder alone runs ticks, charges credits and writes the org's config files. */
+/**
+ * One writer per org: the holder alone runs ticks, charges credits and writes the org's config files.
+ * Keep a reference to the lock for as long as it is held: a lock that is garbage collected closes its
+ * connection, and the operating system then frees it.
+ */
 export class OrgRunLock {
   private released = false;
 
