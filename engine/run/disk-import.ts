@@ -78,7 +78,8 @@ export class DiskImport {
     if (messages.length === 0 && events.length === 0) return 0;
     messages.sort((a, b) => a.tick - b.tick || (a.file < b.file ? -1 : 1));
     return this.timeline.transaction(() => {
-      const messageEvents = messages.flatMap((message) => this.addMessage(message));
+      // Checked again inside the transaction: another program (`lemming send`, the app) may have taken the same file in since it was listed.
+      const messageEvents = messages.filter((message) => !this.messages.has(message.file)).flatMap((message) => this.addMessage(message));
       for (const path of known) this.insertKnown.run(path, 'imported');
       return this.timeline.appendMany([...messageEvents, ...events].map((event) => this.secrets.redactValue(event))).length;
     });

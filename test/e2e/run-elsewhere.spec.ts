@@ -48,8 +48,15 @@ test('while `lemming run` runs the org, the run controls say another program run
     await controls.screenshot({ path: testInfo.outputPath('run-held-elsewhere.png') });
     await page.screenshot({ path: testInfo.outputPath('run-held-elsewhere-page.png'), fullPage: true });
 
-    // The app's own run controls are refused by the engine too, not only hidden.
-    const refused = await lemming.host.current()!.controller.step();
+    // The app's own run controls are refused by the engine too, not only hidden: no tick of its own is run.
+    const session = lemming.host.current()!;
+    expect(session.engine.runLockHolder()?.pid).toBe(cli.pid);
+    const refused = await session.controller.step();
+    expect(session.controller.state()).toMatchObject({
+      phase: 'idle',
+      ticksRun: 0,
+      heldElsewhere: { pid: cli.pid, program: 'lemming run' },
+    });
     expect(refused).toMatchObject({ ok: false });
     expect(refused.ok ? '' : refused.reason).toMatch(/being run by another program: lemming run \(pid \d+/);
   } finally {
