@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TickReport } from '../../run/org-engine';
 import type { AgentProblem } from '../../api/schemas';
 import { discoverAgents } from '../../org/discover';
-import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import { heldMessage, runLockHolder } from '../../org/org-lock';
+import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { problemLocation } from '../problem-location';
 import { stringOption, type Command } from '../command';
 import { withEngine } from '../open-engine';
@@ -11,6 +12,12 @@ import { orgFolder, positiveInteger } from '../org-arg';
 function printTick(io: CliIo, report: TickReport): void {
   const turns = report.turns.map((turn) => `${turn.agent} ${turn.status}`).join(', ');
   io.stdout.write(`tick ${report.tick}: ${turns || 'no agent fired'}\n`);
+}
+
+/** Says at once who runs the org, before the secrets and the engine are opened (which then take the lock for good). */
+function refuseIfRunElsewhere(org: string): void {
+  const holder = runLockHolder(org);
+  if (holder) throw new CliFailure(heldMessage(holder));
 }
 
 export const runCommand: Command = {
@@ -25,6 +32,7 @@ export const runCommand: Command = {
     const interval = intervalText === undefined ? 0 : Number(intervalText);
     if (!Number.isFinite(interval) || interval < 0) throw new UsageError(`--interval must be a number of seconds, not "${intervalText}".`);
     const concurrency = positiveInteger(stringOption(values, 'concurrency'), '--concurrency', 4);
+    refuseIfRunElsewhere(org);
     const reports: TickReport[] = [];
     let invalidResumes: { folder: string; name: string; problems: AgentProblem[] }[] = [];
     await withEngine(
@@ -60,6 +68,7 @@ export const tickCommand: Command = {
   options: { json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
+    refuseIfRunElsewhere(org);
     const report = await withEngine(org, io, (engine) => engine.runTick(), { program: 'lemming tick', claimRun: true });
     if (values.json) printJson(io, report);
     else printTick(io, report);
