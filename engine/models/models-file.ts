@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AgentProblem } from '../api/schemas';
-import { parseJsonText } from '../org/json-text';
+import { lineAndColumn, parseJsonText } from '../org/json-text';
+import { nestingTooDeepAt } from '../org/json-tree';
+import { MAX_JSON_DEPTH } from '../memory/python-format';
 import { isPlainObject } from './json-values';
 import { shlexSplit } from './shlex-split';
 
@@ -153,6 +155,11 @@ export interface ModelsFile {
 
 /** Validates the text of models.json (LeMMing's shape) entry by entry; never throws. */
 export function parseModelsFile(source: string, file: string = MODELS_FILE): ModelsFile {
+  // Before anything walks the entries (the schema, the provider cache's key), so no depth can overflow the stack.
+  const tooDeep = nestingTooDeepAt(source, MAX_JSON_DEPTH);
+  if (tooDeep !== null) {
+    return { entries: [], problems: [{ file, field: '', message: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep here`, ...lineAndColumn(source, tooDeep) }], warnings: [] };
+  }
   const parsed = parseJsonText(source);
   if (!parsed.ok) {
     const { message, line, column } = parsed.error;
