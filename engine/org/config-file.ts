@@ -10,9 +10,8 @@ import {
   type LocatedJson,
 } from './json-problems';
 import { formatJsonDocument } from './json-style';
-import { locatePath, nestingTooDeepAt, parseJsonTree } from './json-tree';
-import { lineAndColumn } from './json-text';
-import { MAX_JSON_DEPTH } from '../memory/python-format';
+import { locatePath, parseJsonTree } from './json-tree';
+import { jsonNestingProblem } from './json-text';
 import { readTextFile } from './read-text-file';
 import { runSerially } from './serial-by-key';
 
@@ -39,19 +38,8 @@ export function checkConfigText<S extends z.ZodType>(
   text: string,
   spec: ConfigFileSpec<S>,
 ): ConfigCheck<z.output<S>> {
-  const tooDeep = nestingTooDeepAt(text, MAX_JSON_DEPTH);
-  if (tooDeep !== null)
-    return {
-      ok: false,
-      problems: [
-        {
-          file: spec.file,
-          field: '',
-          ...lineAndColumn(text, tooDeep),
-          message: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep here`,
-        },
-      ],
-    };
+  const tooDeep = jsonNestingProblem(text);
+  if (tooDeep) return { ok: false, problems: [syntaxProblem(spec.file, tooDeep)] };
   const tree = parseJsonTree(text);
   if (!tree.ok) return { ok: false, problems: [syntaxProblem(spec.file, tree.error)] };
   const located = { text, root: tree.root };

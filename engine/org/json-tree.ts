@@ -45,25 +45,6 @@ export function parseJsonTree(text: string): JsonTreeResult {
   return { ok: true, root: scanTree(text), value: parsed.value };
 }
 
-/**
- * The offset of the first `[` or `{` that opens a container deeper than `maxDepth`, or null. A scan of
- * the characters (strings skipped), so it is safe on any text, however deep, before anything parses it.
- */
-export function nestingTooDeepAt(text: string, maxDepth: number): number | null {
-  let depth = 0;
-  for (let pos = 0; pos < text.length; pos += 1) {
-    const code = text.charCodeAt(pos);
-    if (code === 0x22) {
-      pos += 1;
-      while (pos < text.length && text.charCodeAt(pos) !== 0x22) pos += text.charCodeAt(pos) === 0x5c ? 2 : 1;
-    } else if (code === 0x5b || code === 0x7b) {
-      depth += 1;
-      if (depth > maxDepth) return pos;
-    } else if (code === 0x5d || code === 0x7d) depth -= 1;
-  }
-  return null;
-}
-
 /** The value a node spells, as JSON.parse reads it (so duplicate keys resolve to the last one). */
 export function nodeValue(text: string, node: JsonNode): unknown {
   return JSON.parse(text.slice(node.start, node.end));

@@ -3,9 +3,8 @@ import { writeFileAtomic } from './atomic-write';
 import { editJsonText, type JsonEdit } from './json-edit';
 import { fileProblem, problemsFromIssues, syntaxProblem, type FileProblem } from './json-problems';
 import { formatJsonDocument } from './json-style';
-import { nestingTooDeepAt, parseJsonTree } from './json-tree';
-import { lineAndColumn } from './json-text';
-import { MAX_JSON_DEPTH } from '../memory/python-format';
+import { parseJsonTree } from './json-tree';
+import { jsonNestingProblem, lineAndColumn } from './json-text';
 import { readTextFile } from './read-text-file';
 import { lemmingCompatibilityWarnings } from './resume-lemming-compat';
 import { ResumeSchema, type Resume } from './resume-schema';
@@ -73,14 +72,8 @@ function unfitTextProblem(text: string, file: string): FileProblem | null {
       ...lineAndColumn(text, binary),
       message: 'the file is not text: it holds binary data (a NUL byte or bytes that are not UTF-8)',
     };
-  const tooDeep = nestingTooDeepAt(text, MAX_JSON_DEPTH);
-  if (tooDeep !== null)
-    return {
-      file,
-      field: '',
-      ...lineAndColumn(text, tooDeep),
-      message: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep here; a resume needs a handful`,
-    };
+  const tooDeep = jsonNestingProblem(text);
+  if (tooDeep) return syntaxProblem(file, tooDeep);
   return null;
 }
 

@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { MessageStore } from '../messages/message-store';
 import { parseOutboxFileName, readOutboxEntryText } from '../messages/outbox-entry';
-import { lineAndColumn, parseJsonText } from '../org/json-text';
-import { nestingTooDeepAt } from '../org/json-tree';
-import { MAX_JSON_DEPTH } from '../memory/python-format';
+import { jsonNestingProblem, parseJsonText } from '../org/json-text';
 import { readTextFile } from '../org/read-text-file';
 import type { TimelineEventInput } from '../timeline/event-schema';
 import type { TimelineStore } from '../timeline/timeline-store';
@@ -178,9 +176,8 @@ function activityEvent(line: string, file: string, lineNumber: number, folder: s
 
 /** Parsed JSON from a file anyone could have written, refused when it nests deeper than anything downstream may walk. */
 function parseUntrustedJson(text: string): ReturnType<typeof parseJsonText> {
-  const tooDeep = nestingTooDeepAt(text, MAX_JSON_DEPTH);
-  if (tooDeep !== null) return { ok: false, error: { message: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep`, ...lineAndColumn(text, tooDeep) } };
-  return parseJsonText(text);
+  const tooDeep = jsonNestingProblem(text);
+  return tooDeep ? { ok: false, error: tooDeep } : parseJsonText(text);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
