@@ -6,7 +6,7 @@ import type { AgentProblem } from '../api/schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
 import { listMemory } from '../memory/memory-file';
-import { MessageStore, type Inbox, type ReadableSenders } from '../messages/message-store';
+import { MessageStore, type ReadableSenders } from '../messages/message-store';
 import { humanMessage, outboxFileName, parseOutboxFileName, serializeEntry, type HumanImportance, type OutboxEntry } from '../messages/outbox-entry';
 import { ORG_CONFIG_FILE, readOrgConfig } from '../org/org-config-file';
 import { whenExists } from '../org/when-exists';
@@ -318,12 +318,6 @@ export class OrgEngine {
     this.pending.settle();
     this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
     return report;
-  }
-
-  /** What `resume`'s agent would be shown if it ran now. Changes nothing but taking in new outbox files. */
-  async previewInbox(resume: Resume): Promise<Inbox> {
-    await this.diskImport.importOutboxes();
-    return this.messages.inbox(resume.name, readableSenders(resume), this.messages.latestSeq());
   }
 
   /** Writes a message from the human into agents/human/outbox, as LeMMing's `send` does. */
