@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TickReport } from '../../run/org-engine';
 import type { AgentProblem } from '../../api/schemas';
 import { discoverAgents } from '../../org/discover';
-import { heldMessage, runLockHolder } from '../../org/org-lock';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { problemLocation } from '../problem-location';
+import { runElsewhereMessage } from '../run-elsewhere';
 import { stringOption, type Command } from '../command';
 import { withEngine } from '../open-engine';
 import { orgFolder, positiveInteger } from '../org-arg';
@@ -16,8 +16,8 @@ function printTick(io: CliIo, report: TickReport): void {
 
 /** Says at once who runs the org, before the secrets and the engine are opened (which then take the lock for good). */
 function refuseIfRunElsewhere(org: string): void {
-  const holder = runLockHolder(org);
-  if (holder) throw new CliFailure(heldMessage(holder));
+  const message = runElsewhereMessage(org);
+  if (message) throw new CliFailure(message);
 }
 
 export const runCommand: Command = {
