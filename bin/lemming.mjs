@@ -4,10 +4,11 @@ import { register } from 'tsx/esm/api';
 
 register();
 const [command, org] = process.argv.slice(2);
-// A second run of an org is refused before the rest of the CLI is loaded (which takes a second or more).
+// A run takes the org's run lock before the rest of the CLI is loaded (which takes a second or more), so a
+// second run of the org is refused at once.
 if ((command === 'run' || command === 'tick') && org !== undefined && !org.startsWith('-')) {
-  const { runElsewhereMessage } = await import('../engine/cli/run-elsewhere.ts');
-  const refusal = runElsewhereMessage(org);
+  const { claimRunAhead } = await import('../engine/cli/run-elsewhere.ts');
+  const refusal = claimRunAhead(org, `lemming ${command}`);
   if (refusal) {
     process.stderr.write(`lemming ${command}: ${refusal}\n`);
     process.exit(1);

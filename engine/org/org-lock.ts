@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { RunLockHolder } from '../api/run-schemas';
 import { writeFileAtomicUnflushed } from './atomic-write';
@@ -47,6 +47,11 @@ export class OrgRunLock {
    * ended without releasing the lock (killed, crashed) is returned as `staleHolder`.
    */
   static take(orgPath: string, options: RunLockOptions): RunLockAttempt {
+    const ahead = takenAhead.get(resolve(orgPath));
+    if (ahead) {
+      takenAhead.delete(resolve(orgPath));
+      return ahead;
+    }
     mkdirSync(join(orgPath, '.lemming'), { recursive: true });
     const db = new Database(
       join(orgPath, RUN_LOCK_FILE),
@@ -82,6 +87,23 @@ export class OrgRunLock {
       rmSync(join(this.orgPath, RUN_HOLDER_FILE), { force: true });
     this.db.close();
   }
+}
+
+/** Locks this process took before loading the code that uses them, by org folder (see takeRunLockAhead). */
+const takenAhead = new Map<string, Extract<RunLockAttempt, { ok: true }>>();
+
+/**
+ * Takes the run lock now, for the next `OrgRunLock.take` of the same org in this process to receive:
+ * the `lemming` binary takes it before it loads the rest of the CLI, so that of two runs started
+ * together the second is refused within a moment. Released when the process exits, if not before.
+ */
+export function takeRunLockAhead(orgPath: string, options: RunLockOptions): RunLockAttempt {
+  const attempt = OrgRunLock.take(orgPath, options);
+  if (attempt.ok) {
+    takenAhead.set(resolve(orgPath), attempt);
+    process.once('exit', () => attempt.lock.release());
+  }
+  return attempt;
 }
 
 /**
