@@ -22,6 +22,9 @@ export function runElsewhereMessage(org: string): string | null {
 export function claimRunAhead(org: string, program: string): string | null {
   const path = resolve(org);
   if (statSync(path, { throwIfNoEntry: false })?.isDirectory() !== true) return null;
+  // Looking first answers a held lock at once; taking it waits a moment out for programs only looking.
+  const elsewhere = runElsewhereMessage(path);
+  if (elsewhere) return elsewhere;
   const attempt = takeRunLockAhead(path, { program });
   return attempt.ok ? null : attempt.message;
 }
