@@ -118,7 +118,16 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
   }),
   eventOf('memory_update', { key: z.string(), op: z.string(), value: z.unknown().optional() }),
   eventOf('memory_snapshot', { ...sources, record: z.unknown() }),
-  eventOf('credit', { entry: CreditEntryKind, amount: z.number(), reason: z.string() }),
+  eventOf('credit', {
+    entry: CreditEntryKind,
+    amount: z.number(),
+    reason: z.string(),
+    /** For an edit of credits.json made outside the engine: which field, and its values before and after. */
+    field: z.string().optional(),
+    old: z.number().nullable().optional(),
+    new: z.number().nullable().optional(),
+  }),
+  eventOf('outbox_pruned', { files: z.array(z.string()), reason: z.string() }),
   eventOf('notes', { text: z.string() }),
   eventOf('skip', { reason: z.string(), message: z.string() }),
   eventOf('error', { reason: z.string(), message: z.string() }),
@@ -130,6 +139,12 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     column: z.int().optional(),
     text: z.string().optional(),
     snippet: z.string().optional(),
+    /** For an invalid resume: every problem it has. */
+    problems: z.array(Problem).optional(),
+    /** For a run lock taken over: the run that held it and ended without releasing it. */
+    holder: z
+      .looseObject({ program: z.string(), pid: z.number(), host: z.string(), since: z.string() })
+      .optional(),
   }),
   eventOf('lemming_log', { ...sources, line: z.int(), record: z.record(z.string(), z.unknown()) }),
   eventOf('activity', { ...sources, line: z.int(), text: z.string(), notes: z.string().optional() }),

@@ -49,6 +49,8 @@ function describeKnown(event: KnownTimelineEvent): string | null {
       return `${event.reason}: ${event.message}`;
     case 'warning':
       return [event.code, event.message ?? event.text].filter(Boolean).join(': ');
+    case 'outbox_pruned':
+      return `${event.files.length} outbox files removed: ${event.reason}`;
     case 'notes':
       return event.text;
     case 'tick_started':

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
@@ -37,6 +38,8 @@ export async function validateOrg(org: string): Promise<ValidationReport> {
   const tick = await readNextTick(org);
   if (!tick.ok) report.errors.push(...tick.problems);
 
+  report.warnings.push(...nestedAgentWarnings(org, new Set(discovered.map((agent) => agent.folder))));
+
   for (const agent of discovered) {
     if (!agent.valid) {
       report.agents.push({ folder: agent.folder, name: agent.name, valid: false });
@@ -72,4 +75,37 @@ export async function validateOrg(org: string): Promise<ValidationReport> {
     }
   }
   return report;
+}
+
+/**
+ * LeMMing runs any resume.json it finds below agents/, e.g. agents/<team>/<name>/resume.json; this app
+ * runs only agents/<name>/resume.json (an agent must not be able to create another by writing a file).
+ */
+function nestedAgentWarnings(org: string, agentFolders: ReadonlySet<string>): AgentProblem[] {
+  const warnings: AgentProblem[] = [];
+  const agentsDir = join(org, 'agents');
+  for (const team of listFolders(agentsDir)) {
+    if (agentFolders.has(team) || team === 'agent_template') continue;
+    for (const nested of listFolders(join(agentsDir, team))) {
+      const file = `agents/${team}/${nested}/resume.json`;
+      if (!existsSync(join(org, file))) continue;
+      warnings.push({
+        file,
+        field: '',
+        message: `LeMMing runs this nested agent, but this app does not: it runs only agents/<name>/resume.json. Move the folder to agents/${nested} to run it here.`,
+      });
+    }
+  }
+  return warnings;
+}
+
+function listFolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
 }

@@ -1,7 +1,7 @@
 import type { OrgContext } from '../app/org-context';
 import { engineRefusals } from '../app/org';
 import type { IpcResult } from '../api/result';
-import { OrgEngine } from '../run/org-engine';
+import { OrgBusyError, OrgEngine } from '../run/org-engine';
 import { RunController } from '../run/run-controller';
 import { TurnStatusReader } from '../run/turn-status';
 import { CliFailure, type CliIo } from './cli-io';
@@ -21,7 +21,9 @@ export async function withOrgContext<T>(
   work: (context: OrgContext) => Promise<T>,
 ): Promise<T> {
   const { store } = await cliSecretStore(io, values, [orgPath]);
-  const engine = await OrgEngine.open({ orgPath, env: io.env, secrets: store });
+  const engine = await OrgEngine.open({ orgPath, env: io.env, secrets: store, program: 'lemming' }).catch(
+    (error: unknown) => Promise.reject(error instanceof OrgBusyError ? new CliFailure(error.message) : error),
+  );
   try {
     return await work({
       orgPath,

@@ -83,6 +83,15 @@ export const EVENT_SAMPLES: { [K in KnownEventKind]: Sample<K> } = {
     record: { value: 'step one' },
   },
   credit: { ...at, kind: 'credit', entry: 'top_up', amount: 10, reason: 'top-up' },
+  outbox_pruned: {
+    ...at,
+    agent: null,
+    turn: null,
+    kind: 'outbox_pruned',
+    files: ['agents/manager/outbox/00000001_m-0.json'],
+    reason:
+      'older than max_outbox_age_ticks in lemming/config/org_config.json; the timeline keeps each message',
+  },
   notes: { ...at, kind: 'notes', text: 'Asked the researcher.' },
   skip: { ...at, kind: 'skip', reason: 'no_credits', message: 'manager has no credits left.' },
   error: { ...at, kind: 'error', reason: 'llm_call_failed', message: 'HTTP 401: bad key' },

@@ -3,27 +3,40 @@ import { discoverAgents } from '../../org/discover';
 import { firesAt, nextFiringTicks } from '../../org/schedule';
 import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
 import { stringOption, type Command } from '../command';
+import { CreditLedger } from '../../credits/ledger';
+import { heldMessage, runLockHolder } from '../../org/org-lock';
 import { orgFolder } from '../org-arg';
 import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
+import { formatProblem } from '../../api/problem';
 import { creditBalances, creditHistory } from '../../app/credits';
 import { topUp } from '../../app/org';
+import { nextTickToRead, openTimelineToRead } from '../read-only-org';
 
 export const statusCommand: Command = {
   name: 'status',
   summary: "Show the next tick, each agent's schedule, balance and last turn, and invalid resumes.",
-  usage: 'status <org> [--json] [--secrets-file PATH]',
-  options: { json: { type: 'boolean' }, ...secretsFileOption },
+  usage: 'status <org> [--json]',
+  options: { json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const discovered = await discoverAgents(org);
-    const status = await withOrgContext(org, io, values, async (context) => {
-      const tick = await context.engine.currentTick();
+    // Read-only: status never takes the run lock and never writes to the org.
+    const { timeline, note } = openTimelineToRead(org);
+    const status = await (async () => {
+      const tick = await nextTickToRead(org, timeline);
+      const ledger = timeline ? new CreditLedger(timeline.db) : null;
+      const lastTurns = new Map(
+        ((timeline?.db.prepare('SELECT agent, tick, status FROM turns WHERE rowid IN (SELECT max(rowid) FROM turns GROUP BY agent)').all() ?? []) as { agent: string; tick: number; status: string }[]).map(
+          (row) => [row.agent, { tick: row.tick, status: row.status }],
+        ),
+      );
       return {
         org,
         nextTick: tick,
+        runningBy: runLockHolder(org),
         agents: discovered.map((agent) => {
           if (!agent.valid) return { folder: agent.folder, name: agent.name, valid: false, problems: agent.problems };
-          const balance = context.engine.ledger.balance(agent.resume.name);
+          const balance = ledger?.balance(agent.resume.name) ?? null;
           return {
             folder: agent.folder,
             name: agent.resume.name,
@@ -33,19 +46,21 @@ export const statusCommand: Command = {
             firesNextTick: firesAt(tick, agent.resume.schedule),
             nextFiringTicks: nextFiringTicks(agent.resume.schedule, tick, 3),
             credits: balance === null ? null : fromMicros(balance),
-            lastTurn: context.turnStatus.latest(agent.resume.name),
+            lastTurn: lastTurns.get(agent.resume.name) ?? null,
           };
         }),
       };
-    });
+    })().finally(() => timeline?.close());
+    if (note) io.stderr.write(`note: ${note}\n`);
     if (values.json) {
       printJson(io, status);
       return EXIT_OK;
     }
     io.stdout.write(`${status.org}\nnext tick: ${status.nextTick}\n`);
+    if (status.runningBy) io.stdout.write(`${heldMessage(status.runningBy)}\n`);
     for (const agent of status.agents) {
       if (!agent.valid) {
-        io.stdout.write(`  ${agent.name}  INVALID: ${agent.problems?.map((problem) => `${problem.field ? `${problem.field}: ` : ''}${problem.message}`).join('; ')}\n`);
+        io.stdout.write(`  ${agent.name}  INVALID: ${agent.problems?.map(formatProblem).join('; ')}\n`);
         continue;
       }
       const last = agent.lastTurn ? `last turn tick ${agent.lastTurn.tick} ${agent.lastTurn.status}` : 'has not run';

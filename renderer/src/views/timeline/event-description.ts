@@ -23,6 +23,7 @@ const TITLES: Record<KnownEventKind, string> = {
   memory_snapshot: 'Memory found on disk',
   credit: 'Credits',
   notes: 'Notes',
+  outbox_pruned: 'Old outbox files removed',
   skip: 'Turn skipped',
   warning: 'Warning',
   error: 'Error',
@@ -102,6 +103,11 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
       ];
     case 'notes':
       return [{ label: 'Notes', value: event.text }];
+    case 'outbox_pruned':
+      return [
+        { label: 'Files', value: event.files.join(', ') },
+        { label: 'Why', value: event.reason },
+      ];
     case 'skip':
     case 'error':
       return [
