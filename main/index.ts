@@ -7,7 +7,6 @@ import { EngineHost } from './engine-host/engine-host';
 import { bindIpc } from './ipc/bind';
 import { createDispatch } from './ipc/dispatch';
 import { createHandlers } from './ipc/handlers';
-import { describeMissingBinding, electronSqliteBindingPath } from './native/sqlite-binding';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, resolveRendererAsset } from './protocol/app-protocol';
 import { openSafeStorageSecretStore } from './secrets/safe-storage-secret-store';
 import { RENDERER_SECURITY_HEADERS } from './security/csp';
@@ -48,18 +47,6 @@ function createMainWindow(): BrowserWindow {
 
 async function start(): Promise<void> {
   await app.whenReady();
-  const nativeBinding = electronSqliteBindingPath({
-    isPackaged: app.isPackaged,
-    resourcesPath: process.resourcesPath,
-    appPath: app.getAppPath(),
-  });
-  const missing = describeMissingBinding(nativeBinding);
-  if (missing) {
-    dialog.showErrorBox('LeMMing Desktop cannot start', missing);
-    app.exit(1);
-    return;
-  }
-
   denyAllPermissions(session.defaultSession);
   serveRenderer();
 
@@ -76,7 +63,6 @@ async function start(): Promise<void> {
       ? join(process.resourcesPath, 'demo-org')
       : join(app.getAppPath(), 'examples', 'demo-org'),
     userOrgsFolder: join(app.getPath('documents'), 'LeMMing'),
-    nativeBinding,
     env: process.env,
     logError,
   });
@@ -107,7 +93,7 @@ async function start(): Promise<void> {
         node: process.versions.node,
         electron: process.versions.electron ?? null,
         chrome: process.versions.chrome ?? null,
-        sqlite: sqliteVersion({ nativeBinding }),
+        sqlite: sqliteVersion(),
       },
     }),
     pickFolder: async () => {
