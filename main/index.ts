@@ -13,6 +13,9 @@ import { RENDERER_SECURITY_HEADERS } from './security/csp';
 import { guardNavigation } from './security/navigation';
 import { denyAllPermissions } from './security/permissions';
 import { originOf } from './security/sender';
+import { hasUpdateSource } from './updates/update-feed';
+import { UpdateController, type Updater } from './updates/update-controller';
+import { updatePreferenceIn } from './updates/update-preference';
 import { mainWindowOptions } from './window/main-window-options';
 
 /** Set by `npm run dev`: the Vite dev server that serves the renderer with hot reload. */
@@ -83,8 +86,16 @@ async function start(): Promise<void> {
     });
   });
 
+  const updates = await UpdateController.create({
+    updater: await appUpdater(),
+    preference: updatePreferenceIn(app.getPath('userData')),
+    onChange: (status) => host.events.emit('updates.changed', status),
+    logError: (error) => console.error('[updates]', error),
+  });
+
   const handlers = createHandlers({
     host,
+    updates,
     appInfo: () => ({
       name: app.getName(),
       version: app.getVersion(),
@@ -127,9 +138,18 @@ async function start(): Promise<void> {
   );
 
   createMainWindow();
+  updates.start();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
   });
+}
+
+/** electron-updater, in an installed app that knows its GitHub Releases; never in a developer checkout. */
+async function appUpdater(): Promise<Updater | { off: 'development' | 'no-update-source' }> {
+  if (!app.isPackaged) return { off: 'development' };
+  if (!(await hasUpdateSource(process.resourcesPath))) return { off: 'no-update-source' };
+  const { autoUpdater } = await import('electron-updater');
+  return autoUpdater;
 }
 
 app.on('window-all-closed', () => {
