@@ -99,7 +99,7 @@ async function measureInChromium(dir: string, rendererDir: string, org: string):
     userOrgsFolder: join(dir, 'orgs'),
   });
   const updates = await UpdateController.create({
-    updater: { off: 'development' },
+    updater: { offBecause: 'development' },
     preference: updatePreferenceIn(dir),
     onChange: () => undefined,
     logError: () => undefined,

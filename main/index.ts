@@ -145,9 +145,9 @@ async function start(): Promise<void> {
 }
 
 /** electron-updater, in an installed app that knows its GitHub Releases; never in a developer checkout. */
-async function appUpdater(): Promise<Updater | { off: 'development' | 'no-update-source' }> {
-  if (!app.isPackaged) return { off: 'development' };
-  if (!(await hasUpdateSource(process.resourcesPath))) return { off: 'no-update-source' };
+async function appUpdater(): Promise<Updater | { offBecause: 'development' | 'no-update-source' }> {
+  if (!app.isPackaged) return { offBecause: 'development' };
+  if (!(await hasUpdateSource(process.resourcesPath))) return { offBecause: 'no-update-source' };
   const { autoUpdater } = await import('electron-updater');
   return autoUpdater;
 }

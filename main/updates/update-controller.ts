@@ -17,7 +17,7 @@ export interface Updater {
 
 export interface UpdateControllerOptions {
   /** electron-updater's autoUpdater, or why this copy of the app has none. */
-  updater: Updater | { off: 'development' | 'no-update-source' };
+  updater: Updater | { offBecause: 'development' | 'no-update-source' };
   preference: UpdatePreference;
   /** Hears every change of status (main pushes it to the windows as `updates.changed`). */
   onChange(status: UpdateStatus): void;
@@ -71,7 +71,7 @@ export class UpdateController {
     await this.options.preference.write(enabled);
     const wasEnabled = this.current.enabled;
     this.update({ enabled });
-    const updater = 'off' in this.options.updater ? null : this.options.updater;
+    const updater = 'offBecause' in this.options.updater ? null : this.options.updater;
     if (!enabled) {
       // A download already on disk is not installed behind the user's back any more.
       if (updater) updater.autoInstallOnAppQuit = false;
@@ -91,11 +91,11 @@ export class UpdateController {
   }
 
   private activeUpdater(): Updater | null {
-    return this.current.enabled && !('off' in this.options.updater) ? this.options.updater : null;
+    return this.current.enabled && !('offBecause' in this.options.updater) ? this.options.updater : null;
   }
 
   private offReasonFor(enabled: boolean): UpdateStatus['offReason'] {
-    if ('off' in this.options.updater) return this.options.updater.off;
+    if ('offBecause' in this.options.updater) return this.options.updater.offBecause;
     return enabled ? null : 'turned-off';
   }
 

@@ -58,7 +58,7 @@ export function ipcHarnesses() {
       });
       hosts.push(host);
       const updates = await UpdateController.create({
-        updater: { off: 'development' },
+        updater: { offBecause: 'development' },
         preference: updatePreferenceIn(tempDir()),
         onChange: (status) => host.events.emit('updates.changed', status),
         logError: () => undefined,
