@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
+import type * as ElectronBuilder from 'electron-builder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { openSqlite } from '../../engine/timeline/sqlite';
@@ -52,7 +53,7 @@ describe('what electron-builder puts in app.asar', () => {
     // trips over the demo org's files, which it copies twice; a real build copies.
     const vitest = process.env.VITEST;
     delete process.env.VITEST;
-    const { build, Platform, Arch } = require('electron-builder') as typeof import('electron-builder');
+    const { build, Platform, Arch } = require('electron-builder') as typeof ElectronBuilder;
     process.env.VITEST = vitest;
     await build({
       projectDir: repoRoot,
