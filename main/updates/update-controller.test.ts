@@ -125,9 +125,15 @@ describe('UpdateController', () => {
     const { updates, logged } = await controller(updater);
     updates.start();
     updater.emit('error', new Error('net::ERR_INTERNET_DISCONNECTED'));
-    expect(updates.status()).toMatchObject({ state: 'unavailable', message: expect.stringMatching(/next time it starts/) });
+    expect(updates.status()).toMatchObject({
+      state: 'unavailable',
+      message: expect.stringMatching(/next time it starts/),
+    });
     updater.emit('error', new Error('sha512 checksum mismatch, expected abc, got def'));
-    expect(updates.status()).toMatchObject({ state: 'failed', message: expect.stringMatching(/sha512 checksum mismatch/) });
+    expect(updates.status()).toMatchObject({
+      state: 'failed',
+      message: expect.stringMatching(/sha512 checksum mismatch/),
+    });
     expect(logged).toHaveLength(2);
   });
 
@@ -142,15 +148,24 @@ describe('UpdateController', () => {
 
 describe('describeUpdateError', () => {
   it('tells "nothing published yet" and "no connection" apart from real failures', () => {
-    expect(describeUpdateError(errorWithCode('Unable to find latest version on GitHub', 'ERR_UPDATER_LATEST_VERSION_NOT_FOUND'))).toEqual({
+    expect(
+      describeUpdateError(
+        errorWithCode('Unable to find latest version on GitHub', 'ERR_UPDATER_LATEST_VERSION_NOT_FOUND'),
+      ),
+    ).toEqual({
       state: 'unavailable',
       message: 'No newer version has been published yet.',
     });
     expect(describeUpdateError(errorWithCode('404 Not Found', 'HTTP_ERROR_404')).state).toBe('unavailable');
     expect(describeUpdateError(new Error('net::ERR_NAME_NOT_RESOLVED')).state).toBe('unavailable');
-    expect(describeUpdateError(errorWithCode('New version is not signed by the application owner', 'ERR_UPDATER_INVALID_SIGNATURE'))).toEqual({
+    expect(
+      describeUpdateError(
+        errorWithCode('New version is not signed by the application owner', 'ERR_UPDATER_INVALID_SIGNATURE'),
+      ),
+    ).toEqual({
       state: 'failed',
-      message: 'The update could not be checked or downloaded: New version is not signed by the application owner',
+      message:
+        'The update could not be checked or downloaded: New version is not signed by the application owner',
     });
   });
 });

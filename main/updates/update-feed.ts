@@ -12,7 +12,11 @@ export const UPDATE_FEED_FILE = 'app-update.yml';
 export async function hasUpdateSource(resourcesPath: string): Promise<boolean> {
   try {
     const feed: unknown = YAML.parse(await readFile(join(resourcesPath, UPDATE_FEED_FILE), 'utf8'));
-    return typeof feed === 'object' && feed !== null && typeof (feed as { provider?: unknown }).provider === 'string';
+    return (
+      typeof feed === 'object' &&
+      feed !== null &&
+      typeof (feed as { provider?: unknown }).provider === 'string'
+    );
   } catch {
     return false;
   }

@@ -29,7 +29,9 @@ test('a downloaded update asks before restarting: "Later" waits, "Restart now" i
   expect(lemming.calls.map((call) => call.channel)).toContain('updates.restartNow');
 });
 
-test('the Settings switch turns automatic updates off, and then no update is offered', async ({ lemming }, testInfo) => {
+test('the Settings switch turns automatic updates off, and then no update is offered', async ({
+  lemming,
+}, testInfo) => {
   const { page, updates, updater } = lemming;
   await lemming.gotoApp();
   await page.getByRole('button', { name: 'Open the demo org' }).click();

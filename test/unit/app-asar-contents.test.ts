@@ -24,7 +24,9 @@ const RELEASES = { owner: 'lemming-desktop-example', repo: 'lemming-desktop' };
 function loadedSqliteBinary(): string {
   openSqlite(':memory:').close();
   const report = process.report.getReport() as unknown as { sharedObjects: string[] };
-  const loaded = report.sharedObjects.filter((file) => file.endsWith('.node') && file.includes('better-sqlite3'));
+  const loaded = report.sharedObjects.filter(
+    (file) => file.endsWith('.node') && file.includes('better-sqlite3'),
+  );
   expect(loaded).toHaveLength(1);
   return relative(repoRoot, loaded[0]!).split(sep).join('/');
 }
@@ -67,7 +69,12 @@ describe('what electron-builder puts in app.asar', () => {
         directories: { ...config.directories, output: join(output, 'dist') },
       },
     });
-    resources = join(output, 'dist', process.arch === 'x64' ? 'linux-unpacked' : `linux-${process.arch}-unpacked`, 'resources');
+    resources = join(
+      output,
+      'dist',
+      process.arch === 'x64' ? 'linux-unpacked' : `linux-${process.arch}-unpacked`,
+      'resources',
+    );
     asar = join(resources, 'app.asar');
     files = listPackage(asar, { isPack: false }).map((file) => file.split(sep).join('/'));
   }, 120_000);
@@ -91,14 +98,18 @@ describe('what electron-builder puts in app.asar', () => {
 
   it('has no dev-only package, no tsx, no esbuild binary and no source map', () => {
     const packages = new Set(
-      files.filter((file) => file.startsWith('/node_modules/')).map((file) => {
-        const [, , first, second] = file.split('/');
-        return first!.startsWith('@') && second ? `${first}/${second}` : first!;
-      }),
+      files
+        .filter((file) => file.startsWith('/node_modules/'))
+        .map((file) => {
+          const [, , first, second] = file.split('/');
+          return first!.startsWith('@') && second ? `${first}/${second}` : first!;
+        }),
     );
     expect([...packages]).toEqual(['better-sqlite3']);
     for (const devOnly of Object.keys(packageJson.devDependencies)) expect(packages).not.toContain(devOnly);
-    expect(files.filter((file) => /(^|\/)(tsx|esbuild|@esbuild|prebuild-install)(\/|$)/.test(file))).toEqual([]);
+    expect(files.filter((file) => /(^|\/)(tsx|esbuild|@esbuild|prebuild-install)(\/|$)/.test(file))).toEqual(
+      [],
+    );
     expect(files.filter((file) => /\/esbuild(\.exe)?$/.test(file) || file.endsWith('.map'))).toEqual([]);
   });
 

@@ -33,7 +33,9 @@ describe('the installers workflow', () => {
     const requiredMajor = Number(/^>=(\d+)\./.exec(packageJson.engines.node)![1]);
     expect(requiredMajor).toBeGreaterThanOrEqual(24);
     for (const job of [workflow.jobs.test, installers]) {
-      const setupNode = (job.steps as Step[]).find((candidate) => candidate.uses?.startsWith('actions/setup-node'));
+      const setupNode = (job.steps as Step[]).find((candidate) =>
+        candidate.uses?.startsWith('actions/setup-node'),
+      );
       expect(setupNode?.with?.['node-version']).toBe(requiredMajor);
     }
     expect(workflow.jobs.test.steps.map((candidate: Step) => candidate.run)).toContain('bash .ci/run');
@@ -103,7 +105,9 @@ describe('the installers workflow', () => {
       expect(mac.output).toMatch(/^::warning title=Unsigned macOS build::/m);
       expect(mac.output).toMatch(/^::warning title=macOS build not notarized::/m);
       expect(mac.githubEnv).toBe('CSC_IDENTITY_AUTO_DISCOVERY=false\n');
-      expect(run({ RUNNER_OS: 'Windows', WIN_CSC_LINK: '' }).output).toMatch(/^::warning title=Unsigned Windows build::/m);
+      expect(run({ RUNNER_OS: 'Windows', WIN_CSC_LINK: '' }).output).toMatch(
+        /^::warning title=Unsigned Windows build::/m,
+      );
     });
 
     it('says nothing when the secrets are there, and nothing on Linux', () => {

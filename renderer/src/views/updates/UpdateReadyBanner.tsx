@@ -15,15 +15,18 @@ export function UpdateReadyBanner() {
   if (!status || status.state !== 'ready' || laterFor === status.version) return null;
 
   const restart = () =>
-    attempt('Restarting to update…', 'Could not restart into the update', () => lemming().updates.restartNow());
+    attempt('Restarting to update…', 'Could not restart into the update', () =>
+      lemming().updates.restartNow(),
+    );
 
   return (
     <section className="update-ready" role="alertdialog" aria-labelledby={headingId}>
       <div>
         <h2 id={headingId}>An update is ready</h2>
         <p>
-          LeMMing Desktop {status.version} has been downloaded. Restart now to use it? A running org stops first,
-          and everything it did is saved. If you choose Later, the update is installed when you next quit.
+          LeMMing Desktop {status.version} has been downloaded. Restart now to use it? A running org stops
+          first, and everything it did is saved. If you choose Later, the update is installed when you next
+          quit.
         </p>
       </div>
       <div className="update-actions">

@@ -25,7 +25,8 @@ export function useUpdateStatus(): [UpdateStatus | null, (status: UpdateStatus) 
 export function describeUpdateStatus(status: UpdateStatus): string {
   switch (status.state) {
     case 'off':
-      if (status.offReason === 'development') return 'Updates are off while the app runs from its source code.';
+      if (status.offReason === 'development')
+        return 'Updates are off while the app runs from its source code.';
       if (status.offReason === 'no-update-source')
         return 'This copy of the app was built without a place to get updates from.';
       return 'Updates are off. Turn them on to get new versions automatically.';
