@@ -239,6 +239,9 @@ describe('dispatch', () => {
       ['org.removeAgent', { agent: 'editor' }],
       ['firstRun.openDemo', {}],
       ['org.close', {}],
+      ['updates.status', {}],
+      ['updates.setEnabled', { enabled: false }],
+      ['updates.restartNow', {}],
     ];
     for (const [channel, input] of calls) {
       const result = await harness.dispatch(channel, input);
