@@ -1,12 +1,12 @@
 import { _electron as electron, chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UpdateStatus } from '../../engine/api/update-schemas';
 import { APP_ENTRY_URL } from '../../main/protocol/app-protocol';
-import { REPO_ROOT, UPSTREAM_FIXTURES } from '../harness/lemming-fixture';
+import { DEMO_ORG, REPO_ROOT } from '../harness/lemming-fixture';
 
 /**
  * The real app in Electron: the installed app the installers workflow just built (its executable in
@@ -118,7 +118,23 @@ test('the real app opens hardened on app:// and lists an org', async ({ browserN
   expect(renderer).toEqual({
     require: 'undefined',
     process: 'undefined',
-    lemming: ['agent', 'app', 'connectors', 'credits', 'firstRun', 'messages', 'models', 'on', 'org', 'run', 'secrets', 'settings', 'timeline', 'tools', 'updates'],
+    lemming: [
+      'agent',
+      'app',
+      'connectors',
+      'credits',
+      'firstRun',
+      'messages',
+      'models',
+      'on',
+      'org',
+      'run',
+      'secrets',
+      'settings',
+      'timeline',
+      'tools',
+      'updates',
+    ],
   });
 
   await page.evaluate(() => window.open('https://example.com/'));
@@ -127,7 +143,10 @@ test('the real app opens hardened on app:// and lists an org', async ({ browserN
   expect(running.windows()).toHaveLength(1);
   expect(page.url()).toBe(APP_ENTRY_URL);
 
-  await page.getByRole('textbox', { name: 'Org folder path' }).fill(join(UPSTREAM_FIXTURES, 'example-org'));
+  // A copy of the demo org in the test's own home: the installers workflow has only this repository.
+  const org = join(home, 'org');
+  cpSync(DEMO_ORG, org, { recursive: true });
+  await page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await expect(page.getByRole('listitem', { name: 'manager', exact: true })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('electron-app.png') });
