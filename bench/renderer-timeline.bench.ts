@@ -13,6 +13,8 @@ import { openTimeline } from '../engine/timeline/timeline-store';
 import { EngineHost } from '../main/engine-host/engine-host';
 import { createDispatch } from '../main/ipc/dispatch';
 import { createHandlers } from '../main/ipc/handlers';
+import { UpdateController } from '../main/updates/update-controller';
+import { updatePreferenceIn } from '../main/updates/update-preference';
 import { startRendererServer } from '../test/harness/renderer-server';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, harnessPreloadScript } from '../test/harness/system-chromium';
 import type { BenchSection } from './bench-section';
@@ -96,8 +98,15 @@ async function measureInChromium(dir: string, rendererDir: string, org: string):
     demoOrgSource: join(REPO_ROOT, 'examples', 'demo-org'),
     userOrgsFolder: join(dir, 'orgs'),
   });
+  const updates = await UpdateController.create({
+    updater: { offBecause: 'development' },
+    preference: updatePreferenceIn(dir),
+    onChange: () => undefined,
+    logError: () => undefined,
+  });
   const dispatch = createDispatch(
     createHandlers({
+      updates,
       appInfo: () => ({
         name: 'LeMMing Desktop',
         version: 'bench',

@@ -7,13 +7,15 @@ import { EngineHost } from './engine-host/engine-host';
 import { bindIpc } from './ipc/bind';
 import { createDispatch } from './ipc/dispatch';
 import { createHandlers } from './ipc/handlers';
-import { describeMissingBinding, electronSqliteBindingPath } from './native/sqlite-binding';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, resolveRendererAsset } from './protocol/app-protocol';
 import { openSafeStorageSecretStore } from './secrets/safe-storage-secret-store';
 import { RENDERER_SECURITY_HEADERS } from './security/csp';
 import { guardNavigation } from './security/navigation';
 import { denyAllPermissions } from './security/permissions';
 import { originOf } from './security/sender';
+import { hasUpdateSource } from './updates/update-feed';
+import { UpdateController, type Updater } from './updates/update-controller';
+import { updatePreferenceIn } from './updates/update-preference';
 import { mainWindowOptions } from './window/main-window-options';
 
 /** Set by `npm run dev`: the Vite dev server that serves the renderer with hot reload. */
@@ -48,18 +50,6 @@ function createMainWindow(): BrowserWindow {
 
 async function start(): Promise<void> {
   await app.whenReady();
-  const nativeBinding = electronSqliteBindingPath({
-    isPackaged: app.isPackaged,
-    resourcesPath: process.resourcesPath,
-    appPath: app.getAppPath(),
-  });
-  const missing = describeMissingBinding(nativeBinding);
-  if (missing) {
-    dialog.showErrorBox('LeMMing Desktop cannot start', missing);
-    app.exit(1);
-    return;
-  }
-
   denyAllPermissions(session.defaultSession);
   serveRenderer();
 
@@ -76,7 +66,6 @@ async function start(): Promise<void> {
       ? join(process.resourcesPath, 'demo-org')
       : join(app.getAppPath(), 'examples', 'demo-org'),
     userOrgsFolder: join(app.getPath('documents'), 'LeMMing'),
-    nativeBinding,
     env: process.env,
     logError,
   });
@@ -97,8 +86,16 @@ async function start(): Promise<void> {
     });
   });
 
+  const updates = await UpdateController.create({
+    updater: await appUpdater(),
+    preference: updatePreferenceIn(app.getPath('userData')),
+    onChange: (status) => host.events.emit('updates.changed', status),
+    logError: (error) => console.error('[updates]', error),
+  });
+
   const handlers = createHandlers({
     host,
+    updates,
     appInfo: () => ({
       name: app.getName(),
       version: app.getVersion(),
@@ -107,7 +104,7 @@ async function start(): Promise<void> {
         node: process.versions.node,
         electron: process.versions.electron ?? null,
         chrome: process.versions.chrome ?? null,
-        sqlite: sqliteVersion({ nativeBinding }),
+        sqlite: sqliteVersion(),
       },
     }),
     pickFolder: async () => {
@@ -141,9 +138,18 @@ async function start(): Promise<void> {
   );
 
   createMainWindow();
+  updates.start();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
   });
+}
+
+/** electron-updater, in an installed app that knows its GitHub Releases; never in a developer checkout. */
+async function appUpdater(): Promise<Updater | { offBecause: 'development' | 'no-update-source' }> {
+  if (!app.isPackaged) return { offBecause: 'development' };
+  if (!(await hasUpdateSource(process.resourcesPath))) return { offBecause: 'no-update-source' };
+  const { autoUpdater } = await import('electron-updater');
+  return autoUpdater;
 }
 
 app.on('window-all-closed', () => {

@@ -8,5 +8,6 @@ export * from './timeline-schemas';
 export * from './run-schemas';
 export * from './credit-schemas';
 export * from './settings-schemas';
+export * from './update-schemas';
 export * from './result';
 export * from './client';

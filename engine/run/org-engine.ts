@@ -43,7 +43,6 @@ export interface EngineOptions {
   orgPath: string;
   /** Default: <org>/.lemming/timeline.sqlite. */
   timelineFile?: string;
-  nativeBinding?: string;
   /** Agents of one fire point that may run at once. */
   concurrency?: number;
   limits?: Partial<TurnLimits>;
@@ -117,7 +116,7 @@ export class OrgEngine {
   /** Opens the org's timeline, finishes file writes a crash left owed, and imports what LeMMing left on disk. */
   static async open(options: EngineOptions): Promise<OrgEngine> {
     const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
-    const opened = openTimeline(file, { nativeBinding: options.nativeBinding });
+    const opened = openTimeline(file);
     if (!opened.ok) throw new Error(opened.error.message);
     const engine: OrgEngine = new OrgEngine(options.orgPath, opened.timeline, options, {
       confinement: await detectConfinement(),

@@ -11,7 +11,6 @@ export interface OrgSessionOptions {
   events: HostEvents;
   secretStore: SecretStore;
   env: Record<string, string | undefined>;
-  nativeBinding?: string;
   logError?: (context: string, error: unknown) => void;
 }
 
@@ -49,7 +48,6 @@ export class OrgSession {
       orgPath: options.orgPath,
       env: options.env,
       secrets: options.secretStore,
-      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       onCommit: (commit) => commits.session?.committed(commit),
     });
     const session = new OrgSession(options.orgPath, engine, options);

@@ -19,6 +19,7 @@ import { deleteSecret, listSecrets, setSecret } from '../engine-host/secrets-ser
 import { readSettings, updateSettings } from '../engine-host/settings-service';
 import { exportTimeline, timelineEvent, timelineFacets, timelinePage } from '../engine-host/timeline-service';
 import { applyToolFix, explainTools, setToolEnabled, toolsCatalog } from '../engine-host/tool-service';
+import type { UpdateController } from '../updates/update-controller';
 
 export type Handlers = {
   [C in Channel]: (input: ChannelParsedInput<C>) => Promise<IpcResult<ChannelOutput<C>>>;
@@ -31,6 +32,8 @@ export interface HandlerDeps {
   /** The system save dialog for a timeline export; null when the user cancels. */
   pickExportFile: (suggestedName: string) => Promise<string | null>;
   host: EngineHost;
+  /** The app's own updates (electron-updater in the app; the test harness drives its own). */
+  updates: UpdateController;
 }
 
 /**
@@ -161,5 +164,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const opened = await host.open(demo.path);
       return opened.ok ? ok({ ...opened.value.summary, created: demo.created }) : opened;
     },
+
+    'updates.status': async () => ok(deps.updates.status()),
+    'updates.setEnabled': async ({ enabled }) => ok(await deps.updates.setEnabled(enabled)),
+    'updates.restartNow': async () => ok(deps.updates.restartNow()),
   };
 }

@@ -126,6 +126,9 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { action: 'set', key: '', patch: {} },
   ],
   'firstRun.openDemo': [{ fresh: 'yes' }, { path: '/tmp' }],
+  'updates.status': [{ check: true }],
+  'updates.setEnabled': [{}, { enabled: 'yes' }, { enabled: true, channel: 'beta' }],
+  'updates.restartNow': [{ force: true }],
 };
 
 describe('dispatch', () => {
@@ -157,9 +160,10 @@ describe('dispatch', () => {
   });
 
   it('turns an unexpected handler failure into an internal error without its details', async () => {
-    const { host } = await harnesses.create();
+    const { host, updates } = await harnesses.create();
     const logged: unknown[] = [];
     const handlers = createHandlers({
+      updates,
       appInfo: () => ({
         name: 'LeMMing Desktop',
         version: '0',
@@ -235,6 +239,9 @@ describe('dispatch', () => {
       ['org.removeAgent', { agent: 'editor' }],
       ['firstRun.openDemo', {}],
       ['org.close', {}],
+      ['updates.status', {}],
+      ['updates.setEnabled', { enabled: false }],
+      ['updates.restartNow', {}],
     ];
     for (const [channel, input] of calls) {
       const result = await harness.dispatch(channel, input);

@@ -9,6 +9,9 @@ import { EngineHost } from '../../main/engine-host/engine-host';
 import { createDispatch } from '../../main/ipc/dispatch';
 import { createHandlers } from '../../main/ipc/handlers';
 import { isTrustedSender } from '../../main/security/sender';
+import { UpdateController } from '../../main/updates/update-controller';
+import { updatePreferenceIn } from '../../main/updates/update-preference';
+import { StandInUpdater } from '../../main/updates/test-support/stand-in-updater';
 import { harnessPreloadScript } from './system-chromium';
 import { startRendererServer, type RendererServer } from './renderer-server';
 
@@ -39,6 +42,9 @@ export interface LemmingHarness {
   events: DeliveredEvent[];
   /** The engine host behind the page, as main's in the app. */
   host: EngineHost;
+  /** The app's updates, as main's in an installed app, over a stand-in for electron-updater. */
+  updates: UpdateController;
+  updater: StandInUpdater;
   /** Where the first run puts the demo org (a temp folder). */
   userOrgsFolder: string;
   /** What the next "Choose org folder…" dialog returns. */
@@ -79,8 +85,16 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       userOrgsFolder,
       pingIntervalMs: 20,
     });
+    const updater = new StandInUpdater();
+    const updates = await UpdateController.create({
+      updater,
+      preference: updatePreferenceIn(tempDir()),
+      onChange: (status) => host.events.emit('updates.changed', status),
+      logError: () => undefined,
+    });
     const dispatch = createDispatch(
       createHandlers({
+        updates,
         appInfo: () => ({
           name: 'LeMMing Desktop',
           version: '0.0.0-test',
@@ -120,6 +134,8 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       calls,
       events,
       host,
+      updates,
+      updater,
       userOrgsFolder,
       setPickedFolder: (path) => {
         pickedFolder = path;
