@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TickReport } from '../../run/org-engine';
+import { DEFAULT_TURN_CONCURRENCY } from '../../run/provider-concurrency';
 import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type Command } from '../command';
 import { withEngine } from '../open-engine';
@@ -21,7 +22,7 @@ export const runCommand: Command = {
     const intervalText = stringOption(values, 'interval');
     const interval = intervalText === undefined ? 0 : Number(intervalText);
     if (!Number.isFinite(interval) || interval < 0) throw new UsageError(`--interval must be a number of seconds, not "${intervalText}".`);
-    const concurrency = positiveInteger(stringOption(values, 'concurrency'), '--concurrency', 4);
+    const concurrency = positiveInteger(stringOption(values, 'concurrency'), '--concurrency', DEFAULT_TURN_CONCURRENCY);
     const reports: TickReport[] = [];
     await withEngine(
       org,
