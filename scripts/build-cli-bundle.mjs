@@ -1,13 +1,23 @@
-// Bundles the `lemming` command into one compiled file, so running it compiles no TypeScript.
+// Compiles the `lemming` command into out/cli, so running it compiles no TypeScript.
 // Runs on `npm ci`/`npm install` (the `prepare` script) and in `npm run build`; an argument names another
-// output file (the tests build one into a scratch folder).
-// Only better-sqlite3 stays outside: it loads its native addon from its own package folder.
+// output folder (the tests build one into a scratch folder).
+// Three entries share their code through chunks (so one module, e.g. the run lock's state, is loaded
+// once): `run-elsewhere.mjs`, small, lets the binary take an org's run lock before loading the rest;
+// `cli-io.mjs` and `lemming.mjs` are the CLI. Only better-sqlite3 stays outside: it loads its native
+// addon from its own package folder.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['engine/cli/main.ts'],
-  outfile: process.argv[2] ?? 'out/cli/lemming.mjs',
+  entryPoints: {
+    lemming: 'engine/cli/main.ts',
+    'run-elsewhere': 'engine/cli/run-elsewhere.ts',
+    'cli-io': 'engine/cli/cli-io.ts',
+  },
+  outdir: process.argv[2] ?? 'out/cli',
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
+  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node24',

@@ -17,7 +17,7 @@ describe('the lemming command', () => {
     installed = mkdtempSync(join(tmpdir(), 'lemming-cli-bundle-'));
     await run(
       process.execPath,
-      [join(repoRoot, 'scripts', 'build-cli-bundle.mjs'), join(installed, 'out', 'cli', 'lemming.mjs')],
+      [join(repoRoot, 'scripts', 'build-cli-bundle.mjs'), join(installed, 'out', 'cli')],
       { cwd: repoRoot },
     );
     mkdirSync(join(installed, 'bin'));

@@ -1,7 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TickReport } from '../../run/org-engine';
 import { DEFAULT_TURN_CONCURRENCY } from '../../run/provider-concurrency';
-import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import type { AgentProblem } from '../../api/schemas';
+import { discoverAgents } from '../../org/discover';
+import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import { problemLocation } from '../problem-location';
+import { runElsewhereMessage } from '../run-elsewhere';
 import { stringOption, type Command } from '../command';
 import { withEngine } from '../open-engine';
 import { orgFolder, positiveInteger } from '../org-arg';
@@ -9,6 +13,12 @@ import { orgFolder, positiveInteger } from '../org-arg';
 function printTick(io: CliIo, report: TickReport): void {
   const turns = report.turns.map((turn) => `${turn.agent} ${turn.status}`).join(', ');
   io.stdout.write(`tick ${report.tick}: ${turns || 'no agent fired'}\n`);
+}
+
+/** Says at once who runs the org, before the secrets and the engine are opened (which then take the lock for good). */
+function refuseIfRunElsewhere(org: string): void {
+  const message = runElsewhereMessage(org);
+  if (message) throw new CliFailure(message);
 }
 
 export const runCommand: Command = {
@@ -23,11 +33,20 @@ export const runCommand: Command = {
     const interval = intervalText === undefined ? 0 : Number(intervalText);
     if (!Number.isFinite(interval) || interval < 0) throw new UsageError(`--interval must be a number of seconds, not "${intervalText}".`);
     const concurrency = positiveInteger(stringOption(values, 'concurrency'), '--concurrency', DEFAULT_TURN_CONCURRENCY);
+    refuseIfRunElsewhere(org);
     const reports: TickReport[] = [];
+    let invalidResumes: { folder: string; name: string; problems: AgentProblem[] }[] = [];
     await withEngine(
       org,
       io,
       async (engine) => {
+        invalidResumes = (await discoverAgents(org)).flatMap((agent) => (agent.valid ? [] : [{ folder: agent.folder, name: agent.name, problems: agent.problems }]));
+        if (!values.json) {
+          for (const agent of invalidResumes) {
+            const [first, ...rest] = agent.problems;
+            io.stdout.write(`invalid resume, ${agent.name} will not run: ${first ? `${problemLocation(first)}: ${first.message}` : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`);
+          }
+        }
         for (let index = 0; index < ticks; index += 1) {
           if (index > 0 && interval > 0) await sleep(interval * 1000);
           const report = await engine.runTick();
@@ -35,9 +54,10 @@ export const runCommand: Command = {
           if (!values.json) printTick(io, report);
         }
       },
-      { concurrency },
+      // The run lock comes before anything else: a second run of the org is refused at once, before any model call.
+      { concurrency, program: 'lemming run', claimRun: true },
     );
-    if (values.json) printJson(io, { ticks: reports });
+    if (values.json) printJson(io, { invalidResumes, ticks: reports });
     return EXIT_OK;
   },
 };
@@ -49,7 +69,8 @@ export const tickCommand: Command = {
   options: { json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
-    const report = await withEngine(org, io, (engine) => engine.runTick());
+    refuseIfRunElsewhere(org);
+    const report = await withEngine(org, io, (engine) => engine.runTick(), { program: 'lemming tick', claimRun: true });
     if (values.json) printJson(io, report);
     else printTick(io, report);
     return EXIT_OK;
