@@ -19,8 +19,15 @@ const GROWTH_LIMIT = 1.2;
 const mb = (bytes: number) => bytes / 2 ** 20;
 
 export default async function engineMemoryBench(): Promise<BenchSection> {
-  // Inside the checkout (out/ is ignored), so the one external package, better-sqlite3, resolves.
-  const child = join(import.meta.dirname, '..', 'out', 'bench', 'engine-memory-child.mjs');
+  // Inside the checkout, so the one external package, better-sqlite3, resolves; not in out/, which is packed.
+  const child = join(
+    import.meta.dirname,
+    '..',
+    'node_modules',
+    '.cache',
+    'lemming-bench',
+    'engine-memory-child.mjs',
+  );
   const org = buildOrg(AGENTS, {
     respond: {
       outbox_entries: [{ kind: 'status', payload: { text: 'working' } }],
@@ -53,6 +60,7 @@ export default async function engineMemoryBench(): Promise<BenchSection> {
         .map((line) => line.split(' ').slice(1).map(Number) as [number, number]),
     );
   } finally {
+    rmSync(dirname(child), { recursive: true, force: true });
     rmSync(dirname(org), { recursive: true, force: true });
   }
   const early = rss.get(EARLY_TICK)!;
