@@ -10,6 +10,7 @@ export default defineConfig({
       'test/integration/**/*.test.ts',
     ],
     environment: 'node',
+    globalSetup: ['test/setup/build-cli.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

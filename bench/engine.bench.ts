@@ -31,7 +31,7 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-function buildOrg(agentCount: number, scenario: Scenario): string {
+export function buildOrg(agentCount: number, scenario: Pick<Scenario, 'respond'>): string {
   const org = join(mkdtempSync(join(tmpdir(), 'lemming-engine-bench-')), 'org');
   const write = (path: string, value: unknown) => {
     mkdirSync(dirname(join(org, path)), { recursive: true });

@@ -12,7 +12,10 @@ import { sqliteVersion } from '../engine/timeline/sqlite';
 import { openTimeline } from '../engine/timeline/timeline-store';
 import { EngineHost } from '../main/engine-host/engine-host';
 import { createDispatch } from '../main/ipc/dispatch';
-import { createHandlers } from '../main/ipc/handlers';
+import { createHandlers, type Handlers } from '../main/ipc/handlers';
+import { updateHandlers } from '../main/updates/update-handlers';
+import { UpdateController } from '../main/updates/update-controller';
+import { updatePreferenceIn } from '../main/updates/update-preference';
 import { startRendererServer } from '../test/harness/renderer-server';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, harnessPreloadScript } from '../test/harness/system-chromium';
 import type { BenchSection } from './bench-section';
@@ -96,8 +99,15 @@ async function measureInChromium(dir: string, rendererDir: string, org: string):
     demoOrgSource: join(REPO_ROOT, 'examples', 'demo-org'),
     userOrgsFolder: join(dir, 'orgs'),
   });
+  const updates = await UpdateController.create({
+    updater: { offBecause: 'development' },
+    preference: updatePreferenceIn(dir),
+    onChange: () => undefined,
+    logError: () => undefined,
+  });
   const dispatch = createDispatch(
-    createHandlers({
+    {
+      ...createHandlers({
       appInfo: () => ({
         name: 'LeMMing Desktop',
         version: 'bench',
@@ -109,6 +119,8 @@ async function measureInChromium(dir: string, rendererDir: string, org: string):
       pickImportFile: async () => null,
       host,
     }),
+      ...updateHandlers(updates),
+    } satisfies Handlers,
     { redact: (value) => host.redact(value) },
   );
   const server = await startRendererServer(rendererDir);

@@ -1,21 +1,41 @@
 #!/usr/bin/env node
-// The `lemming` command: the engine's TypeScript runs directly through tsx, so no build step is needed.
-import { register } from 'tsx/esm/api';
+// The `lemming` command: runs the compiled bundle that `npm ci` (the `prepare` script) or `npm run build` makes.
+import { enableCompileCache } from 'node:module';
 
-register();
+// V8 keeps the compiled bundle on disk (in the OS temp folder), so later starts skip parsing it.
+enableCompileCache();
+
+/** A module of the compiled CLI, or a clear word and exit 1 when it has not been built. */
+async function load(name) {
+  try {
+    return await import(`../out/cli/${name}.mjs`);
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !/out[\\/]cli[\\/]/.test(String(error.message)))
+      throw error;
+    process.stderr.write(
+      'lemming: the command is not built yet. Run `npm run build:cli` (npm ci does it for you).\n',
+    );
+    process.exit(1);
+  }
+}
+
 const [command, org] = process.argv.slice(2);
-// A run takes the org's run lock before the rest of the CLI is loaded (which takes a second or more), so a
-// second run of the org is refused at once.
+// A run takes the org's run lock before the rest of the CLI is loaded, so a second run of the org is
+// refused at once.
 if ((command === 'run' || command === 'tick') && org !== undefined && !org.startsWith('-')) {
-  const { claimRunAhead } = await import('../engine/cli/run-elsewhere.ts');
+  const { claimRunAhead } = await load('run-elsewhere');
   const refusal = claimRunAhead(org, `lemming ${command}`);
   if (refusal) {
     process.stderr.write(`lemming ${command}: ${refusal}\n`);
     process.exit(1);
   }
 }
-const { main } = await import('../engine/cli/main.ts');
-const { endQuietlyWhenReaderCloses } = await import('../engine/cli/cli-io.ts');
+const { main } = await load('lemming');
+const { endQuietlyWhenReaderCloses } = await load('cli-io');
 endQuietlyWhenReaderCloses(process.stdout);
 endQuietlyWhenReaderCloses(process.stderr);
-process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+process.exitCode = await main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+});

@@ -37,7 +37,7 @@ const PACKAGE_RULES = {
  */
 const ENGINE_LAYERS = [
   ['api'],
-  ['files'],
+  ['files', 'processes'],
   ['org'],
   ['secrets', 'credits', 'memory', 'timeline', 'models'],
   ['net', 'sandbox'],

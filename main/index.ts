@@ -9,13 +9,16 @@ import { EngineThread } from './engine-host/engine-thread';
 import type { EngineWorkerData } from './engine-host/worker-messages';
 import { bindIpc } from './ipc/bind';
 import { createRelay } from './ipc/dispatch';
-import { describeMissingBinding, electronSqliteBindingPath } from './native/sqlite-binding';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, resolveRendererAsset } from './protocol/app-protocol';
 import { openSafeStorageSecretStore } from './secrets/safe-storage-secret-store';
 import { RENDERER_SECURITY_HEADERS } from './security/csp';
 import { guardNavigation } from './security/navigation';
 import { denyAllPermissions } from './security/permissions';
 import { originOf } from './security/sender';
+import { hasUpdateSource } from './updates/update-feed';
+import { UpdateController, type Updater } from './updates/update-controller';
+import { updateHandlers } from './updates/update-handlers';
+import { updatePreferenceIn } from './updates/update-preference';
 import { mainWindowOptions } from './window/main-window-options';
 
 /** Set by `npm run dev`: the Vite dev server that serves the renderer with hot reload. */
@@ -50,18 +53,6 @@ function createMainWindow(): BrowserWindow {
 
 async function start(): Promise<void> {
   await app.whenReady();
-  const nativeBinding = electronSqliteBindingPath({
-    isPackaged: app.isPackaged,
-    resourcesPath: process.resourcesPath,
-    appPath: app.getAppPath(),
-  });
-  const missing = describeMissingBinding(nativeBinding);
-  if (missing) {
-    dialog.showErrorBox('LeMMing Desktop cannot start', missing);
-    app.exit(1);
-    return;
-  }
-
   denyAllPermissions(session.defaultSession);
   serveRenderer();
 
@@ -80,7 +71,7 @@ async function start(): Promise<void> {
       node: process.versions.node,
       electron: process.versions.electron ?? null,
       chrome: process.versions.chrome ?? null,
-      sqlite: sqliteVersion({ nativeBinding }),
+      sqlite: sqliteVersion(),
     },
   };
   const workerData: EngineWorkerData = {
@@ -91,9 +82,12 @@ async function start(): Promise<void> {
         ? join(process.resourcesPath, 'demo-org')
         : join(app.getAppPath(), 'examples', 'demo-org'),
       userOrgsFolder: join(app.getPath('documents'), 'LeMMing'),
-      nativeBinding,
       env: { ...process.env },
     },
+  };
+  // Pings only (docs/ARCHITECTURE.md, “The path of an IPC request”): every window of the app hears them and pulls what it needs.
+  const broadcast = (name: string, payload: unknown) => {
+    for (const window of BrowserWindow.getAllWindows()) window.webContents.send(EVENT_CHANNEL, { name, payload });
   };
   const showDialog = async <T extends { canceled: boolean }>(
     open: (window: BrowserWindow | null) => Promise<T>,
@@ -131,11 +125,7 @@ async function start(): Promise<void> {
       );
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
-    // Pings only (docs/ARCHITECTURE.md, “The path of an IPC request”): every window of the app hears them and pulls what it needs.
-    onEvent: (name, payload) => {
-      for (const window of BrowserWindow.getAllWindows())
-        window.webContents.send(EVENT_CHANNEL, { name, payload });
-    },
+    onEvent: broadcast,
     logError,
   });
   // Quitting stops the run first: a turn still waiting on its model is cancelled and recorded as such,
@@ -150,18 +140,35 @@ async function start(): Promise<void> {
     });
   });
 
+  // The app's own updates live here, beside electron-updater; main answers their channels itself.
+  const updates = await UpdateController.create({
+    updater: await appUpdater(),
+    preference: updatePreferenceIn(app.getPath('userData')),
+    onChange: (status) => broadcast('updates.changed', status),
+    logError: (error) => console.error('[updates]', error),
+  });
+
   bindIpc(
     ipcMain,
-    createRelay({ 'app.info': async () => ok(appInfo) }, engine.dispatch, {
+    createRelay({ 'app.info': async () => ok(appInfo), ...updateHandlers(updates) }, engine.dispatch, {
       logError: (channel, error) => console.error(`[ipc] ${channel} failed:`, error),
     }),
     trustedOrigins,
   );
 
   createMainWindow();
+  updates.start();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
   });
+}
+
+/** electron-updater, in an installed app that knows its GitHub Releases; never in a developer checkout. */
+async function appUpdater(): Promise<Updater | { offBecause: 'development' | 'no-update-source' }> {
+  if (!app.isPackaged) return { offBecause: 'development' };
+  if (!(await hasUpdateSource(process.resourcesPath))) return { offBecause: 'no-update-source' };
+  const { autoUpdater } = await import('electron-updater');
+  return autoUpdater;
 }
 
 app.on('window-all-closed', () => {

@@ -8,7 +8,7 @@ const shared = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
+  target: 'node24',
   sourcemap: true,
   logLevel: 'info',
 };

@@ -12,29 +12,26 @@ const server = await createServer({ configFile: 'vite.config.ts' });
 await server.listen();
 const devServerUrl = server.resolvedUrls?.local[0] ?? 'http://localhost:5173/';
 
-spawn(process.execPath, ['scripts/build-electron-sqlite.mjs'], { stdio: 'inherit' }).on('exit', (code) => {
-  if (code !== 0) process.exit(code ?? 1);
-  const bundler = spawn(process.execPath, ['scripts/build-electron-bundles.mjs', '--watch'], {
-    stdio: 'inherit',
-  });
-  let electron = null;
-  let restartTimer = null;
-  const restart = () => {
-    clearTimeout(restartTimer);
-    restartTimer = setTimeout(() => {
-      electron?.kill();
-      electron = spawn(electronBinary, ['.'], {
-        stdio: 'inherit',
-        env: { ...process.env, LEMMING_DEV_SERVER_URL: devServerUrl },
-      });
-    }, 300);
-  };
-  watch('out/main', restart);
-  watch('out/preload', restart);
-  restart();
-  process.on('SIGINT', () => {
+const bundler = spawn(process.execPath, ['scripts/build-electron-bundles.mjs', '--watch'], {
+  stdio: 'inherit',
+});
+let electron = null;
+let restartTimer = null;
+const restart = () => {
+  clearTimeout(restartTimer);
+  restartTimer = setTimeout(() => {
     electron?.kill();
-    bundler.kill();
-    void server.close().then(() => process.exit(0));
-  });
+    electron = spawn(electronBinary, ['.'], {
+      stdio: 'inherit',
+      env: { ...process.env, LEMMING_DEV_SERVER_URL: devServerUrl },
+    });
+  }, 300);
+};
+watch('out/main', restart);
+watch('out/preload', restart);
+restart();
+process.on('SIGINT', () => {
+  electron?.kill();
+  bundler.kill();
+  void server.close().then(() => process.exit(0));
 });

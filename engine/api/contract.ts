@@ -58,6 +58,7 @@ import {
   ToolsCatalog,
   ToolsExplanation,
 } from './tool-schemas';
+import { SetUpdatesEnabledInput, UpdateStatus } from './update-schemas';
 
 const NoInput = z.object({}).strict();
 
@@ -314,6 +315,22 @@ export const contract = {
     summary: "Copy the demo org to the user's folder (once, or afresh) and open it; it runs offline.",
     input: OpenDemoInput,
     output: OrgSummary.extend({ created: z.boolean() }),
+  }),
+
+  'updates.status': channel({
+    summary: "Where the app's own updates stand (checked on start, downloaded in the background).",
+    input: NoInput,
+    output: UpdateStatus,
+  }),
+  'updates.setEnabled': channel({
+    summary: 'Turn automatic update checks on or off (remembered for the next start).',
+    input: SetUpdatesEnabledInput,
+    output: UpdateStatus,
+  }),
+  'updates.restartNow': channel({
+    summary: 'Restart into the downloaded update; false when no update is ready.',
+    input: NoInput,
+    output: z.object({ restarting: z.boolean() }),
   }),
 } as const;
 

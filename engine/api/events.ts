@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RunState } from './run-schemas';
+import { UpdateStatus } from './update-schemas';
 
 /**
  * Main → renderer pushes. They are pings with cursors, not payloads: the renderer pulls what changed
@@ -14,6 +15,8 @@ export const events = {
   'agents.changed': z.object({ names: z.array(z.string()) }),
   /** Another org was opened, or the org was closed (`path` null). */
   'org.changed': z.object({ path: z.string().nullable() }),
+  /** The app's own update moved on (found, downloaded, failed); it is small, so it travels whole. */
+  'updates.changed': UpdateStatus,
 } as const;
 
 export type Events = typeof events;

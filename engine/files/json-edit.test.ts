@@ -445,3 +445,29 @@ describe('many edits in one call (the single-parse path)', () => {
     expect(editJsonText(credits, edits)).toEqual({ ok: true, text: oneByOne(credits, edits), changed: true });
   });
 });
+
+describe('editJsonText on a big object (credits.json of many agents)', () => {
+  const entries = (count: number) =>
+    Array.from({ length: count }, (_, index) => `"agent_${index}": {"credits_left": ${index}}`);
+
+  it('edits the last of duplicate keys in a big object, as JSON.parse reads it', () => {
+    const text = `{${[...entries(40), '"agent_3": {"credits_left": -1}'].join(', ')}}`;
+    const edited = editJsonText(text, [{ path: ['agent_3', 'credits_left'], value: 7 }]);
+    expect(edited).toMatchObject({ ok: true });
+    const result = edited as { text: string };
+    expect(JSON.parse(result.text).agent_3.credits_left).toBe(7);
+    expect(result.text).toContain('"agent_3": {"credits_left": 3}');
+  });
+
+  it('sets one balance per agent in a one-line file of 2,000 agents, touching nothing else', () => {
+    const text = `{${entries(2000).join(', ')}}`;
+    const edits: JsonEdit[] = Array.from({ length: 2000 }, (_, index) => ({
+      path: [`agent_${index}`, 'credits_left'],
+      value: index + 0.5,
+    }));
+    const edited = editJsonText(text, edits) as { ok: true; text: string };
+    expect(edited.text).toBe(
+      text.replace(/"credits_left": (\d+)/g, (_, n: string) => `"credits_left": ${n}.5`),
+    );
+  });
+});

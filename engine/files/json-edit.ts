@@ -333,7 +333,8 @@ function formatReplacement(
   parent: JsonContainerNode | null,
   value: unknown,
 ): string {
-  const indent = lineIndentAt(text, target.start);
+  // Only a container is laid out over lines; finding a line's start is a search back through the text.
+  const indent = value !== null && typeof value === 'object' ? lineIndentAt(text, target.start) : '';
   const spansLines = (node: JsonNode) => text.slice(node.start, node.end).includes('\n');
   const hasEntries = (node: JsonNode) =>
     node.kind === 'object' ? node.members.length > 0 : node.kind === 'array' && node.items.length > 0;

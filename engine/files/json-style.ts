@@ -83,7 +83,9 @@ export function detectJsonStyle(text: string, root: JsonNode): JsonStyle {
 /** The whitespace that starts the line `offset` is on. */
 export function lineIndentAt(text: string, offset: number): string {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(lineStart, offset))?.[0] ?? '';
+  let end = lineStart;
+  while (end < offset && (text[end] === ' ' || text[end] === '\t')) end += 1;
+  return text.slice(lineStart, end);
 }
 
 export function quoteJsonString(value: string, style: JsonStyle): string {

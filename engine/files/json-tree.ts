@@ -52,8 +52,21 @@ export function nodeValue(text: string, node: JsonNode): unknown {
 
 /** The member that decides an object's value for `key`: the last one, as in JSON.parse. */
 export function findMember(node: JsonObjectNode, key: string): JsonMember | undefined {
-  return node.members.findLast((member) => member.key === key);
+  // Small objects are scanned; a big one (credits.json's agents) gets an index on its first lookup, so
+  // one edit per agent costs linear time in all, not quadratic. A parsed tree's members never change.
+  if (node.members.length < MEMBER_INDEX_MIN) return node.members.findLast((member) => member.key === key);
+  let index = memberIndexes.get(node);
+  if (!index) {
+    index = new Map();
+    // The last of duplicate keys wins, as in JSON.parse.
+    for (const member of node.members) index.set(member.key, member);
+    memberIndexes.set(node, index);
+  }
+  return index.get(key);
 }
+
+const MEMBER_INDEX_MIN = 16;
+const memberIndexes = new WeakMap<JsonObjectNode, Map<string, JsonMember>>();
 
 /** The child of a container at one path step, if there is one. */
 export function childAt(node: JsonNode, step: string | number): JsonNode | undefined {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { signalGroup, trackChildGroup } from '../processes/child-process-groups';
 import { ModelCallError } from './model-call-error';
 import type { ModelProvider, ModelRequest, ModelResponse } from './types';
 
@@ -159,6 +160,7 @@ function runProgram(
       // Its own process group, so a timeout also ends whatever the program started.
       detached: process.platform !== 'win32',
     });
+    const release = child.pid === undefined ? () => false : trackChildGroup(child.pid);
     const stdout = new CappedBuffer();
     const stderr = new CappedBuffer();
     child.stdout.on('data', (chunk: Buffer) => stdout.add(chunk));
@@ -167,8 +169,10 @@ function runProgram(
     let ending: ModelCallError | null = null;
     const stop = (error: ModelCallError) => {
       ending ??= error;
-      killTree(child.pid, 'SIGTERM');
-      setTimeout(() => killTree(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref();
+      if (child.pid === undefined) return;
+      const pid = child.pid;
+      signalGroup(pid, 'SIGTERM');
+      setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
     };
     const timer = setTimeout(
       () =>
@@ -194,6 +198,7 @@ function runProgram(
 
     child.on('error', (error: NodeJS.ErrnoException) => {
       finish();
+      release();
       const reason =
         error.code === 'ENOENT'
           ? 'the program was not found'
@@ -207,8 +212,14 @@ function runProgram(
         }),
       );
     });
+    // The answer is complete when the program exits: whatever it left running in the background is ended,
+    // which also closes the output pipes such a process would otherwise hold open.
+    child.on('exit', () => {
+      if (child.pid !== undefined && process.platform !== 'win32') signalGroup(child.pid, 'SIGKILL');
+    });
     child.on('close', (exitCode, exitSignal) => {
       finish();
+      release();
       if (ending) {
         reject(ending);
         return;
@@ -222,16 +233,6 @@ function runProgram(
       });
     });
   });
-}
-
-function killTree(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    if (process.platform === 'win32') process.kill(pid, signal);
-    else process.kill(-pid, signal);
-  } catch {
-    // Already gone.
-  }
 }
 
 /** Keeps the first MAX_OUTPUT_BYTES of a stream and remembers whether more came. */

@@ -114,6 +114,8 @@ export const ProviderConfig = z.looseObject({
     .min(0, 'max_retries must not be negative')
     .max(10, 'max_retries must be at most 10')
     .optional(),
+  /** How many turns may wait on this model's provider at once (engine/run/provider-concurrency.ts). */
+  max_concurrent_calls: positiveWhole('max_concurrent_calls', 'calls').optional(),
   prices: Prices.optional(),
   headers: Headers.optional(),
   native_tools: z.boolean({ error: 'native_tools must be true or false' }).optional(),

@@ -25,7 +25,6 @@ export type RunLockAttempt =
 export interface RunLockOptions {
   /** What is taking it, shown to a program that is refused: `lemming run`, `LeMMing Desktop`. */
   program: string;
-  nativeBinding?: string;
 }
 
 /**
@@ -53,10 +52,7 @@ export class OrgRunLock {
       return ahead;
     }
     mkdirSync(join(orgPath, '.lemming'), { recursive: true });
-    const db = new Database(
-      join(orgPath, RUN_LOCK_FILE),
-      options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
-    );
+    const db = new Database(join(orgPath, RUN_LOCK_FILE));
     try {
       db.pragma(`busy_timeout = ${TAKE_WAIT_MS}`);
       // Nothing is written, so no rollback journal is kept beside it (a killed holder leaves none).
@@ -110,16 +106,12 @@ export function takeRunLockAhead(orgPath: string, options: RunLockOptions): RunL
  * Who holds the org's run lock right now, or null when nobody does. Only looks: creates and writes
  * nothing, so read-only commands and a watching app can ask as often as they like.
  */
-export function runLockHolder(
-  orgPath: string,
-  options: { nativeBinding?: string } = {},
-): RunLockHolder | null {
+export function runLockHolder(orgPath: string): RunLockHolder | null {
   let db: Database.Database;
   try {
     db = new Database(join(orgPath, RUN_LOCK_FILE), {
       readonly: true,
       fileMustExist: true,
-      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     });
   } catch {
     return null;

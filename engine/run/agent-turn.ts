@@ -1,3 +1,4 @@
+import { callDeadline } from './call-deadline';
 import type { LedgerPosting } from '../credits/ledger';
 import { fromMicros } from '../credits/credit-amount';
 import { pythonJsonDumps, pythonUtcIsoFormat } from '../memory/python-format';
@@ -185,7 +186,8 @@ async function callModel(
   round: number,
   turn: TurnRecorder,
 ): Promise<ModelResponse | null> {
-  const signal = input.signal ? AbortSignal.any([input.signal, AbortSignal.timeout(input.limits.callTimeoutMs)]) : AbortSignal.timeout(input.limits.callTimeoutMs);
+  const deadline = callDeadline(input.signal, input.limits.callTimeoutMs);
+  const signal = deadline.signal;
   const started = Date.now();
   try {
     const response = await provider.complete({
@@ -219,6 +221,8 @@ async function callModel(
     turn.event({ kind: 'model_call', round, model: input.model.key, provider: provider.name, prompt: messages, error: failure, latency_ms: Date.now() - started });
     turn.fail('llm_call_failed', failure.message, { ...failure, duration_ms: Date.now() - started });
     return null;
+  } finally {
+    deadline.dispose();
   }
 }
 

@@ -38,7 +38,8 @@ import { agentToolbox } from '../tools/agent-toolbox';
 import type { CatalogEntry, CatalogEnvironment } from '../tools/tool-catalog';
 import { readPolicy, type OrgPolicy } from '../org/policy-file';
 import { DEFAULT_TURN_LIMITS, runAgentTurn, type StagedTurn, type TurnLimits, type TurnModel } from './agent-turn';
-import { startWithConcurrency } from './concurrency';
+import { startWithConcurrency, type ConcurrencyLimits } from './concurrency';
+import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './provider-concurrency';
 import { DiskImport } from './disk-import';
 import { PendingFiles, type FileWrite } from './pending-files';
 import { RunSecrets } from './run-secrets';
@@ -52,8 +53,7 @@ export interface EngineOptions {
   orgPath: string;
   /** Default: <org>/.lemming/timeline.sqlite. */
   timelineFile?: string;
-  nativeBinding?: string;
-  /** Agents of one fire point that may run at once. */
+  /** Agents of one fire point that may run at once in all (each provider has its own limit too). */
   concurrency?: number;
   limits?: Partial<TurnLimits>;
   /** Where API keys and connector secrets come from; none when absent. */
@@ -149,7 +149,7 @@ export class OrgEngine {
     const attempt = options.claimRun ? OrgRunLock.take(options.orgPath, lockOptions(options)) : null;
     if (attempt && !attempt.ok) throw new OrgBusyError(attempt.message, attempt.holder);
     const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
-    const opened = openTimeline(file, { nativeBinding: options.nativeBinding });
+    const opened = openTimeline(file);
     if (!opened.ok) {
       attempt?.lock.release();
       throw new Error(opened.error.message);
@@ -205,7 +205,7 @@ export class OrgEngine {
 
   /** The program running the org when it is not this engine; null when nobody is or this engine is. */
   runLockHolder(): RunLockHolder | null {
-    return this.lock ? null : runLockHolder(this.orgPath, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+    return this.lock ? null : runLockHolder(this.orgPath);
   }
 
   private async recover(staleHolder: RunLockHolder | null): Promise<void> {
@@ -280,7 +280,7 @@ export class OrgEngine {
       });
       const horizon = this.messages.latestSeq();
       // Turns run concurrently but commit in LeMMing's order, each as soon as it and those before it are done.
-      const staged = startWithConcurrency(pendingAgents, this.options.concurrency ?? 4, (agent) =>
+      const staged = startWithConcurrency(pendingAgents, this.turnLimits(pendingAgents, models), (agent) =>
         this.stageTurn(agent, tick, runId, horizon, models, credits, policy, agents, signal),
       );
       for (const pendingTurn of staged) {
@@ -315,6 +315,24 @@ export class OrgEngine {
     this.pending.settle();
     this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
     return report;
+  }
+
+  /**
+   * Turns run at once up to the engine's concurrency in all and up to each provider's own limit; when
+   * models sharing a provider ask for different limits, the smallest holds.
+   */
+  private turnLimits(agents: readonly { resume: Resume }[], models: Map<string, ModelEntry | string>): ConcurrencyLimits<{ resume: Resume }> {
+    const byKey = new Map<string, number>();
+    for (const agent of agents) {
+      const entry = models.get(agent.resume.model.key);
+      const key = providerKey(entry);
+      byKey.set(key, Math.min(byKey.get(key) ?? Infinity, providerConcurrency(entry)));
+    }
+    return {
+      overall: this.options.concurrency ?? DEFAULT_TURN_CONCURRENCY,
+      keyOf: (agent) => providerKey(models.get(agent.resume.model.key)),
+      limitOf: (key) => byKey.get(key) ?? 1,
+    };
   }
 
   /** Writes a message from the human into agents/human/outbox, as LeMMing's `send` does. */
@@ -782,7 +800,7 @@ export class EngineInputError extends Error {
 const MODELS_FILE_BROKEN = '\0models.json';
 
 function lockOptions(options: EngineOptions): RunLockOptions {
-  return { program: options.program ?? 'lemming', ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) };
+  return { program: options.program ?? 'lemming' };
 }
 
 /** The outboxes `resume`'s agent may read. */

@@ -23,8 +23,6 @@ export interface StoredPage {
 export interface OpenTimelineOptions {
   /** Open for inspection only: never creates, migrates or writes the file. */
   readonly?: boolean;
-  /** better-sqlite3 addon for the current runtime (the Electron build in the app). */
-  nativeBinding?: string;
 }
 
 export type OpenTimelineResult =

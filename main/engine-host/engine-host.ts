@@ -14,7 +14,6 @@ export interface EngineHostOptions {
   demoOrgSource: string;
   /** Where the first run puts the user's copy of the demo org. */
   userOrgsFolder: string;
-  nativeBinding?: string;
   /** Environment variables model providers may read (conventional API key variables, base URLs). */
   env?: Record<string, string | undefined>;
   /** How long timeline pings are gathered before one is sent. */
@@ -74,7 +73,6 @@ export class EngineHost {
           events: this.events,
           secrets: this.secrets,
           env: this.options.env ?? {},
-          ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}),
           ...(this.options.logError ? { logError: this.options.logError } : {}),
         });
       } catch (error) {

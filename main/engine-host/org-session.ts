@@ -13,7 +13,6 @@ export interface OrgSessionOptions {
   events: HostEvents;
   secrets: SecretsAccess;
   env: Record<string, string | undefined>;
-  nativeBinding?: string;
   logError?: (context: string, error: unknown) => void;
 }
 
@@ -57,7 +56,6 @@ export class OrgSession implements OrgContext {
       program: 'LeMMing Desktop',
       env: options.env,
       secrets: options.secrets.store,
-      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       onCommit: (commit) => commits.session?.committed(commit),
     });
     const session = new OrgSession(options.orgPath, engine, options);

@@ -13,7 +13,7 @@ export interface EngineWorkerData {
   secretLocation: string;
   host: Pick<
     EngineHostOptions,
-    'demoOrgSource' | 'userOrgsFolder' | 'nativeBinding' | 'env' | 'pingIntervalMs'
+    'demoOrgSource' | 'userOrgsFolder' | 'env' | 'pingIntervalMs'
   >;
 }
 

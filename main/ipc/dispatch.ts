@@ -18,7 +18,7 @@ export interface DispatchOptions {
  * Validates a call against the contract and runs its handler. Never throws: every failure becomes
  * a typed `{ ok: false, error }` result.
  */
-export function createDispatch(handlers: Handlers, options: DispatchOptions = {}): Dispatch {
+export function createDispatch(handlers: Partial<Handlers>, options: DispatchOptions = {}): Dispatch {
   const redact = options.redact ?? (<T>(value: T) => value);
   return async (channel, input) => {
     if (!isChannel(channel))
@@ -27,8 +27,9 @@ export function createDispatch(handlers: Handlers, options: DispatchOptions = {}
     if (!parsed.success) {
       return redact(fail('invalid_input', `Invalid input for ${channel}.`, issuesFromZod(parsed.error)));
     }
+    const handler = handlers[channel] as ((input: unknown) => Promise<IpcResult<unknown>>) | undefined;
+    if (!handler) return fail('unknown_channel', `${channel} is not answered here.`);
     try {
-      const handler = handlers[channel] as (input: unknown) => Promise<IpcResult<unknown>>;
       return redact(await handler(parsed.data));
     } catch (error) {
       options.logError?.(channel, error);
@@ -46,7 +47,7 @@ export function createRelay(
   remote: Dispatch,
   options: DispatchOptions = {},
 ): Dispatch {
-  const here = createDispatch(local as Handlers, options);
+  const here = createDispatch(local, options);
   return (channel, input) =>
     isChannel(channel) && local[channel] ? here(channel, input) : remote(channel, input);
 }

@@ -24,6 +24,7 @@ import {
 import { applyToolFix, explainTools, setToolEnabled, toolsCatalog } from '../../engine/app/tools';
 import type { EngineHost } from '../engine-host/engine-host';
 import type { OrgSession } from '../engine-host/org-session';
+import type { UpdateChannel } from '../updates/update-handlers';
 
 export type Handlers = {
   [C in Channel]: (input: ChannelParsedInput<C>) => Promise<IpcResult<ChannelOutput<C>>>;
@@ -44,7 +45,10 @@ export interface HandlerDeps {
  * The main-process side of every channel, on top of the engine host. Nothing here imports Electron,
  * so the renderer test harness runs these same handlers in the test process.
  */
-export function createHandlers(deps: HandlerDeps): Handlers {
+/** Every channel but the app's updates, which main answers itself (main/updates/update-handlers.ts). */
+export type EngineHandlers = Omit<Handlers, UpdateChannel>;
+
+export function createHandlers(deps: HandlerDeps): EngineHandlers {
   const { host } = deps;
   const inOrg = <T>(work: (session: OrgSession) => Promise<IpcResult<T>>) => host.withSession(work);
   /** After a change to agents: the org graph and agent views reload. */

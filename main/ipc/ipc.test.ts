@@ -127,6 +127,9 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { action: 'set', key: '', patch: {} },
   ],
   'firstRun.openDemo': [{ fresh: 'yes' }, { path: '/tmp' }],
+  'updates.status': [{ check: true }],
+  'updates.setEnabled': [{}, { enabled: 'yes' }, { enabled: true, channel: 'beta' }],
+  'updates.restartNow': [{ force: true }],
 };
 
 describe('dispatch', () => {
@@ -238,6 +241,9 @@ describe('dispatch', () => {
       ['org.removeAgent', { agent: 'editor' }],
       ['firstRun.openDemo', {}],
       ['org.close', {}],
+      ['updates.status', {}],
+      ['updates.setEnabled', { enabled: false }],
+      ['updates.restartNow', {}],
     ];
     for (const [channel, input] of calls) {
       const result = await harness.dispatch(channel, input);

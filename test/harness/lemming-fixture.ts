@@ -7,8 +7,12 @@ import { openFileSecretStore } from '../../engine/secrets/file-secret-store';
 import { sqliteVersion } from '../../engine/timeline/sqlite';
 import { EngineHost } from '../../main/engine-host/engine-host';
 import { createDispatch } from '../../main/ipc/dispatch';
-import { createHandlers } from '../../main/ipc/handlers';
+import { createHandlers, type Handlers } from '../../main/ipc/handlers';
+import { updateHandlers } from '../../main/updates/update-handlers';
 import { isTrustedSender } from '../../main/security/sender';
+import { UpdateController } from '../../main/updates/update-controller';
+import { updatePreferenceIn } from '../../main/updates/update-preference';
+import { StandInUpdater } from '../../main/updates/test-support/stand-in-updater';
 import { harnessPreloadScript } from './system-chromium';
 import { startRendererServer, type RendererServer } from './renderer-server';
 
@@ -39,6 +43,9 @@ export interface LemmingHarness {
   events: DeliveredEvent[];
   /** The engine host behind the page, as main's in the app. */
   host: EngineHost;
+  /** The app's updates, as main's in an installed app, over a stand-in for electron-updater. */
+  updates: UpdateController;
+  updater: StandInUpdater;
   /** Where the first run puts the demo org (a temp folder). */
   userOrgsFolder: string;
   /** What the next "Choose org folder…" dialog returns. */
@@ -79,8 +86,16 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       userOrgsFolder,
       pingIntervalMs: 20,
     });
+    const updater = new StandInUpdater();
+    const updates = await UpdateController.create({
+      updater,
+      preference: updatePreferenceIn(tempDir()),
+      onChange: (status) => host.events.emit('updates.changed', status),
+      logError: () => undefined,
+    });
     const dispatch = createDispatch(
-      createHandlers({
+      {
+        ...createHandlers({
         appInfo: () => ({
           name: 'LeMMing Desktop',
           version: '0.0.0-test',
@@ -92,6 +107,8 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
         pickImportFile: async () => null,
         host,
       }),
+        ...updateHandlers(updates),
+      } satisfies Handlers,
       { redact: (value) => host.redact(value) },
     );
     const stopEvents = host.events.on((name, payload) => {
@@ -121,6 +138,8 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       calls,
       events,
       host,
+      updates,
+      updater,
       userOrgsFolder,
       setPickedFolder: (path) => {
         pickedFolder = path;

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TickReport } from '../../api/run-schemas';
+import { DEFAULT_TURN_CONCURRENCY } from '../../run/provider-concurrency';
 import type { AgentProblem } from '../../api/schemas';
 import { discoverAgents } from '../../org/discover';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
@@ -31,7 +32,7 @@ export const runCommand: Command = {
     const intervalText = stringOption(values, 'interval');
     const interval = intervalText === undefined ? 0 : Number(intervalText);
     if (!Number.isFinite(interval) || interval < 0) throw new UsageError(`--interval must be a number of seconds, not "${intervalText}".`);
-    const concurrency = positiveInteger(stringOption(values, 'concurrency'), '--concurrency', 4);
+    const concurrency = positiveInteger(stringOption(values, 'concurrency'), '--concurrency', DEFAULT_TURN_CONCURRENCY);
     refuseIfRunElsewhere(org);
     const reports: TickReport[] = [];
     let invalidResumes: { folder: string; name: string; problems: AgentProblem[] }[] = [];

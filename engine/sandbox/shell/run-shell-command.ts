@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { signalGroup, trackChildGroup } from '../../processes/child-process-groups';
 import { CappedOutput } from './capped-output';
 import type { Confinement, ShellPlaces } from './confinement';
 import { shellEnvironment } from './shell-environment';
@@ -70,13 +71,9 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
       windowsHide: true,
     });
 
+    const release = child.pid === undefined ? () => false : trackChildGroup(child.pid);
     const killGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // The group is already gone.
-      }
+      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
     };
     const stop = (reason: StopReason) => {
       stopped ??= reason;
@@ -89,6 +86,7 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     const settle = (result: ShellCommandResult) => {
       if (settled) return;
       settled = true;
+      release();
       clearTimeout(timeout);
       clearTimeout(graceTimer);
       request.signal?.removeEventListener('abort', onAbort);

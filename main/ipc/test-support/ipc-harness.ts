@@ -5,7 +5,10 @@ import type { EventName } from '../../../engine/api/events';
 import { openFileSecretStore } from '../../../engine/secrets/file-secret-store';
 import { EngineHost } from '../../engine-host/engine-host';
 import { createDispatch, type Dispatch } from '../dispatch';
-import { createHandlers } from '../handlers';
+import { createHandlers, type Handlers } from '../handlers';
+import { updateHandlers } from '../../updates/update-handlers';
+import { UpdateController } from '../../updates/update-controller';
+import { updatePreferenceIn } from '../../updates/update-preference';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
@@ -14,6 +17,8 @@ export const EXAMPLE_ORG = resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'lemmi
 export interface IpcHarness {
   dispatch: Dispatch;
   host: EngineHost;
+  /** The app's updates as in a developer checkout: always off. */
+  updates: UpdateController;
   /** Every answer dispatch gave, in order, with what was asked. */
   responses: { channel: unknown; input: unknown; response: unknown }[];
   events: { name: EventName; payload: unknown }[];
@@ -57,11 +62,18 @@ export function ipcHarnesses() {
         ...(options.logError ? { logError: options.logError } : {}),
       });
       hosts.push(host);
+      const updates = await UpdateController.create({
+        updater: { offBecause: 'development' },
+        preference: updatePreferenceIn(tempDir()),
+        onChange: (status) => host.events.emit('updates.changed', status),
+        logError: () => undefined,
+      });
       let pickedFolder: string | null = null;
       let exportFile: string | null = null;
       let importFile: string | null = null;
       const inner = createDispatch(
-        createHandlers({
+        {
+          ...createHandlers({
           appInfo: () => ({
             name: 'LeMMing Desktop',
             version: '0.0.0',
@@ -73,6 +85,8 @@ export function ipcHarnesses() {
           pickImportFile: async () => importFile,
           host,
         }),
+          ...updateHandlers(updates),
+        } satisfies Handlers,
         { redact: (value) => host.redact(value) },
       );
       const responses: IpcHarness['responses'] = [];
@@ -80,6 +94,7 @@ export function ipcHarnesses() {
       host.events.on((name, payload) => events.push({ name, payload }));
       return {
         host,
+        updates,
         responses,
         events,
         userOrgsFolder,

@@ -13,6 +13,7 @@ import { useRunStore } from '../views/run/run-store';
 import { SettingsView } from '../views/settings/SettingsView';
 import { TimelineView } from '../views/timeline/TimelineView';
 import { ToolStoreView } from '../views/tool-store/ToolStoreView';
+import { UpdateReadyBanner } from '../views/updates/UpdateReadyBanner';
 import { NavBar } from './NavBar';
 import { OrgPage } from './OrgPage';
 import { useViewShortcuts } from './use-view-shortcuts';
@@ -40,6 +41,7 @@ export function Shell() {
           {isOpen && <OrgMenu />}
         </span>
       </header>
+      <UpdateReadyBanner />
       {isOpen && (
         <>
           <RunControls key={state.org.path} />

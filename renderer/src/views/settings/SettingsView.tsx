@@ -1,9 +1,10 @@
 import { ModelsSection } from './ModelsSection';
 import { RunSettingsSection } from './RunSettingsSection';
 import { SecretsSection } from './SecretsSection';
+import { UpdatesSection } from './UpdatesSection';
 import './settings.css';
 
-/** Providers and models, API keys (write-only) and the org's run settings. */
+/** Providers and models, API keys (write-only), the org's run settings and the app's own updates. */
 export function SettingsView() {
   return (
     <div className="settings">
@@ -11,6 +12,7 @@ export function SettingsView() {
       <ModelsSection />
       <SecretsSection />
       <RunSettingsSection />
+      <UpdatesSection />
     </div>
   );
 }

@@ -1,0 +1,42 @@
+import { useId } from 'react';
+import { attempt } from '../../components/activity-store';
+import { lemming } from '../../lemming';
+import { describeUpdateStatus, useUpdateStatus } from '../updates/use-update-status';
+import '../updates/updates.css';
+
+/** The app's own updates: the switch for automatic checks, and where they stand. */
+export function UpdatesSection() {
+  const headingId = useId();
+  const [status, setStatus] = useUpdateStatus();
+
+  const toggle = async (enabled: boolean) => {
+    const saved = await attempt(
+      enabled ? 'Turning updates on…' : 'Turning updates off…',
+      'Could not change the update setting',
+      () => lemming().updates.setEnabled({ enabled }),
+    );
+    if (saved) setStatus(saved);
+  };
+
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <h3 id={headingId}>Updates</h3>
+      <label className="checkbox-line">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={status?.enabled ?? false}
+          disabled={!status}
+          onChange={(event) => void toggle(event.target.checked)}
+        />
+        Check for updates automatically
+      </label>
+      <p className="muted" data-testid="update-status">
+        {status ? describeUpdateStatus(status) : ''}
+      </p>
+      <p className="muted">
+        When a new version is out, the app downloads it in the background and asks before restarting.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import { useId, useState } from 'react';
+import { attempt } from '../../components/activity-store';
+import { lemming } from '../../lemming';
+import { useUpdateStatus } from './use-update-status';
+import './updates.css';
+
+/**
+ * Asks before restarting into a downloaded update. "Later" hides the question for this version; the
+ * update is then installed the next time the app quits.
+ */
+export function UpdateReadyBanner() {
+  const [status] = useUpdateStatus();
+  const [laterFor, setLaterFor] = useState<string | null>(null);
+  const headingId = useId();
+  if (!status || status.state !== 'ready' || laterFor === status.version) return null;
+
+  const restart = () =>
+    attempt('Restarting to update…', 'Could not restart into the update', () =>
+      lemming().updates.restartNow(),
+    );
+
+  return (
+    <section className="update-ready" role="alertdialog" aria-labelledby={headingId}>
+      <div>
+        <h2 id={headingId}>An update is ready</h2>
+        <p>
+          LeMMing Desktop {status.version} has been downloaded. Restart now to use it? A running org stops
+          first, and everything it did is saved. If you choose Later, the update is installed when you next
+          quit.
+        </p>
+      </div>
+      <div className="update-actions">
+        <button type="button" onClick={() => setLaterFor(status.version)}>
+          Later
+        </button>
+        <button type="button" className="primary" onClick={() => void restart()}>
+          Restart now
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+const packageJson = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+
+describe('the lemming command', () => {
+  // An installed copy with nothing but the launcher, the compiled bundle and better-sqlite3: no tsx, no
+  // TypeScript sources, no other package. If the command needed any of them, it would fail here.
+  let installed: string;
+  beforeAll(async () => {
+    installed = mkdtempSync(join(tmpdir(), 'lemming-cli-bundle-'));
+    await run(
+      process.execPath,
+      [join(repoRoot, 'scripts', 'build-cli-bundle.mjs'), join(installed, 'out', 'cli')],
+      { cwd: repoRoot },
+    );
+    mkdirSync(join(installed, 'bin'));
+    cpSync(join(repoRoot, 'bin', 'lemming.mjs'), join(installed, 'bin', 'lemming.mjs'));
+    mkdirSync(join(installed, 'node_modules'));
+    for (const dependency of ['better-sqlite3', 'node-addon-api']) {
+      symlinkSync(
+        join(repoRoot, 'node_modules', dependency),
+        join(installed, 'node_modules', dependency),
+        'dir',
+      );
+    }
+  }, 60_000);
+  afterAll(() => rmSync(installed, { recursive: true, force: true }));
+
+  it('keeps tsx a development tool and builds its bundle on install', () => {
+    expect(packageJson.dependencies.tsx).toBeUndefined();
+    expect(packageJson.devDependencies.tsx).toBeDefined();
+    expect(packageJson.bin.lemming).toBe('bin/lemming.mjs');
+    expect(packageJson.scripts.prepare).toBe('node scripts/build-cli-bundle.mjs');
+  });
+
+  it('runs help from the compiled bundle alone', async () => {
+    const { stdout } = await run(process.execPath, [join(installed, 'bin', 'lemming.mjs'), 'help']);
+    expect(stdout).toMatch(/^Usage: lemming <command>/);
+    expect(stdout).toContain('status <org>');
+  });
+
+  it('opens an org with SQLite from the compiled bundle alone', async () => {
+    const org = join(installed, 'demo-org');
+    cpSync(join(repoRoot, 'examples', 'demo-org'), org, { recursive: true });
+    const { stdout } = await run(process.execPath, [
+      join(installed, 'bin', 'lemming.mjs'),
+      'status',
+      org,
+      '--json',
+    ]);
+    expect(JSON.parse(stdout).nextTick).toBe(1);
+  });
+
+  it('says how to build it when the bundle is missing', async () => {
+    const bare = mkdtempSync(join(tmpdir(), 'lemming-cli-unbuilt-'));
+    try {
+      mkdirSync(join(bare, 'bin'));
+      cpSync(join(repoRoot, 'bin', 'lemming.mjs'), join(bare, 'bin', 'lemming.mjs'));
+      const failure = await run(process.execPath, [join(bare, 'bin', 'lemming.mjs'), 'help']).catch(
+        (error: unknown) => error,
+      );
+      expect(failure).toMatchObject({ code: 1, stderr: expect.stringContaining('npm run build:cli') });
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+});
