@@ -87,11 +87,13 @@ describe('what electron-builder puts in app.asar', () => {
     const allowed = [
       /^\/package\.json$/,
       /^\/out(\/(main|preload)(\/index\.cjs)?)?$/,
+      /^\/out\/main\/engine-worker\.cjs$/,
       /^\/out\/renderer(\/.*)?$/,
       /^\/node_modules(\/better-sqlite3(\/package\.json|\/lib(\/.*)?)?)?$/,
       new RegExp(`^/node_modules/better-sqlite3/prebuilds(/${process.platform}-${process.arch}\\.node)?$`),
     ];
     expect(files).toContain('/out/main/index.cjs');
+    expect(files).toContain('/out/main/engine-worker.cjs');
     expect(files).toContain('/out/preload/index.cjs');
     expect(files.filter((file) => !allowed.some((pattern) => pattern.test(file)))).toEqual([]);
   });
