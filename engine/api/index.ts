@@ -10,3 +10,4 @@ export * from './credit-schemas';
 export * from './settings-schemas';
 export * from './result';
 export * from './client';
+export * from './model-event-schemas';

@@ -55,6 +55,10 @@ export const Prices = z
   .object({
     input_per_million: z.number().finite().nonnegative(),
     output_per_million: z.number().finite().nonnegative(),
+    /** Prompt tokens served from the provider's cache. */
+    cached_input_per_million: z.number().finite().nonnegative().optional(),
+    /** Prompt tokens written to Anthropic's cache. */
+    cache_write_per_million: z.number().finite().nonnegative().optional(),
   })
   .strict();
 

@@ -17,6 +17,8 @@ export interface HttpEndpoint {
   timeoutMs: number;
   maxRetries: number;
   nativeTools: boolean;
+  /** Sampling settings from models.json; a resume's own setting wins over them. Absent ones are not sent. */
+  sampling: { temperature?: number; topP?: number };
   timing: RetryTiming;
   dispatcher?: Dispatcher;
 }

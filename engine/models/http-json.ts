@@ -117,7 +117,7 @@ async function attemptOnce(
   const endpoint = describeEndpoint(call.url);
   let status: number;
   let text: string;
-  let retryAfter: string | undefined;
+  let retryHeaders: RetryHeaders;
   try {
     const response = await request(call.url, {
       method: 'POST',
@@ -129,7 +129,11 @@ async function attemptOnce(
       bodyTimeout: call.timeoutMs,
     });
     status = response.statusCode;
-    retryAfter = firstHeader(response.headers['retry-after']);
+    retryHeaders = {
+      retryAfter: firstHeader(response.headers['retry-after']),
+      retryAfterMs: firstHeader(response.headers['retry-after-ms']),
+      shouldRetry: firstHeader(response.headers['x-should-retry']),
+    };
     // Redacted before anything reads it, so neither a message nor the kept body can carry a key.
     text = redactSecrets(await readCapped(response.body), call.secrets);
   } catch (error) {
@@ -172,7 +176,7 @@ async function attemptOnce(
     }
     return { done: true, body: parsed.value };
   }
-  const retryable = status === 429 || status >= 500;
+  const retryable = shouldRetryStatus(status, retryHeaders.shouldRetry);
   const error = fail(
     'http',
     `${call.service} returned HTTP ${status}${attempt > 1 ? ` after ${attempt} attempts` : ''}: ${errorDetail(text)}`,
@@ -183,7 +187,30 @@ async function attemptOnce(
     },
   );
   if (!retryable) throw error;
-  return { done: false, error, retryAfterMs: parseRetryAfter(retryAfter, call.timing.now()) };
+  return { done: false, error, retryAfterMs: serverRetryDelay(retryHeaders, call.timing.now()) };
+}
+
+interface RetryHeaders {
+  retryAfter?: string | undefined;
+  retryAfterMs?: string | undefined;
+  shouldRetry?: string | undefined;
+}
+
+/**
+ * As the official OpenAI and Anthropic SDKs decide: the server's `x-should-retry` when it says, else
+ * request timeout (408), lock conflict (409), rate limit (429) and server errors.
+ */
+export function shouldRetryStatus(status: number, shouldRetry?: string): boolean {
+  if (shouldRetry === 'true') return true;
+  if (shouldRetry === 'false') return false;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** `retry-after-ms` (milliseconds, OpenAI and Anthropic send it) before `retry-after`. */
+function serverRetryDelay(headers: RetryHeaders, nowMs: number): number | null {
+  const milliseconds = headers.retryAfterMs?.trim();
+  if (milliseconds && /^\d+(\.\d+)?$/.test(milliseconds)) return Math.round(Number(milliseconds));
+  return parseRetryAfter(headers.retryAfter, nowMs);
 }
 
 class ResponseTooLargeError extends Error {}

@@ -13,6 +13,7 @@ import type { ModelProvider, ModelRequest, ModelResponse } from './types';
 export abstract class JsonApiProvider implements ModelProvider {
   readonly name: string;
   readonly nativeTools: boolean;
+  readonly continuesAssistantMessage: boolean = false;
 
   constructor(protected readonly endpoint: HttpEndpoint) {
     this.name = endpoint.providerName;
@@ -32,7 +33,7 @@ export abstract class JsonApiProvider implements ModelProvider {
       service: this.endpoint.service,
       url: joinUrl(this.endpoint.baseUrl, this.path),
       headers: { ...this.endpoint.headers, ...this.authHeaders(key) },
-      body: this.requestBody(request),
+      body: this.requestBody({ ...this.endpoint.sampling, ...definedOnly(request) }),
       timeoutMs: this.endpoint.timeoutMs,
       maxRetries: this.endpoint.maxRetries,
       signal: request.signal,
@@ -46,4 +47,9 @@ export abstract class JsonApiProvider implements ModelProvider {
     }
     return { ...parsed.response, latencyMs: performance.now() - started };
   }
+}
+
+/** The request without keys set to undefined, so they do not hide the model's own settings. */
+function definedOnly(request: ModelRequest): ModelRequest {
+  return Object.fromEntries(Object.entries(request).filter(([, value]) => value !== undefined)) as ModelRequest;
 }
