@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { ProgressDelta } from '../api/model-event-schemas';
 import { JsonApiProvider } from './json-api-provider';
+import { assembleAnthropicStream } from './anthropic-stream';
 import { isPlainObject } from './json-values';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
 import type { ChatMessage, ModelRequest, StopReason, TokenUsage, ToolCall } from './types';
@@ -17,8 +19,12 @@ export class AnthropicProvider extends JsonApiProvider {
     return { 'anthropic-version': ANTHROPIC_VERSION, ...(key ? { 'x-api-key': key } : {}) };
   }
 
-  protected requestBody(request: ModelRequest): Record<string, unknown> {
-    return toAnthropicRequest(request);
+  protected requestBody(request: ModelRequest, stream: boolean): Record<string, unknown> {
+    return toAnthropicRequest(request, stream);
+  }
+
+  protected assembleStream(chunks: AsyncIterable<Buffer>, emit: (delta: ProgressDelta) => void): Promise<unknown> {
+    return assembleAnthropicStream(chunks, emit);
   }
 
   protected parseAnswer(body: unknown): ParsedAnswer {
@@ -32,7 +38,7 @@ interface AnthropicMessage {
   content: Block[];
 }
 
-export function toAnthropicRequest(request: ModelRequest): Record<string, unknown> {
+export function toAnthropicRequest(request: ModelRequest, stream = false): Record<string, unknown> {
   const system = request.messages
     .filter((message) => message.role === 'system')
     .map((message) => message.content)
@@ -40,6 +46,7 @@ export function toAnthropicRequest(request: ModelRequest): Record<string, unknow
   return {
     model: request.model,
     max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    ...(stream ? { stream: true } : {}),
     ...(system ? { system } : {}),
     messages: toAnthropicMessages(request.messages),
     // Anthropic accepts 0..1; resumes allow up to 2 (OpenAI's range).

@@ -193,6 +193,7 @@ function httpEndpoint(entry: ModelEntry, defaults: HttpDefaults, deps: ProviderD
       timeoutMs: config.timeout_ms ?? DEFAULT_TIMEOUT_MS,
       maxRetries: config.max_retries ?? DEFAULT_MAX_RETRIES,
       nativeTools: config.native_tools ?? true,
+      stream: entry.stream ?? true,
       sampling: {
         ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
         ...(config.top_p !== undefined ? { topP: config.top_p } : {}),

@@ -28,6 +28,11 @@ export interface JsonPost {
   timing: RetryTiming;
   /** Values (API keys) that must never appear in an error message or in the returned body. */
   secrets: readonly string[];
+  /**
+   * Reads a successful answer as it arrives (a streamed one) and returns the assembled body. A stream
+   * that breaks off is not retried: its pieces have been shown already.
+   */
+  readStream?: (body: AsyncIterable<Buffer>) => Promise<unknown>;
 }
 
 export interface JsonPostResult {
@@ -129,6 +134,9 @@ async function attemptOnce(
       bodyTimeout: call.timeoutMs,
     });
     status = response.statusCode;
+    if (call.readStream && status >= 200 && status < 300) {
+      return { done: true, body: await readStreamOnce(call.readStream, response.body, call, signal, attempt, aborted) };
+    }
     retryHeaders = {
       retryAfter: firstHeader(response.headers['retry-after']),
       retryAfterMs: firstHeader(response.headers['retry-after-ms']),
@@ -214,6 +222,44 @@ function serverRetryDelay(headers: RetryHeaders, nowMs: number): number | null {
 }
 
 class ResponseTooLargeError extends Error {}
+
+async function readStreamOnce(
+  readStream: NonNullable<JsonPost['readStream']>,
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  call: JsonPost,
+  signal: AbortSignal,
+  attempt: number,
+  aborted: CallErrors['aborted'],
+): Promise<unknown> {
+  let assembled: unknown;
+  try {
+    assembled = await readStream(cappedChunks(body));
+  } catch (error) {
+    body.destroy();
+    if (signal.aborted) throw aborted(attempt);
+    const tooLarge = error instanceof ResponseTooLargeError;
+    throw new ModelCallError({
+      kind: tooLarge ? 'bad_response' : 'network',
+      attempts: attempt,
+      message: redactSecrets(
+        tooLarge
+          ? `${call.service} streamed more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB; that is not a chat answer`
+          : `the answer from ${call.service} broke off: ${error instanceof Error ? error.message : String(error)}`,
+        call.secrets,
+      ),
+    });
+  }
+  return JSON.parse(redactSecrets(JSON.stringify(assembled ?? null), call.secrets)) as unknown;
+}
+
+async function* cappedChunks(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_RESPONSE_BYTES) throw new ResponseTooLargeError();
+    yield chunk;
+  }
+}
 
 async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
   const chunks: Buffer[] = [];

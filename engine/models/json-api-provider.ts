@@ -2,6 +2,7 @@ import { joinUrl, requireApiKey, type HttpEndpoint } from './endpoint';
 import { postJson } from './http-json';
 import { ModelCallError } from './model-call-error';
 import type { ParsedAnswer } from './parsed-answer';
+import type { ProgressDelta } from '../api/model-event-schemas';
 import type { ModelProvider, ModelRequest, ModelResponse } from './types';
 
 /**
@@ -23,17 +24,32 @@ export abstract class JsonApiProvider implements ModelProvider {
   /** The path under the endpoint's base URL. */
   protected abstract readonly path: string;
   protected abstract authHeaders(key: string | undefined): Record<string, string>;
-  protected abstract requestBody(request: ModelRequest): Record<string, unknown>;
+  /** The request in the API's words; `stream` asks for the answer in pieces. */
+  protected abstract requestBody(request: ModelRequest, stream: boolean): Record<string, unknown>;
   protected abstract parseAnswer(body: unknown): ParsedAnswer;
+  /**
+   * Reads a streamed answer, reporting each piece, and returns it assembled into the body the API
+   * would have sent unstreamed, so `parseAnswer` reads both.
+   */
+  protected abstract assembleStream(
+    chunks: AsyncIterable<Buffer>,
+    emit: (delta: ProgressDelta) => void,
+  ): Promise<unknown>;
+  /** Extra headers a streamed request needs. */
+  protected streamHeaders(): Record<string, string> {
+    return { accept: 'text/event-stream' };
+  }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const key = requireApiKey(this.endpoint);
     const started = performance.now();
+    const onProgress = this.endpoint.stream ? request.onProgress : undefined;
     const { body, attempts } = await postJson({
       service: this.endpoint.service,
       url: joinUrl(this.endpoint.baseUrl, this.path),
-      headers: { ...this.endpoint.headers, ...this.authHeaders(key) },
-      body: this.requestBody({ ...this.endpoint.sampling, ...definedOnly(request) }),
+      headers: { ...(onProgress ? this.streamHeaders() : {}), ...this.endpoint.headers, ...this.authHeaders(key) },
+      body: this.requestBody({ ...this.endpoint.sampling, ...definedOnly(request) }, onProgress !== undefined),
+      ...(onProgress ? { readStream: (chunks: AsyncIterable<Buffer>) => this.assembleStream(chunks, onProgress) } : {}),
       timeoutMs: this.endpoint.timeoutMs,
       maxRetries: this.endpoint.maxRetries,
       signal: request.signal,

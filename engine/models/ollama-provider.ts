@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { ProgressDelta } from '../api/model-event-schemas';
 import { JsonApiProvider } from './json-api-provider';
+import { assembleOllamaStream } from './ollama-stream';
 import { isPlainObject, parseToolArguments } from './json-values';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
 import type { ChatMessage, ModelRequest, StopReason, ToolCall } from './types';
@@ -30,8 +32,16 @@ export class OllamaProvider extends JsonApiProvider {
     return key ? { authorization: `Bearer ${key}` } : {};
   }
 
-  protected requestBody(request: ModelRequest): Record<string, unknown> {
-    return toOllamaRequest(request, this.settings);
+  protected requestBody(request: ModelRequest, stream: boolean): Record<string, unknown> {
+    return toOllamaRequest(request, this.settings, stream);
+  }
+
+  protected override streamHeaders(): Record<string, string> {
+    return { accept: 'application/x-ndjson' };
+  }
+
+  protected assembleStream(chunks: AsyncIterable<Buffer>, emit: (delta: ProgressDelta) => void): Promise<unknown> {
+    return assembleOllamaStream(chunks, emit);
   }
 
   protected parseAnswer(body: unknown): ParsedAnswer {

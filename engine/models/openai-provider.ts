@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { HttpEndpoint } from './endpoint';
+import type { ProgressDelta } from '../api/model-event-schemas';
 import { JsonApiProvider } from './json-api-provider';
+import { assembleOpenAiStream } from './openai-stream';
 import { parseToolArguments } from './json-values';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
 import type { ChatMessage, ModelRequest, StopReason, TokenUsage, ToolCall, ToolDefinition } from './types';
@@ -23,8 +25,12 @@ export class OpenAiCompatibleProvider extends JsonApiProvider {
     return key ? { authorization: `Bearer ${key}` } : {};
   }
 
-  protected requestBody(request: ModelRequest): Record<string, unknown> {
-    return toOpenAiRequest(request, this.maxTokensField);
+  protected requestBody(request: ModelRequest, stream: boolean): Record<string, unknown> {
+    return toOpenAiRequest(request, this.maxTokensField, stream);
+  }
+
+  protected assembleStream(chunks: AsyncIterable<Buffer>, emit: (delta: ProgressDelta) => void): Promise<unknown> {
+    return assembleOpenAiStream(chunks, emit);
   }
 
   protected parseAnswer(body: unknown): ParsedAnswer {
@@ -35,9 +41,12 @@ export class OpenAiCompatibleProvider extends JsonApiProvider {
 export function toOpenAiRequest(
   request: ModelRequest,
   maxTokensField: MaxTokensField,
+  stream = false,
 ): Record<string, unknown> {
   return {
     model: request.model,
+    // Without include_usage a streamed answer reports no tokens, and nothing could be charged.
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     messages: request.messages.map(toOpenAiMessage),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.topP !== undefined ? { top_p: request.topP } : {}),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProgressDelta } from '../api/model-event-schemas';
 
 /** One call the model asked for. `arguments` is the parsed JSON, or the raw text when it does not parse. */
 export const ToolCall = z.object({
@@ -93,6 +94,11 @@ export interface ModelRequest {
   maxTokens?: number;
   signal?: AbortSignal;
   context?: CallContext;
+  /**
+   * Called with each piece of the answer as it is written. Providers that can stream do so when this is
+   * given (unless models.json says `"stream": false`); the resolved response is the same either way.
+   */
+  onProgress?: (delta: ProgressDelta) => void;
 }
 
 export interface ModelProvider {

@@ -5,7 +5,7 @@ import { pythonJsonDumps, pythonUtcIsoFormat } from '../memory/python-format';
 import type { Inbox } from '../messages/message-store';
 import { newOutboxEntry, outboxFileName, serializeEntry, type OutboxEntry } from '../messages/outbox-entry';
 import { isModelCallError } from '../models/model-call-error';
-import type { ModelRefusedEvent } from '../api/model-event-schemas';
+import type { ModelRefusedEvent, ProgressDelta, TurnProgress } from '../api/model-event-schemas';
 import type { ChatMessage, ModelProvider, ModelResponse, TokenUsage, ToolCall, ToolDefinition } from '../models/types';
 import type { Resume } from '../org/resume-schema';
 import type { TimelineEventInput } from '../timeline/event-schema';
@@ -53,6 +53,8 @@ export interface TurnInput {
   limits: TurnLimits;
   clock: () => Date;
   signal?: AbortSignal;
+  /** Live pieces of each model answer (see TurnProgress). */
+  onProgress?: (progress: TurnProgress) => void;
 }
 
 export interface TurnLimits {
@@ -286,6 +288,7 @@ async function callOnce(
       maxTokens,
       signal,
       context: { agent: input.agent.resume.name, tick: input.tick, round },
+      ...(input.onProgress ? { onProgress: progressReporter(input, round, input.onProgress) } : {}),
     });
     const costMicro = response.usage ? usageCostMicros(response.usage, input.model.prices) : 0;
     turn.event({
@@ -311,6 +314,11 @@ async function callOnce(
     turn.fail('llm_call_failed', failure.message, { ...failure, duration_ms: Date.now() - started });
     return null;
   }
+}
+
+function progressReporter(input: TurnInput, round: number, report: (progress: TurnProgress) => void): (delta: ProgressDelta) => void {
+  const where = { kind: 'turn_progress' as const, run: input.runId, tick: input.tick, agent: input.agent.resume.name, turn: input.turnId, round };
+  return (delta) => report({ ...where, deltas: [delta] });
 }
 
 async function runTool(call: (name: string, args: unknown) => Promise<ToolResult>, toolCall: ToolCall, round: number, turn: TurnRecorder): Promise<ToolResult> {

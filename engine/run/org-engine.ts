@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
+import type { TurnProgress } from '../api/model-event-schemas';
 import type { AgentProblem } from '../api/schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
@@ -57,6 +58,8 @@ export interface EngineOptions {
   httpTransport?: HttpTransport;
   /** Called after each commit with what was committed (the live tail). */
   onCommit?: (commit: EngineCommit) => void;
+  /** Called with each piece of a model's answer as it is written; not stored (the timeline keeps the whole answer). */
+  onProgress?: (progress: TurnProgress) => void;
 }
 
 export interface EngineCommit {
@@ -397,6 +400,7 @@ export class OrgEngine {
       limits: this.limits,
       clock: this.clock,
       ...(signal ? { signal } : {}),
+      ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
     });
   }
 
