@@ -51,6 +51,7 @@ export class OrgSession {
       secrets: options.secretStore,
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       onCommit: (commit) => commits.session?.committed(commit),
+      onProgress: (progress) => options.events.turnProgress(progress),
     });
     const session = new OrgSession(options.orgPath, engine, options);
     commits.session = session;
@@ -74,6 +75,7 @@ export class OrgSession {
   }
 
   private committed(commit: EngineCommit): void {
+    if (commit.agent !== null && commit.agent !== 'human') this.options.events.turnEnded(commit.agent);
     this.options.events.timelineAppended(commit.lastSeq);
     if (commit.agent === null || commit.tick !== this.tickInProgress) return;
     this.committedThisTick.add(commit.agent);
