@@ -37,6 +37,8 @@ function describe(kind: string, event: Json): string | null {
       const reply = text(record(event.response).text);
       return `${text(event.model) ?? 'model'}${tokens}${reply ? `: ${reply}` : ''}`;
     }
+    case 'model_refused':
+      return `${text(event.model) ?? 'model'} declined: ${text(event.text) ?? ''}`;
     case 'tool_call':
       return `${text(event.tool) ?? 'tool'}(${compact(event.args)})`;
     case 'tool_result': {

@@ -11,6 +11,7 @@ const TITLES: Record<string, string> = {
   message: 'Message',
   message_refused: 'Message refused',
   model_call: 'Model call',
+  model_refused: 'The model declined',
   tool_call: 'Tool call',
   tool_result: 'Tool result',
   memory_update: 'Memory update',
@@ -59,11 +60,24 @@ function factsOf(kind: string, event: Json): { label: string; value: string }[] 
               ? `${usage.inputTokens} / ${String(usage.outputTokens ?? '?')}`
               : '',
         },
-        { label: 'Took', value: typeof event.latencyMs === 'number' ? `${event.latencyMs} ms` : '' },
+        {
+          label: 'Of those in, from the cache / written to it',
+          value:
+            typeof usage.cachedInputTokens === 'number' || typeof usage.cacheWriteTokens === 'number'
+              ? `${String(usage.cachedInputTokens ?? 0)} / ${String(usage.cacheWriteTokens ?? 0)}`
+              : '',
+        },
+        { label: 'Cost', value: typeof event.cost === 'number' ? `${event.cost} credits` : '' },
+        { label: 'Took', value: typeof event.latency_ms === 'number' ? `${Math.round(event.latency_ms)} ms` : '' },
         { label: 'Reply', value: text(record(event.response).text) ?? '' },
         { label: 'Failed', value: text(error.message) ?? '' },
       ];
     }
+    case 'model_refused':
+      return [
+        { label: 'Model', value: text(event.model) ?? '' },
+        { label: 'What it said', value: text(event.text) ?? '' },
+      ];
     case 'tool_call':
       return [
         { label: 'Tool', value: text(event.tool) ?? '' },
