@@ -11,3 +11,4 @@ export * from './settings-schemas';
 export * from './result';
 export * from './client';
 export * from './model-event-schemas';
+export * from './model-setup-schemas';

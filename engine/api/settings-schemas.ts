@@ -87,7 +87,7 @@ export const ModelList = z.object({
 });
 export type ModelList = z.infer<typeof ModelList>;
 
-const ModelKey = z
+export const ModelKey = z
   .string()
   .trim()
   .min(1, 'Give the model a key.')

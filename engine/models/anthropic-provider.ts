@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { ProgressDelta } from '../api/model-event-schemas';
+import type { ServerModel } from '../api/model-setup-schemas';
 import { JsonApiProvider } from './json-api-provider';
 import { assembleAnthropicStream } from './anthropic-stream';
 import { isPlainObject } from './json-values';
+import { modelListIn } from './model-list';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
 import type { ChatMessage, ModelRequest, StopReason, TokenUsage, ToolCall } from './types';
 
@@ -13,6 +15,7 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 /** Anthropic Messages API with tool use. */
 export class AnthropicProvider extends JsonApiProvider {
   protected readonly path = 'v1/messages';
+  protected readonly modelsPath = 'v1/models?limit=1000';
   override readonly continuesAssistantMessage = true;
 
   protected authHeaders(key: string | undefined): Record<string, string> {
@@ -29,6 +32,10 @@ export class AnthropicProvider extends JsonApiProvider {
 
   protected parseAnswer(body: unknown): ParsedAnswer {
     return fromAnthropicResponse(body);
+  }
+
+  protected parseModelList(body: unknown): ServerModel[] | null {
+    return modelListIn(body, 'data', (item) => ({ id: item.id ?? '', label: item.display_name ?? item.id ?? '' }));
   }
 }
 

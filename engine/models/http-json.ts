@@ -19,7 +19,9 @@ export interface JsonPost {
   service: string;
   url: string;
   headers: Record<string, string>;
-  body: unknown;
+  /** GET sends no body (listing a server's models); POST is the default. */
+  method?: 'GET' | 'POST';
+  body?: unknown;
   /** Deadline for the whole call, retries and waits included. */
   timeoutMs: number;
   maxRetries: number;
@@ -124,10 +126,11 @@ async function attemptOnce(
   let text: string;
   let retryHeaders: RetryHeaders;
   try {
+    const get = call.method === 'GET';
     const response = await request(call.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...call.headers },
-      body: JSON.stringify(call.body),
+      method: get ? 'GET' : 'POST',
+      headers: { ...(get ? {} : { 'content-type': 'application/json' }), accept: 'application/json', ...call.headers },
+      ...(get ? {} : { body: JSON.stringify(call.body) }),
       signal,
       dispatcher: call.dispatcher ?? defaultDispatcher(),
       headersTimeout: call.timeoutMs,

@@ -2,6 +2,7 @@ import { joinUrl, requireApiKey, type HttpEndpoint } from './endpoint';
 import { postJson } from './http-json';
 import { ModelCallError } from './model-call-error';
 import type { ParsedAnswer } from './parsed-answer';
+import type { ServerModel } from '../api/model-setup-schemas';
 import type { ProgressDelta } from '../api/model-event-schemas';
 import type { ModelProvider, ModelRequest, ModelResponse } from './types';
 
@@ -35,6 +36,9 @@ export abstract class JsonApiProvider implements ModelProvider {
     chunks: AsyncIterable<Buffer>,
     emit: (delta: ProgressDelta) => void,
   ): Promise<unknown>;
+  /** Where the server lists its models (GET), and how to read that list; null when it is not one. */
+  protected abstract readonly modelsPath: string;
+  protected abstract parseModelList(body: unknown): ServerModel[] | null;
   /** Extra headers a streamed request needs. */
   protected streamHeaders(): Record<string, string> {
     return { accept: 'text/event-stream' };
@@ -62,6 +66,33 @@ export abstract class JsonApiProvider implements ModelProvider {
       throw new ModelCallError({ kind: 'bad_response', message: `${this.endpoint.service} ${parsed.problem}`, attempts });
     }
     return { ...parsed.response, latencyMs: performance.now() - started };
+  }
+
+  /** Who this provider calls, for messages. */
+  describe(): { service: string; baseUrl: string } {
+    return { service: this.endpoint.service, baseUrl: this.endpoint.baseUrl };
+  }
+
+  /** The models the server offers (OpenAI's /models, Anthropic's /v1/models, Ollama's /api/tags). */
+  async listModels(signal?: AbortSignal): Promise<ServerModel[]> {
+    const key = requireApiKey(this.endpoint);
+    const { body, attempts } = await postJson({
+      service: this.endpoint.service,
+      method: 'GET',
+      url: joinUrl(this.endpoint.baseUrl, this.modelsPath),
+      headers: { ...this.endpoint.headers, ...this.authHeaders(key) },
+      timeoutMs: this.endpoint.timeoutMs,
+      maxRetries: 0,
+      ...(signal ? { signal } : {}),
+      dispatcher: this.endpoint.dispatcher,
+      timing: this.endpoint.timing,
+      secrets: key ? [key] : [],
+    });
+    const models = this.parseModelList(body);
+    if (!models) {
+      throw new ModelCallError({ kind: 'bad_response', attempts, message: `${this.endpoint.service} answered with something that is not a list of models` });
+    }
+    return models.sort((a, b) => a.id.localeCompare(b.id));
   }
 }
 

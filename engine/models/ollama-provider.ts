@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { ProgressDelta } from '../api/model-event-schemas';
+import type { ServerModel } from '../api/model-setup-schemas';
 import { JsonApiProvider } from './json-api-provider';
 import { assembleOllamaStream } from './ollama-stream';
 import { isPlainObject, parseToolArguments } from './json-values';
+import { modelListIn } from './model-list';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
 import type { ChatMessage, ModelRequest, StopReason, ToolCall } from './types';
 import type { HttpEndpoint } from './endpoint';
@@ -20,6 +22,7 @@ const OLLAMA_MAX_AUTO_CONTEXT = 131_072;
 /** Ollama's native /api/chat. Its errors are errors (LeMMing returned them as the answer). */
 export class OllamaProvider extends JsonApiProvider {
   protected readonly path = 'api/chat';
+  protected readonly modelsPath = 'api/tags';
 
   constructor(
     endpoint: HttpEndpoint,
@@ -46,6 +49,10 @@ export class OllamaProvider extends JsonApiProvider {
 
   protected parseAnswer(body: unknown): ParsedAnswer {
     return fromOllamaResponse(body);
+  }
+
+  protected parseModelList(body: unknown): ServerModel[] | null {
+    return modelListIn(body, 'models', (item) => ({ id: item.model ?? item.name ?? '', label: item.name ?? item.model ?? '' }));
   }
 }
 

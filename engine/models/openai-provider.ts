@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { HttpEndpoint } from './endpoint';
 import type { ProgressDelta } from '../api/model-event-schemas';
+import type { ServerModel } from '../api/model-setup-schemas';
 import { JsonApiProvider } from './json-api-provider';
 import { assembleOpenAiStream } from './openai-stream';
 import { parseToolArguments } from './json-values';
+import { modelListIn } from './model-list';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
 import type { ChatMessage, ModelRequest, StopReason, TokenUsage, ToolCall, ToolDefinition } from './types';
 
@@ -13,6 +15,7 @@ export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
 /** OpenAI chat completions, and every server that speaks it (OpenRouter, LM Studio, vLLM, llama.cpp). */
 export class OpenAiCompatibleProvider extends JsonApiProvider {
   protected readonly path = 'chat/completions';
+  protected readonly modelsPath = 'models';
 
   constructor(
     endpoint: HttpEndpoint,
@@ -35,6 +38,10 @@ export class OpenAiCompatibleProvider extends JsonApiProvider {
 
   protected parseAnswer(body: unknown): ParsedAnswer {
     return fromOpenAiResponse(body);
+  }
+
+  protected parseModelList(body: unknown): ServerModel[] | null {
+    return modelListIn(body, 'data', (item) => ({ id: item.id ?? '', label: item.id ?? '' }));
   }
 }
 
