@@ -10,6 +10,7 @@ import { creditBalances, creditHistory } from '../engine-host/credits-service';
 import { prepareDemoOrg } from '../engine-host/demo-org';
 import type { EngineHost } from '../engine-host/engine-host';
 import { savePositions } from '../engine-host/layout-file';
+import { addModelWithKey, detectLocalServers, listServerModels, probeModel } from '../../engine/models/setup/model-setup';
 import { listModels, updateModels } from '../engine-host/models-service';
 import { createAgent, removeAgent, restoreAgent } from '../engine-host/org-directory';
 import { orgGraph } from '../engine-host/org-graph';
@@ -45,6 +46,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     if (result.ok) host.events.emit('agents.changed', { names });
     return result;
   };
+
+  const setupDeps = (session: OrgSession) => ({
+    orgPath: session.orgPath,
+    resolveSecret: (name: string) => host.resolveSecret(name),
+    env: host.options.env ?? {},
+  });
 
   return {
     'app.info': async () => ok(deps.appInfo()),
@@ -151,6 +158,20 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         const updated = await updateModels(session.orgPath, input);
         return updated.ok ? ok(await listModels(session.orgPath, host.secretStore)) : updated;
       }),
+
+    'models.serverModels': (input) => inOrg(async (session) => ok(await listServerModels(input, setupDeps(session)))),
+    'models.probe': (input) => inOrg(async (session) => ok(await probeModel(input, setupDeps(session)))),
+    'models.add': (input) =>
+      inOrg(async (session) => {
+        const added = await addModelWithKey(input, {
+          secrets: host.secretStore,
+          saveModel: (key, patch) => updateModels(session.orgPath, { action: 'set', key, patch }),
+        });
+        if (!added.ok) return added;
+        await host.reloadSecrets();
+        return ok(await listModels(session.orgPath, host.secretStore));
+      }),
+    'models.detectLocal': () => inOrg(async (session) => ok(await detectLocalServers(setupDeps(session)))),
 
     'firstRun.openDemo': async ({ fresh }) => {
       const demo = await prepareDemoOrg(

@@ -125,6 +125,14 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { action: 'set', key: 'x', patch: { api_key_secret: 'lower_case' } },
     { action: 'set', key: '', patch: {} },
   ],
+  'models.serverModels': [{}, { provider: '' }, { provider: 'openai', apiKey: 42 }, { provider: 'openai', extra: 1 }],
+  'models.probe': [{ provider: 'openai' }, { provider: 'openai', modelName: '' }],
+  'models.add': [
+    { key: 'x', provider: 'openai' },
+    { key: '', provider: 'openai', modelName: 'm' },
+    { key: 'x', provider: 'openai', modelName: 'm', api_key_secret: 'X' },
+  ],
+  'models.detectLocal': [{ port: 11434 }, 'x'],
   'firstRun.openDemo': [{ fresh: 'yes' }, { path: '/tmp' }],
 };
 
@@ -232,6 +240,11 @@ describe('dispatch', () => {
         'models.update',
         { action: 'set', key: 'local', patch: { provider: 'ollama', model_name: 'llama3.2' } },
       ],
+      // Port 9 (discard) on loopback: nothing answers, which the setup channels say in words.
+      ['models.serverModels', { provider: 'ollama', baseUrl: 'http://127.0.0.1:9' }],
+      ['models.probe', { provider: 'ollama', baseUrl: 'http://127.0.0.1:9', modelName: 'llama3.2' }],
+      ['models.add', { key: 'local-two', provider: 'ollama', modelName: 'qwen3' }],
+      ['models.detectLocal', {}],
       ['org.removeAgent', { agent: 'editor' }],
       ['firstRun.openDemo', {}],
       ['org.close', {}],
