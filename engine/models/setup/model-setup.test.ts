@@ -106,7 +106,7 @@ describe('testing a model', () => {
     expect((server.received.at(-1)?.json as Record<string, unknown>).temperature).toBeUndefined();
     expect(await probeModel({ ...input, modelName: 'gpt-z' }, deps())).toMatchObject({
       ok: false,
-      problem: { field: 'modelName', kind: 'model_not_found', message: 'OpenAI-compatible server has no model called “gpt-z”. Pick one from the list of its models.' },
+      problem: { field: 'modelName', kind: 'model_not_found', message: 'The OpenAI-compatible server has no model called “gpt-z”. Pick one from the list of its models.' },
     });
   });
 });

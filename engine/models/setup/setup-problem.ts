@@ -13,12 +13,13 @@ export interface ProblemContext {
 
 /** A failed call in words a person can act on, at the form field to change. */
 export function setupProblem(error: ModelCallError, context: ProblemContext): SetupProblem {
-  const { service, modelName } = context;
+  const { modelName } = context;
+  const service = atSentenceStart(context.service);
   const where = hostOf(context.baseUrl);
   switch (error.kind) {
     case 'config':
       return /key/i.test(error.message)
-        ? { field: 'apiKey', kind: 'bad_key', message: `${service} needs an API key. Paste the key from your ${service} account.` }
+        ? { field: 'apiKey', kind: 'bad_key', message: `${service} needs an API key. Paste the key from your ${context.service} account.` }
         : { field: 'baseUrl', kind: 'wrong_url', message: `Give the address of the server (the base URL).` };
     case 'network':
       if (/ECONNREFUSED/.test(error.message)) {
@@ -26,7 +27,7 @@ export function setupProblem(error: ModelCallError, context: ProblemContext): Se
           field: 'baseUrl',
           kind: 'server_down',
           message: context.local
-            ? `Nothing is answering at ${where}. Is ${service} running? Start it, then try again.`
+            ? `Nothing is answering at ${where}. Is ${named(context.service)} running? Start it, then try again.`
             : `Nothing is answering at ${where}. Check the address.`,
         };
       }
@@ -43,7 +44,7 @@ export function setupProblem(error: ModelCallError, context: ProblemContext): Se
           : `${service} at ${where} did not answer in time. Check the address and try again.`,
       };
     case 'bad_response':
-      return { field: 'baseUrl', kind: 'not_a_server', message: `Something answered at ${where}, but not the way ${service} does. Check the base URL and the provider.` };
+      return { field: 'baseUrl', kind: 'not_a_server', message: `Something answered at ${where}, but not the way ${named(context.service)} does. Check the base URL and the provider.` };
     case 'http':
       return httpProblem(error, context, where, modelName);
     default:
@@ -52,7 +53,7 @@ export function setupProblem(error: ModelCallError, context: ProblemContext): Se
 }
 
 function httpProblem(error: ModelCallError, context: ProblemContext, where: string, modelName: string | undefined): SetupProblem {
-  const { service } = context;
+  const service = atSentenceStart(context.service);
   const status = error.status ?? 0;
   if (status === 401 || status === 403) {
     return { field: 'apiKey', kind: 'bad_key', message: `${service} did not accept this API key. Check that you copied all of it and that it is still active.` };
@@ -65,7 +66,7 @@ function httpProblem(error: ModelCallError, context: ProblemContext, where: stri
     return {
       field: 'baseUrl',
       kind: 'wrong_url',
-      message: `${where} answered “not found”: this is probably not the right address for ${service}.${/\/v1\/?$/.test(context.baseUrl) || context.baseUrl === '' ? '' : ' OpenAI-style addresses usually end in /v1.'}`,
+      message: `${where} answered “not found”: this is probably not the right address for ${named(context.service)}.${/^(Anthropic|Ollama)$/.test(context.service) || /\/v1\/?$/.test(context.baseUrl) ? '' : ' OpenAI-style addresses usually end in /v1.'}`,
     };
   }
   if (status === 402 || status === 429) {
@@ -77,6 +78,16 @@ function httpProblem(error: ModelCallError, context: ProblemContext, where: stri
 /** The provider's own explanation, without our "X returned HTTP 400:" prefix. */
 function detailOf(message: string): string {
   return message.replace(/^.*? returned HTTP \d+(?: after \d+ attempts)?: /, '');
+}
+
+/** "the llama.cpp server", but "Ollama". */
+function named(service: string): string {
+  return /server$/i.test(service) ? `the ${service}` : service;
+}
+
+function atSentenceStart(service: string): string {
+  const phrase = named(service);
+  return phrase.charAt(0).toUpperCase() + phrase.slice(1);
 }
 
 function hostOf(baseUrl: string): string {

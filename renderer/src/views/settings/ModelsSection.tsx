@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { RawJson } from '../../components/RawJson';
 import { toast } from '../../components/toast-store';
 import { lemming } from '../../lemming';
+import { ModelSetupForm } from './ModelSetupForm';
 
 /** The org's models (models.json): provider, model, endpoint and key, each with a connection test. */
 export function ModelsSection() {
@@ -50,7 +51,7 @@ export function ModelsSection() {
               ))}
             </ul>
           )}
-          <AddModelForm providers={list.providers} onAdded={setList} />
+          <ModelSetupForm providers={list.providers} onAdded={setList} />
           <RawJson value={list} label="Show models as JSON" />
         </>
       )}
@@ -190,68 +191,5 @@ function ModelCard({
         </p>
       </ConfirmDialog>
     </li>
-  );
-}
-
-function AddModelForm({
-  providers,
-  onAdded,
-}: {
-  providers: ProviderInfo[];
-  onAdded: (list: ModelList) => void;
-}) {
-  const [key, setKey] = useState('');
-  const [provider, setProvider] = useState(providers[0]?.name ?? 'openai');
-  const [modelName, setModelName] = useState('');
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const added = await attempt(`Adding ${key}…`, `Could not add ${key}`, () =>
-      lemming().models.update({
-        action: 'set',
-        key: key.trim(),
-        patch: { provider, model_name: modelName.trim() },
-      }),
-    );
-    if (!added) return;
-    onAdded(added);
-    toast.success(`Added ${key.trim()}`, 'Set its base URL and API key above, then test the connection.');
-    setKey('');
-    setModelName('');
-  };
-
-  return (
-    <details className="add-model">
-      <summary>Add a model</summary>
-      <form className="field-grid" onSubmit={(event) => void submit(event)}>
-        <label>
-          Key (how agents name it)
-          <input value={key} onChange={(event) => setKey(event.target.value)} placeholder="e.g. gpt-4o" />
-        </label>
-        <label>
-          Provider
-          <select value={provider} onChange={(event) => setProvider(event.target.value)}>
-            {providers.map((item) => (
-              <option key={item.name} value={item.name}>
-                {item.service}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Model name at the provider
-          <input
-            value={modelName}
-            onChange={(event) => setModelName(event.target.value)}
-            spellCheck={false}
-          />
-        </label>
-        <div>
-          <button type="submit" disabled={!key.trim() || !modelName.trim()}>
-            Add model
-          </button>
-        </div>
-      </form>
-    </details>
   );
 }
