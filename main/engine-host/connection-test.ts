@@ -51,7 +51,6 @@ export async function testConnection(
       model: entry.model_name,
       messages: [{ role: 'user', content: 'This is a connection test. Reply with the single word OK.' }],
       maxTokens: 16,
-      temperature: 0,
       signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
       context: { agent: 'connection-test', tick: 0, round: 1 },
     });

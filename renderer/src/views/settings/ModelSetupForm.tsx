@@ -13,7 +13,7 @@ import { toast } from '../../components/toast-store';
 import { lemming } from '../../lemming';
 
 /** Providers that run on a server; a command or a script has nothing to connect to. */
-const SERVER_PROVIDERS = new Set(['openai', 'anthropic', 'openrouter', 'ollama', 'lmstudio', 'openai-compatible', 'vllm', 'llamacpp']);
+export const SERVER_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic', 'openrouter', 'ollama', 'lmstudio', 'openai-compatible', 'vllm', 'llamacpp']);
 
 type Listing = { state: 'idle' } | { state: 'listing' } | { state: 'listed'; models: ServerModel[] };
 type Probe = { state: 'idle' } | { state: 'testing' } | { state: 'done'; probe: ModelProbe };

@@ -7,7 +7,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { RawJson } from '../../components/RawJson';
 import { toast } from '../../components/toast-store';
 import { lemming } from '../../lemming';
-import { ModelSetupForm } from './ModelSetupForm';
+import { ModelSetupForm, SERVER_PROVIDERS } from './ModelSetupForm';
 
 /** The org's models (models.json): provider, model, endpoint and key, each with a connection test. */
 export function ModelsSection() {
@@ -76,6 +76,7 @@ function ModelCard({
   const [baseUrl, setBaseUrl] = useState(model.baseUrl ?? '');
   const [modelName, setModelName] = useState(model.modelName);
   const [secret, setSecret] = useState(model.apiKeySecret ?? '');
+  const [apiKey, setApiKey] = useState('');
   const [test, setTest] = useState<
     { ok: boolean; message: string; latencyMs: number | null } | 'testing' | null
   >(null);
@@ -84,24 +85,46 @@ function ModelCard({
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
+    // A new key goes to the secret store with the model; otherwise only the fields change.
     const updated = await attempt(`Saving ${model.key}…`, `Could not save ${model.key}`, () =>
-      lemming().models.update({
-        action: 'set',
-        key: model.key,
-        patch: {
-          model_name: modelName.trim(),
-          base_url: baseUrl.trim() === '' ? null : baseUrl.trim(),
-          api_key_secret: secret.trim() === '' ? null : secret.trim(),
-        },
-      }),
+      apiKey.trim()
+        ? lemming().models.add({
+            key: model.key,
+            provider: model.provider,
+            modelName: modelName.trim(),
+            ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+            apiKey: apiKey.trim(),
+          })
+        : lemming().models.update({
+            action: 'set',
+            key: model.key,
+            patch: {
+              model_name: modelName.trim(),
+              base_url: baseUrl.trim() === '' ? null : baseUrl.trim(),
+              api_key_secret: secret.trim() === '' ? null : secret.trim(),
+            },
+          }),
     );
     if (!updated) return;
+    setApiKey('');
     onChanged(updated);
     toast.success(`Saved ${model.key}`);
   };
 
   const testConnection = async () => {
     setTest('testing');
+    if (provider && SERVER_PROVIDERS.has(provider.name)) {
+      const probed = await lemming().models.probe({
+        provider: model.provider,
+        ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+        ...(apiKey.trim() ? { apiKey: apiKey.trim() } : {}),
+        existingModel: model.key,
+        modelName: modelName.trim(),
+      });
+      if (probed.ok) setTest(probed.value);
+      else setTest({ ok: false, message: probed.error.message, latencyMs: null });
+      return;
+    }
     const result = await lemming().settings.testConnection({ model: model.key });
     if (result.ok) setTest(result.value);
     else setTest({ ok: false, message: result.error.message, latencyMs: null });
@@ -150,15 +173,31 @@ function ModelCard({
             spellCheck={false}
           />
         </label>
-        <label>
-          API key secret name
-          <input
-            value={secret}
-            onChange={(event) => setSecret(event.target.value.toUpperCase())}
-            placeholder="e.g. OPENAI_API_KEY"
-            spellCheck={false}
-          />
-        </label>
+        {provider && SERVER_PROVIDERS.has(provider.name) && (
+          <label>
+            API key
+            <input
+              type="password"
+              value={apiKey}
+              onChange={(event) => setApiKey(event.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={model.apiKeySet ? 'Saved. Paste a new key to replace it' : 'Paste the API key'}
+            />
+          </label>
+        )}
+        <details className="advanced">
+          <summary>Advanced</summary>
+          <label>
+            Name of the secret that holds the key
+            <input
+              value={secret}
+              onChange={(event) => setSecret(event.target.value.toUpperCase())}
+              placeholder="e.g. OPENAI_API_KEY"
+              spellCheck={false}
+            />
+          </label>
+        </details>
         <div className="button-row">
           <button type="submit">Save {model.key}</button>
           <button type="button" onClick={() => void testConnection()} disabled={test === 'testing'}>
