@@ -3,6 +3,7 @@ import type { TurnProgress } from '../api/model-event-schemas';
 import { main } from '../cli/main';
 import { startStreamingServer, type StreamingServer } from '../models/test-support/streaming-server';
 import { OrgEngine } from './org-engine';
+import { RunController } from './run-controller';
 import { resume, tempOrgs } from './test-support/temp-org';
 
 const orgs = tempOrgs();
@@ -94,6 +95,40 @@ describe('a streamed turn', () => {
       expect(server.finishedAt[0]).toBe(0);
       const error = timelineOf(engine).find((event) => event.kind === 'model_call');
       expect(error?.error).toMatchObject({ error_kind: 'cancelled' });
+    } finally {
+      engine.close();
+    }
+  });
+});
+
+describe('the run controller', () => {
+  it('Stop cuts off an answer being streamed within 200 ms; the tick ends and the run stops', async () => {
+    const { server, org } = await slowModelOrg();
+    let stoppedAt = 0;
+    let pieces = 0;
+    const holder: { controller: RunController | null } = { controller: null };
+    const engine = await OrgEngine.open({
+      orgPath: org,
+      env: {},
+      onProgress: () => {
+        pieces += 1;
+        if (pieces === 10) {
+          stoppedAt = performance.now();
+          holder.controller?.stop();
+        }
+      },
+    });
+    try {
+      const controller = new RunController(engine);
+      holder.controller = controller;
+      await controller.refresh();
+      controller.start({ tickLimit: 5, intervalMs: 0 });
+      await controller.whenIdle();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(server.closedAt[0]! - stoppedAt).toBeLessThan(200);
+      expect(server.finishedAt[0]).toBe(0);
+      expect(server.received).toHaveLength(1);
+      expect(controller.state()).toMatchObject({ phase: 'idle', ended: { reason: 'stopped', atTick: 1 } });
     } finally {
       engine.close();
     }
