@@ -67,6 +67,7 @@ test('adding an OpenAI-compatible model by its key, picked from the server’s l
   await expect(card).toBeVisible();
   await expect(card).toContainText('Key is set');
   await expect(key).toHaveValue('');
+  await expect(page.getByText('GPT_TEST_MINI_API_KEY', { exact: true })).toBeVisible();
   // The saved model tests with its saved key; the key itself is never shown.
   await expect(card.getByLabel('API key')).toHaveValue('');
   await card.getByRole('button', { name: 'Test connection' }).click();

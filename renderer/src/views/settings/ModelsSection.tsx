@@ -10,9 +10,13 @@ import { lemming } from '../../lemming';
 import { ModelSetupForm, SERVER_PROVIDERS } from './ModelSetupForm';
 
 /** The org's models (models.json): provider, model, endpoint and key, each with a connection test. */
-export function ModelsSection() {
+export function ModelsSection({ onModelsSaved }: { onModelsSaved?: () => void }) {
   const headingId = useId();
   const [list, setList] = useState<ModelList | null>(null);
+  const saved = (next: ModelList) => {
+    setList(next);
+    onModelsSaved?.();
+  };
 
   useEffect(() => {
     let live = true;
@@ -47,11 +51,11 @@ export function ModelsSection() {
           ) : (
             <ul className="model-list" aria-label="Models">
               {list.models.map((model) => (
-                <ModelCard key={model.key} model={model} providers={list.providers} onChanged={setList} />
+                <ModelCard key={model.key} model={model} providers={list.providers} onChanged={saved} />
               ))}
             </ul>
           )}
-          <ModelSetupForm providers={list.providers} onAdded={setList} />
+          <ModelSetupForm providers={list.providers} onAdded={saved} />
           <RawJson value={list} label="Show models as JSON" />
         </>
       )}
@@ -212,7 +216,6 @@ function ModelCard({
         {test !== null && test !== 'testing' && (
           <span className={test.ok ? 'test-ok' : 'test-bad'}>
             <strong>{test.ok ? 'Connected.' : 'Not connected.'}</strong> {test.message}
-            {test.latencyMs !== null ? ` (${test.latencyMs} ms)` : ''}
           </span>
         )}
       </div>
