@@ -102,7 +102,7 @@ describe('testing a model', () => {
   it('says what the model answered, or that the server has no such model', async () => {
     const server = await serve(startFakeOpenAiServer({ key: 'sk-good', models: ['gpt-a'] }));
     const input = { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, apiKey: 'sk-good' };
-    expect(await probeModel({ ...input, modelName: 'gpt-a' }, deps())).toMatchObject({ ok: true, message: expect.stringMatching(/^gpt-a answered in \d+ ms: “OK”\.$/), problem: null });
+    expect(await probeModel({ ...input, modelName: 'gpt-a' }, deps())).toMatchObject({ ok: true, message: expect.stringMatching(/^gpt-a answered in \d+ ms: "OK"\.$/), problem: null });
     expect((server.received.at(-1)?.json as Record<string, unknown>).temperature).toBeUndefined();
     expect(await probeModel({ ...input, modelName: 'gpt-z' }, deps())).toMatchObject({
       ok: false,

@@ -16,6 +16,7 @@ import { isLoopbackUrl } from '../endpoint';
 import { JsonApiProvider } from '../json-api-provider';
 import { isModelCallError, ModelCallError } from '../model-call-error';
 import { findModelEntry, readModelsFile, type ModelEntry, type ProviderConfig } from '../models-file';
+import type { ModelProvider } from '../types';
 import { setupProblem } from './setup-problem';
 
 export interface SetupDeps {
@@ -92,22 +93,31 @@ export async function listServerModels(input: ModelServerInput, deps: SetupDeps)
 export async function probeModel(input: ModelProbeInput, deps: SetupDeps): Promise<ModelProbe> {
   const server = await serverOf(input, deps, input.modelName);
   if (!server.ok) return { ok: false, message: server.problem.message, latencyMs: null, problem: server.problem };
-  const started = Date.now();
   try {
-    const response = await server.provider.complete({
-      model: input.modelName,
-      messages: [{ role: 'user', content: 'This is a connection test. Reply with the single word OK.' }],
-      maxTokens: 16,
-      signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
-      context: { agent: 'connection-test', tick: 0, round: 1 },
-    });
-    const latencyMs = Date.now() - started;
-    const reply = response.text.replace(/\s+/g, ' ').trim().slice(0, REPLY_PREVIEW);
-    return { ok: true, message: `${input.modelName} answered in ${latencyMs} ms${reply ? `: “${reply}”` : ''}.`, latencyMs, problem: null };
+    const { message, latencyMs } = await askForOk(server.provider, input.modelName);
+    return { ok: true, message, latencyMs, problem: null };
   } catch (error) {
     const problem = problemOf(error, server, input.modelName);
     return { ok: false, message: problem.message, latencyMs: null, problem };
   }
+}
+
+/**
+ * The smallest useful call: asks the model to say OK and reports what it said and how fast. Rejects
+ * with the provider's error.
+ */
+export async function askForOk(provider: ModelProvider, modelName: string): Promise<{ message: string; latencyMs: number }> {
+  const started = Date.now();
+  const response = await provider.complete({
+    model: modelName,
+    messages: [{ role: 'user', content: 'This is a connection test. Reply with the single word OK.' }],
+    maxTokens: 16,
+    signal: AbortSignal.timeout(SETUP_TIMEOUT_MS),
+    context: { agent: 'connection-test', tick: 0, round: 1 },
+  });
+  const latencyMs = Date.now() - started;
+  const reply = response.text.replace(/\s+/g, ' ').trim().slice(0, REPLY_PREVIEW);
+  return { message: `${modelName} answered in ${latencyMs} ms${reply ? `: "${reply}"` : ''}.`, latencyMs };
 }
 
 /** The secret a model's key is kept under: GPT_4O_API_KEY for the model "gpt-4o". */
