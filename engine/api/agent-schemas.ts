@@ -132,6 +132,8 @@ export const FileAccessPreview = z.object({
         /** The same place relative to the org folder ("." is the whole org). */
         display: z.string(),
         exists: z.boolean(),
+        /** What agents can never change there whatever their grants (the protected places), in words. */
+        readOnly: z.string().optional(),
       }),
       z.object({ entry: z.string(), ok: z.literal(false), reason: z.string() }),
     ]),

@@ -2,8 +2,12 @@ import { z } from 'zod';
 import { ToolKind } from './agent-schemas';
 import { AgentProblem } from './schemas';
 
-/** The layers a tool passes on its way to the model, in order (DESIGN.md §4.2). */
-export const PolicyLayer = z.enum(['allowlist', 'org_deny', 'kind', 'readiness', 'credits']);
+/**
+ * The layers a tool passes on its way to the model, in order (DESIGN.md §4.2). `delegate` is judged
+ * only for a composed tool that calls a registered tool (a primitive such as shell): that tool must be
+ * available to the agent too, by its own grant or an explicit "<tool> via <primitive>" grant.
+ */
+export const PolicyLayer = z.enum(['allowlist', 'org_deny', 'kind', 'delegate', 'readiness', 'credits']);
 export type PolicyLayer = z.infer<typeof PolicyLayer>;
 
 /** One change that gets a tool past one layer. */

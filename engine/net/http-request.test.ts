@@ -376,3 +376,56 @@ describe('TLS through a pinned address', () => {
     );
   });
 });
+
+const SECRET_IN_BODY = 'sk-body-secret-5e0c2a91';
+
+/** A POST that carries SECRET_IN_BODY as a secret value of the call. */
+function sendBody(request: Partial<HttpRequest> & { url: string }): Promise<HttpResult> {
+  return send(
+    { method: 'POST', headers: { 'Content-Type': 'application/json' }, ...request },
+    { secretValues: [SECRET_IN_BODY] },
+  );
+}
+
+/** Issue 10, escape 5: the body of a 307/308 is resent as is, and a secret in it must not follow to another origin. */
+describe('a request body that carries a secret, redirected with 307 or 308', () => {
+  for (const status of [307, 308]) {
+    it(`is not resent to another origin on ${status}: the call fails and says why`, async () => {
+      const result = await sendBody({
+        url: redirect(network.url('other.example.test', '/echo'), status),
+        body: JSON.stringify({ order: 1, key: SECRET_IN_BODY }),
+      });
+      expect(result).toEqual({
+        ok: false,
+        error: {
+          code: 'invalid_redirect',
+          message: `redirect 1 to ${network.url('other.example.test', '/echo')}: the server asked to send the request again, body and all, to another site (${status}); the body carries a secret, so it was not sent`,
+        },
+      });
+      expect(network.otherServer.requests).toEqual([]);
+      expect(JSON.stringify(result)).not.toContain(SECRET_IN_BODY);
+    });
+  }
+
+  it('is resent on the same origin, where the secret was meant to go', async () => {
+    const result = await sendBody({ url: redirect('/echo', 307), body: JSON.stringify({ key: SECRET_IN_BODY }) });
+    expect(result.ok && JSON.parse(result.response.body.toString()).method).toBe('POST');
+    expect(network.publicServer.requests.at(-1)?.body).toBe(JSON.stringify({ key: SECRET_IN_BODY }));
+  });
+
+  it('a body without a secret still follows to another origin', async () => {
+    const result = await sendBody({ url: redirect(network.url('other.example.test', '/echo'), 308), body: '{"order":1}' });
+    expect(result.ok).toBe(true);
+    expect(network.otherServer.requests[0]?.body).toBe('{"order":1}');
+  });
+
+  it('a percent-encoded secret in a form body counts too', async () => {
+    const result = await sendBody({
+      url: redirect(network.url('other.example.test', '/echo'), 307),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ key: `${SECRET_IN_BODY} +/` }).toString(),
+    });
+    expect(result.ok).toBe(false);
+    expect(network.otherServer.requests).toEqual([]);
+  });
+});

@@ -179,7 +179,9 @@ async function followRedirects(
       const next = parseTargetUrl(location, url);
       if (!next.ok)
         return refused('invalid_redirect', `redirect ${hop + 1}: the Location header is not a valid URL`);
-      shape = redirectedRequest(shape, response.statusCode, next.value.origin !== url.origin, secrets);
+      const resent = redirectedRequest(shape, response.statusCode, next.value.origin !== url.origin, secrets);
+      if (!resent.ok) return prefixed(resent, `redirect ${hop + 1} to ${describeUrl(next.value)}: `);
+      shape = resent.value;
       url = next.value;
     } finally {
       await release();

@@ -1,15 +1,20 @@
+import { secretPrefixAtEnd } from '../secrets/cut-redacted';
+import { secretSpellings as spellingsOfOne } from '../secrets/secret-spellings';
+
 export const REDACTED = '[REDACTED]';
 
 /**
- * The spellings a secret can take in text we return: as given, and percent-encoded as it would
- * appear in a URL. Longest first, so a secret that contains another is replaced whole.
+ * Every spelling a secret can take in text we return (secrets/secret-spellings.ts: as given,
+ * URL-, form- and JSON-encoded, inside base64), and the value itself however short. Longest first,
+ * so a secret that contains another is replaced whole.
  */
-function secretSpellings(secrets: readonly string[]): string[] {
+export function secretSpellings(secrets: readonly string[]): string[] {
   const spellings = new Set<string>();
   for (const secret of secrets) {
     if (secret === '') continue;
     spellings.add(secret);
     spellings.add(encodeURIComponent(secret));
+    for (const spelling of spellingsOfOne(secret)) spellings.add(spelling);
   }
   return [...spellings].sort((a, b) => b.length - a.length);
 }
@@ -45,24 +50,10 @@ function replaceAll(haystack: Buffer, needle: Buffer, replacement: Buffer): Buff
   return Buffer.concat(pieces);
 }
 
-/** Only prefixes this long are treated as a leak; shorter ones are too common to mean anything. */
-const MIN_LEAKED_PREFIX = 4;
-
 function dropSecretPrefixTail(buffer: Buffer, spellings: readonly Buffer[]): Buffer {
-  let keep = buffer.length;
-  for (const spelling of spellings) {
-    for (
-      let length = Math.min(spelling.length - 1, buffer.length);
-      length >= MIN_LEAKED_PREFIX;
-      length -= 1
-    ) {
-      if (buffer.subarray(buffer.length - length).equals(spelling.subarray(0, length))) {
-        keep = Math.min(keep, buffer.length - length);
-        break;
-      }
-    }
-  }
-  return buffer.subarray(0, keep);
+  const tail = buffer.subarray(Math.max(0, buffer.length - Math.max(0, ...spellings.map((spelling) => spelling.length))));
+  const leaked = secretPrefixAtEnd(tail.toString('latin1'), spellings.map((spelling) => spelling.toString('latin1')));
+  return buffer.subarray(0, buffer.length - leaked);
 }
 
 /** A URL for messages: origin and path, with the query and fragment left out (they may carry tokens). */

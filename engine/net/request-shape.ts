@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCredentialHeader } from './credential-headers';
+import { secretSpellings } from '../secrets/secret-spellings';
 import { checked, refused, type Checked } from './http-error';
 
 export const HttpMethod = z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -108,26 +109,30 @@ export function isRedirectStatus(status: number): status is RedirectStatus {
 /**
  * The request to send to a redirect's target, following the Fetch standard: 303 turns everything
  * but HEAD into a bodiless GET, 301/302 do so for POST, 307/308 keep method and body. A hop to
- * another origin drops credential headers and every header that holds a secret.
+ * another origin drops credential headers and every header that holds a secret, and is refused when
+ * the body it would resend holds a secret (in any spelling): that body was meant for one site only.
  */
 export function redirectedRequest(
   previous: RequestShape,
   status: RedirectStatus,
   crossOrigin: boolean,
   secrets: readonly string[],
-): RequestShape {
+): Checked<RequestShape> {
   const becomesGet =
     (status === 303 && previous.method !== 'HEAD') ||
     ((status === 301 || status === 302) && previous.method === 'POST');
+  const spellings = crossOrigin ? secrets.flatMap((secret) => (secret === '' ? [] : [secret, ...secretSpellings(secret)])) : [];
+  const holdsSecret = (text: string) => spellings.some((spelling) => text.includes(spelling));
+  if (!becomesGet && previous.body !== null && holdsSecret(previous.body.toString('utf8')))
+    return refused(
+      'invalid_redirect',
+      `the server asked to send the request again, body and all, to another site (${status}); the body carries a secret, so it was not sent`,
+    );
   const headers: RequestHeaders = {};
   for (const [name, value] of Object.entries(previous.headers)) {
     if (becomesGet && BODY_HEADERS.includes(name)) continue;
-    if (
-      crossOrigin &&
-      (isCredentialHeader(name) || secrets.some((secret) => secret !== '' && value.includes(secret)))
-    )
-      continue;
+    if (crossOrigin && (isCredentialHeader(name) || holdsSecret(value))) continue;
     headers[name] = value;
   }
-  return becomesGet ? { method: 'GET', headers, body: null } : { ...previous, headers };
+  return checked(becomesGet ? { method: 'GET', headers, body: null } : { ...previous, headers });
 }

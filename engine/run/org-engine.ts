@@ -20,8 +20,8 @@ import type { TimelineEventInput } from '../timeline/event-schema';
 import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
 import type { ToolTurnContext, TurnBudget } from '../tools/agent-tools';
 import { resolveTools, type ToolVerdict } from '../tools/policy-resolver';
-import { TOOL_GROUPS, toolCatalog } from '../tools/tool-catalog';
-import { composedToolSpecs, loadComposedTools, netHttpPrimitive } from '../tools/composed';
+import { toolCatalog } from '../tools/tool-catalog';
+import { composedCatalogEntries, composedToolSpecs, loadComposedTools, netHttpPrimitive } from '../tools/composed';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import type { HttpTransport } from '../tools/http-request-tool';
 import type { ToolResult } from '../tools/tool-result';
@@ -342,7 +342,7 @@ export class OrgEngine {
       }),
       lookupTool: (name) => builtIns.find((entry) => entry.spec.name === name)?.spec,
     });
-    return toolset.entries.map(({ spec, readiness }) => ({ spec, grantedBy: [spec.name, TOOL_GROUPS[spec.kind]], readiness }));
+    return composedCatalogEntries(toolset);
   }
 
   private async findAgent(agentName: string): Promise<LoadedAgent & { org: LoadedAgent[] }> {

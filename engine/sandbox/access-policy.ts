@@ -1,7 +1,8 @@
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Resume } from '../org/resume-schema';
 import type { PathResolver } from './agent-filesystem';
-import { realPathOf } from './canonicalize';
+import { realPathOf, type RealPath } from './canonicalize';
+import { protectedTarget } from './protected-places';
 import { isWithin, relativeWithin, type SandboxLayout } from './sandbox-layout';
 import {
   CONTROL_CHARACTER,
@@ -138,7 +139,7 @@ export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
       }
       if (kind === 'write') {
         const orgReal = await realPathOf(layout.orgPath, fs);
-        const reason = orgReal.ok ? protectedFromAgents(orgReal.path, canonicalPath) : null;
+        const reason = orgReal.ok ? await protectedTarget(orgReal.path, canonicalPath, fs) : null;
         if (reason) return { allowed: false, code: 'denied', reason };
       }
       if (hook) {
@@ -161,28 +162,6 @@ export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
   };
 }
 
-/** Org folders that define agents, tools and the engine's own state: writing there would change what agents may do. */
-const PROTECTED_ORG_FOLDERS = ['lemming', '.lemming', 'tools'];
-
-/**
- * Whatever an agent's grants say, its file tools never change what defines the org: config and the
- * timeline (lemming/, .lemming/), org tools (tools/), and anything under agents/ but a workspace —
- * resumes, outboxes, memory, logs, skills and api-tools, its own included — since editing those would
- * grant permissions, forge messages or rewrite history. Returns why, or null when the path is writable.
- */
-export function protectedFromAgents(orgRealPath: string, target: string): string | null {
-  if (!isWithin(orgRealPath, target)) return null;
-  const names = relativeWithin(orgRealPath, target).split('/');
-  const [top, agent, area] = names;
-  if (top !== undefined && PROTECTED_ORG_FOLDERS.includes(top)) {
-    return `is in the org's ${top}/ folder, which agents may not change (it holds the org's configuration, tools or timeline)`;
-  }
-  if (top === 'agents' && !(agent !== undefined && area === 'workspace')) {
-    return "is in an agent's folder outside its workspace (resumes, outboxes, memory and logs are changed only by the engine)";
-  }
-  return null;
-}
-
 export type ResolvedEntry =
   { ok: true; path: string; display: string; lexicalPath: string } | { ok: false; reason: string };
 
@@ -200,11 +179,12 @@ export async function resolveAccessEntry(
   const screening = screenRawPath(entry, options.flavor ?? HOST_FLAVOR);
   if (!screening.ok) return { ok: false, reason: `${quote(entry)} ${screening.reason}` };
   const lexicalPath = isAbsolute(entry) ? resolve(entry) : resolve(orgPath, entry);
-  const real = await realPathOf(lexicalPath, fs);
+  const { layout } = options;
+  const bases = layout ? [layout.workspacePath, layout.sharedPath, orgPath] : [join(orgPath, 'shared'), orgPath];
+  const real = await pinnedRealPath(lexicalPath, bases, orgPath, fs);
   if (!real.ok) return { ok: false, reason: `${quote(entry)} ${real.reason}` };
 
   const places: [string, (inside: string) => string][] = [[orgPath, (inside) => inside]];
-  const { layout } = options;
   if (layout)
     places.push(
       [layout.sharedPath, underName('shared')],
@@ -227,6 +207,44 @@ export async function resolveAccessEntry(
     display: home.display(relativeWithin(home.root, real.path)),
     lexicalPath,
   };
+}
+
+/**
+ * Where a grant really leads, pinned to the folder it names: the org, shared/ and the workspace may be
+ * links the user made (to another disk), but no folder named below them may be a link. A link there
+ * (made by an agent's shell, say) would let whoever can change it repoint another agent's grant, so
+ * the grant is refused while it is one. A path outside those places must not go through any link.
+ */
+async function pinnedRealPath(
+  lexicalPath: string,
+  bases: readonly string[],
+  orgPath: string,
+  fs: PathResolver,
+): Promise<RealPath> {
+  const shown = (path: string) => (isWithin(orgPath, path) ? relativeWithin(orgPath, path) : path);
+  const refusal = (link: string, leadsTo: string | null): RealPath => ({
+    ok: false,
+    code: 'invalid_path',
+    reason: `${link === lexicalPath ? 'is' : `goes through ${quote(shown(link))}, which is`} a symbolic link${leadsTo === null ? '' : ` (to ${leadsTo === orgPath ? 'the org folder itself' : quote(shown(leadsTo))})`}; a grant must name a real folder, so grant the folder it leads to instead`,
+  });
+  const base = bases.find((candidate) => isWithin(candidate, lexicalPath));
+  if (base === undefined) {
+    const real = await realPathOf(lexicalPath, fs);
+    return real.ok && real.path !== lexicalPath ? refusal(lexicalPath, real.path) : real;
+  }
+  const baseReal = await realPathOf(base, fs);
+  if (!baseReal.ok) return baseReal;
+  let current = base;
+  for (const name of relativeWithin(base, lexicalPath).split('/').filter((part) => part !== '.')) {
+    current = join(current, name);
+    const info = await fs.stat(current).catch(() => null);
+    if (info === null) break;
+    if (info.kind === 'symlink') {
+      const leadsTo = await realPathOf(current, fs);
+      return refusal(current, leadsTo.ok ? leadsTo.path : null);
+    }
+  }
+  return realPathOf(lexicalPath, fs);
 }
 
 /** A path in a message: quoted, and escaped when it holds characters a reader would not see. */

@@ -49,23 +49,39 @@ describe('previewAccessPath on the disk', () => {
     expect(await previewAccessPath(org, '.')).toMatchObject({ ok: true, display: '.' });
   });
 
-  it('shows where a link really leads', async () => {
-    await symlink(join(org, 'shared', 'reports'), join(org, 'shared', 'latest'));
-    expect(await previewAccessPath(org, 'shared/latest')).toMatchObject({
+  it('says what stays read-only whatever the grant: the protected places in or around the folder', async () => {
+    expect(await previewAccessPath(org, '.')).toMatchObject({
       ok: true,
-      canonical: join(org, 'shared', 'reports'),
-      display: 'shared/reports',
+      readOnly: "Agents can never change lemming/, .lemming/, tools/ or agents/ in it (except each agent's workspace)",
+    });
+    expect(await previewAccessPath(org, 'agents/writer')).toMatchObject({
+      ok: true,
+      readOnly: 'Agents can read here if allowed, but never change anything here: the app keeps these files',
+    });
+    expect(await previewAccessPath(org, 'shared/reports')).not.toHaveProperty('readOnly');
+  });
+
+  it('refuses a link, even to a folder inside the org, and names where it leads (a grant names a real folder)', async () => {
+    await symlink(join(org, 'shared', 'reports'), join(org, 'shared', 'latest'));
+    expect(await previewAccessPath(org, 'shared/latest')).toEqual({
+      ok: false,
+      reason:
+        "'shared/latest' is a symbolic link (to 'shared/reports'); a grant must name a real folder, so grant the folder it leads to instead",
     });
   });
 
   it('refuses what leads outside the org: parents, absolute paths, links, a sibling sharing the prefix', async () => {
     await symlink(join(root, 'outside'), join(org, 'shared', 'out'));
     await mkdir(join(root, 'org-evil'));
-    for (const entry of ['..', '../outside', join(root, 'outside'), 'shared/out/x', join(root, 'org-evil')]) {
+    for (const entry of ['..', '../outside', join(root, 'outside'), join(root, 'org-evil')]) {
       const preview = await previewAccessPath(org, entry);
       expect(preview, entry).toMatchObject({ ok: false });
       expect(preview.ok ? '' : preview.reason, entry).toContain('leads outside the organization folder');
     }
+    expect(await previewAccessPath(org, 'shared/out/x')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("goes through 'shared/out', which is a symbolic link"),
+    });
   });
 
   it('refuses forms the sandbox refuses, with the same reason', async () => {
@@ -80,7 +96,7 @@ describe('previewAccessPath on the disk', () => {
     await symlink(join(root, 'missing'), join(org, 'shared', 'dangling'));
     expect(await previewAccessPath(org, 'shared/dangling')).toEqual({
       ok: false,
-      reason: `'shared/dangling' goes through the symbolic link "dangling", whose target does not exist`,
+      reason: `'shared/dangling' is a symbolic link; a grant must name a real folder, so grant the folder it leads to instead`,
     });
   });
 });

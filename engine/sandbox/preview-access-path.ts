@@ -1,6 +1,7 @@
 import type { PathResolver } from './agent-filesystem';
 import { resolveAccessEntry } from './access-policy';
 import { DiskAgentFilesystem } from './disk-agent-filesystem';
+import { protectedWithin } from './protected-places';
 import { agentLayout } from './sandbox-layout';
 
 export type AccessPathPreview =
@@ -11,13 +12,16 @@ export type AccessPathPreview =
       /** The same place relative to the org folder, "/" between names ("." is the whole org). */
       display: string;
       exists: boolean;
+      /** What agents can never change there whatever their grants (the protected places), in words. */
+      readOnly?: string;
     }
   | { ok: false; reason: string };
 
 /**
  * What a `file_access` entry typed into a path editor will grant, as the sandbox will judge it: the
  * same canonicalizer and the same refusals, read from the disk as it is now. With `agentDir`, entries
- * inside that agent's workspace and shared/ are judged as for that agent.
+ * inside that agent's workspace and shared/ are judged as for that agent. `readOnly` says what the
+ * protected places (protected-places.ts) keep read-only in it, whatever the grant.
  */
 export async function previewAccessPath(
   orgPath: string,
@@ -29,5 +33,7 @@ export async function previewAccessPath(
   const resolved = await resolveAccessEntry(orgPath, entry, fs, layout ? { layout } : {});
   if (!resolved.ok) return resolved;
   const exists = (await fs.stat(resolved.path).catch(() => null)) !== null;
-  return { ok: true, canonical: resolved.path, display: resolved.display, exists };
+  const orgReal = await fs.realpath(orgPath).catch(() => orgPath);
+  const readOnly = protectedWithin(orgReal, resolved.path);
+  return { ok: true, canonical: resolved.path, display: resolved.display, exists, ...(readOnly ? { readOnly } : {}) };
 }

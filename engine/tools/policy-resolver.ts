@@ -1,6 +1,6 @@
 import type { OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
-import type { CatalogEntry } from './tool-catalog';
+import type { CatalogEntry, ToolDelegation } from './tool-catalog';
 import { PolicyLayer, type PolicyChange, type ToolVerdict } from '../api/tool-schemas';
 
 /** The layers a tool passes on its way to the model, in the order they are checked (DESIGN.md §4.2). */
@@ -44,7 +44,8 @@ export function availableTools(input: PolicyInput): CatalogEntry[] {
   return input.catalog.filter((_, index) => verdicts[index]!.available);
 }
 
-function judge(entry: CatalogEntry, { resume, policy, credits }: PolicyInput): LayerVerdict[] {
+function judge(entry: CatalogEntry, input: PolicyInput): LayerVerdict[] {
+  const { resume, policy, credits } = input;
   const { name, kind } = entry.spec;
   const granted = resume.permissions.tools.find((grant) => entry.grantedBy.includes(grant));
   const agentKinds = resume.permissions.tool_kinds;
@@ -71,6 +72,7 @@ function judge(entry: CatalogEntry, { resume, policy, credits }: PolicyInput): L
       reason: policy.tools.deny.includes(name) ? 'the org denies it to every agent (tools.deny in lemming/config/policy.json)' : 'not denied by the org',
     },
     { layer: 'kind', passed: kindProblem === null, reason: kindProblem ?? `${kind} tools are allowed` },
+    ...(entry.delegation ? [judgeDelegate(entry, entry.delegation, input)] : []),
     {
       layer: 'readiness',
       passed: entry.readiness.ready,
@@ -82,6 +84,40 @@ function judge(entry: CatalogEntry, { resume, policy, credits }: PolicyInput): L
       reason: credits === null ? 'credits are set at the first turn' : credits > 0 ? `${credits} credits left` : 'the agent has no credits left',
     },
   ];
+}
+
+/** The grant that lets `tool` (a composed tool) use `primitive` without the agent having the primitive itself. */
+export const delegationGrant = (tool: string, primitive: string): string => `${tool} via ${primitive}`;
+
+/**
+ * A composed tool that calls a registered tool is judged as that tool too: nothing it passes through
+ * may be denied by the org, and the agent must be granted the tool it ends in, or this tool's use of it.
+ */
+function judgeDelegate(entry: CatalogEntry, delegation: ToolDelegation, { resume, policy, catalog }: PolicyInput): LayerVerdict {
+  const { name } = entry.spec;
+  const { primitive } = delegation;
+  const denied = deniedDelegate(delegation, policy);
+  if (denied !== undefined)
+    return {
+      layer: 'delegate',
+      passed: false,
+      reason: `it runs ${denied}, which the org denies to every agent (tools.deny in lemming/config/policy.json)`,
+    };
+  if (primitive === null)
+    return { layer: 'delegate', passed: true, reason: `it calls ${delegation.through.join(' → ')}, which the org does not deny` };
+  const grants = catalog.find((candidate) => candidate.spec.name === primitive)?.grantedBy ?? [primitive];
+  const granted = resume.permissions.tools.find((grant) => grants.includes(grant) || grant === delegationGrant(name, primitive));
+  return granted === undefined
+    ? {
+        layer: 'delegate',
+        passed: false,
+        reason: `it runs ${primitive}, which ${resume.name}'s resume does not grant (add "${primitive}", or "${delegationGrant(name, primitive)}" to let only this tool use it, to permissions.tools)`,
+      }
+    : { layer: 'delegate', passed: true, reason: `it runs ${primitive}, granted by "${granted}" in permissions.tools` };
+}
+
+function deniedDelegate(delegation: ToolDelegation, policy: OrgPolicy): string | undefined {
+  return [...delegation.through, delegation.primitive ?? ''].find((tool) => policy.tools.deny.includes(tool));
 }
 
 /** The change that gets the tool past one failing layer, or null when no setting can. */
@@ -98,6 +134,12 @@ function changeFor(layer: LayerVerdict, entry: CatalogEntry, { resume, policy }:
       return resume.permissions.tool_kinds ? { kind: 'allow_agent_kind', toolKind: kind } : null;
     case 'readiness':
       return entry.readiness.ready ? null : { kind: 'make_ready', instructions: entry.readiness.fix };
+    case 'delegate': {
+      if (!entry.delegation) return null;
+      const denied = deniedDelegate(entry.delegation, policy);
+      if (denied !== undefined) return { kind: 'undeny_tool', tool: denied };
+      return entry.delegation.primitive === null ? null : { kind: 'grant_tool', tool: delegationGrant(name, entry.delegation.primitive) };
+    }
     case 'credits':
       return { kind: 'top_up_credits' };
   }

@@ -18,6 +18,15 @@ export interface CatalogEntry {
   /** Its own name first, then the groups and LeMMing names that also grant it. */
   grantedBy: readonly string[];
   readiness: Readiness;
+  /** For a composed tool that calls other tools: what it runs, each judged too. */
+  delegation?: ToolDelegation;
+}
+
+/** The tools a composed tool's call passes through after itself: composed tools, then the registered tool it ends in. */
+export interface ToolDelegation {
+  through: readonly string[];
+  /** The registered tool (a primitive such as shell) at the end; null when the chain ends in a web request of its own. */
+  primitive: string | null;
 }
 
 /** `group:*` names: each grants every tool of one kind. */

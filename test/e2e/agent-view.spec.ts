@@ -100,6 +100,12 @@ test('an invalid file-access path is refused with a message; a valid one shows i
   await expect(note).toContainText(join(org, 'shared'));
   await expect(entry).toHaveAttribute('aria-invalid', 'false');
   await page.screenshot({ path: testInfo.outputPath('path-canonical.png'), fullPage: true });
+
+  await entry.fill('.');
+  await expect(note).toContainText(
+    "Agents can never change lemming/, .lemming/, tools/ or agents/ in it (except each agent's workspace).",
+  );
+  await page.screenshot({ path: testInfo.outputPath('path-read-only.png'), fullPage: true });
 });
 
 test('an unavailable tool shows the explainer’s reason next to its toggle, and Apply fix makes it available', async ({

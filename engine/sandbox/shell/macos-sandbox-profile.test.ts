@@ -34,6 +34,20 @@ describe('the macOS sandbox profile', () => {
     const profile = macosSandboxProfile(mounts);
     expect(profile).toContain('(allow file-read* (subpath (param "ROOT_0")) (subpath (param "ROOT_1")))');
     expect(profile).toContain('(allow file-write* (subpath (param "ROOT_1")))');
+    expect(profile).not.toContain('(deny file-write*');
+  });
+
+  it('keeps a protected place read-only inside a writable folder, and a workspace inside it writable', () => {
+    const profile = macosSandboxProfile([
+      { source: '/Users/me/org', target: '/Users/me/org', writable: true },
+      { source: '/Users/me/org/agents', target: '/Users/me/org/agents', writable: false },
+      { source: '/Users/me/org/agents/a/workspace', target: '/Users/me/org/agents/a/workspace', writable: true },
+    ]);
+    expect(profile.split('\n').slice(-3)).toEqual([
+      '(allow file-write* (subpath (param "ROOT_0")))',
+      '(deny file-write* (subpath (param "ROOT_1")))',
+      '(allow file-write* (subpath (param "ROOT_2")))',
+    ]);
   });
 });
 

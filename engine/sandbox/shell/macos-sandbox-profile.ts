@@ -16,13 +16,18 @@ export const MACOS_SYSTEM_READ_PATHS = [
 /**
  * A Seatbelt profile that denies everything (network included) and then allows running programs,
  * reading the system, reading and writing the granted folders, and /dev/null. Folders are passed as
- * `-D` parameters rather than spliced into the text, so no path can change the profile.
+ * `-D` parameters rather than spliced into the text, so no path can change the profile. Writing is
+ * decided per folder in the mounts' order (outer first), and the last matching rule wins, so a
+ * read-only folder inside a writable one (a protected place) stays read-only, and a writable one
+ * inside that (a workspace) writable.
  */
 export function macosSandboxProfile(mounts: readonly ShellMount[]): string {
   const readable = mounts.map((_, index) => `(subpath (param "ROOT_${index}"))`);
-  const writable = mounts.flatMap((mount, index) =>
-    mount.writable ? [`(subpath (param "ROOT_${index}"))`] : [],
+  const writeRules = mounts.map(
+    (mount, index) => `(${mount.writable ? 'allow' : 'deny'} file-write* (subpath (param "ROOT_${index}")))`,
   );
+  const insideWritable = (index: number) =>
+    mounts.slice(0, index).some((outer) => outer.writable && `${mounts[index]!.source}/`.startsWith(`${outer.source}/`));
   return [
     '(version 1)',
     '(deny default)',
@@ -36,7 +41,7 @@ export function macosSandboxProfile(mounts: readonly ShellMount[]): string {
     `(allow file-read* ${MACOS_SYSTEM_READ_PATHS.map((path) => `(subpath "${path}")`).join(' ')})`,
     '(allow file-read* file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/random") (literal "/dev/urandom"))',
     ...(readable.length > 0 ? [`(allow file-read* ${readable.join(' ')})`] : []),
-    ...(writable.length > 0 ? [`(allow file-write* ${writable.join(' ')})`] : []),
+    ...writeRules.filter((_, index) => mounts[index]!.writable || insideWritable(index)),
   ].join('\n');
 }
 

@@ -87,4 +87,47 @@ describe('shellPlaces', () => {
       mounts: [{ source: elsewhere, target: org.shared, writable: true }, { target: org.workspace }],
     });
   });
+
+  it('lays the protected places read-only over a writable org, and the workspaces writable again', async () => {
+    await mkdir(join(org.org, 'agents', 'b', 'workspace'), { recursive: true });
+    await mkdir(join(org.org, 'lemming'));
+    const places = await shellPlaces(org.sandbox({ allow_read: ['.'], allow_write: ['.'] }));
+    const at = (...names: string[]) => join(org.org, ...names);
+    expect(places).toEqual({
+      ok: true,
+      workingDirectory: org.workspace,
+      mounts: [
+        { source: org.org, target: org.org, writable: true },
+        { source: at('.lemming'), target: at('.lemming'), writable: false },
+        { source: at('agents'), target: at('agents'), writable: false },
+        { source: at('lemming'), target: at('lemming'), writable: false },
+        { source: at('tools'), target: at('tools'), writable: false },
+        { source: org.workspace, target: org.workspace, writable: true },
+        { source: at('agents', 'b', 'workspace'), target: at('agents', 'b', 'workspace'), writable: true },
+      ],
+    });
+    expect(existsSync(at('tools'))).toBe(true);
+  });
+
+  it('keeps a grant inside a protected place read-only', async () => {
+    await mkdir(join(org.org, 'lemming'));
+    const places = await shellPlaces(
+      org.sandbox({ allow_read: ['agents/a', 'lemming'], allow_write: ['agents/a', 'lemming'] }),
+    );
+    expect(places).toMatchObject({
+      ok: true,
+      mounts: [
+        { target: join(org.org, 'lemming'), writable: false },
+        { target: org.agentDir, writable: false },
+        { target: org.workspace, writable: true },
+      ],
+    });
+  });
+
+  it('does not run with write access around a protected folder that is a link, which a command could replace', async () => {
+    await mkdir(join(org.shared, 'tools'));
+    await symlink(join(org.shared, 'tools'), join(org.org, 'tools'));
+    const places = await shellPlaces(org.sandbox({ allow_read: ['.'], allow_write: ['.'] }));
+    expect(places).toMatchObject({ ok: false, reason: expect.stringContaining('is a symbolic link or not a folder') });
+  });
 });

@@ -1,7 +1,9 @@
-import { mkdir, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { AgentSandbox } from '../agent-sandbox';
 import type { ResolvedGrant } from '../access-policy';
-import { isWithin } from '../sandbox-layout';
+import { agentWorkspaces, AGENTS_FOLDER, protectedFolders, protectedFromAgents } from '../protected-places';
+import { isWithin, relativeWithin } from '../sandbox-layout';
 import type { ShellMount, ShellPlaces } from './confinement';
 
 export type ShellPlacesResult = ({ ok: true } & ShellPlaces) | { ok: false; reason: string };
@@ -11,6 +13,12 @@ export type ShellPlacesResult = ({ ok: true } & ShellPlaces) | { ok: false; reas
  * command may see: each folder the agent may read, writable when it may also write there, at the path
  * the agent knows it by. A folder it may write but not read cannot be offered to a shell, so it is left
  * out. The shell needs the workspace on disk and readable, since that is where commands start.
+ *
+ * The protected places (protected-places.ts) are laid read-only over every writable folder that holds
+ * them, and only the agents' workspaces in them are laid writable again, so no grant lets a command
+ * change what defines the org. A protected folder the org lacks is created empty first, so that it
+ * can be pinned read-only rather than made by a command. Each protected place is a mount of its own,
+ * so a hard link between it and a writable folder fails (EXDEV).
  */
 export async function shellPlaces(sandbox: AgentSandbox): Promise<ShellPlacesResult> {
   const { workspacePath } = sandbox.layout;
@@ -34,7 +42,13 @@ export async function shellPlaces(sandbox: AgentSandbox): Promise<ShellPlacesRes
       .filter(({ root }) => readableHere(root))
       .map(({ root, target }) => ({ source: root, target, writable: true })),
   ];
-  const mounts = await existing(uniqueByTarget(candidates));
+  const orgReal = await realpath(sandbox.layout.orgPath);
+  const granted = candidates.map((mount) =>
+    mount.writable && protectedFromAgents(orgReal, mount.source) !== null ? { ...mount, writable: false } : mount,
+  );
+  const pinned = await protectedMounts(orgReal, granted, writeRoots);
+  if (!pinned.ok) return pinned;
+  const mounts = await existing(uniqueByTarget([...granted, ...pinned.mounts]));
 
   const workspace = await realpath(workspacePath);
   if (!readableHere(workspace))
@@ -43,6 +57,72 @@ export async function shellPlaces(sandbox: AgentSandbox): Promise<ShellPlacesRes
       reason: 'your resume does not let you read your workspace, and the shell runs in it',
     };
   return { ok: true, workingDirectory: workspacePath, mounts: outerFirst(mounts) };
+}
+
+/**
+ * For each writable mount, the protected places it holds (where they really are) laid over it
+ * read-only; then each agent's workspace the agent may write, laid writable again over every
+ * read-only mount that holds it.
+ */
+async function protectedMounts(
+  orgReal: string,
+  granted: readonly ShellMount[],
+  writeRoots: readonly string[],
+): Promise<{ ok: true; mounts: ShellMount[] } | { ok: false; reason: string }> {
+  const under = (mount: ShellMount, path: string) => join(mount.target, relativeWithin(mount.source, path));
+  const holding = (path: string) => granted.filter((mount) => mount.writable && isWithin(mount.source, path));
+  const pinned: ShellMount[] = [];
+  let agentsReal: string | null = null;
+  for (const folder of protectedFolders(orgReal)) {
+    if (holding(folder).length > 0 && !(await exists(folder))) {
+      try {
+        await mkdir(folder);
+      } catch (error) {
+        return { ok: false, reason: `the protected folder ${folder} could not be made ready (${message(error)})` };
+      }
+    }
+    if (holding(folder).length > 0 && !(await isRealFolder(folder)))
+      return {
+        ok: false,
+        reason: `${folder} is a symbolic link or not a folder, so the shell could replace it; the shell does not run with write access around it (grant write access to narrower folders)`,
+      };
+    const real = await realpath(folder).catch(() => null);
+    if (real === null) continue;
+    if (folder === join(orgReal, AGENTS_FOLDER)) agentsReal = real;
+    for (const mount of holding(real)) pinned.push({ source: real, target: under(mount, real), writable: false });
+  }
+  if (agentsReal === null) return { ok: true, mounts: pinned };
+  const readOnly = [...granted, ...pinned].filter((mount) => !mount.writable);
+  const holes: ShellMount[] = [];
+  for (const workspace of agentWorkspaces(agentsReal, await agentFolders(agentsReal))) {
+    if (!writeRoots.some((root) => isWithin(root, workspace)) || !(await isRealFolder(workspace))) continue;
+    for (const mount of readOnly.filter((candidate) => isWithin(candidate.source, workspace)))
+      holes.push({ source: workspace, target: under(mount, workspace), writable: true });
+  }
+  return { ok: true, mounts: [...pinned, ...holes] };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function isRealFolder(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function agentFolders(agents: string): Promise<string[]> {
+  try {
+    return (await readdir(agents, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return [];
+  }
 }
 
 function okRoots(grants: readonly ResolvedGrant[]): { root: string; target: string }[] {

@@ -10,5 +10,5 @@ export {
   requiredSecrets,
   type SecretLookup,
 } from './secrets';
-export { composedToolSpecs, type ComposedToolEntry, type ComposedToolset, type ComposedToolsetOptions } from './tool-specs';
+export { composedCatalogEntries, composedToolSpecs, type ComposedToolEntry, type ComposedToolset, type ComposedToolsetOptions } from './tool-specs';
 export { MAX_DELEGATION_DEPTH, type ToolSetProblem } from './tool-set';

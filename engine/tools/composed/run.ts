@@ -1,5 +1,6 @@
 import type { HttpResponse } from '../../net/http-request';
-import { redactText } from '../../net/redact';
+import { REDACTED, redactText, secretSpellings } from '../../net/redact';
+import { cutRedacted } from '../../secrets/cut-redacted';
 import { toolFailure, toolSuccess, type ToolResult } from '../tool-result';
 import type { ToolContext, ToolSpec } from '../tool-spec';
 import { isHttpCall, type ComposedTool, type Delegation, type HttpCall } from './composed-tool';
@@ -98,10 +99,11 @@ function shapeResponse(call: HttpCall, response: HttpResponse, scope: RenderScop
   const fields = responseFields(response.status, text, parsed);
   const responseScope: RenderScope = { ...scope, response: fields };
   const succeeded = response.status >= 200 && response.status < 300;
+  const cut = (limit: number) => cutRedacted(redactText(text, [...scope.sensitive]), limit, secretSpellings([...scope.sensitive]), REDACTED);
   if (!succeeded) {
     const custom = call.errorTemplate ? renderResponseText(call.errorTemplate, responseScope) : null;
     if (custom?.ok) return toolFailure(custom.value);
-    const excerpt = text.length > ERROR_BODY_LIMIT ? `${text.slice(0, ERROR_BODY_LIMIT)}…` : text;
+    const excerpt = text.length > ERROR_BODY_LIMIT ? `${cut(ERROR_BODY_LIMIT)}…` : text;
     return toolFailure(`HTTP ${response.status}${excerpt.trim() === '' ? '' : `: ${excerpt}`}`);
   }
   const summary = call.summary ? renderResponseText(call.summary, responseScope) : null;
@@ -111,7 +113,7 @@ function shapeResponse(call: HttpCall, response: HttpResponse, scope: RenderScop
     JSON.stringify({
       status: response.status,
       ...(summary?.ok ? { summary: summary.value } : {}),
-      body: fitsAsJson ? parsed : text.slice(0, OUTPUT_BODY_LIMIT),
+      body: fitsAsJson ? parsed : cut(OUTPUT_BODY_LIMIT),
       ...(truncated ? { truncated: true } : {}),
     }),
   );
@@ -156,10 +158,10 @@ async function delegate(
     : target.spec.run(args.value, context);
 }
 
-/** Redacts each secret as sent, percent-encoded, and as it appears inside a JSON string (the output is JSON). */
+/** Redacts every spelling of each secret the call sent (the output is JSON, so JSON-escaped ones too). */
 function redactResult(result: ToolResult, secrets: readonly string[]): ToolResult {
   if (secrets.length === 0) return result;
-  const spellings = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))];
+  const spellings = secretSpellings([...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))]);
   return {
     success: result.success,
     output: result.output === null ? null : redactText(result.output, spellings),

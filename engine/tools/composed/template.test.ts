@@ -123,8 +123,8 @@ describe('a value is substituted once and never expanded again', () => {
     expect(JSON.parse(request.body ?? '').tenant).toBe('t-1');
   });
 
-  it('reports the secrets and settings it placed in headers and body, for redaction', () => {
-    expect(render(openClawOrder, { order_id: 'o-1' }).sensitive.sort()).toEqual(['shop-secret-991', 't-1']);
+  it('reports every secret and setting it placed in the request, the base URL included, for redaction', () => {
+    expect(render(openClawOrder, { order_id: 'o-1' }).sensitive.sort()).toEqual(['https://api.shop.test', 'shop-secret-991', 't-1']);
   });
 });
 

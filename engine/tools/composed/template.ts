@@ -134,7 +134,7 @@ function valueOf(placeholder: Placeholder, template: Template, scope: RenderScop
     case 'secret':
     case 'config': {
       const value = settingValue(placeholder, template, scope);
-      if (context === 'header' || context === 'body') scope.sensitive.add(value);
+      if (context !== 'response') scope.sensitive.add(value);
       return value;
     }
     case 'response':
@@ -204,7 +204,8 @@ interface ArgumentSpan {
  * A URL. Arguments in the path, query or fragment are percent-encoded as one component, so `/`,
  * `?`, `&`, `#` and `=` in a value stay data. An argument before the host is complete (a tool that
  * takes its URL or host from the caller) is inserted as given, but never when the tool sends
- * secrets (`hostFixed`). Settings are inserted as given: they are the user's own base URLs.
+ * secrets (`hostFixed`). The one setting a URL may hold (see baseUrlSetting) is the user's base URL:
+ * it must be only a scheme, host and port, and like every value sent it is redacted from the result.
  */
 function renderUrl(template: Template, scope: RenderScope, options: { hostFixed: boolean }): string {
   let url = '';
@@ -217,9 +218,11 @@ function renderUrl(template: Template, scope: RenderScope, options: { hostFixed:
     if (segment.kind === 'secret') throw new RenderError(`${where(template)}: ${segment.source} would put a secret in the URL`);
     const value = valueOf(segment, template, scope, 'url');
     if (segment.kind === 'config') {
-      if (UNSAFE_IN_URL.test(value as string))
-        throw new RenderError(`${where(template)}: the setting ${segment.name} contains spaces or control characters, so it cannot be part of a URL`);
-      url += value as string;
+      if (url !== '' || !isBareOrigin(value as string))
+        throw new RenderError(
+          `${where(template)}: the setting ${segment.name} must be only a scheme, host and port (such as https://api.example.com), because it is the base of the URL; nothing was sent`,
+        );
+      url += (value as string).replace(/\/$/, '');
       continue;
     }
     const region = regionAfter(url);
@@ -236,6 +239,17 @@ function renderUrl(template: Template, scope: RenderScope, options: { hostFixed:
   }
   refuseDotSegments(url, spans, template);
   return url;
+}
+
+/** `http(s)://host[:port]` and nothing else (a trailing `/` allowed): what a base URL setting may hold. */
+function isBareOrigin(value: string): boolean {
+  if (UNSAFE_IN_URL.test(value) || !/^https?:\/\/[^/?#\\@]+\/?$/i.test(value)) return false;
+  try {
+    const parsed = new URL(value);
+    return parsed.username === '' && parsed.password === '' && parsed.pathname === '/' && parsed.search === '' && parsed.hash === '';
+  } catch {
+    return false;
+  }
 }
 
 /**

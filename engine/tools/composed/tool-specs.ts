@@ -1,4 +1,4 @@
-import type { Readiness } from '../tool-catalog';
+import { TOOL_GROUPS, type CatalogEntry, type Readiness, type ToolDelegation } from '../tool-catalog';
 import type { ToolKind, ToolSpec } from '../tool-spec';
 import { isHttpCall, type ComposedTool } from './composed-tool';
 import type { HttpPrimitive } from './http-primitive';
@@ -18,6 +18,8 @@ export interface ComposedToolEntry {
   tool: ComposedTool;
   spec: ToolSpec;
   readiness: Readiness;
+  /** Set when the tool ends up calling a registered tool, which the policy resolver then judges too. */
+  delegation?: ToolDelegation;
 }
 
 export interface ComposedToolset {
@@ -66,8 +68,15 @@ export function composedToolSpecs(tools: readonly ComposedTool[], options: Compo
       });
       continue;
     }
+    const through = chain.slice(1);
+    const delegation: ToolDelegation | null = !isHttpCall(last.implementation)
+      ? { through, primitive: last.implementation.primitive }
+      : through.length > 0
+        ? { through, primitive: null }
+        : null;
     entries.push({
       tool,
+      ...(delegation ? { delegation } : {}),
       readiness: chainReadiness(chain.map((name) => byName.get(name) ?? tool), options.lookup),
       spec: {
         name: tool.name,
@@ -79,6 +88,16 @@ export function composedToolSpecs(tools: readonly ComposedTool[], options: Compo
     });
   }
   return { entries, problems };
+}
+
+/** The catalog's entries for a toolset: granted by name or by their kind's group, judged with their delegation. */
+export function composedCatalogEntries(toolset: ComposedToolset): CatalogEntry[] {
+  return toolset.entries.map(({ spec, readiness, delegation }) => ({
+    spec,
+    grantedBy: [spec.name, TOOL_GROUPS[spec.kind]],
+    readiness,
+    ...(delegation ? { delegation } : {}),
+  }));
 }
 
 function kindOf(last: ComposedTool, lookupTool: (name: string) => ToolSpec | undefined): ToolKind | null {

@@ -13,7 +13,7 @@ import {
 import { compileParameterSchema } from './parameter-schema';
 import { placeholdersOf, type Placeholder, type Template } from './placeholders';
 import type { FieldPath, FieldProblem } from './problem';
-import { urlTemplateShape, type UrlTemplateShape } from './url-template';
+import { urlTemplateShape, type UrlRegion, type UrlTemplateShape } from './url-template';
 
 /** Where a template's text ends up, which decides what it may contain. */
 type Role = 'url' | 'header' | 'body' | 'response' | 'delegate-args';
@@ -34,6 +34,13 @@ export function validateComposedTool(tool: ComposedTool): FieldProblem[] {
   const placed = placedTemplates(implementation);
   const sendsSecrets = usesSecrets(placed);
   const urlShape = isHttpCall(implementation) ? urlTemplateShape(implementation.url) : null;
+  const baseSetting = isHttpCall(implementation) ? baseUrlSetting(implementation.url) : null;
+  const credentials = new Set(
+    placed
+      .filter(({ role }) => role === 'header' || role === 'body')
+      .flatMap(({ template }) => placeholdersOf(template))
+      .flatMap((placeholder) => (placeholder.kind === 'config' || placeholder.kind === 'secret' ? [placeholder.name] : [])),
+  );
 
   for (const { template, role } of placed)
     for (const placeholder of placeholdersOf(template)) {
@@ -42,6 +49,8 @@ export function validateComposedTool(tool: ComposedTool): FieldProblem[] {
         parameterNames,
         sendsSecrets,
         region: urlShape?.regions.get(placeholder),
+        baseSetting,
+        credentials,
       });
       if (message) problems.push({ path: template.path, message });
     }
@@ -117,8 +126,21 @@ interface PlaceholderScope {
   tool: ComposedTool;
   parameterNames: readonly string[];
   sendsSecrets: boolean;
-  region: string | undefined;
+  region: UrlRegion | undefined;
+  /** The setting that stands alone at the very start of the URL, as its whole base (scheme, host, port). */
+  baseSetting: Placeholder | null;
+  /** Settings and secrets sent in a header or the body. */
+  credentials: ReadonlySet<string>;
 }
+
+/** `{{env.BASE}}` alone at the start of a URL, followed by nothing or by a path: the only setting a URL may hold. */
+export function baseUrlSetting(url: Template): Placeholder | null {
+  const [first, second] = url.segments;
+  if (first?.kind !== 'config') return null;
+  return second === undefined || (second.kind === 'text' && second.text.startsWith('/')) ? first : null;
+}
+
+const REGION_NAMES: Record<UrlRegion, string> = { authority: 'scheme or host', path: 'path', query: 'query', fragment: 'fragment' };
 
 function checkPlaceholder(placeholder: Placeholder, role: Role, scope: PlaceholderScope): string | null {
   const { tool } = scope;
@@ -148,8 +170,11 @@ function checkPlaceholder(placeholder: Placeholder, role: Role, scope: Placehold
     case 'config':
       if (role === 'response')
         return `${placeholder.source} cannot be used in a response template: the text goes back to the model, and settings may be secrets`;
-      if (role === 'url' && (scope.region === 'query' || scope.region === 'fragment'))
-        return `${placeholder.source} puts a setting in the URL's query, where servers log it and redirects carry it on; send keys and tokens in a header`;
+      if (role !== 'url') return null;
+      if (placeholder !== scope.baseSetting)
+        return `${placeholder.source} puts a setting in the URL's ${REGION_NAMES[scope.region ?? 'authority']}, where servers log it and redirects carry it on; settings and secrets go only in the headers or the body (a whole base URL may come from a setting, alone at the very start: {{env.BASE_URL}}/path)`;
+      if (scope.credentials.has(placeholder.name))
+        return `${placeholder.source} is also sent as a credential (in a header or the body), so it cannot be the base of the URL; write the scheme and host literally`;
       return null;
     case 'secret':
       if (tool.implementation.primitive !== HTTP_REQUEST)

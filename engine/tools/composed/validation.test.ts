@@ -68,12 +68,12 @@ describe('composed tools that are valid load', () => {
     expect(tool && requiredSecrets(tool)).toEqual(['INVENTORY_API_KEY']);
   });
 
-  it('loads an OpenClaw tool whose host comes from a setting and which sends a key in a header', async () => {
+  it('loads an OpenClaw tool whose base URL comes from a setting and which sends a key in a header', async () => {
     const result = await load({
       'agents/somi/api-tools/order.yml': openClaw({
         request: [
           '  method: GET',
-          '  url: "https://{{env.PROJECT}}.shop.test/orders/{{params.order_id}}?expand=items"',
+          '  url: "{{env.PROJECT}}/orders/{{params.order_id}}?expand=items"',
           '  headers:',
           '    X-Api-Key: "{{env.SHOP_KEY}}"',
         ].join('\n'),

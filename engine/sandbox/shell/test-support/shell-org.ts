@@ -24,11 +24,17 @@ export interface ShellOrg {
   shared: string;
   outsideFile: string;
   sandbox(fileAccess?: FileAccess): AgentSandbox;
-  /** Runs a command as the agent with the default grants. */
+  /** Runs a command as the agent, with the default grants unless `fileAccess` is given. */
   run(
     command: string,
     confinement: Confinement,
-    options?: { timeoutMs?: number; maxOutputBytes?: number; stopAfterBytes?: number; signal?: AbortSignal },
+    options?: {
+      timeoutMs?: number;
+      maxOutputBytes?: number;
+      stopAfterBytes?: number;
+      signal?: AbortSignal;
+      fileAccess?: FileAccess;
+    },
   ): Promise<ShellCommandRun>;
   dispose(): Promise<void>;
 }
@@ -54,7 +60,7 @@ export async function createShellOrg(): Promise<ShellOrg> {
     outsideFile,
     sandbox,
     async run(command, confinement, options = {}) {
-      const places = await shellPlaces(sandbox());
+      const places = await shellPlaces(sandbox(options.fileAccess));
       if (!places.ok) throw new Error(places.reason);
       const result = await runShellCommand({
         command,

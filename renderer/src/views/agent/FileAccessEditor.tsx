@@ -62,6 +62,12 @@ export function FileAccessEditor({ title, entryLabel, help, entries, preview, on
                       (<code>{entryPreview.canonical}</code>
                       {entryPreview.exists ? '' : ', not there yet'})
                     </span>
+                    {entryPreview.readOnly && (
+                      <span className="path-read-only" data-read-only>
+                        {' '}
+                        {entryPreview.readOnly}.
+                      </span>
+                    )}
                   </span>
                 )}
                 {entryPreview?.ok === false && (
