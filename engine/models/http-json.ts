@@ -32,7 +32,9 @@ export interface JsonPost {
   secrets: readonly string[];
   /**
    * Reads a successful answer as it arrives (a streamed one) and returns the assembled body. A stream
-   * that breaks off is not retried: its pieces have been shown already.
+   * that breaks off is not retried: its pieces have been shown already. Once it flows, `timeoutMs` is
+   * the longest silence between pieces, not a limit on the whole answer (a slow local model may write
+   * for minutes). A server that answers with plain JSON instead (it ignored `stream`) is read as JSON.
    */
   readStream?: (body: AsyncIterable<Buffer>) => Promise<unknown>;
 }
@@ -61,16 +63,25 @@ export async function postJson(call: JsonPost): Promise<JsonPostResult> {
   // One signal for the deadline and the caller's cancel. Not AbortSignal.any: with a long-lived
   // run signal passed to every call it keeps each combined signal alive.
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), call.timeoutMs);
+  let timer = setTimeout(() => abort.abort(), call.timeoutMs);
   const onCallerAbort = () => abort.abort();
   if (call.signal?.aborted) abort.abort();
   else call.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const signal = abort.signal;
-  const errors = callErrors(call);
+  let silent = false;
+  const errors = callErrors(call, () => silent);
+  // Once a stream flows, the deadline becomes a limit on silence: each piece restarts it.
+  const streamPiece = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      silent = true;
+      abort.abort();
+    }, call.timeoutMs);
+  };
 
   try {
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = await attemptOnce(call, signal, attempt, errors);
+      const outcome = await attemptOnce(call, signal, attempt, errors, streamPiece);
       if (outcome.done) return { body: outcome.body, attempts: attempt };
       if (attempt > call.maxRetries) throw outcome.error;
       const delay = retryDelayMs(attempt, outcome.retryAfterMs, call.timing);
@@ -98,7 +109,7 @@ interface CallErrors {
   aborted(attempts: number): ModelCallError;
 }
 
-function callErrors(call: JsonPost): CallErrors {
+function callErrors(call: JsonPost, fellSilent: () => boolean): CallErrors {
   const fail: CallErrors['fail'] = (kind, message, attempts, extra = {}) =>
     new ModelCallError({ kind, message: redactSecrets(message, call.secrets), attempts, ...extra });
   return {
@@ -106,12 +117,14 @@ function callErrors(call: JsonPost): CallErrors {
     aborted: (attempts) =>
       call.signal?.aborted
         ? fail('cancelled', `the call to ${call.service} was cancelled`, attempts)
-        : fail(
-            'timeout',
-            `${call.service} did not answer within ${call.timeoutMs} ms (timeout_ms)`,
-            attempts,
-            { retryable: true },
-          ),
+        : fellSilent()
+          ? fail('timeout', `${call.service} stopped writing its answer: nothing came for ${call.timeoutMs} ms (timeout_ms)`, attempts, { retryable: true })
+          : fail(
+              'timeout',
+              `${call.service} did not answer within ${call.timeoutMs} ms (timeout_ms)`,
+              attempts,
+              { retryable: true },
+            ),
   };
 }
 
@@ -120,6 +133,7 @@ async function attemptOnce(
   signal: AbortSignal,
   attempt: number,
   { fail, aborted }: CallErrors,
+  streamPiece: () => void,
 ): Promise<Attempt> {
   const endpoint = describeEndpoint(call.url);
   let status: number;
@@ -137,8 +151,9 @@ async function attemptOnce(
       bodyTimeout: call.timeoutMs,
     });
     status = response.statusCode;
-    if (call.readStream && status >= 200 && status < 300) {
-      return { done: true, body: await readStreamOnce(call.readStream, response.body, call, signal, attempt, aborted) };
+    if (call.readStream && status >= 200 && status < 300 && !isJson(firstHeader(response.headers['content-type']))) {
+      streamPiece();
+      return { done: true, body: await readStreamOnce(call.readStream, response.body, call, signal, attempt, aborted, streamPiece) };
     }
     retryHeaders = {
       retryAfter: firstHeader(response.headers['retry-after']),
@@ -233,13 +248,22 @@ async function readStreamOnce(
   signal: AbortSignal,
   attempt: number,
   aborted: CallErrors['aborted'],
+  onPiece: () => void,
 ): Promise<unknown> {
   let assembled: unknown;
   try {
-    assembled = await readStream(cappedChunks(body));
+    assembled = await readStream(cappedChunks(body, onPiece));
   } catch (error) {
     body.destroy();
     if (signal.aborted) throw aborted(attempt);
+    if (TIMEOUT_CODES.has(errorCode(error))) {
+      throw new ModelCallError({
+        kind: 'timeout',
+        retryable: true,
+        attempts: attempt,
+        message: `${call.service} stopped writing its answer: nothing came for ${call.timeoutMs} ms (timeout_ms)`,
+      });
+    }
     const tooLarge = error instanceof ResponseTooLargeError;
     throw new ModelCallError({
       kind: tooLarge ? 'bad_response' : 'network',
@@ -255,9 +279,10 @@ async function readStreamOnce(
   return JSON.parse(redactSecrets(JSON.stringify(assembled ?? null), call.secrets)) as unknown;
 }
 
-async function* cappedChunks(body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+async function* cappedChunks(body: AsyncIterable<Buffer>, onChunk: () => void): AsyncGenerator<Buffer> {
   let size = 0;
   for await (const chunk of body) {
+    onChunk();
     size += chunk.length;
     if (size > MAX_RESPONSE_BYTES) throw new ResponseTooLargeError();
     yield chunk;
@@ -314,6 +339,10 @@ export function describeEndpoint(url: string): string {
   } catch {
     return '(invalid URL)';
   }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/json\b/i.test(contentType.trim());
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {

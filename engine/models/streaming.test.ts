@@ -128,6 +128,41 @@ describe('OpenAI-compatible streaming', () => {
   });
 });
 
+describe('how long a streamed answer may take', () => {
+  it('as long as pieces keep coming: timeout_ms is the longest silence, not the whole answer', async () => {
+    const server = await serve((_request, response) =>
+      stream(response, 'text/event-stream', [...Array.from({ length: 12 }, (_, index) => sse(openAiChunk({ content: `${index} ` }))), sse('[DONE]')], 50),
+    );
+    const provider = createProvider(modelEntry('openai-compatible', { base_url: `${server.url}/v1`, timeout_ms: 250 }), testDeps());
+    const { response } = await follow(provider);
+    expect(response.text).toBe('0 1 2 3 4 5 6 7 8 9 10 11 ');
+  });
+
+  it('a stream that falls silent for longer is a timeout', async () => {
+    const server = await serve(async (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(sse(openAiChunk({ content: 'start ' })));
+      await sleep(600);
+      response.end(sse('[DONE]'));
+    });
+    const provider = createProvider(modelEntry('openai-compatible', { base_url: `${server.url}/v1`, timeout_ms: 200, max_retries: 0 }), testDeps());
+    const error = await callError(follow(provider));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toContain('nothing came for 200 ms');
+  });
+
+  it('a server that ignores stream and answers JSON is read as JSON', async () => {
+    const server = await serve((_request, response) =>
+      sendJson(response, 200, { choices: [{ index: 0, message: { role: 'assistant', content: 'whole' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 1 } }),
+    );
+    const provider = createProvider(modelEntry('openai-compatible', { base_url: `${server.url}/v1` }), testDeps());
+    const { response, deltas } = await follow(provider);
+    expect(server.received[0]?.json).toMatchObject({ stream: true });
+    expect(response).toMatchObject({ text: 'whole', usage: { inputTokens: 3, outputTokens: 1 } });
+    expect(deltas).toEqual([]);
+  });
+});
+
 describe('Anthropic streaming', () => {
   it('reads message_start, block deltas, message_delta and usage, pings and all', async () => {
     const events = [

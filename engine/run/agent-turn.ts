@@ -276,7 +276,10 @@ async function callOnce(
   round: number,
   turn: TurnRecorder,
 ): Promise<ModelResponse | null> {
-  const signal = input.signal ? AbortSignal.any([input.signal, AbortSignal.timeout(input.limits.callTimeoutMs)]) : AbortSignal.timeout(input.limits.callTimeoutMs);
+  // The limit is on silence, not on the whole answer: each piece of a streamed answer restarts it.
+  const deadline = new SilenceDeadline(input.limits.callTimeoutMs);
+  const signal = input.signal ? AbortSignal.any([input.signal, deadline.signal]) : deadline.signal;
+  const report = input.onProgress ? progressReporter(input, round, input.onProgress) : undefined;
   const started = Date.now();
   const temperature = input.agent.resume.model.temperature;
   try {
@@ -288,7 +291,10 @@ async function callOnce(
       maxTokens,
       signal,
       context: { agent: input.agent.resume.name, tick: input.tick, round },
-      ...(input.onProgress ? { onProgress: progressReporter(input, round, input.onProgress) } : {}),
+      onProgress: (delta) => {
+        deadline.restart();
+        report?.(delta);
+      },
     });
     const costMicro = response.usage ? usageCostMicros(response.usage, input.model.prices) : 0;
     turn.event({
@@ -307,12 +313,40 @@ async function callOnce(
     if (costMicro > 0) turn.charge('model_call', costMicro, `model call ${round} (${response.usage?.inputTokens ?? 0} in, ${response.usage?.outputTokens ?? 0} out)`);
     return response;
   } catch (error) {
-    const failure = isModelCallError(error)
-      ? { error_kind: error.kind, status: error.status ?? null, attempts: error.attempts, message: error.message }
-      : { error_kind: 'unexpected', status: null, attempts: 1, message: error instanceof Error ? error.message : String(error) };
+    const silent = deadline.signal.aborted && !input.signal?.aborted;
+    const failure = silent
+      ? { error_kind: 'timeout', status: null, attempts: isModelCallError(error) ? error.attempts : 1, message: `The model sent nothing for ${input.limits.callTimeoutMs} ms, so the call was given up.` }
+      : isModelCallError(error)
+        ? { error_kind: error.kind, status: error.status ?? null, attempts: error.attempts, message: error.message }
+        : { error_kind: 'unexpected', status: null, attempts: 1, message: error instanceof Error ? error.message : String(error) };
     turn.event({ kind: 'model_call', round, model: input.model.key, provider: provider.name, prompt: messages, error: failure, latency_ms: Date.now() - started });
     turn.fail('llm_call_failed', failure.message, { ...failure, duration_ms: Date.now() - started });
     return null;
+  } finally {
+    deadline.clear();
+  }
+}
+
+/** An abort signal that fires after `ms` without a restart. */
+class SilenceDeadline {
+  private readonly controller = new AbortController();
+  private timer: ReturnType<typeof setTimeout>;
+
+  constructor(private readonly ms: number) {
+    this.timer = setTimeout(() => this.controller.abort(), ms);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  restart(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.controller.abort(), this.ms);
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
   }
 }
 

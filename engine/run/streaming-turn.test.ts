@@ -57,6 +57,18 @@ describe('a streamed turn', () => {
     }
   });
 
+  it('is on even when nobody follows the run, and a slow answer is not cut by the call time limit', async () => {
+    const { server, org } = await slowModelOrg();
+    // 50 pieces 20 ms apart take a second; the limit is on silence, so 300 ms is plenty.
+    const engine = await OrgEngine.open({ orgPath: org, env: {}, limits: { callTimeoutMs: 300 } });
+    try {
+      expect((await engine.runTick()).turns).toEqual([{ agent: 'writer', status: 'completed' }]);
+      expect(server.received[0]!.json).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    } finally {
+      engine.close();
+    }
+  });
+
   it('is not asked for when models.json says "stream": false', async () => {
     const { server, org } = await slowModelOrg({ stream: false });
     const progress: TurnProgress[] = [];
