@@ -46,4 +46,12 @@ describe('answer pieces on their way to the renderer', () => {
     events.turnEnded('a');
     expect(heard).toEqual([{ name: 'turn.progress', payload: { progress: [piece('a', 1, 'last words')], ended: ['a'] } }]);
   });
+
+  it('say nothing when a turn that wrote nothing live ends', () => {
+    const events = new HostEvents(10_000);
+    const heard: unknown[] = [];
+    events.on((name, payload) => heard.push({ name, payload }));
+    events.turnEnded('scripted');
+    expect(heard).toEqual([]);
+  });
 });

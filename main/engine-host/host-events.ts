@@ -14,6 +14,8 @@ export class HostEvents {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private pendingProgress: TurnProgress[] = [];
   private endedTurns: string[] = [];
+  /** Agents whose answer pieces went out (or are pending) since their turn last ended. */
+  private readonly writing = new Set<string>();
   private progressTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly pingIntervalMs = 50) {}
@@ -40,6 +42,7 @@ export class HostEvents {
    * of the same model call that arrive together travel as one.
    */
   turnProgress(progress: TurnProgress): void {
+    this.writing.add(progress.agent);
     const last = this.pendingProgress.at(-1);
     if (last && last.turn === progress.turn && last.round === progress.round) last.deltas.push(...progress.deltas);
     else this.pendingProgress.push({ ...progress, deltas: [...progress.deltas] });
@@ -48,6 +51,7 @@ export class HostEvents {
 
   /** The agent's turn committed: its pieces so far go out now, with word that the turn ended. */
   turnEnded(agent: string): void {
+    if (!this.writing.delete(agent)) return;
     this.endedTurns.push(agent);
     this.flushProgress();
   }
