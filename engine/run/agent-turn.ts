@@ -5,7 +5,7 @@ import { pythonJsonDumps, pythonUtcIsoFormat } from '../memory/python-format';
 import type { Inbox } from '../messages/message-store';
 import { newOutboxEntry, outboxFileName, serializeEntry, type OutboxEntry } from '../messages/outbox-entry';
 import { isModelCallError } from '../models/model-call-error';
-import type { ModelRefusedEvent, ProgressDelta, TurnProgress } from '../api/model-event-schemas';
+import type { ModelRefusedEvent, ModelWarningCode, ProgressDelta, TurnProgress } from '../api/model-event-schemas';
 import type { ChatMessage, ModelProvider, ModelResponse, TokenUsage, ToolCall, ToolDefinition } from '../models/types';
 import type { Resume } from '../org/resume-schema';
 import type { TimelineEventInput } from '../timeline/event-schema';
@@ -221,12 +221,12 @@ async function callModel(
           pauses += 1;
           continue;
         }
-        turn.warn('model_still_paused', `The model paused its answer ${pauses + 1} time(s); what it wrote so far is used.`);
+        turn.warn('model_still_paused' satisfies ModelWarningCode, `The model paused its answer ${pauses + 1} time(s); what it wrote so far is used.`);
         return answer;
       case 'length': {
         const continuing = canGoOn && !continuedAfterLength && answer.text.trim() !== '';
         turn.warn(
-          'model_output_truncated',
+          'model_output_truncated' satisfies ModelWarningCode,
           `The model's answer reached its length limit (${maxTokens} tokens, max_tokens) and was cut off.${continuing ? ' The model was asked to go on once.' : ''}`,
         );
         if (!continuing) return answer;
@@ -234,10 +234,10 @@ async function callModel(
         continue;
       }
       case 'context_window':
-        turn.warn('model_context_full', "The conversation filled the model's context window; its answer was cut off.");
+        turn.warn('model_context_full' satisfies ModelWarningCode, "The conversation filled the model's context window; its answer was cut off.");
         return answer;
       case 'content_filter':
-        turn.warn('model_content_filtered', "The provider's content filter stopped the model's answer; what it wrote before that is used.");
+        turn.warn('model_content_filtered' satisfies ModelWarningCode, "The provider's content filter stopped the model's answer; what it wrote before that is used.");
         return answer;
       default:
         return answer;
