@@ -10,7 +10,15 @@ export const CreditBalance = z.object({
 });
 export type CreditBalance = z.infer<typeof CreditBalance>;
 
-export const CreditEntryKind = z.enum(['grant', 'top_up', 'turn', 'model_call', 'tool', 'adjustment']);
+export const CreditEntryKind = z.enum([
+  'grant',
+  'top_up',
+  'turn',
+  'model_call',
+  'tool',
+  'adjustment',
+  'external_adjustment',
+]);
 
 export const CreditHistoryEntry = z.object({
   id: z.int(),

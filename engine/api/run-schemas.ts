@@ -12,6 +12,17 @@ export type RunPhase = z.infer<typeof RunPhase>;
 export const RunEndReason = z.enum(['stopped', 'tick_limit', 'max_turns', 'error']);
 export type RunEndReason = z.infer<typeof RunEndReason>;
 
+/** The program that holds an org's run lock: only it runs ticks of the org until it ends. */
+export const RunLockHolder = z.object({
+  pid: z.int(),
+  host: z.string(),
+  /** ISO time the lock was taken. */
+  since: z.string(),
+  /** What is running it, e.g. `lemming run` or `LeMMing Desktop`. */
+  program: z.string(),
+});
+export type RunLockHolder = z.infer<typeof RunLockHolder>;
+
 export const RunState = z.object({
   phase: RunPhase,
   /** The tick the next step runs (tick.json's current_tick); null before it has been read. */
@@ -28,6 +39,8 @@ export const RunState = z.object({
   intervalMs: z.int().nonnegative(),
   /** How the last run ended; null while none has ended. */
   ended: z.object({ reason: RunEndReason, message: z.string(), atTick: z.int().nullable() }).nullable(),
+  /** Another program is running the org (it holds the run lock): this one cannot run it until that ends. */
+  heldElsewhere: RunLockHolder.nullable(),
 });
 export type RunState = z.infer<typeof RunState>;
 

@@ -22,3 +22,17 @@ export class CliFailure extends Error {
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
+
+/**
+ * A reader that stops early (`lemming status | head -1`) closes the pipe; the next write fails with
+ * EPIPE. That is the reader's choice, not an error: end quietly with the exit code so far.
+ */
+export function endQuietlyWhenReaderCloses(
+  stream: NodeJS.WriteStream,
+  exit: (code: number) => never = process.exit,
+): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK);
+  });
+}

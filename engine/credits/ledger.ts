@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 
-export type LedgerEntryKind = 'grant' | 'top_up' | 'turn' | 'model_call' | 'tool' | 'adjustment';
+export type LedgerEntryKind = 'grant' | 'top_up' | 'turn' | 'model_call' | 'tool' | 'adjustment' | 'external_adjustment';
 
 export interface LedgerEntry {
   id: number;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AgentProblem } from '../api/schemas';
-import { parseJsonText } from '../org/json-text';
+import { jsonNestingProblem, parseJsonText } from '../org/json-text';
 import { isPlainObject } from './json-values';
 import { shlexSplit } from './shlex-split';
 
@@ -183,6 +183,9 @@ export interface ModelsFile {
 
 /** Validates the text of models.json (LeMMing's shape) entry by entry; never throws. */
 export function parseModelsFile(source: string, file: string = MODELS_FILE): ModelsFile {
+  // Before anything walks the entries (the schema, the provider cache's key), so no depth can overflow the stack.
+  const tooDeep = jsonNestingProblem(source);
+  if (tooDeep) return { entries: [], problems: [{ file, field: '', ...tooDeep }], warnings: [] };
   const parsed = parseJsonText(source);
   if (!parsed.ok) {
     const { message, line, column } = parsed.error;

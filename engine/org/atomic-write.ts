@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { crashPoint } from './crash-points';
 
 const isWindows = process.platform === 'win32';
 
@@ -58,7 +59,9 @@ export function writeFileAtomicUnflushed(path: string, data: string | Uint8Array
     writeFileSync(fd, data);
     closeSync(fd);
     fd = null;
+    crashPoint(`${basename(path)}:temp-written`);
     renameOverNow(temp, path);
+    crashPoint(`${basename(path)}:renamed`);
   } catch (error) {
     if (fd !== null) closeSync(fd);
     rmSync(temp, { force: true });
@@ -86,14 +89,36 @@ function replaceThroughSpare(path: string, data: string | Uint8Array, mode: numb
   } finally {
     closeSync(fd);
   }
+  const name = basename(path);
+  crashPoint(`${name}:spare-written`);
   renameSync(path, aside);
+  crashPoint(`${name}:moved-aside`);
   try {
     renameSync(spare, path);
   } catch (error) {
     renameSync(aside, path);
     throw error;
   }
+  crashPoint(`${name}:spare-in-place`);
   renameSync(aside, spare);
+}
+
+/**
+ * Puts back the file a process killed inside `writeFileAtomicUnflushed` left moved aside (between its
+ * two renames the target is missing). Call before reading `path` after a crash, when no write of it is
+ * in progress. Returns whether it restored the file.
+ */
+export function restoreInterruptedReplacement(path: string): boolean {
+  const aside = interruptedReplacementOf(path);
+  if (statSync(path, { throwIfNoEntry: false }) !== undefined) return false;
+  if (statSync(aside, { throwIfNoEntry: false })?.isFile() !== true) return false;
+  renameSync(aside, path);
+  return true;
+}
+
+/** The file `restoreInterruptedReplacement` would put back, for a reader that may not write. */
+export function interruptedReplacementOf(path: string): string {
+  return join(dirname(path), `${tempPrefixOf(path)}previous`);
 }
 
 /** The spare, opened for writing from its start; never through a link, never an inode linked elsewhere too. */

@@ -11,6 +11,7 @@ import {
 } from './json-problems';
 import { formatJsonDocument } from './json-style';
 import { locatePath, parseJsonTree } from './json-tree';
+import { jsonNestingProblem } from './json-text';
 import { readTextFile } from './read-text-file';
 import { runSerially } from './serial-by-key';
 
@@ -37,6 +38,8 @@ export function checkConfigText<S extends z.ZodType>(
   text: string,
   spec: ConfigFileSpec<S>,
 ): ConfigCheck<z.output<S>> {
+  const tooDeep = jsonNestingProblem(text);
+  if (tooDeep) return { ok: false, problems: [syntaxProblem(spec.file, tooDeep)] };
   const tree = parseJsonTree(text);
   if (!tree.ok) return { ok: false, problems: [syntaxProblem(spec.file, tree.error)] };
   const located = { text, root: tree.root };
@@ -84,36 +87,47 @@ export async function updateConfigFile<S extends z.ZodType>(
 ): Promise<ConfigUpdate<z.output<S>>> {
   const path = join(orgPath, spec.file);
   return runSerially(path, async () => {
-    const read = await readTextFile(path);
-    if (!read.found && !read.missing) return { ok: false, problems: [fileProblem(spec.file, read.message)] };
-    const before = read.found ? read.text : formatJsonDocument(spec.defaultDocument);
-    const edited = editJsonText(before, edits);
-    if (!edited.ok) {
-      const { message, path: editPath, line, column } = edited.error;
-      return {
-        ok: false,
-        problems: [{ file: spec.file, field: editPath.map(String).join('.'), message, line, column }],
-      };
+    const planned = await planConfigEdit(orgPath, spec, edits);
+    if (!planned.ok || !planned.changed) return planned;
+    try {
+      if (options.flush ?? true) await writeFileAtomic(path, planned.text);
+      else writeFileAtomicUnflushed(path, planned.text);
+    } catch (error) {
+      return { ok: false, problems: [fileProblem(spec.file, `cannot write: ${(error as Error).message}`)] };
     }
-    const checked = checkConfigText(edited.text, spec);
-    if (!checked.ok) return checked;
-    const mustWrite = edited.changed || !read.found;
-    if (mustWrite) {
-      try {
-        if (options.flush ?? true) await writeFileAtomic(path, edited.text);
-        else writeFileAtomicUnflushed(path, edited.text);
-      } catch (error) {
-        return { ok: false, problems: [fileProblem(spec.file, `cannot write: ${(error as Error).message}`)] };
-      }
-    }
-    return {
-      ok: true,
-      value: checked.value,
-      text: edited.text,
-      changed: mustWrite,
-      warnings: checked.warnings,
-    };
+    return planned;
   });
+}
+
+/**
+ * The text a config file would have after `edits`, without writing it (`changed` says whether it must
+ * be written): for a caller that journals the write with the commit it belongs to.
+ */
+export async function planConfigEdit<S extends z.ZodType>(
+  orgPath: string,
+  spec: ConfigFileSpec<S>,
+  edits: readonly JsonEdit[],
+): Promise<ConfigUpdate<z.output<S>>> {
+  const read = await readTextFile(join(orgPath, spec.file));
+  if (!read.found && !read.missing) return { ok: false, problems: [fileProblem(spec.file, read.message)] };
+  const before = read.found ? read.text : formatJsonDocument(spec.defaultDocument);
+  const edited = editJsonText(before, edits);
+  if (!edited.ok) {
+    const { message, path: editPath, line, column } = edited.error;
+    return {
+      ok: false,
+      problems: [{ file: spec.file, field: editPath.map(String).join('.'), message, line, column }],
+    };
+  }
+  const checked = checkConfigText(edited.text, spec);
+  if (!checked.ok) return checked;
+  return {
+    ok: true,
+    value: checked.value,
+    text: edited.text,
+    changed: edited.changed || !read.found,
+    warnings: checked.warnings,
+  };
 }
 
 /** Set edits for the fields of `patch` that are given, under `prefix`. */

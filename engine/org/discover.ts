@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
 import { fileProblem } from './json-problems';
 import { readTextFile } from './read-text-file';
-import { checkResumeText, resumeFileOf, type ResumeCheck } from './resume-file';
+import { checkResumeText, MAX_RESUME_BYTES, resumeFileOf, type ResumeCheck } from './resume-file';
 import type { Resume } from './resume-schema';
 import { deepFreeze } from './deep-freeze';
 import { whenExists } from './when-exists';
@@ -78,7 +78,7 @@ async function readAgentFolder(
   check: (text: string, file: string) => ResumeCheck,
 ): Promise<DiscoveredAgent | null> {
   const resumeFile = resumeFileOf(folder);
-  const read = await readTextFile(join(orgPath, resumeFile));
+  const read = await readTextFile(join(orgPath, resumeFile), { maxBytes: MAX_RESUME_BYTES });
   if (!read.found) {
     if (!read.missing) return invalid(folder, resumeFile, null, [fileProblem(resumeFile, read.message)]);
     const legacyFile = `agents/${folder}/resume.txt`;

@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from '../memory/python-format';
+
 /** A JSON document that could not be parsed, located for a person to fix. */
 export interface JsonSyntaxError {
   message: string;
@@ -12,6 +14,39 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
   const lastNewline = before.lastIndexOf('\n');
   return { line: before.split('\n').length, column: offset - lastNewline };
+}
+
+/**
+ * Where `text` nests containers more than MAX_JSON_DEPTH deep, as a located problem, or null. Call it
+ * on JSON anyone could have written before anything that recurses over the parsed value sees it.
+ */
+export function jsonNestingProblem(text: string): JsonSyntaxError | null {
+  const offset = nestingTooDeepAt(text, MAX_JSON_DEPTH);
+  return offset === null
+    ? null
+    : {
+        message: `the JSON nests more than ${MAX_JSON_DEPTH} levels deep here`,
+        ...lineAndColumn(text, offset),
+      };
+}
+
+/**
+ * The offset of the first `[` or `{` that opens a container deeper than `maxDepth`, or null. A scan of
+ * the characters (strings skipped), so it is safe on any text, however deep, before anything parses it.
+ */
+function nestingTooDeepAt(text: string, maxDepth: number): number | null {
+  let depth = 0;
+  for (let pos = 0; pos < text.length; pos += 1) {
+    const code = text.charCodeAt(pos);
+    if (code === 0x22) {
+      pos += 1;
+      while (pos < text.length && text.charCodeAt(pos) !== 0x22) pos += text.charCodeAt(pos) === 0x5c ? 2 : 1;
+    } else if (code === 0x5b || code === 0x7b) {
+      depth += 1;
+      if (depth > maxDepth) return pos;
+    } else if (code === 0x5d || code === 0x7d) depth -= 1;
+  }
+  return null;
 }
 
 /** JSON.parse that reports where the text is wrong instead of throwing. Accepts a leading BOM. */

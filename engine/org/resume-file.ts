@@ -4,6 +4,7 @@ import { editJsonText, type JsonEdit } from './json-edit';
 import { fileProblem, problemsFromIssues, syntaxProblem, type FileProblem } from './json-problems';
 import { formatJsonDocument } from './json-style';
 import { parseJsonTree } from './json-tree';
+import { jsonNestingProblem, lineAndColumn } from './json-text';
 import { readTextFile } from './read-text-file';
 import { lemmingCompatibilityWarnings } from './resume-lemming-compat';
 import { ResumeSchema, type Resume } from './resume-schema';
@@ -26,11 +27,17 @@ export type ResumeCheck =
   | { ok: true; raw: Record<string, unknown>; resume: Resume; warnings: FileProblem[] }
   | { ok: false; raw: unknown; problems: FileProblem[] };
 
+/** A resume is a page of settings and instructions; LeMMing's API takes at most 50 KB. */
+export const MAX_RESUME_BYTES = 1024 * 1024;
+
 /**
- * Validates resume text: JSON syntax (with line and column), then the resume schema (each problem
+ * Validates resume text: that it is text of a sane size and depth (so nothing after it recurses over
+ * something pathological), JSON syntax (with line and column), then the resume schema (each problem
  * located at its field). A valid resume also gets warnings about what LeMMing itself would refuse.
  */
 export function checkResumeText(text: string, file: string): ResumeCheck {
+  const unfit = unfitTextProblem(text, file);
+  if (unfit) return { ok: false, raw: null, problems: [unfit] };
   const tree = parseJsonTree(text);
   if (!tree.ok) return { ok: false, raw: null, problems: [syntaxProblem(file, tree.error)] };
   const located = { text, root: tree.root };
@@ -48,6 +55,26 @@ export function checkResumeText(text: string, file: string): ResumeCheck {
     resume: result.data,
     warnings: lemmingCompatibilityWarnings(tree.value, file, located),
   };
+}
+
+/** Binary data, an oversized file or nesting deeper than any resume needs, located where possible. */
+function unfitTextProblem(text: string, file: string): FileProblem | null {
+  if (text.length > MAX_RESUME_BYTES)
+    return fileProblem(
+      file,
+      `the file is ${text.length.toLocaleString('en')} characters; a resume is at most ${MAX_RESUME_BYTES.toLocaleString('en')}`,
+    );
+  const binary = text.search(/[\0\uFFFD]/);
+  if (binary !== -1)
+    return {
+      file,
+      field: '',
+      ...lineAndColumn(text, binary),
+      message: 'the file is not text: it holds binary data (a NUL byte or bytes that are not UTF-8)',
+    };
+  const tooDeep = jsonNestingProblem(text);
+  if (tooDeep) return syntaxProblem(file, tooDeep);
+  return null;
 }
 
 export type ResumeRead =

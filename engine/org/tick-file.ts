@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { readConfigFile, updateConfigFile, type ConfigFileSpec, type ConfigUpdate, type ConfigWriteOptions } from './config-file';
+import { join } from 'node:path';
+import { interruptedReplacementOf } from './atomic-write';
+import { checkConfigText, readConfigFile, updateConfigFile, type ConfigFileSpec, type ConfigUpdate, type ConfigWriteOptions } from './config-file';
 import type { FileProblem } from './json-problems';
+import { readTextFile } from './read-text-file';
 
 export const TICK_FILE = 'lemming/config/tick.json';
 
@@ -26,10 +29,19 @@ export const TICK_SPEC: ConfigFileSpec<typeof TickFileSchema> = {
 export type NextTickRead =
   { ok: true; nextTick: number; exists: boolean } | { ok: false; problems: FileProblem[] };
 
-/** The next tick to run; 1 when tick.json is missing. */
+/**
+ * The next tick to run; 1 when tick.json is missing. A tick.json that a killed writer left moved aside
+ * (see restoreInterruptedReplacement) is read where it is, so a reader that may not write still sees it.
+ */
 export async function readNextTick(orgPath: string): Promise<NextTickRead> {
   const read = await readConfigFile(orgPath, TICK_SPEC);
-  return read.ok ? { ok: true, nextTick: read.value.current_tick, exists: read.exists } : read;
+  if (!read.ok) return read;
+  if (!read.exists) {
+    const aside = await readTextFile(interruptedReplacementOf(join(orgPath, TICK_FILE)));
+    const checked = aside.found ? checkConfigText(aside.text, TICK_SPEC) : null;
+    if (checked?.ok) return { ok: true, nextTick: checked.value.current_tick, exists: true };
+  }
+  return { ok: true, nextTick: read.value.current_tick, exists: read.exists };
 }
 
 /** Records the next tick to run, keeping any other key in the file. */

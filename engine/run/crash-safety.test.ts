@@ -49,7 +49,7 @@ function runChild(org: string, ticks: number, killAfterMs: number | null): Promi
 }
 
 describe('crash safety', () => {
-  it(`loses no committed work across ${TRIALS} SIGKILLs at random moments, and never commits a turn twice`, { timeout: 240_000 }, async () => {
+  it(`loses no committed work across ${TRIALS} SIGKILLs at random moments, never commits a turn twice, and leaves tick.json and credits.json right`, { timeout: 240_000 }, async () => {
     const random = mulberry32(20261121);
     const script = {
       default: [
@@ -65,6 +65,8 @@ describe('crash safety', () => {
     };
     const org = orgs.build({
       'lemming/config/models.json': { scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } } },
+      // Every committed message keeps its file for this test: no tick is old enough for LeMMing's retention.
+      'lemming/config/org_config.json': { base_turn_seconds: 1, max_outbox_age_ticks: 1_000_000 },
       'script.json': script,
       'agents/alpha/resume.json': resume('alpha'),
       'agents/beta/resume.json': resume('beta', { schedule: { run_every_n_ticks: 2, phase_offset: 1 } }),
@@ -105,6 +107,17 @@ describe('crash safety', () => {
         expect(readFileSync(join(org, file), 'utf8')).toBe(json);
       }
       expect(db.prepare('SELECT count(*) FROM pending_files').pluck().get()).toBe(0);
+
+      // Each tick closed exactly once; tick.json names the one after the last; credits.json equals the ledger.
+      const closings = db.prepare("SELECT tick, count(*) AS n FROM events WHERE kind = 'tick_completed' GROUP BY tick ORDER BY tick").all() as { tick: number; n: number }[];
+      expect(closings).toEqual(Array.from({ length: lastTick }, (_, index) => ({ tick: index + 1, n: 1 })));
+      expect(JSON.parse(readFileSync(join(org, 'lemming/config/tick.json'), 'utf8'))).toEqual({ current_tick: lastTick + 1 });
+      const credits = JSON.parse(readFileSync(join(org, 'lemming/config/credits.json'), 'utf8')) as Record<string, { credits_left: number }>;
+      const balances = db.prepare('SELECT agent, balance_micro FROM credit_ledger WHERE id IN (SELECT max(id) FROM credit_ledger GROUP BY agent)').all() as { agent: string; balance_micro: number }[];
+      expect(balances).toHaveLength(4);
+      for (const { agent, balance_micro } of balances) expect(credits[agent]?.credits_left, agent).toBe(balance_micro / 1_000_000);
+      // Every kill after the first left the run lock to be taken over, and each later start said so.
+      expect(db.prepare("SELECT count(*) FROM events WHERE kind = 'warning' AND json_extract(json, '$.code') = 'run_lock_taken_over'").pluck().get()).toBe(TRIALS);
     } finally {
       db.close();
     }

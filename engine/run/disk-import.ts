@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { MessageStore } from '../messages/message-store';
 import { parseOutboxFileName, readOutboxEntryText } from '../messages/outbox-entry';
-import { parseJsonText } from '../org/json-text';
+import { jsonNestingProblem, parseJsonText } from '../org/json-text';
 import { readTextFile } from '../org/read-text-file';
 import type { TimelineEventInput } from '../timeline/event-schema';
 import type { TimelineStore } from '../timeline/timeline-store';
@@ -17,6 +18,8 @@ import type { RunSecrets } from './run-secrets';
 export class DiskImport {
   private readonly selectKnown: Database.Statement;
   private readonly insertKnown: Database.Statement;
+  private readonly selectUnreadable: Database.Statement;
+  private readonly upsertUnreadable: Database.Statement;
   /** Outbox files already in the message store: each tick lists every outbox, and most of its files are old. */
   private readonly knownOutboxFiles = new Set<string>();
 
@@ -29,6 +32,8 @@ export class DiskImport {
   ) {
     this.selectKnown = timeline.db.prepare('SELECT 1 FROM known_files WHERE path = ?').pluck();
     this.insertKnown = timeline.db.prepare('INSERT OR IGNORE INTO known_files (path, origin) VALUES (?, ?)');
+    this.selectUnreadable = timeline.db.prepare('SELECT text_sha256 FROM unreadable_files WHERE path = ?').pluck();
+    this.upsertUnreadable = timeline.db.prepare('INSERT INTO unreadable_files (path, text_sha256) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET text_sha256 = excluded.text_sha256');
   }
 
   /** Call inside the transaction that writes `paths`, so they are never mistaken for foreign files. */
@@ -71,7 +76,8 @@ export class DiskImport {
     if (messages.length === 0 && events.length === 0) return 0;
     messages.sort((a, b) => a.tick - b.tick || (a.file < b.file ? -1 : 1));
     return this.timeline.transaction(() => {
-      const messageEvents = messages.flatMap((message) => this.addMessage(message));
+      // Checked again inside the transaction: another program (`lemming send`, the app) may have taken the same file in since it was listed.
+      const messageEvents = messages.filter((message) => !this.messages.has(message.file)).flatMap((message) => this.addMessage(message));
       for (const path of known) this.insertKnown.run(path, 'imported');
       return this.timeline.appendMany([...messageEvents, ...events].map((event) => this.secrets.redactValue(event))).length;
     });
@@ -95,6 +101,10 @@ export class DiskImport {
   private addMessage(message: { file: string; text: string; tick: number; sender: string }): TimelineEventInput[] {
     const read = readOutboxEntryText(message.text, message.file);
     if (!read.ok) {
+      // Warned about once: every tick lists the outboxes again, and the file stays as it is until someone fixes it.
+      const sha256 = createHash('sha256').update(message.text).digest('hex');
+      if (this.selectUnreadable.get(message.file) === sha256) return [];
+      this.upsertUnreadable.run(message.file, sha256);
       const { message: problem, line, column } = read.problem;
       return [{ kind: 'warning', code: 'outbox_unreadable', file: message.file, message: problem, line, column, time: this.clock().toISOString(), agent: message.sender }];
     }
@@ -114,7 +124,7 @@ export class DiskImport {
       const read = await readTextFile(join(dir, name));
       if (!read.found) continue;
       known.push(file);
-      const parsed = parseJsonText(read.text);
+      const parsed = parseUntrustedJson(read.text);
       const record = parsed.ok ? parsed.value : null;
       const tick = isRecord(record) && typeof record.tick === 'number' && Number.isInteger(record.tick) ? record.tick : null;
       events.push(
@@ -141,7 +151,7 @@ export class DiskImport {
 }
 
 function structuredLogEvent(line: string, file: string, lineNumber: number, folder: string): TimelineEventInput {
-  const parsed = parseJsonText(line);
+  const parsed = parseUntrustedJson(line);
   if (!parsed.ok || !isRecord(parsed.value)) {
     return { kind: 'warning', code: 'log_line_unreadable', file, line: lineNumber, text: line, agent: folder };
   }
@@ -162,6 +172,12 @@ function structuredLogEvent(line: string, file: string, lineNumber: number, fold
 function activityEvent(line: string, file: string, lineNumber: number, folder: string): TimelineEventInput {
   const match = /^\[Tick (-?\d+)\] ?(.*)$/.exec(line);
   return { kind: 'activity', source: 'disk', file, line: lineNumber, text: line, notes: match ? match[2] : line, tick: match ? Number(match[1]) : null, agent: folder };
+}
+
+/** Parsed JSON from a file anyone could have written, refused when it nests deeper than anything downstream may walk. */
+function parseUntrustedJson(text: string): ReturnType<typeof parseJsonText> {
+  const tooDeep = jsonNestingProblem(text);
+  return tooDeep ? { ok: false, error: tooDeep } : parseJsonText(text);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

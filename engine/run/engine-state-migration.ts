@@ -74,3 +74,27 @@ export const engineStateMigration: Migration = {
     );
   `,
 };
+
+/**
+ * Files the engine compares with what it saw before. What credits.json said for each agent when the engine last read or wrote it, so that a change made
+ * outside the engine (a person refilling an agent, LeMMing spending between our runs) is told apart from
+ * the engine's own charges and recorded as a ledger entry instead of being overwritten.
+ */
+export const creditsFileSeenMigration: Migration = {
+  version: 4,
+  name: 'credits.json as last seen, unreadable outbox files',
+  sql: `
+    CREATE TABLE credits_file_seen (
+      agent TEXT PRIMARY KEY,
+      credits_left_micro INTEGER NOT NULL,
+      cost_per_action_micro INTEGER NOT NULL
+    ) WITHOUT ROWID;
+
+    -- Outbox files that could not be read, by a hash of their text: each is warned about once, and
+    -- again only when it changes.
+    CREATE TABLE unreadable_files (
+      path TEXT PRIMARY KEY,
+      text_sha256 TEXT NOT NULL
+    ) WITHOUT ROWID;
+  `,
+};

@@ -1,20 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TurnProgress } from '../api/model-event-schemas';
 import type { AgentProblem } from '../api/schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
 import { listMemory } from '../memory/memory-file';
-import { MessageStore, type Inbox, type ReadableSenders } from '../messages/message-store';
-import { humanMessage, outboxFileName, serializeEntry, type HumanImportance, type OutboxEntry } from '../messages/outbox-entry';
+import { MessageStore, type ReadableSenders } from '../messages/message-store';
+import { humanMessage, outboxFileName, parseOutboxFileName, serializeEntry, type HumanImportance, type OutboxEntry } from '../messages/outbox-entry';
+import { ORG_CONFIG_FILE, readOrgConfig } from '../org/org-config-file';
+import { whenExists } from '../org/when-exists';
 import { createProvider } from '../models/create-provider';
 import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-file';
 import type { ModelProvider } from '../models/types';
-import { DEFAULT_COST_PER_ACTION, defaultCreditEntry, readCredits, updateCredits, type CreditEntry, type CreditsFile } from '../org/credits-file';
+import type { RunLockHolder } from '../api/run-schemas';
+import { restoreInterruptedReplacement } from '../org/atomic-write';
+import { planConfigEdit, patchEdits } from '../org/config-file';
+import { CREDITS_FILE, CREDITS_SPEC, DEFAULT_COST_PER_ACTION, defaultCreditEntry, readCredits, type CreditEntry, type CreditsFile } from '../org/credits-file';
+import { crashPoint } from '../org/crash-points';
+import { OrgRunLock, runLockHolder, type RunLockOptions } from '../org/org-lock';
 import { discoverAgents, ResumeCache, type DiscoveredAgent } from '../org/discover';
 import { readTextFile } from '../org/read-text-file';
-import { readNextTick, writeNextTick } from '../org/tick-file';
+import { readNextTick, TICK_FILE, TICK_SPEC } from '../org/tick-file';
 import type { Resume } from '../org/resume-schema';
 import type { TimelineEventInput } from '../timeline/event-schema';
 import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
@@ -60,7 +68,17 @@ export interface EngineOptions {
   onCommit?: (commit: EngineCommit) => void;
   /** Called with each piece of a model's answer as it is written; not stored (the timeline keeps the whole answer). */
   onProgress?: (progress: TurnProgress) => void;
+  /** What is running the org, named to a program its run lock refuses: `lemming run`, `LeMMing Desktop`. */
+  program?: string;
+  /**
+   * Take the org's run lock before anything else, even opening the timeline, and keep it (see claimRun):
+   * for a run, which is then refused with OrgBusyError at once when another program has the org.
+   */
+  claimRun?: boolean;
 }
+
+/** Whether this engine may run the org: it holds the org's run lock, or another program does. */
+export type RunClaim = { ok: true } | { ok: false; holder: RunLockHolder | null; message: string };
 
 export interface EngineCommit {
   tick: number;
@@ -99,6 +117,13 @@ export class OrgEngine {
   private readonly resumes = new ResumeCache();
   /** models.json keys to provider model ids, as last read (for `tools_profile: auto`). */
   private modelIds = new Map<string, string>();
+  /** Invalid resumes already warned about by this engine, with their problems: each is warned about once. */
+  private readonly warnedResumes = new Set<string>();
+  /** Held from the first tick (or write) of a run until `releaseRun` or `close`. */
+  private lock: OrgRunLock | null = null;
+  private readonly selectCreditsSeen: Database.Statement;
+  private readonly upsertCreditsSeen: Database.Statement;
+  private readonly deleteCreditsSeen: Database.Statement;
 
   private constructor(
     readonly orgPath: string,
@@ -114,28 +139,113 @@ export class OrgEngine {
     this.diskImport = new DiskImport(orgPath, timeline, this.messages, this.clock, this.secrets);
     this.insertTurn = timeline.db.prepare('INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)');
     this.selectCommittedAgents = timeline.db.prepare('SELECT agent FROM turns WHERE tick = ?').pluck();
+    this.selectCreditsSeen = timeline.db.prepare('SELECT agent, credits_left_micro AS creditsLeft, cost_per_action_micro AS costPerAction FROM credits_file_seen');
+    this.deleteCreditsSeen = timeline.db.prepare('DELETE FROM credits_file_seen WHERE agent = ?');
+    this.upsertCreditsSeen = timeline.db.prepare(
+      'INSERT INTO credits_file_seen (agent, credits_left_micro, cost_per_action_micro) VALUES (?, ?, ?) ON CONFLICT (agent) DO UPDATE SET credits_left_micro = excluded.credits_left_micro, cost_per_action_micro = excluded.cost_per_action_micro',
+    );
     this.limits = { ...DEFAULT_TURN_LIMITS, ...options.limits };
   }
 
-  /** Opens the org's timeline, finishes file writes a crash left owed, and imports what LeMMing left on disk. */
+  /**
+   * Opens the org's timeline. Unless another program is running the org, it also finishes the file
+   * writes a crash left owed and imports what LeMMing left on disk (the next run does it otherwise).
+   */
   static async open(options: EngineOptions): Promise<OrgEngine> {
+    const attempt = options.claimRun ? OrgRunLock.take(options.orgPath, lockOptions(options)) : null;
+    if (attempt && !attempt.ok) throw new OrgBusyError(attempt.message, attempt.holder);
     const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
     const opened = openTimeline(file, { nativeBinding: options.nativeBinding });
-    if (!opened.ok) throw new Error(opened.error.message);
+    if (!opened.ok) {
+      attempt?.lock.release();
+      throw new Error(opened.error.message);
+    }
     const engine: OrgEngine = new OrgEngine(options.orgPath, opened.timeline, options, {
       confinement: await detectConfinement(),
       modelIdOf: (key: string): string => engine.modelIds.get(key) ?? key,
       ...(options.httpTransport ? { httpTransport: options.httpTransport } : {}),
     });
-    await engine.secrets.refresh();
-    await engine.pending.replay();
-    await engine.diskImport.importAll();
+    try {
+      await engine.secrets.refresh();
+      if (attempt) {
+        engine.lock = attempt.lock;
+        await engine.recover(attempt.staleHolder);
+      } else if ((await engine.claimRun()).ok) engine.releaseRun();
+    } catch (error) {
+      engine.close();
+      throw error;
+    }
     return engine;
   }
 
   close(): void {
     if (this.timeline.db.open) this.pending.settle();
     this.timeline.close();
+    this.releaseRun();
+  }
+
+  /**
+   * Takes the org's run lock for this engine, unless it has it: from then on no other program runs
+   * ticks of the org, charges credits or writes its config files, until `releaseRun` or `close`.
+   * Refused at once, naming the holder, when another program has it. Taking it finishes what a run
+   * killed before left owed (file writes, a config file caught between its renames).
+   */
+  async claimRun(): Promise<RunClaim> {
+    if (this.lock) return { ok: true };
+    const attempt = OrgRunLock.take(this.orgPath, lockOptions(this.options));
+    if (!attempt.ok) return { ok: false, holder: attempt.holder, message: attempt.message };
+    this.lock = attempt.lock;
+    try {
+      await this.recover(attempt.staleHolder);
+    } catch (error) {
+      this.releaseRun();
+      throw error;
+    }
+    return { ok: true };
+  }
+
+  releaseRun(): void {
+    this.lock?.release();
+    this.lock = null;
+  }
+
+  /** The program running the org when it is not this engine; null when nobody is or this engine is. */
+  runLockHolder(): RunLockHolder | null {
+    return this.lock ? null : runLockHolder(this.orgPath, this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {});
+  }
+
+  private async recover(staleHolder: RunLockHolder | null): Promise<void> {
+    for (const file of [TICK_FILE, CREDITS_FILE]) restoreInterruptedReplacement(join(this.orgPath, file));
+    await this.pending.replay();
+    await this.diskImport.importAll();
+    if (staleHolder) {
+      const { program, pid, host, since } = staleHolder;
+      this.appendEvents([
+        {
+          kind: 'warning',
+          code: 'run_lock_taken_over',
+          message: `The last run of this org (${program}, pid ${pid} on ${host}, since ${since}) ended without releasing it: it was killed or crashed. What it had committed was completed; this run carries on from there.`,
+          holder: staleHolder,
+          time: this.clock().toISOString(),
+        },
+      ]);
+    }
+  }
+
+  /** Runs `work` holding the run lock: this engine's own when it has it, else taken for `work` alone. */
+  private async withRunLock<T>(work: () => Promise<T>): Promise<T> {
+    if (this.lock) return work();
+    await this.requireRunLock();
+    try {
+      return await work();
+    } finally {
+      this.releaseRun();
+    }
+  }
+
+  private async requireRunLock(): Promise<void> {
+    const claim = await this.claimRun();
+    if (!claim.ok) throw new OrgBusyError(claim.message, claim.holder);
   }
 
   /** The tick the next `runTick` runs (tick.json's `current_tick`). */
@@ -145,8 +255,12 @@ export class OrgEngine {
     return read.nextTick;
   }
 
-  /** Runs one tick: every agent that fires, in LeMMing's order, each turn committed on its own. */
+  /**
+   * Runs one tick: every agent that fires, in LeMMing's order, each turn committed on its own. Takes the
+   * run lock first (and keeps it: see claimRun); throws OrgBusyError when another program has it.
+   */
   async runTick(signal?: AbortSignal): Promise<TickReport> {
+    await this.requireRunLock();
     const tick = await this.currentTick();
     const runId = this.runId;
     await this.secrets.refresh();
@@ -154,10 +268,12 @@ export class OrgEngine {
     await this.diskImport.importOutboxes();
     const credits = await this.readCreditsFile();
     this.seedBalances(agents, credits, tick);
+    this.takeInCreditsEdits(agents, credits, tick);
     const models = await this.loadModels();
     const policy = await this.readPolicyFile();
 
     this.record({ kind: 'tick_started', tick, run: runId, agents: agents.length, invalid_agents: invalid.map((agent) => ({ folder: agent.folder, problems: agent.valid ? [] : agent.problems })) }, tick);
+    this.warnOfInvalidResumes(invalid, tick);
     const report: TickReport = { tick, turns: [] };
     const committed = this.committedTurns(tick);
     // Each committed turn's files are written while the next turns commit; all are on disk before the tick ends.
@@ -180,28 +296,31 @@ export class OrgEngine {
       }
     }
     await Promise.all(fileWrites);
+    crashPoint('tick:turns-committed');
 
-    await this.writeCreditsFile(agents, credits);
-    // Unflushed, like credits.json: a power cut that loses it runs the tick again, and the turns table
-    // skips every turn that committed (see writeFileAtomicUnflushed).
-    const advanced = await writeNextTick(this.orgPath, tick + 1, { flush: false });
-    if (!advanced.ok) throw new EngineInputError(advanced.problems);
-    // One commit closes the tick: its last event, the journal of the files now written, and the search
-    // index brought up to the tick's events (in one batch rather than inside every turn's commit).
-    const seq = this.timeline.transaction(() => {
-      this.pending.settle();
+    // credits.json and tick.json are written after the commit that closes the tick, from the journal
+    // of owed files that commit holds: a kill at any moment leaves the old file or the new one, and the
+    // next start writes what is owed. So tick.json never moves past a tick without its tick_completed.
+    // An edit made to credits.json while the tick ran is taken in, not overwritten.
+    this.takeInCreditsEdits(agents, await this.readCreditsFile(), tick);
+    const configWrites = await this.configFileWrites(agents, tick + 1);
+    const pruned = await this.outboxFilesToPrune(tick);
+    const { seq, owed } = this.timeline.transaction(() => {
+      const owedWrites = this.pending.record([...configWrites.writes, ...pruned.map((path): FileWrite => ({ path, mode: 'delete', content: '' }))]);
+      if (pruned.length > 0) this.appendEvents([{ kind: 'outbox_pruned', time: this.clock().toISOString(), tick, run: runId, files: pruned, reason: `older than max_outbox_age_ticks in ${ORG_CONFIG_FILE}; the timeline keeps each message` }]);
+      this.rememberCreditsSeen(configWrites.credits);
+      // One commit closes the tick: its last event, the journal of its config files, and the search
+      // index brought up to the tick's events (in one batch rather than inside every turn's commit).
       const [completed] = this.appendEvents([{ time: this.clock().toISOString(), kind: 'tick_completed', tick, run: runId, turns: report.turns }]) as [number];
       this.timeline.catchUpSearch();
-      return completed;
+      return { seq: completed, owed: owedWrites };
     });
+    crashPoint('tick:closing-committed');
+    await this.pending.perform(owed);
+    crashPoint('tick:files-written');
+    this.pending.settle();
     this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
     return report;
-  }
-
-  /** What `resume`'s agent would be shown if it ran now. Changes nothing but taking in new outbox files. */
-  async previewInbox(resume: Resume): Promise<Inbox> {
-    await this.diskImport.importOutboxes();
-    return this.messages.inbox(resume.name, readableSenders(resume), this.messages.latestSeq());
   }
 
   /** Writes a message from the human into agents/human/outbox, as LeMMing's `send` does. */
@@ -226,17 +345,26 @@ export class OrgEngine {
   /** Adds credits to an agent's balance (an entry in the ledger, reflected in credits.json). */
   async topUp(agent: string, amount: number, reason = 'top-up'): Promise<number> {
     if (!(amount > 0)) throw new Error('A top-up must be a positive number of credits.');
-    const tick = await this.currentTick();
-    const { org: agents } = await this.findAgent(agent);
-    const credits = await this.readCreditsFile();
-    this.seedBalances(agents, credits, tick);
-    const balance = this.timeline.transaction(() => {
-      const posted = this.ledger.post({ agent, kind: 'top_up', amountMicro: toMicros(amount), reason, tick, time: this.clock().toISOString() });
-      this.appendEvents([{ kind: 'credit', entry: 'top_up', amount, reason, time: this.clock().toISOString(), tick, agent }]);
-      return posted.balanceMicro;
+    return this.withRunLock(async () => {
+      const tick = await this.currentTick();
+      const { org: agents } = await this.findAgent(agent);
+      const credits = await this.readCreditsFile();
+      this.seedBalances(agents, credits, tick);
+      this.takeInCreditsEdits(agents, credits, tick);
+      const balance = this.timeline.transaction(() => {
+        const posted = this.ledger.post({ agent, kind: 'top_up', amountMicro: toMicros(amount), reason, tick, time: this.clock().toISOString() });
+        this.appendEvents([{ kind: 'credit', entry: 'top_up', amount, reason, time: this.clock().toISOString(), tick, agent }]);
+        return posted.balanceMicro;
+      });
+      const configWrites = await this.configFileWrites(agents, null);
+      const owed = this.timeline.transaction(() => {
+        this.rememberCreditsSeen(configWrites.credits);
+        return this.pending.record(configWrites.writes);
+      });
+      await this.pending.perform(owed);
+      this.pending.settle();
+      return fromMicros(balance);
     });
-    await this.writeCreditsFile(agents, credits);
-    return fromMicros(balance);
   }
 
   /** The policy resolver's verdict on every tool the agent could have: what the app and `lemming tools` show. */
@@ -267,6 +395,10 @@ export class OrgEngine {
    * costs), and records the call, its result, its charges and its memory changes in the timeline.
    */
   async callTool(agentName: string, tool: string, args: unknown): Promise<ToolResult> {
+    return this.withRunLock(() => this.callToolLocked(agentName, tool, args));
+  }
+
+  private async callToolLocked(agentName: string, tool: string, args: unknown): Promise<ToolResult> {
     const agent = await this.findAgent(agentName);
     const tick = await this.currentTick();
     await this.secrets.refresh();
@@ -448,6 +580,48 @@ export class OrgEngine {
     this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
   }
 
+  /**
+   * LeMMing's outbox retention, after every tick: files of every agent folder whose name's tick is more
+   * than max_outbox_age_ticks before `tick`. Only the files go: the timeline keeps every message.
+   */
+  private async outboxFilesToPrune(tick: number): Promise<string[]> {
+    const config = await readOrgConfig(this.orgPath);
+    if (!config.ok) return [];
+    const maxAge = config.value.max_outbox_age_ticks;
+    const agentsDir = join(this.orgPath, 'agents');
+    const folders = whenExists(() => readdirSync(agentsDir, { withFileTypes: true })) ?? [];
+    return folders.filter((entry) => entry.isDirectory()).flatMap((folder) =>
+      (whenExists(() => readdirSync(join(agentsDir, folder.name, 'outbox'))) ?? []).flatMap((name) => {
+        const parsed = parseOutboxFileName(name);
+        return parsed && tick - parsed.tick > maxAge ? [`agents/${folder.name}/outbox/${name}`] : [];
+      }),
+    );
+  }
+
+  /** One `warning` event per invalid resume (again only when its problems change), located at its first problem. */
+  private warnOfInvalidResumes(invalid: DiscoveredAgent[], tick: number): void {
+    const events: TimelineEventInput[] = [];
+    for (const agent of invalid) {
+      if (agent.valid) continue;
+      const key = JSON.stringify([agent.folder, agent.problems]);
+      if (this.warnedResumes.has(key)) continue;
+      this.warnedResumes.add(key);
+      const [first] = agent.problems;
+      events.push({
+        kind: 'warning',
+        code: 'resume_invalid',
+        message: `${agent.name} will not run: ${first?.message ?? 'its resume is not valid'}`,
+        file: first?.file ?? agent.resumeFile,
+        ...(first?.line !== undefined ? { line: first.line, column: first.column } : {}),
+        problems: agent.problems,
+        time: this.clock().toISOString(),
+        tick,
+        agent: agent.name,
+      });
+    }
+    if (events.length > 0) this.appendEvents(events);
+  }
+
   private async loadAgents(): Promise<{ agents: LoadedAgent[]; invalid: DiscoveredAgent[] }> {
     const discovered = await discoverAgents(this.orgPath, this.resumes);
     const agents: LoadedAgent[] = [];
@@ -468,13 +642,16 @@ export class OrgEngine {
     const models = new Map<string, ModelEntry | string>(parsed.entries.map((entry) => [entry.key, entry]));
     for (const problem of parsed.problems) {
       const key = problem.field.split('.')[0];
-      if (key) models.set(key, `${problem.file}: ${problem.field}: ${problem.message}`);
+      const where = `${problem.file}${problem.line !== undefined ? `:${problem.line}:${problem.column}` : ''}`;
+      // A file that is not a models object at all (bad JSON): every key is unknown because of it.
+      if (!key) models.set(MODELS_FILE_BROKEN, `${where} is not valid (${problem.message}), so no model can be called until it is fixed.`);
+      else models.set(key, `${where}: ${problem.field}: ${problem.message}`);
     }
     return models;
   }
 
   private turnModel(key: string, models: Map<string, ModelEntry | string>): TurnModel {
-    const entry = models.get(key);
+    const entry = models.get(key) ?? models.get(MODELS_FILE_BROKEN);
     if (entry === undefined) return { key, provider: null, problem: `The model "${key}" is not in ${MODELS_FILE}.`, modelName: key, prices: undefined };
     if (typeof entry === 'string') return { key, provider: null, problem: entry, modelName: key, prices: undefined };
     const cacheKey = JSON.stringify(entry);
@@ -516,19 +693,94 @@ export class OrgEngine {
     return read.value;
   }
 
-  /** credits.json in LeMMing's shape: each balance from the ledger, entries LeMMing expects filled in, other bytes kept. */
-  private async writeCreditsFile(agents: LoadedAgent[], credits: CreditsFile): Promise<void> {
+  /**
+   * Changes made to credits.json outside the engine since it last read or wrote the file (a person
+   * refilling or zeroing an agent, LeMMing's own spending between our runs, a changed cost_per_action,
+   * an agent removed from the file) become ledger entries, each with the old and the new value.
+   */
+  private takeInCreditsEdits(agents: LoadedAgent[], credits: CreditsFile, tick: number): void {
+    const seen = new Map((this.selectCreditsSeen.all() as { agent: string; creditsLeft: number; costPerAction: number }[]).map((row) => [row.agent, row]));
+    const time = this.clock().toISOString();
+    this.timeline.transaction(() => {
+      for (const { resume } of agents) {
+        const agent = resume.name;
+        const balance = this.ledger.balance(agent);
+        if (balance === null) continue;
+        const before = seen.get(agent);
+        const entry = credits[agent];
+        const adjust = (field: string, from: number | null, to: number | null, target: number, reason: string) => {
+          const amountMicro = Math.max(0, target) - (this.ledger.balance(agent) ?? 0);
+          if (amountMicro !== 0 || field === 'cost_per_action') this.ledger.post({ agent, kind: 'external_adjustment', amountMicro, reason, tick, time });
+          this.appendEvents([{ kind: 'credit', entry: 'external_adjustment', field, old: from, new: to, amount: fromMicros(amountMicro), reason, time, tick, agent }]);
+        };
+        if (!entry) {
+          if (before === undefined) continue;
+          const reseeded = defaultCreditEntry(resume);
+          adjust('credits_left', fromMicros(before.creditsLeft), null, toMicros(reseeded.credits_left), `${agent} was removed from ${CREDITS_FILE}; re-seeded with ${reseeded.credits_left} credits, as LeMMing does`);
+          // Until the entry is written back, its absence is known, not a new removal.
+          this.deleteCreditsSeen.run(agent);
+          continue;
+        }
+        const fileMicro = toMicros(entry.credits_left);
+        const reference = before?.creditsLeft ?? balance;
+        const bothEmpty = fileMicro <= 0 && reference <= 0;
+        if (fileMicro !== reference && !bothEmpty) {
+          // The edit's difference is applied to the balance, so charges the engine made since it last saw the file stay.
+          const target = balance + fileMicro - reference;
+          const floor = target < 0 ? ` (the ledger cannot go below 0, so 0)` : '';
+          adjust('credits_left', fromMicros(reference), entry.credits_left, target, `credits_left changed in ${CREDITS_FILE} from ${fromMicros(reference)} to ${entry.credits_left}${floor}`);
+        }
+        const cost = toMicros(entry.cost_per_action);
+        if (before && cost !== before.costPerAction) {
+          adjust('cost_per_action', fromMicros(before.costPerAction), entry.cost_per_action, this.ledger.balance(agent) ?? 0, `cost_per_action changed in ${CREDITS_FILE} from ${fromMicros(before.costPerAction)} to ${entry.cost_per_action}`);
+        }
+        this.upsertCreditsSeen.run(agent, fileMicro, cost);
+      }
+    });
+  }
+
+  /**
+   * The journaled writes that bring credits.json to the ledger's balances (LeMMing's shape, entries it
+   * expects filled in, other bytes kept) and, given `nextTick`, tick.json to it; with the credits.json
+   * the writes leave, for rememberCreditsSeen.
+   */
+  private async configFileWrites(agents: LoadedAgent[], nextTick: number | null): Promise<{ writes: FileWrite[]; credits: CreditsFile }> {
+    const current = await this.readCreditsFile();
     const patch: Record<string, Partial<CreditEntry>> = {};
     for (const { resume } of agents) {
       const balance = this.ledger.balance(resume.name);
       if (balance === null) continue;
+      const entry = current[resume.name];
       const credits_left = fromMicros(balance);
-      if (credits[resume.name]?.credits_left === credits_left) continue;
-      patch[resume.name] = credits[resume.name] ? { credits_left } : { ...defaultCreditEntry(resume), credits_left };
+      // LeMMing's own spending can leave a balance below 0; the ledger's 0 says the same, so it is kept.
+      if (entry && (entry.credits_left === credits_left || (balance === 0 && entry.credits_left <= 0))) continue;
+      patch[resume.name] = entry ? { credits_left } : { ...defaultCreditEntry(resume), credits_left };
     }
-    if (Object.keys(patch).length === 0) return;
-    const written = await updateCredits(this.orgPath, patch, { flush: false });
-    if (!written.ok) throw new EngineInputError(written.problems);
+    const credits = await planConfigEdit(this.orgPath, CREDITS_SPEC, Object.entries(patch).flatMap(([agent, fields]) => patchEdits(fields, [agent])));
+    if (!credits.ok) throw new EngineInputError(credits.problems);
+    const writes: FileWrite[] = credits.changed ? [{ path: CREDITS_FILE, mode: 'write', content: credits.text }] : [];
+    if (nextTick !== null) {
+      const tick = await planConfigEdit(this.orgPath, TICK_SPEC, [{ path: ['current_tick'], value: nextTick }]);
+      if (!tick.ok) throw new EngineInputError(tick.problems);
+      if (tick.changed) writes.push({ path: TICK_FILE, mode: 'write', content: tick.text });
+    }
+    return { writes, credits: credits.value };
+  }
+
+  /** Call in the transaction that journals the write of credits.json `credits`. */
+  private rememberCreditsSeen(credits: CreditsFile): void {
+    for (const [agent, entry] of Object.entries(credits)) this.upsertCreditsSeen.run(agent, toMicros(entry.credits_left), toMicros(entry.cost_per_action));
+  }
+}
+
+/** Another program holds the org's run lock. */
+export class OrgBusyError extends Error {
+  override name = 'OrgBusyError';
+  constructor(
+    message: string,
+    readonly holder: RunLockHolder | null,
+  ) {
+    super(message);
   }
 }
 
@@ -544,7 +796,15 @@ export class EngineInputError extends Error {
   }
 }
 
-function readableSenders(resume: Resume): ReadableSenders {
+/** The key under which loadModels reports a models.json that cannot be read as models at all. */
+const MODELS_FILE_BROKEN = '\0models.json';
+
+function lockOptions(options: EngineOptions): RunLockOptions {
+  return { program: options.program ?? 'lemming', ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) };
+}
+
+/** The outboxes `resume`'s agent may read. */
+export function readableSenders(resume: Resume): ReadableSenders {
   const sources = resume.permissions.read_outboxes;
   if (sources.includes('*')) return { all: true, except: resume.name };
   return { all: false, senders: sources.filter((source) => source !== resume.name) };

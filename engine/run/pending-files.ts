@@ -44,6 +44,15 @@ export class PendingFiles {
     this.remove = db.prepare('DELETE FROM pending_files WHERE id = ?');
   }
 
+  /**
+   * The content the newest owed write of `path` gives it: what the file is once the journal is
+   * replayed. For a reader that may not replay it (a read-only command after a crash).
+   */
+  static owedContent(db: Database.Database, path: string): string | null {
+    const row = db.prepare("SELECT content FROM pending_files WHERE path = ? AND mode = 'write' ORDER BY id DESC LIMIT 1").pluck().get(path);
+    return typeof row === 'string' ? row : null;
+  }
+
   /** Call inside the transaction that makes the writes owed; pass the result to `perform` after it commits. */
   record(writes: readonly FileWrite[]): OwedWrite[] {
     this.forgetPerformed();

@@ -14,7 +14,7 @@ export interface PromptInput {
   tools: ToolDefinition[];
   /** Native tool calling: tool definitions go to the provider, not into the text. */
   nativeTools: boolean;
-  /** LeMMing's `cli-` models get only the role, memory and the newest message's text. */
+  /** LeMMing's `cli-` models get only the role, memory and the newest readable message's text, read before or not. */
   cliMode: boolean;
   /** The agent's skills as the model should read them (skillsPrompt); empty when it has none. */
   skills?: string;
@@ -44,7 +44,8 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
   const memory = memoryMessage(input.memory);
 
   if (input.cliMode) {
-    const newest = input.inbox.fresh.at(-1);
+    // Fresh messages are oldest first, earlier ones newest first; LeMMing hands the program the newest of all.
+    const newest = input.inbox.fresh.at(-1) ?? input.inbox.earlier[0];
     return [role, ...(memory ? [memory] : []), { role: 'user', content: newest ? messageText(newest) : '' }];
   }
 

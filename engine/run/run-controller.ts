@@ -1,10 +1,15 @@
-import type { RunEndReason, RunPhase, RunState, TickReport } from '../api/run-schemas';
+import type { RunEndReason, RunLockHolder, RunPhase, RunState, TickReport } from '../api/run-schemas';
+import { heldMessage } from '../org/org-lock';
 
 /** The part of the org engine a run drives: OrgEngine in the app, the CLI and the tests. */
 export interface TickRunner {
   /** The tick the next `runTick` runs. */
   currentTick(): Promise<number>;
+  /** Takes the org's run lock if it does not have it yet, and keeps it until `releaseRun`. */
   runTick(signal?: AbortSignal): Promise<TickReport>;
+  releaseRun(): void;
+  /** Another program that holds the org's run lock; null when none does. */
+  runLockHolder(): RunLockHolder | null;
 }
 
 export interface RunStartOptions {
@@ -73,6 +78,7 @@ export class RunController {
       lastTick: null,
       intervalMs: options.defaultIntervalMs ?? 0,
       ended: null,
+      heldElsewhere: null,
     };
   }
 
@@ -80,18 +86,24 @@ export class RunController {
     return { ...this.current };
   }
 
-  /** Reads the next tick from the org again (after something outside the run changed it). */
+  /**
+   * Reads the next tick from the org again, and whether another program is running it (after something
+   * outside this run changed them).
+   */
   async refresh(): Promise<RunState> {
     if (!this.busy) {
       const next = await this.runner.currentTick().catch(() => null);
       if (next !== null && !this.busy) this.update({ nextTick: next });
     }
+    if (this.current.phase === 'idle') this.update({ heldElsewhere: this.runner.runLockHolder() });
     return this.state();
   }
 
   start(options: RunStartOptions = {}): RunCommandResult {
     if (this.current.phase !== 'idle')
       return refuse(`A run is already ${PHASE_WORDS[this.current.phase]}; stop it before starting another.`);
+    const held = this.heldElsewhere();
+    if (held) return held;
     this.update({
       phase: 'running',
       ticksRun: 0,
@@ -160,6 +172,8 @@ export class RunController {
     const phase = this.current.phase;
     if ((phase !== 'idle' && phase !== 'paused') || this.busy)
       return refuse(`Cannot step while the run is ${PHASE_WORDS[phase]}; pause it first.`);
+    const held = phase === 'idle' ? this.heldElsewhere() : null;
+    if (held) return held;
     this.update({ phase: 'stepping', ...(phase === 'idle' ? { ended: null } : {}) });
     const running = this.runOne(null);
     this.stepInFlight = running;
@@ -167,6 +181,7 @@ export class RunController {
     if (this.current.phase === 'stopping') this.end('stopped', 'Stopped.');
     else if (outcome.kind === 'failed') this.end('error', outcome.message);
     else this.update({ phase });
+    if (this.current.phase === 'idle') this.runner.releaseRun();
     this.wake();
     if (outcome.kind === 'failed') return { ok: false, reason: outcome.message, tickFailed: true };
     if (outcome.kind === 'past_last_tick') return refuse(`Tick ${outcome.tick} was not run.`);
@@ -230,7 +245,7 @@ export class RunController {
       this.options.onTick?.(report);
       return { kind: 'ran', report };
     } catch (error) {
-      this.update({ tickInProgress: null });
+      this.update({ tickInProgress: null, heldElsewhere: this.runner.runLockHolder() });
       return { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
     } finally {
       this.busy = false;
@@ -258,9 +273,18 @@ export class RunController {
     );
   }
 
+  /** The run ends and lets go of the org, so another program may run it. */
   private end(reason: RunEndReason, message: string): void {
     const atTick = this.current.nextTick === null ? null : this.current.nextTick - 1;
+    this.runner.releaseRun();
     this.update({ phase: 'idle', tickInProgress: null, ended: { reason, message, atTick } });
+  }
+
+  /** A refusal naming the program that runs the org, if another one does. */
+  private heldElsewhere(): { ok: false; reason: string } | null {
+    const holder = this.runner.runLockHolder();
+    this.update({ heldElsewhere: holder });
+    return holder ? refuse(heldMessage(holder)) : null;
   }
 
   private sleep(ms: number | null): Promise<void> {

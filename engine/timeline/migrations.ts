@@ -1,4 +1,4 @@
-import { engineStateMigration } from '../run/engine-state-migration';
+import { creditsFileSeenMigration, engineStateMigration } from '../run/engine-state-migration';
 import type { Migration } from './migrate';
 
 /**
@@ -75,4 +75,5 @@ export const timelineMigrations: readonly Migration[] = [
       CREATE INDEX events_by_seq_agent ON events (seq, agent);
     `,
   },
+  creditsFileSeenMigration,
 ];

@@ -6,6 +6,9 @@ import type { SecretStore } from '../../engine/secrets/secret-store';
 import { TurnStatusReader } from '../../engine/run/turn-status';
 import type { HostEvents } from './host-events';
 
+/** How often an idle session looks for another program running its org. */
+const WATCH_MS = 1000;
+
 export interface OrgSessionOptions {
   orgPath: string;
   events: HostEvents;
@@ -26,6 +29,9 @@ export class OrgSession {
   private readonly running = new Set<string>();
   private readonly committedThisTick = new Set<string>();
   private tickInProgress: number | null = null;
+  /** Looks every WATCH_MS for another program running the org (see watchOtherPrograms). */
+  private watch: ReturnType<typeof setInterval> | null = null;
+  private lastSeenSeq = 0;
 
   private constructor(
     readonly orgPath: string,
@@ -47,6 +53,7 @@ export class OrgSession {
     const commits: { session: OrgSession | null } = { session: null };
     const engine = await OrgEngine.open({
       orgPath: options.orgPath,
+      program: 'LeMMing Desktop',
       env: options.env,
       secrets: options.secretStore,
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
@@ -56,6 +63,7 @@ export class OrgSession {
     const session = new OrgSession(options.orgPath, engine, options);
     commits.session = session;
     await session.controller.refresh();
+    session.watchOtherPrograms();
     return session;
   }
 
@@ -69,13 +77,36 @@ export class OrgSession {
   }
 
   async close(): Promise<void> {
+    if (this.watch) clearInterval(this.watch);
     await this.controller.dispose();
     this.options.events.flush();
     this.engine.close();
   }
 
+  /**
+   * While this app is not running the org, another program (`lemming run`, a second window) may be: the
+   * run state says so, and what that program commits reaches the timeline view.
+   */
+  private watchOtherPrograms(): void {
+    this.lastSeenSeq = this.engine.timeline.latestSeq();
+    this.watch = setInterval(() => {
+      if (this.controller.state().phase !== 'idle') return;
+      void this.controller
+        .refresh()
+        .then(() => {
+          const latest = this.engine.timeline.latestSeq();
+          if (latest === this.lastSeenSeq) return;
+          this.lastSeenSeq = latest;
+          this.options.events.timelineAppended(latest);
+        })
+        .catch((error: unknown) => this.options.logError?.('watching for other programs', error));
+    }, WATCH_MS);
+    this.watch.unref?.();
+  }
+
   private committed(commit: EngineCommit): void {
     if (commit.agent !== null && commit.agent !== 'human') this.options.events.turnEnded(commit.agent);
+    this.lastSeenSeq = Math.max(this.lastSeenSeq, commit.lastSeq);
     this.options.events.timelineAppended(commit.lastSeq);
     if (commit.agent === null || commit.tick !== this.tickInProgress) return;
     this.committedThisTick.add(commit.agent);

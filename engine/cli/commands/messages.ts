@@ -3,8 +3,11 @@ import { messageText } from '../../run/prompt';
 import { discoverAgents } from '../../org/discover';
 import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
 import { stringOption, type Command } from '../command';
+import { MessageStore, type Inbox } from '../../messages/message-store';
+import { readableSenders } from '../../run/org-engine';
 import { withEngine } from '../open-engine';
 import { orgFolder } from '../org-arg';
+import { openTimelineToRead } from '../read-only-org';
 
 export const sendCommand: Command = {
   name: 'send',
@@ -40,7 +43,18 @@ export const inboxCommand: Command = {
     if (!name) throw new UsageError('Give the agent whose inbox to show.');
     const agent = (await discoverAgents(org)).find((candidate) => candidate.valid && candidate.resume.name === name);
     if (!agent || !agent.valid) throw new CliFailure(`There is no agent named "${name}" in ${org}.`);
-    const inbox = await withEngine(org, io, async (engine) => engine.previewInbox(agent.resume));
+    // Read-only: what the timeline holds (outbox files written since the last run are taken in by the next one).
+    const { timeline, note } = openTimelineToRead(org);
+    if (note) io.stderr.write(`note: ${note}\n`);
+    let inbox: Inbox = { fresh: [], earlier: [], cursorAfter: 0, moreWaiting: false };
+    if (timeline) {
+      try {
+        const store = new MessageStore(timeline.db);
+        inbox = store.inbox(name, readableSenders(agent.resume), store.latestSeq());
+      } finally {
+        timeline.close();
+      }
+    }
     if (values.json) {
       const entries = (messages: typeof inbox.fresh) => messages.map((message) => ({ seq: message.seq, file: message.file, entry: JSON.parse(message.json) as unknown }));
       printJson(io, { agent: name, fresh: entries(inbox.fresh), earlier: entries(inbox.earlier), moreWaiting: inbox.moreWaiting });

@@ -1,7 +1,11 @@
-import type { TurnProgress } from '../../api/model-event-schemas';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TurnProgress } from '../../api/model-event-schemas';
 import type { TickReport } from '../../run/org-engine';
-import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import type { AgentProblem } from '../../api/schemas';
+import { discoverAgents } from '../../org/discover';
+import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import { problemLocation } from '../problem-location';
+import { runElsewhereMessage } from '../run-elsewhere';
 import { stringOption, type Command } from '../command';
 import { withEngine } from '../open-engine';
 import { orgFolder, positiveInteger } from '../org-arg';
@@ -55,6 +59,12 @@ class ProgressPrinter {
   }
 }
 
+/** Says at once who runs the org, before the secrets and the engine are opened (which then take the lock for good). */
+function refuseIfRunElsewhere(org: string): void {
+  const message = runElsewhereMessage(org);
+  if (message) throw new CliFailure(message);
+}
+
 export const runCommand: Command = {
   name: 'run',
   summary: 'Run the org for N ticks (default 1), offline-safe; resumes where the last run stopped.',
@@ -67,12 +77,21 @@ export const runCommand: Command = {
     const interval = intervalText === undefined ? 0 : Number(intervalText);
     if (!Number.isFinite(interval) || interval < 0) throw new UsageError(`--interval must be a number of seconds, not "${intervalText}".`);
     const concurrency = positiveInteger(stringOption(values, 'concurrency'), '--concurrency', 4);
+    refuseIfRunElsewhere(org);
     const reports: TickReport[] = [];
     const follow = values.follow ? new ProgressPrinter(io, Boolean(values.json)) : undefined;
+    let invalidResumes: { folder: string; name: string; problems: AgentProblem[] }[] = [];
     await withEngine(
       org,
       io,
       async (engine) => {
+        invalidResumes = (await discoverAgents(org)).flatMap((agent) => (agent.valid ? [] : [{ folder: agent.folder, name: agent.name, problems: agent.problems }]));
+        if (!values.json) {
+          for (const agent of invalidResumes) {
+            const [first, ...rest] = agent.problems;
+            io.stdout.write(`invalid resume, ${agent.name} will not run: ${first ? `${problemLocation(first)}: ${first.message}` : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`);
+          }
+        }
         for (let index = 0; index < ticks; index += 1) {
           if (index > 0 && interval > 0) await sleep(interval * 1000);
           const report = await engine.runTick();
@@ -83,9 +102,10 @@ export const runCommand: Command = {
           }
         }
       },
-      { concurrency, ...(follow ? { onProgress: follow.print } : {}) },
+      // The run lock comes before anything else: a second run of the org is refused at once, before any model call.
+      { concurrency, program: 'lemming run', claimRun: true, ...(follow ? { onProgress: follow.print } : {}) },
     );
-    if (values.json) printJson(io, { ticks: reports });
+    if (values.json) printJson(io, { invalidResumes, ticks: reports });
     return EXIT_OK;
   },
 };
@@ -97,7 +117,8 @@ export const tickCommand: Command = {
   options: { json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
-    const report = await withEngine(org, io, (engine) => engine.runTick());
+    refuseIfRunElsewhere(org);
+    const report = await withEngine(org, io, (engine) => engine.runTick(), { program: 'lemming tick', claimRun: true });
     if (values.json) printJson(io, report);
     else printTick(io, report);
     return EXIT_OK;

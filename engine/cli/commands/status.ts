@@ -3,8 +3,12 @@ import { discoverAgents } from '../../org/discover';
 import { firesAt, nextFiringTicks } from '../../run/schedule';
 import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
 import { stringOption, type Command } from '../command';
+import { CreditLedger } from '../../credits/ledger';
+import { heldMessage, runLockHolder } from '../../org/org-lock';
 import { withEngine } from '../open-engine';
 import { orgFolder } from '../org-arg';
+import { problemLocation } from '../problem-location';
+import { nextTickToRead, openTimelineToRead } from '../read-only-org';
 
 export const statusCommand: Command = {
   name: 'status',
@@ -14,19 +18,23 @@ export const statusCommand: Command = {
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const discovered = await discoverAgents(org);
-    const status = await withEngine(org, io, async (engine) => {
-      const tick = await engine.currentTick();
+    // Read-only: status never takes the run lock and never writes to the org.
+    const { timeline, note } = openTimelineToRead(org);
+    const status = await (async () => {
+      const tick = await nextTickToRead(org, timeline);
+      const ledger = timeline ? new CreditLedger(timeline.db) : null;
       const lastTurns = new Map(
-        (engine.timeline.db.prepare('SELECT agent, tick, status FROM turns WHERE rowid IN (SELECT max(rowid) FROM turns GROUP BY agent)').all() as { agent: string; tick: number; status: string }[]).map(
+        ((timeline?.db.prepare('SELECT agent, tick, status FROM turns WHERE rowid IN (SELECT max(rowid) FROM turns GROUP BY agent)').all() ?? []) as { agent: string; tick: number; status: string }[]).map(
           (row) => [row.agent, { tick: row.tick, status: row.status }],
         ),
       );
       return {
         org,
         nextTick: tick,
+        runningBy: runLockHolder(org),
         agents: discovered.map((agent) => {
           if (!agent.valid) return { folder: agent.folder, name: agent.name, valid: false, problems: agent.problems };
-          const balance = engine.ledger.balance(agent.resume.name);
+          const balance = ledger?.balance(agent.resume.name) ?? null;
           return {
             folder: agent.folder,
             name: agent.resume.name,
@@ -40,15 +48,17 @@ export const statusCommand: Command = {
           };
         }),
       };
-    });
+    })().finally(() => timeline?.close());
+    if (note) io.stderr.write(`note: ${note}\n`);
     if (values.json) {
       printJson(io, status);
       return EXIT_OK;
     }
     io.stdout.write(`${status.org}\nnext tick: ${status.nextTick}\n`);
+    if (status.runningBy) io.stdout.write(`${heldMessage(status.runningBy)}\n`);
     for (const agent of status.agents) {
       if (!agent.valid) {
-        io.stdout.write(`  ${agent.name}  INVALID: ${agent.problems?.map((problem) => `${problem.field ? `${problem.field}: ` : ''}${problem.message}`).join('; ')}\n`);
+        io.stdout.write(`  ${agent.name}  INVALID: ${agent.problems?.map((problem) => `${problemLocation(problem)}: ${problem.message}`).join('; ')}\n`);
         continue;
       }
       const last = agent.lastTurn ? `last turn tick ${agent.lastTurn.tick} ${agent.lastTurn.status}` : 'has not run';

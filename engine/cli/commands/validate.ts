@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentProblem } from '../../api/schemas';
@@ -9,6 +10,7 @@ import { readNextTick } from '../../org/tick-file';
 import { EXIT_FAILURE, EXIT_OK, printJson } from '../cli-io';
 import type { Command } from '../command';
 import { orgFolder } from '../org-arg';
+import { problemLocation } from '../problem-location';
 
 export interface ValidationReport {
   org: string;
@@ -39,6 +41,8 @@ export async function validateOrg(org: string): Promise<ValidationReport> {
   const tick = await readNextTick(org);
   if (!tick.ok) report.errors.push(...tick.problems);
 
+  report.warnings.push(...nestedAgentWarnings(org, new Set(discovered.map((agent) => agent.folder))));
+
   for (const agent of discovered) {
     if (!agent.valid) {
       report.agents.push({ folder: agent.folder, name: agent.name, valid: false });
@@ -63,9 +67,30 @@ export async function validateOrg(org: string): Promise<ValidationReport> {
   return report;
 }
 
-function location(problem: AgentProblem): string {
-  const position = problem.line !== undefined ? `:${problem.line}:${problem.column}` : '';
-  return `${problem.file}${position}${problem.field ? ` (${problem.field})` : ''}`;
+/**
+ * LeMMing runs any resume.json it finds below agents/, e.g. agents/<team>/<name>/resume.json; this app
+ * runs only agents/<name>/resume.json (an agent must not be able to create another by writing a file).
+ */
+function nestedAgentWarnings(org: string, agentFolders: ReadonlySet<string>): AgentProblem[] {
+  const warnings: AgentProblem[] = [];
+  const agentsDir = join(org, 'agents');
+  for (const team of listFolders(agentsDir)) {
+    if (agentFolders.has(team) || team === 'agent_template') continue;
+    for (const nested of listFolders(join(agentsDir, team))) {
+      const file = `agents/${team}/${nested}/resume.json`;
+      if (!existsSync(join(org, file))) continue;
+      warnings.push({ file, field: '', message: `LeMMing runs this nested agent, but this app does not: it runs only agents/<name>/resume.json. Move the folder to agents/${nested} to run it here.` });
+    }
+  }
+  return warnings;
+}
+
+function listFolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name).sort();
+  } catch {
+    return [];
+  }
 }
 
 export const validateCommand: Command = {
@@ -80,8 +105,8 @@ export const validateCommand: Command = {
     else {
       const valid = report.agents.filter((agent) => agent.valid).length;
       io.stdout.write(`${report.agents.length} agents, ${valid} valid, ${report.agents.length - valid} invalid\n`);
-      for (const problem of report.errors) io.stdout.write(`error: ${location(problem)}: ${problem.message}\n`);
-      for (const problem of report.warnings) io.stdout.write(`warning: ${location(problem)}: ${problem.message}\n`);
+      for (const problem of report.errors) io.stdout.write(`error: ${problemLocation(problem)}: ${problem.message}\n`);
+      for (const problem of report.warnings) io.stdout.write(`warning: ${problemLocation(problem)}: ${problem.message}\n`);
       if (report.errors.length === 0) io.stdout.write('no errors\n');
     }
     return values.strict && report.errors.length > 0 ? EXIT_FAILURE : EXIT_OK;

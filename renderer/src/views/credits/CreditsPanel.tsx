@@ -97,6 +97,7 @@ const KIND_WORDS: Record<CreditHistoryEntry['kind'], string> = {
   model_call: 'Model call',
   tool: 'Tool',
   adjustment: 'Adjustment',
+  external_adjustment: 'Changed in credits.json',
 };
 
 function RecentEntries({ entries }: { entries: CreditHistoryEntry[] }) {

@@ -42,6 +42,7 @@ export function RunControls() {
 function RunBar({ run }: { run: RunState }) {
   const { pause, resume, step, stop, sending } = useRunStore();
   const active = run.phase !== 'idle';
+  if (!active && run.heldElsewhere) return <HeldElsewhere run={run} holder={run.heldElsewhere} />;
   const settling = run.phase === 'pausing' || run.phase === 'stopping' || run.phase === 'stepping';
   const phase = PHASE_WORDS[run.phase];
 
@@ -89,6 +90,29 @@ function RunBar({ run }: { run: RunState }) {
         )}
       </span>
     </>
+  );
+}
+
+/** Another program runs the org: this window watches its timeline, and its own run controls wait. */
+function HeldElsewhere({ run, holder }: { run: RunState; holder: NonNullable<RunState['heldElsewhere']> }) {
+  const since = holder.since ? new Date(holder.since).toLocaleTimeString() : null;
+  return (
+    <span className="run-status" role="status" data-testid="run-held-elsewhere">
+      <Badge tone="info">Run by another program</Badge>
+      <span>
+        This org is being run by another program{since ? ` since ${since}` : ''}. You can watch what it does
+        here; you can run it yourself once it stops.
+      </span>
+      <span data-testid="current-tick">
+        {run.nextTick !== null ? `Next tick ${run.nextTick}` : 'Tick unknown'}
+      </span>
+      <details className="run-held-details">
+        <summary>Advanced</summary>
+        {holder.program}
+        {holder.pid ? `, process ${holder.pid} on ${holder.host}` : ''}
+        {holder.since ? `, since ${holder.since}` : ''}
+      </details>
+    </span>
   );
 }
 

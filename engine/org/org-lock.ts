@@ -1,0 +1,158 @@
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { RunLockHolder } from '../api/run-schemas';
+import { writeFileAtomicUnflushed } from './atomic-write';
+
+/**
+ * The lock itself: an SQLite file whose exclusive lock the holder keeps for the whole run. SQLite
+ * locks with the operating system's byte-range locks (fcntl on POSIX, LockFileEx on Windows), which
+ * the kernel releases the moment the holding process ends, however it ends: a killed holder leaves no
+ * lock behind, and a reused pid cannot keep one alive. Nothing is ever written into this file.
+ */
+export const RUN_LOCK_FILE = '.lemming/run.lock';
+/** Who holds the lock, for the message a refused program shows; written by the holder once it has the lock. */
+export const RUN_HOLDER_FILE = '.lemming/run-holder.json';
+
+/** How long taking the lock waits out a program that is only looking at it (`runLockHolder`). */
+const TAKE_WAIT_MS = 250;
+
+export type RunLockAttempt =
+  | { ok: true; lock: OrgRunLock; staleHolder: RunLockHolder | null }
+  | { ok: false; holder: RunLockHolder | null; message: string };
+
+export interface RunLockOptions {
+  /** What is taking it, shown to a program that is refused: `lemming run`, `LeMMing Desktop`. */
+  program: string;
+  nativeBinding?: string;
+}
+
+/**
+ * One writer per org: the holder alone runs ticks, charges credits and writes the org's config files.
+ * Keep a reference to the lock for as long as it is held: a lock that is garbage collected closes its
+ * connection, and the operating system then frees it.
+ */
+export class OrgRunLock {
+  private released = false;
+
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly orgPath: string,
+    readonly holder: RunLockHolder,
+  ) {}
+
+  /**
+   * Takes the org's run lock at once, or says who holds it. A holder file left by a program that
+   * ended without releasing the lock (killed, crashed) is returned as `staleHolder`.
+   */
+  static take(orgPath: string, options: RunLockOptions): RunLockAttempt {
+    const ahead = takenAhead.get(resolve(orgPath));
+    if (ahead) {
+      takenAhead.delete(resolve(orgPath));
+      return ahead;
+    }
+    mkdirSync(join(orgPath, '.lemming'), { recursive: true });
+    const db = new Database(
+      join(orgPath, RUN_LOCK_FILE),
+      options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
+    );
+    try {
+      db.pragma(`busy_timeout = ${TAKE_WAIT_MS}`);
+      // Nothing is written, so no rollback journal is kept beside it (a killed holder leaves none).
+      db.pragma('journal_mode = OFF');
+      db.exec('BEGIN EXCLUSIVE');
+    } catch (error) {
+      db.close();
+      if (!isBusy(error)) throw error;
+      const holder = readHolder(orgPath);
+      return { ok: false, holder, message: heldMessage(holder) };
+    }
+    const staleHolder = readHolder(orgPath);
+    const holder: RunLockHolder = {
+      pid: process.pid,
+      host: hostname(),
+      since: new Date().toISOString(),
+      program: options.program,
+    };
+    writeFileAtomicUnflushed(join(orgPath, RUN_HOLDER_FILE), `${JSON.stringify(holder, null, 2)}\n`);
+    return { ok: true, lock: new OrgRunLock(db, orgPath, holder), staleHolder };
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    const current = readHolder(this.orgPath);
+    if (current && current.pid === this.holder.pid && current.since === this.holder.since)
+      rmSync(join(this.orgPath, RUN_HOLDER_FILE), { force: true });
+    this.db.close();
+  }
+}
+
+/** Locks this process took before loading the code that uses them, by org folder (see takeRunLockAhead). */
+const takenAhead = new Map<string, Extract<RunLockAttempt, { ok: true }>>();
+
+/**
+ * Takes the run lock now, for the next `OrgRunLock.take` of the same org in this process to receive:
+ * the `lemming` binary takes it before it loads the rest of the CLI, so that of two runs started
+ * together the second is refused within a moment. Released when the process exits, if not before.
+ */
+export function takeRunLockAhead(orgPath: string, options: RunLockOptions): RunLockAttempt {
+  const attempt = OrgRunLock.take(orgPath, options);
+  if (attempt.ok) {
+    takenAhead.set(resolve(orgPath), attempt);
+    process.once('exit', () => attempt.lock.release());
+  }
+  return attempt;
+}
+
+/**
+ * Who holds the org's run lock right now, or null when nobody does. Only looks: creates and writes
+ * nothing, so read-only commands and a watching app can ask as often as they like.
+ */
+export function runLockHolder(
+  orgPath: string,
+  options: { nativeBinding?: string } = {},
+): RunLockHolder | null {
+  let db: Database.Database;
+  try {
+    db = new Database(join(orgPath, RUN_LOCK_FILE), {
+      readonly: true,
+      fileMustExist: true,
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+    });
+  } catch {
+    return null;
+  }
+  try {
+    db.pragma('busy_timeout = 0');
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return null;
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+    return readHolder(orgPath) ?? { pid: 0, host: '', since: '', program: 'another program' };
+  } finally {
+    db.close();
+  }
+}
+
+/** The sentence a refused program shows. */
+export function heldMessage(holder: RunLockHolder | null): string {
+  if (!holder || holder.pid === 0)
+    return 'This org is being run by another program; try again when it has stopped.';
+  return `This org is being run by another program: ${holder.program} (pid ${holder.pid} on ${holder.host}, since ${holder.since}). Try again when it has stopped.`;
+}
+
+function readHolder(orgPath: string): RunLockHolder | null {
+  try {
+    const parsed = RunLockHolder.safeParse(JSON.parse(readFileSync(join(orgPath, RUN_HOLDER_FILE), 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
