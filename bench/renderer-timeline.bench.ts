@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { build as viteBuild } from 'vite';
 import { openFileSecretStore } from '../engine/secrets/file-secret-store';
-import type { TimelineEventInput } from '../engine/timeline/event-schema';
+import type { TimelineEventInput } from '../engine/api/timeline-events';
 import { sqliteVersion } from '../engine/timeline/sqlite';
 import { openTimeline } from '../engine/timeline/timeline-store';
 import { EngineHost } from '../main/engine-host/engine-host';
@@ -106,6 +106,7 @@ async function measureInChromium(dir: string, rendererDir: string, org: string):
       }),
       pickFolder: async () => null,
       pickExportFile: async () => null,
+      pickImportFile: async () => null,
       host,
     }),
     { redact: (value) => host.redact(value) },

@@ -1,4 +1,4 @@
-// The architecture's import rules (DESIGN.md §1), enforced on resolved paths rather than on the text of
+// The architecture's import rules (docs/ARCHITECTURE.md, “Layers”), enforced on resolved paths rather than on the text of
 // the import, so `../engine/../engine/org` or an absolute path cannot slip through.
 import { builtinModules } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';
@@ -30,6 +30,52 @@ const PACKAGE_RULES = {
   main: { node: true, forbidden: [] },
 };
 
+/**
+ * The engine's own layers, lowest first. A folder may import its own files and the folders of lower
+ * layers, never a higher layer nor another folder of its own layer: the use-cases (app) sit on the
+ * engine (run), which sits on the tools, which sit on the parts, which sit on the org folder model.
+ */
+const ENGINE_LAYERS = [
+  ['api'],
+  ['files'],
+  ['org'],
+  ['secrets', 'credits', 'memory', 'timeline', 'models'],
+  ['net', 'sandbox'],
+  ['messages'],
+  ['tools'],
+  ['run'],
+  ['app'],
+  ['cli'],
+];
+const ENGINE_RANK = new Map(
+  ENGINE_LAYERS.flatMap((folders, rank) => folders.map((folder) => [folder, rank])),
+);
+
+/** The engine folder (`org`, `run`, …) of a repository path, or null outside engine/<folder>/. */
+function engineFolderOf(repoRelativePath) {
+  const [top, folder, ...rest] = repoRelativePath.split(sep);
+  return top === 'engine' && rest.length > 0 ? folder : null;
+}
+
+/** Tests and their support files may set up any layer they need. */
+function isTestFile(repoRelativePath) {
+  return /\.test\.tsx?$/.test(repoRelativePath) || repoRelativePath.split(sep).includes('test-support');
+}
+
+function engineLayerProblem(fromPath, toPath) {
+  const from = engineFolderOf(fromPath);
+  const to = engineFolderOf(toPath);
+  if (!from || !to || from === to || isTestFile(fromPath)) return null;
+  const fromRank = ENGINE_RANK.get(from);
+  const toRank = ENGINE_RANK.get(to);
+  if (fromRank === undefined)
+    return `engine/${from} is not in the engine's layer order (eslint-rules/layer-boundaries.js)`;
+  if (toRank === undefined || toRank < fromRank) return null;
+  return toRank === fromRank
+    ? `engine/${from} and engine/${to} are parts of one layer and may not import each other`
+    : `engine/${from} sits below engine/${to} and may not import it`;
+}
+
 function packageName(specifier) {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
@@ -38,10 +84,14 @@ function packageName(specifier) {
 export default {
   meta: {
     type: 'problem',
-    docs: { description: 'Keep engine, main, preload and renderer behind their import boundaries.' },
+    docs: {
+      description:
+        'Keep engine, main, preload and renderer behind their import boundaries, and the engine in its layers.',
+    },
     schema: [],
     messages: {
       crossLayer: '{{from}} may not import {{to}} ({{specifier}}). {{hint}}',
+      engineLayer: '{{problem}} ({{specifier}}). Move the shared part down a layer, or pass it in.',
       nodeBuiltin: '{{from}} runs without Node: it may not import "{{specifier}}".',
       forbiddenPackage: '{{from}} may not import "{{specifier}}".',
       onlyPackages: '{{from}} may import only {{allowed}} from packages, not "{{specifier}}".',
@@ -56,7 +106,13 @@ export default {
     function check(node, specifier) {
       if (typeof specifier !== 'string') return;
       if (specifier.startsWith('.') || specifier.startsWith('/')) {
-        const target = layerOf(relative(root, resolve(dirname(file), specifier)));
+        const targetPath = relative(root, resolve(dirname(file), specifier));
+        const target = layerOf(targetPath);
+        if (target === 'engine' && from === 'engine') {
+          const problem = engineLayerProblem(relative(root, file), targetPath);
+          if (problem) context.report({ node, messageId: 'engineLayer', data: { problem, specifier } });
+          return;
+        }
         if (!target || target === from || ALLOWED_LAYERS[from].includes(target)) return;
         const hint =
           from === 'renderer' || from === 'preload'

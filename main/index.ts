@@ -1,12 +1,14 @@
 import { app, BrowserWindow, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { EVENT_CHANNEL } from '../engine/api/events';
 import { sqliteVersion } from '../engine/timeline/sqlite';
-import { EngineHost } from './engine-host/engine-host';
+import { ok } from '../engine/api/result';
+import { EngineThread } from './engine-host/engine-thread';
+import type { EngineWorkerData } from './engine-host/worker-messages';
 import { bindIpc } from './ipc/bind';
-import { createDispatch } from './ipc/dispatch';
-import { createHandlers } from './ipc/handlers';
+import { createRelay } from './ipc/dispatch';
 import { describeMissingBinding, electronSqliteBindingPath } from './native/sqlite-binding';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, resolveRendererAsset } from './protocol/app-protocol';
 import { openSafeStorageSecretStore } from './secrets/safe-storage-secret-store';
@@ -70,72 +72,88 @@ async function start(): Promise<void> {
     return;
   }
   const logError = (context: string, error: unknown) => console.error(`[engine] ${context}:`, error);
-  const host = await EngineHost.create({
+  const appInfo = {
+    name: app.getName(),
+    version: app.getVersion(),
+    platform: process.platform,
+    runtime: {
+      node: process.versions.node,
+      electron: process.versions.electron ?? null,
+      chrome: process.versions.chrome ?? null,
+      sqlite: sqliteVersion({ nativeBinding }),
+    },
+  };
+  const workerData: EngineWorkerData = {
+    appInfo,
+    secretLocation: secrets.store.location,
+    host: {
+      demoOrgSource: app.isPackaged
+        ? join(process.resourcesPath, 'demo-org')
+        : join(app.getAppPath(), 'examples', 'demo-org'),
+      userOrgsFolder: join(app.getPath('documents'), 'LeMMing'),
+      nativeBinding,
+      env: { ...process.env },
+    },
+  };
+  const showDialog = async <T extends { canceled: boolean }>(
+    open: (window: BrowserWindow | null) => Promise<T>,
+  ): Promise<T> => open(BrowserWindow.getFocusedWindow());
+  // The engine runs in its own thread (engine-worker): a long import or query never holds up the
+  // windows or IPC. Main keeps what only it can do: the dialogs and safeStorage.
+  const engine = await EngineThread.start(new Worker(join(__dirname, 'engine-worker.cjs'), { workerData }), {
     secretStore: secrets.store,
-    demoOrgSource: app.isPackaged
-      ? join(process.resourcesPath, 'demo-org')
-      : join(app.getAppPath(), 'examples', 'demo-org'),
-    userOrgsFolder: join(app.getPath('documents'), 'LeMMing'),
-    nativeBinding,
-    env: process.env,
-    logError,
-  });
-  // Pings only (DESIGN.md §5): every window of the app hears them and pulls what it needs.
-  host.events.on((name, payload) => {
-    for (const window of BrowserWindow.getAllWindows())
-      window.webContents.send(EVENT_CHANNEL, { name, payload });
-  });
-  // Quitting stops the run first: a turn still waiting on its model is cancelled and recorded as such,
-  // and the timeline is closed cleanly, before the app exits.
-  let hostClosed = false;
-  app.on('before-quit', (event) => {
-    if (hostClosed) return;
-    event.preventDefault();
-    void host.dispose().finally(() => {
-      hostClosed = true;
-      app.quit();
-    });
-  });
-
-  const handlers = createHandlers({
-    host,
-    appInfo: () => ({
-      name: app.getName(),
-      version: app.getVersion(),
-      platform: process.platform,
-      runtime: {
-        node: process.versions.node,
-        electron: process.versions.electron ?? null,
-        chrome: process.versions.chrome ?? null,
-        sqlite: sqliteVersion({ nativeBinding }),
-      },
-    }),
     pickFolder: async () => {
-      const focused = BrowserWindow.getFocusedWindow();
       const options = { title: 'Open an org folder', properties: ['openDirectory' as const] };
-      const result = focused
-        ? await dialog.showOpenDialog(focused, options)
-        : await dialog.showOpenDialog(options);
+      const result = await showDialog((window) =>
+        window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
+      );
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
     pickExportFile: async (suggestedName) => {
-      const focused = BrowserWindow.getFocusedWindow();
       const options = {
         title: 'Export the timeline',
         defaultPath: suggestedName,
         filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
       };
-      const result = focused
-        ? await dialog.showSaveDialog(focused, options)
-        : await dialog.showSaveDialog(options);
+      const result = await showDialog((window) =>
+        window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options),
+      );
       return result.canceled ? null : (result.filePath ?? null);
     },
+    pickImportFile: async () => {
+      const options = {
+        title: 'Import events into the timeline',
+        properties: ['openFile' as const],
+        filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
+      };
+      const result = await showDialog((window) =>
+        window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
+      );
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
+    // Pings only (docs/ARCHITECTURE.md, “The path of an IPC request”): every window of the app hears them and pulls what it needs.
+    onEvent: (name, payload) => {
+      for (const window of BrowserWindow.getAllWindows())
+        window.webContents.send(EVENT_CHANNEL, { name, payload });
+    },
+    logError,
   });
+  // Quitting stops the run first: a turn still waiting on its model is cancelled and recorded as such,
+  // and the timeline is closed cleanly, before the app exits.
+  let engineClosed = false;
+  app.on('before-quit', (event) => {
+    if (engineClosed) return;
+    event.preventDefault();
+    void engine.dispose().finally(() => {
+      engineClosed = true;
+      app.quit();
+    });
+  });
+
   bindIpc(
     ipcMain,
-    createDispatch(handlers, {
+    createRelay({ 'app.info': async () => ok(appInfo) }, engine.dispatch, {
       logError: (channel, error) => console.error(`[ipc] ${channel} failed:`, error),
-      redact: (value) => host.redact(value),
     }),
     trustedOrigins,
   );

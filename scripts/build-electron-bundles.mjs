@@ -23,6 +23,13 @@ const bundles = [
   },
   {
     ...shared,
+    // The engine thread main starts (main/engine-host/engine-thread.ts).
+    entryPoints: ['main/engine-host/engine-worker.ts'],
+    outfile: 'out/main/engine-worker.cjs',
+    external: ['better-sqlite3'],
+  },
+  {
+    ...shared,
     entryPoints: ['preload/index.ts'],
     outfile: 'out/preload/index.cjs',
     minify: true,

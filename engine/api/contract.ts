@@ -43,6 +43,7 @@ import {
   TimelineEvent,
   TimelineExportResult,
   TimelineFacets,
+  TimelineImportResult,
   TimelineFilter,
   TimelinePage,
   TimelineQuery,
@@ -72,7 +73,7 @@ function channel<I extends z.ZodType, O extends z.ZodType>(definition: {
 /**
  * The one definition of every renderer → main call. Main validates inputs against it, preload and the
  * test harness build `window.lemming` from it, and the renderer's types derive from it. No output
- * ever carries a secret's value (DESIGN.md §4.4); main also passes every answer through the redactor.
+ * ever carries a secret's value (docs/ARCHITECTURE.md, “Secrets”); main also passes every answer through the redactor.
  */
 export const contract = {
   'app.info': channel({
@@ -224,6 +225,12 @@ export const contract = {
     summary: 'Write the events matching the filters to a JSON Lines file the user picks.',
     input: z.object({ filter: TimelineFilter.optional() }).strict(),
     output: TimelineExportResult,
+  }),
+
+  'timeline.import': channel({
+    summary: "Append the events of a JSON Lines file the user picks to the org's timeline; bad lines are listed.",
+    input: NoInput,
+    output: TimelineImportResult,
   }),
 
   'run.start': channel({

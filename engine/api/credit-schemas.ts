@@ -56,6 +56,7 @@ export const TopUpInput = z
   .strict();
 
 export const HumanImportance = z.enum(['normal', 'high', 'critical']);
+export type HumanImportance = z.infer<typeof HumanImportance>;
 
 export const SendMessageInput = z
   .object({

@@ -9,6 +9,7 @@ export * from './run-schemas';
 export * from './credit-schemas';
 export * from './settings-schemas';
 export * from './result';
+export * from './problem';
 export * from './client';
 export * from './model-event-schemas';
 export * from './model-setup-schemas';

@@ -1,19 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The events about model calls that the timeline and the live progress stream carry, beyond the
- * `model_call` record itself. One place for their shapes: the engine writes them, the app and the CLI
- * read them.
+ * What model calls add beside their timeline events (`model_call` and `model_refused` are in
+ * timeline-events.ts): the warning codes a stop reason leaves, and the live progress stream, which is
+ * never stored. The engine writes them; the app and the CLI read them.
  */
-
-/** The model declined to answer; `text` is its explanation as it gave it. Recorded in the timeline. */
-export const ModelRefusedEvent = z.object({
-  kind: z.literal('model_refused'),
-  round: z.int().positive(),
-  model: z.string(),
-  text: z.string(),
-});
-export type ModelRefusedEvent = z.infer<typeof ModelRefusedEvent>;
 
 /**
  * Warnings a model call's stop reason leaves in the timeline (`kind: "warning"`, `code` one of these):

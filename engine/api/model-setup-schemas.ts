@@ -8,7 +8,15 @@ export type SetupField = z.infer<typeof SetupField>;
 /** What went wrong while setting a model up, in plain words, at the field to fix. */
 export const SetupProblem = z.object({
   field: SetupField.nullable(),
-  kind: z.enum(['bad_key', 'wrong_url', 'model_not_found', 'server_down', 'timeout', 'not_a_server', 'other']),
+  kind: z.enum([
+    'bad_key',
+    'wrong_url',
+    'model_not_found',
+    'server_down',
+    'timeout',
+    'not_a_server',
+    'other',
+  ]),
   message: z.string(),
 });
 export type SetupProblem = z.infer<typeof SetupProblem>;

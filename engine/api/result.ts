@@ -35,7 +35,11 @@ export const IpcError = z.object({
 });
 export type IpcError = z.infer<typeof IpcError>;
 
-export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+/** The one shape of an answer that can fail: the value, or the error, always under `error`. */
+export type Result<T, E> = { ok: true; value: T } | { ok: false; error: E };
+
+/** A use-case's answer, as IPC and the CLI carry it. */
+export type IpcResult<T> = Result<T, IpcError>;
 
 export function ipcResultSchema<T extends z.ZodType>(value: T) {
   return z.discriminatedUnion('ok', [

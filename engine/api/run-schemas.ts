@@ -44,7 +44,12 @@ export const RunState = z.object({
 });
 export type RunState = z.infer<typeof RunState>;
 
-export const TurnOutcome = z.enum(['completed', 'failed', 'skipped', 'already_committed']);
+/** How an agent's turn ended. */
+export const TurnStatus = z.enum(['completed', 'failed', 'skipped']);
+export type TurnStatus = z.infer<typeof TurnStatus>;
+
+/** A turn in a tick's report: how it ended, or that a resumed run found it already committed. */
+export const TurnOutcome = z.enum([...TurnStatus.options, 'already_committed']);
 export type TurnOutcome = z.infer<typeof TurnOutcome>;
 
 /** What one tick did: each firing agent's turn, in commit order. */

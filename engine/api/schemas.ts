@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Problem } from './problem';
 
 export const AppInfo = z.object({
   name: z.string(),
@@ -13,16 +14,9 @@ export const AppInfo = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 
-export const AgentProblem = z.object({
-  /** The file the problem is in, relative to the org folder. */
-  file: z.string(),
-  /** Dotted field path inside the file, or empty when the whole file is at fault. */
-  field: z.string(),
-  message: z.string(),
-  line: z.number().int().optional(),
-  column: z.number().int().optional(),
-});
-export type AgentProblem = z.infer<typeof AgentProblem>;
+/** A problem in one of the org's files (a resume, a config file, a tool file). */
+export const AgentProblem = Problem;
+export type AgentProblem = Problem;
 
 export const AgentListItem = z.object({
   /** The agent's folder under agents/. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentProblem } from './schemas';
+import { SecretName } from './secret-name';
 
 /** The secret store's answer to "can I save a secret here?", with the reason and fix when not. */
 export const SecretStoreStatus = z.object({
@@ -10,15 +11,6 @@ export const SecretStoreStatus = z.object({
   location: z.string(),
 });
 export type SecretStoreStatus = z.infer<typeof SecretStoreStatus>;
-
-export const SecretName = z
-  .string()
-  .min(1, 'Name the secret.')
-  .max(128, 'A secret name may be at most 128 characters.')
-  .regex(
-    /^[A-Z][A-Z0-9_]*$/,
-    'A secret name uses upper-case letters, digits and "_", starting with a letter (e.g. GITHUB_TOKEN).',
-  );
 
 /** A secret as the renderer may know it: name and whether it is set, never the value or its length. */
 export const SecretListItem = z.object({

@@ -68,3 +68,12 @@ export const TimelineExportResult = z.object({
   path: z.string().nullable(),
   exported: z.int().nonnegative(),
 });
+
+export const TimelineImportResult = z.object({
+  /** The JSON Lines file read; null when the user cancelled. */
+  path: z.string().nullable(),
+  imported: z.int().nonnegative(),
+  /** Lines that were not imported and why (the first thousand). */
+  skipped: z.array(z.object({ line: z.int().positive(), reason: z.string() })),
+  skippedCount: z.int().nonnegative(),
+});

@@ -3,7 +3,7 @@ import { ToolKind } from './agent-schemas';
 import { AgentProblem } from './schemas';
 
 /**
- * The layers a tool passes on its way to the model, in order (DESIGN.md §4.2). `delegate` is judged
+ * The layers a tool passes on its way to the model, in order (docs/ARCHITECTURE.md, “Tools”). `delegate` is judged
  * only for a composed tool that calls a registered tool (a primitive such as shell): that tool must be
  * available to the agent too, by its own grant or an explicit "<tool> via <primitive>" grant.
  */
@@ -104,7 +104,7 @@ export type ConnectorReadiness = z.infer<typeof ConnectorReadiness>;
 /** Where a connector's settings live: a part of the org's policy.json, or nowhere (it has none). */
 export const ConnectorConfigLocation = z.object({ file: z.string(), pointer: z.string() }).nullable();
 
-/** A Tool Store entry as the connector catalog builds it (DESIGN.md §4.3): a built-in primitive group or a composed tool. */
+/** A Tool Store entry as the connector catalog builds it (docs/ARCHITECTURE.md, “Tools”): a built-in primitive group or a composed tool. */
 export const CatalogConnector = z.object({
   /** `builtin:<group>`, `composed:org:<tool>` / `composed:agent:<folder>:<tool>`, or `file:<path>` for a tool file that failed to load. */
   id: z.string(),

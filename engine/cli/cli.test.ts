@@ -319,7 +319,15 @@ describe('skills in the explainer and the prompt', () => {
   it('lemming tools lists a skill with whether its tool passes the policy, and the fix when not', async () => {
     const org = orgWithSkill();
     const usable = JSON.parse((await lemming('tools', org, 'writer', '--json')).stdout);
-    expect(usable.skills).toEqual([{ name: 'poll', description: 'Ask an API for the latest numbers', usability: { usable: true } }]);
+    expect(usable.skills).toEqual([
+      {
+        name: 'poll',
+        file: 'agents/writer/skills/poll/SKILL.md',
+        description: 'Ask an API for the latest numbers',
+        dispatch: { tool: 'memory_read', argMode: 'object' },
+        usability: { usable: true },
+      },
+    ]);
     writeFileSync(join(org, 'lemming/config/policy.json'), JSON.stringify({ tools: { deny: ['memory_read'] } }));
     const text = (await lemming('tools', org, 'writer')).stdout;
     expect(text).toMatch(/^ {2}no {3}poll +it runs the tool "memory_read", which is not available: the org denies it/m);

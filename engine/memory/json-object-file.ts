@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { parseJsonText } from '../org/json-text';
-import { locatePath, parseJsonTree } from '../org/json-tree';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from './python-format';
+import { parseJsonText } from '../files/json-text';
+import { locatePath, parseJsonTree } from '../files/json-tree';
+import { MAX_JSON_DEPTH } from '../files/json-text';
+import { exceedsJsonDepth } from './python-format';
 
 /** Something wrong in one file, located for a person to fix. `field` is empty when the whole file is at fault. */
 export const FileProblem = z.object({

@@ -2,8 +2,8 @@ import { opendirSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../org/atomic-write';
-import { whenExists } from '../org/when-exists';
+import { writeFileAtomic } from '../files/atomic-write';
+import { whenExists } from '../files/when-exists';
 import { readJsonObjectText, type FileProblem } from './json-object-file';
 import {
   applyMemoryOp,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { exceedsJsonDepth, MAX_JSON_DEPTH, pythonJsonDumps } from './python-format';
+import { MAX_JSON_DEPTH } from '../files/json-text';
+import { exceedsJsonDepth, pythonJsonDumps } from './python-format';
 
 /**
  * What a memory update does to one key, as a pure function. Unlike LeMMing (whose append and merge

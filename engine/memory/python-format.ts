@@ -3,8 +3,7 @@
  * trailing newline) and `datetime.now(UTC).isoformat()`. Outbox entries and memory files use both.
  */
 
-/** Deeper values are refused before serializing: the serializer recurses, and no agent needs more. */
-export const MAX_JSON_DEPTH = 100;
+import { MAX_JSON_DEPTH } from '../files/json-text';
 
 /**
  * Python's `json.dumps(value, indent=indent)`. Without an indent the separators are `", "` and `": "`,

@@ -3,6 +3,7 @@ import { basename, dirname } from 'node:path';
 import { z } from 'zod';
 import { readJsonObjectText, type FileProblem } from '../memory/json-object-file';
 import { pythonJsonDumps, pythonUtcIsoFormat, utcNowMicros } from '../memory/python-format';
+import type { HumanImportance } from '../api/credit-schemas';
 
 /**
  * LeMMing outbox entries: `agents/<sender>/outbox/{tick:08d}_{id}.json`. Entries this app writes have
@@ -58,9 +59,6 @@ export interface NewOutboxEntryFields {
 export type OutboxEntryRead =
   | { ok: true; entry: StoredOutboxEntry; raw: Record<string, unknown>; warnings: FileProblem[] }
   | { ok: false; problem: FileProblem };
-
-export const HumanImportance = z.enum(['normal', 'high', 'critical']);
-export type HumanImportance = z.infer<typeof HumanImportance>;
 
 /** Ids and sender names that can safely be part of a file path. */
 const NAME_TOKEN = /^[A-Za-z0-9_-]+$/;

@@ -14,7 +14,14 @@ const Event = z.looseObject({
   type: z.string(),
   index: z.int().nonnegative().optional(),
   message: z.looseObject({ usage: Usage.nullish() }).optional(),
-  content_block: z.looseObject({ type: z.string(), text: z.string().optional(), id: z.string().optional(), name: z.string().optional() }).optional(),
+  content_block: z
+    .looseObject({
+      type: z.string(),
+      text: z.string().optional(),
+      id: z.string().optional(),
+      name: z.string().optional(),
+    })
+    .optional(),
   delta: z
     .looseObject({
       type: z.string().optional(),
@@ -53,7 +60,12 @@ export async function assembleAnthropicStream(
       case 'content_block_start':
         if (event.index !== undefined && event.content_block) {
           const { type, text, id, name } = event.content_block;
-          blocks[event.index] = { type, ...(text !== undefined ? { text } : {}), ...(id ? { id } : {}), ...(name ? { name } : {}) };
+          blocks[event.index] = {
+            type,
+            ...(text !== undefined ? { text } : {}),
+            ...(id ? { id } : {}),
+            ...(name ? { name } : {}),
+          };
           if (type === 'tool_use') emit({ type: 'tool_call', index: event.index, ...(name ? { name } : {}) });
           if (text) emit({ type: 'text', text });
         }
@@ -81,9 +93,11 @@ export async function assembleAnthropicStream(
   return {
     type: 'message',
     role: 'assistant',
-    content: blocks.filter(Boolean).map(({ json, ...block }) =>
-      block.type === 'tool_use' ? { ...block, input: parseOrUndefined(json || '{}') ?? {} } : block,
-    ),
+    content: blocks
+      .filter(Boolean)
+      .map(({ json, ...block }) =>
+        block.type === 'tool_use' ? { ...block, input: parseOrUndefined(json || '{}') ?? {} } : block,
+      ),
     stop_reason: stopReason,
     usage: { input_tokens: 0, output_tokens: 0, ...usage },
   };
@@ -91,5 +105,7 @@ export async function assembleAnthropicStream(
 
 /** message_delta's usage repeats fields as null when it has nothing new. */
 function definedFields(usage: Usage): Usage {
-  return Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== null && value !== undefined));
+  return Object.fromEntries(
+    Object.entries(usage).filter(([, value]) => value !== null && value !== undefined),
+  );
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AgentProblem } from '../api/schemas';
-import { jsonNestingProblem, parseJsonText } from '../org/json-text';
+import { jsonNestingProblem, parseJsonText } from '../files/json-text';
 import { isPlainObject } from './json-values';
 import { shlexSplit } from './shlex-split';
 

@@ -3,7 +3,7 @@ import type { ProgressDelta } from '../api/model-event-schemas';
 import type { ServerModel } from '../api/model-setup-schemas';
 import { JsonApiProvider } from './json-api-provider';
 import { assembleOllamaStream } from './ollama-stream';
-import { isPlainObject, parseToolArguments } from './json-values';
+import { functionToolCalls, isPlainObject } from './json-values';
 import { modelListIn } from './model-list';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
 import type { ChatMessage, ModelRequest, StopReason, ToolCall } from './types';
@@ -150,18 +150,7 @@ export function fromOllamaResponse(body: unknown): ParsedAnswer {
   if (!checked.success)
     return { ok: false, problem: `answered without a usable message (${describeIssue(checked.error)})` };
   const { message, done_reason, prompt_eval_count, eval_count } = checked.data;
-  const toolCalls: ToolCall[] = (message.tool_calls ?? []).map((call, index) => {
-    const rawArguments =
-      typeof call.function.arguments === 'string'
-        ? call.function.arguments
-        : JSON.stringify(call.function.arguments ?? {});
-    return {
-      id: call.id ?? `call_${index}`,
-      name: call.function.name,
-      arguments: parseToolArguments(rawArguments),
-      rawArguments,
-    };
-  });
+  const toolCalls: ToolCall[] = functionToolCalls(message.tool_calls ?? []);
   const hasUsage = prompt_eval_count != null || eval_count != null;
   return {
     ok: true,

@@ -4,7 +4,7 @@ import type { ProgressDelta } from '../api/model-event-schemas';
 import type { ServerModel } from '../api/model-setup-schemas';
 import { JsonApiProvider } from './json-api-provider';
 import { assembleOpenAiStream } from './openai-stream';
-import { parseToolArguments } from './json-values';
+import { functionToolCalls } from './json-values';
 import { modelListIn } from './model-list';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
 import type { ChatMessage, ModelRequest, StopReason, TokenUsage, ToolCall, ToolDefinition } from './types';
@@ -170,18 +170,7 @@ export function fromOpenAiResponse(body: unknown): ParsedAnswer {
     typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
   const refusal = choice.message.refusal ?? null;
   const text = refusal && !written ? refusal : written;
-  const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((call, index) => {
-    const rawArguments =
-      typeof call.function.arguments === 'string'
-        ? call.function.arguments
-        : JSON.stringify(call.function.arguments ?? {});
-    return {
-      id: call.id ?? `call_${index}`,
-      name: call.function.name,
-      arguments: parseToolArguments(rawArguments),
-      rawArguments,
-    };
-  });
+  const toolCalls: ToolCall[] = functionToolCalls(choice.message.tool_calls ?? []);
   const finishReason = choice.finish_reason ?? null;
   return {
     ok: true,

@@ -3,11 +3,11 @@ import { extname, isAbsolute, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { AgentProblem } from '../api/schemas';
-import { parseJsonText } from '../org/json-text';
+import { parseJsonText } from '../files/json-text';
 import { isPlainObject } from './json-values';
-import { floorMod } from '../run/schedule';
+import { floorMod } from '../org/schedule';
 import type { CallContext, ToolCall } from './types';
-import { deepFreeze } from '../org/deep-freeze';
+import { deepFreeze } from '../files/deep-freeze';
 
 /**
  * A script for the `scripted` provider (JSON or YAML):

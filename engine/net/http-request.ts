@@ -88,7 +88,7 @@ const DEFAULT_USER_AGENT = 'LeMMing-Desktop';
 
 /**
  * Makes one HTTP request on an agent's behalf, refusing anything that could reach the user's
- * machine or networks (DESIGN.md §4.7). Never throws; every refusal and failure is an error value,
+ * machine or networks (docs/ARCHITECTURE.md, “Tools”). Never throws; every refusal and failure is an error value,
  * and nothing returned contains a secret value.
  *
  * Per hop: the URL is parsed by the WHATWG parser, so IPv4-ish hosts (`0x7f.1`, `2130706433`,

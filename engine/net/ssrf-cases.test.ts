@@ -13,7 +13,7 @@ import {
   type LoopbackNetwork,
 } from './test-support/loopback-network';
 
-/** The attack classes of DESIGN.md §4.7 this table covers (template injection belongs to composed tools). */
+/** The attack classes of docs/ARCHITECTURE.md, “Tools” this table covers (template injection belongs to composed tools). */
 type AttackClass =
   | 'numeric IP spelling'
   | 'IPv6 form'

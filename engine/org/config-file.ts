@@ -1,19 +1,19 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { writeFileAtomic, writeFileAtomicUnflushed } from './atomic-write';
-import { editJsonText, type JsonEdit } from './json-edit';
+import { writeFileAtomic, writeFileAtomicUnflushed } from '../files/atomic-write';
+import { editJsonText, type JsonEdit } from '../files/json-edit';
 import {
   fileProblem,
   problemsFromIssues,
   syntaxProblem,
   type FileProblem,
   type LocatedJson,
-} from './json-problems';
-import { formatJsonDocument } from './json-style';
-import { locatePath, parseJsonTree } from './json-tree';
-import { jsonNestingProblem } from './json-text';
-import { readTextFile } from './read-text-file';
-import { runSerially } from './serial-by-key';
+} from '../files/json-problems';
+import { formatJsonDocument } from '../files/json-style';
+import { locatePath, parseJsonTree } from '../files/json-tree';
+import { jsonNestingProblem } from '../files/json-text';
+import { readTextFile } from '../files/read-text-file';
+import { runSerially } from '../files/serial-by-key';
 
 /** One of LeMMing's JSON config files: where it is, its shape, and what a missing file means. */
 export interface ConfigFileSpec<S extends z.ZodType> {

@@ -1,12 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
-import { fileProblem } from './json-problems';
-import { readTextFile } from './read-text-file';
+import { fileProblem } from '../files/json-problems';
+import { readTextFile } from '../files/read-text-file';
 import { checkResumeText, MAX_RESUME_BYTES, resumeFileOf, type ResumeCheck } from './resume-file';
 import type { Resume } from './resume-schema';
-import { deepFreeze } from './deep-freeze';
-import { whenExists } from './when-exists';
+import { deepFreeze } from '../files/deep-freeze';
+import { whenExists } from '../files/when-exists';
+import { AGENTS_FOLDER, agentPaths } from './org-layout';
 
 /** LeMMing skips this folder: it holds the template new agents are copied from. */
 const TEMPLATE_FOLDER = 'agent_template';
@@ -37,7 +38,7 @@ export type DiscoveredAgent =
  * problem saying it can be imported; a folder with neither is not an agent.
  */
 export async function discoverAgents(orgPath: string, cache?: ResumeCache): Promise<DiscoveredAgent[]> {
-  const agentsDir = join(orgPath, 'agents');
+  const agentsDir = join(orgPath, AGENTS_FOLDER);
   const entries = whenExists(() => readdirSync(agentsDir, { withFileTypes: true })) ?? [];
   const folders = entries
     .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== TEMPLATE_FOLDER)
@@ -81,7 +82,7 @@ async function readAgentFolder(
   const read = await readTextFile(join(orgPath, resumeFile), { maxBytes: MAX_RESUME_BYTES });
   if (!read.found) {
     if (!read.missing) return invalid(folder, resumeFile, null, [fileProblem(resumeFile, read.message)]);
-    const legacyFile = `agents/${folder}/resume.txt`;
+    const legacyFile = agentPaths(folder).legacyResume;
     const legacy = await readTextFile(join(orgPath, legacyFile));
     if (!legacy.found) return null;
     return invalid(folder, resumeFile, null, [
@@ -149,7 +150,7 @@ function markDuplicateNames(agents: DiscoveredAgent[]): DiscoveredAgent[] {
       problems: [
         fileProblem(
           agent.resumeFile,
-          `the name "${agent.resume.name}" is already used by agents/${owner}`,
+          `the name "${agent.resume.name}" is already used by ${agentPaths(owner).root}`,
           'name',
         ),
       ],

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write';
-import { fileProblem, type FileProblem } from './json-problems';
+import { writeFileAtomic } from '../files/atomic-write';
+import { fileProblem, type FileProblem } from '../files/json-problems';
 import { parseLegacyResumeTxt } from './legacy-resume-txt';
-import { readTextFile } from './read-text-file';
+import { readTextFile } from '../files/read-text-file';
 import { agentFolderProblem, createResumeText, resumeFileOf } from './resume-file';
 import type { Resume } from './resume-schema';
-import { runSerially } from './serial-by-key';
+import { runSerially } from '../files/serial-by-key';
+import { agentPaths } from './org-layout';
 
 export type LegacyImport =
   | { ok: true; text: string; resume: Resume; warnings: FileProblem[] }
@@ -16,7 +17,7 @@ export type LegacyImport =
  * as it is; a folder that already has a resume.json is refused, so nothing is overwritten.
  */
 export async function importLegacyResume(orgPath: string, folder: string): Promise<LegacyImport> {
-  const legacyFile = `agents/${folder}/resume.txt`;
+  const legacyFile = agentPaths(folder).legacyResume;
   const resumeFile = resumeFileOf(folder);
   const badFolder = agentFolderProblem(folder);
   if (badFolder) return { ok: false, problems: [fileProblem(legacyFile, badFolder)] };
@@ -28,7 +29,7 @@ export async function importLegacyResume(orgPath: string, folder: string): Promi
       return {
         ok: false,
         problems: [
-          fileProblem(resumeFile, `agents/${folder} already has a resume.json; nothing was imported`),
+          fileProblem(resumeFile, `${agentPaths(folder).root} already has a resume.json; nothing was imported`),
         ],
       };
     }
@@ -38,7 +39,7 @@ export async function importLegacyResume(orgPath: string, folder: string): Promi
       return {
         ok: false,
         problems: [
-          fileProblem(legacyFile, legacy.missing ? `agents/${folder} has no resume.txt` : legacy.message),
+          fileProblem(legacyFile, legacy.missing ? `${agentPaths(folder).root} has no resume.txt` : legacy.message),
         ],
       };
     }

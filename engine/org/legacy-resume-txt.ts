@@ -1,5 +1,6 @@
-import { fileProblem, type FileProblem } from './json-problems';
-import { lineAndColumn, parseJsonText } from './json-text';
+import { fileProblem, type FileProblem } from '../files/json-problems';
+import { lineAndColumn, parseJsonText } from '../files/json-text';
+import { agentPaths } from './org-layout';
 
 /**
  * LeMMing's legacy resume.txt (reference/lemming-engine.md §2.4): header lines (`Name:`, `Role:`,
@@ -36,7 +37,7 @@ const HEADER_FIELDS: Record<string, string> = {
 export function parseLegacyResumeTxt(
   text: string,
   folder: string,
-  file = `agents/${folder}/resume.txt`,
+  file = agentPaths(folder).legacyResume,
 ): LegacyResumeParse {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const instructionsAt = body.indexOf(INSTRUCTIONS_MARKER);

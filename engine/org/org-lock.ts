@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { RunLockHolder } from '../api/run-schemas';
-import { writeFileAtomicUnflushed } from './atomic-write';
+import { writeFileAtomicUnflushed } from '../files/atomic-write';
 
 /**
  * The lock itself: an SQLite file whose exclusive lock the holder keeps for the whole run. SQLite

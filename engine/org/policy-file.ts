@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { TOOL_KINDS } from '../api/agent-schemas';
 import { readConfigFile, updateConfigFile, type ConfigFileSpec, type ConfigRead, type ConfigUpdate } from './config-file';
-import type { JsonEdit } from './json-edit';
+import type { JsonEdit } from '../files/json-edit';
 
-/** This app's org-level tool policy (DESIGN.md §4.2); LeMMing ignores the file. */
+/** This app's org-level tool policy (docs/ARCHITECTURE.md, “Tools”); LeMMing ignores the file. */
 export const POLICY_FILE = 'lemming/config/policy.json';
 
 

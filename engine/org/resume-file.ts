@@ -1,18 +1,19 @@
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write';
-import { editJsonText, type JsonEdit } from './json-edit';
-import { fileProblem, problemsFromIssues, syntaxProblem, type FileProblem } from './json-problems';
-import { formatJsonDocument } from './json-style';
-import { parseJsonTree } from './json-tree';
-import { jsonNestingProblem, lineAndColumn } from './json-text';
-import { readTextFile } from './read-text-file';
+import { writeFileAtomic } from '../files/atomic-write';
+import { editJsonText, type JsonEdit } from '../files/json-edit';
+import { fileProblem, problemsFromIssues, syntaxProblem, type FileProblem } from '../files/json-problems';
+import { formatJsonDocument } from '../files/json-style';
+import { parseJsonTree } from '../files/json-tree';
+import { jsonNestingProblem, lineAndColumn } from '../files/json-text';
+import { readTextFile } from '../files/read-text-file';
 import { lemmingCompatibilityWarnings } from './resume-lemming-compat';
 import { ResumeSchema, type Resume } from './resume-schema';
-import { runSerially } from './serial-by-key';
+import { runSerially } from '../files/serial-by-key';
+import { agentPaths } from './org-layout';
 
 /** Where an agent's resume lives, relative to the org folder. */
 export function resumeFileOf(folder: string): string {
-  return `agents/${folder}/resume.json`;
+  return agentPaths(folder).resume;
 }
 
 /** An agent folder is one plain name directly under agents/; anything else could point elsewhere. */
@@ -95,7 +96,7 @@ export async function readResume(orgPath: string, folder: string): Promise<Resum
   if (badFolder) return { ok: false, file, text: null, raw: null, problems: [fileProblem(file, badFolder)] };
   const read = await readTextFile(join(orgPath, file));
   if (!read.found) {
-    const message = read.missing ? `agents/${folder} has no resume.json` : read.message;
+    const message = read.missing ? `${agentPaths(folder).root} has no resume.json` : read.message;
     return { ok: false, file, text: null, raw: null, problems: [fileProblem(file, message)] };
   }
   const checked = checkResumeText(read.text, file);
@@ -133,7 +134,7 @@ export async function updateResume(
     if (!read.found)
       return {
         ok: false,
-        problems: [fileProblem(file, read.missing ? `agents/${folder} has no resume.json` : read.message)],
+        problems: [fileProblem(file, read.missing ? `${agentPaths(folder).root} has no resume.json` : read.message)],
       };
     const edited = editJsonText(read.text, change);
     if (!edited.ok) {
@@ -171,7 +172,7 @@ export type CreatedResume =
   | { ok: false; problems: FileProblem[] };
 
 /** LeMMing's field order, which its own files and tools use. */
-const FIELD_ORDER: Record<string, readonly string[]> = {
+export const LEMMING_FIELD_ORDER: Record<string, readonly string[]> = {
   '': [
     'name',
     'title',
@@ -212,7 +213,7 @@ export function createResumeText(draft: ResumeDraft): CreatedResume {
 }
 
 function ordered(value: Record<string, unknown>, at: string): Record<string, unknown> {
-  const first = FIELD_ORDER[at] ?? [];
+  const first = LEMMING_FIELD_ORDER[at] ?? [];
   const keys = [
     ...first.filter((key) => Object.hasOwn(value, key) && value[key] !== undefined),
     ...Object.keys(value).filter((key) => !first.includes(key) && value[key] !== undefined),
@@ -222,7 +223,7 @@ function ordered(value: Record<string, unknown>, at: string): Record<string, unk
       const child = value[key];
       const nested =
         at === '' &&
-        key in FIELD_ORDER &&
+        key in LEMMING_FIELD_ORDER &&
         typeof child === 'object' &&
         child !== null &&
         !Array.isArray(child);

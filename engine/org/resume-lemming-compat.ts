@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { problemsFromIssues, type FileProblem, type LocatedJson } from './json-problems';
+import { problemsFromIssues, type FileProblem, type LocatedJson } from '../files/json-problems';
 
 /**
  * What LeMMing itself would do with a resume this app accepts. Its loader skips an agent without a

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { TOOLS_PROFILES } from '../api/agent-schemas';
 
 /**
  * resume.json as LeMMing's loader accepts it, plus the legacy shapes and this app's additions
- * (DESIGN.md §2). Objects are loose: unknown keys are accepted here and kept by the raw document,
+ * (docs/ARCHITECTURE.md, “The org folder”). Objects are loose: unknown keys are accepted here and kept by the raw document,
  * which is what gets written back.
  */
 
@@ -34,7 +35,6 @@ const intLike = (what: string) =>
     })
     .transform((value) => Math.trunc(Number(value)));
 
-export const TOOLS_PROFILES = ['lemming', 'codex', 'gemini', 'model-agnostic', 'auto'] as const;
 
 const ModelObject = z.looseObject(
   {

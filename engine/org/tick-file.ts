@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { join } from 'node:path';
-import { interruptedReplacementOf } from './atomic-write';
+import { interruptedReplacementOf } from '../files/atomic-write';
 import { checkConfigText, readConfigFile, updateConfigFile, type ConfigFileSpec, type ConfigUpdate, type ConfigWriteOptions } from './config-file';
-import type { FileProblem } from './json-problems';
-import { readTextFile } from './read-text-file';
+import type { FileProblem } from '../files/json-problems';
+import { readTextFile } from '../files/read-text-file';
 
 export const TICK_FILE = 'lemming/config/tick.json';
 

@@ -1,14 +1,14 @@
-import { join } from 'node:path';
 import type { LedgerPosting } from '../credits/ledger';
 import { fromMicros } from '../credits/credit-amount';
 import { pythonJsonDumps, pythonUtcIsoFormat } from '../memory/python-format';
 import type { Inbox } from '../messages/message-store';
 import { newOutboxEntry, outboxFileName, serializeEntry, type OutboxEntry } from '../messages/outbox-entry';
 import { isModelCallError } from '../models/model-call-error';
-import type { ModelRefusedEvent, ModelWarningCode, ProgressDelta, TurnProgress } from '../api/model-event-schemas';
+import type { ModelWarningCode, ProgressDelta, TurnProgress } from '../api/model-event-schemas';
 import type { ChatMessage, ModelProvider, ModelResponse, TokenUsage, ToolCall, ToolDefinition } from '../models/types';
 import type { Resume } from '../org/resume-schema';
-import type { TimelineEventInput } from '../timeline/event-schema';
+import type { KnownEventFields, KnownTimelineEvent } from '../api/timeline-events';
+import type { TurnStatus } from '../api/run-schemas';
 import type { AgentToolsFactory } from '../tools/agent-tools';
 import type { Skill } from '../tools/skills/skill';
 import { skillsPrompt } from '../tools/skills/skills-prompt';
@@ -18,7 +18,8 @@ import { worstCaseCallMicros, usageCostMicros, type ModelPrices } from './model-
 import type { FileWrite } from './pending-files';
 import { buildPrompt, type PromptMemoryEntry } from './prompt';
 import { parseModelResponse, type ParsedOutboxEntry } from './response-parser';
-import { memoryChangeRecord, TurnMemory, type StagedMemoryChange } from './turn-memory';
+import { memoryChangeRecord, TurnMemory, type StagedMemoryChange } from '../memory/turn-memory';
+import { agentPaths, inOrg } from '../org/org-layout';
 
 export interface TurnAgent {
   folder: string;
@@ -66,7 +67,6 @@ export interface TurnLimits {
 
 export const DEFAULT_TURN_LIMITS: TurnLimits = { maxRounds: 4, callTimeoutMs: 120_000, maxTokens: 2048 };
 
-export type TurnStatus = 'completed' | 'failed' | 'skipped';
 
 /** Everything one turn did, not yet committed: the engine commits it in one transaction. */
 export interface StagedTurn {
@@ -75,7 +75,7 @@ export interface StagedTurn {
   tick: number;
   runId: string;
   status: TurnStatus;
-  events: TimelineEventInput[];
+  events: KnownTimelineEvent[];
   outbox: { entry: OutboxEntry; file: string; json: string }[];
   postings: LedgerPosting[];
   /** Where the agent's read cursor moves; null when the agent was not shown its inbox. */
@@ -84,7 +84,7 @@ export interface StagedTurn {
 }
 
 /**
- * One agent's turn (DESIGN.md §3.1): gate, context, model calls, tools, staging of the outcome. It never
+ * One agent's turn (docs/ARCHITECTURE.md, “The engine”): gate, context, model calls, tools, staging of the outcome. It never
  * throws and writes nothing but what its tools do; the result is committed by the caller.
  */
 export async function runAgentTurn(input: TurnInput): Promise<StagedTurn> {
@@ -104,10 +104,10 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
   if (input.balanceMicro <= 0) return turn.skip('no_credits', `${name} has no credits left.`);
   if (!model.provider) return turn.fail('model_unavailable', model.problem ?? `Model ${model.key} cannot be used.`);
 
-  const memory = new TurnMemory(join(input.orgPath, 'agents', agent.folder));
+  const memory = new TurnMemory(inOrg(input.orgPath, agentPaths(agent.folder).root));
   const tools = input.tools({
     orgPath: input.orgPath,
-    agentDir: join(input.orgPath, 'agents', agent.folder),
+    agentDir: inOrg(input.orgPath, agentPaths(agent.folder).root),
     resume: agent.resume,
     tick: input.tick,
     memory,
@@ -144,7 +144,7 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     const response = await callModel(input, model.provider, messages, { tools: tools.definitions, toolChoice }, maxTokens, round, turn);
     if (!response) return;
     if (response.stop === 'refusal') {
-      turn.event({ kind: 'model_refused', round, model: model.key, text: response.text } satisfies ModelRefusedEvent);
+      turn.event({ kind: 'model_refused', round, model: model.key, text: response.text });
       break;
     }
 
@@ -366,7 +366,7 @@ async function runTool(call: (name: string, args: unknown) => Promise<ToolResult
 
 /** Collects a turn's events, messages, charges and file writes as it goes. */
 class TurnRecorder {
-  private readonly events: TimelineEventInput[] = [];
+  private readonly events: KnownTimelineEvent[] = [];
   private readonly outbox: StagedTurn['outbox'] = [];
   private readonly postings: LedgerPosting[] = [];
   private readonly files: FileWrite[] = [];
@@ -396,7 +396,7 @@ class TurnRecorder {
     return this.input.clock().toISOString();
   }
 
-  event(fields: Record<string, unknown> & { kind: string }): void {
+  event(fields: KnownEventFields): void {
     this.events.push({ ...fields, time: this.now(), run: this.input.runId, tick: this.input.tick, agent: this.name, turn: this.input.turnId });
   }
 
@@ -450,7 +450,7 @@ class TurnRecorder {
       }
     }
     const entry = newOutboxEntry({ agent: this.name, tick: this.input.tick, kind: parsed.kind, payload: parsed.payload, tags: parsed.tags, recipients: parsed.recipients, meta: parsed.meta }, this.input.clock());
-    const file = `agents/${this.input.agent.folder}/outbox/${outboxFileName(entry)}`;
+    const file = agentPaths(this.input.agent.folder).outboxFile(outboxFileName(entry));
     const json = serializeEntry(entry);
     this.outbox.push({ entry, file, json });
     this.files.push({ path: file, mode: 'write', content: json });
@@ -460,7 +460,7 @@ class TurnRecorder {
   complete(notes: string): void {
     this.charge('turn', this.input.costPerActionMicro, 'turn');
     this.status = 'completed';
-    if (notes) this.files.push({ path: `agents/${this.input.agent.folder}/logs/activity.log`, mode: 'append', content: `[Tick ${this.input.tick}] ${notes}\n` });
+    if (notes) this.files.push({ path: agentPaths(this.input.agent.folder).activityLog, mode: 'append', content: `[Tick ${this.input.tick}] ${notes}\n` });
     this.structuredLog('agent_completed', {
       duration_ms: Date.now() - this.started,
       credits_left: fromMicros(this.available()),
@@ -473,7 +473,7 @@ class TurnRecorder {
 
   private structuredLog(event: string, fields: Record<string, unknown>): void {
     const line = { timestamp: pythonUtcIsoFormat(this.input.clock().getTime() * 1000), level: 'INFO', logger: `lemming.agent.${this.name}`, event, agent: this.name, tick: this.input.tick, ...fields };
-    this.files.push({ path: `agents/${this.input.agent.folder}/logs/structured.jsonl`, mode: 'append', content: `${pythonJsonDumps(line)}\n` });
+    this.files.push({ path: agentPaths(this.input.agent.folder).structuredLog, mode: 'append', content: `${pythonJsonDumps(line)}\n` });
   }
 
   finish(): StagedTurn {

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { MessageStore } from '../messages/message-store';
 import { parseOutboxFileName, readOutboxEntryText } from '../messages/outbox-entry';
-import { jsonNestingProblem, parseJsonText } from '../org/json-text';
-import { readTextFile } from '../org/read-text-file';
-import type { TimelineEventInput } from '../timeline/event-schema';
+import { jsonNestingProblem, parseJsonText } from '../files/json-text';
+import { readTextFile } from '../files/read-text-file';
+import type { KnownTimelineEvent } from '../api/timeline-events';
 import type { TimelineStore } from '../timeline/timeline-store';
 import type { RunSecrets } from './run-secrets';
+import { AGENTS_FOLDER, agentPaths, inOrg } from '../org/org-layout';
 
 /**
  * Brings what LeMMing (or a person, or an older version of this app) left in an org folder into the
@@ -55,12 +56,12 @@ export class DiskImport {
   }
 
   private async importFrom(options: { memoryAndLogs: boolean }): Promise<number> {
-    const folders = subfolders(join(this.orgPath, 'agents'));
+    const folders = subfolders(join(this.orgPath, AGENTS_FOLDER));
     // Folders are read at once but their findings are kept in folder order, so imports are deterministic.
     const found = await Promise.all(
       folders.map(async (folder) => {
         const messages: { file: string; text: string; tick: number; sender: string }[] = [];
-        const events: TimelineEventInput[] = [];
+        const events: KnownTimelineEvent[] = [];
         const known: string[] = [];
         await this.collectOutbox(folder, messages);
         if (options.memoryAndLogs) {
@@ -84,10 +85,10 @@ export class DiskImport {
   }
 
   private async collectOutbox(folder: string, into: { file: string; text: string; tick: number; sender: string }[]): Promise<void> {
-    const dir = join(this.orgPath, 'agents', folder, 'outbox');
+    const dir = inOrg(this.orgPath, agentPaths(folder).outbox);
     for (const name of fileNames(dir)) {
       const parsedName = parseOutboxFileName(name);
-      const file = `agents/${folder}/outbox/${name}`;
+      const file = agentPaths(folder).outboxFile(name);
       if (!parsedName || this.knownOutboxFiles.has(file)) continue;
       if (this.messages.has(file)) {
         this.knownOutboxFiles.add(file);
@@ -98,7 +99,7 @@ export class DiskImport {
     }
   }
 
-  private addMessage(message: { file: string; text: string; tick: number; sender: string }): TimelineEventInput[] {
+  private addMessage(message: { file: string; text: string; tick: number; sender: string }): KnownTimelineEvent[] {
     const read = readOutboxEntryText(message.text, message.file);
     if (!read.ok) {
       // Warned about once: every tick lists the outboxes again, and the file stays as it is until someone fixes it.
@@ -116,10 +117,10 @@ export class DiskImport {
     return [{ kind: 'message', source: 'disk', file: message.file, entry, time, tick, agent: message.sender }];
   }
 
-  private async collectMemory(folder: string, events: TimelineEventInput[], known: string[]): Promise<void> {
-    const dir = join(this.orgPath, 'agents', folder, 'memory');
+  private async collectMemory(folder: string, events: KnownTimelineEvent[], known: string[]): Promise<void> {
+    const dir = inOrg(this.orgPath, agentPaths(folder).memory);
     for (const name of fileNames(dir)) {
-      const file = `agents/${folder}/memory/${name}`;
+      const file = `${agentPaths(folder).memory}/${name}`;
       if (!name.endsWith('.json') || this.selectKnown.get(file)) continue;
       const read = await readTextFile(join(dir, name));
       if (!read.found) continue;
@@ -135,9 +136,9 @@ export class DiskImport {
     }
   }
 
-  private async collectLogs(folder: string, events: TimelineEventInput[], known: string[]): Promise<void> {
+  private async collectLogs(folder: string, events: KnownTimelineEvent[], known: string[]): Promise<void> {
     for (const name of ['structured.jsonl', 'activity.log']) {
-      const file = `agents/${folder}/logs/${name}`;
+      const file = `${agentPaths(folder).logs}/${name}`;
       if (this.selectKnown.get(file)) continue;
       const read = await readTextFile(join(this.orgPath, file));
       if (!read.found) continue;
@@ -150,7 +151,7 @@ export class DiskImport {
   }
 }
 
-function structuredLogEvent(line: string, file: string, lineNumber: number, folder: string): TimelineEventInput {
+function structuredLogEvent(line: string, file: string, lineNumber: number, folder: string): KnownTimelineEvent {
   const parsed = parseUntrustedJson(line);
   if (!parsed.ok || !isRecord(parsed.value)) {
     return { kind: 'warning', code: 'log_line_unreadable', file, line: lineNumber, text: line, agent: folder };
@@ -169,7 +170,7 @@ function structuredLogEvent(line: string, file: string, lineNumber: number, fold
 }
 
 /** activity.log lines are `[Tick N] notes`. */
-function activityEvent(line: string, file: string, lineNumber: number, folder: string): TimelineEventInput {
+function activityEvent(line: string, file: string, lineNumber: number, folder: string): KnownTimelineEvent {
   const match = /^\[Tick (-?\d+)\] ?(.*)$/.exec(line);
   return { kind: 'activity', source: 'disk', file, line: lineNumber, text: line, notes: match ? match[2] : line, tick: match ? Number(match[1]) : null, agent: folder };
 }

@@ -4,27 +4,29 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TurnProgress } from '../api/model-event-schemas';
 import type { AgentProblem } from '../api/schemas';
+import { formatProblem } from '../api/problem';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
 import { listMemory } from '../memory/memory-file';
 import { MessageStore, type ReadableSenders } from '../messages/message-store';
-import { humanMessage, outboxFileName, parseOutboxFileName, serializeEntry, type HumanImportance, type OutboxEntry } from '../messages/outbox-entry';
+import { humanMessage, outboxFileName, parseOutboxFileName, serializeEntry, type OutboxEntry } from '../messages/outbox-entry';
+import type { HumanImportance } from '../api/credit-schemas';
 import { ORG_CONFIG_FILE, readOrgConfig } from '../org/org-config-file';
-import { whenExists } from '../org/when-exists';
+import { whenExists } from '../files/when-exists';
 import { createProvider } from '../models/create-provider';
 import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-file';
 import type { ModelProvider } from '../models/types';
-import type { RunLockHolder } from '../api/run-schemas';
-import { restoreInterruptedReplacement } from '../org/atomic-write';
+import type { RunLockHolder, TickReport } from '../api/run-schemas';
+import { restoreInterruptedReplacement } from '../files/atomic-write';
 import { planConfigEdit, patchEdits } from '../org/config-file';
 import { CREDITS_FILE, CREDITS_SPEC, DEFAULT_COST_PER_ACTION, defaultCreditEntry, readCredits, type CreditEntry, type CreditsFile } from '../org/credits-file';
-import { crashPoint } from '../org/crash-points';
+import { crashPoint } from '../files/crash-points';
 import { OrgRunLock, runLockHolder, type RunLockOptions } from '../org/org-lock';
 import { discoverAgents, ResumeCache, type DiscoveredAgent } from '../org/discover';
-import { readTextFile } from '../org/read-text-file';
+import { readTextFile } from '../files/read-text-file';
 import { readNextTick, TICK_FILE, TICK_SPEC } from '../org/tick-file';
 import type { Resume } from '../org/resume-schema';
-import type { TimelineEventInput } from '../timeline/event-schema';
+import type { KnownTimelineEvent } from '../api/timeline-events';
 import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
 import type { ToolTurnContext, TurnBudget } from '../tools/agent-tools';
 import { resolveTools, type ToolVerdict } from '../tools/policy-resolver';
@@ -42,11 +44,10 @@ import { DiskImport } from './disk-import';
 import { PendingFiles, type FileWrite } from './pending-files';
 import { RunSecrets } from './run-secrets';
 import { loadSkills } from '../tools/skills/load-skills';
-import type { SkillProblem } from '../tools/skills/skill';
-import { skillUsability, type SkillUsability } from '../tools/skills/skill-usability';
 import type { SecretStore } from '../secrets/secret-store';
-import { memoryChangeRecord, TurnMemory } from './turn-memory';
-import { groupByFirePoint } from './schedule';
+import { memoryChangeRecord, TurnMemory } from '../memory/turn-memory';
+import { groupByFirePoint } from '../org/schedule';
+import { agentPaths, inOrg } from '../org/org-layout';
 
 export interface EngineOptions {
   orgPath: string;
@@ -87,10 +88,6 @@ export interface EngineCommit {
   lastSeq: number;
 }
 
-export interface TickReport {
-  tick: number;
-  turns: { agent: string; status: StagedTurn['status'] | 'already_committed' }[];
-}
 
 interface LoadedAgent {
   folder: string;
@@ -327,7 +324,7 @@ export class OrgEngine {
   async sendHumanMessage(text: string, options: { importance?: HumanImportance; target?: string | null } = {}): Promise<OutboxEntry> {
     const tick = await this.currentTick();
     const entry = humanMessage(text, { tick, importance: options.importance ?? 'normal', target: options.target ?? null }, this.clock());
-    const file = `agents/human/outbox/${outboxFileName(entry)}`;
+    const file = agentPaths('human').outboxFile(outboxFileName(entry));
     await this.secrets.refresh();
     const json = this.secrets.redactText(serializeEntry(entry));
     const { seqs, owed } = this.timeline.transaction(() => {
@@ -379,17 +376,6 @@ export class OrgEngine {
     return resolveTools({ resume: agent.resume, policy, catalog, credits: balance === null ? null : fromMicros(balance) });
   }
 
-  /** The agent's skills, whether each can be used (its tool passes the policy) and the problems of those that did not load. */
-  async explainSkills(agentName: string): Promise<{ skills: { name: string; description: string; usability: SkillUsability }[]; problems: SkillProblem[] }> {
-    const agent = await this.findAgent(agentName);
-    const verdicts = await this.explainTools(agentName);
-    const loaded = await loadSkills(this.orgPath, agent.folder);
-    return {
-      skills: loaded.skills.map((skill) => ({ name: skill.name, description: skill.description, usability: skillUsability(skill, verdicts) })),
-      problems: loaded.problems,
-    };
-  }
-
   /**
    * Runs one tool as `agentName` outside a turn, with the same enforcement as in a turn (policy, sandbox,
    * costs), and records the call, its result, its charges and its memory changes in the timeline.
@@ -426,7 +412,7 @@ export class OrgEngine {
     const started = Date.now();
     const result = await toolbox.call(tool, args);
     const base = { agent: name, tick, source: 'cli' };
-    const events: TimelineEventInput[] = [
+    const events: KnownTimelineEvent[] = [
       { kind: 'tool_call', ...base, time: time(), tool, args },
       { kind: 'tool_result', ...base, time: time(), tool, result, duration_ms: Date.now() - started },
     ];
@@ -485,7 +471,7 @@ export class OrgEngine {
   }
 
   private agentDir(agent: LoadedAgent): string {
-    return join(this.orgPath, 'agents', agent.folder);
+    return inOrg(this.orgPath, agentPaths(agent.folder).root);
   }
 
   private toolTurnContext(agent: LoadedAgent & { org: LoadedAgent[] }, tick: number, memory: TurnMemory, budget: TurnBudget): ToolTurnContext {
@@ -505,7 +491,7 @@ export class OrgEngine {
     signal: AbortSignal | undefined,
   ): Promise<StagedTurn> {
     const name = agent.resume.name;
-    const agentDir = join(this.orgPath, 'agents', agent.folder);
+    const agentDir = inOrg(this.orgPath, agentPaths(agent.folder).root);
     const memory = await listMemory(agentDir, 20);
     const balance = this.ledger.balance(name);
     const composed = await this.composedEntries(agent, policy);
@@ -562,7 +548,7 @@ export class OrgEngine {
   }
 
   /** Every event goes through the redactor before it reaches the timeline. */
-  private appendEvents(events: readonly TimelineEventInput[]): number[] {
+  private appendEvents(events: readonly KnownTimelineEvent[]): number[] {
     return this.timeline.appendMany(events.map((event) => this.secrets.redactValue(event)));
   }
 
@@ -575,7 +561,7 @@ export class OrgEngine {
     return new Set(this.selectCommittedAgents.all(tick) as string[]);
   }
 
-  private record(event: TimelineEventInput, tick: number): void {
+  private record(event: KnownTimelineEvent, tick: number): void {
     const [seq] = this.appendEvents([{ time: this.clock().toISOString(), ...event }]) as [number];
     this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
   }
@@ -600,7 +586,7 @@ export class OrgEngine {
 
   /** One `warning` event per invalid resume (again only when its problems change), located at its first problem. */
   private warnOfInvalidResumes(invalid: DiscoveredAgent[], tick: number): void {
-    const events: TimelineEventInput[] = [];
+    const events: KnownTimelineEvent[] = [];
     for (const agent of invalid) {
       if (agent.valid) continue;
       const key = JSON.stringify([agent.folder, agent.problems]);
@@ -791,7 +777,7 @@ export class UnknownAgentError extends Error {
 /** A config file the engine needs is invalid; its problems say where. */
 export class EngineInputError extends Error {
   constructor(readonly problems: AgentProblem[]) {
-    super(problems.map((problem) => `${problem.file}${problem.line !== undefined ? `:${problem.line}:${problem.column}` : ''}${problem.field ? ` (${problem.field})` : ''}: ${problem.message}`).join('\n'));
+    super(problems.map(formatProblem).join('\n'));
     this.name = 'EngineInputError';
   }
 }

@@ -2,15 +2,10 @@ import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { removeStaleTempFiles, writeFileAtomicUnflushed } from '../org/atomic-write';
+import type { FileWrite } from '../files/file-write';
+import { removeStaleTempFiles, writeFileAtomicUnflushed } from '../files/atomic-write';
 
-export interface FileWrite {
-  /** Relative to the org folder. */
-  path: string;
-  mode: 'write' | 'append' | 'delete';
-  /** Empty for a delete. */
-  content: string;
-}
+export type { FileWrite };
 
 interface OwedWrite extends FileWrite {
   id: number;

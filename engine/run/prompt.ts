@@ -38,7 +38,7 @@ Answer with ONE JSON object and nothing else. Every field is optional; if you ha
 const NATIVE_TOOLS_NOTE = `Call tools with the tool-calling interface; you will see their results before you answer.
 When you are done, answer with the JSON object (outbox_entries, memory_updates, notes); leave tool_calls out.`;
 
-/** The chat messages of one model call at the start of a turn (DESIGN.md §3.1 step 2). */
+/** The chat messages of one model call at the start of a turn (docs/ARCHITECTURE.md, “The engine” step 2). */
 export function buildPrompt(input: PromptInput): ChatMessage[] {
   const role: ChatMessage = { role: 'system', content: `YOUR ROLE: ${input.agent.title}\n\n${input.agent.instructions}` };
   const memory = memoryMessage(input.memory);

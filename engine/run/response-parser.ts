@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MEMORY_KEY_PATTERN, MemoryOpName, MemoryUpdate } from '../memory/memory-ops';
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../memory/python-format';
+import { MAX_JSON_DEPTH } from '../files/json-text';
+import { exceedsJsonDepth } from '../memory/python-format';
 
 /**
  * Reads a model's reply into LeMMing's response contract (`outbox_entries`, `tool_calls`,

@@ -50,7 +50,7 @@ const PHASE_WORDS: Record<RunPhase, string> = {
 };
 
 /**
- * Start, pause, resume, step and stop a run of ticks (DESIGN.md §3.2). At most one tick runs at any
+ * Start, pause, resume, step and stop a run of ticks (docs/ARCHITECTURE.md, “The engine”). At most one tick runs at any
  * moment, whatever the order of commands, so no turn is ever staged twice; pausing and stopping let
  * the tick in progress finish, so every turn it starts is committed once.
  */

@@ -4,7 +4,7 @@ import { revealAll, type SecretStore } from '../secrets/secret-store';
 /**
  * The secrets an engine works with: their values for the places that need them (model API keys,
  * `${secrets.KEY}` in a composed tool), and the redactor every event, message, file and tool result
- * passes through before it is written or shown to an agent (DESIGN.md §4.4).
+ * passes through before it is written or shown to an agent (docs/ARCHITECTURE.md, “Secrets”).
  */
 export class RunSecrets {
   private values = new Map<string, string>();

@@ -18,7 +18,12 @@ async function slowModelOrg(options: { stream?: boolean } = {}) {
   servers.push(server);
   const org = orgs.build({
     'lemming/config/models.json': {
-      slow: { provider: 'openai-compatible', model_name: 'slow', ...options, provider_config: { base_url: `${server.url}/v1`, max_retries: 0 } },
+      slow: {
+        provider: 'openai-compatible',
+        model_name: 'slow',
+        ...options,
+        provider_config: { base_url: `${server.url}/v1`, max_retries: 0 },
+      },
     },
     'agents/writer/resume.json': resume('writer', { model: { key: 'slow' } }),
   });
@@ -26,22 +31,40 @@ async function slowModelOrg(options: { stream?: boolean } = {}) {
 }
 
 function timelineOf(engine: OrgEngine) {
-  return engine.timeline.page({ direction: 'asc', limit: 1000 }).rows.map((row) => JSON.parse(row.json) as Record<string, any>);
+  return engine.timeline
+    .page({ direction: 'asc', limit: 1000 })
+    .rows.map((row) => JSON.parse(row.json) as Record<string, any>);
 }
 
 describe('a streamed turn', () => {
   it('reports the answer piece by piece while it is written, and stores only the whole answer once', async () => {
     const { server, org } = await slowModelOrg();
     const progress: { at: number; progress: TurnProgress }[] = [];
-    const engine = await OrgEngine.open({ orgPath: org, env: {}, onProgress: (piece) => progress.push({ at: performance.now(), progress: piece }) });
+    const engine = await OrgEngine.open({
+      orgPath: org,
+      env: {},
+      onProgress: (piece) => progress.push({ at: performance.now(), progress: piece }),
+    });
     try {
       const report = await engine.runTick();
       const turnEnded = performance.now();
       expect(report.turns).toEqual([{ agent: 'writer', status: 'completed' }]);
 
       expect(progress).toHaveLength(50);
-      expect(progress.map(({ progress: piece }) => piece.deltas.map((delta) => (delta.type === 'text' ? delta.text : '')).join('')).join('')).toBe(server.text);
-      expect(progress[0]!.progress).toMatchObject({ kind: 'turn_progress', agent: 'writer', tick: 1, round: 1, turn: '1:writer' });
+      expect(
+        progress
+          .map(({ progress: piece }) =>
+            piece.deltas.map((delta) => (delta.type === 'text' ? delta.text : '')).join(''),
+          )
+          .join(''),
+      ).toBe(server.text);
+      expect(progress[0]!.progress).toMatchObject({
+        kind: 'turn_progress',
+        agent: 'writer',
+        tick: 1,
+        round: 1,
+        turn: '1:writer',
+      });
       // The first piece arrived about a second before the answer was complete.
       expect(turnEnded - progress[0]!.at).toBeGreaterThan(700);
 
@@ -51,7 +74,9 @@ describe('a streamed turn', () => {
       expect(calls).toHaveLength(1);
       expect(calls[0]!.response.text).toBe(server.text);
       expect(calls[0]!.usage).toEqual({ inputTokens: 50, outputTokens: 50 });
-      expect(events.find((event) => event.kind === 'notes')?.text).toBe(server.text.slice('{"notes": "'.length, -'"}'.length));
+      expect(events.find((event) => event.kind === 'notes')?.text).toBe(
+        server.text.slice('{"notes": "'.length, -'"}'.length),
+      );
     } finally {
       engine.close();
     }
@@ -63,7 +88,10 @@ describe('a streamed turn', () => {
     const engine = await OrgEngine.open({ orgPath: org, env: {}, limits: { callTimeoutMs: 300 } });
     try {
       expect((await engine.runTick()).turns).toEqual([{ agent: 'writer', status: 'completed' }]);
-      expect(server.received[0]!.json).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+      expect(server.received[0]!.json).toMatchObject({
+        stream: true,
+        stream_options: { include_usage: true },
+      });
     } finally {
       engine.close();
     }
@@ -72,7 +100,11 @@ describe('a streamed turn', () => {
   it('is not asked for when models.json says "stream": false', async () => {
     const { server, org } = await slowModelOrg({ stream: false });
     const progress: TurnProgress[] = [];
-    const engine = await OrgEngine.open({ orgPath: org, env: {}, onProgress: (piece) => progress.push(piece) });
+    const engine = await OrgEngine.open({
+      orgPath: org,
+      env: {},
+      onProgress: (piece) => progress.push(piece),
+    });
     try {
       await engine.runTick();
       expect(server.received[0]!.json).not.toHaveProperty('stream');
@@ -151,7 +183,11 @@ describe('lemming run --follow', () => {
   it('prints the answer as it comes, then the tick', async () => {
     const { server, org } = await slowModelOrg();
     const writes: { at: number; text: string }[] = [];
-    const io = { stdout: { write: (text: string) => void writes.push({ at: performance.now(), text }) }, stderr: { write: () => undefined }, env: {} };
+    const io = {
+      stdout: { write: (text: string) => void writes.push({ at: performance.now(), text }) },
+      stderr: { write: () => undefined },
+      env: {},
+    };
     expect(await main(['run', org, '--follow'], io)).toBe(0);
 
     const output = writes.map((write) => write.text).join('');

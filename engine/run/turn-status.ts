@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { TurnStatus } from './agent-turn';
+import type { TurnStatus } from '../api/run-schemas';
 
 /**
  * How each agent's latest committed turn ended, read from the engine's `turns` table: what the org

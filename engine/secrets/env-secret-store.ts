@@ -1,4 +1,4 @@
-import { SecretName } from './secret-name';
+import { SecretName } from '../api/secret-name';
 import type { SecretChange, SecretInfo, SecretStore } from './secret-store';
 
 /**

@@ -1,7 +1,7 @@
 import { chmod, mkdir, open, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../org/atomic-write';
-import { parseJsonText } from '../org/json-text';
+import { writeFileAtomic } from '../files/atomic-write';
+import { parseJsonText } from '../files/json-text';
 import { secretNameProblem } from './secret-name';
 
 /** The field of an entry that holds the secret: the CLI file keeps `value`, the app's file keeps `ciphertext`. */

@@ -31,7 +31,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\
 
 /**
  * The redactor the engine runs over every event, tool result, file and log line before writing it
- * (DESIGN.md §4.4). One regular expression over all spellings of all secrets finds them in a single
+ * (docs/ARCHITECTURE.md, “Secrets”). One regular expression over all spellings of all secrets finds them in a single
  * pass; where secrets overlap, the redacted span grows to cover all of them, so no piece of either
  * is left in the text.
  */

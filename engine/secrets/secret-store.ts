@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SecretName } from './secret-name';
+import { SecretName } from '../api/secret-name';
 
 /** Where a secret comes from: the CLI's secrets file, an environment variable, or the app's encrypted store. */
 export const SecretSource = z.enum(['file', 'environment', 'safe_storage']);
@@ -25,7 +25,7 @@ export type StoreAvailability = z.infer<typeof StoreAvailability>;
 export type SecretChange = { ok: true; existed: boolean } | { ok: false; reason: string; fix?: string };
 
 /**
- * Named secrets (API keys, tokens) kept outside the org folder (DESIGN.md §4.4). Everything except
+ * Named secrets (API keys, tokens) kept outside the org folder (docs/ARCHITECTURE.md, “Secrets”). Everything except
  * `reveal` is safe to offer to the renderer and the CLI: listing gives names and dates, never values.
  */
 export interface SecretStore {

@@ -1,5 +1,6 @@
 import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { AGENTS_FOLDER, agentPaths, inOrg } from '../org/org-layout';
 
 export type SecretsFileLocation = { ok: true; path: string } | { ok: false; message: string };
 
@@ -61,10 +62,10 @@ async function isFolder(path: string): Promise<boolean> {
  */
 async function looksLikeOrg(folder: string): Promise<boolean> {
   if (await isFolder(join(folder, 'lemming', 'config'))) return true;
-  const agents = await readdir(join(folder, 'agents'), { withFileTypes: true }).catch(() => []);
+  const agents = await readdir(join(folder, AGENTS_FOLDER), { withFileTypes: true }).catch(() => []);
   for (const agent of agents) {
     if (!agent.isDirectory()) continue;
-    if ((await stat(join(folder, 'agents', agent.name, 'resume.json')).catch(() => null))?.isFile()) return true;
+    if ((await stat(inOrg(folder, agentPaths(agent.name).resume)).catch(() => null))?.isFile()) return true;
   }
   return false;
 }

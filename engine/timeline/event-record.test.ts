@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isClearlyValidEvent } from './event-record';
-import { TimelineEventInput } from './event-schema';
+import { TimelineEventInput } from '../api/timeline-events';
 
 const KIND_VALUES: unknown[] = [undefined, null, '', 'message', 7, ['message'], { kind: 'x' }];
 const STRING_FIELD_VALUES: unknown[] = [undefined, null, '', 'ada', 0, false, [], {}, 1n];

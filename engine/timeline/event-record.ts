@@ -1,5 +1,6 @@
-import { parseJsonText } from '../org/json-text';
-import { TimelineEventInput } from './event-schema';
+import type { Result } from '../api/result';
+import { parseJsonText } from '../files/json-text';
+import { OtherTimelineEvent, TimelineEventInput } from '../api/timeline-events';
 
 /** An event ready to be inserted: its indexed columns and its exact JSON text. */
 export interface EventRecord {
@@ -11,7 +12,8 @@ export interface EventRecord {
   json: string;
 }
 
-export type LineRecordResult = { ok: true; record: EventRecord } | { ok: false; reason: string };
+/** A line's record, or why the line is not an event. */
+export type LineRecordResult = Result<EventRecord, string>;
 
 export class InvalidTimelineEventError extends Error {
   override name = 'InvalidTimelineEventError';
@@ -27,14 +29,14 @@ export function recordFromEvent(event: TimelineEventInput): EventRecord {
 /** The record of one JSON Lines line, keeping the line's text exactly; never throws. */
 export function recordFromLine(line: string): LineRecordResult {
   const parsed = parseJsonText(line);
-  if (!parsed.ok) return { ok: false, reason: `${parsed.error.message} (column ${parsed.error.column})` };
+  if (!parsed.ok) return { ok: false, error: `${parsed.error.message} (column ${parsed.error.column})` };
   const value = parsed.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, reason: 'an event must be a JSON object' };
+    return { ok: false, error: 'an event must be a JSON object' };
   }
   const problem = schemaProblem(value);
-  if (problem) return { ok: false, reason: problem };
-  return { ok: true, record: recordOf(value as TimelineEventInput, line) };
+  if (problem) return { ok: false, error: problem };
+  return { ok: true, value: recordOf(value as TimelineEventInput, line) };
 }
 
 function serialize(event: TimelineEventInput): string {
@@ -70,10 +72,10 @@ function isOptionalString(value: unknown): boolean {
 }
 
 function schemaProblem(value: unknown): string | null {
-  if (isClearlyValidEvent(value)) return null;
-  const result = TimelineEventInput.safeParse(value);
-  if (result.success) return null;
-  return result.error.issues
+  if (isClearlyValidEvent(value) || TimelineEventInput.safeParse(value).success) return null;
+  // The union fails only where its catch-all does, and the catch-all's issues name the field.
+  const result = OtherTimelineEvent.safeParse(value);
+  return (result.error?.issues ?? [])
     .map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(event)'}: ${issue.message}`)
     .join('; ');
 }

@@ -1,4 +1,4 @@
-import { creditsFileSeenMigration, engineStateMigration } from '../run/engine-state-migration';
+import { creditsFileSeenMigration, engineStateMigration } from './engine-state-migration';
 import type { Migration } from './migrate';
 
 /**

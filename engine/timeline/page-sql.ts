@@ -1,4 +1,4 @@
-import type { TimelineFilter } from './event-schema';
+import type { TimelineFilter } from '../api/timeline-schemas';
 import { searchQueryOf } from './search-query';
 
 export interface PageSqlOptions {

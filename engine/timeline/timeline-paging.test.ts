@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TimelineEventInput, TimelineFilter, TimelineQuery } from './event-schema';
+import type { TimelineEventInput } from '../api/timeline-events';
+import type { TimelineFilter, TimelineQuery } from '../api/timeline-schemas';
 import { searchTextOf } from './search-text';
 import { tempTimelineDir } from './test-support/temp-timeline';
 import type { TimelineStore } from './timeline-store';

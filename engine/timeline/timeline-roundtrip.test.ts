@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TimelineEventInput } from './event-schema';
+import type { TimelineEventInput } from '../api/timeline-events';
 import { tempTimelineDir } from './test-support/temp-timeline';
 
 /** An event of a kind the app has never heard of, built to trip up anything that re-encodes JSON. */

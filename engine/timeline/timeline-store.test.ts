@@ -3,7 +3,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidTimelineEventError } from './event-record';
-import type { TimelineEventInput, TimelineQuery } from './event-schema';
+import type { TimelineEventInput } from '../api/timeline-events';
+import type { TimelineQuery } from '../api/timeline-schemas';
 import { tempTimelineDir } from './test-support/temp-timeline';
 import { BULK_BATCH_SIZE, MAX_REPORTED_SKIPS, TimelineReadOnlyError } from './timeline-store';
 

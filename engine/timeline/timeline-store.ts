@@ -1,13 +1,7 @@
 import type Database from 'better-sqlite3';
 import { recordFromEvent, recordFromLine, type EventRecord } from './event-record';
-import {
-  DEFAULT_PAGE_LIMIT,
-  TimelineFilter,
-  TimelineQuery,
-  type TimelineEventInput,
-  type TimelinePage,
-  type TimelineRow,
-} from './event-schema';
+import type { TimelineEventInput } from '../api/timeline-events';
+import { TimelineFilter, TimelineQuery, type TimelineEvent } from '../api/timeline-schemas';
 import { readJsonlLines } from './jsonl-lines';
 import { timelineMigrations } from './migrations';
 import { openDatabase, type OpenDatabaseError } from './open-database';
@@ -16,6 +10,15 @@ import { SearchIndex } from './search-index';
 import { seqSpansOf } from './seq-spans';
 import { StatementCache } from './sqlite';
 import { writeLinesAtomically } from './write-lines';
+
+const DEFAULT_PAGE_LIMIT = 200;
+
+/** One page of stored events, each with its JSON text exactly as written. */
+export interface StoredPage {
+  rows: TimelineEvent[];
+  /** Cursor for the next page, or null when this page reached the end. */
+  nextCursor: number | null;
+}
 
 export interface OpenTimelineOptions {
   /** Open for inspection only: never creates, migrates or writes the file. */
@@ -82,7 +85,7 @@ export class TimelineStore {
   private readonly selectLatestSeq: Database.Statement;
   private readonly pageStatements: StatementCache;
   private readonly insertRecords: (records: EventRecord[]) => number[];
-  private readonly fetch: (filter: TimelineFilter, options: PageSqlOptions) => TimelineRow[];
+  private readonly fetch: (filter: TimelineFilter, options: PageSqlOptions) => TimelineEvent[];
   private readonly search: SearchIndex;
 
   constructor(
@@ -138,7 +141,7 @@ export class TimelineStore {
     // One read transaction, so the kinds an agent filter merges over are those of the events it reads.
     this.fetch = db.transaction((filter: TimelineFilter, options: PageSqlOptions) => {
       const pageSql = this.pageSql(filter, options);
-      return pageSql ? (this.pageStatements.get(pageSql.sql).all(...pageSql.params) as TimelineRow[]) : [];
+      return pageSql ? (this.pageStatements.get(pageSql.sql).all(...pageSql.params) as TimelineEvent[]) : [];
     });
     this.search = new SearchIndex(db, readonly, BULK_BATCH_SIZE);
   }
@@ -177,7 +180,7 @@ export class TimelineStore {
   }
 
   /** A page of events; with a text filter, a writable store first catches its search index up. */
-  page(query: TimelineQuery = {}): TimelinePage {
+  page(query: TimelineQuery = {}): StoredPage {
     const parsed = TimelineQuery.parse(query);
     this.catchUpSearchFor(parsed);
     const limit = parsed.limit ?? DEFAULT_PAGE_LIMIT;
@@ -206,8 +209,8 @@ export class TimelineStore {
     return steps.map((step) => step.detail);
   }
 
-  get(seq: number): TimelineRow | null {
-    return (this.selectBySeq.get(seq) as TimelineRow | undefined) ?? null;
+  get(seq: number): TimelineEvent | null {
+    return (this.selectBySeq.get(seq) as TimelineEvent | undefined) ?? null;
   }
 
   /** The newest event's seq, or 0 when the timeline is empty. */
@@ -223,7 +226,7 @@ export class TimelineStore {
     const parsed = TimelineFilter.parse(filter);
     this.catchUpSearchFor(parsed);
     const upTo = this.latestSeq();
-    const fetchBatch = (cursor: number | null): TimelineRow[] =>
+    const fetchBatch = (cursor: number | null): TimelineEvent[] =>
       this.fetch(parsed, { direction: 'asc', cursor, upTo, limit: BULK_BATCH_SIZE });
     function* batches(): Generator<string[]> {
       let cursor: number | null = null;
@@ -267,8 +270,8 @@ export class TimelineStore {
           continue;
         }
         const result = recordFromLine(line.text);
-        if (!result.ok) skip(line.line, result.reason);
-        else if (batch.push(result.record) >= BULK_BATCH_SIZE) flush();
+        if (!result.ok) skip(line.line, result.error);
+        else if (batch.push(result.value) >= BULK_BATCH_SIZE) flush();
       }
     } catch (error) {
       throw new Error(`Could not import ${filePath}: ${messageOf(error)}`, { cause: error });

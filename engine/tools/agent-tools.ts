@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '../models/types';
 import type { Resume } from '../org/resume-schema';
-import type { TurnMemory } from '../run/turn-memory';
+import type { TurnMemory } from '../memory/turn-memory';
 import type { ToolVerdict } from './policy-resolver';
 import type { ToolResult } from './tool-result';
 

@@ -1,12 +1,13 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../org/atomic-write';
+import { writeFileAtomic } from '../files/atomic-write';
 import { createResumeText } from '../org/resume-file';
 import { AGENT_NAME_PATTERN, type Resume } from '../org/resume-schema';
 import { withArgs } from './lemming-core-tools';
 import { toolFailure, toolSuccess } from './tool-result';
 import type { ToolSpec } from './tool-spec';
+import { agentPaths, inOrg } from '../org/org-layout';
 
 const CreateAgentArgs = z.object({
   name: z.string().regex(AGENT_NAME_PATTERN, 'name may use only letters, digits, "_" and "-"'),
@@ -75,7 +76,7 @@ export const createAgentTool: ToolSpec = {
     const beyond = permissionsBeyondCreator(creator, { tools, read_outboxes: readOutboxes });
     if (beyond.length > 0) return toolFailure(`Cannot create agent '${args.name}': it would hold ${beyond.join(', ')}`);
 
-    const folder = join(context.orgPath, 'agents', args.name);
+    const folder = inOrg(context.orgPath, agentPaths(args.name).root);
     if (await stat(folder).catch(() => null)) return toolFailure(`Agent '${args.name}' already exists`);
 
     const allowance = Math.min(args.credits ?? DEFAULT_CHILD_CREDITS, creator.credits?.max_credits ?? DEFAULT_CHILD_CREDITS);

@@ -14,7 +14,7 @@ import {
 } from '../net/test-support/loopback-network';
 import { OrgPolicySchema } from '../org/policy-file';
 import { ResumeSchema } from '../org/resume-schema';
-import { TurnMemory } from '../run/turn-memory';
+import { TurnMemory } from '../memory/turn-memory';
 import { AgentSandbox } from '../sandbox/agent-sandbox';
 import { MemoryAgentFilesystem } from '../sandbox/memory-agent-filesystem';
 import {

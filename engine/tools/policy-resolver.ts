@@ -3,7 +3,7 @@ import type { Resume } from '../org/resume-schema';
 import type { CatalogEntry, ToolDelegation } from './tool-catalog';
 import { PolicyLayer, type PolicyChange, type ToolVerdict } from '../api/tool-schemas';
 
-/** The layers a tool passes on its way to the model, in the order they are checked (DESIGN.md §4.2). */
+/** The layers a tool passes on its way to the model, in the order they are checked (docs/ARCHITECTURE.md, “Tools”). */
 export const POLICY_LAYERS = PolicyLayer.options;
 export type { PolicyChange, PolicyLayer, ToolVerdict };
 
@@ -19,7 +19,7 @@ export interface PolicyInput {
 }
 
 /**
- * The one policy resolver (DESIGN.md §4.2): the engine sends the model exactly the tools it marks
+ * The one policy resolver (docs/ARCHITECTURE.md, “Tools”): the engine sends the model exactly the tools it marks
  * available, `lemming tools` and the app explain the others with it, and every call is checked
  * against it again.
  */
@@ -37,11 +37,6 @@ export function resolveTools(input: PolicyInput): ToolVerdict[] {
       ...(entry.readiness.ready && entry.readiness.note ? { note: entry.readiness.note } : {}),
     };
   });
-}
-
-export function availableTools(input: PolicyInput): CatalogEntry[] {
-  const verdicts = resolveTools(input);
-  return input.catalog.filter((_, index) => verdicts[index]!.available);
 }
 
 function judge(entry: CatalogEntry, input: PolicyInput): LayerVerdict[] {

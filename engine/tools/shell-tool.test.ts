@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResumeSchema } from '../org/resume-schema';
-import { TurnMemory } from '../run/turn-memory';
+import { TurnMemory } from '../memory/turn-memory';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import {
   createShellOrg,

@@ -2,11 +2,11 @@ import type { ToolKind } from '../api/agent-schemas';
 import type { ToolDefinition } from '../models/types';
 import type { OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
-import type { TurnMemory } from '../run/turn-memory';
+import type { TurnMemory } from '../memory/turn-memory';
 import type { AgentSandbox } from '../sandbox/agent-sandbox';
 import type { ToolResult } from './tool-result';
 
-/** What a tool can touch; the org and each agent decide which kinds are allowed (DESIGN.md §4.2). */
+/** What a tool can touch; the org and each agent decide which kinds are allowed (docs/ARCHITECTURE.md, “Tools”). */
 export { ToolKind } from '../api/agent-schemas';
 
 /** Everything a tool may use while it runs as one agent in one turn. */

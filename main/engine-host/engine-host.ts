@@ -1,7 +1,7 @@
+import { engineRefusals, openOrgFolder } from '../../engine/app/org';
+import type { SecretsAccess } from '../../engine/app/org-context';
 import { fail, ok, type IpcResult } from '../../engine/api/result';
-import type { AgentListItem, OrgSummary } from '../../engine/api/schemas';
-import { openOrg, OrgNotFoundError } from '../../engine/org/open-org';
-import { EngineInputError, UnknownAgentError } from '../../engine/run/org-engine';
+import type { OpenedOrg } from '../../engine/org/open-org';
 import { createRedactor, type NamedSecret, type Redactor } from '../../engine/secrets/redactor';
 import { revealAll, type SecretStore } from '../../engine/secrets/secret-store';
 import { HostEvents } from './host-events';
@@ -29,6 +29,8 @@ export interface EngineHostOptions {
  */
 export class EngineHost {
   readonly events: HostEvents;
+  /** The secret store, as use-cases change it: every change reloads the values and the redactor. */
+  readonly secrets: SecretsAccess;
   private session: OrgSession | null = null;
   private lifecycle: Promise<unknown> = Promise.resolve();
   private secretValues = new Map<string, string>();
@@ -39,6 +41,7 @@ export class EngineHost {
 
   private constructor(readonly options: EngineHostOptions) {
     this.events = new HostEvents(options.pingIntervalMs);
+    this.secrets = { store: options.secretStore, changed: () => this.reloadSecrets() };
   }
 
   static async create(options: EngineHostOptions): Promise<EngineHost> {
@@ -57,15 +60,11 @@ export class EngineHost {
   }
 
   /** Opens the org at `path`, closing the current one (and stopping its run) first, unless it is the same org. */
-  open(path: string): Promise<IpcResult<{ summary: OrgSummary; agents: AgentListItem[] }>> {
+  open(path: string): Promise<IpcResult<OpenedOrg>> {
     return this.serially(async () => {
-      let opened;
-      try {
-        opened = await openOrg(path);
-      } catch (error) {
-        if (error instanceof OrgNotFoundError) return fail('org_not_found', error.message);
-        throw error;
-      }
+      const found = await openOrgFolder(path);
+      if (!found.ok) return found;
+      const opened = found.value;
       // Opening the org that is already open keeps it (and its run) as it is.
       if (this.session?.orgPath === opened.summary.path) return ok(opened);
       await this.closeSession();
@@ -73,7 +72,7 @@ export class EngineHost {
         this.session = await OrgSession.open({
           orgPath: opened.summary.path,
           events: this.events,
-          secretStore: this.options.secretStore,
+          secrets: this.secrets,
           env: this.options.env ?? {},
           ...(this.options.nativeBinding ? { nativeBinding: this.options.nativeBinding } : {}),
           ...(this.options.logError ? { logError: this.options.logError } : {}),
@@ -110,22 +109,7 @@ export class EngineHost {
   async withSession<T>(work: (session: OrgSession) => Promise<IpcResult<T>>): Promise<IpcResult<T>> {
     const session = this.session;
     if (!session) return fail('no_org_open', 'Open an org folder first.');
-    try {
-      return await work(session);
-    } catch (error) {
-      if (error instanceof UnknownAgentError) return fail('agent_not_found', error.message);
-      if (error instanceof EngineInputError) {
-        return fail(
-          'org_unusable',
-          'A config file of the org is not valid.',
-          error.problems.map((problem) => ({
-            path: `${problem.file}${problem.line !== undefined ? `:${problem.line}:${problem.column}` : ''}${problem.field ? ` ${problem.field}` : ''}`,
-            message: problem.message,
-          })),
-        );
-      }
-      throw error;
-    }
+    return engineRefusals(() => work(session));
   }
 
   /** A secret's value for the engine's own use (model API keys); never for an IPC answer. */

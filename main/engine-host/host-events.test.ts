@@ -28,7 +28,13 @@ describe('answer pieces on their way to the renderer', () => {
         name: 'turn.progress',
         payload: {
           progress: [
-            { ...piece('a', 1, 'He'), deltas: [{ type: 'text', text: 'He' }, { type: 'text', text: 'llo' }] },
+            {
+              ...piece('a', 1, 'He'),
+              deltas: [
+                { type: 'text', text: 'He' },
+                { type: 'text', text: 'llo' },
+              ],
+            },
             piece('b', 1, 'Hi'),
             piece('a', 2, 'Next'),
           ],
@@ -44,7 +50,9 @@ describe('answer pieces on their way to the renderer', () => {
     events.on((name, payload) => heard.push({ name, payload }));
     events.turnProgress(piece('a', 1, 'last words'));
     events.turnEnded('a');
-    expect(heard).toEqual([{ name: 'turn.progress', payload: { progress: [piece('a', 1, 'last words')], ended: ['a'] } }]);
+    expect(heard).toEqual([
+      { name: 'turn.progress', payload: { progress: [piece('a', 1, 'last words')], ended: ['a'] } },
+    ]);
   });
 
   it('say nothing when a turn that wrote nothing live ends', () => {

@@ -1,8 +1,7 @@
-import { discoverAgents } from '../../engine/org/discover';
+import { firingAgents } from '../../engine/app/org';
+import type { OrgContext, SecretsAccess } from '../../engine/app/org-context';
 import { OrgEngine, type EngineCommit } from '../../engine/run/org-engine';
 import { RunController } from '../../engine/run/run-controller';
-import { firingOrder } from '../../engine/run/schedule';
-import type { SecretStore } from '../../engine/secrets/secret-store';
 import { TurnStatusReader } from '../../engine/run/turn-status';
 import type { HostEvents } from './host-events';
 
@@ -12,7 +11,7 @@ const WATCH_MS = 1000;
 export interface OrgSessionOptions {
   orgPath: string;
   events: HostEvents;
-  secretStore: SecretStore;
+  secrets: SecretsAccess;
   env: Record<string, string | undefined>;
   nativeBinding?: string;
   logError?: (context: string, error: unknown) => void;
@@ -22,9 +21,10 @@ export interface OrgSessionOptions {
  * One open org: its engine, its run controller, and what the host tells the renderer about them
  * (timeline pings on every commit, run state changes, which agents are running).
  */
-export class OrgSession {
+export class OrgSession implements OrgContext {
   readonly controller: RunController;
   readonly turnStatus: TurnStatusReader;
+  readonly secrets: SecretsAccess;
   /** Agents whose turn in the tick in progress has not been committed yet. */
   private readonly running = new Set<string>();
   private readonly committedThisTick = new Set<string>();
@@ -38,6 +38,7 @@ export class OrgSession {
     readonly engine: OrgEngine,
     private readonly options: OrgSessionOptions,
   ) {
+    this.secrets = options.secrets;
     this.turnStatus = new TurnStatusReader(engine.timeline.db);
     this.controller = new RunController(engine, {
       onState: (state) => {
@@ -55,7 +56,7 @@ export class OrgSession {
       orgPath: options.orgPath,
       program: 'LeMMing Desktop',
       env: options.env,
-      secrets: options.secretStore,
+      secrets: options.secrets.store,
       ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
       onCommit: (commit) => commits.session?.committed(commit),
       onProgress: (progress) => options.events.turnProgress(progress),
@@ -123,13 +124,9 @@ export class OrgSession {
   }
 
   private async markFiring(tick: number): Promise<void> {
-    const agents = (await discoverAgents(this.orgPath)).flatMap((agent) =>
-      agent.valid ? [{ name: agent.resume.name, schedule: agent.resume.schedule }] : [],
-    );
+    const firing = await firingAgents(this.orgPath, tick);
     if (this.tickInProgress !== tick) return;
-    const names = firingOrder(tick, agents)
-      .map((agent) => agent.name)
-      .filter((name) => !this.committedThisTick.has(name));
+    const names = firing.filter((name) => !this.committedThisTick.has(name));
     for (const name of names) this.running.add(name);
     if (names.length > 0) this.options.events.emit('agents.changed', { names });
   }

@@ -36,3 +36,17 @@ export function createDispatch(handlers: Handlers, options: DispatchOptions = {}
     }
   };
 }
+
+/**
+ * Answers the channels `local` has a handler for here and passes every other call on to `remote`
+ * (the engine thread), which validates it against the contract itself.
+ */
+export function createRelay(
+  local: Partial<Handlers>,
+  remote: Dispatch,
+  options: DispatchOptions = {},
+): Dispatch {
+  const here = createDispatch(local as Handlers, options);
+  return (channel, input) =>
+    isChannel(channel) && local[channel] ? here(channel, input) : remote(channel, input);
+}

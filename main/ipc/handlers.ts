@@ -1,25 +1,30 @@
 import type { Channel, ChannelOutput, ChannelParsedInput } from '../../engine/api/contract';
 import { ok, type IpcResult } from '../../engine/api/result';
-import { outboxFileName } from '../../engine/messages/outbox-entry';
 import type { AppInfo } from '../../engine/api/schemas';
-import { openOrg } from '../../engine/org/open-org';
-import { fileAccessPreview, getAgent, schedulePreview, updateAgent } from '../engine-host/agent-service';
-import { testConnection } from '../engine-host/connection-test';
-import { listConnectors, setConnectorConfig } from '../engine-host/connectors-service';
-import { creditBalances, creditHistory } from '../engine-host/credits-service';
-import { prepareDemoOrg } from '../engine-host/demo-org';
+import { fileAccessPreview, getAgent, schedulePreview, updateAgent } from '../../engine/app/agents';
+import { testConnection } from '../../engine/app/connection-test';
+import { listConnectors, setConnectorConfig } from '../../engine/app/connectors';
+import { creditBalances, creditHistory } from '../../engine/app/credits';
+import { prepareDemoOrg } from '../../engine/app/demo-org';
+import { savePositions } from '../../engine/app/layout-file';
+import { addModelWithKey, detectLocalServers, listServerModels, probeModel } from '../../engine/app/model-setup';
+import { listModels, updateModels } from '../../engine/app/models';
+import { listAgents, orgStatus, sendMessage, topUp } from '../../engine/app/org';
+import { createAgent, removeAgent, restoreAgent } from '../../engine/app/org-directory';
+import { orgGraph } from '../../engine/app/org-graph';
+import { asResult, startRun } from '../../engine/app/run';
+import { deleteSecret, listSecrets, setSecret } from '../../engine/app/secrets';
+import { readSettings, updateSettings } from '../../engine/app/settings';
+import {
+  exportTimeline,
+  importTimeline,
+  timelineEvent,
+  timelineFacets,
+  timelinePage,
+} from '../../engine/app/timeline';
+import { applyToolFix, explainTools, setToolEnabled, toolsCatalog } from '../../engine/app/tools';
 import type { EngineHost } from '../engine-host/engine-host';
-import { savePositions } from '../engine-host/layout-file';
-import { addModelWithKey, detectLocalServers, listServerModels, probeModel } from '../../engine/models/setup/model-setup';
-import { listModels, updateModels } from '../engine-host/models-service';
-import { createAgent, removeAgent, restoreAgent } from '../engine-host/org-directory';
-import { orgGraph } from '../engine-host/org-graph';
 import type { OrgSession } from '../engine-host/org-session';
-import { asResult, startRun } from '../engine-host/run-service';
-import { deleteSecret, listSecrets, setSecret } from '../engine-host/secrets-service';
-import { readSettings, updateSettings } from '../engine-host/settings-service';
-import { exportTimeline, timelineEvent, timelineFacets, timelinePage } from '../engine-host/timeline-service';
-import { applyToolFix, explainTools, setToolEnabled, toolsCatalog } from '../engine-host/tool-service';
 
 export type Handlers = {
   [C in Channel]: (input: ChannelParsedInput<C>) => Promise<IpcResult<ChannelOutput<C>>>;
@@ -31,6 +36,8 @@ export interface HandlerDeps {
   pickFolder: () => Promise<string | null>;
   /** The system save dialog for a timeline export; null when the user cancels. */
   pickExportFile: (suggestedName: string) => Promise<string | null>;
+  /** The system open dialog for a JSON Lines file to import; null when the user cancels. */
+  pickImportFile: () => Promise<string | null>;
   host: EngineHost;
 }
 
@@ -61,18 +68,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const opened = await host.open(path);
       return opened.ok ? ok(opened.value.summary) : opened;
     },
-    'org.agents': () => inOrg(async (session) => ok((await openOrg(session.orgPath)).agents)),
-    'org.summary': () =>
-      inOrg(async (session) => {
-        const { summary } = await openOrg(session.orgPath);
-        const run = await session.controller.refresh();
-        return ok({
-          ...summary,
-          nextTick: run.nextTick,
-          latestSeq: session.engine.timeline.latestSeq(),
-          run,
-        });
-      }),
+    'org.agents': () => inOrg((session) => listAgents(session.orgPath)),
+    'org.summary': () => inOrg((session) => orgStatus(session)),
     'org.close': async () => ok({ closed: await host.close() }),
     'org.graph': () => inOrg(async (session) => ok(await orgGraph(session, host.options.logError))),
     'org.savePositions': ({ positions }) =>
@@ -93,19 +90,19 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       ok(schedulePreview(input, host.current()?.controller.state().nextTick ?? null)),
     'agent.fileAccessPreview': (input) => inOrg((session) => fileAccessPreview(session, input)),
 
-    'tools.catalog': () => inOrg((session) => toolsCatalog(session, host.secretStore)),
+    'tools.catalog': () => inOrg((session) => toolsCatalog(session)),
     'tools.explain': ({ agent }) => inOrg((session) => explainTools(session, agent)),
     'tools.applyFix': (input) =>
       inOrg(async (session) => agentsChanged(await applyToolFix(session, input), [input.agent])),
     'tools.setEnabled': (input) =>
       inOrg(async (session) => agentsChanged(await setToolEnabled(session, input), [input.agent])),
 
-    'connectors.list': () => inOrg((session) => listConnectors(host, session)),
-    'connectors.setConfig': (input) => inOrg((session) => setConnectorConfig(host, session, input)),
+    'connectors.list': () => inOrg((session) => listConnectors(session)),
+    'connectors.setConfig': (input) => inOrg((session) => setConnectorConfig(session, input)),
 
-    'secrets.list': () => listSecrets(host),
-    'secrets.set': ({ name, value }) => setSecret(host, name, value),
-    'secrets.delete': ({ name }) => deleteSecret(host, name),
+    'secrets.list': () => listSecrets(host.secrets, host.current()?.orgPath ?? null),
+    'secrets.set': ({ name, value }) => setSecret(host.secrets, name, value),
+    'secrets.delete': ({ name }) => deleteSecret(host.secrets, name),
 
     'timeline.page': (query) => inOrg(async (session) => ok(timelinePage(session.engine.timeline, query))),
     'timeline.get': ({ seq }) => inOrg(async (session) => timelineEvent(session.engine.timeline, seq)),
@@ -114,6 +111,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       inOrg((session) =>
         exportTimeline(session.engine.timeline, filter ?? {}, () => deps.pickExportFile('timeline.jsonl')),
       ),
+    'timeline.import': () =>
+      inOrg(async (session) => {
+        const imported = await importTimeline(session.engine.timeline, deps.pickImportFile);
+        session.timelineGrew();
+        return imported;
+      }),
 
     'run.start': (input) => inOrg((session) => startRun(session, input)),
     'run.pause': () => inOrg(async (session) => asResult(session.controller.pause())),
@@ -124,21 +127,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     'credits.balances': () => inOrg((session) => creditBalances(session)),
     'credits.history': (input) => inOrg(async (session) => ok(creditHistory(session, input))),
-    'credits.topUp': ({ agent, amount }) =>
+    'credits.topUp': (input) =>
       inOrg(async (session) => {
-        const balance = await session.engine.topUp(agent, amount);
+        const result = await topUp(session, input);
         session.timelineGrew();
-        return agentsChanged(ok({ agent, balance }), [agent]);
+        return agentsChanged(result, [input.agent]);
       }),
 
-    'messages.send': ({ text, importance, target }) =>
-      inOrg(async (session) => {
-        const entry = await session.engine.sendHumanMessage(text, {
-          ...(importance ? { importance } : {}),
-          target: target ?? null,
-        });
-        return ok({ id: entry.id, tick: entry.tick, file: `agents/human/outbox/${outboxFileName(entry)}` });
-      }),
+    'messages.send': (input) => inOrg((session) => sendMessage(session, input)),
 
     'settings.get': () => inOrg((session) => readSettings(session.orgPath, host.secretStore)),
     'settings.update': (input) =>

@@ -99,6 +99,7 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   'timeline.get': [{}, { seq: 0 }, { seq: 'one' }],
   'timeline.facets': [{ kinds: true }],
   'timeline.export': [{ path: '/tmp/timeline.jsonl' }, { filter: { agents: 'manager' } }],
+  'timeline.import': [{ path: '/tmp/timeline.jsonl' }],
   'run.start': [{ ticks: 0 }, { ticks: 1.5 }, { intervalMs: -1 }, { forever: true }],
   'run.pause': [{ now: true }],
   'run.resume': [{ now: true }],
@@ -176,6 +177,7 @@ describe('dispatch', () => {
       }),
       pickFolder: async () => null,
       pickExportFile: async () => null,
+      pickImportFile: async () => null,
       host,
     });
     const dispatch = createDispatch(
@@ -224,6 +226,7 @@ describe('dispatch', () => {
       ['timeline.get', { seq: 1 }],
       ['timeline.facets', {}],
       ['timeline.export', { filter: { kinds: ['message'] } }],
+      ['timeline.import', {}],
       ['run.start', { ticks: 3, intervalMs: 600_000 }],
       ['run.pause', {}],
       ['run.resume', {}],

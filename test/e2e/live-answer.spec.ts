@@ -1,6 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStreamingServer, type StreamingServer } from '../../engine/models/test-support/streaming-server';
+import {
+  startStreamingServer,
+  type StreamingServer,
+} from '../../engine/models/test-support/streaming-server';
 import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
 
 let server: StreamingServer | null = null;
@@ -15,7 +18,11 @@ async function openOrgWithSlowWriter(lemming: LemmingHarness): Promise<Streaming
   const org = lemming.copyOfFolder(DEMO_ORG);
   const modelsFile = join(org, 'lemming/config/models.json');
   const models = JSON.parse(readFileSync(modelsFile, 'utf8'));
-  models.slow = { provider: 'openai-compatible', model_name: 'slow-local', provider_config: { base_url: `${slow.url}/v1`, max_retries: 0 } };
+  models.slow = {
+    provider: 'openai-compatible',
+    model_name: 'slow-local',
+    provider_config: { base_url: `${slow.url}/v1`, max_retries: 0 },
+  };
   writeFileSync(modelsFile, JSON.stringify(models, null, 2));
   const resumeFile = join(org, 'agents/writer/resume.json');
   const resume = JSON.parse(readFileSync(resumeFile, 'utf8'));
@@ -27,7 +34,9 @@ async function openOrgWithSlowWriter(lemming: LemmingHarness): Promise<Streaming
   return slow;
 }
 
-test('the agent node shows the answer as the model writes it, before the turn ends', async ({ lemming }, testInfo) => {
+test('the agent node shows the answer as the model writes it, before the turn ends', async ({
+  lemming,
+}, testInfo) => {
   server = await openOrgWithSlowWriter(lemming);
   const { page } = lemming;
   const live = page.getByTestId('org-graph').locator('[data-live-answer="writer"]');
@@ -38,12 +47,21 @@ test('the agent node shows the answer as the model writes it, before the turn en
   const shown = await live.textContent();
   expect(shown).not.toContain('w47');
   await page.screenshot({ path: testInfo.outputPath('agent-node-live-answer.png') });
-  expect(lemming.events.some((event) => event.name === 'turn.progress' && (event.payload as { ended: string[] }).ended.includes('writer'))).toBe(false);
+  expect(
+    lemming.events.some(
+      (event) =>
+        event.name === 'turn.progress' && (event.payload as { ended: string[] }).ended.includes('writer'),
+    ),
+  ).toBe(false);
 
   // When the turn commits the live text goes; the whole answer is one model_call in the timeline.
   await expect(live).toHaveCount(0, { timeout: 10_000 });
   const calls = await page.evaluate(async () => {
-    const answer = await window.lemming.timeline.page({ kinds: ['model_call'], agents: ['writer'], limit: 10 });
+    const answer = await window.lemming.timeline.page({
+      kinds: ['model_call'],
+      agents: ['writer'],
+      limit: 10,
+    });
     return answer.ok ? answer.value.rows.length : -1;
   });
   expect(calls).toBe(1);

@@ -39,7 +39,9 @@ test('adding an OpenAI-compatible model by its key, picked from the server’s l
   await address.fill(`${gone.url}/v1`);
   await form.getByRole('button', { name: 'Show the server’s models' }).click();
   await expect(address).toHaveAttribute('aria-invalid', 'true');
-  await expect(address).toHaveAccessibleDescription(`Nothing is answering at ${new URL(gone.url).host}. Is the OpenAI-compatible server running? Start it, then try again.`);
+  await expect(address).toHaveAccessibleDescription(
+    `Nothing is answering at ${new URL(gone.url).host}. Is the OpenAI-compatible server running? Start it, then try again.`,
+  );
   await page.screenshot({ path: testInfo.outputPath('model-setup-server-down.png'), fullPage: true });
 
   // A wrong key: said at the key.
@@ -47,7 +49,9 @@ test('adding an OpenAI-compatible model by its key, picked from the server’s l
   await key.fill(WRONG_KEY);
   await form.getByRole('button', { name: 'Show the server’s models' }).click();
   await expect(key).toHaveAttribute('aria-invalid', 'true');
-  await expect(key).toHaveAccessibleDescription(/did not accept this API key\. Check that you copied all of it/);
+  await expect(key).toHaveAccessibleDescription(
+    /did not accept this API key\. Check that you copied all of it/,
+  );
   await expect(address).not.toHaveAttribute('aria-invalid', 'true');
   await page.screenshot({ path: testInfo.outputPath('model-setup-wrong-key.png'), fullPage: true });
 
@@ -59,7 +63,9 @@ test('adding an OpenAI-compatible model by its key, picked from the server’s l
   await model.selectOption('gpt-test-mini');
   await expect(form.getByLabel('Name your agents use for it')).toHaveValue('gpt-test-mini');
   await form.getByRole('button', { name: 'Test' }).click();
-  await expect(form.getByRole('status', { name: 'Test result' })).toContainText(/It works\. gpt-test-mini answered in \d+ ms: "OK"/);
+  await expect(form.getByRole('status', { name: 'Test result' })).toContainText(
+    /It works\. gpt-test-mini answered in \d+ ms: "OK"/,
+  );
   await page.screenshot({ path: testInfo.outputPath('model-setup-tested.png'), fullPage: true });
   await form.getByRole('button', { name: 'Add model' }).click();
 

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TimelineEventInput } from '../../engine/timeline/event-schema';
+import type { TimelineEventInput } from '../../engine/api/timeline-events';
 import { openTimeline } from '../../engine/timeline/timeline-store';
 import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
 

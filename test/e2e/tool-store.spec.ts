@@ -141,10 +141,14 @@ test('the Tool Store shows tool files that did not load, connector settings from
   await expect(fileRead).not.toBeChecked();
   await fileRead.check();
   await expect(fileRead).toBeChecked();
-  const resume = JSON.parse(readFileSync(join(org, 'agents', 'writer', 'resume.json'), 'utf8')) as {
-    permissions: { tools: string[] };
-  };
-  expect(resume.permissions.tools).toContain('file_read');
+  await expect
+    .poll(() => {
+      const resume = JSON.parse(readFileSync(join(org, 'agents', 'writer', 'resume.json'), 'utf8')) as {
+        permissions: { tools: string[] };
+      };
+      return resume.permissions.tools;
+    })
+    .toContain('file_read');
   await page.screenshot({ path: testInfo.outputPath('tool-toggles.png'), fullPage: true });
 
   await expectNoSeriousA11yViolations(lemming);

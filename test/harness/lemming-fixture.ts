@@ -89,6 +89,7 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
         }),
         pickFolder: async () => pickedFolder,
         pickExportFile: async () => exportFile,
+        pickImportFile: async () => null,
         host,
       }),
       { redact: (value) => host.redact(value) },

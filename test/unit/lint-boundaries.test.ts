@@ -48,6 +48,26 @@ describe('import boundaries (ESLint)', () => {
     ['engine/api/bad.ts', "import { readFile } from 'node:fs';", /engine\/api runs without Node/],
     ['engine/api/bad.ts', "import { openOrg } from '../org/open-org';", /engine\/api may not import engine/],
     ['engine/api/bad.ts', "import YAML from 'yaml';", /engine\/api may import only zod/],
+    [
+      'engine/org/bad.ts',
+      "import { OrgEngine } from '../run/org-engine';",
+      /engine\/org sits below engine\/run and may not import it/,
+    ],
+    [
+      'engine/tools/bad.ts',
+      "import { listConnectors } from '../app/connectors';",
+      /engine\/tools sits below engine\/app/,
+    ],
+    [
+      'engine/timeline/bad.ts',
+      "import { SecretStore } from '../secrets/secret-store';",
+      /engine\/timeline and engine\/secrets are parts of one layer/,
+    ],
+    [
+      'engine/widgets/bad.ts',
+      "import { openOrg } from '../org/open-org';",
+      /engine\/widgets is not in the engine's layer order/,
+    ],
   ];
 
   for (const [file, source, expected] of forbidden) {
@@ -70,6 +90,12 @@ describe('import boundaries (ESLint)', () => {
       "import { readFile } from 'node:fs/promises';\nimport { AppInfo } from '../api/schemas';",
     ],
     ['main/ok.ts', "import { app } from 'electron';\nimport { openOrg } from '../engine/org/open-org';"],
+    [
+      'engine/run/ok.ts',
+      "import { openOrg } from '../org/open-org';\nimport { toolCatalog } from '../tools/tool-catalog';",
+    ],
+    ['engine/cli/ok.ts', "import { listConnectors } from '../app/connectors';"],
+    ['engine/org/ok.test.ts', "import { OrgEngine } from '../run/org-engine';"],
   ];
   for (const [file, source] of allowed) {
     it(`${file}: allowed`, async () => {

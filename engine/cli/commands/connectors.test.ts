@@ -59,7 +59,7 @@ describe('lemming connectors', () => {
       ].join('\n'),
     );
     expect(out).toMatch(/^ {6}file: tools\/weather\.yaml\n {6}secrets: WEATHER_KEY \(not set\)$/m);
-    expect(out).toMatch(/^ {2}not ready {2}tools\/broken\.yaml \(file:tools\/broken\.yaml\)\n {6}why: tools\/broken\.yaml has errors: /m);
+    expect(out).toMatch(/^Files that did not load \(their tools are not offered\):\n {2}tools\/broken\.yaml:\d+:\d+: /m);
 
     expect(out).toContain('Skills:\n  reader:\n    not usable  remember (runs memory_write): it runs the tool "memory_write", which is not available: its resume does not grant it');
     expect(out).toContain('        fix: add "memory_write" to reader\'s permissions.tools');
@@ -84,8 +84,8 @@ describe('lemming connectors', () => {
       'builtin:memory',
       'builtin:org',
       'composed:org:fetch_weather',
-      'file:tools/broken.yaml',
     ]);
+    expect(report.loadErrors).toEqual([expect.objectContaining({ file: 'tools/broken.yaml', line: expect.any(Number) })]);
     expect(report.connectors.find((connector: { id: string }) => connector.id === 'composed:org:fetch_weather')).toMatchObject({ secrets: [{ name: 'WEATHER_KEY', isSet: true }], readiness: { ready: true } });
     expect(report.connectors.find((connector: { id: string }) => connector.id === 'builtin:memory').grantedTo).toEqual(['reader', 'writer']);
     expect(report.skills.map((entry: { agent: string; skills: { name: string; usability: { usable: boolean } }[] }) => [entry.agent, entry.skills.map((skill) => [skill.name, skill.usability.usable])])).toEqual([

@@ -1,4 +1,5 @@
 import type { Command } from '../command';
+import { agentsCommand } from './agents';
 import { connectorsCommand } from './connectors';
 import { initCommand } from './init';
 import { inboxCommand, sendCommand } from './messages';
@@ -16,6 +17,7 @@ export const commands: readonly Command[] = [
   tickCommand,
   sendCommand,
   statusCommand,
+  agentsCommand,
   inboxCommand,
   timelineCommand,
   exportCommand,

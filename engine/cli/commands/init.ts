@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { initOrg } from '../../org/init-org';
+import { initOrg } from '../../app/init-org';
 import { CliFailure, EXIT_OK, UsageError } from '../cli-io';
 import { stringOption, type Command } from '../command';
 

@@ -1,19 +1,25 @@
-import { HumanImportance } from '../../messages/outbox-entry';
+import { HumanImportance } from '../../api/credit-schemas';
+import { sendMessage } from '../../app/org';
+import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
 import { messageText } from '../../run/prompt';
 import { discoverAgents } from '../../org/discover';
 import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
 import { stringOption, type Command } from '../command';
 import { MessageStore, type Inbox } from '../../messages/message-store';
 import { readableSenders } from '../../run/org-engine';
-import { withEngine } from '../open-engine';
 import { orgFolder } from '../org-arg';
 import { openTimelineToRead } from '../read-only-org';
 
 export const sendCommand: Command = {
   name: 'send',
   summary: 'Send a message from the human to the org (agents that read "human" see it).',
-  usage: 'send <org> <text> [--importance normal|high|critical] [--to AGENT] [--json]',
-  options: { importance: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } },
+  usage: 'send <org> <text> [--importance normal|high|critical] [--to AGENT] [--json] [--secrets-file PATH]',
+  options: {
+    importance: { type: 'string' },
+    to: { type: 'string' },
+    json: { type: 'boolean' },
+    ...secretsFileOption,
+  },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const text = positionals.slice(1).join(' ').trim();
@@ -21,11 +27,9 @@ export const sendCommand: Command = {
     const importance = HumanImportance.safeParse(stringOption(values, 'importance') ?? 'normal');
     if (!importance.success) throw new UsageError('--importance must be normal, high or critical.');
     const target = stringOption(values, 'to') ?? null;
-    if (target !== null) {
-      const agents = await discoverAgents(org);
-      if (!agents.some((agent) => agent.valid && agent.resume.name === target)) throw new CliFailure(`There is no agent named "${target}" in ${org}.`);
-    }
-    const entry = await withEngine(org, io, (engine) => engine.sendHumanMessage(text, { importance: importance.data, target }));
+    const entry = await withOrgContext(org, io, values, (context) =>
+      answerOf(sendMessage(context, { text, importance: importance.data, target })),
+    );
     if (values.json) printJson(io, entry);
     else io.stdout.write(`sent ${entry.id} at tick ${entry.tick}\n`);
     return EXIT_OK;

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TurnProgress } from '../../api/model-event-schemas';
-import type { TickReport } from '../../run/org-engine';
+import type { TickReport } from '../../api/run-schemas';
 import type { AgentProblem } from '../../api/schemas';
 import { discoverAgents } from '../../org/discover';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
-import { problemLocation } from '../problem-location';
+import { formatProblem } from '../../api/problem';
 import { runElsewhereMessage } from '../run-elsewhere';
 import { stringOption, type Command } from '../command';
 import { withEngine } from '../open-engine';
@@ -89,7 +89,7 @@ export const runCommand: Command = {
         if (!values.json) {
           for (const agent of invalidResumes) {
             const [first, ...rest] = agent.problems;
-            io.stdout.write(`invalid resume, ${agent.name} will not run: ${first ? `${problemLocation(first)}: ${first.message}` : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`);
+            io.stdout.write(`invalid resume, ${agent.name} will not run: ${first ? formatProblem(first) : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`);
           }
         }
         for (let index = 0; index < ticks; index += 1) {

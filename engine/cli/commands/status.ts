@@ -1,13 +1,15 @@
 import { fromMicros } from '../../credits/credit-amount';
 import { discoverAgents } from '../../org/discover';
-import { firesAt, nextFiringTicks } from '../../run/schedule';
+import { firesAt, nextFiringTicks } from '../../org/schedule';
 import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
 import { stringOption, type Command } from '../command';
 import { CreditLedger } from '../../credits/ledger';
 import { heldMessage, runLockHolder } from '../../org/org-lock';
-import { withEngine } from '../open-engine';
 import { orgFolder } from '../org-arg';
-import { problemLocation } from '../problem-location';
+import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
+import { formatProblem } from '../../api/problem';
+import { creditBalances, creditHistory } from '../../app/credits';
+import { topUp } from '../../app/org';
 import { nextTickToRead, openTimelineToRead } from '../read-only-org';
 
 export const statusCommand: Command = {
@@ -58,7 +60,7 @@ export const statusCommand: Command = {
     if (status.runningBy) io.stdout.write(`${heldMessage(status.runningBy)}\n`);
     for (const agent of status.agents) {
       if (!agent.valid) {
-        io.stdout.write(`  ${agent.name}  INVALID: ${agent.problems?.map((problem) => `${problemLocation(problem)}: ${problem.message}`).join('; ')}\n`);
+        io.stdout.write(`  ${agent.name}  INVALID: ${agent.problems?.map(formatProblem).join('; ')}\n`);
         continue;
       }
       const last = agent.lastTurn ? `last turn tick ${agent.lastTurn.tick} ${agent.lastTurn.status}` : 'has not run';
@@ -71,32 +73,40 @@ export const statusCommand: Command = {
 export const creditsCommand: Command = {
   name: 'credits',
   summary: 'Show balances and recent ledger entries, or top an agent up.',
-  usage: 'credits <org> [show [AGENT] | top-up AGENT AMOUNT] [--reason TEXT] [--json]',
-  options: { reason: { type: 'string' }, json: { type: 'boolean' } },
+  usage: 'credits <org> [show [AGENT] | top-up AGENT AMOUNT] [--reason TEXT] [--json] [--secrets-file PATH]',
+  options: { reason: { type: 'string' }, json: { type: 'boolean' }, ...secretsFileOption },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const [action = 'show', agent, amountText] = positionals.slice(1);
     if (action === 'top-up') {
       if (!agent || amountText === undefined) throw new UsageError('top-up needs an agent and an amount.');
       const amount = Number(amountText);
-      if (!Number.isFinite(amount) || amount <= 0) throw new UsageError(`The amount must be a positive number, not "${amountText}".`);
-      const balance = await withEngine(org, io, (engine) => engine.topUp(agent, amount, stringOption(values, 'reason') ?? 'top-up').catch((error: Error) => Promise.reject(new CliFailure(error.message))));
-      if (values.json) printJson(io, { agent, balance });
-      else io.stdout.write(`${agent}: ${balance} credits\n`);
+      if (!Number.isFinite(amount) || amount <= 0)
+        throw new UsageError(`The amount must be a positive number, not "${amountText}".`);
+      const reason = stringOption(values, 'reason') ?? 'top-up';
+      const topped = await withOrgContext(org, io, values, (context) =>
+        answerOf(topUp(context, { agent, amount, reason })),
+      );
+      if (values.json) printJson(io, topped);
+      else io.stdout.write(`${topped.agent}: ${topped.balance} credits\n`);
       return EXIT_OK;
     }
     if (action !== 'show') throw new UsageError(`Unknown credits action "${action}": use show or top-up.`);
-    const report = await withEngine(org, io, async (engine) => {
-      const balances = [...engine.ledger.balances()].map(([name, micros]) => ({ agent: name, credits: fromMicros(micros) }));
+    const report = await withOrgContext(org, io, values, async (context) => {
+      const balances = await answerOf(creditBalances(context));
       if (!agent) return { balances };
-      if (!balances.some((balance) => balance.agent === agent)) throw new CliFailure(`The ledger has no agent named "${agent}" (agents appear once the org has run).`);
-      const history = engine.ledger.history(agent, { limit: 50 }).map((entry) => ({ ...entry, amount: fromMicros(entry.amountMicro), balance: fromMicros(entry.balanceMicro) }));
-      return { balances: balances.filter((balance) => balance.agent === agent), history };
+      const own = balances.filter((balance) => balance.agent === agent);
+      if (own.length === 0) throw new CliFailure(`There is no agent named "${agent}" in ${org}.`);
+      return { balances: own, history: creditHistory(context, { agent, limit: 50 }).entries };
     });
     if (values.json) printJson(io, report);
     else {
-      for (const balance of report.balances) io.stdout.write(`${balance.agent}: ${balance.credits}\n`);
-      for (const entry of report.history ?? []) io.stdout.write(`  #${entry.id} ${entry.time} ${entry.kind} ${entry.amount > 0 ? '+' : ''}${entry.amount} → ${entry.balance} (${entry.reason})\n`);
+      for (const balance of report.balances)
+        io.stdout.write(`${balance.agent}: ${balance.balance ?? '(not yet seeded)'}\n`);
+      for (const entry of report.history ?? [])
+        io.stdout.write(
+          `  #${entry.id} ${entry.time} ${entry.kind} ${entry.amount > 0 ? '+' : ''}${entry.amount} → ${entry.balance} (${entry.reason})\n`,
+        );
     }
     return EXIT_OK;
   },

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
-import type { TimelineQuery } from '../../timeline/event-schema';
+import { summarizeEvent } from '../../app/event-summary';
+import type { TimelineQuery } from '../../api/timeline-schemas';
 import { openTimeline, type TimelineStore } from '../../timeline/timeline-store';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type Command, type ParsedCommandArgs } from '../command';
@@ -51,9 +52,8 @@ function noteUnsearched(io: CliIo, timeline: TimelineStore, text: string | undef
   );
 }
 
-function describe(io: CliIo, row: { seq: number; tick: number | null; agent: string | null; kind: string; time: string | null; json: string }): void {
-  const event = JSON.parse(row.json) as Record<string, unknown>;
-  const summary = typeof event.message === 'string' ? event.message : typeof event.reason === 'string' ? event.reason : typeof event.tool === 'string' ? event.tool : '';
+function describe(io: CliIo, row: { seq: number; tick: number | null; agent: string | null; kind: string; json: string }): void {
+  const summary = summarizeEvent(row.kind, row.json);
   io.stdout.write(`#${row.seq} tick ${row.tick ?? '-'} ${row.agent ?? '-'} ${row.kind}${summary ? `: ${summary}` : ''}\n`);
 }
 

@@ -1,8 +1,10 @@
-import { UnknownAgentError } from '../../run/org-engine';
-import type { ToolVerdict } from '../../tools/policy-resolver';
-import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
+import { formatProblem } from '../../api/problem';
+import type { ToolVerdict } from '../../api/tool-schemas';
+import { explainSkills, type AgentSkills } from '../../app/skills';
+import { callTool, explainTools } from '../../app/tools';
+import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import type { Command } from '../command';
-import { withEngine } from '../open-engine';
+import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
 import { orgFolder } from '../org-arg';
 
 function agentArgument(positionals: string[]): string {
@@ -11,57 +13,64 @@ function agentArgument(positionals: string[]): string {
   return agent;
 }
 
-/** Unknown agents are failures (exit 1), not usage errors. */
-async function unknownAgentIsFailure<T>(work: Promise<T>): Promise<T> {
-  return work.catch((error: unknown) => Promise.reject(error instanceof UnknownAgentError ? new CliFailure(error.message) : error));
-}
-
 function describe(verdict: ToolVerdict): string {
   const mark = verdict.available ? 'yes' : 'no ';
   const failing = verdict.layers.find((layer) => !layer.passed);
   const why = verdict.available ? '' : `${failing?.layer}: ${failing?.reason}`;
-  const fix = verdict.fix ? `\n      fix: ${verdict.fix.summary}` : verdict.available ? '' : '\n      no setting makes it available';
+  const fix = verdict.fix
+    ? `\n      fix: ${verdict.fix.summary}`
+    : verdict.available
+      ? ''
+      : '\n      no setting makes it available';
   const note = verdict.note ? `\n      note: ${verdict.note}` : '';
   return `  ${mark}  ${verdict.name.padEnd(16)} ${verdict.kind.padEnd(8)} ${why}${fix}${note}`;
 }
 
+function printSkills(io: CliIo, { agent, skills, problems }: AgentSkills): void {
+  if (skills.length === 0 && problems.length === 0) return;
+  io.stdout.write(`Skills of ${agent}:\n`);
+  for (const skill of skills) {
+    const usable = skill.usability.usable ? 'yes' : 'no ';
+    const why = skill.usability.usable
+      ? skill.description
+      : `${skill.usability.reason}${skill.usability.fix ? `\n      fix: ${skill.usability.fix}` : ''}`;
+    io.stdout.write(`  ${usable}  ${skill.name.padEnd(16)} ${why}\n`);
+  }
+  for (const problem of problems) io.stdout.write(`  ${problem.severity}: ${formatProblem(problem)}\n`);
+}
+
 export const toolsCommand: Command = {
   name: 'tools',
-  summary: "Explain an agent's tools: which it has, and for each it lacks, which layer refuses it, why, and the fix.",
-  usage: 'tools <org> <agent> [--json]',
-  options: { json: { type: 'boolean' } },
+  summary:
+    "Explain an agent's tools: which it has, and for each it lacks, which layer refuses it, why, and the fix.",
+  usage: 'tools <org> <agent> [--json] [--secrets-file PATH]',
+  options: { json: { type: 'boolean' }, ...secretsFileOption },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const agent = agentArgument(positionals);
-    const { verdicts, skills } = await withEngine(org, io, async (engine) => ({
-      verdicts: await unknownAgentIsFailure(engine.explainTools(agent)),
-      skills: await engine.explainSkills(agent),
+    const { explanation, skills } = await withOrgContext(org, io, values, async (context) => ({
+      explanation: await answerOf(explainTools(context, agent)),
+      skills: await answerOf(explainSkills(context, agent)),
     }));
     if (values.json) {
-      printJson(io, { agent, tools: verdicts, skills: skills.skills, skillProblems: skills.problems });
+      printJson(io, { ...explanation, skills: skills.skills, skillProblems: skills.problems });
       return EXIT_OK;
     }
     io.stdout.write(`Tools of ${agent} (available, name, kind, reason):\n`);
-    for (const verdict of [...verdicts].sort((a, b) => Number(b.available) - Number(a.available))) io.stdout.write(`${describe(verdict)}\n`);
-    if (skills.skills.length > 0 || skills.problems.length > 0) {
-      io.stdout.write(`Skills of ${agent}:\n`);
-      for (const skill of skills.skills) {
-        const usable = skill.usability.usable ? 'yes' : 'no ';
-        const why = skill.usability.usable ? skill.description : `${skill.usability.reason}${skill.usability.fix ? `\n      fix: ${skill.usability.fix}` : ''}`;
-        io.stdout.write(`  ${usable}  ${skill.name.padEnd(16)} ${why}\n`);
-      }
-      for (const problem of skills.problems) io.stdout.write(`  ${problem.severity}: ${problem.file}${problem.line !== undefined ? `:${problem.line}` : ''} ${problem.field ? `(${problem.field}) ` : ''}${problem.message}\n`);
-    }
+    const verdicts = [...explanation.tools].sort((a, b) => Number(b.available) - Number(a.available));
+    for (const verdict of verdicts) io.stdout.write(`${describe(verdict)}\n`);
+    printSkills(io, skills);
     return EXIT_OK;
   },
 };
 
 export const callCommand: Command = {
   name: 'call',
-  summary: 'Run one tool as an agent, with every check an agent turn has; prints the result as JSON (a failed tool still exits 0).',
+  summary:
+    'Run one tool as an agent, with every check an agent turn has; prints the result as JSON (a failed tool still exits 0).',
   usage: "call <org> <agent> <tool> ['<json args>']",
-  options: {},
-  async run({ positionals }, io) {
+  options: { ...secretsFileOption },
+  async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const agent = agentArgument(positionals);
     const tool = positionals[2];
@@ -74,7 +83,9 @@ export const callCommand: Command = {
         throw new UsageError(`The tool arguments are not valid JSON: ${(error as Error).message}`);
       }
     }
-    const result = await withEngine(org, io, (engine) => unknownAgentIsFailure(engine.callTool(agent, tool, args)));
+    const result = await withOrgContext(org, io, values, (context) =>
+      answerOf(callTool(context, { agent, tool, args })),
+    );
     printJson(io, result);
     return EXIT_OK;
   },

@@ -16,16 +16,32 @@ export function startFakeOpenAiServer(options: FakeOpenAiServerOptions): Promise
     const bearer = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
     if (options.key !== undefined && bearer !== options.key) {
       return sendJson(response, 401, {
-        error: { message: 'Incorrect API key provided: sk-wro***. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+        error: {
+          message:
+            'Incorrect API key provided: sk-wro***. You can find your API key at https://platform.openai.com/account/api-keys.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
       });
     }
     if (request.method === 'GET' && request.path === '/v1/models') {
-      return sendJson(response, 200, { object: 'list', data: options.models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'test' })) });
+      return sendJson(response, 200, {
+        object: 'list',
+        data: options.models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'test' })),
+      });
     }
     if (request.method === 'POST' && request.path === '/v1/chat/completions') {
       const model = (request.json as { model?: string } | undefined)?.model ?? '';
       if (!options.models.includes(model)) {
-        return sendJson(response, 404, { error: { message: `The model \`${model}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', param: null, code: 'model_not_found' } });
+        return sendJson(response, 404, {
+          error: {
+            message: `The model \`${model}\` does not exist or you do not have access to it.`,
+            type: 'invalid_request_error',
+            param: null,
+            code: 'model_not_found',
+          },
+        });
       }
       return sendJson(response, 200, {
         id: 'chatcmpl-test',

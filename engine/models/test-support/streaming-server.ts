@@ -29,7 +29,9 @@ export function contractPieces(deltas: number): string[] {
  * apart, then a usage chunk and [DONE]; what a slow local model looks like from the app.
  */
 export async function startStreamingServer(options: StreamingServerOptions): Promise<StreamingServer> {
-  const pieces = options.piece ? Array.from({ length: options.deltas }, (_, index) => options.piece!(index)) : contractPieces(options.deltas);
+  const pieces = options.piece
+    ? Array.from({ length: options.deltas }, (_, index) => options.piece!(index))
+    : contractPieces(options.deltas);
   const closedAt: number[] = [];
   const finishedAt: number[] = [];
   const server = await startLoopbackServer(async (_request, response, index) => {
@@ -46,12 +48,25 @@ async function streamPieces(response: ServerResponse, pieces: string[], gapMs: n
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   for (const piece of pieces) {
     if (response.destroyed) return false;
-    response.write(chunk({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] }));
+    response.write(
+      chunk({
+        object: 'chat.completion.chunk',
+        choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, gapMs));
   }
   if (response.destroyed) return false;
-  response.write(chunk({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }));
-  response.write(chunk({ object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 50, completion_tokens: pieces.length } }));
+  response.write(
+    chunk({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
+  );
+  response.write(
+    chunk({
+      object: 'chat.completion.chunk',
+      choices: [],
+      usage: { prompt_tokens: 50, completion_tokens: pieces.length },
+    }),
+  );
   response.end('data: [DONE]\n\n');
   return true;
 }

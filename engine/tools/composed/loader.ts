@@ -8,6 +8,7 @@ import { checkToolSet } from './tool-set';
 import { validateComposedTool } from './validate';
 import { zodProblems } from './zod-problems';
 import { parseYamlSource, type YamlSource } from './yaml-source';
+import { agentPaths, inOrg } from '../../org/org-layout';
 
 export interface ComposedToolLoad {
   tools: ComposedTool[];
@@ -41,8 +42,8 @@ export async function loadComposedTools(orgPath: string, agentFolder?: string): 
       problems.push({ file: 'agents', field: '', message: `${JSON.stringify(agentFolder)} is not an agent folder name` });
     else
       folders.push({
-        absolute: path.join(orgPath, 'agents', agentFolder, 'api-tools'),
-        relative: `agents/${agentFolder}/api-tools`,
+        absolute: inOrg(orgPath, agentPaths(agentFolder).apiTools),
+        relative: agentPaths(agentFolder).apiTools,
         scope: 'agent',
       });
   }

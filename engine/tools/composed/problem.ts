@@ -31,4 +31,3 @@ export function formatFieldPath(path: FieldPath): string {
   return text;
 }
 
-export const fieldProblem = (path: FieldPath, message: string): FieldProblem => ({ path, message });

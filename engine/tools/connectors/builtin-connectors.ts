@@ -19,7 +19,7 @@ export interface BuiltinConnector {
 export const NO_SETTINGS = { type: 'object', properties: {}, additionalProperties: false };
 const ready = (): ConnectorReadiness => ({ ready: true });
 
-/** The LeMMing file tools and the codex and gemini profiles' (DESIGN.md §4.1); an agent gets one set, by its tools_profile. */
+/** The LeMMing file tools and the codex and gemini profiles' (docs/ARCHITECTURE.md, “Tools”); an agent gets one set, by its tools_profile. */
 const FILE_TOOLS = [
   'file_read',
   'file_write',

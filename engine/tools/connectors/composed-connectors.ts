@@ -6,11 +6,14 @@ import { delegationChain } from '../composed/tool-set';
 import type { ToolKind } from '../tool-spec';
 import { BUILTIN_CONNECTORS } from './builtin-connectors';
 import type { BrokenToolFile, ComposedConnectorInput } from './catalog';
+import { agentPaths } from '../../org/org-layout';
 
 /** Spreads into ConnectorCatalogInput. */
 export interface ComposedConnectors {
   composed: ComposedConnectorInput[];
   brokenFiles: BrokenToolFile[];
+  /** The problems that kept tools out, each located in its file (what brokenFiles words per file). */
+  problems: ComposedToolProblem[];
 }
 
 /**
@@ -25,9 +28,9 @@ export async function loadComposedConnectors(orgPath: string, agentFolders: read
   const problems: { agent: string | null; problem: ComposedToolProblem }[] = orgLoad.problems.map((problem) => ({ agent: null, problem }));
   for (const { folder, load } of agentLoads) {
     for (const tool of load.tools) if (tool.source.scope === 'agent') tools.push(connectorInput(tool, folder, load.tools));
-    for (const problem of load.problems) if (problem.file.startsWith(`agents/${folder}/`)) problems.push({ agent: folder, problem });
+    for (const problem of load.problems) if (problem.file.startsWith(`${agentPaths(folder).root}/`)) problems.push({ agent: folder, problem });
   }
-  return { composed: tools, brokenFiles: brokenFiles(problems) };
+  return { composed: tools, brokenFiles: brokenFiles(problems), problems: problems.map(({ problem }) => problem) };
 }
 
 const builtinKind = (name: string): ToolKind | undefined => BUILTIN_CONNECTORS.find((connector) => connector.tools.includes(name))?.toolKind;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOOLS_PROFILES } from '../../org/resume-schema';
+import { TOOLS_PROFILES } from '../../api/agent-schemas';
 import type { ToolSpec } from '../tool-spec';
 import { profileTools, resolveToolsProfile, TOOL_PROFILES } from './profiles';
 

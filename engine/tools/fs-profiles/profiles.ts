@@ -1,4 +1,4 @@
-import type { TOOLS_PROFILES } from '../../org/resume-schema';
+import type { TOOLS_PROFILES } from '../../api/agent-schemas';
 import { codexApplyPatchTool } from './codex/apply-patch';
 import { codexGrepFilesTool } from './codex/grep-files';
 import { codexListDirTool } from './codex/list-dir';

@@ -2,7 +2,8 @@ import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { compareCodePoints } from '../../org/discover';
 import { parseSkillFile } from './parse-skill-file';
-import { SKILL_FILE, SKILLS_FOLDER, type Skill, type SkillProblem } from './skill';
+import { SKILL_FILE, type Skill, type SkillProblem } from './skill';
+import { agentPaths, inOrg } from '../../org/org-layout';
 
 /** A SKILL.md bigger than this is refused: it would crowd the agent's context. */
 export const MAX_SKILL_FILE_BYTES = 256 * 1024;
@@ -18,8 +19,8 @@ export interface LoadedSkills {
  * an error is left out and its problem reported; a second skill with a taken name is an error.
  */
 export async function loadSkills(orgPath: string, agentFolder: string): Promise<LoadedSkills> {
-  const relativeFolder = `agents/${agentFolder}/${SKILLS_FOLDER}`;
-  const folder = join(orgPath, 'agents', agentFolder, SKILLS_FOLDER);
+  const relativeFolder = agentPaths(agentFolder).skills;
+  const folder = inOrg(orgPath, relativeFolder);
   const entries = skillFolderEntries(folder);
   const skills: Skill[] = [];
   const problems: SkillProblem[] = [];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_POLICY, type OrgPolicy } from '../../org/policy-file';
 import { ResumeSchema, type Resume } from '../../org/resume-schema';
-import { TurnMemory } from '../../run/turn-memory';
+import { TurnMemory } from '../../memory/turn-memory';
 import { agentToolbox } from '../agent-toolbox';
 import { memoryReadTool, memoryWriteTool } from '../lemming-core-tools';
 import { resolveTools } from '../policy-resolver';

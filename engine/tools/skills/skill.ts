@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { AgentProblem } from '../../api/schemas';
 
 export const SKILL_FILE = 'SKILL.md';
-export const SKILLS_FOLDER = 'skills';
 
 /** A skill that runs a tool: the model (or the user) invokes the skill by calling `tool`. */
 export const SkillDispatch = z.object({

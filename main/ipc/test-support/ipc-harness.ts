@@ -18,10 +18,13 @@ export interface IpcHarness {
   responses: { channel: unknown; input: unknown; response: unknown }[];
   events: { name: EventName; payload: unknown }[];
   userOrgsFolder: string;
+  /** The secrets file the host's secret store keeps (the CLI reads the same one with --secrets-file). */
+  secretsFile: string;
   /** A fresh copy of a folder in a temp dir. */
   copy(source: string): string;
   setPickedFolder(path: string | null): void;
   setExportFile(path: string | null): void;
+  setImportFile(path: string | null): void;
   tempDir(): string;
 }
 
@@ -42,7 +45,8 @@ export function ipcHarnesses() {
     async create(
       options: { logError?: (context: string, error: unknown) => void } = {},
     ): Promise<IpcHarness> {
-      const secrets = await openFileSecretStore(join(tempDir(), 'secrets.json'));
+      const secretsFile = join(tempDir(), 'secrets.json');
+      const secrets = await openFileSecretStore(secretsFile);
       if (!secrets.ok) throw new Error(secrets.message);
       const userOrgsFolder = tempDir();
       const host = await EngineHost.create({
@@ -55,6 +59,7 @@ export function ipcHarnesses() {
       hosts.push(host);
       let pickedFolder: string | null = null;
       let exportFile: string | null = null;
+      let importFile: string | null = null;
       const inner = createDispatch(
         createHandlers({
           appInfo: () => ({
@@ -65,6 +70,7 @@ export function ipcHarnesses() {
           }),
           pickFolder: async () => pickedFolder,
           pickExportFile: async () => exportFile,
+          pickImportFile: async () => importFile,
           host,
         }),
         { redact: (value) => host.redact(value) },
@@ -77,6 +83,7 @@ export function ipcHarnesses() {
         responses,
         events,
         userOrgsFolder,
+        secretsFile,
         tempDir,
         dispatch: async (channel, input) => {
           const response = await inner(channel, input);
@@ -93,6 +100,9 @@ export function ipcHarnesses() {
         },
         setExportFile: (path) => {
           exportFile = path;
+        },
+        setImportFile: (path) => {
+          importFile = path;
         },
       };
     },

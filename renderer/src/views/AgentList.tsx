@@ -1,4 +1,4 @@
-import type { AgentListItem, OrgSummary } from '../../../engine/api';
+import { problemLocation, type AgentListItem, type OrgSummary } from '../../../engine/api';
 import { useNavigation } from '../stores/navigation-store';
 
 export function AgentList({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) {
@@ -53,10 +53,7 @@ function AgentRow({ agent }: { agent: AgentListItem }) {
         <ul className="problems" aria-label={`Problems with ${agent.name}`}>
           {agent.problems.map((problem, index) => (
             <li key={index}>
-              <code>
-                {problem.file}
-                {problem.line !== undefined ? `:${problem.line}:${problem.column}` : ''}
-              </code>
+              <code>{problemLocation(problem)}</code>
               {problem.field && (
                 <>
                   {' '}

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { HostLookup } from '../../../net/host-lookup';
 import { OrgPolicySchema } from '../../../org/policy-file';
 import { ResumeSchema } from '../../../org/resume-schema';
-import { TurnMemory } from '../../../run/turn-memory';
+import { TurnMemory } from '../../../memory/turn-memory';
 import { AgentSandbox } from '../../../sandbox/agent-sandbox';
 import { MemoryAgentFilesystem } from '../../../sandbox/memory-agent-filesystem';
 import type { ToolContext } from '../../tool-spec';

@@ -1,12 +1,4 @@
-import type { AgentProblem } from '../../../../engine/api';
-
-function where(problem: AgentProblem): string {
-  const line =
-    problem.line !== undefined
-      ? `:${problem.line}${problem.column !== undefined ? `:${problem.column}` : ''}`
-      : '';
-  return `${problem.file}${line}`;
-}
+import { problemLocation, type Problem } from '../../../../engine/api/problem';
 
 /** Problems that make a resume invalid (or warnings), each with where it is and what to do. */
 export function AgentProblems({
@@ -15,7 +7,7 @@ export function AgentProblems({
   label,
   formShown = false,
 }: {
-  problems: AgentProblem[];
+  problems: Problem[];
   /** Whether the form below can repair them (a resume that reads as one). */
   formShown?: boolean;
   tone: 'error' | 'warning';
@@ -31,7 +23,7 @@ export function AgentProblems({
       <ul>
         {problems.map((problem, index) => (
           <li key={index}>
-            <code>{where(problem)}</code>
+            <code>{problemLocation(problem)}</code>
             {problem.field && (
               <>
                 {' '}

@@ -1,20 +1,24 @@
 import { useCallback } from 'react';
+import { ok } from '../../../../engine/api/result';
 import { lemming } from '../../lemming';
-import { useDebouncedCall } from './use-debounced-call';
+import { useLemmingQuery } from '../../use-lemming-query';
+
+/** The ticks are asked for once the user stops typing for this long. */
+const TYPING_PAUSE_MS = 250;
 
 /** "Runs on ticks 1, 3, 5, …" for the schedule being typed, or why it cannot run. */
 export function SchedulePreviewLine({ every, offset }: { every: number | null; offset: number | null }) {
   const valid = every !== null && every >= 1 && offset !== null;
   const key = valid ? `${every}:${offset}` : '';
-  const call = useCallback(async (asked: string) => {
-    if (!asked) return null;
-    const [runEvery, phase] = asked.split(':').map(Number) as [number, number];
+  const ask = useCallback(async () => {
+    if (!key) return ok(null);
+    const [runEvery, phase] = key.split(':').map(Number) as [number, number];
     return lemming().agent.schedulePreview({
       schedule: { run_every_n_ticks: runEvery, phase_offset: phase },
       count: 8,
     });
-  }, []);
-  const answer = useDebouncedCall(key, call);
+  }, [key]);
+  const { result } = useLemmingQuery(key, ask, { delayMs: TYPING_PAUSE_MS });
 
   if (!valid)
     return (
@@ -22,15 +26,15 @@ export function SchedulePreviewLine({ every, offset }: { every: number | null; o
         Runs every … ticks must be a whole number of at least 1, and the phase offset a whole number.
       </p>
     );
-  if (!answer || answer.key !== key || !answer.value)
+  if (!result || (result.ok && !result.value))
     return <p className="schedule-preview muted">Working out the ticks…</p>;
-  if (!answer.value.ok)
+  if (!result.ok)
     return (
       <p className="schedule-preview path-refused" role="alert">
-        {answer.value.error.message}
+        {result.error.message}
       </p>
     );
-  const { ticks, fromTick } = answer.value.value;
+  const { ticks, fromTick } = result.value!;
   return (
     <p className="schedule-preview" aria-live="polite" data-testid="schedule-preview">
       From tick {fromTick}, runs on ticks {ticks.join(', ')}, …

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { IpcError, ToolVerdict } from '../../../../engine/api';
 import { lemming } from '../../lemming';
+import { useLemmingQuery, whenAgentChanges } from '../../use-lemming-query';
 import { ErrorAlert } from '../org/ErrorAlert';
 
 function granted(tool: ToolVerdict): boolean {
@@ -9,37 +10,24 @@ function granted(tool: ToolVerdict): boolean {
 
 /** Each tool the agent could have: on or off, and for an unavailable one why, with the fix one click away. */
 export function ToolToggles({ agent }: { agent: string }) {
-  const [tools, setTools] = useState<ToolVerdict[] | null>(null);
-  const [error, setError] = useState<{ title: string; error: IpcError } | null>(null);
+  const [actionError, setError] = useState<{ title: string; error: IpcError } | null>(null);
   const [needsUser, setNeedsUser] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState<string | null>(null);
 
-  const [version, setVersion] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    void lemming()
-      .tools.explain({ agent })
-      .then((result) => {
-        if (!live) return;
-        if (result.ok) setTools(result.value.tools);
-        else setError({ title: 'Could not read which tools it has.', error: result.error });
-      });
-    return () => {
-      live = false;
-    };
-  }, [agent, version]);
-
-  useEffect(
-    () =>
-      lemming().on('agents.changed', ({ names }) => {
-        if (names.length === 0 || names.includes(agent)) setVersion((count) => count + 1);
-      }),
+  const ask = useCallback(() => lemming().tools.explain({ agent }), [agent]);
+  const refreshWhen = useMemo(
+    () => whenAgentChanges((listener) => lemming().on('agents.changed', listener), agent),
     [agent],
   );
+  const { result, replace } = useLemmingQuery(agent, ask, { refreshWhen });
+  const tools = result?.ok ? result.value.tools : null;
+  const error =
+    actionError ??
+    (result && !result.ok ? { title: 'Could not read which tools it has.', error: result.error } : null);
 
-  const replaceTool = (verdict: ToolVerdict) =>
-    setTools((current) => current?.map((tool) => (tool.name === verdict.name ? verdict : tool)) ?? current);
+  const replaceTool = (verdict: ToolVerdict) => {
+    if (tools) replace({ agent, tools: tools.map((tool) => (tool.name === verdict.name ? verdict : tool)) });
+  };
 
   async function toggle(tool: ToolVerdict, enabled: boolean) {
     setBusy(tool.name);

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { AgentDetail, IpcError } from '../../../../engine/api';
 import { lemming } from '../../lemming';
+import { useLemmingQuery, whenAgentChanges } from '../../use-lemming-query';
 
 export interface AgentDetailState {
   detail: AgentDetail | null;
@@ -9,43 +10,17 @@ export interface AgentDetailState {
   replace(detail: AgentDetail): void;
 }
 
-interface Loaded {
-  agent: string;
-  detail: AgentDetail | null;
-  error: IpcError | null;
-}
-
 /** One agent's resume, kept fresh when main says the agent (or the list) changed. */
 export function useAgentDetail(agent: string): AgentDetailState {
-  const [loaded, setLoaded] = useState<Loaded>({ agent, detail: null, error: null });
-  const [version, setVersion] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    void lemming()
-      .agent.get({ agent })
-      .then((result) => {
-        if (!live) return;
-        setLoaded(
-          result.ok
-            ? { agent, detail: result.value, error: null }
-            : { agent, detail: null, error: result.error },
-        );
-      });
-    return () => {
-      live = false;
-    };
-  }, [agent, version]);
-
-  useEffect(
-    () =>
-      lemming().on('agents.changed', ({ names }) => {
-        if (names.length === 0 || names.includes(agent)) setVersion((count) => count + 1);
-      }),
+  const ask = useCallback(() => lemming().agent.get({ agent }), [agent]);
+  const refreshWhen = useMemo(
+    () => whenAgentChanges((listener) => lemming().on('agents.changed', listener), agent),
     [agent],
   );
-
-  const replace = useCallback((detail: AgentDetail) => setLoaded({ agent, detail, error: null }), [agent]);
-  const current = loaded.agent === agent ? loaded : { detail: null, error: null };
-  return { detail: current.detail, error: current.error, replace };
+  const { result, replace } = useLemmingQuery(agent, ask, { refreshWhen });
+  return {
+    detail: result?.ok ? result.value : null,
+    error: result && !result.ok ? result.error : null,
+    replace,
+  };
 }

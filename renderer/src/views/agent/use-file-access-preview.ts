@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { FileAccessPreview, IpcError } from '../../../../engine/api';
 import { lemming } from '../../lemming';
-import { useDebouncedCall } from './use-debounced-call';
+import { useLemmingQuery } from '../../use-lemming-query';
 
 export type EntryPreview = FileAccessPreview['previews'][number];
 
@@ -10,17 +10,20 @@ export type PathsPreview =
   | { status: 'failed'; error: IpcError }
   | { status: 'ready'; previews: EntryPreview[]; allOk: boolean };
 
+/** Where each path is asked for once the user stops typing for this long. */
+const TYPING_PAUSE_MS = 250;
+
 /** Where each path leads for this agent, as the sandbox will judge it; refreshed as the user types. */
 export function useFileAccessPreview(agent: string, entries: string[]): PathsPreview {
-  const key = JSON.stringify(entries);
-  const call = useCallback(
-    (asked: string) => lemming().agent.fileAccessPreview({ agent, entries: JSON.parse(asked) as string[] }),
-    [agent],
-  );
-  const answer = useDebouncedCall(key, call);
+  const key = JSON.stringify([agent, entries]);
+  const ask = useCallback(() => {
+    const [asker, asked] = JSON.parse(key) as [string, string[]];
+    return lemming().agent.fileAccessPreview({ agent: asker, entries: asked });
+  }, [key]);
+  const { result } = useLemmingQuery(key, ask, { delayMs: TYPING_PAUSE_MS });
   if (entries.length === 0) return { status: 'ready', previews: [], allOk: true };
-  if (!answer || answer.key !== key) return { status: 'pending' };
-  if (!answer.value.ok) return { status: 'failed', error: answer.value.error };
-  const previews = answer.value.value.previews;
+  if (!result) return { status: 'pending' };
+  if (!result.ok) return { status: 'failed', error: result.error };
+  const previews = result.value.previews;
   return { status: 'ready', previews, allOk: previews.every((preview) => preview.ok) };
 }

@@ -1,7 +1,10 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { IpcError } from '../../../../engine/api';
 import { lemming } from '../../lemming';
+import { useLemmingQuery } from '../../use-lemming-query';
 import { ErrorAlert } from './ErrorAlert';
+
+const listModels = () => lemming().models.list();
 
 interface Props {
   onCreated(name: string): void;
@@ -16,21 +19,11 @@ export function CreateAgentForm({ onCreated, onCancel }: Props) {
   const [model, setModel] = useState('');
   const [every, setEvery] = useState('1');
   const [offset, setOffset] = useState('0');
-  const [models, setModels] = useState<string[]>([]);
   const [error, setError] = useState<IpcError | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    let live = true;
-    void lemming()
-      .models.list()
-      .then((result) => {
-        if (live && result.ok) setModels(result.value.models.map((entry) => entry.key));
-      });
-    return () => {
-      live = false;
-    };
-  }, []);
+  const { result: modelList } = useLemmingQuery('models', listModels);
+  const models = modelList?.ok ? modelList.value.models.map((entry) => entry.key) : [];
 
   async function submit(event: FormEvent) {
     event.preventDefault();

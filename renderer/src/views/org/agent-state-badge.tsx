@@ -9,10 +9,6 @@ const STATE_LOOK: Record<AgentState, { label: string; icon: string }> = {
   invalid: { label: 'Invalid resume', icon: '✗' },
 };
 
-export function stateLabel(state: AgentState): string {
-  return STATE_LOOK[state].label;
-}
-
 export function AgentStateBadge({ state, reason }: { state: AgentState; reason?: string }) {
   const look = STATE_LOOK[state];
   return (

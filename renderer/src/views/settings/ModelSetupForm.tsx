@@ -13,7 +13,16 @@ import { toast } from '../../components/toast-store';
 import { lemming } from '../../lemming';
 
 /** Providers that run on a server; a command or a script has nothing to connect to. */
-export const SERVER_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic', 'openrouter', 'ollama', 'lmstudio', 'openai-compatible', 'vllm', 'llamacpp']);
+export const SERVER_PROVIDERS: ReadonlySet<string> = new Set([
+  'openai',
+  'anthropic',
+  'openrouter',
+  'ollama',
+  'lmstudio',
+  'openai-compatible',
+  'vllm',
+  'llamacpp',
+]);
 
 type Listing = { state: 'idle' } | { state: 'listing' } | { state: 'listed'; models: ServerModel[] };
 type Probe = { state: 'idle' } | { state: 'testing' } | { state: 'done'; probe: ModelProbe };
@@ -23,7 +32,13 @@ type Probe = { state: 'idle' } | { state: 'testing' } | { state: 'done'; probe: 
  * never shown again), a model picked from the server's own list, a Test that says in plain words what is
  * wrong and where, and Add. Model servers found on this computer are offered first.
  */
-export function ModelSetupForm({ providers, onAdded }: { providers: ProviderInfo[]; onAdded: (list: ModelList) => void }) {
+export function ModelSetupForm({
+  providers,
+  onAdded,
+}: {
+  providers: ProviderInfo[];
+  onAdded: (list: ModelList) => void;
+}) {
   const choices = providers.filter((provider) => SERVER_PROVIDERS.has(provider.name));
   const [provider, setProvider] = useState(choices[0]?.name ?? 'openai');
   const info = choices.find((item) => item.name === provider);
@@ -92,7 +107,8 @@ export function ModelSetupForm({ providers, onAdded }: { providers: ProviderInfo
       return;
     }
     setListing({ state: 'listed', models: result.value.models });
-    if (result.value.models.length > 0 && !result.value.models.some((model) => model.id === modelName)) chooseModel(result.value.models[0]!.id);
+    if (result.value.models.length > 0 && !result.value.models.some((model) => model.id === modelName))
+      chooseModel(result.value.models[0]!.id);
   };
 
   const test = async () => {
@@ -116,7 +132,10 @@ export function ModelSetupForm({ providers, onAdded }: { providers: ProviderInfo
     );
     if (!added) return;
     onAdded(added);
-    toast.success(`Added ${name}`, apiKey.trim() ? 'Its API key is kept in the secret store on this computer.' : undefined);
+    toast.success(
+      `Added ${name}`,
+      apiKey.trim() ? 'Its API key is kept in the secret store on this computer.' : undefined,
+    );
     setApiKey('');
     setModelName('');
     setKey('');
@@ -162,7 +181,11 @@ export function ModelSetupForm({ providers, onAdded }: { providers: ProviderInfo
       <form className="setup-form" aria-label="Add a model" onSubmit={(event) => void add(event)}>
         <label>
           Where the model runs
-          <select value={provider} onChange={(event) => chooseProvider(event.target.value)} {...fieldProps('provider')}>
+          <select
+            value={provider}
+            onChange={(event) => chooseProvider(event.target.value)}
+            {...fieldProps('provider')}
+          >
             {choices.map((item) => (
               <option key={item.name} value={item.name}>
                 {item.service}
@@ -191,10 +214,14 @@ export function ModelSetupForm({ providers, onAdded }: { providers: ProviderInfo
             onChange={(event) => setApiKey(event.target.value)}
             autoComplete="off"
             spellCheck={false}
-            placeholder={needsKey ? `Paste your ${info?.service ?? ''} API key` : 'Not needed for most local servers'}
+            placeholder={
+              needsKey ? `Paste your ${info?.service ?? ''} API key` : 'Not needed for most local servers'
+            }
             {...fieldProps('apiKey')}
           />
-          <span className="muted small">Kept in the secret store on this computer. It is not shown again.</span>
+          <span className="muted small">
+            Kept in the secret store on this computer. It is not shown again.
+          </span>
           {fieldProblem('apiKey')}
         </label>
         <div className="setup-row">
@@ -205,7 +232,11 @@ export function ModelSetupForm({ providers, onAdded }: { providers: ProviderInfo
         <label>
           Model
           {listing.state === 'listed' && listing.models.length > 0 ? (
-            <select value={modelName} onChange={(event) => chooseModel(event.target.value)} {...fieldProps('modelName')}>
+            <select
+              value={modelName}
+              onChange={(event) => chooseModel(event.target.value)}
+              {...fieldProps('modelName')}
+            >
               {listing.models.map((model) => (
                 <option key={model.id} value={model.id}>
                   {model.label === model.id ? model.id : `${model.label} (${model.id})`}
@@ -249,7 +280,9 @@ export function ModelSetupForm({ providers, onAdded }: { providers: ProviderInfo
           </button>
         </div>
         <div role="status" className="test-result" aria-label="Test result">
-          {probe.state === 'done' && probe.probe.ok && <span className="test-ok">It works. {probe.probe.message}</span>}
+          {probe.state === 'done' && probe.probe.ok && (
+            <span className="test-ok">It works. {probe.probe.message}</span>
+          )}
           {problem && problem.field === null && <span className="test-bad">{problem.message}</span>}
         </div>
       </form>

@@ -73,8 +73,8 @@ function LoadedEvent({ event }: { event: TimelineEvent }) {
       </dl>
       {!description.known && (
         <p className="muted">
-          This app does not know events of this kind. Every field it recorded is shown below, exactly as
-          stored.
+          This app does not know events of this kind or shape. Every field it recorded is shown below, exactly
+          as stored.
         </p>
       )}
       <div className="timeline-raw-heading">

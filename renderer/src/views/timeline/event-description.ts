@@ -1,4 +1,8 @@
-type Json = Record<string, unknown>;
+import {
+  knownEvent,
+  type KnownEventKind,
+  type KnownTimelineEvent,
+} from '../../../../engine/api/timeline-events';
 
 /** What the detail pane says about an event in words, before its raw JSON. */
 export interface EventDescription {
@@ -7,7 +11,9 @@ export interface EventDescription {
   facts: { label: string; value: string }[];
 }
 
-const TITLES: Record<string, string> = {
+type Fact = { label: string; value: string };
+
+const TITLES: Record<KnownEventKind, string> = {
   message: 'Message',
   message_refused: 'Message refused',
   model_call: 'Model call',
@@ -15,7 +21,10 @@ const TITLES: Record<string, string> = {
   tool_call: 'Tool call',
   tool_result: 'Tool result',
   memory_update: 'Memory update',
+  memory_snapshot: 'Memory found on disk',
   credit: 'Credits',
+  notes: 'Notes',
+  outbox_pruned: 'Old outbox files removed',
   skip: 'Turn skipped',
   warning: 'Warning',
   error: 'Error',
@@ -23,112 +32,144 @@ const TITLES: Record<string, string> = {
   tick_completed: 'Tick completed',
   turn_started: 'Turn started',
   turn_completed: 'Turn completed',
+  lemming_log: 'LeMMing log line',
+  activity: 'LeMMing activity',
 };
 
-/** A title and the key facts of a known kind; an unknown kind gets its kind as title and no facts. */
+/**
+ * A title and the key facts of a kind the engine writes. Any other event gets its kind as title and
+ * no facts, and so does a known kind whose fields are not the engine's (its title kept): its raw
+ * JSON says the rest.
+ */
 export function describeEvent(kind: string, json: string): EventDescription {
-  const title = TITLES[kind];
-  if (!title) return { title: `Event of kind “${kind}”`, known: false, facts: [] };
-  const event = parseObject(json);
-  return { title, known: true, facts: factsOf(kind, event).filter((fact) => fact.value !== '') };
+  const event = knownEvent(parseJson(json));
+  if (event)
+    return {
+      title: TITLES[event.kind],
+      known: true,
+      facts: factsOf(event).filter((fact) => fact.value !== ''),
+    };
+  const title = Object.hasOwn(TITLES, kind) ? TITLES[kind as KnownEventKind] : `Event of kind “${kind}”`;
+  return { title, known: false, facts: [] };
 }
 
-function factsOf(kind: string, event: Json): { label: string; value: string }[] {
-  switch (kind) {
-    case 'message': {
-      const entry = record(event.entry);
+function factsOf(event: KnownTimelineEvent): Fact[] {
+  switch (event.kind) {
+    case 'message':
       return [
-        { label: 'From', value: text(entry.agent) ?? text(event.agent) ?? '' },
-        { label: 'To', value: list(entry.recipients).join(', ') || 'everyone who reads this outbox' },
-        { label: 'Message', value: payloadText(entry.payload) },
+        { label: 'From', value: event.entry.agent ?? event.agent ?? '' },
+        { label: 'To', value: (event.entry.recipients ?? []).join(', ') || 'everyone who reads this outbox' },
+        { label: 'Message', value: payloadText(event.entry.payload) },
       ];
-    }
     case 'message_refused':
       return [
-        { label: 'Why', value: text(event.reason) ?? '' },
-        { label: 'Refused recipients', value: list(event.refused).join(', ') },
+        { label: 'Why', value: event.reason },
+        { label: 'Refused recipients', value: event.refused.join(', ') },
       ];
-    case 'model_call': {
-      const usage = record(event.usage);
-      const error = record(event.error);
+    case 'model_call':
       return [
-        { label: 'Model', value: text(event.model) ?? '' },
+        { label: 'Model', value: event.model },
         {
           label: 'Tokens in / out',
-          value:
-            typeof usage.inputTokens === 'number'
-              ? `${usage.inputTokens} / ${String(usage.outputTokens ?? '?')}`
-              : '',
+          value: event.usage ? `${event.usage.inputTokens} / ${event.usage.outputTokens}` : '',
         },
         {
           label: 'Of those in, from the cache / written to it',
           value:
-            typeof usage.cachedInputTokens === 'number' || typeof usage.cacheWriteTokens === 'number'
-              ? `${String(usage.cachedInputTokens ?? 0)} / ${String(usage.cacheWriteTokens ?? 0)}`
+            event.usage?.cachedInputTokens !== undefined || event.usage?.cacheWriteTokens !== undefined
+              ? `${event.usage.cachedInputTokens ?? 0} / ${event.usage.cacheWriteTokens ?? 0}`
               : '',
         },
-        { label: 'Cost', value: typeof event.cost === 'number' ? `${event.cost} credits` : '' },
-        { label: 'Took', value: typeof event.latency_ms === 'number' ? `${Math.round(event.latency_ms)} ms` : '' },
-        { label: 'Reply', value: text(record(event.response).text) ?? '' },
-        { label: 'Failed', value: text(error.message) ?? '' },
+        { label: 'Cost', value: event.cost !== undefined ? `${event.cost} credits` : '' },
+        { label: 'Took', value: `${event.latency_ms} ms` },
+        { label: 'Reply', value: event.response?.text ?? '' },
+        { label: 'Failed', value: event.error?.message ?? '' },
       ];
-    }
     case 'model_refused':
       return [
-        { label: 'Model', value: text(event.model) ?? '' },
-        { label: 'What it said', value: text(event.text) ?? '' },
+        { label: 'Model', value: event.model },
+        { label: 'What it said', value: event.text },
       ];
     case 'tool_call':
       return [
-        { label: 'Tool', value: text(event.tool) ?? '' },
+        { label: 'Tool', value: event.tool },
         { label: 'Arguments', value: compact(event.args) },
       ];
-    case 'tool_result': {
-      const result = record(event.result);
+    case 'tool_result':
       return [
-        { label: 'Tool', value: text(event.tool) ?? '' },
-        { label: 'Outcome', value: result.success === false ? 'failed' : 'succeeded' },
-        { label: 'Output', value: text(result.output) ?? '' },
-        { label: 'Error', value: text(result.error) ?? '' },
+        { label: 'Tool', value: event.tool },
+        { label: 'Outcome', value: event.result.success ? 'succeeded' : 'failed' },
+        { label: 'Output', value: event.result.output ?? '' },
+        { label: 'Error', value: event.result.error ?? '' },
       ];
-    }
     case 'memory_update':
       return [
-        { label: 'Change', value: text(event.op) ?? 'update' },
-        { label: 'Key', value: text(event.key) ?? '' },
+        { label: 'Change', value: event.op },
+        { label: 'Key', value: event.key },
       ];
+    case 'memory_snapshot':
+      return [{ label: 'File', value: event.file ?? '' }];
     case 'credit':
       return [
-        { label: 'Entry', value: text(event.entry) ?? '' },
-        { label: 'Amount', value: event.amount === undefined ? '' : String(event.amount) },
-        { label: 'Reason', value: text(event.reason) ?? '' },
+        { label: 'Entry', value: event.entry },
+        { label: 'Amount', value: String(event.amount) },
+        { label: 'Reason', value: event.reason },
+      ];
+    case 'notes':
+      return [{ label: 'Notes', value: event.text }];
+    case 'outbox_pruned':
+      return [
+        { label: 'Files', value: event.files.join(', ') },
+        { label: 'Why', value: event.reason },
       ];
     case 'skip':
-    case 'warning':
     case 'error':
       return [
-        { label: 'Code', value: text(event.code) ?? text(event.reason) ?? '' },
-        { label: 'Message', value: text(event.message) ?? '' },
+        { label: 'Code', value: event.reason },
+        { label: 'Message', value: event.message },
+      ];
+    case 'warning':
+      return [
+        { label: 'Code', value: event.code },
+        { label: 'Message', value: event.message ?? event.text ?? '' },
       ];
     case 'tick_started':
-      return [{ label: 'Agents firing', value: event.agents === undefined ? '' : String(event.agents) }];
+      return [{ label: 'Agents firing', value: String(event.agents) }];
     case 'tick_completed':
-      return [{ label: 'Turns', value: Array.isArray(event.turns) ? String(event.turns.length) : '' }];
+      return [{ label: 'Turns', value: String(event.turns.length) }];
     case 'turn_started':
-      return [{ label: 'New messages', value: String(list(record(event.inbox).fresh).length) }];
+      return [{ label: 'New messages', value: String(event.inbox.fresh.length) }];
     case 'turn_completed':
       return [
-        { label: 'Status', value: text(event.status) ?? '' },
-        { label: 'Credits spent', value: typeof event.spent === 'number' ? String(event.spent) : '' },
+        { label: 'Status', value: event.status },
+        { label: 'Credits spent', value: String(event.spent) },
+      ];
+    case 'lemming_log':
+    case 'activity':
+      return [
+        { label: 'File', value: event.file ?? '' },
+        { label: 'Line', value: String(event.line) },
       ];
     default:
-      return [];
+      return unreachable(event);
   }
+}
+
+function unreachable(event: never): Fact[] {
+  void event;
+  return [];
 }
 
 function payloadText(payload: unknown): string {
   if (typeof payload === 'string') return payload;
-  return text(record(payload).text) ?? compact(payload);
+  if (
+    typeof payload === 'object' &&
+    payload !== null &&
+    'text' in payload &&
+    typeof payload.text === 'string'
+  )
+    return payload.text;
+  return compact(payload);
 }
 
 function compact(value: unknown): string {
@@ -140,22 +181,10 @@ function compact(value: unknown): string {
   }
 }
 
-function parseObject(json: string): Json {
+function parseJson(json: string): unknown {
   try {
-    return record(JSON.parse(json));
+    return JSON.parse(json) as unknown;
   } catch {
-    return {};
+    return undefined;
   }
-}
-
-function record(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
-}
-
-function text(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() !== '' ? value : null;
-}
-
-function list(value: unknown): string[] {
-  return Array.isArray(value) ? value.map(String) : [];
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { CatalogTool, Connector } from '../../../../engine/api';
+import { problemLocation, type CatalogTool, type Connector } from '../../../../engine/api';
 import { Badge } from '../../components/Badge';
 import { lemming } from '../../lemming';
 import { ConnectorDrawer } from './ConnectorDrawer';
@@ -48,10 +48,7 @@ export function ToolStoreView() {
           <ul>
             {connectors.loadErrors.map((problem, index) => (
               <li key={`${problem.file}:${problem.field}:${index}`}>
-                <code>
-                  {problem.file}
-                  {problem.line !== undefined ? `:${problem.line}` : ''}
-                </code>
+                <code>{problemLocation(problem)}</code>
                 {problem.field && (
                   <>
                     {' '}

@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { CreditEntryKind } from './credit-schemas';
+import { Problem } from './problem';
+import { TurnOutcome, TurnStatus } from './run-schemas';
+
+/**
+ * The events the engine writes to the timeline, one schema per kind, and a catch-all that keeps any
+ * other kind (an imported JSON Lines file, a newer or older engine) with every field it has.
+ */
+
+/** The indexed fields any event may carry. */
+const EventBase = {
+  /** ISO 8601 time the event happened. */
+  time: z.string().nullish(),
+  /** Id of the engine session (run) the event belongs to. */
+  run: z.string().nullish(),
+  tick: z.int().nullish(),
+  agent: z.string().nullish(),
+  /** Id of the agent turn the event belongs to. */
+  turn: z.string().nullish(),
+};
+
+/**
+ * One known kind. Its schema names the fields the engine writes (so a producer that misspells one
+ * does not compile); parsing keeps the check and drops nothing from the stored text, which is kept
+ * exactly as written.
+ */
+function eventOf<K extends string, S extends z.ZodRawShape>(kind: K, shape: S) {
+  return z.object({ ...EventBase, kind: z.literal(kind), ...shape });
+}
+
+/** LeMMing's tool result: prompts written for LeMMing read these three fields. */
+export const ToolResult = z.object({
+  success: z.boolean(),
+  output: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type ToolResult = z.infer<typeof ToolResult>;
+
+const TokenUsage = z.looseObject({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  /** Of inputTokens, read from the provider's prompt cache / written to it. */
+  cachedInputTokens: z.number().optional(),
+  cacheWriteTokens: z.number().optional(),
+});
+
+/** An outbox entry as a message event carries it: LeMMing's keys, any others kept. */
+const MessageEntry = z.looseObject({
+  id: z.string().optional(),
+  tick: z.number().optional(),
+  agent: z.string().optional(),
+  kind: z.string().optional(),
+  payload: z.unknown().optional(),
+  recipients: z.array(z.string()).nullish(),
+});
+
+const sources = { source: z.literal('disk').optional(), file: z.string().optional() };
+
+export const KnownTimelineEvent = z.discriminatedUnion('kind', [
+  eventOf('tick_started', {
+    agents: z.int(),
+    invalid_agents: z.array(z.looseObject({ folder: z.string(), problems: z.array(Problem) })),
+  }),
+  eventOf('tick_completed', { turns: z.array(z.looseObject({ agent: z.string(), status: TurnOutcome })) }),
+  eventOf('turn_started', {
+    inbox: z.looseObject({
+      fresh: z.array(z.looseObject({ seq: z.int(), id: z.string(), from: z.string() })),
+      earlier: z.int(),
+      more_waiting: z.boolean(),
+    }),
+  }),
+  eventOf('turn_completed', { status: TurnStatus, spent: z.number(), duration_ms: z.number() }),
+  eventOf('model_call', {
+    round: z.int(),
+    model: z.string(),
+    provider: z.string(),
+    prompt: z.array(z.looseObject({ role: z.string(), content: z.string() })),
+    tools: z.array(z.string()).optional(),
+    /** `none` on a turn's last round: the tools are there, calling them is not. */
+    tool_choice: z.literal('none').optional(),
+    response: z
+      .looseObject({
+        text: z.string(),
+        toolCalls: z.array(z.unknown()),
+        finishReason: z.string().nullable(),
+        /** The finish reason in the same words for every API (models' StopReason). */
+        stop: z.string().optional(),
+        raw: z.unknown(),
+      })
+      .optional(),
+    usage: TokenUsage.nullish(),
+    latency_ms: z.number(),
+    cost: z.number().optional(),
+    /** Set when the call failed; the provider's own words are in `message`. */
+    error: z
+      .looseObject({
+        error_kind: z.string(),
+        status: z.number().nullable(),
+        attempts: z.number(),
+        message: z.string(),
+      })
+      .optional(),
+  }),
+  eventOf('tool_call', {
+    round: z.int().optional(),
+    call_id: z.string().optional(),
+    tool: z.string(),
+    args: z.unknown(),
+  }),
+  eventOf('tool_result', {
+    round: z.int().optional(),
+    call_id: z.string().optional(),
+    tool: z.string(),
+    result: ToolResult,
+    duration_ms: z.number(),
+  }),
+  eventOf('message', {
+    ...sources,
+    entry: MessageEntry,
+    extra: z.record(z.string(), z.unknown()).optional(),
+  }),
+  /** The model declined to answer; `text` is its explanation as it gave it. */
+  eventOf('model_refused', { round: z.int().positive(), model: z.string(), text: z.string() }),
+  eventOf('message_refused', {
+    reason: z.string(),
+    refused: z.array(z.string()),
+    allowed: z.array(z.string()),
+    entry: z.unknown(),
+  }),
+  eventOf('memory_update', { key: z.string(), op: z.string(), value: z.unknown().optional() }),
+  eventOf('memory_snapshot', { ...sources, record: z.unknown() }),
+  eventOf('credit', {
+    entry: CreditEntryKind,
+    amount: z.number(),
+    reason: z.string(),
+    /** For an edit of credits.json made outside the engine: which field, and its values before and after. */
+    field: z.string().optional(),
+    old: z.number().nullable().optional(),
+    new: z.number().nullable().optional(),
+  }),
+  eventOf('outbox_pruned', { files: z.array(z.string()), reason: z.string() }),
+  eventOf('notes', { text: z.string() }),
+  eventOf('skip', { reason: z.string(), message: z.string() }),
+  eventOf('error', { reason: z.string(), message: z.string() }),
+  eventOf('warning', {
+    code: z.string(),
+    message: z.string().optional(),
+    file: z.string().optional(),
+    line: z.int().optional(),
+    column: z.int().optional(),
+    text: z.string().optional(),
+    snippet: z.string().optional(),
+    /** For an invalid resume: every problem it has. */
+    problems: z.array(Problem).optional(),
+    /** For a run lock taken over: the run that held it and ended without releasing it. */
+    holder: z
+      .looseObject({ program: z.string(), pid: z.number(), host: z.string(), since: z.string() })
+      .optional(),
+  }),
+  eventOf('lemming_log', { ...sources, line: z.int(), record: z.record(z.string(), z.unknown()) }),
+  eventOf('activity', { ...sources, line: z.int(), text: z.string(), notes: z.string().optional() }),
+]);
+/** An event of a kind the engine writes, as it writes it. */
+export type KnownTimelineEvent = z.infer<typeof KnownTimelineEvent>;
+export type KnownEventKind = KnownTimelineEvent['kind'];
+
+/** Every kind the engine writes. */
+export const KNOWN_EVENT_KINDS = KnownTimelineEvent.options.map(
+  (option) => option.shape.kind.value,
+) as readonly KnownEventKind[];
+
+/** Any other event: only `kind` is required; everything it holds is kept. */
+export const OtherTimelineEvent = z.looseObject({ ...EventBase, kind: z.string().min(1) });
+export type OtherTimelineEvent = z.infer<typeof OtherTimelineEvent>;
+
+/**
+ * What the timeline stores: an event of a known kind, or any other object with a kind. A known kind
+ * whose fields do not match its schema (an older engine's, an edited file) is kept as an other event.
+ */
+export const TimelineEventInput = z.union([KnownTimelineEvent, OtherTimelineEvent]);
+export type TimelineEventInput = z.infer<typeof TimelineEventInput>;
+
+/** The fields an engine producer gives an event; the turn or tick adds the indexed ones. */
+export type KnownEventFields = KnownTimelineEvent extends infer E
+  ? E extends KnownTimelineEvent
+    ? Omit<E, keyof typeof EventBase>
+    : never
+  : never;
+
+/**
+ * An event as a known kind when it is one (typed, for a switch on `kind`), else null. Never throws:
+ * readers fall back to the fields every event may have.
+ */
+export function knownEvent(value: unknown): KnownTimelineEvent | null {
+  const parsed = KnownTimelineEvent.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}

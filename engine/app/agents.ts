@@ -1,0 +1,121 @@
+import type { z } from 'zod';
+import type {
+  AgentDetail,
+  AgentUpdateInput,
+  FileAccessPreview,
+  FileAccessPreviewInput,
+  SchedulePreview,
+  SchedulePreviewInput,
+} from '../api/agent-schemas';
+import { fail, ok, type IpcResult } from '../api/result';
+import { fromMicros } from '../credits/credit-amount';
+import type { DiscoveredAgent } from '../org/discover';
+import { readResume, updateResume } from '../org/resume-file';
+import { firePoint, nextFiringTicks } from '../org/schedule';
+import { previewAccessPath } from '../sandbox/preview-access-path';
+import { findAgent, nameOf } from './agent-lookup';
+import { agentStateOf } from './agent-state';
+import type { OrgContext } from './org-context';
+import { issuesFromProblems } from './problems';
+import { resumeEdits } from './resume-patch';
+import { otherFields, resumeView } from './resume-view';
+import { agentPaths, inOrg } from '../org/org-layout';
+
+const DEFAULT_PREVIEW_COUNT = 10;
+
+/** The state and balance of one agent as the graph and the agent view show them. */
+export function describeAgentState(context: OrgContext, agent: DiscoveredAgent) {
+  const name = nameOf(agent);
+  const micros = agent.valid ? context.engine.ledger.balance(name) : null;
+  const balance = micros === null ? null : fromMicros(micros);
+  const described = agentStateOf({
+    invalidBecause: agent.valid ? null : (agent.problems[0]?.message ?? 'it is not valid'),
+    running: context.isRunning(name),
+    balance,
+    lastTurn: agent.valid ? context.turnStatus.latest(name) : null,
+  });
+  return { ...described, balance };
+}
+
+export async function getAgent(context: OrgContext, name: string): Promise<IpcResult<AgentDetail>> {
+  const found = await findAgent(context.orgPath, name);
+  if (!found.ok) return found;
+  return ok(await detailOf(context, found.value));
+}
+
+async function detailOf(context: OrgContext, agent: DiscoveredAgent): Promise<AgentDetail> {
+  const read = await readResume(context.orgPath, agent.folder);
+  const { state, balance } = describeAgentState(context, agent);
+  return {
+    folder: agent.folder,
+    name: nameOf(agent),
+    file: read.file,
+    valid: agent.valid,
+    problems: agent.valid ? [] : agent.problems,
+    warnings: agent.warnings,
+    resume: read.ok ? resumeView(read.resume) : null,
+    otherFields: otherFields(read.raw),
+    text: read.text,
+    state,
+    balance,
+  };
+}
+
+/** Applies a form patch with the text-preserving editor; nothing is written unless the result is a valid resume. */
+export async function updateAgent(
+  context: OrgContext,
+  input: z.output<typeof AgentUpdateInput>,
+): Promise<IpcResult<AgentDetail>> {
+  const found = await findAgent(context.orgPath, input.agent);
+  if (!found.ok) return found;
+  const read = await readResume(context.orgPath, found.value.folder);
+  if (typeof read.raw !== 'object' || read.raw === null || Array.isArray(read.raw)) {
+    const problems = read.ok ? [] : read.problems;
+    return fail(
+      'invalid_change',
+      `${read.file} is not a JSON object, so the form cannot change it; fix its text first.`,
+      issuesFromProblems(problems),
+    );
+  }
+  const edits = resumeEdits(read.raw as Record<string, unknown>, input.patch);
+  if (edits.length > 0) {
+    const updated = await updateResume(context.orgPath, found.value.folder, edits);
+    if (!updated.ok)
+      return fail(
+        'invalid_change',
+        `The change was not saved: ${read.file} would not be valid.`,
+        issuesFromProblems(updated.problems),
+      );
+  }
+  const after = await findAgent(context.orgPath, nameOf(found.value));
+  return ok(await detailOf(context, after.ok ? after.value : found.value));
+}
+
+export function schedulePreview(
+  input: z.output<typeof SchedulePreviewInput>,
+  nextTick: number | null,
+): SchedulePreview {
+  const fromTick = input.fromTick ?? nextTick ?? 1;
+  return {
+    fromTick,
+    ticks: nextFiringTicks(input.schedule, fromTick, input.count ?? DEFAULT_PREVIEW_COUNT),
+    firePoint: firePoint(input.schedule),
+  };
+}
+
+/** Each entry judged by the sandbox's own canonicalizer, from this agent's point of view. */
+export async function fileAccessPreview(
+  context: OrgContext,
+  input: z.output<typeof FileAccessPreviewInput>,
+): Promise<IpcResult<FileAccessPreview>> {
+  const found = await findAgent(context.orgPath, input.agent);
+  if (!found.ok) return found;
+  const agentDir = inOrg(context.orgPath, agentPaths(found.value.folder).root);
+  const previews = await Promise.all(
+    input.entries.map(async (entry) => ({
+      entry,
+      ...(await previewAccessPath(context.orgPath, entry, { agentDir })),
+    })),
+  );
+  return ok({ previews });
+}

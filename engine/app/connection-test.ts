@@ -1,0 +1,55 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { z } from 'zod';
+import { fail, ok, type IpcResult } from '../api/result';
+import type { ConnectionTest } from '../api/settings-schemas';
+import { createProvider, type ProviderDeps } from '../models/create-provider';
+import { findModelEntry, readModelsFile } from '../models/models-file';
+import { askForOk } from './model-setup';
+
+
+/**
+ * Sends the model one tiny request and reports in words whether it answered, how fast, and what it
+ * said; a failure's message is the provider's own, which says what to fix. The answer passes through
+ * the host's redactor like every other.
+ */
+export async function testConnection(
+  key: string,
+  deps: Pick<ProviderDeps, 'orgPath' | 'resolveSecret' | 'env' | 'dispatcher'>,
+): Promise<IpcResult<z.output<typeof ConnectionTest>>> {
+  const models = await readModelsFile(deps.orgPath);
+  const entry = findModelEntry(models, key);
+  if (!entry) {
+    const problem = models.problems.find((candidate) => candidate.field.split('.')[0] === key);
+    return problem
+      ? ok({ ok: false, message: `The model "${key}" is not usable: ${problem.message}`, latencyMs: null })
+      : fail('not_found', `There is no model "${key}" in lemming/config/models.json.`);
+  }
+  if (entry.provider === 'scripted') {
+    const script = entry.provider_config.script;
+    const found = script ? await stat(resolve(deps.orgPath, script)).catch(() => null) : null;
+    return ok(
+      found
+        ? {
+            ok: true,
+            message: `Scripted model: its answers come from ${script}, nothing to connect to.`,
+            latencyMs: null,
+          }
+        : {
+            ok: false,
+            message: `Scripted model: its script ${script ?? '(provider_config.script)'} is missing.`,
+            latencyMs: null,
+          },
+    );
+  }
+  try {
+    const { message, latencyMs } = await askForOk(createProvider(entry, deps), entry.model_name);
+    return ok({ ok: true, message, latencyMs });
+  } catch (error) {
+    return ok({
+      ok: false,
+      message: error instanceof Error ? error.message : String(error),
+      latencyMs: null,
+    });
+  }
+}

@@ -1,0 +1,119 @@
+import type { z } from 'zod';
+import { fail, ok, type IpcResult } from '../api/result';
+import type { Connector, ConnectorConfigInput, ConnectorList } from '../api/tool-schemas';
+import type { JsonEdit } from '../files/json-edit';
+import { POLICY_FILE, readPolicy, updatePolicy } from '../org/policy-file';
+import type { Connector as CatalogConnector } from '../tools/connectors/connector';
+import { orgConnectors } from './org-connectors';
+import type { OrgContext } from './org-context';
+import { issuesFromProblems } from './problems';
+import { deleteSecret, setSecret } from './secrets';
+
+type Settings = Record<string, unknown>;
+
+/** `/network/private_hosts` → ['network', 'private_hosts'] (RFC 6901 escapes undone). */
+function pointerPath(pointer: string): string[] {
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function settingNames(connector: CatalogConnector): string[] {
+  const properties = connector.configSchema.properties;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
+/** The connector's setting values as they are in its file (only the fields its schema names). */
+function settingsOf(connector: CatalogConnector, policy: unknown): Settings {
+  if (!connector.config || connector.config.file !== POLICY_FILE) return {};
+  let value: unknown = policy;
+  for (const key of pointerPath(connector.config.pointer))
+    value = typeof value === 'object' && value !== null ? (value as Settings)[key] : undefined;
+  if (typeof value !== 'object' || value === null) return {};
+  return Object.fromEntries(
+    settingNames(connector)
+      .filter((name) => name in value)
+      .map((name) => [name, (value as Settings)[name]]),
+  );
+}
+
+async function connectorViews(context: OrgContext) {
+  const [{ connectors, loadErrors }, policy] = await Promise.all([
+    orgConnectors(context.orgPath, context.secrets.store),
+    readPolicy(context.orgPath),
+  ]);
+  const views: { connector: CatalogConnector; view: Connector }[] = connectors.map((connector) => ({
+    connector,
+    view: { ...connector, settings: settingsOf(connector, policy.ok ? policy.value : {}) },
+  }));
+  return { views, loadErrors };
+}
+
+export async function listConnectors(
+  context: OrgContext,
+): Promise<IpcResult<z.output<typeof ConnectorList>>> {
+  const { views, loadErrors } = await connectorViews(context);
+  return ok({ connectors: views.map(({ view }) => view), loadErrors });
+}
+
+/**
+ * Saves a connector drawer. A secret field's value goes to the secret store (null deletes it) and is
+ * never returned; a setting is written to the part of policy.json the connector names, and the file
+ * must stay valid or nothing is written. Fields the connector does not have are refused.
+ */
+export async function setConnectorConfig(
+  context: OrgContext,
+  input: z.output<typeof ConnectorConfigInput>,
+): Promise<IpcResult<Connector>> {
+  const found = (await connectorViews(context)).views.find(({ view }) => view.id === input.connector);
+  if (!found) return fail('not_found', `There is no connector "${input.connector}" in this org.`);
+  const { connector } = found;
+  const secretNames = new Set(connector.secrets.map((secret) => secret.name));
+  const settings = new Set(connector.config ? settingNames(connector) : []);
+
+  const issues: { path: string; message: string }[] = [];
+  const settingEdits: JsonEdit[] = [];
+  const secretChanges: [string, string | null][] = [];
+  for (const [name, value] of Object.entries(input.values)) {
+    if (secretNames.has(name)) {
+      if (typeof value === 'string' || value === null) secretChanges.push([name, value]);
+      else
+        issues.push({
+          path: `values.${name}`,
+          message: `${name} is a secret: give text, or null to delete it`,
+        });
+    } else if (settings.has(name) && connector.config) {
+      const path = [...pointerPath(connector.config.pointer), name];
+      settingEdits.push(value === null ? { path, remove: true } : { path, value });
+    } else {
+      issues.push({
+        path: `values.${name}`,
+        message: `${connector.name} has no setting or secret named ${name}`,
+      });
+    }
+  }
+  if (issues.length > 0) return fail('invalid_change', `Nothing was saved for ${connector.name}.`, issues);
+  if (settingEdits.length > 0) {
+    if (connector.config?.file !== POLICY_FILE)
+      return fail('refused', `${connector.name}'s settings cannot be changed here.`);
+    const updated = await updatePolicy(context.orgPath, settingEdits);
+    if (!updated.ok)
+      return fail(
+        'invalid_change',
+        `Nothing was saved for ${connector.name}.`,
+        issuesFromProblems(updated.problems),
+      );
+  }
+  for (const [name, value] of secretChanges) {
+    const changed =
+      value === null
+        ? await deleteSecret(context.secrets, name)
+        : await setSecret(context.secrets, name, value);
+    if (!changed.ok) return changed;
+  }
+  const after = (await connectorViews(context)).views.find(({ view }) => view.id === input.connector);
+  return after ? ok(after.view) : fail('not_found', `The connector "${input.connector}" is gone.`);
+}

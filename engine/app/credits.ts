@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import type { CreditBalance, CreditHistory, CreditHistoryInput } from '../api/credit-schemas';
+import { ok, type IpcResult } from '../api/result';
+import { fromMicros } from '../credits/credit-amount';
+import { CREDITS_FILE, readCredits } from '../org/credits-file';
+import { discoverAgents } from '../org/discover';
+import type { OrgContext } from './org-context';
+import { invalidConfigFile } from './problems';
+
+const DEFAULT_HISTORY_PAGE = 200;
+
+/** Each valid agent's balance from the ledger, with its caps from credits.json or its resume. */
+export async function creditBalances(context: OrgContext): Promise<IpcResult<CreditBalance[]>> {
+  const credits = await readCredits(context.orgPath);
+  if (!credits.ok) return invalidConfigFile(CREDITS_FILE, credits.problems);
+  const balances = context.engine.ledger.balances();
+  const agents = (await discoverAgents(context.orgPath)).flatMap((agent) =>
+    agent.valid ? [agent.resume] : [],
+  );
+  return ok(
+    agents.map((resume) => {
+      const micros = balances.get(resume.name);
+      const entry = credits.value[resume.name];
+      const balance = micros === undefined ? null : fromMicros(micros);
+      return {
+        agent: resume.name,
+        balance,
+        maxCredits: entry?.max_credits ?? resume.credits?.max_credits ?? null,
+        softCap: entry?.soft_cap ?? resume.credits?.soft_cap ?? null,
+        outOfCredits: balance !== null && balance <= 0,
+      };
+    }),
+  );
+}
+
+/** One page of the agent's ledger, newest first, keyset-paged by entry id. */
+export function creditHistory(
+  context: OrgContext,
+  input: z.output<typeof CreditHistoryInput>,
+): z.output<typeof CreditHistory> {
+  const limit = input.limit ?? DEFAULT_HISTORY_PAGE;
+  const entries = context.engine.ledger.history(input.agent, {
+    ...(input.before ? { before: input.before } : {}),
+    limit,
+  });
+  return {
+    entries: entries.map((entry) => ({
+      id: entry.id,
+      kind: entry.kind,
+      amount: fromMicros(entry.amountMicro),
+      balance: fromMicros(entry.balanceMicro),
+      reason: entry.reason,
+      tick: entry.tick,
+      turn: entry.turn,
+      time: entry.time,
+    })),
+    nextCursor: entries.length === limit ? (entries.at(-1)?.id ?? null) : null,
+  };
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { KNOWN_EVENT_KINDS } from '../api/timeline-events';
+import { SUMMARY_LIMIT, summarizeEvent } from './event-summary';
+import { EVENT_SAMPLES } from './test-support/timeline-event-samples';
+
+const summary = (event: { kind: string; [field: string]: unknown }) =>
+  summarizeEvent(event.kind, JSON.stringify(event));
+
+describe('summarizeEvent', () => {
+  it('phrases the kinds the engine writes from their key fields', () => {
+    expect(summary(EVENT_SAMPLES.message)).toBe('request to researcher: Find three facts.');
+    expect(summary(EVENT_SAMPLES.model_call)).toBe('demo (120 in, 30 out): Done.');
+    const failed = {
+      ...EVENT_SAMPLES.model_call,
+      response: undefined,
+      usage: undefined,
+      error: { error_kind: 'http', status: 401, attempts: 1, message: 'HTTP 401: bad key' },
+    };
+    expect(summary(failed)).toBe('demo failed: HTTP 401: bad key');
+    expect(summary(EVENT_SAMPLES.tool_call)).toBe('memory_write({"key":"plan"})');
+    expect(summary(EVENT_SAMPLES.tool_result)).toBe('file_read → failed: no such file');
+    expect(summary(EVENT_SAMPLES.credit)).toBe('top_up 10 credits: top-up');
+    expect(summary(EVENT_SAMPLES.skip)).toBe('no_credits: manager has no credits left.');
+    expect(summary(EVENT_SAMPLES.tick_completed)).toBe('tick 4 completed: 2 turns');
+    expect(summary(EVENT_SAMPLES.turn_completed)).toBe('turn completed, spent 0.5 credits');
+  });
+
+  it('has a phrase for every kind the engine writes', () => {
+    for (const kind of KNOWN_EVENT_KINDS) {
+      const event = EVENT_SAMPLES[kind];
+      expect(summary(event), kind).not.toBe(JSON.stringify(event));
+    }
+  });
+
+  it('shows an unknown kind by its own text, else by its JSON', () => {
+    expect(summary({ kind: 'vote', text: 'I vote yes', weight: 2 })).toBe('I vote yes');
+    expect(summary({ kind: 'ping', n: 1 })).toBe('{"kind":"ping","n":1}');
+  });
+
+  it('is one line, cut to the limit, whatever the event holds', () => {
+    const long = summary({ ...EVENT_SAMPLES.notes, text: `line one\n\nline two ${'x'.repeat(1000)}` });
+    expect(long).toMatch(/^line one line two x+…$/);
+    expect(long).toHaveLength(SUMMARY_LIMIT);
+    expect(summarizeEvent('message', '{"entry": 42}')).toBe('{"entry": 42}');
+    expect(summarizeEvent('message', 'not json')).toBe('not json');
+  });
+});

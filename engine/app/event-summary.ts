@@ -1,0 +1,120 @@
+import { knownEvent, type KnownTimelineEvent } from '../api/timeline-events';
+
+/** The longest summary a timeline row carries; the detail pane shows the whole event. */
+export const SUMMARY_LIMIT = 240;
+
+/** Events bigger than this are not parsed for their summary (their JSON's start stands in). */
+const PARSE_LIMIT = 256 * 1024;
+
+/**
+ * One line describing an event for the timeline list, from its stored JSON. Known kinds get a phrase
+ * made of their key fields; other events show their own text fields, else the start of their JSON.
+ * Never throws, whatever the JSON holds.
+ */
+export function summarizeEvent(kind: string, json: string): string {
+  const value = json.length <= PARSE_LIMIT ? parseJson(json) : undefined;
+  const known = knownEvent(value);
+  return oneLine((known ? describeKnown(known) : describeOther(value)) || json);
+}
+
+function describeKnown(event: KnownTimelineEvent): string | null {
+  switch (event.kind) {
+    case 'message': {
+      const recipients = event.entry.recipients ?? [];
+      const body = payloadText(event.entry.payload);
+      return body
+        ? `${event.entry.kind ?? 'message'}${recipients.length ? ` to ${recipients.join(', ')}` : ''}: ${body}`
+        : null;
+    }
+    case 'message_refused':
+      return `message refused (${event.reason}): ${event.refused.join(', ')}`;
+    case 'model_refused':
+      return `${event.model} declined: ${event.text}`;
+    case 'model_call': {
+      if (event.error) return `${event.model} failed: ${event.error.message}`;
+      const tokens = event.usage ? ` (${event.usage.inputTokens} in, ${event.usage.outputTokens} out)` : '';
+      const reply = event.response?.text;
+      return `${event.model}${tokens}${reply ? `: ${reply}` : ''}`;
+    }
+    case 'tool_call':
+      return `${event.tool}(${compact(event.args)})`;
+    case 'tool_result':
+      return `${event.tool} → ${event.result.success ? (event.result.output ?? 'ok') : `failed: ${event.result.error ?? ''}`}`;
+    case 'memory_update':
+      return `memory ${event.op} ${event.key}`;
+    case 'memory_snapshot':
+      return `memory read from ${event.file ?? 'disk'}`;
+    case 'credit':
+      return `${event.entry} ${event.amount} credits${event.reason ? `: ${event.reason}` : ''}`;
+    case 'skip':
+    case 'error':
+      return `${event.reason}: ${event.message}`;
+    case 'warning':
+      return [event.code, event.message ?? event.text].filter(Boolean).join(': ');
+    case 'outbox_pruned':
+      return `${event.files.length} outbox files removed: ${event.reason}`;
+    case 'notes':
+      return event.text;
+    case 'tick_started':
+      return `tick ${event.tick ?? ''} started with ${event.agents} agents`;
+    case 'tick_completed':
+      return `tick ${event.tick ?? ''} completed: ${event.turns.length} turns`;
+    case 'turn_started':
+      return `turn started with ${event.inbox.fresh.length} new messages`;
+    case 'turn_completed':
+      return `turn ${event.status}, spent ${event.spent} credits`;
+    case 'lemming_log':
+      return text(event.record.event) ?? compact(event.record);
+    case 'activity':
+      return event.notes ?? event.text;
+    default:
+      return unreachable(event);
+  }
+}
+
+/** An event of another kind: its own words, if it has some. */
+function describeOther(value: unknown): string | null {
+  const event = record(value);
+  return text(event.text) ?? text(event.message) ?? text(event.summary) ?? text(event.notes);
+}
+
+function unreachable(event: never): null {
+  void event;
+  return null;
+}
+
+function payloadText(payload: unknown): string {
+  if (typeof payload === 'string') return payload;
+  return text(record(payload).text) ?? compact(payload);
+}
+
+function compact(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function oneLine(value: string): string {
+  const flat = value.replace(/\s+/g, ' ').trim();
+  return flat.length > SUMMARY_LIMIT ? `${flat.slice(0, SUMMARY_LIMIT - 1)}…` : flat;
+}
+
+function parseJson(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}

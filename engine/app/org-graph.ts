@@ -1,0 +1,88 @@
+import type { GraphEdge, GraphNode, OrgGraph } from '../api/org-schemas';
+import { discoverAgents } from '../org/discover';
+import { nameOf } from './agent-lookup';
+import { describeAgentState } from './agents';
+import { readPositions } from './layout-file';
+import type { OrgContext } from './org-context';
+
+/** What the graph needs of one agent's permissions; null lists for an agent whose resume cannot be read. */
+export interface AgentLinks {
+  name: string;
+  readOutboxes: readonly string[] | null;
+  sendOutboxes: readonly string[] | null;
+}
+
+/**
+ * Message-flow edges between the agents: `from → to` for each outbox `to` reads (`*` meaning every
+ * other agent) and each recipient `from` may send to. Names that are no agent are reported, not drawn.
+ */
+export function permissionEdges(agents: readonly AgentLinks[]): {
+  edges: GraphEdge[];
+  unknownNames: Map<string, string[]>;
+} {
+  const names = new Set(agents.map((agent) => agent.name));
+  const edges: GraphEdge[] = [];
+  const seen = new Set<string>();
+  const unknownNames = new Map<string, string[]>();
+  const add = (edge: GraphEdge) => {
+    const key = `${edge.kind}:${edge.from}:${edge.to}`;
+    if (edge.from === edge.to || seen.has(key)) return;
+    seen.add(key);
+    edges.push(edge);
+  };
+  const unknown = (agent: string, name: string) => {
+    const list = unknownNames.get(agent) ?? [];
+    if (!list.includes(name)) list.push(name);
+    unknownNames.set(agent, list);
+  };
+  for (const agent of agents) {
+    for (const source of agent.readOutboxes ?? []) {
+      if (source === '*')
+        for (const other of names) add({ from: other, to: agent.name, kind: 'read', viaWildcard: true });
+      else if (names.has(source)) add({ from: source, to: agent.name, kind: 'read', viaWildcard: false });
+      else unknown(agent.name, source);
+    }
+    for (const recipient of agent.sendOutboxes ?? []) {
+      if (recipient === '*')
+        for (const other of names) add({ from: agent.name, to: other, kind: 'send', viaWildcard: true });
+      else if (names.has(recipient))
+        add({ from: agent.name, to: recipient, kind: 'send', viaWildcard: false });
+      else unknown(agent.name, recipient);
+    }
+  }
+  return { edges, unknownNames };
+}
+
+export async function orgGraph(
+  context: OrgContext,
+  logError?: (context: string, error: unknown) => void,
+): Promise<OrgGraph> {
+  const [agents, layout] = await Promise.all([
+    discoverAgents(context.orgPath),
+    readPositions(context.orgPath),
+  ]);
+  if (!layout.ok) logError?.('reading node positions', new Error(layout.message));
+  const positions = layout.ok ? layout.positions : {};
+  const links: AgentLinks[] = agents.map((agent) => ({
+    name: nameOf(agent),
+    readOutboxes: agent.valid ? agent.resume.permissions.read_outboxes : null,
+    sendOutboxes: agent.valid ? (agent.resume.permissions.send_outboxes ?? null) : null,
+  }));
+  const { edges, unknownNames } = permissionEdges(links);
+  const nodes: GraphNode[] = agents.map((agent) => {
+    const name = nameOf(agent);
+    const { state, reason, balance } = describeAgentState(context, agent);
+    return {
+      name,
+      folder: agent.folder,
+      title: agent.valid ? agent.resume.title : agent.title,
+      state,
+      stateReason: reason,
+      balance,
+      position: positions[name] ?? null,
+      readsAll: agent.valid && agent.resume.permissions.read_outboxes.includes('*'),
+      unknownNames: unknownNames.get(name) ?? [],
+    };
+  });
+  return { nodes, edges };
+}

@@ -1,0 +1,30 @@
+import { fail, ok, type IpcResult } from '../api/result';
+import type { RunState } from '../api/run-schemas';
+import { ORG_CONFIG_FILE, readOrgConfig } from '../org/org-config-file';
+import type { RunCommandResult } from '../run/run-controller';
+import type { OrgContext } from './org-context';
+import { invalidConfigFile } from './problems';
+
+/** Starts a run with the org's settings: base_turn_seconds between ticks and max_turns as the last tick. */
+export async function startRun(
+  context: OrgContext,
+  input: { ticks?: number | undefined; intervalMs?: number | undefined },
+): Promise<IpcResult<RunState>> {
+  const config = await readOrgConfig(context.orgPath);
+  if (!config.ok) return invalidConfigFile(ORG_CONFIG_FILE, config.problems);
+  return asResult(
+    context.controller.start({
+      tickLimit: input.ticks ?? null,
+      lastTick: config.value.max_turns,
+      intervalMs: input.intervalMs ?? Math.round(config.value.base_turn_seconds * 1000),
+    }),
+  );
+}
+
+/** A controller's refusal: the run is in the wrong phase for the command, or the tick it ran failed. */
+export function asResult<T>(result: RunCommandResult<T>): IpcResult<T> {
+  if (result.ok) return ok(result.value);
+  return result.tickFailed
+    ? fail('org_unusable', `The tick failed: ${result.reason}`)
+    : fail('busy', result.reason);
+}

@@ -1,0 +1,93 @@
+import type Database from 'better-sqlite3';
+import type { z } from 'zod';
+import { fail, ok, type IpcResult } from '../api/result';
+import type {
+  TimelineEvent,
+  TimelineExportResult,
+  TimelineFacets,
+  TimelineImportResult,
+  TimelineFilter,
+  TimelinePage,
+  TimelineQuery,
+} from '../api/timeline-schemas';
+import type { TimelineStore } from '../timeline/timeline-store';
+import { summarizeEvent } from './event-summary';
+
+/** Distinct values the filter lists offer; an org with more shows the first ones. */
+const MAX_FACET_VALUES = 1000;
+
+/** One page of rows with summaries instead of full JSON, so a page stays small whatever the events hold. */
+export function timelinePage(timeline: TimelineStore, query: z.output<typeof TimelineQuery>): TimelinePage {
+  const latestSeq = timeline.latestSeq();
+  const page = timeline.page(query);
+  return {
+    rows: page.rows.map(({ json, ...row }) => ({
+      ...row,
+      summary: summarizeEvent(row.kind, json),
+      bytes: json.length,
+    })),
+    nextCursor: page.nextCursor,
+    latestSeq,
+  };
+}
+
+export function timelineEvent(timeline: TimelineStore, seq: number): IpcResult<TimelineEvent> {
+  const row = timeline.get(seq);
+  return row ? ok(row) : fail('not_found', `There is no event ${seq} in the timeline.`);
+}
+
+/**
+ * The values the filters can take. Each distinct value is found by one index seek past the previous
+ * one, so this costs a few steps per distinct kind or agent, not a scan of the events.
+ */
+export function timelineFacets(timeline: TimelineStore): TimelineFacets {
+  const { db } = timeline;
+  const ticks = db.prepare('SELECT min(tick) AS first, max(tick) AS last FROM event_ticks').get() as {
+    first: number | null;
+    last: number | null;
+  };
+  return {
+    kinds: distinctValues(db, 'kind'),
+    agents: distinctValues(db, 'agent'),
+    firstTick: ticks.first,
+    lastTick: ticks.last,
+    latestSeq: timeline.latestSeq(),
+  };
+}
+
+function distinctValues(db: Database.Database, column: 'kind' | 'agent'): string[] {
+  return db
+    .prepare(
+      `WITH RECURSIVE v(value) AS (
+         SELECT (SELECT min(${column}) FROM events)
+         UNION ALL
+         SELECT (SELECT min(${column}) FROM events WHERE ${column} > v.value) FROM v WHERE v.value IS NOT NULL LIMIT ?
+       )
+       SELECT value FROM v WHERE value IS NOT NULL`,
+    )
+    .pluck()
+    .all(MAX_FACET_VALUES + 1)
+    .slice(0, MAX_FACET_VALUES) as string[];
+}
+
+/** Exports to a file the user picked in main (the renderer never names a path to write). */
+export async function exportTimeline(
+  timeline: TimelineStore,
+  filter: z.output<typeof TimelineFilter>,
+  pickFile: () => Promise<string | null>,
+): Promise<IpcResult<z.output<typeof TimelineExportResult>>> {
+  const path = await pickFile();
+  if (path === null) return ok({ path: null, exported: 0 });
+  const { exported } = await timeline.exportJsonl(path, filter);
+  return ok({ path, exported });
+}
+
+/** Imports a JSON Lines file the user picked in main; every line kept exactly, bad lines listed. */
+export async function importTimeline(
+  timeline: TimelineStore,
+  pickFile: () => Promise<string | null>,
+): Promise<IpcResult<z.output<typeof TimelineImportResult>>> {
+  const path = await pickFile();
+  if (path === null) return ok({ path: null, imported: 0, skipped: [], skippedCount: 0 });
+  return ok({ path, ...(await timeline.importJsonl(path)) });
+}

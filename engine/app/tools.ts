@@ -1,0 +1,216 @@
+import type { z } from 'zod';
+import type { PolicyChange } from '../api/tool-schemas';
+import type {
+  AppliedFix,
+  SetEnabledInput,
+  SetEnabledResult,
+  ToolRef,
+  ToolsCatalog,
+} from '../api/tool-schemas';
+import { fail, ok, type IpcResult } from '../api/result';
+import { discoverAgents } from '../org/discover';
+import type { JsonEdit } from '../files/json-edit';
+import { readPolicy, updatePolicy } from '../org/policy-file';
+import { updateResume } from '../org/resume-file';
+import { ResumeSchema, type Resume } from '../org/resume-schema';
+import { detectConfinement } from '../sandbox/shell/detect-confinement';
+import { describeChange, type ToolVerdict } from '../tools/policy-resolver';
+import type { ToolResult } from '../tools/tool-result';
+import { TOOL_GROUPS, toolCatalog, type CatalogEntry } from '../tools/tool-catalog';
+import { findValidAgent } from './agent-lookup';
+import { orgConnectors } from './org-connectors';
+import type { OrgContext } from './org-context';
+import { issuesFromProblems } from './problems';
+import { toggledGrants } from './tool-grants';
+
+/** Stands in for an agent when an org has none yet, so the Tool Store still lists what agents could have. */
+const CATALOG_PROBE: Resume = ResumeSchema.parse({
+  name: 'probe',
+  title: 'probe',
+  instructions: '',
+  model: { key: 'none' },
+  permissions: { read_outboxes: [], tools: [] },
+  schedule: { run_every_n_ticks: 1, phase_offset: 0 },
+});
+
+/**
+ * Runs one tool as the agent outside a turn, with every check a turn has (policy, sandbox, costs);
+ * the call and its result are recorded in the timeline. A tool that fails is still an answer.
+ */
+export async function callTool(
+  context: OrgContext,
+  input: { agent: string; tool: string; args: unknown },
+): Promise<IpcResult<ToolResult>> {
+  return ok(await context.engine.callTool(input.agent, input.tool, input.args));
+}
+
+export async function explainTools(
+  context: OrgContext,
+  agent: string,
+): Promise<IpcResult<{ agent: string; tools: ToolVerdict[] }>> {
+  return ok({ agent, tools: await context.engine.explainTools(agent) });
+}
+
+/** Every tool agents of the org could be given, and per agent which are granted and which reach the model. */
+export async function toolsCatalog(context: OrgContext): Promise<IpcResult<ToolsCatalog>> {
+  const resumes = (await discoverAgents(context.orgPath)).flatMap((agent) =>
+    agent.valid ? [agent.resume] : [],
+  );
+  const composedNames = new Set(
+    (await orgConnectors(context.orgPath, context.secrets.store)).connectors
+      .filter((connector) => connector.kind === 'composed')
+      .flatMap((connector) => connector.tools),
+  );
+  const environment = { confinement: await detectConfinement() };
+  const byName = new Map<string, CatalogEntry>();
+  for (const resume of resumes.length > 0 ? resumes : [CATALOG_PROBE])
+    for (const entry of toolCatalog(resume, environment))
+      if (!byName.has(entry.spec.name)) byName.set(entry.spec.name, entry);
+
+  const grants = [];
+  for (const resume of resumes) {
+    const verdicts = await context.engine.explainTools(resume.name);
+    grants.push({
+      agent: resume.name,
+      enabled: verdicts.filter((verdict) => verdict.layers[0]?.passed).map((verdict) => verdict.name),
+      available: verdicts.filter((verdict) => verdict.available).map((verdict) => verdict.name),
+    });
+  }
+  return ok({
+    tools: [...byName.values()].map((entry) => ({
+      name: entry.spec.name,
+      kind: entry.spec.kind,
+      title: entry.spec.title,
+      description: entry.spec.definition.description,
+      grantedBy: [...entry.grantedBy],
+      requiredPermissions: requiredPermissions(entry),
+      source: composedNames.has(entry.spec.name) ? ('connector' as const) : ('built_in' as const),
+    })),
+    grants,
+  });
+}
+
+function requiredPermissions(entry: CatalogEntry): string[] {
+  const { name, kind } = entry.spec;
+  const required = [
+    `"${name}" or "${TOOL_GROUPS[kind]}" in the agent's permissions.tools`,
+    `${kind} tools allowed for the org (allowed_tool_kinds in lemming/config/policy.json)`,
+  ];
+  if (kind === 'network')
+    required.push('network access turned on for the org (network.enabled in lemming/config/policy.json)');
+  if (kind === 'shell')
+    required.push('commands run in the agent workspace, confined where this computer allows it');
+  return required;
+}
+
+async function verdictOf(context: OrgContext, agent: string, tool: string): Promise<IpcResult<ToolVerdict>> {
+  const verdict = (await context.engine.explainTools(agent)).find((candidate) => candidate.name === tool);
+  return verdict ? ok(verdict) : fail('not_found', `${agent} has no tool named "${tool}" in this org.`);
+}
+
+/**
+ * Writes the resolver's own fix for one tool to the files it names (the agent's resume, the org
+ * policy); what only the user can supply (a top-up amount, a connector setting) is handed back.
+ * The fix is always computed here, never taken from the renderer.
+ */
+export async function applyToolFix(
+  context: OrgContext,
+  input: z.output<typeof ToolRef>,
+): Promise<IpcResult<z.output<typeof AppliedFix>>> {
+  const before = await verdictOf(context, input.agent, input.tool);
+  if (!before.ok) return before;
+  if (before.value.available) return ok({ applied: [], needsUser: [], tool: before.value });
+  const fix = before.value.fix;
+  if (!fix) {
+    const failing = before.value.layers.find((layer) => !layer.passed);
+    return fail(
+      'refused',
+      `No setting makes ${input.tool} available to ${input.agent}: ${failing?.reason ?? 'it is refused'}.`,
+    );
+  }
+  const found = await findValidAgent(context.orgPath, input.agent);
+  if (!found.ok) return found;
+  const resume = found.value.resume;
+
+  const resumeChanges: JsonEdit[] = [];
+  const policyChanges: PolicyChange[] = [];
+  const needsUser: { change: PolicyChange; summary: string }[] = [];
+  for (const change of fix.changes) {
+    if (change.kind === 'grant_tool')
+      resumeChanges.push({
+        path: ['permissions', 'tools'],
+        value: [...resume.permissions.tools, change.tool],
+      });
+    else if (change.kind === 'allow_agent_kind')
+      resumeChanges.push({
+        path: ['permissions', 'tool_kinds'],
+        value: [...(resume.permissions.tool_kinds ?? []), change.toolKind],
+      });
+    else if (change.kind === 'top_up_credits' || change.kind === 'make_ready')
+      needsUser.push({ change, summary: describeChange(change, input.agent) });
+    else policyChanges.push(change);
+  }
+
+  if (policyChanges.length > 0) {
+    const policy = await readPolicy(context.orgPath);
+    if (!policy.ok)
+      return fail('invalid_change', 'The org policy file is not valid.', issuesFromProblems(policy.problems));
+    const updated = await updatePolicy(context.orgPath, policyEdits(policy.value, policyChanges));
+    if (!updated.ok)
+      return fail(
+        'invalid_change',
+        'The org policy could not be changed.',
+        issuesFromProblems(updated.problems),
+      );
+  }
+  if (resumeChanges.length > 0) {
+    const updated = await updateResume(context.orgPath, found.value.folder, resumeChanges);
+    if (!updated.ok)
+      return fail('invalid_change', 'The resume could not be changed.', issuesFromProblems(updated.problems));
+  }
+  const after = await verdictOf(context, input.agent, input.tool);
+  if (!after.ok) return after;
+  const applied = fix.changes.filter((change) => !needsUser.some((pending) => pending.change === change));
+  return ok({ applied, needsUser, tool: after.value });
+}
+
+function policyEdits(
+  policy: { tools: { deny: string[] }; allowed_tool_kinds: string[] },
+  changes: readonly PolicyChange[],
+): JsonEdit[] {
+  let deny = policy.tools.deny;
+  let kinds = policy.allowed_tool_kinds;
+  let network = false;
+  for (const change of changes) {
+    if (change.kind === 'undeny_tool') deny = deny.filter((tool) => tool !== change.tool);
+    if (change.kind === 'allow_org_kind') kinds = [...kinds, change.toolKind];
+    if (change.kind === 'enable_network') network = true;
+  }
+  return [
+    ...(deny !== policy.tools.deny ? [{ path: ['tools', 'deny'], value: deny }] : []),
+    ...(kinds !== policy.allowed_tool_kinds ? [{ path: ['allowed_tool_kinds'], value: kinds }] : []),
+    ...(network ? [{ path: ['network', 'enabled'], value: true }] : []),
+  ];
+}
+
+/** Turns one tool on or off in the agent's permissions.tools (see toggledGrants for groups). */
+export async function setToolEnabled(
+  context: OrgContext,
+  input: z.output<typeof SetEnabledInput>,
+): Promise<IpcResult<z.output<typeof SetEnabledResult>>> {
+  const found = await findValidAgent(context.orgPath, input.agent);
+  if (!found.ok) return found;
+  const catalog = toolCatalog(found.value.resume, { confinement: await detectConfinement() }).map(
+    (entry) => ({ name: entry.spec.name, grantedBy: entry.grantedBy }),
+  );
+  const tool = catalog.find((entry) => entry.name === input.tool);
+  if (!tool) return fail('not_found', `There is no tool named "${input.tool}" for ${input.agent}.`);
+  const grants = toggledGrants(found.value.resume.permissions.tools, tool, catalog, input.enabled);
+  const updated = await updateResume(context.orgPath, found.value.folder, [
+    { path: ['permissions', 'tools'], value: grants },
+  ]);
+  if (!updated.ok)
+    return fail('invalid_change', 'The resume could not be changed.', issuesFromProblems(updated.problems));
+  const verdict = await verdictOf(context, input.agent, input.tool);
+  return verdict.ok ? ok({ tool: verdict.value, grants }) : verdict;
+}

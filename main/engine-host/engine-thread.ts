@@ -1,0 +1,139 @@
+import type { Worker } from 'node:worker_threads';
+import type { EventName } from '../../engine/api/events';
+import { fail, type IpcResult } from '../../engine/api/result';
+import type { SecretStore } from '../../engine/secrets/secret-store';
+import type { Dispatch } from '../ipc/dispatch';
+import type { MainService, MainToWorker, WorkerToMain } from './worker-messages';
+
+export interface MainServices {
+  secretStore: SecretStore;
+  pickFolder: () => Promise<string | null>;
+  pickExportFile: (suggestedName: string) => Promise<string | null>;
+  pickImportFile: () => Promise<string | null>;
+  onEvent: (name: EventName, payload: unknown) => void;
+  logError: (context: string, error: unknown) => void;
+}
+
+/**
+ * Main's side of the engine thread: relays each call to the worker and its answer back, passes the
+ * worker's event pings on, and does for it what only main can do (dialogs, the secret store). A
+ * worker that dies answers every call still waiting with an internal error.
+ */
+export class EngineThread {
+  private readonly calls = new Map<number, (result: IpcResult<unknown>) => void>();
+  private nextId = 1;
+  private exited = false;
+  private disposed: (() => void) | null = null;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly services: MainServices,
+  ) {}
+
+  /** Starts listening to a worker running engine-worker and waits until its engine host is ready. */
+  static start(worker: Worker, services: MainServices): Promise<EngineThread> {
+    const thread = new EngineThread(worker, services);
+    return new Promise((resolve, reject) => {
+      worker.on('message', (message: WorkerToMain) => {
+        if (message.type === 'ready') resolve(thread);
+        else thread.received(message);
+      });
+      worker.on('error', (error) => {
+        services.logError('engine thread', error);
+        reject(error);
+      });
+      worker.on('exit', (code) => thread.ended(code));
+    });
+  }
+
+  /** The contract's dispatch, answered by the engine thread. */
+  readonly dispatch: Dispatch = (channel, input) => {
+    if (this.exited) return Promise.resolve(fail('internal', 'The engine has stopped. Restart the app.'));
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.calls.set(id, resolve);
+      this.post({ type: 'call', id, channel: String(channel), input });
+    });
+  };
+
+  /** Closes the open org (stopping its run) in the worker, then ends the thread. */
+  async dispose(): Promise<void> {
+    if (this.exited) return;
+    await new Promise<void>((resolve) => {
+      this.disposed = resolve;
+      this.post({ type: 'dispose' });
+    });
+    await this.worker.terminate();
+  }
+
+  private received(message: WorkerToMain): void {
+    switch (message.type) {
+      case 'result':
+        this.calls.get(message.id)?.(message.result);
+        this.calls.delete(message.id);
+        return;
+      case 'event':
+        this.services.onEvent(message.name, message.payload);
+        return;
+      case 'request':
+        void this.serve(message.service, message.args).then(
+          (value) => this.post({ type: 'reply', id: message.id, ok: true, value }),
+          (error: unknown) =>
+            this.post({
+              type: 'reply',
+              id: message.id,
+              ok: false,
+              message: error instanceof Error ? error.message : String(error),
+            }),
+        );
+        return;
+      case 'log':
+        this.services.logError(message.context, message.message);
+        return;
+      case 'disposed':
+        this.disposed?.();
+        return;
+      case 'ready':
+        return;
+    }
+  }
+
+  private serve(service: MainService, args: unknown[]): Promise<unknown> {
+    const { secretStore: store } = this.services;
+    const name = String(args[0]);
+    switch (service) {
+      case 'pickFolder':
+        return this.services.pickFolder();
+      case 'pickExportFile':
+        return this.services.pickExportFile(name);
+      case 'pickImportFile':
+        return this.services.pickImportFile();
+      case 'secrets.availability':
+        return store.availability();
+      case 'secrets.list':
+        return store.list();
+      case 'secrets.has':
+        return store.has(name);
+      case 'secrets.set':
+        return store.set(name, String(args[1]));
+      case 'secrets.delete':
+        return store.delete(name);
+      case 'secrets.reveal':
+        return store.reveal(name);
+    }
+  }
+
+  private ended(code: number): void {
+    this.exited = true;
+    if (code !== 0 && !this.disposed)
+      this.services.logError('engine thread', new Error(`exited with code ${code}`));
+    for (const answer of this.calls.values())
+      answer(fail('internal', 'The engine stopped before it answered. Restart the app.'));
+    this.calls.clear();
+    this.disposed?.();
+  }
+
+  private post(message: MainToWorker): void {
+    this.worker.postMessage(message);
+  }
+}

@@ -1,0 +1,77 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { SecretStore } from '../../engine/secrets/secret-store';
+import { createDispatch } from '../ipc/dispatch';
+import { createHandlers } from '../ipc/handlers';
+import { EngineHost } from './engine-host';
+import type { EngineWorkerData, MainService, MainToWorker, WorkerToMain } from './worker-messages';
+
+/**
+ * The engine thread: the engine host and every channel's handler run here, off Electron's main
+ * thread, so a long import or a slow query never holds up windows or IPC. Main relays the calls and
+ * answers what only it can do (dialogs, the secret store) when asked.
+ */
+async function start(): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error('engine-worker runs as a worker thread');
+  const data = workerData as EngineWorkerData;
+  const post = (message: WorkerToMain) => port.postMessage(message);
+  const logError = (context: string, error: unknown) =>
+    post({
+      type: 'log',
+      context,
+      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+
+  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let nextId = 1;
+  const ask = <T>(service: MainService, ...args: unknown[]): Promise<T> => {
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      post({ type: 'request', id, service, args });
+    });
+  };
+
+  let host: EngineHost | null = null;
+  let dispatch: ReturnType<typeof createDispatch> | null = null;
+  port.on('message', (message: MainToWorker) => {
+    if (message.type === 'reply') {
+      const request = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (message.ok) request?.resolve(message.value);
+      else request?.reject(new Error(message.message));
+    } else if (message.type === 'call') {
+      void dispatch!(message.channel, message.input).then((result) =>
+        post({ type: 'result', id: message.id, result }),
+      );
+    } else if (message.type === 'dispose') {
+      void (host?.dispose() ?? Promise.resolve()).finally(() => post({ type: 'disposed' }));
+    }
+  });
+
+  const secretStore: SecretStore = {
+    location: data.secretLocation,
+    availability: () => ask('secrets.availability'),
+    list: () => ask('secrets.list'),
+    has: (name) => ask('secrets.has', name),
+    set: (name, value) => ask('secrets.set', name, value),
+    delete: (name) => ask('secrets.delete', name),
+    reveal: (name) => ask('secrets.reveal', name),
+  };
+  host = await EngineHost.create({ ...data.host, secretStore, logError });
+  const engineHost = host;
+  engineHost.events.on((name, payload) => post({ type: 'event', name, payload }));
+  dispatch = createDispatch(
+    createHandlers({
+      host: engineHost,
+      appInfo: () => data.appInfo,
+      pickFolder: () => ask('pickFolder'),
+      pickExportFile: (suggestedName) => ask('pickExportFile', suggestedName),
+      pickImportFile: () => ask('pickImportFile'),
+    }),
+    { redact: (value) => engineHost.redact(value), logError: (channel, error) => logError(channel, error) },
+  );
+  post({ type: 'ready' });
+}
+
+void start();

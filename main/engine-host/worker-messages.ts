@@ -1,0 +1,44 @@
+import type { Channel } from '../../engine/api/contract';
+import type { EventName } from '../../engine/api/events';
+import type { IpcResult } from '../../engine/api/result';
+import type { AppInfo } from '../../engine/api/schemas';
+import type { EngineHostOptions } from './engine-host';
+
+/** What the engine thread is started with (structured-cloned into it). */
+export interface EngineWorkerData {
+  /** Only for tests that start the TypeScript source: the module the bootstrap file imports. */
+  entry?: string;
+  appInfo: AppInfo;
+  /** Where main keeps the secrets, in words (the store itself stays in main). */
+  secretLocation: string;
+  host: Pick<
+    EngineHostOptions,
+    'demoOrgSource' | 'userOrgsFolder' | 'nativeBinding' | 'env' | 'pingIntervalMs'
+  >;
+}
+
+/** What only main can do for the engine: its dialogs and its secret store (safeStorage in the app). */
+export type MainService =
+  | 'pickFolder'
+  | 'pickExportFile'
+  | 'pickImportFile'
+  | 'secrets.availability'
+  | 'secrets.list'
+  | 'secrets.has'
+  | 'secrets.set'
+  | 'secrets.delete'
+  | 'secrets.reveal';
+
+export type MainToWorker =
+  | { type: 'call'; id: number; channel: Channel | string; input: unknown }
+  | { type: 'reply'; id: number; ok: true; value: unknown }
+  | { type: 'reply'; id: number; ok: false; message: string }
+  | { type: 'dispose' };
+
+export type WorkerToMain =
+  | { type: 'ready' }
+  | { type: 'result'; id: number; result: IpcResult<unknown> }
+  | { type: 'event'; name: EventName; payload: unknown }
+  | { type: 'request'; id: number; service: MainService; args: unknown[] }
+  | { type: 'log'; context: string; message: string }
+  | { type: 'disposed' };
