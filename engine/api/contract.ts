@@ -23,6 +23,7 @@ import {
   RemovedAgent,
   SavePositionsInput,
 } from './org-schemas';
+import { AddModelInput, LocalServers, ModelProbe, ModelProbeInput, ModelServerInput, ServerModels } from './model-setup-schemas';
 import { RunState, TickReport } from './run-schemas';
 import { AgentListItem, AppInfo, OrgSummary } from './schemas';
 import {
@@ -309,6 +310,26 @@ export const contract = {
     summary: 'Add, change or remove a models.json entry, keeping every other byte of the file.',
     input: ModelUpdateInput,
     output: ModelList,
+  }),
+  'models.serverModels': channel({
+    summary: "The models a server offers, with the key typed in the form (used for this call only), or what to fix.",
+    input: ModelServerInput,
+    output: ServerModels,
+  }),
+  'models.probe': channel({
+    summary: 'One tiny call to a model described in the setup form; says in words what it answered or what to fix.',
+    input: ModelProbeInput,
+    output: ModelProbe,
+  }),
+  'models.add': channel({
+    summary: 'Add a model with its API key: the key goes to the secret store and is never shown again.',
+    input: AddModelInput,
+    output: ModelList,
+  }),
+  'models.detectLocal': channel({
+    summary: 'Model servers running on this computer (Ollama, LM Studio), with their models.',
+    input: NoInput,
+    output: LocalServers,
   }),
 
   'firstRun.openDemo': channel({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TurnProgress } from './model-event-schemas';
 import { RunState } from './run-schemas';
 import { UpdateStatus } from './update-schemas';
 
@@ -17,6 +18,16 @@ export const events = {
   'org.changed': z.object({ path: z.string().nullable() }),
   /** The app's own update moved on (found, downloaded, failed); it is small, so it travels whole. */
   'updates.changed': UpdateStatus,
+  /**
+   * Pieces of model answers being written, gathered over a few tens of milliseconds (never stored; the
+   * timeline gets the whole answer when the turn commits). The one push that carries its payload: the
+   * pieces exist nowhere to be pulled.
+   */
+  'turn.progress': z.object({
+    progress: z.array(TurnProgress),
+    /** Agents whose turn was committed since: what they were writing is in the timeline now. */
+    ended: z.array(z.string()),
+  }),
 } as const;
 
 export type Events = typeof events;

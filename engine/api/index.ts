@@ -12,3 +12,5 @@ export * from './update-schemas';
 export * from './result';
 export * from './problem';
 export * from './client';
+export * from './model-event-schemas';
+export * from './model-setup-schemas';

@@ -47,6 +47,10 @@ export const Prices = z
   .object({
     input_per_million: z.number().finite().nonnegative(),
     output_per_million: z.number().finite().nonnegative(),
+    /** Prompt tokens served from the provider's cache. */
+    cached_input_per_million: z.number().finite().nonnegative().optional(),
+    /** Prompt tokens written to Anthropic's cache. */
+    cache_write_per_million: z.number().finite().nonnegative().optional(),
   })
   .strict();
 
@@ -75,7 +79,7 @@ export const ModelList = z.object({
 });
 export type ModelList = z.infer<typeof ModelList>;
 
-const ModelKey = z
+export const ModelKey = z
   .string()
   .trim()
   .min(1, 'Give the model a key.')

@@ -37,7 +37,13 @@ export const ToolResult = z.object({
 });
 export type ToolResult = z.infer<typeof ToolResult>;
 
-const TokenUsage = z.looseObject({ inputTokens: z.number(), outputTokens: z.number() });
+const TokenUsage = z.looseObject({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  /** Of inputTokens, read from the provider's prompt cache / written to it. */
+  cachedInputTokens: z.number().optional(),
+  cacheWriteTokens: z.number().optional(),
+});
 
 /** An outbox entry as a message event carries it: LeMMing's keys, any others kept. */
 const MessageEntry = z.looseObject({
@@ -71,11 +77,15 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     provider: z.string(),
     prompt: z.array(z.looseObject({ role: z.string(), content: z.string() })),
     tools: z.array(z.string()).optional(),
+    /** `none` on a turn's last round: the tools are there, calling them is not. */
+    tool_choice: z.literal('none').optional(),
     response: z
       .looseObject({
         text: z.string(),
         toolCalls: z.array(z.unknown()),
         finishReason: z.string().nullable(),
+        /** The finish reason in the same words for every API (models' StopReason). */
+        stop: z.string().optional(),
         raw: z.unknown(),
       })
       .optional(),
@@ -110,6 +120,8 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     entry: MessageEntry,
     extra: z.record(z.string(), z.unknown()).optional(),
   }),
+  /** The model declined to answer; `text` is its explanation as it gave it. */
+  eventOf('model_refused', { round: z.int().positive(), model: z.string(), text: z.string() }),
   eventOf('message_refused', {
     reason: z.string(),
     refused: z.array(z.string()),

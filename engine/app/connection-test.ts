@@ -5,10 +5,8 @@ import { fail, ok, type IpcResult } from '../api/result';
 import type { ConnectionTest } from '../api/settings-schemas';
 import { createProvider, type ProviderDeps } from '../models/create-provider';
 import { findModelEntry, readModelsFile } from '../models/models-file';
+import { askForOk } from './model-setup';
 
-/** A connection test gives up after this long, whatever the model's own timeout. */
-const TEST_TIMEOUT_MS = 30_000;
-const REPLY_PREVIEW = 120;
 
 /**
  * Sends the model one tiny request and reports in words whether it answered, how fast, and what it
@@ -44,24 +42,9 @@ export async function testConnection(
           },
     );
   }
-  const provider = createProvider(entry, deps);
-  const started = Date.now();
   try {
-    const response = await provider.complete({
-      model: entry.model_name,
-      messages: [{ role: 'user', content: 'This is a connection test. Reply with the single word OK.' }],
-      maxTokens: 16,
-      temperature: 0,
-      signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
-      context: { agent: 'connection-test', tick: 0, round: 1 },
-    });
-    const latencyMs = Date.now() - started;
-    const reply = response.text.replace(/\s+/g, ' ').trim().slice(0, REPLY_PREVIEW);
-    return ok({
-      ok: true,
-      message: `${entry.model_name} answered in ${latencyMs} ms${reply ? `: "${reply}"` : ''}.`,
-      latencyMs,
-    });
+    const { message, latencyMs } = await askForOk(createProvider(entry, deps), entry.model_name);
+    return ok({ ok: true, message, latencyMs });
   } catch (error) {
     return ok({
       ok: false,

@@ -28,6 +28,8 @@ function describeKnown(event: KnownTimelineEvent): string | null {
     }
     case 'message_refused':
       return `message refused (${event.reason}): ${event.refused.join(', ')}`;
+    case 'model_refused':
+      return `${event.model} declined: ${event.text}`;
     case 'model_call': {
       if (event.error) return `${event.model} failed: ${event.error.message}`;
       const tokens = event.usage ? ` (${event.usage.inputTokens} in, ${event.usage.outputTokens} out)` : '';

@@ -41,6 +41,12 @@ export async function listModels(orgPath: string, secrets: SecretStore): Promise
           ? {
               input_per_million: config.prices.input_per_million,
               output_per_million: config.prices.output_per_million,
+              ...(config.prices.cached_input_per_million !== undefined
+                ? { cached_input_per_million: config.prices.cached_input_per_million }
+                : {}),
+              ...(config.prices.cache_write_per_million !== undefined
+                ? { cache_write_per_million: config.prices.cache_write_per_million }
+                : {}),
             }
           : null,
         headerNames: Object.keys(config.headers ?? {}),

@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import type { ProgressDelta } from '../api/model-event-schemas';
+import type { ServerModel } from '../api/model-setup-schemas';
 import { JsonApiProvider } from './json-api-provider';
+import { assembleAnthropicStream } from './anthropic-stream';
 import { isPlainObject } from './json-values';
+import { modelListIn } from './model-list';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
-import type { ChatMessage, ModelRequest, ToolCall } from './types';
+import type { ChatMessage, ModelRequest, StopReason, TokenUsage, ToolCall } from './types';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 /** The Messages API requires max_tokens; this is what LeMMing always sent. */
@@ -11,17 +15,27 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 /** Anthropic Messages API with tool use. */
 export class AnthropicProvider extends JsonApiProvider {
   protected readonly path = 'v1/messages';
+  protected readonly modelsPath = 'v1/models?limit=1000';
+  override readonly continuesAssistantMessage = true;
 
   protected authHeaders(key: string | undefined): Record<string, string> {
     return { 'anthropic-version': ANTHROPIC_VERSION, ...(key ? { 'x-api-key': key } : {}) };
   }
 
-  protected requestBody(request: ModelRequest): Record<string, unknown> {
-    return toAnthropicRequest(request);
+  protected requestBody(request: ModelRequest, stream: boolean): Record<string, unknown> {
+    return toAnthropicRequest(request, stream);
+  }
+
+  protected assembleStream(chunks: AsyncIterable<Buffer>, emit: (delta: ProgressDelta) => void): Promise<unknown> {
+    return assembleAnthropicStream(chunks, emit);
   }
 
   protected parseAnswer(body: unknown): ParsedAnswer {
     return fromAnthropicResponse(body);
+  }
+
+  protected parseModelList(body: unknown): ServerModel[] | null {
+    return modelListIn(body, 'data', (item) => ({ id: item.id ?? '', label: item.display_name ?? item.id ?? '' }));
   }
 }
 
@@ -31,7 +45,7 @@ interface AnthropicMessage {
   content: Block[];
 }
 
-export function toAnthropicRequest(request: ModelRequest): Record<string, unknown> {
+export function toAnthropicRequest(request: ModelRequest, stream = false): Record<string, unknown> {
   const system = request.messages
     .filter((message) => message.role === 'system')
     .map((message) => message.content)
@@ -39,10 +53,12 @@ export function toAnthropicRequest(request: ModelRequest): Record<string, unknow
   return {
     model: request.model,
     max_tokens: request.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    ...(stream ? { stream: true } : {}),
     ...(system ? { system } : {}),
     messages: toAnthropicMessages(request.messages),
     // Anthropic accepts 0..1; resumes allow up to 2 (OpenAI's range).
     ...(request.temperature !== undefined ? { temperature: Math.min(request.temperature, 1) } : {}),
+    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
     ...(request.tools?.length
       ? {
           tools: request.tools.map((tool) => ({
@@ -50,8 +66,48 @@ export function toAnthropicRequest(request: ModelRequest): Record<string, unknow
             description: tool.description,
             input_schema: tool.parameters,
           })),
+          ...(request.toolChoice ? { tool_choice: { type: request.toolChoice } } : {}),
         }
       : {}),
+  };
+}
+
+/** Anthropic's stop_reason in the shared words. */
+export function anthropicStopReason(stopReason: string | null): StopReason {
+  switch (stopReason) {
+    case 'end_turn':
+    case 'stop_sequence':
+    case null:
+      return 'end';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'max_tokens':
+      return 'length';
+    case 'model_context_window_exceeded':
+      return 'context_window';
+    case 'refusal':
+      return 'refusal';
+    case 'pause_turn':
+      return 'pause';
+    default:
+      return 'other';
+  }
+}
+
+/** Anthropic's input_tokens leaves out cache reads and writes; ours counts every prompt token. */
+export function fromAnthropicUsage(usage: {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}): TokenUsage {
+  const cacheRead = Math.round(usage.cache_read_input_tokens ?? 0);
+  const cacheWrite = Math.round(usage.cache_creation_input_tokens ?? 0);
+  return {
+    inputTokens: Math.round(usage.input_tokens ?? 0) + cacheRead + cacheWrite,
+    outputTokens: Math.round(usage.output_tokens ?? 0),
+    ...(cacheRead ? { cachedInputTokens: cacheRead } : {}),
+    ...(cacheWrite ? { cacheWriteTokens: cacheWrite } : {}),
   };
 }
 
@@ -69,7 +125,20 @@ export function toAnthropicMessages(messages: ChatMessage[]): AnthropicMessage[]
     if (previous && previous.role === turn.role) previous.content.push(...turn.content);
     else turns.push(turn);
   }
+  trimFinalAssistantText(turns);
   return turns;
+}
+
+/** A final assistant turn is a prefix the model continues; the API refuses one ending in whitespace. */
+function trimFinalAssistantText(turns: AnthropicMessage[]): void {
+  const last = turns[turns.length - 1];
+  if (last?.role !== 'assistant') return;
+  const block = last.content[last.content.length - 1];
+  if (block?.type !== 'text' || typeof block.text !== 'string') return;
+  const trimmed = block.text.trimEnd();
+  if (trimmed) block.text = trimmed;
+  else last.content.pop();
+  if (last.content.length === 0) turns.pop();
 }
 
 function toTurn(message: ChatMessage): AnthropicMessage {
@@ -87,7 +156,14 @@ function toTurn(message: ChatMessage): AnthropicMessage {
     return message.toolCallId
       ? {
           role: 'user',
-          content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content }],
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: message.toolCallId,
+              content: message.content,
+              ...(message.isError ? { is_error: true } : {}),
+            },
+          ],
         }
       : { role: 'user', content: [{ type: 'text', text: `Tool result:\n${message.content}` }] };
   }
@@ -135,23 +211,15 @@ export function fromAnthropicResponse(body: unknown): ParsedAnswer {
       rawArguments: JSON.stringify(block.input ?? {}),
     }));
   const usage = checked.data.usage;
+  const finishReason = checked.data.stop_reason ?? null;
   return {
     ok: true,
     response: {
       text,
       toolCalls,
-      usage: usage
-        ? {
-            // Cached prompt tokens are still prompt tokens the call used.
-            inputTokens: Math.round(
-              usage.input_tokens +
-                (usage.cache_creation_input_tokens ?? 0) +
-                (usage.cache_read_input_tokens ?? 0),
-            ),
-            outputTokens: Math.round(usage.output_tokens),
-          }
-        : null,
-      finishReason: checked.data.stop_reason ?? null,
+      usage: usage ? fromAnthropicUsage(usage) : null,
+      finishReason,
+      stop: anthropicStopReason(finishReason),
       raw: body,
     },
   };

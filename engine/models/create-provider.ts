@@ -112,7 +112,10 @@ export function createProvider(entry: ModelEntry, deps: ProviderDeps): ModelProv
   if (entry.provider === 'ollama') {
     const endpoint = httpEndpoint(entry, OLLAMA, deps);
     return endpoint.ok
-      ? new OllamaProvider(endpoint.endpoint)
+      ? new OllamaProvider(endpoint.endpoint, {
+          ...(entry.provider_config.options ? { options: entry.provider_config.options } : {}),
+          ...(entry.provider_config.think !== undefined ? { think: entry.provider_config.think } : {}),
+        })
       : failingProvider(entry.provider, endpoint.message);
   }
   if (entry.provider === 'cli') return cliProvider(entry, deps);
@@ -190,6 +193,11 @@ function httpEndpoint(entry: ModelEntry, defaults: HttpDefaults, deps: ProviderD
       timeoutMs: config.timeout_ms ?? DEFAULT_TIMEOUT_MS,
       maxRetries: config.max_retries ?? DEFAULT_MAX_RETRIES,
       nativeTools: config.native_tools ?? true,
+      stream: entry.stream ?? true,
+      sampling: {
+        ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+        ...(config.top_p !== undefined ? { topP: config.top_p } : {}),
+      },
       timing: { ...DEFAULT_RETRY_TIMING, ...deps.retryTiming },
       dispatcher: deps.dispatcher,
     },

@@ -17,6 +17,10 @@ export interface HttpEndpoint {
   timeoutMs: number;
   maxRetries: number;
   nativeTools: boolean;
+  /** Sampling settings from models.json; a resume's own setting wins over them. Absent ones are not sent. */
+  sampling: { temperature?: number; topP?: number };
+  /** Stream answers when the caller follows them (models.json `"stream"`, on unless false). */
+  stream: boolean;
   timing: RetryTiming;
   dispatcher?: Dispatcher;
 }

@@ -19,7 +19,9 @@ export interface JsonPost {
   service: string;
   url: string;
   headers: Record<string, string>;
-  body: unknown;
+  /** GET sends no body (listing a server's models); POST is the default. */
+  method?: 'GET' | 'POST';
+  body?: unknown;
   /** Deadline for the whole call, retries and waits included. */
   timeoutMs: number;
   maxRetries: number;
@@ -28,6 +30,13 @@ export interface JsonPost {
   timing: RetryTiming;
   /** Values (API keys) that must never appear in an error message or in the returned body. */
   secrets: readonly string[];
+  /**
+   * Reads a successful answer as it arrives (a streamed one) and returns the assembled body. A stream
+   * that breaks off is not retried: its pieces have been shown already. Once it flows, `timeoutMs` is
+   * the longest silence between pieces, not a limit on the whole answer (a slow local model may write
+   * for minutes). A server that answers with plain JSON instead (it ignored `stream`) is read as JSON.
+   */
+  readStream?: (body: AsyncIterable<Buffer>) => Promise<unknown>;
 }
 
 export interface JsonPostResult {
@@ -54,16 +63,25 @@ export async function postJson(call: JsonPost): Promise<JsonPostResult> {
   // One signal for the deadline and the caller's cancel. Not AbortSignal.any: with a long-lived
   // run signal passed to every call it keeps each combined signal alive.
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), call.timeoutMs);
+  let timer = setTimeout(() => abort.abort(), call.timeoutMs);
   const onCallerAbort = () => abort.abort();
   if (call.signal?.aborted) abort.abort();
   else call.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const signal = abort.signal;
-  const errors = callErrors(call);
+  let silent = false;
+  const errors = callErrors(call, () => silent);
+  // Once a stream flows, the deadline becomes a limit on silence: each piece restarts it.
+  const streamPiece = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      silent = true;
+      abort.abort();
+    }, call.timeoutMs);
+  };
 
   try {
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = await attemptOnce(call, signal, attempt, errors);
+      const outcome = await attemptOnce(call, signal, attempt, errors, streamPiece);
       if (outcome.done) return { body: outcome.body, attempts: attempt };
       if (attempt > call.maxRetries) throw outcome.error;
       const delay = retryDelayMs(attempt, outcome.retryAfterMs, call.timing);
@@ -91,7 +109,7 @@ interface CallErrors {
   aborted(attempts: number): ModelCallError;
 }
 
-function callErrors(call: JsonPost): CallErrors {
+function callErrors(call: JsonPost, fellSilent: () => boolean): CallErrors {
   const fail: CallErrors['fail'] = (kind, message, attempts, extra = {}) =>
     new ModelCallError({ kind, message: redactSecrets(message, call.secrets), attempts, ...extra });
   return {
@@ -99,12 +117,14 @@ function callErrors(call: JsonPost): CallErrors {
     aborted: (attempts) =>
       call.signal?.aborted
         ? fail('cancelled', `the call to ${call.service} was cancelled`, attempts)
-        : fail(
-            'timeout',
-            `${call.service} did not answer within ${call.timeoutMs} ms (timeout_ms)`,
-            attempts,
-            { retryable: true },
-          ),
+        : fellSilent()
+          ? fail('timeout', `${call.service} stopped writing its answer: nothing came for ${call.timeoutMs} ms (timeout_ms)`, attempts, { retryable: true })
+          : fail(
+              'timeout',
+              `${call.service} did not answer within ${call.timeoutMs} ms (timeout_ms)`,
+              attempts,
+              { retryable: true },
+            ),
   };
 }
 
@@ -113,23 +133,33 @@ async function attemptOnce(
   signal: AbortSignal,
   attempt: number,
   { fail, aborted }: CallErrors,
+  streamPiece: () => void,
 ): Promise<Attempt> {
   const endpoint = describeEndpoint(call.url);
   let status: number;
   let text: string;
-  let retryAfter: string | undefined;
+  let retryHeaders: RetryHeaders;
   try {
+    const get = call.method === 'GET';
     const response = await request(call.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...call.headers },
-      body: JSON.stringify(call.body),
+      method: get ? 'GET' : 'POST',
+      headers: { ...(get ? {} : { 'content-type': 'application/json' }), accept: 'application/json', ...call.headers },
+      ...(get ? {} : { body: JSON.stringify(call.body) }),
       signal,
       dispatcher: call.dispatcher ?? defaultDispatcher(),
       headersTimeout: call.timeoutMs,
       bodyTimeout: call.timeoutMs,
     });
     status = response.statusCode;
-    retryAfter = firstHeader(response.headers['retry-after']);
+    if (call.readStream && status >= 200 && status < 300 && !isJson(firstHeader(response.headers['content-type']))) {
+      streamPiece();
+      return { done: true, body: await readStreamOnce(call.readStream, response.body, call, signal, attempt, aborted, streamPiece) };
+    }
+    retryHeaders = {
+      retryAfter: firstHeader(response.headers['retry-after']),
+      retryAfterMs: firstHeader(response.headers['retry-after-ms']),
+      shouldRetry: firstHeader(response.headers['x-should-retry']),
+    };
     // Redacted before anything reads it, so neither a message nor the kept body can carry a key.
     text = redactSecrets(await readCapped(response.body), call.secrets);
   } catch (error) {
@@ -172,7 +202,7 @@ async function attemptOnce(
     }
     return { done: true, body: parsed.value };
   }
-  const retryable = status === 429 || status >= 500;
+  const retryable = shouldRetryStatus(status, retryHeaders.shouldRetry);
   const error = fail(
     'http',
     `${call.service} returned HTTP ${status}${attempt > 1 ? ` after ${attempt} attempts` : ''}: ${errorDetail(text)}`,
@@ -183,10 +213,81 @@ async function attemptOnce(
     },
   );
   if (!retryable) throw error;
-  return { done: false, error, retryAfterMs: parseRetryAfter(retryAfter, call.timing.now()) };
+  return { done: false, error, retryAfterMs: serverRetryDelay(retryHeaders, call.timing.now()) };
+}
+
+interface RetryHeaders {
+  retryAfter?: string | undefined;
+  retryAfterMs?: string | undefined;
+  shouldRetry?: string | undefined;
+}
+
+/**
+ * As the official OpenAI and Anthropic SDKs decide: the server's `x-should-retry` when it says, else
+ * request timeout (408), lock conflict (409), rate limit (429) and server errors.
+ */
+export function shouldRetryStatus(status: number, shouldRetry?: string): boolean {
+  if (shouldRetry === 'true') return true;
+  if (shouldRetry === 'false') return false;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** `retry-after-ms` (milliseconds, OpenAI and Anthropic send it) before `retry-after`. */
+function serverRetryDelay(headers: RetryHeaders, nowMs: number): number | null {
+  const milliseconds = headers.retryAfterMs?.trim();
+  if (milliseconds && /^\d+(\.\d+)?$/.test(milliseconds)) return Math.round(Number(milliseconds));
+  return parseRetryAfter(headers.retryAfter, nowMs);
 }
 
 class ResponseTooLargeError extends Error {}
+
+async function readStreamOnce(
+  readStream: NonNullable<JsonPost['readStream']>,
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  call: JsonPost,
+  signal: AbortSignal,
+  attempt: number,
+  aborted: CallErrors['aborted'],
+  onPiece: () => void,
+): Promise<unknown> {
+  let assembled: unknown;
+  try {
+    assembled = await readStream(cappedChunks(body, onPiece));
+  } catch (error) {
+    body.destroy();
+    if (signal.aborted) throw aborted(attempt);
+    if (TIMEOUT_CODES.has(errorCode(error))) {
+      throw new ModelCallError({
+        kind: 'timeout',
+        retryable: true,
+        attempts: attempt,
+        message: `${call.service} stopped writing its answer: nothing came for ${call.timeoutMs} ms (timeout_ms)`,
+      });
+    }
+    const tooLarge = error instanceof ResponseTooLargeError;
+    throw new ModelCallError({
+      kind: tooLarge ? 'bad_response' : 'network',
+      attempts: attempt,
+      message: redactSecrets(
+        tooLarge
+          ? `${call.service} streamed more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB; that is not a chat answer`
+          : `the answer from ${call.service} broke off: ${error instanceof Error ? error.message : String(error)}`,
+        call.secrets,
+      ),
+    });
+  }
+  return JSON.parse(redactSecrets(JSON.stringify(assembled ?? null), call.secrets)) as unknown;
+}
+
+async function* cappedChunks(body: AsyncIterable<Buffer>, onChunk: () => void): AsyncGenerator<Buffer> {
+  let size = 0;
+  for await (const chunk of body) {
+    onChunk();
+    size += chunk.length;
+    if (size > MAX_RESPONSE_BYTES) throw new ResponseTooLargeError();
+    yield chunk;
+  }
+}
 
 async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
   const chunks: Buffer[] = [];
@@ -238,6 +339,10 @@ export function describeEndpoint(url: string): string {
   } catch {
     return '(invalid URL)';
   }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/json\b/i.test(contentType.trim());
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {

@@ -2,6 +2,8 @@ import { joinUrl, requireApiKey, type HttpEndpoint } from './endpoint';
 import { postJson } from './http-json';
 import { ModelCallError } from './model-call-error';
 import type { ParsedAnswer } from './parsed-answer';
+import type { ServerModel } from '../api/model-setup-schemas';
+import type { ProgressDelta } from '../api/model-event-schemas';
 import type { ModelProvider, ModelRequest, ModelResponse } from './types';
 
 /**
@@ -13,6 +15,7 @@ import type { ModelProvider, ModelRequest, ModelResponse } from './types';
 export abstract class JsonApiProvider implements ModelProvider {
   readonly name: string;
   readonly nativeTools: boolean;
+  readonly continuesAssistantMessage: boolean = false;
 
   constructor(protected readonly endpoint: HttpEndpoint) {
     this.name = endpoint.providerName;
@@ -22,17 +25,35 @@ export abstract class JsonApiProvider implements ModelProvider {
   /** The path under the endpoint's base URL. */
   protected abstract readonly path: string;
   protected abstract authHeaders(key: string | undefined): Record<string, string>;
-  protected abstract requestBody(request: ModelRequest): Record<string, unknown>;
+  /** The request in the API's words; `stream` asks for the answer in pieces. */
+  protected abstract requestBody(request: ModelRequest, stream: boolean): Record<string, unknown>;
   protected abstract parseAnswer(body: unknown): ParsedAnswer;
+  /**
+   * Reads a streamed answer, reporting each piece, and returns it assembled into the body the API
+   * would have sent unstreamed, so `parseAnswer` reads both.
+   */
+  protected abstract assembleStream(
+    chunks: AsyncIterable<Buffer>,
+    emit: (delta: ProgressDelta) => void,
+  ): Promise<unknown>;
+  /** Where the server lists its models (GET), and how to read that list; null when it is not one. */
+  protected abstract readonly modelsPath: string;
+  protected abstract parseModelList(body: unknown): ServerModel[] | null;
+  /** Extra headers a streamed request needs. */
+  protected streamHeaders(): Record<string, string> {
+    return { accept: 'text/event-stream' };
+  }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const key = requireApiKey(this.endpoint);
     const started = performance.now();
+    const onProgress = this.endpoint.stream ? request.onProgress : undefined;
     const { body, attempts } = await postJson({
       service: this.endpoint.service,
       url: joinUrl(this.endpoint.baseUrl, this.path),
-      headers: { ...this.endpoint.headers, ...this.authHeaders(key) },
-      body: this.requestBody(request),
+      headers: { ...(onProgress ? this.streamHeaders() : {}), ...this.endpoint.headers, ...this.authHeaders(key) },
+      body: this.requestBody({ ...this.endpoint.sampling, ...definedOnly(request) }, onProgress !== undefined),
+      ...(onProgress ? { readStream: (chunks: AsyncIterable<Buffer>) => this.assembleStream(chunks, onProgress) } : {}),
       timeoutMs: this.endpoint.timeoutMs,
       maxRetries: this.endpoint.maxRetries,
       signal: request.signal,
@@ -46,4 +67,36 @@ export abstract class JsonApiProvider implements ModelProvider {
     }
     return { ...parsed.response, latencyMs: performance.now() - started };
   }
+
+  /** Who this provider calls, for messages. */
+  describe(): { service: string; baseUrl: string } {
+    return { service: this.endpoint.service, baseUrl: this.endpoint.baseUrl };
+  }
+
+  /** The models the server offers (OpenAI's /models, Anthropic's /v1/models, Ollama's /api/tags). */
+  async listModels(signal?: AbortSignal): Promise<ServerModel[]> {
+    const key = requireApiKey(this.endpoint);
+    const { body, attempts } = await postJson({
+      service: this.endpoint.service,
+      method: 'GET',
+      url: joinUrl(this.endpoint.baseUrl, this.modelsPath),
+      headers: { ...this.endpoint.headers, ...this.authHeaders(key) },
+      timeoutMs: this.endpoint.timeoutMs,
+      maxRetries: 0,
+      ...(signal ? { signal } : {}),
+      dispatcher: this.endpoint.dispatcher,
+      timing: this.endpoint.timing,
+      secrets: key ? [key] : [],
+    });
+    const models = this.parseModelList(body);
+    if (!models) {
+      throw new ModelCallError({ kind: 'bad_response', attempts, message: `${this.endpoint.service} answered with something that is not a list of models` });
+    }
+    return models.sort((a, b) => a.id.localeCompare(b.id));
+  }
+}
+
+/** The request without keys set to undefined, so they do not hide the model's own settings. */
+function definedOnly(request: ModelRequest): ModelRequest {
+  return Object.fromEntries(Object.entries(request).filter(([, value]) => value !== undefined)) as ModelRequest;
 }

@@ -64,6 +64,16 @@ const Prices = z.looseObject({
   output_per_million: z
     .number({ error: 'prices.output_per_million must be a number' })
     .nonnegative('prices.output_per_million must not be negative'),
+  /** Prompt tokens read from the provider's cache; charged at the input price when absent. */
+  cached_input_per_million: z
+    .number({ error: 'prices.cached_input_per_million must be a number' })
+    .nonnegative('prices.cached_input_per_million must not be negative')
+    .optional(),
+  /** Prompt tokens written to Anthropic's cache; charged at the input price when absent. */
+  cache_write_per_million: z
+    .number({ error: 'prices.cache_write_per_million must be a number' })
+    .nonnegative('prices.cache_write_per_million must not be negative')
+    .optional(),
 });
 
 const Headers = z
@@ -132,12 +142,32 @@ export const ProviderConfig = z.looseObject({
     .optional(),
   prevent_arg_injection: z.boolean({ error: 'prevent_arg_injection must be true or false' }).optional(),
   script: text('script').optional(),
+  temperature: z
+    .number({ error: 'temperature must be a number' })
+    .min(0, 'temperature must not be negative')
+    .max(2, 'temperature must be at most 2')
+    .optional(),
+  top_p: z
+    .number({ error: 'top_p must be a number' })
+    .gt(0, 'top_p must be greater than 0')
+    .max(1, 'top_p must be at most 1')
+    .optional(),
+  /** Ollama's model options (num_ctx, top_k, …), sent as they are. */
+  options: z.record(z.string(), z.unknown(), { error: 'options must be an object of name: value' }).optional(),
+  /** Ollama: let a thinking model think (true/false, or "low", "medium", "high"). */
+  think: z
+    .union([z.boolean(), z.enum(['low', 'medium', 'high'])], {
+      error: 'think must be true, false, "low", "medium" or "high"',
+    })
+    .optional(),
 });
 export type ProviderConfig = z.infer<typeof ProviderConfig>;
 
 const ModelEntryFields = z.looseObject({
   provider: text('provider'),
   model_name: text('model_name'),
+  /** Stream the answer as it is written (the default for providers that can). */
+  stream: z.boolean({ error: 'stream must be true or false' }).optional(),
   provider_config: ProviderConfig.optional(),
 });
 

@@ -57,7 +57,7 @@ describe('Ollama /api/chat', () => {
         { role: 'user', content: 'What is in the workspace?' },
       ],
       stream: false,
-      options: { temperature: 0.3, num_predict: 256 },
+      options: { num_ctx: 8192, temperature: 0.3, num_predict: 256 },
       tools: [{ type: 'function', function: listTool }],
     });
     expect(response).toMatchObject({
@@ -95,6 +95,7 @@ describe('Ollama /api/chat', () => {
     expect(server.received[0]?.json).toEqual({
       model: 'llama3.2',
       stream: false,
+      options: { num_ctx: 8192 },
       messages: [
         { role: 'user', content: 'List files' },
         {

@@ -1,40 +1,102 @@
 import { z } from 'zod';
+import type { ProgressDelta } from '../api/model-event-schemas';
+import type { ServerModel } from '../api/model-setup-schemas';
 import { JsonApiProvider } from './json-api-provider';
+import { assembleOllamaStream } from './ollama-stream';
 import { functionToolCalls, isPlainObject } from './json-values';
+import { modelListIn } from './model-list';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
-import type { ChatMessage, ModelRequest, ToolCall } from './types';
+import type { ChatMessage, ModelRequest, StopReason, ToolCall } from './types';
+import type { HttpEndpoint } from './endpoint';
+
+/** What models.json may set for Ollama: `options` (num_ctx, top_k, …) and `think`. */
+export interface OllamaSettings {
+  options?: Record<string, unknown>;
+  think?: boolean | 'low' | 'medium' | 'high';
+}
+
+/** Ollama's own default context (2048–4096 tokens) silently cuts an agent's prompt; never ask for less than this. */
+export const OLLAMA_MIN_CONTEXT = 8192;
+const OLLAMA_MAX_AUTO_CONTEXT = 131_072;
 
 /** Ollama's native /api/chat. Its errors are errors (LeMMing returned them as the answer). */
 export class OllamaProvider extends JsonApiProvider {
   protected readonly path = 'api/chat';
+  protected readonly modelsPath = 'api/tags';
+
+  constructor(
+    endpoint: HttpEndpoint,
+    private readonly settings: OllamaSettings = {},
+  ) {
+    super(endpoint);
+  }
 
   protected authHeaders(key: string | undefined): Record<string, string> {
     return key ? { authorization: `Bearer ${key}` } : {};
   }
 
-  protected requestBody(request: ModelRequest): Record<string, unknown> {
-    return toOllamaRequest(request);
+  protected requestBody(request: ModelRequest, stream: boolean): Record<string, unknown> {
+    return toOllamaRequest(request, this.settings, stream);
+  }
+
+  protected override streamHeaders(): Record<string, string> {
+    return { accept: 'application/x-ndjson' };
+  }
+
+  protected assembleStream(chunks: AsyncIterable<Buffer>, emit: (delta: ProgressDelta) => void): Promise<unknown> {
+    return assembleOllamaStream(chunks, emit);
   }
 
   protected parseAnswer(body: unknown): ParsedAnswer {
     return fromOllamaResponse(body);
   }
+
+  protected parseModelList(body: unknown): ServerModel[] | null {
+    return modelListIn(body, 'models', (item) => ({ id: item.model ?? item.name ?? '', label: item.name ?? item.model ?? '' }));
+  }
 }
 
-export function toOllamaRequest(request: ModelRequest): Record<string, unknown> {
+/**
+ * A context window that holds the prompt and the answer, in powers of two so that Ollama, which reloads
+ * a model when num_ctx changes, reloads rarely.
+ */
+export function ollamaContextFor(request: ModelRequest): number {
+  // Three characters a token: generous, so the window errs on the big side.
+  const characters = request.messages.reduce(
+    (sum, message) => sum + message.content.length + JSON.stringify(message.toolCalls ?? []).length,
+    0,
+  );
+  const toolCharacters = JSON.stringify(request.tools ?? []).length;
+  const needed = Math.ceil((characters + toolCharacters) / 3) + (request.maxTokens ?? 0);
+  let size = OLLAMA_MIN_CONTEXT;
+  while (size < needed && size < OLLAMA_MAX_AUTO_CONTEXT) size *= 2;
+  return size;
+}
+
+export function toOllamaRequest(
+  request: ModelRequest,
+  settings: OllamaSettings = {},
+  stream = false,
+): Record<string, unknown> {
   // Sampling settings belong in `options`; Ollama ignores them at the top level, where LeMMing put temperature.
   const options = {
+    num_ctx: ollamaContextFor(request),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
     ...(request.maxTokens !== undefined ? { num_predict: request.maxTokens } : {}),
+    ...settings.options,
   };
+  // Ollama has no tool_choice: the way to forbid calls is to offer no tools (it enforces no tools-in-history rule).
+  const offerTools = request.tools?.length && request.toolChoice !== 'none';
   return {
     model: request.model,
     messages: toOllamaMessages(request.messages),
-    stream: false,
-    ...(Object.keys(options).length ? { options } : {}),
-    ...(request.tools?.length
+    stream,
+    options,
+    ...(settings.think !== undefined ? { think: settings.think } : {}),
+    ...(offerTools
       ? {
-          tools: request.tools.map((tool) => ({
+          tools: (request.tools ?? []).map((tool) => ({
             type: 'function',
             function: { name: tool.name, description: tool.description, parameters: tool.parameters },
           })),
@@ -99,7 +161,15 @@ export function fromOllamaResponse(body: unknown): ParsedAnswer {
         ? { inputTokens: Math.round(prompt_eval_count ?? 0), outputTokens: Math.round(eval_count ?? 0) }
         : null,
       finishReason: done_reason ?? null,
+      stop: ollamaStopReason(done_reason ?? null, toolCalls.length > 0),
       raw: body,
     },
   };
+}
+
+/** Ollama's done_reason ("stop", "length", "load", "unload") in the shared words. */
+export function ollamaStopReason(doneReason: string | null, calledTools: boolean): StopReason {
+  if (doneReason === 'length') return 'length';
+  if (calledTools) return 'tool_calls';
+  return doneReason === 'stop' || doneReason === null ? 'end' : 'other';
 }

@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import type { HttpEndpoint } from './endpoint';
+import type { ProgressDelta } from '../api/model-event-schemas';
+import type { ServerModel } from '../api/model-setup-schemas';
 import { JsonApiProvider } from './json-api-provider';
+import { assembleOpenAiStream } from './openai-stream';
 import { functionToolCalls } from './json-values';
+import { modelListIn } from './model-list';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
-import type { ChatMessage, ModelRequest, ToolCall, ToolDefinition } from './types';
+import type { ChatMessage, ModelRequest, StopReason, TokenUsage, ToolCall, ToolDefinition } from './types';
 
 /** OpenAI's own API wants max_completion_tokens (reasoning models refuse max_tokens); compatible servers want max_tokens. */
 export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
@@ -11,6 +15,7 @@ export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
 /** OpenAI chat completions, and every server that speaks it (OpenRouter, LM Studio, vLLM, llama.cpp). */
 export class OpenAiCompatibleProvider extends JsonApiProvider {
   protected readonly path = 'chat/completions';
+  protected readonly modelsPath = 'models';
 
   constructor(
     endpoint: HttpEndpoint,
@@ -23,26 +28,59 @@ export class OpenAiCompatibleProvider extends JsonApiProvider {
     return key ? { authorization: `Bearer ${key}` } : {};
   }
 
-  protected requestBody(request: ModelRequest): Record<string, unknown> {
-    return toOpenAiRequest(request, this.maxTokensField);
+  protected requestBody(request: ModelRequest, stream: boolean): Record<string, unknown> {
+    return toOpenAiRequest(request, this.maxTokensField, stream);
+  }
+
+  protected assembleStream(chunks: AsyncIterable<Buffer>, emit: (delta: ProgressDelta) => void): Promise<unknown> {
+    return assembleOpenAiStream(chunks, emit);
   }
 
   protected parseAnswer(body: unknown): ParsedAnswer {
     return fromOpenAiResponse(body);
+  }
+
+  protected parseModelList(body: unknown): ServerModel[] | null {
+    return modelListIn(body, 'data', (item) => ({ id: item.id ?? '', label: item.id ?? '' }));
   }
 }
 
 export function toOpenAiRequest(
   request: ModelRequest,
   maxTokensField: MaxTokensField,
+  stream = false,
 ): Record<string, unknown> {
   return {
     model: request.model,
+    // Without include_usage a streamed answer reports no tokens, and nothing could be charged.
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     messages: request.messages.map(toOpenAiMessage),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
     ...(request.maxTokens !== undefined ? { [maxTokensField]: request.maxTokens } : {}),
-    ...(request.tools?.length ? { tools: request.tools.map(toOpenAiTool) } : {}),
+    ...(request.tools?.length
+      ? { tools: request.tools.map(toOpenAiTool), ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}) }
+      : {}),
   };
+}
+
+/** OpenAI's finish_reason in the shared words; a refusal is a message field, not a finish reason. */
+export function openAiStopReason(finishReason: string | null, refused: boolean): StopReason {
+  if (refused) return 'refusal';
+  switch (finishReason) {
+    case 'stop':
+    case null:
+      return 'end';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_calls';
+    case 'length':
+      return 'length';
+    case 'content_filter':
+      return 'content_filter';
+    default:
+      return 'other';
+  }
 }
 
 function toOpenAiMessage(message: ChatMessage): Record<string, unknown> {
@@ -88,16 +126,33 @@ const OpenAiResponse = z.looseObject({
       z.looseObject({
         message: z.looseObject({
           content: z.union([z.string(), z.array(TextPart)]).nullish(),
+          refusal: z.string().nullish(),
           tool_calls: z.array(OpenAiToolCall).nullish(),
         }),
         finish_reason: z.string().nullish(),
       }),
     )
     .min(1),
-  usage: z
-    .looseObject({ prompt_tokens: z.number().nonnegative(), completion_tokens: z.number().nonnegative() })
-    .nullish(),
+  usage: z.unknown().optional(),
 });
+
+const OpenAiUsage = z.looseObject({
+  prompt_tokens: z.number().nonnegative(),
+  completion_tokens: z.number().nonnegative(),
+  prompt_tokens_details: z.looseObject({ cached_tokens: z.number().nonnegative().nullish() }).nullish(),
+});
+
+/** Usage as OpenAI reports it: prompt_tokens includes the cached ones. Null when absent or unreadable. */
+export function fromOpenAiUsage(usage: unknown): TokenUsage | null {
+  const checked = OpenAiUsage.safeParse(usage);
+  if (!checked.success) return null;
+  const cached = checked.data.prompt_tokens_details?.cached_tokens;
+  return {
+    inputTokens: Math.round(checked.data.prompt_tokens),
+    outputTokens: Math.round(checked.data.completion_tokens),
+    ...(cached ? { cachedInputTokens: Math.round(cached) } : {}),
+  };
+}
 
 /** Reads a chat completion; anything that is not one is described, never thrown. */
 export function fromOpenAiResponse(body: unknown): ParsedAnswer {
@@ -111,19 +166,20 @@ export function fromOpenAiResponse(body: unknown): ParsedAnswer {
     };
   const choice = checked.data.choices[0] as (typeof checked.data.choices)[number];
   const content = choice.message.content;
-  const text =
+  const written =
     typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
+  const refusal = choice.message.refusal ?? null;
+  const text = refusal && !written ? refusal : written;
   const toolCalls: ToolCall[] = functionToolCalls(choice.message.tool_calls ?? []);
-  const usage = checked.data.usage;
+  const finishReason = choice.finish_reason ?? null;
   return {
     ok: true,
     response: {
       text,
       toolCalls,
-      usage: usage
-        ? { inputTokens: Math.round(usage.prompt_tokens), outputTokens: Math.round(usage.completion_tokens) }
-        : null,
-      finishReason: choice.finish_reason ?? null,
+      usage: fromOpenAiUsage(checked.data.usage),
+      finishReason,
+      stop: openAiStopReason(finishReason, refusal !== null),
       raw: body,
     },
   };

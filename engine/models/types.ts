@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProgressDelta } from '../api/model-event-schemas';
 
 /** One call the model asked for. `arguments` is the parsed JSON, or the raw text when it does not parse. */
 export const ToolCall = z.object({
@@ -19,6 +20,8 @@ export const ChatMessage = z.object({
   toolCalls: z.array(ToolCall).optional(),
   /** Only on tool messages: the call this message is the result of. */
   toolCallId: z.string().optional(),
+  /** Only on tool messages: the tool failed (Anthropic's `is_error`). */
+  isError: z.boolean().optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
@@ -31,16 +34,40 @@ export const ToolDefinition = z.object({
 export type ToolDefinition = z.infer<typeof ToolDefinition>;
 
 export const TokenUsage = z.object({
+  /** Every prompt token the call used, cached ones and cache writes included. */
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
+  /** Of inputTokens, those read from the provider's prompt cache (billed at the cached price). */
+  cachedInputTokens: z.number().int().nonnegative().optional(),
+  /** Of inputTokens, those written to the prompt cache (Anthropic bills them at the cache-write price). */
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;
+
+/**
+ * Why the model stopped, the same words for every API: `end` (it finished), `tool_calls`, `length`
+ * (max tokens reached), `context_window` (the prompt filled the model's window), `content_filter`,
+ * `refusal` (the text is the model's refusal), `pause` (Anthropic's pause_turn: send it back to go on).
+ */
+export const StopReason = z.enum([
+  'end',
+  'tool_calls',
+  'length',
+  'context_window',
+  'content_filter',
+  'refusal',
+  'pause',
+  'other',
+]);
+export type StopReason = z.infer<typeof StopReason>;
 
 export const ModelResponse = z.object({
   text: z.string(),
   toolCalls: z.array(ToolCall),
   usage: TokenUsage.nullable(),
   finishReason: z.string().nullable(),
+  /** The finish reason in the shared words; absent when the provider does not say (cli, scripted). */
+  stop: StopReason.optional(),
   /** The provider's response body as parsed JSON (stdout for the cli provider), kept for the timeline. */
   raw: z.unknown(),
   latencyMs: z.number().nonnegative(),
@@ -59,16 +86,30 @@ export interface ModelRequest {
   model: string;
   messages: ChatMessage[];
   tools?: ToolDefinition[];
+  /** `none` forbids further tool calls while keeping the tools the history refers to. */
+  toolChoice?: 'auto' | 'none';
+  /** Sent only when set (reasoning models reject sampling settings). */
   temperature?: number;
+  topP?: number;
   maxTokens?: number;
   signal?: AbortSignal;
   context?: CallContext;
+  /**
+   * Called with each piece of the answer as it is written. Providers that can stream do so when this is
+   * given (unless models.json says `"stream": false`); the resolved response is the same either way.
+   */
+  onProgress?: (delta: ProgressDelta) => void;
 }
 
 export interface ModelProvider {
   readonly name: string;
   /** True when the provider takes tool definitions and returns structured tool calls. */
   readonly nativeTools: boolean;
+  /**
+   * True when a conversation ending in an assistant message makes the model go on from it (Anthropic),
+   * so a cut-off answer can be continued and a paused turn resumed.
+   */
+  readonly continuesAssistantMessage?: boolean;
   /** Resolves with the model's answer or rejects with a ModelCallError, nothing else. */
   complete(request: ModelRequest): Promise<ModelResponse>;
 }

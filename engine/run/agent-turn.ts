@@ -5,7 +5,8 @@ import { pythonJsonDumps, pythonUtcIsoFormat } from '../memory/python-format';
 import type { Inbox } from '../messages/message-store';
 import { newOutboxEntry, outboxFileName, serializeEntry, type OutboxEntry } from '../messages/outbox-entry';
 import { isModelCallError } from '../models/model-call-error';
-import type { ChatMessage, ModelProvider, ModelResponse, ToolCall, ToolDefinition } from '../models/types';
+import type { ModelWarningCode, ProgressDelta, TurnProgress } from '../api/model-event-schemas';
+import type { ChatMessage, ModelProvider, ModelResponse, TokenUsage, ToolCall, ToolDefinition } from '../models/types';
 import type { Resume } from '../org/resume-schema';
 import type { KnownEventFields, KnownTimelineEvent } from '../api/timeline-events';
 import type { TurnStatus } from '../api/run-schemas';
@@ -54,6 +55,8 @@ export interface TurnInput {
   limits: TurnLimits;
   clock: () => Date;
   signal?: AbortSignal;
+  /** Live pieces of each model answer (see TurnProgress). */
+  onProgress?: (progress: TurnProgress) => void;
 }
 
 export interface TurnLimits {
@@ -137,9 +140,14 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
       turn.warn('credits_exhausted', 'The turn stopped calling the model because the next call could not be paid for.');
       break;
     }
-    const toolsThisRound = round < limits.maxRounds ? tools.definitions : [];
-    const response = await callModel(input, model.provider, messages, toolsThisRound, maxTokens, round, turn);
+    // Tools stay on every round (Anthropic refuses a history of tool calls without them); the last round forbids calling them.
+    const toolChoice = round === limits.maxRounds && tools.definitions.length > 0 ? 'none' : undefined;
+    const response = await callModel(input, model.provider, messages, { tools: tools.definitions, toolChoice }, maxTokens, round, turn);
     if (!response) return;
+    if (response.stop === 'refusal') {
+      turn.event({ kind: 'model_refused', round, model: model.key, text: response.text });
+      break;
+    }
 
     const parsed = parseModelResponse(response.text);
     for (const warning of parsed.warnings) turn.warn(`contract_${warning.code}`, warning.message, warning.snippet);
@@ -161,7 +169,7 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     const results: { call: ToolCall; result: ToolResult }[] = [];
     for (const call of calls) results.push({ call, result: await runTool(tools.call, call, round, turn) });
     if (response.toolCalls.length > 0) {
-      for (const { call, result } of results) messages.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(result) });
+      for (const { call, result } of results) messages.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(result), ...(result.success ? {} : { isError: true }) });
     } else {
       messages.push({ role: 'user', content: `TOOL RESULTS:\n${results.map(({ call, result }) => `${call.name}: ${JSON.stringify(result)}`).join('\n')}` });
     }
@@ -177,27 +185,117 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
   turn.complete(notes.join('\n'));
 }
 
+interface RoundTools {
+  tools: ToolDefinition[];
+  toolChoice: 'none' | undefined;
+}
+
+/** Anthropic's pause_turn: the answer is sent back this many times at most to let the model go on. */
+const MAX_PAUSE_CONTINUATIONS = 3;
+
+/**
+ * One round's answer, following the stop reason: a paused turn is resumed, an answer cut at max_tokens
+ * is continued once where the API continues an assistant message; what cannot be mended is a warning.
+ * Every call is its own `model_call` event and charge. Null when a call failed (the turn is failed).
+ */
 async function callModel(
   input: TurnInput,
   provider: ModelProvider,
   messages: ChatMessage[],
-  tools: ToolDefinition[],
+  roundTools: RoundTools,
   maxTokens: number,
   round: number,
   turn: TurnRecorder,
 ): Promise<ModelResponse | null> {
+  let answer: ModelResponse | null = null;
+  let pauses = 0;
+  let continuedAfterLength = false;
+  for (;;) {
+    const conversation = answer ? [...messages, { role: 'assistant' as const, content: answer.text.trimEnd() }] : messages;
+    const response = await callOnce(input, provider, conversation, roundTools, maxTokens, round, turn);
+    if (!response) return null;
+    answer = answer ? joinAnswers(answer, response) : response;
+    const canGoOn = provider.continuesAssistantMessage === true && response.toolCalls.length === 0;
+    switch (response.stop) {
+      case 'pause':
+        if (canGoOn && pauses < MAX_PAUSE_CONTINUATIONS) {
+          pauses += 1;
+          continue;
+        }
+        turn.warn('model_still_paused' satisfies ModelWarningCode, `The model paused its answer ${pauses + 1} time(s); what it wrote so far is used.`);
+        return answer;
+      case 'length': {
+        const continuing = canGoOn && !continuedAfterLength && answer.text.trim() !== '';
+        turn.warn(
+          'model_output_truncated' satisfies ModelWarningCode,
+          `The model's answer reached its length limit (${maxTokens} tokens, max_tokens) and was cut off.${continuing ? ' The model was asked to go on once.' : ''}`,
+        );
+        if (!continuing) return answer;
+        continuedAfterLength = true;
+        continue;
+      }
+      case 'context_window':
+        turn.warn('model_context_full' satisfies ModelWarningCode, "The conversation filled the model's context window; its answer was cut off.");
+        return answer;
+      case 'content_filter':
+        turn.warn('model_content_filtered' satisfies ModelWarningCode, "The provider's content filter stopped the model's answer; what it wrote before that is used.");
+        return answer;
+      default:
+        return answer;
+    }
+  }
+}
+
+/** A continued answer: the text goes on where the previous call stopped; usage adds up. */
+function joinAnswers(before: ModelResponse, after: ModelResponse): ModelResponse {
+  return {
+    ...after,
+    text: before.text.trimEnd() + after.text,
+    toolCalls: [...before.toolCalls, ...after.toolCalls],
+    usage: before.usage && after.usage ? addUsage(before.usage, after.usage) : (after.usage ?? before.usage),
+    latencyMs: before.latencyMs + after.latencyMs,
+  };
+}
+
+function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  const cached = (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0);
+  const writes = (a.cacheWriteTokens ?? 0) + (b.cacheWriteTokens ?? 0);
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    ...(cached ? { cachedInputTokens: cached } : {}),
+    ...(writes ? { cacheWriteTokens: writes } : {}),
+  };
+}
+
+async function callOnce(
+  input: TurnInput,
+  provider: ModelProvider,
+  messages: ChatMessage[],
+  { tools, toolChoice }: RoundTools,
+  maxTokens: number,
+  round: number,
+  turn: TurnRecorder,
+): Promise<ModelResponse | null> {
+  // The limit is on silence, not on the whole answer: each piece of a streamed answer restarts it.
   const deadline = callDeadline(input.signal, input.limits.callTimeoutMs);
   const signal = deadline.signal;
+  const report = input.onProgress ? progressReporter(input, round, input.onProgress) : undefined;
   const started = Date.now();
+  const temperature = input.agent.resume.model.temperature;
   try {
     const response = await provider.complete({
       model: input.model.modelName,
       messages: structuredClone(messages),
-      ...(tools.length > 0 ? { tools } : {}),
-      temperature: input.agent.resume.model.temperature ?? 0.2,
+      ...(tools.length > 0 ? { tools, ...(toolChoice ? { toolChoice } : {}) } : {}),
+      ...(temperature !== null && temperature !== undefined ? { temperature } : {}),
       maxTokens,
       signal,
       context: { agent: input.agent.resume.name, tick: input.tick, round },
+      onProgress: (delta) => {
+        deadline.restart();
+        report?.(delta);
+      },
     });
     const costMicro = response.usage ? usageCostMicros(response.usage, input.model.prices) : 0;
     turn.event({
@@ -207,7 +305,8 @@ async function callModel(
       provider: provider.name,
       prompt: messages,
       tools: tools.map((tool) => tool.name),
-      response: { text: response.text, toolCalls: response.toolCalls, finishReason: response.finishReason, raw: response.raw },
+      ...(toolChoice ? { tool_choice: toolChoice } : {}),
+      response: { text: response.text, toolCalls: response.toolCalls, finishReason: response.finishReason, ...(response.stop ? { stop: response.stop } : {}), raw: response.raw },
       usage: response.usage,
       latency_ms: response.latencyMs,
       cost: fromMicros(costMicro),
@@ -215,15 +314,23 @@ async function callModel(
     if (costMicro > 0) turn.charge('model_call', costMicro, `model call ${round} (${response.usage?.inputTokens ?? 0} in, ${response.usage?.outputTokens ?? 0} out)`);
     return response;
   } catch (error) {
-    const failure = isModelCallError(error)
-      ? { error_kind: error.kind, status: error.status ?? null, attempts: error.attempts, message: error.message }
-      : { error_kind: 'unexpected', status: null, attempts: 1, message: error instanceof Error ? error.message : String(error) };
+    const silent = signal.aborted && !input.signal?.aborted;
+    const failure = silent
+      ? { error_kind: 'timeout', status: null, attempts: isModelCallError(error) ? error.attempts : 1, message: `The model sent nothing for ${input.limits.callTimeoutMs} ms, so the call was given up.` }
+      : isModelCallError(error)
+        ? { error_kind: error.kind, status: error.status ?? null, attempts: error.attempts, message: error.message }
+        : { error_kind: 'unexpected', status: null, attempts: 1, message: error instanceof Error ? error.message : String(error) };
     turn.event({ kind: 'model_call', round, model: input.model.key, provider: provider.name, prompt: messages, error: failure, latency_ms: Date.now() - started });
     turn.fail('llm_call_failed', failure.message, { ...failure, duration_ms: Date.now() - started });
     return null;
   } finally {
     deadline.dispose();
   }
+}
+
+function progressReporter(input: TurnInput, round: number, report: (progress: TurnProgress) => void): (delta: ProgressDelta) => void {
+  const where = { kind: 'turn_progress' as const, run: input.runId, tick: input.tick, agent: input.agent.resume.name, turn: input.turnId, round };
+  return (delta) => report({ ...where, deltas: [delta] });
 }
 
 async function runTool(call: (name: string, args: unknown) => Promise<ToolResult>, toolCall: ToolCall, round: number, turn: TurnRecorder): Promise<ToolResult> {

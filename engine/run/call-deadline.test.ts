@@ -30,4 +30,16 @@ describe('a model call deadline', () => {
     expect(activeTimers()).toBe(before);
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
+
+  it('measures silence: each restart gives the call its whole time again', async () => {
+    const deadline = callDeadline(undefined, 60);
+    for (let piece = 0; piece < 4; piece += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      deadline.restart();
+    }
+    expect(deadline.signal.aborted).toBe(false);
+    await new Promise((resolve) => deadline.signal.addEventListener('abort', resolve));
+    expect(deadline.signal.reason).toMatchObject({ name: 'TimeoutError' });
+    deadline.dispose();
+  });
 });

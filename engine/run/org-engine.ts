@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TurnProgress } from '../api/model-event-schemas';
 import type { AgentProblem } from '../api/schemas';
 import { formatProblem } from '../api/problem';
 import { toMicros, fromMicros } from '../credits/credit-amount';
@@ -66,6 +67,8 @@ export interface EngineOptions {
   httpTransport?: HttpTransport;
   /** Called after each commit with what was committed (the live tail). */
   onCommit?: (commit: EngineCommit) => void;
+  /** Called with each piece of a model's answer as it is written; not stored (the timeline keeps the whole answer). */
+  onProgress?: (progress: TurnProgress) => void;
   /** What is running the org, named to a program its run lock refuses: `lemming run`, `LeMMing Desktop`. */
   program?: string;
   /**
@@ -533,6 +536,7 @@ export class OrgEngine {
       limits: this.limits,
       clock: this.clock,
       ...(signal ? { signal } : {}),
+      ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
     });
   }
 

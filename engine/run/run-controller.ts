@@ -62,6 +62,8 @@ export class RunController {
   private busy = false;
   private wakeUp: (() => void) | null = null;
   private readonly abort = new AbortController();
+  /** Cancels the model calls of the tick in progress (stop); a new one for every tick. */
+  private tickAbort: AbortController | null = null;
 
   constructor(
     private readonly runner: TickRunner,
@@ -142,7 +144,11 @@ export class RunController {
     }
   }
 
-  /** Ends the run; a tick in progress finishes first (the state says `stopping` until it has). */
+  /**
+   * Ends the run. The tick in progress ends as soon as its model calls are cancelled (an answer being
+   * streamed is cut off at once): its turns are committed, those whose call was cancelled as failed. The
+   * state says `stopping` until then. Pausing, unlike stopping, lets the tick finish.
+   */
   stop(): RunCommandResult {
     switch (this.current.phase) {
       case 'idle':
@@ -150,10 +156,12 @@ export class RunController {
         return { ok: true, value: this.state() };
       case 'stepping':
         this.update({ phase: 'stopping' });
+        this.tickAbort?.abort();
         return { ok: true, value: this.state() };
       default:
         if (this.busy) this.update({ phase: 'stopping' });
         else this.end('stopped', 'Stopped.');
+        this.tickAbort?.abort();
         this.wake();
         return { ok: true, value: this.state() };
     }
@@ -229,9 +237,10 @@ export class RunController {
         this.update({ nextTick: tick });
         return { kind: 'past_last_tick', tick };
       }
+      this.tickAbort = new AbortController();
       this.update({ tickInProgress: tick, nextTick: tick });
       this.options.onTickStart?.(tick);
-      const report = await this.runner.runTick(this.abort.signal);
+      const report = await this.runner.runTick(AbortSignal.any([this.abort.signal, this.tickAbort.signal]));
       this.update({ tickInProgress: null, nextTick: report.tick + 1, ticksRun: this.current.ticksRun + 1 });
       this.options.onTick?.(report);
       return { kind: 'ran', report };
@@ -240,6 +249,7 @@ export class RunController {
       return { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
     } finally {
       this.busy = false;
+      this.tickAbort = null;
     }
   }
 

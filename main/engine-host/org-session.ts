@@ -57,6 +57,7 @@ export class OrgSession implements OrgContext {
       env: options.env,
       secrets: options.secrets.store,
       onCommit: (commit) => commits.session?.committed(commit),
+      onProgress: (progress) => options.events.turnProgress(progress),
     });
     const session = new OrgSession(options.orgPath, engine, options);
     commits.session = session;
@@ -103,6 +104,7 @@ export class OrgSession implements OrgContext {
   }
 
   private committed(commit: EngineCommit): void {
+    if (commit.agent !== null && commit.agent !== 'human') this.options.events.turnEnded(commit.agent);
     this.lastSeenSeq = Math.max(this.lastSeenSeq, commit.lastSeq);
     this.options.events.timelineAppended(commit.lastSeq);
     if (commit.agent === null || commit.tick !== this.tickInProgress) return;

@@ -7,6 +7,7 @@ import { listConnectors, setConnectorConfig } from '../../engine/app/connectors'
 import { creditBalances, creditHistory } from '../../engine/app/credits';
 import { prepareDemoOrg } from '../../engine/app/demo-org';
 import { savePositions } from '../../engine/app/layout-file';
+import { addModelWithKey, detectLocalServers, listServerModels, probeModel } from '../../engine/app/model-setup';
 import { listModels, updateModels } from '../../engine/app/models';
 import { listAgents, orgStatus, sendMessage, topUp } from '../../engine/app/org';
 import { createAgent, removeAgent, restoreAgent } from '../../engine/app/org-directory';
@@ -56,6 +57,12 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     if (result.ok) host.events.emit('agents.changed', { names });
     return result;
   };
+
+  const setupDeps = (session: OrgSession) => ({
+    orgPath: session.orgPath,
+    resolveSecret: (name: string) => host.resolveSecret(name),
+    env: host.options.env ?? {},
+  });
 
   return {
     'app.info': async () => ok(deps.appInfo()),
@@ -151,6 +158,20 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         const updated = await updateModels(session.orgPath, input);
         return updated.ok ? ok(await listModels(session.orgPath, host.secretStore)) : updated;
       }),
+
+    'models.serverModels': (input) => inOrg(async (session) => ok(await listServerModels(input, setupDeps(session)))),
+    'models.probe': (input) => inOrg(async (session) => ok(await probeModel(input, setupDeps(session)))),
+    'models.add': (input) =>
+      inOrg(async (session) => {
+        const added = await addModelWithKey(input, {
+          secrets: host.secretStore,
+          saveModel: (key, patch) => updateModels(session.orgPath, { action: 'set', key, patch }),
+        });
+        if (!added.ok) return added;
+        await host.reloadSecrets();
+        return ok(await listModels(session.orgPath, host.secretStore));
+      }),
+    'models.detectLocal': () => inOrg(async (session) => ok(await detectLocalServers(setupDeps(session)))),
 
     'firstRun.openDemo': async ({ fresh }) => {
       const demo = await prepareDemoOrg(

@@ -66,6 +66,7 @@ export const EVENT_SAMPLES: { [K in KnownEventKind]: Sample<K> } = {
       recipients: ['researcher'],
     },
   },
+  model_refused: { ...at, kind: 'model_refused', round: 1, model: 'gpt', text: 'I cannot help with that.' },
   message_refused: {
     ...at,
     kind: 'message_refused',

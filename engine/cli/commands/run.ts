@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TurnProgress } from '../../api/model-event-schemas';
 import type { TickReport } from '../../api/run-schemas';
 import { DEFAULT_TURN_CONCURRENCY } from '../../run/provider-concurrency';
 import type { AgentProblem } from '../../api/schemas';
@@ -15,6 +16,50 @@ function printTick(io: CliIo, report: TickReport): void {
   io.stdout.write(`tick ${report.tick}: ${turns || 'no agent fired'}\n`);
 }
 
+/**
+ * `--follow`: each model answer as it is written. Text goes to stdout under a line naming the agent and
+ * model call whenever the writer changes; with --json, one JSON line per piece goes to stderr instead,
+ * so stdout stays one JSON document.
+ */
+class ProgressPrinter {
+  private writer = '';
+  private midLine = false;
+
+  constructor(
+    private readonly io: CliIo,
+    private readonly json: boolean,
+  ) {}
+
+  readonly print = (progress: TurnProgress): void => {
+    if (this.json) {
+      this.io.stderr.write(`${JSON.stringify(progress)}\n`);
+      return;
+    }
+    const who = `${progress.turn}#${progress.round}`;
+    for (const delta of progress.deltas) {
+      if (this.writer !== who) {
+        this.endLine();
+        this.io.stdout.write(`[tick ${progress.tick}] ${progress.agent}, model call ${progress.round}:\n`);
+        this.writer = who;
+      }
+      if (delta.type === 'text') this.write(delta.text);
+      else if (delta.name) this.write(`${this.midLine ? '\n' : ''}(calling ${delta.name}…)\n`);
+    }
+  };
+
+  /** Ends a half-written line, so what is printed next starts on its own. */
+  endLine(): void {
+    if (this.midLine) this.write('\n');
+    this.writer = '';
+  }
+
+  private write(text: string): void {
+    if (text === '') return;
+    this.io.stdout.write(text);
+    this.midLine = !text.endsWith('\n');
+  }
+}
+
 /** Says at once who runs the org, before the secrets and the engine are opened (which then take the lock for good). */
 function refuseIfRunElsewhere(org: string): void {
   const message = runElsewhereMessage(org);
@@ -24,8 +69,8 @@ function refuseIfRunElsewhere(org: string): void {
 export const runCommand: Command = {
   name: 'run',
   summary: 'Run the org for N ticks (default 1), offline-safe; resumes where the last run stopped.',
-  usage: 'run <org> [--ticks N] [--interval SECONDS] [--concurrency N] [--json]',
-  options: { ticks: { type: 'string' }, interval: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'boolean' } },
+  usage: 'run <org> [--ticks N] [--interval SECONDS] [--concurrency N] [--follow] [--json]',
+  options: { ticks: { type: 'string' }, interval: { type: 'string' }, concurrency: { type: 'string' }, follow: { type: 'boolean' }, json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const ticks = positiveInteger(stringOption(values, 'ticks'), '--ticks', 1);
@@ -35,6 +80,7 @@ export const runCommand: Command = {
     const concurrency = positiveInteger(stringOption(values, 'concurrency'), '--concurrency', DEFAULT_TURN_CONCURRENCY);
     refuseIfRunElsewhere(org);
     const reports: TickReport[] = [];
+    const follow = values.follow ? new ProgressPrinter(io, Boolean(values.json)) : undefined;
     let invalidResumes: { folder: string; name: string; problems: AgentProblem[] }[] = [];
     await withEngine(
       org,
@@ -51,11 +97,14 @@ export const runCommand: Command = {
           if (index > 0 && interval > 0) await sleep(interval * 1000);
           const report = await engine.runTick();
           reports.push(report);
-          if (!values.json) printTick(io, report);
+          if (!values.json) {
+            follow?.endLine();
+            printTick(io, report);
+          }
         }
       },
       // The run lock comes before anything else: a second run of the org is refused at once, before any model call.
-      { concurrency, program: 'lemming run', claimRun: true },
+      { concurrency, program: 'lemming run', claimRun: true, ...(follow ? { onProgress: follow.print } : {}) },
     );
     if (values.json) printJson(io, { invalidResumes, ticks: reports });
     return EXIT_OK;

@@ -8,6 +8,7 @@ import { useNavigation } from '../stores/navigation-store';
 import { useOrgStore } from '../stores/org-store';
 import { AgentView } from '../views/agent/AgentView';
 import { FirstRunView } from '../views/first-run/FirstRunView';
+import { useLiveAnswerFeed } from '../views/live/use-live-answers';
 import { RunControls } from '../views/run/RunControls';
 import { useRunStore } from '../views/run/run-store';
 import { SettingsView } from '../views/settings/SettingsView';
@@ -121,6 +122,7 @@ function OpenOrg({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) 
   const view = useNavigation((store) => store.view);
   const agent = useNavigation((store) => store.agent);
   useAgentRefresh();
+  useLiveAnswerFeed();
 
   switch (view) {
     case 'org':

@@ -1,3 +1,4 @@
+import { LiveAnswerPanel } from '../live/LiveAnswer';
 import { ErrorAlert } from '../org/ErrorAlert';
 import { AgentStateBadge } from '../org/agent-state-badge';
 import '../org/org-view.css';
@@ -23,6 +24,7 @@ export function AgentView({ agent }: { agent: string }) {
         </h2>
         <AgentStateBadge state={detail.state} />
       </div>
+      <LiveAnswerPanel agent={agent} />
       <p className="muted">
         Its resume is <code>{detail.file}</code>. Saving changes only the fields you edit; everything else in
         the file stays as it is

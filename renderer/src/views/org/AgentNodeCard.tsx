@@ -1,5 +1,6 @@
 import { Handle, Position as HandleSide, type Node, type NodeProps } from '@xyflow/react';
 import type { GraphNode } from '../../../../engine/api';
+import { LiveAnswerTail } from '../live/LiveAnswer';
 import { AgentStateBadge } from './agent-state-badge';
 
 export interface AgentNodeData extends Record<string, unknown> {
@@ -44,6 +45,7 @@ export function AgentNodeCard({ data }: NodeProps<AgentFlowNode>) {
         <AgentStateBadge state={agent.state} reason={agent.stateReason} />
         {agent.balance !== null && <span className="agent-node-balance">{agent.balance} credits</span>}
       </div>
+      <LiveAnswerTail agent={agent.name} />
       <Handle type="source" position={HandleSide.Bottom} isConnectable={false} />
     </div>
   );

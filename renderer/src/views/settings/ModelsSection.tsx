@@ -7,11 +7,16 @@ import { EmptyState } from '../../components/EmptyState';
 import { RawJson } from '../../components/RawJson';
 import { toast } from '../../components/toast-store';
 import { lemming } from '../../lemming';
+import { ModelSetupForm, SERVER_PROVIDERS } from './ModelSetupForm';
 
 /** The org's models (models.json): provider, model, endpoint and key, each with a connection test. */
-export function ModelsSection() {
+export function ModelsSection({ onModelsSaved }: { onModelsSaved?: () => void }) {
   const headingId = useId();
   const [list, setList] = useState<ModelList | null>(null);
+  const saved = (next: ModelList) => {
+    setList(next);
+    onModelsSaved?.();
+  };
 
   useEffect(() => {
     let live = true;
@@ -46,11 +51,11 @@ export function ModelsSection() {
           ) : (
             <ul className="model-list" aria-label="Models">
               {list.models.map((model) => (
-                <ModelCard key={model.key} model={model} providers={list.providers} onChanged={setList} />
+                <ModelCard key={model.key} model={model} providers={list.providers} onChanged={saved} />
               ))}
             </ul>
           )}
-          <AddModelForm providers={list.providers} onAdded={setList} />
+          <ModelSetupForm providers={list.providers} onAdded={saved} />
           <RawJson value={list} label="Show models as JSON" />
         </>
       )}
@@ -75,6 +80,7 @@ function ModelCard({
   const [baseUrl, setBaseUrl] = useState(model.baseUrl ?? '');
   const [modelName, setModelName] = useState(model.modelName);
   const [secret, setSecret] = useState(model.apiKeySecret ?? '');
+  const [apiKey, setApiKey] = useState('');
   const [test, setTest] = useState<
     { ok: boolean; message: string; latencyMs: number | null } | 'testing' | null
   >(null);
@@ -83,24 +89,46 @@ function ModelCard({
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
+    // A new key goes to the secret store with the model; otherwise only the fields change.
     const updated = await attempt(`Saving ${model.key}…`, `Could not save ${model.key}`, () =>
-      lemming().models.update({
-        action: 'set',
-        key: model.key,
-        patch: {
-          model_name: modelName.trim(),
-          base_url: baseUrl.trim() === '' ? null : baseUrl.trim(),
-          api_key_secret: secret.trim() === '' ? null : secret.trim(),
-        },
-      }),
+      apiKey.trim()
+        ? lemming().models.add({
+            key: model.key,
+            provider: model.provider,
+            modelName: modelName.trim(),
+            ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+            apiKey: apiKey.trim(),
+          })
+        : lemming().models.update({
+            action: 'set',
+            key: model.key,
+            patch: {
+              model_name: modelName.trim(),
+              base_url: baseUrl.trim() === '' ? null : baseUrl.trim(),
+              api_key_secret: secret.trim() === '' ? null : secret.trim(),
+            },
+          }),
     );
     if (!updated) return;
+    setApiKey('');
     onChanged(updated);
     toast.success(`Saved ${model.key}`);
   };
 
   const testConnection = async () => {
     setTest('testing');
+    if (provider && SERVER_PROVIDERS.has(provider.name)) {
+      const probed = await lemming().models.probe({
+        provider: model.provider,
+        ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}),
+        ...(apiKey.trim() ? { apiKey: apiKey.trim() } : {}),
+        existingModel: model.key,
+        modelName: modelName.trim(),
+      });
+      if (probed.ok) setTest(probed.value);
+      else setTest({ ok: false, message: probed.error.message, latencyMs: null });
+      return;
+    }
     const result = await lemming().settings.testConnection({ model: model.key });
     if (result.ok) setTest(result.value);
     else setTest({ ok: false, message: result.error.message, latencyMs: null });
@@ -149,15 +177,31 @@ function ModelCard({
             spellCheck={false}
           />
         </label>
-        <label>
-          API key secret name
-          <input
-            value={secret}
-            onChange={(event) => setSecret(event.target.value.toUpperCase())}
-            placeholder="e.g. OPENAI_API_KEY"
-            spellCheck={false}
-          />
-        </label>
+        {provider && SERVER_PROVIDERS.has(provider.name) && (
+          <label>
+            API key
+            <input
+              type="password"
+              value={apiKey}
+              onChange={(event) => setApiKey(event.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={model.apiKeySet ? 'Saved. Paste a new key to replace it' : 'Paste the API key'}
+            />
+          </label>
+        )}
+        <details className="advanced">
+          <summary>Advanced</summary>
+          <label>
+            Name of the secret that holds the key
+            <input
+              value={secret}
+              onChange={(event) => setSecret(event.target.value.toUpperCase())}
+              placeholder="e.g. OPENAI_API_KEY"
+              spellCheck={false}
+            />
+          </label>
+        </details>
         <div className="button-row">
           <button type="submit">Save {model.key}</button>
           <button type="button" onClick={() => void testConnection()} disabled={test === 'testing'}>
@@ -172,7 +216,6 @@ function ModelCard({
         {test !== null && test !== 'testing' && (
           <span className={test.ok ? 'test-ok' : 'test-bad'}>
             <strong>{test.ok ? 'Connected.' : 'Not connected.'}</strong> {test.message}
-            {test.latencyMs !== null ? ` (${test.latencyMs} ms)` : ''}
           </span>
         )}
       </div>
@@ -190,68 +233,5 @@ function ModelCard({
         </p>
       </ConfirmDialog>
     </li>
-  );
-}
-
-function AddModelForm({
-  providers,
-  onAdded,
-}: {
-  providers: ProviderInfo[];
-  onAdded: (list: ModelList) => void;
-}) {
-  const [key, setKey] = useState('');
-  const [provider, setProvider] = useState(providers[0]?.name ?? 'openai');
-  const [modelName, setModelName] = useState('');
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const added = await attempt(`Adding ${key}…`, `Could not add ${key}`, () =>
-      lemming().models.update({
-        action: 'set',
-        key: key.trim(),
-        patch: { provider, model_name: modelName.trim() },
-      }),
-    );
-    if (!added) return;
-    onAdded(added);
-    toast.success(`Added ${key.trim()}`, 'Set its base URL and API key above, then test the connection.');
-    setKey('');
-    setModelName('');
-  };
-
-  return (
-    <details className="add-model">
-      <summary>Add a model</summary>
-      <form className="field-grid" onSubmit={(event) => void submit(event)}>
-        <label>
-          Key (how agents name it)
-          <input value={key} onChange={(event) => setKey(event.target.value)} placeholder="e.g. gpt-4o" />
-        </label>
-        <label>
-          Provider
-          <select value={provider} onChange={(event) => setProvider(event.target.value)}>
-            {providers.map((item) => (
-              <option key={item.name} value={item.name}>
-                {item.service}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Model name at the provider
-          <input
-            value={modelName}
-            onChange={(event) => setModelName(event.target.value)}
-            spellCheck={false}
-          />
-        </label>
-        <div>
-          <button type="submit" disabled={!key.trim() || !modelName.trim()}>
-            Add model
-          </button>
-        </div>
-      </form>
-    </details>
   );
 }

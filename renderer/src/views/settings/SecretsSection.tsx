@@ -11,7 +11,7 @@ import { lemming } from '../../lemming';
  * API keys and other secrets: write-only. The app can set, replace and delete them; no screen ever shows a
  * value, and the field clears as soon as it is saved.
  */
-export function SecretsSection() {
+export function SecretsSection({ version = 0 }: { version?: number }) {
   const headingId = useId();
   const [secrets, setSecrets] = useState<SecretListItem[] | null>(null);
   const [store, setStore] = useState<SecretStoreStatus | null>(null);
@@ -30,7 +30,7 @@ export function SecretsSection() {
 
   useEffect(() => {
     void load();
-  }, [load]);
+  }, [load, version]);
 
   return (
     <section className="panel" aria-labelledby={headingId}>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { ModelsSection } from './ModelsSection';
 import { RunSettingsSection } from './RunSettingsSection';
 import { SecretsSection } from './SecretsSection';
@@ -6,11 +7,13 @@ import './settings.css';
 
 /** Providers and models, API keys (write-only), the org's run settings and the app's own updates. */
 export function SettingsView() {
+  // A model saved with its key adds a secret: the secrets list reads itself again.
+  const [secretsVersion, setSecretsVersion] = useState(0);
   return (
     <div className="settings">
       <h2 className="view-title">Settings</h2>
-      <ModelsSection />
-      <SecretsSection />
+      <ModelsSection onModelsSaved={() => setSecretsVersion((version) => version + 1)} />
+      <SecretsSection version={secretsVersion} />
       <RunSettingsSection />
       <UpdatesSection />
     </div>

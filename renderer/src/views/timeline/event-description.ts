@@ -17,6 +17,7 @@ const TITLES: Record<KnownEventKind, string> = {
   message: 'Message',
   message_refused: 'Message refused',
   model_call: 'Model call',
+  model_refused: 'The model declined',
   tool_call: 'Tool call',
   tool_result: 'Tool result',
   memory_update: 'Memory update',
@@ -72,9 +73,22 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
           label: 'Tokens in / out',
           value: event.usage ? `${event.usage.inputTokens} / ${event.usage.outputTokens}` : '',
         },
+        {
+          label: 'Of those in, from the cache / written to it',
+          value:
+            event.usage?.cachedInputTokens !== undefined || event.usage?.cacheWriteTokens !== undefined
+              ? `${event.usage.cachedInputTokens ?? 0} / ${event.usage.cacheWriteTokens ?? 0}`
+              : '',
+        },
+        { label: 'Cost', value: event.cost !== undefined ? `${event.cost} credits` : '' },
         { label: 'Took', value: `${event.latency_ms} ms` },
         { label: 'Reply', value: event.response?.text ?? '' },
         { label: 'Failed', value: event.error?.message ?? '' },
+      ];
+    case 'model_refused':
+      return [
+        { label: 'Model', value: event.model },
+        { label: 'What it said', value: event.text },
       ];
     case 'tool_call':
       return [

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { ProgressDelta } from '../api/model-event-schemas';
+import { jsonLines } from './stream-events';
+
+const Line = z.looseObject({
+  error: z.unknown().optional(),
+  message: z
+    .looseObject({
+      content: z.string().nullish(),
+      tool_calls: z.array(z.looseObject({ function: z.looseObject({ name: z.string() }) })).nullish(),
+    })
+    .nullish(),
+  done: z.boolean().optional(),
+});
+
+/**
+ * Reads Ollama's streamed /api/chat (one JSON object a line; the last has `done: true` and the counts)
+ * and returns the single answer the same call would have given unstreamed.
+ */
+export async function assembleOllamaStream(
+  chunks: AsyncIterable<Buffer>,
+  emit: (delta: ProgressDelta) => void,
+): Promise<unknown> {
+  let content = '';
+  const toolCalls: unknown[] = [];
+  let last: Record<string, unknown> = {};
+  for await (const value of jsonLines(chunks)) {
+    const line = Line.safeParse(value);
+    if (!line.success) continue;
+    if (line.data.error !== undefined && line.data.error !== null) return { error: line.data.error };
+    const message = line.data.message;
+    if (message?.content) {
+      content += message.content;
+      emit({ type: 'text', text: message.content });
+    }
+    for (const call of message?.tool_calls ?? []) {
+      emit({ type: 'tool_call', index: toolCalls.length, name: call.function.name });
+      toolCalls.push(call);
+    }
+    last = line.data;
+    if (line.data.done) break;
+  }
+  return {
+    ...last,
+    message: { role: 'assistant', content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+  };
+}

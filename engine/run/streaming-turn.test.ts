@@ -1,0 +1,200 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TurnProgress } from '../api/model-event-schemas';
+import { main } from '../cli/main';
+import { startStreamingServer, type StreamingServer } from '../models/test-support/streaming-server';
+import { OrgEngine } from './org-engine';
+import { RunController } from './run-controller';
+import { resume, tempOrgs } from './test-support/temp-org';
+
+const orgs = tempOrgs();
+const servers: StreamingServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+  orgs.cleanup();
+});
+
+async function slowModelOrg(options: { stream?: boolean } = {}) {
+  const server = await startStreamingServer({ deltas: 50, gapMs: 20 });
+  servers.push(server);
+  const org = orgs.build({
+    'lemming/config/models.json': {
+      slow: {
+        provider: 'openai-compatible',
+        model_name: 'slow',
+        ...options,
+        provider_config: { base_url: `${server.url}/v1`, max_retries: 0 },
+      },
+    },
+    'agents/writer/resume.json': resume('writer', { model: { key: 'slow' } }),
+  });
+  return { server, org };
+}
+
+function timelineOf(engine: OrgEngine) {
+  return engine.timeline
+    .page({ direction: 'asc', limit: 1000 })
+    .rows.map((row) => JSON.parse(row.json) as Record<string, any>);
+}
+
+describe('a streamed turn', () => {
+  it('reports the answer piece by piece while it is written, and stores only the whole answer once', async () => {
+    const { server, org } = await slowModelOrg();
+    const progress: { at: number; progress: TurnProgress }[] = [];
+    const engine = await OrgEngine.open({
+      orgPath: org,
+      env: {},
+      onProgress: (piece) => progress.push({ at: performance.now(), progress: piece }),
+    });
+    try {
+      const report = await engine.runTick();
+      const turnEnded = performance.now();
+      expect(report.turns).toEqual([{ agent: 'writer', status: 'completed' }]);
+
+      expect(progress).toHaveLength(50);
+      expect(
+        progress
+          .map(({ progress: piece }) =>
+            piece.deltas.map((delta) => (delta.type === 'text' ? delta.text : '')).join(''),
+          )
+          .join(''),
+      ).toBe(server.text);
+      expect(progress[0]!.progress).toMatchObject({
+        kind: 'turn_progress',
+        agent: 'writer',
+        tick: 1,
+        round: 1,
+        turn: '1:writer',
+      });
+      // The first piece arrived about a second before the answer was complete.
+      expect(turnEnded - progress[0]!.at).toBeGreaterThan(700);
+
+      const events = timelineOf(engine);
+      expect(events.filter((event) => event.kind === 'turn_progress')).toEqual([]);
+      const calls = events.filter((event) => event.kind === 'model_call');
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.response.text).toBe(server.text);
+      expect(calls[0]!.usage).toEqual({ inputTokens: 50, outputTokens: 50 });
+      expect(events.find((event) => event.kind === 'notes')?.text).toBe(
+        server.text.slice('{"notes": "'.length, -'"}'.length),
+      );
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('is on even when nobody follows the run, and a slow answer is not cut by the call time limit', async () => {
+    const { server, org } = await slowModelOrg();
+    // 50 pieces 20 ms apart take a second; the limit is on silence, so 300 ms is plenty.
+    const engine = await OrgEngine.open({ orgPath: org, env: {}, limits: { callTimeoutMs: 300 } });
+    try {
+      expect((await engine.runTick()).turns).toEqual([{ agent: 'writer', status: 'completed' }]);
+      expect(server.received[0]!.json).toMatchObject({
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('is not asked for when models.json says "stream": false', async () => {
+    const { server, org } = await slowModelOrg({ stream: false });
+    const progress: TurnProgress[] = [];
+    const engine = await OrgEngine.open({
+      orgPath: org,
+      env: {},
+      onProgress: (piece) => progress.push(piece),
+    });
+    try {
+      await engine.runTick();
+      expect(server.received[0]!.json).not.toHaveProperty('stream');
+      expect(progress).toEqual([]);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('stopping the run mid-stream closes the HTTP request within 200 ms', async () => {
+    const { server, org } = await slowModelOrg();
+    const stop = new AbortController();
+    let stoppedAt = 0;
+    let pieces = 0;
+    const engine = await OrgEngine.open({
+      orgPath: org,
+      env: {},
+      onProgress: () => {
+        pieces += 1;
+        if (pieces === 10) {
+          stoppedAt = performance.now();
+          stop.abort();
+        }
+      },
+    });
+    try {
+      const report = await engine.runTick(stop.signal);
+      expect(report.turns).toEqual([{ agent: 'writer', status: 'failed' }]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(server.closedAt[0]).toBeGreaterThan(0);
+      expect(server.closedAt[0]! - stoppedAt).toBeLessThan(200);
+      expect(server.finishedAt[0]).toBe(0);
+      const error = timelineOf(engine).find((event) => event.kind === 'model_call');
+      expect(error?.error).toMatchObject({ error_kind: 'cancelled' });
+    } finally {
+      engine.close();
+    }
+  });
+});
+
+describe('the run controller', () => {
+  it('Stop cuts off an answer being streamed within 200 ms; the tick ends and the run stops', async () => {
+    const { server, org } = await slowModelOrg();
+    let stoppedAt = 0;
+    let pieces = 0;
+    const holder: { controller: RunController | null } = { controller: null };
+    const engine = await OrgEngine.open({
+      orgPath: org,
+      env: {},
+      onProgress: () => {
+        pieces += 1;
+        if (pieces === 10) {
+          stoppedAt = performance.now();
+          holder.controller?.stop();
+        }
+      },
+    });
+    try {
+      const controller = new RunController(engine);
+      holder.controller = controller;
+      await controller.refresh();
+      controller.start({ tickLimit: 5, intervalMs: 0 });
+      await controller.whenIdle();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(server.closedAt[0]! - stoppedAt).toBeLessThan(200);
+      expect(server.finishedAt[0]).toBe(0);
+      expect(server.received).toHaveLength(1);
+      expect(controller.state()).toMatchObject({ phase: 'idle', ended: { reason: 'stopped', atTick: 1 } });
+    } finally {
+      engine.close();
+    }
+  });
+});
+
+describe('lemming run --follow', () => {
+  it('prints the answer as it comes, then the tick', async () => {
+    const { server, org } = await slowModelOrg();
+    const writes: { at: number; text: string }[] = [];
+    const io = {
+      stdout: { write: (text: string) => void writes.push({ at: performance.now(), text }) },
+      stderr: { write: () => undefined },
+      env: {},
+    };
+    expect(await main(['run', org, '--follow'], io)).toBe(0);
+
+    const output = writes.map((write) => write.text).join('');
+    expect(output).toBe(`[tick 1] writer, model call 1:\n${server.text}\ntick 1: writer completed\n`);
+    const textWrites = writes.filter((write) => write.text.startsWith('w'));
+    expect(textWrites.length).toBeGreaterThanOrEqual(40);
+    // Pieces were printed as they arrived, about 20 ms apart, not all at the end.
+    expect(textWrites.at(-1)!.at - textWrites[0]!.at).toBeGreaterThan(600);
+  });
+});

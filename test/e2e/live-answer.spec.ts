@@ -1,0 +1,85 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  startStreamingServer,
+  type StreamingServer,
+} from '../../engine/models/test-support/streaming-server';
+import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
+
+let server: StreamingServer | null = null;
+test.afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+/** The demo org with its writer on a slow streaming model server: 50 pieces, 20 ms apart. */
+async function openOrgWithSlowWriter(lemming: LemmingHarness): Promise<StreamingServer> {
+  const slow = await startStreamingServer({ deltas: 50, gapMs: 20 });
+  const org = lemming.copyOfFolder(DEMO_ORG);
+  const modelsFile = join(org, 'lemming/config/models.json');
+  const models = JSON.parse(readFileSync(modelsFile, 'utf8'));
+  models.slow = {
+    provider: 'openai-compatible',
+    model_name: 'slow-local',
+    provider_config: { base_url: `${slow.url}/v1`, max_retries: 0 },
+  };
+  writeFileSync(modelsFile, JSON.stringify(models, null, 2));
+  const resumeFile = join(org, 'agents/writer/resume.json');
+  const resume = JSON.parse(readFileSync(resumeFile, 'utf8'));
+  writeFileSync(resumeFile, JSON.stringify({ ...resume, model: { key: 'slow' } }, null, 2));
+  lemming.setPickedFolder(org);
+  await lemming.gotoApp();
+  await lemming.page.getByRole('button', { name: 'Choose org folder…' }).click();
+  await expect(lemming.page.getByRole('heading', { name: 'Org', exact: true })).toBeVisible();
+  return slow;
+}
+
+test('the agent node shows the answer as the model writes it, before the turn ends', async ({
+  lemming,
+}, testInfo) => {
+  server = await openOrgWithSlowWriter(lemming);
+  const { page } = lemming;
+  const live = page.getByTestId('org-graph').locator('[data-live-answer="writer"]');
+
+  await page.getByRole('button', { name: 'Step one tick' }).click();
+  await expect(live).toContainText('w5');
+  // Part of the answer, shown while the turn was still going (the whole one ends in "w47 \"}").
+  const shown = await live.textContent();
+  expect(shown).not.toContain('w47');
+  await page.screenshot({ path: testInfo.outputPath('agent-node-live-answer.png') });
+  expect(
+    lemming.events.some(
+      (event) =>
+        event.name === 'turn.progress' && (event.payload as { ended: string[] }).ended.includes('writer'),
+    ),
+  ).toBe(false);
+
+  // When the turn commits the live text goes; the whole answer is one model_call in the timeline.
+  await expect(live).toHaveCount(0, { timeout: 10_000 });
+  const calls = await page.evaluate(async () => {
+    const answer = await window.lemming.timeline.page({
+      kinds: ['model_call'],
+      agents: ['writer'],
+      limit: 10,
+    });
+    return answer.ok ? answer.value.rows.length : -1;
+  });
+  expect(calls).toBe(1);
+  const pieces = lemming.events.filter((event) => event.name === 'turn.progress').length;
+  // Pieces travel in batches, not one message per piece.
+  expect(pieces).toBeLessThan(50);
+});
+
+test("the agent's page shows the whole answer being written", async ({ lemming }, testInfo) => {
+  server = await openOrgWithSlowWriter(lemming);
+  const { page } = lemming;
+  await page.getByTestId('org-graph').locator('[data-agent-node="writer"] .agent-node-title').click();
+  await expect(page.getByRole('heading', { name: /^writer/ })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Step one tick' }).click();
+  const panel = page.getByRole('region', { name: 'What writer is writing now' });
+  await expect(panel).toContainText('{"notes": "w0 w1');
+  expect(await panel.locator('pre').textContent()).not.toContain('w47');
+  await page.screenshot({ path: testInfo.outputPath('agent-page-live-answer.png') });
+  await expect(panel).toHaveCount(0, { timeout: 10_000 });
+});
