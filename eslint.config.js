@@ -5,7 +5,9 @@ import tseslint from 'typescript-eslint';
 import layerBoundaries from './eslint-rules/layer-boundaries.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'out/', 'dist/', 'build/', 'test-results/', 'playwright-report/', '.scratch/'] },
+  {
+    ignores: ['node_modules/', 'out/', 'dist/', 'build/', 'test-results/', 'playwright-report/', '.scratch/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -23,10 +23,18 @@ interface Scenario {
 }
 
 const SCENARIOS: Scenario[] = [
-  { name: 'engine overhead (the model answers with notes only)', respond: { notes: 'checked in' }, hasTarget: true },
   {
-    name: 'with the agent\'s work: one message and one memory write',
-    respond: { outbox_entries: [{ kind: 'status', payload: { text: 'working' } }], memory_updates: [{ key: 'seen', op: 'append', value: 1 }], notes: 'sent' },
+    name: 'engine overhead (the model answers with notes only)',
+    respond: { notes: 'checked in' },
+    hasTarget: true,
+  },
+  {
+    name: "with the agent's work: one message and one memory write",
+    respond: {
+      outbox_entries: [{ kind: 'status', payload: { text: 'working' } }],
+      memory_updates: [{ key: 'seen', op: 'append', value: 1 }],
+      notes: 'sent',
+    },
     hasTarget: false,
   },
 ];
@@ -37,7 +45,9 @@ export function buildOrg(agentCount: number, scenario: Pick<Scenario, 'respond'>
     mkdirSync(dirname(join(org, path)), { recursive: true });
     writeFileSync(join(org, path), JSON.stringify(value, null, 2));
   };
-  write('lemming/config/models.json', { scripted: { provider: 'scripted', model_name: 'bench', provider_config: { script: 'script.json' } } });
+  write('lemming/config/models.json', {
+    scripted: { provider: 'scripted', model_name: 'bench', provider_config: { script: 'script.json' } },
+  });
   write('script.json', { default: [{ respond: scenario.respond }] });
   for (let index = 0; index < agentCount; index += 1) {
     const name = `agent_${String(index).padStart(4, '0')}`;
@@ -47,14 +57,23 @@ export function buildOrg(agentCount: number, scenario: Pick<Scenario, 'respond'>
       instructions: 'Work.',
       model: { key: 'scripted' },
       // Each reads two neighbours, so inboxes are not empty.
-      permissions: { read_outboxes: [`agent_${String((index + 1) % agentCount).padStart(4, '0')}`, `agent_${String((index + 7) % agentCount).padStart(4, '0')}`], tools: [] },
+      permissions: {
+        read_outboxes: [
+          `agent_${String((index + 1) % agentCount).padStart(4, '0')}`,
+          `agent_${String((index + 7) % agentCount).padStart(4, '0')}`,
+        ],
+        tools: [],
+      },
       schedule: { run_every_n_ticks: 1, phase_offset: 0 },
     });
   }
   return org;
 }
 
-async function measure(agentCount: number, scenario: Scenario): Promise<{ wallMs: number; cpuMs: number; turns: number }> {
+async function measure(
+  agentCount: number,
+  scenario: Scenario,
+): Promise<{ wallMs: number; cpuMs: number; turns: number }> {
   const org = buildOrg(agentCount, scenario);
   try {
     const engine = await OrgEngine.open({ orgPath: org, env: {} });
@@ -66,7 +85,11 @@ async function measure(agentCount: number, scenario: Scenario): Promise<{ wallMs
       const cpuBefore = process.cpuUsage();
       for (let tick = 0; tick < ticks; tick += 1) await engine.runTick();
       const cpu = process.cpuUsage(cpuBefore);
-      return { wallMs: performance.now() - began, cpuMs: (cpu.user + cpu.system) / 1000, turns: agentCount * ticks };
+      return {
+        wallMs: performance.now() - began,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        turns: agentCount * ticks,
+      };
     } finally {
       engine.close();
     }
@@ -87,19 +110,23 @@ export default async function engineBench(): Promise<BenchSection> {
       });
     }
   }
-  rows.push({ metric: 'creating one new file in a folder beside the orgs, right after the runs (context for the second scenario)', value: `${newFileMicros().toFixed(0)} µs` });
+  rows.push({
+    metric:
+      'creating one new file in a folder beside the orgs, right after the runs (context for the second scenario)',
+    value: `${newFileMicros().toFixed(0)} µs`,
+  });
   return {
     title: 'Engine overhead per agent turn (scripted provider)',
     rows,
     notes: [
       `Each size runs at least ${MEASURED_TURNS} measured turns (and at least ${MIN_TICKS} ticks) after ${WARM_UP_TURNS} warm-up turns, every agent firing every tick, concurrency 4. ` +
-        'The scripted provider answers at once, so the wall time per turn is the engine\'s own: discovery, the inbox, prompt building, ' +
-        'parsing, the per-turn SQLite transaction, search indexing of the tick\'s events, and the LeMMing log, outbox, memory, credits and tick files. ' +
+        "The scripted provider answers at once, so the wall time per turn is the engine's own: discovery, the inbox, prompt building, " +
+        "parsing, the per-turn SQLite transaction, search indexing of the tick's events, and the LeMMing log, outbox, memory, credits and tick files. " +
         'CPU is the process CPU time (user + system) over the same ticks, divided by the turns; it can exceed the wall time because the kernel and V8 work on the second core.',
-      'The target is held to the first scenario, where everything measured is the engine\'s own work. The second adds what the agent asked for: ' +
-        'an outbox entry (a new file, a message row, an inbox entry for its readers) and a memory update (the key\'s file replaced). ' +
-        'Each message is a new file, and creating a file costs this machine\'s shared disk between about 20 and 700 µs depending on the moment (measured), so that scenario moves with the disk more than with the engine.',
-      'Outbox and memory files are written atomically (temp file, rename) but not flushed one by one: the turn\'s SQLite transaction journals them and a restart writes them again. ' +
+      "The target is held to the first scenario, where everything measured is the engine's own work. The second adds what the agent asked for: " +
+        "an outbox entry (a new file, a message row, an inbox entry for its readers) and a memory update (the key's file replaced). " +
+        "Each message is a new file, and creating a file costs this machine's shared disk between about 20 and 700 µs depending on the moment (measured), so that scenario moves with the disk more than with the engine.",
+      "Outbox and memory files are written atomically (temp file, rename) but not flushed one by one: the turn's SQLite transaction journals them and a restart writes them again. " +
         'SQLite runs in WAL mode with synchronous = NORMAL. Both survive the app being killed; a power cut can lose the newest of both (see writeFileAtomicUnflushed).',
     ],
   };

@@ -108,23 +108,27 @@ async function measureInChromium(dir: string, rendererDir: string, org: string):
   const dispatch = createDispatch(
     {
       ...createHandlers({
-      appInfo: () => ({
-        name: 'LeMMing Desktop',
-        version: 'bench',
-        platform: process.platform,
-        runtime: { node: process.versions.node, electron: null, chrome: null, sqlite: sqliteVersion() },
+        appInfo: () => ({
+          name: 'LeMMing Desktop',
+          version: 'bench',
+          platform: process.platform,
+          runtime: { node: process.versions.node, electron: null, chrome: null, sqlite: sqliteVersion() },
+        }),
+        pickFolder: async () => null,
+        pickExportFile: async () => null,
+        pickImportFile: async () => null,
+        host,
       }),
-      pickFolder: async () => null,
-      pickExportFile: async () => null,
-      pickImportFile: async () => null,
-      host,
-    }),
       ...updateHandlers(updates),
     } satisfies Handlers,
     { redact: (value) => host.redact(value) },
   );
   const server = await startRendererServer(rendererDir);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     await page.exposeBinding('__lemmingInvoke', (_source, channel: unknown, input: unknown) =>
@@ -186,7 +190,8 @@ async function scrollFrames(page: Page): Promise<Omit<Measured, 'firstRowsMs'>> 
         const deltas: number[] = [];
         const work: number[] = [];
         const afterRender = new MessageChannel();
-        afterRender.port2.onmessage = (event: MessageEvent<number>) => work.push(performance.now() - event.data);
+        afterRender.port2.onmessage = (event: MessageEvent<number>) =>
+          work.push(performance.now() - event.data);
         let maxDomRows = 0;
         let minSeq = Number.POSITIVE_INFINITY;
         let last = 0;
@@ -199,7 +204,12 @@ async function scrollFrames(page: Page): Promise<Omit<Measured, 'firstRowsMs'>> 
           maxDomRows = Math.max(maxDomRows, rows.length);
           for (const row of rows) minSeq = Math.min(minSeq, Number((row as HTMLElement).dataset.seq));
           if (deltas.length < frames) requestAnimationFrame(frame);
-          else setTimeout(() => resolveFrames({ frameDeltasMs: deltas, frameWorkMs: work, maxDomRows, rowsReached: minSeq }), 50);
+          else
+            setTimeout(
+              () =>
+                resolveFrames({ frameDeltasMs: deltas, frameWorkMs: work, maxDomRows, rowsReached: minSeq }),
+              50,
+            );
         };
         requestAnimationFrame(frame);
       }),

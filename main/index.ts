@@ -87,7 +87,8 @@ async function start(): Promise<void> {
   };
   // Pings only (docs/ARCHITECTURE.md, “The path of an IPC request”): every window of the app hears them and pulls what it needs.
   const broadcast = (name: string, payload: unknown) => {
-    for (const window of BrowserWindow.getAllWindows()) window.webContents.send(EVENT_CHANNEL, { name, payload });
+    for (const window of BrowserWindow.getAllWindows())
+      window.webContents.send(EVENT_CHANNEL, { name, payload });
   };
   const showDialog = async <T extends { canceled: boolean }>(
     open: (window: BrowserWindow | null) => Promise<T>,

@@ -23,7 +23,14 @@ import {
   RemovedAgent,
   SavePositionsInput,
 } from './org-schemas';
-import { AddModelInput, LocalServers, ModelProbe, ModelProbeInput, ModelServerInput, ServerModels } from './model-setup-schemas';
+import {
+  AddModelInput,
+  LocalServers,
+  ModelProbe,
+  ModelProbeInput,
+  ModelServerInput,
+  ServerModels,
+} from './model-setup-schemas';
 import { RunState, TickReport } from './run-schemas';
 import { AgentListItem, AppInfo, OrgSummary } from './schemas';
 import {
@@ -229,7 +236,8 @@ export const contract = {
   }),
 
   'timeline.import': channel({
-    summary: "Append the events of a JSON Lines file the user picks to the org's timeline; bad lines are listed.",
+    summary:
+      "Append the events of a JSON Lines file the user picks to the org's timeline; bad lines are listed.",
     input: NoInput,
     output: TimelineImportResult,
   }),
@@ -312,12 +320,14 @@ export const contract = {
     output: ModelList,
   }),
   'models.serverModels': channel({
-    summary: "The models a server offers, with the key typed in the form (used for this call only), or what to fix.",
+    summary:
+      'The models a server offers, with the key typed in the form (used for this call only), or what to fix.',
     input: ModelServerInput,
     output: ServerModels,
   }),
   'models.probe': channel({
-    summary: 'One tiny call to a model described in the setup form; says in words what it answered or what to fix.',
+    summary:
+      'One tiny call to a model described in the setup form; says in words what it answered or what to fix.',
     input: ModelProbeInput,
     output: ModelProbe,
   }),

@@ -84,7 +84,10 @@ export const ModelKey = z
   .trim()
   .min(1, 'Give the model a key.')
   .max(200)
-  .refine((key) => [...key].every((char) => char.charCodeAt(0) >= 0x20), 'A model key must not contain control characters.');
+  .refine(
+    (key) => [...key].every((char) => char.charCodeAt(0) >= 0x20),
+    'A model key must not contain control characters.',
+  );
 
 export const ModelPatch = z
   .object({

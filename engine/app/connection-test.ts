@@ -7,7 +7,6 @@ import { createProvider, type ProviderDeps } from '../models/create-provider';
 import { findModelEntry, readModelsFile } from '../models/models-file';
 import { askForOk } from './model-setup';
 
-
 /**
  * Sends the model one tiny request and reports in words whether it answered, how fast, and what it
  * said; a failure's message is the provider's own, which says what to fix. The answer passes through

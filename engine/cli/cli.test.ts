@@ -15,15 +15,27 @@ const EXAMPLE_ORG = join(UPSTREAM, 'example-org');
 async function lemming(...argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: {} });
+  const code = await main(argv, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: {},
+  });
   return { code, stdout, stderr };
 }
 
 /** Runs the installed `lemming` command through npx in a real process, with no network keys in its environment. */
 async function npxLemming(...argv: string[]) {
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', npm_config_update_notifier: 'false' };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    npm_config_update_notifier: 'false',
+  };
   try {
-    const { stdout, stderr } = await promisify(execFile)('npx', ['--no-install', 'lemming', ...argv], { cwd: REPO_ROOT, env, timeout: 120_000 });
+    const { stdout, stderr } = await promisify(execFile)('npx', ['--no-install', 'lemming', ...argv], {
+      cwd: REPO_ROOT,
+      env,
+      timeout: 120_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -32,18 +44,26 @@ async function npxLemming(...argv: string[]) {
 }
 
 describe('npx lemming run, offline', () => {
-  it('runs a copy of LeMMing\'s example org for 3 ticks: agents without an API key fail on their own, the rest run', { timeout: 120_000 }, async () => {
-    const org = orgs.copy(EXAMPLE_ORG);
-    const run = await npxLemming('run', org, '--ticks', '3');
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^tick 1: .*echo_cli completed/m);
-    expect(run.stdout).toMatch(/^tick 3: /m);
-    expect(JSON.parse(readFileSync(join(org, 'lemming/config/tick.json'), 'utf8'))).toEqual({ current_tick: 4 });
-    const errors = await lemming('timeline', org, '--kind', 'error', '--json', '--limit', '1000');
-    const messages = (JSON.parse(errors.stdout).events as { agent: string; event: { message: string } }[]).filter((row) => row.agent === 'manager');
-    expect(messages.length).toBeGreaterThan(0);
-    expect(messages[0]!.event.message).toMatch(/OPENAI_API_KEY/);
-  });
+  it(
+    "runs a copy of LeMMing's example org for 3 ticks: agents without an API key fail on their own, the rest run",
+    { timeout: 120_000 },
+    async () => {
+      const org = orgs.copy(EXAMPLE_ORG);
+      const run = await npxLemming('run', org, '--ticks', '3');
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^tick 1: .*echo_cli completed/m);
+      expect(run.stdout).toMatch(/^tick 3: /m);
+      expect(JSON.parse(readFileSync(join(org, 'lemming/config/tick.json'), 'utf8'))).toEqual({
+        current_tick: 4,
+      });
+      const errors = await lemming('timeline', org, '--kind', 'error', '--json', '--limit', '1000');
+      const messages = (
+        JSON.parse(errors.stdout).events as { agent: string; event: { message: string } }[]
+      ).filter((row) => row.agent === 'manager');
+      expect(messages.length).toBeGreaterThan(0);
+      expect(messages[0]!.event.message).toMatch(/OPENAI_API_KEY/);
+    },
+  );
 
   it('runs a copy of the demo org for 5 ticks', { timeout: 120_000 }, async () => {
     const org = orgs.copy(DEMO_ORG);
@@ -74,7 +94,9 @@ describe('lemming validate', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^7 agents, 5 valid, 2 invalid$/m);
     expect(result.stdout).toMatch(/^error: agents\/spec_writer\/resume\.json:4:1: invalid JSON/m);
-    expect(result.stdout).toMatch(/^error: agents\/manager\/resume\.json:28:21 \(schedule\.phase_offset\): phase_offset must be a whole number$/m);
+    expect(result.stdout).toMatch(
+      /^error: agents\/manager\/resume\.json:28:21 \(schedule\.phase_offset\): phase_offset must be a whole number$/m,
+    );
   });
 
   it('exits 1 with --strict when there are errors, and 0 when there are none', async () => {
@@ -84,12 +106,28 @@ describe('lemming validate', () => {
 
   it('reports as JSON', async () => {
     const report = JSON.parse((await lemming('validate', brokenExampleOrg(), '--json')).stdout);
-    expect(report.agents.filter((agent: { valid: boolean }) => !agent.valid).map((agent: { name: string }) => agent.name).sort()).toEqual(['manager', 'spec_writer']);
+    expect(
+      report.agents
+        .filter((agent: { valid: boolean }) => !agent.valid)
+        .map((agent: { name: string }) => agent.name)
+        .sort(),
+    ).toEqual(['manager', 'spec_writer']);
   });
 });
 
 describe('usage errors exit 2, failures exit 1', () => {
-  const usage: string[][] = [[], ['frobnicate'], ['run'], ['run', '.', '--ticks', 'many'], ['run', '.', '--ticks', '0'], ['run', '.', '--bogus'], ['send', '.'], ['send', '.', 'hi', '--importance', 'urgent'], ['timeline', '.', '--from', 'x'], ['credits', '.', 'top-up', 'a']];
+  const usage: string[][] = [
+    [],
+    ['frobnicate'],
+    ['run'],
+    ['run', '.', '--ticks', 'many'],
+    ['run', '.', '--ticks', '0'],
+    ['run', '.', '--bogus'],
+    ['send', '.'],
+    ['send', '.', 'hi', '--importance', 'urgent'],
+    ['timeline', '.', '--from', 'x'],
+    ['credits', '.', 'top-up', 'a'],
+  ];
   for (const argv of usage) {
     it(`lemming ${argv.join(' ')} → 2`, async () => {
       const org = orgs.copy(DEMO_ORG);
@@ -108,7 +146,9 @@ describe('usage errors exit 2, failures exit 1', () => {
     const org = orgs.copy(DEMO_ORG);
     expect((await lemming('inbox', org, 'nobody')).stderr).toMatch(/There is no agent named "nobody"/);
     expect((await lemming('send', org, 'hello', '--to', 'nobody')).code).toBe(1);
-    expect((await lemming('credits', org, 'top-up', 'nobody', '5')).stderr).toMatch(/There is no agent named "nobody"/);
+    expect((await lemming('credits', org, 'top-up', 'nobody', '5')).stderr).toMatch(
+      /There is no agent named "nobody"/,
+    );
   });
 
   it('an invalid tick.json stops the run with its line and column', async () => {
@@ -123,26 +163,42 @@ describe('usage errors exit 2, failures exit 1', () => {
 describe('working with an org', () => {
   it('send, inbox, tick, status, timeline, credits', async () => {
     const org = orgs.copy(DEMO_ORG);
-    expect((await lemming('send', org, 'Please', 'hurry', '--importance', 'high', '--to', 'manager')).code).toBe(0);
+    expect(
+      (await lemming('send', org, 'Please', 'hurry', '--importance', 'high', '--to', 'manager')).code,
+    ).toBe(0);
     const inbox = await lemming('inbox', org, 'manager');
     expect(inbox.stdout).toContain('New for manager (1):');
     expect(inbox.stdout).toContain('! [tick 1] human (message): Please hurry');
     expect((await lemming('inbox', org, 'writer')).stdout).toContain('New for writer (0):');
 
-    expect((await lemming('tick', org)).stdout).toBe('tick 1: manager completed, researcher completed, writer completed\n');
+    expect((await lemming('tick', org)).stdout).toBe(
+      'tick 1: manager completed, researcher completed, writer completed\n',
+    );
     expect((await lemming('inbox', org, 'manager', '--json')).stdout).toContain('"fresh": []');
 
     const status = JSON.parse((await lemming('status', org, '--json')).stdout);
     expect(status.nextTick).toBe(2);
-    expect(status.agents.find((agent: { name: string }) => agent.name === 'writer')).toMatchObject({ firesNextTick: false, nextFiringTicks: [3, 5, 7], lastTurn: { tick: 1, status: 'completed' } });
+    expect(status.agents.find((agent: { name: string }) => agent.name === 'writer')).toMatchObject({
+      firesNextTick: false,
+      nextFiringTicks: [3, 5, 7],
+      lastTurn: { tick: 1, status: 'completed' },
+    });
 
-    const messages = JSON.parse((await lemming('timeline', org, '--kind', 'message', '--agent', 'manager', '--json')).stdout);
+    const messages = JSON.parse(
+      (await lemming('timeline', org, '--kind', 'message', '--agent', 'manager', '--json')).stdout,
+    );
     expect(messages.events).toHaveLength(2);
-    expect(messages.events.every((row: { kind: string; agent: string }) => row.kind === 'message' && row.agent === 'manager')).toBe(true);
+    expect(
+      messages.events.every(
+        (row: { kind: string; agent: string }) => row.kind === 'message' && row.agent === 'manager',
+      ),
+    ).toBe(true);
     const search = JSON.parse((await lemming('timeline', org, '--text', 'hurry', '--json')).stdout);
     expect(search.events.some((row: { kind: string }) => row.kind === 'message')).toBe(true);
 
-    expect((await lemming('credits', org, 'top-up', 'writer', '10', '--reason', 'bonus')).stdout).toMatch(/^writer: 69\.\d+ credits$/m);
+    expect((await lemming('credits', org, 'top-up', 'writer', '10', '--reason', 'bonus')).stdout).toMatch(
+      /^writer: 69\.\d+ credits$/m,
+    );
     const credits = JSON.parse((await lemming('credits', org, 'show', 'writer', '--json')).stdout);
     expect(credits.history[0]).toMatchObject({ kind: 'top_up', amount: 10, reason: 'bonus' });
   });
@@ -151,12 +207,17 @@ describe('working with an org', () => {
     const org = orgs.copy(DEMO_ORG);
     const opened = openTimeline(join(org, '.lemming', 'timeline.sqlite'));
     if (!opened.ok) throw new Error(opened.error.message);
-    opened.timeline.appendMany([{ kind: 'message', text: 'zebra crossing' }, { kind: 'message', text: 'zebra again' }]);
+    opened.timeline.appendMany([
+      { kind: 'message', text: 'zebra crossing' },
+      { kind: 'message', text: 'zebra again' },
+    ]);
     try {
       const before = await lemming('timeline', org, '--text', 'zebra', '--json');
       expect(before.code).toBe(0);
       expect(JSON.parse(before.stdout).events).toEqual([]);
-      expect(before.stderr).toBe('note: the newest 2 events are not searchable yet; they are indexed when the engine finishes its tick or closes\n');
+      expect(before.stderr).toBe(
+        'note: the newest 2 events are not searchable yet; they are indexed when the engine finishes its tick or closes\n',
+      );
     } finally {
       opened.timeline.close();
     }
@@ -193,7 +254,10 @@ describe('working with an org', () => {
 describe('lemming tools and lemming call', () => {
   function orgWithPolicy() {
     const org = orgs.copy(DEMO_ORG);
-    writeFileSync(join(org, 'lemming/config/policy.json'), JSON.stringify({ tools: { deny: ['list_agents'] } }));
+    writeFileSync(
+      join(org, 'lemming/config/policy.json'),
+      JSON.stringify({ tools: { deny: ['list_agents'] } }),
+    );
     return org;
   }
 
@@ -206,17 +270,34 @@ describe('lemming tools and lemming call', () => {
     expect(text.stdout).toContain('fix: remove "list_agents" from tools.deny in lemming/config/policy.json');
     const json = JSON.parse((await lemming('tools', org, 'researcher', '--json')).stdout);
     const fileWrite = json.tools.find((tool: { name: string }) => tool.name === 'file_write');
-    expect(fileWrite).toMatchObject({ available: false, kind: 'file', fix: { changes: [{ kind: 'grant_tool', tool: 'file_write' }] } });
+    expect(fileWrite).toMatchObject({
+      available: false,
+      kind: 'file',
+      fix: { changes: [{ kind: 'grant_tool', tool: 'file_write' }] },
+    });
   });
 
   it('call runs a permitted tool and records it in the timeline', async () => {
     const org = orgs.copy(DEMO_ORG);
     const result = await lemming('call', org, 'writer', 'memory_write', '{"key":"idea","value":{"n":1}}');
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ success: true, output: "Saved memory key 'idea'", error: null });
-    expect(JSON.parse(readFileSync(join(org, 'agents/writer/memory/idea.json'), 'utf8'))).toMatchObject({ key: 'idea', value: { n: 1 }, agent: 'writer', operation: 'set' });
-    expect(JSON.parse((await lemming('call', org, 'writer', 'memory_read', '{"key":"idea"}')).stdout).output).toBe('{"n":1}');
-    const events = JSON.parse((await lemming('timeline', org, '--agent', 'writer', '--json')).stdout).events.map((row: { kind: string }) => row.kind);
+    expect(JSON.parse(result.stdout)).toEqual({
+      success: true,
+      output: "Saved memory key 'idea'",
+      error: null,
+    });
+    expect(JSON.parse(readFileSync(join(org, 'agents/writer/memory/idea.json'), 'utf8'))).toMatchObject({
+      key: 'idea',
+      value: { n: 1 },
+      agent: 'writer',
+      operation: 'set',
+    });
+    expect(
+      JSON.parse((await lemming('call', org, 'writer', 'memory_read', '{"key":"idea"}')).stdout).output,
+    ).toBe('{"n":1}');
+    const events = JSON.parse(
+      (await lemming('timeline', org, '--agent', 'writer', '--json')).stdout,
+    ).events.map((row: { kind: string }) => row.kind);
     expect(events).toEqual(expect.arrayContaining(['tool_call', 'tool_result', 'memory_update']));
   });
 
@@ -224,21 +305,41 @@ describe('lemming tools and lemming call', () => {
     const org = orgWithPolicy();
     const unknown = await lemming('call', org, 'writer', 'teleport', '{}');
     expect(unknown.code).toBe(0);
-    expect(JSON.parse(unknown.stdout)).toEqual({ success: false, output: null, error: 'Unknown tool: teleport' });
-    const forbidden = JSON.parse((await lemming('call', org, 'writer', 'file_read', '{"path":"notes.md"}')).stdout);
-    expect(forbidden).toMatchObject({ success: false, error: expect.stringMatching(/^Tool 'file_read' not permitted for writer: its resume does not grant it/) });
+    expect(JSON.parse(unknown.stdout)).toEqual({
+      success: false,
+      output: null,
+      error: 'Unknown tool: teleport',
+    });
+    const forbidden = JSON.parse(
+      (await lemming('call', org, 'writer', 'file_read', '{"path":"notes.md"}')).stdout,
+    );
+    expect(forbidden).toMatchObject({
+      success: false,
+      error: expect.stringMatching(
+        /^Tool 'file_read' not permitted for writer: its resume does not grant it/,
+      ),
+    });
     const denied = JSON.parse((await lemming('call', org, 'manager', 'list_agents')).stdout);
     expect(denied.error).toMatch(/the org denies it to every agent/);
     const badArgs = JSON.parse((await lemming('call', org, 'writer', 'memory_write', '{"value":1}')).stdout);
-    expect(badArgs).toMatchObject({ success: false, error: expect.stringMatching(/^Invalid arguments for memory_write: key/) });
+    expect(badArgs).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/^Invalid arguments for memory_write: key/),
+    });
   });
 
   it('call refuses bad JSON and missing arguments with exit 2, and an unknown agent with exit 1', async () => {
     const org = orgs.copy(DEMO_ORG);
-    expect(await lemming('call', org, 'writer', 'memory_read', '{key:')).toMatchObject({ code: 2, stderr: expect.stringMatching(/not valid JSON/) });
+    expect(await lemming('call', org, 'writer', 'memory_read', '{key:')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/not valid JSON/),
+    });
     expect((await lemming('call', org, 'writer')).code).toBe(2);
     expect((await lemming('tools', org)).code).toBe(2);
-    expect(await lemming('call', org, 'nobody', 'memory_read', '{}')).toMatchObject({ code: 1, stderr: expect.stringMatching(/no agent named "nobody"/) });
+    expect(await lemming('call', org, 'nobody', 'memory_read', '{}')).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/no agent named "nobody"/),
+    });
     expect((await lemming('tools', org, 'nobody')).code).toBe(1);
   });
 });
@@ -253,7 +354,7 @@ describe('the shell in the explainer', () => {
   });
 });
 
-describe('file tools and the org\'s own files', () => {
+describe("file tools and the org's own files", () => {
   it('an agent granted the whole org for writing still cannot rewrite a resume, the config or another outbox', async () => {
     const org = orgs.copy(DEMO_ORG);
     const writer = JSON.parse(readFileSync(join(org, 'agents/writer/resume.json'), 'utf8'));
@@ -261,11 +362,20 @@ describe('file tools and the org\'s own files', () => {
     writer.permissions.file_access = { allow_read: ['.'], allow_write: ['.'] };
     writeFileSync(join(org, 'agents/writer/resume.json'), JSON.stringify(writer, null, 2));
     const before = readFileSync(join(org, 'agents/writer/resume.json'), 'utf8');
-    const attempt = async (path: string) => JSON.parse((await lemming('call', org, 'writer', 'file_write', JSON.stringify({ path, content: 'x' }))).stdout);
+    const attempt = async (path: string) =>
+      JSON.parse(
+        (await lemming('call', org, 'writer', 'file_write', JSON.stringify({ path, content: 'x' }))).stdout,
+      );
 
-    expect(await attempt('../resume.json')).toMatchObject({ success: false, error: expect.stringMatching(/outside its workspace/) });
+    expect(await attempt('../resume.json')).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/outside its workspace/),
+    });
     expect(await attempt('../../manager/outbox/00000009_forged.json')).toMatchObject({ success: false });
-    expect(await attempt('../../../lemming/config/policy.json')).toMatchObject({ success: false, error: expect.stringMatching(/lemming\/ folder/) });
+    expect(await attempt('../../../lemming/config/policy.json')).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/lemming\/ folder/),
+    });
     expect(await attempt('../../../tools/evil.yaml')).toMatchObject({ success: false });
     expect(await attempt('../../../reports/q1.md')).toMatchObject({ success: true });
     expect(readFileSync(join(org, 'agents/writer/resume.json'), 'utf8')).toBe(before);
@@ -283,27 +393,58 @@ describe('file tool profiles', () => {
     return org;
   }
   const available = async (org: string) =>
-    (JSON.parse((await lemming('tools', org, 'writer', '--json')).stdout).tools as { name: string; available: boolean; kind: string }[])
+    (
+      JSON.parse((await lemming('tools', org, 'writer', '--json')).stdout).tools as {
+        name: string;
+        available: boolean;
+        kind: string;
+      }[]
+    )
       .filter((tool) => tool.kind === 'file')
       .map((tool) => `${tool.name}:${tool.available}`)
       .sort();
 
   it('LeMMing grants map to the codex profile: file_read gives its read tools, file_write gives apply_patch', async () => {
-    expect(await available(withProfile('codex', ['file_read']))).toEqual(['apply_patch:false', 'grep_files:true', 'list_dir:true', 'read_file:true']);
-    expect(await available(withProfile('codex', ['file_write']))).toEqual(['apply_patch:true', 'grep_files:false', 'list_dir:false', 'read_file:false']);
+    expect(await available(withProfile('codex', ['file_read']))).toEqual([
+      'apply_patch:false',
+      'grep_files:true',
+      'list_dir:true',
+      'read_file:true',
+    ]);
+    expect(await available(withProfile('codex', ['file_write']))).toEqual([
+      'apply_patch:true',
+      'grep_files:false',
+      'list_dir:false',
+      'read_file:false',
+    ]);
   });
 
   it('the gemini profile, by name or by group', async () => {
-    expect(await available(withProfile('gemini', ['group:fs']))).toEqual(['glob:true', 'grep_search:true', 'list_directory:true', 'read_file:true', 'replace:true', 'write_file:true']);
+    expect(await available(withProfile('gemini', ['group:fs']))).toEqual([
+      'glob:true',
+      'grep_search:true',
+      'list_directory:true',
+      'read_file:true',
+      'replace:true',
+      'write_file:true',
+    ]);
   });
 
   it('apply_patch runs as the agent through the sandbox', async () => {
     const org = withProfile('codex', ['file_write', 'file_read']);
     const patch = '*** Begin Patch\n*** Add File: notes.md\n+hello\n*** End Patch';
-    expect(JSON.parse((await lemming('call', org, 'writer', 'apply_patch', JSON.stringify({ input: patch }))).stdout)).toMatchObject({ success: true });
+    expect(
+      JSON.parse(
+        (await lemming('call', org, 'writer', 'apply_patch', JSON.stringify({ input: patch }))).stdout,
+      ),
+    ).toMatchObject({ success: true });
     expect(readFileSync(join(org, 'agents/writer/workspace/notes.md'), 'utf8')).toBe('hello\n');
     const escape = '*** Begin Patch\n*** Add File: ../../../escaped.md\n+x\n*** End Patch';
-    expect(JSON.parse((await lemming('call', org, 'writer', 'apply_patch', JSON.stringify({ input: escape }))).stdout)).toMatchObject({ success: false });
+    expect(
+      JSON.parse(
+        (await lemming('call', org, 'writer', 'apply_patch', JSON.stringify({ input: escape }))).stdout,
+      ),
+    ).toMatchObject({ success: false });
   });
 });
 
@@ -312,7 +453,10 @@ describe('skills in the explainer and the prompt', () => {
     const org = orgs.copy(DEMO_ORG);
     const skill = join(org, 'agents/writer/skills/poll');
     mkdirSync(skill, { recursive: true });
-    writeFileSync(join(skill, 'SKILL.md'), '---\nname: poll\ndescription: Ask an API for the latest numbers\ncommand-dispatch: tool\ncommand-tool: memory_read\n---\nRead the numbers from memory.\n');
+    writeFileSync(
+      join(skill, 'SKILL.md'),
+      '---\nname: poll\ndescription: Ask an API for the latest numbers\ncommand-dispatch: tool\ncommand-tool: memory_read\n---\nRead the numbers from memory.\n',
+    );
     return org;
   }
 
@@ -328,8 +472,13 @@ describe('skills in the explainer and the prompt', () => {
         usability: { usable: true },
       },
     ]);
-    writeFileSync(join(org, 'lemming/config/policy.json'), JSON.stringify({ tools: { deny: ['memory_read'] } }));
+    writeFileSync(
+      join(org, 'lemming/config/policy.json'),
+      JSON.stringify({ tools: { deny: ['memory_read'] } }),
+    );
     const text = (await lemming('tools', org, 'writer')).stdout;
-    expect(text).toMatch(/^ {2}no {3}poll +it runs the tool "memory_read", which is not available: the org denies it/m);
+    expect(text).toMatch(
+      /^ {2}no {3}poll +it runs the tool "memory_read", which is not available: the org denies it/m,
+    );
   });
 });

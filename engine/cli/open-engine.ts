@@ -16,7 +16,11 @@ export interface CliEngineOptions {
  * The engine for a CLI command. Secrets (API keys, connector keys) come from the secrets file named
  * by LEMMING_SECRETS_FILE and from LEMMING_SECRET_* environment variables.
  */
-export async function openEngine(orgPath: string, io: CliIo, options: CliEngineOptions = {}): Promise<OrgEngine> {
+export async function openEngine(
+  orgPath: string,
+  io: CliIo,
+  options: CliEngineOptions = {},
+): Promise<OrgEngine> {
   const secrets = await openHeadlessSecretStore({ env: io.env, orgPaths: [orgPath] });
   if (!secrets.ok) throw new CliFailure(secrets.message);
   for (const warning of secrets.warnings) io.stderr.write(`lemming: ${warning}\n`);
@@ -29,10 +33,17 @@ export async function openEngine(orgPath: string, io: CliIo, options: CliEngineO
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
-  return open.catch((error: unknown) => Promise.reject(error instanceof OrgBusyError ? new CliFailure(error.message) : error));
+  return open.catch((error: unknown) =>
+    Promise.reject(error instanceof OrgBusyError ? new CliFailure(error.message) : error),
+  );
 }
 
-export async function withEngine<T>(orgPath: string, io: CliIo, fn: (engine: OrgEngine) => Promise<T>, options: CliEngineOptions = {}): Promise<T> {
+export async function withEngine<T>(
+  orgPath: string,
+  io: CliIo,
+  fn: (engine: OrgEngine) => Promise<T>,
+  options: CliEngineOptions = {},
+): Promise<T> {
   const engine = await openEngine(orgPath, io, options);
   try {
     return await fn(engine);

@@ -15,7 +15,8 @@ export async function orgFolder(argument: string | undefined): Promise<string> {
 export function positiveInteger(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new UsageError(`${flag} must be a whole number of at least 1, not "${value}".`);
+  if (!Number.isInteger(number) || number < 1)
+    throw new UsageError(`${flag} must be a whole number of at least 1, not "${value}".`);
   return number;
 }
 

@@ -130,12 +130,18 @@ describe('problems are visible where the user looks', () => {
 
   it('a models.json nested 10,000 deep fails each turn with its reason and halts nothing', async () => {
     const deep = `{ "scripted": { "provider": "scripted", "model_name": "s", "provider_config": { "x": ${'['.repeat(10_000)}${']'.repeat(10_000)} } } }`;
-    const org = orgs.build({ ...SCRIPT, 'lemming/config/models.json': deep, 'agents/ok/resume.json': resume('ok') });
+    const org = orgs.build({
+      ...SCRIPT,
+      'lemming/config/models.json': deep,
+      'agents/ok/resume.json': resume('ok'),
+    });
     const run = await lemming('run', org, '--ticks', '2');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^tick 2: ok failed$/m);
     const [error] = await timelineEvents(org, 'error');
-    expect(error!.message).toMatch(/^lemming\/config\/models\.json:1:\d+ is not valid \(the JSON nests more than 100 levels deep here\)/);
+    expect(error!.message).toMatch(
+      /^lemming\/config\/models\.json:1:\d+ is not valid \(the JSON nests more than 100 levels deep here\)/,
+    );
   });
 
   it('an unreadable outbox file is warned about once, not every tick, and again when it changes', async () => {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 
-export type LedgerEntryKind = 'grant' | 'top_up' | 'turn' | 'model_call' | 'tool' | 'adjustment' | 'external_adjustment';
+export type LedgerEntryKind =
+  'grant' | 'top_up' | 'turn' | 'model_call' | 'tool' | 'adjustment' | 'external_adjustment';
 
 export interface LedgerEntry {
   id: number;
@@ -25,7 +26,8 @@ export interface LedgerPosting {
   time: string;
 }
 
-export type PostingResult = { ok: true; balanceMicro: number } | { ok: false; balanceMicro: number; reason: string };
+export type PostingResult =
+  { ok: true; balanceMicro: number } | { ok: false; balanceMicro: number; reason: string };
 
 /**
  * The append-only credits ledger. A posting that would take a balance below zero is refused (and the
@@ -38,7 +40,9 @@ export class CreditLedger {
   private readonly selectAllBalances: Database.Statement;
 
   constructor(db: Database.Database) {
-    this.selectBalance = db.prepare('SELECT balance_micro FROM credit_ledger WHERE agent = ? ORDER BY id DESC LIMIT 1').pluck();
+    this.selectBalance = db
+      .prepare('SELECT balance_micro FROM credit_ledger WHERE agent = ? ORDER BY id DESC LIMIT 1')
+      .pluck();
     this.insertEntry = db.prepare(
       'INSERT INTO credit_ledger (agent, kind, amount_micro, balance_micro, reason, tick, turn, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -66,14 +70,31 @@ export class CreditLedger {
     const current = this.balance(posting.agent) ?? 0;
     const next = current + posting.amountMicro;
     if (next < 0) {
-      return { ok: false, balanceMicro: current, reason: `${posting.agent} has ${current} µcredits, ${-posting.amountMicro} needed` };
+      return {
+        ok: false,
+        balanceMicro: current,
+        reason: `${posting.agent} has ${current} µcredits, ${-posting.amountMicro} needed`,
+      };
     }
-    this.insertEntry.run(posting.agent, posting.kind, posting.amountMicro, next, posting.reason, posting.tick ?? null, posting.turn ?? null, posting.time);
+    this.insertEntry.run(
+      posting.agent,
+      posting.kind,
+      posting.amountMicro,
+      next,
+      posting.reason,
+      posting.tick ?? null,
+      posting.turn ?? null,
+      posting.time,
+    );
     return { ok: true, balanceMicro: next };
   }
 
   /** Newest first, keyset-paged by entry id. */
   history(agent: string, options: { before?: number; limit?: number } = {}): LedgerEntry[] {
-    return this.selectHistory.all(agent, options.before ?? Number.MAX_SAFE_INTEGER, Math.min(options.limit ?? 200, 1000)) as LedgerEntry[];
+    return this.selectHistory.all(
+      agent,
+      options.before ?? Number.MAX_SAFE_INTEGER,
+      Math.min(options.limit ?? 200, 1000),
+    ) as LedgerEntry[];
   }
 }

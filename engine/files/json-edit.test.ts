@@ -396,7 +396,8 @@ describe('many edits in one call (the single-parse path)', () => {
       return result.text;
     }, text);
 
-  const credits = '{\n  "a": {\n    "model": "m",\n    "credits_left": 1.0,\n    "extra": {"kept": "\\u00e9"}\n  },\n  "b": {"model": "m", "credits_left": 2}\n}\n';
+  const credits =
+    '{\n  "a": {\n    "model": "m",\n    "credits_left": 1.0,\n    "extra": {"kept": "\\u00e9"}\n  },\n  "b": {"model": "m", "credits_left": 2}\n}\n';
 
   it('replacing many values equals replacing them one at a time, and keeps every other byte', () => {
     const edits: JsonEdit[] = [
@@ -417,9 +418,17 @@ describe('many edits in one call (the single-parse path)', () => {
     ];
     expect(editJsonText(credits, adds)).toEqual({ ok: true, text: oneByOne(credits, adds), changed: true });
     for (const empty of ['{}', '{}\n', '{\n}\n']) {
-      expect(editJsonText(empty, adds.filter((edit) => edit.path[0] !== 'a'))).toEqual({
+      expect(
+        editJsonText(
+          empty,
+          adds.filter((edit) => edit.path[0] !== 'a'),
+        ),
+      ).toEqual({
         ok: true,
-        text: oneByOne(empty, adds.filter((edit) => edit.path[0] !== 'a')),
+        text: oneByOne(
+          empty,
+          adds.filter((edit) => edit.path[0] !== 'a'),
+        ),
         changed: true,
       });
     }
@@ -433,7 +442,8 @@ describe('many edits in one call (the single-parse path)', () => {
     ];
     const result = editJsonText(credits, edits);
     expect(result).toEqual({ ok: true, text: oneByOne(credits, edits), changed: true });
-    if (result.ok) expect(JSON.parse(result.text).m).toEqual({ provider: 'openai', cfg: { base: 'http://x', key: 'K' } });
+    if (result.ok)
+      expect(JSON.parse(result.text).m).toEqual({ provider: 'openai', cfg: { base: 'http://x', key: 'K' } });
   });
 
   it('falls back to one edit at a time when edits overlap or remove', () => {

@@ -74,21 +74,37 @@ function replaceAllAtOnce(text: string, edits: readonly JsonEdit[]): JsonEditRes
   const { root } = tree;
   const style = detectJsonStyle(text, root);
   const replacements: { start: number; end: number; text: () => string }[] = [];
-  const additions = new Map<string, { object: JsonContainerNode & { kind: 'object' }; objectPath: JsonPath; key: string; value: unknown }>();
+  const additions = new Map<
+    string,
+    { object: JsonContainerNode & { kind: 'object' }; objectPath: JsonPath; key: string; value: unknown }
+  >();
   for (const edit of edits) {
     const planned = planEditOn(text, root, edit);
     if (!planned.ok) return null;
     for (const step of planned.steps) {
-      const parent = step.path.length ? (deepestNodeOn(root, step.path.slice(0, -1)).node as JsonContainerNode) : null;
+      const parent = step.path.length
+        ? (deepestNodeOn(root, step.path.slice(0, -1)).node as JsonContainerNode)
+        : null;
       if (step.op === 'replace') {
         const target = deepestNodeOn(root, step.path).node;
-        replacements.push({ start: target.start, end: target.end, text: () => formatReplacement(text, style, target, parent, step.value) });
+        replacements.push({
+          start: target.start,
+          end: target.end,
+          text: () => formatReplacement(text, style, target, parent, step.value),
+        });
       } else if (step.op === 'add-member' && parent?.kind === 'object') {
         const id = JSON.stringify(step.path);
         const earlier = additions.get(id);
         if (earlier && !(isPlainObject(earlier.value) && isPlainObject(step.value))) return null;
-        const value = earlier ? mergeAdditions(earlier.value as Record<string, unknown>, step.value as Record<string, unknown>) : step.value;
-        additions.set(id, { object: parent, objectPath: step.path.slice(0, -1), key: step.path.at(-1) as string, value });
+        const value = earlier
+          ? mergeAdditions(earlier.value as Record<string, unknown>, step.value as Record<string, unknown>)
+          : step.value;
+        additions.set(id, {
+          object: parent,
+          objectPath: step.path.slice(0, -1),
+          key: step.path.at(-1) as string,
+          value,
+        });
       } else {
         return null;
       }
@@ -104,18 +120,32 @@ function replaceAllAtOnce(text: string, edits: readonly JsonEdit[]): JsonEditRes
     const last = object.members.at(-1) as (typeof object.members)[number];
     const separator = entrySeparator(text, style, object);
     const colon = text.slice(last.keyEnd, last.value.start);
-    replacements.push({ start: last.value.end, end: last.value.end, text: () => separator + quoteJsonString(key, style) + colon + formatValue(style, value, separator) });
+    replacements.push({
+      start: last.value.end,
+      end: last.value.end,
+      text: () => separator + quoteJsonString(key, style) + colon + formatValue(style, value, separator),
+    });
   }
   for (const [object, { objectPath, members }] of intoEmpty) {
-    const parent = objectPath.length ? (deepestNodeOn(root, objectPath.slice(0, -1)).node as JsonContainerNode) : null;
-    replacements.push({ start: object.start, end: object.end, text: () => formatReplacement(text, style, object, parent, members) });
+    const parent = objectPath.length
+      ? (deepestNodeOn(root, objectPath.slice(0, -1)).node as JsonContainerNode)
+      : null;
+    replacements.push({
+      start: object.start,
+      end: object.end,
+      text: () => formatReplacement(text, style, object, parent, members),
+    });
   }
   // Stable: insertions at one place keep the order their edits came in, after any replacement ending there.
   replacements.sort((a, b) => a.start - b.start || a.end - b.end);
   for (let index = 1; index < replacements.length; index += 1) {
     const previous = replacements[index - 1] as (typeof replacements)[number];
     const current = replacements[index] as (typeof replacements)[number];
-    if (previous.end > current.start || (previous.start === current.start && previous.end === current.end && previous.end > previous.start)) return null;
+    if (
+      previous.end > current.start ||
+      (previous.start === current.start && previous.end === current.end && previous.end > previous.start)
+    )
+      return null;
   }
   const parts: string[] = [];
   let position = 0;
@@ -129,7 +159,10 @@ function replaceAllAtOnce(text: string, edits: readonly JsonEdit[]): JsonEditRes
 }
 
 /** Two additions under one new key, e.g. `m.cfg.base` and `m.cfg.key`: their nested objects combine. */
-function mergeAdditions(earlier: Record<string, unknown>, later: Record<string, unknown>): Record<string, unknown> {
+function mergeAdditions(
+  earlier: Record<string, unknown>,
+  later: Record<string, unknown>,
+): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...earlier };
   for (const [key, value] of Object.entries(later)) {
     const existing = merged[key];
@@ -145,7 +178,6 @@ function planEdit(text: string, edit: JsonEdit): Planned {
 }
 
 function planEditOn(text: string, root: JsonNode, edit: JsonEdit): Planned {
-
   if ('remove' in edit) {
     if (edit.path.length === 0) return failAt(text, root, edit.path, 'cannot remove the whole document');
     const found = walk(root, edit.path);

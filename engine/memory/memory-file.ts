@@ -183,7 +183,6 @@ export async function listMemory(agentDir: string, maxItems = 20): Promise<Memor
   return listing;
 }
 
-
 function readFileOrError(file: string): string | Error {
   try {
     return readFileSync(file, 'utf8');
@@ -191,7 +190,6 @@ function readFileOrError(file: string): string | Error {
     return error instanceof Error ? error : new Error(String(error));
   }
 }
-
 
 /**
  * Applies one update to one key on disk: reads the stored value, combines it (memory-ops), checks the

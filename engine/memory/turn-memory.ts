@@ -4,9 +4,13 @@ import type { FileWrite } from '../files/file-write';
 import { applyMemoryOp, type MemoryProblem, type MemoryUpdate } from './memory-ops';
 import { agentPaths } from '../org/org-layout';
 
-export type StagedMemoryChange = { key: string; effect: 'write'; operation: 'set' | 'append' | 'merge'; value: unknown } | { key: string; effect: 'delete' };
+export type StagedMemoryChange =
+  | { key: string; effect: 'write'; operation: 'set' | 'append' | 'merge'; value: unknown }
+  | { key: string; effect: 'delete' };
 
-export type MemoryChangeOutcome = { ok: true; change: StagedMemoryChange | null; warning?: MemoryProblem } | { ok: false; error: MemoryProblem };
+export type MemoryChangeOutcome =
+  | { ok: true; change: StagedMemoryChange | null; warning?: MemoryProblem }
+  | { ok: false; error: MemoryProblem };
 
 /**
  * An agent's memory during one turn: reads see the turn's own earlier changes, and the changes are only
@@ -29,11 +33,15 @@ export class TurnMemory {
   async apply(update: MemoryUpdate): Promise<MemoryChangeOutcome> {
     const current = await this.read(update.key);
     this.keyCount ??= await countMemoryKeys(this.agentDir);
-    const outcome = applyMemoryOp(current.found ? current.value : undefined, update, { existingKeyCount: this.keyCount });
+    const outcome = applyMemoryOp(current.found ? current.value : undefined, update, {
+      existingKeyCount: this.keyCount,
+    });
     if (!outcome.ok) return outcome;
     if (outcome.effect === 'none') return { ok: true, change: null, warning: outcome.warning };
     const change: StagedMemoryChange =
-      outcome.effect === 'delete' ? { key: update.key, effect: 'delete' } : { key: update.key, effect: 'write', operation: outcome.operation, value: outcome.value };
+      outcome.effect === 'delete'
+        ? { key: update.key, effect: 'delete' }
+        : { key: update.key, effect: 'write', operation: outcome.operation, value: outcome.value };
     if (!current.found && change.effect === 'write') this.keyCount += 1;
     if (current.found && change.effect === 'delete') this.keyCount -= 1;
     this.staged.set(update.key, change);
@@ -51,7 +59,11 @@ export function memoryChangeRecord(
   where: { folder: string; agent: string; tick: number; now: Date },
 ): { event: { kind: 'memory_update'; key: string; op: string; value?: unknown }; write: FileWrite } {
   const path = agentPaths(where.folder).memoryFile(change.key);
-  if (change.effect === 'delete') return { event: { kind: 'memory_update', key: change.key, op: 'delete' }, write: { path, mode: 'delete', content: '' } };
+  if (change.effect === 'delete')
+    return {
+      event: { kind: 'memory_update', key: change.key, op: 'delete' },
+      write: { path, mode: 'delete', content: '' },
+    };
   const record = {
     key: change.key,
     value: change.value,
@@ -60,5 +72,8 @@ export function memoryChangeRecord(
     operation: change.operation,
     tick: where.tick,
   };
-  return { event: { kind: 'memory_update', key: change.key, op: change.operation, value: change.value }, write: { path, mode: 'write', content: memoryFileText(record) } };
+  return {
+    event: { kind: 'memory_update', key: change.key, op: change.operation, value: change.value },
+    write: { path, mode: 'write', content: memoryFileText(record) },
+  };
 }

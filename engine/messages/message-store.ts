@@ -52,7 +52,9 @@ export class MessageStore {
   private readonly inboxStatements: StatementCache;
 
   constructor(private readonly db: Database.Database) {
-    this.insert = db.prepare('INSERT INTO messages (id, sender, tick, kind, file, json) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insert = db.prepare(
+      'INSERT INTO messages (id, sender, tick, kind, file, json) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     this.selectByFile = db.prepare('SELECT seq FROM messages WHERE file = ?').pluck();
     this.selectCursor = db.prepare('SELECT last_seq FROM read_cursors WHERE reader = ?').pluck();
     this.upsertCursor = db.prepare(
@@ -63,7 +65,14 @@ export class MessageStore {
   }
 
   add(message: NewMessage): number {
-    const result = this.insert.run(message.id, message.sender, message.tick, message.kind, message.file, message.json);
+    const result = this.insert.run(
+      message.id,
+      message.sender,
+      message.tick,
+      message.kind,
+      message.file,
+      message.json,
+    );
     return Number(result.lastInsertRowid);
   }
 
@@ -87,29 +96,39 @@ export class MessageStore {
   outbox(sender: string, options: { before?: number; limit?: number } = {}): StoredMessage[] {
     return this.db
       .prepare(`SELECT ${COLUMNS} FROM messages WHERE sender = ? AND seq < ? ORDER BY seq DESC LIMIT ?`)
-      .all(sender, options.before ?? Number.MAX_SAFE_INTEGER, Math.min(options.limit ?? 50, 1000)) as StoredMessage[];
+      .all(
+        sender,
+        options.before ?? Number.MAX_SAFE_INTEGER,
+        Math.min(options.limit ?? 50, 1000),
+      ) as StoredMessage[];
   }
 
   /**
    * What `reader` should be shown now. `horizon` is the newest message seq that existed when the turn
    * began, so messages committed by agents running at the same time are fresh next turn, not lost.
    */
-  inbox(reader: string, readable: ReadableSenders, horizon: number, limits: InboxLimits = DEFAULT_INBOX_LIMITS): Inbox {
+  inbox(
+    reader: string,
+    readable: ReadableSenders,
+    horizon: number,
+    limits: InboxLimits = DEFAULT_INBOX_LIMITS,
+  ): Inbox {
     const cursor = this.cursor(reader);
     const [senderSql, senderParams] = senderFilter(readable);
-    const fresh = this.inboxStatements.get(`SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? AND ${senderSql} ORDER BY seq LIMIT ?`)
+    const fresh = this.inboxStatements
+      .get(`SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? AND ${senderSql} ORDER BY seq LIMIT ?`)
       .all(cursor, horizon, ...senderParams, limits.fresh + 1) as StoredMessage[];
     const moreWaiting = fresh.length > limits.fresh;
     if (moreWaiting) fresh.pop();
     const earlier =
       limits.earlier > 0
-        ? (this.inboxStatements.get(`SELECT ${COLUMNS} FROM messages WHERE seq <= ? AND ${senderSql} ORDER BY seq DESC LIMIT ?`)
+        ? (this.inboxStatements
+            .get(`SELECT ${COLUMNS} FROM messages WHERE seq <= ? AND ${senderSql} ORDER BY seq DESC LIMIT ?`)
             .all(cursor, ...senderParams, limits.earlier) as StoredMessage[])
         : [];
     const cursorAfter = moreWaiting ? fresh.at(-1)!.seq : Math.max(cursor, horizon);
     return { fresh, earlier, cursorAfter, moreWaiting };
   }
-
 }
 
 /** Distinct inbox query shapes kept prepared; an org has a handful, so this only bounds odd ones. */

@@ -26,7 +26,10 @@ export class AnthropicProvider extends JsonApiProvider {
     return toAnthropicRequest(request, stream);
   }
 
-  protected assembleStream(chunks: AsyncIterable<Buffer>, emit: (delta: ProgressDelta) => void): Promise<unknown> {
+  protected assembleStream(
+    chunks: AsyncIterable<Buffer>,
+    emit: (delta: ProgressDelta) => void,
+  ): Promise<unknown> {
     return assembleAnthropicStream(chunks, emit);
   }
 
@@ -35,7 +38,10 @@ export class AnthropicProvider extends JsonApiProvider {
   }
 
   protected parseModelList(body: unknown): ServerModel[] | null {
-    return modelListIn(body, 'data', (item) => ({ id: item.id ?? '', label: item.display_name ?? item.id ?? '' }));
+    return modelListIn(body, 'data', (item) => ({
+      id: item.id ?? '',
+      label: item.display_name ?? item.id ?? '',
+    }));
   }
 }
 

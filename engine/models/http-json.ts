@@ -118,7 +118,12 @@ function callErrors(call: JsonPost, fellSilent: () => boolean): CallErrors {
       call.signal?.aborted
         ? fail('cancelled', `the call to ${call.service} was cancelled`, attempts)
         : fellSilent()
-          ? fail('timeout', `${call.service} stopped writing its answer: nothing came for ${call.timeoutMs} ms (timeout_ms)`, attempts, { retryable: true })
+          ? fail(
+              'timeout',
+              `${call.service} stopped writing its answer: nothing came for ${call.timeoutMs} ms (timeout_ms)`,
+              attempts,
+              { retryable: true },
+            )
           : fail(
               'timeout',
               `${call.service} did not answer within ${call.timeoutMs} ms (timeout_ms)`,
@@ -143,7 +148,11 @@ async function attemptOnce(
     const get = call.method === 'GET';
     const response = await request(call.url, {
       method: get ? 'GET' : 'POST',
-      headers: { ...(get ? {} : { 'content-type': 'application/json' }), accept: 'application/json', ...call.headers },
+      headers: {
+        ...(get ? {} : { 'content-type': 'application/json' }),
+        accept: 'application/json',
+        ...call.headers,
+      },
       ...(get ? {} : { body: JSON.stringify(call.body) }),
       signal,
       dispatcher: call.dispatcher ?? defaultDispatcher(),
@@ -151,9 +160,25 @@ async function attemptOnce(
       bodyTimeout: call.timeoutMs,
     });
     status = response.statusCode;
-    if (call.readStream && status >= 200 && status < 300 && !isJson(firstHeader(response.headers['content-type']))) {
+    if (
+      call.readStream &&
+      status >= 200 &&
+      status < 300 &&
+      !isJson(firstHeader(response.headers['content-type']))
+    ) {
       streamPiece();
-      return { done: true, body: await readStreamOnce(call.readStream, response.body, call, signal, attempt, aborted, streamPiece) };
+      return {
+        done: true,
+        body: await readStreamOnce(
+          call.readStream,
+          response.body,
+          call,
+          signal,
+          attempt,
+          aborted,
+          streamPiece,
+        ),
+      };
     }
     retryHeaders = {
       retryAfter: firstHeader(response.headers['retry-after']),

@@ -51,9 +51,18 @@ export abstract class JsonApiProvider implements ModelProvider {
     const { body, attempts } = await postJson({
       service: this.endpoint.service,
       url: joinUrl(this.endpoint.baseUrl, this.path),
-      headers: { ...(onProgress ? this.streamHeaders() : {}), ...this.endpoint.headers, ...this.authHeaders(key) },
-      body: this.requestBody({ ...this.endpoint.sampling, ...definedOnly(request) }, onProgress !== undefined),
-      ...(onProgress ? { readStream: (chunks: AsyncIterable<Buffer>) => this.assembleStream(chunks, onProgress) } : {}),
+      headers: {
+        ...(onProgress ? this.streamHeaders() : {}),
+        ...this.endpoint.headers,
+        ...this.authHeaders(key),
+      },
+      body: this.requestBody(
+        { ...this.endpoint.sampling, ...definedOnly(request) },
+        onProgress !== undefined,
+      ),
+      ...(onProgress
+        ? { readStream: (chunks: AsyncIterable<Buffer>) => this.assembleStream(chunks, onProgress) }
+        : {}),
       timeoutMs: this.endpoint.timeoutMs,
       maxRetries: this.endpoint.maxRetries,
       signal: request.signal,
@@ -63,7 +72,11 @@ export abstract class JsonApiProvider implements ModelProvider {
     });
     const parsed = this.parseAnswer(body);
     if (!parsed.ok) {
-      throw new ModelCallError({ kind: 'bad_response', message: `${this.endpoint.service} ${parsed.problem}`, attempts });
+      throw new ModelCallError({
+        kind: 'bad_response',
+        message: `${this.endpoint.service} ${parsed.problem}`,
+        attempts,
+      });
     }
     return { ...parsed.response, latencyMs: performance.now() - started };
   }
@@ -90,7 +103,11 @@ export abstract class JsonApiProvider implements ModelProvider {
     });
     const models = this.parseModelList(body);
     if (!models) {
-      throw new ModelCallError({ kind: 'bad_response', attempts, message: `${this.endpoint.service} answered with something that is not a list of models` });
+      throw new ModelCallError({
+        kind: 'bad_response',
+        attempts,
+        message: `${this.endpoint.service} answered with something that is not a list of models`,
+      });
     }
     return models.sort((a, b) => a.id.localeCompare(b.id));
   }
@@ -98,5 +115,7 @@ export abstract class JsonApiProvider implements ModelProvider {
 
 /** The request without keys set to undefined, so they do not hide the model's own settings. */
 function definedOnly(request: ModelRequest): ModelRequest {
-  return Object.fromEntries(Object.entries(request).filter(([, value]) => value !== undefined)) as ModelRequest;
+  return Object.fromEntries(
+    Object.entries(request).filter(([, value]) => value !== undefined),
+  ) as ModelRequest;
 }

@@ -153,7 +153,9 @@ export const ProviderConfig = z.looseObject({
     .max(1, 'top_p must be at most 1')
     .optional(),
   /** Ollama's model options (num_ctx, top_k, …), sent as they are. */
-  options: z.record(z.string(), z.unknown(), { error: 'options must be an object of name: value' }).optional(),
+  options: z
+    .record(z.string(), z.unknown(), { error: 'options must be an object of name: value' })
+    .optional(),
   /** Ollama: let a thinking model think (true/false, or "low", "medium", "high"). */
   think: z
     .union([z.boolean(), z.enum(['low', 'medium', 'high'])], {

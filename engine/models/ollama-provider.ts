@@ -43,7 +43,10 @@ export class OllamaProvider extends JsonApiProvider {
     return { accept: 'application/x-ndjson' };
   }
 
-  protected assembleStream(chunks: AsyncIterable<Buffer>, emit: (delta: ProgressDelta) => void): Promise<unknown> {
+  protected assembleStream(
+    chunks: AsyncIterable<Buffer>,
+    emit: (delta: ProgressDelta) => void,
+  ): Promise<unknown> {
     return assembleOllamaStream(chunks, emit);
   }
 
@@ -52,7 +55,10 @@ export class OllamaProvider extends JsonApiProvider {
   }
 
   protected parseModelList(body: unknown): ServerModel[] | null {
-    return modelListIn(body, 'models', (item) => ({ id: item.model ?? item.name ?? '', label: item.name ?? item.model ?? '' }));
+    return modelListIn(body, 'models', (item) => ({
+      id: item.model ?? item.name ?? '',
+      label: item.name ?? item.model ?? '',
+    }));
   }
 }
 

@@ -32,7 +32,10 @@ export class OpenAiCompatibleProvider extends JsonApiProvider {
     return toOpenAiRequest(request, this.maxTokensField, stream);
   }
 
-  protected assembleStream(chunks: AsyncIterable<Buffer>, emit: (delta: ProgressDelta) => void): Promise<unknown> {
+  protected assembleStream(
+    chunks: AsyncIterable<Buffer>,
+    emit: (delta: ProgressDelta) => void,
+  ): Promise<unknown> {
     return assembleOpenAiStream(chunks, emit);
   }
 
@@ -59,7 +62,10 @@ export function toOpenAiRequest(
     ...(request.topP !== undefined ? { top_p: request.topP } : {}),
     ...(request.maxTokens !== undefined ? { [maxTokensField]: request.maxTokens } : {}),
     ...(request.tools?.length
-      ? { tools: request.tools.map(toOpenAiTool), ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}) }
+      ? {
+          tools: request.tools.map(toOpenAiTool),
+          ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}),
+        }
       : {}),
   };
 }

@@ -248,11 +248,11 @@ export class ScriptFile {
       };
     }
     // Frozen, because every call hands out parts of the same parsed script.
-    if (this.last?.source !== source) this.last = { source, result: deepFreeze(parseScript(source, this.scriptPath)) };
+    if (this.last?.source !== source)
+      this.last = { source, result: deepFreeze(parseScript(source, this.scriptPath)) };
     return this.last.result;
   }
 }
-
 
 export interface SelectedRule {
   rule: ScriptRule;

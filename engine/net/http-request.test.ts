@@ -408,13 +408,19 @@ describe('a request body that carries a secret, redirected with 307 or 308', () 
   }
 
   it('is resent on the same origin, where the secret was meant to go', async () => {
-    const result = await sendBody({ url: redirect('/echo', 307), body: JSON.stringify({ key: SECRET_IN_BODY }) });
+    const result = await sendBody({
+      url: redirect('/echo', 307),
+      body: JSON.stringify({ key: SECRET_IN_BODY }),
+    });
     expect(result.ok && JSON.parse(result.response.body.toString()).method).toBe('POST');
     expect(network.publicServer.requests.at(-1)?.body).toBe(JSON.stringify({ key: SECRET_IN_BODY }));
   });
 
   it('a body without a secret still follows to another origin', async () => {
-    const result = await sendBody({ url: redirect(network.url('other.example.test', '/echo'), 308), body: '{"order":1}' });
+    const result = await sendBody({
+      url: redirect(network.url('other.example.test', '/echo'), 308),
+      body: '{"order":1}',
+    });
     expect(result.ok).toBe(true);
     expect(network.otherServer.requests[0]?.body).toBe('{"order":1}');
   });

@@ -51,8 +51,13 @@ function replaceAll(haystack: Buffer, needle: Buffer, replacement: Buffer): Buff
 }
 
 function dropSecretPrefixTail(buffer: Buffer, spellings: readonly Buffer[]): Buffer {
-  const tail = buffer.subarray(Math.max(0, buffer.length - Math.max(0, ...spellings.map((spelling) => spelling.length))));
-  const leaked = secretPrefixAtEnd(tail.toString('latin1'), spellings.map((spelling) => spelling.toString('latin1')));
+  const tail = buffer.subarray(
+    Math.max(0, buffer.length - Math.max(0, ...spellings.map((spelling) => spelling.length))),
+  );
+  const leaked = secretPrefixAtEnd(
+    tail.toString('latin1'),
+    spellings.map((spelling) => spelling.toString('latin1')),
+  );
   return buffer.subarray(0, buffer.length - leaked);
 }
 

@@ -121,7 +121,9 @@ export function redirectedRequest(
   const becomesGet =
     (status === 303 && previous.method !== 'HEAD') ||
     ((status === 301 || status === 302) && previous.method === 'POST');
-  const spellings = crossOrigin ? secrets.flatMap((secret) => (secret === '' ? [] : [secret, ...secretSpellings(secret)])) : [];
+  const spellings = crossOrigin
+    ? secrets.flatMap((secret) => (secret === '' ? [] : [secret, ...secretSpellings(secret)]))
+    : [];
   const holdsSecret = (text: string) => spellings.some((spelling) => text.includes(spelling));
   if (!becomesGet && previous.body !== null && holdsSecret(previous.body.toString('utf8')))
     return refused(

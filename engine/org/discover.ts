@@ -72,7 +72,6 @@ export class ResumeCache {
   }
 }
 
-
 async function readAgentFolder(
   orgPath: string,
   folder: string,

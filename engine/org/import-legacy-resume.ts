@@ -29,7 +29,10 @@ export async function importLegacyResume(orgPath: string, folder: string): Promi
       return {
         ok: false,
         problems: [
-          fileProblem(resumeFile, `${agentPaths(folder).root} already has a resume.json; nothing was imported`),
+          fileProblem(
+            resumeFile,
+            `${agentPaths(folder).root} already has a resume.json; nothing was imported`,
+          ),
         ],
       };
     }
@@ -39,7 +42,10 @@ export async function importLegacyResume(orgPath: string, folder: string): Promi
       return {
         ok: false,
         problems: [
-          fileProblem(legacyFile, legacy.missing ? `${agentPaths(folder).root} has no resume.txt` : legacy.message),
+          fileProblem(
+            legacyFile,
+            legacy.missing ? `${agentPaths(folder).root} has no resume.txt` : legacy.message,
+          ),
         ],
       };
     }

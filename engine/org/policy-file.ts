@@ -1,13 +1,19 @@
 import { z } from 'zod';
 import { TOOL_KINDS } from '../api/agent-schemas';
-import { readConfigFile, updateConfigFile, type ConfigFileSpec, type ConfigRead, type ConfigUpdate } from './config-file';
+import {
+  readConfigFile,
+  updateConfigFile,
+  type ConfigFileSpec,
+  type ConfigRead,
+  type ConfigUpdate,
+} from './config-file';
 import type { JsonEdit } from '../files/json-edit';
 
 /** This app's org-level tool policy (docs/ARCHITECTURE.md, “Tools”); LeMMing ignores the file. */
 export const POLICY_FILE = 'lemming/config/policy.json';
 
-
-const names = (what: string) => z.array(z.string({ error: `each entry of ${what} must be text` }), { error: `${what} must be a list` });
+const names = (what: string) =>
+  z.array(z.string({ error: `each entry of ${what} must be text` }), { error: `${what} must be a list` });
 
 export const OrgPolicySchema = z.looseObject({
   tools: z
@@ -17,7 +23,9 @@ export const OrgPolicySchema = z.looseObject({
     })
     .default({ deny: [] }),
   /** The kinds of tool agents may use at all. Network also needs `network.enabled`. */
-  allowed_tool_kinds: z.array(z.enum(TOOL_KINDS, { error: `allowed_tool_kinds may hold only ${TOOL_KINDS.join(', ')}` })).default([...TOOL_KINDS]),
+  allowed_tool_kinds: z
+    .array(z.enum(TOOL_KINDS, { error: `allowed_tool_kinds may hold only ${TOOL_KINDS.join(', ')}` }))
+    .default([...TOOL_KINDS]),
   network: z
     .looseObject({
       /** Off unless the user turns it on: agents reach no network by default. */
@@ -27,7 +35,12 @@ export const OrgPolicySchema = z.looseObject({
     })
     .default({ enabled: false, private_hosts: [] }),
   /** Credits charged for each call of a tool, by name. */
-  tool_costs: z.record(z.string(), z.number({ error: 'each tool cost must be a number' }).nonnegative('a tool cost must not be negative')).default({}),
+  tool_costs: z
+    .record(
+      z.string(),
+      z.number({ error: 'each tool cost must be a number' }).nonnegative('a tool cost must not be negative'),
+    )
+    .default({}),
 });
 export type OrgPolicy = z.output<typeof OrgPolicySchema>;
 

@@ -134,7 +134,9 @@ export async function updateResume(
     if (!read.found)
       return {
         ok: false,
-        problems: [fileProblem(file, read.missing ? `${agentPaths(folder).root} has no resume.json` : read.message)],
+        problems: [
+          fileProblem(file, read.missing ? `${agentPaths(folder).root} has no resume.json` : read.message),
+        ],
       };
     const edited = editJsonText(read.text, change);
     if (!edited.ok) {

@@ -35,7 +35,6 @@ const intLike = (what: string) =>
     })
     .transform((value) => Math.trunc(Number(value)));
 
-
 const ModelObject = z.looseObject(
   {
     key: nonEmptyString('model.key'),

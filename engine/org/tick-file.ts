@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { join } from 'node:path';
 import { interruptedReplacementOf } from '../files/atomic-write';
-import { checkConfigText, readConfigFile, updateConfigFile, type ConfigFileSpec, type ConfigUpdate, type ConfigWriteOptions } from './config-file';
+import {
+  checkConfigText,
+  readConfigFile,
+  updateConfigFile,
+  type ConfigFileSpec,
+  type ConfigUpdate,
+  type ConfigWriteOptions,
+} from './config-file';
 import type { FileProblem } from '../files/json-problems';
 import { readTextFile } from '../files/read-text-file';
 
@@ -45,6 +52,10 @@ export async function readNextTick(orgPath: string): Promise<NextTickRead> {
 }
 
 /** Records the next tick to run, keeping any other key in the file. */
-export function writeNextTick(orgPath: string, nextTick: number, options: ConfigWriteOptions = {}): Promise<ConfigUpdate<TickFile>> {
+export function writeNextTick(
+  orgPath: string,
+  nextTick: number,
+  options: ConfigWriteOptions = {},
+): Promise<ConfigUpdate<TickFile>> {
   return updateConfigFile(orgPath, TICK_SPEC, [{ path: ['current_tick'], value: nextTick }], options);
 }

@@ -6,7 +6,14 @@ import type { Inbox } from '../messages/message-store';
 import { newOutboxEntry, outboxFileName, serializeEntry, type OutboxEntry } from '../messages/outbox-entry';
 import { isModelCallError } from '../models/model-call-error';
 import type { ModelWarningCode, ProgressDelta, TurnProgress } from '../api/model-event-schemas';
-import type { ChatMessage, ModelProvider, ModelResponse, TokenUsage, ToolCall, ToolDefinition } from '../models/types';
+import type {
+  ChatMessage,
+  ModelProvider,
+  ModelResponse,
+  TokenUsage,
+  ToolCall,
+  ToolDefinition,
+} from '../models/types';
 import type { Resume } from '../org/resume-schema';
 import type { KnownEventFields, KnownTimelineEvent } from '../api/timeline-events';
 import type { TurnStatus } from '../api/run-schemas';
@@ -68,7 +75,6 @@ export interface TurnLimits {
 
 export const DEFAULT_TURN_LIMITS: TurnLimits = { maxRounds: 4, callTimeoutMs: 120_000, maxTokens: 2048 };
 
-
 /** Everything one turn did, not yet committed: the engine commits it in one transaction. */
 export interface StagedTurn {
   turnId: string;
@@ -93,7 +99,10 @@ export async function runAgentTurn(input: TurnInput): Promise<StagedTurn> {
   try {
     await play(input, turn);
   } catch (error) {
-    turn.fail('engine_error', `The turn stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    turn.fail(
+      'engine_error',
+      `The turn stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return turn.finish();
 }
@@ -103,7 +112,8 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
   const name = agent.resume.name;
 
   if (input.balanceMicro <= 0) return turn.skip('no_credits', `${name} has no credits left.`);
-  if (!model.provider) return turn.fail('model_unavailable', model.problem ?? `Model ${model.key} cannot be used.`);
+  if (!model.provider)
+    return turn.fail('model_unavailable', model.problem ?? `Model ${model.key} cannot be used.`);
 
   const memory = new TurnMemory(inOrg(input.orgPath, agentPaths(agent.folder).root));
   const tools = input.tools({
@@ -113,7 +123,10 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     tick: input.tick,
     memory,
     agents: input.agents,
-    budget: { availableMicro: () => turn.available(), charge: (micros, reason) => turn.charge('tool', micros, reason) },
+    budget: {
+      availableMicro: () => turn.available(),
+      charge: (micros, reason) => turn.charge('tool', micros, reason),
+    },
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const maxTokens = agent.resume.model.max_tokens ?? limits.maxTokens;
@@ -125,24 +138,42 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     tools: tools.definitions,
     nativeTools: model.provider.nativeTools,
     cliMode: model.key.startsWith('cli-'),
-    skills: skillsPrompt(input.skills, { usability: new Map(input.skills.map((skill) => [skill.name, skillUsability(skill, tools.verdicts)])) }),
+    skills: skillsPrompt(input.skills, {
+      usability: new Map(input.skills.map((skill) => [skill.name, skillUsability(skill, tools.verdicts)])),
+    }),
   });
   turn.shownInbox();
 
   const parsedEntries: ParsedOutboxEntry[] = [];
   const notes: string[] = [];
-  const contractMemoryUpdates: { key: string; op: 'set' | 'append' | 'merge' | 'delete'; value: unknown }[] = [];
+  const contractMemoryUpdates: { key: string; op: 'set' | 'append' | 'merge' | 'delete'; value: unknown }[] =
+    [];
 
   for (let round = 1; round <= limits.maxRounds; round += 1) {
     const worstCase = worstCaseCallMicros(messages, maxTokens, model.prices);
     if (turn.available() < worstCase + input.costPerActionMicro) {
-      if (round === 1) return turn.skip('insufficient_credits', `${name} cannot pay for a model call (up to ${fromMicros(worstCase + input.costPerActionMicro)} credits needed).`);
-      turn.warn('credits_exhausted', 'The turn stopped calling the model because the next call could not be paid for.');
+      if (round === 1)
+        return turn.skip(
+          'insufficient_credits',
+          `${name} cannot pay for a model call (up to ${fromMicros(worstCase + input.costPerActionMicro)} credits needed).`,
+        );
+      turn.warn(
+        'credits_exhausted',
+        'The turn stopped calling the model because the next call could not be paid for.',
+      );
       break;
     }
     // Tools stay on every round (Anthropic refuses a history of tool calls without them); the last round forbids calling them.
     const toolChoice = round === limits.maxRounds && tools.definitions.length > 0 ? 'none' : undefined;
-    const response = await callModel(input, model.provider, messages, { tools: tools.definitions, toolChoice }, maxTokens, round, turn);
+    const response = await callModel(
+      input,
+      model.provider,
+      messages,
+      { tools: tools.definitions, toolChoice },
+      maxTokens,
+      round,
+      turn,
+    );
     if (!response) return;
     if (response.stop === 'refusal') {
       turn.event({ kind: 'model_refused', round, model: model.key, text: response.text });
@@ -150,7 +181,8 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     }
 
     const parsed = parseModelResponse(response.text);
-    for (const warning of parsed.warnings) turn.warn(`contract_${warning.code}`, warning.message, warning.snippet);
+    for (const warning of parsed.warnings)
+      turn.warn(`contract_${warning.code}`, warning.message, warning.snippet);
     parsedEntries.push(...parsed.outboxEntries);
     contractMemoryUpdates.push(...parsed.memoryUpdates);
     if (parsed.notes) notes.push(parsed.notes);
@@ -158,20 +190,41 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     const calls: ToolCall[] =
       response.toolCalls.length > 0
         ? response.toolCalls
-        : parsed.toolCalls.map((call, index) => ({ id: `r${round}c${index + 1}`, name: call.tool, arguments: call.args, rawArguments: JSON.stringify(call.args) }));
+        : parsed.toolCalls.map((call, index) => ({
+            id: `r${round}c${index + 1}`,
+            name: call.tool,
+            arguments: call.args,
+            rawArguments: JSON.stringify(call.args),
+          }));
     if (calls.length === 0) break;
     if (round === limits.maxRounds) {
-      turn.warn('tool_round_limit', `The model asked for ${calls.length} more tool call(s) after ${limits.maxRounds} rounds; they were not run.`);
+      turn.warn(
+        'tool_round_limit',
+        `The model asked for ${calls.length} more tool call(s) after ${limits.maxRounds} rounds; they were not run.`,
+      );
       break;
     }
 
-    messages.push({ role: 'assistant', content: response.text, ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}) });
+    messages.push({
+      role: 'assistant',
+      content: response.text,
+      ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}),
+    });
     const results: { call: ToolCall; result: ToolResult }[] = [];
     for (const call of calls) results.push({ call, result: await runTool(tools.call, call, round, turn) });
     if (response.toolCalls.length > 0) {
-      for (const { call, result } of results) messages.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(result), ...(result.success ? {} : { isError: true }) });
+      for (const { call, result } of results)
+        messages.push({
+          role: 'tool',
+          toolCallId: call.id,
+          content: JSON.stringify(result),
+          ...(result.success ? {} : { isError: true }),
+        });
     } else {
-      messages.push({ role: 'user', content: `TOOL RESULTS:\n${results.map(({ call, result }) => `${call.name}: ${JSON.stringify(result)}`).join('\n')}` });
+      messages.push({
+        role: 'user',
+        content: `TOOL RESULTS:\n${results.map(({ call, result }) => `${call.name}: ${JSON.stringify(result)}`).join('\n')}`,
+      });
     }
   }
 
@@ -211,7 +264,9 @@ async function callModel(
   let pauses = 0;
   let continuedAfterLength = false;
   for (;;) {
-    const conversation = answer ? [...messages, { role: 'assistant' as const, content: answer.text.trimEnd() }] : messages;
+    const conversation = answer
+      ? [...messages, { role: 'assistant' as const, content: answer.text.trimEnd() }]
+      : messages;
     const response = await callOnce(input, provider, conversation, roundTools, maxTokens, round, turn);
     if (!response) return null;
     answer = answer ? joinAnswers(answer, response) : response;
@@ -222,7 +277,10 @@ async function callModel(
           pauses += 1;
           continue;
         }
-        turn.warn('model_still_paused' satisfies ModelWarningCode, `The model paused its answer ${pauses + 1} time(s); what it wrote so far is used.`);
+        turn.warn(
+          'model_still_paused' satisfies ModelWarningCode,
+          `The model paused its answer ${pauses + 1} time(s); what it wrote so far is used.`,
+        );
         return answer;
       case 'length': {
         const continuing = canGoOn && !continuedAfterLength && answer.text.trim() !== '';
@@ -235,10 +293,16 @@ async function callModel(
         continue;
       }
       case 'context_window':
-        turn.warn('model_context_full' satisfies ModelWarningCode, "The conversation filled the model's context window; its answer was cut off.");
+        turn.warn(
+          'model_context_full' satisfies ModelWarningCode,
+          "The conversation filled the model's context window; its answer was cut off.",
+        );
         return answer;
       case 'content_filter':
-        turn.warn('model_content_filtered' satisfies ModelWarningCode, "The provider's content filter stopped the model's answer; what it wrote before that is used.");
+        turn.warn(
+          'model_content_filtered' satisfies ModelWarningCode,
+          "The provider's content filter stopped the model's answer; what it wrote before that is used.",
+        );
         return answer;
       default:
         return answer;
@@ -306,21 +370,55 @@ async function callOnce(
       prompt: messages,
       tools: tools.map((tool) => tool.name),
       ...(toolChoice ? { tool_choice: toolChoice } : {}),
-      response: { text: response.text, toolCalls: response.toolCalls, finishReason: response.finishReason, ...(response.stop ? { stop: response.stop } : {}), raw: response.raw },
+      response: {
+        text: response.text,
+        toolCalls: response.toolCalls,
+        finishReason: response.finishReason,
+        ...(response.stop ? { stop: response.stop } : {}),
+        raw: response.raw,
+      },
       usage: response.usage,
       latency_ms: response.latencyMs,
       cost: fromMicros(costMicro),
     });
-    if (costMicro > 0) turn.charge('model_call', costMicro, `model call ${round} (${response.usage?.inputTokens ?? 0} in, ${response.usage?.outputTokens ?? 0} out)`);
+    if (costMicro > 0)
+      turn.charge(
+        'model_call',
+        costMicro,
+        `model call ${round} (${response.usage?.inputTokens ?? 0} in, ${response.usage?.outputTokens ?? 0} out)`,
+      );
     return response;
   } catch (error) {
     const silent = signal.aborted && !input.signal?.aborted;
     const failure = silent
-      ? { error_kind: 'timeout', status: null, attempts: isModelCallError(error) ? error.attempts : 1, message: `The model sent nothing for ${input.limits.callTimeoutMs} ms, so the call was given up.` }
+      ? {
+          error_kind: 'timeout',
+          status: null,
+          attempts: isModelCallError(error) ? error.attempts : 1,
+          message: `The model sent nothing for ${input.limits.callTimeoutMs} ms, so the call was given up.`,
+        }
       : isModelCallError(error)
-        ? { error_kind: error.kind, status: error.status ?? null, attempts: error.attempts, message: error.message }
-        : { error_kind: 'unexpected', status: null, attempts: 1, message: error instanceof Error ? error.message : String(error) };
-    turn.event({ kind: 'model_call', round, model: input.model.key, provider: provider.name, prompt: messages, error: failure, latency_ms: Date.now() - started });
+        ? {
+            error_kind: error.kind,
+            status: error.status ?? null,
+            attempts: error.attempts,
+            message: error.message,
+          }
+        : {
+            error_kind: 'unexpected',
+            status: null,
+            attempts: 1,
+            message: error instanceof Error ? error.message : String(error),
+          };
+    turn.event({
+      kind: 'model_call',
+      round,
+      model: input.model.key,
+      provider: provider.name,
+      prompt: messages,
+      error: failure,
+      latency_ms: Date.now() - started,
+    });
     turn.fail('llm_call_failed', failure.message, { ...failure, duration_ms: Date.now() - started });
     return null;
   } finally {
@@ -328,16 +426,45 @@ async function callOnce(
   }
 }
 
-function progressReporter(input: TurnInput, round: number, report: (progress: TurnProgress) => void): (delta: ProgressDelta) => void {
-  const where = { kind: 'turn_progress' as const, run: input.runId, tick: input.tick, agent: input.agent.resume.name, turn: input.turnId, round };
+function progressReporter(
+  input: TurnInput,
+  round: number,
+  report: (progress: TurnProgress) => void,
+): (delta: ProgressDelta) => void {
+  const where = {
+    kind: 'turn_progress' as const,
+    run: input.runId,
+    tick: input.tick,
+    agent: input.agent.resume.name,
+    turn: input.turnId,
+    round,
+  };
   return (delta) => report({ ...where, deltas: [delta] });
 }
 
-async function runTool(call: (name: string, args: unknown) => Promise<ToolResult>, toolCall: ToolCall, round: number, turn: TurnRecorder): Promise<ToolResult> {
-  turn.event({ kind: 'tool_call', round, call_id: toolCall.id, tool: toolCall.name, args: toolCall.arguments });
+async function runTool(
+  call: (name: string, args: unknown) => Promise<ToolResult>,
+  toolCall: ToolCall,
+  round: number,
+  turn: TurnRecorder,
+): Promise<ToolResult> {
+  turn.event({
+    kind: 'tool_call',
+    round,
+    call_id: toolCall.id,
+    tool: toolCall.name,
+    args: toolCall.arguments,
+  });
   const started = Date.now();
   const result = await call(toolCall.name, toolCall.arguments);
-  turn.event({ kind: 'tool_result', round, call_id: toolCall.id, tool: toolCall.name, result, duration_ms: Date.now() - started });
+  turn.event({
+    kind: 'tool_result',
+    round,
+    call_id: toolCall.id,
+    tool: toolCall.name,
+    result,
+    duration_ms: Date.now() - started,
+  });
   turn.toolCount += 1;
   return result;
 }
@@ -359,7 +486,11 @@ class TurnRecorder {
     this.event({
       kind: 'turn_started',
       inbox: {
-        fresh: input.inbox.fresh.map((message) => ({ seq: message.seq, id: message.id, from: message.sender })),
+        fresh: input.inbox.fresh.map((message) => ({
+          seq: message.seq,
+          id: message.id,
+          from: message.sender,
+        })),
         earlier: input.inbox.earlier.length,
         more_waiting: input.inbox.moreWaiting,
       },
@@ -375,7 +506,14 @@ class TurnRecorder {
   }
 
   event(fields: KnownEventFields): void {
-    this.events.push({ ...fields, time: this.now(), run: this.input.runId, tick: this.input.tick, agent: this.name, turn: this.input.turnId });
+    this.events.push({
+      ...fields,
+      time: this.now(),
+      run: this.input.runId,
+      tick: this.input.tick,
+      agent: this.name,
+      turn: this.input.turnId,
+    });
   }
 
   available(): number {
@@ -386,7 +524,15 @@ class TurnRecorder {
     const amount = Math.min(micros, this.available());
     if (amount <= 0) return;
     this.spentMicro += amount;
-    this.postings.push({ agent: this.name, kind, amountMicro: -amount, reason, tick: this.input.tick, turn: this.input.turnId, time: this.now() });
+    this.postings.push({
+      agent: this.name,
+      kind,
+      amountMicro: -amount,
+      reason,
+      tick: this.input.tick,
+      turn: this.input.turnId,
+      time: this.now(),
+    });
     this.event({ kind: 'credit', entry: kind, amount: -fromMicros(amount), reason });
   }
 
@@ -407,11 +553,20 @@ class TurnRecorder {
   fail(reason: string, message: string, logFields: Record<string, unknown> = {}): void {
     this.status = 'failed';
     this.event({ kind: 'error', reason, message });
-    this.structuredLog(reason === 'llm_call_failed' ? 'llm_call_failed' : 'agent_failed', { duration_ms: Date.now() - this.started, error: message, ...logFields });
+    this.structuredLog(reason === 'llm_call_failed' ? 'llm_call_failed' : 'agent_failed', {
+      duration_ms: Date.now() - this.started,
+      error: message,
+      ...logFields,
+    });
   }
 
   memoryChange(change: StagedMemoryChange): void {
-    const { event, write } = memoryChangeRecord(change, { folder: this.input.agent.folder, agent: this.name, tick: this.input.tick, now: this.input.clock() });
+    const { event, write } = memoryChangeRecord(change, {
+      folder: this.input.agent.folder,
+      agent: this.name,
+      tick: this.input.tick,
+      now: this.input.clock(),
+    });
     this.memoryUpdateCount += 1;
     this.event(event);
     this.files.push(write);
@@ -421,24 +576,48 @@ class TurnRecorder {
     const allowed = this.input.agent.resume.permissions.send_outboxes;
     if (allowed && allowed.length > 0 && !allowed.includes('*')) {
       const recipients = parsed.recipients ?? [];
-      const refused = recipients.length === 0 ? ['(everyone)'] : recipients.filter((recipient) => !allowed.includes(recipient));
+      const refused =
+        recipients.length === 0
+          ? ['(everyone)']
+          : recipients.filter((recipient) => !allowed.includes(recipient));
       if (refused.length > 0) {
         this.event({ kind: 'message_refused', reason: 'send_outboxes', refused, allowed, entry: parsed });
         return;
       }
     }
-    const entry = newOutboxEntry({ agent: this.name, tick: this.input.tick, kind: parsed.kind, payload: parsed.payload, tags: parsed.tags, recipients: parsed.recipients, meta: parsed.meta }, this.input.clock());
+    const entry = newOutboxEntry(
+      {
+        agent: this.name,
+        tick: this.input.tick,
+        kind: parsed.kind,
+        payload: parsed.payload,
+        tags: parsed.tags,
+        recipients: parsed.recipients,
+        meta: parsed.meta,
+      },
+      this.input.clock(),
+    );
     const file = agentPaths(this.input.agent.folder).outboxFile(outboxFileName(entry));
     const json = serializeEntry(entry);
     this.outbox.push({ entry, file, json });
     this.files.push({ path: file, mode: 'write', content: json });
-    this.event({ kind: 'message', file, entry, ...(Object.keys(parsed.extra).length > 0 ? { extra: parsed.extra } : {}) });
+    this.event({
+      kind: 'message',
+      file,
+      entry,
+      ...(Object.keys(parsed.extra).length > 0 ? { extra: parsed.extra } : {}),
+    });
   }
 
   complete(notes: string): void {
     this.charge('turn', this.input.costPerActionMicro, 'turn');
     this.status = 'completed';
-    if (notes) this.files.push({ path: agentPaths(this.input.agent.folder).activityLog, mode: 'append', content: `[Tick ${this.input.tick}] ${notes}\n` });
+    if (notes)
+      this.files.push({
+        path: agentPaths(this.input.agent.folder).activityLog,
+        mode: 'append',
+        content: `[Tick ${this.input.tick}] ${notes}\n`,
+      });
     this.structuredLog('agent_completed', {
       duration_ms: Date.now() - this.started,
       credits_left: fromMicros(this.available()),
@@ -450,13 +629,30 @@ class TurnRecorder {
   }
 
   private structuredLog(event: string, fields: Record<string, unknown>): void {
-    const line = { timestamp: pythonUtcIsoFormat(this.input.clock().getTime() * 1000), level: 'INFO', logger: `lemming.agent.${this.name}`, event, agent: this.name, tick: this.input.tick, ...fields };
-    this.files.push({ path: agentPaths(this.input.agent.folder).structuredLog, mode: 'append', content: `${pythonJsonDumps(line)}\n` });
+    const line = {
+      timestamp: pythonUtcIsoFormat(this.input.clock().getTime() * 1000),
+      level: 'INFO',
+      logger: `lemming.agent.${this.name}`,
+      event,
+      agent: this.name,
+      tick: this.input.tick,
+      ...fields,
+    };
+    this.files.push({
+      path: agentPaths(this.input.agent.folder).structuredLog,
+      mode: 'append',
+      content: `${pythonJsonDumps(line)}\n`,
+    });
   }
 
   finish(): StagedTurn {
     const status = this.status ?? 'failed';
-    this.event({ kind: 'turn_completed', status, spent: fromMicros(this.spentMicro), duration_ms: Date.now() - this.started });
+    this.event({
+      kind: 'turn_completed',
+      status,
+      spent: fromMicros(this.spentMicro),
+      duration_ms: Date.now() - this.started,
+    });
     return {
       turnId: this.input.turnId,
       agent: this.name,
@@ -467,7 +663,10 @@ class TurnRecorder {
       outbox: status === 'completed' ? this.outbox : [],
       postings: this.postings,
       cursorAfter: this.inboxShown && status === 'completed' ? this.input.inbox.cursorAfter : null,
-      files: status === 'completed' ? this.files : this.files.filter((file) => file.path.endsWith('structured.jsonl')),
+      files:
+        status === 'completed'
+          ? this.files
+          : this.files.filter((file) => file.path.endsWith('structured.jsonl')),
     };
   }
 }

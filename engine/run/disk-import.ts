@@ -33,8 +33,12 @@ export class DiskImport {
   ) {
     this.selectKnown = timeline.db.prepare('SELECT 1 FROM known_files WHERE path = ?').pluck();
     this.insertKnown = timeline.db.prepare('INSERT OR IGNORE INTO known_files (path, origin) VALUES (?, ?)');
-    this.selectUnreadable = timeline.db.prepare('SELECT text_sha256 FROM unreadable_files WHERE path = ?').pluck();
-    this.upsertUnreadable = timeline.db.prepare('INSERT INTO unreadable_files (path, text_sha256) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET text_sha256 = excluded.text_sha256');
+    this.selectUnreadable = timeline.db
+      .prepare('SELECT text_sha256 FROM unreadable_files WHERE path = ?')
+      .pluck();
+    this.upsertUnreadable = timeline.db.prepare(
+      'INSERT INTO unreadable_files (path, text_sha256) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET text_sha256 = excluded.text_sha256',
+    );
   }
 
   /** Call inside the transaction that writes `paths`, so they are never mistaken for foreign files. */
@@ -78,13 +82,20 @@ export class DiskImport {
     messages.sort((a, b) => a.tick - b.tick || (a.file < b.file ? -1 : 1));
     return this.timeline.transaction(() => {
       // Checked again inside the transaction: another program (`lemming send`, the app) may have taken the same file in since it was listed.
-      const messageEvents = messages.filter((message) => !this.messages.has(message.file)).flatMap((message) => this.addMessage(message));
+      const messageEvents = messages
+        .filter((message) => !this.messages.has(message.file))
+        .flatMap((message) => this.addMessage(message));
       for (const path of known) this.insertKnown.run(path, 'imported');
-      return this.timeline.appendMany([...messageEvents, ...events].map((event) => this.secrets.redactValue(event))).length;
+      return this.timeline.appendMany(
+        [...messageEvents, ...events].map((event) => this.secrets.redactValue(event)),
+      ).length;
     });
   }
 
-  private async collectOutbox(folder: string, into: { file: string; text: string; tick: number; sender: string }[]): Promise<void> {
+  private async collectOutbox(
+    folder: string,
+    into: { file: string; text: string; tick: number; sender: string }[],
+  ): Promise<void> {
     const dir = inOrg(this.orgPath, agentPaths(folder).outbox);
     for (const name of fileNames(dir)) {
       const parsedName = parseOutboxFileName(name);
@@ -99,7 +110,12 @@ export class DiskImport {
     }
   }
 
-  private addMessage(message: { file: string; text: string; tick: number; sender: string }): KnownTimelineEvent[] {
+  private addMessage(message: {
+    file: string;
+    text: string;
+    tick: number;
+    sender: string;
+  }): KnownTimelineEvent[] {
     const read = readOutboxEntryText(message.text, message.file);
     if (!read.ok) {
       // Warned about once: every tick lists the outboxes again, and the file stays as it is until someone fixes it.
@@ -107,14 +123,39 @@ export class DiskImport {
       if (this.selectUnreadable.get(message.file) === sha256) return [];
       this.upsertUnreadable.run(message.file, sha256);
       const { message: problem, line, column } = read.problem;
-      return [{ kind: 'warning', code: 'outbox_unreadable', file: message.file, message: problem, line, column, time: this.clock().toISOString(), agent: message.sender }];
+      return [
+        {
+          kind: 'warning',
+          code: 'outbox_unreadable',
+          file: message.file,
+          message: problem,
+          line,
+          column,
+          time: this.clock().toISOString(),
+          agent: message.sender,
+        },
+      ];
     }
     const entry = read.raw;
-    const time = typeof entry.created_at === 'string' ? entry.created_at : typeof entry.timestamp === 'string' ? entry.timestamp : this.clock().toISOString();
+    const time =
+      typeof entry.created_at === 'string'
+        ? entry.created_at
+        : typeof entry.timestamp === 'string'
+          ? entry.timestamp
+          : this.clock().toISOString();
     const kind = typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind ?? null);
     const tick = typeof entry.tick === 'number' && Number.isInteger(entry.tick) ? entry.tick : message.tick;
-    this.messages.add({ id: String(entry.id ?? message.file), sender: message.sender, tick, kind, file: message.file, json: this.secrets.redactText(message.text) });
-    return [{ kind: 'message', source: 'disk', file: message.file, entry, time, tick, agent: message.sender }];
+    this.messages.add({
+      id: String(entry.id ?? message.file),
+      sender: message.sender,
+      tick,
+      kind,
+      file: message.file,
+      json: this.secrets.redactText(message.text),
+    });
+    return [
+      { kind: 'message', source: 'disk', file: message.file, entry, time, tick, agent: message.sender },
+    ];
   }
 
   private async collectMemory(folder: string, events: KnownTimelineEvent[], known: string[]): Promise<void> {
@@ -127,11 +168,31 @@ export class DiskImport {
       known.push(file);
       const parsed = parseUntrustedJson(read.text);
       const record = parsed.ok ? parsed.value : null;
-      const tick = isRecord(record) && typeof record.tick === 'number' && Number.isInteger(record.tick) ? record.tick : null;
+      const tick =
+        isRecord(record) && typeof record.tick === 'number' && Number.isInteger(record.tick)
+          ? record.tick
+          : null;
       events.push(
         parsed.ok
-          ? { kind: 'memory_snapshot', source: 'disk', file, record, time: this.clock().toISOString(), agent: folder, tick }
-          : { kind: 'warning', code: 'memory_unreadable', file, message: parsed.error.message, line: parsed.error.line, column: parsed.error.column, time: this.clock().toISOString(), agent: folder },
+          ? {
+              kind: 'memory_snapshot',
+              source: 'disk',
+              file,
+              record,
+              time: this.clock().toISOString(),
+              agent: folder,
+              tick,
+            }
+          : {
+              kind: 'warning',
+              code: 'memory_unreadable',
+              file,
+              message: parsed.error.message,
+              line: parsed.error.line,
+              column: parsed.error.column,
+              time: this.clock().toISOString(),
+              agent: folder,
+            },
       );
     }
   }
@@ -145,16 +206,32 @@ export class DiskImport {
       known.push(file);
       read.text.split('\n').forEach((line, index) => {
         if (line.trim() === '') return;
-        events.push(name === 'activity.log' ? activityEvent(line, file, index + 1, folder) : structuredLogEvent(line, file, index + 1, folder));
+        events.push(
+          name === 'activity.log'
+            ? activityEvent(line, file, index + 1, folder)
+            : structuredLogEvent(line, file, index + 1, folder),
+        );
       });
     }
   }
 }
 
-function structuredLogEvent(line: string, file: string, lineNumber: number, folder: string): KnownTimelineEvent {
+function structuredLogEvent(
+  line: string,
+  file: string,
+  lineNumber: number,
+  folder: string,
+): KnownTimelineEvent {
   const parsed = parseUntrustedJson(line);
   if (!parsed.ok || !isRecord(parsed.value)) {
-    return { kind: 'warning', code: 'log_line_unreadable', file, line: lineNumber, text: line, agent: folder };
+    return {
+      kind: 'warning',
+      code: 'log_line_unreadable',
+      file,
+      line: lineNumber,
+      text: line,
+      agent: folder,
+    };
   }
   const record = parsed.value;
   return {
@@ -172,7 +249,16 @@ function structuredLogEvent(line: string, file: string, lineNumber: number, fold
 /** activity.log lines are `[Tick N] notes`. */
 function activityEvent(line: string, file: string, lineNumber: number, folder: string): KnownTimelineEvent {
   const match = /^\[Tick (-?\d+)\] ?(.*)$/.exec(line);
-  return { kind: 'activity', source: 'disk', file, line: lineNumber, text: line, notes: match ? match[2] : line, tick: match ? Number(match[1]) : null, agent: folder };
+  return {
+    kind: 'activity',
+    source: 'disk',
+    file,
+    line: lineNumber,
+    text: line,
+    notes: match ? match[2] : line,
+    tick: match ? Number(match[1]) : null,
+    agent: folder,
+  };
 }
 
 /** Parsed JSON from a file anyone could have written, refused when it nests deeper than anything downstream may walk. */
@@ -187,11 +273,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 // A synchronous listing, like the engine's reads of small files: see engine/org/read-text-file.ts.
 function subfolders(dir: string): string[] {
-  return entriesOf(dir).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name).sort();
+  return entriesOf(dir)
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => entry.name)
+    .sort();
 }
 
 function fileNames(dir: string): string[] {
-  return entriesOf(dir).filter((entry) => entry.isFile()).map((entry) => entry.name).sort();
+  return entriesOf(dir)
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name)
+    .sort();
 }
 
 function entriesOf(dir: string): Dirent[] {

@@ -12,7 +12,10 @@ export interface ModelPrices {
 
 /** A deliberately generous token estimate (3 characters a token), used only to refuse calls that could not be paid for. */
 export function estimateInputTokens(messages: readonly ChatMessage[]): number {
-  const characters = messages.reduce((sum, message) => sum + message.content.length + JSON.stringify(message.toolCalls ?? []).length, 0);
+  const characters = messages.reduce(
+    (sum, message) => sum + message.content.length + JSON.stringify(message.toolCalls ?? []).length,
+    0,
+  );
   return Math.ceil(characters / 3) + 16 * messages.length;
 }
 
@@ -31,6 +34,10 @@ export function usageCostMicros(usage: TokenUsage, prices: ModelPrices | undefin
 }
 
 /** The most a call can cost: its whole prompt at the input price and every allowed output token at the output price. */
-export function worstCaseCallMicros(messages: readonly ChatMessage[], maxTokens: number, prices: ModelPrices | undefined): number {
+export function worstCaseCallMicros(
+  messages: readonly ChatMessage[],
+  maxTokens: number,
+  prices: ModelPrices | undefined,
+): number {
   return usageCostMicros({ inputTokens: estimateInputTokens(messages), outputTokens: maxTokens }, prices);
 }

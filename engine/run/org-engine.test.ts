@@ -16,7 +16,10 @@ afterEach(async () => {
   orgs.cleanup();
 });
 
-async function open(orgPath: string, options: Partial<Parameters<typeof OrgEngine.open>[0]> = {}): Promise<OrgEngine> {
+async function open(
+  orgPath: string,
+  options: Partial<Parameters<typeof OrgEngine.open>[0]> = {},
+): Promise<OrgEngine> {
   const engine = await OrgEngine.open({ orgPath, env: {}, ...options });
   engines.push(engine);
   return engine;
@@ -42,13 +45,35 @@ describe('the demo org', () => {
     for (let tick = 1; tick <= 5; tick += 1) expect((await engine.runTick()).tick).toBe(tick);
 
     const kinds = new Set(events(engine).map((row) => row.kind));
-    for (const kind of ['tick_started', 'turn_started', 'model_call', 'tool_call', 'tool_result', 'message', 'memory_update', 'credit', 'warning', 'turn_completed', 'tick_completed']) {
+    for (const kind of [
+      'tick_started',
+      'turn_started',
+      'model_call',
+      'tool_call',
+      'tool_result',
+      'message',
+      'memory_update',
+      'credit',
+      'warning',
+      'turn_completed',
+      'tick_completed',
+    ]) {
       expect(kinds, kind).toContain(kind);
     }
-    expect(JSON.parse(readFileSync(join(org, 'lemming/config/tick.json'), 'utf8'))).toEqual({ current_tick: 6 });
+    expect(JSON.parse(readFileSync(join(org, 'lemming/config/tick.json'), 'utf8'))).toEqual({
+      current_tick: 6,
+    });
     const plan = JSON.parse(readFileSync(join(org, 'agents/manager/memory/plan.json'), 'utf8'));
-    expect(plan).toMatchObject({ key: 'plan', agent: 'manager', operation: 'merge', tick: 4, value: { goal: 'launch note', status: 'done' } });
-    expect(JSON.parse(readFileSync(join(org, 'agents/researcher/memory/findings.json'), 'utf8')).value).toHaveLength(3);
+    expect(plan).toMatchObject({
+      key: 'plan',
+      agent: 'manager',
+      operation: 'merge',
+      tick: 4,
+      value: { goal: 'launch note', status: 'done' },
+    });
+    expect(
+      JSON.parse(readFileSync(join(org, 'agents/researcher/memory/findings.json'), 'utf8')).value,
+    ).toHaveLength(3);
   });
 
   it('leaves every event of a finished tick searchable, even by a read-only viewer, and no file owed', async () => {
@@ -62,13 +87,15 @@ describe('the demo org', () => {
     try {
       expect(viewer.timeline.unsearchedEvents()).toBe(0);
       // The tick's last event is indexed by the commit that closes the tick.
-      expect(viewer.timeline.page({ text: 'tick_completed' }).rows.map((row) => row.kind)).toContain('tick_completed');
+      expect(viewer.timeline.page({ text: 'tick_completed' }).rows.map((row) => row.kind)).toContain(
+        'tick_completed',
+      );
     } finally {
       viewer.timeline.close();
     }
   });
 
-  it('writes outbox entries with exactly LeMMing\'s keys and file names', async () => {
+  it("writes outbox entries with exactly LeMMing's keys and file names", async () => {
     const org = orgs.copy(DEMO_ORG);
     const engine = await open(org);
     for (let tick = 1; tick <= 4; tick += 1) await engine.runTick();
@@ -101,25 +128,68 @@ describe('importing what LeMMing wrote', () => {
     const expectedActivity = new Map<string, string>();
     for (const agent of readdirSync(join(source, 'agents'))) {
       const dir = join(source, 'agents', agent);
-      for (const name of safeList(join(dir, 'outbox'))) expectedOutbox.set(`agents/${agent}/outbox/${name}`, JSON.parse(readFileSync(join(dir, 'outbox', name), 'utf8')));
-      for (const name of safeList(join(dir, 'memory'))) expectedMemory.set(`agents/${agent}/memory/${name}`, JSON.parse(readFileSync(join(dir, 'memory', name), 'utf8')));
+      for (const name of safeList(join(dir, 'outbox')))
+        expectedOutbox.set(
+          `agents/${agent}/outbox/${name}`,
+          JSON.parse(readFileSync(join(dir, 'outbox', name), 'utf8')),
+        );
+      for (const name of safeList(join(dir, 'memory')))
+        expectedMemory.set(
+          `agents/${agent}/memory/${name}`,
+          JSON.parse(readFileSync(join(dir, 'memory', name), 'utf8')),
+        );
       (safeRead(join(dir, 'logs', 'structured.jsonl')) ?? '')
         .split('\n')
-        .forEach((line, index) => line && expectedLogLines.set(`agents/${agent}/logs/structured.jsonl:${index + 1}`, JSON.parse(line)));
+        .forEach(
+          (line, index) =>
+            line &&
+            expectedLogLines.set(`agents/${agent}/logs/structured.jsonl:${index + 1}`, JSON.parse(line)),
+        );
       for (const [index, line] of (safeRead(join(dir, 'logs', 'activity.log')) ?? '').split('\n').entries()) {
         if (line) expectedActivity.set(`agents/${agent}/logs/activity.log:${index + 1}`, line);
       }
     }
     expect(expectedOutbox.size).toBe(11);
 
-    const imported = (kind: string, key: (event: Record<string, any>) => string, value: (event: Record<string, any>) => unknown) =>
+    const imported = (
+      kind: string,
+      key: (event: Record<string, any>) => string,
+      value: (event: Record<string, any>) => unknown,
+    ) =>
       new Map(timeline.filter((row) => row.kind === kind).map((row) => [key(row.event), value(row.event)]));
-    expect(imported('message', (event) => event.file, (event) => event.entry)).toEqual(expectedOutbox);
-    expect(imported('memory_snapshot', (event) => event.file, (event) => event.record)).toEqual(expectedMemory);
-    expect(imported('lemming_log', (event) => `${event.file}:${event.line}`, (event) => event.record)).toEqual(expectedLogLines);
-    expect(imported('activity', (event) => `${event.file}:${event.line}`, (event) => event.text)).toEqual(expectedActivity);
+    expect(
+      imported(
+        'message',
+        (event) => event.file,
+        (event) => event.entry,
+      ),
+    ).toEqual(expectedOutbox);
+    expect(
+      imported(
+        'memory_snapshot',
+        (event) => event.file,
+        (event) => event.record,
+      ),
+    ).toEqual(expectedMemory);
+    expect(
+      imported(
+        'lemming_log',
+        (event) => `${event.file}:${event.line}`,
+        (event) => event.record,
+      ),
+    ).toEqual(expectedLogLines);
+    expect(
+      imported(
+        'activity',
+        (event) => `${event.file}:${event.line}`,
+        (event) => event.text,
+      ),
+    ).toEqual(expectedActivity);
 
-    const messages = engine.timeline.db.prepare('SELECT file, json FROM messages').all() as { file: string; json: string }[];
+    const messages = engine.timeline.db.prepare('SELECT file, json FROM messages').all() as {
+      file: string;
+      json: string;
+    }[];
     for (const { file, json } of messages) expect(json).toBe(readFileSync(join(source, file), 'utf8'));
   });
 
@@ -151,11 +221,20 @@ function safeRead(file: string): string | null {
 
 /** A chat completion in OpenAI's wire format whose content is a LeMMing contract object. */
 function completion(content: string) {
-  return { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } };
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  };
 }
 
 function openAiModel(url: string, extra: Record<string, unknown> = {}) {
-  return { provider: 'openai-compatible', model_name: 'test', provider_config: { base_url: `${url}/v1`, max_retries: 0, timeout_ms: 2000, ...extra } };
+  return {
+    provider: 'openai-compatible',
+    model_name: 'test',
+    provider_config: { base_url: `${url}/v1`, max_retries: 0, timeout_ms: 2000, ...extra },
+  };
 }
 
 describe('failure isolation', () => {
@@ -169,7 +248,16 @@ describe('failure isolation', () => {
         return;
       }
       if (model === 'silent') return; // never answers
-      sendJson(response, 200, completion(JSON.stringify({ outbox_entries: [{ kind: 'status', payload: { text: `ok from ${model}` } }], notes: 'fine' })));
+      sendJson(
+        response,
+        200,
+        completion(
+          JSON.stringify({
+            outbox_entries: [{ kind: 'status', payload: { text: `ok from ${model}` } }],
+            notes: 'fine',
+          }),
+        ),
+      );
     });
     servers.push(server);
     const models = {
@@ -196,30 +284,45 @@ describe('failure isolation', () => {
       { agent: 'd_healthy', status: 'completed' },
       { agent: 'e_healthy', status: 'completed' },
     ]);
-    const errors = events(engine, { kinds: ['error'] }).map((row) => [row.agent, row.event.reason, row.event.message]);
+    const errors = events(engine, { kinds: ['error'] }).map((row) => [
+      row.agent,
+      row.event.reason,
+      row.event.message,
+    ]);
     expect(errors).toHaveLength(3);
     expect(errors[0]).toEqual(['a_errors', 'llm_call_failed', expect.stringMatching(/500/)]);
     expect(errors[1]).toEqual(['b_garbage', 'llm_call_failed', expect.stringMatching(/JSON|respon/i)]);
     expect(errors[2]).toEqual(['c_silent', 'llm_call_failed', expect.stringMatching(/time/i)]);
     expect(readdirSync(join(org, 'agents/d_healthy/outbox'))).toHaveLength(1);
-    expect(JSON.parse(readFileSync(join(org, 'lemming/config/tick.json'), 'utf8'))).toEqual({ current_tick: 2 });
+    expect(JSON.parse(readFileSync(join(org, 'lemming/config/tick.json'), 'utf8'))).toEqual({
+      current_tick: 2,
+    });
     expect((await engine.runTick()).tick).toBe(2);
   });
 
   it('garbage model output is a contract warning, not a crash', async () => {
-    const server = await startLoopbackServer((_request, response) => sendJson(response, 200, completion('Sure! I will do that right away.')));
+    const server = await startLoopbackServer((_request, response) =>
+      sendJson(response, 200, completion('Sure! I will do that right away.')),
+    );
     servers.push(server);
-    const org = orgs.build({ 'lemming/config/models.json': { m: openAiModel(server.url) }, 'agents/a/resume.json': resume('a', { model: { key: 'm' } }) });
+    const org = orgs.build({
+      'lemming/config/models.json': { m: openAiModel(server.url) },
+      'agents/a/resume.json': resume('a', { model: { key: 'm' } }),
+    });
     const engine = await open(org);
     expect((await engine.runTick()).turns).toEqual([{ agent: 'a', status: 'completed' }]);
-    expect(events(engine, { kinds: ['warning'] }).map((row) => row.event.code)).toContain('contract_not_json');
+    expect(events(engine, { kinds: ['warning'] }).map((row) => row.event.code)).toContain(
+      'contract_not_json',
+    );
   });
 });
 
 describe('credits', () => {
   it('with a budget for exactly k calls, exactly k calls are made, later turns are skipped, and no balance goes below zero', async () => {
     const k = 3;
-    const server = await startLoopbackServer((_request, response) => sendJson(response, 200, completion('{"notes":"worked"}')));
+    const server = await startLoopbackServer((_request, response) =>
+      sendJson(response, 200, completion('{"notes":"worked"}')),
+    );
     servers.push(server);
     const org = orgs.build({
       'lemming/config/models.json': { m: openAiModel(server.url) },
@@ -232,18 +335,30 @@ describe('credits', () => {
 
     expect(server.received).toHaveLength(k);
     expect(statuses).toEqual([...Array(k).fill('completed'), 'skipped', 'skipped', 'skipped']);
-    expect(events(engine, { kinds: ['skip'] }).map((row) => row.event.reason)).toEqual(['no_credits', 'no_credits', 'no_credits']);
-    const balances = engine.timeline.db.prepare('SELECT min(balance_micro) AS lowest, count(*) AS entries FROM credit_ledger').get() as { lowest: number; entries: number };
+    expect(events(engine, { kinds: ['skip'] }).map((row) => row.event.reason)).toEqual([
+      'no_credits',
+      'no_credits',
+      'no_credits',
+    ]);
+    const balances = engine.timeline.db
+      .prepare('SELECT min(balance_micro) AS lowest, count(*) AS entries FROM credit_ledger')
+      .get() as { lowest: number; entries: number };
     expect(balances.lowest).toBe(0);
-    expect(JSON.parse(readFileSync(join(org, 'lemming/config/credits.json'), 'utf8'))).toEqual({ a: { model: 'm', cost_per_action: 1, credits_left: 0 } });
+    expect(JSON.parse(readFileSync(join(org, 'lemming/config/credits.json'), 'utf8'))).toEqual({
+      a: { model: 'm', cost_per_action: 1, credits_left: 0 },
+    });
   });
 
   it('refuses a model call that token prices could make unaffordable, before it is made', async () => {
-    const server = await startLoopbackServer((_request, response) => sendJson(response, 200, completion('{"notes":"worked"}')));
+    const server = await startLoopbackServer((_request, response) =>
+      sendJson(response, 200, completion('{"notes":"worked"}')),
+    );
     servers.push(server);
     // 1000 credits per million output tokens and max_tokens 1000: a call may cost up to 1 credit more than its prompt.
     const org = orgs.build({
-      'lemming/config/models.json': { m: openAiModel(server.url, { prices: { input_per_million: 0, output_per_million: 1000 } }) },
+      'lemming/config/models.json': {
+        m: openAiModel(server.url, { prices: { input_per_million: 0, output_per_million: 1000 } }),
+      },
       'lemming/config/credits.json': { a: { model: 'm', cost_per_action: 0, credits_left: 0.5 } },
       'agents/a/resume.json': resume('a', { model: { key: 'm', max_tokens: 1000 } }),
     });
@@ -259,9 +374,17 @@ describe('credits', () => {
     await engine.runTick();
     const before = engine.ledger.balance('writer')!;
     expect(await engine.topUp('writer', 25, 'more drafts')).toBeCloseTo(before / 1e6 + 25);
-    expect(JSON.parse(readFileSync(join(org, 'lemming/config/credits.json'), 'utf8')).writer.credits_left).toBeCloseTo(before / 1e6 + 25);
-    expect(engine.ledger.history('writer', { limit: 1 })[0]).toMatchObject({ kind: 'top_up', reason: 'more drafts', amountMicro: 25_000_000 });
-    await expect(engine.topUp('nobody', 5)).rejects.toThrow('There is no agent named "nobody" with a valid resume');
+    expect(
+      JSON.parse(readFileSync(join(org, 'lemming/config/credits.json'), 'utf8')).writer.credits_left,
+    ).toBeCloseTo(before / 1e6 + 25);
+    expect(engine.ledger.history('writer', { limit: 1 })[0]).toMatchObject({
+      kind: 'top_up',
+      reason: 'more drafts',
+      amountMicro: 25_000_000,
+    });
+    await expect(engine.topUp('nobody', 5)).rejects.toThrow(
+      'There is no agent named "nobody" with a valid resume',
+    );
   });
 });
 
@@ -269,17 +392,41 @@ describe('read cursors', () => {
   it('delivers each message as new to each permitted reader exactly once', async () => {
     // Writers post every tick; readers with different schedules and permissions read them.
     const script = {
-      default: [{ respond: { outbox_entries: [{ kind: 'message', payload: { text: 'hello' } }, { kind: 'note', payload: { text: 'again' } }] } }],
-      agents: { r_all: [{ respond: { notes: 'read' } }], r_w1: [{ respond: { notes: 'read' } }], r_slow: [{ respond: { notes: 'read' } }] },
+      default: [
+        {
+          respond: {
+            outbox_entries: [
+              { kind: 'message', payload: { text: 'hello' } },
+              { kind: 'note', payload: { text: 'again' } },
+            ],
+          },
+        },
+      ],
+      agents: {
+        r_all: [{ respond: { notes: 'read' } }],
+        r_w1: [{ respond: { notes: 'read' } }],
+        r_slow: [{ respond: { notes: 'read' } }],
+      },
     };
     const org = orgs.build({
-      'lemming/config/models.json': { scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } } },
+      'lemming/config/models.json': {
+        scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+      },
       'script.json': script,
       'agents/w1/resume.json': resume('w1', { permissions: { read_outboxes: [], tools: [] } }),
-      'agents/w2/resume.json': resume('w2', { permissions: { read_outboxes: [], tools: [] }, schedule: { run_every_n_ticks: 2, phase_offset: 1 } }),
+      'agents/w2/resume.json': resume('w2', {
+        permissions: { read_outboxes: [], tools: [] },
+        schedule: { run_every_n_ticks: 2, phase_offset: 1 },
+      }),
       'agents/r_all/resume.json': resume('r_all', { permissions: { read_outboxes: ['*'], tools: [] } }),
-      'agents/r_w1/resume.json': resume('r_w1', { permissions: { read_outboxes: ['w1'], tools: [] }, schedule: { run_every_n_ticks: 3, phase_offset: 2 } }),
-      'agents/r_slow/resume.json': resume('r_slow', { permissions: { read_outboxes: ['w1', 'w2', 'human'], tools: [] }, schedule: { run_every_n_ticks: 4, phase_offset: -1 } }),
+      'agents/r_w1/resume.json': resume('r_w1', {
+        permissions: { read_outboxes: ['w1'], tools: [] },
+        schedule: { run_every_n_ticks: 3, phase_offset: 2 },
+      }),
+      'agents/r_slow/resume.json': resume('r_slow', {
+        permissions: { read_outboxes: ['w1', 'w2', 'human'], tools: [] },
+        schedule: { run_every_n_ticks: 4, phase_offset: -1 },
+      }),
     });
     const engine = await open(org, { concurrency: 3 });
     for (let tick = 1; tick <= 12; tick += 1) {
@@ -287,18 +434,39 @@ describe('read cursors', () => {
       await engine.runTick();
     }
     // Final ticks in which only readers fire, so everything written has been offered.
-    writeFileSync(join(org, 'agents/w1/resume.json'), JSON.stringify(resume('w1', { permissions: { read_outboxes: [], tools: [] }, schedule: { run_every_n_ticks: 999, phase_offset: 0 } })));
-    writeFileSync(join(org, 'agents/w2/resume.json'), JSON.stringify(resume('w2', { permissions: { read_outboxes: [], tools: [] }, schedule: { run_every_n_ticks: 999, phase_offset: 0 } })));
+    writeFileSync(
+      join(org, 'agents/w1/resume.json'),
+      JSON.stringify(
+        resume('w1', {
+          permissions: { read_outboxes: [], tools: [] },
+          schedule: { run_every_n_ticks: 999, phase_offset: 0 },
+        }),
+      ),
+    );
+    writeFileSync(
+      join(org, 'agents/w2/resume.json'),
+      JSON.stringify(
+        resume('w2', {
+          permissions: { read_outboxes: [], tools: [] },
+          schedule: { run_every_n_ticks: 999, phase_offset: 0 },
+        }),
+      ),
+    );
     for (let tick = 13; tick <= 16; tick += 1) await engine.runTick();
 
-    const messages = engine.timeline.db.prepare('SELECT id, sender FROM messages').all() as { id: string; sender: string }[];
+    const messages = engine.timeline.db.prepare('SELECT id, sender FROM messages').all() as {
+      id: string;
+      sender: string;
+    }[];
     const readers: Record<string, (sender: string) => boolean> = {
       r_all: (sender) => sender !== 'r_all',
       r_w1: (sender) => sender === 'w1',
       r_slow: (sender) => ['w1', 'w2', 'human'].includes(sender),
     };
     for (const [reader, permitted] of Object.entries(readers)) {
-      const shown = events(engine, { kinds: ['turn_started'], agents: [reader] }).flatMap((row) => (row.event.inbox.fresh as { id: string }[]).map((message) => message.id));
+      const shown = events(engine, { kinds: ['turn_started'], agents: [reader] }).flatMap((row) =>
+        (row.event.inbox.fresh as { id: string }[]).map((message) => message.id),
+      );
       const expected = messages.filter((message) => permitted(message.sender)).map((message) => message.id);
       expect(shown.length, reader).toBe(new Set(shown).size);
       expect(new Set(shown), reader).toEqual(new Set(expected));
@@ -309,15 +477,25 @@ describe('read cursors', () => {
 describe('skills', () => {
   it('are shown to the model with how to use them, and a skill whose tool is refused is listed with the reason', async () => {
     const org = orgs.copy(DEMO_ORG);
-    for (const [name, tool] of [['recall', 'memory_read'], ['browse', 'http_request']]) {
+    for (const [name, tool] of [
+      ['recall', 'memory_read'],
+      ['browse', 'http_request'],
+    ]) {
       mkdirSync(join(org, `agents/writer/skills/${name}`), { recursive: true });
-      writeFileSync(join(org, `agents/writer/skills/${name}/SKILL.md`), `---\nname: ${name}\ndescription: The ${name} skill\ncommand-dispatch: tool\ncommand-tool: ${tool}\n---\nSteps for ${name}.\n`);
+      writeFileSync(
+        join(org, `agents/writer/skills/${name}/SKILL.md`),
+        `---\nname: ${name}\ndescription: The ${name} skill\ncommand-dispatch: tool\ncommand-tool: ${tool}\n---\nSteps for ${name}.\n`,
+      );
     }
     const engine = await open(org);
     await engine.runTick();
-    const prompt = JSON.stringify(events(engine, { kinds: ['model_call'], agents: ['writer'] })[0]!.event.prompt);
+    const prompt = JSON.stringify(
+      events(engine, { kinds: ['model_call'], agents: ['writer'] })[0]!.event.prompt,
+    );
     expect(prompt).toContain('### recall');
     expect(prompt).toContain('Steps for recall.');
-    expect(prompt).toMatch(/Skills you cannot use now.*browse: it runs the tool \\"http_request\\", which is not available/);
+    expect(prompt).toMatch(
+      /Skills you cannot use now.*browse: it runs the tool \\"http_request\\", which is not available/,
+    );
   });
 });

@@ -9,7 +9,13 @@ import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
 import { listMemory } from '../memory/memory-file';
 import { MessageStore, type ReadableSenders } from '../messages/message-store';
-import { humanMessage, outboxFileName, parseOutboxFileName, serializeEntry, type OutboxEntry } from '../messages/outbox-entry';
+import {
+  humanMessage,
+  outboxFileName,
+  parseOutboxFileName,
+  serializeEntry,
+  type OutboxEntry,
+} from '../messages/outbox-entry';
 import type { HumanImportance } from '../api/credit-schemas';
 import { ORG_CONFIG_FILE, readOrgConfig } from '../org/org-config-file';
 import { whenExists } from '../files/when-exists';
@@ -19,7 +25,15 @@ import type { ModelProvider } from '../models/types';
 import type { RunLockHolder, TickReport } from '../api/run-schemas';
 import { restoreInterruptedReplacement } from '../files/atomic-write';
 import { planConfigEdit, patchEdits } from '../org/config-file';
-import { CREDITS_FILE, CREDITS_SPEC, DEFAULT_COST_PER_ACTION, defaultCreditEntry, readCredits, type CreditEntry, type CreditsFile } from '../org/credits-file';
+import {
+  CREDITS_FILE,
+  CREDITS_SPEC,
+  DEFAULT_COST_PER_ACTION,
+  defaultCreditEntry,
+  readCredits,
+  type CreditEntry,
+  type CreditsFile,
+} from '../org/credits-file';
 import { crashPoint } from '../files/crash-points';
 import { OrgRunLock, runLockHolder, type RunLockOptions } from '../org/org-lock';
 import { discoverAgents, ResumeCache, type DiscoveredAgent } from '../org/discover';
@@ -31,14 +45,25 @@ import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
 import type { ToolTurnContext, TurnBudget } from '../tools/agent-tools';
 import { resolveTools, type ToolVerdict } from '../tools/policy-resolver';
 import { toolCatalog } from '../tools/tool-catalog';
-import { composedCatalogEntries, composedToolSpecs, loadComposedTools, netHttpPrimitive } from '../tools/composed';
+import {
+  composedCatalogEntries,
+  composedToolSpecs,
+  loadComposedTools,
+  netHttpPrimitive,
+} from '../tools/composed';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import type { HttpTransport } from '../tools/http-request-tool';
 import type { ToolResult } from '../tools/tool-result';
 import { agentToolbox } from '../tools/agent-toolbox';
 import type { CatalogEntry, CatalogEnvironment } from '../tools/tool-catalog';
 import { readPolicy, type OrgPolicy } from '../org/policy-file';
-import { DEFAULT_TURN_LIMITS, runAgentTurn, type StagedTurn, type TurnLimits, type TurnModel } from './agent-turn';
+import {
+  DEFAULT_TURN_LIMITS,
+  runAgentTurn,
+  type StagedTurn,
+  type TurnLimits,
+  type TurnModel,
+} from './agent-turn';
 import { startWithConcurrency, type ConcurrencyLimits } from './concurrency';
 import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './provider-concurrency';
 import { DiskImport } from './disk-import';
@@ -88,7 +113,6 @@ export interface EngineCommit {
   lastSeq: number;
 }
 
-
 interface LoadedAgent {
   folder: string;
   resume: Resume;
@@ -134,9 +158,13 @@ export class OrgEngine {
     this.clock = options.clock ?? (() => new Date());
     this.secrets = new RunSecrets(options.secrets);
     this.diskImport = new DiskImport(orgPath, timeline, this.messages, this.clock, this.secrets);
-    this.insertTurn = timeline.db.prepare('INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insertTurn = timeline.db.prepare(
+      'INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     this.selectCommittedAgents = timeline.db.prepare('SELECT agent FROM turns WHERE tick = ?').pluck();
-    this.selectCreditsSeen = timeline.db.prepare('SELECT agent, credits_left_micro AS creditsLeft, cost_per_action_micro AS costPerAction FROM credits_file_seen');
+    this.selectCreditsSeen = timeline.db.prepare(
+      'SELECT agent, credits_left_micro AS creditsLeft, cost_per_action_micro AS costPerAction FROM credits_file_seen',
+    );
     this.deleteCreditsSeen = timeline.db.prepare('DELETE FROM credits_file_seen WHERE agent = ?');
     this.upsertCreditsSeen = timeline.db.prepare(
       'INSERT INTO credits_file_seen (agent, credits_left_micro, cost_per_action_micro) VALUES (?, ?, ?) ON CONFLICT (agent) DO UPDATE SET credits_left_micro = excluded.credits_left_micro, cost_per_action_micro = excluded.cost_per_action_micro',
@@ -269,13 +297,28 @@ export class OrgEngine {
     const models = await this.loadModels();
     const policy = await this.readPolicyFile();
 
-    this.record({ kind: 'tick_started', tick, run: runId, agents: agents.length, invalid_agents: invalid.map((agent) => ({ folder: agent.folder, problems: agent.valid ? [] : agent.problems })) }, tick);
+    this.record(
+      {
+        kind: 'tick_started',
+        tick,
+        run: runId,
+        agents: agents.length,
+        invalid_agents: invalid.map((agent) => ({
+          folder: agent.folder,
+          problems: agent.valid ? [] : agent.problems,
+        })),
+      },
+      tick,
+    );
     this.warnOfInvalidResumes(invalid, tick);
     const report: TickReport = { tick, turns: [] };
     const committed = this.committedTurns(tick);
     // Each committed turn's files are written while the next turns commit; all are on disk before the tick ends.
     const fileWrites: Promise<void>[] = [];
-    for (const group of groupByFirePoint(tick, agents.map((agent) => ({ ...agent, name: agent.resume.name, schedule: agent.resume.schedule })))) {
+    for (const group of groupByFirePoint(
+      tick,
+      agents.map((agent) => ({ ...agent, name: agent.resume.name, schedule: agent.resume.schedule })),
+    )) {
       const pendingAgents = group.agents.filter((agent) => {
         if (!committed.has(agent.name)) return true;
         report.turns.push({ agent: agent.name, status: 'already_committed' });
@@ -303,12 +346,27 @@ export class OrgEngine {
     const configWrites = await this.configFileWrites(agents, tick + 1);
     const pruned = await this.outboxFilesToPrune(tick);
     const { seq, owed } = this.timeline.transaction(() => {
-      const owedWrites = this.pending.record([...configWrites.writes, ...pruned.map((path): FileWrite => ({ path, mode: 'delete', content: '' }))]);
-      if (pruned.length > 0) this.appendEvents([{ kind: 'outbox_pruned', time: this.clock().toISOString(), tick, run: runId, files: pruned, reason: `older than max_outbox_age_ticks in ${ORG_CONFIG_FILE}; the timeline keeps each message` }]);
+      const owedWrites = this.pending.record([
+        ...configWrites.writes,
+        ...pruned.map((path): FileWrite => ({ path, mode: 'delete', content: '' })),
+      ]);
+      if (pruned.length > 0)
+        this.appendEvents([
+          {
+            kind: 'outbox_pruned',
+            time: this.clock().toISOString(),
+            tick,
+            run: runId,
+            files: pruned,
+            reason: `older than max_outbox_age_ticks in ${ORG_CONFIG_FILE}; the timeline keeps each message`,
+          },
+        ]);
       this.rememberCreditsSeen(configWrites.credits);
       // One commit closes the tick: its last event, the journal of its config files, and the search
       // index brought up to the tick's events (in one batch rather than inside every turn's commit).
-      const [completed] = this.appendEvents([{ time: this.clock().toISOString(), kind: 'tick_completed', tick, run: runId, turns: report.turns }]) as [number];
+      const [completed] = this.appendEvents([
+        { time: this.clock().toISOString(), kind: 'tick_completed', tick, run: runId, turns: report.turns },
+      ]) as [number];
       this.timeline.catchUpSearch();
       return { seq: completed, owed: owedWrites };
     });
@@ -324,7 +382,10 @@ export class OrgEngine {
    * Turns run at once up to the engine's concurrency in all and up to each provider's own limit; when
    * models sharing a provider ask for different limits, the smallest holds.
    */
-  private turnLimits(agents: readonly { resume: Resume }[], models: Map<string, ModelEntry | string>): ConcurrencyLimits<{ resume: Resume }> {
+  private turnLimits(
+    agents: readonly { resume: Resume }[],
+    models: Map<string, ModelEntry | string>,
+  ): ConcurrencyLimits<{ resume: Resume }> {
     const byKey = new Map<string, number>();
     for (const agent of agents) {
       const entry = models.get(agent.resume.model.key);
@@ -339,9 +400,16 @@ export class OrgEngine {
   }
 
   /** Writes a message from the human into agents/human/outbox, as LeMMing's `send` does. */
-  async sendHumanMessage(text: string, options: { importance?: HumanImportance; target?: string | null } = {}): Promise<OutboxEntry> {
+  async sendHumanMessage(
+    text: string,
+    options: { importance?: HumanImportance; target?: string | null } = {},
+  ): Promise<OutboxEntry> {
     const tick = await this.currentTick();
-    const entry = humanMessage(text, { tick, importance: options.importance ?? 'normal', target: options.target ?? null }, this.clock());
+    const entry = humanMessage(
+      text,
+      { tick, importance: options.importance ?? 'normal', target: options.target ?? null },
+      this.clock(),
+    );
     const file = agentPaths('human').outboxFile(outboxFileName(entry));
     await this.secrets.refresh();
     const json = this.secrets.redactText(serializeEntry(entry));
@@ -349,7 +417,12 @@ export class OrgEngine {
       this.messages.add({ id: entry.id, sender: 'human', tick, kind: entry.kind as string, file, json });
       const owed = this.pending.record([{ path: file, mode: 'write', content: json }]);
       this.diskImport.markWritten([file]);
-      return { seqs: this.appendEvents([{ kind: 'message', time: this.clock().toISOString(), tick, agent: 'human', file, entry }]), owed };
+      return {
+        seqs: this.appendEvents([
+          { kind: 'message', time: this.clock().toISOString(), tick, agent: 'human', file, entry },
+        ]),
+        owed,
+      };
     });
     await this.pending.perform(owed);
     this.pending.settle();
@@ -367,8 +440,17 @@ export class OrgEngine {
       this.seedBalances(agents, credits, tick);
       this.takeInCreditsEdits(agents, credits, tick);
       const balance = this.timeline.transaction(() => {
-        const posted = this.ledger.post({ agent, kind: 'top_up', amountMicro: toMicros(amount), reason, tick, time: this.clock().toISOString() });
-        this.appendEvents([{ kind: 'credit', entry: 'top_up', amount, reason, time: this.clock().toISOString(), tick, agent }]);
+        const posted = this.ledger.post({
+          agent,
+          kind: 'top_up',
+          amountMicro: toMicros(amount),
+          reason,
+          tick,
+          time: this.clock().toISOString(),
+        });
+        this.appendEvents([
+          { kind: 'credit', entry: 'top_up', amount, reason, time: this.clock().toISOString(), tick, agent },
+        ]);
         return posted.balanceMicro;
       });
       const configWrites = await this.configFileWrites(agents, null);
@@ -389,9 +471,19 @@ export class OrgEngine {
     await this.loadModels();
     const policy = await this.readPolicyFile();
     const balance = this.ledger.balance(agent.resume.name);
-    const context = this.toolTurnContext(agent, await this.currentTick(), new TurnMemory(this.agentDir(agent)), { availableMicro: () => balance ?? 0, charge: () => undefined });
+    const context = this.toolTurnContext(
+      agent,
+      await this.currentTick(),
+      new TurnMemory(this.agentDir(agent)),
+      { availableMicro: () => balance ?? 0, charge: () => undefined },
+    );
     const catalog = this.catalogFor(context, await this.composedEntries(agent, policy));
-    return resolveTools({ resume: agent.resume, policy, catalog, credits: balance === null ? null : fromMicros(balance) });
+    return resolveTools({
+      resume: agent.resume,
+      policy,
+      catalog,
+      credits: balance === null ? null : fromMicros(balance),
+    });
   }
 
   /**
@@ -424,9 +516,12 @@ export class OrgEngine {
     };
     const memory = new TurnMemory(this.agentDir(agent));
     const composed = await this.composedEntries(agent, policy);
-    const toolbox = agentToolbox({ policy, credits: fromMicros(balance), catalog: (context) => this.catalogFor(context, composed), redact: (result) => this.secrets.redactValue(result) })(
-      this.toolTurnContext(agent, tick, memory, budget),
-    );
+    const toolbox = agentToolbox({
+      policy,
+      credits: fromMicros(balance),
+      catalog: (context) => this.catalogFor(context, composed),
+      redact: (result) => this.secrets.redactValue(result),
+    })(this.toolTurnContext(agent, tick, memory, budget));
     const started = Date.now();
     const result = await toolbox.call(tool, args);
     const base = { agent: name, tick, source: 'cli' };
@@ -436,14 +531,26 @@ export class OrgEngine {
     ];
     const writes: FileWrite[] = [];
     for (const change of memory.changes()) {
-      const { event, write } = memoryChangeRecord(change, { folder: agent.folder, agent: name, tick, now: this.clock() });
+      const { event, write } = memoryChangeRecord(change, {
+        folder: agent.folder,
+        agent: name,
+        tick,
+        now: this.clock(),
+      });
       events.push({ ...base, time: time(), ...event });
       writes.push(write);
     }
     const owed = this.timeline.transaction(() => {
       for (const posting of postings) {
         this.ledger.post(posting);
-        events.push({ kind: 'credit', ...base, time: time(), entry: 'tool', amount: -fromMicros(-posting.amountMicro), reason: posting.reason });
+        events.push({
+          kind: 'credit',
+          ...base,
+          time: time(),
+          entry: 'tool',
+          amount: -fromMicros(-posting.amountMicro),
+          reason: posting.reason,
+        });
       }
       const owedWrites = this.pending.record(this.redactWrites(writes));
       this.diskImport.markWritten(writes.map((write) => write.path));
@@ -457,7 +564,12 @@ export class OrgEngine {
 
   /** The tools an agent could have in this org, on this machine. */
   private catalogFor(context: ToolTurnContext, composed: readonly CatalogEntry[]): CatalogEntry[] {
-    return [...(this.options.catalog ? this.options.catalog(context, this.environment) : toolCatalog(context.resume, this.environment)), ...composed];
+    return [
+      ...(this.options.catalog
+        ? this.options.catalog(context, this.environment)
+        : toolCatalog(context.resume, this.environment)),
+      ...composed,
+    ];
   }
 
   /**
@@ -484,7 +596,10 @@ export class OrgEngine {
   private async findAgent(agentName: string): Promise<LoadedAgent & { org: LoadedAgent[] }> {
     const { agents } = await this.loadAgents();
     const agent = agents.find((candidate) => candidate.resume.name === agentName);
-    if (!agent) throw new UnknownAgentError(`There is no agent named "${agentName}" with a valid resume in ${this.orgPath}.`);
+    if (!agent)
+      throw new UnknownAgentError(
+        `There is no agent named "${agentName}" with a valid resume in ${this.orgPath}.`,
+      );
     return { ...agent, org: agents };
   }
 
@@ -492,9 +607,22 @@ export class OrgEngine {
     return inOrg(this.orgPath, agentPaths(agent.folder).root);
   }
 
-  private toolTurnContext(agent: LoadedAgent & { org: LoadedAgent[] }, tick: number, memory: TurnMemory, budget: TurnBudget): ToolTurnContext {
+  private toolTurnContext(
+    agent: LoadedAgent & { org: LoadedAgent[] },
+    tick: number,
+    memory: TurnMemory,
+    budget: TurnBudget,
+  ): ToolTurnContext {
     const agents = agent.org.map(({ resume }) => ({ name: resume.name, title: resume.title }));
-    return { orgPath: this.orgPath, agentDir: this.agentDir(agent), resume: agent.resume, tick, memory, agents, budget };
+    return {
+      orgPath: this.orgPath,
+      agentDir: this.agentDir(agent),
+      resume: agent.resume,
+      tick,
+      memory,
+      agents,
+      budget,
+    };
   }
 
   private async stageTurn(
@@ -546,22 +674,51 @@ export class OrgEngine {
    */
   private commitTurn(turn: StagedTurn): Promise<void> {
     const { seqs, owed } = this.timeline.transaction(() => {
-      this.insertTurn.run(turn.tick, turn.agent, turn.turnId, turn.runId, turn.status, this.clock().toISOString());
+      this.insertTurn.run(
+        turn.tick,
+        turn.agent,
+        turn.turnId,
+        turn.runId,
+        turn.status,
+        this.clock().toISOString(),
+      );
       for (const { entry, file, json } of turn.outbox) {
-        this.messages.add({ id: entry.id, sender: entry.agent, tick: entry.tick, kind: typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind), file, json: this.secrets.redactText(json) });
+        this.messages.add({
+          id: entry.id,
+          sender: entry.agent,
+          tick: entry.tick,
+          kind: typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind),
+          file,
+          json: this.secrets.redactText(json),
+        });
       }
       for (const posting of turn.postings) {
         const posted = this.ledger.post(posting);
-        if (!posted.ok) turn.events.push({ kind: 'warning', code: 'charge_refused', message: posted.reason, tick: turn.tick, agent: turn.agent, turn: turn.turnId });
+        if (!posted.ok)
+          turn.events.push({
+            kind: 'warning',
+            code: 'charge_refused',
+            message: posted.reason,
+            tick: turn.tick,
+            agent: turn.agent,
+            turn: turn.turnId,
+          });
       }
       if (turn.cursorAfter !== null) this.messages.advanceCursor(turn.agent, turn.cursorAfter);
       const owed = this.pending.record(this.redactWrites(turn.files));
       // Outbox files are known by the message store already; only memory and log files need marking.
       const outboxFiles = new Set(turn.outbox.map((entry) => entry.file));
-      this.diskImport.markWritten(turn.files.map((file) => file.path).filter((path) => !outboxFiles.has(path)));
+      this.diskImport.markWritten(
+        turn.files.map((file) => file.path).filter((path) => !outboxFiles.has(path)),
+      );
       return { seqs: this.appendEvents(turn.events), owed };
     });
-    this.options.onCommit?.({ tick: turn.tick, agent: turn.agent, firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
+    this.options.onCommit?.({
+      tick: turn.tick,
+      agent: turn.agent,
+      firstSeq: seqs[0]!,
+      lastSeq: seqs.at(-1)!,
+    });
     return this.pending.perform(owed);
   }
 
@@ -594,12 +751,14 @@ export class OrgEngine {
     const maxAge = config.value.max_outbox_age_ticks;
     const agentsDir = join(this.orgPath, 'agents');
     const folders = whenExists(() => readdirSync(agentsDir, { withFileTypes: true })) ?? [];
-    return folders.filter((entry) => entry.isDirectory()).flatMap((folder) =>
-      (whenExists(() => readdirSync(join(agentsDir, folder.name, 'outbox'))) ?? []).flatMap((name) => {
-        const parsed = parseOutboxFileName(name);
-        return parsed && tick - parsed.tick > maxAge ? [`agents/${folder.name}/outbox/${name}`] : [];
-      }),
-    );
+    return folders
+      .filter((entry) => entry.isDirectory())
+      .flatMap((folder) =>
+        (whenExists(() => readdirSync(join(agentsDir, folder.name, 'outbox'))) ?? []).flatMap((name) => {
+          const parsed = parseOutboxFileName(name);
+          return parsed && tick - parsed.tick > maxAge ? [`agents/${folder.name}/outbox/${name}`] : [];
+        }),
+      );
   }
 
   /** One `warning` event per invalid resume (again only when its problems change), located at its first problem. */
@@ -648,7 +807,11 @@ export class OrgEngine {
       const key = problem.field.split('.')[0];
       const where = `${problem.file}${problem.line !== undefined ? `:${problem.line}:${problem.column}` : ''}`;
       // A file that is not a models object at all (bad JSON): every key is unknown because of it.
-      if (!key) models.set(MODELS_FILE_BROKEN, `${where} is not valid (${problem.message}), so no model can be called until it is fixed.`);
+      if (!key)
+        models.set(
+          MODELS_FILE_BROKEN,
+          `${where} is not valid (${problem.message}), so no model can be called until it is fixed.`,
+        );
       else models.set(key, `${where}: ${problem.field}: ${problem.message}`);
     }
     return models;
@@ -656,8 +819,16 @@ export class OrgEngine {
 
   private turnModel(key: string, models: Map<string, ModelEntry | string>): TurnModel {
     const entry = models.get(key) ?? models.get(MODELS_FILE_BROKEN);
-    if (entry === undefined) return { key, provider: null, problem: `The model "${key}" is not in ${MODELS_FILE}.`, modelName: key, prices: undefined };
-    if (typeof entry === 'string') return { key, provider: null, problem: entry, modelName: key, prices: undefined };
+    if (entry === undefined)
+      return {
+        key,
+        provider: null,
+        problem: `The model "${key}" is not in ${MODELS_FILE}.`,
+        modelName: key,
+        prices: undefined,
+      };
+    if (typeof entry === 'string')
+      return { key, provider: null, problem: entry, modelName: key, prices: undefined };
     const cacheKey = JSON.stringify(entry);
     let provider = this.providers.get(cacheKey);
     if (!provider) {
@@ -668,7 +839,13 @@ export class OrgEngine {
       });
       this.providers.set(cacheKey, provider);
     }
-    return { key, provider, problem: null, modelName: entry.model_name, prices: entry.provider_config.prices };
+    return {
+      key,
+      provider,
+      problem: null,
+      modelName: entry.model_name,
+      prices: entry.provider_config.prices,
+    };
   }
 
   /** Agents the ledger has never seen start with credits.json's balance, else their resume's, else 1000. */
@@ -679,8 +856,20 @@ export class OrgEngine {
         if (this.ledger.balance(resume.name) !== null) continue;
         const fromFile = credits[resume.name]?.credits_left;
         const initial = fromFile ?? defaultCreditEntry(resume).credits_left;
-        const source = fromFile !== undefined ? 'credits.json' : resume.credits ? 'resume.json credits.max_credits' : 'the default';
-        this.ledger.post({ agent: resume.name, kind: 'grant', amountMicro: Math.max(0, toMicros(initial)), reason: `initial balance from ${source}`, tick, time });
+        const source =
+          fromFile !== undefined
+            ? 'credits.json'
+            : resume.credits
+              ? 'resume.json credits.max_credits'
+              : 'the default';
+        this.ledger.post({
+          agent: resume.name,
+          kind: 'grant',
+          amountMicro: Math.max(0, toMicros(initial)),
+          reason: `initial balance from ${source}`,
+          tick,
+          time,
+        });
       }
     });
   }
@@ -703,7 +892,11 @@ export class OrgEngine {
    * an agent removed from the file) become ledger entries, each with the old and the new value.
    */
   private takeInCreditsEdits(agents: LoadedAgent[], credits: CreditsFile, tick: number): void {
-    const seen = new Map((this.selectCreditsSeen.all() as { agent: string; creditsLeft: number; costPerAction: number }[]).map((row) => [row.agent, row]));
+    const seen = new Map(
+      (this.selectCreditsSeen.all() as { agent: string; creditsLeft: number; costPerAction: number }[]).map(
+        (row) => [row.agent, row],
+      ),
+    );
     const time = this.clock().toISOString();
     this.timeline.transaction(() => {
       for (const { resume } of agents) {
@@ -712,15 +905,41 @@ export class OrgEngine {
         if (balance === null) continue;
         const before = seen.get(agent);
         const entry = credits[agent];
-        const adjust = (field: string, from: number | null, to: number | null, target: number, reason: string) => {
+        const adjust = (
+          field: string,
+          from: number | null,
+          to: number | null,
+          target: number,
+          reason: string,
+        ) => {
           const amountMicro = Math.max(0, target) - (this.ledger.balance(agent) ?? 0);
-          if (amountMicro !== 0 || field === 'cost_per_action') this.ledger.post({ agent, kind: 'external_adjustment', amountMicro, reason, tick, time });
-          this.appendEvents([{ kind: 'credit', entry: 'external_adjustment', field, old: from, new: to, amount: fromMicros(amountMicro), reason, time, tick, agent }]);
+          if (amountMicro !== 0 || field === 'cost_per_action')
+            this.ledger.post({ agent, kind: 'external_adjustment', amountMicro, reason, tick, time });
+          this.appendEvents([
+            {
+              kind: 'credit',
+              entry: 'external_adjustment',
+              field,
+              old: from,
+              new: to,
+              amount: fromMicros(amountMicro),
+              reason,
+              time,
+              tick,
+              agent,
+            },
+          ]);
         };
         if (!entry) {
           if (before === undefined) continue;
           const reseeded = defaultCreditEntry(resume);
-          adjust('credits_left', fromMicros(before.creditsLeft), null, toMicros(reseeded.credits_left), `${agent} was removed from ${CREDITS_FILE}; re-seeded with ${reseeded.credits_left} credits, as LeMMing does`);
+          adjust(
+            'credits_left',
+            fromMicros(before.creditsLeft),
+            null,
+            toMicros(reseeded.credits_left),
+            `${agent} was removed from ${CREDITS_FILE}; re-seeded with ${reseeded.credits_left} credits, as LeMMing does`,
+          );
           // Until the entry is written back, its absence is known, not a new removal.
           this.deleteCreditsSeen.run(agent);
           continue;
@@ -732,11 +951,23 @@ export class OrgEngine {
           // The edit's difference is applied to the balance, so charges the engine made since it last saw the file stay.
           const target = balance + fileMicro - reference;
           const floor = target < 0 ? ` (the ledger cannot go below 0, so 0)` : '';
-          adjust('credits_left', fromMicros(reference), entry.credits_left, target, `credits_left changed in ${CREDITS_FILE} from ${fromMicros(reference)} to ${entry.credits_left}${floor}`);
+          adjust(
+            'credits_left',
+            fromMicros(reference),
+            entry.credits_left,
+            target,
+            `credits_left changed in ${CREDITS_FILE} from ${fromMicros(reference)} to ${entry.credits_left}${floor}`,
+          );
         }
         const cost = toMicros(entry.cost_per_action);
         if (before && cost !== before.costPerAction) {
-          adjust('cost_per_action', fromMicros(before.costPerAction), entry.cost_per_action, this.ledger.balance(agent) ?? 0, `cost_per_action changed in ${CREDITS_FILE} from ${fromMicros(before.costPerAction)} to ${entry.cost_per_action}`);
+          adjust(
+            'cost_per_action',
+            fromMicros(before.costPerAction),
+            entry.cost_per_action,
+            this.ledger.balance(agent) ?? 0,
+            `cost_per_action changed in ${CREDITS_FILE} from ${fromMicros(before.costPerAction)} to ${entry.cost_per_action}`,
+          );
         }
         this.upsertCreditsSeen.run(agent, fileMicro, cost);
       }
@@ -748,7 +979,10 @@ export class OrgEngine {
    * expects filled in, other bytes kept) and, given `nextTick`, tick.json to it; with the credits.json
    * the writes leave, for rememberCreditsSeen.
    */
-  private async configFileWrites(agents: LoadedAgent[], nextTick: number | null): Promise<{ writes: FileWrite[]; credits: CreditsFile }> {
+  private async configFileWrites(
+    agents: LoadedAgent[],
+    nextTick: number | null,
+  ): Promise<{ writes: FileWrite[]; credits: CreditsFile }> {
     const current = await this.readCreditsFile();
     const patch: Record<string, Partial<CreditEntry>> = {};
     for (const { resume } of agents) {
@@ -757,14 +991,23 @@ export class OrgEngine {
       const entry = current[resume.name];
       const credits_left = fromMicros(balance);
       // LeMMing's own spending can leave a balance below 0; the ledger's 0 says the same, so it is kept.
-      if (entry && (entry.credits_left === credits_left || (balance === 0 && entry.credits_left <= 0))) continue;
+      if (entry && (entry.credits_left === credits_left || (balance === 0 && entry.credits_left <= 0)))
+        continue;
       patch[resume.name] = entry ? { credits_left } : { ...defaultCreditEntry(resume), credits_left };
     }
-    const credits = await planConfigEdit(this.orgPath, CREDITS_SPEC, Object.entries(patch).flatMap(([agent, fields]) => patchEdits(fields, [agent])));
+    const credits = await planConfigEdit(
+      this.orgPath,
+      CREDITS_SPEC,
+      Object.entries(patch).flatMap(([agent, fields]) => patchEdits(fields, [agent])),
+    );
     if (!credits.ok) throw new EngineInputError(credits.problems);
-    const writes: FileWrite[] = credits.changed ? [{ path: CREDITS_FILE, mode: 'write', content: credits.text }] : [];
+    const writes: FileWrite[] = credits.changed
+      ? [{ path: CREDITS_FILE, mode: 'write', content: credits.text }]
+      : [];
     if (nextTick !== null) {
-      const tick = await planConfigEdit(this.orgPath, TICK_SPEC, [{ path: ['current_tick'], value: nextTick }]);
+      const tick = await planConfigEdit(this.orgPath, TICK_SPEC, [
+        { path: ['current_tick'], value: nextTick },
+      ]);
       if (!tick.ok) throw new EngineInputError(tick.problems);
       if (tick.changed) writes.push({ path: TICK_FILE, mode: 'write', content: tick.text });
     }
@@ -773,7 +1016,8 @@ export class OrgEngine {
 
   /** Call in the transaction that journals the write of credits.json `credits`. */
   private rememberCreditsSeen(credits: CreditsFile): void {
-    for (const [agent, entry] of Object.entries(credits)) this.upsertCreditsSeen.run(agent, toMicros(entry.credits_left), toMicros(entry.cost_per_action));
+    for (const [agent, entry] of Object.entries(credits))
+      this.upsertCreditsSeen.run(agent, toMicros(entry.credits_left), toMicros(entry.cost_per_action));
   }
 }
 

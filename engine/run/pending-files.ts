@@ -44,14 +44,20 @@ export class PendingFiles {
    * replayed. For a reader that may not replay it (a read-only command after a crash).
    */
   static owedContent(db: Database.Database, path: string): string | null {
-    const row = db.prepare("SELECT content FROM pending_files WHERE path = ? AND mode = 'write' ORDER BY id DESC LIMIT 1").pluck().get(path);
+    const row = db
+      .prepare("SELECT content FROM pending_files WHERE path = ? AND mode = 'write' ORDER BY id DESC LIMIT 1")
+      .pluck()
+      .get(path);
     return typeof row === 'string' ? row : null;
   }
 
   /** Call inside the transaction that makes the writes owed; pass the result to `perform` after it commits. */
   record(writes: readonly FileWrite[]): OwedWrite[] {
     this.forgetPerformed();
-    return writes.map((write) => ({ ...write, id: Number(this.insert.run(write.path, write.mode, write.content).lastInsertRowid) }));
+    return writes.map((write) => ({
+      ...write,
+      id: Number(this.insert.run(write.path, write.mode, write.content).lastInsertRowid),
+    }));
   }
 
   /** Clears performed writes from the journal in one transaction. */
@@ -75,7 +81,11 @@ export class PendingFiles {
   /** Performs every write the journal still holds (after a crash), oldest first, clearing what the crash left half-written. */
   async replay(): Promise<number> {
     const owed = this.selectAll.all() as OwedWrite[];
-    await Promise.all([...new Set(owed.map((write) => write.path))].map((path) => removeStaleTempFiles(join(this.orgPath, path))));
+    await Promise.all(
+      [...new Set(owed.map((write) => write.path))].map((path) =>
+        removeStaleTempFiles(join(this.orgPath, path)),
+      ),
+    );
     await this.performAll(owed, { replay: true });
     this.settle();
     return owed.length;

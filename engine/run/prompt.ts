@@ -40,7 +40,10 @@ When you are done, answer with the JSON object (outbox_entries, memory_updates, 
 
 /** The chat messages of one model call at the start of a turn (docs/ARCHITECTURE.md, “The engine” step 2). */
 export function buildPrompt(input: PromptInput): ChatMessage[] {
-  const role: ChatMessage = { role: 'system', content: `YOUR ROLE: ${input.agent.title}\n\n${input.agent.instructions}` };
+  const role: ChatMessage = {
+    role: 'system',
+    content: `YOUR ROLE: ${input.agent.title}\n\n${input.agent.instructions}`,
+  };
   const memory = memoryMessage(input.memory);
 
   if (input.cliMode) {
@@ -61,7 +64,9 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
 
 function memoryMessage(memory: PromptInput['memory']): ChatMessage | null {
   if (memory.entries.length === 0) return null;
-  const lines = memory.entries.map(({ key, value }) => `${key}: ${truncate(JSON.stringify(value) ?? 'null', MEMORY_LINE_LIMIT)}`);
+  const lines = memory.entries.map(
+    ({ key, value }) => `${key}: ${truncate(JSON.stringify(value) ?? 'null', MEMORY_LINE_LIMIT)}`,
+  );
   if (memory.truncated) lines.push('... (truncated)');
   return { role: 'user', content: `YOUR MEMORY:\n${lines.join('\n')}` };
 }
@@ -71,12 +76,16 @@ function inboxText(inbox: PromptInput['inbox']): string {
   const sections: string[] = [];
   if (inbox.fresh.length > 0) {
     const more = inbox.moreWaiting ? ' (more are waiting; you will see them next turn)' : '';
-    sections.push(`NEW MESSAGES since your last turn, oldest first${more}:\n${capped(inbox.fresh.map(messageLine))}`);
+    sections.push(
+      `NEW MESSAGES since your last turn, oldest first${more}:\n${capped(inbox.fresh.map(messageLine))}`,
+    );
   } else {
     sections.push('No new messages since your last turn.');
   }
   if (inbox.earlier.length > 0) {
-    sections.push(`EARLIER MESSAGES you have already seen, newest first (for context):\n${capped(inbox.earlier.map(messageLine))}`);
+    sections.push(
+      `EARLIER MESSAGES you have already seen, newest first (for context):\n${capped(inbox.earlier.map(messageLine))}`,
+    );
   }
   return `INCOMING MESSAGES:\n${sections.join('\n\n')}`;
 }
@@ -89,7 +98,8 @@ function situationText(input: PromptInput): string {
     lines.push(`Available tools: ${input.tools.map((tool) => tool.name).join(', ')}`);
   } else {
     lines.push('Available tools (call them in "tool_calls"; you will see their results):');
-    for (const tool of input.tools) lines.push(`- ${tool.name}: ${tool.description}\n  args schema: ${JSON.stringify(tool.parameters)}`);
+    for (const tool of input.tools)
+      lines.push(`- ${tool.name}: ${tool.description}\n  args schema: ${JSON.stringify(tool.parameters)}`);
   }
   lines.push('Respond with the JSON object described above.');
   return lines.join('\n');
@@ -97,8 +107,16 @@ function situationText(input: PromptInput): string {
 
 function messageLine(message: StoredMessage): string {
   const entry = parseEntry(message.json);
-  const createdAt = typeof entry.created_at === 'string' ? entry.created_at : typeof entry.timestamp === 'string' ? entry.timestamp : '';
-  const to = Array.isArray(entry.recipients) && entry.recipients.length > 0 ? ` to ${entry.recipients.join(', ')}` : '';
+  const createdAt =
+    typeof entry.created_at === 'string'
+      ? entry.created_at
+      : typeof entry.timestamp === 'string'
+        ? entry.timestamp
+        : '';
+  const to =
+    Array.isArray(entry.recipients) && entry.recipients.length > 0
+      ? ` to ${entry.recipients.join(', ')}`
+      : '';
   return `[tick ${message.tick ?? '?'}${createdAt ? ` ${createdAt}` : ''}] From ${message.sender}${to} (${String(entry.kind ?? 'message')}): ${messageText(message)}`;
 }
 
@@ -114,7 +132,9 @@ export function messageText(message: StoredMessage): string {
 function parseEntry(json: string): Record<string, unknown> {
   try {
     const value = JSON.parse(json) as unknown;
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

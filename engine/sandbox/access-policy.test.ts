@@ -123,7 +123,8 @@ describe('grants that lead outside the org', () => {
     const [grant] = await p.resolveGrants('read');
     expect(grant).toMatchObject({
       ok: false,
-      reason: "'shared/exports' is a symbolic link (to '/elsewhere'); a grant must name a real folder, so grant the folder it leads to instead",
+      reason:
+        "'shared/exports' is a symbolic link (to '/elsewhere'); a grant must name a real folder, so grant the folder it leads to instead",
     });
   });
 

@@ -180,7 +180,9 @@ export async function resolveAccessEntry(
   if (!screening.ok) return { ok: false, reason: `${quote(entry)} ${screening.reason}` };
   const lexicalPath = isAbsolute(entry) ? resolve(entry) : resolve(orgPath, entry);
   const { layout } = options;
-  const bases = layout ? [layout.workspacePath, layout.sharedPath, orgPath] : [join(orgPath, 'shared'), orgPath];
+  const bases = layout
+    ? [layout.workspacePath, layout.sharedPath, orgPath]
+    : [join(orgPath, 'shared'), orgPath];
   const real = await pinnedRealPath(lexicalPath, bases, orgPath, fs);
   if (!real.ok) return { ok: false, reason: `${quote(entry)} ${real.reason}` };
 
@@ -235,7 +237,9 @@ async function pinnedRealPath(
   const baseReal = await realPathOf(base, fs);
   if (!baseReal.ok) return baseReal;
   let current = base;
-  for (const name of relativeWithin(base, lexicalPath).split('/').filter((part) => part !== '.')) {
+  for (const name of relativeWithin(base, lexicalPath)
+    .split('/')
+    .filter((part) => part !== '.')) {
     current = join(current, name);
     const info = await fs.stat(current).catch(() => null);
     if (info === null) break;

@@ -22,13 +22,20 @@ describe('a grant is pinned to the folder it names', () => {
   let root: string;
   let org: string;
   const sandboxOf = (folder: string, fileAccess?: FileAccess) =>
-    new AgentSandbox({ orgPath: org, agentDir: join(org, 'agents', folder), fileAccess, fs: new DiskAgentFilesystem() });
-  const viewer = () => sandboxOf('v', { allow_read: ['shared/out', 'agents/v/workspace'], allow_write: ['agents/v/workspace'] });
+    new AgentSandbox({
+      orgPath: org,
+      agentDir: join(org, 'agents', folder),
+      fileAccess,
+      fs: new DiskAgentFilesystem(),
+    });
+  const viewer = () =>
+    sandboxOf('v', { allow_read: ['shared/out', 'agents/v/workspace'], allow_write: ['agents/v/workspace'] });
 
   beforeEach(async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'lemming-pinned-')));
     org = join(root, 'org');
-    for (const folder of ['m', 'v', 'y']) await mkdir(join(org, 'agents', folder, 'workspace'), { recursive: true });
+    for (const folder of ['m', 'v', 'y'])
+      await mkdir(join(org, 'agents', folder, 'workspace'), { recursive: true });
     await mkdir(join(org, 'shared', 'out'), { recursive: true });
     await writeFile(join(org, 'shared', 'out', 'report.md'), 'report\n');
     await writeFile(join(org, 'agents', 'y', 'workspace', 'secret.txt'), SIBLING_SECRET);
@@ -72,12 +79,18 @@ describe('a grant is pinned to the folder it names', () => {
       expect(JSON.stringify(result)).not.toContain(SIBLING_SECRET);
     }
     const [grant] = await v.policy.resolveGrants('read');
-    expect(grant).toMatchObject({ ok: false, reason: expect.stringContaining("'shared/out' is a symbolic link") });
+    expect(grant).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("'shared/out' is a symbolic link"),
+    });
   });
 
   it('is refused for writing through a link too', async () => {
     await repointAsM();
-    const writer = sandboxOf('v', { allow_read: ['agents/v/workspace'], allow_write: ['shared/out', 'agents/v/workspace'] });
+    const writer = sandboxOf('v', {
+      allow_read: ['agents/v/workspace'],
+      allow_write: ['shared/out', 'agents/v/workspace'],
+    });
     const result = await writer.write('shared/out/agents/y/workspace/planted.txt', 'x');
     expect(result.ok).toBe(false);
   });

@@ -52,7 +52,8 @@ describe('previewAccessPath on the disk', () => {
   it('says what stays read-only whatever the grant: the protected places in or around the folder', async () => {
     expect(await previewAccessPath(org, '.')).toMatchObject({
       ok: true,
-      readOnly: "Agents can never change lemming/, .lemming/, tools/ or agents/ in it (except each agent's workspace)",
+      readOnly:
+        "Agents can never change lemming/, .lemming/, tools/ or agents/ in it (except each agent's workspace)",
     });
     expect(await previewAccessPath(org, 'agents/writer')).toMatchObject({
       ok: true,

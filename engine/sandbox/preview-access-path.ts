@@ -35,5 +35,11 @@ export async function previewAccessPath(
   const exists = (await fs.stat(resolved.path).catch(() => null)) !== null;
   const orgReal = await fs.realpath(orgPath).catch(() => orgPath);
   const readOnly = protectedWithin(orgReal, resolved.path);
-  return { ok: true, canonical: resolved.path, display: resolved.display, exists, ...(readOnly ? { readOnly } : {}) };
+  return {
+    ok: true,
+    canonical: resolved.path,
+    display: resolved.display,
+    exists,
+    ...(readOnly ? { readOnly } : {}),
+  };
 }

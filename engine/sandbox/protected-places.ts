@@ -46,7 +46,11 @@ export function agentWorkspaces(agentsRealPath: string, agentFolders: readonly s
  * protectedFromAgents for a canonical path, also when a protected folder of the org is a link the
  * user made to somewhere else: a path inside where the link leads is judged as the path through it.
  */
-export async function protectedTarget(orgRealPath: string, canonical: string, fs: PathResolver): Promise<string | null> {
+export async function protectedTarget(
+  orgRealPath: string,
+  canonical: string,
+  fs: PathResolver,
+): Promise<string | null> {
   const direct = protectedFromAgents(orgRealPath, canonical);
   if (direct !== null) return direct;
   for (const folder of protectedFolders(orgRealPath)) {

@@ -7,7 +7,12 @@ import { MIN_REDACTED_LENGTH } from './secret-spellings';
  * survives in a result, a prompt, a log or the timeline. Runs of MIN_REDACTED_LENGTH (4) characters
  * or more count, which covers every run of 8 and every short secret whole.
  */
-export function cutRedacted(redacted: string, limit: number, spellings: readonly string[], label: string): string {
+export function cutRedacted(
+  redacted: string,
+  limit: number,
+  spellings: readonly string[],
+  label: string,
+): string {
   if (redacted.length <= limit) return redacted;
   const kept = redacted.slice(0, limit);
   const leaked = secretPrefixAtEnd(kept, spellings);
@@ -18,7 +23,11 @@ export function cutRedacted(redacted: string, limit: number, spellings: readonly
 export function secretPrefixAtEnd(text: string, spellings: readonly string[]): number {
   let longest = 0;
   for (const spelling of spellings) {
-    for (let length = Math.min(spelling.length - 1, text.length); length >= Math.min(MIN_REDACTED_LENGTH, spelling.length) && length > longest; length -= 1) {
+    for (
+      let length = Math.min(spelling.length - 1, text.length);
+      length >= Math.min(MIN_REDACTED_LENGTH, spelling.length) && length > longest;
+      length -= 1
+    ) {
       if (text.endsWith(spelling.slice(0, length))) {
         longest = length;
         break;

@@ -18,8 +18,14 @@ describe('environment secret store', () => {
   });
 
   it('is read-only and says what to do instead', async () => {
-    expect(await store.availability()).toMatchObject({ canStore: false, fix: expect.stringContaining('--secrets-file') });
-    expect(await store.set('NEW', 'value')).toMatchObject({ ok: false, fix: expect.stringContaining('LEMMING_SECRET_NEW') });
+    expect(await store.availability()).toMatchObject({
+      canStore: false,
+      fix: expect.stringContaining('--secrets-file'),
+    });
+    expect(await store.set('NEW', 'value')).toMatchObject({
+      ok: false,
+      fix: expect.stringContaining('LEMMING_SECRET_NEW'),
+    });
     expect(await store.delete('GITHUB_TOKEN')).toMatchObject({ ok: false });
     expect(await store.has('GITHUB_TOKEN')).toBe(true);
   });

@@ -27,7 +27,8 @@ export function envSecretStore(env: Readonly<Record<string, string | undefined>>
       reason: 'secrets from environment variables are read-only',
       fix: 'give a secrets file with --secrets-file or LEMMING_SECRETS_FILE',
     }),
-    list: async (): Promise<SecretInfo[]> => [...values.keys()].sort().map((name) => ({ name, updatedAt: null, source: 'environment' })),
+    list: async (): Promise<SecretInfo[]> =>
+      [...values.keys()].sort().map((name) => ({ name, updatedAt: null, source: 'environment' })),
     has: async (name) => values.has(name),
     set: readOnly,
     delete: readOnly,

@@ -1,4 +1,15 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,29 +75,38 @@ describe('file secret store', () => {
     const file = join(tempDir(), 'secrets.json');
     const store = await open(file);
     const lower = await store.set('github_token', 'value');
-    expect(lower).toMatchObject({ ok: false, reason: expect.stringMatching(/"github_token" is not a valid secret name: .*upper-case/) });
+    expect(lower).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/"github_token" is not a valid secret name: .*upper-case/),
+    });
     expect(await store.set('1TOKEN', 'value')).toMatchObject({ ok: false });
     expect(await store.set('A-B', 'value')).toMatchObject({ ok: false });
-    expect(await store.set('TOKEN', '')).toMatchObject({ ok: false, reason: 'a secret value must not be empty' });
+    expect(await store.set('TOKEN', '')).toMatchObject({
+      ok: false,
+      reason: 'a secret value must not be empty',
+    });
     expect(await store.delete('bad name')).toMatchObject({ ok: false });
     expect(existsSync(file)).toBe(false);
   });
 
-  it.runIf(posix)('creates the file owner-only (0600) and its folder 0700, and narrows a file others could read', async () => {
-    const folder = join(tempDir(), 'new-folder');
-    const file = join(folder, 'secrets.json');
-    const store = await open(file);
-    await store.set('TOKEN', 'value-1');
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(statSync(folder).mode & 0o777).toBe(0o700);
+  it.runIf(posix)(
+    'creates the file owner-only (0600) and its folder 0700, and narrows a file others could read',
+    async () => {
+      const folder = join(tempDir(), 'new-folder');
+      const file = join(folder, 'secrets.json');
+      const store = await open(file);
+      await store.set('TOKEN', 'value-1');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(folder).mode & 0o777).toBe(0o700);
 
-    const shared = join(tempDir(), 'shared.json');
-    writeFileSync(shared, '{"secrets": {}}');
-    chmodSync(shared, 0o644);
-    const other = await open(shared);
-    await other.set('TOKEN', 'value-2');
-    expect(statSync(shared).mode & 0o777).toBe(0o600);
-  });
+      const shared = join(tempDir(), 'shared.json');
+      writeFileSync(shared, '{"secrets": {}}');
+      chmodSync(shared, 0o644);
+      const other = await open(shared);
+      await other.set('TOKEN', 'value-2');
+      expect(statSync(shared).mode & 0o777).toBe(0o600);
+    },
+  );
 
   it('replaces the file atomically: concurrent changes all land, readers only ever see whole documents, no temp file is left', async () => {
     const folder = tempDir();
@@ -116,43 +136,77 @@ describe('file secret store', () => {
     const file = join(tempDir(), 'secrets.json');
     writeFileSync(
       file,
-      JSON.stringify({ format: 'lemming-secrets', version: 1, comment: 'mine', secrets: { TOKEN: { value: 'old-value', updated_at: null, note: 'rotate monthly' } } }),
+      JSON.stringify({
+        format: 'lemming-secrets',
+        version: 1,
+        comment: 'mine',
+        secrets: { TOKEN: { value: 'old-value', updated_at: null, note: 'rotate monthly' } },
+      }),
     );
     const store = await open(file);
     await store.set('TOKEN', 'new-value');
     const written = JSON.parse(readFileSync(file, 'utf8'));
     expect(written.comment).toBe('mine');
-    expect(written.secrets.TOKEN).toEqual({ value: 'new-value', updated_at: '2026-03-01T10:00:00.000Z', note: 'rotate monthly' });
+    expect(written.secrets.TOKEN).toEqual({
+      value: 'new-value',
+      updated_at: '2026-03-01T10:00:00.000Z',
+      note: 'rotate monthly',
+    });
   });
 
   it('skips entries it cannot use, with a warning naming the file and entry, and keeps them in the file', async () => {
     const file = join(tempDir(), 'secrets.json');
-    writeFileSync(file, JSON.stringify({ secrets: { lower_case: { value: 'abcd' }, NO_VALUE: { ciphertext: 'xyz' }, GOOD: { value: 'good-value' } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        secrets: {
+          lower_case: { value: 'abcd' },
+          NO_VALUE: { ciphertext: 'xyz' },
+          GOOD: { value: 'good-value' },
+        },
+      }),
+    );
     const opened = await openFileSecretStore(file);
     if (!opened.ok) throw new Error(opened.message);
     expect(opened.warnings).toEqual([
-      expect.stringMatching(/secrets\.json \(secrets\.lower_case\): skipped: "lower_case" is not a valid secret name/),
+      expect.stringMatching(
+        /secrets\.json \(secrets\.lower_case\): skipped: "lower_case" is not a valid secret name/,
+      ),
       expect.stringMatching(/secrets\.json \(secrets\.NO_VALUE\): skipped: the entry has no "value" text/),
     ]);
     expect((await opened.store.list()).map((info) => info.name)).toEqual(['GOOD']);
     await opened.store.set('OTHER', 'other-value');
-    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).secrets)).toEqual(['lower_case', 'NO_VALUE', 'GOOD', 'OTHER']);
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).secrets)).toEqual([
+      'lower_case',
+      'NO_VALUE',
+      'GOOD',
+      'OTHER',
+    ]);
   });
 
   it('refuses a file that is not valid JSON, naming the file, line and column', async () => {
     const file = join(tempDir(), 'secrets.json');
     writeFileSync(file, '{\n  "secrets": {\n    "A": {"value": "x"},\n  }\n}\n');
     const opened = await openFileSecretStore(file);
-    expect(opened).toEqual({ ok: false, message: expect.stringMatching(new RegExp(`^${escape(file)}:4:3: invalid JSON`)) });
+    expect(opened).toEqual({
+      ok: false,
+      message: expect.stringMatching(new RegExp(`^${escape(file)}:4:3: invalid JSON`)),
+    });
   });
 
   it('refuses a file written by a newer version, and one whose "secrets" is not an object', async () => {
     const newer = join(tempDir(), 'newer.json');
     writeFileSync(newer, JSON.stringify({ version: 2, secrets: {} }));
-    expect(await openFileSecretStore(newer)).toMatchObject({ ok: false, message: expect.stringMatching(/\(version\): version 2 is not one this app can read/) });
+    expect(await openFileSecretStore(newer)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/\(version\): version 2 is not one this app can read/),
+    });
     const list = join(tempDir(), 'list.json');
     writeFileSync(list, JSON.stringify({ secrets: ['A'] }));
-    expect(await openFileSecretStore(list)).toMatchObject({ ok: false, message: expect.stringMatching(/\(secrets\): "secrets" must be an object/) });
+    expect(await openFileSecretStore(list)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/\(secrets\): "secrets" must be an object/),
+    });
   });
 
   it('sees a secret another process set after it was opened', async () => {
@@ -176,16 +230,25 @@ describe('where the secrets file may live', () => {
     const root = join(tempDir(), 'plain-folder');
     mkdirSync(root);
     const opened = await openFileSecretStore(join(root, 'secrets.json'), { orgPaths: [root] });
-    expect(opened).toEqual({ ok: false, message: expect.stringMatching(/is inside the org folder .*plain-folder: an agent allowed to read files there could read every secret\. Keep it outside any org folder/) });
+    expect(opened).toEqual({
+      ok: false,
+      message: expect.stringMatching(
+        /is inside the org folder .*plain-folder: an agent allowed to read files there could read every secret\. Keep it outside any org folder/,
+      ),
+    });
   });
 
   it('refuses a file anywhere under a folder that looks like an org, even one not given', async () => {
     const withAgent = org();
-    expect(await openFileSecretStore(join(withAgent, 'agents', 'writer', 'workspace', 'secrets.json'))).toMatchObject({ ok: false });
+    expect(
+      await openFileSecretStore(join(withAgent, 'agents', 'writer', 'workspace', 'secrets.json')),
+    ).toMatchObject({ ok: false });
     expect(await openFileSecretStore(join(withAgent, 'secrets.json'))).toMatchObject({ ok: false });
     const withConfig = join(tempDir(), 'lemming-org');
     mkdirSync(join(withConfig, 'lemming', 'config'), { recursive: true });
-    expect(await openFileSecretStore(join(withConfig, 'shared', 'secrets.json'))).toMatchObject({ ok: false });
+    expect(await openFileSecretStore(join(withConfig, 'shared', 'secrets.json'))).toMatchObject({
+      ok: false,
+    });
   });
 
   it.runIf(posix)('follows links: a path outside that leads into an org is refused', async () => {
@@ -193,20 +256,30 @@ describe('where the secrets file may live', () => {
     const outside = tempDir();
     symlinkSync(join(root, 'shared'), join(outside, 'link'));
     mkdirSync(join(root, 'shared'));
-    expect(await openFileSecretStore(join(outside, 'link', 'secrets.json'))).toMatchObject({ ok: false, message: expect.stringMatching(/inside the org folder/) });
+    expect(await openFileSecretStore(join(outside, 'link', 'secrets.json'))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/inside the org folder/),
+    });
     symlinkSync(join(root, 'secrets.json'), join(outside, 'file-link.json'));
     expect(await openFileSecretStore(join(outside, 'file-link.json'))).toMatchObject({ ok: false });
   });
 
   it('accepts a file beside an org, and in a folder named .lemming', async () => {
     const root = org();
-    expect(await openFileSecretStore(join(root, '..', 'secrets.json'), { orgPaths: [root] })).toMatchObject({ ok: true });
-    expect(await openFileSecretStore(join(tempDir(), '.lemming', 'secrets.json'))).toMatchObject({ ok: true });
+    expect(await openFileSecretStore(join(root, '..', 'secrets.json'), { orgPaths: [root] })).toMatchObject({
+      ok: true,
+    });
+    expect(await openFileSecretStore(join(tempDir(), '.lemming', 'secrets.json'))).toMatchObject({
+      ok: true,
+    });
   });
 
   it('refuses a folder given as the file', async () => {
     const folder = tempDir();
-    expect(await openFileSecretStore(folder)).toMatchObject({ ok: false, message: expect.stringMatching(/is a folder; give the path of a secrets file/) });
+    expect(await openFileSecretStore(folder)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/is a folder; give the path of a secrets file/),
+    });
   });
 });
 

@@ -6,7 +6,8 @@ import { checkSecretsFileLocation } from './secrets-file-location';
 /** The environment variable that names the CLI's secrets file when `--secrets-file` is not given. */
 export const SECRETS_FILE_VARIABLE = 'LEMMING_SECRETS_FILE';
 
-export type FileSecretStoreOpen = { ok: true; store: SecretStore; path: string; warnings: string[] } | { ok: false; message: string };
+export type FileSecretStoreOpen =
+  { ok: true; store: SecretStore; path: string; warnings: string[] } | { ok: false; message: string };
 
 export interface FileSecretStoreOptions {
   /** Org folders the file must not be inside (any folder above it that looks like an org is refused too). */
@@ -19,7 +20,10 @@ export interface FileSecretStoreOptions {
  * LEMMING_SECRETS_FILE), values in plain text protected by the file's owner-only mode. Refused inside
  * an org folder; a missing file is an empty store, created at the first `set`.
  */
-export async function openFileSecretStore(path: string, options: FileSecretStoreOptions = {}): Promise<FileSecretStoreOpen> {
+export async function openFileSecretStore(
+  path: string,
+  options: FileSecretStoreOptions = {},
+): Promise<FileSecretStoreOpen> {
   const location = await checkSecretsFileLocation(path, options.orgPaths);
   if (!location.ok) return location;
   const file = new JsonSecretFile(location.path, 'value');

@@ -9,7 +9,7 @@ afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('headless secrets (the CLI\'s)', () => {
+describe("headless secrets (the CLI's)", () => {
   it('use the file named by --secrets-file or LEMMING_SECRETS_FILE over the environment', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lemming-headless-'));
     made.push(dir);
@@ -36,6 +36,8 @@ describe('headless secrets (the CLI\'s)', () => {
   it('refuse a secrets file inside the org being run', async () => {
     const org = mkdtempSync(join(tmpdir(), 'lemming-headless-org-'));
     made.push(org);
-    expect(await openHeadlessSecretStore({ file: join(org, 'secrets.json'), env: {}, orgPaths: [org] })).toMatchObject({ ok: false, message: expect.stringMatching(/inside the org folder/) });
+    expect(
+      await openHeadlessSecretStore({ file: join(org, 'secrets.json'), env: {}, orgPaths: [org] }),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/inside the org folder/) });
   });
 });

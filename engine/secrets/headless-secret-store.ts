@@ -12,7 +12,12 @@ export interface HeadlessSecretsOptions {
 }
 
 export type HeadlessSecretsOpen =
-  | { ok: true; store: SecretStore; warnings: string[]; /** The secrets file changes go to, or null when there is none. */ file: string | null }
+  | {
+      ok: true;
+      store: SecretStore;
+      warnings: string[];
+      /** The secrets file changes go to, or null when there is none. */ file: string | null;
+    }
   | { ok: false; message: string };
 
 /**
@@ -26,5 +31,10 @@ export async function openHeadlessSecretStore(options: HeadlessSecretsOptions): 
   if (!file) return { ok: true, store: environment, warnings: [], file: null };
   const opened = await openFileSecretStore(file, options.orgPaths ? { orgPaths: options.orgPaths } : {});
   if (!opened.ok) return opened;
-  return { ok: true, store: layeredSecretStore(opened.store, environment), warnings: opened.warnings, file: opened.path };
+  return {
+    ok: true,
+    store: layeredSecretStore(opened.store, environment),
+    warnings: opened.warnings,
+    file: opened.path,
+  };
 }

@@ -27,7 +27,8 @@ const FOLDER_MODE = 0o700;
 
 type JsonObject = Record<string, unknown>;
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A JSON file of named secrets, `{"format": "lemming-secrets", "version": 1, "secrets": {NAME:
@@ -101,14 +102,28 @@ export class JsonSecretFile {
     // A file just created for its first write is empty for a moment; it holds no secrets yet.
     if (text.trim() === '') return { ok: true, document: {} };
     const parsed = parseJsonText(text);
-    if (!parsed.ok) return { ok: false, message: `${this.path}:${parsed.error.line}:${parsed.error.column}: ${parsed.error.message}` };
+    if (!parsed.ok)
+      return {
+        ok: false,
+        message: `${this.path}:${parsed.error.line}:${parsed.error.column}: ${parsed.error.message}`,
+      };
     const document = parsed.value;
-    if (!isObject(document)) return { ok: false, message: `${this.path}: the file must hold a JSON object with a "secrets" object` };
-    if (document.version !== undefined && !(typeof document.version === 'number' && document.version <= SECRET_FILE_VERSION)) {
-      return { ok: false, message: `${this.path} (version): version ${JSON.stringify(document.version)} is not one this app can read (it reads version ${SECRET_FILE_VERSION}); it was written by a newer app` };
+    if (!isObject(document))
+      return { ok: false, message: `${this.path}: the file must hold a JSON object with a "secrets" object` };
+    if (
+      document.version !== undefined &&
+      !(typeof document.version === 'number' && document.version <= SECRET_FILE_VERSION)
+    ) {
+      return {
+        ok: false,
+        message: `${this.path} (version): version ${JSON.stringify(document.version)} is not one this app can read (it reads version ${SECRET_FILE_VERSION}); it was written by a newer app`,
+      };
     }
     if (document.secrets !== undefined && !isObject(document.secrets)) {
-      return { ok: false, message: `${this.path} (secrets): "secrets" must be an object of NAME: {"${this.field}": ...}` };
+      return {
+        ok: false,
+        message: `${this.path} (secrets): "secrets" must be an object of NAME: {"${this.field}": ...}`,
+      };
     }
     return { ok: true, document };
   }

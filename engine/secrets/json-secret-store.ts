@@ -22,19 +22,30 @@ export interface JsonSecretStoreOptions {
  * A SecretStore over a JSON secrets file. Reading a file that has become unreadable or invalid since
  * it was opened throws an Error naming the file and the place; changes return refusals as values.
  */
-export function jsonSecretStore({ file, source, codec, clock = () => new Date() }: JsonSecretStoreOptions): SecretStore {
+export function jsonSecretStore({
+  file,
+  source,
+  codec,
+  clock = () => new Date(),
+}: JsonSecretStoreOptions): SecretStore {
   const secrets = async () => {
     const read = await file.read();
     if (!read.ok) throw new Error(read.message);
     return read.secrets;
   };
-  const refusal = (reason: string, fix?: string): SecretChange => ({ ok: false, reason, ...(fix ? { fix } : {}) });
+  const refusal = (reason: string, fix?: string): SecretChange => ({
+    ok: false,
+    reason,
+    ...(fix ? { fix } : {}),
+  });
 
   return {
     location: `the secrets file ${file.path}`,
     availability: () => codec.availability(),
     async list(): Promise<SecretInfo[]> {
-      return [...(await secrets())].map(([name, stored]) => ({ name, updatedAt: stored.updatedAt, source })).sort((a, b) => (a.name < b.name ? -1 : 1));
+      return [...(await secrets())]
+        .map(([name, stored]) => ({ name, updatedAt: stored.updatedAt, source }))
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
     },
     async has(name) {
       return (await secrets()).has(name);
@@ -42,10 +53,14 @@ export function jsonSecretStore({ file, source, codec, clock = () => new Date() 
     async set(name, value) {
       const nameProblem = secretNameProblem(name);
       if (nameProblem) return refusal(nameProblem);
-      if (value === '') return refusal('a secret value must not be empty', `to remove ${name}, delete it instead`);
+      if (value === '')
+        return refusal('a secret value must not be empty', `to remove ${name}, delete it instead`);
       const availability = await codec.availability();
       if (!availability.canStore) return refusal(availability.reason, availability.fix);
-      const changed = await file.change(name, { payload: await codec.encode(value), updatedAt: clock().toISOString() });
+      const changed = await file.change(name, {
+        payload: await codec.encode(value),
+        updatedAt: clock().toISOString(),
+      });
       return changed.ok ? changed : refusal(changed.message);
     },
     async delete(name) {

@@ -14,10 +14,15 @@ afterEach(() => {
 async function fileAndEnvironment() {
   const dir = mkdtempSync(join(tmpdir(), 'lemming-layered-'));
   made.push(dir);
-  const opened = await openFileSecretStore(join(dir, 'secrets.json'), { clock: () => new Date('2026-01-01T00:00:00Z') });
+  const opened = await openFileSecretStore(join(dir, 'secrets.json'), {
+    clock: () => new Date('2026-01-01T00:00:00Z'),
+  });
   if (!opened.ok) throw new Error(opened.message);
   await opened.store.set('SHARED', 'from-the-file');
-  const environment = envSecretStore({ LEMMING_SECRET_SHARED: 'from-the-environment', LEMMING_SECRET_CI_TOKEN: 'ci-token-value' });
+  const environment = envSecretStore({
+    LEMMING_SECRET_SHARED: 'from-the-environment',
+    LEMMING_SECRET_CI_TOKEN: 'ci-token-value',
+  });
   return { file: opened.store, store: layeredSecretStore(opened.store, environment) };
 }
 

@@ -12,7 +12,9 @@ export function layeredSecretStore(primary: SecretStore, fallback: SecretStore):
     async list(): Promise<SecretInfo[]> {
       const [first, second] = await Promise.all([primary.list(), fallback.list()]);
       const names = new Set(first.map((info) => info.name));
-      return [...first, ...second.filter((info) => !names.has(info.name))].sort((a, b) => (a.name < b.name ? -1 : 1));
+      return [...first, ...second.filter((info) => !names.has(info.name))].sort((a, b) =>
+        a.name < b.name ? -1 : 1,
+      );
     },
     async has(name) {
       return (await primary.has(name)) || fallback.has(name);

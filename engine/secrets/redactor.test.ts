@@ -5,9 +5,11 @@ import { MIN_REDACTED_LENGTH, secretSpellings } from './secret-spellings';
 const TOKEN = 'sk-live_9f8e7d6c5b4a';
 
 describe('redactor: plain values', () => {
-  it('replaces every occurrence with the secret\'s name, and leaves other text alone', () => {
+  it("replaces every occurrence with the secret's name, and leaves other text alone", () => {
     const redactor = createRedactor([{ name: 'API_KEY', value: TOKEN }]);
-    expect(redactor.redactText(`key=${TOKEN}; again ${TOKEN}.`)).toBe('key=[redacted:API_KEY]; again [redacted:API_KEY].');
+    expect(redactor.redactText(`key=${TOKEN}; again ${TOKEN}.`)).toBe(
+      'key=[redacted:API_KEY]; again [redacted:API_KEY].',
+    );
     expect(redactor.redactText('nothing secret here')).toBe('nothing secret here');
   });
 
@@ -44,7 +46,10 @@ describe('redactor: encodings', () => {
 
   it.each([
     ['URL-encoded', encodeURIComponent(secret)],
-    ['URL-encoded with lower-case hex', encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())],
+    [
+      'URL-encoded with lower-case hex',
+      encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    ],
     ['form-encoded', new URLSearchParams({ q: secret }).toString().slice(2)],
     ['JSON-escaped', JSON.stringify(secret).slice(1, -1)],
     ['JSON-escaped ASCII-only (Python)', '"p@ss w/rd+\\"\\u00fc\\"&x"'.slice(1, -1)],
@@ -53,12 +58,14 @@ describe('redactor: encodings', () => {
     expect(redactor.redactText(`before ${spelling} after`)).toBe('before [redacted:PASSWORD] after');
   });
 
-  it('as the URL parser writes it in a query, a path and a fragment (a redirect\'s Location, an error\'s URL)', () => {
+  it("as the URL parser writes it in a query, a path and a fragment (a redirect's Location, an error's URL)", () => {
     const urlish = 'tok en"<ü>`{x}\'';
     const named = createRedactor([{ name: 'URLISH', value: urlish }]);
     const url = new URL(`http://example.test/${urlish}?key=${urlish}#${urlish}`);
     expect(url.href).not.toContain(urlish);
-    expect(named.redactText(url.href)).toBe('http://example.test/[redacted:URLISH]?key=[redacted:URLISH]#[redacted:URLISH]');
+    expect(named.redactText(url.href)).toBe(
+      'http://example.test/[redacted:URLISH]?key=[redacted:URLISH]#[redacted:URLISH]',
+    );
   });
 
   it('inside base64 at every alignment: Basic auth headers with users of any length, URL-safe too', () => {
@@ -69,7 +76,7 @@ describe('redactor: encodings', () => {
       const redacted = named.redactText(header);
       expect(redacted).toContain('[redacted:TOKEN]');
       const left = redacted.replace('Authorization: Basic ', '').split('[redacted:TOKEN]').join('');
-      expect(left.length).toBeLessThanOrEqual(Math.ceil((user.length + 1) * 8 / 6) + 4);
+      expect(left.length).toBeLessThanOrEqual(Math.ceil(((user.length + 1) * 8) / 6) + 4);
     }
     const urlSafe = Buffer.from(`x${'\u00ff\u00fe'}${token}`).toString('base64url');
     expect(named.redactText(urlSafe)).toContain('[redacted:TOKEN]');
@@ -115,7 +122,10 @@ describe('redactor: overlapping and nested secrets', () => {
 
 describe('redactor: large texts and many secrets', () => {
   it('finds each of 300 secrets in a 3 MB text and leaves no trace of any', () => {
-    const secrets = Array.from({ length: 300 }, (_, index) => ({ name: `S${index}`, value: `tok_${index.toString(36)}_${(index * 7919).toString(16)}qz` }));
+    const secrets = Array.from({ length: 300 }, (_, index) => ({
+      name: `S${index}`,
+      value: `tok_${index.toString(36)}_${(index * 7919).toString(16)}qz`,
+    }));
     const redactor = createRedactor(secrets);
     const filler = 'The quick brown fox jumps over the lazy dog. '.repeat(230);
     const text = secrets.map((secret) => `${filler}${secret.value}`).join('\n');
@@ -128,7 +138,10 @@ describe('redactor: large texts and many secrets', () => {
 });
 
 describe('redactor: values', () => {
-  const redactor = createRedactor([{ name: 'KEY', value: TOKEN }, { name: 'PIN', value: '987654' }]);
+  const redactor = createRedactor([
+    { name: 'KEY', value: TOKEN },
+    { name: 'PIN', value: '987654' },
+  ]);
 
   it('redacts strings at any depth, object keys included, and keeps the shape', () => {
     const value = {
@@ -156,7 +169,9 @@ describe('redactor: values', () => {
     expect(redacted.name).toBe('TypeError');
     expect(redacted.message).toBe('Headers.append: "Bearer [redacted:KEY]" is an invalid header value');
     expect(redacted.stack).not.toContain(TOKEN);
-    expect(redactor.redactValue({ at: new Date('2026-01-02T03:04:05Z') })).toEqual({ at: '2026-01-02T03:04:05.000Z' });
+    expect(redactor.redactValue({ at: new Date('2026-01-02T03:04:05Z') })).toEqual({
+      at: '2026-01-02T03:04:05.000Z',
+    });
   });
 
   it('copes with values that refer to themselves', () => {

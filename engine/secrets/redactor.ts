@@ -55,7 +55,10 @@ export function createRedactor(secrets: Iterable<string | NamedSecret> = []): Re
   const compiled = (): Matcher | null => {
     if (namesBySpelling.size === 0) return null;
     if (matcher) return matcher;
-    const source = [...namesBySpelling.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+    const source = [...namesBySpelling.keys()]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join('|');
     matcher = { leftmost: new RegExp(source, 'g'), startingAt: new RegExp(source, 'y') };
     return matcher;
   };
@@ -109,7 +112,8 @@ export function createRedactor(secrets: Iterable<string | NamedSecret> = []): Re
       copies.set(value, copy);
       return copy;
     }
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return redactValue((value as { toJSON(): unknown }).toJSON(), copies);
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+      return redactValue((value as { toJSON(): unknown }).toJSON(), copies);
     const copy: Record<string, unknown> = {};
     copies.set(value, copy);
     for (const [key, item] of Object.entries(value)) copy[redactText(key)] = redactValue(item, copies);

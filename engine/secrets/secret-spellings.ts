@@ -40,14 +40,21 @@ function percentEncode(value: string, set: string): string {
   for (const character of value) {
     const code = character.codePointAt(0)!;
     const escape = code < 0x21 || code > 0x7e || set.includes(character);
-    encoded += escape ? [...Buffer.from(character, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('') : character;
+    encoded += escape
+      ? [...Buffer.from(character, 'utf8')]
+          .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+          .join('')
+      : character;
   }
   return encoded;
 }
 
 /** Python's json.dumps writes every non-ASCII character as a \u escape with lower-case hex. */
 function asciiJsonEscaped(jsonEscaped: string): string {
-  return jsonEscaped.replace(/[\u0080-\uffff]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return jsonEscaped.replace(
+    /[\u0080-\uffff]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**

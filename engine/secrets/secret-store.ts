@@ -51,6 +51,8 @@ export async function secretPresence(store: SecretStore): Promise<(name: string)
 
 /** Every secret with its value, for the engine's redactor; engine use only, like `reveal`. */
 export async function revealAll(store: SecretStore): Promise<{ name: string; value: string }[]> {
-  const revealed = await Promise.all((await store.list()).map(async ({ name }) => ({ name, value: await store.reveal(name) })));
+  const revealed = await Promise.all(
+    (await store.list()).map(async ({ name }) => ({ name, value: await store.reveal(name) })),
+  );
   return revealed.filter((secret): secret is { name: string; value: string } => secret.value !== undefined);
 }

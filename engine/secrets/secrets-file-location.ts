@@ -10,13 +10,23 @@ export type SecretsFileLocation = { ok: true; path: string } | { ok: false; mess
  * is on real paths (links resolved), against the orgs given and against any folder above the file
  * that looks like an org.
  */
-export async function checkSecretsFileLocation(path: string, orgPaths: readonly string[] = []): Promise<SecretsFileLocation> {
+export async function checkSecretsFileLocation(
+  path: string,
+  orgPaths: readonly string[] = [],
+): Promise<SecretsFileLocation> {
   const given = resolve(path);
   const info = await stat(given).catch(() => null);
-  if (info?.isDirectory()) return { ok: false, message: `${given} is a folder; give the path of a secrets file, e.g. ${join(given, 'lemming-secrets.json')}` };
+  if (info?.isDirectory())
+    return {
+      ok: false,
+      message: `${given} is a folder; give the path of a secrets file, e.g. ${join(given, 'lemming-secrets.json')}`,
+    };
   // A link whose target does not exist yet has no real path; where it points is checked too.
   const linkTarget = await readlink(given).catch(() => null);
-  const places = [await realPathOf(given), ...(linkTarget === null ? [] : [await realPathOf(resolve(dirname(given), linkTarget))])];
+  const places = [
+    await realPathOf(given),
+    ...(linkTarget === null ? [] : [await realPathOf(resolve(dirname(given), linkTarget))]),
+  ];
   const realOrgs = await Promise.all(orgPaths.map((org) => realPathOf(resolve(org))));
   for (const place of places) {
     const org = realOrgs.find((realOrg) => isInside(realOrg, place)) ?? (await enclosingOrg(place));

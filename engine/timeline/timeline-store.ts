@@ -375,7 +375,6 @@ export class TimelineStore {
     };
   }
 
-
   private assertWritable(action: string): void {
     if (this.readonly) throw new TimelineReadOnlyError(`Cannot ${action}: ${this.file} is open read-only.`);
   }

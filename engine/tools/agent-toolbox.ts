@@ -30,13 +30,30 @@ export function refusalOf(verdict: ToolVerdict): string {
 export function agentToolbox(options: ToolboxOptions) {
   return (context: ToolTurnContext): AgentTools => {
     const catalog = options.catalog(context);
-    const verdicts = resolveTools({ resume: context.resume, policy: options.policy, catalog, credits: options.credits });
-    const available = new Map(catalog.filter((_, index) => verdicts[index]!.available).map((entry) => [entry.spec.name, entry]));
+    const verdicts = resolveTools({
+      resume: context.resume,
+      policy: options.policy,
+      catalog,
+      credits: options.credits,
+    });
+    const available = new Map(
+      catalog.filter((_, index) => verdicts[index]!.available).map((entry) => [entry.spec.name, entry]),
+    );
     const verdictOf = new Map(verdicts.map((verdict) => [verdict.name, verdict]));
     let sandbox: AgentSandbox | null = null;
     const toolContext = (): ToolContext => {
-      sandbox ??= new AgentSandbox({ orgPath: context.orgPath, agentDir: context.agentDir, fileAccess: context.resume.permissions.file_access, fs: new DiskAgentFilesystem() });
-      return { ...context, sandbox, policy: options.policy, ...(context.signal ? { signal: context.signal } : {}) };
+      sandbox ??= new AgentSandbox({
+        orgPath: context.orgPath,
+        agentDir: context.agentDir,
+        fileAccess: context.resume.permissions.file_access,
+        fs: new DiskAgentFilesystem(),
+      });
+      return {
+        ...context,
+        sandbox,
+        policy: options.policy,
+        ...(context.signal ? { signal: context.signal } : {}),
+      };
     };
 
     return {
@@ -46,11 +63,17 @@ export function agentToolbox(options: ToolboxOptions) {
         const entry = available.get(name);
         if (!entry) {
           const verdict = verdictOf.get(name);
-          return toolFailure(verdict ? `Tool '${name}' not permitted for ${context.resume.name}: ${refusalOf(verdict)}` : `Unknown tool: ${name}`);
+          return toolFailure(
+            verdict
+              ? `Tool '${name}' not permitted for ${context.resume.name}: ${refusalOf(verdict)}`
+              : `Unknown tool: ${name}`,
+          );
         }
         const cost = toMicros(options.policy.tool_costs[name] ?? 0);
         if (cost > 0 && cost > context.budget.availableMicro()) {
-          return toolFailure(`Tool '${name}' costs ${options.policy.tool_costs[name]} credits; ${context.resume.name} cannot pay for it`);
+          return toolFailure(
+            `Tool '${name}' costs ${options.policy.tool_costs[name]} credits; ${context.resume.name} cannot pay for it`,
+          );
         }
         const result = await entry.spec.run(args, toolContext());
         if (cost > 0) context.budget.charge(cost, `tool ${name}`);

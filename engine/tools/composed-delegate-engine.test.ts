@@ -40,7 +40,10 @@ function orgWith(policy: Record<string, unknown>, tools: string[]): string {
   return orgs.build({
     'tools/run_it.yaml': RUN_IT,
     'tools/run_it_later.yaml': RUN_IT_LATER,
-    'lemming/config/policy.json': { allowed_tool_kinds: ['file', 'memory', 'org', 'shell', 'network'], ...policy },
+    'lemming/config/policy.json': {
+      allowed_tool_kinds: ['file', 'memory', 'org', 'shell', 'network'],
+      ...policy,
+    },
     'agents/a/resume.json': resume('a', { permissions: { read_outboxes: [], tools } }),
     'agents/a/workspace/.keep': '',
   });
@@ -71,7 +74,8 @@ describe('a composed tool that delegates to a primitive is judged as the primiti
       expect(verdict.layers.find((layer) => !layer.passed)).toEqual({
         layer: 'delegate',
         passed: false,
-        reason: 'it runs shell, which the org denies to every agent (tools.deny in lemming/config/policy.json)',
+        reason:
+          'it runs shell, which the org denies to every agent (tools.deny in lemming/config/policy.json)',
       });
       expect(verdict.fix?.summary).toBe(
         'remove "shell" from tools.deny in lemming/config/policy.json, then add "run_it via shell" to a\'s permissions.tools',
@@ -87,7 +91,8 @@ describe('a composed tool that delegates to a primitive is judged as the primiti
       const verdict = (await engine.explainTools('a')).find((candidate) => candidate.name === 'run_it')!;
       expect(verdict.layers.find((layer) => !layer.passed)).toMatchObject({
         layer: 'delegate',
-        reason: 'it runs shell, which a\'s resume does not grant (add "shell", or "run_it via shell" to let only this tool use it, to permissions.tools)',
+        reason:
+          'it runs shell, which a\'s resume does not grant (add "shell", or "run_it via shell" to let only this tool use it, to permissions.tools)',
       });
       expect(verdict.fix?.summary).toBe('add "run_it via shell" to a\'s permissions.tools');
     });
@@ -95,7 +100,11 @@ describe('a composed tool that delegates to a primitive is judged as the primiti
   });
 
   it('runs with the explicit delegation grant, or with a grant of the primitive itself', async () => {
-    for (const tools of [['run_it', 'run_it via shell'], ['run_it', 'shell'], ['run_it', 'group:shell']]) {
+    for (const tools of [
+      ['run_it', 'run_it via shell'],
+      ['run_it', 'shell'],
+      ['run_it', 'group:shell'],
+    ]) {
       const org = orgWith({}, tools);
       await withEngine(org, async (engine) => {
         const result = await engine.callTool('a', 'run_it', { cmd: 'echo made > made.txt && echo ok' });
@@ -121,11 +130,16 @@ describe('a composed tool that delegates to a primitive is judged as the primiti
   it('is refused when the org denies a composed tool on its chain', async () => {
     const org = orgWith({ tools: { deny: ['run_it'] } }, ['run_it_later', 'shell']);
     await withEngine(org, async (engine) => {
-      expect((await engine.callTool('a', 'run_it_later', { cmd: 'echo pwned > pwned.txt' })).success).toBe(false);
-      const verdict = (await engine.explainTools('a')).find((candidate) => candidate.name === 'run_it_later')!;
+      expect((await engine.callTool('a', 'run_it_later', { cmd: 'echo pwned > pwned.txt' })).success).toBe(
+        false,
+      );
+      const verdict = (await engine.explainTools('a')).find(
+        (candidate) => candidate.name === 'run_it_later',
+      )!;
       expect(verdict.layers.find((layer) => !layer.passed)).toMatchObject({
         layer: 'delegate',
-        reason: 'it runs run_it, which the org denies to every agent (tools.deny in lemming/config/policy.json)',
+        reason:
+          'it runs run_it, which the org denies to every agent (tools.deny in lemming/config/policy.json)',
       });
     });
     expect(workspaceFiles(org)).toEqual(['.keep']);

@@ -1,7 +1,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoopbackNetwork, tableLookup, testClassifier, type LoopbackNetwork } from '../net/test-support/loopback-network';
+import {
+  startLoopbackNetwork,
+  tableLookup,
+  testClassifier,
+  type LoopbackNetwork,
+} from '../net/test-support/loopback-network';
 import { OrgEngine } from '../run/org-engine';
 import { envSecretStore } from '../secrets/env-secret-store';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
@@ -51,7 +56,9 @@ async function engineWith(secret: string | undefined, route = '/echo') {
   const org = orgs.build({
     'tools/echo_order.yaml': echoTool(network.port, route),
     'lemming/config/policy.json': { network: { enabled: true } },
-    'agents/buyer/resume.json': resume('buyer', { permissions: { read_outboxes: [], tools: ['echo_order'] } }),
+    'agents/buyer/resume.json': resume('buyer', {
+      permissions: { read_outboxes: [], tools: ['echo_order'] },
+    }),
   });
   const engine = await OrgEngine.open({
     orgPath: org,
@@ -68,7 +75,10 @@ describe('a composed tool in the engine', () => {
     try {
       const verdict = (await engine.explainTools('buyer')).find((tool) => tool.name === 'echo_order')!;
       expect(verdict).toMatchObject({ available: false, kind: 'network' });
-      expect(verdict.layers.find((layer) => !layer.passed)).toMatchObject({ layer: 'readiness', reason: expect.stringMatching(/SHOP_KEY/) });
+      expect(verdict.layers.find((layer) => !layer.passed)).toMatchObject({
+        layer: 'readiness',
+        reason: expect.stringMatching(/SHOP_KEY/),
+      });
     } finally {
       engine.close();
     }

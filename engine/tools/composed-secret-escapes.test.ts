@@ -91,7 +91,11 @@ async function callOnce(name: string, toolText: string, args: Record<string, unk
     httpTransport: { lookup: tableLookup().lookup, classifyAddress: testClassifier },
   });
   try {
-    return { org, result: await engine.callTool('buyer', name, args), verdicts: await engine.explainTools('buyer') };
+    return {
+      org,
+      result: await engine.callTool('buyer', name, args),
+      verdicts: await engine.explainTools('buyer'),
+    };
   } finally {
     engine.close();
   }
@@ -100,7 +104,10 @@ async function callOnce(name: string, toolText: string, args: Record<string, unk
 function expectNoSecretOnDisk(org: string): void {
   for (const file of filesUnder(org)) {
     const bytes = readFileSync(file).toString('latin1');
-    expect(leakedPrefixes(bytes).filter((prefix) => prefix.length >= 8), file).toEqual([]);
+    expect(
+      leakedPrefixes(bytes).filter((prefix) => prefix.length >= 8),
+      file,
+    ).toEqual([]);
   }
 }
 

@@ -16,7 +16,9 @@ const CreateAgentArgs = z.object({
   model: z.string().min(1).optional(),
   tools: z.array(z.string()).optional(),
   read_outboxes: z.array(z.string()).optional(),
-  schedule: z.object({ run_every_n_ticks: z.number().int().min(1), phase_offset: z.number().int() }).optional(),
+  schedule: z
+    .object({ run_every_n_ticks: z.number().int().min(1), phase_offset: z.number().int() })
+    .optional(),
   credits: z.number().positive().optional(),
 });
 
@@ -24,14 +26,19 @@ const CreateAgentArgs = z.object({
 const DEFAULT_CHILD_CREDITS = 100;
 
 /** Everything the new agent would hold that its creator does not: each is a reason to refuse. */
-export function permissionsBeyondCreator(creator: Resume, requested: { tools: string[]; read_outboxes: string[] }): string[] {
+export function permissionsBeyondCreator(
+  creator: Resume,
+  requested: { tools: string[]; read_outboxes: string[] },
+): string[] {
   const problems: string[] = [];
   const creatorTools = new Set(creator.permissions.tools);
-  for (const tool of requested.tools) if (!creatorTools.has(tool)) problems.push(`tool "${tool}" (you do not have it)`);
+  for (const tool of requested.tools)
+    if (!creatorTools.has(tool)) problems.push(`tool "${tool}" (you do not have it)`);
   const readsAll = creator.permissions.read_outboxes.includes('*');
   const creatorReads = new Set([...creator.permissions.read_outboxes, creator.name]);
   for (const source of requested.read_outboxes) {
-    if (source === '*' ? !readsAll : !readsAll && !creatorReads.has(source)) problems.push(`reading "${source}" (you cannot read it)`);
+    if (source === '*' ? !readsAll : !readsAll && !creatorReads.has(source))
+      problems.push(`reading "${source}" (you cannot read it)`);
   }
   return problems;
 }
@@ -57,10 +64,17 @@ export const createAgentTool: ToolSpec = {
         instructions: { type: 'string' },
         model: { type: 'string', description: 'A model key from models.json; yours when omitted.' },
         tools: { type: 'array', items: { type: 'string' }, description: 'Tool names; a subset of yours.' },
-        read_outboxes: { type: 'array', items: { type: 'string' }, description: 'Whose outboxes it reads; a subset of yours.' },
+        read_outboxes: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Whose outboxes it reads; a subset of yours.',
+        },
         schedule: {
           type: 'object',
-          properties: { run_every_n_ticks: { type: 'integer', minimum: 1 }, phase_offset: { type: 'integer' } },
+          properties: {
+            run_every_n_ticks: { type: 'integer', minimum: 1 },
+            phase_offset: { type: 'integer' },
+          },
           required: ['run_every_n_ticks', 'phase_offset'],
         },
         credits: { type: 'number', exclusiveMinimum: 0 },
@@ -74,12 +88,16 @@ export const createAgentTool: ToolSpec = {
     const tools = args.tools ?? [];
     const readOutboxes = args.read_outboxes ?? [creator.name];
     const beyond = permissionsBeyondCreator(creator, { tools, read_outboxes: readOutboxes });
-    if (beyond.length > 0) return toolFailure(`Cannot create agent '${args.name}': it would hold ${beyond.join(', ')}`);
+    if (beyond.length > 0)
+      return toolFailure(`Cannot create agent '${args.name}': it would hold ${beyond.join(', ')}`);
 
     const folder = inOrg(context.orgPath, agentPaths(args.name).root);
     if (await stat(folder).catch(() => null)) return toolFailure(`Agent '${args.name}' already exists`);
 
-    const allowance = Math.min(args.credits ?? DEFAULT_CHILD_CREDITS, creator.credits?.max_credits ?? DEFAULT_CHILD_CREDITS);
+    const allowance = Math.min(
+      args.credits ?? DEFAULT_CHILD_CREDITS,
+      creator.credits?.max_credits ?? DEFAULT_CHILD_CREDITS,
+    );
     const { permissions } = creator;
     const created = createResumeText({
       name: args.name,
@@ -99,9 +117,14 @@ export const createAgentTool: ToolSpec = {
       ...(creator.tools_profile ? { tools_profile: creator.tools_profile } : {}),
       created_by: creator.name,
     });
-    if (!created.ok) return toolFailure(`Cannot create agent '${args.name}': ${created.problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ')}`);
+    if (!created.ok)
+      return toolFailure(
+        `Cannot create agent '${args.name}': ${created.problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ')}`,
+      );
     await mkdir(join(folder, 'workspace'), { recursive: true });
     await writeFileAtomic(join(folder, 'resume.json'), created.text);
-    return toolSuccess(`Created agent '${args.name}' with tools [${tools.join(', ')}], reading [${readOutboxes.join(', ')}], ${allowance} credits`);
+    return toolSuccess(
+      `Created agent '${args.name}' with tools [${tools.join(', ')}], reading [${readOutboxes.join(', ')}], ${allowance} credits`,
+    );
   }),
 };

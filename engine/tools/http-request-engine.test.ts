@@ -1,7 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoopbackNetwork, tableLookup, testClassifier, type LoopbackNetwork } from '../net/test-support/loopback-network';
+import {
+  startLoopbackNetwork,
+  tableLookup,
+  testClassifier,
+  type LoopbackNetwork,
+} from '../net/test-support/loopback-network';
 import { OrgEngine } from '../run/org-engine';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 
@@ -17,10 +22,16 @@ afterAll(async () => {
 
 async function engineFor(policy: Record<string, unknown> | null) {
   const org = orgs.build({
-    'agents/scout/resume.json': resume('scout', { permissions: { read_outboxes: [], tools: ['http_request'] } }),
+    'agents/scout/resume.json': resume('scout', {
+      permissions: { read_outboxes: [], tools: ['http_request'] },
+    }),
     ...(policy ? { 'lemming/config/policy.json': policy } : {}),
   });
-  const engine = await OrgEngine.open({ orgPath: org, env: {}, httpTransport: { lookup: tableLookup().lookup, classifyAddress: testClassifier } });
+  const engine = await OrgEngine.open({
+    orgPath: org,
+    env: {},
+    httpTransport: { lookup: tableLookup().lookup, classifyAddress: testClassifier },
+  });
   return { engine, org };
 }
 
@@ -30,7 +41,10 @@ describe('http_request as an agent tool', () => {
     try {
       const verdict = (await engine.explainTools('scout')).find((tool) => tool.name === 'http_request')!;
       expect(verdict).toMatchObject({ available: false, fix: { changes: [{ kind: 'enable_network' }] } });
-      const result = await engine.callTool('scout', 'http_request', { method: 'GET', url: network.url('api.example.test', '/hello') });
+      const result = await engine.callTool('scout', 'http_request', {
+        method: 'GET',
+        url: network.url('api.example.test', '/hello'),
+      });
       expect(result).toMatchObject({ success: false, error: expect.stringMatching(/network access is off/) });
       expect(network.publicServer.requests).toHaveLength(0);
     } finally {
@@ -42,15 +56,31 @@ describe('http_request as an agent tool', () => {
     network.reset();
     const { engine, org } = await engineFor({ network: { enabled: true } });
     try {
-      const ok = await engine.callTool('scout', 'http_request', { method: 'GET', url: network.url('api.example.test', '/hello') });
+      const ok = await engine.callTool('scout', 'http_request', {
+        method: 'GET',
+        url: network.url('api.example.test', '/hello'),
+      });
       expect(ok.success).toBe(true);
-      expect(JSON.parse(ok.output!)).toMatchObject({ status: 200, body: expect.stringContaining('hello from 127.0.0.2') });
-      const internal = await engine.callTool('scout', 'http_request', { method: 'GET', url: network.url('loop.example.test', '/hello') });
+      expect(JSON.parse(ok.output!)).toMatchObject({
+        status: 200,
+        body: expect.stringContaining('hello from 127.0.0.2'),
+      });
+      const internal = await engine.callTool('scout', 'http_request', {
+        method: 'GET',
+        url: network.url('loop.example.test', '/hello'),
+      });
       expect(internal.success).toBe(false);
       expect(network.forbiddenServer.requests).toHaveLength(0);
       // Turning the org's network off again takes effect at the next call.
       writeFileSync(join(org, 'lemming/config/policy.json'), JSON.stringify({ network: { enabled: false } }));
-      expect((await engine.callTool('scout', 'http_request', { method: 'GET', url: network.url('api.example.test', '/hello') })).success).toBe(false);
+      expect(
+        (
+          await engine.callTool('scout', 'http_request', {
+            method: 'GET',
+            url: network.url('api.example.test', '/hello'),
+          })
+        ).success,
+      ).toBe(false);
     } finally {
       engine.close();
     }

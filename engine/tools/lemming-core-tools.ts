@@ -11,7 +11,9 @@ export function withArgs<S extends z.ZodType>(
   return async (raw, context) => {
     const parsed = schema.safeParse(raw ?? {});
     if (!parsed.success) {
-      return toolFailure(`Invalid arguments for ${tool}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'args'}: ${issue.message}`).join('; ')}`);
+      return toolFailure(
+        `Invalid arguments for ${tool}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'args'}: ${issue.message}`).join('; ')}`,
+      );
     }
     try {
       return await run(parsed.data, context);
@@ -28,12 +30,19 @@ export const memoryReadTool: ToolSpec = {
   definition: {
     name: 'memory_read',
     description: 'Read one of your memory entries by key.',
-    parameters: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { key: { type: 'string' } },
+      required: ['key'],
+      additionalProperties: false,
+    },
   },
   run: withArgs('memory_read', z.object({ key: z.string() }), async ({ key }, context) => {
     const read = await context.memory.read(key);
     if (read.problem) return toolFailure(read.problem);
-    return read.found ? toolSuccess(JSON.stringify(read.value)) : toolFailure(`Memory key '${key}' not found`);
+    return read.found
+      ? toolSuccess(JSON.stringify(read.value))
+      : toolFailure(`Memory key '${key}' not found`);
   }),
 };
 
@@ -44,12 +53,21 @@ export const memoryWriteTool: ToolSpec = {
   definition: {
     name: 'memory_write',
     description: 'Store a value in your memory under a key (letters, digits, "_" and "-").',
-    parameters: { type: 'object', properties: { key: { type: 'string' }, value: {} }, required: ['key', 'value'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { key: { type: 'string' }, value: {} },
+      required: ['key', 'value'],
+      additionalProperties: false,
+    },
   },
-  run: withArgs('memory_write', z.object({ key: z.string(), value: z.unknown() }), async ({ key, value }, context) => {
-    const outcome = await context.memory.apply({ key, op: 'set', value });
-    return outcome.ok ? toolSuccess(`Saved memory key '${key}'`) : toolFailure(outcome.error.message);
-  }),
+  run: withArgs(
+    'memory_write',
+    z.object({ key: z.string(), value: z.unknown() }),
+    async ({ key, value }, context) => {
+      const outcome = await context.memory.apply({ key, op: 'set', value });
+      return outcome.ok ? toolSuccess(`Saved memory key '${key}'`) : toolFailure(outcome.error.message);
+    },
+  ),
 };
 
 export const listAgentsTool: ToolSpec = {

@@ -25,9 +25,22 @@ const fetchWeather: ToolSpec = {
   run: async () => toolSuccess('sunny'),
 };
 
-function input(permissions: Record<string, unknown>, policy: Partial<OrgPolicy> = {}, extra: CatalogEntry[] = [], credits: number | null = 10): PolicyInput {
+function input(
+  permissions: Record<string, unknown>,
+  policy: Partial<OrgPolicy> = {},
+  extra: CatalogEntry[] = [],
+  credits: number | null = 10,
+): PolicyInput {
   const agent = resume(permissions);
-  return { resume: agent, policy: { ...DEFAULT_ORG_POLICY, ...policy }, catalog: [...toolCatalog(agent, { confinement: { kind: 'none', reason: 'not probed in this test' } }), ...extra], credits };
+  return {
+    resume: agent,
+    policy: { ...DEFAULT_ORG_POLICY, ...policy },
+    catalog: [
+      ...toolCatalog(agent, { confinement: { kind: 'none', reason: 'not probed in this test' } }),
+      ...extra,
+    ],
+    credits,
+  };
 }
 
 function verdict(of: PolicyInput, name: string): ToolVerdict {
@@ -39,24 +52,95 @@ function verdict(of: PolicyInput, name: string): ToolVerdict {
 const failingLayer = (found: ToolVerdict) => found.layers.find((layer) => !layer.passed)?.layer ?? null;
 
 describe('the policy resolver', () => {
-  const cases: { what: string; input: PolicyInput; tool: string; layer: string | null; reason?: RegExp; fix?: RegExp }[] = [
+  const cases: {
+    what: string;
+    input: PolicyInput;
+    tool: string;
+    layer: string | null;
+    reason?: RegExp;
+    fix?: RegExp;
+  }[] = [
     { what: 'granted by name', input: input({ tools: ['memory_read'] }), tool: 'memory_read', layer: null },
-    { what: 'granted by its group', input: input({ tools: ['group:memory'] }), tool: 'memory_write', layer: null },
-    { what: 'not granted', input: input({ tools: ['memory_read'] }), tool: 'memory_write', layer: 'allowlist', reason: /does not grant it/, fix: /add "memory_write" to ada's permissions.tools/ },
-    { what: 'nothing is granted implicitly', input: input({ tools: [] }), tool: 'list_agents', layer: 'allowlist' },
-    { what: 'denied by the org', input: input({ tools: ['memory_read'] }, { tools: { deny: ['memory_read'] } }), tool: 'memory_read', layer: 'org_deny', reason: /tools.deny/, fix: /remove "memory_read" from tools.deny/ },
-    { what: 'kind not allowed by the org', input: input({ tools: ['file_read'] }, { allowed_tool_kinds: ['memory', 'org'] }), tool: 'file_read', layer: 'kind', reason: /does not allow file tools/, fix: /add "file" to allowed_tool_kinds/ },
-    { what: 'kind not allowed for the agent', input: input({ tools: ['list_agents'], tool_kinds: ['memory'] }), tool: 'list_agents', layer: 'kind', reason: /permissions.tool_kinds/, fix: /add "org" to ada's permissions.tool_kinds/ },
-    { what: 'network is off by default', input: input({ tools: ['fetch_weather'] }, {}, [{ spec: fetchWeather, grantedBy: ['fetch_weather'], readiness: { ready: true } }]), tool: 'fetch_weather', layer: 'kind', reason: /network access is off/, fix: /set network.enabled to true/ },
+    {
+      what: 'granted by its group',
+      input: input({ tools: ['group:memory'] }),
+      tool: 'memory_write',
+      layer: null,
+    },
+    {
+      what: 'not granted',
+      input: input({ tools: ['memory_read'] }),
+      tool: 'memory_write',
+      layer: 'allowlist',
+      reason: /does not grant it/,
+      fix: /add "memory_write" to ada's permissions.tools/,
+    },
+    {
+      what: 'nothing is granted implicitly',
+      input: input({ tools: [] }),
+      tool: 'list_agents',
+      layer: 'allowlist',
+    },
+    {
+      what: 'denied by the org',
+      input: input({ tools: ['memory_read'] }, { tools: { deny: ['memory_read'] } }),
+      tool: 'memory_read',
+      layer: 'org_deny',
+      reason: /tools.deny/,
+      fix: /remove "memory_read" from tools.deny/,
+    },
+    {
+      what: 'kind not allowed by the org',
+      input: input({ tools: ['file_read'] }, { allowed_tool_kinds: ['memory', 'org'] }),
+      tool: 'file_read',
+      layer: 'kind',
+      reason: /does not allow file tools/,
+      fix: /add "file" to allowed_tool_kinds/,
+    },
+    {
+      what: 'kind not allowed for the agent',
+      input: input({ tools: ['list_agents'], tool_kinds: ['memory'] }),
+      tool: 'list_agents',
+      layer: 'kind',
+      reason: /permissions.tool_kinds/,
+      fix: /add "org" to ada's permissions.tool_kinds/,
+    },
+    {
+      what: 'network is off by default',
+      input: input({ tools: ['fetch_weather'] }, {}, [
+        { spec: fetchWeather, grantedBy: ['fetch_weather'], readiness: { ready: true } },
+      ]),
+      tool: 'fetch_weather',
+      layer: 'kind',
+      reason: /network access is off/,
+      fix: /set network.enabled to true/,
+    },
     {
       what: 'a connector that is not configured',
-      input: input({ tools: ['fetch_weather'] }, { network: { enabled: true, private_hosts: [] } }, [{ spec: fetchWeather, grantedBy: ['fetch_weather'], readiness: { ready: false, reason: 'the secret WEATHER_KEY is not set', fix: 'set the secret WEATHER_KEY' } }]),
+      input: input({ tools: ['fetch_weather'] }, { network: { enabled: true, private_hosts: [] } }, [
+        {
+          spec: fetchWeather,
+          grantedBy: ['fetch_weather'],
+          readiness: {
+            ready: false,
+            reason: 'the secret WEATHER_KEY is not set',
+            fix: 'set the secret WEATHER_KEY',
+          },
+        },
+      ]),
       tool: 'fetch_weather',
       layer: 'readiness',
       reason: /WEATHER_KEY is not set/,
       fix: /set the secret WEATHER_KEY/,
     },
-    { what: 'no credits', input: input({ tools: ['memory_read'] }, {}, [], 0), tool: 'memory_read', layer: 'credits', reason: /no credits/, fix: /top up ada's credits/ },
+    {
+      what: 'no credits',
+      input: input({ tools: ['memory_read'] }, {}, [], 0),
+      tool: 'memory_read',
+      layer: 'credits',
+      reason: /no credits/,
+      fix: /top up ada's credits/,
+    },
   ];
 
   for (const testCase of cases) {
@@ -64,8 +148,15 @@ describe('the policy resolver', () => {
       const found = verdict(testCase.input, testCase.tool);
       expect(failingLayer(found)).toBe(testCase.layer);
       expect(found.available).toBe(testCase.layer === null);
-      expect(found.layers.map((layer) => layer.layer)).toEqual(['allowlist', 'org_deny', 'kind', 'readiness', 'credits']);
-      if (testCase.reason) expect(found.layers.find((layer) => !layer.passed)!.reason).toMatch(testCase.reason);
+      expect(found.layers.map((layer) => layer.layer)).toEqual([
+        'allowlist',
+        'org_deny',
+        'kind',
+        'readiness',
+        'credits',
+      ]);
+      if (testCase.reason)
+        expect(found.layers.find((layer) => !layer.passed)!.reason).toMatch(testCase.reason);
       if (testCase.fix) expect(found.fix?.summary).toMatch(testCase.fix);
     });
   }
@@ -74,7 +165,15 @@ describe('the policy resolver', () => {
     for (const testCase of cases.filter((candidate) => candidate.layer !== null)) {
       const found = verdict(testCase.input, testCase.tool);
       const entry = testCase.input.catalog.find((candidate) => candidate.spec.name === testCase.tool);
-      const fixed = found.fix!.changes.reduce((current, change) => applyChange(current, change, current.catalog.find((candidate) => candidate.spec.name === testCase.tool) ?? entry), testCase.input);
+      const fixed = found.fix!.changes.reduce(
+        (current, change) =>
+          applyChange(
+            current,
+            change,
+            current.catalog.find((candidate) => candidate.spec.name === testCase.tool) ?? entry,
+          ),
+        testCase.input,
+      );
       expect(verdict(fixed, testCase.tool).available, testCase.what).toBe(true);
     }
   });

@@ -55,16 +55,19 @@ function judge(entry: CatalogEntry, input: PolicyInput): LayerVerdict[] {
     {
       layer: 'allowlist',
       passed: granted !== undefined,
-      reason: granted === undefined
-        ? `its resume does not grant it (add "${name}" to permissions.tools)`
-        : granted === name
-          ? `granted by name in permissions.tools`
-          : `granted by "${granted}" in permissions.tools`,
+      reason:
+        granted === undefined
+          ? `its resume does not grant it (add "${name}" to permissions.tools)`
+          : granted === name
+            ? `granted by name in permissions.tools`
+            : `granted by "${granted}" in permissions.tools`,
     },
     {
       layer: 'org_deny',
       passed: !policy.tools.deny.includes(name),
-      reason: policy.tools.deny.includes(name) ? 'the org denies it to every agent (tools.deny in lemming/config/policy.json)' : 'not denied by the org',
+      reason: policy.tools.deny.includes(name)
+        ? 'the org denies it to every agent (tools.deny in lemming/config/policy.json)'
+        : 'not denied by the org',
     },
     { layer: 'kind', passed: kindProblem === null, reason: kindProblem ?? `${kind} tools are allowed` },
     ...(entry.delegation ? [judgeDelegate(entry, entry.delegation, input)] : []),
@@ -76,7 +79,12 @@ function judge(entry: CatalogEntry, input: PolicyInput): LayerVerdict[] {
     {
       layer: 'credits',
       passed: credits === null || credits > 0,
-      reason: credits === null ? 'credits are set at the first turn' : credits > 0 ? `${credits} credits left` : 'the agent has no credits left',
+      reason:
+        credits === null
+          ? 'credits are set at the first turn'
+          : credits > 0
+            ? `${credits} credits left`
+            : 'the agent has no credits left',
     },
   ];
 }
@@ -88,7 +96,11 @@ export const delegationGrant = (tool: string, primitive: string): string => `${t
  * A composed tool that calls a registered tool is judged as that tool too: nothing it passes through
  * may be denied by the org, and the agent must be granted the tool it ends in, or this tool's use of it.
  */
-function judgeDelegate(entry: CatalogEntry, delegation: ToolDelegation, { resume, policy, catalog }: PolicyInput): LayerVerdict {
+function judgeDelegate(
+  entry: CatalogEntry,
+  delegation: ToolDelegation,
+  { resume, policy, catalog }: PolicyInput,
+): LayerVerdict {
   const { name } = entry.spec;
   const { primitive } = delegation;
   const denied = deniedDelegate(delegation, policy);
@@ -99,16 +111,26 @@ function judgeDelegate(entry: CatalogEntry, delegation: ToolDelegation, { resume
       reason: `it runs ${denied}, which the org denies to every agent (tools.deny in lemming/config/policy.json)`,
     };
   if (primitive === null)
-    return { layer: 'delegate', passed: true, reason: `it calls ${delegation.through.join(' → ')}, which the org does not deny` };
+    return {
+      layer: 'delegate',
+      passed: true,
+      reason: `it calls ${delegation.through.join(' → ')}, which the org does not deny`,
+    };
   const grants = catalog.find((candidate) => candidate.spec.name === primitive)?.grantedBy ?? [primitive];
-  const granted = resume.permissions.tools.find((grant) => grants.includes(grant) || grant === delegationGrant(name, primitive));
+  const granted = resume.permissions.tools.find(
+    (grant) => grants.includes(grant) || grant === delegationGrant(name, primitive),
+  );
   return granted === undefined
     ? {
         layer: 'delegate',
         passed: false,
         reason: `it runs ${primitive}, which ${resume.name}'s resume does not grant (add "${primitive}", or "${delegationGrant(name, primitive)}" to let only this tool use it, to permissions.tools)`,
       }
-    : { layer: 'delegate', passed: true, reason: `it runs ${primitive}, granted by "${granted}" in permissions.tools` };
+    : {
+        layer: 'delegate',
+        passed: true,
+        reason: `it runs ${primitive}, granted by "${granted}" in permissions.tools`,
+      };
 }
 
 function deniedDelegate(delegation: ToolDelegation, policy: OrgPolicy): string | undefined {
@@ -116,7 +138,11 @@ function deniedDelegate(delegation: ToolDelegation, policy: OrgPolicy): string |
 }
 
 /** The change that gets the tool past one failing layer, or null when no setting can. */
-function changeFor(layer: LayerVerdict, entry: CatalogEntry, { resume, policy }: PolicyInput): PolicyChange | null {
+function changeFor(
+  layer: LayerVerdict,
+  entry: CatalogEntry,
+  { resume, policy }: PolicyInput,
+): PolicyChange | null {
   const { name, kind } = entry.spec;
   switch (layer.layer) {
     case 'allowlist':
@@ -133,7 +159,9 @@ function changeFor(layer: LayerVerdict, entry: CatalogEntry, { resume, policy }:
       if (!entry.delegation) return null;
       const denied = deniedDelegate(entry.delegation, policy);
       if (denied !== undefined) return { kind: 'undeny_tool', tool: denied };
-      return entry.delegation.primitive === null ? null : { kind: 'grant_tool', tool: delegationGrant(name, entry.delegation.primitive) };
+      return entry.delegation.primitive === null
+        ? null
+        : { kind: 'grant_tool', tool: delegationGrant(name, entry.delegation.primitive) };
     }
     case 'credits':
       return { kind: 'top_up_credits' };
@@ -145,19 +173,48 @@ export function applyChange(input: PolicyInput, change: PolicyChange, entry?: Ca
   const { resume, policy } = input;
   switch (change.kind) {
     case 'grant_tool':
-      return { ...input, resume: { ...resume, permissions: { ...resume.permissions, tools: [...resume.permissions.tools, change.tool] } } };
+      return {
+        ...input,
+        resume: {
+          ...resume,
+          permissions: { ...resume.permissions, tools: [...resume.permissions.tools, change.tool] },
+        },
+      };
     case 'undeny_tool':
-      return { ...input, policy: { ...policy, tools: { ...policy.tools, deny: policy.tools.deny.filter((tool) => tool !== change.tool) } } };
+      return {
+        ...input,
+        policy: {
+          ...policy,
+          tools: { ...policy.tools, deny: policy.tools.deny.filter((tool) => tool !== change.tool) },
+        },
+      };
     case 'allow_org_kind':
-      return { ...input, policy: { ...policy, allowed_tool_kinds: [...policy.allowed_tool_kinds, change.toolKind] } };
+      return {
+        ...input,
+        policy: { ...policy, allowed_tool_kinds: [...policy.allowed_tool_kinds, change.toolKind] },
+      };
     case 'enable_network':
       return { ...input, policy: { ...policy, network: { ...policy.network, enabled: true } } };
     case 'allow_agent_kind':
-      return { ...input, resume: { ...resume, permissions: { ...resume.permissions, tool_kinds: [...(resume.permissions.tool_kinds ?? []), change.toolKind] } } };
+      return {
+        ...input,
+        resume: {
+          ...resume,
+          permissions: {
+            ...resume.permissions,
+            tool_kinds: [...(resume.permissions.tool_kinds ?? []), change.toolKind],
+          },
+        },
+      };
     case 'top_up_credits':
       return { ...input, credits: Math.max(input.credits ?? 0, 0) + 1 };
     case 'make_ready':
-      return { ...input, catalog: input.catalog.map((candidate) => (candidate === entry ? { ...candidate, readiness: { ready: true } } : candidate)) };
+      return {
+        ...input,
+        catalog: input.catalog.map((candidate) =>
+          candidate === entry ? { ...candidate, readiness: { ready: true } } : candidate,
+        ),
+      };
   }
 }
 
@@ -190,7 +247,11 @@ function findFix(entry: CatalogEntry, input: PolicyInput): ToolVerdict['fix'] {
   let currentEntry = entry;
   for (let step = 0; step < POLICY_LAYERS.length; step += 1) {
     const failing = judge(currentEntry, current).find((layer) => !layer.passed);
-    if (!failing) return { changes, summary: changes.map((change) => describeChange(change, input.resume.name)).join(', then ') };
+    if (!failing)
+      return {
+        changes,
+        summary: changes.map((change) => describeChange(change, input.resume.name)).join(', then '),
+      };
     const change = changeFor(failing, currentEntry, current);
     if (!change) return null;
     changes.push(change);

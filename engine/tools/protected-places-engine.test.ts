@@ -41,7 +41,10 @@ function attacker(name: string, profile: string): Record<string, unknown> {
 
 function buildOrg(): string {
   const files: Record<string, unknown> = {
-    'lemming/config/policy.json': { allowed_tool_kinds: ['file', 'memory', 'org', 'shell'], network: { enabled: false } },
+    'lemming/config/policy.json': {
+      allowed_tool_kinds: ['file', 'memory', 'org', 'shell'],
+      network: { enabled: false },
+    },
     'lemming/config/credits.json': { a: { model: 'scripted', cost_per_action: 0, credits_left: 100 } },
     'lemming/config/models.json': {},
     'tools/fetch.yaml': 'name: fetch\n',
@@ -94,47 +97,75 @@ function attempts(path: string): { agent: string; tool: string; args: unknown }[
   const forged = '{"name":"a","permissions":{"tools":["http_request","shell"]}}';
   return [
     { agent: 'a', tool: 'file_write', args: { path: fromWorkspace, content: forged } },
-    { agent: 'a', tool: 'file_write', args: { path: join('/', relative('/', fromWorkspace)), content: forged } },
+    {
+      agent: 'a',
+      tool: 'file_write',
+      args: { path: join('/', relative('/', fromWorkspace)), content: forged },
+    },
     { agent: 'a', tool: 'shell', args: { command: `printf '%s' '${forged}' > ${fromWorkspace}` } },
     { agent: 'a', tool: 'shell', args: { command: `rm -f ${fromWorkspace}` } },
     { agent: 'a', tool: 'shell', args: { command: `mv ${fromWorkspace} ${fromWorkspace}.old` } },
     { agent: 'a', tool: 'shell', args: { command: `ln -f ${fromWorkspace} mine && echo x >> mine` } },
-    { agent: 'codex', tool: 'apply_patch', args: { input: `*** Begin Patch\n*** Delete File: ${fromWorkspace}\n*** End Patch` } },
-    { agent: 'codex', tool: 'apply_patch', args: { input: `*** Begin Patch\n*** Add File: ${fromWorkspace}.new\n+x\n*** End Patch` } },
+    {
+      agent: 'codex',
+      tool: 'apply_patch',
+      args: { input: `*** Begin Patch\n*** Delete File: ${fromWorkspace}\n*** End Patch` },
+    },
+    {
+      agent: 'codex',
+      tool: 'apply_patch',
+      args: { input: `*** Begin Patch\n*** Add File: ${fromWorkspace}.new\n+x\n*** End Patch` },
+    },
     { agent: 'gemini', tool: 'write_file', args: { file_path: fromWorkspace, content: forged } },
-    { agent: 'gemini', tool: 'replace', args: { file_path: fromWorkspace, old_string: 'engine', new_string: 'agent' } },
+    {
+      agent: 'gemini',
+      tool: 'replace',
+      args: { file_path: fromWorkspace, old_string: 'engine', new_string: 'agent' },
+    },
   ];
 }
 
-describe.skipIf(confinement.kind !== 'bubblewrap')('an agent with shell, group:fs and allow_write ["."]', () => {
-  it('cannot change any resume, config, tool, skill, outbox, memory, log or timeline file through any tool', { timeout: 120_000 }, async () => {
-    const org = buildOrg();
-    const engine = await OrgEngine.open({ orgPath: org, env: {} });
-    try {
-      // The first call seeds the ledger and the timeline; what follows must leave all of it as it is.
-      expect(await engine.callTool('a', 'shell', { command: 'echo ready' })).toMatchObject({ success: true });
-      const before = hashes(org);
-      const opened = openTimeline(join(org, '.lemming', 'timeline.sqlite'), { readonly: true });
-      const lastSeq = opened.ok ? opened.timeline.latestSeq() : 0;
-      if (opened.ok) opened.timeline.close();
-      const timelineBefore = timelineRows(org, lastSeq);
+describe.skipIf(confinement.kind !== 'bubblewrap')(
+  'an agent with shell, group:fs and allow_write ["."]',
+  () => {
+    it(
+      'cannot change any resume, config, tool, skill, outbox, memory, log or timeline file through any tool',
+      { timeout: 120_000 },
+      async () => {
+        const org = buildOrg();
+        const engine = await OrgEngine.open({ orgPath: org, env: {} });
+        try {
+          // The first call seeds the ledger and the timeline; what follows must leave all of it as it is.
+          expect(await engine.callTool('a', 'shell', { command: 'echo ready' })).toMatchObject({
+            success: true,
+          });
+          const before = hashes(org);
+          const opened = openTimeline(join(org, '.lemming', 'timeline.sqlite'), { readonly: true });
+          const lastSeq = opened.ok ? opened.timeline.latestSeq() : 0;
+          if (opened.ok) opened.timeline.close();
+          const timelineBefore = timelineRows(org, lastSeq);
 
-      const targets = [...ENGINE_OWNED, '.lemming/timeline.sqlite', 'agents/new/resume.json'];
-      const refusals: string[] = [];
-      for (const target of targets)
-        for (const { agent, tool, args } of attempts(target)) {
-          const result = await engine.callTool(agent, tool, args);
-          if (!result.success) refusals.push(`${tool} ${target}`);
+          const targets = [...ENGINE_OWNED, '.lemming/timeline.sqlite', 'agents/new/resume.json'];
+          const refusals: string[] = [];
+          for (const target of targets)
+            for (const { agent, tool, args } of attempts(target)) {
+              const result = await engine.callTool(agent, tool, args);
+              if (!result.success) refusals.push(`${tool} ${target}`);
+            }
+          for (const command of [
+            'mkdir -p ../../c && echo {} > ../../c/resume.json',
+            'rm -rf ../../../tools ../../../lemming',
+          ])
+            await engine.callTool('a', 'shell', { command });
+
+          expect(hashes(org)).toEqual(before);
+          expect(timelineRows(org, lastSeq)).toBe(timelineBefore);
+          // Every file tool said no; the shell's attempts fail inside the sandbox (read-only file system).
+          expect(refusals.filter((refusal) => !refusal.startsWith('shell'))).toHaveLength(targets.length * 6);
+        } finally {
+          engine.close();
         }
-      for (const command of ['mkdir -p ../../c && echo {} > ../../c/resume.json', 'rm -rf ../../../tools ../../../lemming'])
-        await engine.callTool('a', 'shell', { command });
-
-      expect(hashes(org)).toEqual(before);
-      expect(timelineRows(org, lastSeq)).toBe(timelineBefore);
-      // Every file tool said no; the shell's attempts fail inside the sandbox (read-only file system).
-      expect(refusals.filter((refusal) => !refusal.startsWith('shell'))).toHaveLength(targets.length * 6);
-    } finally {
-      engine.close();
-    }
-  });
-});
+      },
+    );
+  },
+);

@@ -17,24 +17,51 @@ const weatherSpec: ToolSpec = {
   name: 'fetch_weather',
   kind: 'network',
   title: 'Weather',
-  definition: { name: 'fetch_weather', description: 'Today\'s weather', parameters: { type: 'object', properties: {} } },
+  definition: {
+    name: 'fetch_weather',
+    description: "Today's weather",
+    parameters: { type: 'object', properties: {} },
+  },
   run: async () => toolSuccess('sunny'),
 };
-const stockSpec: ToolSpec = { ...weatherSpec, name: 'stock_price', kind: 'org', title: 'Stock price', definition: { ...weatherSpec.definition, name: 'stock_price' } };
+const stockSpec: ToolSpec = {
+  ...weatherSpec,
+  name: 'stock_price',
+  kind: 'org',
+  title: 'Stock price',
+  definition: { ...weatherSpec.definition, name: 'stock_price' },
+};
 
 /** The built-in catalog plus a network tool and a connector whose secret is missing. */
-function catalogWithConnectors(context: { resume: Parameters<typeof toolCatalog>[0] }, environment: CatalogEnvironment): CatalogEntry[] {
+function catalogWithConnectors(
+  context: { resume: Parameters<typeof toolCatalog>[0] },
+  environment: CatalogEnvironment,
+): CatalogEntry[] {
   return [
     ...toolCatalog(context.resume, environment),
     { spec: weatherSpec, grantedBy: ['fetch_weather', 'group:network'], readiness: { ready: true } },
-    { spec: stockSpec, grantedBy: ['stock_price'], readiness: { ready: false, reason: 'the secret STOCKS_KEY is not set', fix: 'set the secret STOCKS_KEY' } },
+    {
+      spec: stockSpec,
+      grantedBy: ['stock_price'],
+      readiness: {
+        ready: false,
+        reason: 'the secret STOCKS_KEY is not set',
+        fix: 'set the secret STOCKS_KEY',
+      },
+    },
   ];
 }
 
 describe('the tools in a provider request', () => {
-  it('are exactly the resolver\'s available tools, for agents refused at every layer', async () => {
+  it("are exactly the resolver's available tools, for agents refused at every layer", async () => {
     const server = await startLoopbackServer((_request, response) =>
-      sendJson(response, 200, { id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: '{"notes":"ok"}' }, finish_reason: 'stop' }] }),
+      sendJson(response, 200, {
+        id: 'c',
+        object: 'chat.completion',
+        choices: [
+          { index: 0, message: { role: 'assistant', content: '{"notes":"ok"}' }, finish_reason: 'stop' },
+        ],
+      }),
     );
     cleanups.push(() => server.close());
     const agents: Record<string, Record<string, unknown>> = {
@@ -47,30 +74,56 @@ describe('the tools in a provider request', () => {
       network: { tools: ['fetch_weather', 'memory_read'] },
     };
     const files: Record<string, unknown> = {
-      'lemming/config/models.json': { m: { provider: 'openai-compatible', model_name: 'test', provider_config: { base_url: `${server.url}/v1`, max_retries: 0 } } },
+      'lemming/config/models.json': {
+        m: {
+          provider: 'openai-compatible',
+          model_name: 'test',
+          provider_config: { base_url: `${server.url}/v1`, max_retries: 0 },
+        },
+      },
       // create_agent is denied to everyone; network is left off, so fetch_weather is refused by kind for all.
-      'lemming/config/policy.json': { tools: { deny: ['create_agent', 'memory_write'] }, allowed_tool_kinds: ['memory', 'org', 'network'] },
+      'lemming/config/policy.json': {
+        tools: { deny: ['create_agent', 'memory_write'] },
+        allowed_tool_kinds: ['memory', 'org', 'network'],
+      },
       'lemming/config/credits.json': { broke: { model: 'm', cost_per_action: 0.01, credits_left: 0 } },
-      'agents/broke/resume.json': resume('broke', { model: { key: 'm' }, permissions: { read_outboxes: [], tools: ['memory_read'] } }),
+      'agents/broke/resume.json': resume('broke', {
+        model: { key: 'm' },
+        permissions: { read_outboxes: [], tools: ['memory_read'] },
+      }),
     };
     for (const [name, permissions] of Object.entries(agents)) {
-      files[`agents/${name}/resume.json`] = resume(name, { model: { key: 'm' }, permissions: { read_outboxes: [], ...permissions } });
+      files[`agents/${name}/resume.json`] = resume(name, {
+        model: { key: 'm' },
+        permissions: { read_outboxes: [], ...permissions },
+      });
     }
     const org = orgs.build(files);
-    const engine = await OrgEngine.open({ orgPath: org, env: {}, catalog: catalogWithConnectors, concurrency: 1 });
+    const engine = await OrgEngine.open({
+      orgPath: org,
+      env: {},
+      catalog: catalogWithConnectors,
+      concurrency: 1,
+    });
     cleanups.push(() => engine.close());
     await engine.runTick();
 
     const offered = new Map<string, string[]>();
     for (const request of server.received) {
-      const body = request.json as { messages: { content: string }[]; tools?: { function: { name: string } }[] };
+      const body = request.json as {
+        messages: { content: string }[];
+        tools?: { function: { name: string } }[];
+      };
       const who = /You are: (\w+)/.exec(body.messages.map((message) => message.content).join('\n'))![1]!;
       offered.set(who, (body.tools ?? []).map((tool) => tool.function.name).sort());
     }
     const refusedBy = new Map<string, Set<string>>();
     for (const name of [...Object.keys(agents), 'broke']) {
       const verdicts = await engine.explainTools(name);
-      const available = verdicts.filter((verdict) => verdict.available).map((verdict) => verdict.name).sort();
+      const available = verdicts
+        .filter((verdict) => verdict.available)
+        .map((verdict) => verdict.name)
+        .sort();
       for (const verdict of verdicts.filter((candidate) => !candidate.available)) {
         const layer = verdict.layers.find((candidate) => !candidate.passed)!.layer;
         refusedBy.set(layer, new Set([...(refusedBy.get(layer) ?? []), name]));

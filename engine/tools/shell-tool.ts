@@ -28,8 +28,7 @@ interface ShellLimits {
 
 /** Whether shell commands are confined here, in words for the agent, the user and the policy explainer. */
 export function confinementNote(confinement: Confinement): string {
-  const sees =
-    `they see the system's programs and only the folders you may use (your workspace and, if you have it, the shared folder at ../../../shared), have no network, and get a clean environment without secrets; whatever the grants, ${PROTECTED_PLACES_IN_WORDS}`;
+  const sees = `they see the system's programs and only the folders you may use (your workspace and, if you have it, the shared folder at ../../../shared), have no network, and get a clean environment without secrets; whatever the grants, ${PROTECTED_PLACES_IN_WORDS}`;
   switch (confinement.kind) {
     case 'bubblewrap':
       return `Shell commands are confined with bubblewrap: ${sees}.`;

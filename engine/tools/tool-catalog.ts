@@ -60,7 +60,10 @@ const LEMMING_WRITE_GRANTS = ['file_write'];
 
 /** The agent's file tools: LeMMing's three, or the codex or gemini set its `tools_profile` selects. */
 function fileTools(resume: Resume, environment: CatalogEnvironment): CatalogEntry[] {
-  const profile = resolveToolsProfile(resume.tools_profile, environment.modelIdOf?.(resume.model.key) ?? resume.model.key);
+  const profile = resolveToolsProfile(
+    resume.tools_profile,
+    environment.modelIdOf?.(resume.model.key) ?? resume.model.key,
+  );
   if (profile === 'lemming') {
     return [
       entry({ ...fileReadTool, title: 'Read a file' }),
@@ -69,7 +72,10 @@ function fileTools(resume: Resume, environment: CatalogEnvironment): CatalogEntr
     ];
   }
   const { read, write } = profileTools(profile);
-  return [...read.map((spec) => entry(spec, LEMMING_READ_GRANTS)), ...write.map((spec) => entry(spec, LEMMING_WRITE_GRANTS))];
+  return [
+    ...read.map((spec) => entry(spec, LEMMING_READ_GRANTS)),
+    ...write.map((spec) => entry(spec, LEMMING_WRITE_GRANTS)),
+  ];
 }
 
 /**
@@ -83,7 +89,10 @@ export function toolCatalog(resume: Resume, environment: CatalogEnvironment): Ca
     entry(memoryWriteTool),
     entry(listAgentsTool),
     entry(createAgentTool),
-    entry(createShellTool({ confinement: environment.confinement }), [], { ready: true, note: confinementNote(environment.confinement) }),
+    entry(createShellTool({ confinement: environment.confinement }), [], {
+      ready: true,
+      note: confinementNote(environment.confinement),
+    }),
     entry(
       createHttpRequestTool({
         network: (context) => networkAccessFromPolicy(context.policy ?? DEFAULT_ORG_POLICY),

@@ -44,7 +44,8 @@ export class HostEvents {
   turnProgress(progress: TurnProgress): void {
     this.writing.add(progress.agent);
     const last = this.pendingProgress.at(-1);
-    if (last && last.turn === progress.turn && last.round === progress.round) last.deltas.push(...progress.deltas);
+    if (last && last.turn === progress.turn && last.round === progress.round)
+      last.deltas.push(...progress.deltas);
     else this.pendingProgress.push({ ...progress, deltas: [...progress.deltas] });
     this.progressTimer ??= setTimeout(() => this.flushProgress(), this.pingIntervalMs);
   }

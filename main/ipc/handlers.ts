@@ -7,7 +7,12 @@ import { listConnectors, setConnectorConfig } from '../../engine/app/connectors'
 import { creditBalances, creditHistory } from '../../engine/app/credits';
 import { prepareDemoOrg } from '../../engine/app/demo-org';
 import { savePositions } from '../../engine/app/layout-file';
-import { addModelWithKey, detectLocalServers, listServerModels, probeModel } from '../../engine/app/model-setup';
+import {
+  addModelWithKey,
+  detectLocalServers,
+  listServerModels,
+  probeModel,
+} from '../../engine/app/model-setup';
 import { listModels, updateModels } from '../../engine/app/models';
 import { listAgents, orgStatus, sendMessage, topUp } from '../../engine/app/org';
 import { createAgent, removeAgent, restoreAgent } from '../../engine/app/org-directory';
@@ -159,7 +164,8 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         return updated.ok ? ok(await listModels(session.orgPath, host.secretStore)) : updated;
       }),
 
-    'models.serverModels': (input) => inOrg(async (session) => ok(await listServerModels(input, setupDeps(session)))),
+    'models.serverModels': (input) =>
+      inOrg(async (session) => ok(await listServerModels(input, setupDeps(session)))),
     'models.probe': (input) => inOrg(async (session) => ok(await probeModel(input, setupDeps(session)))),
     'models.add': (input) =>
       inOrg(async (session) => {

@@ -126,7 +126,12 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { action: 'set', key: 'x', patch: { api_key_secret: 'lower_case' } },
     { action: 'set', key: '', patch: {} },
   ],
-  'models.serverModels': [{}, { provider: '' }, { provider: 'openai', apiKey: 42 }, { provider: 'openai', extra: 1 }],
+  'models.serverModels': [
+    {},
+    { provider: '' },
+    { provider: 'openai', apiKey: 42 },
+    { provider: 'openai', extra: 1 },
+  ],
   'models.probe': [{ provider: 'openai' }, { provider: 'openai', modelName: '' }],
   'models.add': [
     { key: 'x', provider: 'openai' },

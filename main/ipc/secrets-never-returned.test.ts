@@ -183,20 +183,35 @@ describe('secrets across IPC', () => {
     valueOf(await harness.dispatch('org.open', { path: org }));
     const input = { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, apiKey: FIRST_KEY };
     valueOf(await harness.dispatch('models.probe', { ...input, modelName: 'echo-1' }));
-    const list = valueOf<{ models: { key: string; apiKeySecret: string | null; apiKeySet: boolean | null }[] }>(
-      await harness.dispatch('models.add', { key: 'echo', modelName: 'echo-1', ...input }),
-    );
-    expect(list.models.find((model) => model.key === 'echo')).toMatchObject({ apiKeySecret: 'ECHO_API_KEY', apiKeySet: true });
+    const list = valueOf<{
+      models: { key: string; apiKeySecret: string | null; apiKeySet: boolean | null }[];
+    }>(await harness.dispatch('models.add', { key: 'echo', modelName: 'echo-1', ...input }));
+    expect(list.models.find((model) => model.key === 'echo')).toMatchObject({
+      apiKeySecret: 'ECHO_API_KEY',
+      apiKeySet: true,
+    });
     expect(readFileSync(join(org, 'lemming/config/models.json'), 'utf8')).not.toContain(FIRST_KEY);
     valueOf(await harness.dispatch('org.createAgent', { name: 'echoer', title: 'Echoer', model: 'echo' }));
     valueOf(await harness.dispatch('run.step', {}));
-    valueOf(await harness.dispatch('models.probe', { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, existingModel: 'echo', modelName: 'echo-1' }));
+    valueOf(
+      await harness.dispatch('models.probe', {
+        provider: 'openai-compatible',
+        baseUrl: `${server.url}/v1`,
+        existingModel: 'echo',
+        modelName: 'echo-1',
+      }),
+    );
     await readEverything(harness);
 
-    expect(server.received.map((request) => request.headers.authorization)).toEqual(Array(server.received.length).fill(`Bearer ${FIRST_KEY}`));
+    expect(server.received.map((request) => request.headers.authorization)).toEqual(
+      Array(server.received.length).fill(`Bearer ${FIRST_KEY}`),
+    );
     expect(server.received.length).toBeGreaterThanOrEqual(3);
     for (const [index, entry] of harness.responses.entries()) {
-      expect(JSON.stringify(entry.response).includes(FIRST_KEY), `answer ${index} to ${String(entry.channel)} holds the key`).toBe(false);
+      expect(
+        JSON.stringify(entry.response).includes(FIRST_KEY),
+        `answer ${index} to ${String(entry.channel)} holds the key`,
+      ).toBe(false);
     }
   });
 

@@ -2,7 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSafeStorageSecretStore, SECRETS_FILE_NAME, type SafeStorageLike } from './safe-storage-secret-store';
+import {
+  openSafeStorageSecretStore,
+  SECRETS_FILE_NAME,
+  type SafeStorageLike,
+} from './safe-storage-secret-store';
 
 const made: string[] = [];
 afterEach(() => {
@@ -19,12 +23,21 @@ function userData(): string {
  * Chromium's OSCrypt writes), the key's id, then the bytes rotated by the key. A store opened with
  * another key cannot decrypt, as when the OS keyring changes. What is substituted is Electron, not our code.
  */
-function cipherStorage(backend: string, options: { available?: boolean; key?: number } = {}): SafeStorageLike {
+function cipherStorage(
+  backend: string,
+  options: { available?: boolean; key?: number } = {},
+): SafeStorageLike {
   const key = options.key ?? 91;
-  const failure = () => new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+  const failure = () =>
+    new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
   return {
     isEncryptionAvailable: () => options.available ?? true,
-    encryptString: (plain) => Buffer.concat([Buffer.from('v10'), Buffer.from([key]), Buffer.from(Buffer.from(plain, 'utf8').map((byte) => (byte + key) % 256))]),
+    encryptString: (plain) =>
+      Buffer.concat([
+        Buffer.from('v10'),
+        Buffer.from([key]),
+        Buffer.from(Buffer.from(plain, 'utf8').map((byte) => (byte + key) % 256)),
+      ]),
     decryptString: (encrypted) => {
       if (encrypted.subarray(0, 3).toString() !== 'v10' || encrypted[3] !== key) throw failure();
       return Buffer.from(encrypted.subarray(4).map((byte) => (byte - key + 256) % 256)).toString('utf8');
@@ -34,7 +47,12 @@ function cipherStorage(backend: string, options: { available?: boolean; key?: nu
 }
 
 async function open(safeStorage: SafeStorageLike, path: string, platform: NodeJS.Platform = 'linux') {
-  const opened = await openSafeStorageSecretStore({ safeStorage, userDataPath: path, platform, clock: () => new Date('2026-02-02T00:00:00Z') });
+  const opened = await openSafeStorageSecretStore({
+    safeStorage,
+    userDataPath: path,
+    platform,
+    clock: () => new Date('2026-02-02T00:00:00Z'),
+  });
   if (!opened.ok) throw new Error(opened.message);
   return opened.store;
 }
@@ -43,14 +61,22 @@ describe('safeStorage secret store', () => {
   it('keeps only ciphertext on disk, owner-only, and gives the value back', async () => {
     const folder = userData();
     const store = await open(cipherStorage('gnome_libsecret'), folder);
-    expect(await store.set('OPENAI_API_KEY', 'sk-proj-plaintext-value')).toEqual({ ok: true, existed: false });
+    expect(await store.set('OPENAI_API_KEY', 'sk-proj-plaintext-value')).toEqual({
+      ok: true,
+      existed: false,
+    });
     const file = join(folder, SECRETS_FILE_NAME);
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain('sk-proj-plaintext-value');
-    expect(JSON.parse(text).secrets.OPENAI_API_KEY).toEqual({ ciphertext: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/), updated_at: '2026-02-02T00:00:00.000Z' });
+    expect(JSON.parse(text).secrets.OPENAI_API_KEY).toEqual({
+      ciphertext: expect.stringMatching(/^[A-Za-z0-9+/]+=*$/),
+      updated_at: '2026-02-02T00:00:00.000Z',
+    });
     if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(await store.reveal('OPENAI_API_KEY')).toBe('sk-proj-plaintext-value');
-    expect(await store.list()).toEqual([{ name: 'OPENAI_API_KEY', updatedAt: '2026-02-02T00:00:00.000Z', source: 'safe_storage' }]);
+    expect(await store.list()).toEqual([
+      { name: 'OPENAI_API_KEY', updatedAt: '2026-02-02T00:00:00.000Z', source: 'safe_storage' },
+    ]);
   });
 
   it('refuses to store on Linux when the backend is basic_text, saying why and what to do, and writes nothing', async () => {
@@ -63,14 +89,24 @@ describe('safeStorage secret store', () => {
       fix: expect.stringMatching(/GNOME Keyring .* or KWallet/),
     });
     const refused = await store.set('TOKEN', 'value-never-written');
-    expect(refused).toMatchObject({ ok: false, reason: expect.stringMatching(/no keyring/), fix: expect.stringMatching(/keyring/) });
+    expect(refused).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/no keyring/),
+      fix: expect.stringMatching(/keyring/),
+    });
     expect(() => readFileSync(join(folder, SECRETS_FILE_NAME))).toThrow();
   });
 
   it('refuses while the Linux backend is still unknown, and when encryption is unavailable on any platform', async () => {
-    expect(await (await open(cipherStorage('unknown'), userData())).set('A_KEY', 'value')).toMatchObject({ ok: false, reason: expect.stringMatching(/not been chosen yet/) });
+    expect(await (await open(cipherStorage('unknown'), userData())).set('A_KEY', 'value')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/not been chosen yet/),
+    });
     const mac = await open(cipherStorage('ignored', { available: false }), userData(), 'darwin');
-    expect(await mac.set('A_KEY', 'value')).toMatchObject({ ok: false, fix: expect.stringMatching(/keychain/) });
+    expect(await mac.set('A_KEY', 'value')).toMatchObject({
+      ok: false,
+      fix: expect.stringMatching(/keychain/),
+    });
   });
 
   it('ignores the backend name outside Linux, where Electron does not report one', async () => {
@@ -90,7 +126,14 @@ describe('safeStorage secret store', () => {
   it('reports an unreadable secrets file with its place', async () => {
     const folder = userData();
     writeFileSync(join(folder, SECRETS_FILE_NAME), '{"secrets": ');
-    const opened = await openSafeStorageSecretStore({ safeStorage: cipherStorage('kwallet5'), userDataPath: folder, platform: 'linux' });
-    expect(opened).toMatchObject({ ok: false, message: expect.stringMatching(/secrets\.json:1:13: invalid JSON/) });
+    const opened = await openSafeStorageSecretStore({
+      safeStorage: cipherStorage('kwallet5'),
+      userDataPath: folder,
+      platform: 'linux',
+    });
+    expect(opened).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/secrets\.json:1:13: invalid JSON/),
+    });
   });
 });

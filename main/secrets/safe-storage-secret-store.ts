@@ -22,7 +22,8 @@ export interface SafeStorageSecretStoreOptions {
 
 export const SECRETS_FILE_NAME = 'secrets.json';
 
-export type SafeStorageSecretStoreOpen = { ok: true; store: SecretStore; warnings: string[] } | { ok: false; message: string };
+export type SafeStorageSecretStoreOpen =
+  { ok: true; store: SecretStore; warnings: string[] } | { ok: false; message: string };
 
 /**
  * The app's secret store: values encrypted with Electron's safeStorage (the OS keychain's key) and kept
@@ -30,7 +31,9 @@ export type SafeStorageSecretStoreOpen = { ok: true; store: SecretStore; warning
  * available, including Linux's `basic_text` backend, whose key is built into Chromium and protects
  * nothing; names and dates stay listable either way.
  */
-export async function openSafeStorageSecretStore(options: SafeStorageSecretStoreOptions): Promise<SafeStorageSecretStoreOpen> {
+export async function openSafeStorageSecretStore(
+  options: SafeStorageSecretStoreOptions,
+): Promise<SafeStorageSecretStoreOpen> {
   const { safeStorage } = options;
   const platform = options.platform ?? process.platform;
   const file = new JsonSecretFile(join(options.userDataPath, SECRETS_FILE_NAME), 'ciphertext');
@@ -59,7 +62,10 @@ const KEYRING_FIX =
   'install and unlock a keyring: GNOME Keyring (packages gnome-keyring and libsecret-1-0) or KWallet, then restart LeMMing Desktop';
 
 /** Whether safeStorage can protect a secret here, and if not, why and what to do, in the user's words. */
-export function encryptionAvailability(safeStorage: SafeStorageLike, platform: NodeJS.Platform): StoreAvailability {
+export function encryptionAvailability(
+  safeStorage: SafeStorageLike,
+  platform: NodeJS.Platform,
+): StoreAvailability {
   const backend = platform === 'linux' ? safeStorage.getSelectedStorageBackend?.() : undefined;
   if (backend === 'basic_text') {
     return {
@@ -70,13 +76,22 @@ export function encryptionAvailability(safeStorage: SafeStorageLike, platform: N
     };
   }
   if (backend === 'unknown') {
-    return { canStore: false, reason: 'the keyring has not been chosen yet (the app is still starting)', fix: 'try again in a moment' };
+    return {
+      canStore: false,
+      reason: 'the keyring has not been chosen yet (the app is still starting)',
+      fix: 'try again in a moment',
+    };
   }
   if (!safeStorage.isEncryptionAvailable()) {
     return {
       canStore: false,
       reason: 'this computer offers the app no way to encrypt secrets (Electron safeStorage is unavailable)',
-      fix: platform === 'linux' ? KEYRING_FIX : platform === 'darwin' ? 'unlock your login keychain, then restart LeMMing Desktop' : 'restart LeMMing Desktop; if this persists, sign in to Windows with your own account',
+      fix:
+        platform === 'linux'
+          ? KEYRING_FIX
+          : platform === 'darwin'
+            ? 'unlock your login keychain, then restart LeMMing Desktop'
+            : 'restart LeMMing Desktop; if this persists, sign in to Windows with your own account',
     };
   }
   return { canStore: true };

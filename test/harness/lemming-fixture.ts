@@ -96,17 +96,17 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
     const dispatch = createDispatch(
       {
         ...createHandlers({
-        appInfo: () => ({
-          name: 'LeMMing Desktop',
-          version: '0.0.0-test',
-          platform: process.platform,
-          runtime: { node: process.versions.node, electron: null, chrome: null, sqlite: sqliteVersion() },
+          appInfo: () => ({
+            name: 'LeMMing Desktop',
+            version: '0.0.0-test',
+            platform: process.platform,
+            runtime: { node: process.versions.node, electron: null, chrome: null, sqlite: sqliteVersion() },
+          }),
+          pickFolder: async () => pickedFolder,
+          pickExportFile: async () => exportFile,
+          pickImportFile: async () => null,
+          host,
         }),
-        pickFolder: async () => pickedFolder,
-        pickExportFile: async () => exportFile,
-        pickImportFile: async () => null,
-        host,
-      }),
         ...updateHandlers(updates),
       } satisfies Handlers,
       { redact: (value) => host.redact(value) },

@@ -116,7 +116,9 @@ describe('electron-builder.yml', () => {
       ...targetsOf(config.win).flatMap(({ arch }) => arch.map((a) => ({ platform: 'win32', arch: a }))),
       ...targetsOf(config.linux).flatMap(({ arch }) => arch.map((a) => ({ platform: 'linux', arch: a }))),
     ];
-    const unique = [...new Map(targets.map((target) => [`${target.platform}-${target.arch}`, target])).values()];
+    const unique = [
+      ...new Map(targets.map((target) => [`${target.platform}-${target.arch}`, target])).values(),
+    ];
     expect(unique.map(({ platform, arch }) => `${platform}-${arch}`)).toEqual([
       'darwin-x64',
       'darwin-arm64',
@@ -138,9 +140,14 @@ describe('electron-builder.yml', () => {
     }
     // The Node-API version the binaries are built for, which Node 24 (the tests, the CLI) and Electron 45
     // (whose Node is 24: its package depends on @types/node 24) both provide.
-    const napiVersion = Number(/NAPI_VERSION=(\d+)/.exec(readFileSync(join(sqliteDir, 'binding.gyp'), 'utf8'))![1]);
+    const napiVersion = Number(
+      /NAPI_VERSION=(\d+)/.exec(readFileSync(join(sqliteDir, 'binding.gyp'), 'utf8'))![1],
+    );
     expect(Number(process.versions.napi)).toBeGreaterThanOrEqual(napiVersion);
-    const electron = require('electron/package.json') as { version: string; dependencies: Record<string, string> };
+    const electron = require('electron/package.json') as {
+      version: string;
+      dependencies: Record<string, string>;
+    };
     expect(electron.version).toMatch(/^45\./);
     expect(electron.dependencies['@types/node']).toMatch(/^\^24\./);
     expect(napiVersion).toBeLessThanOrEqual(10);
@@ -167,7 +174,9 @@ describe('electron-builder.yml', () => {
   });
 
   it('ships the offline demo org the first-run screen opens', () => {
-    expect(config.extraResources).toContainEqual(expect.objectContaining({ from: 'examples/demo-org', to: 'demo-org' }));
+    expect(config.extraResources).toContainEqual(
+      expect.objectContaining({ from: 'examples/demo-org', to: 'demo-org' }),
+    );
   });
 
   it('sets the Electron fuses that close the Node escape hatches', () => {

@@ -15,17 +15,27 @@ afterEach(() => {
 async function lemming(argv: string[], env: Record<string, string> = {}) {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env });
+  const code = await main(argv, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env,
+  });
   return { code, stdout, stderr };
 }
 
 function org(): string {
   return orgs.build({
     'lemming/config/policy.json': { tools: { deny: ['file_write'] } },
-    'agents/writer/resume.json': resume('writer', { permissions: { read_outboxes: [], tools: ['group:fs', 'memory_write'] } }),
-    'agents/reader/resume.json': resume('reader', { permissions: { read_outboxes: [], tools: ['memory_read'] } }),
-    'agents/writer/skills/remember/SKILL.md': '---\nname: remember\ndescription: Keep a fact.\ncommand-dispatch: tool\ncommand-tool: memory_write\n---\nSave it.\n',
-    'agents/writer/skills/draft/SKILL.md': '---\nname: draft\ndescription: Write a draft.\ncommand-dispatch: tool\ncommand-tool: file_write\n---\n',
+    'agents/writer/resume.json': resume('writer', {
+      permissions: { read_outboxes: [], tools: ['group:fs', 'memory_write'] },
+    }),
+    'agents/reader/resume.json': resume('reader', {
+      permissions: { read_outboxes: [], tools: ['memory_read'] },
+    }),
+    'agents/writer/skills/remember/SKILL.md':
+      '---\nname: remember\ndescription: Keep a fact.\ncommand-dispatch: tool\ncommand-tool: memory_write\n---\nSave it.\n',
+    'agents/writer/skills/draft/SKILL.md':
+      '---\nname: draft\ndescription: Write a draft.\ncommand-dispatch: tool\ncommand-tool: file_write\n---\n',
     'agents/writer/skills/broken/SKILL.md': '---\nname: broken\n---\n',
     'tools/weather.yaml': [
       'name: fetch_weather',
@@ -36,68 +46,122 @@ function org(): string {
       'allowed_hosts:\n  - api.weather.test',
     ].join('\n'),
     'tools/broken.yaml': 'name: broken\n',
-    'agents/reader/skills/remember/SKILL.md': '---\nname: remember\ndescription: Keep a fact.\ncommand-dispatch: tool\ncommand-tool: memory_write\n---\n',
+    'agents/reader/skills/remember/SKILL.md':
+      '---\nname: remember\ndescription: Keep a fact.\ncommand-dispatch: tool\ncommand-tool: memory_write\n---\n',
   });
 }
 
 describe('lemming connectors', () => {
-  it('lists each connector with its readiness, needs and grants, and each agent\'s skills with why they can or cannot be used', { timeout: 60_000 }, async () => {
-    const result = await lemming(['connectors', org()]);
-    expect(result.code, result.stderr).toBe(0);
-    const out = result.stdout;
-    expect(out).toMatch(/^ {2}ready {6}Files \(builtin:files\)$/m);
-    expect(out).toMatch(/needs \[NO\] "file_write" is not in tools\.deny \(lemming\/config\/policy\.json\)/);
-    expect(out).toMatch(/^ {2}ready {6}Web requests \(builtin:web\)\n.*\n.*\n.*needs \[ok\] "network" is in allowed_tool_kinds.*\n.*needs \[NO\] network\.enabled is true/m);
-    expect(out).toMatch(/^ {6}granted to: writer$/m);
-    expect(out).toMatch(/Shell commands \(builtin:shell\)\n {6}note: Shell (access is not confined|commands are confined)/);
-    expect(out).toContain(
-      [
-        '  not ready  Fetch weather (composed:org:fetch_weather)',
-        '      why: it needs the secret WEATHER_KEY, which is not set',
-        '      fix: set WEATHER_KEY in the Tool Store (or: lemming secret set WEATHER_KEY)',
-        '      tools: fetch_weather',
-      ].join('\n'),
-    );
-    expect(out).toMatch(/^ {6}file: tools\/weather\.yaml\n {6}secrets: WEATHER_KEY \(not set\)$/m);
-    expect(out).toMatch(/^Files that did not load \(their tools are not offered\):\n {2}tools\/broken\.yaml:\d+:\d+: /m);
+  it(
+    "lists each connector with its readiness, needs and grants, and each agent's skills with why they can or cannot be used",
+    { timeout: 60_000 },
+    async () => {
+      const result = await lemming(['connectors', org()]);
+      expect(result.code, result.stderr).toBe(0);
+      const out = result.stdout;
+      expect(out).toMatch(/^ {2}ready {6}Files \(builtin:files\)$/m);
+      expect(out).toMatch(
+        /needs \[NO\] "file_write" is not in tools\.deny \(lemming\/config\/policy\.json\)/,
+      );
+      expect(out).toMatch(
+        /^ {2}ready {6}Web requests \(builtin:web\)\n.*\n.*\n.*needs \[ok\] "network" is in allowed_tool_kinds.*\n.*needs \[NO\] network\.enabled is true/m,
+      );
+      expect(out).toMatch(/^ {6}granted to: writer$/m);
+      expect(out).toMatch(
+        /Shell commands \(builtin:shell\)\n {6}note: Shell (access is not confined|commands are confined)/,
+      );
+      expect(out).toContain(
+        [
+          '  not ready  Fetch weather (composed:org:fetch_weather)',
+          '      why: it needs the secret WEATHER_KEY, which is not set',
+          '      fix: set WEATHER_KEY in the Tool Store (or: lemming secret set WEATHER_KEY)',
+          '      tools: fetch_weather',
+        ].join('\n'),
+      );
+      expect(out).toMatch(/^ {6}file: tools\/weather\.yaml\n {6}secrets: WEATHER_KEY \(not set\)$/m);
+      expect(out).toMatch(
+        /^Files that did not load \(their tools are not offered\):\n {2}tools\/broken\.yaml:\d+:\d+: /m,
+      );
 
-    expect(out).toContain('Skills:\n  reader:\n    not usable  remember (runs memory_write): it runs the tool "memory_write", which is not available: its resume does not grant it');
-    expect(out).toContain('        fix: add "memory_write" to reader\'s permissions.tools');
-    expect(out).toMatch(/^ {2}writer:\n {4}not usable {2}draft \(runs file_write\): .*the org denies it/m);
-    expect(out).toMatch(/^ {4}usable {6}remember \(runs memory_write\)$/m);
-    expect(out).toMatch(/^ {4}error: agents\/writer\/skills\/broken\/SKILL\.md:2 \(description\): missing required field "description"$/m);
-  });
+      expect(out).toContain(
+        'Skills:\n  reader:\n    not usable  remember (runs memory_write): it runs the tool "memory_write", which is not available: its resume does not grant it',
+      );
+      expect(out).toContain('        fix: add "memory_write" to reader\'s permissions.tools');
+      expect(out).toMatch(/^ {2}writer:\n {4}not usable {2}draft \(runs file_write\): .*the org denies it/m);
+      expect(out).toMatch(/^ {4}usable {6}remember \(runs memory_write\)$/m);
+      expect(out).toMatch(
+        /^ {4}error: agents\/writer\/skills\/broken\/SKILL\.md:2 \(description\): missing required field "description"$/m,
+      );
+    },
+  );
 
-  it('--json gives the same catalog as data, with secret presence from the secrets file and never a value', { timeout: 60_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lemming-cli-connectors-'));
-    made.push(dir);
-    const file = join(dir, 'secrets.json');
-    await lemming(['secret', 'set', 'WEATHER_KEY', '--value', 'weather-key-value-99', '--secrets-file', file]);
-    const result = await lemming(['connectors', org(), '--json', '--secrets-file', file]);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).not.toContain('weather-key-value-99');
-    const report = JSON.parse(result.stdout);
-    expect(report.connectors.map((connector: { id: string }) => connector.id)).toEqual([
-      'builtin:files',
-      'builtin:shell',
-      'builtin:web',
-      'builtin:memory',
-      'builtin:org',
-      'composed:org:fetch_weather',
-    ]);
-    expect(report.loadErrors).toEqual([expect.objectContaining({ file: 'tools/broken.yaml', line: expect.any(Number) })]);
-    expect(report.connectors.find((connector: { id: string }) => connector.id === 'composed:org:fetch_weather')).toMatchObject({ secrets: [{ name: 'WEATHER_KEY', isSet: true }], readiness: { ready: true } });
-    expect(report.connectors.find((connector: { id: string }) => connector.id === 'builtin:memory').grantedTo).toEqual(['reader', 'writer']);
-    expect(report.skills.map((entry: { agent: string; skills: { name: string; usability: { usable: boolean } }[] }) => [entry.agent, entry.skills.map((skill) => [skill.name, skill.usability.usable])])).toEqual([
-      ['reader', [['remember', false]]],
-      ['writer', [['draft', false], ['remember', true]]],
-    ]);
-  });
+  it(
+    '--json gives the same catalog as data, with secret presence from the secrets file and never a value',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lemming-cli-connectors-'));
+      made.push(dir);
+      const file = join(dir, 'secrets.json');
+      await lemming([
+        'secret',
+        'set',
+        'WEATHER_KEY',
+        '--value',
+        'weather-key-value-99',
+        '--secrets-file',
+        file,
+      ]);
+      const result = await lemming(['connectors', org(), '--json', '--secrets-file', file]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).not.toContain('weather-key-value-99');
+      const report = JSON.parse(result.stdout);
+      expect(report.connectors.map((connector: { id: string }) => connector.id)).toEqual([
+        'builtin:files',
+        'builtin:shell',
+        'builtin:web',
+        'builtin:memory',
+        'builtin:org',
+        'composed:org:fetch_weather',
+      ]);
+      expect(report.loadErrors).toEqual([
+        expect.objectContaining({ file: 'tools/broken.yaml', line: expect.any(Number) }),
+      ]);
+      expect(
+        report.connectors.find((connector: { id: string }) => connector.id === 'composed:org:fetch_weather'),
+      ).toMatchObject({ secrets: [{ name: 'WEATHER_KEY', isSet: true }], readiness: { ready: true } });
+      expect(
+        report.connectors.find((connector: { id: string }) => connector.id === 'builtin:memory').grantedTo,
+      ).toEqual(['reader', 'writer']);
+      expect(
+        report.skills.map(
+          (entry: { agent: string; skills: { name: string; usability: { usable: boolean } }[] }) => [
+            entry.agent,
+            entry.skills.map((skill) => [skill.name, skill.usability.usable]),
+          ],
+        ),
+      ).toEqual([
+        ['reader', [['remember', false]]],
+        [
+          'writer',
+          [
+            ['draft', false],
+            ['remember', true],
+          ],
+        ],
+      ]);
+    },
+  );
 
   it('refuses a secrets file inside the org (exit 1), and a missing org folder', async () => {
     const root = org();
-    expect(await lemming(['connectors', root, '--secrets-file', join(root, 'secrets.json')])).toMatchObject({ code: 1, stderr: expect.stringContaining('is inside the org folder') });
-    expect(await lemming(['connectors', join(root, 'nope')])).toMatchObject({ code: 1, stderr: expect.stringContaining('No folder at') });
+    expect(await lemming(['connectors', root, '--secrets-file', join(root, 'secrets.json')])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('is inside the org folder'),
+    });
+    expect(await lemming(['connectors', join(root, 'nope')])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('No folder at'),
+    });
     expect(await lemming(['connectors'])).toMatchObject({ code: 2 });
   });
 });

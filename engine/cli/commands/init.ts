@@ -5,15 +5,21 @@ import { stringOption, type Command } from '../command';
 
 export const initCommand: Command = {
   name: 'init',
-  summary: 'Create a new org folder that LeMMing and this app can both run (--into-existing adds only what is missing).',
+  summary:
+    'Create a new org folder that LeMMing and this app can both run (--into-existing adds only what is missing).',
   usage: 'init <folder> [--name NAME] [--into-existing]',
   options: { name: { type: 'string' }, 'into-existing': { type: 'boolean' } },
   async run({ positionals, values }, io) {
     if (!positionals[0]) throw new UsageError('Give the folder to create the org in.');
     const name = stringOption(values, 'name');
-    const result = await initOrg(resolve(positionals[0]), { ...(name ? { name } : {}), force: values['into-existing'] === true });
+    const result = await initOrg(resolve(positionals[0]), {
+      ...(name ? { name } : {}),
+      force: values['into-existing'] === true,
+    });
     if (!result.ok) throw new CliFailure(result.problems.map((problem) => problem.message).join('\n'));
-    io.stdout.write(`created an org in ${result.path}${result.kept.length > 0 ? ` (kept ${result.kept.length} existing files)` : ''}\n`);
+    io.stdout.write(
+      `created an org in ${result.path}${result.kept.length > 0 ? ` (kept ${result.kept.length} existing files)` : ''}\n`,
+    );
     return EXIT_OK;
   },
 };

@@ -38,14 +38,16 @@ export const sendCommand: Command = {
 
 export const inboxCommand: Command = {
   name: 'inbox',
-  summary: "Show what an agent will be shown on its next turn: new messages, then earlier ones.",
+  summary: 'Show what an agent will be shown on its next turn: new messages, then earlier ones.',
   usage: 'inbox <org> <agent> [--json]',
   options: { json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const name = positionals[1];
     if (!name) throw new UsageError('Give the agent whose inbox to show.');
-    const agent = (await discoverAgents(org)).find((candidate) => candidate.valid && candidate.resume.name === name);
+    const agent = (await discoverAgents(org)).find(
+      (candidate) => candidate.valid && candidate.resume.name === name,
+    );
     if (!agent || !agent.valid) throw new CliFailure(`There is no agent named "${name}" in ${org}.`);
     // Read-only: what the timeline holds (outbox files written since the last run are taken in by the next one).
     const { timeline, note } = openTimelineToRead(org);
@@ -60,12 +62,23 @@ export const inboxCommand: Command = {
       }
     }
     if (values.json) {
-      const entries = (messages: typeof inbox.fresh) => messages.map((message) => ({ seq: message.seq, file: message.file, entry: JSON.parse(message.json) as unknown }));
-      printJson(io, { agent: name, fresh: entries(inbox.fresh), earlier: entries(inbox.earlier), moreWaiting: inbox.moreWaiting });
+      const entries = (messages: typeof inbox.fresh) =>
+        messages.map((message) => ({
+          seq: message.seq,
+          file: message.file,
+          entry: JSON.parse(message.json) as unknown,
+        }));
+      printJson(io, {
+        agent: name,
+        fresh: entries(inbox.fresh),
+        earlier: entries(inbox.earlier),
+        moreWaiting: inbox.moreWaiting,
+      });
       return EXIT_OK;
     }
     const line = (message: (typeof inbox.fresh)[number]) => {
-      const importance = (JSON.parse(message.json) as { payload?: { importance?: unknown } }).payload?.importance;
+      const importance = (JSON.parse(message.json) as { payload?: { importance?: unknown } }).payload
+        ?.importance;
       return `  ${importance === 'high' || importance === 'critical' ? '! ' : ''}[tick ${message.tick ?? '?'}] ${message.sender} (${message.kind ?? 'message'}): ${messageText(message)}\n`;
     };
     io.stdout.write(`New for ${name} (${inbox.fresh.length}${inbox.moreWaiting ? ', more waiting' : ''}):\n`);

@@ -70,14 +70,25 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'Run the org for N ticks (default 1), offline-safe; resumes where the last run stopped.',
   usage: 'run <org> [--ticks N] [--interval SECONDS] [--concurrency N] [--follow] [--json]',
-  options: { ticks: { type: 'string' }, interval: { type: 'string' }, concurrency: { type: 'string' }, follow: { type: 'boolean' }, json: { type: 'boolean' } },
+  options: {
+    ticks: { type: 'string' },
+    interval: { type: 'string' },
+    concurrency: { type: 'string' },
+    follow: { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const ticks = positiveInteger(stringOption(values, 'ticks'), '--ticks', 1);
     const intervalText = stringOption(values, 'interval');
     const interval = intervalText === undefined ? 0 : Number(intervalText);
-    if (!Number.isFinite(interval) || interval < 0) throw new UsageError(`--interval must be a number of seconds, not "${intervalText}".`);
-    const concurrency = positiveInteger(stringOption(values, 'concurrency'), '--concurrency', DEFAULT_TURN_CONCURRENCY);
+    if (!Number.isFinite(interval) || interval < 0)
+      throw new UsageError(`--interval must be a number of seconds, not "${intervalText}".`);
+    const concurrency = positiveInteger(
+      stringOption(values, 'concurrency'),
+      '--concurrency',
+      DEFAULT_TURN_CONCURRENCY,
+    );
     refuseIfRunElsewhere(org);
     const reports: TickReport[] = [];
     const follow = values.follow ? new ProgressPrinter(io, Boolean(values.json)) : undefined;
@@ -86,11 +97,15 @@ export const runCommand: Command = {
       org,
       io,
       async (engine) => {
-        invalidResumes = (await discoverAgents(org)).flatMap((agent) => (agent.valid ? [] : [{ folder: agent.folder, name: agent.name, problems: agent.problems }]));
+        invalidResumes = (await discoverAgents(org)).flatMap((agent) =>
+          agent.valid ? [] : [{ folder: agent.folder, name: agent.name, problems: agent.problems }],
+        );
         if (!values.json) {
           for (const agent of invalidResumes) {
             const [first, ...rest] = agent.problems;
-            io.stdout.write(`invalid resume, ${agent.name} will not run: ${first ? formatProblem(first) : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`);
+            io.stdout.write(
+              `invalid resume, ${agent.name} will not run: ${first ? formatProblem(first) : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`,
+            );
           }
         }
         for (let index = 0; index < ticks; index += 1) {
@@ -104,7 +119,12 @@ export const runCommand: Command = {
         }
       },
       // The run lock comes before anything else: a second run of the org is refused at once, before any model call.
-      { concurrency, program: 'lemming run', claimRun: true, ...(follow ? { onProgress: follow.print } : {}) },
+      {
+        concurrency,
+        program: 'lemming run',
+        claimRun: true,
+        ...(follow ? { onProgress: follow.print } : {}),
+      },
     );
     if (values.json) printJson(io, { invalidResumes, ticks: reports });
     return EXIT_OK;
@@ -119,7 +139,10 @@ export const tickCommand: Command = {
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     refuseIfRunElsewhere(org);
-    const report = await withEngine(org, io, (engine) => engine.runTick(), { program: 'lemming tick', claimRun: true });
+    const report = await withEngine(org, io, (engine) => engine.runTick(), {
+      program: 'lemming tick',
+      claimRun: true,
+    });
     if (values.json) printJson(io, report);
     else printTick(io, report);
     return EXIT_OK;

@@ -35,85 +35,174 @@ const VALUE = 'ghp_cli-secret-value-0042';
 describe('lemming secret', () => {
   it('set reads the value from stdin without printing it; list shows names and dates only; delete removes it', async () => {
     const file = secretsFile();
-    const set = await lemming(['secret', 'set', 'GITHUB_TOKEN', '--secrets-file', file], { input: `${VALUE}\n` });
+    const set = await lemming(['secret', 'set', 'GITHUB_TOKEN', '--secrets-file', file], {
+      input: `${VALUE}\n`,
+    });
     expect(set).toEqual({ code: 0, stdout: `Set GITHUB_TOKEN in the secrets file ${file}.\n`, stderr: '' });
     expect(JSON.parse(readFileSync(file, 'utf8')).secrets.GITHUB_TOKEN.value).toBe(VALUE);
     if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
 
     const list = await lemming(['secret', 'list', '--secrets-file', file]);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/^NAME\s+UPDATED\s+SOURCE\nGITHUB_TOKEN\s+\d{4}-\d\d-\d\dT[\d:.]+Z\s+file\n$/);
+    expect(list.stdout).toMatch(
+      /^NAME\s+UPDATED\s+SOURCE\nGITHUB_TOKEN\s+\d{4}-\d\d-\d\dT[\d:.]+Z\s+file\n$/,
+    );
     const json = await lemming(['secret', 'list', '--json'], { env: { LEMMING_SECRETS_FILE: file } });
-    expect(JSON.parse(json.stdout).secrets).toEqual([{ name: 'GITHUB_TOKEN', updatedAt: expect.any(String), source: 'file' }]);
+    expect(JSON.parse(json.stdout).secrets).toEqual([
+      { name: 'GITHUB_TOKEN', updatedAt: expect.any(String), source: 'file' },
+    ]);
     for (const output of [set, list, json]) expect(output.stdout + output.stderr).not.toContain(VALUE);
 
-    const replaced = await lemming(['secret', 'set', 'GITHUB_TOKEN', '--value', 'another-value', '--secrets-file', file]);
+    const replaced = await lemming([
+      'secret',
+      'set',
+      'GITHUB_TOKEN',
+      '--value',
+      'another-value',
+      '--secrets-file',
+      file,
+    ]);
     expect(replaced.stdout).toBe(`Replaced GITHUB_TOKEN in the secrets file ${file}.\n`);
 
-    expect(await lemming(['secret', 'delete', 'GITHUB_TOKEN', '--secrets-file', file])).toMatchObject({ code: 0, stdout: `Deleted GITHUB_TOKEN from the secrets file ${file}.\n` });
-    expect(await lemming(['secret', 'delete', 'GITHUB_TOKEN', '--secrets-file', file])).toMatchObject({ code: 1, stderr: expect.stringContaining(`there is no secret GITHUB_TOKEN in the secrets file ${file}`) });
-    expect((await lemming(['secret', 'list', '--secrets-file', file])).stdout).toMatch(/^No secrets in the secrets file/);
+    expect(await lemming(['secret', 'delete', 'GITHUB_TOKEN', '--secrets-file', file])).toMatchObject({
+      code: 0,
+      stdout: `Deleted GITHUB_TOKEN from the secrets file ${file}.\n`,
+    });
+    expect(await lemming(['secret', 'delete', 'GITHUB_TOKEN', '--secrets-file', file])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`there is no secret GITHUB_TOKEN in the secrets file ${file}`),
+    });
+    expect((await lemming(['secret', 'list', '--secrets-file', file])).stdout).toMatch(
+      /^No secrets in the secrets file/,
+    );
   });
 
   it('lists secrets from LEMMING_SECRET_* variables, and says when deleting cannot reach them', async () => {
     const file = secretsFile();
     const env = { LEMMING_SECRETS_FILE: file, LEMMING_SECRET_CI_TOKEN: 'ci-token-value' };
     expect((await lemming(['secret', 'list'], { env })).stdout).toMatch(/^CI_TOKEN\s+-\s+environment$/m);
-    expect(await lemming(['secret', 'delete', 'CI_TOKEN'], { env })).toMatchObject({ code: 1, stderr: expect.stringContaining('it comes from the environment variable LEMMING_SECRET_CI_TOKEN, which this command cannot change') });
+    expect(await lemming(['secret', 'delete', 'CI_TOKEN'], { env })).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        'it comes from the environment variable LEMMING_SECRET_CI_TOKEN, which this command cannot change',
+      ),
+    });
     await lemming(['secret', 'set', 'CI_TOKEN', '--value', 'file-value'], { env });
-    expect(await lemming(['secret', 'delete', 'CI_TOKEN'], { env })).toMatchObject({ code: 0, stdout: expect.stringContaining('CI_TOKEN is still set by the environment variable LEMMING_SECRET_CI_TOKEN.') });
+    expect(await lemming(['secret', 'delete', 'CI_TOKEN'], { env })).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining(
+        'CI_TOKEN is still set by the environment variable LEMMING_SECRET_CI_TOKEN.',
+      ),
+    });
   });
 
   it('exits 2 on usage mistakes: no action, no name, a value as an argument, no secrets file, no value', async () => {
     const file = secretsFile();
-    expect(await lemming(['secret'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Say what to do: list, set or delete.') });
-    expect(await lemming(['secret', 'show', 'X'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown action "show"') });
-    expect(await lemming(['secret', 'set', '--secrets-file', file])).toMatchObject({ code: 2, stderr: expect.stringContaining('Give the name of the secret to set') });
-    expect(await lemming(['secret', 'set', 'TOKEN', 'inline-value', '--secrets-file', file])).toMatchObject({ code: 2, stderr: expect.stringContaining('never from the arguments') });
-    expect(await lemming(['secret', 'set', 'TOKEN'], { input: 'value' })).toMatchObject({ code: 2, stderr: expect.stringContaining('no secrets file: give --secrets-file PATH or set LEMMING_SECRETS_FILE') });
-    expect(await lemming(['secret', 'set', 'TOKEN', '--secrets-file', file], { input: '\n' })).toMatchObject({ code: 2, stderr: expect.stringContaining('No value was given for TOKEN') });
+    expect(await lemming(['secret'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Say what to do: list, set or delete.'),
+    });
+    expect(await lemming(['secret', 'show', 'X'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Unknown action "show"'),
+    });
+    expect(await lemming(['secret', 'set', '--secrets-file', file])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Give the name of the secret to set'),
+    });
+    expect(await lemming(['secret', 'set', 'TOKEN', 'inline-value', '--secrets-file', file])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('never from the arguments'),
+    });
+    expect(await lemming(['secret', 'set', 'TOKEN'], { input: 'value' })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        'no secrets file: give --secrets-file PATH or set LEMMING_SECRETS_FILE',
+      ),
+    });
+    expect(await lemming(['secret', 'set', 'TOKEN', '--secrets-file', file], { input: '\n' })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('No value was given for TOKEN'),
+    });
     expect(existsSync(file)).toBe(false);
   });
 
   it('exits 1 when the store refuses: a bad name, a file inside an org', async () => {
     const file = secretsFile();
-    expect(await lemming(['secret', 'set', 'github-token', '--value', 'value-1', '--secrets-file', file])).toMatchObject({ code: 1, stderr: expect.stringContaining('"github-token" is not a valid secret name') });
+    expect(
+      await lemming(['secret', 'set', 'github-token', '--value', 'value-1', '--secrets-file', file]),
+    ).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('"github-token" is not a valid secret name'),
+    });
     const org = join(file, '..', 'org');
     mkdirSync(join(org, 'lemming', 'config'), { recursive: true });
-    expect(await lemming(['secret', 'set', 'TOKEN', '--value', 'value-1', '--secrets-file', join(org, 'secrets.json')])).toMatchObject({ code: 1, stderr: expect.stringContaining('is inside the org folder') });
+    expect(
+      await lemming([
+        'secret',
+        'set',
+        'TOKEN',
+        '--value',
+        'value-1',
+        '--secrets-file',
+        join(org, 'secrets.json'),
+      ]),
+    ).toMatchObject({ code: 1, stderr: expect.stringContaining('is inside the org folder') });
   });
 
   it('warns that a value too short to redact will not be redacted', async () => {
     const set = await lemming(['secret', 'set', 'PIN', '--secrets-file', secretsFile()], { input: '123' });
-    expect(set).toMatchObject({ code: 0, stderr: expect.stringContaining('PIN is shorter than 4 characters, so it is not redacted') });
+    expect(set).toMatchObject({
+      code: 0,
+      stderr: expect.stringContaining('PIN is shorter than 4 characters, so it is not redacted'),
+    });
   });
 
   it('reads a piped value in a real `npx lemming` process', { timeout: 120_000 }, async () => {
     const file = secretsFile();
-    const run = await runProcess(['npx', '--no-install', 'lemming', 'secret', 'set', 'PIPED', '--secrets-file', file], `${VALUE}\r\n`);
+    const run = await runProcess(
+      ['npx', '--no-install', 'lemming', 'secret', 'set', 'PIPED', '--secrets-file', file],
+      `${VALUE}\r\n`,
+    );
     expect(run.code, run.output).toBe(0);
     expect(run.output).not.toContain(VALUE);
     expect(JSON.parse(readFileSync(file, 'utf8')).secrets.PIPED.value).toBe(VALUE);
   });
 
-  it.runIf(process.platform === 'linux' && existsSync('/usr/bin/script'))('at a terminal, asks for the value and does not echo what is typed', { timeout: 120_000 }, async () => {
-    const file = secretsFile();
-    const typed = 'typed-at-terminal-7781';
-    const command = `npx --no-install lemming secret set TYPED --secrets-file '${file}'`;
-    const run = await runProcess(['/usr/bin/script', '-qec', command, '/dev/null'], `${typed}\r`, 'not shown');
-    expect(run.code, run.output).toBe(0);
-    expect(run.output).toContain('Value for TYPED (not shown): ');
-    expect(run.output).not.toContain(typed);
-    expect(JSON.parse(readFileSync(file, 'utf8')).secrets.TYPED.value).toBe(typed);
-  });
+  it.runIf(process.platform === 'linux' && existsSync('/usr/bin/script'))(
+    'at a terminal, asks for the value and does not echo what is typed',
+    { timeout: 120_000 },
+    async () => {
+      const file = secretsFile();
+      const typed = 'typed-at-terminal-7781';
+      const command = `npx --no-install lemming secret set TYPED --secrets-file '${file}'`;
+      const run = await runProcess(
+        ['/usr/bin/script', '-qec', command, '/dev/null'],
+        `${typed}\r`,
+        'not shown',
+      );
+      expect(run.code, run.output).toBe(0);
+      expect(run.output).toContain('Value for TYPED (not shown): ');
+      expect(run.output).not.toContain(typed);
+      expect(JSON.parse(readFileSync(file, 'utf8')).secrets.TYPED.value).toBe(typed);
+    },
+  );
 });
 
 /** Runs a process, writing `input` once its output shows `waitFor` (at once when not given). */
-function runProcess(argv: string[], input: string, waitFor?: string): Promise<{ code: number | null; output: string }> {
+function runProcess(
+  argv: string[],
+  input: string,
+  waitFor?: string,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', npm_config_update_notifier: 'false' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        npm_config_update_notifier: 'false',
+      },
     });
     let output = '';
     let sent = false;

@@ -21,8 +21,16 @@ type SecretCliIo = CliIo & { stdin?: SecretInput };
 const NO_FILE = `no secrets file: give --secrets-file PATH or set ${SECRETS_FILE_VARIABLE} (secrets from ${SECRET_VARIABLE_PREFIX}* variables are read-only)`;
 
 /** The secret store a CLI command uses; warnings about the file go to stderr. */
-export async function cliSecretStore(io: CliIo, values: ParsedCommandArgs['values'], orgPaths: readonly string[] = []): Promise<{ store: SecretStore; file: string | null }> {
-  const opened = await openHeadlessSecretStore({ file: stringOption(values, 'secrets-file'), env: io.env, orgPaths });
+export async function cliSecretStore(
+  io: CliIo,
+  values: ParsedCommandArgs['values'],
+  orgPaths: readonly string[] = [],
+): Promise<{ store: SecretStore; file: string | null }> {
+  const opened = await openHeadlessSecretStore({
+    file: stringOption(values, 'secrets-file'),
+    env: io.env,
+    orgPaths,
+  });
   if (!opened.ok) throw new CliFailure(opened.message);
   for (const warning of opened.warnings) io.stderr.write(`warning: ${warning}\n`);
   return opened;
@@ -30,8 +38,14 @@ export async function cliSecretStore(io: CliIo, values: ParsedCommandArgs['value
 
 function nameArgument(positionals: string[], action: string): string {
   const name = positionals[1];
-  if (!name) throw new UsageError(`Give the name of the secret to ${action}, e.g. lemming secret ${action} GITHUB_TOKEN.`);
-  if (positionals.length > 2) throw new UsageError(`Unexpected "${positionals[2]}": the value is read from stdin or --value, never from the arguments.`);
+  if (!name)
+    throw new UsageError(
+      `Give the name of the secret to ${action}, e.g. lemming secret ${action} GITHUB_TOKEN.`,
+    );
+  if (positionals.length > 2)
+    throw new UsageError(
+      `Unexpected "${positionals[2]}": the value is read from stdin or --value, never from the arguments.`,
+    );
   return name;
 }
 
@@ -43,16 +57,25 @@ async function list(io: CliIo, values: ParsedCommandArgs['values']): Promise<num
     return EXIT_OK;
   }
   if (secrets.length === 0) {
-    io.stdout.write(`No secrets in ${store.location}.\nAdd one with: lemming secret set NAME --secrets-file PATH\n`);
+    io.stdout.write(
+      `No secrets in ${store.location}.\nAdd one with: lemming secret set NAME --secrets-file PATH\n`,
+    );
     return EXIT_OK;
   }
   const width = Math.max(4, ...secrets.map((secret) => secret.name.length));
   io.stdout.write(`${'NAME'.padEnd(width)}  ${'UPDATED'.padEnd(24)}  SOURCE\n`);
-  for (const secret of secrets) io.stdout.write(`${secret.name.padEnd(width)}  ${(secret.updatedAt ?? '-').padEnd(24)}  ${secret.source}\n`);
+  for (const secret of secrets)
+    io.stdout.write(
+      `${secret.name.padEnd(width)}  ${(secret.updatedAt ?? '-').padEnd(24)}  ${secret.source}\n`,
+    );
   return EXIT_OK;
 }
 
-async function set(io: SecretCliIo, positionals: string[], values: ParsedCommandArgs['values']): Promise<number> {
+async function set(
+  io: SecretCliIo,
+  positionals: string[],
+  values: ParsedCommandArgs['values'],
+): Promise<number> {
   const name = nameArgument(positionals, 'set');
   const { store, file } = await cliSecretStore(io, values);
   if (file === null) throw new UsageError(NO_FILE);
@@ -62,11 +85,17 @@ async function set(io: SecretCliIo, positionals: string[], values: ParsedCommand
   if (!changed.ok) throw new CliFailure(`${changed.reason}${changed.fix ? `; ${changed.fix}` : ''}`);
   io.stdout.write(`${changed.existed ? 'Replaced' : 'Set'} ${name} in the secrets file ${file}.\n`);
   if ([...value].length < MIN_REDACTED_LENGTH)
-    io.stderr.write(`warning: ${name} is shorter than ${MIN_REDACTED_LENGTH} characters, so it is not redacted from tool results, logs and the timeline.\n`);
+    io.stderr.write(
+      `warning: ${name} is shorter than ${MIN_REDACTED_LENGTH} characters, so it is not redacted from tool results, logs and the timeline.\n`,
+    );
   return EXIT_OK;
 }
 
-async function remove(io: CliIo, positionals: string[], values: ParsedCommandArgs['values']): Promise<number> {
+async function remove(
+  io: CliIo,
+  positionals: string[],
+  values: ParsedCommandArgs['values'],
+): Promise<number> {
   const name = nameArgument(positionals, 'delete');
   const { store, file } = await cliSecretStore(io, values);
   if (file === null) throw new UsageError(NO_FILE);
@@ -90,7 +119,10 @@ async function readValue(io: SecretCliIo, name: string): Promise<string> {
   const input: SecretInput = io.stdin ?? process.stdin;
   const value = input.isTTY && input.setRawMode ? await readHidden(input, io, name) : await readAll(input);
   if (value === null) throw new CliFailure('cancelled; nothing was changed');
-  if (value === '') throw new UsageError(`No value was given for ${name}: pipe it in (e.g. from a password manager) or type it when asked.`);
+  if (value === '')
+    throw new UsageError(
+      `No value was given for ${name}: pipe it in (e.g. from a password manager) or type it when asked.`,
+    );
   return value;
 }
 
@@ -144,7 +176,11 @@ export const secretCommand: Command = {
       case 'delete':
         return remove(io, positionals, values);
       default:
-        throw new UsageError(action === undefined ? 'Say what to do: list, set or delete.' : `Unknown action "${action}": use list, set or delete.`);
+        throw new UsageError(
+          action === undefined
+            ? 'Say what to do: list, set or delete.'
+            : `Unknown action "${action}": use list, set or delete.`,
+        );
     }
   },
 };

@@ -26,16 +26,21 @@ export const statusCommand: Command = {
       const tick = await nextTickToRead(org, timeline);
       const ledger = timeline ? new CreditLedger(timeline.db) : null;
       const lastTurns = new Map(
-        ((timeline?.db.prepare('SELECT agent, tick, status FROM turns WHERE rowid IN (SELECT max(rowid) FROM turns GROUP BY agent)').all() ?? []) as { agent: string; tick: number; status: string }[]).map(
-          (row) => [row.agent, { tick: row.tick, status: row.status }],
-        ),
+        (
+          (timeline?.db
+            .prepare(
+              'SELECT agent, tick, status FROM turns WHERE rowid IN (SELECT max(rowid) FROM turns GROUP BY agent)',
+            )
+            .all() ?? []) as { agent: string; tick: number; status: string }[]
+        ).map((row) => [row.agent, { tick: row.tick, status: row.status }]),
       );
       return {
         org,
         nextTick: tick,
         runningBy: runLockHolder(org),
         agents: discovered.map((agent) => {
-          if (!agent.valid) return { folder: agent.folder, name: agent.name, valid: false, problems: agent.problems };
+          if (!agent.valid)
+            return { folder: agent.folder, name: agent.name, valid: false, problems: agent.problems };
           const balance = ledger?.balance(agent.resume.name) ?? null;
           return {
             folder: agent.folder,
@@ -63,8 +68,12 @@ export const statusCommand: Command = {
         io.stdout.write(`  ${agent.name}  INVALID: ${agent.problems?.map(formatProblem).join('; ')}\n`);
         continue;
       }
-      const last = agent.lastTurn ? `last turn tick ${agent.lastTurn.tick} ${agent.lastTurn.status}` : 'has not run';
-      io.stdout.write(`  ${agent.name}  ${agent.title}  credits ${agent.credits ?? '(not yet seeded)'}  next fires ${agent.nextFiringTicks?.join(', ')}  ${last}\n`);
+      const last = agent.lastTurn
+        ? `last turn tick ${agent.lastTurn.tick} ${agent.lastTurn.status}`
+        : 'has not run';
+      io.stdout.write(
+        `  ${agent.name}  ${agent.title}  credits ${agent.credits ?? '(not yet seeded)'}  next fires ${agent.nextFiringTicks?.join(', ')}  ${last}\n`,
+      );
     }
     return EXIT_OK;
   },

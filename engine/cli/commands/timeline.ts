@@ -16,14 +16,17 @@ const FILTER_OPTIONS = {
   run: { type: 'string' },
 } as const;
 
-function filterFrom(values: ParsedCommandArgs['values']): Omit<TimelineQuery, 'direction' | 'cursor' | 'limit'> {
+function filterFrom(
+  values: ParsedCommandArgs['values'],
+): Omit<TimelineQuery, 'direction' | 'cursor' | 'limit'> {
   const list = (name: string) => {
     const value = values[name] as unknown;
     return Array.isArray(value) ? (value as string[]) : undefined;
   };
   const tickFrom = integer(stringOption(values, 'from'), '--from');
   const tickTo = integer(stringOption(values, 'to'), '--to');
-  if (tickFrom !== undefined && tickTo !== undefined && tickFrom > tickTo) throw new UsageError('--from must not be after --to.');
+  if (tickFrom !== undefined && tickTo !== undefined && tickFrom > tickTo)
+    throw new UsageError('--from must not be after --to.');
   return {
     ...(list('agent') ? { agents: list('agent') } : {}),
     ...(list('kind') ? { kinds: list('kind') } : {}),
@@ -37,7 +40,12 @@ function filterFrom(values: ParsedCommandArgs['values']): Omit<TimelineQuery, 'd
 /** The timeline of an org opened read-only, so inspecting never changes anything. */
 function readTimeline(org: string) {
   const opened = openTimeline(join(org, '.lemming', 'timeline.sqlite'), { readonly: true });
-  if (!opened.ok) throw new CliFailure(opened.error.code === 'not_found' ? `${org} has no timeline yet: run the org first.` : opened.error.message);
+  if (!opened.ok)
+    throw new CliFailure(
+      opened.error.code === 'not_found'
+        ? `${org} has no timeline yet: run the org first.`
+        : opened.error.message,
+    );
   return opened.timeline;
 }
 
@@ -52,16 +60,28 @@ function noteUnsearched(io: CliIo, timeline: TimelineStore, text: string | undef
   );
 }
 
-function describe(io: CliIo, row: { seq: number; tick: number | null; agent: string | null; kind: string; json: string }): void {
+function describe(
+  io: CliIo,
+  row: { seq: number; tick: number | null; agent: string | null; kind: string; json: string },
+): void {
   const summary = summarizeEvent(row.kind, row.json);
-  io.stdout.write(`#${row.seq} tick ${row.tick ?? '-'} ${row.agent ?? '-'} ${row.kind}${summary ? `: ${summary}` : ''}\n`);
+  io.stdout.write(
+    `#${row.seq} tick ${row.tick ?? '-'} ${row.agent ?? '-'} ${row.kind}${summary ? `: ${summary}` : ''}\n`,
+  );
 }
 
 export const timelineCommand: Command = {
   name: 'timeline',
   summary: 'List timeline events, newest first, with filters; --json prints each event with its raw JSON.',
-  usage: 'timeline <org> [--agent A]... [--kind K]... [--from TICK] [--to TICK] [--text WORDS (word* for a prefix)] [--limit N] [--cursor SEQ] [--asc] [--json]',
-  options: { ...FILTER_OPTIONS, limit: { type: 'string' }, cursor: { type: 'string' }, asc: { type: 'boolean' }, json: { type: 'boolean' } },
+  usage:
+    'timeline <org> [--agent A]... [--kind K]... [--from TICK] [--to TICK] [--text WORDS (word* for a prefix)] [--limit N] [--cursor SEQ] [--asc] [--json]',
+  options: {
+    ...FILTER_OPTIONS,
+    limit: { type: 'string' },
+    cursor: { type: 'string' },
+    asc: { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const cursor = integer(stringOption(values, 'cursor'), '--cursor');
@@ -76,7 +96,10 @@ export const timelineCommand: Command = {
       const page = timeline.page(query);
       noteUnsearched(io, timeline, query.text);
       if (values.json) {
-        printJson(io, { events: page.rows.map((row) => ({ ...row, event: JSON.parse(row.json) as unknown })), nextCursor: page.nextCursor });
+        printJson(io, {
+          events: page.rows.map((row) => ({ ...row, event: JSON.parse(row.json) as unknown })),
+          nextCursor: page.nextCursor,
+        });
       } else {
         for (const row of page.rows) describe(io, row);
         if (page.nextCursor !== null) io.stdout.write(`more: --cursor ${page.nextCursor}\n`);
@@ -117,7 +140,9 @@ export const importCommand: Command = {
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     if (!positionals[1]) throw new UsageError('Give the JSON Lines file to import.');
-    const summary = await withEngine(org, io, (engine) => engine.timeline.importJsonl(resolve(positionals[1]!)));
+    const summary = await withEngine(org, io, (engine) =>
+      engine.timeline.importJsonl(resolve(positionals[1]!)),
+    );
     if (values.json) printJson(io, summary);
     else {
       io.stdout.write(`imported ${summary.imported} events\n`);

@@ -6,7 +6,8 @@ import { orgFolder } from '../org-arg';
 
 export const validateCommand: Command = {
   name: 'validate',
-  summary: 'Check every resume and config file; lists each problem with its file and field. --strict exits 1 on errors.',
+  summary:
+    'Check every resume and config file; lists each problem with its file and field. --strict exits 1 on errors.',
   usage: 'validate <org> [--strict] [--json]',
   options: { strict: { type: 'boolean' }, json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
@@ -15,7 +16,9 @@ export const validateCommand: Command = {
     if (values.json) printJson(io, report);
     else {
       const valid = report.agents.filter((agent) => agent.valid).length;
-      io.stdout.write(`${report.agents.length} agents, ${valid} valid, ${report.agents.length - valid} invalid\n`);
+      io.stdout.write(
+        `${report.agents.length} agents, ${valid} valid, ${report.agents.length - valid} invalid\n`,
+      );
       for (const problem of report.errors) io.stdout.write(`error: ${formatProblem(problem)}\n`);
       for (const problem of report.warnings) io.stdout.write(`warning: ${formatProblem(problem)}\n`);
       if (report.errors.length === 0) io.stdout.write('no errors\n');

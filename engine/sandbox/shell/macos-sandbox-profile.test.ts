@@ -41,7 +41,11 @@ describe('the macOS sandbox profile', () => {
     const profile = macosSandboxProfile([
       { source: '/Users/me/org', target: '/Users/me/org', writable: true },
       { source: '/Users/me/org/agents', target: '/Users/me/org/agents', writable: false },
-      { source: '/Users/me/org/agents/a/workspace', target: '/Users/me/org/agents/a/workspace', writable: true },
+      {
+        source: '/Users/me/org/agents/a/workspace',
+        target: '/Users/me/org/agents/a/workspace',
+        writable: true,
+      },
     ]);
     expect(profile.split('\n').slice(-3)).toEqual([
       '(allow file-write* (subpath (param "ROOT_0")))',

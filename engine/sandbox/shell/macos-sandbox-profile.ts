@@ -27,7 +27,9 @@ export function macosSandboxProfile(mounts: readonly ShellMount[]): string {
     (mount, index) => `(${mount.writable ? 'allow' : 'deny'} file-write* (subpath (param "ROOT_${index}")))`,
   );
   const insideWritable = (index: number) =>
-    mounts.slice(0, index).some((outer) => outer.writable && `${mounts[index]!.source}/`.startsWith(`${outer.source}/`));
+    mounts
+      .slice(0, index)
+      .some((outer) => outer.writable && `${mounts[index]!.source}/`.startsWith(`${outer.source}/`));
   return [
     '(version 1)',
     '(deny default)',

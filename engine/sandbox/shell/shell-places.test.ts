@@ -128,6 +128,9 @@ describe('shellPlaces', () => {
     await mkdir(join(org.shared, 'tools'));
     await symlink(join(org.shared, 'tools'), join(org.org, 'tools'));
     const places = await shellPlaces(org.sandbox({ allow_read: ['.'], allow_write: ['.'] }));
-    expect(places).toMatchObject({ ok: false, reason: expect.stringContaining('is a symbolic link or not a folder') });
+    expect(places).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('is a symbolic link or not a folder'),
+    });
   });
 });

@@ -44,7 +44,9 @@ export async function shellPlaces(sandbox: AgentSandbox): Promise<ShellPlacesRes
   ];
   const orgReal = await realpath(sandbox.layout.orgPath);
   const granted = candidates.map((mount) =>
-    mount.writable && protectedFromAgents(orgReal, mount.source) !== null ? { ...mount, writable: false } : mount,
+    mount.writable && protectedFromAgents(orgReal, mount.source) !== null
+      ? { ...mount, writable: false }
+      : mount,
   );
   const pinned = await protectedMounts(orgReal, granted, writeRoots);
   if (!pinned.ok) return pinned;
@@ -78,7 +80,10 @@ async function protectedMounts(
       try {
         await mkdir(folder);
       } catch (error) {
-        return { ok: false, reason: `the protected folder ${folder} could not be made ready (${message(error)})` };
+        return {
+          ok: false,
+          reason: `the protected folder ${folder} could not be made ready (${message(error)})`,
+        };
       }
     }
     if (holding(folder).length > 0 && !(await isRealFolder(folder)))
@@ -89,7 +94,8 @@ async function protectedMounts(
     const real = await realpath(folder).catch(() => null);
     if (real === null) continue;
     if (folder === join(orgReal, AGENTS_FOLDER)) agentsReal = real;
-    for (const mount of holding(real)) pinned.push({ source: real, target: under(mount, real), writable: false });
+    for (const mount of holding(real))
+      pinned.push({ source: real, target: under(mount, real), writable: false });
   }
   if (agentsReal === null) return { ok: true, mounts: pinned };
   const readOnly = [...granted, ...pinned].filter((mount) => !mount.writable);
@@ -119,7 +125,9 @@ async function isRealFolder(path: string): Promise<boolean> {
 
 async function agentFolders(agents: string): Promise<string[]> {
   try {
-    return (await readdir(agents, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    return (await readdir(agents, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
   } catch {
     return [];
   }

@@ -23,7 +23,10 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
       if (entry.isDirectory()) {
         found[`${name}/`] = 'folder';
         await walk(path);
-      } else found[name] = createHash('sha256').update(await readFile(path)).digest('hex');
+      } else
+        found[name] = createHash('sha256')
+          .update(await readFile(path))
+          .digest('hex');
     }
   };
   await walk(dir);
@@ -37,8 +40,7 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
 describe.skipIf(bubblewrap === null)('the shell and the protected places of the org', () => {
   const confined = bubblewrap as Confinement;
   let org: ShellOrg;
-  const engineOwned = () =>
-    ['lemming', '.lemming', 'tools', 'agents'].map((name) => join(org.org, name));
+  const engineOwned = () => ['lemming', '.lemming', 'tools', 'agents'].map((name) => join(org.org, name));
 
   beforeEach(async () => {
     org = await createShellOrg();

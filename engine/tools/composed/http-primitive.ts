@@ -1,4 +1,9 @@
-import { httpRequest, type HttpRequest, type HttpRequestOptions, type HttpResult } from '../../net/http-request';
+import {
+  httpRequest,
+  type HttpRequest,
+  type HttpRequestOptions,
+  type HttpResult,
+} from '../../net/http-request';
 
 /** One request a composed tool sends, with the limits its definition sets. */
 export interface ComposedHttpCall {
@@ -17,7 +22,12 @@ export type HttpPrimitive = (call: ComposedHttpCall) => Promise<HttpResult>;
 /** Org-wide network settings that are not part of a tool's definition. */
 export type NetworkSettings = Pick<
   HttpRequestOptions,
-  'allowPrivateHosts' | 'lookup' | 'classifyAddress' | 'trustedCertificates' | 'maxRedirects' | 'maxRequestBytes'
+  | 'allowPrivateHosts'
+  | 'lookup'
+  | 'classifyAddress'
+  | 'trustedCertificates'
+  | 'maxRedirects'
+  | 'maxRequestBytes'
 >;
 
 /** The SSRF-safe `httpRequest` (engine/net) with the org's network settings. */

@@ -1,7 +1,12 @@
 export type { ComposedTool, Dialect, HttpCall, Delegation, ToolSource } from './composed-tool';
 export { loadComposedTools, type ComposedToolLoad } from './loader';
 export type { ComposedToolProblem } from './problem';
-export { netHttpPrimitive, type ComposedHttpCall, type HttpPrimitive, type NetworkSettings } from './http-primitive';
+export {
+  netHttpPrimitive,
+  type ComposedHttpCall,
+  type HttpPrimitive,
+  type NetworkSettings,
+} from './http-primitive';
 export { runComposedTool, type ComposedRunEnvironment, type DelegateTarget } from './run';
 export {
   composedToolReadiness,
@@ -10,5 +15,11 @@ export {
   requiredSecrets,
   type SecretLookup,
 } from './secrets';
-export { composedCatalogEntries, composedToolSpecs, type ComposedToolEntry, type ComposedToolset, type ComposedToolsetOptions } from './tool-specs';
+export {
+  composedCatalogEntries,
+  composedToolSpecs,
+  type ComposedToolEntry,
+  type ComposedToolset,
+  type ComposedToolsetOptions,
+} from './tool-specs';
 export { MAX_DELEGATION_DEPTH, type ToolSetProblem } from './tool-set';

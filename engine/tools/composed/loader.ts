@@ -39,7 +39,11 @@ export async function loadComposedTools(orgPath: string, agentFolder?: string): 
   const folders: ToolPlace[] = [{ absolute: path.join(orgPath, 'tools'), relative: 'tools', scope: 'org' }];
   if (agentFolder !== undefined) {
     if (!AGENT_FOLDER.test(agentFolder) || agentFolder === '.' || agentFolder === '..')
-      problems.push({ file: 'agents', field: '', message: `${JSON.stringify(agentFolder)} is not an agent folder name` });
+      problems.push({
+        file: 'agents',
+        field: '',
+        message: `${JSON.stringify(agentFolder)} is not an agent folder name`,
+      });
     else
       folders.push({
         absolute: inOrg(orgPath, agentPaths(agentFolder).apiTools),
@@ -68,7 +72,9 @@ export async function loadComposedTools(orgPath: string, agentFolder?: string): 
   return { tools: checked.tools, problems };
 }
 
-async function listToolFiles(folder: ToolPlace): Promise<{ files: ToolPlace[]; problems: ComposedToolProblem[] }> {
+async function listToolFiles(
+  folder: ToolPlace,
+): Promise<{ files: ToolPlace[]; problems: ComposedToolProblem[] }> {
   let names: string[];
   try {
     // Synchronous, like the engine's other reads of small org files: see engine/org/read-text-file.ts.
@@ -76,12 +82,21 @@ async function listToolFiles(folder: ToolPlace): Promise<{ files: ToolPlace[]; p
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { files: [], problems: [] };
-    return { files: [], problems: [{ file: folder.relative, field: '', message: `cannot list the folder (${code ?? 'error'})` }] };
+    return {
+      files: [],
+      problems: [
+        { file: folder.relative, field: '', message: `cannot list the folder (${code ?? 'error'})` },
+      ],
+    };
   }
   const files = names
     .filter((name) => TOOL_FILE.test(name))
     .sort()
-    .map((name) => ({ absolute: path.join(folder.absolute, name), relative: `${folder.relative}/${name}`, scope: folder.scope }));
+    .map((name) => ({
+      absolute: path.join(folder.absolute, name),
+      relative: `${folder.relative}/${name}`,
+      scope: folder.scope,
+    }));
   return { files, problems: [] };
 }
 
@@ -93,12 +108,17 @@ interface LoadedFile {
 }
 
 async function loadToolFile(file: ToolPlace): Promise<LoadedFile> {
-  const fail = (message: string): LoadedFile => ({ relative: file.relative, tools: [], problems: [{ file: file.relative, field: '', message }] });
+  const fail = (message: string): LoadedFile => ({
+    relative: file.relative,
+    tools: [],
+    problems: [{ file: file.relative, field: '', message }],
+  });
   let text: string;
   try {
     const info = statSync(file.absolute);
     if (!info.isFile()) return fail('is not a regular file');
-    if (info.size > MAX_FILE_BYTES) return fail(`is ${info.size} bytes; a tool file may be at most ${MAX_FILE_BYTES} bytes`);
+    if (info.size > MAX_FILE_BYTES)
+      return fail(`is ${info.size} bytes; a tool file may be at most ${MAX_FILE_BYTES} bytes`);
     text = readFileSync(file.absolute, 'utf8');
   } catch (error) {
     return fail(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
@@ -128,8 +148,15 @@ async function loadToolFile(file: ToolPlace): Promise<LoadedFile> {
   };
 }
 
-function normalizeFile(document: unknown, file: ToolPlace): { tools: ComposedTool[]; problems: FieldProblem[] } {
-  const source = (toolPath: ToolSource['path']): ToolSource => ({ file: file.relative, scope: file.scope, path: toolPath });
+function normalizeFile(
+  document: unknown,
+  file: ToolPlace,
+): { tools: ComposedTool[]; problems: FieldProblem[] } {
+  const source = (toolPath: ToolSource['path']): ToolSource => ({
+    file: file.relative,
+    scope: file.scope,
+    path: toolPath,
+  });
   const guess = detectDialect(document);
   const collect = (results: readonly Normalized[]) => ({
     tools: results.flatMap((result) => (result.tool ? [result.tool] : [])),
@@ -144,8 +171,13 @@ function normalizeFile(document: unknown, file: ToolPlace): { tools: ComposedToo
       return collect([normalizeAgentClash(document, source([]))]);
     case 'agentclash-pack': {
       const pack = AgentClashPack.safeParse(document);
-      if (!pack.success) return { tools: [], problems: zodProblems(pack.error, document, AgentClashPack, []) };
-      return collect(pack.data.tools.custom.map((entry, index) => normalizeAgentClash(entry, source(['tools', 'custom', index]))));
+      if (!pack.success)
+        return { tools: [], problems: zodProblems(pack.error, document, AgentClashPack, []) };
+      return collect(
+        pack.data.tools.custom.map((entry, index) =>
+          normalizeAgentClash(entry, source(['tools', 'custom', index])),
+        ),
+      );
     }
   }
 }

@@ -45,14 +45,19 @@ class Builder {
     if (typeof value === 'string') return { kind: 'string', template: this.template(value, path) };
     if (value === null || typeof value === 'boolean') return { kind: 'literal', value };
     if (typeof value === 'number') {
-      if (!Number.isFinite(value)) this.problems.push({ path, message: 'must be a finite number (JSON has no infinity or NaN)' });
+      if (!Number.isFinite(value))
+        this.problems.push({ path, message: 'must be a finite number (JSON has no infinity or NaN)' });
       return { kind: 'literal', value };
     }
-    if (Array.isArray(value)) return { kind: 'array', items: value.map((item, index) => this.json(item, [...path, index])) };
+    if (Array.isArray(value))
+      return { kind: 'array', items: value.map((item, index) => this.json(item, [...path, index])) };
     if (typeof value === 'object') {
       const entries = Object.entries(value as Record<string, unknown>).map(([key, item]) => {
         if (/\{\{|\$\{/.test(key))
-          this.problems.push({ path: [...path, key], message: 'placeholders are not allowed in field names, only in values' });
+          this.problems.push({
+            path: [...path, key],
+            message: 'placeholders are not allowed in field names, only in values',
+          });
         return [key, this.json(item, [...path, key])] as const;
       });
       return { kind: 'object', entries };
@@ -62,7 +67,10 @@ class Builder {
   }
 
   headers(headers: Record<string, Scalar> | undefined, path: FieldPath): NamedTemplate[] {
-    return Object.entries(headers ?? {}).map(([name, value]) => ({ name, value: this.scalarTemplate(value, [...path, name]) }));
+    return Object.entries(headers ?? {}).map(([name, value]) => ({
+      name,
+      value: this.scalarTemplate(value, [...path, name]),
+    }));
   }
 
   parse<T>(schema: z.ZodType<T>, input: unknown, path: FieldPath): T | null {
@@ -92,7 +100,10 @@ export function normalizeOpenClaw(input: unknown, source: ToolSource): Normalize
     body: raw.request.body ? openClawBody(builder, raw.request.body, [...requestPath, 'body']) : null,
     timeoutMs: raw.request.timeout_ms ?? DEFAULT_TIMEOUT_MS,
     allowedHosts: raw.allowed_hosts,
-    summary: raw.response?.summary === undefined ? null : builder.template(raw.response.summary, [...base, 'response', 'summary']),
+    summary:
+      raw.response?.summary === undefined
+        ? null
+        : builder.template(raw.response.summary, [...base, 'response', 'summary']),
     errorTemplate:
       raw.response?.error_template === undefined
         ? null
@@ -133,9 +144,17 @@ function openClawBody(
       const fields: NamedTemplate[] = [];
       for (const [name, value] of Object.entries(content as Record<string, unknown>)) {
         if (/\{\{|\$\{/.test(name))
-          builder.problems.push({ path: [...contentPath, name], message: 'placeholders are not allowed in field names, only in values' });
-        else if (isScalar(value)) fields.push({ name, value: builder.scalarTemplate(value, [...contentPath, name]) });
-        else builder.problems.push({ path: [...contentPath, name], message: 'a form field must be text, a number or true/false' });
+          builder.problems.push({
+            path: [...contentPath, name],
+            message: 'placeholders are not allowed in field names, only in values',
+          });
+        else if (isScalar(value))
+          fields.push({ name, value: builder.scalarTemplate(value, [...contentPath, name]) });
+        else
+          builder.problems.push({
+            path: [...contentPath, name],
+            message: 'a form field must be text, a number or true/false',
+          });
       }
       return { type: 'form', fields };
     }
@@ -146,7 +165,9 @@ const isScalar = (value: unknown): value is Scalar =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
 /** api-tools' flat parameters as JSON Schema, each `required: true` folded into `required: [...]`. */
-export function openClawParameterSchema(parameters: Record<string, OpenClawParameter>): Record<string, unknown> {
+export function openClawParameterSchema(
+  parameters: Record<string, OpenClawParameter>,
+): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   for (const [name, parameter] of Object.entries(parameters)) {
@@ -154,7 +175,12 @@ export function openClawParameterSchema(parameters: Record<string, OpenClawParam
     properties[name] = schema;
     if (isRequired) required.push(name);
   }
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+  return {
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  };
 }
 
 /** An AgentClash composed tool (`implementation: {primitive, args}`). */
@@ -193,7 +219,11 @@ export function normalizeAgentClash(input: unknown, source: ToolSource): Normali
   return builder.finish(agentClashTool(raw, source, implementation));
 }
 
-function agentClashTool(raw: AgentClashTool, source: ToolSource, implementation: ComposedTool['implementation']): ComposedTool {
+function agentClashTool(
+  raw: AgentClashTool,
+  source: ToolSource,
+  implementation: ComposedTool['implementation'],
+): ComposedTool {
   return {
     name: raw.name,
     description: raw.description,

@@ -55,7 +55,12 @@ export function checkArguments(validate: ValidateFunction, args: unknown): Argum
     return { ok: false, message: 'the arguments must be a JSON object' };
   const copy = structuredClone(given) as Record<string, unknown>;
   if (validate(copy)) return { ok: true, args: copy };
-  return { ok: false, message: (validate.errors ?? []).map(describeArgumentError).join('; ') || 'the arguments do not match the schema' };
+  return {
+    ok: false,
+    message:
+      (validate.errors ?? []).map(describeArgumentError).join('; ') ||
+      'the arguments do not match the schema',
+  };
 }
 
 /** `a.b[2]` from ajv's JSON pointer `/a/b/2`. */
@@ -64,7 +69,10 @@ function argumentName(instancePath: string): string {
     .split('/')
     .slice(1)
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name === '' ? part : `${name}.${part}`), '');
+    .reduce(
+      (name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name === '' ? part : `${name}.${part}`),
+      '',
+    );
 }
 
 function describeArgumentError(error: ErrorObject): string {
@@ -83,7 +91,9 @@ function describeArgumentError(error: ErrorObject): string {
     case 'enum':
       return `${where || 'the arguments '}must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
     case 'type':
-      return name === '' ? 'the arguments must be a JSON object' : `${where}must be ${article(String(params.type))}`;
+      return name === ''
+        ? 'the arguments must be a JSON object'
+        : `${where}must be ${article(String(params.type))}`;
     default:
       return `${where || 'the arguments '}${error.message ?? 'are not valid'}`;
   }

@@ -107,8 +107,10 @@ function scanBraces(source: string): Scan {
 function braceHint(inner: string): string {
   const trimmed = inner.trim();
   if (trimmed !== inner && BRACE_PLACEHOLDER.test(trimmed)) return `write it without spaces: {{${trimmed}}}`;
-  if (trimmed.startsWith('secrets.')) return `secrets are read with {{env.${trimmed.slice('secrets.'.length)}}}`;
-  if (/^(env|params|response)\.[^.]+\./.test(trimmed)) return 'nested fields are not supported; name one top-level field';
+  if (trimmed.startsWith('secrets.'))
+    return `secrets are read with {{env.${trimmed.slice('secrets.'.length)}}}`;
+  if (/^(env|params|response)\.[^.]+\./.test(trimmed))
+    return 'nested fields are not supported; name one top-level field';
   return 'use {{params.NAME}}, {{env.NAME}} or, in response templates, {{response.NAME}}';
 }
 
@@ -126,7 +128,9 @@ function scan(
     if (start < 0) break;
     const end = source.indexOf(close, start + open.length);
     if (end < 0) {
-      problems.push(`unclosed placeholder starting at ${JSON.stringify(source.slice(start, start + 24))}; close it with ${close}`);
+      problems.push(
+        `unclosed placeholder starting at ${JSON.stringify(source.slice(start, start + 24))}; close it with ${close}`,
+      );
       break;
     }
     if (start > from) segments.push({ kind: 'text', text: source.slice(from, start) });

@@ -30,4 +30,3 @@ export function formatFieldPath(path: FieldPath): string {
   }
   return text;
 }
-

@@ -66,7 +66,8 @@ implementation:
 ${extra}`;
 
 async function toolset(files: Record<string, string>, options: Partial<ComposedToolsetOptions> = {}) {
-  for (const [file, text] of Object.entries(files)) await org.write(file, text.replaceAll('PORT', String(server.port)));
+  for (const [file, text] of Object.entries(files))
+    await org.write(file, text.replaceAll('PORT', String(server.port)));
   const load = await loadComposedTools(org.org, 'somi');
   expect(load.problems).toEqual([]);
   return composedToolSpecs(load.tools, {
@@ -76,7 +77,11 @@ async function toolset(files: Record<string, string>, options: Partial<ComposedT
   });
 }
 
-async function specOf(files: Record<string, string>, name: string, options: Partial<ComposedToolsetOptions> = {}): Promise<ToolSpec> {
+async function specOf(
+  files: Record<string, string>,
+  name: string,
+  options: Partial<ComposedToolsetOptions> = {},
+): Promise<ToolSpec> {
   const set = await toolset(files, options);
   const spec = set.entries.find((entry) => entry.spec.name === name)?.spec;
   if (!spec) throw new Error(`${name} did not load: ${JSON.stringify(set.problems)}`);
@@ -108,8 +113,12 @@ describe('running a composed http tool', () => {
         "invalid arguments for echo_order: argument 'order_id' must be text (a string); argument 'count' must be a whole number (integer)",
       ),
     );
-    expect(await spec.run('o-7', context)).toEqual(toolFailure('invalid arguments for echo_order: the arguments must be a JSON object'));
-    expect(await spec.run(null, context)).toEqual(toolFailure("invalid arguments for echo_order: missing required argument 'order_id'"));
+    expect(await spec.run('o-7', context)).toEqual(
+      toolFailure('invalid arguments for echo_order: the arguments must be a JSON object'),
+    );
+    expect(await spec.run(null, context)).toEqual(
+      toolFailure("invalid arguments for echo_order: missing required argument 'order_id'"),
+    );
     expect(server.received).toEqual([]);
   });
 
@@ -136,11 +145,18 @@ describe('running a composed http tool', () => {
 
   it('keeps ../ in a path argument inside its segment on the wire', async () => {
     const spec = await specOf(
-      { 'tools/get.yaml': shopTool('get_order', '/echo/orders/${order_id}').replace('method: POST', 'method: PUT') },
+      {
+        'tools/get.yaml': shopTool('get_order', '/echo/orders/${order_id}').replace(
+          'method: POST',
+          'method: PUT',
+        ),
+      },
       'get_order',
     );
     await spec.run({ order_id: '../../admin?x=1' }, toolContext(org.org));
-    expect(server.received.map((request) => request.target)).toEqual(['/echo/orders/..%2F..%2Fadmin%3Fx%3D1']);
+    expect(server.received.map((request) => request.target)).toEqual([
+      '/echo/orders/..%2F..%2Fadmin%3Fx%3D1',
+    ]);
   });
 
   it('reports an HTTP error status as a failure with an excerpt of the body', async () => {
@@ -192,11 +208,16 @@ allowed_hosts: ["${HOST}"]
 
   it('renders the error template with the HTTP status, even when the body has a status field', async () => {
     const spec = await specOf({ 'tools/status.yaml': openClaw('/status/404') }, 'order_status');
-    expect(await spec.run({ order_id: 'o-9' }, toolContext(org.org))).toEqual(toolFailure('Failed (404): failed with 404'));
+    expect(await spec.run({ order_id: 'o-9' }, toolContext(org.org))).toEqual(
+      toolFailure('Failed (404): failed with 404'),
+    );
   });
 
   it('reads a text response as message and value', async () => {
-    const spec = await specOf({ 'tools/status.yaml': openClaw('/text').replace('{{response.method}}', '{{response.message}}') }, 'order_status');
+    const spec = await specOf(
+      { 'tools/status.yaml': openClaw('/text').replace('{{response.method}}', '{{response.message}}') },
+      'order_status',
+    );
     const output = JSON.parse((await spec.run({ order_id: 'o-9' }, toolContext(org.org))).output ?? '');
     expect(output).toEqual({ status: 200, summary: 'Order o-9: plain answer  key=', body: 'plain answer' });
   });
@@ -217,7 +238,10 @@ implementation:
 
   it('calls another composed tool with rendered arguments, and takes its kind', async () => {
     const spec = await specOf(
-      { 'tools/echo.yaml': shopTool('echo_order', '/echo/orders'), 'agents/somi/api-tools/wrap.yaml': wrapper('quick_echo', 'echo_order') },
+      {
+        'tools/echo.yaml': shopTool('echo_order', '/echo/orders'),
+        'agents/somi/api-tools/wrap.yaml': wrapper('quick_echo', 'echo_order'),
+      },
       'quick_echo',
     );
     expect(spec.kind).toBe('network');
@@ -238,9 +262,13 @@ implementation:
         return toolSuccess('remembered');
       },
     };
-    const spec = await specOf({ 'tools/wrap.yaml': wrapper('remember_order', 'memory_write') }, 'remember_order', {
-      lookupTool: (name) => (name === 'memory_write' ? builtin : undefined),
-    });
+    const spec = await specOf(
+      { 'tools/wrap.yaml': wrapper('remember_order', 'memory_write') },
+      'remember_order',
+      {
+        lookupTool: (name) => (name === 'memory_write' ? builtin : undefined),
+      },
+    );
     expect(spec.kind).toBe('memory');
     expect(await spec.run({ id: 'o-4' }, toolContext(org.org))).toEqual(toolSuccess('remembered'));
     expect(seen).toEqual([{ order_id: 'o-4', note: 'from remember_order' }]);
@@ -255,7 +283,11 @@ implementation:
       run: async () => toolSuccess(''),
     });
     const set = await toolset(
-      { 'tools/a.yaml': wrapper('dangling', 'no_such_tool'), 'tools/b.yaml': wrapper('file_read', 'echo_order'), 'tools/c.yaml': shopTool('echo_order', '/echo') },
+      {
+        'tools/a.yaml': wrapper('dangling', 'no_such_tool'),
+        'tools/b.yaml': wrapper('file_read', 'echo_order'),
+        'tools/c.yaml': shopTool('echo_order', '/echo'),
+      },
       { lookupTool: (name) => (name === 'file_read' ? builtin(name) : undefined) },
     );
     expect(set.entries.map((entry) => entry.spec.name)).toEqual(['echo_order']);
@@ -267,7 +299,10 @@ implementation:
 
   it('is ready only when every tool on its chain has its secrets', async () => {
     const set = await toolset(
-      { 'tools/echo.yaml': shopTool('echo_order', '/echo/orders'), 'tools/wrap.yaml': wrapper('quick_echo', 'echo_order') },
+      {
+        'tools/echo.yaml': shopTool('echo_order', '/echo/orders'),
+        'tools/wrap.yaml': wrapper('quick_echo', 'echo_order'),
+      },
       { lookup: secretTable({}) },
     );
     expect(set.entries.map((entry) => [entry.spec.name, entry.readiness.ready])).toEqual([
@@ -282,10 +317,14 @@ implementation:
     const set = await toolset({ 'tools/echo.yaml': shopTool('echo_order', '/echo/orders') });
     const tool = set.entries[0]?.tool;
     if (!tool) throw new Error('echo_order did not load');
-    const environment = { lookup: secretTable({ SHOP_KEY: KEY }), http: loopbackHttp([HOST]), resolve: () => undefined };
-    expect(await runComposedTool(tool, { order_id: 'o' }, toolContext(org.org), environment, ['a', 'echo_order'])).toEqual(
-      toolFailure('delegation cycle: a → echo_order → echo_order'),
-    );
+    const environment = {
+      lookup: secretTable({ SHOP_KEY: KEY }),
+      http: loopbackHttp([HOST]),
+      resolve: () => undefined,
+    };
+    expect(
+      await runComposedTool(tool, { order_id: 'o' }, toolContext(org.org), environment, ['a', 'echo_order']),
+    ).toEqual(toolFailure('delegation cycle: a → echo_order → echo_order'));
     const deep = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'];
     expect(await runComposedTool(tool, { order_id: 'o' }, toolContext(org.org), environment, deep)).toEqual(
       toolFailure(`delegation is deeper than 8 tools: ${[...deep, 'echo_order'].join(' → ')}`),

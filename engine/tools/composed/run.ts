@@ -57,9 +57,12 @@ async function runChecked(
 ): Promise<ToolResult> {
   if (chain.includes(tool.name)) return toolFailure(`delegation cycle: ${[...chain, tool.name].join(' → ')}`);
   if (chain.length >= MAX_DELEGATION_DEPTH)
-    return toolFailure(`delegation is deeper than ${MAX_DELEGATION_DEPTH} tools: ${[...chain, tool.name].join(' → ')}`);
+    return toolFailure(
+      `delegation is deeper than ${MAX_DELEGATION_DEPTH} tools: ${[...chain, tool.name].join(' → ')}`,
+    );
   const missing = missingSecrets(tool, environment.lookup);
-  if (missing.length > 0) return toolFailure(`${tool.name} is not set up: ${describeMissingSecrets(missing)}`);
+  if (missing.length > 0)
+    return toolFailure(`${tool.name} is not set up: ${describeMissingSecrets(missing)}`);
   const schema = compileParameterSchema(tool.parameters);
   if (!schema.ok) return toolFailure(`${tool.name} has an invalid parameter schema: ${schema.message}`);
   const checked = checkArguments(schema.validate, args);
@@ -88,7 +91,10 @@ async function callHttp(
     maxResponseBytes: MAX_RESPONSE_BYTES,
     ...(signal ? { signal } : {}),
   });
-  if (!answer.ok) return toolFailure(`${tool.name}: the request was not completed (${answer.error.code}): ${answer.error.message}`);
+  if (!answer.ok)
+    return toolFailure(
+      `${tool.name}: the request was not completed (${answer.error.code}): ${answer.error.message}`,
+    );
   return shapeResponse(call, answer.response, scope);
 }
 
@@ -99,7 +105,13 @@ function shapeResponse(call: HttpCall, response: HttpResponse, scope: RenderScop
   const fields = responseFields(response.status, text, parsed);
   const responseScope: RenderScope = { ...scope, response: fields };
   const succeeded = response.status >= 200 && response.status < 300;
-  const cut = (limit: number) => cutRedacted(redactText(text, [...scope.sensitive]), limit, secretSpellings([...scope.sensitive]), REDACTED);
+  const cut = (limit: number) =>
+    cutRedacted(
+      redactText(text, [...scope.sensitive]),
+      limit,
+      secretSpellings([...scope.sensitive]),
+      REDACTED,
+    );
   if (!succeeded) {
     const custom = call.errorTemplate ? renderResponseText(call.errorTemplate, responseScope) : null;
     if (custom?.ok) return toolFailure(custom.value);
@@ -161,7 +173,9 @@ async function delegate(
 /** Redacts every spelling of each secret the call sent (the output is JSON, so JSON-escaped ones too). */
 function redactResult(result: ToolResult, secrets: readonly string[]): ToolResult {
   if (secrets.length === 0) return result;
-  const spellings = secretSpellings([...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))]);
+  const spellings = secretSpellings([
+    ...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)])),
+  ]);
   return {
     success: result.success,
     output: result.output === null ? null : redactText(result.output, spellings),

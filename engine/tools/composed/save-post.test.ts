@@ -68,7 +68,9 @@ async function savePost(lookup = settings()) {
 describe('the OpenClaw save_post.yaml example from the guide', () => {
   it('is the guide’s text, comments and all', async () => {
     const text = await readFile(FIXTURE, 'utf8');
-    expect(text).toContain('name: save_post                           # Tool name (must match [a-z][a-z0-9_]*)');
+    expect(text).toContain(
+      'name: save_post                           # Tool name (must match [a-z][a-z0-9_]*)',
+    );
     expect(text).toContain('url: "{{env.SUPABASE_URL}}/rest/v1/posts"');
     expect(text).toContain('  - "*.supabase.co"');
   });
@@ -94,7 +96,12 @@ describe('the OpenClaw save_post.yaml example from the guide', () => {
           content: { type: 'string', description: 'Post body text' },
           title: { type: 'string', description: 'Short title for calendar display' },
           scheduled_date: { type: 'string', description: 'ISO 8601 datetime' },
-          status: { type: 'string', description: 'Post status', enum: ['draft', 'scheduled'], default: 'draft' },
+          status: {
+            type: 'string',
+            description: 'Post status',
+            enum: ['draft', 'scheduled'],
+            default: 'draft',
+          },
         },
         required: ['platform', 'content', 'scheduled_date'],
         additionalProperties: false,
@@ -134,24 +141,49 @@ describe('the OpenClaw save_post.yaml example from the guide', () => {
 
     expect(result.success).toBe(true);
     expect(result.error).toBeNull();
-    expect(JSON.parse(result.output ?? '')).toEqual({ status: 201, summary: 'Post saved to calendar.', body: '' });
+    expect(JSON.parse(result.output ?? '')).toEqual({
+      status: 201,
+      summary: 'Post saved to calendar.',
+      body: '',
+    });
     expect(server.tables.get('posts')).toEqual([{ id: 1, ...JSON.parse(request?.body ?? '') }]);
     expect(result.output).not.toContain(SERVICE_KEY);
   });
 
   it('sends a title when one is given and leaves it out when not', async () => {
     const { spec } = await savePost();
-    await spec.run({ platform: 'youtube', content: 'a', scheduled_date: 'd', title: 'T', status: 'scheduled' }, toolContext(org.org));
+    await spec.run(
+      { platform: 'youtube', content: 'a', scheduled_date: 'd', title: 'T', status: 'scheduled' },
+      toolContext(org.org),
+    );
     await spec.run({ platform: 'youtube', content: 'b', scheduled_date: 'd' }, toolContext(org.org));
     expect(server.received.map((request) => JSON.parse(request.body))).toEqual([
-      { tenant_id: 'tenant-42', agent_slug: 'somi', platform: 'youtube', content: 'a', title: 'T', scheduled_date: 'd', status: 'scheduled' },
-      { tenant_id: 'tenant-42', agent_slug: 'somi', platform: 'youtube', content: 'b', scheduled_date: 'd', status: 'draft' },
+      {
+        tenant_id: 'tenant-42',
+        agent_slug: 'somi',
+        platform: 'youtube',
+        content: 'a',
+        title: 'T',
+        scheduled_date: 'd',
+        status: 'scheduled',
+      },
+      {
+        tenant_id: 'tenant-42',
+        agent_slug: 'somi',
+        platform: 'youtube',
+        content: 'b',
+        scheduled_date: 'd',
+        status: 'draft',
+      },
     ]);
   });
 
   it('answers a refused key with its error template, without echoing the key', async () => {
     const { spec } = await savePost(settings({ SUPABASE_SERVICE_KEY: 'wrong-key-123456' }));
-    const result = await spec.run({ platform: 'tiktok', content: 'x', scheduled_date: 'd' }, toolContext(org.org));
+    const result = await spec.run(
+      { platform: 'tiktok', content: 'x', scheduled_date: 'd' },
+      toolContext(org.org),
+    );
     expect(result).toEqual({ success: false, output: null, error: 'Save error (401): Invalid API key' });
     expect(server.received[0]?.headers.apikey).toBe('wrong-key-123456');
   });
@@ -168,9 +200,10 @@ describe('the OpenClaw save_post.yaml example from the guide', () => {
     expect((await spec.run({ platform: 'youtube', content: 'x' }, context)).error).toBe(
       "invalid arguments for save_post: missing required argument 'scheduled_date'",
     );
-    expect((await spec.run({ platform: 'youtube', content: 'x', scheduled_date: 'd', colour: 'red' }, context)).error).toBe(
-      "invalid arguments for save_post: unknown argument 'colour'",
-    );
+    expect(
+      (await spec.run({ platform: 'youtube', content: 'x', scheduled_date: 'd', colour: 'red' }, context))
+        .error,
+    ).toBe("invalid arguments for save_post: unknown argument 'colour'");
     expect(server.received).toEqual([]);
   });
 
@@ -183,14 +216,22 @@ describe('the OpenClaw save_post.yaml example from the guide', () => {
       fix: 'Fill in SUPABASE_SERVICE_KEY, TENANT_ID in the settings of the save_post connector (Tool Store).',
     });
     expect(composedToolReadiness(tool, settings())).toEqual({ ready: true });
-    const result = await spec.run({ platform: 'youtube', content: 'x', scheduled_date: 'd' }, toolContext(org.org));
-    expect(result.error).toBe('save_post is not set up: missing config/secret SUPABASE_SERVICE_KEY, TENANT_ID');
+    const result = await spec.run(
+      { platform: 'youtube', content: 'x', scheduled_date: 'd' },
+      toolContext(org.org),
+    );
+    expect(result.error).toBe(
+      'save_post is not set up: missing config/secret SUPABASE_SERVICE_KEY, TENANT_ID',
+    );
     expect(server.received).toEqual([]);
   });
 
   it('refuses a base URL outside allowed_hosts', async () => {
     const { spec } = await savePost(settings({ SUPABASE_URL: `http://evil.example.test:${server.port}` }));
-    const result = await spec.run({ platform: 'youtube', content: 'x', scheduled_date: 'd' }, toolContext(org.org));
+    const result = await spec.run(
+      { platform: 'youtube', content: 'x', scheduled_date: 'd' },
+      toolContext(org.org),
+    );
     expect(result.success).toBe(false);
     expect(result.error).toMatch(/^save_post: the request was not completed \(host_not_allowed\)/);
     expect(result.error).not.toContain(SERVICE_KEY);

@@ -14,10 +14,14 @@ const TOOL_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const OPENCLAW_TOOL_NAME = /^[a-z][a-z0-9_]*$/;
 
 const text = (what: string) => z.string({ error: `must be ${what}` });
-const Scalar = z.union([z.string(), z.number(), z.boolean()], { error: 'must be text, a number or true/false' });
+const Scalar = z.union([z.string(), z.number(), z.boolean()], {
+  error: 'must be text, a number or true/false',
+});
 export type Scalar = z.infer<typeof Scalar>;
 
-const SettingName = z.string().regex(IDENTIFIER, { error: `is not a valid setting name: it ${IDENTIFIER_RULE}` });
+const SettingName = z
+  .string()
+  .regex(IDENTIFIER, { error: `is not a valid setting name: it ${IDENTIFIER_RULE}` });
 const HostList = z.array(text('a host such as api.example.com'), { error: 'must be a list of hosts' });
 
 /** One parameter of an OpenClaw api-tool. */
@@ -27,7 +31,10 @@ export const OpenClawParameter = z.strictObject({
   }),
   description: text('text').optional(),
   required: z.boolean({ error: 'must be true or false' }).optional(),
-  enum: z.array(Scalar, { error: 'must be a list of allowed values' }).min(1, { error: 'must list at least one value' }).optional(),
+  enum: z
+    .array(Scalar, { error: 'must be a list of allowed values' })
+    .min(1, { error: 'must list at least one value' })
+    .optional(),
   default: Scalar.optional(),
 });
 export type OpenClawParameter = z.infer<typeof OpenClawParameter>;
@@ -38,7 +45,9 @@ export const OpenClawBody = z.strictObject({
 });
 
 export const OpenClawRequest = z.strictObject({
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], { error: 'must be GET, POST, PUT, PATCH or DELETE' }),
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], {
+    error: 'must be GET, POST, PUT, PATCH or DELETE',
+  }),
   url: text('the URL to call, as text').min(1, { error: 'must not be empty' }),
   headers: z.record(z.string(), Scalar, { error: 'must map header names to values' }).optional(),
   body: OpenClawBody.optional(),
@@ -56,9 +65,13 @@ export const OpenClawTool = z.strictObject({
   }),
   description: text('a sentence telling the model what the tool does').min(1, { error: 'must not be empty' }),
   parameters: z
-    .record(z.string().regex(IDENTIFIER, { error: `is not a valid parameter name: it ${IDENTIFIER_RULE}` }), OpenClawParameter, {
-      error: 'must map parameter names to their definitions',
-    })
+    .record(
+      z.string().regex(IDENTIFIER, { error: `is not a valid parameter name: it ${IDENTIFIER_RULE}` }),
+      OpenClawParameter,
+      {
+        error: 'must map parameter names to their definitions',
+      },
+    )
     .optional(),
   request: OpenClawRequest,
   response: z
@@ -84,7 +97,9 @@ export const AgentClashTool = z.strictObject({
       primitive: text('the name of the tool this one calls, such as http_request').min(1, {
         error: 'must name the tool this one calls, such as http_request',
       }),
-      args: z.record(z.string(), z.unknown(), { error: 'must be a mapping of the arguments passed to the primitive' }),
+      args: z.record(z.string(), z.unknown(), {
+        error: 'must be a mapping of the arguments passed to the primitive',
+      }),
     },
     { error: 'must be a mapping with primitive and args' },
   ),
@@ -116,19 +131,22 @@ export const AgentClashPack = z.strictObject({
 });
 
 export type DialectGuess =
-  | { dialect: 'openclaw' | 'agentclash' | 'agentclash-pack' }
-  | { dialect: null; message: string };
+  { dialect: 'openclaw' | 'agentclash' | 'agentclash-pack' } | { dialect: null; message: string };
 
 /** Tells the dialects apart by the one field each cannot do without. */
 export function detectDialect(document: unknown): DialectGuess {
   if (typeof document !== 'object' || document === null || Array.isArray(document))
-    return { dialect: null, message: 'a tool file must be a mapping (name: …, description: …), not a list or a single value' };
+    return {
+      dialect: null,
+      message: 'a tool file must be a mapping (name: …, description: …), not a list or a single value',
+    };
   const hasRequest = 'request' in document;
   const hasImplementation = 'implementation' in document;
   if (hasRequest && hasImplementation)
     return {
       dialect: null,
-      message: 'has both request (OpenClaw api-tool) and implementation (AgentClash tool); a tool uses one of them',
+      message:
+        'has both request (OpenClaw api-tool) and implementation (AgentClash tool); a tool uses one of them',
     };
   if (hasRequest) return { dialect: 'openclaw' };
   if (hasImplementation) return { dialect: 'agentclash' };

@@ -5,7 +5,11 @@ import { renderHttpRequest, type Rendered, type RenderedRequest } from './templa
 import { parseYamlSource } from './yaml-source';
 import { sendsSecrets, validateComposedTool } from './validate';
 
-const SECRETS: Record<string, string> = { SHOP_KEY: 'shop-secret-991', BASE: 'https://api.shop.test', TENANT: 't-1' };
+const SECRETS: Record<string, string> = {
+  SHOP_KEY: 'shop-secret-991',
+  BASE: 'https://api.shop.test',
+  TENANT: 't-1',
+};
 
 /** A tool from YAML text through the loader's own steps (parse, normalise, validate). */
 function toolFrom(text: string): ComposedTool {
@@ -13,7 +17,8 @@ function toolFrom(text: string): ComposedTool {
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const document = parsed.source.value as Record<string, unknown>;
   const source = { file: 'tools/t.yaml', scope: 'org' as const, path: [] };
-  const normalized = 'request' in document ? normalizeOpenClaw(document, source) : normalizeAgentClash(document, source);
+  const normalized =
+    'request' in document ? normalizeOpenClaw(document, source) : normalizeAgentClash(document, source);
   expect(normalized.problems).toEqual([]);
   const tool = normalized.tool as ComposedTool;
   expect(validateComposedTool(tool)).toEqual([]);
@@ -25,7 +30,11 @@ function callOf(tool: ComposedTool): HttpCall {
   return tool.implementation;
 }
 
-function render(tool: ComposedTool, args: Record<string, unknown>, secrets = SECRETS): Rendered<RenderedRequest> & { sensitive: string[] } {
+function render(
+  tool: ComposedTool,
+  args: Record<string, unknown>,
+  secrets = SECRETS,
+): Rendered<RenderedRequest> & { sensitive: string[] } {
   const sensitive = new Set<string>();
   const rendered = renderHttpRequest(
     callOf(tool),
@@ -97,34 +106,50 @@ implementation:
 describe('a value is substituted once and never expanded again', () => {
   const attempts = ['{{env.SHOP_KEY}}', '${secrets.SHOP_KEY}', '{{params.order_id}}', '${order_id}'];
 
-  it.each(attempts)('sends the OpenClaw argument %s as literal text in the URL, a header and the body', (attempt) => {
-    const request = rendered(openClawOrder, { order_id: attempt, note: attempt, search: attempt });
-    expect(request.url).toBe(
-      `https://api.shop.test/orders/${encodeURIComponent(attempt).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}/notes?q=${encodeURIComponent(attempt)}&tenant=t`,
-    );
-    expect(request.headers['X-Note']).toBe(`note: ${attempt}`);
-    expect(JSON.parse(request.body ?? '')).toMatchObject({ note: attempt, quoted: `said ${attempt}` });
-    expect(`${request.url} ${request.headers['X-Note']} ${request.body}`).not.toContain(SECRETS.SHOP_KEY);
-  });
+  it.each(attempts)(
+    'sends the OpenClaw argument %s as literal text in the URL, a header and the body',
+    (attempt) => {
+      const request = rendered(openClawOrder, { order_id: attempt, note: attempt, search: attempt });
+      expect(request.url).toBe(
+        `https://api.shop.test/orders/${encodeURIComponent(attempt).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}/notes?q=${encodeURIComponent(attempt)}&tenant=t`,
+      );
+      expect(request.headers['X-Note']).toBe(`note: ${attempt}`);
+      expect(JSON.parse(request.body ?? '')).toMatchObject({ note: attempt, quoted: `said ${attempt}` });
+      expect(`${request.url} ${request.headers['X-Note']} ${request.body}`).not.toContain(SECRETS.SHOP_KEY);
+    },
+  );
 
-  it.each(attempts)('sends the AgentClash argument %s as literal text in the URL, a header and the body', (attempt) => {
-    const request = rendered(agentClashOrder, { order_id: 'o-1', note: attempt });
-    expect(request.headers['X-Note']).toBe(attempt);
-    expect(new URL(request.url).searchParams.get('note')).toBe(attempt);
-    expect(JSON.parse(request.body ?? '')).toMatchObject({ note: attempt });
-    expect(request.headers.Authorization).toBe(`Bearer ${SECRETS.SHOP_KEY}`);
-    expect(`${request.url} ${request.headers['X-Note']} ${request.body}`).not.toContain(SECRETS.SHOP_KEY);
-  });
+  it.each(attempts)(
+    'sends the AgentClash argument %s as literal text in the URL, a header and the body',
+    (attempt) => {
+      const request = rendered(agentClashOrder, { order_id: 'o-1', note: attempt });
+      expect(request.headers['X-Note']).toBe(attempt);
+      expect(new URL(request.url).searchParams.get('note')).toBe(attempt);
+      expect(JSON.parse(request.body ?? '')).toMatchObject({ note: attempt });
+      expect(request.headers.Authorization).toBe(`Bearer ${SECRETS.SHOP_KEY}`);
+      expect(`${request.url} ${request.headers['X-Note']} ${request.body}`).not.toContain(SECRETS.SHOP_KEY);
+    },
+  );
 
   it('does not expand placeholders inside a setting’s value either', () => {
     const request = rendered(openClawOrder, { order_id: 'o-1' });
-    const sneaky = render(openClawOrder, { order_id: 'o-1' }, { ...SECRETS, TENANT: '{{params.order_id}} {{env.SHOP_KEY}}' });
-    expect(sneaky.ok && JSON.parse(sneaky.value.body ?? '').tenant).toBe('{{params.order_id}} {{env.SHOP_KEY}}');
+    const sneaky = render(
+      openClawOrder,
+      { order_id: 'o-1' },
+      { ...SECRETS, TENANT: '{{params.order_id}} {{env.SHOP_KEY}}' },
+    );
+    expect(sneaky.ok && JSON.parse(sneaky.value.body ?? '').tenant).toBe(
+      '{{params.order_id}} {{env.SHOP_KEY}}',
+    );
     expect(JSON.parse(request.body ?? '').tenant).toBe('t-1');
   });
 
   it('reports every secret and setting it placed in the request, the base URL included, for redaction', () => {
-    expect(render(openClawOrder, { order_id: 'o-1' }).sensitive.sort()).toEqual(['https://api.shop.test', 'shop-secret-991', 't-1']);
+    expect(render(openClawOrder, { order_id: 'o-1' }).sensitive.sort()).toEqual([
+      'https://api.shop.test',
+      'shop-secret-991',
+      't-1',
+    ]);
   });
 });
 
@@ -142,7 +167,10 @@ describe('header values cannot be split into new headers', () => {
 
   it.each(injections)('refuses an AgentClash argument bound to a header that holds %j', (value) => {
     const result = render(agentClashOrder, { order_id: 'o-1', note: value });
-    expect(result).toMatchObject({ ok: false, message: expect.stringContaining("the argument 'note' contains a line break") });
+    expect(result).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("the argument 'note' contains a line break"),
+    });
   });
 
   it('refuses a secret with a line break without quoting it', () => {
@@ -156,7 +184,9 @@ describe('header values cannot be split into new headers', () => {
   });
 
   it('keeps tabs and percent signs, which are ordinary header text', () => {
-    expect(rendered(openClawOrder, { order_id: 'o-1', note: 'a\tb %0d%0a' }).headers['X-Note']).toBe('note: a\tb %0d%0a');
+    expect(rendered(openClawOrder, { order_id: 'o-1', note: 'a\tb %0d%0a' }).headers['X-Note']).toBe(
+      'note: a\tb %0d%0a',
+    );
   });
 
   it('leaves out a header that is exactly an argument the caller did not give', () => {
@@ -168,8 +198,12 @@ describe('header values cannot be split into new headers', () => {
 
 describe('URL arguments stay inside their path segment or query value', () => {
   it('encodes / in a path argument, so ../ cannot climb', () => {
-    expect(rendered(openClawOrder, { order_id: '../../admin' }).url).toBe('https://api.shop.test/orders/..%2F..%2Fadmin/notes?q=&tenant=t');
-    expect(rendered(openClawOrder, { order_id: '..\\..\\admin' }).url).toContain('/orders/..%5C..%5Cadmin/notes');
+    expect(rendered(openClawOrder, { order_id: '../../admin' }).url).toBe(
+      'https://api.shop.test/orders/..%2F..%2Fadmin/notes?q=&tenant=t',
+    );
+    expect(rendered(openClawOrder, { order_id: '..\\..\\admin' }).url).toContain(
+      '/orders/..%5C..%5Cadmin/notes',
+    );
   });
 
   it.each(['..', '.', '%2e%2e'])('refuses a path argument %j that would be a dot segment', (value) => {
@@ -201,10 +235,23 @@ implementation:
   args: {method: GET, url: "https://\${host}/x"}
 `);
     const sensitive = new Set<string>();
-    const result = renderHttpRequest(callOf(tool), { args: { host: 'evil.test' }, lookup: () => undefined, sensitive }, { hostFixed: true });
-    expect(result).toEqual({ ok: false, message: 'implementation.args.url: ${host} would decide the host of a request that carries secrets' });
-    expect(render(tool, { host: 'api.shop.test' })).toMatchObject({ ok: true, value: { url: 'https://api.shop.test/x' } });
-    expect(render(tool, { host: 'a b.test' })).toMatchObject({ ok: false, message: expect.stringContaining('contains spaces or control characters') });
+    const result = renderHttpRequest(
+      callOf(tool),
+      { args: { host: 'evil.test' }, lookup: () => undefined, sensitive },
+      { hostFixed: true },
+    );
+    expect(result).toEqual({
+      ok: false,
+      message: 'implementation.args.url: ${host} would decide the host of a request that carries secrets',
+    });
+    expect(render(tool, { host: 'api.shop.test' })).toMatchObject({
+      ok: true,
+      value: { url: 'https://api.shop.test/x' },
+    });
+    expect(render(tool, { host: 'a b.test' })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('contains spaces or control characters'),
+    });
   });
 });
 
@@ -218,14 +265,30 @@ describe('JSON bodies', () => {
   });
 
   it('keep numbers and booleans typed when a value is exactly one placeholder, and leave out missing ones', () => {
-    const body = JSON.parse(rendered(openClawOrder, { order_id: 'o-1', quantity: 3, gift: false, search: 's' }).body ?? '');
-    expect(body).toEqual({ tenant: 't-1', quoted: 'said ', quantity: 3, quantity_text: '3 items', gift: false, list: ['s', 3, null] });
+    const body = JSON.parse(
+      rendered(openClawOrder, { order_id: 'o-1', quantity: 3, gift: false, search: 's' }).body ?? '',
+    );
+    expect(body).toEqual({
+      tenant: 't-1',
+      quoted: 'said ',
+      quantity: 3,
+      quantity_text: '3 items',
+      gift: false,
+      list: ['s', 3, null],
+    });
     const sparse = JSON.parse(rendered(openClawOrder, { order_id: 'o-1' }).body ?? '');
-    expect(sparse).toEqual({ tenant: 't-1', quoted: 'said ', quantity_text: ' items', list: [null, 3, null] });
+    expect(sparse).toEqual({
+      tenant: 't-1',
+      quoted: 'said ',
+      quantity_text: ' items',
+      list: [null, 3, null],
+    });
   });
 
   it('insert JSON text for ${json:x} and the whole argument object for ${parameters}', () => {
-    const body = JSON.parse(rendered(agentClashOrder, { order_id: 'o-1', note: 'n', filters: { size: [1, 2] } }).body ?? '');
+    const body = JSON.parse(
+      rendered(agentClashOrder, { order_id: 'o-1', note: 'n', filters: { size: [1, 2] } }).body ?? '',
+    );
     expect(body).toEqual({
       note: 'n',
       filters_json: '{"size":[1,2]}',

@@ -30,14 +30,22 @@ export interface RenderedRequest {
 }
 
 /** The request an HTTP tool sends for these arguments, or why it cannot be sent. */
-export function renderHttpRequest(call: HttpCall, scope: RenderScope, options: { hostFixed: boolean }): Rendered<RenderedRequest> {
+export function renderHttpRequest(
+  call: HttpCall,
+  scope: RenderScope,
+  options: { hostFixed: boolean },
+): Rendered<RenderedRequest> {
   return rendered(() => {
     const url = renderUrl(call.url, scope, options);
     const headers = renderHeaders(call.headers, scope);
     if (!call.body) return { url, headers, body: undefined };
     const body = renderBody(call.body, scope);
     const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
-    return { url, headers: hasContentType ? headers : { ...headers, 'Content-Type': CONTENT_TYPES[call.body.type] }, body };
+    return {
+      url,
+      headers: hasContentType ? headers : { ...headers, 'Content-Type': CONTENT_TYPES[call.body.type] },
+      body,
+    };
   });
 }
 
@@ -82,7 +90,10 @@ function rendered<T>(render: () => T): Rendered<T> {
 
 const where = (template: Template): string => formatFieldPath(template.path);
 
-function argumentValue(placeholder: Placeholder & { kind: 'param' }, args: Readonly<Record<string, unknown>>): unknown {
+function argumentValue(
+  placeholder: Placeholder & { kind: 'param' },
+  args: Readonly<Record<string, unknown>>,
+): unknown {
   let value: unknown = args;
   for (const key of placeholder.path) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
@@ -91,10 +102,16 @@ function argumentValue(placeholder: Placeholder & { kind: 'param' }, args: Reado
   return value;
 }
 
-function settingValue(placeholder: Placeholder & { kind: 'secret' | 'config' }, template: Template, scope: RenderScope): string {
+function settingValue(
+  placeholder: Placeholder & { kind: 'secret' | 'config' },
+  template: Template,
+  scope: RenderScope,
+): string {
   const value = scope.lookup(placeholder.name);
   if (value === undefined || value === '')
-    throw new RenderError(`${where(template)}: ${placeholder.source} is not set; fill in ${placeholder.name} in the connector settings`);
+    throw new RenderError(
+      `${where(template)}: ${placeholder.source} is not set; fill in ${placeholder.name} in the connector settings`,
+    );
   return value;
 }
 
@@ -107,7 +124,10 @@ function asText(value: unknown): string {
 
 /** Percent-encodes everything but unreserved characters (RFC 3986), so a value stays one path segment or query value. */
 function encodeComponent(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(text).replace(
+    /[!'()*]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /** A value with the tool author's explicit encoding (`${json:x}`, `${query:x}`, `${path:x}`) applied. */
@@ -138,19 +158,31 @@ function valueOf(placeholder: Placeholder, template: Template, scope: RenderScop
       return value;
     }
     case 'response':
-      if (!scope.response) throw new RenderError(`${where(template)}: ${placeholder.source} is only available in response templates`);
+      if (!scope.response)
+        throw new RenderError(
+          `${where(template)}: ${placeholder.source} is only available in response templates`,
+        );
       return Object.hasOwn(scope.response, placeholder.key) ? scope.response[placeholder.key] : undefined;
   }
 }
 
 const describe = (placeholder: Placeholder): string =>
-  placeholder.kind === 'param' ? `argument '${placeholder.path.join('.')}'` : placeholder.kind === 'secret' ? `secret ${placeholder.name}` : placeholder.kind === 'config' ? `setting ${placeholder.name}` : placeholder.source;
+  placeholder.kind === 'param'
+    ? `argument '${placeholder.path.join('.')}'`
+    : placeholder.kind === 'secret'
+      ? `secret ${placeholder.name}`
+      : placeholder.kind === 'config'
+        ? `setting ${placeholder.name}`
+        : placeholder.source;
 
 /** Plain text: summaries, error texts, text bodies and form fields. No encoding beyond the author's. */
 function renderText(template: Template, scope: RenderScope, context: 'body' | 'response' = 'body'): string {
   let text = '';
   for (const segment of template.segments)
-    text += segment.kind === 'text' ? segment.text : encodedText(segment, valueOf(segment, template, scope, context));
+    text +=
+      segment.kind === 'text'
+        ? segment.text
+        : encodedText(segment, valueOf(segment, template, scope, context));
   return text;
 }
 
@@ -215,7 +247,8 @@ function renderUrl(template: Template, scope: RenderScope, options: { hostFixed:
       url += segment.text;
       continue;
     }
-    if (segment.kind === 'secret') throw new RenderError(`${where(template)}: ${segment.source} would put a secret in the URL`);
+    if (segment.kind === 'secret')
+      throw new RenderError(`${where(template)}: ${segment.source} would put a secret in the URL`);
     const value = valueOf(segment, template, scope, 'url');
     if (segment.kind === 'config') {
       if (url !== '' || !isBareOrigin(value as string))
@@ -229,11 +262,19 @@ function renderUrl(template: Template, scope: RenderScope, options: { hostFixed:
     let piece: string;
     if (region === 'authority') {
       if (options.hostFixed)
-        throw new RenderError(`${where(template)}: ${segment.source} would decide the host of a request that carries secrets`);
+        throw new RenderError(
+          `${where(template)}: ${segment.source} would decide the host of a request that carries secrets`,
+        );
       piece = encodedText(segment, value);
       if (UNSAFE_IN_URL.test(piece))
-        throw new RenderError(`${where(template)}: the ${describe(segment)} contains spaces or control characters, so it cannot be part of a URL`);
-    } else piece = segment.kind === 'param' && segment.encoding === 'json' ? encodeComponent(JSON.stringify(value ?? null)) : encodeComponent(asText(value));
+        throw new RenderError(
+          `${where(template)}: the ${describe(segment)} contains spaces or control characters, so it cannot be part of a URL`,
+        );
+    } else
+      piece =
+        segment.kind === 'param' && segment.encoding === 'json'
+          ? encodeComponent(JSON.stringify(value ?? null))
+          : encodeComponent(asText(value));
     spans.push({ start: url.length, end: url.length + piece.length, placeholder: segment });
     url += piece;
   }
@@ -246,7 +287,13 @@ function isBareOrigin(value: string): boolean {
   if (UNSAFE_IN_URL.test(value) || !/^https?:\/\/[^/?#\\@]+\/?$/i.test(value)) return false;
   try {
     const parsed = new URL(value);
-    return parsed.username === '' && parsed.password === '' && parsed.pathname === '/' && parsed.search === '' && parsed.hash === '';
+    return (
+      parsed.username === '' &&
+      parsed.password === '' &&
+      parsed.pathname === '/' &&
+      parsed.search === '' &&
+      parsed.hash === ''
+    );
   } catch {
     return false;
   }

@@ -27,7 +27,11 @@ export function checkToolSet(candidates: readonly ComposedTool[]): CheckedToolSe
     const namePath = [...tool.source.path, 'name'];
     const earlier = byName.get(tool.name);
     if (tool.name === HTTP_REQUEST)
-      problems.push({ source: tool.source, path: namePath, message: `${HTTP_REQUEST} is the built-in primitive; give the tool another name` });
+      problems.push({
+        source: tool.source,
+        path: namePath,
+        message: `${HTTP_REQUEST} is the built-in primitive; give the tool another name`,
+      });
     else if (earlier)
       problems.push({
         source: tool.source,
@@ -40,14 +44,22 @@ export function checkToolSet(candidates: readonly ComposedTool[]): CheckedToolSe
   const tools: ComposedTool[] = [];
   for (const tool of byName.values()) {
     const trouble = chainTrouble(tool, byName);
-    if (trouble) problems.push({ source: tool.source, path: [...tool.source.path, 'implementation', 'primitive'], message: trouble });
+    if (trouble)
+      problems.push({
+        source: tool.source,
+        path: [...tool.source.path, 'implementation', 'primitive'],
+        message: trouble,
+      });
     else tools.push(tool);
   }
   return { tools, problems };
 }
 
 /** The names a call to `tool` passes through, following composed delegates (each tool has at most one). */
-export function delegationChain(tool: ComposedTool, byName: ReadonlyMap<string, ComposedTool>): { chain: string[]; cycleAt: number | null } {
+export function delegationChain(
+  tool: ComposedTool,
+  byName: ReadonlyMap<string, ComposedTool>,
+): { chain: string[]; cycleAt: number | null } {
   const chain = [tool.name];
   let current = tool;
   for (;;) {

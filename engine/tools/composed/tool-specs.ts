@@ -32,7 +32,10 @@ export interface ComposedToolset {
  * Turns loaded composed tools into ToolSpecs. A tool's kind is `network` when its chain ends in
  * http_request, otherwise the kind of the registered tool the chain ends in.
  */
-export function composedToolSpecs(tools: readonly ComposedTool[], options: ComposedToolsetOptions): ComposedToolset {
+export function composedToolSpecs(
+  tools: readonly ComposedTool[],
+  options: ComposedToolsetOptions,
+): ComposedToolset {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const lookupTool = options.lookupTool ?? (() => undefined);
   const environment: ComposedRunEnvironment = {
@@ -77,7 +80,10 @@ export function composedToolSpecs(tools: readonly ComposedTool[], options: Compo
     entries.push({
       tool,
       ...(delegation ? { delegation } : {}),
-      readiness: chainReadiness(chain.map((name) => byName.get(name) ?? tool), options.lookup),
+      readiness: chainReadiness(
+        chain.map((name) => byName.get(name) ?? tool),
+        options.lookup,
+      ),
       spec: {
         name: tool.name,
         kind,

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadComposedTools } from './loader';
-import { loopbackHttp, secretTable, startServiceServer, tempOrg, toolContext, type ServiceServer } from './test-support/composed-world';
+import {
+  loopbackHttp,
+  secretTable,
+  startServiceServer,
+  tempOrg,
+  toolContext,
+  type ServiceServer,
+} from './test-support/composed-world';
 import { composedToolSpecs } from './tool-specs';
 
 const KEY = 'stored-key-0b7e51d9c4';
@@ -91,7 +98,9 @@ describe('a setting or secret in a URL', () => {
 
   it('allows a whole base URL from a setting at the very start, but never one that is also sent as a credential', async () => {
     expect((await loaded(openClaw('{{env.BASE}}/orders'))).load.problems).toEqual([]);
-    const credential = await loaded(openClaw('{{env.KEY}}/orders', '  headers:\n    X-Api-Key: "{{env.KEY}}"'));
+    const credential = await loaded(
+      openClaw('{{env.KEY}}/orders', '  headers:\n    X-Api-Key: "{{env.KEY}}"'),
+    );
     expect(credential.load.problems).toEqual([
       expect.objectContaining({
         field: 'request.url',

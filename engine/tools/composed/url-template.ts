@@ -50,7 +50,11 @@ export function urlTemplateShape(template: Template): UrlTemplateShape {
     regions.set(segment, regionAfter(shape));
     shape += segment.kind === 'config' ? CONFIG_MARK : PARAM_MARK;
   }
-  return { regions, literalOrigin: literalOrigin(shape), literalScheme: /^([a-z][a-z0-9+.-]*):/i.exec(shape)?.[1]?.toLowerCase() ?? null };
+  return {
+    regions,
+    literalOrigin: literalOrigin(shape),
+    literalScheme: /^([a-z][a-z0-9+.-]*):/i.exec(shape)?.[1]?.toLowerCase() ?? null,
+  };
 }
 
 function literalOrigin(shape: string): URL | null {

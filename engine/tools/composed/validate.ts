@@ -39,7 +39,9 @@ export function validateComposedTool(tool: ComposedTool): FieldProblem[] {
     placed
       .filter(({ role }) => role === 'header' || role === 'body')
       .flatMap(({ template }) => placeholdersOf(template))
-      .flatMap((placeholder) => (placeholder.kind === 'config' || placeholder.kind === 'secret' ? [placeholder.name] : [])),
+      .flatMap((placeholder) =>
+        placeholder.kind === 'config' || placeholder.kind === 'secret' ? [placeholder.name] : [],
+      ),
   );
 
   for (const { template, role } of placed)
@@ -67,7 +69,10 @@ function placedTemplates(implementation: HttpCall | Delegation): PlacedTemplate[
     { template: implementation.url, role: 'url' },
     ...implementation.headers.map((header) => ({ template: header.value, role: 'header' as const })),
   ];
-  if (implementation.body) placed.push(...bodyTemplates(implementation.body).map((template) => ({ template, role: 'body' as const })));
+  if (implementation.body)
+    placed.push(
+      ...bodyTemplates(implementation.body).map((template) => ({ template, role: 'body' as const })),
+    );
   for (const template of [implementation.summary, implementation.errorTemplate])
     if (template) placed.push({ template, role: 'response' });
   return placed;
@@ -85,7 +90,9 @@ export function sendsSecrets(tool: ComposedTool): boolean {
 function usesSecrets(placed: readonly PlacedTemplate[]): boolean {
   return placed.some(({ template, role }) =>
     placeholdersOf(template).some(
-      (placeholder) => placeholder.kind === 'secret' || (placeholder.kind === 'config' && (role === 'header' || role === 'body')),
+      (placeholder) =>
+        placeholder.kind === 'secret' ||
+        (placeholder.kind === 'config' && (role === 'header' || role === 'body')),
     ),
   );
 }
@@ -95,7 +102,10 @@ function checkParameters(tool: ComposedTool, problems: FieldProblem[]): string[]
   const path = [...tool.source.path, 'parameters'];
   const schema = tool.parameters;
   if (schema.type !== 'object') {
-    problems.push({ path, message: 'must be a JSON Schema with type: object at the top (the tool takes named arguments)' });
+    problems.push({
+      path,
+      message: 'must be a JSON Schema with type: object at the top (the tool takes named arguments)',
+    });
     return [];
   }
   const compiled = compileParameterSchema(schema);
@@ -140,7 +150,12 @@ export function baseUrlSetting(url: Template): Placeholder | null {
   return second === undefined || (second.kind === 'text' && second.text.startsWith('/')) ? first : null;
 }
 
-const REGION_NAMES: Record<UrlRegion, string> = { authority: 'scheme or host', path: 'path', query: 'query', fragment: 'fragment' };
+const REGION_NAMES: Record<UrlRegion, string> = {
+  authority: 'scheme or host',
+  path: 'path',
+  query: 'query',
+  fragment: 'fragment',
+};
 
 function checkPlaceholder(placeholder: Placeholder, role: Role, scope: PlaceholderScope): string | null {
   const { tool } = scope;
@@ -152,7 +167,10 @@ function checkPlaceholder(placeholder: Placeholder, role: Role, scope: Placehold
     case 'param': {
       const root = placeholder.path[0] ?? '';
       if (!scope.parameterNames.includes(root)) {
-        const declared = scope.parameterNames.length > 0 ? `declared: ${scope.parameterNames.join(', ')}` : 'the tool declares no parameters';
+        const declared =
+          scope.parameterNames.length > 0
+            ? `declared: ${scope.parameterNames.join(', ')}`
+            : 'the tool declares no parameters';
         return `unknown placeholder ${placeholder.source}: there is no parameter named '${root}' (${declared})`;
       }
       if (role === 'url' && scope.region === 'authority' && scope.sendsSecrets)
@@ -185,7 +203,12 @@ function checkPlaceholder(placeholder: Placeholder, role: Role, scope: Placehold
   }
 }
 
-function checkHttpCall(tool: ComposedTool, call: HttpCall, shape: UrlTemplateShape, problems: FieldProblem[]): void {
+function checkHttpCall(
+  tool: ComposedTool,
+  call: HttpCall,
+  shape: UrlTemplateShape,
+  problems: FieldProblem[],
+): void {
   const urlPath = call.url.path;
   const first = call.url.segments[0];
   if (first?.kind === 'text') {
@@ -200,7 +223,10 @@ function checkHttpCall(tool: ComposedTool, call: HttpCall, shape: UrlTemplateSha
     if (hostIsLiteral && !shape.literalOrigin)
       problems.push({ path: urlPath, message: 'is not a valid URL: its host cannot be read' });
     if (shape.literalOrigin && (shape.literalOrigin.username !== '' || shape.literalOrigin.password !== ''))
-      problems.push({ path: urlPath, message: 'must not hold a user name or password; send credentials in a header' });
+      problems.push({
+        path: urlPath,
+        message: 'must not hold a user name or password; send credentials in a header',
+      });
   }
   checkAllowedHosts(tool, call, shape, problems);
   checkHeaderTemplates(call, problems);
@@ -209,7 +235,10 @@ function checkHttpCall(tool: ComposedTool, call: HttpCall, shape: UrlTemplateSha
     if (problem) problems.push({ path: [...tool.source.path, 'requires_env', index], message: problem });
   });
   if (call.body && (call.method === 'GET' || call.method === 'HEAD'))
-    problems.push({ path: methodPath(tool), message: `a ${call.method} request cannot have a body; use POST, PUT or PATCH` });
+    problems.push({
+      path: methodPath(tool),
+      message: `a ${call.method} request cannot have a body; use POST, PUT or PATCH`,
+    });
 }
 
 function methodPath(tool: ComposedTool): FieldPath {
@@ -218,13 +247,21 @@ function methodPath(tool: ComposedTool): FieldPath {
     : [...tool.source.path, 'implementation', 'args', 'method'];
 }
 
-function checkAllowedHosts(tool: ComposedTool, call: HttpCall, shape: UrlTemplateShape, problems: FieldProblem[]): void {
+function checkAllowedHosts(
+  tool: ComposedTool,
+  call: HttpCall,
+  shape: UrlTemplateShape,
+  problems: FieldProblem[],
+): void {
   if (call.allowedHosts === 'any') return;
   const path = [...tool.source.path, 'allowed_hosts'];
   const parsed = parseHostPatterns(call.allowedHosts);
   if (!parsed.ok) {
     for (const issue of parsed.issues)
-      problems.push({ path: [...path, issue.index], message: `${JSON.stringify(issue.pattern)}: ${issue.message}` });
+      problems.push({
+        path: [...path, issue.index],
+        message: `${JSON.stringify(issue.pattern)}: ${issue.message}`,
+      });
     return;
   }
   const origin = shape.literalOrigin;
@@ -245,9 +282,15 @@ function checkHeaderTemplates(call: HttpCall, problems: FieldProblem[]): void {
   const seen = new Set<string>();
   for (const header of call.headers) {
     const key = header.name.toLowerCase();
-    if (seen.has(key)) problems.push({ path: header.value.path, message: `the header ${header.name} is given twice (names ignore case)` });
+    if (seen.has(key))
+      problems.push({
+        path: header.value.path,
+        message: `the header ${header.name} is given twice (names ignore case)`,
+      });
     seen.add(key);
-    const literal = header.value.segments.map((segment) => (segment.kind === 'text' ? segment.text : 'x')).join('');
+    const literal = header.value.segments
+      .map((segment) => (segment.kind === 'text' ? segment.text : 'x'))
+      .join('');
     const checked = checkHeaders({ [header.name]: literal });
     if (!checked.ok) problems.push({ path: header.value.path, message: checked.error.message });
   }

@@ -30,14 +30,23 @@ export function parseYamlSource(text: string): YamlParse {
   const [first, ...later] = [...document.errors, ...document.warnings];
   if (first) {
     // Errors after the first usually follow from it; one precise message helps more than a cascade.
-    const more = later.length > 0 ? ` (and ${later.length} more YAML ${later.length === 1 ? 'problem' : 'problems'} after it)` : '';
-    return { ok: false, problems: [{ message: `YAML: ${firstLine(first.message)}${more}`, ...position(first.pos[0]) }] };
+    const more =
+      later.length > 0
+        ? ` (and ${later.length} more YAML ${later.length === 1 ? 'problem' : 'problems'} after it)`
+        : '';
+    return {
+      ok: false,
+      problems: [{ message: `YAML: ${firstLine(first.message)}${more}`, ...position(first.pos[0]) }],
+    };
   }
   let value: unknown;
   try {
     value = document.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    return { ok: false, problems: [{ message: `YAML: ${firstLine(error instanceof Error ? error.message : String(error))}` }] };
+    return {
+      ok: false,
+      problems: [{ message: `YAML: ${firstLine(error instanceof Error ? error.message : String(error))}` }],
+    };
   }
   return {
     ok: true,
@@ -60,7 +69,9 @@ function offsetOf(root: unknown, path: FieldPath): number | undefined {
   let offset = node?.range?.[0];
   for (const key of path) {
     if (isMap(node)) {
-      const pair = node.items.find((item) => String(isScalar(item.key) ? item.key.value : item.key) === String(key));
+      const pair = node.items.find(
+        (item) => String(isScalar(item.key) ? item.key.value : item.key) === String(key),
+      );
       if (!pair) return offset;
       offset = (pair.key as Node | null)?.range?.[0] ?? offset;
       node = pair.value as Node | null;

@@ -2,7 +2,12 @@ import type { z } from 'zod';
 import type { FieldPath, FieldProblem } from './problem';
 
 /** Turns zod issues into problems that say, in words, what is wrong with which field. */
-export function zodProblems(error: z.ZodError, input: unknown, schema: z.ZodType, base: FieldPath): FieldProblem[] {
+export function zodProblems(
+  error: z.ZodError,
+  input: unknown,
+  schema: z.ZodType,
+  base: FieldPath,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   for (const issue of error.issues) {
     const path = [...base, ...(issue.path as (string | number)[])];
@@ -17,12 +22,20 @@ export function zodProblems(error: z.ZodError, input: unknown, schema: z.ZodType
       case 'invalid_type':
         problems.push({
           path,
-          message: valueAt(input, relative) === undefined ? requiredMessage(issue.message) : wrongTypeMessage(issue.message, valueAt(input, relative)),
+          message:
+            valueAt(input, relative) === undefined
+              ? requiredMessage(issue.message)
+              : wrongTypeMessage(issue.message, valueAt(input, relative)),
         });
         break;
       case 'invalid_key': {
         const inner = issue.issues[0];
-        problems.push({ path, message: inner ? `the name ${JSON.stringify(String(relative.at(-1)))} ${inner.message}` : issue.message });
+        problems.push({
+          path,
+          message: inner
+            ? `the name ${JSON.stringify(String(relative.at(-1)))} ${inner.message}`
+            : issue.message,
+        });
         break;
       }
       default:
@@ -53,7 +66,11 @@ function describeValue(value: unknown): string {
 
 function unknownFieldMessage(key: string, known: readonly string[]): string {
   const suggestion = closest(key, known);
-  const hint = suggestion ? `; did you mean ${suggestion}?` : known.length > 0 ? `; known fields here: ${known.join(', ')}` : '';
+  const hint = suggestion
+    ? `; did you mean ${suggestion}?`
+    : known.length > 0
+      ? `; known fields here: ${known.join(', ')}`
+      : '';
   return `unknown field ${JSON.stringify(key)}${hint}`;
 }
 

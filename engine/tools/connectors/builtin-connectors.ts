@@ -51,12 +51,14 @@ export const BUILTIN_CONNECTORS: readonly BuiltinConnector[] = [
   {
     id: 'builtin:shell',
     name: 'Shell commands',
-    description: "Run shell commands in the agent's workspace, with a time limit, capped output and an environment without secrets.",
+    description:
+      "Run shell commands in the agent's workspace, with a time limit, capped output and an environment without secrets.",
     toolKind: 'shell',
     tools: ['shell'],
     configSchema: NO_SETTINGS,
     config: null,
-    readiness: ({ confinement }) => (confinement ? { ready: true, note: confinementNote(confinement) } : { ready: true }),
+    readiness: ({ confinement }) =>
+      confinement ? { ready: true, note: confinementNote(confinement) } : { ready: true },
   },
   {
     id: 'builtin:web',
@@ -68,11 +70,17 @@ export const BUILTIN_CONNECTORS: readonly BuiltinConnector[] = [
     configSchema: {
       type: 'object',
       properties: {
-        enabled: { type: 'boolean', title: 'Allow network access', description: 'Off unless you turn it on: agents reach no network by default.', default: false },
+        enabled: {
+          type: 'boolean',
+          title: 'Allow network access',
+          description: 'Off unless you turn it on: agents reach no network by default.',
+          default: false,
+        },
         private_hosts: {
           type: 'array',
           title: 'Private hosts agents may reach',
-          description: 'Exact host names on your own machine or network (a local Ollama, a NAS); never an IP range.',
+          description:
+            'Exact host names on your own machine or network (a local Ollama, a NAS); never an IP range.',
           items: { type: 'string', minLength: 1 },
           default: [],
         },
@@ -85,7 +93,7 @@ export const BUILTIN_CONNECTORS: readonly BuiltinConnector[] = [
   {
     id: 'builtin:memory',
     name: 'Memory',
-    description: 'Keep and recall notes between turns: one memory file per key in the agent\'s folder.',
+    description: "Keep and recall notes between turns: one memory file per key in the agent's folder.",
     toolKind: 'memory',
     tools: ['memory_read', 'memory_write'],
     configSchema: NO_SETTINGS,
@@ -95,7 +103,8 @@ export const BUILTIN_CONNECTORS: readonly BuiltinConnector[] = [
   {
     id: 'builtin:org',
     name: 'Organization',
-    description: 'See the other agents of the org, and create new agents that hold no more permissions than their creator.',
+    description:
+      'See the other agents of the org, and create new agents that hold no more permissions than their creator.',
     toolKind: 'org',
     tools: ['list_agents', 'create_agent'],
     configSchema: NO_SETTINGS,

@@ -37,7 +37,10 @@ const weather: ComposedConnectorInput = {
   file: 'tools/weather.yaml',
   agent: null,
   toolKind: 'network',
-  secrets: [{ name: 'WEATHER_KEY', description: 'API key from weather.example' }, { name: 'WEATHER_ACCOUNT' }],
+  secrets: [
+    { name: 'WEATHER_KEY', description: 'API key from weather.example' },
+    { name: 'WEATHER_ACCOUNT' },
+  ],
   problems: [],
 };
 
@@ -52,23 +55,63 @@ const policy = (changes: Partial<OrgPolicy> = {}): OrgPolicy => ({ ...DEFAULT_OR
 describe('the connector catalog', () => {
   it('lists the built-in primitives by kind, each valid against the schema the app shares', async () => {
     const connectors = connectorCatalog({ policy: policy(), hasSecret: await presence({}) });
-    expect(connectors.map((connector) => connector.id)).toEqual(['builtin:files', 'builtin:shell', 'builtin:web', 'builtin:memory', 'builtin:org']);
+    expect(connectors.map((connector) => connector.id)).toEqual([
+      'builtin:files',
+      'builtin:shell',
+      'builtin:web',
+      'builtin:memory',
+      'builtin:org',
+    ]);
     for (const connector of connectors) expect(Connector.parse(connector)).toEqual(connector);
-    expect(find(connectors, 'builtin:web')).toMatchObject({ name: 'Web requests', tools: ['http_request'], toolKinds: ['network'], readiness: { ready: true }, config: { file: 'lemming/config/policy.json', pointer: '/network' } });
+    expect(find(connectors, 'builtin:web')).toMatchObject({
+      name: 'Web requests',
+      tools: ['http_request'],
+      toolKinds: ['network'],
+      readiness: { ready: true },
+      config: { file: 'lemming/config/policy.json', pointer: '/network' },
+    });
   });
 
   it('says which org-level permissions the org meets, network included, and denied tools', async () => {
     const hasSecret = await presence({});
-    const closed = find(connectorCatalog({ policy: policy({ tools: { deny: ['file_write'] } }), hasSecret }), 'builtin:web');
+    const closed = find(
+      connectorCatalog({ policy: policy({ tools: { deny: ['file_write'] } }), hasSecret }),
+      'builtin:web',
+    );
     expect(closed.permissions).toEqual([
-      { scope: 'agent', requirement: 'add "http_request" or "group:network" to the agent\'s permissions.tools', met: null },
-      { scope: 'org', requirement: '"network" is in allowed_tool_kinds (lemming/config/policy.json)', met: true },
+      {
+        scope: 'agent',
+        requirement: 'add "http_request" or "group:network" to the agent\'s permissions.tools',
+        met: null,
+      },
+      {
+        scope: 'org',
+        requirement: '"network" is in allowed_tool_kinds (lemming/config/policy.json)',
+        met: true,
+      },
       { scope: 'org', requirement: 'network.enabled is true (lemming/config/policy.json)', met: false },
     ]);
-    const open = find(connectorCatalog({ policy: policy({ network: { enabled: true, private_hosts: [] } }), hasSecret }), 'builtin:web');
-    expect(open.permissions.filter((permission) => permission.scope === 'org').every((permission) => permission.met)).toBe(true);
-    const files = find(connectorCatalog({ policy: policy({ tools: { deny: ['file_write'] }, allowed_tool_kinds: ['memory'] }), hasSecret }), 'builtin:files');
-    expect(files.permissions.filter((permission) => permission.met === false).map((permission) => permission.requirement)).toEqual([
+    const open = find(
+      connectorCatalog({ policy: policy({ network: { enabled: true, private_hosts: [] } }), hasSecret }),
+      'builtin:web',
+    );
+    expect(
+      open.permissions
+        .filter((permission) => permission.scope === 'org')
+        .every((permission) => permission.met),
+    ).toBe(true);
+    const files = find(
+      connectorCatalog({
+        policy: policy({ tools: { deny: ['file_write'] }, allowed_tool_kinds: ['memory'] }),
+        hasSecret,
+      }),
+      'builtin:files',
+    );
+    expect(
+      files.permissions
+        .filter((permission) => permission.met === false)
+        .map((permission) => permission.requirement),
+    ).toEqual([
       '"file" is in allowed_tool_kinds (lemming/config/policy.json)',
       '"file_write" is not in tools.deny (lemming/config/policy.json)',
     ]);
@@ -76,14 +119,39 @@ describe('the connector catalog', () => {
 
   it('says plainly when the shell is not confined on this machine', async () => {
     const hasSecret = await presence({});
-    const unconfined = find(connectorCatalog({ policy: policy(), hasSecret, confinement: { kind: 'none', reason: 'bubblewrap is not installed' } }), 'builtin:shell');
-    expect(unconfined.readiness).toEqual({ ready: true, note: expect.stringMatching(/^Shell access is not confined on this machine \(bubblewrap is not installed\)/) });
-    const confined = find(connectorCatalog({ policy: policy(), hasSecret, confinement: { kind: 'sandbox-exec', sandboxExecPath: '/usr/bin/sandbox-exec' } }), 'builtin:shell');
-    expect(confined.readiness).toEqual({ ready: true, note: expect.stringMatching(/confined by the macOS sandbox/) });
+    const unconfined = find(
+      connectorCatalog({
+        policy: policy(),
+        hasSecret,
+        confinement: { kind: 'none', reason: 'bubblewrap is not installed' },
+      }),
+      'builtin:shell',
+    );
+    expect(unconfined.readiness).toEqual({
+      ready: true,
+      note: expect.stringMatching(
+        /^Shell access is not confined on this machine \(bubblewrap is not installed\)/,
+      ),
+    });
+    const confined = find(
+      connectorCatalog({
+        policy: policy(),
+        hasSecret,
+        confinement: { kind: 'sandbox-exec', sandboxExecPath: '/usr/bin/sandbox-exec' },
+      }),
+      'builtin:shell',
+    );
+    expect(confined.readiness).toEqual({
+      ready: true,
+      note: expect.stringMatching(/confined by the macOS sandbox/),
+    });
   });
 
   it('a composed tool is ready only when every secret it needs is set, and says which are missing and how to set them', async () => {
-    const none = find(connectorCatalog({ policy: policy(), hasSecret: await presence({}), composed: [weather] }), 'composed:org:fetch_weather');
+    const none = find(
+      connectorCatalog({ policy: policy(), hasSecret: await presence({}), composed: [weather] }),
+      'composed:org:fetch_weather',
+    );
     expect(none).toMatchObject({
       name: 'Fetch weather',
       kind: 'composed',
@@ -102,45 +170,111 @@ describe('the connector catalog', () => {
     expect(none.configSchema).toEqual({
       type: 'object',
       properties: {
-        WEATHER_KEY: { type: 'string', title: 'WEATHER_KEY', description: 'API key from weather.example', writeOnly: true },
-        WEATHER_ACCOUNT: { type: 'string', title: 'WEATHER_ACCOUNT', description: 'used by fetch_weather', writeOnly: true },
+        WEATHER_KEY: {
+          type: 'string',
+          title: 'WEATHER_KEY',
+          description: 'API key from weather.example',
+          writeOnly: true,
+        },
+        WEATHER_ACCOUNT: {
+          type: 'string',
+          title: 'WEATHER_ACCOUNT',
+          description: 'used by fetch_weather',
+          writeOnly: true,
+        },
       },
       required: ['WEATHER_KEY', 'WEATHER_ACCOUNT'],
       additionalProperties: false,
     });
 
-    const one = find(connectorCatalog({ policy: policy(), hasSecret: await presence({ WEATHER_KEY: 'k-123456' }), composed: [weather] }), 'composed:org:fetch_weather');
-    expect(one.readiness).toMatchObject({ ready: false, reason: 'it needs the secret WEATHER_ACCOUNT, which is not set' });
-    const both = find(connectorCatalog({ policy: policy(), hasSecret: await presence({ WEATHER_KEY: 'k-123456', WEATHER_ACCOUNT: 'acct-1' }), composed: [weather] }), 'composed:org:fetch_weather');
+    const one = find(
+      connectorCatalog({
+        policy: policy(),
+        hasSecret: await presence({ WEATHER_KEY: 'k-123456' }),
+        composed: [weather],
+      }),
+      'composed:org:fetch_weather',
+    );
+    expect(one.readiness).toMatchObject({
+      ready: false,
+      reason: 'it needs the secret WEATHER_ACCOUNT, which is not set',
+    });
+    const both = find(
+      connectorCatalog({
+        policy: policy(),
+        hasSecret: await presence({ WEATHER_KEY: 'k-123456', WEATHER_ACCOUNT: 'acct-1' }),
+        composed: [weather],
+      }),
+      'composed:org:fetch_weather',
+    );
     expect(both.readiness).toEqual({ ready: true });
     expect(JSON.stringify(both)).not.toContain('k-123456');
   });
 
   it('a composed tool with load errors or an impossible secret name is not ready, pointing at its file', async () => {
     const hasSecret = await presence({});
-    const broken = find(connectorCatalog({ policy: policy(), hasSecret, composed: [{ ...weather, problems: ['url: unknown placeholder {{params.cty}}', 'name: required'] }] }), 'composed:org:fetch_weather');
-    expect(broken.readiness).toEqual({ ready: false, reason: 'tools/weather.yaml has errors: url: unknown placeholder {{params.cty}} (and 1 more problem)', fix: 'fix tools/weather.yaml' });
-    const badName = find(connectorCatalog({ policy: policy(), hasSecret, composed: [{ ...weather, secrets: [{ name: 'weather-key' }] }] }), 'composed:org:fetch_weather');
-    expect(badName.readiness).toMatchObject({ ready: false, reason: expect.stringMatching(/cannot have: "weather-key" is not a valid secret name/), fix: 'rename the secret in tools/weather.yaml' });
+    const broken = find(
+      connectorCatalog({
+        policy: policy(),
+        hasSecret,
+        composed: [{ ...weather, problems: ['url: unknown placeholder {{params.cty}}', 'name: required'] }],
+      }),
+      'composed:org:fetch_weather',
+    );
+    expect(broken.readiness).toEqual({
+      ready: false,
+      reason: 'tools/weather.yaml has errors: url: unknown placeholder {{params.cty}} (and 1 more problem)',
+      fix: 'fix tools/weather.yaml',
+    });
+    const badName = find(
+      connectorCatalog({
+        policy: policy(),
+        hasSecret,
+        composed: [{ ...weather, secrets: [{ name: 'weather-key' }] }],
+      }),
+      'composed:org:fetch_weather',
+    );
+    expect(badName.readiness).toMatchObject({
+      ready: false,
+      reason: expect.stringMatching(/cannot have: "weather-key" is not a valid secret name/),
+      fix: 'rename the secret in tools/weather.yaml',
+    });
   });
 
-  it('says which agents are granted each connector, by tool or group; an agent\'s own tool only for that agent', async () => {
+  it("says which agents are granted each connector, by tool or group; an agent's own tool only for that agent", async () => {
     const agents = [
       { name: 'ada', folder: 'ada', tools: ['file_read', 'fetch_weather'] },
       { name: 'bob', folder: 'bob', tools: ['group:network', 'group:fs'] },
       { name: 'cy', folder: 'cy', tools: ['memory_read'] },
     ];
-    const own: ComposedConnectorInput = { ...weather, name: 'stock_price', file: 'agents/cy/api-tools/stock.yaml', agent: 'cy', secrets: [] };
-    const connectors = connectorCatalog({ policy: policy(), hasSecret: await presence({}), composed: [weather, own], agents });
+    const own: ComposedConnectorInput = {
+      ...weather,
+      name: 'stock_price',
+      file: 'agents/cy/api-tools/stock.yaml',
+      agent: 'cy',
+      secrets: [],
+    };
+    const connectors = connectorCatalog({
+      policy: policy(),
+      hasSecret: await presence({}),
+      composed: [weather, own],
+      agents,
+    });
     expect(find(connectors, 'builtin:files').grantedTo).toEqual(['ada', 'bob']);
     expect(find(connectors, 'builtin:web').grantedTo).toEqual(['bob']);
     expect(find(connectors, 'composed:org:fetch_weather').grantedTo).toEqual(['ada', 'bob']);
-    expect(find(connectors, 'composed:agent:cy:stock_price')).toMatchObject({ grantedTo: [], readiness: { ready: true }, source: { agent: 'cy' } });
+    expect(find(connectors, 'composed:agent:cy:stock_price')).toMatchObject({
+      grantedTo: [],
+      readiness: { ready: true },
+      source: { agent: 'cy' },
+    });
   });
 
   it('has a connector, of the same kind, for every tool the built-in catalog offers in every tools profile', () => {
     for (const profile of TOOLS_PROFILES) {
-      for (const entry of toolCatalog(resume(['group:fs'], profile), { confinement: { kind: 'none', reason: 'not probed' } })) {
+      for (const entry of toolCatalog(resume(['group:fs'], profile), {
+        confinement: { kind: 'none', reason: 'not probed' },
+      })) {
         const connector = BUILTIN_CONNECTORS.find((candidate) => candidate.tools.includes(entry.spec.name));
         expect(connector?.toolKind, `${entry.spec.name} (${profile})`).toBe(entry.spec.kind);
       }
@@ -149,10 +283,18 @@ describe('the connector catalog', () => {
 });
 
 function resume(tools: string[], profile: (typeof TOOLS_PROFILES)[number] = 'lemming'): Resume {
-  return ResumeSchema.parse({ name: 'ada', title: 'Ada', instructions: '', model: { key: 'm' }, permissions: { read_outboxes: [], tools }, schedule: { run_every_n_ticks: 1, phase_offset: 0 }, tools_profile: profile });
+  return ResumeSchema.parse({
+    name: 'ada',
+    title: 'Ada',
+    instructions: '',
+    model: { key: 'm' },
+    permissions: { read_outboxes: [], tools },
+    schedule: { run_every_n_ticks: 1, phase_offset: 0 },
+    tools_profile: profile,
+  });
 }
 
-describe('connector readiness as the resolver\'s readiness layer', () => {
+describe("connector readiness as the resolver's readiness layer", () => {
   const fetchWeather: ToolSpec = {
     name: 'fetch_weather',
     kind: 'network',
@@ -166,18 +308,43 @@ describe('connector readiness as the resolver\'s readiness layer', () => {
   ];
   const open = policy({ network: { enabled: true, private_hosts: [] } });
 
-  it('refuses a tool whose connector lacks a secret, with the connector\'s reason and fix, and leaves other tools alone', async () => {
-    const connectors = connectorCatalog({ policy: open, hasSecret: await presence({ WEATHER_KEY: 'k-123456' }), composed: [weather] });
-    const verdicts = resolveTools({ resume: resume(['fetch_weather', 'memory_read']), policy: open, catalog: withConnectorReadiness(catalog, connectors), credits: 5 });
+  it("refuses a tool whose connector lacks a secret, with the connector's reason and fix, and leaves other tools alone", async () => {
+    const connectors = connectorCatalog({
+      policy: open,
+      hasSecret: await presence({ WEATHER_KEY: 'k-123456' }),
+      composed: [weather],
+    });
+    const verdicts = resolveTools({
+      resume: resume(['fetch_weather', 'memory_read']),
+      policy: open,
+      catalog: withConnectorReadiness(catalog, connectors),
+      credits: 5,
+    });
     const [weatherVerdict, memoryVerdict] = verdicts;
-    expect(weatherVerdict).toMatchObject({ available: false, fix: { summary: expect.stringMatching(/^set WEATHER_ACCOUNT in the Tool Store/) } });
-    expect(weatherVerdict!.layers.find((layer) => !layer.passed)).toEqual({ layer: 'readiness', passed: false, reason: 'it needs the secret WEATHER_ACCOUNT, which is not set' });
+    expect(weatherVerdict).toMatchObject({
+      available: false,
+      fix: { summary: expect.stringMatching(/^set WEATHER_ACCOUNT in the Tool Store/) },
+    });
+    expect(weatherVerdict!.layers.find((layer) => !layer.passed)).toEqual({
+      layer: 'readiness',
+      passed: false,
+      reason: 'it needs the secret WEATHER_ACCOUNT, which is not set',
+    });
     expect(memoryVerdict!.available).toBe(true);
   });
 
   it('lets the tool through once the secret is set', async () => {
-    const connectors = connectorCatalog({ policy: open, hasSecret: await presence({ WEATHER_KEY: 'k-123456', WEATHER_ACCOUNT: 'acct-1' }), composed: [weather] });
-    const verdicts = resolveTools({ resume: resume(['fetch_weather']), policy: open, catalog: withConnectorReadiness(catalog, connectors), credits: 5 });
+    const connectors = connectorCatalog({
+      policy: open,
+      hasSecret: await presence({ WEATHER_KEY: 'k-123456', WEATHER_ACCOUNT: 'acct-1' }),
+      composed: [weather],
+    });
+    const verdicts = resolveTools({
+      resume: resume(['fetch_weather']),
+      policy: open,
+      catalog: withConnectorReadiness(catalog, connectors),
+      credits: 5,
+    });
     expect(verdicts[0]!.available).toBe(true);
   });
 });

@@ -88,7 +88,12 @@ function composed(tool: ComposedConnectorInput, input: ConnectorCatalogInput): C
     permissions: permissionsFor([tool.name], tool.toolKind, input.policy),
     configSchema: {
       type: 'object',
-      properties: Object.fromEntries(secrets.map((secret) => [secret.name, { type: 'string', title: secret.name, description: secret.description, writeOnly: true }])),
+      properties: Object.fromEntries(
+        secrets.map((secret) => [
+          secret.name,
+          { type: 'string', title: secret.name, description: secret.description, writeOnly: true },
+        ]),
+      ),
       required: secrets.map((secret) => secret.name),
       additionalProperties: false,
     },
@@ -119,14 +124,27 @@ function broken(file: BrokenToolFile): Connector {
 }
 
 function problemReadiness(file: string, problems: readonly string[]): ConnectorReadiness {
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
-  return { ready: false, reason: `${file} has errors: ${problems[0] ?? 'unknown'}${more}`, fix: `fix ${file}` };
+  const more =
+    problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+  return {
+    ready: false,
+    reason: `${file} has errors: ${problems[0] ?? 'unknown'}${more}`,
+    fix: `fix ${file}`,
+  };
 }
 
-function composedReadiness(tool: ComposedConnectorInput, secrets: readonly ConnectorSecret[]): ConnectorReadiness {
+function composedReadiness(
+  tool: ComposedConnectorInput,
+  secrets: readonly ConnectorSecret[],
+): ConnectorReadiness {
   if (tool.problems.length > 0) return problemReadiness(tool.file, tool.problems);
   const badName = secrets.map((secret) => secretNameProblem(secret.name)).find((problem) => problem !== null);
-  if (badName) return { ready: false, reason: `it needs a secret it cannot have: ${badName}`, fix: `rename the secret in ${tool.file}` };
+  if (badName)
+    return {
+      ready: false,
+      reason: `it needs a secret it cannot have: ${badName}`,
+      fix: `rename the secret in ${tool.file}`,
+    };
   const missing = secrets.filter((secret) => !secret.isSet).map((secret) => secret.name);
   if (missing.length === 0) return { ready: true };
   const names = listOf(missing);
@@ -139,19 +157,37 @@ function composedReadiness(tool: ComposedConnectorInput, secrets: readonly Conne
 
 function permissionsFor(tools: readonly string[], kind: ToolKind, policy: OrgPolicy): ConnectorPermission[] {
   const group = TOOL_GROUPS[kind];
-  const grant = tools.length === 1 ? `"${tools[0]}" or "${group}"` : `"${group}" (all of its tools) or single tool names`;
+  const grant =
+    tools.length === 1 ? `"${tools[0]}" or "${group}"` : `"${group}" (all of its tools) or single tool names`;
   const permissions: ConnectorPermission[] = [
     { scope: 'agent', requirement: `add ${grant} to the agent's permissions.tools`, met: null },
-    { scope: 'org', requirement: `"${kind}" is in allowed_tool_kinds (${POLICY_FILE})`, met: policy.allowed_tool_kinds.includes(kind) },
+    {
+      scope: 'org',
+      requirement: `"${kind}" is in allowed_tool_kinds (${POLICY_FILE})`,
+      met: policy.allowed_tool_kinds.includes(kind),
+    },
   ];
-  if (kind === 'network') permissions.push({ scope: 'org', requirement: `network.enabled is true (${POLICY_FILE})`, met: policy.network.enabled });
+  if (kind === 'network')
+    permissions.push({
+      scope: 'org',
+      requirement: `network.enabled is true (${POLICY_FILE})`,
+      met: policy.network.enabled,
+    });
   for (const tool of tools.filter((name) => policy.tools.deny.includes(name))) {
-    permissions.push({ scope: 'org', requirement: `"${tool}" is not in tools.deny (${POLICY_FILE})`, met: false });
+    permissions.push({
+      scope: 'org',
+      requirement: `"${tool}" is not in tools.deny (${POLICY_FILE})`,
+      met: false,
+    });
   }
   return permissions;
 }
 
-function grantedTo(tools: readonly string[], kind: ToolKind, agents: readonly { name: string; tools: readonly string[] }[]): string[] {
+function grantedTo(
+  tools: readonly string[],
+  kind: ToolKind,
+  agents: readonly { name: string; tools: readonly string[] }[],
+): string[] {
   const grants = new Set([...tools, TOOL_GROUPS[kind]]);
   return agents.filter((agent) => agent.tools.some((tool) => grants.has(tool))).map((agent) => agent.name);
 }
@@ -170,7 +206,10 @@ function listOf(names: readonly string[]): string {
  * The policy resolver's readiness layer from the connectors: a catalog entry whose connector is not
  * ready takes the connector's reason and fix (pass the org's connectors and the agent's own).
  */
-export function withConnectorReadiness(catalog: readonly CatalogEntry[], connectors: readonly Connector[]): CatalogEntry[] {
+export function withConnectorReadiness(
+  catalog: readonly CatalogEntry[],
+  connectors: readonly Connector[],
+): CatalogEntry[] {
   const notReady = new Map<string, ConnectorReadiness>();
   for (const connector of connectors) {
     if (connector.readiness.ready) continue;

@@ -69,7 +69,7 @@ const weather = [
 ].join('\n');
 
 describe('composed tools in the connector catalog', () => {
-  it('lists org tools and each agent\'s own, with the secrets of their whole delegation chain and the kind it ends in', async () => {
+  it("lists org tools and each agent's own, with the secrets of their whole delegation chain and the kind it ends in", async () => {
     const root = org({
       'tools/inventory.yaml': inventory,
       'tools/restock.yaml': restock,
@@ -79,16 +79,55 @@ describe('composed tools in the connector catalog', () => {
     const loaded = await loadComposedConnectors(root, ['ada', 'bob']);
     expect(loaded.brokenFiles).toEqual([]);
     expect(loaded.composed).toEqual([
-      { name: 'check_inventory', description: 'Check inventory by SKU', file: 'tools/inventory.yaml', agent: null, toolKind: 'network', secrets: [{ name: 'INVENTORY_API_KEY' }], problems: [] },
-      { name: 'restock_check', description: 'Check whether a SKU needs restocking', file: 'tools/restock.yaml', agent: null, toolKind: 'network', secrets: [{ name: 'INVENTORY_API_KEY' }], problems: [] },
-      { name: 'save_note', description: 'Save a note to the workspace', file: 'tools/save-note.yaml', agent: null, toolKind: 'file', secrets: [], problems: [] },
-      { name: 'fetch_weather', description: 'Weather for a city', file: 'agents/ada/api-tools/weather.yaml', agent: 'ada', toolKind: 'network', secrets: [{ name: 'WEATHER_KEY' }], problems: [] },
+      {
+        name: 'check_inventory',
+        description: 'Check inventory by SKU',
+        file: 'tools/inventory.yaml',
+        agent: null,
+        toolKind: 'network',
+        secrets: [{ name: 'INVENTORY_API_KEY' }],
+        problems: [],
+      },
+      {
+        name: 'restock_check',
+        description: 'Check whether a SKU needs restocking',
+        file: 'tools/restock.yaml',
+        agent: null,
+        toolKind: 'network',
+        secrets: [{ name: 'INVENTORY_API_KEY' }],
+        problems: [],
+      },
+      {
+        name: 'save_note',
+        description: 'Save a note to the workspace',
+        file: 'tools/save-note.yaml',
+        agent: null,
+        toolKind: 'file',
+        secrets: [],
+        problems: [],
+      },
+      {
+        name: 'fetch_weather',
+        description: 'Weather for a city',
+        file: 'agents/ada/api-tools/weather.yaml',
+        agent: 'ada',
+        toolKind: 'network',
+        secrets: [{ name: 'WEATHER_KEY' }],
+        problems: [],
+      },
     ]);
 
-    const connectors = connectorCatalog({ policy: DEFAULT_ORG_POLICY, hasSecret: (name) => name === 'INVENTORY_API_KEY', ...loaded });
+    const connectors = connectorCatalog({
+      policy: DEFAULT_ORG_POLICY,
+      hasSecret: (name) => name === 'INVENTORY_API_KEY',
+      ...loaded,
+    });
     const byId = new Map(connectors.map((connector) => [connector.id, connector]));
     expect(byId.get('composed:org:restock_check')?.readiness).toEqual({ ready: true });
-    expect(byId.get('composed:agent:ada:fetch_weather')?.readiness).toMatchObject({ ready: false, reason: 'it needs the secret WEATHER_KEY, which is not set' });
+    expect(byId.get('composed:agent:ada:fetch_weather')?.readiness).toMatchObject({
+      ready: false,
+      reason: 'it needs the secret WEATHER_KEY, which is not set',
+    });
   });
 
   it('shows a file that failed to load as a connector that is not ready, with its problems and where they are', async () => {
@@ -100,16 +139,39 @@ describe('composed tools in the connector catalog', () => {
     const loaded = await loadComposedConnectors(root, ['ada']);
     expect(loaded.composed.map((tool) => tool.name)).toEqual(['check_inventory']);
     expect(loaded.brokenFiles).toEqual([
-      { file: 'tools/broken.yaml', agent: null, problems: [expect.stringMatching(/^implementation\.args, line \d+: /)] },
-      { file: 'agents/ada/api-tools/bad.yaml', agent: 'ada', problems: expect.arrayContaining([expect.any(String)]) },
+      {
+        file: 'tools/broken.yaml',
+        agent: null,
+        problems: [expect.stringMatching(/^implementation\.args, line \d+: /)],
+      },
+      {
+        file: 'agents/ada/api-tools/bad.yaml',
+        agent: 'ada',
+        problems: expect.arrayContaining([expect.any(String)]),
+      },
     ]);
-    const broken = connectorCatalog({ policy: DEFAULT_ORG_POLICY, hasSecret: () => false, ...loaded }).find((connector) => connector.id === 'file:tools/broken.yaml');
-    expect(broken).toMatchObject({ kind: 'composed', tools: [], readiness: { ready: false, reason: expect.stringMatching(/^tools\/broken\.yaml has errors: implementation\.args/), fix: 'fix tools/broken.yaml' } });
+    const broken = connectorCatalog({ policy: DEFAULT_ORG_POLICY, hasSecret: () => false, ...loaded }).find(
+      (connector) => connector.id === 'file:tools/broken.yaml',
+    );
+    expect(broken).toMatchObject({
+      kind: 'composed',
+      tools: [],
+      readiness: {
+        ready: false,
+        reason: expect.stringMatching(/^tools\/broken\.yaml has errors: implementation\.args/),
+        fix: 'fix tools/broken.yaml',
+      },
+    });
   });
 
   it('a tool that delegates to something that is not a tool here is not ready', async () => {
-    const root = org({ 'tools/odd.yaml': saveNote.replace('primitive: file_write', 'primitive: generate_image') });
+    const root = org({
+      'tools/odd.yaml': saveNote.replace('primitive: file_write', 'primitive: generate_image'),
+    });
     const loaded = await loadComposedConnectors(root, []);
-    expect(loaded.composed[0]).toMatchObject({ name: 'save_note', problems: ['save_note ends in generate_image, which is not a tool here'] });
+    expect(loaded.composed[0]).toMatchObject({
+      name: 'save_note',
+      problems: ['save_note ends in generate_image, which is not a tool here'],
+    });
   });
 });

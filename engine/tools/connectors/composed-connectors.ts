@@ -21,21 +21,39 @@ export interface ComposedConnectors {
  * as the connector catalog takes them: with the secrets of every tool on their delegation chain, the
  * kind the chain ends in, and the files whose problems kept tools out.
  */
-export async function loadComposedConnectors(orgPath: string, agentFolders: readonly string[]): Promise<ComposedConnectors> {
+export async function loadComposedConnectors(
+  orgPath: string,
+  agentFolders: readonly string[],
+): Promise<ComposedConnectors> {
   const orgLoad = await loadComposedTools(orgPath);
-  const agentLoads = await Promise.all(agentFolders.map(async (folder) => ({ folder, load: await loadComposedTools(orgPath, folder) })));
+  const agentLoads = await Promise.all(
+    agentFolders.map(async (folder) => ({ folder, load: await loadComposedTools(orgPath, folder) })),
+  );
   const tools = orgLoad.tools.map((tool) => connectorInput(tool, null, orgLoad.tools));
-  const problems: { agent: string | null; problem: ComposedToolProblem }[] = orgLoad.problems.map((problem) => ({ agent: null, problem }));
+  const problems: { agent: string | null; problem: ComposedToolProblem }[] = orgLoad.problems.map(
+    (problem) => ({ agent: null, problem }),
+  );
   for (const { folder, load } of agentLoads) {
-    for (const tool of load.tools) if (tool.source.scope === 'agent') tools.push(connectorInput(tool, folder, load.tools));
-    for (const problem of load.problems) if (problem.file.startsWith(`${agentPaths(folder).root}/`)) problems.push({ agent: folder, problem });
+    for (const tool of load.tools)
+      if (tool.source.scope === 'agent') tools.push(connectorInput(tool, folder, load.tools));
+    for (const problem of load.problems)
+      if (problem.file.startsWith(`${agentPaths(folder).root}/`)) problems.push({ agent: folder, problem });
   }
-  return { composed: tools, brokenFiles: brokenFiles(problems), problems: problems.map(({ problem }) => problem) };
+  return {
+    composed: tools,
+    brokenFiles: brokenFiles(problems),
+    problems: problems.map(({ problem }) => problem),
+  };
 }
 
-const builtinKind = (name: string): ToolKind | undefined => BUILTIN_CONNECTORS.find((connector) => connector.tools.includes(name))?.toolKind;
+const builtinKind = (name: string): ToolKind | undefined =>
+  BUILTIN_CONNECTORS.find((connector) => connector.tools.includes(name))?.toolKind;
 
-function connectorInput(tool: ComposedTool, agent: string | null, visible: readonly ComposedTool[]): ComposedConnectorInput {
+function connectorInput(
+  tool: ComposedTool,
+  agent: string | null,
+  visible: readonly ComposedTool[],
+): ComposedConnectorInput {
   const byName = new Map(visible.map((candidate) => [candidate.name, candidate]));
   const chain = delegationChain(tool, byName).chain.map((name) => byName.get(name) ?? tool);
   const last = chain.at(-1) ?? tool;
@@ -48,14 +66,23 @@ function connectorInput(tool: ComposedTool, agent: string | null, visible: reado
     agent,
     toolKind: kind ?? 'network',
     secrets,
-    problems: kind === undefined ? [`${chain.map((link) => link.name).join(' → ')} ends in ${last.implementation.primitive}, which is not a tool here`] : [],
+    problems:
+      kind === undefined
+        ? [
+            `${chain.map((link) => link.name).join(' → ')} ends in ${last.implementation.primitive}, which is not a tool here`,
+          ]
+        : [],
   };
 }
 
-function brokenFiles(problems: readonly { agent: string | null; problem: ComposedToolProblem }[]): BrokenToolFile[] {
+function brokenFiles(
+  problems: readonly { agent: string | null; problem: ComposedToolProblem }[],
+): BrokenToolFile[] {
   const byFile = new Map<string, BrokenToolFile>();
   for (const { agent, problem } of problems) {
-    const where = [problem.field, problem.line === undefined ? '' : `line ${problem.line}`].filter(Boolean).join(', ');
+    const where = [problem.field, problem.line === undefined ? '' : `line ${problem.line}`]
+      .filter(Boolean)
+      .join(', ');
     const entry = byFile.get(problem.file) ?? { file: problem.file, agent, problems: [] };
     entry.problems.push(where ? `${where}: ${problem.message}` : problem.message);
     byFile.set(problem.file, entry);

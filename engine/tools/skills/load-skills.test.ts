@@ -19,13 +19,17 @@ function org(files: Record<string, string>): string {
   return root;
 }
 
-const skill = (name: string, extra = '') => `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\nSteps for ${name}.\n`;
+const skill = (name: string, extra = '') =>
+  `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\nSteps for ${name}.\n`;
 
-describe('loading an agent\'s skills', () => {
+describe("loading an agent's skills", () => {
   it('reads skills/*/SKILL.md in folder order and nothing deeper or elsewhere', async () => {
     const root = org({
       'agents/writer/skills/b-outline/SKILL.md': skill('b-outline'),
-      'agents/writer/skills/a-edit/SKILL.md': skill('a-edit', 'command-dispatch: tool\ncommand-tool: file_write\n'),
+      'agents/writer/skills/a-edit/SKILL.md': skill(
+        'a-edit',
+        'command-dispatch: tool\ncommand-tool: file_write\n',
+      ),
       'agents/writer/skills/a-edit/examples/deeper/SKILL.md': skill('deeper'),
       'agents/writer/skills/README.md': 'not a skill',
       'agents/writer/workspace/skills/planted/SKILL.md': skill('planted'),
@@ -41,7 +45,10 @@ describe('loading an agent\'s skills', () => {
   });
 
   it('an agent without a skills folder has no skills and no problems', async () => {
-    expect(await loadSkills(org({ 'agents/writer/resume.json': '{}' }), 'writer')).toEqual({ skills: [], problems: [] });
+    expect(await loadSkills(org({ 'agents/writer/resume.json': '{}' }), 'writer')).toEqual({
+      skills: [],
+      problems: [],
+    });
   });
 
   it('leaves out broken skills with their problems and keeps the rest', async () => {
@@ -54,9 +61,21 @@ describe('loading an agent\'s skills', () => {
     const loaded = await loadSkills(root, 'writer');
     expect(loaded.skills.map((found) => found.name)).toEqual(['good']);
     expect(loaded.problems).toEqual([
-      expect.objectContaining({ severity: 'error', file: 'agents/writer/skills/broken/SKILL.md', field: 'description' }),
-      expect.objectContaining({ severity: 'warning', file: 'agents/writer/skills/empty-folder/SKILL.md', message: 'skipped: the folder has no SKILL.md' }),
-      expect.objectContaining({ severity: 'error', file: 'agents/writer/skills/huge/SKILL.md', message: expect.stringMatching(/bytes; at most 262144 are read/) }),
+      expect.objectContaining({
+        severity: 'error',
+        file: 'agents/writer/skills/broken/SKILL.md',
+        field: 'description',
+      }),
+      expect.objectContaining({
+        severity: 'warning',
+        file: 'agents/writer/skills/empty-folder/SKILL.md',
+        message: 'skipped: the folder has no SKILL.md',
+      }),
+      expect.objectContaining({
+        severity: 'error',
+        file: 'agents/writer/skills/huge/SKILL.md',
+        message: expect.stringMatching(/bytes; at most 262144 are read/),
+      }),
     ]);
   });
 
@@ -67,19 +86,36 @@ describe('loading an agent\'s skills', () => {
     });
     const loaded = await loadSkills(root, 'writer');
     expect(loaded.skills.map((found) => found.folder)).toEqual(['one']);
-    expect(loaded.problems).toContainEqual({ severity: 'error', file: 'agents/writer/skills/two/SKILL.md', field: 'name', message: 'the name "same" is already used by agents/writer/skills/one; this skill is left out' });
+    expect(loaded.problems).toContainEqual({
+      severity: 'error',
+      file: 'agents/writer/skills/two/SKILL.md',
+      field: 'name',
+      message: 'the name "same" is already used by agents/writer/skills/one; this skill is left out',
+    });
   });
 
   it.runIf(process.platform !== 'win32')('does not follow links to folders or files outside', async () => {
-    const root = org({ 'agents/writer/skills/real/SKILL.md': skill('real'), 'outside/secret/SKILL.md': skill('secret'), 'outside/notes.md': skill('notes') });
+    const root = org({
+      'agents/writer/skills/real/SKILL.md': skill('real'),
+      'outside/secret/SKILL.md': skill('secret'),
+      'outside/notes.md': skill('notes'),
+    });
     symlinkSync(join(root, 'outside', 'secret'), join(root, 'agents/writer/skills/linked'));
     mkdirSync(join(root, 'agents/writer/skills/file-link'));
     symlinkSync(join(root, 'outside', 'notes.md'), join(root, 'agents/writer/skills/file-link/SKILL.md'));
     const loaded = await loadSkills(root, 'writer');
     expect(loaded.skills.map((found) => found.name)).toEqual(['real']);
     expect(loaded.problems).toEqual([
-      expect.objectContaining({ severity: 'error', file: 'agents/writer/skills/file-link/SKILL.md', message: 'SKILL.md is a link; it must be a real file' }),
-      expect.objectContaining({ severity: 'warning', file: 'agents/writer/skills/linked/SKILL.md', message: expect.stringMatching(/is a link; a skill must be a real folder/) }),
+      expect.objectContaining({
+        severity: 'error',
+        file: 'agents/writer/skills/file-link/SKILL.md',
+        message: 'SKILL.md is a link; it must be a real file',
+      }),
+      expect.objectContaining({
+        severity: 'warning',
+        file: 'agents/writer/skills/linked/SKILL.md',
+        message: expect.stringMatching(/is a link; a skill must be a real folder/),
+      }),
     ]);
   });
 });

@@ -30,7 +30,9 @@ export async function loadSkills(orgPath: string, agentFolder: string): Promise<
     const file = `${relativeFolder}/${entry.name}/${SKILL_FILE}`;
     const warn = (message: string) => problems.push({ severity: 'warning', file, field: '', message });
     if (entry.isSymbolicLink()) {
-      warn(`skipped: ${relativeFolder}/${entry.name} is a link; a skill must be a real folder inside the agent's folder`);
+      warn(
+        `skipped: ${relativeFolder}/${entry.name} is a link; a skill must be a real folder inside the agent's folder`,
+      );
       continue;
     }
     if (!entry.isDirectory()) continue;
@@ -44,7 +46,12 @@ export async function loadSkills(orgPath: string, agentFolder: string): Promise<
     if (!parsed.skill) continue;
     const owner = owners.get(parsed.skill.name);
     if (owner !== undefined) {
-      problems.push({ severity: 'error', file, field: 'name', message: `the name "${parsed.skill.name}" is already used by ${relativeFolder}/${owner}; this skill is left out` });
+      problems.push({
+        severity: 'error',
+        file,
+        field: 'name',
+        message: `the name "${parsed.skill.name}" is already used by ${relativeFolder}/${owner}; this skill is left out`,
+      });
       continue;
     }
     owners.set(parsed.skill.name, entry.name);
@@ -64,17 +71,28 @@ function skillFolderEntries(folder: string): Dirent[] {
   }
 }
 
-type SkillText = { ok: true; text: string } | { ok: false; severity: SkillProblem['severity']; message: string };
+type SkillText =
+  { ok: true; text: string } | { ok: false; severity: SkillProblem['severity']; message: string };
 
 async function readSkillText(path: string): Promise<SkillText> {
   const info = lstatSync(path, { throwIfNoEntry: false }) ?? null;
   if (!info) return { ok: false, severity: 'warning', message: `skipped: the folder has no ${SKILL_FILE}` };
-  if (info.isSymbolicLink()) return { ok: false, severity: 'error', message: `${SKILL_FILE} is a link; it must be a real file` };
+  if (info.isSymbolicLink())
+    return { ok: false, severity: 'error', message: `${SKILL_FILE} is a link; it must be a real file` };
   if (!info.isFile()) return { ok: false, severity: 'error', message: `${SKILL_FILE} is not a file` };
-  if (info.size > MAX_SKILL_FILE_BYTES) return { ok: false, severity: 'error', message: `${SKILL_FILE} is ${info.size} bytes; at most ${MAX_SKILL_FILE_BYTES} are read` };
+  if (info.size > MAX_SKILL_FILE_BYTES)
+    return {
+      ok: false,
+      severity: 'error',
+      message: `${SKILL_FILE} is ${info.size} bytes; at most ${MAX_SKILL_FILE_BYTES} are read`,
+    };
   try {
     return { ok: true, text: readFileSync(path, 'utf8') };
   } catch (error) {
-    return { ok: false, severity: 'error', message: `cannot read ${SKILL_FILE}: ${(error as Error).message}` };
+    return {
+      ok: false,
+      severity: 'error',
+      message: `cannot read ${SKILL_FILE}: ${(error as Error).message}`,
+    };
   }
 }

@@ -21,7 +21,10 @@ afterEach(() => {
 });
 
 function skill(name: string, frontmatter = ''): Skill {
-  const read = parseSkillFile(`---\nname: ${name}\ndescription: ${name}\n${frontmatter}---\n`, { folder: name, file: `agents/ada/skills/${name}/SKILL.md` });
+  const read = parseSkillFile(`---\nname: ${name}\ndescription: ${name}\n${frontmatter}---\n`, {
+    folder: name,
+    file: `agents/ada/skills/${name}/SKILL.md`,
+  });
   if (!read.skill) throw new Error(JSON.stringify(read.problems));
   return read.skill;
 }
@@ -35,10 +38,21 @@ const echoTool: ToolSpec = {
   run: async (args) => toolSuccess(JSON.stringify(args)),
 };
 
-const catalog: CatalogEntry[] = [memoryReadTool, memoryWriteTool, echoTool].map((spec) => ({ spec, grantedBy: [spec.name, TOOL_GROUPS[spec.kind]], readiness: { ready: true } }));
+const catalog: CatalogEntry[] = [memoryReadTool, memoryWriteTool, echoTool].map((spec) => ({
+  spec,
+  grantedBy: [spec.name, TOOL_GROUPS[spec.kind]],
+  readiness: { ready: true },
+}));
 
 function ada(tools: string[]): Resume {
-  return ResumeSchema.parse({ name: 'ada', title: 'Ada', instructions: '', model: { key: 'm' }, permissions: { read_outboxes: [], tools }, schedule: { run_every_n_ticks: 1, phase_offset: 0 } });
+  return ResumeSchema.parse({
+    name: 'ada',
+    title: 'Ada',
+    instructions: '',
+    model: { key: 'm' },
+    permissions: { read_outboxes: [], tools },
+    schedule: { run_every_n_ticks: 1, phase_offset: 0 },
+  });
 }
 
 function toolsOf(resume: Resume, policy: OrgPolicy = DEFAULT_ORG_POLICY) {
@@ -65,23 +79,44 @@ describe('whether a skill can be used', () => {
   });
 
   it('a dispatching skill can when the resolver makes its tool available', () => {
-    const verdicts = resolveTools({ resume: ada(['memory_write']), policy: DEFAULT_ORG_POLICY, catalog, credits: 10 });
+    const verdicts = resolveTools({
+      resume: ada(['memory_write']),
+      policy: DEFAULT_ORG_POLICY,
+      catalog,
+      credits: 10,
+    });
     expect(skillUsability(remember, verdicts)).toEqual({ usable: true });
   });
 
-  it('cannot when the tool is refused, with the resolver\'s reason and fix', () => {
-    const verdicts = resolveTools({ resume: ada(['memory_read']), policy: DEFAULT_ORG_POLICY, catalog, credits: 10 });
+  it("cannot when the tool is refused, with the resolver's reason and fix", () => {
+    const verdicts = resolveTools({
+      resume: ada(['memory_read']),
+      policy: DEFAULT_ORG_POLICY,
+      catalog,
+      credits: 10,
+    });
     expect(skillUsability(remember, verdicts)).toEqual({
       usable: false,
-      reason: 'it runs the tool "memory_write", which is not available: its resume does not grant it (add "memory_write" to permissions.tools)',
+      reason:
+        'it runs the tool "memory_write", which is not available: its resume does not grant it (add "memory_write" to permissions.tools)',
       fix: 'add "memory_write" to ada\'s permissions.tools',
     });
-    const denied = resolveTools({ resume: ada(['memory_write']), policy: { ...DEFAULT_ORG_POLICY, tools: { deny: ['memory_write'] } }, catalog, credits: 10 });
-    expect(skillUsability(remember, denied)).toMatchObject({ usable: false, reason: expect.stringMatching(/the org denies it/) });
+    const denied = resolveTools({
+      resume: ada(['memory_write']),
+      policy: { ...DEFAULT_ORG_POLICY, tools: { deny: ['memory_write'] } },
+      catalog,
+      credits: 10,
+    });
+    expect(skillUsability(remember, denied)).toMatchObject({
+      usable: false,
+      reason: expect.stringMatching(/the org denies it/),
+    });
   });
 
   it('cannot when the tool does not exist, and no setting fixes that', () => {
-    expect(skillUsability(skill('paint', 'command-dispatch: tool\ncommand-tool: generate_image\n'), [])).toEqual({
+    expect(
+      skillUsability(skill('paint', 'command-dispatch: tool\ncommand-tool: generate_image\n'), []),
+    ).toEqual({
       usable: false,
       reason: 'it runs the tool "generate_image", which does not exist in this org',
       fix: null,
@@ -90,17 +125,30 @@ describe('whether a skill can be used', () => {
 });
 
 describe('dispatching a skill', () => {
-  it('calls its tool through the agent\'s toolbox, which runs it when the policy allows', async () => {
+  it("calls its tool through the agent's toolbox, which runs it when the policy allows", async () => {
     const { tools, memory } = toolsOf(ada(['memory_write']));
-    const result = await dispatchSkill(skill('remember', 'command-dispatch: tool\ncommand-tool: memory_write\n'), { key: 'topic', value: 'owls' }, tools);
+    const result = await dispatchSkill(
+      skill('remember', 'command-dispatch: tool\ncommand-tool: memory_write\n'),
+      { key: 'topic', value: 'owls' },
+      tools,
+    );
     expect(result).toEqual({ success: true, output: "Saved memory key 'topic'", error: null });
     expect(memory.changes().map((change) => change.key)).toEqual(['topic']);
   });
 
   it('is refused like any call when the policy refuses the tool', async () => {
     const { tools, memory } = toolsOf(ada(['memory_read']));
-    const result = await dispatchSkill(skill('remember', 'command-dispatch: tool\ncommand-tool: memory_write\n'), { key: 'topic', value: 'owls' }, tools);
-    expect(result).toMatchObject({ success: false, error: expect.stringMatching(/^Tool 'memory_write' not permitted for ada: its resume does not grant it/) });
+    const result = await dispatchSkill(
+      skill('remember', 'command-dispatch: tool\ncommand-tool: memory_write\n'),
+      { key: 'topic', value: 'owls' },
+      tools,
+    );
+    expect(result).toMatchObject({
+      success: false,
+      error: expect.stringMatching(
+        /^Tool 'memory_write' not permitted for ada: its resume does not grant it/,
+      ),
+    });
     expect(memory.changes()).toEqual([]);
   });
 
@@ -108,12 +156,19 @@ describe('dispatching a skill', () => {
     const { tools } = toolsOf(ada(['echo_args']));
     const raw = skill('shout', 'command-dispatch: tool\ncommand-tool: echo_args\ncommand-arg-mode: raw\n');
     const result = await dispatchSkill(raw, 'make it loud', tools);
-    expect(JSON.parse(result.output ?? '')).toEqual({ command: 'make it loud', commandName: 'shout', skillName: 'shout' });
+    expect(JSON.parse(result.output ?? '')).toEqual({
+      command: 'make it loud',
+      commandName: 'shout',
+      skillName: 'shout',
+    });
     expect(skillToolArguments(raw, { not: 'text' })).toMatchObject({ command: '{"not":"text"}' });
   });
 
   it('a skill that runs no tool says so instead of calling anything', async () => {
     const { tools } = toolsOf(ada(['echo_args']));
-    expect(await dispatchSkill(skill('style-guide'), {}, tools)).toMatchObject({ success: false, error: 'Skill "style-guide" runs no tool; follow its instructions instead' });
+    expect(await dispatchSkill(skill('style-guide'), {}, tools)).toMatchObject({
+      success: false,
+      error: 'Skill "style-guide" runs no tool; follow its instructions instead',
+    });
   });
 });

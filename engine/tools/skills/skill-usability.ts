@@ -15,9 +15,18 @@ export function skillUsability(skill: Skill, verdicts: readonly ToolVerdict[]): 
   if (!skill.dispatch) return { usable: true };
   const tool = skill.dispatch.tool;
   const verdict = verdicts.find((candidate) => candidate.name === tool);
-  if (!verdict) return { usable: false, reason: `it runs the tool "${tool}", which does not exist in this org`, fix: null };
+  if (!verdict)
+    return {
+      usable: false,
+      reason: `it runs the tool "${tool}", which does not exist in this org`,
+      fix: null,
+    };
   if (verdict.available) return { usable: true };
-  return { usable: false, reason: `it runs the tool "${tool}", which is not available: ${refusalOf(verdict)}`, fix: verdict.fix?.summary ?? null };
+  return {
+    usable: false,
+    reason: `it runs the tool "${tool}", which is not available: ${refusalOf(verdict)}`,
+    fix: verdict.fix?.summary ?? null,
+  };
 }
 
 /** The arguments the skill's tool gets for a request: as given, or as `{command}` text in raw mode (OpenClaw's shape). */
@@ -32,6 +41,7 @@ export function skillToolArguments(skill: Skill, request: unknown): unknown {
  * resolver again, charges costs and runs inside the sandbox, like any other call. Never throws.
  */
 export async function dispatchSkill(skill: Skill, request: unknown, tools: AgentTools): Promise<ToolResult> {
-  if (!skill.dispatch) return toolFailure(`Skill "${skill.name}" runs no tool; follow its instructions instead`);
+  if (!skill.dispatch)
+    return toolFailure(`Skill "${skill.name}" runs no tool; follow its instructions instead`);
   return tools.call(skill.dispatch.tool, skillToolArguments(skill, request));
 }

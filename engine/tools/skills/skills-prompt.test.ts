@@ -4,17 +4,31 @@ import type { Skill } from './skill';
 import { skillsPrompt } from './skills-prompt';
 
 function skill(name: string, frontmatter: string, body = ''): Skill {
-  const read = parseSkillFile(`---\nname: ${name}\n${frontmatter}---\n${body}`, { folder: name, file: `agents/ada/skills/${name}/SKILL.md` });
+  const read = parseSkillFile(`---\nname: ${name}\n${frontmatter}---\n${body}`, {
+    folder: name,
+    file: `agents/ada/skills/${name}/SKILL.md`,
+  });
   if (!read.skill) throw new Error(JSON.stringify(read.problems));
   return read.skill;
 }
 
 const styleGuide = skill('style-guide', 'description: How we write.\n', 'Short sentences.\nNo jargon.\n');
-const paint = skill('paint', 'description: Make an image.\ncommand-dispatch: tool\ncommand-tool: generate_image\n', 'Describe the scene in detail.');
-const shout = skill('shout', 'description: Say it loud.\ncommand-dispatch: tool\ncommand-tool: echo_args\ncommand-arg-mode: raw\n');
-const hidden = skill('internal', 'description: Only for people.\ndisable-model-invocation: true\n', 'Secret procedure.');
+const paint = skill(
+  'paint',
+  'description: Make an image.\ncommand-dispatch: tool\ncommand-tool: generate_image\n',
+  'Describe the scene in detail.',
+);
+const shout = skill(
+  'shout',
+  'description: Say it loud.\ncommand-dispatch: tool\ncommand-tool: echo_args\ncommand-arg-mode: raw\n',
+);
+const hidden = skill(
+  'internal',
+  'description: Only for people.\ndisable-model-invocation: true\n',
+  'Secret procedure.',
+);
 
-describe('the skills part of an agent\'s context', () => {
+describe("the skills part of an agent's context", () => {
   it('lists each skill with its description, how to invoke it and its instructions', () => {
     expect(skillsPrompt([styleGuide, paint, shout])).toBe(
       [
@@ -39,12 +53,25 @@ describe('the skills part of an agent\'s context', () => {
 
   it('says which skills cannot be used now and why, without their instructions', () => {
     const prompt = skillsPrompt([styleGuide, paint], {
-      usability: new Map([['paint', { usable: false, reason: 'it runs the tool "generate_image", which is not available: the org denies it', fix: null }]]),
+      usability: new Map([
+        [
+          'paint',
+          {
+            usable: false,
+            reason: 'it runs the tool "generate_image", which is not available: the org denies it',
+            fix: null,
+          },
+        ],
+      ]),
     });
     expect(prompt).toContain('### style-guide');
     expect(prompt).not.toContain('### paint');
     expect(prompt).not.toContain('Describe the scene');
-    expect(prompt.endsWith('## Skills you cannot use now\n- paint: it runs the tool "generate_image", which is not available: the org denies it')).toBe(true);
+    expect(
+      prompt.endsWith(
+        '## Skills you cannot use now\n- paint: it runs the tool "generate_image", which is not available: the org denies it',
+      ),
+    ).toBe(true);
   });
 
   it('leaves out skills hidden from the model, and is empty when nothing is left', () => {

@@ -23,11 +23,16 @@ export function skillsPrompt(skills: readonly Skill[], options: SkillsPromptOpti
     .filter((skill) => skill.shownToModel)
     .map((skill) => ({ skill, usability: options.usability?.get(skill.name) ?? USABLE }));
   const usable = judged.filter(({ usability }) => usability.usable).map(({ skill }) => skill);
-  const refusals = judged.flatMap(({ skill, usability }) => (usability.usable ? [] : [`- ${skill.name}: ${usability.reason}`]));
+  const refusals = judged.flatMap(({ skill, usability }) =>
+    usability.usable ? [] : [`- ${skill.name}: ${usability.reason}`],
+  );
   const sections: string[] = [];
   if (usable.length > 0) {
-    sections.push('## Skills\nEach skill explains how to do one kind of task. When a task matches a skill, follow it.');
-    for (const skill of usable) sections.push(skillSection(skill, options.maxBodyLength ?? DEFAULT_MAX_SKILL_BODY));
+    sections.push(
+      '## Skills\nEach skill explains how to do one kind of task. When a task matches a skill, follow it.',
+    );
+    for (const skill of usable)
+      sections.push(skillSection(skill, options.maxBodyLength ?? DEFAULT_MAX_SKILL_BODY));
   }
   if (refusals.length > 0) sections.push(`## Skills you cannot use now\n${refusals.join('\n')}`);
   return sections.join('\n\n');
@@ -44,7 +49,11 @@ function skillSection(skill: Skill, maxBodyLength: number): string {
   }
   const body = skill.body.trim();
   if (body !== '') {
-    parts.push(body.length <= maxBodyLength ? body : `${body.slice(0, maxBodyLength)}\n[… ${body.length - maxBodyLength} more characters of this skill are left out]`);
+    parts.push(
+      body.length <= maxBodyLength
+        ? body
+        : `${body.slice(0, maxBodyLength)}\n[… ${body.length - maxBodyLength} more characters of this skill are left out]`,
+    );
   }
   return parts.join('\n');
 }

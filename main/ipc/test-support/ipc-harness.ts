@@ -74,17 +74,17 @@ export function ipcHarnesses() {
       const inner = createDispatch(
         {
           ...createHandlers({
-          appInfo: () => ({
-            name: 'LeMMing Desktop',
-            version: '0.0.0',
-            platform: 'test',
-            runtime: { node: '20', electron: null, chrome: null, sqlite: '3' },
+            appInfo: () => ({
+              name: 'LeMMing Desktop',
+              version: '0.0.0',
+              platform: 'test',
+              runtime: { node: '20', electron: null, chrome: null, sqlite: '3' },
+            }),
+            pickFolder: async () => pickedFolder,
+            pickExportFile: async () => exportFile,
+            pickImportFile: async () => importFile,
+            host,
           }),
-          pickFolder: async () => pickedFolder,
-          pickExportFile: async () => exportFile,
-          pickImportFile: async () => importFile,
-          host,
-        }),
           ...updateHandlers(updates),
         } satisfies Handlers,
         { redact: (value) => host.redact(value) },

@@ -118,14 +118,24 @@ function json(response: ServerResponse, status: number, value: unknown): void {
   response.end(JSON.stringify(value));
 }
 
-function answer(request: ReceivedRequest, response: ServerResponse, tables: Map<string, Record<string, unknown>[]>): void {
+function answer(
+  request: ReceivedRequest,
+  response: ServerResponse,
+  tables: Map<string, Record<string, unknown>[]>,
+): void {
   const url = new URL(request.target, 'http://service.invalid');
   const table = /^\/rest\/v1\/([a-z_]+)$/.exec(url.pathname)?.[1];
   if (table) return postgrest(table, request, response, tables);
   if (url.pathname.startsWith('/echo'))
-    return json(response, 200, { method: request.method, target: request.target, headers: request.headers, body: request.body });
+    return json(response, 200, {
+      method: request.method,
+      target: request.target,
+      headers: request.headers,
+      body: request.body,
+    });
   const status = /^\/status\/(\d{3})$/.exec(url.pathname)?.[1];
-  if (status) return json(response, Number(status), { message: `failed with ${status}`, status: 'body-status' });
+  if (status)
+    return json(response, Number(status), { message: `failed with ${status}`, status: 'body-status' });
   if (url.pathname === '/text') {
     response.writeHead(200, { 'content-type': 'text/plain' });
     response.end('plain answer');
@@ -142,7 +152,10 @@ function postgrest(
   tables: Map<string, Record<string, unknown>[]>,
 ): void {
   if (request.headers.apikey !== SERVICE_KEY || request.headers.authorization !== `Bearer ${SERVICE_KEY}`)
-    return json(response, 401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' });
+    return json(response, 401, {
+      message: 'Invalid API key',
+      hint: 'Double check your Supabase `anon` or `service_role` API key.',
+    });
   const rows = tables.get(table) ?? [];
   tables.set(table, rows);
   if (request.method === 'GET') return json(response, 200, rows);
@@ -153,14 +166,20 @@ function postgrest(
   } catch {
     return json(response, 400, { code: 'PGRST102', message: 'Empty or invalid json' });
   }
-  const inserted: Record<string, unknown>[] = (Array.isArray(parsed) ? parsed : [parsed]).map((row, index) => ({
-    id: rows.length + index + 1,
-    ...(row as Record<string, unknown>),
-  }));
+  const inserted: Record<string, unknown>[] = (Array.isArray(parsed) ? parsed : [parsed]).map(
+    (row, index) => ({
+      id: rows.length + index + 1,
+      ...(row as Record<string, unknown>),
+    }),
+  );
   if (inserted.some((row) => typeof row.content !== 'string'))
-    return json(response, 400, { code: '23502', message: 'null value in column "content" violates not-null constraint' });
+    return json(response, 400, {
+      code: '23502',
+      message: 'null value in column "content" violates not-null constraint',
+    });
   rows.push(...inserted);
-  if (String(request.headers.prefer ?? '').includes('return=representation')) return json(response, 201, inserted);
+  if (String(request.headers.prefer ?? '').includes('return=representation'))
+    return json(response, 201, inserted);
   response.writeHead(201);
   response.end();
 }
