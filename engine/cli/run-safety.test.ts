@@ -106,11 +106,9 @@ describe('one writer per org', () => {
     { timeout: 120_000 },
     async () => {
       const org = slowOrg(400);
-      // `lemming --help` at the same moment loads the whole CLI: the yardstick for "at once" on a machine of any speed.
-      const [first, second, help] = await Promise.all([
+      const [first, second] = await Promise.all([
         lemming(['run', org, '--ticks', '3']),
         lemming(['run', org, '--ticks', '3']),
-        lemming(['--help']),
       ]);
       const [winner, loser] = first.code === 0 ? [first, second] : [second, first];
       expect(winner.code, winner.stderr).toBe(0);
@@ -118,11 +116,10 @@ describe('one writer per org', () => {
       expect(loser.stderr).toMatch(
         /This org is being run by another program: lemming run \(pid \d+ on .+, since \d{4}-\d\d-\d\dT.+\)/,
       );
-      // The refused run stops long before the winner (3 ticks of 400 ms turns) is done, and even before
-      // `--help`: the binary takes the lock before it loads the rest of the CLI (0.6 s measured under a load
-      // of 8 on 2 cores, when --help took 2 s).
+      // The refused run stops long before the winner (3 ticks of 400 ms turns) is done. How soon it stops
+      // is a speed, measured outside the tests (0.6 s under a load of 8 on 2 cores): with the compiled CLI,
+      // `--help` starts about as fast, so racing the two here would only test the machine's scheduler.
       expect(loser.ms).toBeLessThan(winner.ms - 800);
-      expect(loser.ms).toBeLessThan(help.ms);
 
       const db = timelineOf(org);
       try {
@@ -192,17 +189,15 @@ describe('one writer per org', () => {
         /next tick: 4\nThis org is being run by another program: lemming run \(pid \d+/,
       );
       expect(snapshot(org)).toEqual(before);
-      // A run started while another holds the org is refused before the CLI has even loaded: sooner than
-      // `lemming --help` started at the same moment.
+      // A run started while another holds the org is refused with the holder named.
       for (const command of ['run', 'tick']) {
-        const [refused, help] = await Promise.all([lemming([command, org]), lemming(['--help'])]);
+        const refused = await lemming([command, org]);
         expect(refused.code).toBe(1);
         expect(refused.stderr).toMatch(
           new RegExp(
             `^lemming ${command}: This org is being run by another program: lemming run \\(pid \\d+`,
           ),
         );
-        expect(refused.ms).toBeLessThan(help.ms);
       }
       const topUp = await lemming(['credits', org, 'top-up', 'alpha', '5']);
       expect(topUp.code).toBe(1);
