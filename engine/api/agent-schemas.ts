@@ -118,6 +118,8 @@ export const FileAccessPreviewInput = z
   .object({
     agent: z.string().min(1).max(256),
     entries: z.array(z.string().max(8192)).max(100),
+    /** Judged as grants to read (the default) or to write: no agent may write in a protected place. */
+    access: z.enum(['read', 'write']).optional(),
   })
   .strict();
 

@@ -57,6 +57,7 @@ import {
 } from './timeline-schemas';
 import {
   AppliedFix,
+  ApplyFixInput,
   Connector,
   ConnectorConfigInput,
   ConnectorList,
@@ -177,7 +178,7 @@ export const contract = {
   'tools.applyFix': channel({
     summary:
       "Apply the resolver's fix for one tool to the org's files; changes only the user can make are returned.",
-    input: ToolRef,
+    input: ApplyFixInput,
     output: AppliedFix,
   }),
   'tools.setEnabled': channel({

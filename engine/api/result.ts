@@ -18,6 +18,8 @@ export const IpcErrorCode = z.enum([
   'busy',
   /** Refused for a reason the user can act on (a secret store that cannot encrypt, a tool no setting can enable). */
   'refused',
+  /** The change reaches beyond what was asked (the whole org); nothing was written until the user agrees. */
+  'needs_confirmation',
   'not_found',
   'internal',
 ]);

@@ -39,6 +39,26 @@ export const ToolRef = z
   .object({ agent: z.string().min(1).max(256), tool: z.string().min(1).max(200) })
   .strict();
 
+/** Applying a fix; a fix that changes the whole org (orgWideChange) is refused until the user has agreed to it. */
+export const ApplyFixInput = ToolRef.extend({ confirmOrgWide: z.boolean().optional() }).strict();
+
+/**
+ * What a change does to every agent of the org, in plain words, or null when it touches only the one agent.
+ * Such a change is never made without asking first.
+ */
+export function orgWideChange(change: PolicyChange): string | null {
+  switch (change.kind) {
+    case 'enable_network':
+      return 'turns network access on for the whole org: every agent given a web tool can then reach the internet';
+    case 'allow_org_kind':
+      return `allows ${change.toolKind} tools for the whole org: every agent given one can then use it`;
+    case 'undeny_tool':
+      return `stops forbidding "${change.tool}" to every agent of the org`;
+    default:
+      return null;
+  }
+}
+
 export const ToolsExplanation = z.object({ agent: z.string(), tools: z.array(ToolVerdict) });
 
 export const AppliedFix = z.object({

@@ -77,7 +77,10 @@ export async function updateAgent(
       issuesFromProblems(problems),
     );
   }
-  const edits = resumeEdits(read.raw as Record<string, unknown>, input.patch);
+  const agentDir = inOrg(context.orgPath, agentPaths(found.value.folder).root);
+  const fileAccess = await canonicalFileAccess(context.orgPath, agentDir, input.patch);
+  if (!fileAccess.ok) return fileAccess;
+  const edits = resumeEdits(read.raw as Record<string, unknown>, fileAccess.value);
   if (edits.length > 0) {
     const updated = await updateResume(context.orgPath, found.value.folder, edits);
     if (!updated.ok)
@@ -103,6 +106,41 @@ export function schedulePreview(
   };
 }
 
+/**
+ * The patch with its file_access entries as the sandbox's canonicalizer writes them (relative to the
+ * org, `shared/./reports/../reports/` → `shared/reports`), or every entry it refuses, located: nothing
+ * the sandbox would refuse is saved.
+ */
+async function canonicalFileAccess(
+  orgPath: string,
+  agentDir: string,
+  patch: z.output<typeof AgentUpdateInput>['patch'],
+): Promise<IpcResult<z.output<typeof AgentUpdateInput>['patch']>> {
+  const fileAccess = patch.permissions?.file_access;
+  if (!fileAccess) return ok(patch);
+  const issues: { path: string; message: string }[] = [];
+  const canonical: Record<string, string[]> = {};
+  for (const [field, kind] of [
+    ['allow_read', 'read'],
+    ['allow_write', 'write'],
+  ] as const) {
+    const entries = fileAccess[field];
+    if (entries === undefined || entries === null) continue;
+    canonical[field] = [];
+    for (const [index, entry] of entries.entries()) {
+      const preview = await previewAccessPath(orgPath, entry, { agentDir, kind });
+      if (preview.ok) canonical[field].push(preview.display);
+      else issues.push({ path: `permissions.file_access.${field}[${index}]`, message: preview.reason });
+    }
+  }
+  if (issues.length > 0)
+    return fail('invalid_change', 'The change was not saved: some file-access paths are refused.', issues);
+  return ok({
+    ...patch,
+    permissions: { ...patch.permissions, file_access: { ...fileAccess, ...canonical } },
+  });
+}
+
 /** Each entry judged by the sandbox's own canonicalizer, from this agent's point of view. */
 export async function fileAccessPreview(
   context: OrgContext,
@@ -114,7 +152,7 @@ export async function fileAccessPreview(
   const previews = await Promise.all(
     input.entries.map(async (entry) => ({
       entry,
-      ...(await previewAccessPath(context.orgPath, entry, { agentDir })),
+      ...(await previewAccessPath(context.orgPath, entry, { agentDir, kind: input.access ?? 'read' })),
     })),
   );
   return ok({ previews });

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import type { PolicyChange } from '../api/tool-schemas';
+import { orgWideChange } from '../api/tool-schemas';
 import type {
   AppliedFix,
+  ApplyFixInput,
   SetEnabledInput,
   SetEnabledResult,
-  ToolRef,
   ToolsCatalog,
 } from '../api/tool-schemas';
 import { fail, ok, type IpcResult } from '../api/result';
@@ -61,11 +62,13 @@ export async function toolsCatalog(context: OrgContext): Promise<IpcResult<Tools
       .filter((connector) => connector.kind === 'composed')
       .flatMap((connector) => connector.tools),
   );
-  const environment = { confinement: await detectConfinement() };
+  const catalogs =
+    resumes.length > 0
+      ? await Promise.all(resumes.map((resume) => context.engine.agentToolCatalog(resume.name)))
+      : [toolCatalog(CATALOG_PROBE, { confinement: await detectConfinement() })];
   const byName = new Map<string, CatalogEntry>();
-  for (const resume of resumes.length > 0 ? resumes : [CATALOG_PROBE])
-    for (const entry of toolCatalog(resume, environment))
-      if (!byName.has(entry.spec.name)) byName.set(entry.spec.name, entry);
+  for (const catalog of catalogs)
+    for (const entry of catalog) if (!byName.has(entry.spec.name)) byName.set(entry.spec.name, entry);
 
   const grants = [];
   for (const resume of resumes) {
@@ -115,7 +118,7 @@ async function verdictOf(context: OrgContext, agent: string, tool: string): Prom
  */
 export async function applyToolFix(
   context: OrgContext,
-  input: z.output<typeof ToolRef>,
+  input: z.output<typeof ApplyFixInput>,
 ): Promise<IpcResult<z.output<typeof AppliedFix>>> {
   const before = await verdictOf(context, input.agent, input.tool);
   if (!before.ok) return before;
@@ -128,6 +131,14 @@ export async function applyToolFix(
       `No setting makes ${input.tool} available to ${input.agent}: ${failing?.reason ?? 'it is refused'}.`,
     );
   }
+  const orgWide = fix.changes.flatMap((change) => orgWideChange(change) ?? []);
+  if (orgWide.length > 0 && !input.confirmOrgWide)
+    return fail(
+      'needs_confirmation',
+      `This fix for ${input.tool} changes the whole org, not only ${input.agent}: it ${orgWide.join('; it ')}. Nothing was changed.`,
+      undefined,
+      'Confirm the org-wide change to apply it.',
+    );
   const found = await findValidAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
   const resume = found.value.resume;
@@ -200,11 +211,12 @@ export async function setToolEnabled(
 ): Promise<IpcResult<z.output<typeof SetEnabledResult>>> {
   const found = await findValidAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
-  const catalog = toolCatalog(found.value.resume, { confinement: await detectConfinement() }).map(
-    (entry) => ({ name: entry.spec.name, grantedBy: entry.grantedBy }),
-  );
+  const catalog = (await context.engine.agentToolCatalog(input.agent)).map((entry) => ({
+    name: entry.spec.name,
+    grantedBy: entry.grantedBy,
+  }));
   const tool = catalog.find((entry) => entry.name === input.tool);
-  if (!tool) return fail('not_found', `There is no tool named "${input.tool}" for ${input.agent}.`);
+  if (!tool) return fail('not_found', `This org has no tool named "${input.tool}" that ${input.agent} could have.`);
   const grants = toggledGrants(found.value.resume.permissions.tools, tool, catalog, input.enabled);
   const updated = await updateResume(context.orgPath, found.value.folder, [
     { path: ['permissions', 'tools'], value: grants },

@@ -464,6 +464,19 @@ export class OrgEngine {
     });
   }
 
+  /** Every tool the agent could have in this org, composed tools and connectors included: what grants can name. */
+  async agentToolCatalog(agentName: string): Promise<CatalogEntry[]> {
+    const agent = await this.findAgent(agentName);
+    await this.secrets.refresh();
+    await this.loadModels();
+    const policy = await this.readPolicyFile();
+    const context = this.toolTurnContext(agent, await this.currentTick(), new TurnMemory(this.agentDir(agent)), {
+      availableMicro: () => 0,
+      charge: () => undefined,
+    });
+    return this.catalogFor(context, await this.composedEntries(agent, policy));
+  }
+
   /** The policy resolver's verdict on every tool the agent could have: what the app and `lemming tools` show. */
   async explainTools(agentName: string): Promise<ToolVerdict[]> {
     const agent = await this.findAgent(agentName);

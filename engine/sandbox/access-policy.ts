@@ -102,7 +102,7 @@ export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
         const resolved =
           grant.entry === null
             ? await realPathOf(grant.lexicalPath, fs)
-            : await resolveAccessEntry(layout.orgPath, grant.entry, fs, { layout });
+            : await resolveAccessEntry(layout.orgPath, grant.entry, fs, { layout, kind });
         return resolved.ok
           ? { ok: true, grant, root: resolved.path }
           : { ok: false, grant, reason: resolved.reason };
@@ -166,17 +166,34 @@ export type ResolvedEntry =
   { ok: true; path: string; display: string; lexicalPath: string } | { ok: false; reason: string };
 
 /**
+ * Forms of a `file_access` entry that would not mean what the person who typed it meant: a blank entry,
+ * spaces around it, and `~` (a home folder in a shell, but an ordinary folder name here, inside the org).
+ */
+function entryFormProblem(entry: string): string | null {
+  if (entry.trim() === '')
+    return 'The path is blank: give a folder inside the org folder, for example shared/reports';
+  if (entry !== entry.trim())
+    return `${quote(entry)} has spaces at its start or end; remove them (a name with them is another folder)`;
+  if (entry === '~' || entry.startsWith('~/') || entry.startsWith('~\\'))
+    return `${quote(entry)} starts with "~", which is not your home folder here: paths are relative to the org folder, so it would name a folder called "~" inside the org`;
+  return null;
+}
+
+/**
  * A `file_access` entry (relative to the org folder, or absolute) canonicalized the way agent paths
- * are, and refused when it leads outside the org. `layout` also admits entries inside the agent's
+ * are, and refused when it leads outside the org. For a `write` entry, a place no agent may ever
+ * change (protected-places.ts) is refused too, since every write there would be. `layout` also admits entries inside the agent's
  * workspace and shared/ when those are links to folders elsewhere.
  */
 export async function resolveAccessEntry(
   orgPath: string,
   entry: string,
   fs: PathResolver,
-  options: { layout?: SandboxLayout; flavor?: PathFlavor } = {},
+  options: { layout?: SandboxLayout; flavor?: PathFlavor; kind?: AccessKind } = {},
 ): Promise<ResolvedEntry> {
-  const screening = screenRawPath(entry, options.flavor ?? HOST_FLAVOR);
+  const form = entryFormProblem(entry);
+  if (form) return { ok: false, reason: form };
+  const screening = screenRawPath(entry, options.flavor ?? HOST_FLAVOR, 'the org folder');
   if (!screening.ok) return { ok: false, reason: `${quote(entry)} ${screening.reason}` };
   const lexicalPath = isAbsolute(entry) ? resolve(entry) : resolve(orgPath, entry);
   const { layout } = options;
@@ -203,6 +220,15 @@ export async function resolveAccessEntry(
       ok: false,
       reason: `${quote(entry)} leads outside the organization folder (to ${real.path}); an agent can only be given folders inside its organization`,
     };
+  if (options.kind === 'write') {
+    const orgReal = await realPathOf(orgPath, fs);
+    const kept = orgReal.ok ? await protectedTarget(orgReal.path, real.path, fs) : null;
+    if (kept)
+      return {
+        ok: false,
+        reason: `${quote(entry)} ${kept}; an agent may read there if allowed, but never write, so it cannot be given for writing`,
+      };
+  }
   return {
     ok: true,
     path: real.path,

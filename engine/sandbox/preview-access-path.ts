@@ -1,5 +1,5 @@
 import type { PathResolver } from './agent-filesystem';
-import { resolveAccessEntry } from './access-policy';
+import { resolveAccessEntry, type AccessKind } from './access-policy';
 import { DiskAgentFilesystem } from './disk-agent-filesystem';
 import { protectedWithin } from './protected-places';
 import { agentLayout } from './sandbox-layout';
@@ -20,17 +20,21 @@ export type AccessPathPreview =
 /**
  * What a `file_access` entry typed into a path editor will grant, as the sandbox will judge it: the
  * same canonicalizer and the same refusals, read from the disk as it is now. With `agentDir`, entries
- * inside that agent's workspace and shared/ are judged as for that agent. `readOnly` says what the
+ * inside that agent's workspace and shared/ are judged as for that agent; with `kind`, as a grant to
+ * read or to write (a write grant of a protected place is refused). `readOnly` says what the
  * protected places (protected-places.ts) keep read-only in it, whatever the grant.
  */
 export async function previewAccessPath(
   orgPath: string,
   entry: string,
-  options: { agentDir?: string; fs?: PathResolver } = {},
+  options: { agentDir?: string; fs?: PathResolver; kind?: AccessKind } = {},
 ): Promise<AccessPathPreview> {
   const fs = options.fs ?? new DiskAgentFilesystem();
   const layout = options.agentDir === undefined ? undefined : agentLayout(orgPath, options.agentDir);
-  const resolved = await resolveAccessEntry(orgPath, entry, fs, layout ? { layout } : {});
+  const resolved = await resolveAccessEntry(orgPath, entry, fs, {
+    ...(layout ? { layout } : {}),
+    ...(options.kind ? { kind: options.kind } : {}),
+  });
   if (!resolved.ok) return resolved;
   const exists = (await fs.stat(resolved.path).catch(() => null)) !== null;
   const orgReal = await fs.realpath(orgPath).catch(() => orgPath);

@@ -25,7 +25,12 @@ export const LONE_SURROGATE = /\p{Cs}/u;
  * `..\..\secret` is harmless here but becomes a way out when the org folder is opened on Windows (orgs
  * move between machines), and a model writing backslashes means folders, not one odd name.
  */
-export function screenRawPath(raw: string, flavor: PathFlavor = HOST_FLAVOR): Screening {
+export function screenRawPath(
+  raw: string,
+  flavor: PathFlavor = HOST_FLAVOR,
+  /** What a relative path starts from, in the words of whoever reads the reason. */
+  base = 'your workspace',
+): Screening {
   if (raw.length === 0) return refuse('is empty');
   if (raw.includes('\0')) return refuse('contains a NUL byte');
   const control = CONTROL_CHARACTER.exec(raw);
@@ -37,7 +42,7 @@ export function screenRawPath(raw: string, flavor: PathFlavor = HOST_FLAVOR): Sc
   const bytes = Buffer.byteLength(raw, 'utf8');
   if (bytes > MAX_PATH_BYTES) return refuse(`is ${bytes} bytes long; the limit is ${MAX_PATH_BYTES} bytes`);
 
-  const form = flavor === 'win32' ? windowsForm(raw) : posixForm(raw);
+  const form = flavor === 'win32' ? windowsForm(raw, base) : posixForm(raw, base);
   if (form) return refuse(form);
 
   for (const name of raw.split(flavor === 'win32' ? /[\\/]/ : '/')) {
@@ -49,22 +54,22 @@ export function screenRawPath(raw: string, flavor: PathFlavor = HOST_FLAVOR): Sc
   return { ok: true };
 }
 
-function posixForm(raw: string): string | null {
+function posixForm(raw: string, base: string): string | null {
   if (/^[\\/]{2}[?.][\\/]/.test(raw))
     return 'is a Windows device path (\\\\?\\ or \\\\.\\), which is not allowed';
   if (/^[\\/]{2}/.test(raw)) return 'is a network (UNC) path, which is not allowed';
   if (DRIVE.test(raw))
-    return 'is a Windows drive path, which does not exist here; use a path relative to your workspace';
+    return `is a Windows drive path, which does not exist here; use a path relative to ${base}`;
   if (raw.includes('\\')) return 'contains a backslash; use "/" to separate folders';
   return null;
 }
 
-function windowsForm(raw: string): string | null {
+function windowsForm(raw: string, base: string): string | null {
   if (/^[\\/]{2}[?.][\\/]/.test(raw))
     return 'is a Windows device path (\\\\?\\ or \\\\.\\), which is not allowed';
   if (/^[\\/]{2}/.test(raw)) return 'is a network (UNC) path, which is not allowed';
   if (/^[\\/]/.test(raw))
-    return 'starts at the root of the current drive, which depends on the process; give the drive or a path relative to your workspace';
+    return `starts at the root of the current drive, which depends on the process; give the drive or a path relative to ${base}`;
   if (DRIVE.test(raw) && !/^[A-Za-z]:[\\/]/.test(raw))
     return 'is relative to the current folder of a drive ("C:" without a slash), which is not allowed';
   return null;

@@ -62,8 +62,18 @@ describe('tools channels', () => {
     expect((await verdict(harness, 'writer', 'file_read')).fix?.changes.map((change) => change.kind)).toEqual(
       ['grant_tool', 'undeny_tool', 'allow_org_kind'],
     );
+    const policyBefore = readFileSync(policyFile(org), 'utf8');
+    expect(await harness.dispatch('tools.applyFix', { agent: 'writer', tool: 'file_read' })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'needs_confirmation',
+        message: expect.stringContaining('changes the whole org, not only writer'),
+      },
+    });
+    expect(readFileSync(policyFile(org), 'utf8')).toBe(policyBefore);
+    expect(resumeOf(org, 'writer').permissions.tools).toEqual(['memory_read', 'memory_write']);
     const fixed = valueOf<{ applied: unknown[]; needsUser: unknown[]; tool: Verdict }>(
-      await harness.dispatch('tools.applyFix', { agent: 'writer', tool: 'file_read' }),
+      await harness.dispatch('tools.applyFix', { agent: 'writer', tool: 'file_read', confirmOrgWide: true }),
     );
     expect(fixed.tool.available).toBe(true);
     expect(fixed.applied).toHaveLength(3);
@@ -123,6 +133,35 @@ describe('tools channels', () => {
     });
     expect(resumeOf(org, 'writer').permissions.tools).toEqual(['memory_read', 'list_agents']);
     expect(harness.events).toContainEqual({ name: 'agents.changed', payload: { names: ['writer'] } });
+  });
+
+  it("setEnabled and the catalog cover the org's composed tools (connectors) as well as built-in ones", async () => {
+    const { harness, org } = await openDemo();
+    mkdirSync(join(org, 'tools'));
+    writeFileSync(
+      join(org, 'tools', 'weather.yaml'),
+      [
+        'name: fetch_weather',
+        'description: Weather for a city',
+        'parameters:',
+        '  city: {type: string, required: true}',
+        'request:',
+        '  method: GET',
+        '  url: "https://weather.example/v1/today?city={{params.city}}"',
+        'allowed_hosts: ["weather.example"]',
+        '',
+      ].join('\n'),
+    );
+    const catalog = valueOf<{ tools: { name: string; source: string }[] }>(
+      await harness.dispatch('tools.catalog', {}),
+    );
+    expect(catalog.tools).toContainEqual(expect.objectContaining({ name: 'fetch_weather', source: 'connector' }));
+    const on = valueOf<{ tool: Verdict; grants: string[] }>(
+      await harness.dispatch('tools.setEnabled', { agent: 'writer', tool: 'fetch_weather', enabled: true }),
+    );
+    expect(on.grants).toEqual(['memory_read', 'memory_write', 'fetch_weather']);
+    expect(on.tool.layers[0]).toMatchObject({ layer: 'allowlist', passed: true });
+    expect(resumeOf(org, 'writer').permissions.tools).toContain('fetch_weather');
   });
 
   it('the catalog describes every tool and says which agent has which', async () => {

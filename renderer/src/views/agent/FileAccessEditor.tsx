@@ -57,7 +57,14 @@ export function FileAccessEditor({ title, entryLabel, help, entries, preview, on
                 {entryPreview?.ok === true && (
                   <span className="path-ok">
                     <span aria-hidden="true">✓ </span>
-                    Leads to <code>{entryPreview.display}</code>{' '}
+                    Leads to{' '}
+                    {entryPreview.display === '.' ? 'the whole org folder' : <code>{entryPreview.display}</code>}
+                    {entryPreview.display !== entry.trim() && (
+                      <>
+                        {' '}
+                        (saved as <code>{entryPreview.display}</code>)
+                      </>
+                    )}{' '}
                     <span className="muted">
                       (<code>{entryPreview.canonical}</code>
                       {entryPreview.exists ? '' : ', not there yet'})

@@ -4,7 +4,7 @@ import { lemming } from '../../lemming';
 import { ErrorAlert } from '../org/ErrorAlert';
 import { FileAccessEditor } from './FileAccessEditor';
 import { SchedulePreviewLine } from './SchedulePreviewLine';
-import { useFileAccessPreview, type PathsPreview } from './use-file-access-preview';
+import { trimmedPath, useFileAccessPreview, type PathsPreview } from './use-file-access-preview';
 
 /** What the user changed and has not saved; untouched fields follow the file as it changes. */
 interface Draft {
@@ -67,8 +67,8 @@ function patchFrom(draft: Draft, shown: Shown): { patch: ResumePatch } | { refus
   if (draft.allowRead !== undefined || draft.allowWrite !== undefined) {
     patch.permissions = {
       file_access: {
-        ...(draft.allowRead !== undefined ? { allow_read: shown.allowRead } : {}),
-        ...(draft.allowWrite !== undefined ? { allow_write: shown.allowWrite } : {}),
+        ...(draft.allowRead !== undefined ? { allow_read: shown.allowRead.map(trimmedPath) } : {}),
+        ...(draft.allowWrite !== undefined ? { allow_write: shown.allowWrite.map(trimmedPath) } : {}),
       },
     };
   }
@@ -102,8 +102,8 @@ export function ResumeForm({
   const [savedAt, setSavedAt] = useState<string | null>(null);
   const [models, setModels] = useState<string[]>([]);
   const shown = useMemo(() => shownValues(resume, draft), [resume, draft]);
-  const readPreview = useFileAccessPreview(agent, shown.allowRead);
-  const writePreview = useFileAccessPreview(agent, shown.allowWrite);
+  const readPreview = useFileAccessPreview(agent, shown.allowRead, 'read');
+  const writePreview = useFileAccessPreview(agent, shown.allowWrite, 'write');
   const dirty = Object.keys(draft).length > 0;
 
   useEffect(() => {
@@ -227,7 +227,7 @@ export function ResumeForm({
         <FileAccessEditor
           title="Folders and files it may read"
           entryLabel="Readable path"
-          help="Paths inside the org folder (for example shared/reports). Its own workspace is always readable."
+          help="Paths inside the org folder, written from the org folder (for example shared/reports). Its own workspace is always readable."
           entries={shown.allowRead}
           preview={readPreview}
           onChange={(entries) => change({ allowRead: entries })}
@@ -235,7 +235,7 @@ export function ResumeForm({
         <FileAccessEditor
           title="Folders and files it may write"
           entryLabel="Writable path"
-          help="Paths inside the org folder it may create and change files in."
+          help="Paths inside the org folder, written from the org folder, where it may create and change files. Agents' settings, outboxes and the org's configuration can never be written."
           entries={shown.allowWrite}
           preview={writePreview}
           onChange={(entries) => change({ allowWrite: entries })}

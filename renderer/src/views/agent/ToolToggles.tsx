@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { IpcError, ToolVerdict } from '../../../../engine/api';
+import { orgWideChange, type IpcError, type ToolVerdict } from '../../../../engine/api';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { lemming } from '../../lemming';
 import { useLemmingQuery, whenAgentChanges } from '../../use-lemming-query';
 import { ErrorAlert } from '../org/ErrorAlert';
@@ -13,6 +14,7 @@ export function ToolToggles({ agent }: { agent: string }) {
   const [actionError, setError] = useState<{ title: string; error: IpcError } | null>(null);
   const [needsUser, setNeedsUser] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<{ tool: ToolVerdict; orgWide: string[] } | null>(null);
 
   const ask = useCallback(() => lemming().tools.explain({ agent }), [agent]);
   const refreshWhen = useMemo(
@@ -42,9 +44,16 @@ export function ToolToggles({ agent }: { agent: string }) {
     replaceTool(result.value.tool);
   }
 
-  async function applyFix(tool: ToolVerdict) {
+  function askThenApplyFix(tool: ToolVerdict) {
+    const orgWide = (tool.fix?.changes ?? []).flatMap((change) => orgWideChange(change) ?? []);
+    if (orgWide.length > 0) setConfirming({ tool, orgWide });
+    else void applyFix(tool, false);
+  }
+
+  async function applyFix(tool: ToolVerdict, confirmOrgWide: boolean) {
+    setConfirming(null);
     setBusy(tool.name);
-    const result = await lemming().tools.applyFix({ agent, tool: tool.name });
+    const result = await lemming().tools.applyFix({ agent, tool: tool.name, confirmOrgWide });
     setBusy(null);
     if (!result.ok)
       return setError({ title: `Could not apply the fix for ${tool.title}.`, error: result.error });
@@ -105,7 +114,7 @@ export function ToolToggles({ agent }: { agent: string }) {
                           type="button"
                           disabled={busy === tool.name}
                           aria-label={`Apply fix for ${tool.title}`}
-                          onClick={() => void applyFix(tool)}
+                          onClick={() => askThenApplyFix(tool)}
                         >
                           Apply fix
                         </button>
@@ -125,6 +134,22 @@ export function ToolToggles({ agent }: { agent: string }) {
           );
         })}
       </ul>
+      <ConfirmDialog
+        open={confirming !== null}
+        title={`Change the whole org for ${confirming?.tool.title ?? ''}?`}
+        confirmLabel="Change the whole org"
+        onConfirm={() => confirming && void applyFix(confirming.tool, true)}
+        onCancel={() => setConfirming(null)}
+      >
+        <p>
+          Giving {agent} {confirming?.tool.title} needs a change that is not only {agent}&apos;s. It:
+        </p>
+        <ul>
+          {confirming?.orgWide.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      </ConfirmDialog>
     </section>
   );
 }

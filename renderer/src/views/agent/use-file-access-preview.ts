@@ -13,12 +13,22 @@ export type PathsPreview =
 /** Where each path is asked for once the user stops typing for this long. */
 const TYPING_PAUSE_MS = 250;
 
-/** Where each path leads for this agent, as the sandbox will judge it; refreshed as the user types. */
-export function useFileAccessPreview(agent: string, entries: string[]): PathsPreview {
-  const key = JSON.stringify([agent, entries]);
+/** A path as it is checked and saved: without the spaces around it. */
+export const trimmedPath = (entry: string) => entry.trim();
+
+/**
+ * Where each path leads for this agent, as the sandbox will judge it as a grant to read or to write;
+ * refreshed as the user types.
+ */
+export function useFileAccessPreview(
+  agent: string,
+  entries: string[],
+  access: 'read' | 'write',
+): PathsPreview {
+  const key = JSON.stringify([agent, entries.map(trimmedPath), access]);
   const ask = useCallback(() => {
-    const [asker, asked] = JSON.parse(key) as [string, string[]];
-    return lemming().agent.fileAccessPreview({ agent: asker, entries: asked });
+    const [asker, asked, kind] = JSON.parse(key) as [string, string[], 'read' | 'write'];
+    return lemming().agent.fileAccessPreview({ agent: asker, entries: asked, access: kind });
   }, [key]);
   const { result } = useLemmingQuery(key, ask, { delayMs: TYPING_PAUSE_MS });
   if (entries.length === 0) return { status: 'ready', previews: [], allOk: true };
