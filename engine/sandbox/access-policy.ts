@@ -2,7 +2,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Resume } from '../org/resume-schema';
 import type { PathResolver } from './agent-filesystem';
 import { realPathOf, type RealPath } from './canonicalize';
-import { protectedTarget } from './protected-places';
+import { AGENTS_FOLDER, protectedTarget } from './protected-places';
 import { isWithin, relativeWithin, type SandboxLayout } from './sandbox-layout';
 import {
   CONTROL_CHARACTER,
@@ -222,7 +222,10 @@ export async function resolveAccessEntry(
     };
   if (options.kind === 'write') {
     const orgReal = await realPathOf(orgPath, fs);
-    const kept = orgReal.ok ? await protectedTarget(orgReal.path, real.path, fs) : null;
+    const kept =
+      orgReal.ok && !holdsWorkspaces(orgReal.path, real.path)
+        ? await protectedTarget(orgReal.path, real.path, fs)
+        : null;
     if (kept)
       return {
         ok: false,
@@ -235,6 +238,13 @@ export async function resolveAccessEntry(
     display: home.display(relativeWithin(home.root, real.path)),
     lexicalPath,
   };
+}
+
+/** agents/ and agents/<folder> are protected but hold workspaces an agent may write in, so a grant of them is not void. */
+function holdsWorkspaces(orgRealPath: string, target: string): boolean {
+  if (!isWithin(orgRealPath, target)) return false;
+  const parts = relativeWithin(orgRealPath, target).split('/');
+  return parts[0] === AGENTS_FOLDER && parts.length <= 2;
 }
 
 /**

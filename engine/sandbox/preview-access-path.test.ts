@@ -49,6 +49,33 @@ describe('previewAccessPath on the disk', () => {
     expect(await previewAccessPath(org, '.')).toMatchObject({ ok: true, display: '.' });
   });
 
+  it('refuses what a person would not mean: a blank path, spaces around it, and ~ for a home folder', async () => {
+    for (const [entry, reason] of [
+      ['   ', 'The path is blank'],
+      [' shared/reports', 'has spaces at its start or end'],
+      ['~/Documents', 'starts with "~", which is not your home folder here'],
+      ['~', 'paths are relative to the org folder'],
+      ['C:/Users', 'use a path relative to the org folder'],
+    ])
+      expect(await previewAccessPath(org, entry), entry).toMatchObject({
+        ok: false,
+        reason: expect.stringContaining(reason),
+      });
+  });
+
+  it('refuses a protected place as a grant to write, and allows it to read', async () => {
+    await mkdir(join(org, 'lemming', 'config'), { recursive: true });
+    for (const entry of ['agents/writer/resume.json', 'agents/writer/outbox', 'lemming/config', '.lemming']) {
+      expect(await previewAccessPath(org, entry, { kind: 'write' }), entry).toMatchObject({
+        ok: false,
+        reason: expect.stringContaining('it cannot be given for writing'),
+      });
+      expect(await previewAccessPath(org, entry, { kind: 'read' }), entry).toMatchObject({ ok: true });
+    }
+    for (const entry of ['.', 'agents', 'agents/writer', 'agents/writer/workspace', 'shared'])
+      expect(await previewAccessPath(org, entry, { kind: 'write' }), entry).toMatchObject({ ok: true });
+  });
+
   it('says what stays read-only whatever the grant: the protected places in or around the folder', async () => {
     expect(await previewAccessPath(org, '.')).toMatchObject({
       ok: true,
