@@ -121,6 +121,9 @@ test('an unavailable tool shows the explainer’s reason next to its toggle, and
   await page.screenshot({ path: testInfo.outputPath('tool-unavailable.png'), fullPage: true });
 
   await row.getByRole('button', { name: /^Apply fix for/ }).click();
+  const ask = page.getByRole('dialog', { name: /^Change the whole org/ });
+  await expect(ask).toContainText('turns network access on for the whole org');
+  await ask.getByRole('button', { name: 'Change the whole org' }).click();
   await expect(row).toContainText('Available to the agent');
   await expect(row.getByRole('switch')).toBeChecked();
   await expect(row).not.toContainText('Not available');

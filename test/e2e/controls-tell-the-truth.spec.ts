@@ -1,0 +1,129 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
+
+// Issue 16, the controls that act through the engine: tool toggles for composed tools, fixes that ask
+// before changing the whole org, and a path editor that shows what the sandbox would allow.
+
+const WEATHER_TOOL = `name: fetch_weather
+description: Today's weather for a city
+parameters:
+  city: {type: string, required: true}
+request:
+  method: GET
+  url: "https://weather.example/v1/today?city={{params.city}}"
+allowed_hosts: ["weather.example"]
+`;
+
+const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+const toolsOf = (org: string, agent: string): string[] =>
+  readJson(join(org, 'agents', agent, 'resume.json')).permissions.tools;
+const networkEnabled = (org: string): boolean => {
+  const file = join(org, 'lemming', 'config', 'policy.json');
+  return existsSync(file) && readJson(file).network?.enabled === true;
+};
+
+function demoWithWeather(lemming: LemmingHarness): string {
+  const org = lemming.copyOfFolder(DEMO_ORG);
+  mkdirSync(join(org, 'tools'));
+  writeFileSync(join(org, 'tools', 'weather.yaml'), WEATHER_TOOL);
+  return org;
+}
+
+async function openOrg(lemming: LemmingHarness, org: string): Promise<void> {
+  lemming.setPickedFolder(org);
+  await lemming.gotoApp();
+  await lemming.page.getByRole('button', { name: 'Choose org folder…' }).click();
+}
+
+async function openAgent(lemming: LemmingHarness, org: string, agent: string): Promise<void> {
+  await openOrg(lemming, org);
+  await lemming.page.getByRole('button', { name: `Open agent ${agent}`, exact: true }).click();
+  await expect(lemming.page.getByRole('heading', { name: new RegExp(`^${agent}`) })).toBeVisible();
+}
+
+test("a connector's tool is switched on for one agent on its page, and its fix asks before changing the whole org", async ({
+  lemming,
+}, testInfo) => {
+  const org = demoWithWeather(lemming);
+  await openAgent(lemming, org, 'writer');
+  const { page } = lemming;
+
+  const row = page.locator('[data-tool="fetch_weather"]');
+  const toggle = row.getByRole('switch');
+  await expect(toggle).not.toBeChecked();
+  await toggle.click();
+  await expect(toggle).toBeChecked();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect.poll(() => toolsOf(org, 'writer')).toContain('fetch_weather');
+  await expect(row).toContainText('network access is off for this org');
+
+  await row.getByRole('button', { name: /^Apply fix for/ }).click();
+  const ask = page.getByRole('dialog', { name: /^Change the whole org/ });
+  await expect(ask).toContainText('turns network access on for the whole org');
+  await page.screenshot({ path: testInfo.outputPath('org-wide-fix-asks.png') });
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  expect(networkEnabled(org)).toBe(false);
+  await expect(row).toContainText('Not available');
+
+  await row.getByRole('button', { name: /^Apply fix for/ }).click();
+  await ask.getByRole('button', { name: 'Change the whole org' }).click();
+  await expect(row).toContainText('Available to the agent');
+  expect(networkEnabled(org)).toBe(true);
+});
+
+test("the Tool Store's per-agent list has the org's composed tools, and their toggle writes the resume", async ({
+  lemming,
+}) => {
+  const org = demoWithWeather(lemming);
+  await openOrg(lemming, org);
+  const { page } = lemming;
+  await page.getByRole('navigation', { name: 'Main views' }).getByRole('button', { name: 'Tool Store' }).click();
+  await page.getByRole('combobox', { name: 'Show tools for agent' }).selectOption('writer');
+  const weather = page
+    .getByRole('list', { name: 'Tools' })
+    .getByRole('listitem')
+    .filter({ hasText: 'fetch_weather' })
+    .getByRole('checkbox', { name: 'Enabled for writer' });
+  await expect(weather).not.toBeChecked();
+  await weather.check();
+  await expect.poll(() => toolsOf(org, 'writer')).toContain('fetch_weather');
+  await expect(weather).toBeChecked();
+});
+
+test('the path editor shows what the sandbox allows: blank, ~ and protected places refused, paths saved canonical', async ({
+  lemming,
+}, testInfo) => {
+  const org = lemming.copyOfFolder(DEMO_ORG);
+  mkdirSync(join(org, 'shared', 'reports'), { recursive: true });
+  const resumePath = join(org, 'agents', 'writer', 'resume.json');
+  await openAgent(lemming, org, 'writer');
+  const { page } = lemming;
+  const writable = page.locator('.file-access-editor').nth(1);
+
+  await page.getByRole('button', { name: 'Add writable path' }).click();
+  const entry = page.getByLabel('Writable path 1', { exact: true });
+  const note = writable.locator('[data-path-note="0"]');
+  for (const [typed, why] of [
+    ['   ', 'The path is blank'],
+    ['~/Documents', 'not your home folder here: paths are relative to the org folder'],
+    ['agents/manager/resume.json', 'cannot be given for writing'],
+    ['agents/manager/outbox', 'cannot be given for writing'],
+    ['lemming/config', 'cannot be given for writing'],
+  ]) {
+    await entry.fill(typed);
+    await expect(note, typed).toContainText('Refused:');
+    await expect(note, typed).toContainText(why);
+    await expect(entry).toHaveAttribute('aria-invalid', 'true');
+  }
+  await page.screenshot({ path: testInfo.outputPath('path-protected-refused.png'), fullPage: true });
+  await expect(writable).not.toContainText('your workspace');
+
+  await entry.fill('  shared/./reports/../reports/ ');
+  await expect(note).toContainText('Leads to shared/reports');
+  await expect(note).toContainText('saved as shared/reports');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved to agents/writer/resume.json' })).toBeVisible();
+  expect(readJson(resumePath).permissions.file_access.allow_write).toEqual(['shared/reports']);
+  await page.screenshot({ path: testInfo.outputPath('path-saved-canonical.png'), fullPage: true });
+});
