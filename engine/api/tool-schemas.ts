@@ -148,6 +148,11 @@ export type CatalogConnector = z.infer<typeof CatalogConnector>;
 
 /** A connector as the Tool Store shows it: the catalog entry and the current values of its settings. */
 export const Connector = CatalogConnector.extend({
+  /**
+   * Whether its tools can work in this org at all, by the policy resolver (org deny list, tool kinds,
+   * network, setup); `readiness` is its setup alone. A card says "Ready" only when this is.
+   */
+  usable: ConnectorReadiness,
   /** The current values of its settings (never secrets); empty when it has none. */
   settings: z.record(z.string(), z.unknown()),
 });

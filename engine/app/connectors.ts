@@ -2,7 +2,12 @@ import type { z } from 'zod';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { Connector, ConnectorConfigInput, ConnectorList } from '../api/tool-schemas';
 import type { JsonEdit } from '../files/json-edit';
-import { POLICY_FILE, readPolicy, updatePolicy } from '../org/policy-file';
+import { parseHostPatterns } from '../net/host-patterns';
+import { discoverAgents } from '../org/discover';
+import { POLICY_FILE, readPolicy, updatePolicy, type OrgPolicy } from '../org/policy-file';
+import type { Resume } from '../org/resume-schema';
+import type { CatalogEntry } from '../tools/tool-catalog';
+import { resolveTools } from '../tools/policy-resolver';
 import type { Connector as CatalogConnector } from '../tools/connectors/connector';
 import { orgConnectors } from './org-connectors';
 import type { OrgContext } from './org-context';
@@ -41,15 +46,94 @@ function settingsOf(connector: CatalogConnector, policy: unknown): Settings {
 }
 
 async function connectorViews(context: OrgContext) {
-  const [{ connectors, loadErrors }, policy] = await Promise.all([
+  const [{ connectors, loadErrors }, policy, discovered] = await Promise.all([
     orgConnectors(context.orgPath, context.secrets.store),
     readPolicy(context.orgPath),
+    discoverAgents(context.orgPath),
   ]);
-  const views: { connector: CatalogConnector; view: Connector }[] = connectors.map((connector) => ({
-    connector,
-    view: { ...connector, settings: settingsOf(connector, policy.ok ? policy.value : {}) },
-  }));
+  const agents = discovered.flatMap((agent) => (agent.valid ? [agent] : []));
+  const catalogs = new Map<string, Promise<CatalogEntry[]>>();
+  const catalogOf = (name: string) => {
+    if (!catalogs.has(name)) catalogs.set(name, context.engine.agentToolCatalog(name));
+    return catalogs.get(name) as Promise<CatalogEntry[]>;
+  };
+  const views: { connector: CatalogConnector; view: Connector }[] = [];
+  for (const connector of connectors) {
+    const agent = agents.find(
+      (candidate) => connector.source?.agent == null || candidate.folder === connector.source.agent,
+    );
+    const usable =
+      agent && policy.ok
+        ? usableFor(connector, agent.resume, policy.value, await catalogOf(agent.resume.name))
+        : connector.readiness;
+    views.push({
+      connector,
+      view: { ...connector, usable, settings: settingsOf(connector, policy.ok ? policy.value : {}) },
+    });
+  }
   return { views, loadErrors };
+}
+
+/** The layers of the policy resolver that are the org's, not one agent's: what decides whether the connector works at all. */
+const ORG_LAYERS = new Set(['org_deny', 'kind', 'readiness']);
+
+/**
+ * Whether the connector's tools can work in this org, from the policy resolver itself: its tools
+ * judged for an agent granted them (the org's deny list, tool kinds, network, setup), leaving out
+ * what each agent decides (its grants, tool kinds, credits).
+ */
+function usableFor(
+  connector: CatalogConnector,
+  resume: Resume,
+  policy: OrgPolicy,
+  catalog: readonly CatalogEntry[],
+): Connector['usable'] {
+  if (!connector.readiness.ready) return connector.readiness;
+  const granted: Resume = {
+    ...resume,
+    permissions: { ...resume.permissions, tools: [...connector.tools], tool_kinds: undefined },
+  };
+  const entries = catalog.filter((entry) => connector.tools.includes(entry.spec.name));
+  const failing = resolveTools({ resume: granted, policy, catalog: entries, credits: null }).flatMap(
+    (verdict) =>
+      verdict.layers.filter((layer) => ORG_LAYERS.has(layer.layer) && !layer.passed).map((layer) => ({ verdict, layer })),
+  );
+  const first = failing[0];
+  if (!first) return connector.readiness;
+  const reasons = [...new Set(failing.map(({ layer }) => layer.reason))];
+  return {
+    ready: false,
+    reason: reasons.join('; '),
+    fix: first.verdict.fix?.summary ?? 'no setting of the org makes it usable',
+  };
+}
+
+/** Settings that name hosts, by the JSON Schema format their connector gives them. */
+function hostSettingProblems(
+  connector: CatalogConnector,
+  name: string,
+  value: unknown,
+): { path: string; message: string }[] {
+  const property = (connector.configSchema.properties as Record<string, { items?: { format?: string } }>)[name];
+  if (property?.items?.format !== 'hostname' || !Array.isArray(value)) return [];
+  const texts = value.filter((item): item is string => typeof item === 'string');
+  const parsed = parseHostPatterns(texts);
+  const problems = parsed.ok ? [] : parsed.issues;
+  const wildcards = parsed.ok
+    ? parsed.patterns.flatMap((pattern, index) =>
+        pattern.kind === 'exact' ? [] : [{ index, pattern: texts[index] ?? '', message: '' }],
+      )
+    : [];
+  return [
+    ...problems.map((issue) => ({
+      path: `values.${name}[${issue.index}]`,
+      message: `"${issue.pattern}" is not a host name: ${issue.message}`,
+    })),
+    ...wildcards.map((issue) => ({
+      path: `values.${name}[${issue.index}]`,
+      message: `"${issue.pattern}" is a pattern; name each private host exactly (for example nas.local)`,
+    })),
+  ];
 }
 
 export async function listConnectors(
@@ -86,6 +170,11 @@ export async function setConnectorConfig(
           message: `${name} is a secret: give text, or null to delete it`,
         });
     } else if (settings.has(name) && connector.config) {
+      const hostProblems = hostSettingProblems(connector, name, value);
+      if (hostProblems.length > 0) {
+        issues.push(...hostProblems);
+        continue;
+      }
       const path = [...pointerPath(connector.config.pointer), name];
       settingEdits.push(value === null ? { path, remove: true } : { path, value });
     } else {

@@ -56,7 +56,7 @@ describe('previewAccessPath on the disk', () => {
       ['~/Documents', 'starts with "~", which is not your home folder here'],
       ['~', 'paths are relative to the org folder'],
       ['C:/Users', 'use a path relative to the org folder'],
-    ])
+    ] as const)
       expect(await previewAccessPath(org, entry), entry).toMatchObject({
         ok: false,
         reason: expect.stringContaining(reason),

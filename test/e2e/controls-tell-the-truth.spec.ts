@@ -110,7 +110,7 @@ test('the path editor shows what the sandbox allows: blank, ~ and protected plac
     ['agents/manager/resume.json', 'cannot be given for writing'],
     ['agents/manager/outbox', 'cannot be given for writing'],
     ['lemming/config', 'cannot be given for writing'],
-  ]) {
+  ] as const) {
     await entry.fill(typed);
     await expect(note, typed).toContainText('Refused:');
     await expect(note, typed).toContainText(why);

@@ -70,7 +70,9 @@ test('a secret set through a connector drawer is never present in any IPC respon
   await drawer.getByLabel('WEATHER_KEY', { exact: true }).fill(FIRST_VALUE);
   await drawer.getByRole('button', { name: 'Save WEATHER_KEY' }).click();
   await expect(drawer.getByText('is set')).toBeVisible();
-  await expect(card).toContainText('Ready');
+  // Set up, but the org's network is off: not "Ready" (the policy resolver decides, not the secret alone).
+  await expect(card).toContainText('Not usable yet');
+  await expect(card).toContainText('network access is off for this org');
   await page.screenshot({ path: testInfo.outputPath('connector-drawer-set.png') });
 
   await drawer.getByRole('button', { name: 'Replace WEATHER_KEY' }).click();

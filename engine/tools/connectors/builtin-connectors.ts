@@ -81,7 +81,7 @@ export const BUILTIN_CONNECTORS: readonly BuiltinConnector[] = [
           title: 'Private hosts agents may reach',
           description:
             'Exact host names on your own machine or network (a local Ollama, a NAS); never an IP range.',
-          items: { type: 'string', minLength: 1 },
+          items: { type: 'string', minLength: 1, format: 'hostname' },
           default: [],
         },
       },

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { Connector } from '../../../../engine/api';
+import type { Connector, IpcError } from '../../../../engine/api';
 import { schemaFields, type SchemaField } from './schema-fields';
 import { SecretField } from './SecretField';
 import { useToolStore } from './tool-store-store';
@@ -28,9 +28,13 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
     setChanged((current) => new Set(current).add(name));
   };
 
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+
   const save = async () => {
     const patch = Object.fromEntries([...changed].map((name) => [name, values[name] ?? null]));
-    if (await saveSettings(connector, patch)) setChanged(new Set());
+    const error = await saveSettings(connector, patch);
+    setFieldErrors(errorsByField(error));
+    if (!error) setChanged(new Set());
   };
 
   return (
@@ -64,12 +68,16 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
           }}
         >
           {settings.map((field) => (
-            <SettingInput
-              key={field.name}
-              field={field}
-              value={values[field.name] ?? null}
-              onChange={change}
-            />
+            <div key={field.name} aria-invalid={fieldErrors[field.name] ? true : undefined}>
+              <SettingInput field={field} value={values[field.name] ?? null} onChange={change} />
+              {fieldErrors[field.name] && (
+                <ul className="field-errors" role="alert" aria-label={`Problems with ${field.title}`}>
+                  {fieldErrors[field.name]?.map((message) => (
+                    <li key={message}>Not saved: {message}</li>
+                  ))}
+                </ul>
+              )}
+            </div>
           ))}
           <button type="submit" className="primary" disabled={changed.size === 0}>
             Save settings
@@ -97,6 +105,16 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
       )}
     </dialog>
   );
+}
+
+/** `values.private_hosts[1]` → the messages of each setting the answer names. */
+function errorsByField(error: IpcError | null): Record<string, string[]> {
+  const byField: Record<string, string[]> = {};
+  for (const issue of error?.issues ?? []) {
+    const name = /^values\.([^.[]+)/.exec(issue.path)?.[1];
+    if (name) byField[name] = [...(byField[name] ?? []), issue.message];
+  }
+  return byField;
 }
 
 function SettingInput({

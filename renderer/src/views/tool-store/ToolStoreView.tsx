@@ -90,13 +90,19 @@ function ConnectorCard({ connector, onOpen }: { connector: Connector; onOpen(): 
     <li className="connector-card" aria-label={connector.name}>
       <div className="connector-heading">
         <h4>{connector.name}</h4>
-        {connector.readiness.ready ? <Badge tone="ok">Ready</Badge> : <Badge tone="warn">Needs setup</Badge>}
+        {connector.usable.ready ? (
+          <Badge tone="ok">Ready</Badge>
+        ) : connector.readiness.ready ? (
+          <Badge tone="warn">Not usable yet</Badge>
+        ) : (
+          <Badge tone="warn">Needs setup</Badge>
+        )}
         <span className="muted">{connector.toolKinds.join(', ')} tools</span>
       </div>
       <p>{connector.description}</p>
-      {!connector.readiness.ready && (
+      {!connector.usable.ready && (
         <p className="readiness">
-          {connector.readiness.reason} <strong>{connector.readiness.fix}</strong>
+          Why: {connector.usable.reason}. <strong>Fix: {connector.usable.fix}</strong>
         </p>
       )}
       {connector.readiness.ready && connector.readiness.note && (

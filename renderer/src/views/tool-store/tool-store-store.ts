@@ -1,6 +1,12 @@
 import { create } from 'zustand';
 import type { z } from 'zod';
-import type { Connector, ConnectorList, SecretListItem, ToolsCatalog } from '../../../../engine/api';
+import type {
+  Connector,
+  ConnectorList,
+  IpcError,
+  SecretListItem,
+  ToolsCatalog,
+} from '../../../../engine/api';
 import { toast } from '../../components/toast-store';
 import { lemming } from '../../lemming';
 
@@ -14,11 +20,11 @@ interface ToolStoreStore {
   state: { status: 'loading' } | { status: 'failed'; message: string } | ({ status: 'loaded' } & Loaded);
   load(): Promise<void>;
   setEnabled(agent: string, tool: string, enabled: boolean): Promise<void>;
-  /** Saves non-secret settings; true when they were saved. */
+  /** Saves non-secret settings; null when they were saved, else why not (its issues name the fields). */
   saveSettings(
     connector: Connector,
     values: Record<string, string | number | boolean | string[] | null>,
-  ): Promise<boolean>;
+  ): Promise<IpcError | null>;
   setSecret(name: string, value: string): Promise<boolean>;
   deleteSecret(name: string): Promise<boolean>;
 }
@@ -65,12 +71,13 @@ export const useToolStore = create<ToolStoreStore>((set, get) => ({
   async saveSettings(connector, values) {
     const result = await lemming().connectors.setConfig({ connector: connector.id, values });
     if (!result.ok) {
-      toast.error(`Could not save the settings of ${connector.name}`, result.error);
-      return false;
+      if (!result.error.issues?.some((issue) => issue.path.startsWith('values.')))
+        toast.error(`Could not save the settings of ${connector.name}`, result.error);
+      return result.error;
     }
     toast.success(`Saved the settings of ${connector.name}`);
     await get().load();
-    return true;
+    return null;
   },
 
   async setSecret(name, value) {
