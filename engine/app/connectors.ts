@@ -116,24 +116,16 @@ function hostSettingProblems(
 ): { path: string; message: string }[] {
   const property = (connector.configSchema.properties as Record<string, { items?: { format?: string } }>)[name];
   if (property?.items?.format !== 'hostname' || !Array.isArray(value)) return [];
-  const texts = value.filter((item): item is string => typeof item === 'string');
-  const parsed = parseHostPatterns(texts);
-  const problems = parsed.ok ? [] : parsed.issues;
-  const wildcards = parsed.ok
-    ? parsed.patterns.flatMap((pattern, index) =>
-        pattern.kind === 'exact' ? [] : [{ index, pattern: texts[index] ?? '', message: '' }],
-      )
-    : [];
-  return [
-    ...problems.map((issue) => ({
-      path: `values.${name}[${issue.index}]`,
-      message: `"${issue.pattern}" is not a host name: ${issue.message}`,
-    })),
-    ...wildcards.map((issue) => ({
-      path: `values.${name}[${issue.index}]`,
-      message: `"${issue.pattern}" is a pattern; name each private host exactly (for example nas.local)`,
-    })),
-  ];
+  return value.flatMap((item, index) => {
+    if (typeof item !== 'string') return [];
+    const parsed = parseHostPatterns([item]);
+    const message = !parsed.ok
+      ? `"${item}" is not a host name: ${parsed.issues[0]?.message ?? 'it cannot be read'}`
+      : parsed.patterns[0]?.kind !== 'exact'
+        ? `"${item}" is a pattern; name each private host exactly (for example nas.local)`
+        : null;
+    return message ? [{ path: `values.${name}[${index}]`, message }] : [];
+  });
 }
 
 export async function listConnectors(

@@ -258,11 +258,64 @@ describe('connectors channels', () => {
         issues: [expect.objectContaining({ message: 'network.enabled must be true or false' })],
       },
     });
+    const policyBefore = readFileSync(policyFile(org), 'utf8');
+    expect(
+      await harness.dispatch('connectors.setConfig', {
+        connector: 'builtin:web',
+        values: { private_hosts: ['nas.local', 'not a host!!', '*.home.lan'] },
+      }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_change',
+        issues: [
+          {
+            path: 'values.private_hosts[1]',
+            message: expect.stringContaining('"not a host!!" is not a host name'),
+          },
+          {
+            path: 'values.private_hosts[2]',
+            message: expect.stringContaining('name each private host exactly'),
+          },
+        ],
+      },
+    });
+    expect(readFileSync(policyFile(org), 'utf8')).toBe(policyBefore);
     expect(
       await harness.dispatch('connectors.setConfig', { connector: 'builtin:nothing', values: { a: 1 } }),
     ).toMatchObject({
       ok: false,
       error: { code: 'not_found' },
+    });
+  });
+
+  it('a connector is usable only when the policy resolver lets its tools work in the org, not when its secrets are set', async () => {
+    const { harness, org } = await openDemo();
+    mkdirSync(join(org, 'tools'));
+    writeFileSync(join(org, 'tools', 'weather.yaml'), WEATHER('WEATHER_KEY'));
+    valueOf(
+      await harness.dispatch('connectors.setConfig', {
+        connector: 'composed:org:fetch_weather',
+        values: { WEATHER_KEY: 'wk-0123456789abcdef' },
+      }),
+    );
+    const card = async (id: string) =>
+      valueOf<{ connectors: { id: string; readiness: unknown; usable: unknown }[] }>(
+        await harness.dispatch('connectors.list', {}),
+      ).connectors.find((connector) => connector.id === id);
+    expect(await card('composed:org:fetch_weather')).toMatchObject({
+      readiness: { ready: true },
+      usable: { ready: false, reason: expect.stringContaining('network access is off for this org') },
+    });
+    expect(await card('builtin:web')).toMatchObject({ usable: { ready: false } });
+    valueOf(
+      await harness.dispatch('connectors.setConfig', { connector: 'builtin:web', values: { enabled: true } }),
+    );
+    expect(await card('composed:org:fetch_weather')).toMatchObject({ usable: { ready: true } });
+    expect(await card('builtin:web')).toMatchObject({ usable: { ready: true } });
+    writeFileSync(policyFile(org), JSON.stringify({ network: { enabled: true }, tools: { deny: ['fetch_weather'] } }));
+    expect(await card('composed:org:fetch_weather')).toMatchObject({
+      usable: { ready: false, reason: expect.stringContaining('the org denies it') },
     });
   });
 

@@ -78,7 +78,10 @@ test("the Tool Store's per-agent list has the org's composed tools, and their to
   const org = demoWithWeather(lemming);
   await openOrg(lemming, org);
   const { page } = lemming;
-  await page.getByRole('navigation', { name: 'Main views' }).getByRole('button', { name: 'Tool Store' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main views' })
+    .getByRole('button', { name: 'Tool Store' })
+    .click();
   await page.getByRole('combobox', { name: 'Show tools for agent' }).selectOption('writer');
   const weather = page
     .getByRole('list', { name: 'Tools' })
@@ -123,7 +126,46 @@ test('the path editor shows what the sandbox allows: blank, ~ and protected plac
   await expect(note).toContainText('Leads to shared/reports');
   await expect(note).toContainText('saved as shared/reports');
   await page.getByRole('button', { name: 'Save changes' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Saved to agents/writer/resume.json' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Saved to agents/writer/resume.json' }),
+  ).toBeVisible();
   expect(readJson(resumePath).permissions.file_access.allow_write).toEqual(['shared/reports']);
   await page.screenshot({ path: testInfo.outputPath('path-saved-canonical.png'), fullPage: true });
+});
+
+test('Tool Store cards are Ready only when the org lets their tools work, and a bad host is refused at its field', async ({
+  lemming,
+}, testInfo) => {
+  const org = demoWithWeather(lemming);
+  await openOrg(lemming, org);
+  const { page } = lemming;
+  await page
+    .getByRole('navigation', { name: 'Main views' })
+    .getByRole('button', { name: 'Tool Store' })
+    .click();
+
+  const web = page.getByRole('listitem', { name: 'Web requests' });
+  const weather = page.getByRole('listitem', { name: 'Fetch weather' });
+  for (const card of [web, weather]) {
+    await expect(card).toContainText('Not usable yet');
+    await expect(card).not.toContainText('Ready');
+    await expect(card).toContainText('network access is off for this org');
+  }
+
+  await web.getByRole('button', { name: /^Set up/ }).click();
+  const drawer = page.getByRole('dialog', { name: 'Web requests settings' });
+  await drawer.getByRole('textbox', { name: /Private hosts/ }).fill('nas.local\nnot a host!!');
+  await drawer.getByRole('button', { name: 'Save settings' }).click();
+  const problems = drawer.getByRole('alert', { name: /^Problems with Private hosts/ });
+  await expect(problems).toContainText('"not a host!!" is not a host name');
+  await page.screenshot({ path: testInfo.outputPath('host-refused-at-field.png') });
+  expect(existsSync(join(org, 'lemming', 'config', 'policy.json'))).toBe(false);
+
+  await drawer.getByRole('textbox', { name: /Private hosts/ }).fill('nas.local');
+  await drawer.getByRole('checkbox', { name: 'Allow network access' }).check();
+  await drawer.getByRole('button', { name: 'Save settings' }).click();
+  await expect(problems).toHaveCount(0);
+  await drawer.getByRole('button', { name: 'Close' }).click();
+  for (const card of [web, weather]) await expect(card).toContainText('Ready');
+  await page.screenshot({ path: testInfo.outputPath('cards-ready.png'), fullPage: true });
 });
