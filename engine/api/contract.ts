@@ -31,7 +31,7 @@ import {
   ModelServerInput,
   ServerModels,
 } from './model-setup-schemas';
-import { RunState, TickReport } from './run-schemas';
+import { RunReadiness, RunState, TickReport } from './run-schemas';
 import { AgentListItem, AppInfo, OrgSummary } from './schemas';
 import {
   ConnectionTest,
@@ -271,6 +271,11 @@ export const contract = {
     output: RunState,
   }),
   'run.state': channel({ summary: 'The run state now.', input: NoInput, output: RunState }),
+  'run.readiness': channel({
+    summary: 'Before a run: which agents will not run and why, and which have a tool that cannot work.',
+    input: NoInput,
+    output: RunReadiness,
+  }),
 
   'credits.balances': channel({
     summary: "Every agent's balance, cap and whether it has run out.",

@@ -58,3 +58,13 @@ export const TickReport = z.object({
   turns: z.array(z.object({ agent: z.string(), status: TurnOutcome })),
 });
 export type TickReport = z.infer<typeof TickReport>;
+
+/** One agent and, in plain words, what keeps it from running or from using a tool it was given. */
+export const AgentReadinessNote = z.object({ agent: z.string(), reason: z.string() });
+
+/** Before a run: the agents that will not run their turns, and those that will with a tool that cannot work. */
+export const RunReadiness = z.object({
+  blocked: z.array(AgentReadinessNote),
+  warnings: z.array(AgentReadinessNote),
+});
+export type RunReadiness = z.infer<typeof RunReadiness>;

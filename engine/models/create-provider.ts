@@ -126,6 +126,30 @@ export function createProvider(entry: ModelEntry, deps: ProviderDeps): ModelProv
   );
 }
 
+/**
+ * What keeps a model from being called at all, before any call is made (no base URL, an API key that is
+ * not set, no program or script, an unknown provider), in the words its failed call would use; null when
+ * nothing does. The run's readiness check asks it.
+ */
+export function modelSetupProblem(entry: ModelEntry, deps: ProviderDeps): string | null {
+  const family = Object.hasOwn(OPENAI_FAMILY, entry.provider) ? OPENAI_FAMILY[entry.provider] : undefined;
+  const defaults =
+    family ?? (entry.provider === 'anthropic' ? ANTHROPIC : entry.provider === 'ollama' ? OLLAMA : undefined);
+  if (defaults) {
+    const endpoint = httpEndpoint(entry, defaults, deps);
+    if (!endpoint.ok) return endpoint.message;
+    const key = endpoint.endpoint.apiKey();
+    return key.ok ? null : key.message;
+  }
+  if (entry.provider === 'cli' && !entry.provider_config.command)
+    return `model "${entry.key}" (cli) needs provider_config.command, the program to run`;
+  if (entry.provider === 'scripted' && !entry.provider_config.script)
+    return `model "${entry.key}" (scripted) needs provider_config.script, the path of its script`;
+  if (!['cli', 'scripted'].includes(entry.provider))
+    return `model "${entry.key}" uses unknown provider "${entry.provider}"`;
+  return null;
+}
+
 function cliProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider {
   const config = entry.provider_config;
   if (!config.command) {

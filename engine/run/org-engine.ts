@@ -19,7 +19,7 @@ import {
 import type { HumanImportance } from '../api/credit-schemas';
 import { ORG_CONFIG_FILE, readOrgConfig } from '../org/org-config-file';
 import { whenExists } from '../files/when-exists';
-import { createProvider } from '../models/create-provider';
+import { createProvider, modelSetupProblem } from '../models/create-provider';
 import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-file';
 import type { ModelProvider } from '../models/types';
 import type { RunLockHolder, TickReport } from '../api/run-schemas';
@@ -470,10 +470,15 @@ export class OrgEngine {
     await this.secrets.refresh();
     await this.loadModels();
     const policy = await this.readPolicyFile();
-    const context = this.toolTurnContext(agent, await this.currentTick(), new TurnMemory(this.agentDir(agent)), {
-      availableMicro: () => 0,
-      charge: () => undefined,
-    });
+    const context = this.toolTurnContext(
+      agent,
+      await this.currentTick(),
+      new TurnMemory(this.agentDir(agent)),
+      {
+        availableMicro: () => 0,
+        charge: () => undefined,
+      },
+    );
     return this.catalogFor(context, await this.composedEntries(agent, policy));
   }
 
@@ -828,6 +833,21 @@ export class OrgEngine {
       else models.set(key, `${where}: ${problem.field}: ${problem.message}`);
     }
     return models;
+  }
+
+  /** Why a turn with this model would fail before calling it (not in models.json, no API key, …); null when it would not. */
+  async modelProblem(key: string): Promise<string | null> {
+    await this.secrets.refresh();
+    const models = await this.loadModels();
+    const entry = models.get(key) ?? models.get(MODELS_FILE_BROKEN);
+    if (entry === undefined)
+      return `its model "${key}" is not in ${MODELS_FILE} (add it in Settings → Models)`;
+    if (typeof entry === 'string') return entry;
+    return modelSetupProblem(entry, {
+      orgPath: this.orgPath,
+      resolveSecret: this.secrets.lookup,
+      env: this.options.env ?? process.env,
+    });
   }
 
   private turnModel(key: string, models: Map<string, ModelEntry | string>): TurnModel {

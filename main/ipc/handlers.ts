@@ -27,6 +27,7 @@ import {
   timelineFacets,
   timelinePage,
 } from '../../engine/app/timeline';
+import { runReadiness } from '../../engine/app/run-readiness';
 import { applyToolFix, explainTools, setToolEnabled, toolsCatalog } from '../../engine/app/tools';
 import type { EngineHost } from '../engine-host/engine-host';
 import type { OrgSession } from '../engine-host/org-session';
@@ -133,6 +134,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'run.step': () => inOrg(async (session) => asResult(await session.controller.step())),
     'run.stop': () => inOrg(async (session) => asResult(session.controller.stop())),
     'run.state': () => inOrg(async (session) => ok(await session.controller.refresh())),
+    'run.readiness': () => inOrg((session) => runReadiness(session)),
 
     'credits.balances': () => inOrg((session) => creditBalances(session)),
     'credits.history': (input) => inOrg(async (session) => ok(creditHistory(session, input))),

@@ -106,6 +106,7 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   'run.step': [{ ticks: 2 }],
   'run.stop': [{ abort: true }],
   'run.state': [{ watch: true }],
+  'run.readiness': [{ agents: 1 }],
   'credits.balances': [{ agent: 'manager' }],
   'credits.history': [{}, { ...manager, limit: 0 }, { ...manager, before: -3 }],
   'credits.topUp': [

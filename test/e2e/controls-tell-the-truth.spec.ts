@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
+import { DEMO_ORG, UPSTREAM_FIXTURES, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
 
 // Issue 16, the controls that act through the engine: tool toggles for composed tools, fixes that ask
 // before changing the whole org, and a path editor that shows what the sandbox would allow.
@@ -168,4 +168,21 @@ test('Tool Store cards are Ready only when the org lets their tools work, and a 
   await drawer.getByRole('button', { name: 'Close' }).click();
   for (const card of [web, weather]) await expect(card).toContainText('Ready');
   await page.screenshot({ path: testInfo.outputPath('cards-ready.png'), fullPage: true });
+});
+
+test("before a run, LeMMing's example org says beside Start which agents will not run and why", async ({
+  lemming,
+}, testInfo) => {
+  const org = lemming.copyOfFolder(join(UPSTREAM_FIXTURES, 'example-org'));
+  await openOrg(lemming, org);
+  const { page } = lemming;
+  const note = page
+    .getByRole('region', { name: 'Run controls' })
+    .getByRole('status', { name: 'Before you start' });
+  await expect(note).toContainText(/\d agents will not run: .*manager/);
+  await note.getByText(/agents will not run/).click();
+  await expect(note).toContainText('manager: model "gpt-4o" (OpenAI) needs an API key');
+  await expect(note).not.toContainText('human');
+  await expect(note).not.toContainText('echo_cli');
+  await page.screenshot({ path: testInfo.outputPath('readiness-beside-start.png') });
 });

@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { RunPhase, RunState } from '../../../../engine/api';
 import { Badge, type BadgeTone } from '../../components/Badge';
 import { lemming } from '../../lemming';
+import { RunReadinessNote } from './RunReadinessNote';
 import { useRunStore } from './run-store';
 import './run.css';
 
@@ -35,6 +36,7 @@ export function RunControls() {
   return (
     <section className="run-controls" aria-label="Run controls" data-run-phase={run?.phase ?? 'unknown'}>
       {run ? <RunBar run={run} /> : <span className="muted">Reading the run state…</span>}
+      {run && <RunReadinessNote phase={run.phase} />}
     </section>
   );
 }

@@ -1,0 +1,73 @@
+import { useEffect, useState } from 'react';
+import type { RunPhase, RunReadiness } from '../../../../engine/api';
+import { lemming } from '../../lemming';
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * Beside Start: the engine's readiness check, so an agent that will not run says so before the run,
+ * not as a failed turn after it. Asked again when agents, the org or the run's phase change.
+ */
+export function RunReadinessNote({ phase }: { phase: RunPhase }) {
+  const [readiness, setReadiness] = useState<RunReadiness | null>(null);
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => {
+    const refresh = () => setVersion((current) => current + 1);
+    const offAgents = lemming().on('agents.changed', refresh);
+    const offOrg = lemming().on('org.changed', refresh);
+    return () => {
+      offAgents();
+      offOrg();
+    };
+  }, []);
+
+  useEffect(() => {
+    let current = true;
+    void lemming()
+      .run.readiness()
+      .then((result) => {
+        if (current) setReadiness(result.ok ? result.value : null);
+      });
+    return () => {
+      current = false;
+    };
+  }, [version, phase]);
+
+  if (!readiness || (readiness.blocked.length === 0 && readiness.warnings.length === 0)) return null;
+  return (
+    <div className="run-readiness" role="status" aria-label="Before you start">
+      {readiness.blocked.length > 0 && (
+        <details>
+          <summary className="run-readiness-blocked">
+            <span aria-hidden="true">⚠ </span>
+            {plural(readiness.blocked.length, 'agent', 'agents')} will not run:{' '}
+            {readiness.blocked.map((note) => note.agent).join(', ')}
+          </summary>
+          <ul>
+            {readiness.blocked.map((note) => (
+              <li key={note.agent}>
+                <strong>{note.agent}</strong>: {note.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {readiness.warnings.length > 0 && (
+        <details>
+          <summary>
+            {plural(readiness.warnings.length, 'agent has', 'agents have')} a tool that will not work:{' '}
+            {readiness.warnings.map((note) => note.agent).join(', ')}
+          </summary>
+          <ul>
+            {readiness.warnings.map((note) => (
+              <li key={note.agent}>
+                <strong>{note.agent}</strong>: {note.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}
