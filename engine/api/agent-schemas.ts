@@ -45,6 +45,10 @@ export const AgentDetail = z.object({
   /** The file's text exactly, for the raw view and for repairing an invalid resume. */
   text: z.string().nullable(),
   state: AgentState,
+  /** Why it is in that state, in plain words: for a failed last turn, the error it recorded. */
+  stateReason: z.string(),
+  /** The tick of its last turn when that turn failed (to open it in the timeline); null otherwise. */
+  failedTick: z.int().nullable(),
   balance: z.number().nullable(),
 });
 export type AgentDetail = z.infer<typeof AgentDetail>;

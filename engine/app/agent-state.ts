@@ -7,6 +7,8 @@ export interface AgentStateInput {
   /** Credits left; null until the first turn seeds the balance. */
   balance: number | null;
   lastTurn: { tick: number; status: string } | null;
+  /** The error the last turn recorded, when it failed. */
+  lastError?: string | null;
 }
 
 /** What the org graph shows for an agent, and why, in words. The first state that applies wins. */
@@ -19,7 +21,9 @@ export function agentStateOf(input: AgentStateInput): { state: AgentState; reaso
   if (input.lastTurn?.status === 'failed')
     return {
       state: 'failing',
-      reason: `Its last turn (tick ${input.lastTurn.tick}) failed; the timeline says why.`,
+      reason: input.lastError
+        ? `Its last turn (tick ${input.lastTurn.tick}) failed: ${input.lastError}`
+        : `Its last turn (tick ${input.lastTurn.tick}) failed; the timeline says why.`,
     };
   return {
     state: 'idle',

@@ -28,13 +28,15 @@ export function describeAgentState(context: OrgContext, agent: DiscoveredAgent) 
   const name = nameOf(agent);
   const micros = agent.valid ? context.engine.ledger.balance(name) : null;
   const balance = micros === null ? null : fromMicros(micros);
+  const lastTurn = agent.valid ? context.turnStatus.latest(name) : null;
   const described = agentStateOf({
     invalidBecause: agent.valid ? null : (agent.problems[0]?.message ?? 'it is not valid'),
     running: context.isRunning(name),
     balance,
-    lastTurn: agent.valid ? context.turnStatus.latest(name) : null,
+    lastTurn,
+    lastError: lastTurn?.status === 'failed' ? context.turnStatus.errorOf(name, lastTurn.tick) : null,
   });
-  return { ...described, balance };
+  return { ...described, balance, failedTick: lastTurn?.status === 'failed' ? lastTurn.tick : null };
 }
 
 export async function getAgent(context: OrgContext, name: string): Promise<IpcResult<AgentDetail>> {
@@ -45,7 +47,7 @@ export async function getAgent(context: OrgContext, name: string): Promise<IpcRe
 
 async function detailOf(context: OrgContext, agent: DiscoveredAgent): Promise<AgentDetail> {
   const read = await readResume(context.orgPath, agent.folder);
-  const { state, balance } = describeAgentState(context, agent);
+  const { state, reason, balance, failedTick } = describeAgentState(context, agent);
   return {
     folder: agent.folder,
     name: nameOf(agent),
@@ -57,6 +59,8 @@ async function detailOf(context: OrgContext, agent: DiscoveredAgent): Promise<Ag
     otherFields: otherFields(read.raw),
     text: read.text,
     state,
+    stateReason: reason,
+    failedTick,
     balance,
   };
 }

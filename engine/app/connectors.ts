@@ -96,7 +96,9 @@ function usableFor(
   const entries = catalog.filter((entry) => connector.tools.includes(entry.spec.name));
   const failing = resolveTools({ resume: granted, policy, catalog: entries, credits: null }).flatMap(
     (verdict) =>
-      verdict.layers.filter((layer) => ORG_LAYERS.has(layer.layer) && !layer.passed).map((layer) => ({ verdict, layer })),
+      verdict.layers
+        .filter((layer) => ORG_LAYERS.has(layer.layer) && !layer.passed)
+        .map((layer) => ({ verdict, layer })),
   );
   const first = failing[0];
   if (!first) return connector.readiness;
@@ -114,7 +116,9 @@ function hostSettingProblems(
   name: string,
   value: unknown,
 ): { path: string; message: string }[] {
-  const property = (connector.configSchema.properties as Record<string, { items?: { format?: string } }>)[name];
+  const property = (connector.configSchema.properties as Record<string, { items?: { format?: string } }>)[
+    name
+  ];
   if (property?.items?.format !== 'hostname' || !Array.isArray(value)) return [];
   return value.flatMap((item, index) => {
     if (typeof item !== 'string') return [];

@@ -216,7 +216,8 @@ export async function setToolEnabled(
     grantedBy: entry.grantedBy,
   }));
   const tool = catalog.find((entry) => entry.name === input.tool);
-  if (!tool) return fail('not_found', `This org has no tool named "${input.tool}" that ${input.agent} could have.`);
+  if (!tool)
+    return fail('not_found', `This org has no tool named "${input.tool}" that ${input.agent} could have.`);
   const grants = toggledGrants(found.value.resume.permissions.tools, tool, catalog, input.enabled);
   const updated = await updateResume(context.orgPath, found.value.folder, [
     { path: ['permissions', 'tools'], value: grants },

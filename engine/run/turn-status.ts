@@ -8,11 +8,28 @@ import type { TurnStatus } from '../api/run-schemas';
  */
 export class TurnStatusReader {
   private readonly selectLatest: Database.Statement;
+  private readonly selectError: Database.Statement;
 
   constructor(db: Database.Database) {
     this.selectLatest = db.prepare(
       'SELECT tick, status FROM turns WHERE agent = ? ORDER BY tick DESC LIMIT 1',
     );
+    // events_by_agent_kind ends in seq, so the newest error of the agent is the first entry read.
+    this.selectError = db.prepare(
+      "SELECT tick, json FROM events WHERE agent = ? AND kind = 'error' ORDER BY seq DESC LIMIT 1",
+    );
+  }
+
+  /** What the agent's failed turn at `tick` recorded as its error, in the engine's words; null when none was. */
+  errorOf(agent: string, tick: number): string | null {
+    const row = this.selectError.get(agent) as { tick: number | null; json: string } | undefined;
+    if (!row || row.tick !== tick) return null;
+    try {
+      const event = JSON.parse(row.json) as { message?: unknown };
+      return typeof event.message === 'string' ? event.message : null;
+    } catch {
+      return null;
+    }
   }
 
   latest(agent: string): { tick: number; status: TurnStatus } | null {

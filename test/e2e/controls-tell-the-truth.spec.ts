@@ -186,3 +186,30 @@ test("before a run, LeMMing's example org says beside Start which agents will no
   await expect(note).not.toContainText('echo_cli');
   await page.screenshot({ path: testInfo.outputPath('readiness-beside-start.png') });
 });
+
+test('an agent whose last turn failed says why on its node, its page and the agent table, with a link to the turn', async ({
+  lemming,
+}, testInfo) => {
+  const org = lemming.copyOfFolder(join(UPSTREAM_FIXTURES, 'example-org'));
+  await openOrg(lemming, org);
+  const { page } = lemming;
+  await page.getByRole('button', { name: 'Step one tick' }).click();
+  await expect(page.locator('[data-agent-node="manager"]')).toContainText('Failing', { timeout: 30_000 });
+
+  const why = 'needs an API key';
+  const node = page.locator('[data-agent-node="manager"]');
+  await expect(node).toContainText('Failing');
+  await expect(node.locator('.agent-node-problem')).toContainText(why);
+  await page.screenshot({ path: testInfo.outputPath('failing-node.png') });
+
+  await page.getByRole('button', { name: 'Table' }).click();
+  await expect(page.locator('[data-agent-row="manager"]')).toContainText(why);
+
+  await page.getByRole('button', { name: 'manager', exact: true }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'Its last turn (tick 1) failed' });
+  await expect(alert).toContainText(`model "gpt-4o" (OpenAI) ${why}`);
+  await page.screenshot({ path: testInfo.outputPath('failing-agent-page.png') });
+  await alert.getByRole('button', { name: 'Show that turn in the timeline' }).click();
+  await expect(page.getByRole('heading', { name: 'Timeline', level: 2 })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Agent', exact: true })).toHaveValue('manager');
+});

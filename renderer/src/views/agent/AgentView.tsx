@@ -1,6 +1,7 @@
 import { LiveAnswerPanel } from '../live/LiveAnswer';
 import { ErrorAlert } from '../org/ErrorAlert';
-import { AgentStateBadge } from '../org/agent-state-badge';
+import { AgentStateBadge, PROBLEM_STATES } from '../org/agent-state-badge';
+import { useNavigation } from '../../stores/navigation-store';
 import '../org/org-view.css';
 import { AgentProblems } from './AgentProblems';
 import { ResumeForm } from './ResumeForm';
@@ -11,6 +12,7 @@ import { useAgentDetail } from './use-agent-detail';
 /** One agent: its resume as a form, its tools with the explainer, and the files it may touch. */
 export function AgentView({ agent }: { agent: string }) {
   const { detail, error, replace } = useAgentDetail(agent);
+  const openTimeline = useNavigation((store) => store.openTimeline);
 
   if (error) return <ErrorAlert error={error} title={`Could not open the agent ${agent}.`} />;
   if (!detail) return <p role="status">Opening {agent}…</p>;
@@ -24,6 +26,23 @@ export function AgentView({ agent }: { agent: string }) {
         </h2>
         <AgentStateBadge state={detail.state} />
       </div>
+      {PROBLEM_STATES.has(detail.state) && (
+        <p className="inline-alert agent-state-reason" role="alert">
+          {detail.stateReason}
+          {detail.failedTick !== null && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => openTimeline({ agent, tick: detail.failedTick ?? undefined })}
+              >
+                Show that turn in the timeline
+              </button>
+            </>
+          )}
+        </p>
+      )}
       <LiveAnswerPanel agent={agent} />
       <p className="muted">
         Its resume is <code>{detail.file}</code>. Saving changes only the fields you edit; everything else in

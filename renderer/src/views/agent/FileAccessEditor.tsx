@@ -58,7 +58,11 @@ export function FileAccessEditor({ title, entryLabel, help, entries, preview, on
                   <span className="path-ok">
                     <span aria-hidden="true">✓ </span>
                     Leads to{' '}
-                    {entryPreview.display === '.' ? 'the whole org folder' : <code>{entryPreview.display}</code>}
+                    {entryPreview.display === '.' ? (
+                      'the whole org folder'
+                    ) : (
+                      <code>{entryPreview.display}</code>
+                    )}
                     {entryPreview.display !== entry.trim() && (
                       <>
                         {' '}

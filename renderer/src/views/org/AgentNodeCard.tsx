@@ -1,7 +1,7 @@
 import { Handle, Position as HandleSide, type Node, type NodeProps } from '@xyflow/react';
 import type { GraphNode } from '../../../../engine/api';
 import { LiveAnswerTail } from '../live/LiveAnswer';
-import { AgentStateBadge } from './agent-state-badge';
+import { AgentStateBadge, PROBLEM_STATES } from './agent-state-badge';
 
 export interface AgentNodeData extends Record<string, unknown> {
   agent: GraphNode;
@@ -45,6 +45,7 @@ export function AgentNodeCard({ data }: NodeProps<AgentFlowNode>) {
         <AgentStateBadge state={agent.state} reason={agent.stateReason} />
         {agent.balance !== null && <span className="agent-node-balance">{agent.balance} credits</span>}
       </div>
+      {PROBLEM_STATES.has(agent.state) && <div className="agent-node-problem">{agent.stateReason}</div>}
       <LiveAnswerTail agent={agent.name} />
       <Handle type="source" position={HandleSide.Bottom} isConnectable={false} />
     </div>

@@ -9,6 +9,9 @@ const STATE_LOOK: Record<AgentState, { label: string; icon: string }> = {
   invalid: { label: 'Invalid resume', icon: '✗' },
 };
 
+/** States that keep an agent from working: their reason is shown in words, not only on hover. */
+export const PROBLEM_STATES: ReadonlySet<AgentState> = new Set(['failing', 'invalid', 'out_of_credits']);
+
 export function AgentStateBadge({ state, reason }: { state: AgentState; reason?: string }) {
   const look = STATE_LOOK[state];
   return (
