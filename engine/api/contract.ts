@@ -63,7 +63,6 @@ import {
   ConnectorList,
   SetEnabledInput,
   SetEnabledResult,
-  ToolRef,
   ToolsCatalog,
   ToolsExplanation,
 } from './tool-schemas';

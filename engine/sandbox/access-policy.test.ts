@@ -106,7 +106,7 @@ describe('grants that lead outside the org', () => {
       "'/elsewhere' leads outside the organization folder (to /elsewhere); an agent can only be given folders inside its organization",
       "'../elsewhere' leads outside the organization folder (to /elsewhere); an agent can only be given folders inside its organization",
       "'shared/../../elsewhere' leads outside the organization folder (to /elsewhere); an agent can only be given folders inside its organization",
-      "The path is blank: give a folder inside the org folder, for example shared/reports",
+      'The path is blank: give a folder inside the org folder, for example shared/reports',
     ]);
   });
 

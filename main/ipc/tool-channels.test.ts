@@ -155,7 +155,9 @@ describe('tools channels', () => {
     const catalog = valueOf<{ tools: { name: string; source: string }[] }>(
       await harness.dispatch('tools.catalog', {}),
     );
-    expect(catalog.tools).toContainEqual(expect.objectContaining({ name: 'fetch_weather', source: 'connector' }));
+    expect(catalog.tools).toContainEqual(
+      expect.objectContaining({ name: 'fetch_weather', source: 'connector' }),
+    );
     const on = valueOf<{ tool: Verdict; grants: string[] }>(
       await harness.dispatch('tools.setEnabled', { agent: 'writer', tool: 'fetch_weather', enabled: true }),
     );
@@ -313,7 +315,10 @@ describe('connectors channels', () => {
     );
     expect(await card('composed:org:fetch_weather')).toMatchObject({ usable: { ready: true } });
     expect(await card('builtin:web')).toMatchObject({ usable: { ready: true } });
-    writeFileSync(policyFile(org), JSON.stringify({ network: { enabled: true }, tools: { deny: ['fetch_weather'] } }));
+    writeFileSync(
+      policyFile(org),
+      JSON.stringify({ network: { enabled: true }, tools: { deny: ['fetch_weather'] } }),
+    );
     expect(await card('composed:org:fetch_weather')).toMatchObject({
       usable: { ready: false, reason: expect.stringContaining('the org denies it') },
     });
