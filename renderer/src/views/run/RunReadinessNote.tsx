@@ -37,37 +37,42 @@ export function RunReadinessNote({ phase }: { phase: RunPhase }) {
   if (!readiness || (readiness.blocked.length === 0 && readiness.warnings.length === 0)) return null;
   return (
     <div className="run-readiness" role="status" aria-label="Before you start">
-      {readiness.blocked.length > 0 && (
-        <details>
-          <summary className="run-readiness-blocked">
-            <span aria-hidden="true">⚠ </span>
-            {plural(readiness.blocked.length, 'agent', 'agents')} will not run:{' '}
-            {readiness.blocked.map((note) => note.agent).join(', ')}
-          </summary>
-          <ul>
-            {readiness.blocked.map((note) => (
-              <li key={note.agent}>
-                <strong>{note.agent}</strong>: {note.reason}
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
-      {readiness.warnings.length > 0 && (
-        <details>
-          <summary>
-            {plural(readiness.warnings.length, 'agent has', 'agents have')} a tool that will not work:{' '}
-            {readiness.warnings.map((note) => note.agent).join(', ')}
-          </summary>
-          <ul>
-            {readiness.warnings.map((note) => (
-              <li key={note.agent}>
-                <strong>{note.agent}</strong>: {note.reason}
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
+      <NoteGroup
+        notes={readiness.blocked}
+        className="run-readiness-blocked"
+        headline={`⚠ ${plural(readiness.blocked.length, 'agent', 'agents')} will not run`}
+      />
+      <NoteGroup
+        notes={readiness.warnings}
+        headline={`${plural(readiness.warnings.length, 'agent has', 'agents have')} a tool that will not work`}
+      />
     </div>
+  );
+}
+
+/** One line naming the agents; opened, each agent's reason. */
+function NoteGroup({
+  notes,
+  headline,
+  className,
+}: {
+  notes: RunReadiness['blocked'];
+  headline: string;
+  className?: string;
+}) {
+  if (notes.length === 0) return null;
+  return (
+    <details>
+      <summary className={className}>
+        {headline}: {notes.map((note) => note.agent).join(', ')}
+      </summary>
+      <ul>
+        {notes.map((note) => (
+          <li key={note.agent}>
+            <strong>{note.agent}</strong>: {note.reason}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
