@@ -231,6 +231,7 @@ describe('dispatch', () => {
       ['secrets.delete', { name: 'DEMO_TOKEN' }],
       ['run.step', {}],
       ['run.state', {}],
+      ['run.readiness', {}],
       ['timeline.page', { limit: 20 }],
       ['timeline.get', { seq: 1 }],
       ['timeline.facets', {}],
