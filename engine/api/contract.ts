@@ -67,6 +67,16 @@ import {
   ToolsExplanation,
 } from './tool-schemas';
 import { SetUpdatesEnabledInput, UpdateStatus } from './update-schemas';
+import {
+  AgentTurns,
+  HumanInboxPage,
+  HumanInboxQuery,
+  MarkReadInput,
+  ReplyInput,
+  TickTurns,
+  TurnDetail,
+  TurnRef,
+} from './inspector-schemas';
 
 const NoInput = z.object({}).strict();
 
@@ -240,6 +250,43 @@ export const contract = {
       "Append the events of a JSON Lines file the user picks to the org's timeline; bad lines are listed.",
     input: NoInput,
     output: TimelineImportResult,
+  }),
+
+  'inspector.turn': channel({
+    summary: "One agent's turn at one tick as a tree: prompt, model calls, tool calls with results, charges.",
+    input: TurnRef,
+    output: TurnDetail,
+  }),
+  'inspector.tick': channel({
+    summary: "Every turn of one tick with when it started and how long it took (the tick's waterfall).",
+    input: z.object({ tick: z.int() }).strict(),
+    output: TickTurns,
+  }),
+  'inspector.agentTurns': channel({
+    summary: "An agent's newest turns, newest first.",
+    input: AgentRef,
+    output: AgentTurns,
+  }),
+
+  'inbox.page': channel({
+    summary: 'Messages for the human (addressed to the human, or to everyone by agents the human reads), newest first.',
+    input: HumanInboxQuery,
+    output: HumanInboxPage,
+  }),
+  'inbox.unread': channel({
+    summary: "How many of the human's messages are unread.",
+    input: NoInput,
+    output: z.object({ unread: z.int().nonnegative() }),
+  }),
+  'inbox.markRead': channel({
+    summary: "Mark some of the human's messages (or all) as read; remembered in the org's timeline file.",
+    input: MarkReadInput,
+    output: z.object({ marked: z.int().nonnegative(), unread: z.int().nonnegative() }),
+  }),
+  'inbox.reply': channel({
+    summary: "Answer a message: a message from the human to its sender, in the human's outbox.",
+    input: ReplyInput,
+    output: SentMessage,
   }),
 
   'run.start': channel({

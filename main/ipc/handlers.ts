@@ -27,6 +27,8 @@ import {
   timelineFacets,
   timelinePage,
 } from '../../engine/app/timeline';
+import { agentTurns, tickTurns, turnDetail } from '../../engine/app/turn-inspector';
+import { humanInboxPage, humanUnread, markHumanRead, replyToMessage } from '../../engine/app/human-inbox';
 import { applyToolFix, explainTools, setToolEnabled, toolsCatalog } from '../../engine/app/tools';
 import type { EngineHost } from '../engine-host/engine-host';
 import type { OrgSession } from '../engine-host/org-session';
@@ -126,6 +128,16 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         session.timelineGrew();
         return imported;
       }),
+
+    'inspector.turn': ({ agent, tick }) => inOrg(async (session) => turnDetail(session.engine.timeline, agent, tick)),
+    'inspector.tick': ({ tick }) => inOrg(async (session) => ok(tickTurns(session.engine.timeline, tick))),
+    'inspector.agentTurns': ({ agent }) =>
+      inOrg(async (session) => ok(agentTurns(session.engine.timeline, agent))),
+
+    'inbox.page': (query) => inOrg((session) => humanInboxPage(session, query)),
+    'inbox.unread': () => inOrg((session) => humanUnread(session)),
+    'inbox.markRead': (input) => inOrg((session) => markHumanRead(session, input)),
+    'inbox.reply': (input) => inOrg((session) => replyToMessage(session, input)),
 
     'run.start': (input) => inOrg((session) => startRun(session, input)),
     'run.pause': () => inOrg(async (session) => asResult(session.controller.pause())),

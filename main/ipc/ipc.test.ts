@@ -114,6 +114,13 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { ...manager, amount: -5 },
     { ...manager, amount: '10' },
   ],
+  'inspector.turn': [{}, { agent: 'manager' }, { agent: '', tick: 1 }, { agent: 'manager', tick: 1.5 }],
+  'inspector.tick': [{}, { tick: 'one' }, { tick: 1, agent: 'manager' }],
+  'inspector.agentTurns': [{}, { agent: 7 }],
+  'inbox.page': [{ before: 0 }, { limit: 0 }, { limit: 201 }, { unread: true }],
+  'inbox.unread': [{ all: true }, 'x'],
+  'inbox.markRead': [{ seqs: [0] }, { seqs: 'all' }, { all: 'yes' }],
+  'inbox.reply': [{}, { seq: 1 }, { seq: 1, text: '  ' }, { seq: 1, text: 'hi', target: 'manager' }],
   'messages.send': [{}, { text: '   ' }, { text: 'hi', importance: 'urgent' }, { text: 'hi', to: 'manager' }],
   'settings.get': [{ section: 'run' }],
   'settings.update': [{ tickIntervalSeconds: 0 }, { maxTurns: 0 }, { theme: 'dark' }],
@@ -230,6 +237,11 @@ describe('dispatch', () => {
       ['secrets.delete', { name: 'DEMO_TOKEN' }],
       ['run.step', {}],
       ['run.state', {}],
+      ['inspector.turn', { agent: 'manager', tick: 1 }],
+      ['inspector.tick', { tick: 1 }],
+      ['inspector.agentTurns', manager],
+      ['inbox.page', {}],
+      ['inbox.unread', {}],
       ['timeline.page', { limit: 20 }],
       ['timeline.get', { seq: 1 }],
       ['timeline.facets', {}],
@@ -274,6 +286,11 @@ describe('dispatch', () => {
       removedId: valueOf<{ removedId: string }>(removed.response).removedId,
     });
     expect(restored).toMatchObject({ ok: true, value: { name: 'editor', valid: true } });
+    const inbox = valueOf<{ messages: { seq: number }[] }>(await harness.dispatch('inbox.page', {}));
+    expect(await harness.dispatch('inbox.reply', { seq: inbox.messages[0]!.seq, text: 'Thanks' })).toMatchObject({
+      ok: true,
+    });
+    expect(await harness.dispatch('inbox.markRead', { all: true })).toMatchObject({ ok: true });
 
     const called = new Set(harness.responses.map((entry) => entry.channel));
     expect(channels.filter((channel) => !called.has(channel))).toEqual([]);
