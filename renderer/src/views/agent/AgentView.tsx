@@ -1,3 +1,4 @@
+import { RecentTurns } from '../inspector/RecentTurns';
 import { LiveAnswerPanel } from '../live/LiveAnswer';
 import { ErrorAlert } from '../org/ErrorAlert';
 import { AgentStateBadge } from '../org/agent-state-badge';
@@ -25,6 +26,7 @@ export function AgentView({ agent }: { agent: string }) {
         <AgentStateBadge state={detail.state} />
       </div>
       <LiveAnswerPanel agent={agent} />
+      <RecentTurns agent={agent} />
       <p className="muted">
         Its resume is <code>{detail.file}</code>. Saving changes only the fields you edit; everything else in
         the file stays as it is
