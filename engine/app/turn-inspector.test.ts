@@ -2,10 +2,9 @@ import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HumanInbox } from '../messages/human-inbox';
-import { OrgEngine } from '../run/org-engine';
 import { tempOrgs } from '../run/test-support/temp-org';
 import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
-import { buildInspectorOrg } from './test-support/inspector-org';
+import { buildInspectorOrg, runInspectorOrg } from './test-support/inspector-org';
 import { agentTurns, tickTurns, turnDetail } from './turn-inspector';
 
 const orgs = tempOrgs();
@@ -17,14 +16,7 @@ afterEach(() => {
   orgs.cleanup();
 });
 
-async function runTicks(org: string, ticks: number): Promise<void> {
-  const engine = await OrgEngine.open({ orgPath: org, env: {} });
-  try {
-    for (let tick = 0; tick < ticks; tick += 1) await engine.runTick();
-  } finally {
-    engine.close();
-  }
-}
+const runTicks = runInspectorOrg;
 
 /** The org's timeline as another machine would open it: read-only, in a folder it may not write. */
 function readOnlyTimeline(org: string): TimelineStore {
@@ -49,6 +41,8 @@ describe('the turn inspector', () => {
     expect(turn).toMatchObject({ agent: 'clerk', tick: 1, status: 'completed' });
     expect(turn.prompt.map((message) => message.part)).toEqual(['system', 'role', 'inbox', 'user']);
     expect(turn.prompt[1]!.content).toContain('You are clerk.');
+    expect(turn.prompt[2]!.content).toContain('Please keep the ledger.');
+    expect(turn.inboxFrom).toEqual(['human']);
 
     const calls = turn.steps.flatMap((step) => (step.type === 'model_call' ? [step.call] : []));
     expect(calls).toHaveLength(2);

@@ -1,3 +1,4 @@
+import { OrgEngine } from '../../run/org-engine';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 
 /**
@@ -57,4 +58,15 @@ export function buildInspectorOrg(orgs: ReturnType<typeof tempOrgs>): string {
       credits: { max_credits: 50, soft_cap: 50 },
     }),
   });
+}
+
+/** The human asks the clerk for the ledger, then the engine runs `ticks` ticks of the org. */
+export async function runInspectorOrg(org: string, ticks: number): Promise<void> {
+  const engine = await OrgEngine.open({ orgPath: org, env: {} });
+  try {
+    await engine.sendHumanMessage('Please keep the ledger.', { target: 'clerk' });
+    for (let tick = 0; tick < ticks; tick += 1) await engine.runTick();
+  } finally {
+    engine.close();
+  }
 }
