@@ -13,12 +13,27 @@ const TARGET_MS = 100;
 
 /** A turn as the engine writes it: two model calls with their prompt, two tool calls and results, a message. */
 function turnEvents(agent: string, tick: number): KnownTimelineEvent[] {
-  const base = { agent, tick, run: 'bench-run', turn: `${tick}:${agent}`, time: new Date(Date.UTC(2026, 0, 1, 0, 0, tick)).toISOString() };
+  const base = {
+    agent,
+    tick,
+    run: 'bench-run',
+    turn: `${tick}:${agent}`,
+    time: new Date(Date.UTC(2026, 0, 1, 0, 0, tick)).toISOString(),
+  };
   const prompt = [
-    { role: 'system', content: `You are an agent in a multi-agent organization. ${'Answer with one JSON object. '.repeat(20)}` },
+    {
+      role: 'system',
+      content: `You are an agent in a multi-agent organization. ${'Answer with one JSON object. '.repeat(20)}`,
+    },
     { role: 'system', content: `YOUR ROLE: ${agent}\n\nKeep the books for tick ${tick}.` },
-    { role: 'user', content: `INCOMING MESSAGES:\nNEW MESSAGES since your last turn:\n[tick ${tick - 1}] From manager: ${'please check the ledger '.repeat(12)}` },
-    { role: 'user', content: `Current tick: ${tick}\nYou are: ${agent}\nAvailable tools: file_read, memory_write` },
+    {
+      role: 'user',
+      content: `INCOMING MESSAGES:\nNEW MESSAGES since your last turn:\n[tick ${tick - 1}] From manager: ${'please check the ledger '.repeat(12)}`,
+    },
+    {
+      role: 'user',
+      content: `Current tick: ${tick}\nYou are: ${agent}\nAvailable tools: file_read, memory_write`,
+    },
   ];
   const usage = { inputTokens: 900, outputTokens: 80 };
   const call = (round: number): KnownTimelineEvent => ({
@@ -46,14 +61,22 @@ function turnEvents(agent: string, tick: number): KnownTimelineEvent[] {
     },
   ];
   return [
-    { ...base, kind: 'turn_started', inbox: { fresh: [{ seq: tick, id: `m${tick}`, from: 'manager' }], earlier: 0, more_waiting: false } },
+    {
+      ...base,
+      kind: 'turn_started',
+      inbox: { fresh: [{ seq: tick, id: `m${tick}`, from: 'manager' }], earlier: 0, more_waiting: false },
+    },
     call(1),
     { ...base, kind: 'credit', entry: 'model_call', amount: -0.00123, reason: 'model call 1' },
     ...tool('r1c1', 'memory_write', true),
     ...tool('r1c2', 'file_read', false),
     call(2),
     { ...base, kind: 'credit', entry: 'model_call', amount: -0.00123, reason: 'model call 2' },
-    { ...base, kind: 'message', entry: { id: `x${tick}`, kind: 'report', payload: { text: 'Books kept.' }, recipients: ['human'] } },
+    {
+      ...base,
+      kind: 'message',
+      entry: { id: `x${tick}`, kind: 'report', payload: { text: 'Books kept.' }, recipients: ['human'] },
+    },
     { ...base, kind: 'credit', entry: 'turn', amount: -0.01, reason: 'turn' },
     { ...base, kind: 'turn_completed', status: 'completed', spent: 0.01246, duration_ms: 870 },
   ];
@@ -89,7 +112,7 @@ export default async function turnInspectorBench(): Promise<BenchSection> {
     const store = reopened.timeline;
     try {
       let seed = 11;
-      const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
       // The first open after the timeline is opened prepares the statements and warms the JIT: reported apart.
       let started = performance.now();
       turnDetail(store, agents[0]!, 1);
@@ -107,7 +130,8 @@ export default async function turnInspectorBench(): Promise<BenchSection> {
         started = performance.now();
         const turns = tickTurns(store, tick);
         tickTimes.push(performance.now() - started);
-        if (turns.turns.length !== AGENT_COUNT) throw new Error(`tick ${tick} has ${turns.turns.length} turns`);
+        if (turns.turns.length !== AGENT_COUNT)
+          throw new Error(`tick ${tick} has ${turns.turns.length} turns`);
       }
       const turnStats = stats(turnTimes);
       const tickStats = stats(tickTimes);
@@ -121,12 +145,19 @@ export default async function turnInspectorBench(): Promise<BenchSection> {
             target: `≤ ${TARGET_MS} ms`,
             met: turnStats.p95 <= TARGET_MS,
           },
-          { metric: 'the first turn opened after the timeline was opened (statements prepared, code not yet optimized)', value: `${firstOpenMs.toFixed(2)} ms` },
+          {
+            metric:
+              'the first turn opened after the timeline was opened (statements prepared, code not yet optimized)',
+            value: `${firstOpenMs.toFixed(2)} ms`,
+          },
           {
             metric: `one tick's turns for the waterfall (inspector.tick, ${AGENT_COUNT} turns) at ${size} events (median, p95 of ${RUNS})`,
             value: `${tickStats.median.toFixed(2)} ms, ${tickStats.p95.toFixed(2)} ms`,
           },
-          { metric: `writing the ${size} events (appendMany, ${BULK_BATCH_SIZE} per transaction)`, value: `${ingestSeconds.toFixed(1)} s` },
+          {
+            metric: `writing the ${size} events (appendMany, ${BULK_BATCH_SIZE} per transaction)`,
+            value: `${ingestSeconds.toFixed(1)} s`,
+          },
         ],
         notes: [
           `Events: ${AGENT_COUNT} agents, each with one turn per tick of ${EVENTS_PER_TURN} events as the engine writes them (turn_started, two model_call events with a 1.2 KB prompt, two tool calls with their results, credits, a message, turn_completed). Turns are picked at random over the whole timeline, on a read-only connection opened after the writes, so the first reads are cold. The target is held to the 95th percentile; the worst run is shown beside it (the machine is shared, so single runs are noisy).`,

@@ -269,7 +269,8 @@ export const contract = {
   }),
 
   'inbox.page': channel({
-    summary: 'Messages for the human (addressed to the human, or to everyone by agents the human reads), newest first.',
+    summary:
+      'Messages for the human (addressed to the human, or to everyone by agents the human reads), newest first.',
     input: HumanInboxQuery,
     output: HumanInboxPage,
   }),

@@ -2,13 +2,20 @@ import { z } from 'zod';
 import { HumanImportance } from './credit-schemas';
 
 /** Which turn to inspect: an agent's turn at one tick (the engine runs at most one per tick). */
-export const TurnRef = z
-  .object({ agent: z.string().min(1).max(256), tick: z.int() })
-  .strict();
+export const TurnRef = z.object({ agent: z.string().min(1).max(256), tick: z.int() }).strict();
 export type TurnRef = z.infer<typeof TurnRef>;
 
 /** What a chat message of the prompt is, in words the inspector shows. */
-export const PromptPart = z.enum(['system', 'role', 'skills', 'memory', 'inbox', 'user', 'assistant', 'tool']);
+export const PromptPart = z.enum([
+  'system',
+  'role',
+  'skills',
+  'memory',
+  'inbox',
+  'user',
+  'assistant',
+  'tool',
+]);
 export type PromptPart = z.infer<typeof PromptPart>;
 
 export const PromptMessage = z.object({ role: z.string(), part: PromptPart, content: z.string() });
@@ -122,7 +129,9 @@ export type TickTurns = z.infer<typeof TickTurns>;
 /** An agent's newest turns, newest first, for its page. */
 export const AgentTurns = z.object({
   agent: z.string(),
-  turns: z.array(z.object({ tick: z.int(), status: z.string().nullable(), durationMs: z.number().nullable() })),
+  turns: z.array(
+    z.object({ tick: z.int(), status: z.string().nullable(), durationMs: z.number().nullable() }),
+  ),
 });
 
 /** A message the human can read: addressed to the human, or to everyone by an agent the human reads. */

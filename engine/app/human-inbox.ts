@@ -21,9 +21,7 @@ const DEFAULT_PAGE = 50;
 
 /** The outboxes the human reads: the human's resume says, as for any agent; without one, every agent's. */
 async function humanReads(orgPath: string): Promise<ReadableSenders> {
-  const human = (await discoverAgents(orgPath)).find(
-    (agent) => agent.valid && agent.resume.name === HUMAN,
-  );
+  const human = (await discoverAgents(orgPath)).find((agent) => agent.valid && agent.resume.name === HUMAN);
   return human?.valid ? readableSenders(human.resume) : { all: true, except: HUMAN };
 }
 

@@ -53,7 +53,9 @@ describe('the turn inspector', () => {
       expect(call.latencyMs).not.toBeNull();
     }
     // Each call records the prompt it was sent, not the conversation as it stood when the turn ended.
-    const sent = calls.map((call) => (JSON.parse(timeline.get(call.seq)!.json) as { prompt: unknown[] }).prompt);
+    const sent = calls.map(
+      (call) => (JSON.parse(timeline.get(call.seq)!.json) as { prompt: unknown[] }).prompt,
+    );
     expect(sent.map((prompt) => prompt.length)).toEqual([4, 6]);
 
     const tools = turn.steps.flatMap((step) => (step.type === 'tool_call' ? [step.call] : []));
@@ -86,7 +88,10 @@ describe('the turn inspector', () => {
     const turn = turnDetail(opened.timeline, 'herald', 1);
     expect(turn.ok && turn.value.steps.at(-1)).toMatchObject({ type: 'other', kind: 'telescope_reading' });
     expect(turn.ok && turn.value.events.at(-1)).toMatchObject({ kind: 'telescope_reading', known: false });
-    expect(turnDetail(opened.timeline, 'clerk', 7)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(turnDetail(opened.timeline, 'clerk', 7)).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 
   it("lists a tick's turns for the waterfall and an agent's newest turns", async () => {

@@ -30,7 +30,10 @@ interface ParsedEvent {
  * Reads the events matching `query` oldest first, in keyset pages: every page walks the indexes the
  * timeline pages use (a tick's seq window, the agent-and-kind index), never the whole table.
  */
-function readEvents(timeline: TimelineStore, query: TimelineQuery): { events: ParsedEvent[]; truncated: boolean } {
+function readEvents(
+  timeline: TimelineStore,
+  query: TimelineQuery,
+): { events: ParsedEvent[]; truncated: boolean } {
   const events: ParsedEvent[] = [];
   let cursor: number | null = null;
   for (;;) {
@@ -62,8 +65,12 @@ export function turnDetail(timeline: TimelineStore, agent: string, tick: number)
   const { events: all, truncated } = readEvents(timeline, { agents: [agent], tickFrom: tick, tickTo: tick });
   if (all.length === 0) return fail('not_found', `${agent} has no events at tick ${tick} in the timeline.`);
   // A tick may hold events of another run's turn (an imported timeline): the newest turn is the one shown.
-  const turnId = [...all].reverse().find((event) => event.known?.kind === 'turn_started')?.known?.turn ?? null;
-  const events = turnId === null ? all : all.filter((event) => {
+  const turnId =
+    [...all].reverse().find((event) => event.known?.kind === 'turn_started')?.known?.turn ?? null;
+  const events =
+    turnId === null
+      ? all
+      : all.filter((event) => {
           const turn = event.fields.turn;
           return turn === turnId || turn === undefined || turn === null;
         });
@@ -143,7 +150,9 @@ function stepsOf(events: ParsedEvent[]): TurnStep[] {
       }
       case 'tool_result': {
         const index = openCalls.findIndex(({ call, callId }) =>
-          known.call_id ? callId === known.call_id : call.tool === known.tool && call.round === (known.round ?? null),
+          known.call_id
+            ? callId === known.call_id
+            : call.tool === known.tool && call.round === (known.round ?? null),
         );
         const call = index >= 0 ? openCalls.splice(index, 1)[0]!.call : null;
         const result = {
@@ -189,7 +198,10 @@ function stepsOf(events: ParsedEvent[]): TurnStep[] {
   return steps;
 }
 
-function modelCall(seq: number, event: Extract<KnownTimelineEvent, { kind: 'model_call' }>): InspectedModelCall {
+function modelCall(
+  seq: number,
+  event: Extract<KnownTimelineEvent, { kind: 'model_call' }>,
+): InspectedModelCall {
   return {
     seq,
     round: event.round,

@@ -81,9 +81,12 @@ export class HumanInbox {
   markRead(target: { seqs: readonly number[] } | 'all', at: Date): number {
     const time = at.toISOString();
     if (target === 'all')
-      return this.statements.get('UPDATE human_inbox SET read_at = ? WHERE read_at IS NULL').run(time).changes;
+      return this.statements.get('UPDATE human_inbox SET read_at = ? WHERE read_at IS NULL').run(time)
+        .changes;
     const mark = this.statements.get('UPDATE human_inbox SET read_at = ? WHERE seq = ? AND read_at IS NULL');
-    return this.db.transaction(() => target.seqs.reduce((count, seq) => count + mark.run(time, seq).changes, 0))();
+    return this.db.transaction(() =>
+      target.seqs.reduce((count, seq) => count + mark.run(time, seq).changes, 0),
+    )();
   }
 }
 
@@ -91,13 +94,16 @@ export class HumanInbox {
 function forHuman(readable: ReadableSenders): [string, string[]] {
   if (readable.all) return ['(h.addressed = 1 OR h.sender <> ?)', [readable.except]];
   if (readable.senders.length === 0) return ['h.addressed = 1', []];
-  return [`(h.addressed = 1 OR h.sender IN (${readable.senders.map(() => '?').join(', ')}))`, [...readable.senders]];
+  return [
+    `(h.addressed = 1 OR h.sender IN (${readable.senders.map(() => '?').join(', ')}))`,
+    [...readable.senders],
+  ];
 }
 
 /** True: names the human; false: sent to everyone; null: not for the human (or the human's own). */
 function addressedToHuman(sender: string, json: string): boolean | null {
   if (sender === HUMAN) return null;
-  let recipients: unknown = null;
+  let recipients: unknown;
   try {
     recipients = (JSON.parse(json) as { recipients?: unknown }).recipients ?? null;
   } catch {

@@ -129,7 +129,8 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         return imported;
       }),
 
-    'inspector.turn': ({ agent, tick }) => inOrg(async (session) => turnDetail(session.engine.timeline, agent, tick)),
+    'inspector.turn': ({ agent, tick }) =>
+      inOrg(async (session) => turnDetail(session.engine.timeline, agent, tick)),
     'inspector.tick': ({ tick }) => inOrg(async (session) => ok(tickTurns(session.engine.timeline, tick))),
     'inspector.agentTurns': ({ agent }) =>
       inOrg(async (session) => ok(agentTurns(session.engine.timeline, agent))),

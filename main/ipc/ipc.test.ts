@@ -287,7 +287,9 @@ describe('dispatch', () => {
     });
     expect(restored).toMatchObject({ ok: true, value: { name: 'editor', valid: true } });
     const inbox = valueOf<{ messages: { seq: number }[] }>(await harness.dispatch('inbox.page', {}));
-    expect(await harness.dispatch('inbox.reply', { seq: inbox.messages[0]!.seq, text: 'Thanks' })).toMatchObject({
+    expect(
+      await harness.dispatch('inbox.reply', { seq: inbox.messages[0]!.seq, text: 'Thanks' }),
+    ).toMatchObject({
       ok: true,
     });
     expect(await harness.dispatch('inbox.markRead', { all: true })).toMatchObject({ ok: true });

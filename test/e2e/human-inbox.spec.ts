@@ -8,7 +8,12 @@ function humanOutbox(org: string): { payload: { text: string; target: string | n
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
     .filter((file) => file.endsWith('.json'))
-    .map((file) => JSON.parse(readFileSync(join(folder, file), 'utf8')) as { payload: { text: string; target: string | null } });
+    .map(
+      (file) =>
+        JSON.parse(readFileSync(join(folder, file), 'utf8')) as {
+          payload: { text: string; target: string | null };
+        },
+    );
 }
 
 /** A new window on the same demo org (opening the demo again keeps the user's copy and its progress). */
@@ -27,7 +32,10 @@ test('an agent replies to the human: the header shows 1 unread, the inbox shows 
   await expect(page.getByRole('button', { name: 'Messages for you', exact: true })).toBeVisible();
 
   // Tick 1 of the demo: the manager delegates to the researcher and tells the human its plan.
-  await page.getByRole('region', { name: 'Run controls' }).getByRole('button', { name: 'Step one tick' }).click();
+  await page
+    .getByRole('region', { name: 'Run controls' })
+    .getByRole('button', { name: 'Step one tick' })
+    .click();
   const inboxButton = page.getByRole('button', { name: 'Messages for you, 1 unread' });
   await expect(inboxButton).toBeVisible();
   await expect(inboxButton.getByTestId('unread-count')).toHaveText('1');
@@ -64,7 +72,10 @@ test('marking a message read is remembered', async ({ lemming }) => {
   const { page } = lemming;
   await lemming.gotoApp();
   await page.getByRole('button', { name: 'Open the demo org' }).click();
-  await page.getByRole('region', { name: 'Run controls' }).getByRole('button', { name: 'Step one tick' }).click();
+  await page
+    .getByRole('region', { name: 'Run controls' })
+    .getByRole('button', { name: 'Step one tick' })
+    .click();
   await page.getByRole('button', { name: 'Messages for you, 1 unread' }).click();
   const message = page.getByRole('listitem', { name: 'Message from manager' });
   await message.getByRole('button', { name: 'Mark as read' }).click();
@@ -73,5 +84,7 @@ test('marking a message read is remembered', async ({ lemming }) => {
   await reopenDemo(page);
   await expect(page.getByRole('button', { name: 'Messages for you', exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Messages for you', exact: true }).click();
-  await expect(page.getByRole('listitem', { name: 'Message from manager' }).getByRole('img', { name: 'Unread' })).toHaveCount(0);
+  await expect(
+    page.getByRole('listitem', { name: 'Message from manager' }).getByRole('img', { name: 'Unread' }),
+  ).toHaveCount(0);
 });

@@ -20,7 +20,10 @@ test('a turn with two tool calls opens from a timeline row: each call with its r
   await lemming.gotoApp();
   await page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
   await page.getByRole('button', { name: 'Open', exact: true }).click();
-  await page.getByRole('navigation', { name: 'Main views' }).getByRole('button', { name: 'Timeline' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main views' })
+    .getByRole('button', { name: 'Timeline' })
+    .click();
 
   // From a timeline row: the clerk's file_read call, then "Open this turn".
   const row = page.locator('.timeline-row', { hasText: 'file_read' }).first();
@@ -30,7 +33,11 @@ test('a turn with two tool calls opens from a timeline row: each call with its r
 
   const prompt = page.getByRole('list', { name: 'Prompt' });
   await expect(prompt.locator('.chat-message')).toHaveCount(4);
-  expect(await prompt.locator('.chat-message').evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.part))).toEqual(['system', 'role', 'inbox', 'user']);
+  expect(
+    await prompt
+      .locator('.chat-message')
+      .evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.part)),
+  ).toEqual(['system', 'role', 'inbox', 'user']);
   await expect(prompt.locator('[data-part="role"]')).toContainText('You are clerk.');
   await expect(prompt.locator('[data-part="inbox"]')).toContainText('From human');
   await expect(prompt.locator('[data-part="inbox"]')).toContainText('Please keep the ledger.');
@@ -57,7 +64,9 @@ test('a turn with two tool calls opens from a timeline row: each call with its r
   }
   // The calls come in order: model, both tools, model.
   expect(
-    await steps.locator(':scope > li').evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.testid)),
+    await steps
+      .locator(':scope > li')
+      .evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.testid)),
   ).toEqual(expect.arrayContaining(['model-call', 'tool-call', 'tool-call', 'model-call', 'message-sent']));
   await expect(steps.getByTestId('message-sent')).toContainText('to human');
 

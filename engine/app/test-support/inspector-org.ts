@@ -1,5 +1,5 @@
 import { OrgEngine } from '../../run/org-engine';
-import { resume, tempOrgs } from '../../run/test-support/temp-org';
+import { resume, type tempOrgs } from '../../run/test-support/temp-org';
 
 /**
  * An org whose clerk, at tick 1, calls two tools (memory_write succeeds, file_read of a missing file
@@ -11,7 +11,10 @@ export function buildInspectorOrg(orgs: ReturnType<typeof tempOrgs>): string {
       scripted: {
         provider: 'scripted',
         model_name: 's',
-        provider_config: { script: 'script.json', prices: { input_per_million: 1000, output_per_million: 4000 } },
+        provider_config: {
+          script: 'script.json',
+          prices: { input_per_million: 1000, output_per_million: 4000 },
+        },
       },
     },
     'script.json': {
@@ -31,7 +34,11 @@ export function buildInspectorOrg(orgs: ReturnType<typeof tempOrgs>): string {
             when: { tick: 1, round: 2 },
             respond: {
               outbox_entries: [
-                { kind: 'report', payload: { text: 'The ledger is written; missing.txt is not there.' }, to: ['human'] },
+                {
+                  kind: 'report',
+                  payload: { text: 'The ledger is written; missing.txt is not there.' },
+                  to: ['human'],
+                },
               ],
               notes: 'Reported to the human.',
             },
@@ -39,7 +46,10 @@ export function buildInspectorOrg(orgs: ReturnType<typeof tempOrgs>): string {
           { respond: { notes: 'Nothing to do.' } },
         ],
         herald: [
-          { when: { tick: 1 }, respond: { outbox_entries: [{ kind: 'note', payload: { text: 'Hear ye' } }] } },
+          {
+            when: { tick: 1 },
+            respond: { outbox_entries: [{ kind: 'note', payload: { text: 'Hear ye' } }] },
+          },
           { respond: { notes: 'Quiet.' } },
         ],
       },

@@ -36,8 +36,8 @@ export function InboxView() {
         )}
       </div>
       <p className="muted">
-        What agents sent to you, and what agents you follow sent to everyone. Your replies go to the agent that
-        wrote, through your outbox.
+        What agents sent to you, and what agents you follow sent to everyone. Your replies go to the agent
+        that wrote, through your outbox.
       </p>
       {result === null && <p role="status">Reading your messages…</p>}
       {result?.ok === false && <ErrorAlert error={result.error} title="Could not read your messages." />}
@@ -98,7 +98,11 @@ function InboxItem({
       show({ tone: 'error', title: 'Your reply was not sent.', detail: describeError(sent.error) });
       return;
     }
-    show({ tone: 'success', title: `Reply sent to ${message.from}.`, detail: 'It is in your outbox for the next tick.' });
+    show({
+      tone: 'success',
+      title: `Reply sent to ${message.from}.`,
+      detail: 'It is in your outbox for the next tick.',
+    });
     setReplying(false);
     setText('');
     onReplied();

@@ -29,7 +29,9 @@ export function TickWaterfall({ tick }: { tick: number }) {
       </div>
       {result === null && <p role="status">Reading the tick…</p>}
       {result?.ok === false && <ErrorAlert error={result.error} title="Could not show this tick." />}
-      {result?.ok && result.value.turns.length === 0 && <p className="muted">No agent took a turn at this tick.</p>}
+      {result?.ok && result.value.turns.length === 0 && (
+        <p className="muted">No agent took a turn at this tick.</p>
+      )}
       {result?.ok && result.value.turns.length > 0 && <Waterfall tick={tick} turns={result.value.turns} />}
     </section>
   );
@@ -41,8 +43,8 @@ function Waterfall({ tick, turns }: { tick: number; turns: TickTurn[] }) {
   return (
     <>
       <p className="muted">
-        Each bar runs from when the turn started to when it ended; the tick took {milliseconds(span)} from its first
-        turn to its last. The longest turn is marked.
+        Each bar runs from when the turn started to when it ended; the tick took {milliseconds(span)} from its
+        first turn to its last. The longest turn is marked.
       </p>
       <ol className="waterfall" aria-label={`Turns of tick ${tick}`}>
         {turns.map((turn) => (
@@ -60,7 +62,8 @@ function Waterfall({ tick, turns }: { tick: number; turns: TickTurn[] }) {
               />
             </span>
             <span className="waterfall-numbers">
-              {turn.durationMs === null ? 'not finished' : milliseconds(turn.durationMs)} · {turn.status ?? '—'}
+              {turn.durationMs === null ? 'not finished' : milliseconds(turn.durationMs)} ·{' '}
+              {turn.status ?? '—'}
             </span>
           </li>
         ))}

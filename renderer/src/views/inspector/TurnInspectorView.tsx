@@ -86,7 +86,9 @@ function TurnTree({ turn }: { turn: TurnDetail }) {
         ))}
       </dl>
       {turn.truncated && (
-        <p className="inline-alert">This turn has more events than the inspector reads; the timeline has all.</p>
+        <p className="inline-alert">
+          This turn has more events than the inspector reads; the timeline has all.
+        </p>
       )}
       <section aria-labelledby="prompt-heading">
         <h3 id="prompt-heading">What the model was sent</h3>
@@ -116,7 +118,10 @@ function TurnTree({ turn }: { turn: TurnDetail }) {
         <ul aria-label="Events of this turn">
           {turn.events.map((event) => (
             <li key={event.seq}>
-              <RawEvent seq={event.seq} label={`#${event.seq} ${event.kind}${event.known ? '' : ' (unknown kind)'}`} />
+              <RawEvent
+                seq={event.seq}
+                label={`#${event.seq} ${event.kind}${event.known ? '' : ' (unknown kind)'}`}
+              />
             </li>
           ))}
         </ul>
@@ -209,8 +214,10 @@ function Step({ step }: { step: TurnStep }) {
             <span className="step-icon" aria-hidden="true">
               •
             </span>
-            {step.kind.replaceAll('_', ' ')}
-            {step.text && <span className="muted">: {step.text}</span>}
+            <span>
+              {sentenceCase(step.kind.replaceAll('_', ' '))}
+              {step.text && <span className="muted">: {step.text}</span>}
+            </span>
           </div>
           <RawEvent seq={step.seq} />
         </li>
@@ -315,4 +322,8 @@ function RawEvent({ seq, label = 'Raw JSON' }: { seq: number; label?: string }) 
       </pre>
     </details>
   );
+}
+
+function sentenceCase(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
