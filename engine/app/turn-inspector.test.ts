@@ -5,6 +5,7 @@ import { HumanInbox } from '../messages/human-inbox';
 import { tempOrgs } from '../run/test-support/temp-org';
 import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
 import { buildInspectorOrg, runInspectorOrg } from './test-support/inspector-org';
+import { main } from '../cli/main';
 import { agentTurns, tickTurns, turnDetail } from './turn-inspector';
 
 const orgs = tempOrgs();
@@ -146,5 +147,25 @@ describe("the human's inbox", () => {
     if (!again.ok) throw new Error(again.error.message);
     stores.push(again.timeline);
     expect(new HumanInbox(again.timeline.db, true).page(readsClerk, { limit: 1 })[0]!.readAt).not.toBeNull();
+  });
+});
+
+describe('lemming turn', () => {
+  it('shows a turn from an org whose folder it may not write', async () => {
+    const org = buildInspectorOrg(orgs);
+    await runTicks(org, 1);
+    chmodSync(join(org, '.lemming'), 0o555);
+    readOnlyFolders.push(join(org, '.lemming'));
+    let stdout = '';
+    const code = await main(['turn', org, 'clerk', '1'], {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: () => undefined },
+      env: {},
+    });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^clerk at tick 1: completed/);
+    expect(stdout).toContain('[user, inbox] INCOMING MESSAGES:');
+    expect(stdout).toMatch(/tool memory_write .* -> ok: Saved memory key 'ledger'/);
+    expect(stdout).toMatch(/tool file_read .* -> error: File 'missing\.txt' not found/);
   });
 });
