@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../harness/lemming-fixture';
 
@@ -29,16 +30,16 @@ test('an agent replies to the human: the header shows 1 unread, the inbox shows 
   const { page } = lemming;
   await lemming.gotoApp();
   await page.getByRole('button', { name: 'Open the demo org' }).click();
-  await expect(page.getByRole('button', { name: 'Messages for you', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Messages', exact: true })).toBeVisible();
 
   // Tick 1 of the demo: the manager delegates to the researcher and tells the human its plan.
   await page
     .getByRole('region', { name: 'Run controls' })
     .getByRole('button', { name: 'Step one tick' })
     .click();
-  const inboxButton = page.getByRole('button', { name: 'Messages for you, 1 unread' });
+  const inboxButton = page.getByRole('button', { name: /^Messages ?, 1 unread$/ });
   await expect(inboxButton).toBeVisible();
-  await expect(inboxButton.getByTestId('unread-count')).toHaveText('1');
+  await expect(inboxButton.getByTestId('unread-count')).toHaveText(', 1 unread');
 
   await inboxButton.click();
   const messages = page.getByRole('list', { name: 'Your messages' });
@@ -47,6 +48,18 @@ test('an agent replies to the human: the header shows 1 unread, the inbox shows 
   await expect(message).toContainText('Plan: research, then a draft, then review.');
   await expect(message.getByRole('img', { name: 'Unread' })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('inbox-unread.png'), fullPage: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).include('.inbox').include('.app-header').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(
+      serious.map(
+        (v) => `${scheme} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+      ),
+    ).toEqual([]);
+  }
+  await page.screenshot({ path: testInfo.outputPath('inbox-unread-dark.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   const org = lemming.host.current()!.orgPath;
   const before = humanOutbox(org).length;
@@ -61,11 +74,11 @@ test('an agent replies to the human: the header shows 1 unread, the inbox shows 
     expect.objectContaining({ text: 'Sounds good. Keep it short.', target: 'manager' }),
   );
   // Answering read the message: the count is gone, and stays gone after the window reloads.
-  await expect(page.getByRole('button', { name: 'Messages for you', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Messages', exact: true })).toBeVisible();
   await expect(message.getByRole('img', { name: 'Unread' })).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath('inbox-replied.png'), fullPage: true });
   await reopenDemo(page);
-  await expect(page.getByRole('button', { name: 'Messages for you', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Messages', exact: true })).toBeVisible();
 });
 
 test('marking a message read is remembered', async ({ lemming }) => {
@@ -76,14 +89,14 @@ test('marking a message read is remembered', async ({ lemming }) => {
     .getByRole('region', { name: 'Run controls' })
     .getByRole('button', { name: 'Step one tick' })
     .click();
-  await page.getByRole('button', { name: 'Messages for you, 1 unread' }).click();
+  await page.getByRole('button', { name: /^Messages ?, 1 unread$/ }).click();
   const message = page.getByRole('listitem', { name: 'Message from manager' });
   await message.getByRole('button', { name: 'Mark as read' }).click();
-  await expect(page.getByRole('button', { name: 'Messages for you', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Messages', exact: true })).toBeVisible();
   await expect(message.getByRole('img', { name: 'Unread' })).toHaveCount(0);
   await reopenDemo(page);
-  await expect(page.getByRole('button', { name: 'Messages for you', exact: true })).toBeVisible();
-  await page.getByRole('button', { name: 'Messages for you', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Messages', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Messages', exact: true }).click();
   await expect(
     page.getByRole('listitem', { name: 'Message from manager' }).getByRole('img', { name: 'Unread' }),
   ).toHaveCount(0);

@@ -1,3 +1,5 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { buildInspectorOrg, runInspectorOrg } from '../../engine/app/test-support/inspector-org';
 import { tempOrgs } from '../../engine/run/test-support/temp-org';
 import { expect, test } from '../harness/lemming-fixture';
@@ -10,6 +12,14 @@ async function ranInspectorOrg(): Promise<string> {
   const org = buildInspectorOrg(orgs);
   await runInspectorOrg(org, 1);
   return org;
+}
+
+async function expectNoSeriousA11yViolations(page: Page, selector: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).include(selector).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
 }
 
 test('a turn with two tool calls opens from a timeline row: each call with its result, tokens and cost, the prompt as chat', async ({
@@ -74,12 +84,18 @@ test('a turn with two tool calls opens from a timeline row: each call with its r
   await read.getByText('Raw JSON of the result').click();
   await expect(read.getByLabel(/Raw JSON of the result/)).toContainText('"kind": "tool_result"');
   await page.screenshot({ path: testInfo.outputPath('turn-inspector.png'), fullPage: true });
+  await expectNoSeriousA11yViolations(page, '.inspector');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectNoSeriousA11yViolations(page, '.inspector');
+  await page.screenshot({ path: testInfo.outputPath('turn-inspector-dark.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // The tick view lists the tick's turns as a waterfall; a bar's agent opens its turn.
   await page.getByRole('button', { name: 'All turns of tick 1' }).click();
   const waterfall = page.getByRole('list', { name: 'Turns of tick 1' });
   await expect(waterfall.locator('.waterfall-row')).toHaveCount(2);
   await page.screenshot({ path: testInfo.outputPath('tick-waterfall.png'), fullPage: true });
+  await expectNoSeriousA11yViolations(page, '.inspector');
   await waterfall.getByRole('button', { name: 'herald' }).click();
   await expect(page.getByRole('heading', { name: 'Turn of herald at tick 1', level: 2 })).toBeVisible();
 });

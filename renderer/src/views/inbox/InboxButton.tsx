@@ -36,13 +36,15 @@ export function InboxButton() {
       type="button"
       className="inbox-button"
       aria-current={view === 'inbox' ? 'page' : undefined}
-      aria-label={count > 0 ? `Messages for you, ${count} unread` : 'Messages for you'}
+      title="Messages for you"
       onClick={() => go('inbox')}
     >
       Messages
       {count > 0 && (
-        <span className="unread-count" data-testid="unread-count" aria-hidden="true">
+        <span className="unread-count" data-testid="unread-count">
+          <span className="visually-hidden">, </span>
           {count}
+          <span className="visually-hidden"> unread</span>
         </span>
       )}
     </button>
