@@ -11,7 +11,7 @@ import type {
 } from '../api/inspector-schemas';
 import { knownEvent, type KnownTimelineEvent } from '../api/timeline-events';
 import type { TimelineEvent, TimelineQuery } from '../api/timeline-schemas';
-import { promptPart } from '../run/prompt';
+import { payloadText, promptPart } from '../run/prompt';
 import type { TimelineStore } from '../timeline/timeline-store';
 
 /** Events one inspector answer reads at most; a turn has a few dozen, so this only bounds odd timelines. */
@@ -185,7 +185,7 @@ function stepsOf(events: ParsedEvent[]): TurnStep[] {
           seq: row.seq,
           to: known.entry.recipients ?? [],
           messageKind: known.entry.kind ?? 'message',
-          text: payloadText(known.entry.payload),
+          text: cut(payloadText(known.entry.payload)),
         });
         break;
       case 'credit':
@@ -225,12 +225,6 @@ function otherText(event: ParsedEvent): string {
     if (typeof fields[key] === 'string' && fields[key] !== '') return fields[key];
   }
   return '';
-}
-
-function payloadText(payload: unknown): string {
-  if (payload && typeof payload === 'object' && typeof (payload as { text?: unknown }).text === 'string')
-    return (payload as { text: string }).text;
-  return cut(JSON.stringify(payload ?? {}));
 }
 
 function cut(text: string): string {

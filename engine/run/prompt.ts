@@ -144,7 +144,11 @@ function messageLine(message: StoredMessage): string {
 
 /** The entry's `payload.text`, or its payload as JSON, as LeMMing shows it. */
 export function messageText(message: StoredMessage): string {
-  const payload = parseEntry(message.json).payload;
+  return payloadText(parseEntry(message.json).payload);
+}
+
+/** An outbox entry's payload as text: its `text`, or the payload as JSON. */
+export function payloadText(payload: unknown): string {
   if (payload && typeof payload === 'object' && typeof (payload as { text?: unknown }).text === 'string') {
     return (payload as { text: string }).text;
   }
