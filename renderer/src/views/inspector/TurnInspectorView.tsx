@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import type {
   InspectedModelCall,
   InspectedToolCall,
@@ -171,58 +171,96 @@ function Step({ step }: { step: TurnStep }) {
       return <ToolCallStep call={step.call} />;
     case 'memory_update':
       return (
-        <li className="turn-step step-memory" data-testid="memory-update">
-          <div className="step-head">
-            <span className="step-icon" aria-hidden="true">
-              ◆
-            </span>
-            Memory: {step.op} <code>{step.key}</code>
-          </div>
+        <StepItem
+          kind="memory"
+          testId="memory-update"
+          icon="◆"
+          seq={step.seq}
+          head={
+            <>
+              Memory: {step.op} <code>{step.key}</code>
+            </>
+          }
+        >
           {step.value !== null && <pre className="step-text">{step.value}</pre>}
-          <RawEvent seq={step.seq} />
-        </li>
+        </StepItem>
       );
     case 'message':
       return (
-        <li className="turn-step step-message" data-testid="message-sent">
-          <div className="step-head">
-            <span className="step-icon" aria-hidden="true">
-              ✉
-            </span>
-            Sent a {step.messageKind} to {step.to.length === 0 ? 'everyone' : step.to.join(', ')}
-          </div>
+        <StepItem
+          kind="message"
+          testId="message-sent"
+          icon="✉"
+          seq={step.seq}
+          head={
+            <>
+              Sent a {step.messageKind} to {step.to.length === 0 ? 'everyone' : step.to.join(', ')}
+            </>
+          }
+        >
           <p className="step-text">{step.text}</p>
-          <RawEvent seq={step.seq} />
-        </li>
+        </StepItem>
       );
     case 'credit':
       return (
-        <li className="turn-step step-credit" data-testid="credit">
-          <div className="step-head">
-            <span className="step-icon" aria-hidden="true">
-              ¢
-            </span>
-            Charged {credits(-step.amount)} for {step.reason}
-          </div>
-          <RawEvent seq={step.seq} />
-        </li>
+        <StepItem
+          kind="credit"
+          testId="credit"
+          icon="¢"
+          seq={step.seq}
+          head={
+            <>
+              Charged {credits(-step.amount)} for {step.reason}
+            </>
+          }
+        />
       );
     case 'other':
       return (
-        <li className="turn-step step-other" data-testid="other-event">
-          <div className="step-head">
-            <span className="step-icon" aria-hidden="true">
-              •
-            </span>
+        <StepItem
+          kind="other"
+          testId="other-event"
+          icon="•"
+          seq={step.seq}
+          head={
             <span>
               {sentenceCase(step.kind.replaceAll('_', ' '))}
               {step.text && <span className="muted">: {step.text}</span>}
             </span>
-          </div>
-          <RawEvent seq={step.seq} />
-        </li>
+          }
+        />
       );
   }
+}
+
+/** One step of the tree: an icon and a line saying what happened, its details, and its raw JSON. */
+function StepItem({
+  kind,
+  testId,
+  icon,
+  head,
+  seq,
+  children,
+}: {
+  kind: string;
+  testId: string;
+  icon: string;
+  head: ReactNode;
+  seq: number;
+  children?: ReactNode;
+}) {
+  return (
+    <li className={`turn-step step-${kind}`} data-testid={testId}>
+      <div className="step-head">
+        <span className="step-icon" aria-hidden="true">
+          {icon}
+        </span>
+        {head}
+      </div>
+      {children}
+      <RawEvent seq={seq} />
+    </li>
+  );
 }
 
 function ModelCallStep({ call }: { call: InspectedModelCall }) {
