@@ -172,7 +172,7 @@ function ToolGrants({
       {grants.length === 0 && (
         <p>No valid agents yet: create or fix an agent in the Org view to give it tools.</p>
       )}
-      <ul className="tool-list" aria-label="Tools">
+      <ul className="store-tool-list" aria-label="Tools">
         {tools.map((tool) => {
           const enabled =
             pending[`${grant?.agent}\u0000${tool.name}`] ?? grant?.enabled.includes(tool.name) ?? false;
@@ -188,7 +188,7 @@ function ToolGrants({
                 )}
               </div>
               {grant && (
-                <div className="tool-toggle">
+                <div className="store-tool-toggle">
                   <label>
                     <input
                       type="checkbox"
