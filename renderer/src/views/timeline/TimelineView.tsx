@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { lemming } from '../../lemming';
+import { countOf } from '../../words/plain-words';
 import { useNavigation } from '../../stores/navigation-store';
 import { EventDetail } from './EventDetail';
 import { EventList } from './EventList';
@@ -62,7 +63,7 @@ function TimelineStatus() {
   const shown = useTimeline((store) => store.window.rows.length);
   return (
     <p className="muted timeline-status">
-      {latestSeq.toLocaleString()} events recorded
+      {countOf(latestSeq, 'event')} recorded
       {shown > 0 ? `; ${shown.toLocaleString()} loaded around you` : ''}
     </p>
   );
@@ -115,7 +116,7 @@ function NewEventsButton() {
   };
   return (
     <button type="button" className="new-events" onClick={show}>
-      {unseen.toLocaleString()} new {unseen === 1 ? 'event' : 'events'} — show
+      {countOf(unseen, 'new event', 'new events')} — show
     </button>
   );
 }
