@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { CreditBalance, CreditHistoryEntry } from '../../../../engine/api';
+import { isHumanOperator, type CreditBalance, type CreditHistoryEntry } from '../../../../engine/api';
 import { attempt } from '../../components/activity-store';
 import { Badge } from '../../components/Badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -16,7 +16,9 @@ const REFRESH_EVERY_MS = 600;
 
 /** Every agent's balance and its history over time, refreshed as the run goes, with a top-up form. */
 export function CreditsPanel() {
-  const { balances, history, error, refresh } = useCreditsStore();
+  const { balances: everyone, history, error, refresh } = useCreditsStore();
+  // The human operator sends messages and never spends: it has no budget to show or top up.
+  const balances = everyone?.filter((row) => !isHumanOperator(row.agent)) ?? null;
   const headingId = useId();
   useThrottledRefresh(refresh);
 
@@ -84,7 +86,7 @@ function CreditRow({ row, entries }: { row: CreditBalance; entries: CreditHistor
           {row.softCap !== null ? ` · warns at ${formatCredits(row.softCap)}` : ''}
         </div>
       )}
-      <CreditChart agent={row.agent} entries={entries} />
+      <CreditChart agent={row.agent} entries={entries} budget={row.maxCredits} />
       {entries.length > 0 && <RecentEntries entries={entries} />}
     </li>
   );

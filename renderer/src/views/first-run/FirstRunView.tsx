@@ -56,8 +56,9 @@ function OpenFailure({ path, error }: { path: string; error: IpcError }) {
         <strong>This folder is not an org.</strong> {error.message}
         <p>
           An org folder holds an <q>agents</q> folder with one folder per agent. You can choose another folder,
-          or make this one a new, empty org: the app then adds an <q>agents</q> folder and a settings file to
-          it, and nothing else.
+          or make this one a new, empty org: the app then adds the folders and settings files of an org
+          (<q>agents</q>, <q>shared</q>, <q>lemming/config</q> and a README), keeps everything already in it,
+          and changes nothing else.
         </p>
         <div className="button-row">
           <button type="button" className="primary" disabled={busy} onClick={() => void createOrg(path)}>

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { AgentListItem } from '../../../../engine/api';
+import { isHumanOperator, type AgentListItem } from '../../../../engine/api';
 import { attempt } from '../../components/activity-store';
 import { toast } from '../../components/toast-store';
 import { lemming } from '../../lemming';
@@ -50,7 +50,7 @@ export function SendMessageForm({ agents }: { agents: AgentListItem[] }) {
             <select value={target} onChange={(event) => setTarget(event.target.value)}>
               <option value="">Everyone who reads your messages</option>
               {agents
-                .filter((agent) => agent.name !== 'human')
+                .filter((agent) => !isHumanOperator(agent.name))
                 .map((agent) => (
                   <option key={agent.folder} value={agent.name}>
                     {agent.name}
