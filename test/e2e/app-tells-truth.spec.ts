@@ -171,3 +171,34 @@ test('the words a newcomer cannot guess are explained where they appear, and all
   for (const word of ['Tick', 'Outbox', 'Resume', 'Memory', 'Credits', 'Schedule'])
     await expect(glossary.getByRole('term').filter({ hasText: word })).toHaveCount(1);
 });
+
+test('the credits chart has axes with values and each tick’s spend, and the human operator has no budget', async ({
+  lemming,
+}, testInfo) => {
+  await openDemoCopy(lemming);
+  const { page } = lemming;
+  const controls = page.getByRole('region', { name: 'Run controls' });
+  await controls.getByRole('button', { name: 'Step one tick' }).click();
+  await expect(controls.getByTestId('current-tick')).toHaveText('Next tick 2');
+  await controls.getByRole('button', { name: 'Step one tick' }).click();
+  await expect(controls.getByTestId('current-tick')).toHaveText('Next tick 3');
+
+  const credits = page.getByRole('list', { name: 'Credit balances' });
+  await expect(credits.getByRole('listitem', { name: 'manager', exact: true })).toBeVisible();
+  await expect(credits.getByRole('listitem', { name: 'human', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('form', { name: 'Top up credits' }).getByRole('option', { name: 'human' })).toHaveCount(0);
+
+  const manager = credits.getByRole('listitem', { name: 'manager', exact: true });
+  const chart = manager.locator('svg.credit-chart');
+  await expect(chart.locator('.chart-bar')).not.toHaveCount(0);
+  await expect(chart.locator('.chart-label').first()).toBeVisible();
+  await expect(chart.locator('.chart-label', { hasText: 'tick 1' })).toHaveCount(1);
+  await expect(chart.locator('.chart-label', { hasText: /^0$/ })).toHaveCount(1);
+  await expect(manager.getByTestId('credit-spend')).toHaveText(/^Spent [\d.,]+ credits in \d+ ticks? \([\d.,<]+% of the budget\)/);
+  await manager.screenshot({ path: testInfo.outputPath('credits-manager.png') });
+
+  await nav(lemming, /^Tool Store/).click();
+  const agentChoice = page.getByRole('combobox', { name: /Show tools for agent/ });
+  await expect(agentChoice).not.toHaveValue('human');
+  await expect(agentChoice.getByRole('option', { name: 'human' })).toHaveCount(0);
+});
