@@ -162,6 +162,18 @@ test('the words a newcomer cannot guess are explained where they appear, and all
 }) => {
   await openDemoCopy(lemming);
   const { page } = lemming;
+  const message = page.getByRole('region', { name: 'Message the agents' });
+  await message.getByRole('button', { name: 'outbox', exact: true }).click();
+  await expect(message.getByRole('note')).toContainText('Agents never talk directly');
+  const credits = page.getByRole('region', { name: 'Credits' });
+  await credits.getByRole('button', { name: 'credits', exact: true }).click();
+  await expect(credits.getByRole('note')).toContainText('does not take its turn');
+  await page.getByRole('button', { name: 'Open agent writer', exact: true }).click();
+  await page.getByRole('button', { name: 'resume', exact: true }).click();
+  await expect(page.getByRole('note')).toContainText('An agent’s description');
+  // The file behind it is named only under Advanced.
+  await expect(page.getByText('agents/writer/resume.json', { exact: true })).toBeHidden();
+
   await nav(lemming, /^Settings/).click();
   const running = page.getByRole('region', { name: 'Running' });
   await running.getByRole('button', { name: 'tick', exact: true }).click();

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { GlossaryLink } from '../../components/Glossary';
 import { isHumanOperator, type CreditBalance, type CreditHistoryEntry } from '../../../../engine/api';
 import { attempt } from '../../components/activity-store';
 import { Badge } from '../../components/Badge';
@@ -25,6 +26,9 @@ export function CreditsPanel() {
   return (
     <section className="panel credits" aria-labelledby={headingId}>
       <h2 id={headingId}>Credits</h2>
+      <p className="muted small">
+        What each agent has left to spend on its model. <GlossaryLink term="credits" />: how they work.
+      </p>
       {error && (
         <p className="inline-error" role="alert">
           Could not read the credits. {describeError(error)}
@@ -99,7 +103,7 @@ const KIND_WORDS: Record<CreditHistoryEntry['kind'], string> = {
   model_call: 'Model call',
   tool: 'Tool',
   adjustment: 'Adjustment',
-  external_adjustment: 'Changed in credits.json',
+  external_adjustment: 'Changed by hand in the credits file',
 };
 
 function RecentEntries({ entries }: { entries: CreditHistoryEntry[] }) {

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { GlossaryLink } from '../../components/Glossary';
 import { lemming } from '../../lemming';
 import { countOf } from '../../words/plain-words';
 import { useNavigation } from '../../stores/navigation-store';
@@ -142,8 +143,8 @@ function TimelineListOrEmpty() {
       <div className="empty-state">
         <h3>Nothing has happened yet</h3>
         <p>
-          Start a run or step one tick with the run controls: every message, model call, tool use and credit
-          charge of the agents appears here as it happens.
+          Start a run or step one <GlossaryLink term="tick" /> with the run controls: every message, model
+          call, tool use and credit charge of the agents appears here as it happens.
         </p>
       </div>
     );
