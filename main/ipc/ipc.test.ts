@@ -210,6 +210,7 @@ describe('dispatch', () => {
     const calls: [Channel, unknown][] = [
       ['app.info', {}],
       ['org.pickFolder', {}],
+      ['org.create', { path: harness.tempDir() }],
       ['org.open', { path: org }],
       ['org.agents', {}],
       ['org.summary', {}],
