@@ -13,12 +13,17 @@ const SHARED = [join(REPO_ROOT, 'renderer', 'src'), join(REPO_ROOT, 'renderer', 
 export function subjectClasses(css: string): Set<string> {
   const classes = new Set<string>();
   const withoutComments = css.replace(/\/\*[\s\S]*?\*\//g, '');
-  for (const [, prelude] of withoutComments.matchAll(/([^{}]+)\{/g)) {
+  for (const match of withoutComments.matchAll(/([^{}]+)\{/g)) {
+    const prelude = match[1]!;
     if (prelude.trim().startsWith('@')) continue;
     for (const selector of prelude.split(',')) {
-      const subject = selector.trim().split(/\s+|\s*[>+~]\s*/).at(-1) ?? '';
-      for (const [, name] of subject.replace(/:(where|is|not|has)\([^)]*\)/g, '').matchAll(/\.(-?[_a-zA-Z][\w-]*)/g))
-        classes.add(name);
+      const subject =
+        selector
+          .trim()
+          .split(/\s+|\s*[>+~]\s*/)
+          .at(-1) ?? '';
+      const withoutArguments = subject.replace(/:(where|is|not|has)\([^)]*\)/g, '');
+      for (const name of withoutArguments.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)) classes.add(name[1]!);
     }
   }
   return classes;
@@ -40,7 +45,9 @@ export function scopeClashes(
         if (sharedClasses.has(name)) continue;
         owners.set(name, new Set([...(owners.get(name) ?? []), view]));
       }
-  return [...owners].filter(([, views]) => views.size > 1).map(([name, views]) => ({ name, views: [...views].sort() }));
+  return [...owners]
+    .filter(([, views]) => views.size > 1)
+    .map(([name, views]) => ({ name, views: [...views].sort() }));
 }
 
 function cssFiles(folder: string, recursive: boolean): string[] {
@@ -58,7 +65,9 @@ export function repositoryStylesheets(): { stylesheets: Record<string, string[]>
     const view = relative(VIEWS, file).split(sep)[0]!;
     (stylesheets[view] ??= []).push(readFileSync(file, 'utf8'));
   }
-  const shared = SHARED.flatMap((folder) => cssFiles(folder, false)).map((file) => readFileSync(file, 'utf8'));
+  const shared = SHARED.flatMap((folder) => cssFiles(folder, false)).map((file) =>
+    readFileSync(file, 'utf8'),
+  );
   return { stylesheets, shared };
 }
 

@@ -29,6 +29,9 @@ export function localTime(iso: string, now: number = Date.now()): { local: strin
     relative:
       seconds === 0
         ? 'just now'
-        : new Intl.RelativeTimeFormat(undefined, { numeric: 'always' }).format(Math.round(seconds / size), unit),
+        : new Intl.RelativeTimeFormat(undefined, { numeric: 'always' }).format(
+            Math.round(seconds / size),
+            unit,
+          ),
   };
 }

@@ -44,7 +44,9 @@ export const CreditChart = memo(function CreditChart({
   const x = (index: number) =>
     entries.length === 1 ? LEFT + plotWidth / 2 : LEFT + (index / (entries.length - 1)) * plotWidth;
   const y = (value: number) => TOP + plotHeight - ((value - low) / (high - low)) * plotHeight;
-  const points = balances.map((balance, index) => `${x(index).toFixed(1)},${y(balance).toFixed(1)}`).join(' ');
+  const points = balances
+    .map((balance, index) => `${x(index).toFixed(1)},${y(balance).toFixed(1)}`)
+    .join(' ');
 
   const spending = spendPerTick(entries);
   const firstTick = entries.find((entry) => entry.tick !== null)?.tick ?? null;
@@ -54,7 +56,9 @@ export const CreditChart = memo(function CreditChart({
   const ticks = firstTick !== null && lastTick !== null ? lastTick - firstTick + 1 : 0;
   const barWidth = ticks > 0 ? Math.max(2, Math.min(24, plotWidth / ticks - 2)) : 0;
   const barX = (tick: number) =>
-    ticks <= 1 ? LEFT + plotWidth / 2 - barWidth / 2 : LEFT + ((tick - firstTick!) / (ticks - 1)) * (plotWidth - barWidth);
+    ticks <= 1
+      ? LEFT + plotWidth / 2 - barWidth / 2
+      : LEFT + ((tick - firstTick!) / (ticks - 1)) * (plotWidth - barWidth);
   /** The bars share the bottom quarter of the plot, scaled to the tick that spent most. */
   const barHeight = (spent: number) => (mostSpent > 0 ? (spent / mostSpent) * plotHeight * 0.25 : 0);
 

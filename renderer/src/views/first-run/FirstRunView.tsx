@@ -55,10 +55,10 @@ function OpenFailure({ path, error }: { path: string; error: IpcError }) {
       <div className="error-banner" role="alert">
         <strong>This folder is not an org.</strong> {error.message}
         <p>
-          An org folder holds an <q>agents</q> folder with one folder per agent. You can choose another folder,
-          or make this one a new, empty org: the app then adds the folders and settings files of an org
-          (<q>agents</q>, <q>shared</q>, <q>lemming/config</q> and a README), keeps everything already in it,
-          and changes nothing else.
+          An org folder holds an <q>agents</q> folder with one folder per agent. You can choose another
+          folder, or make this one a new, empty org: the app then adds the folders and settings files of an
+          org (<q>agents</q>, <q>shared</q>, <q>lemming/config</q> and a README), keeps everything already in
+          it, and changes nothing else.
         </p>
         <div className="button-row">
           <button type="button" className="primary" disabled={busy} onClick={() => void createOrg(path)}>
