@@ -15,3 +15,4 @@ export * from './client';
 export * from './model-event-schemas';
 export * from './model-setup-schemas';
 export * from './inspector-schemas';
+export * from './human-operator';

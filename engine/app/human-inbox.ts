@@ -9,7 +9,8 @@ import type {
   ReplyInput,
 } from '../api/inspector-schemas';
 import { fail, ok, type IpcResult } from '../api/result';
-import { HUMAN, HumanInbox, type HumanInboxRow } from '../messages/human-inbox';
+import { HUMAN_OPERATOR as HUMAN } from '../api/human-operator';
+import { HumanInbox, type HumanInboxRow } from '../messages/human-inbox';
 import type { ReadableSenders } from '../messages/message-store';
 import { discoverAgents } from '../org/discover';
 import { readableSenders } from '../run/org-engine';

@@ -1,9 +1,7 @@
 import type Database from 'better-sqlite3';
+import { HUMAN_OPERATOR as HUMAN } from '../api/human-operator';
 import type { ReadableSenders, StoredMessage } from './message-store';
 import { StatementCache } from '../timeline/sqlite';
-
-/** The person using the app: its outbox is agents/human/outbox, as in LeMMing. */
-export const HUMAN = 'human';
 
 const CATCH_UP_BATCH = 5000;
 
