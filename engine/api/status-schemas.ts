@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HumanImportance } from './credit-schemas';
 import { RunLockHolder, TurnStatus } from './run-schemas';
-import { AgentProblem } from './schemas';
+import { AgentListItem } from './schemas';
 
 /** One agent in `lemming status` and `org.status`: its schedule, balance and last turn, or why it is invalid. */
 export const AgentStatus = z.discriminatedUnion('valid', [
@@ -17,12 +17,7 @@ export const AgentStatus = z.discriminatedUnion('valid', [
     credits: z.number().nullable(),
     lastTurn: z.object({ tick: z.int(), status: TurnStatus }).nullable(),
   }),
-  z.object({
-    folder: z.string(),
-    name: z.string(),
-    valid: z.literal(false),
-    problems: z.array(AgentProblem),
-  }),
+  AgentListItem.pick({ folder: true, name: true, problems: true }).extend({ valid: z.literal(false) }),
 ]);
 export type AgentStatus = z.infer<typeof AgentStatus>;
 

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
@@ -8,6 +7,7 @@ import { isPlainObject } from './json-values';
 import { floorMod } from '../org/schedule';
 import type { CallContext, ToolCall } from './types';
 import { deepFreeze } from '../files/deep-freeze';
+import { readTextFileSync } from '../files/read-text-file';
 
 /**
  * A script for the `scripted` provider (JSON or YAML):
@@ -234,19 +234,10 @@ export class ScriptFile {
 
   load(): ScriptResult {
     const fullPath = isAbsolute(this.scriptPath) ? this.scriptPath : resolve(this.orgPath, this.scriptPath);
-    let source: string;
-    try {
-      source = readFileSync(fullPath, 'utf8');
-    } catch (error) {
-      const reason =
-        (error as NodeJS.ErrnoException).code === 'ENOENT'
-          ? 'the file does not exist'
-          : (error as Error).message;
-      return {
-        ok: false,
-        problems: [{ file: this.scriptPath, field: '', message: `cannot read the script: ${reason}` }],
-      };
-    }
+    const read = readTextFileSync(fullPath);
+    if (!read.found)
+      return { ok: false, problems: [{ file: this.scriptPath, field: '', message: read.message }] };
+    const source = read.text;
     // Frozen, because every call hands out parts of the same parsed script.
     if (this.last?.source !== source)
       this.last = { source, result: deepFreeze(parseScript(source, this.scriptPath)) };
