@@ -3,8 +3,8 @@ import { parseScript, selectRule, type Script } from './scripted-script';
 
 function script(source: string, file = 'scripts/story.yaml'): Script {
   const parsed = parseScript(source, file);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  return parsed.script;
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
+  return parsed.value;
 }
 
 const STORY = `
@@ -194,8 +194,8 @@ default: nope
     const parsed = parseScript('default:\n  - respond: { notes: [unclosed }\n', 'story.yaml');
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
-    expect(parsed.problems[0]).toMatchObject({ file: 'story.yaml', field: '', line: 2 });
-    expect(parsed.problems[0]?.message).toMatch(/^invalid YAML: /);
+    expect(parsed.error[0]).toMatchObject({ file: 'story.yaml', field: '', line: 2 });
+    expect(parsed.error[0]?.message).toMatch(/^invalid YAML: /);
   });
 
   it('gives line and column of a JSON syntax error', () => {

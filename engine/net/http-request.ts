@@ -270,13 +270,13 @@ function checkOptions(options: HttpRequestOptions): Checked<Settings> {
   if (options.allowedHosts !== 'any') {
     const parsed = parseHostPatterns(options.allowedHosts);
     if (!parsed.ok)
-      return refused('invalid_options', describeHostPatternIssues('allowed_hosts', parsed.issues));
-    allowedHosts = parsed.patterns;
+      return refused('invalid_options', describeHostPatternIssues('allowed_hosts', parsed.error));
+    allowedHosts = parsed.value;
   }
   const privateHosts = parseHostPatterns(options.allowPrivateHosts ?? []);
   if (!privateHosts.ok)
-    return refused('invalid_options', describeHostPatternIssues('allow_private_hosts', privateHosts.issues));
-  const wildcard = privateHosts.patterns.findIndex((pattern) => pattern.kind !== 'exact');
+    return refused('invalid_options', describeHostPatternIssues('allow_private_hosts', privateHosts.error));
+  const wildcard = privateHosts.value.findIndex((pattern) => pattern.kind !== 'exact');
   if (wildcard >= 0)
     return refused(
       'invalid_options',
@@ -284,7 +284,7 @@ function checkOptions(options: HttpRequestOptions): Checked<Settings> {
     );
   return checked({
     limits: limits.data,
-    policy: { allowedHosts, privateHosts: privateHosts.patterns },
+    policy: { allowedHosts, privateHosts: privateHosts.value },
     lookup: options.lookup ?? systemLookup,
     classify: options.classifyAddress ?? classifyAddress,
     ...(options.trustedCertificates ? { trustedCertificates: options.trustedCertificates } : {}),
