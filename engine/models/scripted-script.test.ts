@@ -126,7 +126,7 @@ describe('parseScript replies', () => {
     );
     expect(parsed).toMatchObject({
       ok: true,
-      script: { default: [{ respond: { kind: 'answer', text: 'not json at all' } }] },
+      value: { default: [{ respond: { kind: 'answer', text: 'not json at all' } }] },
     });
   });
 });
@@ -153,7 +153,7 @@ default: nope
     );
     expect(parsed).toEqual({
       ok: false,
-      problems: [
+      error: [
         {
           file: 'scripts/story.yaml',
           field: 'agents.manager[1].when',
@@ -202,7 +202,7 @@ default: nope
     const parsed = parseScript('{\n  "default": [\n    {"respond": {"notes": "x"}}\n  ],\n}', 'story.json');
     expect(parsed).toEqual({
       ok: false,
-      problems: [
+      error: [
         {
           file: 'story.json',
           field: '',
@@ -217,7 +217,7 @@ default: nope
   it('refuses unknown top-level fields', () => {
     expect(parseScript('agent:\n  manager: []', 'story.yaml')).toEqual({
       ok: false,
-      problems: [
+      error: [
         {
           file: 'story.yaml',
           field: '',
