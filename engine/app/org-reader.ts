@@ -42,6 +42,6 @@ export async function nextTickToRead(reader: OrgReader): Promise<IpcResult<numbe
   const checked = owed === null ? null : checkConfigText(owed, TICK_SPEC);
   if (checked?.ok) return ok(checked.value.current_tick);
   const read = await readNextTick(reader.orgPath);
-  if (!read.ok) return invalidConfigFile(TICK_FILE, read.problems);
-  return ok(read.nextTick);
+  if (!read.ok) return invalidConfigFile(TICK_FILE, read.error);
+  return ok(read.value.nextTick);
 }
