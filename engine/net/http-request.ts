@@ -234,9 +234,9 @@ async function finalResponse(
 ): Promise<HttpResult> {
   const body = await readCappedBody(response.body, maxResponseBytes);
   if (!body.ok) {
-    const after = `after ${body.receivedBytes} bytes of the response body`;
+    const after = `after ${body.error.receivedBytes} bytes of the response body`;
     if (deadline.signal.aborted) return deadline.error(after);
-    return refused('connection_failed', `the connection broke ${after}${errorCodeSuffix(body.cause)}`);
+    return refused('connection_failed', `the connection broke ${after}${errorCodeSuffix(body.error.cause)}`);
   }
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(response.headers))
@@ -246,8 +246,8 @@ async function finalResponse(
     response: {
       status: response.statusCode,
       headers,
-      body: body.bytes,
-      truncated: body.truncated,
+      body: body.value.bytes,
+      truncated: body.value.truncated,
       url: url.href,
       redirects,
     },
