@@ -66,6 +66,7 @@ import {
   ToolsCatalog,
   ToolsExplanation,
 } from './tool-schemas';
+import { AgentInbox, InboxInput, OrgStatusReport } from './status-schemas';
 import { SetUpdatesEnabledInput, UpdateStatus } from './update-schemas';
 import {
   AgentTurns,
@@ -125,6 +126,12 @@ export const contract = {
     summary: 'The current org: counts, the next tick, the newest timeline seq and the run state.',
     input: NoInput,
     output: OrgStatus,
+  }),
+  'org.status': channel({
+    summary:
+      "The next tick, who runs the org, and each agent's schedule, balance and last turn (`lemming status`).",
+    input: NoInput,
+    output: OrgStatusReport,
   }),
   'org.close': channel({
     summary: 'Stop any run and close the current org.',
@@ -345,6 +352,13 @@ export const contract = {
     summary: "Send a message from the human into the human's outbox, as LeMMing's `send` does.",
     input: SendMessageInput,
     output: SentMessage,
+  }),
+
+  'messages.inbox': channel({
+    summary:
+      'What an agent will be shown on its next turn: new messages, then earlier ones (`lemming inbox`).',
+    input: InboxInput,
+    output: AgentInbox,
   }),
 
   'settings.get': channel({

@@ -16,9 +16,12 @@ import {
 } from '../../engine/app/model-setup';
 import { listModels, updateModels } from '../../engine/app/models';
 import { listAgents, orgStatus, sendMessage, topUp } from '../../engine/app/org';
+import { agentInbox } from '../../engine/app/agent-inbox';
+import { readerOf } from '../../engine/app/org-reader';
+import { orgStatusReport } from '../../engine/app/org-status';
 import { createAgent, removeAgent, restoreAgent } from '../../engine/app/org-directory';
 import { orgGraph } from '../../engine/app/org-graph';
-import { asResult, startRun } from '../../engine/app/run';
+import { asResult, startRun, stepRun } from '../../engine/app/run';
 import { deleteSecret, listSecrets, setSecret } from '../../engine/app/secrets';
 import { readSettings, updateSettings } from '../../engine/app/settings';
 import {
@@ -88,6 +91,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     },
     'org.agents': () => inOrg((session) => listAgents(session.orgPath)),
     'org.summary': () => inOrg((session) => orgStatus(session)),
+    'org.status': () => inOrg((session) => orgStatusReport(readerOf(session))),
     'org.close': async () => ok({ closed: await host.close() }),
     'org.graph': () => inOrg(async (session) => ok(await orgGraph(session, host.options.logError))),
     'org.savePositions': ({ positions }) =>
@@ -150,7 +154,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'run.start': (input) => inOrg((session) => startRun(session, input)),
     'run.pause': () => inOrg(async (session) => asResult(session.controller.pause())),
     'run.resume': () => inOrg(async (session) => asResult(session.controller.resume())),
-    'run.step': () => inOrg(async (session) => asResult(await session.controller.step())),
+    'run.step': () => inOrg((session) => stepRun(session)),
     'run.stop': () => inOrg(async (session) => asResult(session.controller.stop())),
     'run.state': () => inOrg(async (session) => ok(await session.controller.refresh())),
 
@@ -164,6 +168,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
       }),
 
     'messages.send': (input) => inOrg((session) => sendMessage(session, input)),
+    'messages.inbox': ({ agent }) => inOrg((session) => agentInbox(readerOf(session), agent)),
 
     'settings.get': () => inOrg((session) => readSettings(session.orgPath, host.secretStore)),
     'settings.update': (input) =>
