@@ -2,7 +2,11 @@ import type { z } from 'zod';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { Connector, ConnectorConfigInput, ConnectorList } from '../api/tool-schemas';
 import type { JsonEdit } from '../files/json-edit';
-import { POLICY_FILE, readPolicy, updatePolicy } from '../org/policy-file';
+import type { OrgPolicy } from '../org/policy-file';
+import { DEFAULT_ORG_POLICY, POLICY_FILE, readPolicy, updatePolicy } from '../org/policy-file';
+import { discoverAgents } from '../org/discover';
+import { secretPresence } from '../secrets/secret-store';
+import { mcpConnector } from '../tools/connectors/mcp-connectors';
 import type { Connector as CatalogConnector } from '../tools/connectors/connector';
 import { orgConnectors } from './org-connectors';
 import type { OrgContext } from './org-context';
@@ -45,11 +49,32 @@ async function connectorViews(context: OrgContext) {
     orgConnectors(context.orgPath, context.secrets.store),
     readPolicy(context.orgPath),
   ]);
-  const views: { connector: CatalogConnector; view: Connector }[] = connectors.map((connector) => ({
-    connector,
-    view: { ...connector, settings: settingsOf(connector, policy.ok ? policy.value : {}) },
-  }));
-  return { views, loadErrors };
+  const mcp = await mcpConnectors(context, policy.ok ? policy.value : DEFAULT_ORG_POLICY);
+  const views: { connector: CatalogConnector; view: Connector }[] = [...connectors, ...mcp.connectors].map(
+    (connector) => ({
+      connector,
+      view: { ...connector, settings: settingsOf(connector, policy.ok ? policy.value : {}) },
+    }),
+  );
+  return { views, loadErrors: [...loadErrors, ...mcp.problems] };
+}
+
+/** The org's MCP servers as cards, each started (or tried) first so its card shows its tools or its error. */
+async function mcpConnectors(context: OrgContext, policy: OrgPolicy) {
+  await context.engine.syncMcpServers(policy);
+  const [hasSecret, discovered] = await Promise.all([
+    secretPresence(context.secrets.store),
+    discoverAgents(context.orgPath),
+  ]);
+  const agents = discovered.flatMap((agent) =>
+    agent.valid ? [{ name: agent.resume.name, tools: agent.resume.permissions.tools }] : [],
+  );
+  const configs = new Map(context.engine.mcp.serverConfigs().map(({ name, config }) => [name, config]));
+  const connectors = context.engine.mcp.views().flatMap((view) => {
+    const config = configs.get(view.server);
+    return config ? [mcpConnector({ view, config, policy, hasSecret, agents })] : [];
+  });
+  return { connectors, problems: context.engine.mcp.problems };
 }
 
 export async function listConnectors(
