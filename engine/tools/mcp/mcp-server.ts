@@ -94,6 +94,11 @@ export class McpServer {
     this.stopping = false;
   }
 
+  /** The process id of a stdio server's program while it runs. */
+  get pid(): number | null {
+    return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+  }
+
   /** Secrets it needs that are not set. */
   missingSecrets(): string[] {
     return serverSecretNames(this.config).filter((name) => this.deps.secret(name) === undefined);
@@ -153,6 +158,8 @@ export class McpServer {
     }
     this.client = client;
     this.transport = transport;
+    // What it says from here on is what a crash report quotes, not its start-up banner.
+    this.stderrTail = '';
     client.onclose = () => this.closed(client);
     this.restarts = this.status === 'restarting' ? this.restarts : 0;
     this.setStatus('running');
