@@ -7,6 +7,8 @@ import { DEFAULT_ORG_POLICY, POLICY_FILE, readPolicy, updatePolicy } from '../or
 import { discoverAgents } from '../org/discover';
 import { secretPresence } from '../secrets/secret-store';
 import { mcpConnector } from '../tools/connectors/mcp-connectors';
+import { MCP_CONFIG_FILE, readMcpConfig, updateMcpConfig } from '../tools/mcp/mcp-config';
+import { IMPORT_SOURCES, importSourceFile, planImport, type ImportSource } from '../tools/mcp/mcp-import';
 import type { Connector as CatalogConnector } from '../tools/connectors/connector';
 import { orgConnectors } from './org-connectors';
 import type { OrgContext } from './org-context';
@@ -141,4 +143,58 @@ export async function setConnectorConfig(
   }
   const after = (await connectorViews(context)).views.find(({ view }) => view.id === input.connector);
   return after ? ok(after.view) : fail('not_found', `The connector "${input.connector}" is gone.`);
+}
+
+/**
+ * Imports the MCP servers of Claude Desktop or Cursor (from where they keep them on this OS, or a
+ * given file) into the org's mcp.json: each env and header value goes to the secret store first and
+ * the entry names it, so no value lands in the file. Servers the org has are left alone.
+ */
+export async function importMcpServers(
+  context: OrgContext,
+  input: { from: ImportSource | string },
+): Promise<
+  IpcResult<{
+    file: string;
+    imported: string[];
+    secrets: string[];
+    skipped: { name: string; reason: string }[];
+  }>
+> {
+  const file = (IMPORT_SOURCES as readonly string[]).includes(input.from)
+    ? importSourceFile(input.from as ImportSource)
+    : input.from;
+  const current = await readMcpConfig(context.orgPath);
+  if (!current.ok)
+    return fail(
+      'invalid_change',
+      `${MCP_CONFIG_FILE} is not valid; fix it before importing.`,
+      issuesFromProblems(current.problems),
+    );
+  const planned = await planImport(file, new Set(Object.keys(current.value.mcpServers)));
+  if (!planned.ok) return fail('not_found', `Nothing was imported: ${planned.message}.`);
+  const { servers, skipped } = planned.plan;
+  for (const server of servers)
+    for (const secret of server.secrets) {
+      const saved = await setSecret(context.secrets, secret.name, secret.value);
+      if (!saved.ok) return saved;
+    }
+  if (servers.length > 0) {
+    const updated = await updateMcpConfig(
+      context.orgPath,
+      servers.map((server) => ({ path: ['mcpServers', server.name], value: server.entry })),
+    );
+    if (!updated.ok)
+      return fail(
+        'invalid_change',
+        'The imported servers could not be written.',
+        issuesFromProblems(updated.problems),
+      );
+  }
+  return ok({
+    file,
+    imported: servers.map((server) => server.name),
+    secrets: servers.flatMap((server) => server.secrets.map((secret) => secret.name)),
+    skipped,
+  });
 }

@@ -1,6 +1,6 @@
 import { formatProblem } from '../../api/problem';
 import type { Connector, McpServerView } from '../../api/tool-schemas';
-import { listConnectors } from '../../app/connectors';
+import { importMcpServers, listConnectors } from '../../app/connectors';
 import { orgSkills, type AgentSkills } from '../../app/skills';
 import { EXIT_OK, printJson } from '../cli-io';
 import type { Command } from '../command';
@@ -74,10 +74,27 @@ export const connectorsCommand: Command = {
   name: 'connectors',
   summary:
     "List the org's connectors (built-in tools, MCP servers with their status and tools, and composed tools) with their readiness, what they need, the secrets they use (set or not, never values), tool files that did not load, and each agent's skills with why they can or cannot be used.",
-  usage: 'connectors <org> [--json] [--secrets-file PATH]',
-  options: { json: { type: 'boolean' }, ...secretsFileOption },
+  usage: 'connectors <org> [--json] [--secrets-file PATH] [--import claude|cursor|FILE]',
+  options: { json: { type: 'boolean' }, import: { type: 'string' }, ...secretsFileOption },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
+    if (typeof values.import === 'string') {
+      const from = values.import;
+      const imported = await withOrgContext(org, io, values, (context) =>
+        answerOf(importMcpServers(context, { from })),
+      );
+      if (values.json) printJson(io, imported);
+      else {
+        io.stdout.write(
+          `Imported from ${imported.file}: ${imported.imported.length > 0 ? imported.imported.join(', ') : 'no server'}\n`,
+        );
+        if (imported.secrets.length > 0)
+          io.stdout.write(`Their settings went to the secret store as: ${imported.secrets.join(', ')}\n`);
+        for (const skipped of imported.skipped)
+          io.stdout.write(`  skipped ${skipped.name}: ${skipped.reason}\n`);
+      }
+      return EXIT_OK;
+    }
     const { list, skills } = await withOrgContext(org, io, values, async (context) => ({
       list: await answerOf(listConnectors(context)),
       skills: await orgSkills(context),
