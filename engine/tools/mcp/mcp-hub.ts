@@ -38,7 +38,7 @@ export class McpHub {
 
   /**
    * Reads mcp.json and brings the servers in line: removed or changed ones stopped, new ones created,
-   * every enabled one started (waiting for each to run or fail, within its start timeout).
+   * every enabled one not yet started is started (waiting for each to run or fail, within its start timeout).
    */
   async sync(policy: OrgPolicy): Promise<void> {
     const read = await readMcpConfig(this.orgPath);
@@ -65,9 +65,13 @@ export class McpHub {
       });
       this.held.set(name, { server, key: keyOf(config, policy), disabled: config.disabled === true });
     }
+    // A server that failed stays failed until its entry changes or the run ends: retrying it on every
+    // turn would cost its start timeout each time and say nothing new.
     await Promise.all(
       [...this.held.values()]
-        .filter((held) => !held.disabled && held.server.status !== 'restarting')
+        .filter(
+          (held) => !held.disabled && (held.server.status === 'stopped' || held.server.status === 'starting'),
+        )
         .map((held) => held.server.start()),
     );
   }
