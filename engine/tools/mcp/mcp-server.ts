@@ -123,8 +123,11 @@ export class McpServer {
           tools: {
             onChanged: (error, tools) => {
               if (error || !tools) return;
+              const before = this.tools.map((tool) => tool.name).join('\n');
               this.tools = tools;
-              this.note(`its tools changed (${tools.length} now)`);
+              if (tools.map((tool) => tool.name).join('\n') !== before)
+                this.note(`its tools changed (${tools.length} now)`);
+              else this.deps.onChange?.();
             },
           },
         },
