@@ -283,3 +283,43 @@ describe('MCP server lifecycle', () => {
     },
   );
 });
+
+describe('tools/list_changed', () => {
+  it(
+    'a server that adds a tool updates its card and the tools agents can have',
+    { timeout: 60_000 },
+    async () => {
+      const org = orgs.build({
+        'lemming/config/mcp.json': {
+          mcpServers: {
+            changing: {
+              command: process.execPath,
+              args: [join(import.meta.dirname, 'test-support', 'changing-server.mjs')],
+            },
+          },
+        },
+        'agents/ada/resume.json': resume('ada', {
+          permissions: { read_outboxes: [], tools: ['group:mcp:changing'] },
+        }),
+      });
+      const engine = await OrgEngine.open({ orgPath: org });
+      engines.push(engine);
+      // As during a run: the servers stay up between calls (a call outside a run stops them after it).
+      expect(await engine.claimRun()).toEqual({ ok: true });
+      const names = async () =>
+        (await engine.explainTools('ada'))
+          .filter((verdict) => verdict.available)
+          .map((verdict) => verdict.name);
+      expect(await names()).toEqual(['mcp__changing__grow']);
+      expect(await engine.callTool('ada', 'mcp__changing__grow', {})).toMatchObject({
+        success: true,
+        output: 'grown',
+      });
+      const card = () => engine.mcp.views().find((view) => view.server === 'changing');
+      await until(() => card()?.tools.length === 2, 'the new tool on the card');
+      expect(card()?.happenings.at(-1)?.message).toBe('its tools changed (2 now)');
+      expect(await names()).toEqual(['mcp__changing__grow', 'mcp__changing__extra']);
+      expect(await engine.callTool('ada', 'mcp__changing__extra', {})).toMatchObject({ output: 'extra ran' });
+    },
+  );
+});

@@ -137,6 +137,43 @@ describe('MCP servers over stdio (the reference servers)', () => {
     },
   );
 
+  it(
+    'the org deny list, tool kinds and per-tool costs apply to MCP tools; images come back as references',
+    { timeout: 60_000 },
+    async () => {
+      const org = orgs.build({
+        'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
+        'lemming/config/policy.json': {
+          tools: { deny: ['mcp__everything__get-env'] },
+          tool_costs: { mcp__everything__echo: 2 },
+        },
+        'agents/ada/resume.json': resume('ada', {
+          permissions: { read_outboxes: [], tools: ['group:mcp:everything'] },
+        }),
+      });
+      const denied = await lemming(['call', org, 'ada', 'mcp__everything__get-env', '{}']);
+      expect(denied.stdout + denied.stderr).toMatch(
+        /the org denies it to every agent \(tools\.deny in lemming\/config\/policy\.json\)/,
+      );
+
+      const paid = await lemming(['call', org, 'ada', 'mcp__everything__echo', '{"message": "paid"}']);
+      expect(paid.stdout).toContain('Echo: paid');
+      const credits = await lemming(['timeline', org, '--kind', 'credit', '--json']);
+      expect(credits.stdout).toContain('tool mcp__everything__echo');
+
+      const image = await lemming(['call', org, 'ada', 'mcp__everything__get-tiny-image', '{}']);
+      expect(image.stdout).toMatch(/\[image: image\/png, \d+ bytes, not shown\]/);
+      expect(image.stdout).not.toMatch(/iVBOR/);
+
+      writeFileSync(
+        join(org, 'lemming/config/policy.json'),
+        JSON.stringify({ allowed_tool_kinds: ['file', 'memory'] }),
+      );
+      const kind = await lemming(['call', org, 'ada', 'mcp__everything__echo', '{"message": "no"}']);
+      expect(kind.stdout + kind.stderr).toMatch(/the org does not allow mcp tools \(allowed_tool_kinds/);
+    },
+  );
+
   it('the filesystem server works only on the folder its config gives it', { timeout: 60_000 }, async () => {
     const org = orgs.build({
       'shared/notes/plan.md': 'the plan\n',
