@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { McpServerView } from '../../api/tool-schemas';
 import type { FileProblem } from '../../files/json-problems';
 import type { OrgPolicy } from '../../org/policy-file';
 import type { CatalogEntry } from '../tool-catalog';
-import { isStdioServer, readMcpConfig, type McpServerConfig } from './mcp-config';
+import { isStdioServer, readMcpConfig, serverSecretNames, type McpServerConfig } from './mcp-config';
 import { McpServer, type McpServerDeps } from './mcp-server';
 import { annotationsOf, mcpCatalogEntries, mcpToolName } from './mcp-tools';
 
@@ -51,7 +52,7 @@ export class McpHub {
     const stops: Promise<void>[] = [];
     for (const [name, held] of this.held) {
       const config = wanted.get(name);
-      if (!config || keyOf(config, policy) !== held.key) {
+      if (!config || this.keyOf(config, policy) !== held.key) {
         stops.push(held.server.stop());
         this.held.delete(name);
       } else held.disabled = config.disabled === true;
@@ -63,10 +64,10 @@ export class McpHub {
         ...this.deps,
         privateHosts: policy.network.private_hosts,
       });
-      this.held.set(name, { server, key: keyOf(config, policy), disabled: config.disabled === true });
+      this.held.set(name, { server, key: this.keyOf(config, policy), disabled: config.disabled === true });
     }
-    // A server that failed stays failed until its entry changes or the run ends: retrying it on every
-    // turn would cost its start timeout each time and say nothing new.
+    // A server that failed stays failed until its entry or its secrets change or the run ends: retrying
+    // it on every turn would cost its start timeout each time and say nothing new.
     await Promise.all(
       [...this.held.values()]
         .filter(
@@ -110,17 +111,26 @@ export class McpHub {
     return [...this.held.values()].map(({ server }) => ({ name: server.name, config: server.config }));
   }
 
+  /**
+   * What a server was started with: its entry, the private hosts an HTTP server may be at, and a
+   * fingerprint of the secrets it names (kept in memory only), so setting or changing one restarts it.
+   */
+  private keyOf(config: McpServerConfig, policy: OrgPolicy): string {
+    const { disabled: _disabled, ...rest } = config;
+    const secrets = createHash('sha256')
+      .update(JSON.stringify(serverSecretNames(config).map((name) => [name, this.deps.secret(name) ?? null])))
+      .digest('hex');
+    return JSON.stringify({
+      ...rest,
+      secrets,
+      ...(isStdioServer(config) ? {} : { privateHosts: policy.network.private_hosts }),
+    });
+  }
+
   /** Stops every server (the run stopped, or the engine closes); the next sync starts them again. */
   async stopAll(): Promise<void> {
     const servers = [...this.held.values()].map(({ server }) => server);
     this.held.clear();
     await Promise.all(servers.map((server) => server.stop()));
   }
-}
-
-function keyOf(config: McpServerConfig, policy: OrgPolicy): string {
-  const { disabled: _disabled, ...rest } = config;
-  return JSON.stringify(
-    isStdioServer(config) ? rest : { ...rest, privateHosts: policy.network.private_hosts },
-  );
 }

@@ -4,7 +4,9 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main';
+import { DEFAULT_ORG_POLICY } from '../../org/policy-file';
 import { OrgEngine } from '../../run/org-engine';
+import { McpHub } from './mcp-hub';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { referenceServers } from './test-support/reference-servers';
 
@@ -320,6 +322,45 @@ describe('tools/list_changed', () => {
       expect(card()?.happenings.at(-1)?.message).toBe('its tools changed (2 now)');
       expect(await names()).toEqual(['mcp__changing__grow', 'mcp__changing__extra']);
       expect(await engine.callTool('ada', 'mcp__changing__extra', {})).toMatchObject({ output: 'extra ran' });
+    },
+  );
+});
+
+describe('a server that needs a secret', () => {
+  it(
+    'is failed, saying which secret, until the secret is set; then the next sync starts it',
+    { timeout: 60_000 },
+    async () => {
+      const org = orgs.build({
+        'lemming/config/mcp.json': {
+          mcpServers: {
+            everything: {
+              ...referenceServers.everything(),
+              env: { SERVICE_TOKEN: '${secrets.SERVICE_TOKEN}' },
+            },
+          },
+        },
+      });
+      const secrets = new Map<string, string>();
+      const hub = new McpHub(org, {
+        orgPath: org,
+        secret: (name) => secrets.get(name),
+        redact: (text) => text,
+      });
+      try {
+        await hub.sync(DEFAULT_ORG_POLICY);
+        expect(hub.views()[0]).toMatchObject({
+          status: 'failed',
+          error: 'it needs the secret SERVICE_TOKEN, which is not set',
+        });
+        await hub.sync(DEFAULT_ORG_POLICY);
+        expect(hub.views()[0]?.status).toBe('failed');
+        secrets.set('SERVICE_TOKEN', 'tok-set-later-5e1d');
+        await hub.sync(DEFAULT_ORG_POLICY);
+        expect(hub.views()[0]).toMatchObject({ status: 'running', error: null });
+      } finally {
+        await hub.stopAll();
+      }
     },
   );
 });
