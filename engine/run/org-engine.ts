@@ -91,6 +91,8 @@ export interface EngineOptions {
   catalog?: (context: ToolTurnContext, environment: CatalogEnvironment) => CatalogEntry[];
   /** Only for tests: how agent web requests (and MCP servers over HTTP) resolve and classify addresses. */
   httpTransport?: HttpTransport;
+  /** Called when an MCP server's card changes (started, crashed, restarted, its tools changed). */
+  onMcpChange?: () => void;
   /** Only for tests: the first delay before an MCP server that crashed is restarted (it doubles each time). */
   mcpRestartDelayMs?: number;
   /** Called after each commit with what was committed (the live tail). */
@@ -186,6 +188,7 @@ export class OrgEngine {
         ? { classifyAddress: options.httpTransport.classifyAddress }
         : {}),
       ...(options.mcpRestartDelayMs !== undefined ? { restartDelayMs: options.mcpRestartDelayMs } : {}),
+      ...(options.onMcpChange ? { onChange: options.onMcpChange } : {}),
     });
   }
 

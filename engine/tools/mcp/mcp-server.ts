@@ -277,6 +277,7 @@ export class McpServer {
     if (this.status === status) return;
     this.status = status;
     if (status === 'running') this.error = null;
-    this.deps.onChange?.();
+    // Stopping is the run's doing, not news: announcing it would have an open Tool Store start it again.
+    if (!this.stopping) this.deps.onChange?.();
   }
 }
