@@ -1,24 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../cli/main';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { importSourceFile } from './mcp-import';
 import { referenceServers } from './test-support/reference-servers';
+import { lemming } from './test-support/mcp-cli';
 
 const orgs = tempOrgs();
 afterEach(() => orgs.cleanup());
-
-async function lemming(argv: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  return { code, stdout, stderr };
-}
 
 describe('importing MCP servers from Claude Desktop and Cursor', () => {
   it('knows where each app keeps them on each OS', () => {

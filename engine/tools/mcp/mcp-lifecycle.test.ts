@@ -3,12 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../cli/main';
 import { DEFAULT_ORG_POLICY } from '../../org/policy-file';
 import { OrgEngine } from '../../run/org-engine';
 import { McpHub } from './mcp-hub';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { referenceServers } from './test-support/reference-servers';
+import { lemming, SCRIPTED_MODELS, callOnce } from './test-support/mcp-cli';
 
 const orgs = tempOrgs();
 const children: ChildProcess[] = [];
@@ -21,30 +21,6 @@ afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
   orgs.cleanup();
 });
-
-async function lemming(argv: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  return { code, stdout, stderr };
-}
-
-const scripted = {
-  scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
-};
-
-function callOnce(tool: string, args: Record<string, unknown>) {
-  return {
-    default: [
-      { when: { round: 1 }, respond: { tool_calls: [{ id: 'c1', name: tool, arguments: args }] } },
-      { respond: { outbox_entries: [], notes: 'done' } },
-    ],
-  };
-}
 
 async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
@@ -136,7 +112,7 @@ describe('MCP server lifecycle', () => {
     { timeout: 60_000 },
     async () => {
       const org = orgs.build({
-        'lemming/config/models.json': scripted,
+        'lemming/config/models.json': SCRIPTED_MODELS,
         'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
         'script.json': callOnce('mcp__everything__echo', { message: 'still here' }),
         'agents/ada/resume.json': resume('ada', {
@@ -221,7 +197,7 @@ describe('MCP server lifecycle', () => {
       process.env.LEMMING_MCP_LEAK_CHECK = 'parent-only-sentinel-93a1';
       try {
         const org = orgs.build({
-          'lemming/config/models.json': scripted,
+          'lemming/config/models.json': SCRIPTED_MODELS,
           'lemming/config/mcp.json': {
             mcpServers: {
               everything: {

@@ -2,22 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
-import { main } from '../../cli/main';
 import { referenceServers } from './test-support/reference-servers';
+import { lemming, SCRIPTED_MODELS, callOnce } from './test-support/mcp-cli';
 
 const orgs = tempOrgs();
 afterEach(() => orgs.cleanup());
-
-async function lemming(argv: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  return { code, stdout, stderr };
-}
 
 interface ToolResultEvent {
   agent: string;
@@ -31,20 +20,6 @@ export async function toolResults(org: string): Promise<ToolResultEvent[]> {
   return (JSON.parse(timeline.stdout) as { events: { event: ToolResultEvent }[] }).events.map(
     (row) => row.event,
   );
-}
-
-const scripted = {
-  scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
-};
-
-/** An agent that calls one tool in its first round and stops in its second. */
-function callOnce(tool: string, args: Record<string, unknown>) {
-  return {
-    default: [
-      { when: { round: 1 }, respond: { tool_calls: [{ id: 'c1', name: tool, arguments: args }] } },
-      { respond: { outbox_entries: [], notes: 'done' } },
-    ],
-  };
 }
 
 describe('MCP servers over stdio (the reference servers)', () => {
@@ -89,7 +64,7 @@ describe('MCP servers over stdio (the reference servers)', () => {
     { timeout: 60_000 },
     async () => {
       const org = orgs.build({
-        'lemming/config/models.json': scripted,
+        'lemming/config/models.json': SCRIPTED_MODELS,
         'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
         'script.json': callOnce('mcp__everything__echo', { message: 'hello from ada' }),
         'agents/ada/resume.json': resume('ada', {
