@@ -104,10 +104,15 @@ function ConnectorCard({ connector, onOpen }: { connector: Connector; onOpen(): 
         <p className="muted">{connector.readiness.note}</p>
       )}
       <p className="muted">
-        {connector.mcp ? '' : `Tools: ${connector.tools.join(', ')} · `}
-        {connector.grantedTo.length > 0
-          ? `Enabled for ${connector.grantedTo.join(', ')}`
-          : 'No agent has it yet'}
+        {connector.mcp
+          ? connector.grantedTo.length > 0
+            ? `Enabled for ${connector.grantedTo.join(', ')}`
+            : 'No agent has it yet'
+          : `Tools: ${connector.tools.join(', ')}${
+              connector.grantedTo.length > 0
+                ? ` · enabled for ${connector.grantedTo.join(', ')}`
+                : ' · no agent has it yet'
+            }`}
       </p>
       {connector.permissions.length > 0 && (
         <ul className="permission-list" aria-label={`What ${connector.name} needs`}>
