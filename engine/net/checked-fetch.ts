@@ -48,11 +48,11 @@ export function checkedFetch(options: CheckedFetchOptions): CheckedFetch {
       if (!privateHosts.ok)
         throw new RefusedRequestError(
           'invalid_options',
-          describeHostPatternIssues('network.private_hosts', privateHosts.issues),
+          describeHostPatternIssues('network.private_hosts', privateHosts.error),
         );
       const url = parseTargetUrl(String(input));
       if (!url.ok) throw new RefusedRequestError(url.error.code, `the URL ${url.error.message}`);
-      const target = checkTarget(url.value, { allowedHosts: 'any', privateHosts: privateHosts.patterns });
+      const target = checkTarget(url.value, { allowedHosts: 'any', privateHosts: privateHosts.value });
       if (!target.ok) throw new RefusedRequestError(target.error.code, target.error.message);
       const signal = init?.signal ?? new AbortController().signal;
       const destination = await resolveDestination(target.value, lookup, classify, signal);
