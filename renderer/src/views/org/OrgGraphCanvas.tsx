@@ -22,7 +22,10 @@ import { OrgTimerRing } from './OrgTimerRing';
 
 const nodeTypes = { agent: AgentNodeCard };
 const edgeTypes = { routed: RoutedEdge };
-const FIT = { padding: 0.12, maxZoom: 1.2 };
+/** Room at the top for the timer ring, so no card starts under it. */
+const FIT = { padding: { top: '150px', right: '24px', bottom: '24px', left: '24px' }, maxZoom: 1.2 };
+/** Below this many agents the whole org fits on screen and the overview would only cover cards. */
+const MINIMAP_FROM = 9;
 
 const READ_COLOUR = 'var(--graph-read, #3f6fd8)';
 const SEND_COLOUR = 'var(--graph-send, #c25a12)';
@@ -222,7 +225,9 @@ export function OrgGraphCanvas(props: Props) {
       >
         <Background />
         <Controls showInteractive={false} fitViewOptions={FIT} aria-label="Zoom" />
-        <MiniMap pannable zoomable ariaLabel="Overview of the org" className="org-minimap" />
+        {graph.nodes.length >= MINIMAP_FROM && (
+          <MiniMap pannable zoomable ariaLabel="Overview of the org" className="org-minimap" />
+        )}
         <Panel position="top-left">
           <OrgTimerRing graph={graph} />
         </Panel>

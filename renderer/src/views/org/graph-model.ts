@@ -26,8 +26,8 @@ function received(graph: OrgGraph, agent: string): number {
 }
 
 /**
- * Upstream agents that have not written before a downstream reader fires in the next tick: the reader
- * fires no later than they do, and they sent it nothing in the traffic window. Keyed by the upstream
+ * Upstream agents that have not written before a downstream reader fires in the next tick: both fire,
+ * the reader no later than they do, and they sent it nothing in the traffic window. Keyed by the upstream
  * agent, with the readers it holds up.
  */
 export function bottlenecks(graph: OrgGraph): Map<string, string[]> {
@@ -37,7 +37,7 @@ export function bottlenecks(graph: OrgGraph): Map<string, string[]> {
     if (edge.kind !== 'read') continue;
     const reader = byName.get(edge.to)?.schedule;
     const writer = byName.get(edge.from)?.schedule;
-    if (!reader?.firesNextTick || !writer) continue;
+    if (!reader?.firesNextTick || !writer?.firesNextTick) continue;
     const writesFirst = writer.firesNextTick && writer.firePoint < reader.firePoint;
     if (writesFirst || trafficCount(graph, edge.from, edge.to) > 0) continue;
     halos.set(edge.from, [...(halos.get(edge.from) ?? []), edge.to]);
@@ -47,7 +47,8 @@ export function bottlenecks(graph: OrgGraph): Map<string, string[]> {
 
 /**
  * The node's look: the engine's running / failing / out of credits / invalid win; an idle agent shows
- * "paused" while the run is paused, and "starved" when it reads other agents, ticks have run, and none
+ * "paused" while the run is paused, and "starved" when it reads other agents, a whole traffic window of
+ * ticks has run, and none
  * wrote to it in the traffic window.
  */
 export function nodeStatus(graph: OrgGraph, agent: string, runPhase: RunPhase | null): NodeStatus {
@@ -57,7 +58,8 @@ export function nodeStatus(graph: OrgGraph, agent: string, runPhase: RunPhase | 
   if (runPhase === 'paused' || runPhase === 'pausing')
     return { look: 'paused', reason: 'The run is paused; it takes its turn when the run continues.' };
   const readsOthers = graph.edges.some((edge) => edge.kind === 'read' && edge.to === agent);
-  const ticksRan = graph.nextTick !== null && graph.nextTick > graph.traffic.fromTick + 1;
+  // Only once a whole window of ticks has run: at the start nobody has written anything yet.
+  const ticksRan = graph.nextTick !== null && graph.nextTick - 1 >= graph.traffic.windowTicks;
   if (readsOthers && ticksRan && node.schedule !== null && received(graph, agent) === 0)
     return {
       look: 'starved',
