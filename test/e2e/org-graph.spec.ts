@@ -204,7 +204,8 @@ test('one tick of the demo: the manager goes running → idle, its dot pings on 
     (window as unknown as { seenLooks: string[] }).seenLooks = seen;
     const record = () => {
       const look = document.querySelector('[data-agent-node="manager"]')?.getAttribute('data-look');
-      if (look && seen[seen.length - 1] !== look) seen.push(look);
+      const lastLook = seen.filter((entry) => entry !== 'ping').pop();
+      if (look && lastLook !== look) seen.push(look);
       if (document.querySelector('[data-ping="manager"]') && !seen.includes('ping')) seen.push('ping');
     };
     new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true });

@@ -23,7 +23,10 @@ import { OrgTimerRing } from './OrgTimerRing';
 const nodeTypes = { agent: AgentNodeCard };
 const edgeTypes = { routed: RoutedEdge };
 /** Room at the top for the timer ring, so no card starts under it. */
-const FIT = { padding: { top: '150px', right: '24px', bottom: '24px', left: '24px' }, maxZoom: 1.2 };
+const FIT = {
+  padding: { top: '150px', right: '24px', bottom: '24px', left: '24px' } as const,
+  maxZoom: 1.2,
+};
 /** Below this many agents the whole org fits on screen and the overview would only cover cards. */
 const MINIMAP_FROM = 9;
 
