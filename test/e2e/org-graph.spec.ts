@@ -165,6 +165,8 @@ test('selecting a card opens its baseball card; dragging one agent onto another 
     JSON.parse(readFileSync(join(org, 'agents', name, 'resume.json'), 'utf8')).permissions.read_outboxes;
   const from = graph.locator('[data-agent-node="writer"] .agent-port-out');
   const onto = graph.locator('[data-agent-node="researcher"]');
+  await card.getByRole('button', { name: 'Close the agent card' }).click();
+  await graph.getByRole('button', { name: 'Fit View' }).click();
   await from.hover();
   await page.mouse.down();
   const box = (await onto.boundingBox())!;
