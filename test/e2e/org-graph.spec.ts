@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { addGeneratedAgents } from '../harness/generated-org';
 import { DEMO_ORG, UPSTREAM_FIXTURES, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
 
 const EXAMPLE_ORG = join(UPSTREAM_FIXTURES, 'example-org');
@@ -9,35 +10,6 @@ async function openOrg(lemming: LemmingHarness, folder: string): Promise<void> {
   await lemming.gotoApp();
   await lemming.page.getByRole('button', { name: 'Choose org folder…' }).click();
   await expect(lemming.page.getByRole('heading', { name: 'Org', exact: true })).toBeVisible();
-}
-
-/** The demo org plus generated agents up to `total`: each reads one to three agents placed before it. */
-function generatedOrg(lemming: LemmingHarness, total: number): string {
-  const org = lemming.copyOfFolder(DEMO_ORG);
-  const names = ['human', 'manager', 'researcher', 'writer'];
-  for (let index = names.length; index < total; index += 1) {
-    const name = `agent_${String(index).padStart(2, '0')}`;
-    const reads = [names[index % 4]!, names[Math.floor(index / 2)]!, names[index - 1]!].filter(
-      (value, position, all) => all.indexOf(value) === position && value !== 'human',
-    );
-    mkdirSync(join(org, 'agents', name), { recursive: true });
-    writeFileSync(
-      join(org, 'agents', name, 'resume.json'),
-      JSON.stringify({
-        name,
-        title: `Specialist ${index}`,
-        short_description: 'A generated agent',
-        workflow_description: 'Reads its team and reports.',
-        instructions: 'Report what you read.',
-        model: { key: 'demo-scripted' },
-        permissions: { read_outboxes: reads.slice(0, 1 + (index % 3)), tools: [], send_outboxes: [] },
-        schedule: { run_every_n_ticks: 1 + (index % 3), phase_offset: index % 2 },
-        credits: { max_credits: 10, soft_cap: 5 },
-      }),
-    );
-    names.push(name);
-  }
-  return org;
 }
 
 /**
@@ -99,7 +71,7 @@ const cases = [
   {
     title: 'a generated 30-agent org',
     agents: 30,
-    org: (lemming: LemmingHarness) => generatedOrg(lemming, 30),
+    org: (lemming: LemmingHarness) => addGeneratedAgents(lemming.copyOfFolder(DEMO_ORG), 30),
   },
 ];
 

@@ -29,6 +29,8 @@ const FIT = {
 };
 /** Below this many agents the whole org fits on screen and the overview would only cover cards. */
 const MINIMAP_FROM = 9;
+/** The dotted background repaints the whole pane on every pan frame; large orgs pan on a plain one. */
+const PLAIN_BACKGROUND_FROM = 20;
 
 const READ_COLOUR = 'var(--graph-read, #3f6fd8)';
 const SEND_COLOUR = 'var(--graph-send, #c25a12)';
@@ -69,6 +71,8 @@ export function OrgGraphCanvas(props: Props) {
   const [nodes, setNodes, onNodesChange] = useNodesState<AgentFlowNode>([]);
   const [layout, setLayout] = useState<GraphLayout | null>(null);
   const [hovered, setHovered] = useState<string | null>(null);
+  /** While the view pans or zooms, cards passing under the pointer are not "hovered". */
+  const moving = useRef(false);
   const placed = useRef(new Map<string, Position>());
   const tidiedFor = useRef(0);
   const flow = useRef<ReactFlowInstance<AgentFlowNode, RoutedFlowEdge> | null>(null);
@@ -212,8 +216,16 @@ export function OrgGraphCanvas(props: Props) {
         onNodeDragStop={onNodeDragStop}
         onNodeClick={(_event, node) => handlers.current.onSelect(node.id)}
         onPaneClick={() => handlers.current.onSelect(null)}
-        onNodeMouseEnter={(_event, node) => setHovered(node.id)}
+        onNodeMouseEnter={(_event, node) => {
+          if (!moving.current) setHovered(node.id);
+        }}
         onNodeMouseLeave={() => setHovered(null)}
+        onMoveStart={() => {
+          moving.current = true;
+        }}
+        onMoveEnd={() => {
+          moving.current = false;
+        }}
         onConnectEnd={onConnectEnd}
         connectionRadius={40}
         edgesFocusable={false}
@@ -226,7 +238,7 @@ export function OrgGraphCanvas(props: Props) {
         onlyRenderVisibleElements={graph.nodes.length > 60}
         proOptions={{ hideAttribution: true }}
       >
-        <Background />
+        {graph.nodes.length < PLAIN_BACKGROUND_FROM && <Background />}
         <Controls showInteractive={false} fitViewOptions={FIT} aria-label="Zoom" />
         {graph.nodes.length >= MINIMAP_FROM && (
           <MiniMap pannable zoomable ariaLabel="Overview of the org" className="org-minimap" />

@@ -95,8 +95,8 @@ export function OrgTimerRing({ graph }: { graph: OrgGraph }) {
         aria-describedby="org-timer-ring-next"
         aria-label={
           tickInProgress === null
-            ? `Org timer: next tick ${graph.nextTick ?? 'unknown'}`
-            : `Org timer: tick ${tickInProgress} ${Math.round(progress * 100)}% done`
+            ? `Tick ${tickName ?? '–'}: the org timer, waiting for the next tick`
+            : `Tick ${tickInProgress}: the org timer, ${Math.round(progress * 100)}% of this tick done`
         }
       >
         <svg width={SIZE} height={SIZE} viewBox={`0 0 ${SIZE} ${SIZE}`} aria-hidden="true">
