@@ -46,9 +46,9 @@ async function measure(page: Page, agents: number): Promise<Measured> {
   const began = Date.now();
   await page
     .locator('.react-flow__node')
-    .nth(AGENTS - 1)
-    .waitFor();
-  await page.locator('.react-flow__edge-path').first().waitFor();
+    .nth(agents - 1)
+    .waitFor({ timeout: 120_000 });
+  await page.locator('.react-flow__edge-path').first().waitFor({ state: 'attached', timeout: 120_000 });
   const layoutMs = Date.now() - began;
   await page.waitForTimeout(500);
   await page.evaluate(() => {
