@@ -24,7 +24,7 @@ const nodeTypes = { agent: AgentNodeCard };
 const edgeTypes = { routed: RoutedEdge };
 /** Room at the top for the timer ring, so no card starts under it. */
 const FIT = {
-  padding: { top: '150px', right: '24px', bottom: '24px', left: '24px' } as const,
+  padding: { top: '170px', right: '24px', bottom: '24px', left: '24px' } as const,
   maxZoom: 1.2,
 };
 /** Below this many agents the whole org fits on screen and the overview would only cover cards. */
@@ -84,9 +84,12 @@ export function OrgGraphCanvas(props: Props) {
   const lines = useMemo(() => drawnEdges(graph), [graph]);
   const shapeKey = JSON.stringify([graph.nodes.map((node) => node.name), lines.map(edgeKey)]);
   const shape = useRef({ names: graph.nodes.map((node) => node.name), lines });
-  shape.current = { names: graph.nodes.map((node) => node.name), lines };
   const savedPositions = useRef(graph.nodes);
-  savedPositions.current = graph.nodes;
+  // Declared before the layout effect, so that effect reads this render's org.
+  useEffect(() => {
+    shape.current = { names: graph.nodes.map((node) => node.name), lines };
+    savedPositions.current = graph.nodes;
+  });
 
   useEffect(() => {
     let cancelled = false;

@@ -56,14 +56,23 @@ export function OrgTimerRing({ graph }: { graph: OrgGraph }) {
     agents: new Set(),
   });
   const wasRunning = useRef(new Set<string>());
+  const tickNow = useRef(tickInProgress);
+  useEffect(() => {
+    tickNow.current = tickInProgress;
+  }, [tickInProgress]);
 
   useEffect(() => {
     const running = new Set(graph.nodes.filter((node) => node.state === 'running').map((node) => node.name));
     const started = [...running].filter((name) => !wasRunning.current.has(name));
     const finished = [...wasRunning.current].filter((name) => !running.has(name));
     wasRunning.current = running;
+    const tick = tickNow.current;
     if (finished.length > 0)
-      setDone((current) => ({ ...current, agents: new Set([...current.agents, ...finished]) }));
+      setDone((current) =>
+        current.tick === tick
+          ? { tick, agents: new Set([...current.agents, ...finished]) }
+          : { tick, agents: new Set(finished) },
+      );
     if (started.length === 0) return;
     setPinging((current) => new Set([...current, ...started]));
     const timer = setTimeout(
@@ -73,17 +82,15 @@ export function OrgTimerRing({ graph }: { graph: OrgGraph }) {
     return () => clearTimeout(timer);
   }, [graph]);
 
-  useEffect(() => {
-    if (tickInProgress !== null) setDone({ tick: tickInProgress, agents: new Set() });
-  }, [tickInProgress]);
-
   const firing = graph.nodes
     .filter((node) => node.schedule?.firesNextTick)
     .sort((a, b) => a.schedule!.firePoint - b.schedule!.firePoint);
   const progress =
     tickInProgress === null || firing.length === 0
       ? 0
-      : firing.filter((node) => done.agents.has(node.name)).length / firing.length;
+      : done.tick !== tickInProgress
+        ? 0
+        : firing.filter((node) => done.agents.has(node.name)).length / firing.length;
   const halos = bottlenecks(graph);
   const tickName = tickInProgress ?? graph.nextTick;
 
@@ -116,13 +123,10 @@ export function OrgTimerRing({ graph }: { graph: OrgGraph }) {
               />
             </g>
           ))}
-          <text className="ring-label" x={CENTRE} y={CENTRE - 4} textAnchor="middle">
-            Tick
-          </text>
-          <text className="ring-tick" x={CENTRE} y={CENTRE + 14} textAnchor="middle">
-            {tickName ?? '–'}
-          </text>
         </svg>
+        <span className="ring-centre">
+          <span className="ring-label">Tick</span> <span className="ring-tick">{tickName ?? '–'}</span>
+        </span>
       </button>
       <div role="tooltip" id="org-timer-ring-next" className="org-timer-ring-next">
         <strong>{tickInProgress === null ? `Next tick (${graph.nextTick ?? '?'})` : 'This tick'}</strong>
