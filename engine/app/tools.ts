@@ -11,7 +11,7 @@ import type {
 import { fail, ok, type IpcResult } from '../api/result';
 import { discoverAgents } from '../org/discover';
 import type { JsonEdit } from '../files/json-edit';
-import { readPolicy, updatePolicy } from '../org/policy-file';
+import { DEFAULT_ORG_POLICY, readPolicy, updatePolicy } from '../org/policy-file';
 import { updateResume } from '../org/resume-file';
 import { ResumeSchema, type Resume } from '../org/resume-schema';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
@@ -62,10 +62,11 @@ export async function toolsCatalog(context: OrgContext): Promise<IpcResult<Tools
       .filter((connector) => connector.kind === 'composed')
       .flatMap((connector) => connector.tools),
   );
+  const probeEntries = await mcpEntries(context, CATALOG_PROBE);
   const catalogs =
     resumes.length > 0
       ? await Promise.all(resumes.map((resume) => context.engine.agentToolCatalog(resume.name)))
-      : [toolCatalog(CATALOG_PROBE, { confinement: await detectConfinement() })];
+      : [[...toolCatalog(CATALOG_PROBE, { confinement: await detectConfinement() }), ...probeEntries]];
   const byName = new Map<string, CatalogEntry>();
   for (const catalog of catalogs)
     for (const entry of catalog) if (!byName.has(entry.spec.name)) byName.set(entry.spec.name, entry);
@@ -87,10 +88,20 @@ export async function toolsCatalog(context: OrgContext): Promise<IpcResult<Tools
       description: entry.spec.definition.description,
       grantedBy: [...entry.grantedBy],
       requiredPermissions: requiredPermissions(entry),
-      source: composedNames.has(entry.spec.name) ? ('connector' as const) : ('built_in' as const),
+      source:
+        composedNames.has(entry.spec.name) || entry.spec.kind === 'mcp'
+          ? ('connector' as const)
+          : ('built_in' as const),
     })),
     grants,
   });
+}
+
+/** The org's MCP tools an agent could have (its servers started first, so their tools are known). */
+async function mcpEntries(context: OrgContext, resume: Resume): Promise<CatalogEntry[]> {
+  const policy = await readPolicy(context.orgPath);
+  await context.engine.syncMcpServers(policy.ok ? policy.value : DEFAULT_ORG_POLICY);
+  return context.engine.mcp.catalogEntries(resume.permissions.tools);
 }
 
 function requiredPermissions(entry: CatalogEntry): string[] {
@@ -103,6 +114,7 @@ function requiredPermissions(entry: CatalogEntry): string[] {
     required.push('network access turned on for the org (network.enabled in lemming/config/policy.json)');
   if (kind === 'shell')
     required.push('commands run in the agent workspace, confined where this computer allows it');
+  if (kind === 'mcp') required.push('its MCP server running (see its card)');
   return required;
 }
 
@@ -211,6 +223,7 @@ export async function setToolEnabled(
 ): Promise<IpcResult<z.output<typeof SetEnabledResult>>> {
   const found = await findValidAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
+  await mcpEntries(context, found.value.resume);
   const catalog = (await context.engine.agentToolCatalog(input.agent)).map((entry) => ({
     name: entry.spec.name,
     grantedBy: entry.grantedBy,

@@ -199,7 +199,7 @@ test('an agent whose last turn failed says why on its node, its page and the age
   const why = 'needs an API key';
   const node = page.locator('[data-agent-node="manager"]');
   await expect(node).toContainText('Failing');
-  await expect(node.locator('.agent-node-problem')).toContainText(why);
+  await expect(node.locator('.agent-node-reason')).toContainText(why);
   await page.screenshot({ path: testInfo.outputPath('failing-node.png') });
 
   await page.getByRole('button', { name: 'Table' }).click();

@@ -1,6 +1,8 @@
+import { RecentTurns } from '../inspector/RecentTurns';
 import { LiveAnswerPanel } from '../live/LiveAnswer';
+import { GlossaryLink } from '../../components/Glossary';
 import { ErrorAlert } from '../org/ErrorAlert';
-import { AgentStateBadge, PROBLEM_STATES } from '../org/agent-state-badge';
+import { AgentStateBadge } from '../org/agent-state-badge';
 import { useNavigation } from '../../stores/navigation-store';
 import '../org/org-view.css';
 import { AgentProblems } from './AgentProblems';
@@ -8,6 +10,9 @@ import { ResumeForm } from './ResumeForm';
 import { ToolToggles } from './ToolToggles';
 import './agent-view.css';
 import { useAgentDetail } from './use-agent-detail';
+
+/** States that keep an agent from working: their reason is shown in words, not only on hover. */
+const PROBLEM_STATES: ReadonlySet<string> = new Set(['failing', 'invalid', 'out_of_credits']);
 
 /** One agent: its resume as a form, its tools with the explainer, and the files it may touch. */
 export function AgentView({ agent }: { agent: string }) {
@@ -44,14 +49,21 @@ export function AgentView({ agent }: { agent: string }) {
         </p>
       )}
       <LiveAnswerPanel agent={agent} />
-      <p className="muted">
-        Its resume is <code>{detail.file}</code>. Saving changes only the fields you edit; everything else in
-        the file stays as it is
-        {detail.otherFields.length > 0 && (
-          <> (including {detail.otherFields.length} fields this form does not show)</>
-        )}
-        .
-      </p>
+      <RecentTurns agent={agent} />
+      <div className="muted">
+        <p>
+          This page edits the agent’s <GlossaryLink term="resume" />. Saving changes only what you edit;
+          everything else the agent’s file holds stays as it is
+          {detail.otherFields.length > 0 && (
+            <> (including {detail.otherFields.length} settings this page does not show)</>
+          )}
+          .
+        </p>
+        <details>
+          <summary>Advanced</summary>
+          The resume is the file <code>{detail.file}</code> in the org folder.
+        </details>
+      </div>
       <AgentProblems
         problems={detail.problems}
         tone="error"
