@@ -64,7 +64,7 @@ import {
   type TurnLimits,
   type TurnModel,
 } from './agent-turn';
-import { startWithConcurrency, type ConcurrencyLimits } from './concurrency';
+import { inReadyRuns, startWithConcurrency, type ConcurrencyLimits } from './concurrency';
 import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './provider-concurrency';
 import { DiskImport } from './disk-import';
 import { PendingFiles, type FileWrite } from './pending-files';
@@ -329,10 +329,9 @@ export class OrgEngine {
       const staged = startWithConcurrency(pendingAgents, this.turnLimits(pendingAgents, models), (agent) =>
         this.stageTurn(agent, tick, runId, horizon, models, credits, policy, agents, signal),
       );
-      for (const pendingTurn of staged) {
-        const turn = await pendingTurn;
-        fileWrites.push(this.commitTurn(turn));
-        report.turns.push({ agent: turn.agent, status: turn.status });
+      for await (const turns of inReadyRuns(staged)) {
+        fileWrites.push(...this.commitTurns(turns));
+        for (const turn of turns) report.turns.push({ agent: turn.agent, status: turn.status });
       }
     }
     await Promise.all(fileWrites);
@@ -669,57 +668,63 @@ export class OrgEngine {
   }
 
   /**
-   * One transaction per turn: its events, messages, charges, cursor, file journal and the record that it
-   * ran. Returns once it is committed with the promise of its file writes.
+   * One transaction for turns that are ready together (in order): each turn's events, messages, charges,
+   * cursor, file journal and the record that it ran. Turns that share a commit share its page writes:
+   * the ends of the same tables and indexes are written to the WAL once, not once per turn. Returns once
+   * they are committed, with the promises of their file writes.
    */
-  private commitTurn(turn: StagedTurn): Promise<void> {
-    const { seqs, owed } = this.timeline.transaction(() => {
-      this.insertTurn.run(
-        turn.tick,
-        turn.agent,
-        turn.turnId,
-        turn.runId,
-        turn.status,
-        this.clock().toISOString(),
-      );
-      for (const { entry, file, json } of turn.outbox) {
-        this.messages.add({
-          id: entry.id,
-          sender: entry.agent,
-          tick: entry.tick,
-          kind: typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind),
-          file,
-          json: this.secrets.redactText(json),
+  private commitTurns(turns: readonly StagedTurn[]): Promise<void>[] {
+    const commits = this.timeline.transaction(() => turns.map((turn) => this.insertTurnRows(turn)));
+    return turns.map((turn, index) => {
+      const { seqs, owed } = commits[index]!;
+      this.options.onCommit?.({
+        tick: turn.tick,
+        agent: turn.agent,
+        firstSeq: seqs[0]!,
+        lastSeq: seqs.at(-1)!,
+      });
+      return this.pending.perform(owed);
+    });
+  }
+
+  /** Inside the transaction of `commitTurns`: the rows of one turn. */
+  private insertTurnRows(turn: StagedTurn): { seqs: number[]; owed: ReturnType<PendingFiles['record']> } {
+    this.insertTurn.run(
+      turn.tick,
+      turn.agent,
+      turn.turnId,
+      turn.runId,
+      turn.status,
+      this.clock().toISOString(),
+    );
+    for (const { entry, file, json } of turn.outbox) {
+      this.messages.add({
+        id: entry.id,
+        sender: entry.agent,
+        tick: entry.tick,
+        kind: typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind),
+        file,
+        json: this.secrets.redactText(json),
+      });
+    }
+    for (const posting of turn.postings) {
+      const posted = this.ledger.post(posting);
+      if (!posted.ok)
+        turn.events.push({
+          kind: 'warning',
+          code: 'charge_refused',
+          message: posted.reason,
+          tick: turn.tick,
+          agent: turn.agent,
+          turn: turn.turnId,
         });
-      }
-      for (const posting of turn.postings) {
-        const posted = this.ledger.post(posting);
-        if (!posted.ok)
-          turn.events.push({
-            kind: 'warning',
-            code: 'charge_refused',
-            message: posted.reason,
-            tick: turn.tick,
-            agent: turn.agent,
-            turn: turn.turnId,
-          });
-      }
-      if (turn.cursorAfter !== null) this.messages.advanceCursor(turn.agent, turn.cursorAfter);
-      const owed = this.pending.record(this.redactWrites(turn.files));
-      // Outbox files are known by the message store already; only memory and log files need marking.
-      const outboxFiles = new Set(turn.outbox.map((entry) => entry.file));
-      this.diskImport.markWritten(
-        turn.files.map((file) => file.path).filter((path) => !outboxFiles.has(path)),
-      );
-      return { seqs: this.appendEvents(turn.events), owed };
-    });
-    this.options.onCommit?.({
-      tick: turn.tick,
-      agent: turn.agent,
-      firstSeq: seqs[0]!,
-      lastSeq: seqs.at(-1)!,
-    });
-    return this.pending.perform(owed);
+    }
+    if (turn.cursorAfter !== null) this.messages.advanceCursor(turn.agent, turn.cursorAfter);
+    const owed = this.pending.record(this.redactWrites(turn.files));
+    // Outbox files are known by the message store already; only memory and log files need marking.
+    const outboxFiles = new Set(turn.outbox.map((entry) => entry.file));
+    this.diskImport.markWritten(turn.files.map((file) => file.path).filter((path) => !outboxFiles.has(path)));
+    return { seqs: this.appendEvents(turn.events), owed };
   }
 
   /** Every event goes through the redactor before it reaches the timeline. */
