@@ -50,6 +50,7 @@ import {
   composedToolSpecs,
   loadComposedTools,
   netHttpPrimitive,
+  type ComposedToolLoad,
 } from '../tools/composed';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import type { HttpTransport } from '../tools/http-request-tool';
@@ -69,7 +70,9 @@ import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './pr
 import { DiskImport } from './disk-import';
 import { PendingFiles, type FileWrite } from './pending-files';
 import { RunSecrets } from './run-secrets';
-import { loadSkills } from '../tools/skills/load-skills';
+import { loadSkills, type LoadedSkills } from '../tools/skills/load-skills';
+import { SKILL_FILE } from '../tools/skills/skill';
+import { folderSignature, SignatureCache } from '../files/folder-signature';
 import type { SecretStore } from '../secrets/secret-store';
 import { memoryChangeRecord, TurnMemory } from '../memory/turn-memory';
 import { groupByFirePoint } from '../org/schedule';
@@ -126,6 +129,9 @@ export class OrgEngine {
   readonly messages: MessageStore;
   readonly ledger: CreditLedger;
   private readonly pending: PendingFiles;
+  /** Each agent's skills and composed tools, read again only when their files change. */
+  private readonly skills = new SignatureCache<LoadedSkills>();
+  private readonly composedTools = new SignatureCache<ComposedToolLoad>();
   private readonly diskImport: DiskImport;
   private readonly insertTurn: Database.Statement;
   private readonly selectCommittedAgents: Database.Statement;
@@ -576,7 +582,15 @@ export class OrgEngine {
    * the org's network settings; a file that does not load is left out (its problems are the connectors' to show).
    */
   private async composedEntries(agent: LoadedAgent, policy: OrgPolicy): Promise<CatalogEntry[]> {
-    const load = await loadComposedTools(this.orgPath, agent.folder);
+    const load = await this.composedTools.get(
+      agent.folder,
+      ['tools', agentPaths(agent.folder).apiTools]
+        .map((folder) =>
+          folderSignature(inOrg(this.orgPath, folder), (name) => [{ path: name, follow: true }]),
+        )
+        .join('#'),
+      () => loadComposedTools(this.orgPath, agent.folder),
+    );
     if (load.tools.length === 0) return [];
     const builtIns = toolCatalog(agent.resume, this.environment);
     const transport = this.environment.httpTransport;
@@ -640,7 +654,14 @@ export class OrgEngine {
     const memory = await listMemory(agentDir, 20);
     const balance = this.ledger.balance(name);
     const composed = await this.composedEntries(agent, policy);
-    const { skills } = await loadSkills(this.orgPath, agent.folder);
+    const { skills } = await this.skills.get(
+      agent.folder,
+      folderSignature(inOrg(this.orgPath, agentPaths(agent.folder).skills), (name) => [
+        { path: name, follow: false },
+        { path: join(name, SKILL_FILE), follow: false },
+      ]),
+      () => loadSkills(this.orgPath, agent.folder),
+    );
     return runAgentTurn({
       orgPath: this.orgPath,
       agent,
