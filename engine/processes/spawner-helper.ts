@@ -1,3 +1,7 @@
+// Type imports only: they are erased, so the helper's function stays self-contained.
+import type * as ChildProcesses from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+
 /**
  * The spawner helper's program: a small long-lived Node process that starts the engine's programs (`cli`
  * models, shell commands) on request and reports their output and exit over its IPC channel. Two reasons
@@ -8,11 +12,8 @@
  * This function runs in the helper, not in the engine: `program-spawner.ts` passes its source text to
  * `node -e`, so it must use nothing from outside its own body except what it is given.
  */
-export function spawnerHelperMain(
-  childProcess: typeof import('node:child_process'),
-  helper: NodeJS.Process,
-): void {
-  const running = new Map<number, import('node:child_process').ChildProcess>();
+export function spawnerHelperMain(childProcess: typeof ChildProcesses, helper: NodeJS.Process): void {
+  const running = new Map<number, ChildProcess>();
   const signalGroup = (pid: number, signal: NodeJS.Signals) => {
     try {
       helper.kill(helper.platform === 'win32' ? pid : -pid, signal);
