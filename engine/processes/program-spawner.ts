@@ -35,6 +35,9 @@ let nextId = 1;
 const listening = new Map<number, ProgramListeners>();
 
 export function startProgram(request: ProgramRequest, listeners: ProgramListeners): RunningProgram {
+  // The packaged app turns Electron's run-as-node fuse off (electron-builder.yml), so its binary cannot
+  // run the helper: in the app the engine thread starts programs itself.
+  if (process.versions.electron !== undefined) return startProgramHere(request, listeners);
   const id = nextId++;
   const channel = helperProcess();
   listening.set(id, listeners);
@@ -55,6 +58,68 @@ export function startProgram(request: ProgramRequest, listeners: ProgramListener
 /** How many started programs the engine still listens to (for tests). */
 export function runningProgramCount(): number {
   return listening.size;
+}
+
+/**
+ * Starts the program from this process, in its own process group, and ends every group still running
+ * when this process (or thread) exits normally. Forks cost what this process weighs, and a SIGKILL of it
+ * leaves the programs running: the helper exists to avoid both.
+ */
+export function startProgramHere(request: ProgramRequest, listeners: ProgramListeners): RunningProgram {
+  const child = spawn(request.file, request.args, {
+    cwd: request.cwd,
+    env: request.env,
+    shell: false,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+    detached: process.platform !== 'win32',
+  });
+  const id = nextId++;
+  listening.set(id, listeners);
+  directGroups.add(child);
+  hookDirectExit();
+  const done = () => {
+    directGroups.delete(child);
+    return listening.delete(id);
+  };
+  child.stdout.on('data', (chunk: Buffer) => listening.get(id)?.stdout(chunk));
+  child.stderr.on('data', (chunk: Buffer) => listening.get(id)?.stderr(chunk));
+  child.on('error', (error: NodeJS.ErrnoException) => {
+    if (done()) listeners.error({ code: error.code, message: error.message });
+  });
+  child.on('exit', (code, signal) => listening.get(id)?.exit(code, signal));
+  child.on('close', (code, signal) => {
+    if (done()) listeners.close(code, signal);
+  });
+  return {
+    signalGroup: (signal) => {
+      if (directGroups.has(child)) signalGroupOf(child, signal);
+    },
+    release: () => {
+      if (!done()) return;
+      child.stdout.destroy();
+      child.stderr.destroy();
+    },
+  };
+}
+
+const directGroups = new Set<ChildProcess>();
+let directExitHooked = false;
+function hookDirectExit(): void {
+  if (directExitHooked) return;
+  directExitHooked = true;
+  process.on('exit', () => {
+    for (const child of directGroups) signalGroupOf(child, 'SIGKILL');
+  });
+}
+
+function signalGroupOf(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(process.platform === 'win32' ? child.pid : -child.pid, signal);
+  } catch {
+    // The group is already gone.
+  }
 }
 
 function forget(id: number): boolean {
