@@ -14,3 +14,5 @@ export * from './problem';
 export * from './client';
 export * from './model-event-schemas';
 export * from './model-setup-schemas';
+export * from './inspector-schemas';
+export * from './human-operator';

@@ -51,6 +51,7 @@ export class OrgSession implements OrgContext {
   /** Opens the org's engine; throws when its timeline cannot be opened or a crash left work it cannot finish. */
   static async open(options: OrgSessionOptions): Promise<OrgSession> {
     const commits: { session: OrgSession | null } = { session: null };
+    let mcpChanged: NodeJS.Timeout | undefined;
     const engine = await OrgEngine.open({
       orgPath: options.orgPath,
       program: 'LeMMing Desktop',
@@ -58,6 +59,12 @@ export class OrgSession implements OrgContext {
       secrets: options.secrets.store,
       onCommit: (commit) => commits.session?.committed(commit),
       onProgress: (progress) => options.events.turnProgress(progress),
+      // An MCP card changed (a crash, a restart, new tools): the Tool Store pulls the cards again.
+      onMcpChange: () => {
+        clearTimeout(mcpChanged);
+        mcpChanged = setTimeout(() => options.events.emit('agents.changed', { names: [] }), 200);
+        mcpChanged.unref();
+      },
     });
     const session = new OrgSession(options.orgPath, engine, options);
     commits.session = session;

@@ -1,3 +1,4 @@
+import { createOrgIn } from '../../engine/app/create-org';
 import type { Channel, ChannelOutput, ChannelParsedInput } from '../../engine/api/contract';
 import { ok, type IpcResult } from '../../engine/api/result';
 import type { AppInfo } from '../../engine/api/schemas';
@@ -15,9 +16,12 @@ import {
 } from '../../engine/app/model-setup';
 import { listModels, updateModels } from '../../engine/app/models';
 import { listAgents, orgStatus, sendMessage, topUp } from '../../engine/app/org';
+import { agentInbox } from '../../engine/app/agent-inbox';
+import { readerOf } from '../../engine/app/org-reader';
+import { orgStatusReport } from '../../engine/app/org-status';
 import { createAgent, removeAgent, restoreAgent } from '../../engine/app/org-directory';
 import { orgGraph } from '../../engine/app/org-graph';
-import { asResult, startRun } from '../../engine/app/run';
+import { asResult, startRun, stepRun } from '../../engine/app/run';
 import { deleteSecret, listSecrets, setSecret } from '../../engine/app/secrets';
 import { readSettings, updateSettings } from '../../engine/app/settings';
 import {
@@ -27,6 +31,8 @@ import {
   timelineFacets,
   timelinePage,
 } from '../../engine/app/timeline';
+import { agentTurns, tickTurns, turnDetail } from '../../engine/app/turn-inspector';
+import { humanInboxPage, humanUnread, markHumanRead, replyToMessage } from '../../engine/app/human-inbox';
 import { applyToolFix, explainTools, setToolEnabled, toolsCatalog } from '../../engine/app/tools';
 import type { EngineHost } from '../engine-host/engine-host';
 import type { OrgSession } from '../engine-host/org-session';
@@ -77,8 +83,15 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
       const opened = await host.open(path);
       return opened.ok ? ok(opened.value.summary) : opened;
     },
+    'org.create': async ({ path }) => {
+      const created = await createOrgIn(path);
+      if (!created.ok) return created;
+      const opened = await host.open(created.value.path);
+      return opened.ok ? ok(opened.value.summary) : opened;
+    },
     'org.agents': () => inOrg((session) => listAgents(session.orgPath)),
     'org.summary': () => inOrg((session) => orgStatus(session)),
+    'org.status': () => inOrg((session) => orgStatusReport(readerOf(session))),
     'org.close': async () => ok({ closed: await host.close() }),
     'org.graph': () => inOrg(async (session) => ok(await orgGraph(session, host.options.logError))),
     'org.savePositions': ({ positions }) =>
@@ -127,10 +140,21 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         return imported;
       }),
 
+    'inspector.turn': ({ agent, tick }) =>
+      inOrg(async (session) => turnDetail(session.engine.timeline, agent, tick)),
+    'inspector.tick': ({ tick }) => inOrg(async (session) => ok(tickTurns(session.engine.timeline, tick))),
+    'inspector.agentTurns': ({ agent }) =>
+      inOrg(async (session) => ok(agentTurns(session.engine.timeline, agent))),
+
+    'inbox.page': (query) => inOrg((session) => humanInboxPage(session, query)),
+    'inbox.unread': () => inOrg((session) => humanUnread(session)),
+    'inbox.markRead': (input) => inOrg((session) => markHumanRead(session, input)),
+    'inbox.reply': (input) => inOrg((session) => replyToMessage(session, input)),
+
     'run.start': (input) => inOrg((session) => startRun(session, input)),
     'run.pause': () => inOrg(async (session) => asResult(session.controller.pause())),
     'run.resume': () => inOrg(async (session) => asResult(session.controller.resume())),
-    'run.step': () => inOrg(async (session) => asResult(await session.controller.step())),
+    'run.step': () => inOrg((session) => stepRun(session)),
     'run.stop': () => inOrg(async (session) => asResult(session.controller.stop())),
     'run.state': () => inOrg(async (session) => ok(await session.controller.refresh())),
 
@@ -144,6 +168,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
       }),
 
     'messages.send': (input) => inOrg((session) => sendMessage(session, input)),
+    'messages.inbox': ({ agent }) => inOrg((session) => agentInbox(readerOf(session), agent)),
 
     'settings.get': () => inOrg((session) => readSettings(session.orgPath, host.secretStore)),
     'settings.update': (input) =>

@@ -19,8 +19,10 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   'app.info': ['text', 42, null, [], { extra: true }],
   'org.pickFolder': ['text', 7, { path: '/tmp' }],
   'org.open': [{}, { path: '' }, { path: 42 }, 'a/path', { path: '/tmp', evil: 1 }, null],
+  'org.create': [{}, { path: '' }, { path: 42 }, '/tmp', { path: '/tmp', agents: [] }],
   'org.agents': [{ path: '/tmp' }, 'x', 3],
   'org.summary': [{ verbose: true }, 'x'],
+  'org.status': [{ verbose: true }],
   'org.close': [{ force: true }, 1],
   'org.graph': [{ layout: 'auto' }, []],
   'org.savePositions': [
@@ -114,6 +116,14 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { ...manager, amount: -5 },
     { ...manager, amount: '10' },
   ],
+  'inspector.turn': [{}, { agent: 'manager' }, { agent: '', tick: 1 }, { agent: 'manager', tick: 1.5 }],
+  'inspector.tick': [{}, { tick: 'one' }, { tick: 1, agent: 'manager' }],
+  'inspector.agentTurns': [{}, { agent: 7 }],
+  'inbox.page': [{ before: 0 }, { limit: 0 }, { limit: 201 }, { unread: true }],
+  'inbox.unread': [{ all: true }, 'x'],
+  'inbox.markRead': [{ seqs: [0] }, { seqs: 'all' }, { all: 'yes' }],
+  'inbox.reply': [{}, { seq: 1 }, { seq: 1, text: '  ' }, { seq: 1, text: 'hi', target: 'manager' }],
+  'messages.inbox': [{}, { agent: '' }, { agent: 'manager', all: true }],
   'messages.send': [{}, { text: '   ' }, { text: 'hi', importance: 'urgent' }, { text: 'hi', to: 'manager' }],
   'settings.get': [{ section: 'run' }],
   'settings.update': [{ tickIntervalSeconds: 0 }, { maxTurns: 0 }, { theme: 'dark' }],
@@ -209,6 +219,7 @@ describe('dispatch', () => {
     const calls: [Channel, unknown][] = [
       ['app.info', {}],
       ['org.pickFolder', {}],
+      ['org.create', { path: harness.tempDir() }],
       ['org.open', { path: org }],
       ['org.agents', {}],
       ['org.summary', {}],
@@ -230,6 +241,11 @@ describe('dispatch', () => {
       ['secrets.delete', { name: 'DEMO_TOKEN' }],
       ['run.step', {}],
       ['run.state', {}],
+      ['inspector.turn', { agent: 'manager', tick: 1 }],
+      ['inspector.tick', { tick: 1 }],
+      ['inspector.agentTurns', manager],
+      ['inbox.page', {}],
+      ['inbox.unread', {}],
       ['timeline.page', { limit: 20 }],
       ['timeline.get', { seq: 1 }],
       ['timeline.facets', {}],
@@ -243,6 +259,8 @@ describe('dispatch', () => {
       ['credits.history', manager],
       ['credits.topUp', { ...manager, amount: 5 }],
       ['messages.send', { text: 'Hello from the test', target: 'manager' }],
+      ['messages.inbox', manager],
+      ['org.status', {}],
       ['settings.get', {}],
       ['settings.update', { tickIntervalSeconds: 2 }],
       ['settings.testConnection', { model: 'demo-scripted' }],
@@ -274,6 +292,13 @@ describe('dispatch', () => {
       removedId: valueOf<{ removedId: string }>(removed.response).removedId,
     });
     expect(restored).toMatchObject({ ok: true, value: { name: 'editor', valid: true } });
+    const inbox = valueOf<{ messages: { seq: number }[] }>(await harness.dispatch('inbox.page', {}));
+    expect(
+      await harness.dispatch('inbox.reply', { seq: inbox.messages[0]!.seq, text: 'Thanks' }),
+    ).toMatchObject({
+      ok: true,
+    });
+    expect(await harness.dispatch('inbox.markRead', { all: true })).toMatchObject({ ok: true });
 
     const called = new Set(harness.responses.map((entry) => entry.channel));
     expect(channels.filter((channel) => !called.has(channel))).toEqual([]);

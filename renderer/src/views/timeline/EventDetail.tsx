@@ -1,5 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { TimelineEvent } from '../../../../engine/api';
+import { openTurn } from '../inspector/open-turn';
+import { kindWords, localTime } from '../../words/plain-words';
 import { describeEvent } from './event-description';
 import { formatJsonText } from './format-json-text';
 import { useTimeline } from './timeline-store';
@@ -48,7 +50,8 @@ function LoadedEvent({ event }: { event: TimelineEvent }) {
     { label: 'Event', value: `#${event.seq}` },
     { label: 'Agent', value: event.agent ?? 'the org' },
     { label: 'Tick', value: event.tick === null ? '—' : String(event.tick) },
-    ...(event.time ? [{ label: 'Time', value: event.time }] : []),
+    { label: 'Kind', value: kindWords(event.kind) },
+    ...(event.time ? [{ label: 'Time', value: timeInWords(event.time) }] : []),
     ...description.facts,
   ];
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
@@ -71,6 +74,11 @@ function LoadedEvent({ event }: { event: TimelineEvent }) {
           </div>
         ))}
       </dl>
+      {event.agent !== null && event.tick !== null && (
+        <button type="button" className="open-turn" onClick={() => openTurn(event.agent!, event.tick!)}>
+          Open this turn in the inspector
+        </button>
+      )}
       {!description.known && (
         <p className="muted">
           This app does not know events of this kind or shape. Every field it recorded is shown below, exactly
@@ -95,4 +103,10 @@ function LoadedEvent({ event }: { event: TimelineEvent }) {
       </pre>
     </>
   );
+}
+
+/** The user's local time and how long ago, e.g. "10 Jan 2026, 14:02:07 (2 hours ago)"; a time it cannot read, as recorded. */
+function timeInWords(recorded: string): string {
+  const time = localTime(recorded);
+  return time ? `${time.local} (${time.relative})` : recorded;
 }

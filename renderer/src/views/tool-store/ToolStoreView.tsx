@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { problemLocation, type CatalogTool, type Connector } from '../../../../engine/api';
+import { isHumanOperator, problemLocation, type CatalogTool, type Connector } from '../../../../engine/api';
 import { Badge } from '../../components/Badge';
 import { lemming } from '../../lemming';
 import { ConnectorDrawer } from './ConnectorDrawer';
+import { McpServerDetails } from './McpServerDetails';
 import { useToolStore } from './tool-store-store';
 import './tool-store.css';
 
@@ -93,20 +94,25 @@ function ConnectorCard({ connector, onOpen }: { connector: Connector; onOpen(): 
         {connector.readiness.ready ? <Badge tone="ok">Ready</Badge> : <Badge tone="warn">Needs setup</Badge>}
         <span className="muted">{connector.toolKinds.join(', ')} tools</span>
       </div>
-      <p>{connector.description}</p>
-      {!connector.readiness.ready && (
+      {connector.mcp ? <McpServerDetails server={connector.mcp} /> : <p>{connector.description}</p>}
+      {!connector.readiness.ready && !connector.mcp && (
         <p className="readiness">
           {connector.readiness.reason} <strong>{connector.readiness.fix}</strong>
         </p>
       )}
-      {connector.readiness.ready && connector.readiness.note && (
+      {connector.readiness.ready && connector.readiness.note && !connector.mcp && (
         <p className="muted">{connector.readiness.note}</p>
       )}
       <p className="muted">
-        Tools: {connector.tools.join(', ')}
-        {connector.grantedTo.length > 0
-          ? ` · enabled for ${connector.grantedTo.join(', ')}`
-          : ' · no agent has it yet'}
+        {connector.mcp
+          ? connector.grantedTo.length > 0
+            ? `Enabled for ${connector.grantedTo.join(', ')}`
+            : 'No agent has it yet'
+          : `Tools: ${connector.tools.join(', ')}${
+              connector.grantedTo.length > 0
+                ? ` · enabled for ${connector.grantedTo.join(', ')}`
+                : ' · no agent has it yet'
+            }`}
       </p>
       {connector.permissions.length > 0 && (
         <ul className="permission-list" aria-label={`What ${connector.name} needs`}>
@@ -149,18 +155,20 @@ function ToolGrants({
     await setEnabled(agentName, tool, enabled);
     setPending(({ [key]: _done, ...rest }) => rest);
   };
-  const [agent, setAgent] = useState(grants[0]?.agent ?? '');
-  const grant = grants.find((entry) => entry.agent === agent) ?? grants[0];
+  // The human operator never takes a turn: it is not offered tools, nor chosen first.
+  const agents = grants.filter((entry) => !isHumanOperator(entry.agent));
+  const [agent, setAgent] = useState(agents[0]?.agent ?? '');
+  const grant = agents.find((entry) => entry.agent === agent) ?? agents[0];
 
   return (
     <section aria-labelledby="tool-grants-heading">
       <div className="tool-grants-heading">
         <h3 id="tool-grants-heading">Tools</h3>
-        {grants.length > 0 && (
+        {agents.length > 0 && (
           <label>
             Show tools for agent{' '}
             <select value={grant?.agent ?? ''} onChange={(event) => setAgent(event.target.value)}>
-              {grants.map((entry) => (
+              {agents.map((entry) => (
                 <option key={entry.agent} value={entry.agent}>
                   {entry.agent}
                 </option>
@@ -169,10 +177,10 @@ function ToolGrants({
           </label>
         )}
       </div>
-      {grants.length === 0 && (
+      {agents.length === 0 && (
         <p>No valid agents yet: create or fix an agent in the Org view to give it tools.</p>
       )}
-      <ul className="tool-list" aria-label="Tools">
+      <ul className="store-tool-list" aria-label="Tools">
         {tools.map((tool) => {
           const enabled =
             pending[`${grant?.agent}\u0000${tool.name}`] ?? grant?.enabled.includes(tool.name) ?? false;
@@ -188,7 +196,7 @@ function ToolGrants({
                 )}
               </div>
               {grant && (
-                <div className="tool-toggle">
+                <div className="store-tool-toggle">
                   <label>
                     <input
                       type="checkbox"
