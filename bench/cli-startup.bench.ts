@@ -2,7 +2,7 @@
 // LeMMing's `--help` and `status` in the same run when LEMMING_CHECKOUT names a LeMMing checkout
 // (run with `python3 -m lemming.cli` there; LEMMING_PYTHON picks another interpreter). Interleaved runs.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -59,6 +59,15 @@ export default async function cliStartupBench(): Promise<BenchSection> {
   const checkout = process.env.LEMMING_CHECKOUT;
   const python = process.env.LEMMING_PYTHON ?? 'python3';
   if (checkout) {
+    // LeMMing's status refuses an org without credits.json (ours starts one when it runs): give both the
+    // same file, so both read one more config file.
+    const credits = Object.fromEntries(
+      readdirSync(join(org, 'agents')).map((agent) => [
+        agent,
+        { model: 'demo', cost_per_action: 0.01, credits_left: 100 },
+      ]),
+    );
+    writeFileSync(join(org, 'lemming', 'config', 'credits.json'), JSON.stringify(credits, null, 2));
     commands.push(
       { name: 'LeMMing --help', argv: [python, '-m', 'lemming.cli', '--help'], cwd: checkout },
       {

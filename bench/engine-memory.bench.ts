@@ -2,7 +2,7 @@
 // a Node process of its own running compiled code, as `lemming run` does (no tsx, no bench around it).
 // Smaller runs for a quick look: LEMMING_BENCH_MEMORY_AGENTS and LEMMING_BENCH_MEMORY_TICKS.
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -50,9 +50,13 @@ export default async function engineMemoryBench(): Promise<BenchSection> {
       },
       logLevel: 'warning',
     });
-    const { stdout } = await promisify(execFile)(process.execPath, [child, org, String(TICKS)], {
-      maxBuffer: 64 * 2 ** 20,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [...cliNodeFlags(), child, org, String(TICKS)],
+      {
+        maxBuffer: 64 * 2 ** 20,
+      },
+    );
     rss = new Map(
       stdout
         .split('\n')
@@ -90,9 +94,15 @@ export default async function engineMemoryBench(): Promise<BenchSection> {
       },
     ],
     notes: [
-      'The engine runs compiled (esbuild) in a Node process of its own, without forced garbage collection. Every agent fires every tick, sends one status message and sets one memory key.',
+      'The engine runs compiled (esbuild) in a Node process of its own, with the Node flags of `bin/lemming.mjs` and without forced garbage collection. Every agent fires every tick, sends one status message and sets one memory key.',
     ],
   };
+}
+
+/** The Node flags `lemming` runs with: those on its launcher's `#!/usr/bin/env -S node …` line. */
+function cliNodeFlags(): string[] {
+  const shebang = readFileSync(join(import.meta.dirname, '..', 'bin', 'lemming.mjs'), 'utf8').split('\n')[0]!;
+  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -25,6 +25,8 @@ import { mainWindowOptions } from './window/main-window-options';
 const devServerUrl = app.isPackaged ? undefined : process.env.LEMMING_DEV_SERVER_URL;
 const rendererDir = join(__dirname, '..', 'renderer');
 const trustedOrigins = devServerUrl ? [APP_ORIGIN, originOf(devServerUrl)] : [APP_ORIGIN];
+/** The engine thread's young generation, in MiB (three semi-spaces of 1 MiB, as the CLI runs). */
+const ENGINE_YOUNG_GENERATION_MB = 3;
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
@@ -95,40 +97,48 @@ async function start(): Promise<void> {
   ): Promise<T> => open(BrowserWindow.getFocusedWindow());
   // The engine runs in its own thread (engine-worker): a long import or query never holds up the
   // windows or IPC. Main keeps what only it can do: the dialogs and safeStorage.
-  const engine = await EngineThread.start(new Worker(join(__dirname, 'engine-worker.cjs'), { workerData }), {
-    secretStore: secrets.store,
-    pickFolder: async () => {
-      const options = { title: 'Open an org folder', properties: ['openDirectory' as const] };
-      const result = await showDialog((window) =>
-        window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
-      );
-      return result.canceled ? null : (result.filePaths[0] ?? null);
+  const engine = await EngineThread.start(
+    new Worker(join(__dirname, 'engine-worker.cjs'), {
+      workerData,
+      // A small young generation: a run allocates fast and keeps little, and a big one only promotes
+      // garbage into old space (the CLI's --max-semi-space-size=1, bin/lemming.mjs).
+      resourceLimits: { maxYoungGenerationSizeMb: ENGINE_YOUNG_GENERATION_MB },
+    }),
+    {
+      secretStore: secrets.store,
+      pickFolder: async () => {
+        const options = { title: 'Open an org folder', properties: ['openDirectory' as const] };
+        const result = await showDialog((window) =>
+          window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
+        );
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+      pickExportFile: async (suggestedName) => {
+        const options = {
+          title: 'Export the timeline',
+          defaultPath: suggestedName,
+          filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
+        };
+        const result = await showDialog((window) =>
+          window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options),
+        );
+        return result.canceled ? null : (result.filePath ?? null);
+      },
+      pickImportFile: async () => {
+        const options = {
+          title: 'Import events into the timeline',
+          properties: ['openFile' as const],
+          filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
+        };
+        const result = await showDialog((window) =>
+          window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
+        );
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+      onEvent: broadcast,
+      logError,
     },
-    pickExportFile: async (suggestedName) => {
-      const options = {
-        title: 'Export the timeline',
-        defaultPath: suggestedName,
-        filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
-      };
-      const result = await showDialog((window) =>
-        window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options),
-      );
-      return result.canceled ? null : (result.filePath ?? null);
-    },
-    pickImportFile: async () => {
-      const options = {
-        title: 'Import events into the timeline',
-        properties: ['openFile' as const],
-        filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
-      };
-      const result = await showDialog((window) =>
-        window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
-      );
-      return result.canceled ? null : (result.filePaths[0] ?? null);
-    },
-    onEvent: broadcast,
-    logError,
-  });
+  );
   // Quitting stops the run first: a turn still waiting on its model is cancelled and recorded as such,
   // and the timeline is closed cleanly, before the app exits.
   let engineClosed = false;

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { signalGroup, trackChildGroup } from '../processes/child-process-groups';
+import { startProgram } from '../processes/program-spawner';
 import { ModelCallError } from './model-call-error';
 import type { ModelProvider, ModelRequest, ModelResponse } from './types';
 
@@ -144,35 +143,20 @@ function runProgram(
   settings: CliSettings,
   signal: AbortSignal | undefined,
 ): Promise<ProgramResult> {
-  const [program, ...args] = argv as [string, ...string[]];
+  const [file, ...args] = argv as [string, ...string[]];
   const model = `model "${settings.modelKey}"`;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new ModelCallError({ kind: 'cancelled', message: `${model}: the call was cancelled` }));
       return;
     }
-    const child = spawn(program, args, {
-      cwd: settings.cwd,
-      env: settings.env,
-      shell: false,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      windowsHide: true,
-      // Its own process group, so a timeout also ends whatever the program started.
-      detached: process.platform !== 'win32',
-    });
-    const release = child.pid === undefined ? () => false : trackChildGroup(child.pid);
     const stdout = new CappedBuffer();
     const stderr = new CappedBuffer();
-    child.stdout.on('data', (chunk: Buffer) => stdout.add(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
-
     let ending: ModelCallError | null = null;
     const stop = (error: ModelCallError) => {
       ending ??= error;
-      if (child.pid === undefined) return;
-      const pid = child.pid;
-      signalGroup(pid, 'SIGTERM');
-      setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
+      program.signalGroup('SIGTERM');
+      setTimeout(() => program.signalGroup('SIGKILL'), KILL_GRACE_MS).unref();
     };
     const timer = setTimeout(
       () =>
@@ -181,7 +165,7 @@ function runProgram(
             kind: 'timeout',
             retryable: true,
             attempts: 1,
-            message: `${model}: ${program} did not finish within ${settings.timeoutMs} ms`,
+            message: `${model}: ${file} did not finish within ${settings.timeoutMs} ms`,
           }),
         ),
       settings.timeoutMs,
@@ -196,42 +180,47 @@ function runProgram(
       signal?.removeEventListener('abort', onAbort);
     };
 
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      finish();
-      release();
-      const reason =
-        error.code === 'ENOENT'
-          ? 'the program was not found'
-          : error.code === 'EACCES'
-            ? 'the program is not executable'
-            : error.message;
-      reject(
-        new ModelCallError({
-          kind: 'config',
-          message: `${model}: cannot run "${program}" in ${settings.cwd}: ${reason}`,
-        }),
-      );
-    });
-    // The answer is complete when the program exits: whatever it left running in the background is ended,
-    // which also closes the output pipes such a process would otherwise hold open.
-    child.on('exit', () => {
-      if (child.pid !== undefined && process.platform !== 'win32') signalGroup(child.pid, 'SIGKILL');
-    });
-    child.on('close', (exitCode, exitSignal) => {
-      finish();
-      release();
-      if (ending) {
-        reject(ending);
-        return;
-      }
-      resolve({
-        stdout: stdout.text(),
-        stderr: stderr.text(),
-        exitCode,
-        signal: exitSignal,
-        truncated: stdout.truncated,
-      });
-    });
+    const program = startProgram(
+      { file, args, cwd: settings.cwd, env: settings.env },
+      {
+        stdout: (chunk) => stdout.add(chunk),
+        stderr: (chunk) => stderr.add(chunk),
+        error: (error) => {
+          finish();
+          const reason =
+            error.code === 'ENOENT'
+              ? 'the program was not found'
+              : error.code === 'EACCES'
+                ? 'the program is not executable'
+                : error.message;
+          reject(
+            new ModelCallError({
+              kind: 'config',
+              message: `${model}: cannot run "${file}" in ${settings.cwd}: ${reason}`,
+            }),
+          );
+        },
+        // The answer is complete when the program exits: whatever it left running in the background is
+        // ended, which also closes the output pipes such a process would otherwise hold open.
+        exit: () => {
+          if (process.platform !== 'win32') program.signalGroup('SIGKILL');
+        },
+        close: (exitCode, exitSignal) => {
+          finish();
+          if (ending) {
+            reject(ending);
+            return;
+          }
+          resolve({
+            stdout: stdout.text(),
+            stderr: stderr.text(),
+            exitCode,
+            signal: exitSignal,
+            truncated: stdout.truncated,
+          });
+        },
+      },
+    );
   });
 }
 

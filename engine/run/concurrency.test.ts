@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startWithConcurrency } from './concurrency';
+import { inReadyRuns, startWithConcurrency } from './concurrency';
 
 /** Runs `items` (keyed by their first letter) and records the most running at once, overall and per key. */
 async function run(items: string[], overall: number, perKey: Record<string, number>) {
@@ -37,5 +37,29 @@ describe('startWithConcurrency with limits per key', () => {
   it('lets other keys use the overall slots while one key waits for its own', async () => {
     const { most } = await run(['a1', 'a2', 'a3', 'a4', 'b1', 'b2', 'b3'], 4, { a: 1, b: 3 });
     expect(most.all).toBe(4);
+  });
+});
+
+describe('inReadyRuns', () => {
+  const later = <T>(value: T, ms: number) =>
+    new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+
+  it('gives the next result with every later one already there, in input order, never waiting for more', async () => {
+    const third = later('c', 40);
+    const promises = [later('a', 20), Promise.resolve('b'), third, Promise.resolve('d'), later('e', 80)];
+    const runs: string[][] = [];
+    for await (const run of inReadyRuns(promises)) runs.push(run);
+    expect(runs).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+  });
+
+  it("passes a rejection on when that result's turn comes, after the runs before it", async () => {
+    const runs: string[][] = [];
+    const failing = Promise.reject(new Error('no'));
+    const consume = async () => {
+      for await (const run of inReadyRuns([Promise.resolve('a'), failing, Promise.resolve('c')]))
+        runs.push(run);
+    };
+    await expect(consume()).rejects.toThrow('no');
+    expect(runs).toEqual([['a']]);
   });
 });

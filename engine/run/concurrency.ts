@@ -38,6 +38,27 @@ export function startWithConcurrency<T, R>(
   });
 }
 
+/**
+ * The results of `promises` in input order, in runs: each run is the next result, once it is there, with
+ * every result after it that is already there. A caller can then handle a run at once (one transaction
+ * for several turns) without waiting for anything that is not ready.
+ */
+export async function* inReadyRuns<R>(promises: readonly Promise<R>[]): AsyncGenerator<R[]> {
+  const ready: ({ value: R } | undefined)[] = [];
+  promises.forEach((promise, index) =>
+    promise.then(
+      (value) => (ready[index] = { value }),
+      // The rejection reaches the caller when its turn to be awaited comes.
+      () => undefined,
+    ),
+  );
+  for (let index = 0; index < promises.length;) {
+    const run: R[] = [await promises[index]!];
+    for (index += 1; index < promises.length && ready[index]; index += 1) run.push(ready[index]!.value);
+    yield run;
+  }
+}
+
 class Slots {
   private running = 0;
   private readonly waiting: (() => void)[] = [];

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { liveChildGroupCount } from '../processes/child-process-groups';
+import { runningProgramCount } from '../processes/program-spawner';
 import { OrgEngine } from './org-engine';
 import { RunController } from './run-controller';
 import { REPO_ROOT, resume, tempOrgs } from './test-support/temp-org';
@@ -81,7 +81,7 @@ describe.skipIf(process.platform === 'win32')('no process outlives a run', () =>
     const started = pids();
     expect(started).toHaveLength(2);
     await expectAllGone(started);
-    expect(liveChildGroupCount()).toBe(0);
+    expect(runningProgramCount()).toBe(0);
   });
 
   it(
@@ -96,11 +96,11 @@ describe.skipIf(process.platform === 'win32')('no process outlives a run', () =>
       const started = await startedPids(pids);
       await controller.dispose();
       await expectAllGone(started);
-      expect(liveChildGroupCount()).toBe(0);
+      expect(runningProgramCount()).toBe(0);
     },
   );
 
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGKILL'] as const) {
     it(
       `ends every child when the engine's process gets ${signal} in the middle of a turn`,
       { timeout: 60_000 },

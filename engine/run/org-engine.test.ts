@@ -499,3 +499,31 @@ describe('skills', () => {
     );
   });
 });
+
+describe('skills between turns', () => {
+  it('an edit to a SKILL.md in place (same size), and a skill added, are in the next turn', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    const skillFile = (name: string) => join(org, `agents/writer/skills/${name}/SKILL.md`);
+    const writeSkill = (name: string, steps: string) => {
+      mkdirSync(join(org, `agents/writer/skills/${name}`), { recursive: true });
+      writeFileSync(skillFile(name), `---\nname: ${name}\ndescription: The ${name} skill\n---\n${steps}\n`);
+    };
+    writeSkill('recall', 'Steps for recall.');
+    const engine = await open(org);
+    const writerPrompts = () =>
+      events(engine, { kinds: ['model_call'], agents: ['writer'] }).map((row) =>
+        JSON.stringify(row.event.prompt),
+      );
+    const untilWriterCalls = async (count: number) => {
+      while (writerPrompts().length < count) await engine.runTick();
+    };
+    await untilWriterCalls(1);
+    expect(writerPrompts()[0]).toContain('Steps for recall.');
+
+    writeSkill('recall', 'Steps for RECALL.');
+    writeSkill('review', 'Steps for review.');
+    await untilWriterCalls(2);
+    expect(writerPrompts()[1]).toContain('Steps for RECALL.');
+    expect(writerPrompts()[1]).toContain('Steps for review.');
+  });
+});

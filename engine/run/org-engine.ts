@@ -50,6 +50,7 @@ import {
   composedToolSpecs,
   loadComposedTools,
   netHttpPrimitive,
+  type ComposedToolLoad,
 } from '../tools/composed';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import type { HttpTransport } from '../tools/http-request-tool';
@@ -65,12 +66,14 @@ import {
   type TurnLimits,
   type TurnModel,
 } from './agent-turn';
-import { startWithConcurrency, type ConcurrencyLimits } from './concurrency';
+import { inReadyRuns, startWithConcurrency, type ConcurrencyLimits } from './concurrency';
 import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './provider-concurrency';
 import { DiskImport } from './disk-import';
 import { PendingFiles, type FileWrite } from './pending-files';
 import { RunSecrets } from './run-secrets';
-import { loadSkills } from '../tools/skills/load-skills';
+import { loadSkills, type LoadedSkills } from '../tools/skills/load-skills';
+import { SKILL_FILE } from '../tools/skills/skill';
+import { folderSignature, SignatureCache } from '../files/folder-signature';
 import type { SecretStore } from '../secrets/secret-store';
 import { memoryChangeRecord, TurnMemory } from '../memory/turn-memory';
 import { groupByFirePoint } from '../org/schedule';
@@ -131,6 +134,9 @@ export class OrgEngine {
   readonly messages: MessageStore;
   readonly ledger: CreditLedger;
   private readonly pending: PendingFiles;
+  /** Each agent's skills and composed tools, read again only when their files change. */
+  private readonly skills = new SignatureCache<LoadedSkills>();
+  private readonly composedTools = new SignatureCache<ComposedToolLoad>();
   private readonly diskImport: DiskImport;
   private readonly insertTurn: Database.Statement;
   private readonly selectCommittedAgents: Database.Statement;
@@ -364,10 +370,9 @@ export class OrgEngine {
       const staged = startWithConcurrency(pendingAgents, this.turnLimits(pendingAgents, models), (agent) =>
         this.stageTurn(agent, tick, runId, horizon, models, credits, policy, agents, signal),
       );
-      for (const pendingTurn of staged) {
-        const turn = await pendingTurn;
-        fileWrites.push(this.commitTurn(turn));
-        report.turns.push({ agent: turn.agent, status: turn.status });
+      for await (const turns of inReadyRuns(staged)) {
+        fileWrites.push(...this.commitTurns(turns));
+        for (const turn of turns) report.turns.push({ agent: turn.agent, status: turn.status });
       }
     }
     await Promise.all(fileWrites);
@@ -633,7 +638,15 @@ export class OrgEngine {
    * the org's network settings; a file that does not load is left out (its problems are the connectors' to show).
    */
   private async composedEntries(agent: LoadedAgent, policy: OrgPolicy): Promise<CatalogEntry[]> {
-    const load = await loadComposedTools(this.orgPath, agent.folder);
+    const load = await this.composedTools.get(
+      agent.folder,
+      ['tools', agentPaths(agent.folder).apiTools]
+        .map((folder) =>
+          folderSignature(inOrg(this.orgPath, folder), (name) => [{ path: name, follow: true }]),
+        )
+        .join('#'),
+      () => loadComposedTools(this.orgPath, agent.folder),
+    );
     if (load.tools.length === 0) return [];
     const builtIns = toolCatalog(agent.resume, this.environment);
     const transport = this.environment.httpTransport;
@@ -697,7 +710,14 @@ export class OrgEngine {
     const memory = await listMemory(agentDir, 20);
     const balance = this.ledger.balance(name);
     const composed = await this.composedEntries(agent, policy);
-    const { skills } = await loadSkills(this.orgPath, agent.folder);
+    const { skills } = await this.skills.get(
+      agent.folder,
+      folderSignature(inOrg(this.orgPath, agentPaths(agent.folder).skills), (name) => [
+        { path: name, follow: false },
+        { path: join(name, SKILL_FILE), follow: false },
+      ]),
+      () => loadSkills(this.orgPath, agent.folder),
+    );
     return runAgentTurn({
       orgPath: this.orgPath,
       agent,
@@ -725,57 +745,63 @@ export class OrgEngine {
   }
 
   /**
-   * One transaction per turn: its events, messages, charges, cursor, file journal and the record that it
-   * ran. Returns once it is committed with the promise of its file writes.
+   * One transaction for turns that are ready together (in order): each turn's events, messages, charges,
+   * cursor, file journal and the record that it ran. Turns that share a commit share its page writes:
+   * the ends of the same tables and indexes are written to the WAL once, not once per turn. Returns once
+   * they are committed, with the promises of their file writes.
    */
-  private commitTurn(turn: StagedTurn): Promise<void> {
-    const { seqs, owed } = this.timeline.transaction(() => {
-      this.insertTurn.run(
-        turn.tick,
-        turn.agent,
-        turn.turnId,
-        turn.runId,
-        turn.status,
-        this.clock().toISOString(),
-      );
-      for (const { entry, file, json } of turn.outbox) {
-        this.messages.add({
-          id: entry.id,
-          sender: entry.agent,
-          tick: entry.tick,
-          kind: typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind),
-          file,
-          json: this.secrets.redactText(json),
+  private commitTurns(turns: readonly StagedTurn[]): Promise<void>[] {
+    const commits = this.timeline.transaction(() => turns.map((turn) => this.insertTurnRows(turn)));
+    return turns.map((turn, index) => {
+      const { seqs, owed } = commits[index]!;
+      this.options.onCommit?.({
+        tick: turn.tick,
+        agent: turn.agent,
+        firstSeq: seqs[0]!,
+        lastSeq: seqs.at(-1)!,
+      });
+      return this.pending.perform(owed);
+    });
+  }
+
+  /** Inside the transaction of `commitTurns`: the rows of one turn. */
+  private insertTurnRows(turn: StagedTurn): { seqs: number[]; owed: ReturnType<PendingFiles['record']> } {
+    this.insertTurn.run(
+      turn.tick,
+      turn.agent,
+      turn.turnId,
+      turn.runId,
+      turn.status,
+      this.clock().toISOString(),
+    );
+    for (const { entry, file, json } of turn.outbox) {
+      this.messages.add({
+        id: entry.id,
+        sender: entry.agent,
+        tick: entry.tick,
+        kind: typeof entry.kind === 'string' ? entry.kind : JSON.stringify(entry.kind),
+        file,
+        json: this.secrets.redactText(json),
+      });
+    }
+    for (const posting of turn.postings) {
+      const posted = this.ledger.post(posting);
+      if (!posted.ok)
+        turn.events.push({
+          kind: 'warning',
+          code: 'charge_refused',
+          message: posted.reason,
+          tick: turn.tick,
+          agent: turn.agent,
+          turn: turn.turnId,
         });
-      }
-      for (const posting of turn.postings) {
-        const posted = this.ledger.post(posting);
-        if (!posted.ok)
-          turn.events.push({
-            kind: 'warning',
-            code: 'charge_refused',
-            message: posted.reason,
-            tick: turn.tick,
-            agent: turn.agent,
-            turn: turn.turnId,
-          });
-      }
-      if (turn.cursorAfter !== null) this.messages.advanceCursor(turn.agent, turn.cursorAfter);
-      const owed = this.pending.record(this.redactWrites(turn.files));
-      // Outbox files are known by the message store already; only memory and log files need marking.
-      const outboxFiles = new Set(turn.outbox.map((entry) => entry.file));
-      this.diskImport.markWritten(
-        turn.files.map((file) => file.path).filter((path) => !outboxFiles.has(path)),
-      );
-      return { seqs: this.appendEvents(turn.events), owed };
-    });
-    this.options.onCommit?.({
-      tick: turn.tick,
-      agent: turn.agent,
-      firstSeq: seqs[0]!,
-      lastSeq: seqs.at(-1)!,
-    });
-    return this.pending.perform(owed);
+    }
+    if (turn.cursorAfter !== null) this.messages.advanceCursor(turn.agent, turn.cursorAfter);
+    const owed = this.pending.record(this.redactWrites(turn.files));
+    // Outbox files are known by the message store already; only memory and log files need marking.
+    const outboxFiles = new Set(turn.outbox.map((entry) => entry.file));
+    this.diskImport.markWritten(turn.files.map((file) => file.path).filter((path) => !outboxFiles.has(path)));
+    return { seqs: this.appendEvents(turn.events), owed };
   }
 
   /** Every event goes through the redactor before it reaches the timeline. */

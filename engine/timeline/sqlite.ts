@@ -14,8 +14,12 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Database.
 /** How long a statement waits for another connection's write lock before failing with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
 
-/** Page cache per connection, in KiB: large enough to keep the hot index pages of a busy timeline. */
-const CACHE_KIB = 64 * 1024;
+/**
+ * Page cache per connection, in KiB: enough for the hot index pages of a busy timeline. Pages beyond it
+ * are read from the OS's file cache (a system call, not a disk read). It was 64 MiB, which a long run
+ * filled: 1,000 agents held ~60 MB more RSS by tick 20 than with 8 MiB (docs/BENCHMARKS.md, issue 14).
+ */
+const CACHE_KIB = 16 * 1024;
 
 /** Settings every connection to one of the app's databases gets. */
 export function applyConnectionPragmas(db: Database.Database, options: { readonly: boolean }): void {

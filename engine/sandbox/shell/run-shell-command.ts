@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { signalGroup, trackChildGroup } from '../../processes/child-process-groups';
+import { startProgram } from '../../processes/program-spawner';
 import { CappedOutput } from './capped-output';
 import type { Confinement, ShellPlaces } from './confinement';
 import { shellEnvironment } from './shell-environment';
@@ -63,21 +62,9 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     let graceTimer: NodeJS.Timeout | undefined;
     let settled = false;
 
-    const child = spawn(file, args, {
-      cwd: request.places.workingDirectory,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-      windowsHide: true,
-    });
-
-    const release = child.pid === undefined ? () => false : trackChildGroup(child.pid);
-    const killGroup = () => {
-      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
-    };
     const stop = (reason: StopReason) => {
       stopped ??= reason;
-      killGroup();
+      program.signalGroup('SIGKILL');
     };
     const timeout = setTimeout(() => stop('timeout'), request.timeoutMs);
     const onAbort = () => stop('aborted');
@@ -86,7 +73,7 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     const settle = (result: ShellCommandResult) => {
       if (settled) return;
       settled = true;
-      release();
+      program.release();
       clearTimeout(timeout);
       clearTimeout(graceTimer);
       request.signal?.removeEventListener('abort', onAbort);
@@ -108,23 +95,21 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
       output.push(chunk);
       if (stdout.totalBytes + stderr.totalBytes > request.stopAfterBytes) stop('output_limit');
     };
-    child.stdout.on('data', collect(stdout));
-    child.stderr.on('data', collect(stderr));
-
-    child.on('error', (error) => {
-      killGroup();
-      settle({ ok: false, reason: `could not start ${file}: ${error.message}` });
-    });
-    child.on('exit', (code, signal) => {
-      exit = { code, signal };
-      killGroup();
-      graceTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-        finish();
-      }, PIPE_GRACE_MS);
-    });
-    child.on('close', finish);
+    const program = startProgram(
+      { file, args, cwd: request.places.workingDirectory, env },
+      {
+        stdout: collect(stdout),
+        stderr: collect(stderr),
+        error: (error) => settle({ ok: false, reason: `could not start ${file}: ${error.message}` }),
+        exit: (code, signal) => {
+          exit = { code, signal };
+          program.signalGroup('SIGKILL');
+          // A process that left the group can still hold the pipes open: stop waiting for them.
+          graceTimer = setTimeout(finish, PIPE_GRACE_MS);
+        },
+        close: finish,
+      },
+    );
   });
 }
 

@@ -1,0 +1,195 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { type SpawnerReport, type SpawnerRequest, spawnerHelperMain } from './spawner-helper';
+
+/**
+ * Starts the engine's programs (`cli` models, shell commands) through the spawner helper
+ * (`spawner-helper.ts`), one per engine process, started on first use: forks cost what the small helper
+ * weighs, not what the engine weighs, and no program outlives the engine, even one killed by SIGKILL.
+ */
+export interface ProgramRequest {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ProgramListeners {
+  stdout(chunk: Buffer): void;
+  stderr(chunk: Buffer): void;
+  /** The program could not be started (`code` as Node's spawn gives it, e.g. ENOENT). */
+  error(error: { code: string | undefined; message: string }): void;
+  exit(code: number | null, signal: NodeJS.Signals | null): void;
+  /** The program exited and its output pipes closed. */
+  close(code: number | null, signal: NodeJS.Signals | null): void;
+}
+
+export interface RunningProgram {
+  /** Sends `signal` to the program's process group (on Windows, to the program). */
+  signalGroup(signal: NodeJS.Signals): void;
+  /** Stops reading the program's output and forgets it: no listener is called after this. */
+  release(): void;
+}
+
+let helper: ChildProcess | null = null;
+let nextId = 1;
+const listening = new Map<number, ProgramListeners>();
+
+export function startProgram(request: ProgramRequest, listeners: ProgramListeners): RunningProgram {
+  // The packaged app turns Electron's run-as-node fuse off (electron-builder.yml), so its binary cannot
+  // run the helper: in the app the engine thread starts programs itself.
+  if (process.versions.electron !== undefined) return startProgramHere(request, listeners);
+  const id = nextId++;
+  const channel = helperProcess();
+  listening.set(id, listeners);
+  // The engine waits for the helper's reports only while one of its programs runs.
+  if (listening.size === 1) refChannel(channel, true);
+  send(channel, { type: 'spawn', id, ...request });
+  return {
+    signalGroup: (signal) => {
+      if (listening.has(id)) send(channel, { type: 'signal', id, signal });
+    },
+    release: () => {
+      if (!forget(id)) return;
+      send(channel, { type: 'release', id });
+    },
+  };
+}
+
+/** How many started programs the engine still listens to (for tests). */
+export function runningProgramCount(): number {
+  return listening.size;
+}
+
+/**
+ * Starts the program from this process, in its own process group, and ends every group still running
+ * when this process (or thread) exits normally. Forks cost what this process weighs, and a SIGKILL of it
+ * leaves the programs running: the helper exists to avoid both.
+ */
+export function startProgramHere(request: ProgramRequest, listeners: ProgramListeners): RunningProgram {
+  const child = spawn(request.file, request.args, {
+    cwd: request.cwd,
+    env: request.env,
+    shell: false,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+    detached: process.platform !== 'win32',
+  });
+  const id = nextId++;
+  listening.set(id, listeners);
+  directGroups.add(child);
+  hookDirectExit();
+  const done = () => {
+    directGroups.delete(child);
+    return listening.delete(id);
+  };
+  child.stdout.on('data', (chunk: Buffer) => listening.get(id)?.stdout(chunk));
+  child.stderr.on('data', (chunk: Buffer) => listening.get(id)?.stderr(chunk));
+  child.on('error', (error: NodeJS.ErrnoException) => {
+    if (done()) listeners.error({ code: error.code, message: error.message });
+  });
+  child.on('exit', (code, signal) => listening.get(id)?.exit(code, signal));
+  child.on('close', (code, signal) => {
+    if (done()) listeners.close(code, signal);
+  });
+  return {
+    signalGroup: (signal) => {
+      if (directGroups.has(child)) signalGroupOf(child, signal);
+    },
+    release: () => {
+      if (!done()) return;
+      child.stdout.destroy();
+      child.stderr.destroy();
+    },
+  };
+}
+
+const directGroups = new Set<ChildProcess>();
+let directExitHooked = false;
+function hookDirectExit(): void {
+  if (directExitHooked) return;
+  directExitHooked = true;
+  process.on('exit', () => {
+    for (const child of directGroups) signalGroupOf(child, 'SIGKILL');
+  });
+}
+
+function signalGroupOf(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(process.platform === 'win32' ? child.pid : -child.pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function forget(id: number): boolean {
+  if (!listening.delete(id)) return false;
+  if (listening.size === 0 && helper) refChannel(helper, false);
+  return true;
+}
+
+function helperProcess(): ChildProcess {
+  if (helper?.connected) return helper;
+  const started = spawn(
+    process.execPath,
+    [
+      '-e',
+      // `__name` is the helper esbuild's keepNames (tsx, some bundles) writes into a function's text.
+      `var __name = (f) => f; (${spawnerHelperMain.toString()})(require('node:child_process'), process)`,
+    ],
+    {
+      // The helper needs nothing of the engine's environment: every program gets its own.
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      serialization: 'advanced',
+      windowsHide: true,
+    },
+  );
+  started.unref();
+  started.on('message', (report: SpawnerReport) => deliver(report));
+  started.on('error', () => undefined);
+  started.on('disconnect', () => {
+    if (helper === started) helper = null;
+    // Programs it was running are gone with it.
+    for (const [id, listeners] of [...listening]) {
+      forget(id);
+      listeners.error({ code: 'EPIPE', message: 'the program spawner ended' });
+    }
+  });
+  helper = started;
+  return started;
+}
+
+function deliver(report: SpawnerReport): void {
+  const listeners = listening.get(report.id);
+  if (!listeners) return;
+  switch (report.type) {
+    case 'stdout':
+    case 'stderr':
+      listeners[report.type](
+        Buffer.from(report.chunk.buffer, report.chunk.byteOffset, report.chunk.byteLength),
+      );
+      return;
+    case 'error':
+      forget(report.id);
+      listeners.error({ code: report.code, message: report.message });
+      return;
+    case 'exit':
+      listeners.exit(report.code, report.signal);
+      return;
+    case 'close':
+      forget(report.id);
+      listeners.close(report.code, report.signal);
+  }
+}
+
+function send(channel: ChildProcess, request: SpawnerRequest): void {
+  if (channel.connected) channel.send(request);
+}
+
+/** Node types the IPC channel's ref/unref as internal; they exist on every ChildProcess with 'ipc'. */
+function refChannel(channel: ChildProcess, ref: boolean): void {
+  const handle = (channel as ChildProcess & { channel?: { ref(): void; unref(): void } }).channel;
+  if (ref) handle?.ref();
+  else handle?.unref();
+}
