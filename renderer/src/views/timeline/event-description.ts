@@ -95,6 +95,20 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
         { label: 'Tool', value: event.tool },
         { label: 'Arguments', value: compact(event.args) },
       ];
+    case 'approval_requested':
+      return [
+        { label: 'Tool', value: event.tool },
+        { label: 'Arguments', value: compact(event.args) },
+        { label: 'Why it asks', value: event.reason },
+        { label: 'Denied if unanswered by', value: event.expires_at },
+      ];
+    case 'approval_answered':
+      return [
+        { label: 'Tool', value: event.tool },
+        { label: 'Answer', value: event.answer.replace('_', ' ') },
+        { label: 'Answered by', value: event.source.replace('_', ' ') },
+        { label: 'Reason', value: event.reason ?? '' },
+      ];
     case 'tool_result':
       return [
         { label: 'Tool', value: event.tool },
