@@ -14,3 +14,4 @@ export * from './problem';
 export * from './client';
 export * from './model-event-schemas';
 export * from './model-setup-schemas';
+export * from './approval-schemas';

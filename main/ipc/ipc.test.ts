@@ -72,6 +72,15 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { ...manager, tool: 'shell', enabled: 'yes' },
   ],
   'connectors.list': [{ agent: 'x' }],
+  'approvals.pending': [{ all: true }, 'x'],
+  'approvals.answer': [{}, { id: 'a', answer: 'maybe' }, { id: '', answer: 'deny' }, { id: 'a', answer: 'deny', x: 1 }],
+  'approvals.settings': [{ agent: 'manager' }, 1],
+  'approvals.setMode': [
+    {},
+    { agent: 'manager', tool: 'shell', mode: 'sometimes' },
+    { agent: '', tool: 'shell', mode: 'ask' },
+    { agent: 'manager', tool: 'shell' },
+  ],
   'connectors.setConfig': [
     { connector: 'builtin:web' },
     { connector: 'builtin:web', values: {} },
