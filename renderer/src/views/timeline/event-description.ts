@@ -20,6 +20,8 @@ const TITLES: Record<KnownEventKind, string> = {
   model_refused: 'The model declined',
   tool_call: 'Tool call',
   tool_result: 'Tool result',
+  approval_requested: 'Asked for approval',
+  approval_answered: 'Approval answered',
   memory_update: 'Memory update',
   memory_snapshot: 'Memory found on disk',
   credit: 'Credits',
