@@ -1,4 +1,5 @@
 import type { TurnProgress } from '../api/model-event-schemas';
+import type { ApprovalAsker } from '../tools/approval-gate';
 import { OrgBusyError, OrgEngine } from '../run/org-engine';
 import { openHeadlessSecretStore } from '../secrets/headless-secret-store';
 import { CliFailure, type CliIo } from './cli-io';
@@ -10,6 +11,8 @@ export interface CliEngineOptions {
   program?: string;
   /** A run: take the org's run lock before anything else, and fail at once when another program has it. */
   claimRun?: boolean;
+  /** Who answers "ask me first" requests during the run. */
+  approvals?: ApprovalAsker;
 }
 
 /**
@@ -32,6 +35,7 @@ export async function openEngine(
     claimRun: options.claimRun ?? false,
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.approvals ? { approvals: options.approvals } : {}),
   });
   return open.catch((error: unknown) =>
     Promise.reject(error instanceof OrgBusyError ? new CliFailure(error.message) : error),

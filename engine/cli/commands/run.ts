@@ -9,6 +9,7 @@ import { formatProblem } from '../../api/problem';
 import { runElsewhereMessage } from '../run-elsewhere';
 import { stringOption, type Command } from '../command';
 import { withEngine } from '../open-engine';
+import { APPROVAL_OPTIONS, approvalPolicies, cliApprovalAsker } from '../approval-answers';
 import { orgFolder, positiveInteger } from '../org-arg';
 
 function printTick(io: CliIo, report: TickReport): void {
@@ -69,8 +70,10 @@ function refuseIfRunElsewhere(org: string): void {
 export const runCommand: Command = {
   name: 'run',
   summary: 'Run the org for N ticks (default 1), offline-safe; resumes where the last run stopped.',
-  usage: 'run <org> [--ticks N] [--interval SECONDS] [--concurrency N] [--follow] [--json]',
+  usage:
+    'run <org> [--ticks N] [--interval SECONDS] [--concurrency N] [--follow] [--json] [--approve TOOL] [--deny TOOL]',
   options: {
+    ...APPROVAL_OPTIONS,
     ticks: { type: 'string' },
     interval: { type: 'string' },
     concurrency: { type: 'string' },
@@ -89,6 +92,7 @@ export const runCommand: Command = {
       '--concurrency',
       DEFAULT_TURN_CONCURRENCY,
     );
+    const approvals = cliApprovalAsker(io, approvalPolicies(values));
     refuseIfRunElsewhere(org);
     const reports: TickReport[] = [];
     const follow = values.follow ? new ProgressPrinter(io, Boolean(values.json)) : undefined;
@@ -123,6 +127,7 @@ export const runCommand: Command = {
         concurrency,
         program: 'lemming run',
         claimRun: true,
+        approvals,
         ...(follow ? { onProgress: follow.print } : {}),
       },
     );
@@ -134,14 +139,16 @@ export const runCommand: Command = {
 export const tickCommand: Command = {
   name: 'tick',
   summary: 'Run exactly one tick.',
-  usage: 'tick <org> [--json]',
-  options: { json: { type: 'boolean' } },
+  usage: 'tick <org> [--json] [--approve TOOL] [--deny TOOL]',
+  options: { json: { type: 'boolean' }, ...APPROVAL_OPTIONS },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
+    const approvals = cliApprovalAsker(io, approvalPolicies(values));
     refuseIfRunElsewhere(org);
     const report = await withEngine(org, io, (engine) => engine.runTick(), {
       program: 'lemming tick',
       claimRun: true,
+      approvals,
     });
     if (values.json) printJson(io, report);
     else printTick(io, report);
