@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT, resume, tempOrgs } from '../run/test-support/temp-org';
+import { parseTerminalAnswer } from './approval-answers';
+
+const LEMMING = join(REPO_ROOT, 'bin', 'lemming.mjs');
+const orgs = tempOrgs();
+afterEach(() => orgs.cleanup());
+
+function lemming(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [LEMMING, ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** An agent granted the shell whose model asks to run `echo hi > made.txt`, then reports what it was told. */
+function shellOrg(): string {
+  return orgs.build({
+    'lemming/config/models.json': {
+      scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+    },
+    'script.json': {
+      agents: {
+        a: [
+          { when: { round: 1 }, respond: { tool_calls: [{ tool: 'shell', args: { command: 'echo hi > made.txt' } }] } },
+          { respond: { notes: 'read the tool results' } },
+        ],
+      },
+    },
+    'agents/a/resume.json': resume('a', { permissions: { read_outboxes: [], tools: ['shell'] } }),
+    'agents/a/workspace/.keep': '',
+  });
+}
+
+function events(org: string): { kind: string; json: string }[] {
+  const db = new Database(join(org, '.lemming', 'timeline.sqlite'), { readonly: true });
+  try {
+    return db.prepare('SELECT kind, json FROM events ORDER BY seq').all() as { kind: string; json: string }[];
+  } finally {
+    db.close();
+  }
+}
+
+/** The prompt of the model call after the tool round: what the model was told. */
+function secondPrompt(org: string): string {
+  const call = events(org)
+    .filter((event) => event.kind === 'model_call')
+    .map((event) => JSON.parse(event.json) as { round: number; prompt: unknown })
+    .find((event) => event.round === 2);
+  return JSON.stringify(call?.prompt ?? null);
+}
+
+describe('lemming run and "ask me first"', () => {
+  it('--deny shell in an unattended run denies the call, tells the model, and records both events', async () => {
+    const org = shellOrg();
+    const ran = await lemming(['run', org, '--deny', 'shell']);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain('denied shell for a (--deny shell)');
+    expect(existsSync(join(org, 'agents/a/workspace/made.txt'))).toBe(false);
+    const kinds = events(org).map((event) => event.kind);
+    expect(kinds).toContain('approval_requested');
+    const answered = events(org).find((event) => event.kind === 'approval_answered')!;
+    expect(JSON.parse(answered.json)).toMatchObject({ tool: 'shell', answer: 'deny', source: 'command_line' });
+    const result = events(org).find((event) => event.kind === 'tool_result')!;
+    expect(JSON.parse(result.json)).toMatchObject({ result: { success: false } });
+    expect(secondPrompt(org)).toContain('was started with --deny shell');
+  });
+
+  it('an unattended run with neither --approve nor --deny denies, and says how to allow it', async () => {
+    const org = shellOrg();
+    const ran = await lemming(['run', org]);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain('no one is at a terminal to approve it');
+    expect(ran.stderr).toContain('--approve shell');
+    const answered = events(org).find((event) => event.kind === 'approval_answered')!;
+    expect(JSON.parse(answered.json)).toMatchObject({ answer: 'deny', source: 'unattended' });
+    expect(secondPrompt(org)).toContain('No one was there to approve it');
+  });
+
+  it('--approve shell runs the call', async () => {
+    const org = shellOrg();
+    const ran = await lemming(['run', org, '--approve', 'shell']);
+    expect(ran.code).toBe(0);
+    expect(readFileSync(join(org, 'agents/a/workspace/made.txt'), 'utf8')).toBe('hi\n');
+    const answered = events(org).find((event) => event.kind === 'approval_answered')!;
+    expect(JSON.parse(answered.json)).toMatchObject({ answer: 'approve_once', source: 'command_line' });
+  });
+
+  it('refuses a tool that is both approved and denied', async () => {
+    const ran = await lemming(['run', shellOrg(), '--approve', 'shell', '--deny', 'shell,http_request']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('shell cannot be both --approve and --deny');
+  });
+});
+
+describe('answers typed at the terminal', () => {
+  it('reads y, a and n with a reason', () => {
+    expect(parseTerminalAnswer('y')).toEqual({ answer: 'approve_once', source: 'person' });
+    expect(parseTerminalAnswer(' always ')).toEqual({ answer: 'approve_always', source: 'person' });
+    expect(parseTerminalAnswer('n not on my disk')).toEqual({
+      answer: 'deny',
+      source: 'person',
+      reason: 'not on my disk',
+    });
+    expect(parseTerminalAnswer('')).toEqual({ answer: 'deny', source: 'person' });
+  });
+});
