@@ -35,7 +35,10 @@ function shellOrg(): string {
     'script.json': {
       agents: {
         a: [
-          { when: { round: 1 }, respond: { tool_calls: [{ tool: 'shell', args: { command: 'echo hi > made.txt' } }] } },
+          {
+            when: { round: 1 },
+            respond: { tool_calls: [{ tool: 'shell', args: { command: 'echo hi > made.txt' } }] },
+          },
           { respond: { notes: 'read the tool results' } },
         ],
       },
@@ -73,7 +76,11 @@ describe('lemming run and "ask me first"', () => {
     const kinds = events(org).map((event) => event.kind);
     expect(kinds).toContain('approval_requested');
     const answered = events(org).find((event) => event.kind === 'approval_answered')!;
-    expect(JSON.parse(answered.json)).toMatchObject({ tool: 'shell', answer: 'deny', source: 'command_line' });
+    expect(JSON.parse(answered.json)).toMatchObject({
+      tool: 'shell',
+      answer: 'deny',
+      source: 'command_line',
+    });
     const result = events(org).find((event) => event.kind === 'tool_result')!;
     expect(JSON.parse(result.json)).toMatchObject({ result: { success: false } });
     expect(secondPrompt(org)).toContain('was started with --deny shell');
