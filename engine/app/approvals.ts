@@ -119,9 +119,13 @@ export async function setApprovalMode(
   const found = await findValidAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
   const path = ['agents', input.agent, input.tool];
+  const read = await readApprovals(context.orgPath);
+  const own = read.ok ? Object.keys(read.value.agents[input.agent] ?? {}) : [];
+  // Clearing an agent's last setting removes its entry rather than leaving an empty one.
+  const clearPath = own.length === 1 && own[0] === input.tool ? ['agents', input.agent] : path;
   const updated = await updateApprovals(
     context.orgPath,
-    input.mode === null ? [{ path, remove: true }] : [{ path, value: input.mode }],
+    input.mode === null ? [{ path: clearPath, remove: true }] : [{ path, value: input.mode }],
   );
   if (!updated.ok)
     return fail(

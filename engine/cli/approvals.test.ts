@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, resume, tempOrgs } from '../run/test-support/temp-org';
-import { parseTerminalAnswer } from './approval-answers';
+import type { ApprovalRequest } from '../api/approval-schemas';
+import { cliApprovalAsker, parseTerminalAnswer } from './approval-answers';
+import type { CliIo } from './cli-io';
 
 const LEMMING = join(REPO_ROOT, 'bin', 'lemming.mjs');
 const orgs = tempOrgs();
@@ -123,5 +125,53 @@ describe('answers typed at the terminal', () => {
       reason: 'not on my disk',
     });
     expect(parseTerminalAnswer('')).toEqual({ answer: 'deny', source: 'person' });
+  });
+});
+
+describe('the terminal asker', () => {
+  const request: ApprovalRequest = {
+    id: 'r1',
+    agent: 'writer',
+    tool: 'shell',
+    args: { command: 'ls' },
+    reason: 'It runs a command on this computer with your rights.',
+    tick: 1,
+    asked_at: '2026-01-01T00:00:00.000Z',
+    expires_at: '2026-01-01T00:05:00.000Z',
+  };
+  const io = (answers: string[], asked: string[]): CliIo => ({
+    stdout: { write: () => true },
+    stderr: { write: () => true },
+    env: {},
+    ask: async (question) => {
+      asked.push(question);
+      return answers.shift() ?? '';
+    },
+  });
+  const none = { approve: new Set<string>(), deny: new Set<string>() };
+
+  it('asks one question at a time, showing the agent, the tool, the arguments and why', async () => {
+    const asked: string[] = [];
+    const asker = cliApprovalAsker(io(['n too risky', 'a'], asked), none);
+    const signal = new AbortController().signal;
+    const [first, second] = await Promise.all([
+      asker.ask(request, signal),
+      asker.ask({ ...request, id: 'r2', agent: 'editor' }, signal),
+    ]);
+    expect(first).toEqual({ answer: 'deny', source: 'person', reason: 'too risky' });
+    expect(second).toEqual({ answer: 'approve_always', source: 'person' });
+    expect(asked[0]).toContain('writer asks to run shell {"command":"ls"}');
+    expect(asked[0]).toContain('why it asks: It runs a command on this computer with your rights.');
+    expect(asked[1]).toContain('[a] always for editor');
+  });
+
+  it('does not ask about a tool named by --approve or --deny', async () => {
+    const asked: string[] = [];
+    const asker = cliApprovalAsker(io([], asked), { approve: new Set(['shell']), deny: new Set(['x']) });
+    expect(await asker.ask(request, new AbortController().signal)).toEqual({
+      answer: 'approve_once',
+      source: 'command_line',
+    });
+    expect(asked).toEqual([]);
   });
 });

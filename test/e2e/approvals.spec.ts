@@ -19,7 +19,11 @@ function shellOrg(lemming: LemmingHarness): string {
   const models = JSON.parse(readFileSync(join(org, 'lemming/config/models.json'), 'utf8')) as object;
   write('lemming/config/models.json', {
     ...models,
-    approvals: { provider: 'scripted', model_name: 's', provider_config: { script: 'approvals-script.json' } },
+    approvals: {
+      provider: 'scripted',
+      model_name: 's',
+      provider_config: { script: 'approvals-script.json' },
+    },
   });
   write('approvals-script.json', {
     agents: { keeper: script('echo kept > kept.txt'), tidier: script('rm -rf ../../../shared') },
@@ -138,6 +142,6 @@ test("the Tool Store shows and changes each agent's approval settings", async ({
   await shell.selectOption('default');
   await expect(shell).toHaveValue('default');
   expect(JSON.parse(readFileSync(join(org, 'lemming/config/approvals.json'), 'utf8'))).toEqual({
-    agents: { keeper: {} },
+    agents: {},
   });
 });
