@@ -46,7 +46,14 @@ export const ToolAnnotations = z.looseObject({
 export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
 
 /** Who or what answered a request. */
-export const ApprovalSource = z.enum(['person', 'setting', 'command_line', 'unattended', 'timeout', 'stopped']);
+export const ApprovalSource = z.enum([
+  'person',
+  'setting',
+  'command_line',
+  'unattended',
+  'timeout',
+  'stopped',
+]);
 export type ApprovalSource = z.infer<typeof ApprovalSource>;
 
 /** A call waiting for the person's answer, as the approval card shows it. Secrets in `args` are redacted. */

@@ -208,7 +208,7 @@ export const contract = {
     output: ApprovalSettingsView,
   }),
   'approvals.setMode': channel({
-    summary: 'Set one agent\'s approval setting for one tool (never, ask, always), or go back to the default.',
+    summary: "Set one agent's approval setting for one tool (never, ask, always), or go back to the default.",
     input: SetApprovalModeInput,
     output: ApprovalSettingsView,
   }),

@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ApprovalAnswer,
-  ApprovalRequest,
-  ApprovalSettings,
-} from '../api/approval-schemas';
+import type { ApprovalAnswer, ApprovalRequest, ApprovalSettings } from '../api/approval-schemas';
 import type { KnownEventFields } from '../api/timeline-events';
 
 /**
@@ -70,13 +66,11 @@ export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall)
   let onStop: (() => void) | undefined;
   const seconds = gate.settings.timeout_seconds;
   const answer = await Promise.race<ApprovalAnswer>([
-    gate.asker.ask(request, withdraw.signal).catch(
-      (error: unknown): ApprovalAnswer => ({
-        answer: 'deny',
-        source: 'unattended',
-        reason: `The request could not be shown (${error instanceof Error ? error.message : String(error)}).`,
-      }),
-    ),
+    gate.asker.ask(request, withdraw.signal).catch((error: unknown): ApprovalAnswer => ({
+      answer: 'deny',
+      source: 'unattended',
+      reason: `The request could not be shown (${error instanceof Error ? error.message : String(error)}).`,
+    })),
     new Promise<ApprovalAnswer>((resolve) => {
       timer = setTimeout(
         () =>

@@ -10,9 +10,7 @@ export interface ApprovalSubject {
 
 /** Whether a call may run: at once, after the person says yes, or not at all, and why. */
 export type ApprovalNeed =
-  | { mode: 'always'; reason: string }
-  | { mode: 'ask'; reason: string }
-  | { mode: 'never'; reason: string };
+  { mode: 'always'; reason: string } | { mode: 'ask'; reason: string } | { mode: 'never'; reason: string };
 
 const SAFE_HTTP_METHODS = new Set(['GET', 'HEAD']);
 const MCP_PREFIX = 'mcp__';
@@ -89,7 +87,9 @@ export function approvalNeed(
   const set = settingFor(settings, agent, subject.name);
   if (!set) return { ...defaultNeed(subject, args), fromSetting: false };
   const where =
-    set.from === 'agent' ? `for ${agent} in the approval settings` : 'for every agent in the approval settings';
+    set.from === 'agent'
+      ? `for ${agent} in the approval settings`
+      : 'for every agent in the approval settings';
   const reason =
     set.mode === 'never'
       ? `${subject.name} is set to "never allowed" ${where}.`

@@ -73,7 +73,12 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   ],
   'connectors.list': [{ agent: 'x' }],
   'approvals.pending': [{ all: true }, 'x'],
-  'approvals.answer': [{}, { id: 'a', answer: 'maybe' }, { id: '', answer: 'deny' }, { id: 'a', answer: 'deny', x: 1 }],
+  'approvals.answer': [
+    {},
+    { id: 'a', answer: 'maybe' },
+    { id: '', answer: 'deny' },
+    { id: 'a', answer: 'deny', x: 1 },
+  ],
   'approvals.settings': [{ agent: 'manager' }, 1],
   'approvals.setMode': [
     {},

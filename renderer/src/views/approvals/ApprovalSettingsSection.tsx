@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { ApprovalMode, ApprovalSettingsView } from '../../../../engine/api';
 import { attempt } from '../../components/activity-store';
 import { lemming } from '../../lemming';
@@ -16,18 +16,25 @@ export function ApprovalSettingsSection() {
   const [problem, setProblem] = useState<string | null>(null);
   const [agent, setAgent] = useState('');
   const headingId = useId();
-  const load = useCallback(async () => {
-    const result = await lemming().approvals.settings();
-    if (result.ok) {
-      setView(result.value);
-      setProblem(null);
-    } else setProblem(result.error.message);
-  }, []);
   useEffect(() => {
-    void load();
-    const offAgents = lemming().on('agents.changed', () => void load());
-    return offAgents;
-  }, [load]);
+    let live = true;
+    const pull = () =>
+      void lemming()
+        .approvals.settings()
+        .then((result) => {
+          if (!live) return;
+          if (result.ok) {
+            setView(result.value);
+            setProblem(null);
+          } else setProblem(result.error.message);
+        });
+    const offAgents = lemming().on('agents.changed', pull);
+    pull();
+    return () => {
+      live = false;
+      offAgents();
+    };
+  }, []);
 
   const setMode = async (agentName: string, tool: string, mode: ApprovalMode | null) => {
     const next = await attempt(
