@@ -83,7 +83,7 @@ export const ApprovalAnswer = z.object({
 });
 export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
 
-export const AnswerApprovalInput = z.object({
+export const AnswerApprovalInput = z.strictObject({
   id: z.string().min(1),
   answer: ApprovalAnswerKind,
   reason: z.string().max(2000).optional(),
@@ -117,7 +117,7 @@ export const ApprovalSettingsView = z.object({
 export type ApprovalSettingsView = z.infer<typeof ApprovalSettingsView>;
 
 /** Sets one agent's mode for one tool; `null` goes back to the org's setting or the built-in rule. */
-export const SetApprovalModeInput = z.object({
+export const SetApprovalModeInput = z.strictObject({
   agent: z.string().min(1),
   tool: z.string().min(1),
   mode: ApprovalMode.nullable(),

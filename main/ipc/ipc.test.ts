@@ -239,6 +239,9 @@ describe('dispatch', () => {
       ['tools.setEnabled', { ...manager, tool: 'file_list', enabled: true }],
       ['connectors.list', {}],
       ['connectors.setConfig', { connector: 'builtin:web', values: { enabled: false } }],
+      ['approvals.pending', {}],
+      ['approvals.settings', {}],
+      ['approvals.setMode', { ...manager, tool: 'memory_write', mode: 'ask' }],
       ['secrets.list', {}],
       ['secrets.set', { name: 'DEMO_TOKEN', value: 'tok-0123456789abcdef' }],
       ['secrets.delete', { name: 'DEMO_TOKEN' }],
@@ -288,6 +291,11 @@ describe('dispatch', () => {
       removedId: valueOf<{ removedId: string }>(removed.response).removedId,
     });
     expect(restored).toMatchObject({ ok: true, value: { name: 'editor', valid: true } });
+    // Nothing is waiting for approval here: an answer says so in words.
+    expect(await harness.dispatch('approvals.answer', { id: 'gone', answer: 'deny' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
 
     const called = new Set(harness.responses.map((entry) => entry.channel));
     expect(channels.filter((channel) => !called.has(channel))).toEqual([]);
