@@ -77,13 +77,19 @@ describe('"ask me first" in a run', () => {
   });
 
   it("pauses only the asking agent's turn; approving always for it is kept and not asked again", async () => {
-    const path = org({ z: { tool: 'shell', args: { command: 'echo hi >> made.txt' } } });
+    const path = org({
+      z: { tool: 'shell', args: { command: 'echo hi >> made.txt' } },
+      zz: { tool: 'file_write', args: { path: 'later.md', content: 'went on' } },
+    });
     const desk = new ApprovalDesk(() => {});
     const engine = await open(path, desk);
     const tick = engine.runTick();
     await until(() => desk.pending().length === 1);
-    // The other agent's turn went on and was committed while z waits.
+    // The agents before and after z went on while z waits: quiet's turn is committed, and zz (after z in
+    // LeMMing's order, so committed after it) has already run its tool.
     await until(() => events(engine, ['turn_completed']).some((event) => event.agent === 'quiet'));
+    await until(() => existsSync(join(path, 'agents/zz/workspace/later.md')));
+    expect(desk.pending()).toHaveLength(1);
     const [request] = desk.pending();
     expect(request).toMatchObject({ agent: 'z', tool: 'shell', args: { command: 'echo hi >> made.txt' } });
     expect(request!.reason).toBe('It runs a command on this computer with your rights.');
