@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -74,6 +75,10 @@ test('approving one call and denying another: the model sees the denial, and eve
   await expect(tidier).toContainText('rm -rf ../../../shared');
   await expect(tidier).toContainText('It runs a command on this computer with your rights.');
   await page.screenshot({ path: testInfo.outputPath('approval-cards.png'), fullPage: true });
+  const scan = await new AxeBuilder({ page }).include('.approval-cards').analyze();
+  expect(
+    scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+  ).toEqual([]);
 
   await keeper.getByRole('button', { name: 'Allow once' }).click();
   await expect(keeper).toBeHidden();
