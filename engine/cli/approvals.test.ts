@@ -115,6 +115,40 @@ describe('lemming run and "ask me first"', () => {
   });
 });
 
+describe('lemming run at a terminal', () => {
+  // util-linux `script` (Linux) gives the command a pseudo-terminal; BSD `script` takes other arguments.
+  it.skipIf(process.platform !== 'linux')(
+    'asks the person and gives their denial and its reason to the model',
+    async () => {
+      const org = shellOrg();
+      const child = spawn('script', ['-qfec', `${process.execPath} ${LEMMING} run '${org}'`, '/dev/null'], {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let output = '';
+      let answered = false;
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (!answered && output.includes('Allow it?')) {
+          answered = true;
+          child.stdin.write('n not on this machine\r');
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(output).toContain('a asks to run shell {"command":"echo hi > made.txt"}');
+      expect(code).toBe(0);
+      const answer = events(org).find((event) => event.kind === 'approval_answered')!;
+      expect(JSON.parse(answer.json)).toMatchObject({
+        answer: 'deny',
+        source: 'person',
+        reason: 'not on this machine',
+      });
+      expect(secondPrompt(org)).toContain('Their reason: not on this machine');
+    },
+  );
+});
+
 describe('answers typed at the terminal', () => {
   it('reads y, a and n with a reason', () => {
     expect(parseTerminalAnswer('y')).toEqual({ answer: 'approve_once', source: 'person' });
