@@ -123,3 +123,12 @@ export const SetApprovalModeInput = z.strictObject({
   mode: ApprovalMode.nullable(),
 });
 export type SetApprovalModeInput = z.infer<typeof SetApprovalModeInput>;
+
+/** How long a request waits for an answer before it is denied. */
+export const SetApprovalTimeoutInput = z.strictObject({
+  seconds: z
+    .number()
+    .positive('the wait must be more than 0 seconds')
+    .max(86_400, 'the wait can be a day at most'),
+});
+export type SetApprovalTimeoutInput = z.infer<typeof SetApprovalTimeoutInput>;

@@ -36,6 +36,7 @@ import {
   ApprovalSettingsView,
   PendingApprovals,
   SetApprovalModeInput,
+  SetApprovalTimeoutInput,
 } from './approval-schemas';
 import { RunState, TickReport } from './run-schemas';
 import { AgentListItem, AppInfo, OrgSummary } from './schemas';
@@ -210,6 +211,12 @@ export const contract = {
   'approvals.setMode': channel({
     summary: "Set one agent's approval setting for one tool (never, ask, always), or go back to the default.",
     input: SetApprovalModeInput,
+    output: ApprovalSettingsView,
+  }),
+
+  'approvals.setTimeout': channel({
+    summary: 'How many seconds a request waits for an answer before it is denied.',
+    input: SetApprovalTimeoutInput,
     output: ApprovalSettingsView,
   }),
 

@@ -5,6 +5,7 @@ import type {
   ApprovalSettingsView,
   PendingApprovals,
   SetApprovalModeInput,
+  SetApprovalTimeoutInput,
 } from '../api/approval-schemas';
 import { fail, ok, type IpcResult } from '../api/result';
 import { discoverAgents } from '../org/discover';
@@ -127,6 +128,23 @@ export async function setApprovalMode(
     context.orgPath,
     input.mode === null ? [{ path: clearPath, remove: true }] : [{ path, value: input.mode }],
   );
+  if (!updated.ok)
+    return fail(
+      'invalid_change',
+      'The approval settings could not be saved.',
+      issuesFromProblems(updated.problems),
+    );
+  return approvalSettings(context);
+}
+
+/** Sets how long a request waits for an answer before it counts as denied. */
+export async function setApprovalTimeout(
+  context: OrgContext,
+  input: SetApprovalTimeoutInput,
+): Promise<IpcResult<ApprovalSettingsView>> {
+  const updated = await updateApprovals(context.orgPath, [
+    { path: ['timeout_seconds'], value: input.seconds },
+  ]);
   if (!updated.ok)
     return fail(
       'invalid_change',

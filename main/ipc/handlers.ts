@@ -7,6 +7,7 @@ import {
   approvalSettings,
   pendingApprovals,
   setApprovalMode,
+  setApprovalTimeout,
 } from '../../engine/app/approvals';
 import { testConnection } from '../../engine/app/connection-test';
 import { listConnectors, setConnectorConfig } from '../../engine/app/connectors';
@@ -116,6 +117,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'approvals.answer': (input) => inOrg(async (session) => answerApproval(session.approvals, input)),
     'approvals.settings': () => inOrg((session) => approvalSettings(session)),
     'approvals.setMode': (input) => inOrg((session) => setApprovalMode(session, input)),
+    'approvals.setTimeout': (input) => inOrg((session) => setApprovalTimeout(session, input)),
 
     'connectors.list': () => inOrg((session) => listConnectors(session)),
     'connectors.setConfig': (input) => inOrg((session) => setConnectorConfig(session, input)),

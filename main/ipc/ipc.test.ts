@@ -80,6 +80,13 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { id: 'a', answer: 'deny', x: 1 },
   ],
   'approvals.settings': [{ agent: 'manager' }, 1],
+  'approvals.setTimeout': [
+    {},
+    { seconds: 0 },
+    { seconds: 'soon' },
+    { seconds: 100_000 },
+    { seconds: 5, x: 1 },
+  ],
   'approvals.setMode': [
     {},
     { agent: 'manager', tool: 'shell', mode: 'sometimes' },
@@ -242,6 +249,7 @@ describe('dispatch', () => {
       ['approvals.pending', {}],
       ['approvals.settings', {}],
       ['approvals.setMode', { ...manager, tool: 'memory_write', mode: 'ask' }],
+      ['approvals.setTimeout', { seconds: 120 }],
       ['secrets.list', {}],
       ['secrets.set', { name: 'DEMO_TOKEN', value: 'tok-0123456789abcdef' }],
       ['secrets.delete', { name: 'DEMO_TOKEN' }],

@@ -146,7 +146,11 @@ test("the Tool Store shows and changes each agent's approval settings", async ({
   });
   await shell.selectOption('default');
   await expect(shell).toHaveValue('default');
+  await section.getByLabel('Deny a request nobody answers after').fill('90');
+  await section.getByRole('button', { name: 'Save' }).click();
+  await expect(section.getByText('(now 90 seconds)')).toBeVisible();
   expect(JSON.parse(readFileSync(join(org, 'lemming/config/approvals.json'), 'utf8'))).toEqual({
     agents: {},
+    timeout_seconds: 90,
   });
 });

@@ -15,6 +15,7 @@ export function ApprovalSettingsSection() {
   const [view, setView] = useState<ApprovalSettingsView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [agent, setAgent] = useState('');
+  const [timeoutText, setTimeoutText] = useState<string | null>(null);
   const headingId = useId();
   useEffect(() => {
     let live = true;
@@ -55,6 +56,7 @@ export function ApprovalSettingsSection() {
       </section>
     );
   if (!view) return null;
+  const timeout = timeoutText ?? String(view.timeoutSeconds);
   const shown = view.agents.find((entry) => entry.agent === agent) ?? view.agents[0];
   return (
     <section aria-labelledby={headingId} className="approval-settings">
@@ -74,9 +76,41 @@ export function ApprovalSettingsSection() {
         )}
       </div>
       <p className="muted">
-        Choose which of an agent&apos;s tools may run on their own and which wait for your yes. A request you
-        do not answer within {view.timeoutSeconds} seconds is denied.
+        Choose which of an agent&apos;s tools may run on their own and which wait for your yes.
       </p>
+      <form
+        className="approval-timeout"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const seconds = Number(timeout);
+          void attempt('Saving the approval wait…', 'The wait could not be saved', () =>
+            lemming().approvals.setTimeout({ seconds }),
+          ).then((next) => {
+            if (!next) return;
+            setView(next);
+            setTimeoutText(null);
+          });
+        }}
+      >
+        <label>
+          Deny a request nobody answers after{' '}
+          <input
+            type="number"
+            min={1}
+            max={86400}
+            value={timeout}
+            onChange={(event) => setTimeoutText(event.target.value)}
+            aria-describedby={`${headingId}-wait`}
+          />{' '}
+          seconds
+        </label>
+        <button type="submit" disabled={Number(timeout) === view.timeoutSeconds}>
+          Save
+        </button>
+        <span id={`${headingId}-wait`} className="muted">
+          (now {view.timeoutSeconds} seconds)
+        </span>
+      </form>
       {!shown || shown.tools.length === 0 ? (
         <p>{shown ? `${shown.agent} has no tools yet.` : 'No valid agents yet.'}</p>
       ) : (
