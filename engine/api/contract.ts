@@ -107,6 +107,12 @@ export const contract = {
     input: z.object({ path: z.string().min(1, 'Enter the path of an org folder.') }).strict(),
     output: OrgSummary,
   }),
+  'org.create': channel({
+    summary:
+      'Make the existing folder at `path` an empty org (an agents folder and default settings), then open it.',
+    input: z.object({ path: z.string().min(1, 'Enter the path of a folder.') }).strict(),
+    output: OrgSummary,
+  }),
   'org.agents': channel({
     summary: "The current org's agents, valid or not, with the reasons a resume is invalid.",
     input: NoInput,

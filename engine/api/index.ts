@@ -15,3 +15,4 @@ export * from './client';
 export * from './model-event-schemas';
 export * from './model-setup-schemas';
 export * from './approval-schemas';
+export * from './human-operator';

@@ -7,6 +7,8 @@ export const IpcErrorCode = z.enum([
   'forbidden_sender',
   'no_org_open',
   'org_not_found',
+  /** The folder is there but is not an org (no `agents` folder); the user may create one there. */
+  'not_an_org',
   /** The org folder is there but its timeline or a config file the engine needs cannot be used. */
   'org_unusable',
   'agent_not_found',

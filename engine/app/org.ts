@@ -5,7 +5,7 @@ import { fail, ok, type IpcResult } from '../api/result';
 import type { AgentListItem } from '../api/schemas';
 import { outboxFileName } from '../messages/outbox-entry';
 import { discoverAgents } from '../org/discover';
-import { openOrg, OrgNotFoundError, type OpenedOrg } from '../org/open-org';
+import { NotAnOrgError, openOrg, OrgNotFoundError, type OpenedOrg } from '../org/open-org';
 import { EngineInputError, UnknownAgentError } from '../run/org-engine';
 import { firingOrder } from '../org/schedule';
 import type { OrgContext } from './org-context';
@@ -17,6 +17,13 @@ export async function openOrgFolder(path: string): Promise<IpcResult<OpenedOrg>>
   try {
     return ok(await openOrg(path));
   } catch (error) {
+    if (error instanceof NotAnOrgError)
+      return fail(
+        'not_an_org',
+        error.message,
+        undefined,
+        'Choose the folder that holds “agents”, or create a new org in this folder.',
+      );
     if (error instanceof OrgNotFoundError) return fail('org_not_found', error.message);
     throw error;
   }

@@ -1,21 +1,30 @@
 import { stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { AgentListItem, OrgSummary } from '../api/schemas';
 import { discoverAgents, type DiscoveredAgent } from './discover';
 
 export class OrgNotFoundError extends Error {}
+
+/** The folder is there but holds no `agents` folder: it is not an org (yet), and nothing is written to it. */
+export class NotAnOrgError extends OrgNotFoundError {
+  constructor(readonly orgPath: string) {
+    super(`${orgPath} is not an org folder: it has no “agents” folder.`);
+  }
+}
 
 export interface OpenedOrg {
   summary: OrgSummary;
   agents: AgentListItem[];
 }
 
-/** Reads an org folder: its agents, valid or not. Fails only when the folder itself is missing. */
+/** Reads an org folder: its agents, valid or not. Fails when the folder is missing or has no `agents` folder. */
 export async function openOrg(path: string): Promise<OpenedOrg> {
   const orgPath = resolve(path);
   const info = await stat(orgPath).catch(() => null);
   if (!info) throw new OrgNotFoundError(`No folder at ${orgPath}.`);
   if (!info.isDirectory()) throw new OrgNotFoundError(`${orgPath} is a file, not an org folder.`);
+  const agentsFolder = await stat(join(orgPath, 'agents')).catch(() => null);
+  if (!agentsFolder?.isDirectory()) throw new NotAnOrgError(orgPath);
 
   const agents = (await discoverAgents(orgPath)).map(toListItem);
   return {

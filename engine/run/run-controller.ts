@@ -174,7 +174,11 @@ export class RunController {
       return refuse(`Cannot step while the run is ${PHASE_WORDS[phase]}; pause it first.`);
     const held = phase === 'idle' ? this.heldElsewhere() : null;
     if (held) return held;
-    this.update({ phase: 'stepping', ...(phase === 'idle' ? { ended: null } : {}) });
+    // A step while no run goes is a run of its own, one tick long: the last run's count and limit end with it.
+    this.update({
+      phase: 'stepping',
+      ...(phase === 'idle' ? { ended: null, ticksRun: 0, tickLimit: null } : {}),
+    });
     const running = this.runOne(null);
     this.stepInFlight = running;
     const outcome = await running;

@@ -1,3 +1,4 @@
+import { createOrgIn } from '../../engine/app/create-org';
 import type { Channel, ChannelOutput, ChannelParsedInput } from '../../engine/api/contract';
 import { ok, type IpcResult } from '../../engine/api/result';
 import type { AppInfo } from '../../engine/api/schemas';
@@ -82,6 +83,12 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'org.pickFolder': async () => ok({ path: await deps.pickFolder() }),
     'org.open': async ({ path }) => {
       const opened = await host.open(path);
+      return opened.ok ? ok(opened.value.summary) : opened;
+    },
+    'org.create': async ({ path }) => {
+      const created = await createOrgIn(path);
+      if (!created.ok) return created;
+      const opened = await host.open(created.value.path);
       return opened.ok ? ok(opened.value.summary) : opened;
     },
     'org.agents': () => inOrg((session) => listAgents(session.orgPath)),

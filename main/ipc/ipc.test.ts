@@ -19,6 +19,7 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   'app.info': ['text', 42, null, [], { extra: true }],
   'org.pickFolder': ['text', 7, { path: '/tmp' }],
   'org.open': [{}, { path: '' }, { path: 42 }, 'a/path', { path: '/tmp', evil: 1 }, null],
+  'org.create': [{}, { path: '' }, { path: 42 }, '/tmp', { path: '/tmp', agents: [] }],
   'org.agents': [{ path: '/tmp' }, 'x', 3],
   'org.summary': [{ verbose: true }, 'x'],
   'org.close': [{ force: true }, 1],
@@ -230,6 +231,7 @@ describe('dispatch', () => {
     const calls: [Channel, unknown][] = [
       ['app.info', {}],
       ['org.pickFolder', {}],
+      ['org.create', { path: harness.tempDir() }],
       ['org.open', { path: org }],
       ['org.agents', {}],
       ['org.summary', {}],

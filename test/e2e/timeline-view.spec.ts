@@ -118,7 +118,7 @@ test('a timeline of 100 000 events scrolls and filters; an event of an unknown k
   await page.getByRole('combobox', { name: 'Kind' }).selectOption('model_call');
   await expect
     .poll(async () => new Set(await list.locator('.timeline-cell.kind').allTextContents()))
-    .toEqual(new Set(['model_call']));
+    .toEqual(new Set(['model call']));
   await page.getByRole('combobox', { name: 'Kind' }).selectOption('');
   await page.getByRole('combobox', { name: 'Agent' }).selectOption('');
   await page.getByRole('spinbutton', { name: 'From tick' }).fill('100');

@@ -26,7 +26,8 @@ import './shell.css';
 export function Shell() {
   const state = useOrgStore((store) => store.state);
   const main = useRef<HTMLElement>(null);
-  const focusMain = useCallback(() => main.current?.focus(), []);
+  // Focus moves to the view for keyboard and screen-reader users; the page must not scroll the run bar away.
+  const focusMain = useCallback(() => main.current?.focus({ preventScroll: true }), []);
   const isOpen = state.status === 'open';
   useViewShortcuts(isOpen, focusMain);
 

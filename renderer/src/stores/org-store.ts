@@ -13,6 +13,8 @@ interface OrgStore {
   /** Set when the org just opened is a fresh copy of the demo. */
   demoCreated: boolean;
   open(path: string): Promise<void>;
+  /** Makes the folder at `path` a new, empty org (the user agreed to it), then opens it. */
+  createOrg(path: string): Promise<void>;
   pickAndOpen(): Promise<void>;
   openDemo(fresh?: boolean): Promise<void>;
   /** Re-reads the agent list (after `agents.changed`). */
@@ -35,6 +37,11 @@ export const useOrgStore = create<OrgStore>((set, get) => {
     async open(path) {
       set({ state: { status: 'opening', path } });
       await finishOpening(path, await lemming().org.open({ path }));
+    },
+
+    async createOrg(path) {
+      set({ state: { status: 'opening', path } });
+      await finishOpening(path, await lemming().org.create({ path }));
     },
 
     async pickAndOpen() {

@@ -6,10 +6,11 @@ export function AgentList({ org, agents }: { org: OrgSummary; agents: AgentListI
     return (
       <section className="empty-state" aria-labelledby="no-agents-heading">
         <h2 id="no-agents-heading">This org has no agents yet</h2>
-        <p>
+        <p>Create one with “New agent…”, or copy an agent’s folder from another org into this one.</p>
+        <details>
+          <summary>Advanced</summary>
           An agent is a folder under <code>{org.path}/agents/</code> with a <code>resume.json</code> in it.
-          Add one there, then open the org again.
-        </p>
+        </details>
       </section>
     );
   }

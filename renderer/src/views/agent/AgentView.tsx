@@ -1,4 +1,5 @@
 import { LiveAnswerPanel } from '../live/LiveAnswer';
+import { GlossaryLink } from '../../components/Glossary';
 import { ErrorAlert } from '../org/ErrorAlert';
 import { AgentStateBadge } from '../org/agent-state-badge';
 import '../org/org-view.css';
@@ -25,14 +26,20 @@ export function AgentView({ agent }: { agent: string }) {
         <AgentStateBadge state={detail.state} />
       </div>
       <LiveAnswerPanel agent={agent} />
-      <p className="muted">
-        Its resume is <code>{detail.file}</code>. Saving changes only the fields you edit; everything else in
-        the file stays as it is
-        {detail.otherFields.length > 0 && (
-          <> (including {detail.otherFields.length} fields this form does not show)</>
-        )}
-        .
-      </p>
+      <div className="muted">
+        <p>
+          This page edits the agent’s <GlossaryLink term="resume" />. Saving changes only what you edit;
+          everything else the agent’s file holds stays as it is
+          {detail.otherFields.length > 0 && (
+            <> (including {detail.otherFields.length} settings this page does not show)</>
+          )}
+          .
+        </p>
+        <details>
+          <summary>Advanced</summary>
+          The resume is the file <code>{detail.file}</code> in the org folder.
+        </details>
+      </div>
       <AgentProblems
         problems={detail.problems}
         tone="error"

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { GlossaryLink } from '../../components/Glossary';
 import type { AgentDetail, IpcError, ResumePatch, ResumeView } from '../../../../engine/api';
 import { lemming } from '../../lemming';
 import { ErrorAlert } from '../org/ErrorAlert';
@@ -180,6 +181,10 @@ export function ResumeForm({
 
       <fieldset>
         <legend>Schedule</legend>
+        <p className="help">
+          Which <GlossaryLink term="tick" plural /> this agent acts in. “Phase offset” moves its turns later:
+          with every 3 ticks and an offset of 2 it acts in ticks 2, 5, 8…
+        </p>
         <div className="form-grid">
           <label htmlFor={`${id}-every`}>Runs every … ticks</label>
           <input

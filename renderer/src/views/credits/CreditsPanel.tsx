@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { CreditBalance, CreditHistoryEntry } from '../../../../engine/api';
+import { GlossaryLink } from '../../components/Glossary';
+import { isHumanOperator, type CreditBalance, type CreditHistoryEntry } from '../../../../engine/api';
 import { attempt } from '../../components/activity-store';
 import { Badge } from '../../components/Badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -16,13 +17,18 @@ const REFRESH_EVERY_MS = 600;
 
 /** Every agent's balance and its history over time, refreshed as the run goes, with a top-up form. */
 export function CreditsPanel() {
-  const { balances, history, error, refresh } = useCreditsStore();
+  const { balances: everyone, history, error, refresh } = useCreditsStore();
+  // The human operator sends messages and never spends: it has no budget to show or top up.
+  const balances = everyone?.filter((row) => !isHumanOperator(row.agent)) ?? null;
   const headingId = useId();
   useThrottledRefresh(refresh);
 
   return (
     <section className="panel credits" aria-labelledby={headingId}>
       <h2 id={headingId}>Credits</h2>
+      <p className="muted small">
+        What each agent has left to spend on its model. <GlossaryLink term="credits" />: how they work.
+      </p>
       {error && (
         <p className="inline-error" role="alert">
           Could not read the credits. {describeError(error)}
@@ -84,7 +90,7 @@ function CreditRow({ row, entries }: { row: CreditBalance; entries: CreditHistor
           {row.softCap !== null ? ` · warns at ${formatCredits(row.softCap)}` : ''}
         </div>
       )}
-      <CreditChart agent={row.agent} entries={entries} />
+      <CreditChart agent={row.agent} entries={entries} budget={row.maxCredits} />
       {entries.length > 0 && <RecentEntries entries={entries} />}
     </li>
   );
@@ -97,7 +103,7 @@ const KIND_WORDS: Record<CreditHistoryEntry['kind'], string> = {
   model_call: 'Model call',
   tool: 'Tool',
   adjustment: 'Adjustment',
-  external_adjustment: 'Changed in credits.json',
+  external_adjustment: 'Changed by hand in the credits file',
 };
 
 function RecentEntries({ entries }: { entries: CreditHistoryEntry[] }) {

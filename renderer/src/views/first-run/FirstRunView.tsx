@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import type { IpcError } from '../../../../engine/api';
 import { useOrgStore } from '../../stores/org-store';
 import { OpenOrgForm } from '../OpenOrgForm';
 import './first-run.css';
@@ -12,17 +13,7 @@ export function FirstRunView() {
 
   return (
     <div className="first-run">
-      {state.status === 'failed' && (
-        <div className="error-banner" role="alert">
-          <strong>Could not open the org.</strong> {state.error.message}
-          {state.error.issues?.map((issue) => (
-            <div key={issue.path}>
-              {issue.path}: {issue.message}
-            </div>
-          ))}
-          {state.error.fix && <div>{state.error.fix}</div>}
-        </div>
-      )}
+      {state.status === 'failed' && <OpenFailure path={state.path} error={state.error} />}
       <section className="welcome" aria-labelledby={headingId}>
         <h2 id={headingId}>Open an org to begin</h2>
         <p>
@@ -51,6 +42,47 @@ export function FirstRunView() {
           </div>
         </div>
       </section>
+    </div>
+  );
+}
+
+/** Why the folder did not open; a folder that is not an org yet is offered to become one (nothing is written before). */
+function OpenFailure({ path, error }: { path: string; error: IpcError }) {
+  const createOrg = useOrgStore((store) => store.createOrg);
+  const busy = useOrgStore((store) => store.state.status === 'opening');
+  if (error.code === 'not_an_org')
+    return (
+      <div className="error-banner" role="alert">
+        <strong>This folder is not an org.</strong> {error.message}
+        <p>
+          An org folder holds an <q>agents</q> folder with one folder per agent. You can choose another
+          folder, or make this one a new, empty org: the app then adds the folders and settings files of an
+          org (<q>agents</q>, <q>shared</q>, <q>lemming/config</q> and a README), keeps everything already in
+          it, and changes nothing else.
+        </p>
+        <div className="button-row">
+          <button type="button" className="primary" disabled={busy} onClick={() => void createOrg(path)}>
+            Create an org in this folder
+          </button>
+        </div>
+      </div>
+    );
+  return (
+    <div className="error-banner" role="alert">
+      <strong>Could not open the org.</strong> {error.message}
+      {error.fix && <div>{error.fix}</div>}
+      {error.issues && error.issues.length > 0 && (
+        <details>
+          <summary>Advanced</summary>
+          <ul>
+            {error.issues.map((issue) => (
+              <li key={`${issue.path}:${issue.message}`}>
+                <code>{issue.path}</code>: {issue.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
     </div>
   );
 }

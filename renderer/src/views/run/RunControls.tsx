@@ -137,10 +137,13 @@ function RunProgress({ run }: { run: RunState }) {
 
 function StartForm({ run, disabled }: { run: RunState; disabled: boolean }) {
   const start = useRunStore((store) => store.start);
+  const defaultSeconds = useRunStore((store) => store.defaultSeconds);
   const ticksId = useId();
   const intervalId = useId();
   const [ticks, setTicks] = useState('10');
-  const [seconds, setSeconds] = useState(() => String(run.intervalMs / 1000));
+  // Until the user types a value, the field shows (and Start sends) Settings → "Seconds between ticks".
+  const [typedSeconds, setSeconds] = useState<string | null>(null);
+  const seconds = typedSeconds ?? String(defaultSeconds ?? run.intervalMs / 1000);
 
   const ticksValue = ticks.trim() === '' ? null : Number(ticks);
   const secondsValue = Number(seconds);

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { AgentListItem } from '../../../../engine/api';
+import { GlossaryLink } from '../../components/Glossary';
+import { isHumanOperator, type AgentListItem } from '../../../../engine/api';
 import { attempt } from '../../components/activity-store';
 import { toast } from '../../components/toast-store';
 import { lemming } from '../../lemming';
@@ -34,6 +35,10 @@ export function SendMessageForm({ agents }: { agents: AgentListItem[] }) {
   return (
     <section className="panel" aria-labelledby={headingId}>
       <h2 id={headingId}>Message the agents</h2>
+      <p className="muted small">
+        Your message goes to your <GlossaryLink term="outbox" />; the agents that listen to you read it in
+        their next turn.
+      </p>
       <form className="message-form" onSubmit={(event) => void submit(event)}>
         <label>
           <span className="visually-hidden">Message to the agents</span>
@@ -50,7 +55,7 @@ export function SendMessageForm({ agents }: { agents: AgentListItem[] }) {
             <select value={target} onChange={(event) => setTarget(event.target.value)}>
               <option value="">Everyone who reads your messages</option>
               {agents
-                .filter((agent) => agent.name !== 'human')
+                .filter((agent) => !isHumanOperator(agent.name))
                 .map((agent) => (
                   <option key={agent.folder} value={agent.name}>
                     {agent.name}

@@ -9,7 +9,11 @@ interface RunStore {
   lastStep: TickReport | null;
   /** A control call is on its way to main. */
   sending: boolean;
+  /** Settings → "Seconds between ticks": what the run bar offers until the user types another value. */
+  defaultSeconds: number | null;
   load(): Promise<void>;
+  /** The settings were saved: the run bar offers their values from now on. */
+  settingsSaved(tickIntervalSeconds: number): void;
   receive(state: RunState): void;
   start(ticks: number | null, intervalMs: number | null): Promise<void>;
   pause(): Promise<void>;
@@ -31,10 +35,19 @@ export const useRunStore = create<RunStore>((set) => {
     run: null,
     lastStep: null,
     sending: false,
+    defaultSeconds: null,
 
     async load() {
-      const state = await lemming().run.state();
-      set({ run: state.ok ? state.value : null, lastStep: null });
+      const [state, settings] = await Promise.all([lemming().run.state(), lemming().settings.get()]);
+      set({
+        run: state.ok ? state.value : null,
+        lastStep: null,
+        defaultSeconds: settings.ok ? settings.value.run.tickIntervalSeconds : null,
+      });
+    },
+
+    settingsSaved(tickIntervalSeconds) {
+      set({ defaultSeconds: tickIntervalSeconds });
     },
 
     receive(state) {

@@ -141,7 +141,7 @@ function ModelCard({
     );
     if (updated) {
       onChanged(updated);
-      toast.success(`Removed ${model.key} from models.json`);
+      toast.success(`Removed the model ${model.key}`);
     }
   };
 
@@ -228,7 +228,7 @@ function ModelCard({
         onCancel={() => setRemoving(false)}
       >
         <p>
-          The entry leaves models.json.
+          The model leaves the org’s list of models.
           {model.usedBy.length > 0 ? ` ${model.usedBy.join(', ')} will need another model.` : ''}
         </p>
       </ConfirmDialog>

@@ -36,10 +36,16 @@ export function SecretsSection({ version = 0 }: { version?: number }) {
     <section className="panel" aria-labelledby={headingId}>
       <h3 id={headingId}>API keys and secrets</h3>
       {store && (
-        <p className="muted small">
-          Kept {store.location}, never in the org folder. Values cannot be read back, only replaced or
-          deleted.
-        </p>
+        <div className="muted small">
+          <p>
+            Kept on this computer, never in the org folder. Values cannot be read back, only replaced or
+            deleted.
+          </p>
+          <details>
+            <summary>Advanced</summary>
+            Kept {store.location}.
+          </details>
+        </div>
       )}
       {store && !store.canStore && (
         <p className="inline-error" role="alert">

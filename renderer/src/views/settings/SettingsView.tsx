@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
+import { GlossaryList } from '../../components/Glossary';
 import { ModelsSection } from './ModelsSection';
 import { RunSettingsSection } from './RunSettingsSection';
 import { SecretsSection } from './SecretsSection';
@@ -9,6 +10,7 @@ import './settings.css';
 export function SettingsView() {
   // A model saved with its key adds a secret: the secrets list reads itself again.
   const [secretsVersion, setSecretsVersion] = useState(0);
+  const glossaryId = useId();
   return (
     <div className="settings">
       <h2 className="view-title">Settings</h2>
@@ -16,6 +18,10 @@ export function SettingsView() {
       <SecretsSection version={secretsVersion} />
       <RunSettingsSection />
       <UpdatesSection />
+      <section className="panel" aria-labelledby={glossaryId}>
+        <h3 id={glossaryId}>Words the app uses</h3>
+        <GlossaryList />
+      </section>
     </div>
   );
 }

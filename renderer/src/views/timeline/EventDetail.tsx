@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { TimelineEvent } from '../../../../engine/api';
+import { kindWords, localTime } from '../../words/plain-words';
 import { describeEvent } from './event-description';
 import { formatJsonText } from './format-json-text';
 import { useTimeline } from './timeline-store';
@@ -48,7 +49,8 @@ function LoadedEvent({ event }: { event: TimelineEvent }) {
     { label: 'Event', value: `#${event.seq}` },
     { label: 'Agent', value: event.agent ?? 'the org' },
     { label: 'Tick', value: event.tick === null ? '—' : String(event.tick) },
-    ...(event.time ? [{ label: 'Time', value: event.time }] : []),
+    { label: 'Kind', value: kindWords(event.kind) },
+    ...(event.time ? [{ label: 'Time', value: timeInWords(event.time) }] : []),
     ...description.facts,
   ];
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
@@ -95,4 +97,10 @@ function LoadedEvent({ event }: { event: TimelineEvent }) {
       </pre>
     </>
   );
+}
+
+/** The user's local time and how long ago, e.g. "10 Jan 2026, 14:02:07 (2 hours ago)"; a time it cannot read, as recorded. */
+function timeInWords(recorded: string): string {
+  const time = localTime(recorded);
+  return time ? `${time.local} (${time.relative})` : recorded;
 }

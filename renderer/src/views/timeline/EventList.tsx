@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { kindWords, localTime } from '../../words/plain-words';
 import { useTimeline } from './timeline-store';
 
 export const ROW_HEIGHT = 32;
@@ -100,11 +101,14 @@ export function EventList() {
                 className="timeline-row"
                 aria-current={row.seq === selected ? 'true' : undefined}
                 data-seq={row.seq}
+                title={row.time ? localTime(row.time)?.local : undefined}
                 onClick={() => void select(row.seq)}
               >
                 <span className="timeline-cell tick">{row.tick === null ? '—' : `tick ${row.tick}`}</span>
                 <span className="timeline-cell agent">{row.agent ?? 'org'}</span>
-                <span className="timeline-cell kind">{row.kind}</span>
+                <span className="timeline-cell kind" data-kind={row.kind}>
+                  {kindWords(row.kind)}
+                </span>
                 <span className="timeline-cell summary">{row.summary}</span>
               </button>
             </li>

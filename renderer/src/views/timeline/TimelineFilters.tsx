@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { kindWords } from '../../words/plain-words';
 import { isFiltered, NO_FILTER } from './timeline-filter';
 import { useTimeline } from './timeline-store';
 
@@ -52,7 +53,7 @@ export function TimelineFilters() {
           <option value="">All kinds</option>
           {facets?.kinds.map((kind) => (
             <option key={kind} value={kind}>
-              {kind}
+              {kindWords(kind)}
             </option>
           ))}
         </select>

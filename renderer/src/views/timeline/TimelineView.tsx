@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
+import { GlossaryLink } from '../../components/Glossary';
 import { lemming } from '../../lemming';
+import { countOf } from '../../words/plain-words';
 import { useNavigation } from '../../stores/navigation-store';
 import { EventDetail } from './EventDetail';
 import { EventList } from './EventList';
@@ -62,7 +64,7 @@ function TimelineStatus() {
   const shown = useTimeline((store) => store.window.rows.length);
   return (
     <p className="muted timeline-status">
-      {latestSeq.toLocaleString()} events recorded
+      {countOf(latestSeq, 'event')} recorded
       {shown > 0 ? `; ${shown.toLocaleString()} loaded around you` : ''}
     </p>
   );
@@ -115,7 +117,7 @@ function NewEventsButton() {
   };
   return (
     <button type="button" className="new-events" onClick={show}>
-      {unseen.toLocaleString()} new {unseen === 1 ? 'event' : 'events'} — show
+      {countOf(unseen, 'new event', 'new events')} — show
     </button>
   );
 }
@@ -141,8 +143,8 @@ function TimelineListOrEmpty() {
       <div className="empty-state">
         <h3>Nothing has happened yet</h3>
         <p>
-          Start a run or step one tick with the run controls: every message, model call, tool use and credit
-          charge of the agents appears here as it happens.
+          Start a run or step one <GlossaryLink term="tick" /> with the run controls: every message, model
+          call, tool use and credit charge of the agents appears here as it happens.
         </p>
       </div>
     );

@@ -7,6 +7,7 @@ import type {
   TimelineQuery,
 } from '../../../../engine/api';
 import { lemming } from '../../lemming';
+import { countOf } from '../../words/plain-words';
 import type { TimelineFocus } from '../../stores/navigation-store';
 import {
   EMPTY_WINDOW,
@@ -86,6 +87,13 @@ function page(query: TimelineQuery): Promise<IpcResult<TimelinePage>> {
   return lemming().timeline.page(query);
 }
 
+/** The detail pane follows the list: an event the filter no longer shows is no longer the one shown. */
+function hiddenSelection(selected: number | null, window: EventWindow): Partial<TimelineStore> {
+  return selected !== null && !window.rows.some((row) => row.seq === selected)
+    ? { selected: null, detail: null }
+    : {};
+}
+
 export const useTimeline = create<TimelineStore>((set, get) => {
   const query = (extra: Partial<TimelineQuery>): TimelineQuery => ({
     ...toTimelineFilter(get().fields),
@@ -143,10 +151,12 @@ export const useTimeline = create<TimelineStore>((set, get) => {
       const result = await page(query({ direction: 'desc' }));
       if (mine !== generation) return;
       if (!result.ok) return set({ reloading: false, error: result.error.message, window: EMPTY_WINDOW });
+      const window = windowFromNewest(result.value);
       set({
         reloading: false,
         error: null,
-        window: windowFromNewest(result.value),
+        window,
+        ...hiddenSelection(get().selected, window),
         latestSeq: Math.max(get().latestSeq, result.value.latestSeq),
         scrollTarget: null,
         shift: shifted(0, 'edge'),
@@ -249,8 +259,8 @@ export const useTimeline = create<TimelineStore>((set, get) => {
       set({ exporting: false });
       if (!result.ok) return set({ notice: { tone: 'bad', text: `Export failed: ${result.error.message}` } });
       if (result.value.path === null) return set({ notice: { tone: 'ok', text: 'Export cancelled.' } });
-      const count = result.value.exported.toLocaleString();
-      set({ notice: { tone: 'ok', text: `Exported ${count} events to ${result.value.path}` } });
+      const count = countOf(result.value.exported, 'event');
+      set({ notice: { tone: 'ok', text: `Exported ${count} to ${result.value.path}` } });
     },
 
     dismissNotice() {

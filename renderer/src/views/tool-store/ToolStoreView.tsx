@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { problemLocation, type CatalogTool, type Connector } from '../../../../engine/api';
+import { isHumanOperator, problemLocation, type CatalogTool, type Connector } from '../../../../engine/api';
 import { Badge } from '../../components/Badge';
 import { ApprovalSettingsSection } from '../approvals/ApprovalSettingsSection';
 import { lemming } from '../../lemming';
@@ -151,18 +151,20 @@ function ToolGrants({
     await setEnabled(agentName, tool, enabled);
     setPending(({ [key]: _done, ...rest }) => rest);
   };
-  const [agent, setAgent] = useState(grants[0]?.agent ?? '');
-  const grant = grants.find((entry) => entry.agent === agent) ?? grants[0];
+  // The human operator never takes a turn: it is not offered tools, nor chosen first.
+  const agents = grants.filter((entry) => !isHumanOperator(entry.agent));
+  const [agent, setAgent] = useState(agents[0]?.agent ?? '');
+  const grant = agents.find((entry) => entry.agent === agent) ?? agents[0];
 
   return (
     <section aria-labelledby="tool-grants-heading">
       <div className="tool-grants-heading">
         <h3 id="tool-grants-heading">Tools</h3>
-        {grants.length > 0 && (
+        {agents.length > 0 && (
           <label>
             Show tools for agent{' '}
             <select value={grant?.agent ?? ''} onChange={(event) => setAgent(event.target.value)}>
-              {grants.map((entry) => (
+              {agents.map((entry) => (
                 <option key={entry.agent} value={entry.agent}>
                   {entry.agent}
                 </option>
@@ -171,10 +173,10 @@ function ToolGrants({
           </label>
         )}
       </div>
-      {grants.length === 0 && (
+      {agents.length === 0 && (
         <p>No valid agents yet: create or fix an agent in the Org view to give it tools.</p>
       )}
-      <ul className="tool-list" aria-label="Tools">
+      <ul className="store-tool-list" aria-label="Tools">
         {tools.map((tool) => {
           const enabled =
             pending[`${grant?.agent}\u0000${tool.name}`] ?? grant?.enabled.includes(tool.name) ?? false;
@@ -190,7 +192,7 @@ function ToolGrants({
                 )}
               </div>
               {grant && (
-                <div className="tool-toggle">
+                <div className="store-tool-toggle">
                   <label>
                     <input
                       type="checkbox"
