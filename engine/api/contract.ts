@@ -73,7 +73,18 @@ import {
   ToolsCatalog,
   ToolsExplanation,
 } from './tool-schemas';
+import { AgentInbox, InboxInput, OrgStatusReport } from './status-schemas';
 import { SetUpdatesEnabledInput, UpdateStatus } from './update-schemas';
+import {
+  AgentTurns,
+  HumanInboxPage,
+  HumanInboxQuery,
+  MarkReadInput,
+  ReplyInput,
+  TickTurns,
+  TurnDetail,
+  TurnRef,
+} from './inspector-schemas';
 
 const NoInput = z.object({}).strict();
 
@@ -122,6 +133,12 @@ export const contract = {
     summary: 'The current org: counts, the next tick, the newest timeline seq and the run state.',
     input: NoInput,
     output: OrgStatus,
+  }),
+  'org.status': channel({
+    summary:
+      "The next tick, who runs the org, and each agent's schedule, balance and last turn (`lemming status`).",
+    input: NoInput,
+    output: OrgStatusReport,
   }),
   'org.close': channel({
     summary: 'Stop any run and close the current org.',
@@ -282,6 +299,44 @@ export const contract = {
     output: TimelineImportResult,
   }),
 
+  'inspector.turn': channel({
+    summary: "One agent's turn at one tick as a tree: prompt, model calls, tool calls with results, charges.",
+    input: TurnRef,
+    output: TurnDetail,
+  }),
+  'inspector.tick': channel({
+    summary: "Every turn of one tick with when it started and how long it took (the tick's waterfall).",
+    input: z.object({ tick: z.int() }).strict(),
+    output: TickTurns,
+  }),
+  'inspector.agentTurns': channel({
+    summary: "An agent's newest turns, newest first.",
+    input: AgentRef,
+    output: AgentTurns,
+  }),
+
+  'inbox.page': channel({
+    summary:
+      'Messages for the human (addressed to the human, or to everyone by agents the human reads), newest first.',
+    input: HumanInboxQuery,
+    output: HumanInboxPage,
+  }),
+  'inbox.unread': channel({
+    summary: "How many of the human's messages are unread.",
+    input: NoInput,
+    output: z.object({ unread: z.int().nonnegative() }),
+  }),
+  'inbox.markRead': channel({
+    summary: "Mark some of the human's messages (or all) as read; remembered in the org's timeline file.",
+    input: MarkReadInput,
+    output: z.object({ marked: z.int().nonnegative(), unread: z.int().nonnegative() }),
+  }),
+  'inbox.reply': channel({
+    summary: "Answer a message: a message from the human to its sender, in the human's outbox.",
+    input: ReplyInput,
+    output: SentMessage,
+  }),
+
   'run.start': channel({
     summary: 'Start running ticks: until stopped, `ticks` ticks, or max_turns.',
     input: z
@@ -331,6 +386,13 @@ export const contract = {
     summary: "Send a message from the human into the human's outbox, as LeMMing's `send` does.",
     input: SendMessageInput,
     output: SentMessage,
+  }),
+
+  'messages.inbox': channel({
+    summary:
+      'What an agent will be shown on its next turn: new messages, then earlier ones (`lemming inbox`).',
+    input: InboxInput,
+    output: AgentInbox,
   }),
 
   'settings.get': channel({

@@ -15,4 +15,5 @@ export * from './client';
 export * from './model-event-schemas';
 export * from './model-setup-schemas';
 export * from './approval-schemas';
+export * from './inspector-schemas';
 export * from './human-operator';

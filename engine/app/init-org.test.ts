@@ -59,7 +59,7 @@ describe('initOrg', () => {
         },
       },
     });
-    expect(await readNextTick(org)).toEqual({ ok: true, nextTick: 1, exists: true });
+    expect(await readNextTick(org)).toEqual({ ok: true, value: { nextTick: 1, exists: true } });
     expect(parseModelsFile(await readFile(join(org, 'lemming/config/models.json'), 'utf8'))).toMatchObject({
       problems: [],
     });
@@ -100,7 +100,7 @@ describe('initOrg', () => {
     const result = await initOrg(dir, { force: true });
     expect(result.ok && result.kept).toEqual(['lemming/config/tick.json']);
     expect(await readFile(join(dir, 'lemming/config/tick.json'), 'utf8')).toBe('{"current_tick": 42}');
-    expect(await readNextTick(dir)).toMatchObject({ nextTick: 42 });
+    expect(await readNextTick(dir)).toMatchObject({ value: { nextTick: 42 } });
   });
 
   it('refuses a path that is a file', async () => {

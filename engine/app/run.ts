@@ -1,5 +1,5 @@
 import { fail, ok, type IpcResult } from '../api/result';
-import type { RunState } from '../api/run-schemas';
+import type { RunState, TickReport } from '../api/run-schemas';
 import { ORG_CONFIG_FILE, readOrgConfig } from '../org/org-config-file';
 import type { RunCommandResult } from '../run/run-controller';
 import type { OrgContext } from './org-context';
@@ -21,10 +21,32 @@ export async function startRun(
   );
 }
 
+/**
+ * Starts a run as `startRun` does and waits for it to end (`lemming run`); a tick that failed is the
+ * answer's failure. The run's ticks are reported to the controller's `onTick` as they finish.
+ */
+export async function runToEnd(
+  context: OrgContext,
+  input: { ticks?: number | undefined; intervalMs?: number | undefined },
+): Promise<IpcResult<RunState>> {
+  const started = await startRun(context, input);
+  if (!started.ok) return started;
+  await context.controller.whenIdle();
+  const state = context.controller.state();
+  return state.ended?.reason === 'error' ? tickFailed(state.ended.message) : ok(state);
+}
+
+/** Runs exactly one tick while no run is going or while it is paused (the app's Step, `lemming tick`). */
+export async function stepRun(
+  context: OrgContext,
+): Promise<IpcResult<{ report: TickReport; state: RunState }>> {
+  return asResult(await context.controller.step());
+}
+
 /** A controller's refusal: the run is in the wrong phase for the command, or the tick it ran failed. */
 export function asResult<T>(result: RunCommandResult<T>): IpcResult<T> {
   if (result.ok) return ok(result.value);
-  return result.tickFailed
-    ? fail('org_unusable', `The tick failed: ${result.reason}`)
-    : fail('busy', result.reason);
+  return result.tickFailed ? tickFailed(result.reason) : fail('busy', result.reason);
 }
+
+const tickFailed = (reason: string) => fail('org_unusable', `The tick failed: ${reason}`);

@@ -18,6 +18,22 @@ const MAX_FACET_VALUES = 1000;
 
 /** One page of rows with summaries instead of full JSON, so a page stays small whatever the events hold. */
 export function timelinePage(timeline: TimelineStore, query: z.output<typeof TimelineQuery>): TimelinePage {
+  return summarizedPage(timeline, query, () => ({}));
+}
+
+/** The same page, each row also carrying its event as stored (`lemming timeline --json`). */
+export function timelinePageWithEvents(
+  timeline: TimelineStore,
+  query: z.output<typeof TimelineQuery>,
+): TimelinePage & { rows: { event: unknown }[] } {
+  return summarizedPage(timeline, query, (json) => ({ event: JSON.parse(json) as unknown }));
+}
+
+function summarizedPage<Extra extends object>(
+  timeline: TimelineStore,
+  query: z.output<typeof TimelineQuery>,
+  extra: (json: string) => Extra,
+): TimelinePage & { rows: Extra[] } {
   const latestSeq = timeline.latestSeq();
   const page = timeline.page(query);
   return {
@@ -25,6 +41,7 @@ export function timelinePage(timeline: TimelineStore, query: z.output<typeof Tim
       ...row,
       summary: summarizeEvent(row.kind, json),
       bytes: json.length,
+      ...extra(json),
     })),
     nextCursor: page.nextCursor,
     latestSeq,
@@ -70,7 +87,7 @@ function distinctValues(db: Database.Database, column: 'kind' | 'agent'): string
     .slice(0, MAX_FACET_VALUES) as string[];
 }
 
-/** Exports to a file the user picked in main (the renderer never names a path to write). */
+/** Exports to a file the user picked in main, or the CLI was given (the renderer never names a path to write). */
 export async function exportTimeline(
   timeline: TimelineStore,
   filter: z.output<typeof TimelineFilter>,
@@ -82,7 +99,7 @@ export async function exportTimeline(
   return ok({ path, exported });
 }
 
-/** Imports a JSON Lines file the user picked in main; every line kept exactly, bad lines listed. */
+/** Imports a JSON Lines file the user picked in main or the CLI was given; every line kept exactly, bad lines listed. */
 export async function importTimeline(
   timeline: TimelineStore,
   pickFile: () => Promise<string | null>,

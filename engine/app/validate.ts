@@ -36,7 +36,7 @@ export async function validateOrg(org: string): Promise<ValidationReport> {
     else report.errors.push(...read.problems);
   }
   const tick = await readNextTick(org);
-  if (!tick.ok) report.errors.push(...tick.problems);
+  if (!tick.ok) report.errors.push(...tick.error);
 
   report.warnings.push(...nestedAgentWarnings(org, new Set(discovered.map((agent) => agent.folder))));
 

@@ -1,40 +1,86 @@
+import type { TurnProgress } from '../api/model-event-schemas';
+import type { TickReport } from '../api/run-schemas';
 import type { OrgContext } from '../app/org-context';
 import { engineRefusals } from '../app/org';
+import { openTimelineToRead, type OrgReader } from '../app/org-reader';
 import type { IpcResult } from '../api/result';
 import { OrgBusyError, OrgEngine } from '../run/org-engine';
 import { RunController } from '../run/run-controller';
 import { TurnStatusReader } from '../run/turn-status';
+import type { ApprovalAsker } from '../tools/approval-gate';
 import { CliFailure, type CliIo } from './cli-io';
 import type { ParsedCommandArgs } from './command';
-import { cliSecretStore } from './commands/secrets';
+import { cliSecretsAccess, cliSecretStore } from './commands/secrets';
 import { formatFailure } from './format-failure';
+
+export interface CliEngineOptions {
+  concurrency?: number;
+  onProgress?: (progress: TurnProgress) => void;
+  /** Each tick's report as the run finishes it. */
+  onTick?: (report: TickReport) => void;
+  /** How a program refused by this one's run lock sees it: `lemming run`. */
+  program?: string;
+  /** A run: take the org's run lock before anything else, and fail at once when another program has it. */
+  claimRun?: boolean;
+  /** Who answers "ask me first" requests during the run. */
+  approvals?: ApprovalAsker;
+}
 
 /**
  * Opens the org's engine for one command and gives the use-cases the same context the app's session
  * gives them. Secrets come from --secrets-file (or LEMMING_SECRETS_FILE) over LEMMING_SECRET_*
- * variables; nothing runs, so no agent is ever "running".
+ * variables. Only a run (`claimRun`) takes the run lock; no agent is ever "running" between commands.
  */
 export async function withOrgContext<T>(
   orgPath: string,
   io: CliIo,
   values: ParsedCommandArgs['values'],
   work: (context: OrgContext) => Promise<T>,
+  options: CliEngineOptions = {},
 ): Promise<T> {
   const { store } = await cliSecretStore(io, values, [orgPath]);
-  const engine = await OrgEngine.open({ orgPath, env: io.env, secrets: store, program: 'lemming' }).catch(
-    (error: unknown) => Promise.reject(error instanceof OrgBusyError ? new CliFailure(error.message) : error),
+  const engine = await OrgEngine.open({
+    orgPath,
+    env: io.env,
+    secrets: store,
+    program: options.program ?? 'lemming',
+    claimRun: options.claimRun ?? false,
+    ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.approvals ? { approvals: options.approvals } : {}),
+  }).catch((error: unknown) =>
+    Promise.reject(error instanceof OrgBusyError ? new CliFailure(error.message) : error),
   );
   try {
     return await work({
       orgPath,
       engine,
-      controller: new RunController(engine),
+      controller: new RunController(engine, options.onTick ? { onTick: options.onTick } : {}),
       turnStatus: new TurnStatusReader(engine.timeline.db),
-      secrets: { store, changed: async () => undefined },
+      secrets: cliSecretsAccess(store),
       isRunning: () => false,
     });
   } finally {
     engine.close();
+  }
+}
+
+/**
+ * The org with its timeline opened read-only, for the commands that only look (status, inbox,
+ * timeline, export): they never take the run lock and never write to the org. A timeline that cannot
+ * be read without recovery is noted on stderr and read as none.
+ */
+export async function withOrgReader<T>(
+  orgPath: string,
+  io: CliIo,
+  work: (reader: OrgReader) => Promise<T>,
+): Promise<T> {
+  const { timeline, note } = openTimelineToRead(orgPath);
+  if (note) io.stderr.write(`note: ${note}\n`);
+  try {
+    return await work({ orgPath, timeline });
+  } finally {
+    timeline?.close();
   }
 }
 

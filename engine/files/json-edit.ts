@@ -1,3 +1,4 @@
+import type { Result } from '../api/result';
 import { lineAndColumn } from './json-text';
 import {
   childAt,
@@ -196,7 +197,7 @@ function planEditOn(text: string, root: JsonNode, edit: JsonEdit): Planned {
   const rest = edit.path.slice(found.depth + 1);
   if (found.parent.kind === 'object') {
     const nested = nestUnder(rest, edit.value);
-    if (!nested.ok) return failAt(text, root, here, nested.message);
+    if (!nested.ok) return failAt(text, root, here, nested.error);
     return { ok: true, steps: [{ op: 'add-member', path: here, value: nested.value }] };
   }
   const length = found.parent.items.length;
@@ -418,15 +419,12 @@ function splice(text: string, start: number, end: number, insert: string): strin
   return text.slice(0, start) + insert + text.slice(end);
 }
 
-function nestUnder(
-  rest: JsonPath,
-  value: unknown,
-): { ok: true; value: unknown } | { ok: false; message: string } {
+function nestUnder(rest: JsonPath, value: unknown): Result<unknown, string> {
   let nested = value;
   for (let index = rest.length - 1; index >= 0; index -= 1) {
     const step = rest[index] as string | number;
     if (typeof step !== 'string')
-      return { ok: false, message: `cannot create list position ${step}: the list does not exist` };
+      return { ok: false, error: `cannot create list position ${step}: the list does not exist` };
     nested = { [step]: nested };
   }
   return { ok: true, value: nested };

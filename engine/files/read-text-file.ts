@@ -12,6 +12,11 @@ export type TextFileRead =
  * engine reads several such files for every agent turn.
  */
 export async function readTextFile(path: string, options: { maxBytes?: number } = {}): Promise<TextFileRead> {
+  return readTextFileSync(path, options);
+}
+
+/** `readTextFile` for the few readers that must stay synchronous (a scripted model's script). */
+export function readTextFileSync(path: string, options: { maxBytes?: number } = {}): TextFileRead {
   try {
     if (options.maxBytes !== undefined) {
       const size = statSync(path).size;

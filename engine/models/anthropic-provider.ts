@@ -202,7 +202,7 @@ export function fromAnthropicResponse(body: unknown): ParsedAnswer {
   if (reportedError) return reportedError;
   const checked = AnthropicResponse.safeParse(body);
   if (!checked.success)
-    return { ok: false, problem: `answered without a usable content list (${describeIssue(checked.error)})` };
+    return { ok: false, error: `answered without a usable content list (${describeIssue(checked.error)})` };
   const blocks = checked.data.content;
   const text = blocks
     .filter((block) => block.type === 'text')
@@ -220,7 +220,7 @@ export function fromAnthropicResponse(body: unknown): ParsedAnswer {
   const finishReason = checked.data.stop_reason ?? null;
   return {
     ok: true,
-    response: {
+    value: {
       text,
       toolCalls,
       usage: usage ? fromAnthropicUsage(usage) : null,

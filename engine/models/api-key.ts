@@ -1,3 +1,4 @@
+import type { Result } from '../api/result';
 import type { ProviderConfig } from './models-file';
 
 export interface KeySources {
@@ -15,7 +16,8 @@ export interface KeyRule {
   required: boolean;
 }
 
-export type ApiKeyLookup = { ok: true; key: string | undefined } | { ok: false; message: string };
+/** The key (none for a local server that needs none), or where to put one. */
+export type ApiKeyLookup = Result<string | undefined, string>;
 
 /**
  * Finds the API key for a call: the secret named in `api_key_secret`, else the variable named in
@@ -26,25 +28,25 @@ export function lookUpApiKey(config: ProviderConfig, rule: KeyRule, sources: Key
   const model = `model "${rule.modelKey}" (${rule.service})`;
   if (config.api_key_secret !== undefined) {
     const key = nonEmpty(sources.resolveSecret(config.api_key_secret));
-    if (key) return { ok: true, key };
+    if (key) return { ok: true, value: key };
     return {
       ok: false,
-      message: `${model} uses the secret "${config.api_key_secret}", which is not set: add it in Settings → API keys`,
+      error: `${model} uses the secret "${config.api_key_secret}", which is not set: add it in Settings → API keys`,
     };
   }
   if (config.api_key_env !== undefined) {
     const key = nonEmpty(sources.env[config.api_key_env]);
-    if (key) return { ok: true, key };
+    if (key) return { ok: true, value: key };
     return {
       ok: false,
-      message: `${model} reads its API key from the environment variable ${config.api_key_env}, which is not set`,
+      error: `${model} reads its API key from the environment variable ${config.api_key_env}, which is not set`,
     };
   }
   const conventional = rule.conventionalEnv ? nonEmpty(sources.env[rule.conventionalEnv]) : undefined;
-  if (conventional || !rule.required) return { ok: true, key: conventional };
+  if (conventional || !rule.required) return { ok: true, value: conventional };
   return {
     ok: false,
-    message: `${model} needs an API key: store it as a secret and name it in provider_config.api_key_secret, or set the ${rule.conventionalEnv ?? 'provider_config.api_key_env'} environment variable`,
+    error: `${model} needs an API key: store it as a secret and name it in provider_config.api_key_secret, or set the ${rule.conventionalEnv ?? 'provider_config.api_key_env'} environment variable`,
   };
 }
 

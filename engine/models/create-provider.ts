@@ -1,3 +1,4 @@
+import type { Result } from '../api/result';
 import { resolve } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { AnthropicProvider } from './anthropic-provider';
@@ -100,23 +101,23 @@ export function createProvider(entry: ModelEntry, deps: ProviderDeps): ModelProv
   if (family) {
     const endpoint = httpEndpoint(entry, family, deps);
     return endpoint.ok
-      ? new OpenAiCompatibleProvider(endpoint.endpoint, family.maxTokensField)
-      : failingProvider(entry.provider, endpoint.message);
+      ? new OpenAiCompatibleProvider(endpoint.value, family.maxTokensField)
+      : failingProvider(entry.provider, endpoint.error);
   }
   if (entry.provider === 'anthropic') {
     const endpoint = httpEndpoint(entry, ANTHROPIC, deps);
     return endpoint.ok
-      ? new AnthropicProvider(endpoint.endpoint)
-      : failingProvider(entry.provider, endpoint.message);
+      ? new AnthropicProvider(endpoint.value)
+      : failingProvider(entry.provider, endpoint.error);
   }
   if (entry.provider === 'ollama') {
     const endpoint = httpEndpoint(entry, OLLAMA, deps);
     return endpoint.ok
-      ? new OllamaProvider(endpoint.endpoint, {
+      ? new OllamaProvider(endpoint.value, {
           ...(entry.provider_config.options ? { options: entry.provider_config.options } : {}),
           ...(entry.provider_config.think !== undefined ? { think: entry.provider_config.think } : {}),
         })
-      : failingProvider(entry.provider, endpoint.message);
+      : failingProvider(entry.provider, endpoint.error);
   }
   if (entry.provider === 'cli') return cliProvider(entry, deps);
   if (entry.provider === 'scripted') return scriptedProvider(entry, deps);
@@ -164,7 +165,7 @@ function scriptedProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider 
   });
 }
 
-type EndpointResult = { ok: true; endpoint: HttpEndpoint } | { ok: false; message: string };
+type EndpointResult = Result<HttpEndpoint, string>;
 
 function httpEndpoint(entry: ModelEntry, defaults: HttpDefaults, deps: ProviderDeps): EndpointResult {
   const config: ProviderConfig = entry.provider_config;
@@ -173,7 +174,7 @@ function httpEndpoint(entry: ModelEntry, defaults: HttpDefaults, deps: ProviderD
   if (!baseUrl) {
     return {
       ok: false,
-      message: `model "${entry.key}" (${defaults.service}) needs provider_config.base_url, the address of the server, e.g. http://localhost:8000/v1`,
+      error: `model "${entry.key}" (${defaults.service}) needs provider_config.base_url, the address of the server, e.g. http://localhost:8000/v1`,
     };
   }
   const keyRule: KeyRule = {
@@ -184,7 +185,7 @@ function httpEndpoint(entry: ModelEntry, defaults: HttpDefaults, deps: ProviderD
   };
   return {
     ok: true,
-    endpoint: {
+    value: {
       providerName: entry.provider,
       service: defaults.service,
       baseUrl,

@@ -28,8 +28,8 @@ export interface HttpEndpoint {
 /** The key for this call, or a `config` error saying where to put one. */
 export function requireApiKey(endpoint: HttpEndpoint): string | undefined {
   const lookup = endpoint.apiKey();
-  if (!lookup.ok) throw new ModelCallError({ kind: 'config', message: lookup.message });
-  return lookup.key;
+  if (!lookup.ok) throw new ModelCallError({ kind: 'config', message: lookup.error });
+  return lookup.value;
 }
 
 export function joinUrl(base: string, path: string): string {

@@ -74,11 +74,11 @@ export abstract class JsonApiProvider implements ModelProvider {
     if (!parsed.ok) {
       throw new ModelCallError({
         kind: 'bad_response',
-        message: `${this.endpoint.service} ${parsed.problem}`,
+        message: `${this.endpoint.service} ${parsed.error}`,
         attempts,
       });
     }
-    return { ...parsed.response, latencyMs: performance.now() - started };
+    return { ...parsed.value, latencyMs: performance.now() - started };
   }
 
   /** Who this provider calls, for messages. */

@@ -45,9 +45,7 @@ describe('readModelsFile', () => {
     dirs.push(org);
     const models = await readModelsFile(org);
     expect(models.entries).toEqual([]);
-    expect(models.problems).toEqual([
-      { file: MODELS_FILE, field: '', message: 'cannot read models.json: the file does not exist' },
-    ]);
+    expect(models.problems).toEqual([{ file: MODELS_FILE, field: '', message: 'the file does not exist' }]);
   });
 });
 

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AgentProblem } from '../api/schemas';
 import { jsonNestingProblem, parseJsonText } from '../files/json-text';
+import { readTextFile } from '../files/read-text-file';
 import { isPlainObject } from './json-values';
 import { shlexSplit } from './shlex-split';
 
@@ -219,20 +219,10 @@ export function parseModelsFile(source: string, file: string = MODELS_FILE): Mod
 
 /** Reads `<org>/lemming/config/models.json`. A missing file is a problem, not an exception. */
 export async function readModelsFile(orgPath: string): Promise<ModelsFile> {
-  let source: string;
-  try {
-    source = await readFile(join(orgPath, MODELS_FILE), 'utf8');
-  } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT'
-        ? 'the file does not exist'
-        : (error as Error).message;
-    return {
-      entries: [],
-      problems: [{ file: MODELS_FILE, field: '', message: `cannot read models.json: ${reason}` }],
-      warnings: [],
-    };
-  }
+  const read = await readTextFile(join(orgPath, MODELS_FILE));
+  if (!read.found)
+    return { entries: [], problems: [{ file: MODELS_FILE, field: '', message: read.message }], warnings: [] };
+  const source = read.text;
   return parseModelsFile(source);
 }
 

@@ -154,13 +154,13 @@ export function fromOllamaResponse(body: unknown): ParsedAnswer {
   if (reportedError) return reportedError;
   const checked = OllamaResponse.safeParse(body);
   if (!checked.success)
-    return { ok: false, problem: `answered without a usable message (${describeIssue(checked.error)})` };
+    return { ok: false, error: `answered without a usable message (${describeIssue(checked.error)})` };
   const { message, done_reason, prompt_eval_count, eval_count } = checked.data;
   const toolCalls: ToolCall[] = functionToolCalls(message.tool_calls ?? []);
   const hasUsage = prompt_eval_count != null || eval_count != null;
   return {
     ok: true,
-    response: {
+    value: {
       text: message.content ?? '',
       toolCalls,
       usage: hasUsage

@@ -168,7 +168,7 @@ export function fromOpenAiResponse(body: unknown): ParsedAnswer {
   if (!checked.success)
     return {
       ok: false,
-      problem: `answered without a usable choices[0].message (${describeIssue(checked.error)})`,
+      error: `answered without a usable choices[0].message (${describeIssue(checked.error)})`,
     };
   const choice = checked.data.choices[0] as (typeof checked.data.choices)[number];
   const content = choice.message.content;
@@ -180,7 +180,7 @@ export function fromOpenAiResponse(body: unknown): ParsedAnswer {
   const finishReason = choice.finish_reason ?? null;
   return {
     ok: true,
-    response: {
+    value: {
       text,
       toolCalls,
       usage: fromOpenAiUsage(checked.data.usage),

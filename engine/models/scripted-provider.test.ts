@@ -185,7 +185,7 @@ describe('scripted provider', () => {
       testDeps([], { orgPath }),
     );
     expect((await callError(missingFile.complete(turn('a', 1)))).message).toBe(
-      'model "demo" (scripted): script scripts/none.yaml is invalid: cannot read the script: the file does not exist',
+      'model "demo" (scripted): script scripts/none.yaml is invalid: the file does not exist',
     );
 
     const noScript = createProvider(modelEntry('scripted', {}, 'demo'), testDeps([], { orgPath }));

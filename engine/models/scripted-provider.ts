@@ -32,7 +32,7 @@ export class ScriptedProvider implements ModelProvider {
     const model = `model "${this.settings.modelKey}" (scripted)`;
     const loaded = this.scriptFile.load();
     if (!loaded.ok) {
-      const details = loaded.problems.map(
+      const details = loaded.error.map(
         (problem) =>
           `${problem.field ? `${problem.field}: ` : ''}${problem.message}${problem.line ? ` (line ${problem.line})` : ''}`,
       );
@@ -41,7 +41,7 @@ export class ScriptedProvider implements ModelProvider {
         message: `${model}: script ${this.settings.script} is invalid: ${details.join('; ')}`,
       });
     }
-    const selected = selectRule(loaded.script, request.context, lastUserMessage(request.messages));
+    const selected = selectRule(loaded.value, request.context, lastUserMessage(request.messages));
     if (!selected) {
       const where = request.context
         ? `agent "${request.context.agent}" at tick ${request.context.tick}, round ${request.context.round}`

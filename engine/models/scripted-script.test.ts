@@ -3,8 +3,8 @@ import { parseScript, selectRule, type Script } from './scripted-script';
 
 function script(source: string, file = 'scripts/story.yaml'): Script {
   const parsed = parseScript(source, file);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  return parsed.script;
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
+  return parsed.value;
 }
 
 const STORY = `
@@ -126,7 +126,7 @@ describe('parseScript replies', () => {
     );
     expect(parsed).toMatchObject({
       ok: true,
-      script: { default: [{ respond: { kind: 'answer', text: 'not json at all' } }] },
+      value: { default: [{ respond: { kind: 'answer', text: 'not json at all' } }] },
     });
   });
 });
@@ -153,7 +153,7 @@ default: nope
     );
     expect(parsed).toEqual({
       ok: false,
-      problems: [
+      error: [
         {
           file: 'scripts/story.yaml',
           field: 'agents.manager[1].when',
@@ -194,15 +194,15 @@ default: nope
     const parsed = parseScript('default:\n  - respond: { notes: [unclosed }\n', 'story.yaml');
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
-    expect(parsed.problems[0]).toMatchObject({ file: 'story.yaml', field: '', line: 2 });
-    expect(parsed.problems[0]?.message).toMatch(/^invalid YAML: /);
+    expect(parsed.error[0]).toMatchObject({ file: 'story.yaml', field: '', line: 2 });
+    expect(parsed.error[0]?.message).toMatch(/^invalid YAML: /);
   });
 
   it('gives line and column of a JSON syntax error', () => {
     const parsed = parseScript('{\n  "default": [\n    {"respond": {"notes": "x"}}\n  ],\n}', 'story.json');
     expect(parsed).toEqual({
       ok: false,
-      problems: [
+      error: [
         {
           file: 'story.json',
           field: '',
@@ -217,7 +217,7 @@ default: nope
   it('refuses unknown top-level fields', () => {
     expect(parseScript('agent:\n  manager: []', 'story.yaml')).toEqual({
       ok: false,
-      problems: [
+      error: [
         {
           file: 'story.yaml',
           field: '',

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import type { Result } from '../api/result';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import { isPlainObject } from './json-values';
 import { floorMod } from '../org/schedule';
 import type { CallContext, ToolCall } from './types';
 import { deepFreeze } from '../files/deep-freeze';
+import { readTextFileSync } from '../files/read-text-file';
 
 /**
  * A script for the `scripted` provider (JSON or YAML):
@@ -196,7 +197,7 @@ const Script = z.strictObject(
 export type Script = z.infer<typeof Script>;
 export type ScriptRule = z.infer<typeof Rule>;
 
-export type ScriptResult = { ok: true; script: Script } | { ok: false; problems: ScriptProblem[] };
+export type ScriptResult = Result<Script, ScriptProblem[]>;
 
 /** Validates a script's text; `file` names it in problems and picks JSON (.json) or YAML (anything else). */
 export function parseScript(source: string, file: string): ScriptResult {
@@ -204,10 +205,10 @@ export function parseScript(source: string, file: string): ScriptResult {
     extname(file).toLowerCase() === '.json' ? parseJson(source, file) : parseYaml(source, file);
   if (!document.ok) return document;
   const checked = Script.safeParse(document.value);
-  if (checked.success) return { ok: true, script: checked.data };
+  if (checked.success) return { ok: true, value: checked.data };
   return {
     ok: false,
-    problems: checked.error.issues.map((issue) => ({
+    error: checked.error.issues.map((issue) => ({
       file,
       field: formatPath(issue.path),
       message: issue.message,
@@ -234,19 +235,10 @@ export class ScriptFile {
 
   load(): ScriptResult {
     const fullPath = isAbsolute(this.scriptPath) ? this.scriptPath : resolve(this.orgPath, this.scriptPath);
-    let source: string;
-    try {
-      source = readFileSync(fullPath, 'utf8');
-    } catch (error) {
-      const reason =
-        (error as NodeJS.ErrnoException).code === 'ENOENT'
-          ? 'the file does not exist'
-          : (error as Error).message;
-      return {
-        ok: false,
-        problems: [{ file: this.scriptPath, field: '', message: `cannot read the script: ${reason}` }],
-      };
-    }
+    const read = readTextFileSync(fullPath);
+    if (!read.found)
+      return { ok: false, error: [{ file: this.scriptPath, field: '', message: read.message }] };
+    const source = read.text;
     // Frozen, because every call hands out parts of the same parsed script.
     if (this.last?.source !== source)
       this.last = { source, result: deepFreeze(parseScript(source, this.scriptPath)) };
@@ -298,25 +290,19 @@ function ruleApplies(
   return true;
 }
 
-function parseJson(
-  source: string,
-  file: string,
-): { ok: true; value: unknown } | { ok: false; problems: ScriptProblem[] } {
+function parseJson(source: string, file: string): Result<unknown, ScriptProblem[]> {
   const parsed = parseJsonText(source);
   if (parsed.ok) return parsed;
   const { message, line, column } = parsed.error;
-  return { ok: false, problems: [{ file, field: '', message, line, column }] };
+  return { ok: false, error: [{ file, field: '', message, line, column }] };
 }
 
-function parseYaml(
-  source: string,
-  file: string,
-): { ok: true; value: unknown } | { ok: false; problems: ScriptProblem[] } {
+function parseYaml(source: string, file: string): Result<unknown, ScriptProblem[]> {
   const document = parseDocument(source, { uniqueKeys: true });
   if (document.errors.length === 0) return { ok: true, value: document.toJS() };
   return {
     ok: false,
-    problems: document.errors.map((error) => {
+    error: document.errors.map((error) => {
       const position = error.linePos?.[0];
       return {
         file,

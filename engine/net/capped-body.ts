@@ -1,3 +1,5 @@
+import type { Result } from '../api/result';
+
 export interface DiscardableBody extends AsyncIterable<Uint8Array> {
   destroy(): unknown;
   on(event: 'error', listener: (error: unknown) => void): unknown;
@@ -9,8 +11,11 @@ export function discardBody(body: DiscardableBody): void {
   body.destroy();
 }
 
-export type CappedBody =
-  { ok: true; bytes: Buffer; truncated: boolean } | { ok: false; receivedBytes: number; cause: unknown };
+/** The body (cut at the limit when `truncated`), or how far it got before the stream broke and why. */
+export type CappedBody = Result<
+  { bytes: Buffer; truncated: boolean },
+  { receivedBytes: number; cause: unknown }
+>;
 
 /**
  * Reads a response body while it streams, keeping at most `maxBytes`. Past the limit the stream is
@@ -25,13 +30,13 @@ export async function readCappedBody(body: DiscardableBody, maxBytes: number): P
       if (chunk.byteLength > room) {
         chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, room));
         discardBody(body);
-        return { ok: true, bytes: Buffer.concat(chunks), truncated: true };
+        return { ok: true, value: { bytes: Buffer.concat(chunks), truncated: true } };
       }
       chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       receivedBytes += chunk.byteLength;
     }
   } catch (cause) {
-    return { ok: false, receivedBytes, cause };
+    return { ok: false, error: { receivedBytes, cause } };
   }
-  return { ok: true, bytes: Buffer.concat(chunks), truncated: false };
+  return { ok: true, value: { bytes: Buffer.concat(chunks), truncated: false } };
 }

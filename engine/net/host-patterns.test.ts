@@ -10,8 +10,8 @@ import {
 
 function pattern(text: string): HostPattern {
   const parsed = parseHostPattern(text);
-  if (!parsed.ok) throw new Error(`${text}: ${parsed.message}`);
-  return parsed.pattern;
+  if (!parsed.ok) throw new Error(`${text}: ${parsed.error}`);
+  return parsed.value;
 }
 
 const matches = (patternText: string, host: string, port = 443) =>
@@ -53,15 +53,15 @@ describe('parseHostPattern', () => {
     ['a'.repeat(64) + '.example.com', 'not a valid host name'],
   ])('rejects %j: %s', (text, message) => {
     const parsed = parseHostPattern(text);
-    expect(parsed.ok ? 'accepted' : parsed.message).toContain(message);
+    expect(parsed.ok ? 'accepted' : parsed.error).toContain(message);
   });
 
   it('reports every bad entry of a list with its position', () => {
     const parsed = parseHostPatterns(['api.example.com', '*', 'https://x.com']);
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
-    expect(parsed.issues.map((issue) => issue.index)).toEqual([1, 2]);
-    expect(describeHostPatternIssues('allowed_hosts', parsed.issues)).toMatch(
+    expect(parsed.error.map((issue) => issue.index)).toEqual([1, 2]);
+    expect(describeHostPatternIssues('allowed_hosts', parsed.error)).toMatch(
       /^allowed_hosts\[1\] "\*": '\*' would allow every host.*; allowed_hosts\[2\] "https:\/\/x\.com": write only the host/,
     );
   });

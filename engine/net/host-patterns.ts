@@ -1,4 +1,5 @@
 import { isIPv4 } from 'node:net';
+import type { Result } from '../api/result';
 
 /**
  * One `allowed_hosts` entry. `exact` matches one host; `subdomains` (written `*.example.com`)
@@ -13,7 +14,8 @@ export interface HostPattern {
   port: number | null;
 }
 
-export type HostPatternParse = { ok: true; pattern: HostPattern } | { ok: false; message: string };
+/** A pattern, or what is wrong with the entry (to follow its quoted text). */
+export type HostPatternParse = Result<HostPattern, string>;
 
 export interface HostPatternIssue {
   index: number;
@@ -21,8 +23,7 @@ export interface HostPatternIssue {
   message: string;
 }
 
-export type HostPatternsParse =
-  { ok: true; patterns: HostPattern[] } | { ok: false; issues: HostPatternIssue[] };
+export type HostPatternsParse = Result<HostPattern[], HostPatternIssue[]>;
 
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 const MAX_HOST_LENGTH = 253;
@@ -37,38 +38,38 @@ export function normalizeHost(hostname: string): string {
 
 export function parseHostPattern(raw: string): HostPatternParse {
   const text = raw.trim();
-  if (text === '') return { ok: false, message: 'is empty; write a host such as api.example.com' };
+  if (text === '') return { ok: false, error: 'is empty; write a host such as api.example.com' };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text))
     return {
       ok: false,
-      message: 'write only the host (such as api.example.com), without a scheme like https://',
+      error: 'write only the host (such as api.example.com), without a scheme like https://',
     };
   if (/[/?#@\\\s]/.test(text))
     return {
       ok: false,
-      message: 'must be a host name or IP address, optionally with :port, and nothing else',
+      error: 'must be a host name or IP address, optionally with :port, and nothing else',
     };
   if (text === '*' || text === '*.')
     return {
       ok: false,
-      message: "'*' would allow every host; list the hosts, or use *.example.com for the subdomains of one",
+      error: "'*' would allow every host; list the hosts, or use *.example.com for the subdomains of one",
     };
 
   const split = splitPort(text);
   if (!split.ok) return split;
-  const { hostText, port } = split;
+  const { hostText, port } = split.value;
   const subdomains = hostText.startsWith('*.');
   const namePart = subdomains ? hostText.slice(2) : hostText;
   if (namePart.includes('*'))
-    return { ok: false, message: "'*' may only be the whole first label, as in *.example.com" };
+    return { ok: false, error: "'*' may only be the whole first label, as in *.example.com" };
 
   const normalized = normalizePatternHost(namePart);
   if (!normalized.ok) return normalized;
-  const { host, isIp } = normalized;
-  if (subdomains && isIp) return { ok: false, message: 'a wildcard applies to names, not to IP addresses' };
+  const { host, isIp } = normalized.value;
+  if (subdomains && isIp) return { ok: false, error: 'a wildcard applies to names, not to IP addresses' };
   if (subdomains && !host.includes('.'))
-    return { ok: false, message: `*.${host} is too broad; name a domain such as *.example.${host}` };
-  return { ok: true, pattern: { text: raw, kind: subdomains ? 'subdomains' : 'exact', host, port } };
+    return { ok: false, error: `*.${host} is too broad; name a domain such as *.example.${host}` };
+  return { ok: true, value: { text: raw, kind: subdomains ? 'subdomains' : 'exact', host, port } };
 }
 
 /** Parses a whole list, reporting every bad entry with its position. */
@@ -77,10 +78,10 @@ export function parseHostPatterns(texts: readonly string[]): HostPatternsParse {
   const issues: HostPatternIssue[] = [];
   texts.forEach((text, index) => {
     const parsed = parseHostPattern(text);
-    if (parsed.ok) patterns.push(parsed.pattern);
-    else issues.push({ index, pattern: text, message: parsed.message });
+    if (parsed.ok) patterns.push(parsed.value);
+    else issues.push({ index, pattern: text, message: parsed.error });
   });
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, patterns };
+  return issues.length > 0 ? { ok: false, error: issues } : { ok: true, value: patterns };
 }
 
 export function describeHostPatternIssues(field: string, issues: readonly HostPatternIssue[]): string {
@@ -99,60 +100,56 @@ export function matchesAnyHostPattern(patterns: readonly HostPattern[], host: st
   return patterns.some((pattern) => matchesHostPattern(pattern, host, port));
 }
 
-function splitPort(
-  text: string,
-): { ok: true; hostText: string; port: number | null } | { ok: false; message: string } {
+function splitPort(text: string): Result<{ hostText: string; port: number | null }, string> {
   let hostText = text;
   let portText: string | null = null;
   if (text.startsWith('[')) {
     const close = text.indexOf(']');
-    if (close < 0) return { ok: false, message: "an IPv6 address opened with '[' needs a closing ']'" };
+    if (close < 0) return { ok: false, error: "an IPv6 address opened with '[' needs a closing ']'" };
     hostText = text.slice(0, close + 1);
     const rest = text.slice(close + 1);
     if (rest !== '') {
       if (!rest.startsWith(':'))
-        return { ok: false, message: "only ':port' may follow an IPv6 address in brackets" };
+        return { ok: false, error: "only ':port' may follow an IPv6 address in brackets" };
       portText = rest.slice(1);
     }
   } else {
     const colons = text.split(':').length - 1;
-    if (colons > 1) return { ok: false, message: 'write IPv6 addresses in brackets, as in [2001:db8::1]' };
+    if (colons > 1) return { ok: false, error: 'write IPv6 addresses in brackets, as in [2001:db8::1]' };
     if (colons === 1) [hostText, portText] = text.split(':') as [string, string];
   }
-  if (portText === null) return { ok: true, hostText, port: null };
+  if (portText === null) return { ok: true, value: { hostText, port: null } };
   const port = Number(portText);
   if (!PORT.test(portText) || port < 1 || port > 65535)
-    return { ok: false, message: `port ${JSON.stringify(portText)} must be a number from 1 to 65535` };
-  return { ok: true, hostText, port };
+    return { ok: false, error: `port ${JSON.stringify(portText)} must be a number from 1 to 65535` };
+  return { ok: true, value: { hostText, port } };
 }
 
 /** Normalises through the WHATWG URL parser, the same one request URLs go through. */
-function normalizePatternHost(
-  hostText: string,
-): { ok: true; host: string; isIp: boolean } | { ok: false; message: string } {
+function normalizePatternHost(hostText: string): Result<{ host: string; isIp: boolean }, string> {
   const written = hostText.endsWith('.') ? hostText.slice(0, -1) : hostText;
   let parsed: string;
   try {
     parsed = new URL(`http://${written}/`).hostname;
   } catch {
-    return { ok: false, message: 'is not a valid host name or IP address' };
+    return { ok: false, error: 'is not a valid host name or IP address' };
   }
-  if (parsed.startsWith('[')) return { ok: true, host: normalizeHost(parsed), isIp: true };
+  if (parsed.startsWith('[')) return { ok: true, value: { host: normalizeHost(parsed), isIp: true } };
   if (isIPv4(parsed)) {
     if (parsed !== written)
       return {
         ok: false,
-        message: `is a non-canonical spelling of the IP address ${parsed}; write ${parsed}`,
+        error: `is a non-canonical spelling of the IP address ${parsed}; write ${parsed}`,
       };
-    return { ok: true, host: parsed, isIp: true };
+    return { ok: true, value: { host: parsed, isIp: true } };
   }
   const host = normalizeHost(parsed);
   if (host.length > MAX_HOST_LENGTH)
-    return { ok: false, message: `is longer than ${MAX_HOST_LENGTH} characters` };
+    return { ok: false, error: `is longer than ${MAX_HOST_LENGTH} characters` };
   if (!host.split('.').every((label) => LABEL.test(label)))
     return {
       ok: false,
-      message: 'is not a valid host name (labels of letters, digits, "-" and "_", separated by single dots)',
+      error: 'is not a valid host name (labels of letters, digits, "-" and "_", separated by single dots)',
     };
-  return { ok: true, host, isIp: false };
+  return { ok: true, value: { host, isIp: false } };
 }

@@ -21,6 +21,17 @@ export const HttpErrorCode = z.enum([
 ]);
 export type HttpErrorCode = z.infer<typeof HttpErrorCode>;
 
+/** The codes of a request that was tried and did not work; every other code is the policy saying no. */
+const ATTEMPT_FAILURES: ReadonlySet<HttpErrorCode> = new Set([
+  'dns_failed',
+  'connection_failed',
+  'deadline_exceeded',
+  'aborted',
+]);
+
+/** Whether the request was refused (never sent) rather than tried and failed. */
+export const isRefusal = (code: HttpErrorCode): boolean => !ATTEMPT_FAILURES.has(code);
+
 export const HttpError = z.object({ code: HttpErrorCode, message: z.string() });
 export type HttpError = z.infer<typeof HttpError>;
 

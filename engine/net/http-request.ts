@@ -234,9 +234,9 @@ async function finalResponse(
 ): Promise<HttpResult> {
   const body = await readCappedBody(response.body, maxResponseBytes);
   if (!body.ok) {
-    const after = `after ${body.receivedBytes} bytes of the response body`;
+    const after = `after ${body.error.receivedBytes} bytes of the response body`;
     if (deadline.signal.aborted) return deadline.error(after);
-    return refused('connection_failed', `the connection broke ${after}${errorCodeSuffix(body.cause)}`);
+    return refused('connection_failed', `the connection broke ${after}${errorCodeSuffix(body.error.cause)}`);
   }
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(response.headers))
@@ -246,8 +246,8 @@ async function finalResponse(
     response: {
       status: response.statusCode,
       headers,
-      body: body.bytes,
-      truncated: body.truncated,
+      body: body.value.bytes,
+      truncated: body.value.truncated,
       url: url.href,
       redirects,
     },
@@ -270,13 +270,13 @@ function checkOptions(options: HttpRequestOptions): Checked<Settings> {
   if (options.allowedHosts !== 'any') {
     const parsed = parseHostPatterns(options.allowedHosts);
     if (!parsed.ok)
-      return refused('invalid_options', describeHostPatternIssues('allowed_hosts', parsed.issues));
-    allowedHosts = parsed.patterns;
+      return refused('invalid_options', describeHostPatternIssues('allowed_hosts', parsed.error));
+    allowedHosts = parsed.value;
   }
   const privateHosts = parseHostPatterns(options.allowPrivateHosts ?? []);
   if (!privateHosts.ok)
-    return refused('invalid_options', describeHostPatternIssues('allow_private_hosts', privateHosts.issues));
-  const wildcard = privateHosts.patterns.findIndex((pattern) => pattern.kind !== 'exact');
+    return refused('invalid_options', describeHostPatternIssues('allow_private_hosts', privateHosts.error));
+  const wildcard = privateHosts.value.findIndex((pattern) => pattern.kind !== 'exact');
   if (wildcard >= 0)
     return refused(
       'invalid_options',
@@ -284,7 +284,7 @@ function checkOptions(options: HttpRequestOptions): Checked<Settings> {
     );
   return checked({
     limits: limits.data,
-    policy: { allowedHosts, privateHosts: privateHosts.patterns },
+    policy: { allowedHosts, privateHosts: privateHosts.value },
     lookup: options.lookup ?? systemLookup,
     classify: options.classifyAddress ?? classifyAddress,
     ...(options.trustedCertificates ? { trustedCertificates: options.trustedCertificates } : {}),

@@ -232,11 +232,11 @@ describe('credits.json', () => {
 describe('tick.json', () => {
   it('holds the next tick: 4 after LeMMing ran three ticks', async () => {
     await copyFixtureConfig('engine-output/happy_path');
-    expect(await readNextTick(org)).toEqual({ ok: true, nextTick: 4, exists: true });
+    expect(await readNextTick(org)).toEqual({ ok: true, value: { nextTick: 4, exists: true } });
   });
 
   it('starts at 1 when the file is missing', async () => {
-    expect(await readNextTick(org)).toEqual({ ok: true, nextTick: 1, exists: false });
+    expect(await readNextTick(org)).toEqual({ ok: true, value: { nextTick: 1, exists: false } });
   });
 
   it('writes the next tick in LeMMing’s shape, keeping the file’s ending and other keys', async () => {
@@ -253,7 +253,7 @@ describe('tick.json', () => {
     await writeConfig('tick.json', '{"current_tick": "4"}');
     expect(await readNextTick(org)).toMatchObject({
       ok: false,
-      problems: [
+      error: [
         {
           file: 'lemming/config/tick.json',
           field: 'current_tick',

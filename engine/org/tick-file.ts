@@ -1,3 +1,4 @@
+import type { Result } from '../api/result';
 import { z } from 'zod';
 import { join } from 'node:path';
 import { interruptedReplacementOf } from '../files/atomic-write';
@@ -33,8 +34,7 @@ export const TICK_SPEC: ConfigFileSpec<typeof TickFileSchema> = {
   defaultDocument: { current_tick: FIRST_TICK },
 };
 
-export type NextTickRead =
-  { ok: true; nextTick: number; exists: boolean } | { ok: false; problems: FileProblem[] };
+export type NextTickRead = Result<{ nextTick: number; exists: boolean }, FileProblem[]>;
 
 /**
  * The next tick to run; 1 when tick.json is missing. A tick.json that a killed writer left moved aside
@@ -42,13 +42,13 @@ export type NextTickRead =
  */
 export async function readNextTick(orgPath: string): Promise<NextTickRead> {
   const read = await readConfigFile(orgPath, TICK_SPEC);
-  if (!read.ok) return read;
+  if (!read.ok) return { ok: false, error: read.problems };
   if (!read.exists) {
     const aside = await readTextFile(interruptedReplacementOf(join(orgPath, TICK_FILE)));
     const checked = aside.found ? checkConfigText(aside.text, TICK_SPEC) : null;
-    if (checked?.ok) return { ok: true, nextTick: checked.value.current_tick, exists: true };
+    if (checked?.ok) return { ok: true, value: { nextTick: checked.value.current_tick, exists: true } };
   }
-  return { ok: true, nextTick: read.value.current_tick, exists: read.exists };
+  return { ok: true, value: { nextTick: read.value.current_tick, exists: read.exists } };
 }
 
 /** Records the next tick to run, keeping any other key in the file. */

@@ -368,7 +368,8 @@ async function callOnce(
       round,
       model: input.model.key,
       provider: provider.name,
-      prompt: messages,
+      // What this call was sent: the turn's later rounds add to `messages` before the turn is committed.
+      prompt: [...messages],
       tools: tools.map((tool) => tool.name),
       ...(toolChoice ? { tool_choice: toolChoice } : {}),
       response: {
@@ -416,7 +417,7 @@ async function callOnce(
       round,
       model: input.model.key,
       provider: provider.name,
-      prompt: messages,
+      prompt: [...messages],
       error: failure,
       latency_ms: Date.now() - started,
     });

@@ -284,8 +284,8 @@ export class OrgEngine {
   /** The tick the next `runTick` runs (tick.json's `current_tick`). */
   async currentTick(): Promise<number> {
     const read = await readNextTick(this.orgPath);
-    if (!read.ok) throw new EngineInputError(read.problems);
-    return read.nextTick;
+    if (!read.ok) throw new EngineInputError(read.error);
+    return read.value.nextTick;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { StoredMessage } from '../messages/message-store';
+import type { PromptPart } from '../api/inspector-schemas';
 import type { ChatMessage, ToolDefinition } from '../models/types';
 
 export interface PromptMemoryEntry {
@@ -38,11 +39,32 @@ Answer with ONE JSON object and nothing else. Every field is optional; if you ha
 const NATIVE_TOOLS_NOTE = `Call tools with the tool-calling interface; you will see their results before you answer.
 When you are done, answer with the JSON object (outbox_entries, memory_updates, notes); leave tool_calls out.`;
 
+const ROLE_HEADING = 'YOUR ROLE: ';
+const MEMORY_HEADING = 'YOUR MEMORY:';
+const INBOX_HEADING = 'INCOMING MESSAGES:';
+const NO_INBOX = 'No incoming messages.';
+
+/**
+ * What a message of a recorded prompt is (the turn inspector's labels), told from the headings
+ * buildPrompt writes; a later round's assistant and tool messages are named by their role.
+ */
+export function promptPart(message: { role: string; content: string }): PromptPart {
+  const { role, content } = message;
+  if (role === 'assistant' || role === 'tool') return role;
+  if (role === 'system') {
+    if (content.startsWith(ROLE_HEADING)) return 'role';
+    return content.startsWith(PREAMBLE.slice(0, 40)) ? 'system' : 'skills';
+  }
+  if (content.startsWith(MEMORY_HEADING)) return 'memory';
+  if (content.startsWith(INBOX_HEADING) || content === NO_INBOX) return 'inbox';
+  return 'user';
+}
+
 /** The chat messages of one model call at the start of a turn (docs/ARCHITECTURE.md, “The engine” step 2). */
 export function buildPrompt(input: PromptInput): ChatMessage[] {
   const role: ChatMessage = {
     role: 'system',
-    content: `YOUR ROLE: ${input.agent.title}\n\n${input.agent.instructions}`,
+    content: `${ROLE_HEADING}${input.agent.title}\n\n${input.agent.instructions}`,
   };
   const memory = memoryMessage(input.memory);
 
@@ -68,11 +90,11 @@ function memoryMessage(memory: PromptInput['memory']): ChatMessage | null {
     ({ key, value }) => `${key}: ${truncate(JSON.stringify(value) ?? 'null', MEMORY_LINE_LIMIT)}`,
   );
   if (memory.truncated) lines.push('... (truncated)');
-  return { role: 'user', content: `YOUR MEMORY:\n${lines.join('\n')}` };
+  return { role: 'user', content: `${MEMORY_HEADING}\n${lines.join('\n')}` };
 }
 
 function inboxText(inbox: PromptInput['inbox']): string {
-  if (inbox.fresh.length === 0 && inbox.earlier.length === 0) return 'No incoming messages.';
+  if (inbox.fresh.length === 0 && inbox.earlier.length === 0) return NO_INBOX;
   const sections: string[] = [];
   if (inbox.fresh.length > 0) {
     const more = inbox.moreWaiting ? ' (more are waiting; you will see them next turn)' : '';
@@ -87,7 +109,7 @@ function inboxText(inbox: PromptInput['inbox']): string {
       `EARLIER MESSAGES you have already seen, newest first (for context):\n${capped(inbox.earlier.map(messageLine))}`,
     );
   }
-  return `INCOMING MESSAGES:\n${sections.join('\n\n')}`;
+  return `${INBOX_HEADING}\n${sections.join('\n\n')}`;
 }
 
 function situationText(input: PromptInput): string {
@@ -122,7 +144,11 @@ function messageLine(message: StoredMessage): string {
 
 /** The entry's `payload.text`, or its payload as JSON, as LeMMing shows it. */
 export function messageText(message: StoredMessage): string {
-  const payload = parseEntry(message.json).payload;
+  return payloadText(parseEntry(message.json).payload);
+}
+
+/** An outbox entry's payload as text: its `text`, or the payload as JSON. */
+export function payloadText(payload: unknown): string {
   if (payload && typeof payload === 'object' && typeof (payload as { text?: unknown }).text === 'string') {
     return (payload as { text: string }).text;
   }

@@ -1,4 +1,5 @@
 import { creditsFileSeenMigration, engineStateMigration } from './engine-state-migration';
+import { humanInboxMigration } from './human-inbox-migration';
 import type { Migration } from './migrate';
 
 /**
@@ -76,4 +77,5 @@ export const timelineMigrations: readonly Migration[] = [
     `,
   },
   creditsFileSeenMigration,
+  humanInboxMigration,
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isCredentialHeader } from '../net/credential-headers';
-import type { HttpErrorCode } from '../net/http-error';
+import { isRefusal } from '../net/http-error';
 import {
   httpRequest,
   type HttpLimits,
@@ -57,22 +57,6 @@ export interface HttpToolRun {
   signal?: AbortSignal;
 }
 
-/** Codes that mean "the policy said no" rather than "it was tried and did not work". */
-const REFUSALS: ReadonlySet<HttpErrorCode> = new Set([
-  'invalid_options',
-  'invalid_url',
-  'unsupported_scheme',
-  'credentials_in_url',
-  'host_not_allowed',
-  'forbidden_address',
-  'invalid_method',
-  'invalid_header',
-  'invalid_body',
-  'request_too_large',
-  'too_many_redirects',
-  'invalid_redirect',
-]);
-
 /**
  * Sends one request through the SSRF-safe primitive and words the outcome for an agent: any HTTP
  * answer (4xx and 5xx too) is a success whose output is JSON with status, headers (credential
@@ -102,7 +86,7 @@ export async function runHttpRequest(args: HttpToolArgs, run: HttpToolRun): Prom
   );
   if (!result.ok) {
     const { code, message } = result.error;
-    return toolFailure(`${REFUSALS.has(code) ? 'Request refused' : 'Request failed'} (${code}): ${message}`);
+    return toolFailure(`${isRefusal(code) ? 'Request refused' : 'Request failed'} (${code}): ${message}`);
   }
   return toolSuccess(JSON.stringify(describeResponse(result.response)));
 }

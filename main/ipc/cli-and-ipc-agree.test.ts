@@ -27,6 +27,8 @@ async function appAndCli(): Promise<{
   org: string;
   app: (channel: string, input?: unknown) => Promise<unknown>;
   cli: (...argv: string[]) => Promise<unknown>;
+  /** A command that only looks (status, inbox, timeline): no secrets file. */
+  look: (...argv: string[]) => Promise<unknown>;
 }> {
   const harness = await harnesses.create();
   const org = harness.copy(DEMO_ORG);
@@ -39,19 +41,22 @@ async function appAndCli(): Promise<{
   return {
     org,
     app: async (channel, input = {}) => valueOf(await harness.dispatch(channel, input)),
-    cli: async (...argv) => {
-      let stdout = '';
-      let stderr = '';
-      const io = {
-        stdout: { write: (text: string) => (stdout += text) },
-        stderr: { write: (text: string) => (stderr += text) },
-        env: {},
-      };
-      const code = await main([...argv, '--json', '--secrets-file', harness.secretsFile], io);
-      if (code !== 0) throw new Error(`lemming ${argv.join(' ')} exited ${code}: ${stderr}`);
-      return JSON.parse(stdout) as unknown;
-    },
+    cli: (...argv) => lemmingJson([...argv, '--secrets-file', harness.secretsFile]),
+    look: (...argv) => lemmingJson(argv),
   };
+}
+
+async function lemmingJson(argv: string[]): Promise<unknown> {
+  let stdout = '';
+  let stderr = '';
+  const io = {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: {},
+  };
+  const code = await main([...argv, '--json'], io);
+  if (code !== 0) throw new Error(`lemming ${argv.join(' ')} exited ${code}: ${stderr}`);
+  return JSON.parse(stdout) as unknown;
 }
 
 describe('the CLI and the app answer from the same use-case', () => {
@@ -123,6 +128,84 @@ describe('the CLI and the app answer from the same use-case', () => {
         balances: (balances as { agent: string }[]).filter((balance) => balance.agent === 'writer'),
         history: history.entries,
       });
+    },
+  );
+
+  it('status: `lemming status` and org.status give the same report', { timeout: 60_000 }, async () => {
+    const { org, app, look } = await appAndCli();
+    writeFileSync(join(org, 'agents', 'writer', 'resume.json'), '{"name": "writer",\n  "title": 3}\n');
+    const fromApp = await app('org.status');
+    await app('org.close');
+    expect(fromApp).toMatchObject({
+      org,
+      nextTick: 2,
+      runningBy: null,
+      agents: expect.arrayContaining([
+        expect.objectContaining({ name: 'manager', valid: true, lastTurn: { tick: 1, status: 'completed' } }),
+        expect.objectContaining({ name: 'writer', valid: false }),
+      ]),
+    });
+    expect(await look('status', org)).toEqual(fromApp);
+  });
+
+  it(
+    'timeline: `lemming timeline` rows are timeline.page rows, each with its event as timeline.get has it',
+    { timeout: 60_000 },
+    async () => {
+      const { org, app, look } = await appAndCli();
+      const page = (await app('timeline.page', { kinds: ['message', 'turn_completed'], limit: 5 })) as {
+        rows: { seq: number }[];
+      };
+      const events = await Promise.all(
+        page.rows.map(async (row) => (await app('timeline.get', { seq: row.seq })) as { json: string }),
+      );
+      await app('org.close');
+      expect(page.rows).toHaveLength(5);
+      const fromCli = (await look(
+        'timeline',
+        org,
+        '--kind',
+        'message',
+        '--kind',
+        'turn_completed',
+        '--limit',
+        '5',
+      )) as { events: { event: unknown }[]; nextCursor: unknown; latestSeq: unknown };
+      expect({
+        rows: fromCli.events.map(({ event: _event, ...row }) => row),
+        nextCursor: fromCli.nextCursor,
+        latestSeq: fromCli.latestSeq,
+      }).toEqual(page);
+      expect(fromCli.events.map((row) => row.event)).toEqual(events.map((event) => JSON.parse(event.json)));
+    },
+  );
+
+  it(
+    'inbox: `lemming inbox` and messages.inbox show an agent the same messages',
+    { timeout: 60_000 },
+    async () => {
+      const { org, app, look } = await appAndCli();
+      await app('messages.send', { text: 'Ship it.', importance: 'critical', target: 'manager' });
+      const fromApp = await app('messages.inbox', { agent: 'manager' });
+      await app('org.close');
+      expect(fromApp).toMatchObject({
+        agent: 'manager',
+        fresh: [expect.objectContaining({ sender: 'human', importance: 'critical', text: 'Ship it.' })],
+      });
+      expect(await look('inbox', org, 'manager')).toEqual(fromApp);
+    },
+  );
+
+  it(
+    'secrets: `lemming secret list` and secrets.list give the same names and dates',
+    { timeout: 60_000 },
+    async () => {
+      const { app, cli } = await appAndCli();
+      await app('org.close');
+      const fromApp = (await app('secrets.list')) as { secrets: unknown[] };
+      expect(fromApp.secrets).toEqual([expect.objectContaining({ name: 'WEATHER_KEY', isSet: true })]);
+      // The stores differ only in where they look: the CLI also reads LEMMING_SECRET_* variables.
+      expect(((await cli('secret', 'list')) as typeof fromApp).secrets).toEqual(fromApp.secrets);
     },
   );
 });

@@ -23,9 +23,12 @@ import {
 } from '../../engine/app/model-setup';
 import { listModels, updateModels } from '../../engine/app/models';
 import { listAgents, orgStatus, sendMessage, topUp } from '../../engine/app/org';
+import { agentInbox } from '../../engine/app/agent-inbox';
+import { readerOf } from '../../engine/app/org-reader';
+import { orgStatusReport } from '../../engine/app/org-status';
 import { createAgent, removeAgent, restoreAgent } from '../../engine/app/org-directory';
 import { orgGraph } from '../../engine/app/org-graph';
-import { asResult, startRun } from '../../engine/app/run';
+import { asResult, startRun, stepRun } from '../../engine/app/run';
 import { deleteSecret, listSecrets, setSecret } from '../../engine/app/secrets';
 import { readSettings, updateSettings } from '../../engine/app/settings';
 import {
@@ -35,6 +38,8 @@ import {
   timelineFacets,
   timelinePage,
 } from '../../engine/app/timeline';
+import { agentTurns, tickTurns, turnDetail } from '../../engine/app/turn-inspector';
+import { humanInboxPage, humanUnread, markHumanRead, replyToMessage } from '../../engine/app/human-inbox';
 import { applyToolFix, explainTools, setToolEnabled, toolsCatalog } from '../../engine/app/tools';
 import type { EngineHost } from '../engine-host/engine-host';
 import type { OrgSession } from '../engine-host/org-session';
@@ -93,6 +98,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     },
     'org.agents': () => inOrg((session) => listAgents(session.orgPath)),
     'org.summary': () => inOrg((session) => orgStatus(session)),
+    'org.status': () => inOrg((session) => orgStatusReport(readerOf(session))),
     'org.close': async () => ok({ closed: await host.close() }),
     'org.graph': () => inOrg(async (session) => ok(await orgGraph(session, host.options.logError))),
     'org.savePositions': ({ positions }) =>
@@ -147,10 +153,21 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         return imported;
       }),
 
+    'inspector.turn': ({ agent, tick }) =>
+      inOrg(async (session) => turnDetail(session.engine.timeline, agent, tick)),
+    'inspector.tick': ({ tick }) => inOrg(async (session) => ok(tickTurns(session.engine.timeline, tick))),
+    'inspector.agentTurns': ({ agent }) =>
+      inOrg(async (session) => ok(agentTurns(session.engine.timeline, agent))),
+
+    'inbox.page': (query) => inOrg((session) => humanInboxPage(session, query)),
+    'inbox.unread': () => inOrg((session) => humanUnread(session)),
+    'inbox.markRead': (input) => inOrg((session) => markHumanRead(session, input)),
+    'inbox.reply': (input) => inOrg((session) => replyToMessage(session, input)),
+
     'run.start': (input) => inOrg((session) => startRun(session, input)),
     'run.pause': () => inOrg(async (session) => asResult(session.controller.pause())),
     'run.resume': () => inOrg(async (session) => asResult(session.controller.resume())),
-    'run.step': () => inOrg(async (session) => asResult(await session.controller.step())),
+    'run.step': () => inOrg((session) => stepRun(session)),
     'run.stop': () => inOrg(async (session) => asResult(session.controller.stop())),
     'run.state': () => inOrg(async (session) => ok(await session.controller.refresh())),
 
@@ -164,6 +181,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
       }),
 
     'messages.send': (input) => inOrg((session) => sendMessage(session, input)),
+    'messages.inbox': ({ agent }) => inOrg((session) => agentInbox(readerOf(session), agent)),
 
     'settings.get': () => inOrg((session) => readSettings(session.orgPath, host.secretStore)),
     'settings.update': (input) =>

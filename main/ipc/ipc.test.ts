@@ -22,6 +22,7 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   'org.create': [{}, { path: '' }, { path: 42 }, '/tmp', { path: '/tmp', agents: [] }],
   'org.agents': [{ path: '/tmp' }, 'x', 3],
   'org.summary': [{ verbose: true }, 'x'],
+  'org.status': [{ verbose: true }],
   'org.close': [{ force: true }, 1],
   'org.graph': [{ layout: 'auto' }, []],
   'org.savePositions': [
@@ -136,6 +137,14 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { ...manager, amount: -5 },
     { ...manager, amount: '10' },
   ],
+  'inspector.turn': [{}, { agent: 'manager' }, { agent: '', tick: 1 }, { agent: 'manager', tick: 1.5 }],
+  'inspector.tick': [{}, { tick: 'one' }, { tick: 1, agent: 'manager' }],
+  'inspector.agentTurns': [{}, { agent: 7 }],
+  'inbox.page': [{ before: 0 }, { limit: 0 }, { limit: 201 }, { unread: true }],
+  'inbox.unread': [{ all: true }, 'x'],
+  'inbox.markRead': [{ seqs: [0] }, { seqs: 'all' }, { all: 'yes' }],
+  'inbox.reply': [{}, { seq: 1 }, { seq: 1, text: '  ' }, { seq: 1, text: 'hi', target: 'manager' }],
+  'messages.inbox': [{}, { agent: '' }, { agent: 'manager', all: true }],
   'messages.send': [{}, { text: '   ' }, { text: 'hi', importance: 'urgent' }, { text: 'hi', to: 'manager' }],
   'settings.get': [{ section: 'run' }],
   'settings.update': [{ tickIntervalSeconds: 0 }, { maxTurns: 0 }, { theme: 'dark' }],
@@ -257,6 +266,11 @@ describe('dispatch', () => {
       ['secrets.delete', { name: 'DEMO_TOKEN' }],
       ['run.step', {}],
       ['run.state', {}],
+      ['inspector.turn', { agent: 'manager', tick: 1 }],
+      ['inspector.tick', { tick: 1 }],
+      ['inspector.agentTurns', manager],
+      ['inbox.page', {}],
+      ['inbox.unread', {}],
       ['timeline.page', { limit: 20 }],
       ['timeline.get', { seq: 1 }],
       ['timeline.facets', {}],
@@ -270,6 +284,8 @@ describe('dispatch', () => {
       ['credits.history', manager],
       ['credits.topUp', { ...manager, amount: 5 }],
       ['messages.send', { text: 'Hello from the test', target: 'manager' }],
+      ['messages.inbox', manager],
+      ['org.status', {}],
       ['settings.get', {}],
       ['settings.update', { tickIntervalSeconds: 2 }],
       ['settings.testConnection', { model: 'demo-scripted' }],
@@ -306,6 +322,13 @@ describe('dispatch', () => {
       ok: false,
       error: { code: 'not_found' },
     });
+    const inbox = valueOf<{ messages: { seq: number }[] }>(await harness.dispatch('inbox.page', {}));
+    expect(
+      await harness.dispatch('inbox.reply', { seq: inbox.messages[0]!.seq, text: 'Thanks' }),
+    ).toMatchObject({
+      ok: true,
+    });
+    expect(await harness.dispatch('inbox.markRead', { all: true })).toMatchObject({ ok: true });
 
     const called = new Set(harness.responses.map((entry) => entry.channel));
     expect(channels.filter((channel) => !called.has(channel))).toEqual([]);

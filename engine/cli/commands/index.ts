@@ -8,6 +8,7 @@ import { secretCommand } from './secrets';
 import { creditsCommand, statusCommand } from './status';
 import { exportCommand, importCommand, timelineCommand } from './timeline';
 import { callCommand, toolsCommand } from './tools';
+import { turnCommand } from './turn';
 import { validateCommand } from './validate';
 
 export const commands: readonly Command[] = [
@@ -20,6 +21,7 @@ export const commands: readonly Command[] = [
   agentsCommand,
   inboxCommand,
   timelineCommand,
+  turnCommand,
   exportCommand,
   importCommand,
   creditsCommand,

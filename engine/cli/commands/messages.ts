@@ -1,14 +1,11 @@
 import { HumanImportance } from '../../api/credit-schemas';
+import type { InboxMessage } from '../../api/status-schemas';
+import { agentInbox } from '../../app/agent-inbox';
 import { sendMessage } from '../../app/org';
-import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
-import { messageText } from '../../run/prompt';
-import { discoverAgents } from '../../org/discover';
-import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
+import { answerOf, secretsFileOption, withOrgContext, withOrgReader } from '../org-context';
+import { EXIT_OK, printJson, UsageError } from '../cli-io';
 import { stringOption, type Command } from '../command';
-import { MessageStore, type Inbox } from '../../messages/message-store';
-import { readableSenders } from '../../run/org-engine';
 import { orgFolder } from '../org-arg';
-import { openTimelineToRead } from '../read-only-org';
 
 export const sendCommand: Command = {
   name: 'send',
@@ -45,42 +42,13 @@ export const inboxCommand: Command = {
     const org = await orgFolder(positionals[0]);
     const name = positionals[1];
     if (!name) throw new UsageError('Give the agent whose inbox to show.');
-    const agent = (await discoverAgents(org)).find(
-      (candidate) => candidate.valid && candidate.resume.name === name,
-    );
-    if (!agent || !agent.valid) throw new CliFailure(`There is no agent named "${name}" in ${org}.`);
-    // Read-only: what the timeline holds (outbox files written since the last run are taken in by the next one).
-    const { timeline, note } = openTimelineToRead(org);
-    if (note) io.stderr.write(`note: ${note}\n`);
-    let inbox: Inbox = { fresh: [], earlier: [], cursorAfter: 0, moreWaiting: false };
-    if (timeline) {
-      try {
-        const store = new MessageStore(timeline.db);
-        inbox = store.inbox(name, readableSenders(agent.resume), store.latestSeq());
-      } finally {
-        timeline.close();
-      }
-    }
+    const inbox = await withOrgReader(org, io, (reader) => answerOf(agentInbox(reader, name)));
     if (values.json) {
-      const entries = (messages: typeof inbox.fresh) =>
-        messages.map((message) => ({
-          seq: message.seq,
-          file: message.file,
-          entry: JSON.parse(message.json) as unknown,
-        }));
-      printJson(io, {
-        agent: name,
-        fresh: entries(inbox.fresh),
-        earlier: entries(inbox.earlier),
-        moreWaiting: inbox.moreWaiting,
-      });
+      printJson(io, inbox);
       return EXIT_OK;
     }
-    const line = (message: (typeof inbox.fresh)[number]) => {
-      const importance = (JSON.parse(message.json) as { payload?: { importance?: unknown } }).payload
-        ?.importance;
-      return `  ${importance === 'high' || importance === 'critical' ? '! ' : ''}[tick ${message.tick ?? '?'}] ${message.sender} (${message.kind ?? 'message'}): ${messageText(message)}\n`;
-    };
+    const line = (message: InboxMessage) =>
+      `  ${message.importance === 'high' || message.importance === 'critical' ? '! ' : ''}[tick ${message.tick ?? '?'}] ${message.sender} (${message.kind ?? 'message'}): ${message.text}\n`;
     io.stdout.write(`New for ${name} (${inbox.fresh.length}${inbox.moreWaiting ? ', more waiting' : ''}):\n`);
     for (const message of inbox.fresh) io.stdout.write(line(message));
     if (inbox.earlier.length > 0) {

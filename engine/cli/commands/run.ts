@@ -1,16 +1,15 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { TurnProgress } from '../../api/model-event-schemas';
-import type { TickReport } from '../../api/run-schemas';
-import { DEFAULT_TURN_CONCURRENCY } from '../../run/provider-concurrency';
-import type { AgentProblem } from '../../api/schemas';
-import { discoverAgents } from '../../org/discover';
-import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { formatProblem } from '../../api/problem';
-import { runElsewhereMessage } from '../run-elsewhere';
+import type { TickReport } from '../../api/run-schemas';
+import { listAgents } from '../../app/org';
+import { runToEnd, stepRun } from '../../app/run';
+import { DEFAULT_TURN_CONCURRENCY } from '../../run/provider-concurrency';
+import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type Command } from '../command';
-import { withEngine } from '../open-engine';
 import { APPROVAL_OPTIONS, approvalPolicies, cliApprovalAsker } from '../approval-answers';
 import { orgFolder, positiveInteger } from '../org-arg';
+import { answerOf, withOrgContext } from '../org-context';
+import { runElsewhereMessage } from '../run-elsewhere';
 
 function printTick(io: CliIo, report: TickReport): void {
   const turns = report.turns.map((turn) => `${turn.agent} ${turn.status}`).join(', ');
@@ -96,38 +95,34 @@ export const runCommand: Command = {
     refuseIfRunElsewhere(org);
     const reports: TickReport[] = [];
     const follow = values.follow ? new ProgressPrinter(io, Boolean(values.json)) : undefined;
-    let invalidResumes: { folder: string; name: string; problems: AgentProblem[] }[] = [];
-    await withEngine(
+    const invalidResumes = (await answerOf(listAgents(org)))
+      .filter((agent) => !agent.valid)
+      .map(({ folder, name, problems }) => ({ folder, name, problems }));
+    if (!values.json) {
+      for (const agent of invalidResumes) {
+        const [first, ...rest] = agent.problems;
+        io.stdout.write(
+          `invalid resume, ${agent.name} will not run: ${first ? formatProblem(first) : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`,
+        );
+      }
+    }
+    await withOrgContext(
       org,
       io,
-      async (engine) => {
-        invalidResumes = (await discoverAgents(org)).flatMap((agent) =>
-          agent.valid ? [] : [{ folder: agent.folder, name: agent.name, problems: agent.problems }],
-        );
-        if (!values.json) {
-          for (const agent of invalidResumes) {
-            const [first, ...rest] = agent.problems;
-            io.stdout.write(
-              `invalid resume, ${agent.name} will not run: ${first ? formatProblem(first) : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`,
-            );
-          }
-        }
-        for (let index = 0; index < ticks; index += 1) {
-          if (index > 0 && interval > 0) await sleep(interval * 1000);
-          const report = await engine.runTick();
-          reports.push(report);
-          if (!values.json) {
-            follow?.endLine();
-            printTick(io, report);
-          }
-        }
-      },
+      values,
+      (context) => answerOf(runToEnd(context, { ticks, intervalMs: interval * 1000 })),
       // The run lock comes before anything else: a second run of the org is refused at once, before any model call.
       {
         concurrency,
         program: 'lemming run',
         claimRun: true,
         approvals,
+        onTick: (report) => {
+          reports.push(report);
+          if (values.json) return;
+          follow?.endLine();
+          printTick(io, report);
+        },
         ...(follow ? { onProgress: follow.print } : {}),
       },
     );
@@ -145,7 +140,7 @@ export const tickCommand: Command = {
     const org = await orgFolder(positionals[0]);
     const approvals = cliApprovalAsker(io, approvalPolicies(values));
     refuseIfRunElsewhere(org);
-    const report = await withEngine(org, io, (engine) => engine.runTick(), {
+    const { report } = await withOrgContext(org, io, values, (context) => answerOf(stepRun(context)), {
       program: 'lemming tick',
       claimRun: true,
       approvals,

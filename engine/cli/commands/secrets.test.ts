@@ -49,7 +49,7 @@ describe('lemming secret', () => {
     );
     const json = await lemming(['secret', 'list', '--json'], { env: { LEMMING_SECRETS_FILE: file } });
     expect(JSON.parse(json.stdout).secrets).toEqual([
-      { name: 'GITHUB_TOKEN', updatedAt: expect.any(String), source: 'file' },
+      { name: 'GITHUB_TOKEN', isSet: true, updatedAt: expect.any(String), source: 'file', usedBy: [] },
     ]);
     for (const output of [set, list, json]) expect(output.stdout + output.stderr).not.toContain(VALUE);
 

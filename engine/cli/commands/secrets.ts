@@ -3,6 +3,9 @@ import { SECRET_VARIABLE_PREFIX } from '../../secrets/env-secret-store';
 import { SECRETS_FILE_VARIABLE } from '../../secrets/file-secret-store';
 import { MIN_REDACTED_LENGTH } from '../../secrets/secret-spellings';
 import type { SecretStore } from '../../secrets/secret-store';
+import type { SecretsAccess } from '../../app/org-context';
+import { deleteSecret, listSecrets, setSecret } from '../../app/secrets';
+import { answerOf } from '../org-context';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type Command, type ParsedCommandArgs } from '../command';
 
@@ -36,6 +39,12 @@ export async function cliSecretStore(
   return opened;
 }
 
+/** The CLI's secrets for the use-cases: nothing else in this process needs telling of a change. */
+export const cliSecretsAccess = (store: SecretStore): SecretsAccess => ({
+  store,
+  changed: async () => undefined,
+});
+
 function nameArgument(positionals: string[], action: string): string {
   const name = positionals[1];
   if (!name)
@@ -50,15 +59,17 @@ function nameArgument(positionals: string[], action: string): string {
 }
 
 async function list(io: CliIo, values: ParsedCommandArgs['values']): Promise<number> {
-  const { store } = await cliSecretStore(io, values);
-  const secrets = await store.list();
+  const listed = await answerOf(
+    listSecrets(cliSecretsAccess((await cliSecretStore(io, values)).store), null),
+  );
   if (values.json) {
-    printJson(io, { location: store.location, secrets });
+    printJson(io, listed);
     return EXIT_OK;
   }
+  const { secrets } = listed;
   if (secrets.length === 0) {
     io.stdout.write(
-      `No secrets in ${store.location}.\nAdd one with: lemming secret set NAME --secrets-file PATH\n`,
+      `No secrets in ${listed.store.location}.\nAdd one with: lemming secret set NAME --secrets-file PATH\n`,
     );
     return EXIT_OK;
   }
@@ -81,8 +92,7 @@ async function set(
   if (file === null) throw new UsageError(NO_FILE);
   const given = stringOption(values, 'value');
   const value = given ?? (await readValue(io, name));
-  const changed = await store.set(name, value);
-  if (!changed.ok) throw new CliFailure(`${changed.reason}${changed.fix ? `; ${changed.fix}` : ''}`);
+  const changed = await answerOf(setSecret(cliSecretsAccess(store), name, value));
   io.stdout.write(`${changed.existed ? 'Replaced' : 'Set'} ${name} in the secrets file ${file}.\n`);
   if ([...value].length < MIN_REDACTED_LENGTH)
     io.stderr.write(
@@ -99,8 +109,7 @@ async function remove(
   const name = nameArgument(positionals, 'delete');
   const { store, file } = await cliSecretStore(io, values);
   if (file === null) throw new UsageError(NO_FILE);
-  const changed = await store.delete(name);
-  if (!changed.ok) throw new CliFailure(`${changed.reason}${changed.fix ? `; ${changed.fix}` : ''}`);
+  const changed = await answerOf(deleteSecret(cliSecretsAccess(store), name));
   const fromEnvironment = `the environment variable ${SECRET_VARIABLE_PREFIX}${name}`;
   if (!changed.existed) {
     throw new CliFailure(

@@ -1,16 +1,12 @@
-import { fromMicros } from '../../credits/credit-amount';
-import { discoverAgents } from '../../org/discover';
-import { firesAt, nextFiringTicks } from '../../org/schedule';
 import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
 import { stringOption, type Command } from '../command';
-import { CreditLedger } from '../../credits/ledger';
-import { heldMessage, runLockHolder } from '../../org/org-lock';
+import { heldMessage } from '../../org/org-lock';
 import { orgFolder } from '../org-arg';
-import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
+import { answerOf, secretsFileOption, withOrgContext, withOrgReader } from '../org-context';
 import { formatProblem } from '../../api/problem';
 import { creditBalances, creditHistory } from '../../app/credits';
 import { topUp } from '../../app/org';
-import { nextTickToRead, openTimelineToRead } from '../read-only-org';
+import { orgStatusReport } from '../../app/org-status';
 
 export const statusCommand: Command = {
   name: 'status',
@@ -19,44 +15,7 @@ export const statusCommand: Command = {
   options: { json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
-    const discovered = await discoverAgents(org);
-    // Read-only: status never takes the run lock and never writes to the org.
-    const { timeline, note } = openTimelineToRead(org);
-    const status = await (async () => {
-      const tick = await nextTickToRead(org, timeline);
-      const ledger = timeline ? new CreditLedger(timeline.db) : null;
-      const lastTurns = new Map(
-        (
-          (timeline?.db
-            .prepare(
-              'SELECT agent, tick, status FROM turns WHERE rowid IN (SELECT max(rowid) FROM turns GROUP BY agent)',
-            )
-            .all() ?? []) as { agent: string; tick: number; status: string }[]
-        ).map((row) => [row.agent, { tick: row.tick, status: row.status }]),
-      );
-      return {
-        org,
-        nextTick: tick,
-        runningBy: runLockHolder(org),
-        agents: discovered.map((agent) => {
-          if (!agent.valid)
-            return { folder: agent.folder, name: agent.name, valid: false, problems: agent.problems };
-          const balance = ledger?.balance(agent.resume.name) ?? null;
-          return {
-            folder: agent.folder,
-            name: agent.resume.name,
-            title: agent.resume.title,
-            valid: true,
-            model: agent.resume.model.key,
-            firesNextTick: firesAt(tick, agent.resume.schedule),
-            nextFiringTicks: nextFiringTicks(agent.resume.schedule, tick, 3),
-            credits: balance === null ? null : fromMicros(balance),
-            lastTurn: lastTurns.get(agent.resume.name) ?? null,
-          };
-        }),
-      };
-    })().finally(() => timeline?.close());
-    if (note) io.stderr.write(`note: ${note}\n`);
+    const status = await withOrgReader(org, io, (reader) => answerOf(orgStatusReport(reader)));
     if (values.json) {
       printJson(io, status);
       return EXIT_OK;
@@ -65,14 +24,14 @@ export const statusCommand: Command = {
     if (status.runningBy) io.stdout.write(`${heldMessage(status.runningBy)}\n`);
     for (const agent of status.agents) {
       if (!agent.valid) {
-        io.stdout.write(`  ${agent.name}  INVALID: ${agent.problems?.map(formatProblem).join('; ')}\n`);
+        io.stdout.write(`  ${agent.name}  INVALID: ${agent.problems.map(formatProblem).join('; ')}\n`);
         continue;
       }
       const last = agent.lastTurn
         ? `last turn tick ${agent.lastTurn.tick} ${agent.lastTurn.status}`
         : 'has not run';
       io.stdout.write(
-        `  ${agent.name}  ${agent.title}  credits ${agent.credits ?? '(not yet seeded)'}  next fires ${agent.nextFiringTicks?.join(', ')}  ${last}\n`,
+        `  ${agent.name}  ${agent.title}  credits ${agent.credits ?? '(not yet seeded)'}  next fires ${agent.nextFiringTicks.join(', ')}  ${last}\n`,
       );
     }
     return EXIT_OK;

@@ -1,11 +1,12 @@
-import { join, resolve } from 'node:path';
-import { summarizeEvent } from '../../app/event-summary';
-import type { TimelineQuery } from '../../api/timeline-schemas';
-import { openTimeline, type TimelineStore } from '../../timeline/timeline-store';
+import { resolve } from 'node:path';
+import type { TimelinePage, TimelineQuery } from '../../api/timeline-schemas';
+import type { OrgReader } from '../../app/org-reader';
+import { exportTimeline, importTimeline, timelinePage, timelinePageWithEvents } from '../../app/timeline';
+import type { TimelineStore } from '../../timeline/timeline-store';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type Command, type ParsedCommandArgs } from '../command';
-import { withEngine } from '../open-engine';
 import { integer, orgFolder, positiveInteger } from '../org-arg';
+import { answerOf, withOrgContext, withOrgReader } from '../org-context';
 
 const FILTER_OPTIONS = {
   agent: { type: 'string', multiple: true },
@@ -37,16 +38,11 @@ function filterFrom(
   };
 }
 
-/** The timeline of an org opened read-only, so inspecting never changes anything. */
-function readTimeline(org: string) {
-  const opened = openTimeline(join(org, '.lemming', 'timeline.sqlite'), { readonly: true });
-  if (!opened.ok)
-    throw new CliFailure(
-      opened.error.code === 'not_found'
-        ? `${org} has no timeline yet: run the org first.`
-        : opened.error.message,
-    );
-  return opened.timeline;
+/** The org's timeline, read-only (inspecting never changes anything), or why there is none. */
+function timelineOf(reader: OrgReader): TimelineStore {
+  if (!reader.timeline)
+    throw new CliFailure(`${reader.orgPath} has no timeline to read yet: run the org first.`);
+  return reader.timeline;
 }
 
 /** A read-only timeline cannot index its newest events, so a text query says what it could not see. */
@@ -60,13 +56,9 @@ function noteUnsearched(io: CliIo, timeline: TimelineStore, text: string | undef
   );
 }
 
-function describe(
-  io: CliIo,
-  row: { seq: number; tick: number | null; agent: string | null; kind: string; json: string },
-): void {
-  const summary = summarizeEvent(row.kind, row.json);
+function describe(io: CliIo, row: TimelinePage['rows'][number]): void {
   io.stdout.write(
-    `#${row.seq} tick ${row.tick ?? '-'} ${row.agent ?? '-'} ${row.kind}${summary ? `: ${summary}` : ''}\n`,
+    `#${row.seq} tick ${row.tick ?? '-'} ${row.agent ?? '-'} ${row.kind}${row.summary ? `: ${row.summary}` : ''}\n`,
   );
 }
 
@@ -91,23 +83,20 @@ export const timelineCommand: Command = {
       limit: Math.min(positiveInteger(stringOption(values, 'limit'), '--limit', 50), 1000),
       ...(cursor !== undefined ? { cursor } : {}),
     };
-    const timeline = readTimeline(org);
-    try {
-      const page = timeline.page(query);
-      noteUnsearched(io, timeline, query.text);
+    return withOrgReader(org, io, async (reader) => {
+      const timeline = timelineOf(reader);
       if (values.json) {
-        printJson(io, {
-          events: page.rows.map((row) => ({ ...row, event: JSON.parse(row.json) as unknown })),
-          nextCursor: page.nextCursor,
-        });
-      } else {
-        for (const row of page.rows) describe(io, row);
-        if (page.nextCursor !== null) io.stdout.write(`more: --cursor ${page.nextCursor}\n`);
+        const page = timelinePageWithEvents(timeline, query);
+        noteUnsearched(io, timeline, query.text);
+        printJson(io, { events: page.rows, nextCursor: page.nextCursor, latestSeq: page.latestSeq });
+        return EXIT_OK;
       }
+      const page = timelinePage(timeline, query);
+      noteUnsearched(io, timeline, query.text);
+      for (const row of page.rows) describe(io, row);
+      if (page.nextCursor !== null) io.stdout.write(`more: --cursor ${page.nextCursor}\n`);
       return EXIT_OK;
-    } finally {
-      timeline.close();
-    }
+    });
   },
 };
 
@@ -120,15 +109,14 @@ export const exportCommand: Command = {
     const org = await orgFolder(positionals[0]);
     if (!positionals[1]) throw new UsageError('Give the file to write.');
     const filter = filterFrom(values);
-    const timeline = readTimeline(org);
-    try {
-      const { exported } = await timeline.exportJsonl(resolve(positionals[1]), filter);
+    const file = resolve(positionals[1]);
+    return withOrgReader(org, io, async (reader) => {
+      const timeline = timelineOf(reader);
+      const { exported } = await answerOf(exportTimeline(timeline, filter, async () => file));
       noteUnsearched(io, timeline, filter.text);
-      io.stdout.write(`exported ${exported} events to ${resolve(positionals[1])}\n`);
+      io.stdout.write(`exported ${exported} events to ${file}\n`);
       return EXIT_OK;
-    } finally {
-      timeline.close();
-    }
+    });
   },
 };
 
@@ -140,8 +128,9 @@ export const importCommand: Command = {
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     if (!positionals[1]) throw new UsageError('Give the JSON Lines file to import.');
-    const summary = await withEngine(org, io, (engine) =>
-      engine.timeline.importJsonl(resolve(positionals[1]!)),
+    const file = resolve(positionals[1]);
+    const summary = await withOrgContext(org, io, values, (context) =>
+      answerOf(importTimeline(context.engine.timeline, async () => file)),
     );
     if (values.json) printJson(io, summary);
     else {

@@ -257,7 +257,7 @@ function checkAllowedHosts(
   const path = [...tool.source.path, 'allowed_hosts'];
   const parsed = parseHostPatterns(call.allowedHosts);
   if (!parsed.ok) {
-    for (const issue of parsed.issues)
+    for (const issue of parsed.error)
       problems.push({
         path: [...path, issue.index],
         message: `${JSON.stringify(issue.pattern)}: ${issue.message}`,
@@ -267,7 +267,7 @@ function checkAllowedHosts(
   const origin = shape.literalOrigin;
   if (!origin) return;
   const port = origin.port === '' ? (origin.protocol === 'https:' ? 443 : 80) : Number(origin.port);
-  if (!matchesAnyHostPattern(parsed.patterns, normalizeHost(origin.hostname), port))
+  if (!matchesAnyHostPattern(parsed.value, normalizeHost(origin.hostname), port))
     problems.push({
       path: call.url.path,
       message: `the host ${origin.host} is not in allowed_hosts (${call.allowedHosts.join(', ')}); the request would always be refused`,

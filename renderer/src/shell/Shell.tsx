@@ -8,6 +8,9 @@ import { useNavigation } from '../stores/navigation-store';
 import { useOrgStore } from '../stores/org-store';
 import { AgentView } from '../views/agent/AgentView';
 import { FirstRunView } from '../views/first-run/FirstRunView';
+import { InboxButton } from '../views/inbox/InboxButton';
+import { InboxView } from '../views/inbox/InboxView';
+import { InspectorView } from '../views/inspector/TurnInspectorView';
 import { useLiveAnswerFeed } from '../views/live/use-live-answers';
 import { RunControls } from '../views/run/RunControls';
 import { useRunStore } from '../views/run/run-store';
@@ -41,6 +44,7 @@ export function Shell() {
         {isOpen && <OrgHeading org={state.org} />}
         <span className="header-end">
           <ActivityIndicator />
+          {isOpen && <InboxButton key={state.org.path} />}
           {isOpen && <OrgMenu />}
         </span>
       </header>
@@ -142,5 +146,9 @@ function OpenOrg({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) 
       return <ToolStoreView />;
     case 'settings':
       return <SettingsView />;
+    case 'inspector':
+      return <InspectorView />;
+    case 'inbox':
+      return <InboxView />;
   }
 }

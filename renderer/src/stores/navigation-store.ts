@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 
 /** The app's main views; one is shown at a time. */
-export const VIEWS = ['org', 'agent', 'timeline', 'tools', 'settings'] as const;
+export const VIEWS = ['org', 'agent', 'timeline', 'tools', 'settings', 'inspector', 'inbox'] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface TimelineFocus {

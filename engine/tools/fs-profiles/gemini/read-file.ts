@@ -97,10 +97,14 @@ function truncationNotice(start: number, end: number, total: number, shortened: 
   return `\nIMPORTANT: The file content has been truncated.\n${status}${action}\n\n--- FILE CONTENT (truncated) ---\n`;
 }
 
-function readProblem(failure: AccessFailure): string {
+/** gemini-cli's words for a file it cannot read; `notFound` is the tool's own for a missing file. */
+export function readProblem(
+  failure: AccessFailure,
+  notFound = 'Could not read file because no file was found at the specified path.',
+): string {
   switch (failure.problem) {
     case 'not_found':
-      return 'Could not read file because no file was found at the specified path.';
+      return notFound;
     case 'directory':
       return `Path is a directory, not a file: ${failure.requestedPath}`;
     case 'too_large':

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import type { AgentSandbox } from '../../../sandbox/agent-sandbox';
 import { toolFailure, toolSuccess } from '../../tool-result';
-import { checkPath, readFileBytes, type AccessFailure } from '../shared/file-access';
+import { checkPath, readFileBytes } from '../shared/file-access';
 import { defineFsTool, PATH_HELP } from '../shared/fs-tool';
 import { MAX_TEXT_FILE_BYTES } from '../shared/limits';
 import { omissionPlaceholders } from '../shared/omission-placeholders';
 import { decodeExactly } from '../shared/text-content';
+import { readProblem } from './read-file';
 import { writeProblem } from './write-file';
+
+const FILE_NOT_FOUND = 'File not found. Cannot apply edit. Use an empty old_string to create a new file.';
 
 const ReplaceArguments = z.strictObject({
   file_path: z
@@ -64,7 +67,7 @@ export const geminiReplaceTool = defineFsTool({
     if (args.old_string === '') return createFile(args, sandbox);
 
     const file = await readFileBytes(sandbox, args.file_path, 'replace', MAX_TEXT_FILE_BYTES);
-    if (!file.ok) return toolFailure(readProblem(file));
+    if (!file.ok) return toolFailure(readProblem(file, FILE_NOT_FOUND));
     const text = decodeExactly(file.bytes);
     if (text === null) return toolFailure(`Cannot edit ${file.display}: it is not UTF-8 text.`);
 
@@ -119,17 +122,4 @@ function occurrences(text: string, search: string): number {
   let count = 0;
   for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + search.length)) count += 1;
   return count;
-}
-
-function readProblem(failure: AccessFailure): string {
-  switch (failure.problem) {
-    case 'not_found':
-      return 'File not found. Cannot apply edit. Use an empty old_string to create a new file.';
-    case 'directory':
-      return `Path is a directory, not a file: ${failure.requestedPath}`;
-    case 'too_large':
-      return `File size exceeds the ${MAX_TEXT_FILE_BYTES / (1024 * 1024)}MB limit.`;
-    default:
-      return failure.message;
-  }
 }

@@ -1,3 +1,4 @@
+import { RecentTurns } from '../inspector/RecentTurns';
 import { LiveAnswerPanel } from '../live/LiveAnswer';
 import { GlossaryLink } from '../../components/Glossary';
 import { ErrorAlert } from '../org/ErrorAlert';
@@ -26,6 +27,7 @@ export function AgentView({ agent }: { agent: string }) {
         <AgentStateBadge state={detail.state} />
       </div>
       <LiveAnswerPanel agent={agent} />
+      <RecentTurns agent={agent} />
       <div className="muted">
         <p>
           This page edits the agent’s <GlossaryLink term="resume" />. Saving changes only what you edit;

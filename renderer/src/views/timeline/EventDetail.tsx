@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { TimelineEvent } from '../../../../engine/api';
+import { openTurn } from '../inspector/open-turn';
 import { kindWords, localTime } from '../../words/plain-words';
 import { describeEvent } from './event-description';
 import { formatJsonText } from './format-json-text';
@@ -73,6 +74,11 @@ function LoadedEvent({ event }: { event: TimelineEvent }) {
           </div>
         ))}
       </dl>
+      {event.agent !== null && event.tick !== null && (
+        <button type="button" className="open-turn" onClick={() => openTurn(event.agent!, event.tick!)}>
+          Open this turn in the inspector
+        </button>
+      )}
       {!description.known && (
         <p className="muted">
           This app does not know events of this kind or shape. Every field it recorded is shown below, exactly

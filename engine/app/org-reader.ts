@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import { ok, type IpcResult } from '../api/result';
+import { checkConfigText } from '../org/config-file';
+import { readNextTick, TICK_FILE, TICK_SPEC } from '../org/tick-file';
+import { PendingFiles } from '../run/pending-files';
+import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
+import type { OrgContext } from './org-context';
+import { invalidConfigFile } from './problems';
+
+/**
+ * What the use-cases that only look (status, inbox, timeline pages) read: the org folder and its
+ * timeline, null when it has none yet. The app gives its open engine's timeline; the CLI opens the
+ * timeline read-only, so looking never needs the run lock and never writes to the org.
+ */
+export interface OrgReader {
+  readonly orgPath: string;
+  readonly timeline: TimelineStore | null;
+}
+
+export const readerOf = (context: OrgContext): OrgReader => ({
+  orgPath: context.orgPath,
+  timeline: context.engine.timeline,
+});
+
+/**
+ * The org's timeline opened read-only. Null when the org has no timeline yet, or when a killed run
+ * left it needing the recovery only a writer may do (its next run does it); `note` then says so.
+ */
+export function openTimelineToRead(org: string): { timeline: TimelineStore | null; note: string | null } {
+  const opened = openTimeline(join(org, '.lemming', 'timeline.sqlite'), { readonly: true });
+  if (opened.ok) return { timeline: opened.timeline, note: null };
+  if (opened.error.code === 'not_found') return { timeline: null, note: null };
+  return {
+    timeline: null,
+    note: `the timeline cannot be read without writing to it (${opened.error.message}); the next run recovers it`,
+  };
+}
+
+/** The next tick: tick.json (or the copy a killed write left aside), unless the journal owes it a newer value. */
+export async function nextTickToRead(reader: OrgReader): Promise<IpcResult<number>> {
+  const owed = reader.timeline ? PendingFiles.owedContent(reader.timeline.db, TICK_FILE) : null;
+  const checked = owed === null ? null : checkConfigText(owed, TICK_SPEC);
+  if (checked?.ok) return ok(checked.value.current_tick);
+  const read = await readNextTick(reader.orgPath);
+  if (!read.ok) return invalidConfigFile(TICK_FILE, read.error);
+  return ok(read.value.nextTick);
+}

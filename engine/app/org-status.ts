@@ -1,0 +1,46 @@
+import { fromMicros } from '../credits/credit-amount';
+import { CreditLedger } from '../credits/ledger';
+import { ok, type IpcResult } from '../api/result';
+import type { TurnStatus } from '../api/run-schemas';
+import type { AgentStatus, OrgStatusReport } from '../api/status-schemas';
+import { discoverAgents } from '../org/discover';
+import { runLockHolder } from '../org/org-lock';
+import { firesAt, nextFiringTicks } from '../org/schedule';
+import { nextTickToRead, type OrgReader } from './org-reader';
+
+/** How many coming firing ticks the status names per agent. */
+const FIRING_TICKS_SHOWN = 3;
+
+/** The next tick, who runs the org, and each agent's schedule, balance and last turn, or why its resume is invalid. */
+export async function orgStatusReport(reader: OrgReader): Promise<IpcResult<OrgStatusReport>> {
+  const { orgPath, timeline } = reader;
+  const [discovered, tick] = await Promise.all([discoverAgents(orgPath), nextTickToRead(reader)]);
+  if (!tick.ok) return tick;
+  const ledger = timeline ? new CreditLedger(timeline.db) : null;
+  const lastTurns = new Map(
+    (
+      (timeline?.db
+        .prepare(
+          'SELECT agent, tick, status FROM turns WHERE rowid IN (SELECT max(rowid) FROM turns GROUP BY agent)',
+        )
+        .all() ?? []) as { agent: string; tick: number; status: TurnStatus }[]
+    ).map((row) => [row.agent, { tick: row.tick, status: row.status }]),
+  );
+  const agents = discovered.map((agent): AgentStatus => {
+    if (!agent.valid)
+      return { folder: agent.folder, name: agent.name, valid: false, problems: agent.problems };
+    const balance = ledger?.balance(agent.resume.name) ?? null;
+    return {
+      folder: agent.folder,
+      name: agent.resume.name,
+      title: agent.resume.title,
+      valid: true,
+      model: agent.resume.model.key,
+      firesNextTick: firesAt(tick.value, agent.resume.schedule),
+      nextFiringTicks: nextFiringTicks(agent.resume.schedule, tick.value, FIRING_TICKS_SHOWN),
+      credits: balance === null ? null : fromMicros(balance),
+      lastTurn: lastTurns.get(agent.resume.name) ?? null,
+    };
+  });
+  return ok({ org: orgPath, nextTick: tick.value, runningBy: runLockHolder(orgPath), agents });
+}

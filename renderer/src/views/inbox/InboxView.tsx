@@ -1,0 +1,159 @@
+import { useCallback, useState } from 'react';
+import type { HumanInboxMessage, HumanInboxPage } from '../../../../engine/api';
+import { describeError } from '../../components/describe-error';
+import { useToasts } from '../../components/toast-store';
+import { lemming } from '../../lemming';
+import { useLemmingQuery } from '../../use-lemming-query';
+import { openTurn } from '../inspector/open-turn';
+import { ErrorAlert } from '../org/ErrorAlert';
+import { useUnread } from './inbox-store';
+import './inbox.css';
+
+const whenTimelineGrows = (refresh: () => void) => lemming().on('timeline.appended', refresh);
+
+/** Messages for the human: what agents addressed to you, and notes to everyone from agents you read. */
+export function InboxView() {
+  const ask = useCallback(() => lemming().inbox.page({}), []);
+  const { result, replace } = useLemmingQuery('inbox', ask, { refreshWhen: whenTimelineGrows });
+  const setUnread = useUnread((store) => store.set);
+  const refreshUnread = useUnread((store) => store.refresh);
+
+  const markRead = async (input: { seqs?: number[]; all?: boolean }) => {
+    const marked = await lemming().inbox.markRead(input);
+    if (!marked.ok || !result?.ok) return;
+    setUnread(marked.value.unread);
+    replace(withRead(result.value, input, marked.value.unread));
+  };
+
+  return (
+    <section className="inbox" aria-labelledby="inbox-heading">
+      <div className="view-toolbar">
+        <h2 id="inbox-heading">Messages for you</h2>
+        {result?.ok && result.value.unread > 0 && (
+          <button type="button" onClick={() => void markRead({ all: true })}>
+            Mark all as read
+          </button>
+        )}
+      </div>
+      <p className="muted">
+        What agents sent to you, and what agents you follow sent to everyone. Your replies go to the agent
+        that wrote, through your outbox.
+      </p>
+      {result === null && <p role="status">Reading your messages…</p>}
+      {result?.ok === false && <ErrorAlert error={result.error} title="Could not read your messages." />}
+      {result?.ok && result.value.messages.length === 0 && (
+        <p className="muted">No messages for you yet. Agents that write to “human” show up here.</p>
+      )}
+      {result?.ok && result.value.messages.length > 0 && (
+        <ol className="inbox-list" aria-label="Your messages">
+          {result.value.messages.map((message) => (
+            <InboxItem
+              key={message.seq}
+              message={message}
+              onRead={() => void markRead({ seqs: [message.seq] })}
+              onReplied={() => {
+                replace(withRead(result.value, { seqs: [message.seq] }, null));
+                void refreshUnread();
+              }}
+            />
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function withRead(
+  page: HumanInboxPage,
+  input: { seqs?: number[]; all?: boolean },
+  unread: number | null,
+): HumanInboxPage {
+  const seqs = new Set(input.seqs ?? []);
+  const messages = page.messages.map((message) =>
+    input.all || seqs.has(message.seq) ? { ...message, read: true } : message,
+  );
+  return { ...page, messages, unread: unread ?? messages.filter((message) => !message.read).length };
+}
+
+function InboxItem({
+  message,
+  onRead,
+  onReplied,
+}: {
+  message: HumanInboxMessage;
+  onRead: () => void;
+  onReplied: () => void;
+}) {
+  const [replying, setReplying] = useState(false);
+  const [text, setText] = useState('');
+  const [sending, setSending] = useState(false);
+  const show = useToasts((store) => store.show);
+  const label = `Message from ${message.from}`;
+
+  const send = async () => {
+    setSending(true);
+    const sent = await lemming().inbox.reply({ seq: message.seq, text });
+    setSending(false);
+    if (!sent.ok) {
+      show({ tone: 'error', title: 'Your reply was not sent.', detail: describeError(sent.error) });
+      return;
+    }
+    show({
+      tone: 'success',
+      title: `Reply sent to ${message.from}.`,
+      detail: 'It is in your outbox for the next tick.',
+    });
+    setReplying(false);
+    setText('');
+    onReplied();
+  };
+
+  return (
+    <li className={`inbox-item${message.read ? '' : ' unread'}`} aria-label={label} data-seq={message.seq}>
+      <div className="inbox-head">
+        {!message.read && <span className="unread-dot" aria-label="Unread" role="img" />}
+        <strong>{message.from}</strong>
+        <span className="muted">
+          {message.addressed ? 'to you' : 'to everyone'} · {message.kind}
+          {message.tick !== null && <> · tick {message.tick}</>}
+        </span>
+        {message.importance && message.importance !== 'normal' && (
+          <span className="importance">{message.importance === 'critical' ? 'Critical' : 'Important'}</span>
+        )}
+      </div>
+      <p className="inbox-text">{message.text}</p>
+      <div className="inbox-actions">
+        <button type="button" onClick={() => setReplying((open) => !open)} aria-expanded={replying}>
+          Reply
+        </button>
+        {!message.read && (
+          <button type="button" onClick={onRead}>
+            Mark as read
+          </button>
+        )}
+        {message.tick !== null && (
+          <button type="button" className="link-button" onClick={() => openTurn(message.from, message.tick!)}>
+            See the turn that wrote it
+          </button>
+        )}
+      </div>
+      {replying && (
+        <form
+          className="inbox-reply"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void send();
+          }}
+        >
+          <label>
+            Reply to {message.from}
+            <textarea value={text} onChange={(event) => setText(event.target.value)} rows={3} required />
+          </label>
+          <button type="submit" disabled={sending || text.trim() === ''}>
+            {sending ? 'Sending…' : 'Send reply'}
+          </button>
+        </form>
+      )}
+    </li>
+  );
+}
