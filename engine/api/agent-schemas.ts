@@ -3,7 +3,7 @@ import { AgentState, CreditsInput, ScheduleInput } from './org-schemas';
 import { AgentProblem } from './schemas';
 
 export const TOOLS_PROFILES = ['lemming', 'codex', 'gemini', 'model-agnostic', 'auto'] as const;
-export const TOOL_KINDS = ['file', 'shell', 'network', 'memory', 'org'] as const;
+export const TOOL_KINDS = ['file', 'shell', 'network', 'memory', 'org', 'mcp'] as const;
 export const ToolKind = z.enum(TOOL_KINDS);
 export type ToolKind = z.infer<typeof ToolKind>;
 

@@ -33,18 +33,6 @@ export const ApprovalSettings = z.looseObject({
 });
 export type ApprovalSettings = z.output<typeof ApprovalSettings>;
 
-/**
- * The hints an MCP server gives about a tool (the MCP specification's ToolAnnotations). Absent hints
- * take the specification's defaults: a tool may be destructive and may reach the open world.
- */
-export const ToolAnnotations = z.looseObject({
-  readOnlyHint: z.boolean().optional(),
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
-});
-export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
-
 /** Who or what answered a request. */
 export const ApprovalSource = z.enum([
   'person',

@@ -80,6 +80,48 @@ export const ToolsCatalog = z.object({
 });
 export type ToolsCatalog = z.infer<typeof ToolsCatalog>;
 
+/**
+ * What an MCP server says about one of its tools (the MCP spec's ToolAnnotations): hints, not
+ * guarantees. Carried on the tool's descriptor (ToolSpec.annotations) so approval defaults can ask
+ * before a destructive or open-world call.
+ */
+export const ToolAnnotations = z.object({
+  title: z.string().optional(),
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
+
+/** One tool of an MCP server, as its card shows it. */
+export const McpToolView = z.object({
+  /** The name the server gives it. */
+  name: z.string(),
+  /** The name agents and grants use: `mcp__<server>__<tool>`. */
+  grantName: z.string(),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  annotations: ToolAnnotations,
+});
+export type McpToolView = z.infer<typeof McpToolView>;
+
+/** An MCP server's live state for its connector card. */
+export const McpServerView = z.object({
+  server: z.string(),
+  transport: z.enum(['stdio', 'http']),
+  /** For stdio, the program and its arguments; for HTTP, the URL (no header values). */
+  target: z.string(),
+  status: z.enum(['stopped', 'starting', 'running', 'restarting', 'failed', 'disabled']),
+  error: z.string().nullable(),
+  tools: z.array(McpToolView),
+  /** Started, crashed, restarted, failed: newest last. */
+  happenings: z.array(z.object({ time: z.string(), message: z.string() })),
+  /** In plain words: what the server can reach (a stdio server runs with the user's rights, unconfined). */
+  rights: z.string(),
+});
+export type McpServerView = z.infer<typeof McpServerView>;
+
 /** Something that must be true for a connector's tools to reach an agent. */
 export const ConnectorPermission = z.object({
   /** `org`: a setting of lemming/config/policy.json; `agent`: something each agent's resume must say. */
@@ -106,11 +148,11 @@ export const ConnectorConfigLocation = z.object({ file: z.string(), pointer: z.s
 
 /** A Tool Store entry as the connector catalog builds it (docs/ARCHITECTURE.md, “Tools”): a built-in primitive group or a composed tool. */
 export const CatalogConnector = z.object({
-  /** `builtin:<group>`, `composed:org:<tool>` / `composed:agent:<folder>:<tool>`, or `file:<path>` for a tool file that failed to load. */
+  /** `builtin:<group>`, `mcp:<server>`, `composed:org:<tool>` / `composed:agent:<folder>:<tool>`, or `file:<path>` for a tool file that failed to load. */
   id: z.string(),
   name: z.string(),
   description: z.string(),
-  kind: z.enum(['builtin', 'composed']),
+  kind: z.enum(['builtin', 'composed', 'mcp']),
   toolKinds: z.array(ToolKind),
   tools: z.array(z.string()),
   permissions: z.array(ConnectorPermission),
@@ -123,6 +165,8 @@ export const CatalogConnector = z.object({
   source: z.object({ file: z.string(), agent: z.string().nullable() }).nullable(),
   /** Agents whose permissions.tools grant any of its tools. */
   grantedTo: z.array(z.string()),
+  /** For an MCP server (`mcp:<server>`): its live state, tools and what happened to it. */
+  mcp: McpServerView.optional(),
 });
 export type CatalogConnector = z.infer<typeof CatalogConnector>;
 

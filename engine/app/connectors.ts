@@ -2,7 +2,13 @@ import type { z } from 'zod';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { Connector, ConnectorConfigInput, ConnectorList } from '../api/tool-schemas';
 import type { JsonEdit } from '../files/json-edit';
-import { POLICY_FILE, readPolicy, updatePolicy } from '../org/policy-file';
+import type { OrgPolicy } from '../org/policy-file';
+import { DEFAULT_ORG_POLICY, POLICY_FILE, readPolicy, updatePolicy } from '../org/policy-file';
+import { discoverAgents } from '../org/discover';
+import { secretPresence } from '../secrets/secret-store';
+import { mcpConnector } from '../tools/connectors/mcp-connectors';
+import { MCP_CONFIG_FILE, readMcpConfig, updateMcpConfig } from '../tools/mcp/mcp-config';
+import { IMPORT_SOURCES, importSourceFile, planImport, type ImportSource } from '../tools/mcp/mcp-import';
 import type { Connector as CatalogConnector } from '../tools/connectors/connector';
 import { orgConnectors } from './org-connectors';
 import type { OrgContext } from './org-context';
@@ -45,11 +51,32 @@ async function connectorViews(context: OrgContext) {
     orgConnectors(context.orgPath, context.secrets.store),
     readPolicy(context.orgPath),
   ]);
-  const views: { connector: CatalogConnector; view: Connector }[] = connectors.map((connector) => ({
-    connector,
-    view: { ...connector, settings: settingsOf(connector, policy.ok ? policy.value : {}) },
-  }));
-  return { views, loadErrors };
+  const mcp = await mcpConnectors(context, policy.ok ? policy.value : DEFAULT_ORG_POLICY);
+  const views: { connector: CatalogConnector; view: Connector }[] = [...connectors, ...mcp.connectors].map(
+    (connector) => ({
+      connector,
+      view: { ...connector, settings: settingsOf(connector, policy.ok ? policy.value : {}) },
+    }),
+  );
+  return { views, loadErrors: [...loadErrors, ...mcp.problems] };
+}
+
+/** The org's MCP servers as cards, each started (or tried) first so its card shows its tools or its error. */
+async function mcpConnectors(context: OrgContext, policy: OrgPolicy) {
+  await context.engine.syncMcpServers(policy);
+  const [hasSecret, discovered] = await Promise.all([
+    secretPresence(context.secrets.store),
+    discoverAgents(context.orgPath),
+  ]);
+  const agents = discovered.flatMap((agent) =>
+    agent.valid ? [{ name: agent.resume.name, tools: agent.resume.permissions.tools }] : [],
+  );
+  const configs = new Map(context.engine.mcp.serverConfigs().map(({ name, config }) => [name, config]));
+  const connectors = context.engine.mcp.views().flatMap((view) => {
+    const config = configs.get(view.server);
+    return config ? [mcpConnector({ view, config, policy, hasSecret, agents })] : [];
+  });
+  return { connectors, problems: context.engine.mcp.problems };
 }
 
 export async function listConnectors(
@@ -116,4 +143,58 @@ export async function setConnectorConfig(
   }
   const after = (await connectorViews(context)).views.find(({ view }) => view.id === input.connector);
   return after ? ok(after.view) : fail('not_found', `The connector "${input.connector}" is gone.`);
+}
+
+/**
+ * Imports the MCP servers of Claude Desktop or Cursor (from where they keep them on this OS, or a
+ * given file) into the org's mcp.json: each env and header value goes to the secret store first and
+ * the entry names it, so no value lands in the file. Servers the org has are left alone.
+ */
+export async function importMcpServers(
+  context: OrgContext,
+  input: { from: ImportSource | string },
+): Promise<
+  IpcResult<{
+    file: string;
+    imported: string[];
+    secrets: string[];
+    skipped: { name: string; reason: string }[];
+  }>
+> {
+  const file = (IMPORT_SOURCES as readonly string[]).includes(input.from)
+    ? importSourceFile(input.from as ImportSource)
+    : input.from;
+  const current = await readMcpConfig(context.orgPath);
+  if (!current.ok)
+    return fail(
+      'invalid_change',
+      `${MCP_CONFIG_FILE} is not valid; fix it before importing.`,
+      issuesFromProblems(current.problems),
+    );
+  const planned = await planImport(file, new Set(Object.keys(current.value.mcpServers)));
+  if (!planned.ok) return fail('not_found', `Nothing was imported: ${planned.message}.`);
+  const { servers, skipped } = planned.plan;
+  for (const server of servers)
+    for (const secret of server.secrets) {
+      const saved = await setSecret(context.secrets, secret.name, secret.value);
+      if (!saved.ok) return saved;
+    }
+  if (servers.length > 0) {
+    const updated = await updateMcpConfig(
+      context.orgPath,
+      servers.map((server) => ({ path: ['mcpServers', server.name], value: server.entry })),
+    );
+    if (!updated.ok)
+      return fail(
+        'invalid_change',
+        'The imported servers could not be written.',
+        issuesFromProblems(updated.problems),
+      );
+  }
+  return ok({
+    file,
+    imported: servers.map((server) => server.name),
+    secrets: servers.flatMap((server) => server.secrets.map((secret) => secret.name)),
+    skipped,
+  });
 }

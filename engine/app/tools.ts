@@ -10,7 +10,7 @@ import type {
 import { fail, ok, type IpcResult } from '../api/result';
 import { discoverAgents } from '../org/discover';
 import type { JsonEdit } from '../files/json-edit';
-import { readPolicy, updatePolicy } from '../org/policy-file';
+import { DEFAULT_ORG_POLICY, readPolicy, updatePolicy } from '../org/policy-file';
 import { updateResume } from '../org/resume-file';
 import { ResumeSchema, type Resume } from '../org/resume-schema';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
@@ -64,7 +64,7 @@ export async function toolsCatalog(context: OrgContext): Promise<IpcResult<Tools
   const environment = { confinement: await detectConfinement() };
   const byName = new Map<string, CatalogEntry>();
   for (const resume of resumes.length > 0 ? resumes : [CATALOG_PROBE])
-    for (const entry of toolCatalog(resume, environment))
+    for (const entry of [...toolCatalog(resume, environment), ...(await mcpEntries(context, resume))])
       if (!byName.has(entry.spec.name)) byName.set(entry.spec.name, entry);
 
   const grants = [];
@@ -84,10 +84,20 @@ export async function toolsCatalog(context: OrgContext): Promise<IpcResult<Tools
       description: entry.spec.definition.description,
       grantedBy: [...entry.grantedBy],
       requiredPermissions: requiredPermissions(entry),
-      source: composedNames.has(entry.spec.name) ? ('connector' as const) : ('built_in' as const),
+      source:
+        composedNames.has(entry.spec.name) || entry.spec.kind === 'mcp'
+          ? ('connector' as const)
+          : ('built_in' as const),
     })),
     grants,
   });
+}
+
+/** The org's MCP tools an agent could have (its servers started first, so their tools are known). */
+async function mcpEntries(context: OrgContext, resume: Resume): Promise<CatalogEntry[]> {
+  const policy = await readPolicy(context.orgPath);
+  await context.engine.syncMcpServers(policy.ok ? policy.value : DEFAULT_ORG_POLICY);
+  return context.engine.mcp.catalogEntries(resume.permissions.tools);
 }
 
 function requiredPermissions(entry: CatalogEntry): string[] {
@@ -100,6 +110,7 @@ function requiredPermissions(entry: CatalogEntry): string[] {
     required.push('network access turned on for the org (network.enabled in lemming/config/policy.json)');
   if (kind === 'shell')
     required.push('commands run in the agent workspace, confined where this computer allows it');
+  if (kind === 'mcp') required.push('its MCP server running (see its card)');
   return required;
 }
 
@@ -200,9 +211,10 @@ export async function setToolEnabled(
 ): Promise<IpcResult<z.output<typeof SetEnabledResult>>> {
   const found = await findValidAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
-  const catalog = toolCatalog(found.value.resume, { confinement: await detectConfinement() }).map(
-    (entry) => ({ name: entry.spec.name, grantedBy: entry.grantedBy }),
-  );
+  const catalog = [
+    ...toolCatalog(found.value.resume, { confinement: await detectConfinement() }),
+    ...(await mcpEntries(context, found.value.resume)),
+  ].map((entry) => ({ name: entry.spec.name, grantedBy: entry.grantedBy }));
   const tool = catalog.find((entry) => entry.name === input.tool);
   if (!tool) return fail('not_found', `There is no tool named "${input.tool}" for ${input.agent}.`);
   const grants = toggledGrants(found.value.resume.permissions.tools, tool, catalog, input.enabled);

@@ -6,6 +6,8 @@ export interface PinnedAgentOptions {
   connectTimeoutMs: number;
   /** PEM certificates trusted in addition to Node's bundled roots (a company CA, or a test CA). */
   trustedCertificates?: readonly string[];
+  /** Sockets it may open at once (1 by default: one request exchange); a streaming client needs more. */
+  connections?: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export function pinnedAgent(
   });
   const servername = target.isIpLiteral ? undefined : target.host;
   return new Agent({
-    connections: 1,
+    connections: options.connections ?? 1,
     connect: (connectOptions, callback) =>
       connect(
         { ...connectOptions, hostname: destination.address, ...(servername ? { servername } : {}) },

@@ -58,6 +58,7 @@ import type { ToolResult } from '../tools/tool-result';
 import { agentToolbox } from '../tools/agent-toolbox';
 import type { ApprovalAsker, ApprovalGateOptions } from '../tools/approval-gate';
 import { readApprovals, updateApprovals } from '../org/approvals-file';
+import { McpHub } from '../tools/mcp/mcp-hub';
 import type { CatalogEntry, CatalogEnvironment } from '../tools/tool-catalog';
 import { readPolicy, type OrgPolicy } from '../org/policy-file';
 import {
@@ -91,8 +92,12 @@ export interface EngineOptions {
   clock?: () => Date;
   /** The tools an agent could have; the default is the built-in catalog for its resume. */
   catalog?: (context: ToolTurnContext, environment: CatalogEnvironment) => CatalogEntry[];
-  /** Only for tests: how agent web requests resolve and classify addresses. */
+  /** Only for tests: how agent web requests (and MCP servers over HTTP) resolve and classify addresses. */
   httpTransport?: HttpTransport;
+  /** Called when an MCP server's card changes (started, crashed, restarted, its tools changed). */
+  onMcpChange?: () => void;
+  /** Only for tests: the first delay before an MCP server that crashed is restarted (it doubles each time). */
+  mcpRestartDelayMs?: number;
   /** Called after each commit with what was committed (the live tail). */
   onCommit?: (commit: EngineCommit) => void;
   /** Called with each piece of a model's answer as it is written; not stored (the timeline keeps the whole answer). */
@@ -153,6 +158,9 @@ export class OrgEngine {
   private readonly selectCreditsSeen: Database.Statement;
   private readonly upsertCreditsSeen: Database.Statement;
   private readonly deleteCreditsSeen: Database.Statement;
+  /** The org's MCP servers (lemming/config/mcp.json): started when needed, stopped when the run ends. */
+  readonly mcp: McpHub;
+  private mcpSync: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly orgPath: string,
@@ -178,6 +186,30 @@ export class OrgEngine {
       'INSERT INTO credits_file_seen (agent, credits_left_micro, cost_per_action_micro) VALUES (?, ?, ?) ON CONFLICT (agent) DO UPDATE SET credits_left_micro = excluded.credits_left_micro, cost_per_action_micro = excluded.cost_per_action_micro',
     );
     this.limits = { ...DEFAULT_TURN_LIMITS, ...options.limits };
+    this.mcp = new McpHub(orgPath, {
+      orgPath,
+      secret: this.secrets.lookup,
+      redact: this.secrets.redactText,
+      clock: this.clock,
+      ...(options.httpTransport?.lookup ? { lookup: options.httpTransport.lookup } : {}),
+      ...(options.httpTransport?.classifyAddress
+        ? { classifyAddress: options.httpTransport.classifyAddress }
+        : {}),
+      ...(options.mcpRestartDelayMs !== undefined ? { restartDelayMs: options.mcpRestartDelayMs } : {}),
+      ...(options.onMcpChange ? { onChange: options.onMcpChange } : {}),
+    });
+  }
+
+  /** Brings the MCP servers in line with mcp.json and starts them; one sync at a time. */
+  syncMcpServers(policy: OrgPolicy): Promise<void> {
+    this.mcpSync = this.mcpSync.catch(() => undefined).then(() => this.mcp.sync(policy));
+    return this.mcpSync;
+  }
+
+  /** Stops the org's MCP servers (a run ends, the org closes); they start again when next needed. */
+  stopMcpServers(): Promise<void> {
+    this.mcpSync = this.mcpSync.catch(() => undefined).then(() => this.mcp.stopAll());
+    return this.mcpSync;
   }
 
   /**
@@ -212,6 +244,7 @@ export class OrgEngine {
   }
 
   close(): void {
+    void this.stopMcpServers();
     if (this.timeline.db.open) this.pending.settle();
     this.timeline.close();
     this.releaseRun();
@@ -238,6 +271,7 @@ export class OrgEngine {
   }
 
   releaseRun(): void {
+    if (this.lock) void this.stopMcpServers();
     this.lock?.release();
     this.lock = null;
   }
@@ -304,6 +338,7 @@ export class OrgEngine {
     this.takeInCreditsEdits(agents, credits, tick);
     const models = await this.loadModels();
     const policy = await this.readPolicyFile();
+    await this.syncMcpServers(policy);
 
     this.record(
       {
@@ -478,6 +513,7 @@ export class OrgEngine {
     await this.secrets.refresh();
     await this.loadModels();
     const policy = await this.readPolicyFile();
+    await this.syncMcpServers(policy);
     const balance = this.ledger.balance(agent.resume.name);
     const context = this.toolTurnContext(
       agent,
@@ -510,6 +546,7 @@ export class OrgEngine {
     const credits = await this.readCreditsFile();
     this.seedBalances([agent], credits, tick);
     const policy = await this.readPolicyFile();
+    await this.syncMcpServers(policy);
     const name = agent.resume.name;
     const balance = this.ledger.balance(name) ?? 0;
     const time = () => this.clock().toISOString();
@@ -577,6 +614,7 @@ export class OrgEngine {
         ? this.options.catalog(context, this.environment)
         : toolCatalog(context.resume, this.environment)),
       ...composed,
+      ...this.mcp.catalogEntries(context.resume.permissions.tools),
     ];
   }
 

@@ -1,4 +1,5 @@
-import type { ApprovalMode, ApprovalSettings, ToolAnnotations } from '../api/approval-schemas';
+import type { ApprovalMode, ApprovalSettings } from '../api/approval-schemas';
+import type { ToolAnnotations } from '../api/tool-schemas';
 
 /** What the approval rule needs to know about a tool. */
 export interface ApprovalSubject {

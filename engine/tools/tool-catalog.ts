@@ -36,6 +36,7 @@ export const TOOL_GROUPS: Readonly<Record<ToolKind, string>> = {
   network: 'group:network',
   memory: 'group:memory',
   org: 'group:org',
+  mcp: 'group:mcp',
 };
 
 const READY: Readiness = { ready: true };

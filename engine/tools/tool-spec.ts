@@ -1,5 +1,5 @@
 import type { ToolKind } from '../api/agent-schemas';
-import type { ToolAnnotations } from '../api/approval-schemas';
+import type { ToolAnnotations } from '../api/tool-schemas';
 import type { ToolDefinition } from '../models/types';
 import type { OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
@@ -42,7 +42,7 @@ export interface ToolSpec {
    * the grammar, for providers that support such "custom" tools. Others get `definition`.
    */
   freeform?: { syntax: 'lark'; grammar: string; description: string };
-  /** An MCP tool's hints from its descriptor; the approval rule reads them. */
+  /** For an MCP tool: what its server says about it (read-only, destructive, idempotent, open-world). */
   annotations?: ToolAnnotations;
   run(args: unknown, context: ToolContext): Promise<ToolResult>;
 }

@@ -59,6 +59,7 @@ export class OrgSession implements OrgContext {
     const approvals = new ApprovalDesk(() =>
       options.events.emit('approvals.changed', { pending: approvals.pending().length }),
     );
+    let mcpChanged: NodeJS.Timeout | undefined;
     const engine = await OrgEngine.open({
       approvals,
       orgPath: options.orgPath,
@@ -67,6 +68,12 @@ export class OrgSession implements OrgContext {
       secrets: options.secrets.store,
       onCommit: (commit) => commits.session?.committed(commit),
       onProgress: (progress) => options.events.turnProgress(progress),
+      // An MCP card changed (a crash, a restart, new tools): the Tool Store pulls the cards again.
+      onMcpChange: () => {
+        clearTimeout(mcpChanged);
+        mcpChanged = setTimeout(() => options.events.emit('agents.changed', { names: [] }), 200);
+        mcpChanged.unref();
+      },
     });
     const session = new OrgSession(options.orgPath, engine, options, approvals);
     commits.session = session;

@@ -1,6 +1,6 @@
 import { formatProblem } from '../../api/problem';
-import type { Connector } from '../../api/tool-schemas';
-import { listConnectors } from '../../app/connectors';
+import type { Connector, McpServerView } from '../../api/tool-schemas';
+import { importMcpServers, listConnectors } from '../../app/connectors';
 import { orgSkills, type AgentSkills } from '../../app/skills';
 import { EXIT_OK, printJson } from '../cli-io';
 import type { Command } from '../command';
@@ -16,7 +16,8 @@ function describeConnector(connector: Connector): string {
   } else {
     lines.push(`      why: ${connector.readiness.reason}`, `      fix: ${connector.readiness.fix}`);
   }
-  if (connector.tools.length > 0) lines.push(`      tools: ${connector.tools.join(', ')}`);
+  if (connector.mcp) lines.push(...describeMcpServer(connector.mcp));
+  else if (connector.tools.length > 0) lines.push(`      tools: ${connector.tools.join(', ')}`);
   for (const permission of connector.permissions) {
     const mark = permission.met === null ? '-' : permission.met ? 'ok' : 'NO';
     lines.push(`      needs [${mark}] ${permission.requirement}`);
@@ -31,6 +32,25 @@ function describeConnector(connector: Connector): string {
       `      granted to: ${connector.grantedTo.length > 0 ? connector.grantedTo.join(', ') : 'no agent'}`,
     );
   return lines.join('\n');
+}
+
+function describeMcpServer(server: McpServerView): string[] {
+  const lines = [
+    `      status: ${server.status}${server.error ? ` — ${server.error}` : ''}`,
+    `      ${server.transport === 'stdio' ? 'runs' : 'reached at'}: ${server.target}`,
+    `      rights: ${server.rights}`,
+  ];
+  for (const tool of server.tools) {
+    const hints = Object.entries(tool.annotations)
+      .filter(([key, value]) => key !== 'title' && value === true)
+      .map(([key]) => key.replace(/Hint$/, ''));
+    lines.push(
+      `      tool ${tool.grantName}${hints.length > 0 ? ` [${hints.join(', ')}]` : ''}: ${tool.description.split('\n')[0] ?? ''}`,
+    );
+  }
+  for (const happening of server.happenings.slice(-5))
+    lines.push(`      ${happening.time} ${happening.message}`);
+  return lines;
 }
 
 function describeSkills(agentSkills: AgentSkills): string {
@@ -53,11 +73,28 @@ function describeSkills(agentSkills: AgentSkills): string {
 export const connectorsCommand: Command = {
   name: 'connectors',
   summary:
-    "List the org's connectors (built-in tools and composed tools) with their readiness, what they need, the secrets they use (set or not, never values), tool files that did not load, and each agent's skills with why they can or cannot be used.",
-  usage: 'connectors <org> [--json] [--secrets-file PATH]',
-  options: { json: { type: 'boolean' }, ...secretsFileOption },
+    "List the org's connectors (built-in tools, MCP servers with their status and tools, and composed tools) with their readiness, what they need, the secrets they use (set or not, never values), tool files that did not load, and each agent's skills with why they can or cannot be used.",
+  usage: 'connectors <org> [--json] [--secrets-file PATH] [--import claude|cursor|FILE]',
+  options: { json: { type: 'boolean' }, import: { type: 'string' }, ...secretsFileOption },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
+    if (typeof values.import === 'string') {
+      const from = values.import;
+      const imported = await withOrgContext(org, io, values, (context) =>
+        answerOf(importMcpServers(context, { from })),
+      );
+      if (values.json) printJson(io, imported);
+      else {
+        io.stdout.write(
+          `Imported from ${imported.file}: ${imported.imported.length > 0 ? imported.imported.join(', ') : 'no server'}\n`,
+        );
+        if (imported.secrets.length > 0)
+          io.stdout.write(`Their settings went to the secret store as: ${imported.secrets.join(', ')}\n`);
+        for (const skipped of imported.skipped)
+          io.stdout.write(`  skipped ${skipped.name}: ${skipped.reason}\n`);
+      }
+      return EXIT_OK;
+    }
     const { list, skills } = await withOrgContext(org, io, values, async (context) => ({
       list: await answerOf(listConnectors(context)),
       skills: await orgSkills(context),

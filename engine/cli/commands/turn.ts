@@ -3,7 +3,7 @@ import type { TurnDetail, TurnStep } from '../../api/inspector-schemas';
 import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
 import type { Command } from '../command';
 import { orgFolder } from '../org-arg';
-import { openTimelineToRead } from '../read-only-org';
+import { withOrgReader } from '../org-context';
 
 export const turnCommand: Command = {
   name: 'turn',
@@ -17,17 +17,13 @@ export const turnCommand: Command = {
     const tick = Number(positionals[2]);
     if (!agent || !Number.isInteger(tick)) throw new UsageError('Give the agent and the tick of the turn.');
     // Read-only: it never needs the run lock, and works on an org copied from another machine.
-    const { timeline, note } = openTimelineToRead(org);
-    if (note) io.stderr.write(`note: ${note}\n`);
-    if (!timeline) throw new CliFailure(`${org} has no timeline yet.`);
-    try {
+    await withOrgReader(org, io, async ({ timeline }) => {
+      if (!timeline) throw new CliFailure(`${org} has no timeline yet.`);
       const found = turnDetail(timeline, agent, tick);
       if (!found.ok) throw new CliFailure(found.error.message);
       if (values.json) printJson(io, found.value);
       else io.stdout.write(formatTurn(found.value));
-    } finally {
-      timeline.close();
-    }
+    });
     return EXIT_OK;
   },
 };

@@ -4,6 +4,7 @@ import { Badge } from '../../components/Badge';
 import { ApprovalSettingsSection } from '../approvals/ApprovalSettingsSection';
 import { lemming } from '../../lemming';
 import { ConnectorDrawer } from './ConnectorDrawer';
+import { McpServerDetails } from './McpServerDetails';
 import { useToolStore } from './tool-store-store';
 import './tool-store.css';
 
@@ -95,20 +96,25 @@ function ConnectorCard({ connector, onOpen }: { connector: Connector; onOpen(): 
         {connector.readiness.ready ? <Badge tone="ok">Ready</Badge> : <Badge tone="warn">Needs setup</Badge>}
         <span className="muted">{connector.toolKinds.join(', ')} tools</span>
       </div>
-      <p>{connector.description}</p>
-      {!connector.readiness.ready && (
+      {connector.mcp ? <McpServerDetails server={connector.mcp} /> : <p>{connector.description}</p>}
+      {!connector.readiness.ready && !connector.mcp && (
         <p className="readiness">
           {connector.readiness.reason} <strong>{connector.readiness.fix}</strong>
         </p>
       )}
-      {connector.readiness.ready && connector.readiness.note && (
+      {connector.readiness.ready && connector.readiness.note && !connector.mcp && (
         <p className="muted">{connector.readiness.note}</p>
       )}
       <p className="muted">
-        Tools: {connector.tools.join(', ')}
-        {connector.grantedTo.length > 0
-          ? ` · enabled for ${connector.grantedTo.join(', ')}`
-          : ' · no agent has it yet'}
+        {connector.mcp
+          ? connector.grantedTo.length > 0
+            ? `Enabled for ${connector.grantedTo.join(', ')}`
+            : 'No agent has it yet'
+          : `Tools: ${connector.tools.join(', ')}${
+              connector.grantedTo.length > 0
+                ? ` · enabled for ${connector.grantedTo.join(', ')}`
+                : ' · no agent has it yet'
+            }`}
       </p>
       {connector.permissions.length > 0 && (
         <ul className="permission-list" aria-label={`What ${connector.name} needs`}>

@@ -1,0 +1,99 @@
+import type { McpServerView } from '../../api/tool-schemas';
+import { POLICY_FILE, type OrgPolicy } from '../../org/policy-file';
+import { MCP_CONFIG_FILE, serverSecretNames, type McpServerConfig } from '../mcp/mcp-config';
+import { mcpServerGroup } from '../mcp/mcp-tools';
+import { TOOL_GROUPS } from '../tool-catalog';
+import { NO_SETTINGS } from './builtin-connectors';
+import type { Connector, ConnectorPermission, ConnectorReadiness } from './connector';
+
+export interface McpConnectorInput {
+  view: McpServerView;
+  config: McpServerConfig;
+  policy: OrgPolicy;
+  hasSecret: (name: string) => boolean;
+  agents: readonly { name: string; tools: readonly string[] }[];
+}
+
+const STATUS_WORDS: Record<McpServerView['status'], string> = {
+  stopped: 'stopped',
+  starting: 'starting',
+  running: 'running',
+  restarting: 'restarting after a crash',
+  failed: 'failed',
+  disabled: 'turned off',
+};
+
+/** An MCP server as a Tool Store card: its status, its tools, the secrets it names and who may use it. */
+export function mcpConnector({ view, config, policy, hasSecret, agents }: McpConnectorInput): Connector {
+  const group = mcpServerGroup(view.server);
+  const tools = view.tools.map((tool) => tool.grantName);
+  const grants = new Set([...tools, group, TOOL_GROUPS.mcp]);
+  const permissions: ConnectorPermission[] = [
+    {
+      scope: 'agent',
+      requirement: `add "${group}" (all of its tools) or single tool names (mcp__${view.server}__<tool>) to the agent's permissions.tools`,
+      met: null,
+    },
+    {
+      scope: 'org',
+      requirement: `"mcp" is in allowed_tool_kinds (${POLICY_FILE})`,
+      met: policy.allowed_tool_kinds.includes('mcp'),
+    },
+    ...tools
+      .filter((tool) => policy.tools.deny.includes(tool))
+      .map((tool) => ({
+        scope: 'org' as const,
+        requirement: `"${tool}" is not in tools.deny (${POLICY_FILE})`,
+        met: false,
+      })),
+  ];
+  const secrets = serverSecretNames(config).map((name) => ({
+    name,
+    description: `named in the ${view.server} entry of ${MCP_CONFIG_FILE}`,
+    isSet: hasSecret(name),
+  }));
+  return {
+    id: `mcp:${view.server}`,
+    name: view.server,
+    description: `MCP server (${view.transport === 'stdio' ? 'a program on this computer' : 'over HTTP'}): ${view.target}. ${STATUS_WORDS[view.status]}.`,
+    kind: 'mcp',
+    toolKinds: ['mcp'],
+    tools,
+    permissions,
+    configSchema: secrets.length > 0 ? secretsSchema(secrets.map((secret) => secret.name)) : NO_SETTINGS,
+    config: null,
+    secrets,
+    readiness: readiness(view),
+    source: { file: MCP_CONFIG_FILE, agent: null },
+    grantedTo: agents
+      .filter((agent) => agent.tools.some((tool) => grants.has(tool)))
+      .map((agent) => agent.name),
+    mcp: view,
+  };
+}
+
+function readiness(view: McpServerView): ConnectorReadiness {
+  if (view.status === 'running') return { ready: true, note: view.rights };
+  if (view.status === 'disabled')
+    return {
+      ready: false,
+      reason: `the MCP server ${view.server} is turned off`,
+      fix: `remove "disabled" from its entry in ${MCP_CONFIG_FILE}`,
+    };
+  return {
+    ready: false,
+    reason: `the MCP server ${view.server} is ${STATUS_WORDS[view.status]}${view.error ? `: ${view.error}` : ''}`,
+    fix: `fix its entry in ${MCP_CONFIG_FILE} (the command, the URL, the secrets it names) so that it starts`,
+  };
+}
+
+function secretsSchema(names: readonly string[]): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(
+      names.map((name) => [name, { type: 'string', title: name, writeOnly: true }]),
+    ),
+    required: [...names],
+    additionalProperties: false,
+  };
+}

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import type { McpServerView } from '../../api/tool-schemas';
+import type { FileProblem } from '../../files/json-problems';
+import type { OrgPolicy } from '../../org/policy-file';
+import type { CatalogEntry } from '../tool-catalog';
+import { isStdioServer, readMcpConfig, serverSecretNames, type McpServerConfig } from './mcp-config';
+import { McpServer, type McpServerDeps } from './mcp-server';
+import { annotationsOf, mcpCatalogEntries, mcpToolName } from './mcp-tools';
+
+export type McpHubDeps = Omit<McpServerDeps, 'privateHosts'>;
+
+interface Held {
+  server: McpServer;
+  /** The config and private hosts it was started with: a change restarts it. */
+  key: string;
+  disabled: boolean;
+}
+
+/** A stdio server is the user's own program: said plainly on its card. */
+export const STDIO_RIGHTS =
+  'It runs as a program on this computer with your rights: it can read and change anything you can. It is not confined; it gets only the settings and secrets its entry names, and starts in the org folder.';
+const HTTP_RIGHTS =
+  'It is reached over the network through the same checks as agent web requests: a server on this computer or your local network only when the org names its host in network.private_hosts.';
+
+/**
+ * The org's MCP servers (lemming/config/mcp.json) for one engine: started when a turn, a call or the
+ * Tool Store needs them, kept while the run goes on, restarted when a config change asks for it, and
+ * stopped with the run.
+ */
+export class McpHub {
+  private readonly held = new Map<string, Held>();
+  /** Problems of mcp.json as last read; its servers are left as they were while it is invalid. */
+  problems: FileProblem[] = [];
+
+  constructor(
+    private readonly orgPath: string,
+    private readonly deps: McpHubDeps,
+  ) {}
+
+  /**
+   * Reads mcp.json and brings the servers in line: removed or changed ones stopped, new ones created,
+   * every enabled one not yet started is started (waiting for each to run or fail, within its start timeout).
+   */
+  async sync(policy: OrgPolicy): Promise<void> {
+    const read = await readMcpConfig(this.orgPath);
+    if (!read.ok) {
+      this.problems = read.problems;
+      return;
+    }
+    this.problems = [];
+    const wanted = new Map(Object.entries(read.value.mcpServers));
+    const stops: Promise<void>[] = [];
+    for (const [name, held] of this.held) {
+      const config = wanted.get(name);
+      if (!config || this.keyOf(config, policy) !== held.key) {
+        stops.push(held.server.stop());
+        this.held.delete(name);
+      } else held.disabled = config.disabled === true;
+    }
+    await Promise.all(stops);
+    for (const [name, config] of wanted) {
+      if (this.held.has(name)) continue;
+      const server = new McpServer(name, config, {
+        ...this.deps,
+        privateHosts: policy.network.private_hosts,
+      });
+      this.held.set(name, { server, key: this.keyOf(config, policy), disabled: config.disabled === true });
+    }
+    // A server that failed stays failed until its entry or its secrets change or the run ends: retrying
+    // it on every turn would cost its start timeout each time and say nothing new.
+    await Promise.all(
+      [...this.held.values()]
+        .filter(
+          (held) => !held.disabled && (held.server.status === 'stopped' || held.server.status === 'starting'),
+        )
+        .map((held) => held.server.start()),
+    );
+  }
+
+  /** The MCP tools an agent could have, judged ready while their server runs. */
+  catalogEntries(grants: readonly string[]): CatalogEntry[] {
+    return mcpCatalogEntries(
+      [...this.held.values()].map(({ server, disabled }) => ({ server, disabled })),
+      grants,
+    );
+  }
+
+  views(): McpServerView[] {
+    return [...this.held.values()].map(({ server, disabled }) => ({
+      server: server.name,
+      transport: isStdioServer(server.config) ? 'stdio' : 'http',
+      target: isStdioServer(server.config)
+        ? [server.config.command, ...server.config.args].join(' ')
+        : server.config.url,
+      status: disabled ? 'disabled' : server.status,
+      error: server.error,
+      tools: server.tools.map((tool) => ({
+        name: tool.name,
+        grantName: mcpToolName(server.name, tool.name),
+        description: tool.description ?? '',
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+        annotations: annotationsOf(tool),
+      })),
+      happenings: [...server.happenings],
+      rights: isStdioServer(server.config) ? STDIO_RIGHTS : HTTP_RIGHTS,
+    }));
+  }
+
+  /** Secrets each server names, for the card (presence only). */
+  serverConfigs(): { name: string; config: McpServerConfig }[] {
+    return [...this.held.values()].map(({ server }) => ({ name: server.name, config: server.config }));
+  }
+
+  /**
+   * What a server was started with: its entry, the private hosts an HTTP server may be at, and a
+   * fingerprint of the secrets it names (kept in memory only), so setting or changing one restarts it.
+   */
+  private keyOf(config: McpServerConfig, policy: OrgPolicy): string {
+    const { disabled: _disabled, ...rest } = config;
+    const secrets = createHash('sha256')
+      .update(JSON.stringify(serverSecretNames(config).map((name) => [name, this.deps.secret(name) ?? null])))
+      .digest('hex');
+    return JSON.stringify({
+      ...rest,
+      secrets,
+      ...(isStdioServer(config) ? {} : { privateHosts: policy.network.private_hosts }),
+    });
+  }
+
+  /** Stops every server (the run stopped, or the engine closes); the next sync starts them again. */
+  async stopAll(): Promise<void> {
+    const servers = [...this.held.values()].map(({ server }) => server);
+    this.held.clear();
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+}

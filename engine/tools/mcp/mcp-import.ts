@@ -1,0 +1,116 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { parseJsonText } from '../../files/json-text';
+import { readTextFile } from '../../files/read-text-file';
+import { McpServerName, SECRET_REFERENCE } from './mcp-config';
+
+/** Apps whose MCP settings can be imported, and where each keeps them on this OS. */
+export const IMPORT_SOURCES = ['claude', 'cursor'] as const;
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+
+export function importSourceFile(
+  source: ImportSource,
+  place: { platform: NodeJS.Platform; home: string; appData?: string | undefined } = {
+    platform: process.platform,
+    home: homedir(),
+    appData: process.env.APPDATA,
+  },
+): string {
+  if (source === 'cursor') return join(place.home, '.cursor', 'mcp.json');
+  if (place.platform === 'darwin')
+    return join(place.home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+  if (place.platform === 'win32')
+    return join(
+      place.appData ?? join(place.home, 'AppData', 'Roaming'),
+      'Claude',
+      'claude_desktop_config.json',
+    );
+  return join(place.home, '.config', 'Claude', 'claude_desktop_config.json');
+}
+
+const ForeignServer = z.looseObject({
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  url: z.string().optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  type: z.string().optional(),
+  disabled: z.boolean().optional(),
+});
+const ForeignConfig = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).default({}) });
+
+/** One server ready to be written to mcp.json, and the secrets to store first (values never in the file). */
+export interface ImportedServer {
+  name: string;
+  entry: Record<string, unknown>;
+  secrets: { name: string; value: string }[];
+}
+
+export interface ImportPlan {
+  servers: ImportedServer[];
+  skipped: { name: string; reason: string }[];
+}
+
+/** `my server` + `API_KEY` → `MCP_MY_SERVER_API_KEY`: a valid secret name that says where it came from. */
+function secretNameFor(server: string, key: string): string {
+  return `MCP_${server}_${key}`
+    .toUpperCase()
+    .replace(/[^A-Z0-9_]+/g, '_')
+    .replace(/_+/g, '_')
+    .slice(0, 128);
+}
+
+/**
+ * Reads another app's `mcpServers` and plans their import: every env and header value moves to the
+ * secret store (imported values are often keys, and which ones is not written anywhere), and the entry
+ * names it; servers the org already has, or whose names cannot name tools, are skipped with the reason.
+ */
+export async function planImport(
+  file: string,
+  existing: ReadonlySet<string>,
+): Promise<{ ok: true; plan: ImportPlan } | { ok: false; message: string }> {
+  const read = await readTextFile(file);
+  if (!read.found) return { ok: false, message: read.missing ? `${file} does not exist` : read.message };
+  const parsed = parseJsonText(read.text);
+  if (!parsed.ok) return { ok: false, message: `${file} is not valid JSON: ${parsed.error.message}` };
+  const config = ForeignConfig.safeParse(parsed.value);
+  if (!config.success) return { ok: false, message: `${file} has no mcpServers object` };
+  const plan: ImportPlan = { servers: [], skipped: [] };
+  for (const [name, raw] of Object.entries(config.data.mcpServers)) {
+    const server = ForeignServer.safeParse(raw);
+    if (!server.success || (server.data.command === undefined) === (server.data.url === undefined)) {
+      plan.skipped.push({ name, reason: 'it has neither a command nor a url (or both)' });
+      continue;
+    }
+    if (!McpServerName.safeParse(name).success) {
+      plan.skipped.push({
+        name,
+        reason: 'its name cannot name tools (letters, digits, - and single _, at most 32)',
+      });
+      continue;
+    }
+    if (existing.has(name)) {
+      plan.skipped.push({ name, reason: 'the org already has a server with that name' });
+      continue;
+    }
+    const secrets: { name: string; value: string }[] = [];
+    const toSecrets = (values: Record<string, string> | undefined) =>
+      Object.fromEntries(
+        Object.entries(values ?? {}).map(([key, value]) => {
+          if (value.replace(SECRET_REFERENCE, '') === '') return [key, value];
+          const secret = secretNameFor(name, key);
+          secrets.push({ name: secret, value });
+          return [key, `\${secrets.${secret}}`];
+        }),
+      );
+    const { command, args, env, url, headers, disabled } = server.data;
+    const entry: Record<string, unknown> =
+      command !== undefined
+        ? { command, args: args ?? [], env: toSecrets(env) }
+        : { url, headers: toSecrets(headers) };
+    if (disabled) entry.disabled = true;
+    plan.servers.push({ name, entry, secrets });
+  }
+  return { ok: true, plan };
+}

@@ -1,0 +1,283 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Readable } from 'node:stream';
+import { checkedFetch, type CheckedFetch } from '../../net/checked-fetch';
+import type { AddressClassifier } from '../../net/address-policy';
+import type { HostLookup } from '../../net/host-lookup';
+import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } from './mcp-config';
+
+/** What one server is doing now, as its card shows it. */
+export type McpServerStatus = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed';
+
+/** One thing that happened to a server (started, crashed, restarted, gave up), newest last. */
+export interface McpServerHappening {
+  time: string;
+  message: string;
+}
+
+export interface McpServerDeps {
+  orgPath: string;
+  /** A secret's value by name (for `${secrets.NAME}` in env and headers). */
+  secret: (name: string) => string | undefined;
+  /** Removes secret values from text the server wrote (its errors, its stderr). */
+  redact: (text: string) => string;
+  /** The org's private hosts (network.private_hosts): the only private or loopback hosts an HTTP server may be at. */
+  privateHosts: readonly string[];
+  lookup?: HostLookup;
+  classifyAddress?: AddressClassifier;
+  /** Called when status, tools or happenings change (a card to redraw). */
+  onChange?: () => void;
+  clock?: () => Date;
+  /** Restarts after a crash, with the delay doubling from `restartDelayMs`; then the server is failed. */
+  maxRestarts?: number;
+  restartDelayMs?: number;
+}
+
+const STDERR_KEPT = 4096;
+const HAPPENINGS_KEPT = 20;
+
+/**
+ * One MCP server of the org, on the official SDK's client: started (a program over stdio, or a
+ * Streamable HTTP server through the SSRF-safe fetch), its tools listed and kept current
+ * (tools/list_changed), restarted with backoff when it crashes, stopped with the run.
+ */
+export class McpServer {
+  status: McpServerStatus = 'stopped';
+  error: string | null = null;
+  tools: Tool[] = [];
+  readonly happenings: McpServerHappening[] = [];
+  private client: Client | null = null;
+  private transport: Transport | null = null;
+  private fetcher: CheckedFetch | null = null;
+  private starting: Promise<void> | null = null;
+  private stopping = false;
+  private restarts = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private stderrTail = '';
+
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly deps: McpServerDeps,
+  ) {}
+
+  /** Starts the server unless it runs or is starting; resolves when it runs or has failed. */
+  start(): Promise<void> {
+    if (this.status === 'running') return Promise.resolve();
+    this.starting ??= this.connect().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  /** Calls one of its tools; a server that is not running, a timeout or a protocol error is thrown. */
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    const client = this.client;
+    if (!client || this.status !== 'running') throw new Error(`the MCP server ${this.name} is not running`);
+    return (await client.callTool({ name: tool, arguments: args }, undefined, {
+      timeout: this.config.call_timeout_ms,
+      ...(signal ? { signal } : {}),
+    })) as CallToolResult;
+  }
+
+  /** Stops it for good (until `start`): the program ends, open connections close, no restart follows. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    await this.starting?.catch(() => undefined);
+    await this.disconnect();
+    if (this.status !== 'failed') this.setStatus('stopped');
+    this.stopping = false;
+  }
+
+  /** The process id of a stdio server's program while it runs. */
+  get pid(): number | null {
+    return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+  }
+
+  /** Secrets it needs that are not set. */
+  missingSecrets(): string[] {
+    return serverSecretNames(this.config).filter((name) => this.deps.secret(name) === undefined);
+  }
+
+  private async connect(): Promise<void> {
+    this.error = null;
+    this.stderrTail = '';
+    const missing = this.missingSecrets();
+    if (missing.length > 0) {
+      this.fail(
+        `it needs the secret${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, which ${missing.length > 1 ? 'are' : 'is'} not set`,
+      );
+      return;
+    }
+    this.setStatus(this.status === 'restarting' ? 'restarting' : 'starting');
+    const client = new Client(
+      { name: 'lemming-desktop', version: '0.1.0' },
+      {
+        capabilities: {},
+        listChanged: {
+          tools: {
+            onChanged: (error, tools) => {
+              if (error || !tools) return;
+              const before = this.tools.map((tool) => tool.name).join('\n');
+              this.tools = tools;
+              if (tools.map((tool) => tool.name).join('\n') !== before)
+                this.note(`its tools changed (${tools.length} now)`);
+              else this.deps.onChange?.();
+            },
+          },
+        },
+      },
+    );
+    const transport = this.createTransport();
+    const timeoutMs = this.config.start_timeout_ms;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        (async () => {
+          await client.connect(transport);
+          this.tools = (await client.listTools()).tools;
+        })(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`it did not start within ${timeoutMs / 1000} s`)),
+            timeoutMs,
+          );
+        }),
+      ]);
+    } catch (error) {
+      clearTimeout(timer);
+      this.client = client;
+      this.transport = transport;
+      await this.disconnect();
+      this.fail(this.describeStartError(error));
+      return;
+    } finally {
+      clearTimeout(timer);
+    }
+    this.client = client;
+    this.transport = transport;
+    // What it says from here on is what a crash report quotes, not its start-up banner.
+    this.stderrTail = '';
+    client.onclose = () => this.closed(client);
+    this.restarts = this.status === 'restarting' ? this.restarts : 0;
+    this.setStatus('running');
+    this.note(`started with ${this.tools.length} tool${this.tools.length === 1 ? '' : 's'}`);
+  }
+
+  private createTransport(): Transport {
+    const { config, deps } = this;
+    if (isStdioServer(config)) {
+      const env: Record<string, string> = {};
+      for (const [key, value] of Object.entries(config.env)) env[key] = fillSecrets(value, deps.secret).text;
+      // The SDK adds only HOME, LOGNAME, PATH, SHELL, TERM and USER (their Windows equivalents there) to `env`.
+      const transport = new StdioClientTransport({
+        command: config.command,
+        args: config.args,
+        env,
+        cwd: deps.orgPath,
+        stderr: 'pipe',
+      });
+      (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => {
+        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEPT);
+      });
+      return transport;
+    }
+    this.fetcher = checkedFetch({
+      allowPrivateHosts: deps.privateHosts,
+      ...(deps.lookup ? { lookup: deps.lookup } : {}),
+      ...(deps.classifyAddress ? { classifyAddress: deps.classifyAddress } : {}),
+    });
+    const headers: Record<string, string> = {};
+    for (const [key, value] of Object.entries(config.headers))
+      headers[key] = fillSecrets(value, deps.secret).text;
+    return new StreamableHTTPClientTransport(new URL(config.url), {
+      fetch: this.fetcher.fetch,
+      requestInit: { headers },
+    });
+  }
+
+  /** The client closed: on purpose (stop), or the server went away (a crash), which restarts it with backoff. */
+  private closed(client: Client): void {
+    if (this.client !== client || this.stopping) return;
+    this.client = null;
+    const stderr = this.stderrSummary();
+    void this.disconnect();
+    const maxRestarts = this.deps.maxRestarts ?? 5;
+    if (this.restarts >= maxRestarts) {
+      this.fail(
+        `it stopped unexpectedly and was restarted ${maxRestarts} times; it is left stopped${stderr}`,
+      );
+      return;
+    }
+    const delay = (this.deps.restartDelayMs ?? 500) * 2 ** this.restarts;
+    this.restarts += 1;
+    this.error = `it stopped unexpectedly${stderr}`;
+    this.setStatus('restarting');
+    this.note(
+      `stopped unexpectedly${stderr}; restarting in ${delay} ms (restart ${this.restarts} of ${maxRestarts})`,
+    );
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      void this.start().then(() => {
+        if (this.status === 'running') this.note(`restarted after a crash`);
+      });
+    }, delay);
+    this.restartTimer.unref();
+  }
+
+  private async disconnect(): Promise<void> {
+    const { client, transport, fetcher } = this;
+    this.client = null;
+    this.transport = null;
+    this.fetcher = null;
+    if (client) client.onclose = undefined;
+    await (client ? client.close() : transport?.close())?.catch(() => undefined);
+    await fetcher?.close();
+  }
+
+  private describeStartError(error: unknown): string {
+    const message = error instanceof Error ? error.message : String(error);
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    const notFound = (error as { code?: string }).code === 'ENOENT';
+    const what = notFound
+      ? `its program could not be started (${isStdioServer(this.config) ? this.config.command : ''} was not found)`
+      : `it could not be started: ${message}${cause}`;
+    return `${what}${this.stderrSummary()}`;
+  }
+
+  private stderrSummary(): string {
+    const text = this.deps.redact(this.stderrTail.trim());
+    if (text === '') return '';
+    const lastLines = text.split('\n').slice(-5).join('\n');
+    return ` — it said: ${lastLines}`;
+  }
+
+  private fail(error: string): void {
+    this.error = this.deps.redact(error);
+    this.setStatus('failed');
+    this.note(`failed: ${this.error}`);
+  }
+
+  private note(message: string): void {
+    this.happenings.push({
+      time: (this.deps.clock?.() ?? new Date()).toISOString(),
+      message: this.deps.redact(message),
+    });
+    if (this.happenings.length > HAPPENINGS_KEPT)
+      this.happenings.splice(0, this.happenings.length - HAPPENINGS_KEPT);
+    this.deps.onChange?.();
+  }
+
+  private setStatus(status: McpServerStatus): void {
+    if (this.status === status) return;
+    this.status = status;
+    if (status === 'running') this.error = null;
+    // Stopping is the run's doing, not news: announcing it would have an open Tool Store start it again.
+    if (!this.stopping) this.deps.onChange?.();
+  }
+}

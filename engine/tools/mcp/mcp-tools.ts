@@ -1,0 +1,167 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import Ajv, { type ValidateFunction } from 'ajv';
+import type { ToolAnnotations } from '../../api/tool-schemas';
+import { TOOL_GROUPS, type CatalogEntry, type Readiness } from '../tool-catalog';
+import { toolFailure } from '../tool-result';
+import type { ToolSpec } from '../tool-spec';
+import { mcpToolResult } from './mcp-result';
+import type { McpServer } from './mcp-server';
+
+/** Model APIs take tool names of at most 64 characters of [A-Za-z0-9_-]. */
+const TOOL_NAME_MAX = 64;
+
+/** The name agents and grants use for a server's tool: `mcp__<server>__<tool>`. */
+export function mcpToolName(server: string, tool: string): string {
+  return `mcp__${server}__${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+/** The grant for every tool of one server. */
+export const mcpServerGroup = (server: string): string => `group:mcp:${server}`;
+
+/** The server a grant or tool name belongs to (`mcp__<server>__…` or `group:mcp:<server>`), or null. */
+export function serverOfName(name: string): string | null {
+  const tool = /^mcp__(.+?)__./.exec(name);
+  if (tool) return tool[1] ?? null;
+  const group = /^group:mcp:(.+)$/.exec(name);
+  return group?.[1] ?? null;
+}
+
+/**
+ * Lenient about the schema (servers write every JSON Schema dialect; unknown keywords are theirs),
+ * strict about the arguments: no coercion, defaults not invented.
+ */
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, validateFormats: false });
+const validators = new WeakMap<Tool, ValidateFunction | string>();
+
+function validatorOf(tool: Tool): ValidateFunction | string {
+  const known = validators.get(tool);
+  if (known) return known;
+  const { $schema: _dialect, ...schema } = tool.inputSchema as Record<string, unknown>;
+  let compiled: ValidateFunction | string;
+  try {
+    compiled = ajv.compile(schema);
+  } catch (error) {
+    compiled = `its input schema cannot be checked: ${(error as Error).message}`;
+  }
+  validators.set(tool, compiled);
+  return compiled;
+}
+
+/** Why the arguments do not fit the tool's input schema, or null when they do. */
+export function argumentProblem(tool: Tool, args: unknown): string | null {
+  const validate = validatorOf(tool);
+  if (typeof validate === 'string') return validate;
+  const given = args === undefined || args === null ? {} : args;
+  if (typeof given !== 'object' || Array.isArray(given)) return 'the arguments must be a JSON object';
+  if (validate(given)) return null;
+  return (validate.errors ?? [])
+    .map(
+      (error) =>
+        `${error.instancePath === '' ? 'the arguments' : error.instancePath.slice(1).replace(/\//g, '.')} ${error.message ?? 'is not valid'}`,
+    )
+    .join('; ');
+}
+
+export function annotationsOf(tool: Tool): ToolAnnotations {
+  const hints = tool.annotations ?? {};
+  const picked: ToolAnnotations = {};
+  for (const key of ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+    if (hints[key] !== undefined) (picked as Record<string, unknown>)[key] = hints[key];
+  return picked;
+}
+
+/** One server tool as a tool the policy resolver judges and the toolbox runs. */
+export function mcpToolSpec(server: McpServer, tool: Tool): ToolSpec | null {
+  const name = mcpToolName(server.name, tool.name);
+  if (name.length > TOOL_NAME_MAX) return null;
+  const annotations = annotationsOf(tool);
+  return {
+    name,
+    kind: 'mcp',
+    title: annotations.title ?? tool.title ?? tool.name,
+    definition: {
+      name,
+      description: tool.description ?? `${tool.name} (from the MCP server ${server.name})`,
+      parameters: { type: 'object', ...(tool.inputSchema as Record<string, unknown>) },
+    },
+    annotations,
+    async run(args, context) {
+      const problem = argumentProblem(tool, args);
+      if (problem) return toolFailure(`The arguments do not fit ${name}'s input schema: ${problem}`);
+      try {
+        const result = await server.callTool(
+          tool.name,
+          (args ?? {}) as Record<string, unknown>,
+          context.signal,
+        );
+        return mcpToolResult(result);
+      } catch (error) {
+        return toolFailure(`${name} failed: ${(error as Error).message}`);
+      }
+    },
+  };
+}
+
+function readinessOf(server: McpServer, disabled: boolean): Readiness {
+  if (disabled)
+    return {
+      ready: false,
+      reason: `the MCP server ${server.name} is turned off ("disabled": true in lemming/config/mcp.json)`,
+      fix: `turn the MCP server ${server.name} on in the Tool Store (remove "disabled" from lemming/config/mcp.json)`,
+    };
+  if (server.status === 'running') return { ready: true };
+  const why = server.error ? `: ${server.error}` : '';
+  return {
+    ready: false,
+    reason: `the MCP server ${server.name} is ${server.status === 'stopped' ? 'not running' : server.status}${why}`,
+    fix: `fix the MCP server ${server.name} (its card in the Tool Store, or lemming/config/mcp.json) so that it starts; lemming connectors shows why it does not`,
+  };
+}
+
+/**
+ * The tools of the org's MCP servers for one agent: each known tool (listed by a running server, or
+ * last listed before it stopped), judged ready only while its server runs; and for a grant that names
+ * a tool of a server that never listed it (it did not start), an entry that says why it cannot be had.
+ */
+export function mcpCatalogEntries(
+  servers: readonly { server: McpServer; disabled: boolean }[],
+  grants: readonly string[],
+): CatalogEntry[] {
+  const entries: CatalogEntry[] = [];
+  const names = new Set<string>();
+  for (const { server, disabled } of servers) {
+    const readiness = readinessOf(server, disabled);
+    for (const tool of server.tools) {
+      const spec = mcpToolSpec(server, tool);
+      if (!spec || names.has(spec.name)) continue;
+      names.add(spec.name);
+      entries.push({ spec, grantedBy: [spec.name, mcpServerGroup(server.name), TOOL_GROUPS.mcp], readiness });
+    }
+    if (readiness.ready) continue;
+    for (const grant of grants) {
+      if (names.has(grant) || serverOfName(grant) !== server.name || !grant.startsWith('mcp__')) continue;
+      names.add(grant);
+      entries.push({
+        spec: unknownToolSpec(grant),
+        grantedBy: [grant, mcpServerGroup(server.name), TOOL_GROUPS.mcp],
+        readiness,
+      });
+    }
+  }
+  return entries;
+}
+
+/** A granted tool of a server that has not said what tools it has: known by name only, never offered. */
+function unknownToolSpec(name: string): ToolSpec {
+  return {
+    name,
+    kind: 'mcp',
+    title: name,
+    definition: {
+      name,
+      description: 'A tool of an MCP server that is not running.',
+      parameters: { type: 'object' },
+    },
+    run: () => Promise.resolve(toolFailure(`${name} is not available: its MCP server is not running`)),
+  };
+}

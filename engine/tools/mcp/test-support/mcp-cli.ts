@@ -1,0 +1,28 @@
+import { main } from '../../../cli/main';
+
+/** Runs the `lemming` command in this process, as a user would type it; PATH is passed on. */
+export async function lemming(argv: string[], env: Record<string, string> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  return { code, stdout, stderr };
+}
+
+/** models.json for agents on the scripted model, reading `script.json` in the org. */
+export const SCRIPTED_MODELS = {
+  scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+};
+
+/** A script in which every agent calls one tool in its first round and stops in its second. */
+export function callOnce(tool: string, args: Record<string, unknown>) {
+  return {
+    default: [
+      { when: { round: 1 }, respond: { tool_calls: [{ id: 'c1', name: tool, arguments: args }] } },
+      { respond: { outbox_entries: [], notes: 'done' } },
+    ],
+  };
+}

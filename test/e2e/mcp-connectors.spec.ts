@@ -1,0 +1,51 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_ORG, REPO_ROOT, expect, test } from '../harness/lemming-fixture';
+
+const everything = {
+  command: process.execPath,
+  args: [join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+};
+
+test('the Tool Store shows MCP servers as cards: running with their tools, or failed with the error; their tools toggle per agent', async ({
+  lemming,
+}, testInfo) => {
+  const org = lemming.copyOfFolder(DEMO_ORG);
+  writeFileSync(
+    join(org, 'lemming/config/mcp.json'),
+    JSON.stringify({ mcpServers: { everything, notes: { command: 'no-such-notes-server' } } }, null, 2),
+  );
+  const { page } = lemming;
+  await lemming.gotoApp();
+  await page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Main views' })
+    .getByRole('button', { name: 'Tool Store' })
+    .click();
+
+  const running = page.getByRole('listitem', { name: 'everything' });
+  await expect(running).toContainText('Running');
+  await expect(running).toContainText('with your rights');
+  const tools = running.getByRole('list', { name: 'Tools of everything' });
+  await expect(tools).toContainText('Echoes back the input string');
+  await expect(tools).toContainText('only reads');
+  await tools.getByText('Advanced: name and input').first().click();
+  await expect(tools).toContainText('mcp__everything__echo');
+
+  const failed = page.getByRole('listitem', { name: 'notes' });
+  await expect(failed).toContainText('Failed');
+  await expect(failed).toContainText('no-such-notes-server was not found');
+  await page.screenshot({ path: testInfo.outputPath('tool-store-mcp.png'), fullPage: true });
+  await expect(running).toHaveScreenshot('mcp-card-running.png', { maxDiffPixelRatio: 0.02 });
+  await expect(failed).toHaveScreenshot('mcp-card-failed.png', { maxDiffPixelRatio: 0.02 });
+
+  // Its tools are toggled per agent like any other tool, and the resume says so.
+  await page.getByLabel('Show tools for agent').selectOption('writer');
+  const echo = page
+    .getByRole('list', { name: 'Tools' })
+    .getByRole('listitem')
+    .filter({ hasText: 'mcp__everything__echo' });
+  await echo.getByRole('checkbox', { name: 'Enabled for writer' }).check();
+  await expect(running).toContainText('Enabled for writer');
+});
