@@ -2,25 +2,14 @@
 // Standalone: `npx tsx bench/renderer-timeline.bench.ts`; also run by `npm run bench`.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
-import { build as viteBuild } from 'vite';
-import { openFileSecretStore } from '../engine/secrets/file-secret-store';
+import type { Page } from 'playwright-core';
 import type { TimelineEventInput } from '../engine/api/timeline-events';
-import { sqliteVersion } from '../engine/timeline/sqlite';
 import { openTimeline } from '../engine/timeline/timeline-store';
-import { EngineHost } from '../main/engine-host/engine-host';
-import { createDispatch } from '../main/ipc/dispatch';
-import { createHandlers, type Handlers } from '../main/ipc/handlers';
-import { updateHandlers } from '../main/updates/update-handlers';
-import { UpdateController } from '../main/updates/update-controller';
-import { updatePreferenceIn } from '../main/updates/update-preference';
-import { startRendererServer } from '../test/harness/renderer-server';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, harnessPreloadScript } from '../test/harness/system-chromium';
+import { buildRenderer, percentile, REPO_ROOT, withOrgInChromium } from './renderer-in-chromium';
 import type { BenchSection } from './bench-section';
 
-const REPO_ROOT = resolve(import.meta.dirname, '..');
 const EVENT_COUNT = Number(process.env.RENDERER_TIMELINE_BENCH_EVENTS ?? 1_000_000);
 const BATCH_SIZE = 10_000;
 const AGENTS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi'];
@@ -40,11 +29,7 @@ export default async function rendererTimelineBench(): Promise<BenchSection> {
   const dir = mkdtempSync(join(tmpdir(), 'lemming-renderer-bench-'));
   try {
     const rendererDir = join(dir, 'renderer');
-    await viteBuild({
-      configFile: join(REPO_ROOT, 'vite.config.ts'),
-      logLevel: 'warn',
-      build: { outDir: rendererDir, emptyOutDir: true, sourcemap: false },
-    });
+    await buildRenderer(rendererDir);
     const org = join(dir, 'demo-org');
     cpSync(join(REPO_ROOT, 'examples', 'demo-org'), org, { recursive: true });
     const seedSeconds = seedTimeline(join(org, '.lemming', 'timeline.sqlite'));
@@ -92,64 +77,11 @@ interface Measured {
 }
 
 async function measureInChromium(dir: string, rendererDir: string, org: string): Promise<Measured> {
-  const secrets = await openFileSecretStore(join(dir, 'secrets.json'));
-  if (!secrets.ok) throw new Error(secrets.message);
-  const host = await EngineHost.create({
-    secretStore: secrets.store,
-    demoOrgSource: join(REPO_ROOT, 'examples', 'demo-org'),
-    userOrgsFolder: join(dir, 'orgs'),
-  });
-  const updates = await UpdateController.create({
-    updater: { offBecause: 'development' },
-    preference: updatePreferenceIn(dir),
-    onChange: () => undefined,
-    logError: () => undefined,
-  });
-  const dispatch = createDispatch(
-    {
-      ...createHandlers({
-        appInfo: () => ({
-          name: 'LeMMing Desktop',
-          version: 'bench',
-          platform: process.platform,
-          runtime: { node: process.versions.node, electron: null, chrome: null, sqlite: sqliteVersion() },
-        }),
-        pickFolder: async () => null,
-        pickExportFile: async () => null,
-        pickImportFile: async () => null,
-        host,
-      }),
-      ...updateHandlers(updates),
-    } satisfies Handlers,
-    { redact: (value) => host.redact(value) },
-  );
-  const server = await startRendererServer(rendererDir);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-    await page.exposeBinding('__lemmingInvoke', (_source, channel: unknown, input: unknown) =>
-      dispatch(channel, input),
-    );
-    await page.addInitScript({ content: await harnessPreloadScript() });
-    // tsx compiles the functions passed to page.evaluate with esbuild's keep-names helper, which the page lacks.
-    await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
-    await page.goto(`${server.origin}/index.html`);
-    await page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
-    await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await page.getByRole('navigation', { name: 'Main views' }).waitFor();
-
+  return withOrgInChromium(dir, rendererDir, org, { width: 1200, height: 800 }, async (page) => {
     const firstRowsMs: number[] = [];
     for (let run = 0; run < FIRST_ROWS_RUNS; run++) firstRowsMs.push(await timeToFirstRows(page));
     return { firstRowsMs, ...(await scrollFrames(page)) };
-  } finally {
-    await browser.close();
-    await server.close();
-    await host.dispose();
-  }
+  });
 }
 
 /** From the click on "Timeline" (the view mounts and reads its first page) to rows painted. */
@@ -256,11 +188,6 @@ function section(measured: Measured, seedSeconds: number): BenchSection {
       `Headless system Chromium with --disable-gpu, the renderer built by Vite and \`window.lemming\` bound to the real IPC handlers and engine host in the same Node process (as in the e2e harness). The ${count} events were written once with the timeline store in batches of ${BATCH_SIZE.toLocaleString('en-US')} (${seedSeconds.toFixed(1)} s). While the list scrolls programmatically (paging older events in over IPC), each frame's work is measured from the frame's start (the requestAnimationFrame timestamp) to the first task after that frame rendered; the frame interval (requestAnimationFrame deltas) is reported too, and cannot be shorter than the display's 16.7 ms. Time to first rows runs from the click on "Timeline" (the view mounts empty and reads its first page) to the frame after rows are in the DOM.`,
     ],
   };
-}
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -45,6 +45,19 @@ export const GraphNode = z.object({
   readsAll: z.boolean(),
   /** Names in its read_outboxes or send_outboxes that no agent has. */
   unknownNames: z.array(z.string()),
+  /** May address any agent: no send_outboxes limit, or `*`. */
+  sendsAnywhere: z.boolean(),
+  /** When it runs; null when its resume cannot be read. */
+  schedule: z
+    .object({
+      runEveryNTicks: z.int(),
+      phaseOffset: z.int(),
+      /** Where in a tick it runs among the others, in [0, 1): LeMMing's order. */
+      firePoint: z.number(),
+      /** It takes a turn in the org's next tick. */
+      firesNextTick: z.boolean(),
+    })
+    .nullable(),
 });
 export type GraphNode = z.infer<typeof GraphNode>;
 
@@ -61,7 +74,22 @@ export const GraphEdge = z.object({
 });
 export type GraphEdge = z.infer<typeof GraphEdge>;
 
-export const OrgGraph = z.object({ nodes: z.array(GraphNode), edges: z.array(GraphEdge) });
+/** Messages that went from one agent to another over the last few ticks. */
+export const GraphTraffic = z.object({
+  /** Counted from this tick on, through the newest. */
+  fromTick: z.int(),
+  windowTicks: z.int().positive(),
+  counts: z.array(z.object({ from: z.string(), to: z.string(), count: z.int().positive() })),
+});
+export type GraphTraffic = z.infer<typeof GraphTraffic>;
+
+export const OrgGraph = z.object({
+  nodes: z.array(GraphNode),
+  edges: z.array(GraphEdge),
+  /** The tick the next step runs; null when tick.json cannot be read. */
+  nextTick: z.int().nullable(),
+  traffic: GraphTraffic,
+});
 export type OrgGraph = z.infer<typeof OrgGraph>;
 
 export const SavePositionsInput = z

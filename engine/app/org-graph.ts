@@ -2,7 +2,9 @@ import type { GraphEdge, GraphNode, OrgGraph } from '../api/org-schemas';
 import { discoverAgents } from '../org/discover';
 import { nameOf } from './agent-lookup';
 import { describeAgentState } from './agents';
+import { firePoint, firesAt } from '../org/schedule';
 import { readPositions } from './layout-file';
+import { messageTraffic, TRAFFIC_WINDOW_TICKS } from './message-traffic';
 import type { OrgContext } from './org-context';
 
 /** What the graph needs of one agent's permissions; null lists for an agent whose resume cannot be read. */
@@ -69,6 +71,7 @@ export async function orgGraph(
     sendOutboxes: agent.valid ? (agent.resume.permissions.send_outboxes ?? null) : null,
   }));
   const { edges, unknownNames } = permissionEdges(links);
+  const nextTick = context.controller.state().nextTick;
   const nodes: GraphNode[] = agents.map((agent) => {
     const name = nameOf(agent);
     const { state, reason, balance } = describeAgentState(context, agent);
@@ -82,7 +85,22 @@ export async function orgGraph(
       position: positions[name] ?? null,
       readsAll: agent.valid && agent.resume.permissions.read_outboxes.includes('*'),
       unknownNames: unknownNames.get(name) ?? [],
+      sendsAnywhere: agent.valid && (agent.resume.permissions.send_outboxes ?? ['*']).includes('*'),
+      schedule: agent.valid
+        ? {
+            runEveryNTicks: agent.resume.schedule.run_every_n_ticks,
+            phaseOffset: agent.resume.schedule.phase_offset,
+            firePoint: firePoint(agent.resume.schedule),
+            firesNextTick: nextTick !== null && firesAt(nextTick, agent.resume.schedule),
+          }
+        : null,
     };
   });
-  return { nodes, edges };
+  const fromTick = Math.max(0, (nextTick ?? 0) - TRAFFIC_WINDOW_TICKS);
+  const counts = messageTraffic(
+    context.engine.timeline.db,
+    nodes.map((node) => node.name),
+    fromTick,
+  );
+  return { nodes, edges, nextTick, traffic: { fromTick, windowTicks: TRAFFIC_WINDOW_TICKS, counts } };
 }

@@ -27,7 +27,9 @@ test('the graph shows the demo org’s agents and its read and send permissions,
   const graph = lemming.page.getByTestId('org-graph');
   for (const name of DEMO_AGENTS)
     await expect(graph.getByRole('button', { name: `Open agent ${name}`, exact: true })).toBeVisible();
-  await expect(graph.locator('.react-flow__edge.edge-read')).toHaveCount(9);
+  // The human reads every outbox: a badge on its card, not three arrows.
+  await expect(graph.locator('.react-flow__edge.edge-read')).toHaveCount(6);
+  await expect(graph.locator('[data-agent-node="human"]')).toContainText('Reads every outbox');
   await expect(graph.locator('.react-flow__edge.edge-send')).toHaveCount(1);
   await expect(graph.locator('[data-agent-node="manager"]')).toContainText('Project Manager');
   await expect(graph.locator('[data-agent-node="manager"]')).toContainText('Idle');
@@ -93,9 +95,9 @@ test('creating an agent adds it to the graph and the disk; removing it can be un
   expect(existsSync(join(org, 'agents', 'editor', 'resume.json'))).toBe(true);
 });
 
-test('clicking an agent in the graph opens its page', async ({ lemming }) => {
+test('clicking an agent’s name in the graph opens its page', async ({ lemming }) => {
   await openDemoCopy(lemming);
-  await lemming.page.getByTestId('org-graph').locator('[data-agent-node="writer"] .agent-node-title').click();
+  await lemming.page.getByTestId('org-graph').getByRole('button', { name: 'Open agent writer' }).click();
   await expect(lemming.page.getByRole('heading', { name: /^writer/ })).toBeVisible();
   await expect(lemming.page.getByRole('form', { name: 'Resume of writer' })).toBeVisible();
 });

@@ -1,25 +1,42 @@
 import { Handle, Position as HandleSide, type Node, type NodeProps } from '@xyflow/react';
+import type { ReactNode } from 'react';
 import type { GraphNode } from '../../../../engine/api';
 import { LiveAnswerTail } from '../live/LiveAnswer';
 import { AgentStateBadge } from './agent-state-badge';
+import type { NodeStatus } from './graph-model';
 
 export interface AgentNodeData extends Record<string, unknown> {
   agent: GraphNode;
+  status: NodeStatus;
+  /** Readers it holds up in the next tick (the dependency-bottleneck halo); empty when none. */
+  holdsUp: string[];
+  /** Lit (hovered, selected or next to one) or dimmed; null when nothing is hovered or selected. */
+  emphasis: 'lit' | 'dim' | null;
+  /** What readiness checks found wrong with the agent, shown on the card; null when nothing. */
+  problem: ReactNode;
   onOpen(name: string): void;
   onRemove(name: string): void;
 }
 export type AgentFlowNode = Node<AgentNodeData, 'agent'>;
 
-export function AgentNodeCard({ data }: NodeProps<AgentFlowNode>) {
-  const { agent } = data;
+export function AgentNodeCard({ data, selected }: NodeProps<AgentFlowNode>) {
+  const { agent, status, holdsUp, emphasis, problem } = data;
+  const classes = [
+    'agent-node',
+    `agent-node-${status.look}`,
+    selected ? 'agent-node-selected' : '',
+    holdsUp.length > 0 ? 'agent-node-bottleneck' : '',
+    emphasis === 'dim' ? 'agent-node-dim' : '',
+  ];
   return (
-    <div className={`agent-node agent-node-${agent.state}`} data-agent-node={agent.name}>
-      <Handle type="target" position={HandleSide.Top} isConnectable={false} />
+    <div className={classes.filter(Boolean).join(' ')} data-agent-node={agent.name} data-look={status.look}>
+      <Handle type="target" position={HandleSide.Left} isConnectable={false} className="agent-port-in" />
       <div className="agent-node-heading">
         <button
           type="button"
           className="agent-node-name nodrag"
           aria-label={`Open agent ${agent.name}`}
+          title={`Open the page of ${agent.name}`}
           onClick={(event) => {
             event.stopPropagation();
             data.onOpen(agent.name);
@@ -40,13 +57,42 @@ export function AgentNodeCard({ data }: NodeProps<AgentFlowNode>) {
           <span aria-hidden="true">×</span>
         </button>
       </div>
-      {agent.title && <div className="agent-node-title">{agent.title}</div>}
+      {agent.title && (
+        <div className="agent-node-title" title={agent.title}>
+          {agent.title}
+        </div>
+      )}
       <div className="agent-node-status">
-        <AgentStateBadge state={agent.state} reason={agent.stateReason} />
+        <AgentStateBadge state={status.look} reason={status.reason} />
         {agent.balance !== null && <span className="agent-node-balance">{agent.balance} credits</span>}
       </div>
+      {(status.look === 'failing' || status.look === 'invalid' || status.look === 'starved') && (
+        <div className="agent-node-reason" title={status.reason}>
+          {status.reason}
+        </div>
+      )}
+      <div className="agent-node-badges">
+        {agent.readsAll && <span className="agent-node-badge">Reads every outbox</span>}
+        {agent.sendsAnywhere && <span className="agent-node-badge">May send to anyone</span>}
+        {holdsUp.length > 0 && (
+          <span
+            className="agent-node-badge agent-node-badge-bottleneck"
+            title={`${holdsUp.join(', ')} fire${holdsUp.length === 1 ? 's' : ''} next tick before this agent has written anything`}
+          >
+            Holds up {holdsUp.join(', ')}
+          </span>
+        )}
+      </div>
+      <div className="agent-node-problem" data-slot="problem">
+        {problem}
+      </div>
       <LiveAnswerTail agent={agent.name} />
-      <Handle type="source" position={HandleSide.Bottom} isConnectable={false} />
+      <Handle
+        type="source"
+        position={HandleSide.Right}
+        className="agent-port-out"
+        title={`Drag to another agent: it will read ${agent.name}'s outbox`}
+      />
     </div>
   );
 }

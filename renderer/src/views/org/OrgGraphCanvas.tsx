@@ -2,23 +2,38 @@ import {
   Background,
   Controls,
   MarkerType,
+  MiniMap,
+  Panel,
   ReactFlow,
   useNodesState,
-  type Edge,
+  type OnConnectEnd,
   type OnNodeDrag,
   type ReactFlowInstance,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useEffect, useMemo, useRef } from 'react';
-import type { OrgGraph, Position } from '../../../../engine/api';
+import './graph.css';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { OrgGraph, Position, RunPhase } from '../../../../engine/api';
 import { AgentNodeCard, type AgentFlowNode } from './AgentNodeCard';
-import { layoutAgents, placeBelow } from './elk-layout';
+import { edgeKey, layoutAgents, placeBelow, type GraphLayout } from './elk-layout';
+import { bottlenecks, drawnEdges, neighbourhood, nodeStatus, trafficCount } from './graph-model';
+import { RoutedEdge, type RoutedFlowEdge } from './RoutedEdge';
+import { OrgTimerRing } from './OrgTimerRing';
 
 const nodeTypes = { agent: AgentNodeCard };
-const FIT = { padding: 0.2 };
+const edgeTypes = { routed: RoutedEdge };
+/** Room at the top for the timer ring, so no card starts under it. */
+const FIT = {
+  padding: { top: '170px', right: '24px', bottom: '24px', left: '24px' } as const,
+  maxZoom: 1.2,
+};
+/** Below this many agents the whole org fits on screen and the overview would only cover cards. */
+const MINIMAP_FROM = 9;
+/** The dotted background repaints the whole pane on every pan frame; large orgs pan on a plain one. */
+const PLAIN_BACKGROUND_FROM = 20;
 
-const READ_COLOUR = '#3f6fd8';
-const SEND_COLOUR = '#c25a12';
+const READ_COLOUR = 'var(--graph-read, #3f6fd8)';
+const SEND_COLOUR = 'var(--graph-send, #c25a12)';
 
 export function edgeLabel(edge: OrgGraph['edges'][number]): string {
   return edge.kind === 'read'
@@ -28,26 +43,52 @@ export function edgeLabel(edge: OrgGraph['edges'][number]): string {
 
 interface Props {
   graph: OrgGraph;
+  runPhase: RunPhase | null;
   /** Changes when the user asks for a fresh layout. */
   tidyRequest: number;
+  selected: string | null;
+  /** What readiness checks say is wrong with an agent, for its card; null when nothing. */
+  problemOf?(agent: string): ReactNode;
+  onSelect(name: string | null): void;
   onOpen(name: string): void;
   onRemove(name: string): void;
+  /** The user dragged from `source` to `reader`: let `reader` read `source`'s outbox. */
+  onGrantRead(reader: string, source: string): void;
   onSavePositions(positions: Record<string, Position>): void;
 }
 
+function samePlace(a: Position | undefined, b: Position | undefined): boolean {
+  return a !== undefined && b !== undefined && Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5;
+}
+
 /**
- * The org as a graph. Saved positions win. ELK lays out an org never placed (and all of it on "Tidy up");
- * an agent added to a placed org goes below the others. New places are saved, so the graph looks the
- * same next time.
+ * The org as a graph, laid out in layers along the message flow with ELK. Saved positions win; an
+ * edge between two cards where ELK put them follows ELK's route (which never crosses a card), and one
+ * touching a card the user moved goes card to card. Wildcards are badges on the cards, not N arrows.
  */
-export function OrgGraphCanvas({ graph, tidyRequest, onOpen, onRemove, onSavePositions }: Props) {
+export function OrgGraphCanvas(props: Props) {
+  const { graph, runPhase, tidyRequest, selected, problemOf } = props;
   const [nodes, setNodes, onNodesChange] = useNodesState<AgentFlowNode>([]);
+  const [layout, setLayout] = useState<GraphLayout | null>(null);
+  const [hovered, setHovered] = useState<string | null>(null);
+  /** While the view pans or zooms, cards passing under the pointer are not "hovered". */
+  const moving = useRef(false);
   const placed = useRef(new Map<string, Position>());
   const tidiedFor = useRef(0);
-  const flow = useRef<ReactFlowInstance<AgentFlowNode, Edge> | null>(null);
-  const handlers = useRef({ onOpen, onRemove, onSavePositions });
+  const flow = useRef<ReactFlowInstance<AgentFlowNode, RoutedFlowEdge> | null>(null);
+  const handlers = useRef(props);
   useEffect(() => {
-    handlers.current = { onOpen, onRemove, onSavePositions };
+    handlers.current = props;
+  });
+
+  const lines = useMemo(() => drawnEdges(graph), [graph]);
+  const shapeKey = JSON.stringify([graph.nodes.map((node) => node.name), lines.map(edgeKey)]);
+  const shape = useRef({ names: graph.nodes.map((node) => node.name), lines });
+  const savedPositions = useRef(graph.nodes);
+  // Declared before the layout effect, so that effect reads this render's org.
+  useEffect(() => {
+    shape.current = { names: graph.nodes.map((node) => node.name), lines };
+    savedPositions.current = graph.nodes;
   });
 
   useEffect(() => {
@@ -55,66 +96,97 @@ export function OrgGraphCanvas({ graph, tidyRequest, onOpen, onRemove, onSavePos
     const tidy = tidyRequest !== tidiedFor.current;
     tidiedFor.current = tidyRequest;
     void (async () => {
-      const kept = new Map<string, Position>();
-      if (!tidy)
-        for (const node of graph.nodes) {
-          const position = placed.current.get(node.name) ?? node.position;
-          if (position) kept.set(node.name, position);
-        }
-      const fresh =
-        kept.size === 0
-          ? await layoutAgents(
-              graph.nodes.map((node) => node.name),
-              graph.edges,
-            )
-          : placeBelow(
-              graph.nodes.filter((node) => !kept.has(node.name)).map((node) => node.name),
-              [...kept.values()],
-            );
+      const laidOut = await layoutAgents(shape.current.names, shape.current.lines);
       if (cancelled) return;
-      const next = new Map(kept);
-      for (const [name, position] of Object.entries(fresh)) next.set(name, position);
+      const next = new Map<string, Position>();
+      for (const node of savedPositions.current) {
+        const saved = tidy ? undefined : (placed.current.get(node.name) ?? node.position ?? undefined);
+        const position = saved ?? laidOut.positions[node.name];
+        if (position) next.set(node.name, position);
+      }
+      const unplaced = shape.current.names.filter((name) => !next.has(name));
+      for (const [name, position] of Object.entries(placeBelow(unplaced, [...next.values()])))
+        next.set(name, position);
+      const fresh: Record<string, Position> = {};
+      for (const [name, position] of next)
+        if (!samePlace(placed.current.get(name), position)) fresh[name] = position;
       placed.current = next;
-      setNodes(
-        graph.nodes.map((agent) => ({
-          id: agent.name,
-          type: 'agent',
-          position: next.get(agent.name)!,
-          ariaLabel: `${agent.name}${agent.title ? `, ${agent.title}` : ''}`,
-          data: {
-            agent,
-            onOpen: (name: string) => handlers.current.onOpen(name),
-            onRemove: (name: string) => handlers.current.onRemove(name),
-          },
-        })),
-      );
+      setLayout(laidOut);
+      setNodes((current) => {
+        const byId = new Map(current.map((node) => [node.id, node]));
+        return shape.current.names.map((name) => ({
+          ...(byId.get(name) ?? { id: name, type: 'agent' as const, data: undefined as never }),
+          position: next.get(name)!,
+        })) as AgentFlowNode[];
+      });
       handlers.current.onSavePositions(fresh);
-      // Newly placed agents may fall outside the view; show the whole org once they are measured.
-      if (Object.keys(fresh).length > 0) setTimeout(() => void flow.current?.fitView(FIT), 50);
+      setTimeout(() => void flow.current?.fitView(FIT), 50);
     })();
     return () => {
       cancelled = true;
     };
-  }, [graph, tidyRequest, setNodes]);
+    // The layout follows the org's shape (agents and lines), not every state change.
+  }, [shapeKey, tidyRequest, setNodes]);
 
-  const edges = useMemo<Edge[]>(
-    () =>
-      graph.edges.map((edge) => {
-        const colour = edge.kind === 'read' ? READ_COLOUR : SEND_COLOUR;
+  const halos = useMemo(() => bottlenecks(graph), [graph]);
+  const focus = hovered ?? selected;
+  const lit = useMemo(() => (focus ? neighbourhood(graph, focus) : null), [graph, focus]);
+
+  const shownNodes = useMemo<AgentFlowNode[]>(() => {
+    const byName = new Map(graph.nodes.map((node) => [node.name, node]));
+    return nodes
+      .filter((node) => byName.has(node.id))
+      .map((node) => {
+        const agent = byName.get(node.id)!;
         return {
-          id: `${edge.kind}:${edge.from}->${edge.to}`,
-          source: edge.from,
-          target: edge.to,
-          type: edge.kind === 'read' ? 'default' : 'smoothstep',
-          className: `edge-${edge.kind}${edge.viaWildcard ? ' edge-wildcard' : ''}`,
-          ariaLabel: edgeLabel(edge),
-          markerEnd: { type: MarkerType.ArrowClosed, color: colour, width: 18, height: 18 },
-          style: { stroke: colour },
-          focusable: false,
+          ...node,
+          type: 'agent',
+          selected: node.id === selected,
+          ariaLabel: `${agent.name}${agent.title ? `, ${agent.title}` : ''}`,
+          data: {
+            agent,
+            status: nodeStatus(graph, agent.name, runPhase),
+            holdsUp: halos.get(agent.name) ?? [],
+            emphasis: lit ? (lit.has(agent.name) ? 'lit' : 'dim') : null,
+            problem: problemOf?.(agent.name) ?? null,
+            onOpen: (name: string) => handlers.current.onOpen(name),
+            onRemove: (name: string) => handlers.current.onRemove(name),
+          },
         };
-      }),
-    [graph.edges],
-  );
+      });
+  }, [nodes, graph, runPhase, selected, halos, lit, problemOf]);
+
+  const edges = useMemo<RoutedFlowEdge[]>(() => {
+    const where = new Map(nodes.map((node) => [node.id, node.position]));
+    return lines.map((edge) => {
+      const key = edgeKey(edge);
+      const colour = edge.kind === 'read' ? READ_COLOUR : SEND_COLOUR;
+      const laidOut =
+        layout !== null &&
+        samePlace(where.get(edge.from), layout.positions[edge.from]) &&
+        samePlace(where.get(edge.to), layout.positions[edge.to]);
+      const touchesFocus = focus !== null && (edge.from === focus || edge.to === focus);
+      const emphasis = focus === null ? '' : touchesFocus ? ' edge-lit' : ' edge-dim';
+      return {
+        id: key,
+        source: edge.from,
+        target: edge.to,
+        type: 'routed',
+        className: `edge-${edge.kind}${emphasis}`,
+        ariaLabel: edgeLabel(edge),
+        markerEnd: { type: MarkerType.ArrowClosed, color: colour, width: 16, height: 16 },
+        style: { stroke: colour },
+        focusable: false,
+        zIndex: touchesFocus ? 1 : 0,
+        data: {
+          route: laidOut ? (layout.routes[key] ?? null) : null,
+          count: trafficCount(graph, edge.from, edge.to),
+          windowTicks: graph.traffic.windowTicks,
+          label: edgeLabel(edge),
+        },
+      };
+    });
+  }, [lines, nodes, layout, focus, graph]);
 
   const onNodeDragStop: OnNodeDrag<AgentFlowNode> = (_event, _node, moved) => {
     const positions: Record<string, Position> = {};
@@ -125,27 +197,58 @@ export function OrgGraphCanvas({ graph, tidyRequest, onOpen, onRemove, onSavePos
     handlers.current.onSavePositions(positions);
   };
 
+  const onConnectEnd: OnConnectEnd = (event, connection) => {
+    const source = connection.fromNode?.id;
+    let reader = connection.toNode?.id;
+    if (!reader) {
+      const point = 'changedTouches' in event ? event.changedTouches[0] : event;
+      const under = point ? document.elementFromPoint(point.clientX, point.clientY) : null;
+      reader = under?.closest<HTMLElement>('[data-agent-node]')?.dataset.agentNode;
+    }
+    if (source && reader && source !== reader) handlers.current.onGrantRead(reader, source);
+  };
+
   return (
     <div className="org-graph" data-testid="org-graph">
       <ReactFlow
-        nodes={nodes}
+        nodes={shownNodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         onNodesChange={onNodesChange}
         onNodeDragStop={onNodeDragStop}
-        onNodeClick={(_event, node) => handlers.current.onOpen(node.id)}
-        nodesConnectable={false}
+        onNodeClick={(_event, node) => handlers.current.onSelect(node.id)}
+        onPaneClick={() => handlers.current.onSelect(null)}
+        onNodeMouseEnter={(_event, node) => {
+          if (!moving.current) setHovered(node.id);
+        }}
+        onNodeMouseLeave={() => setHovered(null)}
+        onMoveStart={() => {
+          moving.current = true;
+        }}
+        onMoveEnd={() => {
+          moving.current = false;
+        }}
+        onConnectEnd={onConnectEnd}
+        connectionRadius={40}
         edgesFocusable={false}
         onInit={(instance) => {
           flow.current = instance;
         }}
         fitView
         fitViewOptions={FIT}
-        minZoom={0.2}
+        minZoom={0.1}
+        onlyRenderVisibleElements={graph.nodes.length > 60}
         proOptions={{ hideAttribution: true }}
       >
-        <Background />
-        <Controls showInteractive={false} />
+        {graph.nodes.length < PLAIN_BACKGROUND_FROM && <Background />}
+        <Controls showInteractive={false} fitViewOptions={FIT} aria-label="Zoom" />
+        {graph.nodes.length >= MINIMAP_FROM && (
+          <MiniMap pannable zoomable ariaLabel="Overview of the org" className="org-minimap" />
+        )}
+        <Panel position="top-left">
+          <OrgTimerRing graph={graph} />
+        </Panel>
       </ReactFlow>
     </div>
   );

@@ -2,6 +2,9 @@ import { useCallback, useEffect, useState } from 'react';
 import type { IpcError, Position, RemovedAgent } from '../../../../engine/api';
 import { lemming } from '../../lemming';
 import { useNavigation } from '../../stores/navigation-store';
+import { openTurn } from '../inspector/open-turn';
+import { useRunStore } from '../run/run-store';
+import { BaseballCard } from './BaseballCard';
 import { CreateAgentForm } from './CreateAgentForm';
 import { ErrorAlert } from './ErrorAlert';
 import { OrgGraphCanvas } from './OrgGraphCanvas';
@@ -12,14 +15,16 @@ import './org-view.css';
 
 type Layout = 'graph' | 'table';
 
-interface Notice {
-  removed: RemovedAgent & { name: string };
-}
+type Notice =
+  | { removed: RemovedAgent & { name: string } }
+  | { granted: { reader: string; source: string; before: string[] } };
 
 /** The org: its agents as a graph (or a table) of who reads and who may send to whom. */
 export function OrgView() {
   const { graph, error, load, savePositions } = useOrgGraph();
   const openAgent = useNavigation((store) => store.openAgent);
+  const runPhase = useRunStore((store) => store.run?.phase ?? null);
+  const [selected, setSelected] = useState<string | null>(null);
   const [layout, setLayout] = useState<Layout>('graph');
   const [tidyRequest, setTidyRequest] = useState(0);
   const [creating, setCreating] = useState(false);
@@ -48,7 +53,41 @@ export function OrgView() {
     [load],
   );
 
-  async function undo(removed: Notice['removed']) {
+  const grantRead = useCallback(
+    async (reader: string, source: string) => {
+      const detail = await lemming().agent.get({ agent: reader });
+      if (!detail.ok)
+        return setActionError({ title: `Could not read ${reader}'s resume.`, error: detail.error });
+      const before = detail.value.resume?.permissions.read_outboxes ?? [];
+      if (before.includes(source) || before.includes('*')) return;
+      const result = await lemming().agent.update({
+        agent: reader,
+        patch: { permissions: { read_outboxes: [...before, source] } },
+      });
+      if (!result.ok)
+        return setActionError({
+          title: `Could not let ${reader} read ${source}'s outbox.`,
+          error: result.error,
+        });
+      setActionError(null);
+      setNotice({ granted: { reader, source, before } });
+      await load();
+    },
+    [load],
+  );
+
+  async function undoGrant(granted: Extract<Notice, { granted: unknown }>['granted']) {
+    setNotice(null);
+    const result = await lemming().agent.update({
+      agent: granted.reader,
+      patch: { permissions: { read_outboxes: granted.before } },
+    });
+    if (!result.ok)
+      setActionError({ title: `Could not undo the change to ${granted.reader}.`, error: result.error });
+    await load();
+  }
+
+  async function undo(removed: Extract<Notice, { removed: unknown }>['removed']) {
     setNotice(null);
     const result = await lemming().org.restoreAgent({ removedId: removed.removedId });
     if (!result.ok) setActionError({ title: `Could not bring ${removed.name} back.`, error: result.error });
@@ -64,6 +103,8 @@ export function OrgView() {
     },
     [savePositions],
   );
+
+  const selectedNode = graph?.nodes.find((node) => node.name === selected) ?? null;
 
   return (
     <section className="org-view" aria-labelledby="org-view-heading">
@@ -103,7 +144,14 @@ export function OrgView() {
       )}
       {error && <ErrorAlert error={error} title="Could not load the org." />}
       {actionError && <ErrorAlert error={actionError.error} title={actionError.title} />}
-      {notice && (
+      {notice && 'granted' in notice && (
+        <UndoToast
+          message={`${notice.granted.reader} now reads ${notice.granted.source}'s outbox.`}
+          onUndo={() => void undoGrant(notice.granted)}
+          onDismiss={dismiss}
+        />
+      )}
+      {notice && 'removed' in notice && (
         <UndoToast
           message={`Removed ${notice.removed.name}; its folder was moved to ${notice.removed.movedTo}.`}
           onUndo={() => void undo(notice.removed)}
@@ -123,13 +171,29 @@ export function OrgView() {
       )}
       {graph && graph.nodes.length > 0 && layout === 'graph' && (
         <>
-          <OrgGraphCanvas
-            graph={graph}
-            tidyRequest={tidyRequest}
-            onOpen={openAgent}
-            onRemove={(name) => void remove(name)}
-            onSavePositions={save}
-          />
+          <div className="org-graph-with-card">
+            <OrgGraphCanvas
+              graph={graph}
+              runPhase={runPhase}
+              tidyRequest={tidyRequest}
+              selected={selectedNode ? selectedNode.name : null}
+              onSelect={setSelected}
+              onOpen={openAgent}
+              onRemove={(name) => void remove(name)}
+              onGrantRead={(reader, source) => void grantRead(reader, source)}
+              onSavePositions={save}
+            />
+            {selectedNode && (
+              <BaseballCard
+                graph={graph}
+                agent={selectedNode}
+                runPhase={runPhase}
+                onOpenAgent={openAgent}
+                onOpenTurn={openTurn}
+                onClose={() => setSelected(null)}
+              />
+            )}
+          </div>
           <GraphLegend />
         </>
       )}
@@ -145,15 +209,15 @@ function GraphLegend() {
     <ul className="graph-legend" aria-label="Legend">
       <li>
         <span className="legend-line legend-read" aria-hidden="true" /> Solid blue arrow: the agent at the
-        arrow’s head reads the other’s outbox
+        arrow’s head reads the other’s outbox; the number on it counts messages in the last few ticks
       </li>
       <li>
         <span className="legend-line legend-send" aria-hidden="true" /> Dashed orange arrow: the agent at the
         tail may send to the agent at the head
       </li>
       <li>
-        Open an agent by clicking it; drag to move (places are remembered). The <strong>Table</strong> view
-        lists the same permissions.
+        Click an agent to see its card; drag the dot on a card’s right side onto another agent to let that
+        agent read its outbox. The <strong>Table</strong> view lists the same permissions.
       </li>
     </ul>
   );

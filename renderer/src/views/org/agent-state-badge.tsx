@@ -1,15 +1,17 @@
-import type { AgentState } from '../../../../engine/api';
+import type { NodeLook } from './graph-model';
 
 /** Each state in words, with an icon and a colour class: never colour alone. */
-const STATE_LOOK: Record<AgentState, { label: string; icon: string }> = {
+const STATE_LOOK: Record<NodeLook, { label: string; icon: string }> = {
   idle: { label: 'Idle', icon: '○' },
-  running: { label: 'Running', icon: '▶' },
+  running: { label: 'Running now', icon: '▶' },
   out_of_credits: { label: 'Out of credits', icon: '⊘' },
   failing: { label: 'Failing', icon: '⚠' },
   invalid: { label: 'Invalid resume', icon: '✗' },
+  paused: { label: 'Paused', icon: '❚❚' },
+  starved: { label: 'Starved', icon: '◌' },
 };
 
-export function AgentStateBadge({ state, reason }: { state: AgentState; reason?: string }) {
+export function AgentStateBadge({ state, reason }: { state: NodeLook; reason?: string }) {
   const look = STATE_LOOK[state];
   return (
     <span className={`agent-state agent-state-${state}`} title={reason}>

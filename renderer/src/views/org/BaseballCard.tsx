@@ -1,0 +1,171 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { GraphNode, IpcError, OrgGraph, TimelineRowSummary } from '../../../../engine/api';
+import { lemming } from '../../lemming';
+import { ToolToggles } from '../agent/ToolToggles';
+import { useAgentDetail } from '../agent/use-agent-detail';
+import { AgentStateBadge } from './agent-state-badge';
+import { ErrorAlert } from './ErrorAlert';
+import { nodeStatus } from './graph-model';
+import type { RunPhase } from '../../../../engine/api';
+
+interface Props {
+  graph: OrgGraph;
+  agent: GraphNode;
+  runPhase: RunPhase | null;
+  onOpenAgent(name: string): void;
+  /** Shows one turn of an agent (the turn inspector). */
+  onOpenTurn(agent: string, tick: number): void;
+  onClose(): void;
+}
+
+/** A schedule as a small clock: the fire point as a hand, the period in words. */
+function ScheduleClock({ schedule }: { schedule: NonNullable<GraphNode['schedule']> }) {
+  const angle = schedule.firePoint * 2 * Math.PI - Math.PI / 2;
+  const every = schedule.runEveryNTicks === 1 ? 'Every tick' : `Every ${schedule.runEveryNTicks} ticks`;
+  return (
+    <div className="card-clock">
+      <svg width="40" height="40" viewBox="0 0 40 40" aria-hidden="true">
+        <circle cx="20" cy="20" r="17" className="card-clock-face" />
+        <line x1="20" y1="20" x2={20 + 13 * Math.cos(angle)} y2={20 + 13 * Math.sin(angle)} />
+        <circle cx="20" cy="20" r="2" />
+      </svg>
+      <span>
+        {every}
+        {schedule.runEveryNTicks > 1 && `, offset ${schedule.phaseOffset}`}
+        {schedule.firesNextTick ? ' · fires next tick' : ''}
+      </span>
+    </div>
+  );
+}
+
+function useLastTurn(agent: string, graph: OrgGraph): TimelineRowSummary | null {
+  const [row, setRow] = useState<TimelineRowSummary | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    void lemming()
+      .timeline.page({ agents: [agent], kinds: ['turn_completed'], limit: 1 })
+      .then((result) => {
+        if (!cancelled) setRow(result.ok ? (result.value.rows[0] ?? null) : null);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [agent, graph]);
+  return row;
+}
+
+/** The selected agent at a glance, beside the graph: who it is, what it may do, what it last did. */
+export function BaseballCard({ graph, agent, runPhase, onOpenAgent, onOpenTurn, onClose }: Props) {
+  const { detail, error, replace } = useAgentDetail(agent.name);
+  const [models, setModels] = useState<string[]>([]);
+  const [saveError, setSaveError] = useState<IpcError | null>(null);
+  const lastTurn = useLastTurn(agent.name, graph);
+  const status = nodeStatus(graph, agent.name, runPhase);
+
+  useEffect(() => {
+    void lemming()
+      .models.list()
+      .then((result) => setModels(result.ok ? result.value.models.map((model) => model.key) : []));
+  }, []);
+
+  const pickModel = useCallback(
+    async (key: string) => {
+      const result = await lemming().agent.update({ agent: agent.name, patch: { model: { key } } });
+      if (result.ok) {
+        replace(result.value);
+        setSaveError(null);
+      } else setSaveError(result.error);
+    },
+    [agent.name, replace],
+  );
+
+  const reads = graph.edges.filter((edge) => edge.kind === 'read' && edge.to === agent.name);
+  const sendsTo = graph.edges.filter((edge) => edge.kind === 'send' && edge.from === agent.name);
+  const resume = detail?.resume ?? null;
+  const modelKeys = resume && !models.includes(resume.model.key) ? [resume.model.key, ...models] : models;
+
+  return (
+    <aside className="baseball-card" aria-labelledby="baseball-card-name">
+      <header>
+        <h3 id="baseball-card-name">{agent.name}</h3>
+        <button type="button" aria-label="Close the agent card" onClick={onClose}>
+          <span aria-hidden="true">×</span>
+        </button>
+      </header>
+      {agent.title && <p className="card-title">{agent.title}</p>}
+      <AgentStateBadge state={status.look} reason={status.reason} />
+      <p className="card-reason">{status.reason}</p>
+      {resume?.short_description && <p className="card-description">{resume.short_description}</p>}
+      {error && <ErrorAlert error={error} title="Could not read its resume." />}
+      {saveError && <ErrorAlert error={saveError} title="Could not change its model." />}
+
+      <dl className="card-facts">
+        <dt>Model</dt>
+        <dd>
+          {resume ? (
+            <select
+              aria-label={`Model of ${agent.name}`}
+              value={resume.model.key}
+              onChange={(event) => void pickModel(event.target.value)}
+            >
+              {modelKeys.map((key) => (
+                <option key={key} value={key}>
+                  {key}
+                </option>
+              ))}
+            </select>
+          ) : (
+            '–'
+          )}
+        </dd>
+        <dt>Schedule</dt>
+        <dd>{agent.schedule ? <ScheduleClock schedule={agent.schedule} /> : '–'}</dd>
+        <dt>Reads</dt>
+        <dd>
+          {agent.readsAll
+            ? 'Every outbox'
+            : reads.length === 0
+              ? 'No one'
+              : reads.map((edge) => edge.from).join(', ')}
+        </dd>
+        <dt>May send to</dt>
+        <dd>
+          {agent.sendsAnywhere
+            ? 'Anyone'
+            : sendsTo.length === 0
+              ? 'No one'
+              : sendsTo.map((edge) => edge.to).join(', ')}
+        </dd>
+        <dt>Credits</dt>
+        <dd>
+          {agent.balance === null ? 'Not charged yet' : `${agent.balance} left`}
+          {resume?.credits && ` of ${resume.credits.max_credits}`}
+        </dd>
+        <dt>Last turn</dt>
+        <dd>
+          {lastTurn && lastTurn.tick !== null ? (
+            <>
+              <span className="card-last-turn">{lastTurn.summary}</span>{' '}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => onOpenTurn(agent.name, lastTurn.tick!)}
+              >
+                Open turn (tick {lastTurn.tick})
+              </button>
+            </>
+          ) : (
+            'Has not run yet'
+          )}
+        </dd>
+      </dl>
+      <details className="card-tools">
+        <summary>Tools</summary>
+        <ToolToggles agent={agent.name} />
+      </details>
+      <button type="button" onClick={() => onOpenAgent(agent.name)}>
+        Open the agent’s page
+      </button>
+    </aside>
+  );
+}
