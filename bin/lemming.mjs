@@ -34,11 +34,12 @@ if ((command === 'run' || command === 'tick') && org !== undefined && !org.start
   }
 }
 const { main } = await load('lemming');
-const { endQuietlyWhenReaderCloses } = await load('cli-io');
+const { endQuietlyWhenReaderCloses, terminalQuestions } = await load('cli-io');
 endQuietlyWhenReaderCloses(process.stdout);
 endQuietlyWhenReaderCloses(process.stderr);
 process.exitCode = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
+  ask: terminalQuestions(process.stdin, process.stdout),
 });

@@ -31,6 +31,13 @@ import {
   ModelServerInput,
   ServerModels,
 } from './model-setup-schemas';
+import {
+  AnswerApprovalInput,
+  ApprovalSettingsView,
+  PendingApprovals,
+  SetApprovalModeInput,
+  SetApprovalTimeoutInput,
+} from './approval-schemas';
 import { RunReadiness, RunState, TickReport } from './run-schemas';
 import { AgentListItem, AppInfo, OrgSummary } from './schemas';
 import {
@@ -207,6 +214,33 @@ export const contract = {
     summary: "Grant or withdraw one tool in an agent's permissions.tools.",
     input: SetEnabledInput,
     output: SetEnabledResult,
+  }),
+
+  'approvals.pending': channel({
+    summary: 'Tool calls waiting for the person\'s approval ("ask me first"), arguments redacted.',
+    input: NoInput,
+    output: PendingApprovals,
+  }),
+  'approvals.answer': channel({
+    summary: 'Approve a waiting call once, always for its agent, or deny it with a reason the model is told.',
+    input: AnswerApprovalInput,
+    output: PendingApprovals,
+  }),
+  'approvals.settings': channel({
+    summary: "Each agent's granted tools with the approval setting that applies and where it comes from.",
+    input: NoInput,
+    output: ApprovalSettingsView,
+  }),
+  'approvals.setMode': channel({
+    summary: "Set one agent's approval setting for one tool (never, ask, always), or go back to the default.",
+    input: SetApprovalModeInput,
+    output: ApprovalSettingsView,
+  }),
+
+  'approvals.setTimeout': channel({
+    summary: 'How many seconds a request waits for an answer before it is denied.',
+    input: SetApprovalTimeoutInput,
+    output: ApprovalSettingsView,
   }),
 
   'connectors.list': channel({

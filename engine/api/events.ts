@@ -10,6 +10,8 @@ import { UpdateStatus } from './update-schemas';
 export const events = {
   /** New events are in the timeline, up to `lastSeq`. */
   'timeline.appended': z.object({ lastSeq: z.int().nonnegative() }),
+  /** The tool calls waiting for approval changed: `pending` are waiting now (pull them with approvals.pending). */
+  'approvals.changed': z.object({ pending: z.int().nonnegative() }),
   /** The run's state changed (it is small, so it travels whole). */
   'run.state': RunState,
   /** These agents changed (resume, state, balance); an empty list means the list itself changed. */

@@ -14,5 +14,6 @@ export * from './problem';
 export * from './client';
 export * from './model-event-schemas';
 export * from './model-setup-schemas';
+export * from './approval-schemas';
 export * from './inspector-schemas';
 export * from './human-operator';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalAnswerKind, ApprovalSource } from './approval-schemas';
 import { CreditEntryKind } from './credit-schemas';
 import { Problem } from './problem';
 import { TurnOutcome, TurnStatus } from './run-schemas';
@@ -157,6 +158,23 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     holder: z
       .looseObject({ program: z.string(), pid: z.number(), host: z.string(), since: z.string() })
       .optional(),
+  }),
+  /** A tool call waits for the person's approval ("ask me first"); `args` are redacted. */
+  eventOf('approval_requested', {
+    request_id: z.string(),
+    tool: z.string(),
+    args: z.unknown(),
+    reason: z.string(),
+    expires_at: z.string(),
+  }),
+  /** The answer to an approval request: who gave it, and for a denial the reason the model is told. */
+  eventOf('approval_answered', {
+    request_id: z.string(),
+    tool: z.string(),
+    answer: ApprovalAnswerKind,
+    source: ApprovalSource,
+    reason: z.string().optional(),
+    waited_ms: z.number(),
   }),
   eventOf('lemming_log', { ...sources, line: z.int(), record: z.record(z.string(), z.unknown()) }),
   eventOf('activity', { ...sources, line: z.int(), text: z.string(), notes: z.string().optional() }),

@@ -23,6 +23,10 @@ describe('summarizeEvent', () => {
     expect(summary(EVENT_SAMPLES.skip)).toBe('no_credits: manager has no credits left.');
     expect(summary(EVENT_SAMPLES.tick_completed)).toBe('tick 4 completed: 2 turns');
     expect(summary(EVENT_SAMPLES.turn_completed)).toBe('turn completed, spent 0.5 credits');
+    expect(summary(EVENT_SAMPLES.approval_requested)).toBe(
+      'asks to run shell({"command":"ls"}): It runs a command on this computer with your rights.',
+    );
+    expect(summary(EVENT_SAMPLES.approval_answered)).toBe('shell denied (person): not now');
   });
 
   it('has a phrase for every kind the engine writes', () => {

@@ -1,5 +1,11 @@
 import { knownEvent, type KnownTimelineEvent } from '../api/timeline-events';
 
+const APPROVAL_WORDS = {
+  approve_once: 'approved once',
+  approve_always: 'approved from now on',
+  deny: 'denied',
+} as const;
+
 /** The longest summary a timeline row carries; the detail pane shows the whole event. */
 export const SUMMARY_LIMIT = 240;
 
@@ -40,6 +46,10 @@ function describeKnown(event: KnownTimelineEvent): string | null {
       return `${event.tool}(${compact(event.args)})`;
     case 'tool_result':
       return `${event.tool} → ${event.result.success ? (event.result.output ?? 'ok') : `failed: ${event.result.error ?? ''}`}`;
+    case 'approval_requested':
+      return `asks to run ${event.tool}(${compact(event.args)}): ${event.reason}`;
+    case 'approval_answered':
+      return `${event.tool} ${APPROVAL_WORDS[event.answer]} (${event.source})${event.reason ? `: ${event.reason}` : ''}`;
     case 'memory_update':
       return `memory ${event.op} ${event.key}`;
     case 'memory_snapshot':

@@ -3,6 +3,25 @@ export interface CliIo {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
   env: Record<string, string | undefined>;
+  /** Asks the person at the terminal and returns their line; absent when no one is there (not a TTY). */
+  ask?: (question: string, signal: AbortSignal) => Promise<string>;
+}
+
+/** `ask` for a CliIo when stdin and stdout are a terminal; undefined otherwise (an unattended run). */
+export function terminalQuestions(
+  stdin: NodeJS.ReadStream,
+  stdout: NodeJS.WriteStream,
+): CliIo['ask'] | undefined {
+  if (!stdin.isTTY || !stdout.isTTY) return undefined;
+  return async (question, signal) => {
+    const { createInterface } = await import('node:readline/promises');
+    const lines = createInterface({ input: stdin, output: stdout });
+    try {
+      return await lines.question(question, { signal });
+    } finally {
+      lines.close();
+    }
+  };
 }
 
 export const EXIT_OK = 0;

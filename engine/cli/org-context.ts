@@ -7,6 +7,7 @@ import type { IpcResult } from '../api/result';
 import { OrgBusyError, OrgEngine } from '../run/org-engine';
 import { RunController } from '../run/run-controller';
 import { TurnStatusReader } from '../run/turn-status';
+import type { ApprovalAsker } from '../tools/approval-gate';
 import { CliFailure, type CliIo } from './cli-io';
 import type { ParsedCommandArgs } from './command';
 import { cliSecretsAccess, cliSecretStore } from './commands/secrets';
@@ -21,6 +22,8 @@ export interface CliEngineOptions {
   program?: string;
   /** A run: take the org's run lock before anything else, and fail at once when another program has it. */
   claimRun?: boolean;
+  /** Who answers "ask me first" requests during the run. */
+  approvals?: ApprovalAsker;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function withOrgContext<T>(
     claimRun: options.claimRun ?? false,
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.approvals ? { approvals: options.approvals } : {}),
   }).catch((error: unknown) =>
     Promise.reject(error instanceof OrgBusyError ? new CliFailure(error.message) : error),
   );

@@ -127,6 +127,7 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
       availableMicro: () => turn.available(),
       charge: (micros, reason) => turn.charge('tool', micros, reason),
     },
+    record: (fields) => turn.event(fields),
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const maxTokens = agent.resume.model.max_tokens ?? limits.maxTokens;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { TurnProgress } from '../api/model-event-schemas';
 import type { AgentProblem } from '../api/schemas';
 import { formatProblem } from '../api/problem';
+import { ApprovalSettings } from '../api/approval-schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
 import { listMemory } from '../memory/memory-file';
@@ -56,6 +57,8 @@ import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import type { HttpTransport } from '../tools/http-request-tool';
 import type { ToolResult } from '../tools/tool-result';
 import { agentToolbox } from '../tools/agent-toolbox';
+import type { ApprovalAsker, ApprovalGateOptions } from '../tools/approval-gate';
+import { readApprovals, updateApprovals } from '../org/approvals-file';
 import { McpHub } from '../tools/mcp/mcp-hub';
 import type { CatalogEntry, CatalogEnvironment } from '../tools/tool-catalog';
 import { readPolicy, type OrgPolicy } from '../org/policy-file';
@@ -102,6 +105,11 @@ export interface EngineOptions {
   onCommit?: (commit: EngineCommit) => void;
   /** Called with each piece of a model's answer as it is written; not stored (the timeline keeps the whole answer). */
   onProgress?: (progress: TurnProgress) => void;
+  /**
+   * Who answers "ask me first" requests (the app's cards, the terminal, `--approve`/`--deny`). Absent,
+   * no tool call asks: every program that runs an org for a person passes one.
+   */
+  approvals?: ApprovalAsker;
   /** What is running the org, named to a program its run lock refuses: `lemming run`, `LeMMing Desktop`. */
   program?: string;
   /**
@@ -718,6 +726,7 @@ export class OrgEngine {
       ]),
       () => loadSkills(this.orgPath, agent.folder),
     );
+    const approvals = await this.approvalGate();
     return runAgentTurn({
       orgPath: this.orgPath,
       agent,
@@ -735,6 +744,7 @@ export class OrgEngine {
         credits: balance === null ? null : fromMicros(balance),
         catalog: (context) => this.catalogFor(context, composed),
         redact: (result) => this.secrets.redactValue(result),
+        ...(approvals ? { approvals } : {}),
       }),
       agents: agents.map(({ resume }) => ({ name: resume.name, title: resume.title })),
       limits: this.limits,
@@ -975,6 +985,29 @@ export class OrgEngine {
     const read = await readPolicy(this.orgPath);
     if (!read.ok) throw new EngineInputError(read.problems);
     return read.value;
+  }
+
+  /** The "ask me first" gate for a turn, with the approval settings as they are now; null when no one answers. */
+  private async approvalGate(): Promise<ApprovalGateOptions | null> {
+    const asker = this.options.approvals;
+    if (!asker) return null;
+    const read = await readApprovals(this.orgPath);
+    const orgPath = this.orgPath;
+    return {
+      settings: read.ok ? read.value : ApprovalSettings.parse({}),
+      ...(read.ok
+        ? {}
+        : {
+            settingsProblem: `The approval settings cannot be read (${read.problems.map(formatProblem).join('; ')}), so every call asks first.`,
+          }),
+      asker,
+      async remember(agent, tool) {
+        const updated = await updateApprovals(orgPath, [{ path: ['agents', agent, tool], value: 'always' }]);
+        if (!updated.ok) throw new Error(updated.problems.map(formatProblem).join('; '));
+      },
+      redact: (value) => this.secrets.redactValue(value),
+      clock: this.clock,
+    };
   }
 
   private async readCreditsFile(): Promise<CreditsFile> {

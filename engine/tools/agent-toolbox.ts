@@ -1,7 +1,13 @@
+import { realpath } from 'node:fs/promises';
 import { toMicros } from '../credits/credit-amount';
 import type { OrgPolicy } from '../org/policy-file';
 import { AgentSandbox } from '../sandbox/agent-sandbox';
+import type { AccessRequest, AccessVerdict } from '../sandbox/access-policy';
+import { accessKindOf } from '../sandbox/access-policy';
 import { DiskAgentFilesystem } from '../sandbox/disk-agent-filesystem';
+import { isWithin } from '../sandbox/sandbox-layout';
+import { askApproval, denialText, type ApprovalGateOptions } from './approval-gate';
+import { approvalNeed, writeApprovalReason } from './approval-rule';
 import type { AgentTools, ToolTurnContext } from './agent-tools';
 import { resolveTools, type ToolVerdict } from './policy-resolver';
 import type { CatalogEntry } from './tool-catalog';
@@ -16,6 +22,15 @@ export interface ToolboxOptions {
   catalog: (context: ToolTurnContext) => CatalogEntry[];
   /** Applied to every result before the agent sees it: removes secret values. */
   redact?: (result: ToolResult) => ToolResult;
+  /** "Ask me first": absent, no call asks (only `lemming call`, where the person is the caller, and tests). */
+  approvals?: ApprovalGateOptions;
+}
+
+/** The call being run, for the sandbox's write check: whether its writes outside the workspace still ask. */
+interface CurrentCall {
+  tool: string;
+  args: unknown;
+  writesAsk: boolean;
 }
 
 /** Why a verdict refuses a tool, as one sentence: its first failing layer. */
@@ -41,12 +56,40 @@ export function agentToolbox(options: ToolboxOptions) {
     );
     const verdictOf = new Map(verdicts.map((verdict) => [verdict.name, verdict]));
     let sandbox: AgentSandbox | null = null;
+    let current: CurrentCall | null = null;
+    const gate = options.approvals;
+    const agent = context.resume.name;
+    const ask = (tool: string, args: unknown, reason: string) =>
+      askApproval(gate!, {
+        agent,
+        tool,
+        args,
+        reason,
+        tick: context.tick,
+        record: context.record,
+        signal: context.signal,
+      });
+    /** A write outside the workspace asks first, unless the call was already approved or a setting decides. */
+    const checkWrite = async (request: AccessRequest): Promise<AccessVerdict> => {
+      if (!current?.writesAsk || accessKindOf(request.action) !== 'write') return { allowed: true };
+      const workspace = await realpath(request.workspacePath).catch(() => request.workspacePath);
+      const reason = writeApprovalReason(
+        request.requestedPath ?? request.path,
+        isWithin(workspace, request.path),
+      );
+      if (!reason) return { allowed: true };
+      const answer = await ask(current.tool, current.args, reason);
+      if (answer.answer === 'deny') return { allowed: false, reason: denialText(current.tool, answer) };
+      current.writesAsk = false;
+      return { allowed: true };
+    };
     const toolContext = (): ToolContext => {
       sandbox ??= new AgentSandbox({
         orgPath: context.orgPath,
         agentDir: context.agentDir,
         fileAccess: context.resume.permissions.file_access,
         fs: new DiskAgentFilesystem(),
+        ...(gate ? { checkAccess: checkWrite } : {}),
       });
       return {
         ...context,
@@ -75,7 +118,22 @@ export function agentToolbox(options: ToolboxOptions) {
             `Tool '${name}' costs ${options.policy.tool_costs[name]} credits; ${context.resume.name} cannot pay for it`,
           );
         }
-        const result = await entry.spec.run(args, toolContext());
+        let writesAsk = false;
+        if (gate) {
+          const need = gate.settingsProblem
+            ? { mode: 'ask' as const, reason: gate.settingsProblem, fromSetting: true }
+            : approvalNeed(entry.spec, args, gate.settings, agent);
+          if (need.mode === 'never') return toolFailure(`Tool '${name}' was not run: ${need.reason}`);
+          if (need.mode === 'ask') {
+            const answer = await ask(name, args, need.reason);
+            if (answer.answer === 'deny') return toolFailure(denialText(name, answer));
+          }
+          writesAsk = need.mode === 'always' && !need.fromSetting;
+        }
+        current = { tool: name, args, writesAsk };
+        const result = await entry.spec.run(args, toolContext()).finally(() => {
+          current = null;
+        });
         if (cost > 0) context.budget.charge(cost, `tool ${name}`);
         return options.redact ? options.redact(result) : result;
       },

@@ -1,3 +1,4 @@
+import type { KnownEventFields } from '../api/timeline-events';
 import type { ToolDefinition } from '../models/types';
 import type { Resume } from '../org/resume-schema';
 import type { TurnMemory } from '../memory/turn-memory';
@@ -21,6 +22,8 @@ export interface ToolTurnContext {
   agents: readonly { name: string; title: string }[];
   budget: TurnBudget;
   signal?: AbortSignal;
+  /** Adds an event to the turn's timeline (approval requests and answers). */
+  record?: (fields: KnownEventFields) => void;
 }
 
 /** The tools one agent has in one turn: what the model is told, and how a call is carried out. */

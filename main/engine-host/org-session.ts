@@ -1,3 +1,4 @@
+import { ApprovalDesk } from '../../engine/app/approvals';
 import { firingAgents } from '../../engine/app/org';
 import type { OrgContext, SecretsAccess } from '../../engine/app/org-context';
 import { OrgEngine, type EngineCommit } from '../../engine/run/org-engine';
@@ -24,6 +25,8 @@ export class OrgSession implements OrgContext {
   readonly controller: RunController;
   readonly turnStatus: TurnStatusReader;
   readonly secrets: SecretsAccess;
+  /** Tool calls of this org's run waiting for the person's approval. */
+  readonly approvals: ApprovalDesk;
   /** Agents whose turn in the tick in progress has not been committed yet. */
   private readonly running = new Set<string>();
   private readonly committedThisTick = new Set<string>();
@@ -36,8 +39,10 @@ export class OrgSession implements OrgContext {
     readonly orgPath: string,
     readonly engine: OrgEngine,
     private readonly options: OrgSessionOptions,
+    approvals: ApprovalDesk,
   ) {
     this.secrets = options.secrets;
+    this.approvals = approvals;
     this.turnStatus = new TurnStatusReader(engine.timeline.db);
     this.controller = new RunController(engine, {
       onState: (state) => {
@@ -51,8 +56,12 @@ export class OrgSession implements OrgContext {
   /** Opens the org's engine; throws when its timeline cannot be opened or a crash left work it cannot finish. */
   static async open(options: OrgSessionOptions): Promise<OrgSession> {
     const commits: { session: OrgSession | null } = { session: null };
+    const approvals = new ApprovalDesk(() =>
+      options.events.emit('approvals.changed', { pending: approvals.pending().length }),
+    );
     let mcpChanged: NodeJS.Timeout | undefined;
     const engine = await OrgEngine.open({
+      approvals,
       orgPath: options.orgPath,
       program: 'LeMMing Desktop',
       env: options.env,
@@ -66,7 +75,7 @@ export class OrgSession implements OrgContext {
         mcpChanged.unref();
       },
     });
-    const session = new OrgSession(options.orgPath, engine, options);
+    const session = new OrgSession(options.orgPath, engine, options, approvals);
     commits.session = session;
     await session.controller.refresh();
     session.watchOtherPrograms();

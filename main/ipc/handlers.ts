@@ -3,6 +3,13 @@ import type { Channel, ChannelOutput, ChannelParsedInput } from '../../engine/ap
 import { ok, type IpcResult } from '../../engine/api/result';
 import type { AppInfo } from '../../engine/api/schemas';
 import { fileAccessPreview, getAgent, schedulePreview, updateAgent } from '../../engine/app/agents';
+import {
+  answerApproval,
+  approvalSettings,
+  pendingApprovals,
+  setApprovalMode,
+  setApprovalTimeout,
+} from '../../engine/app/approvals';
 import { testConnection } from '../../engine/app/connection-test';
 import { listConnectors, setConnectorConfig } from '../../engine/app/connectors';
 import { creditBalances, creditHistory } from '../../engine/app/credits';
@@ -119,6 +126,12 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
       inOrg(async (session) => agentsChanged(await applyToolFix(session, input), [input.agent])),
     'tools.setEnabled': (input) =>
       inOrg(async (session) => agentsChanged(await setToolEnabled(session, input), [input.agent])),
+
+    'approvals.pending': () => inOrg(async (session) => pendingApprovals(session.approvals)),
+    'approvals.answer': (input) => inOrg(async (session) => answerApproval(session.approvals, input)),
+    'approvals.settings': () => inOrg((session) => approvalSettings(session)),
+    'approvals.setMode': (input) => inOrg((session) => setApprovalMode(session, input)),
+    'approvals.setTimeout': (input) => inOrg((session) => setApprovalTimeout(session, input)),
 
     'connectors.list': () => inOrg((session) => listConnectors(session)),
     'connectors.setConfig': (input) => inOrg((session) => setConnectorConfig(session, input)),

@@ -74,6 +74,27 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { ...manager, tool: 'shell', enabled: 'yes' },
   ],
   'connectors.list': [{ agent: 'x' }],
+  'approvals.pending': [{ all: true }, 'x'],
+  'approvals.answer': [
+    {},
+    { id: 'a', answer: 'maybe' },
+    { id: '', answer: 'deny' },
+    { id: 'a', answer: 'deny', x: 1 },
+  ],
+  'approvals.settings': [{ agent: 'manager' }, 1],
+  'approvals.setTimeout': [
+    {},
+    { seconds: 0 },
+    { seconds: 'soon' },
+    { seconds: 100_000 },
+    { seconds: 5, x: 1 },
+  ],
+  'approvals.setMode': [
+    {},
+    { agent: 'manager', tool: 'shell', mode: 'sometimes' },
+    { agent: '', tool: 'shell', mode: 'ask' },
+    { agent: 'manager', tool: 'shell' },
+  ],
   'connectors.setConfig': [
     { connector: 'builtin:web' },
     { connector: 'builtin:web', values: {} },
@@ -237,6 +258,10 @@ describe('dispatch', () => {
       ['tools.setEnabled', { ...manager, tool: 'file_list', enabled: true }],
       ['connectors.list', {}],
       ['connectors.setConfig', { connector: 'builtin:web', values: { enabled: false } }],
+      ['approvals.pending', {}],
+      ['approvals.settings', {}],
+      ['approvals.setMode', { ...manager, tool: 'memory_write', mode: 'ask' }],
+      ['approvals.setTimeout', { seconds: 120 }],
       ['secrets.list', {}],
       ['secrets.set', { name: 'DEMO_TOKEN', value: 'tok-0123456789abcdef' }],
       ['secrets.delete', { name: 'DEMO_TOKEN' }],
@@ -294,6 +319,11 @@ describe('dispatch', () => {
       removedId: valueOf<{ removedId: string }>(removed.response).removedId,
     });
     expect(restored).toMatchObject({ ok: true, value: { name: 'editor', valid: true } });
+    // Nothing is waiting for approval here: an answer says so in words.
+    expect(await harness.dispatch('approvals.answer', { id: 'gone', answer: 'deny' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
     const inbox = valueOf<{ messages: { seq: number }[] }>(await harness.dispatch('inbox.page', {}));
     expect(
       await harness.dispatch('inbox.reply', { seq: inbox.messages[0]!.seq, text: 'Thanks' }),

@@ -6,6 +6,7 @@ import { runToEnd, stepRun } from '../../app/run';
 import { DEFAULT_TURN_CONCURRENCY } from '../../run/provider-concurrency';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type Command } from '../command';
+import { APPROVAL_OPTIONS, approvalPolicies, cliApprovalAsker } from '../approval-answers';
 import { orgFolder, positiveInteger } from '../org-arg';
 import { answerOf, withOrgContext } from '../org-context';
 import { runElsewhereMessage } from '../run-elsewhere';
@@ -68,8 +69,10 @@ function refuseIfRunElsewhere(org: string): void {
 export const runCommand: Command = {
   name: 'run',
   summary: 'Run the org for N ticks (default 1), offline-safe; resumes where the last run stopped.',
-  usage: 'run <org> [--ticks N] [--interval SECONDS] [--concurrency N] [--follow] [--json]',
+  usage:
+    'run <org> [--ticks N] [--interval SECONDS] [--concurrency N] [--follow] [--json] [--approve TOOL] [--deny TOOL]',
   options: {
+    ...APPROVAL_OPTIONS,
     ticks: { type: 'string' },
     interval: { type: 'string' },
     concurrency: { type: 'string' },
@@ -88,6 +91,7 @@ export const runCommand: Command = {
       '--concurrency',
       DEFAULT_TURN_CONCURRENCY,
     );
+    const approvals = cliApprovalAsker(io, approvalPolicies(values));
     refuseIfRunElsewhere(org);
     const reports: TickReport[] = [];
     const follow = values.follow ? new ProgressPrinter(io, Boolean(values.json)) : undefined;
@@ -112,6 +116,7 @@ export const runCommand: Command = {
         concurrency,
         program: 'lemming run',
         claimRun: true,
+        approvals,
         onTick: (report) => {
           reports.push(report);
           if (values.json) return;
@@ -129,14 +134,16 @@ export const runCommand: Command = {
 export const tickCommand: Command = {
   name: 'tick',
   summary: 'Run exactly one tick.',
-  usage: 'tick <org> [--json]',
-  options: { json: { type: 'boolean' } },
+  usage: 'tick <org> [--json] [--approve TOOL] [--deny TOOL]',
+  options: { json: { type: 'boolean' }, ...APPROVAL_OPTIONS },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
+    const approvals = cliApprovalAsker(io, approvalPolicies(values));
     refuseIfRunElsewhere(org);
     const { report } = await withOrgContext(org, io, values, (context) => answerOf(stepRun(context)), {
       program: 'lemming tick',
       claimRun: true,
+      approvals,
     });
     if (values.json) printJson(io, report);
     else printTick(io, report);

@@ -17,6 +17,7 @@ import { useRunStore } from '../views/run/run-store';
 import { SettingsView } from '../views/settings/SettingsView';
 import { TimelineView } from '../views/timeline/TimelineView';
 import { ToolStoreView } from '../views/tool-store/ToolStoreView';
+import { ApprovalCards } from '../views/approvals/ApprovalCards';
 import { UpdateReadyBanner } from '../views/updates/UpdateReadyBanner';
 import { NavBar } from './NavBar';
 import { OrgPage } from './OrgPage';
@@ -50,6 +51,7 @@ export function Shell() {
       <UpdateReadyBanner />
       {isOpen && (
         <>
+          <ApprovalCards key={`approvals:${state.org.path}`} />
           <RunControls key={state.org.path} />
           <NavBar onNavigate={focusMain} />
         </>

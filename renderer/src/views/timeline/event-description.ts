@@ -20,6 +20,8 @@ const TITLES: Record<KnownEventKind, string> = {
   model_refused: 'The model declined',
   tool_call: 'Tool call',
   tool_result: 'Tool result',
+  approval_requested: 'Asked for approval',
+  approval_answered: 'Approval answered',
   memory_update: 'Memory update',
   memory_snapshot: 'Memory found on disk',
   credit: 'Credits',
@@ -94,6 +96,20 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
       return [
         { label: 'Tool', value: event.tool },
         { label: 'Arguments', value: compact(event.args) },
+      ];
+    case 'approval_requested':
+      return [
+        { label: 'Tool', value: event.tool },
+        { label: 'Arguments', value: compact(event.args) },
+        { label: 'Why it asks', value: event.reason },
+        { label: 'Denied if unanswered by', value: event.expires_at },
+      ];
+    case 'approval_answered':
+      return [
+        { label: 'Tool', value: event.tool },
+        { label: 'Answer', value: event.answer.replace('_', ' ') },
+        { label: 'Answered by', value: event.source.replace('_', ' ') },
+        { label: 'Reason', value: event.reason ?? '' },
       ];
     case 'tool_result':
       return [

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { isHumanOperator, problemLocation, type CatalogTool, type Connector } from '../../../../engine/api';
 import { Badge } from '../../components/Badge';
+import { ApprovalSettingsSection } from '../approvals/ApprovalSettingsSection';
 import { lemming } from '../../lemming';
 import { ConnectorDrawer } from './ConnectorDrawer';
 import { McpServerDetails } from './McpServerDetails';
@@ -80,6 +81,7 @@ export function ToolStoreView() {
         </ul>
       )}
       <ToolGrants tools={catalog.tools} grants={catalog.grants} />
+      <ApprovalSettingsSection />
       {open && <ConnectorDrawer key={open.id} connector={open} onClose={() => setDrawer(null)} />}
     </section>
   );

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+
+/**
+ * "Ask me first" (docs/ARCHITECTURE.md, “Approvals”): for each tool and agent, whether a call may run
+ * without asking (`always`), must be approved by the person first (`ask`), or may never run (`never`).
+ */
+export const ApprovalMode = z.enum(['never', 'ask', 'always'], {
+  error: 'an approval setting must be "never", "ask" or "always"',
+});
+export type ApprovalMode = z.infer<typeof ApprovalMode>;
+
+/** How long an unanswered request waits before it counts as denied, unless the file says otherwise. */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
+
+const modesByTool = (what: string) =>
+  z.record(z.string(), ApprovalMode, { error: `${what} must map tool names to "never", "ask" or "always"` });
+
+/** `lemming/config/approvals.json`: the org's approval settings. Unknown fields are kept. */
+export const ApprovalSettings = z.looseObject({
+  /** Seconds a request waits for an answer before it is denied. */
+  timeout_seconds: z
+    .number({ error: 'timeout_seconds must be a number of seconds' })
+    .positive('timeout_seconds must be more than 0')
+    .default(DEFAULT_APPROVAL_TIMEOUT_SECONDS),
+  /** Settings for every agent, by tool name; an agent's own setting wins. */
+  tools: modesByTool('tools').default({}),
+  /** Each agent's settings, by agent name, then tool name. */
+  agents: z
+    .record(z.string(), modesByTool('each entry of agents'), {
+      error: 'agents must map agent names to their tool settings',
+    })
+    .default({}),
+});
+export type ApprovalSettings = z.output<typeof ApprovalSettings>;
+
+/** Who or what answered a request. */
+export const ApprovalSource = z.enum([
+  'person',
+  'setting',
+  'command_line',
+  'unattended',
+  'timeout',
+  'stopped',
+]);
+export type ApprovalSource = z.infer<typeof ApprovalSource>;
+
+/** A call waiting for the person's answer, as the approval card shows it. Secrets in `args` are redacted. */
+export const ApprovalRequest = z.object({
+  id: z.string(),
+  agent: z.string(),
+  tool: z.string(),
+  /** The call's exact arguments, secret values replaced by their names. */
+  args: z.unknown(),
+  /** Why this call asks, in plain words. */
+  reason: z.string(),
+  tick: z.int(),
+  /** When it was asked and when it will count as denied (ISO 8601). */
+  asked_at: z.string(),
+  expires_at: z.string(),
+});
+export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
+
+export const ApprovalAnswerKind = z.enum(['approve_once', 'approve_always', 'deny']);
+export type ApprovalAnswerKind = z.infer<typeof ApprovalAnswerKind>;
+
+/** The answer to one request. A denial's reason is given to the model with the tool error. */
+export const ApprovalAnswer = z.object({
+  answer: ApprovalAnswerKind,
+  reason: z.string().max(2000).optional(),
+  source: ApprovalSource,
+});
+export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
+
+export const AnswerApprovalInput = z.strictObject({
+  id: z.string().min(1),
+  answer: ApprovalAnswerKind,
+  reason: z.string().max(2000).optional(),
+});
+export type AnswerApprovalInput = z.infer<typeof AnswerApprovalInput>;
+
+export const PendingApprovals = z.object({ requests: z.array(ApprovalRequest) });
+export type PendingApprovals = z.infer<typeof PendingApprovals>;
+
+/** One tool's approval setting for one agent, as the Tool Store shows it. */
+export const ToolApprovalSetting = z.object({
+  tool: z.string(),
+  title: z.string(),
+  /** What applies now. */
+  mode: ApprovalMode,
+  /** Where it comes from: the agent's own setting, the org's setting for every agent, or the built-in rule. */
+  from: z.enum(['agent', 'org', 'default']),
+  /** The built-in rule in plain words: when it asks, or that it does not. */
+  defaultRule: z.string(),
+});
+
+export const AgentApprovalSettings = z.object({
+  agent: z.string(),
+  tools: z.array(ToolApprovalSetting),
+});
+
+export const ApprovalSettingsView = z.object({
+  timeoutSeconds: z.number(),
+  agents: z.array(AgentApprovalSettings),
+});
+export type ApprovalSettingsView = z.infer<typeof ApprovalSettingsView>;
+
+/** Sets one agent's mode for one tool; `null` goes back to the org's setting or the built-in rule. */
+export const SetApprovalModeInput = z.strictObject({
+  agent: z.string().min(1),
+  tool: z.string().min(1),
+  mode: ApprovalMode.nullable(),
+});
+export type SetApprovalModeInput = z.infer<typeof SetApprovalModeInput>;
+
+/** How long a request waits for an answer before it is denied. */
+export const SetApprovalTimeoutInput = z.strictObject({
+  seconds: z
+    .number()
+    .positive('the wait must be more than 0 seconds')
+    .max(86_400, 'the wait can be a day at most'),
+});
+export type SetApprovalTimeoutInput = z.infer<typeof SetApprovalTimeoutInput>;

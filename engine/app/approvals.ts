@@ -1,0 +1,155 @@
+import type {
+  AnswerApprovalInput,
+  ApprovalAnswer,
+  ApprovalRequest,
+  ApprovalSettingsView,
+  PendingApprovals,
+  SetApprovalModeInput,
+  SetApprovalTimeoutInput,
+} from '../api/approval-schemas';
+import { fail, ok, type IpcResult } from '../api/result';
+import { discoverAgents } from '../org/discover';
+import { readApprovals, updateApprovals } from '../org/approvals-file';
+import type { ApprovalAsker } from '../tools/approval-gate';
+import { defaultRuleText, settingFor } from '../tools/approval-rule';
+import { findValidAgent } from './agent-lookup';
+import type { OrgContext } from './org-context';
+import { issuesFromProblems } from './problems';
+
+interface Waiting {
+  request: ApprovalRequest;
+  answer: (answer: ApprovalAnswer) => void;
+}
+
+/**
+ * The app's approval requests: each waits here until the person answers its card, or the gate
+ * withdraws it (timeout, run stopped). Only the asking agent's turn waits; `changed` tells the
+ * renderer to pull the list again.
+ */
+export class ApprovalDesk implements ApprovalAsker {
+  private readonly waiting = new Map<string, Waiting>();
+
+  constructor(private readonly changed: () => void) {}
+
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    return new Promise((resolve) => {
+      const settle = (answer: ApprovalAnswer) => {
+        if (!this.waiting.delete(request.id)) return;
+        signal.removeEventListener('abort', withdraw);
+        resolve(answer);
+        this.changed();
+      };
+      const withdraw = () =>
+        settle({ answer: 'deny', source: 'stopped', reason: 'The request was withdrawn.' });
+      this.waiting.set(request.id, { request, answer: settle });
+      signal.addEventListener('abort', withdraw, { once: true });
+      this.changed();
+    });
+  }
+
+  pending(): ApprovalRequest[] {
+    return [...this.waiting.values()].map((waiting) => waiting.request);
+  }
+
+  answer(input: AnswerApprovalInput): boolean {
+    const waiting = this.waiting.get(input.id);
+    if (!waiting) return false;
+    waiting.answer({
+      answer: input.answer,
+      source: 'person',
+      ...(input.reason?.trim() ? { reason: input.reason.trim() } : {}),
+    });
+    return true;
+  }
+}
+
+export function pendingApprovals(desk: ApprovalDesk): IpcResult<PendingApprovals> {
+  return ok({ requests: desk.pending() });
+}
+
+/** Answers one request: approve once, always for this agent (kept in approvals.json), or deny with a reason. */
+export function answerApproval(desk: ApprovalDesk, input: AnswerApprovalInput): IpcResult<PendingApprovals> {
+  if (!desk.answer(input))
+    return fail(
+      'not_found',
+      'This request is no longer waiting: it was answered, timed out, or its run stopped.',
+    );
+  return ok({ requests: desk.pending() });
+}
+
+/** Each agent's granted tools with the approval setting that applies and where it comes from. */
+export async function approvalSettings(context: OrgContext): Promise<IpcResult<ApprovalSettingsView>> {
+  const read = await readApprovals(context.orgPath);
+  if (!read.ok)
+    return fail(
+      'org_unusable',
+      'The approval settings file (lemming/config/approvals.json) has problems.',
+      issuesFromProblems(read.problems),
+    );
+  const settings = read.value;
+  const agents = [];
+  for (const agent of await discoverAgents(context.orgPath)) {
+    if (!agent.valid) continue;
+    const name = agent.resume.name;
+    const verdicts = await context.engine.explainTools(name);
+    agents.push({
+      agent: name,
+      tools: verdicts
+        .filter((verdict) => verdict.layers[0]?.passed)
+        .map((verdict) => {
+          const set = settingFor(settings, name, verdict.name);
+          const defaultRule = defaultRuleText({ name: verdict.name, kind: verdict.kind });
+          return {
+            tool: verdict.name,
+            title: verdict.title,
+            mode: set?.mode ?? (defaultRule === 'Does not ask.' ? ('always' as const) : ('ask' as const)),
+            from: set?.from ?? ('default' as const),
+            defaultRule,
+          };
+        }),
+    });
+  }
+  return ok({ timeoutSeconds: settings.timeout_seconds, agents });
+}
+
+/** Sets (or clears, with `mode: null`) one agent's approval setting for one tool. */
+export async function setApprovalMode(
+  context: OrgContext,
+  input: SetApprovalModeInput,
+): Promise<IpcResult<ApprovalSettingsView>> {
+  const found = await findValidAgent(context.orgPath, input.agent);
+  if (!found.ok) return found;
+  const path = ['agents', input.agent, input.tool];
+  const read = await readApprovals(context.orgPath);
+  const own = read.ok ? Object.keys(read.value.agents[input.agent] ?? {}) : [];
+  // Clearing an agent's last setting removes its entry rather than leaving an empty one.
+  const clearPath = own.length === 1 && own[0] === input.tool ? ['agents', input.agent] : path;
+  const updated = await updateApprovals(
+    context.orgPath,
+    input.mode === null ? [{ path: clearPath, remove: true }] : [{ path, value: input.mode }],
+  );
+  if (!updated.ok)
+    return fail(
+      'invalid_change',
+      'The approval settings could not be saved.',
+      issuesFromProblems(updated.problems),
+    );
+  return approvalSettings(context);
+}
+
+/** Sets how long a request waits for an answer before it counts as denied. */
+export async function setApprovalTimeout(
+  context: OrgContext,
+  input: SetApprovalTimeoutInput,
+): Promise<IpcResult<ApprovalSettingsView>> {
+  const updated = await updateApprovals(context.orgPath, [
+    { path: ['timeout_seconds'], value: input.seconds },
+  ]);
+  if (!updated.ok)
+    return fail(
+      'invalid_change',
+      'The approval settings could not be saved.',
+      issuesFromProblems(updated.problems),
+    );
+  return approvalSettings(context);
+}

@@ -1,0 +1,211 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT, resume, tempOrgs } from '../run/test-support/temp-org';
+import type { ApprovalRequest } from '../api/approval-schemas';
+import { cliApprovalAsker, parseTerminalAnswer } from './approval-answers';
+import type { CliIo } from './cli-io';
+
+const LEMMING = join(REPO_ROOT, 'bin', 'lemming.mjs');
+const orgs = tempOrgs();
+afterEach(() => orgs.cleanup());
+
+function lemming(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [LEMMING, ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** An agent granted the shell whose model asks to run `echo hi > made.txt`, then reports what it was told. */
+function shellOrg(): string {
+  return orgs.build({
+    'lemming/config/models.json': {
+      scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+    },
+    'script.json': {
+      agents: {
+        a: [
+          {
+            when: { round: 1 },
+            respond: { tool_calls: [{ tool: 'shell', args: { command: 'echo hi > made.txt' } }] },
+          },
+          { respond: { notes: 'read the tool results' } },
+        ],
+      },
+    },
+    'agents/a/resume.json': resume('a', { permissions: { read_outboxes: [], tools: ['shell'] } }),
+    'agents/a/workspace/.keep': '',
+  });
+}
+
+function events(org: string): { kind: string; json: string }[] {
+  const db = new Database(join(org, '.lemming', 'timeline.sqlite'), { readonly: true });
+  try {
+    return db.prepare('SELECT kind, json FROM events ORDER BY seq').all() as { kind: string; json: string }[];
+  } finally {
+    db.close();
+  }
+}
+
+/** The prompt of the model call after the tool round: what the model was told. */
+function secondPrompt(org: string): string {
+  const call = events(org)
+    .filter((event) => event.kind === 'model_call')
+    .map((event) => JSON.parse(event.json) as { round: number; prompt: unknown })
+    .find((event) => event.round === 2);
+  return JSON.stringify(call?.prompt ?? null);
+}
+
+describe('lemming run and "ask me first"', () => {
+  it('--deny shell in an unattended run denies the call, tells the model, and records both events', async () => {
+    const org = shellOrg();
+    const ran = await lemming(['run', org, '--deny', 'shell']);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain('denied shell for a (--deny shell)');
+    expect(existsSync(join(org, 'agents/a/workspace/made.txt'))).toBe(false);
+    const kinds = events(org).map((event) => event.kind);
+    expect(kinds).toContain('approval_requested');
+    const answered = events(org).find((event) => event.kind === 'approval_answered')!;
+    expect(JSON.parse(answered.json)).toMatchObject({
+      tool: 'shell',
+      answer: 'deny',
+      source: 'command_line',
+    });
+    const result = events(org).find((event) => event.kind === 'tool_result')!;
+    expect(JSON.parse(result.json)).toMatchObject({ result: { success: false } });
+    expect(secondPrompt(org)).toContain('was started with --deny shell');
+  });
+
+  it('an unattended run with neither --approve nor --deny denies, and says how to allow it', async () => {
+    const org = shellOrg();
+    const ran = await lemming(['run', org]);
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain('no one is at a terminal to approve it');
+    expect(ran.stderr).toContain('--approve shell');
+    const answered = events(org).find((event) => event.kind === 'approval_answered')!;
+    expect(JSON.parse(answered.json)).toMatchObject({ answer: 'deny', source: 'unattended' });
+    expect(secondPrompt(org)).toContain('No one was there to approve it');
+  });
+
+  it('--approve shell runs the call', async () => {
+    const org = shellOrg();
+    const ran = await lemming(['run', org, '--approve', 'shell']);
+    expect(ran.code).toBe(0);
+    expect(readFileSync(join(org, 'agents/a/workspace/made.txt'), 'utf8')).toBe('hi\n');
+    const answered = events(org).find((event) => event.kind === 'approval_answered')!;
+    expect(JSON.parse(answered.json)).toMatchObject({ answer: 'approve_once', source: 'command_line' });
+  });
+
+  it('refuses a tool that is both approved and denied', async () => {
+    const ran = await lemming(['run', shellOrg(), '--approve', 'shell', '--deny', 'shell,http_request']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('shell cannot be both --approve and --deny');
+  });
+});
+
+describe('lemming run at a terminal', () => {
+  // util-linux `script` (Linux) gives the command a pseudo-terminal; BSD `script` takes other arguments.
+  it.skipIf(process.platform !== 'linux')(
+    'asks the person and gives their denial and its reason to the model',
+    async () => {
+      const org = shellOrg();
+      const child = spawn('script', ['-qfec', `${process.execPath} ${LEMMING} run '${org}'`, '/dev/null'], {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let output = '';
+      let answered = false;
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (!answered && output.includes('Allow it?')) {
+          answered = true;
+          child.stdin.write('n not on this machine\r');
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(output).toContain('a asks to run shell {"command":"echo hi > made.txt"}');
+      expect(code).toBe(0);
+      const answer = events(org).find((event) => event.kind === 'approval_answered')!;
+      expect(JSON.parse(answer.json)).toMatchObject({
+        answer: 'deny',
+        source: 'person',
+        reason: 'not on this machine',
+      });
+      expect(secondPrompt(org)).toContain('Their reason: not on this machine');
+    },
+  );
+});
+
+describe('answers typed at the terminal', () => {
+  it('reads y, a and n with a reason', () => {
+    expect(parseTerminalAnswer('y')).toEqual({ answer: 'approve_once', source: 'person' });
+    expect(parseTerminalAnswer(' always ')).toEqual({ answer: 'approve_always', source: 'person' });
+    expect(parseTerminalAnswer('n not on my disk')).toEqual({
+      answer: 'deny',
+      source: 'person',
+      reason: 'not on my disk',
+    });
+    expect(parseTerminalAnswer('')).toEqual({ answer: 'deny', source: 'person' });
+  });
+});
+
+describe('the terminal asker', () => {
+  const request: ApprovalRequest = {
+    id: 'r1',
+    agent: 'writer',
+    tool: 'shell',
+    args: { command: 'ls' },
+    reason: 'It runs a command on this computer with your rights.',
+    tick: 1,
+    asked_at: '2026-01-01T00:00:00.000Z',
+    expires_at: '2026-01-01T00:05:00.000Z',
+  };
+  const io = (answers: string[], asked: string[]): CliIo => ({
+    stdout: { write: () => true },
+    stderr: { write: () => true },
+    env: {},
+    ask: async (question) => {
+      asked.push(question);
+      return answers.shift() ?? '';
+    },
+  });
+  const none = { approve: new Set<string>(), deny: new Set<string>() };
+
+  it('asks one question at a time, showing the agent, the tool, the arguments and why', async () => {
+    const asked: string[] = [];
+    const asker = cliApprovalAsker(io(['n too risky', 'a'], asked), none);
+    const signal = new AbortController().signal;
+    const [first, second] = await Promise.all([
+      asker.ask(request, signal),
+      asker.ask({ ...request, id: 'r2', agent: 'editor' }, signal),
+    ]);
+    expect(first).toEqual({ answer: 'deny', source: 'person', reason: 'too risky' });
+    expect(second).toEqual({ answer: 'approve_always', source: 'person' });
+    expect(asked[0]).toContain('writer asks to run shell {"command":"ls"}');
+    expect(asked[0]).toContain('why it asks: It runs a command on this computer with your rights.');
+    expect(asked[1]).toContain('[a] always for editor');
+  });
+
+  it('does not ask about a tool named by --approve or --deny', async () => {
+    const asked: string[] = [];
+    const asker = cliApprovalAsker(io([], asked), { approve: new Set(['shell']), deny: new Set(['x']) });
+    expect(await asker.ask(request, new AbortController().signal)).toEqual({
+      answer: 'approve_once',
+      source: 'command_line',
+    });
+    expect(asked).toEqual([]);
+  });
+});

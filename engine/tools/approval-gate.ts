@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import type { ApprovalAnswer, ApprovalRequest, ApprovalSettings } from '../api/approval-schemas';
+import type { KnownEventFields } from '../api/timeline-events';
+
+/**
+ * Whoever answers approval requests: the app's approval cards, the terminal, or the command line's
+ * `--approve`/`--deny`. `signal` aborts when the request times out or the run stops: the asker then
+ * withdraws it (its answer no longer counts).
+ */
+export interface ApprovalAsker {
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+}
+
+/** What a turn's toolbox needs to ask first. */
+export interface ApprovalGateOptions {
+  settings: ApprovalSettings;
+  /** Set when approvals.json cannot be read: then every call asks, and this says why. */
+  settingsProblem?: string;
+  asker: ApprovalAsker;
+  /** Keeps "always for this agent" in the approval settings. */
+  remember(agent: string, tool: string): Promise<void>;
+  /** Replaces secret values in the arguments the person and the timeline are shown. */
+  redact<T>(value: T): T;
+  clock?: () => Date;
+}
+
+export interface ApprovalCall {
+  agent: string;
+  tool: string;
+  args: unknown;
+  reason: string;
+  tick: number;
+  record?: ((fields: KnownEventFields) => void) | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Asks for one call and waits for the answer, the timeout (a denial), or the end of the run (a
+ * denial); records the request and the answer in the turn. Never throws.
+ */
+export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall): Promise<ApprovalAnswer> {
+  const now = gate.clock ?? (() => new Date());
+  const timeoutMs = gate.settings.timeout_seconds * 1000;
+  const asked = now();
+  const request: ApprovalRequest = {
+    id: randomUUID(),
+    agent: call.agent,
+    tool: call.tool,
+    args: gate.redact(call.args),
+    reason: call.reason,
+    tick: call.tick,
+    asked_at: asked.toISOString(),
+    expires_at: new Date(asked.getTime() + timeoutMs).toISOString(),
+  };
+  call.record?.({
+    kind: 'approval_requested',
+    request_id: request.id,
+    tool: request.tool,
+    args: request.args,
+    reason: request.reason,
+    expires_at: request.expires_at,
+  });
+  const started = Date.now();
+  const withdraw = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onStop: (() => void) | undefined;
+  const seconds = gate.settings.timeout_seconds;
+  const answer = await Promise.race<ApprovalAnswer>([
+    gate.asker.ask(request, withdraw.signal).catch((error: unknown): ApprovalAnswer => ({
+      answer: 'deny',
+      source: 'unattended',
+      reason: `The request could not be shown (${error instanceof Error ? error.message : String(error)}).`,
+    })),
+    new Promise<ApprovalAnswer>((resolve) => {
+      timer = setTimeout(
+        () =>
+          resolve({
+            answer: 'deny',
+            source: 'timeout',
+            reason: `No one answered within ${seconds} seconds, so it was denied.`,
+          }),
+        timeoutMs,
+      );
+    }),
+    new Promise<ApprovalAnswer>((resolve) => {
+      const stopped = () =>
+        resolve({ answer: 'deny', source: 'stopped', reason: 'The run was stopped before anyone answered.' });
+      if (call.signal?.aborted) return stopped();
+      onStop = stopped;
+      call.signal?.addEventListener('abort', stopped, { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
+  if (onStop) call.signal?.removeEventListener('abort', onStop);
+  withdraw.abort();
+  let recorded = answer;
+  if (answer.answer === 'approve_always') {
+    try {
+      await gate.remember(call.agent, call.tool);
+    } catch (error) {
+      recorded = {
+        ...answer,
+        reason: `Approved, but the setting could not be saved: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  }
+  call.record?.({
+    kind: 'approval_answered',
+    request_id: request.id,
+    tool: request.tool,
+    answer: recorded.answer,
+    source: recorded.source,
+    ...(recorded.reason ? { reason: recorded.reason } : {}),
+    waited_ms: Date.now() - started,
+  });
+  return recorded;
+}
+
+/** The tool error a denied call returns to the model. */
+export function denialText(tool: string, answer: ApprovalAnswer): string {
+  const why = answer.reason ? ` ${answer.reason}` : '';
+  switch (answer.source) {
+    case 'timeout':
+    case 'stopped':
+      return `Tool '${tool}' was not run: it needed the user's approval.${why}`;
+    case 'unattended':
+    case 'command_line':
+      return `Tool '${tool}' was not run: it needed the user's approval and was denied.${why}`;
+    default:
+      return `Tool '${tool}' was not run: the user denied it.${why ? ` Their reason:${why}` : ''}`;
+  }
+}

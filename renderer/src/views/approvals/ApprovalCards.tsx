@@ -1,0 +1,118 @@
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { AnswerApprovalInput, ApprovalRequest } from '../../../../engine/api';
+import { attempt } from '../../components/activity-store';
+import { lemming } from '../../lemming';
+import './approvals.css';
+
+/** Calls waiting for the person's approval: read once, then again on every `approvals.changed` ping. */
+function usePendingApprovals(): [ApprovalRequest[], (requests: ApprovalRequest[]) => void] {
+  const [requests, setRequests] = useState<ApprovalRequest[]>([]);
+  useEffect(() => {
+    let live = true;
+    const pull = () =>
+      void lemming()
+        .approvals.pending()
+        .then((result) => {
+          if (live && result.ok) setRequests(result.value.requests);
+        });
+    const stop = lemming().on('approvals.changed', pull);
+    pull();
+    return () => {
+      live = false;
+      stop();
+    };
+  }, []);
+  return [requests, setRequests];
+}
+
+/** One card per waiting call, above every view: who asks, for which tool, with what, and why. */
+export function ApprovalCards() {
+  const [requests, setRequests] = usePendingApprovals();
+  const answer = useCallback(
+    async (input: AnswerApprovalInput) => {
+      const left = await attempt('Sending your answer…', 'Your answer could not be given', () =>
+        lemming().approvals.answer(input),
+      );
+      if (left) setRequests(left.requests);
+    },
+    [setRequests],
+  );
+  if (requests.length === 0) return null;
+  return (
+    <section className="approval-cards" aria-label="Waiting for your approval">
+      {requests.map((request) => (
+        <ApprovalCard key={request.id} request={request} onAnswer={answer} />
+      ))}
+    </section>
+  );
+}
+
+function ApprovalCard({
+  request,
+  onAnswer,
+}: {
+  request: ApprovalRequest;
+  onAnswer(input: AnswerApprovalInput): Promise<void>;
+}) {
+  const headingId = useId();
+  const reasonId = useId();
+  const [denying, setDenying] = useState(false);
+  const [reason, setReason] = useState('');
+  const deadline = new Date(request.expires_at).toLocaleTimeString();
+  return (
+    <article className="approval-card" role="alertdialog" aria-labelledby={headingId}>
+      <h2 id={headingId}>
+        {request.agent} wants to use {request.tool}
+      </h2>
+      <p className="approval-why">{request.reason}</p>
+      <p className="approval-args-label">Exactly what it will do:</p>
+      <pre className="approval-args">{JSON.stringify(request.args, null, 2)}</pre>
+      <p className="muted">
+        Only {request.agent} waits for your answer; the other agents go on. If you do not answer by {deadline}
+        , the call is denied.
+      </p>
+      {denying ? (
+        <form
+          className="approval-deny"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void onAnswer({ id: request.id, answer: 'deny', ...(reason.trim() ? { reason } : {}) });
+          }}
+        >
+          <label htmlFor={reasonId}>Why not? {request.agent} is told this.</label>
+          <input
+            id={reasonId}
+            value={reason}
+            maxLength={2000}
+            onChange={(event) => setReason(event.target.value)}
+            autoFocus
+          />
+          <div className="approval-actions">
+            <button type="button" onClick={() => setDenying(false)}>
+              Back
+            </button>
+            <button type="submit" className="danger">
+              Deny
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="approval-actions">
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void onAnswer({ id: request.id, answer: 'approve_once' })}
+          >
+            Allow once
+          </button>
+          <button type="button" onClick={() => void onAnswer({ id: request.id, answer: 'approve_always' })}>
+            Always allow for {request.agent}
+          </button>
+          <button type="button" onClick={() => setDenying(true)}>
+            Deny…
+          </button>
+        </div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,160 @@
+import { useEffect, useId, useState } from 'react';
+import type { ApprovalMode, ApprovalSettingsView } from '../../../../engine/api';
+import { attempt } from '../../components/activity-store';
+import { lemming } from '../../lemming';
+import './approvals.css';
+
+const MODE_WORDS: Record<ApprovalMode, string> = {
+  always: 'Always allowed',
+  ask: 'Ask me first',
+  never: 'Never allowed',
+};
+
+/** "Ask me first" in the Tool Store: for each agent and each tool it has, when a call needs your approval. */
+export function ApprovalSettingsSection() {
+  const [view, setView] = useState<ApprovalSettingsView | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [agent, setAgent] = useState('');
+  const [timeoutText, setTimeoutText] = useState<string | null>(null);
+  const headingId = useId();
+  useEffect(() => {
+    let live = true;
+    const pull = () =>
+      void lemming()
+        .approvals.settings()
+        .then((result) => {
+          if (!live) return;
+          if (result.ok) {
+            setView(result.value);
+            setProblem(null);
+          } else setProblem(result.error.message);
+        });
+    const offAgents = lemming().on('agents.changed', pull);
+    pull();
+    return () => {
+      live = false;
+      offAgents();
+    };
+  }, []);
+
+  const setMode = async (agentName: string, tool: string, mode: ApprovalMode | null) => {
+    const next = await attempt(
+      'Saving the approval setting…',
+      'The approval setting could not be saved',
+      () => lemming().approvals.setMode({ agent: agentName, tool, mode }),
+    );
+    if (next) setView(next);
+  };
+
+  if (problem)
+    return (
+      <section aria-labelledby={headingId} className="approval-settings">
+        <h3 id={headingId}>Ask me first</h3>
+        <p className="inline-alert" role="alert">
+          {problem}
+        </p>
+      </section>
+    );
+  if (!view) return null;
+  const timeout = timeoutText ?? String(view.timeoutSeconds);
+  const shown = view.agents.find((entry) => entry.agent === agent) ?? view.agents[0];
+  return (
+    <section aria-labelledby={headingId} className="approval-settings">
+      <div className="tool-grants-heading">
+        <h3 id={headingId}>Ask me first</h3>
+        {view.agents.length > 0 && (
+          <label>
+            Approval settings for agent{' '}
+            <select value={shown?.agent ?? ''} onChange={(event) => setAgent(event.target.value)}>
+              {view.agents.map((entry) => (
+                <option key={entry.agent} value={entry.agent}>
+                  {entry.agent}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      <p className="muted">
+        Choose which of an agent&apos;s tools may run on their own and which wait for your yes.
+      </p>
+      <form
+        className="approval-timeout"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const seconds = Number(timeout);
+          void attempt('Saving the approval wait…', 'The wait could not be saved', () =>
+            lemming().approvals.setTimeout({ seconds }),
+          ).then((next) => {
+            if (!next) return;
+            setView(next);
+            setTimeoutText(null);
+          });
+        }}
+      >
+        <label>
+          Deny a request nobody answers after{' '}
+          <input
+            type="number"
+            min={1}
+            max={86400}
+            value={timeout}
+            onChange={(event) => setTimeoutText(event.target.value)}
+            aria-describedby={`${headingId}-wait`}
+          />{' '}
+          seconds
+        </label>
+        <button type="submit" disabled={Number(timeout) === view.timeoutSeconds}>
+          Save
+        </button>
+        <span id={`${headingId}-wait`} className="muted">
+          (now {view.timeoutSeconds} seconds)
+        </span>
+      </form>
+      {!shown || shown.tools.length === 0 ? (
+        <p>{shown ? `${shown.agent} has no tools yet.` : 'No valid agents yet.'}</p>
+      ) : (
+        <table aria-label={`Approval settings for ${shown.agent}`}>
+          <thead>
+            <tr>
+              <th scope="col">Tool</th>
+              <th scope="col">When it runs</th>
+              <th scope="col">Built-in rule</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.tools.map((tool) => (
+              <tr key={tool.tool}>
+                <th scope="row">
+                  {tool.title} <code>{tool.tool}</code>
+                </th>
+                <td>
+                  <select
+                    aria-label={`When ${tool.tool} runs for ${shown.agent}`}
+                    value={tool.from === 'agent' ? tool.mode : 'default'}
+                    onChange={(event) =>
+                      void setMode(
+                        shown.agent,
+                        tool.tool,
+                        event.target.value === 'default' ? null : (event.target.value as ApprovalMode),
+                      )
+                    }
+                  >
+                    <option value="default">
+                      {tool.from === 'org' ? 'As set for all agents' : 'Built-in rule'} (
+                      {MODE_WORDS[tool.mode]})
+                    </option>
+                    <option value="always">{MODE_WORDS.always}</option>
+                    <option value="ask">{MODE_WORDS.ask}</option>
+                    <option value="never">{MODE_WORDS.never}</option>
+                  </select>
+                </td>
+                <td className="muted">{tool.defaultRule}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
