@@ -22,6 +22,27 @@ export const PolicyChange = z.discriminatedUnion('kind', [
 ]);
 export type PolicyChange = z.infer<typeof PolicyChange>;
 
+/**
+ * What an MCP server says about one of its tools (the MCP spec's ToolAnnotations): hints, not
+ * guarantees. Carried on the tool's descriptor (ToolSpec.annotations) so approval defaults can ask
+ * before a destructive or open-world call.
+ */
+export const ToolAnnotations = z.object({
+  title: z.string().optional(),
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
+
+/**
+ * The built-in call a composed tool ends in (the shell, a web request with its method, a file tool):
+ * the approval rule judges that call, so a wrapper never asks less than what it wraps.
+ */
+export const ApprovalTarget = z.object({ name: z.string(), kind: ToolKind, method: z.string().optional() });
+export type ApprovalTarget = z.infer<typeof ApprovalTarget>;
+
 /** The policy resolver's verdict on one tool for one agent: what the explainer shows. */
 export const ToolVerdict = z.object({
   name: z.string(),
@@ -32,6 +53,9 @@ export const ToolVerdict = z.object({
   /** The smallest set of changes that makes the tool available; null when available or when none exists. */
   fix: z.object({ changes: z.array(PolicyChange), summary: z.string() }).nullable(),
   note: z.string().optional(),
+  /** What the tool's descriptor says for the approval rule: an MCP tool's hints, a composed tool's end. */
+  annotations: ToolAnnotations.optional(),
+  endsIn: ApprovalTarget.optional(),
 });
 export type ToolVerdict = z.infer<typeof ToolVerdict>;
 
@@ -99,20 +123,6 @@ export const ToolsCatalog = z.object({
   ),
 });
 export type ToolsCatalog = z.infer<typeof ToolsCatalog>;
-
-/**
- * What an MCP server says about one of its tools (the MCP spec's ToolAnnotations): hints, not
- * guarantees. Carried on the tool's descriptor (ToolSpec.annotations) so approval defaults can ask
- * before a destructive or open-world call.
- */
-export const ToolAnnotations = z.object({
-  title: z.string().optional(),
-  readOnlyHint: z.boolean().optional(),
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
-});
-export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
 
 /** One tool of an MCP server, as its card shows it. */
 export const McpToolView = z.object({

@@ -98,7 +98,7 @@ export async function approvalSettings(context: OrgContext): Promise<IpcResult<A
         .filter((verdict) => verdict.layers[0]?.passed)
         .map((verdict) => {
           const set = settingFor(settings, name, verdict.name);
-          const defaultRule = defaultRuleText({ name: verdict.name, kind: verdict.kind });
+          const defaultRule = defaultRuleText(verdict);
           return {
             tool: verdict.name,
             title: verdict.title,

@@ -76,6 +76,49 @@ describe('"ask me first" in a run', () => {
     expect(desk.pending()).toEqual([]);
   });
 
+  it('a composed tool that runs the shell asks as the shell does', async () => {
+    const path = orgs.build({
+      'lemming/config/models.json': {
+        scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+      },
+      'lemming/config/approvals.json': { timeout_seconds: 0.3 },
+      'tools/run_it.yaml': [
+        'name: run_it',
+        'description: Run a command',
+        'parameters:',
+        '  type: object',
+        '  properties:',
+        '    cmd: {type: string}',
+        '  required: [cmd]',
+        'implementation:',
+        '  primitive: shell',
+        '  args: {command: "${cmd}"}',
+        '',
+      ].join('\n'),
+      'script.json': {
+        agents: {
+          z: [
+            {
+              when: { round: 1 },
+              respond: { tool_calls: [{ tool: 'run_it', args: { cmd: 'echo hi > made.txt' } }] },
+            },
+            { respond: { notes: 'done' } },
+          ],
+        },
+      },
+      'agents/z/resume.json': resume('z', {
+        permissions: { read_outboxes: [], tools: ['run_it', 'run_it via shell'] },
+      }),
+    });
+    const engine = await open(path, new ApprovalDesk(() => {}));
+    await engine.runTick();
+    expect(existsSync(join(path, 'agents/z/workspace/made.txt'))).toBe(false);
+    const [requested] = events(engine, ['approval_requested']);
+    expect(requested).toMatchObject({ agent: 'z', tool: 'run_it' });
+    expect(requested!.reason).toBe('run_it runs shell. It runs a command on this computer with your rights.');
+    expect(events(engine, ['approval_answered'])[0]).toMatchObject({ answer: 'deny', source: 'timeout' });
+  });
+
   it("pauses only the asking agent's turn; approving always for it is kept and not asked again", async () => {
     const path = org({
       z: { tool: 'shell', args: { command: 'echo hi >> made.txt' } },

@@ -18,6 +18,34 @@ describe('the built-in "ask me first" rule', () => {
     expect(defaultNeed({ name: 'memory_write', kind: 'memory' }, {}).mode).toBe('always');
   });
 
+  it('judges a composed tool by the built-in call it ends in, so a wrapper never asks less', () => {
+    const wrapping = (endsIn: { name: string; kind: 'shell' | 'network' | 'file'; method?: string }) => ({
+      name: 'run_it',
+      kind: endsIn.kind,
+      endsIn,
+    });
+    expect(defaultNeed(wrapping({ name: 'shell', kind: 'shell' }), { cmd: 'rm -rf shared' })).toEqual({
+      mode: 'ask',
+      reason: 'run_it runs shell. It runs a command on this computer with your rights.',
+    });
+    expect(defaultNeed(wrapping({ name: 'http_request', kind: 'network', method: 'POST' }), {}).mode).toBe(
+      'ask',
+    );
+    expect(defaultNeed(wrapping({ name: 'http_request', kind: 'network', method: 'GET' }), {}).mode).toBe(
+      'always',
+    );
+    // A delegate to http_request templates its method: unknown, so it asks.
+    expect(defaultNeed(wrapping({ name: 'http_request', kind: 'network' }), { method: 'GET' }).mode).toBe(
+      'ask',
+    );
+    expect(defaultRuleText(wrapping({ name: 'shell', kind: 'shell' }))).toBe(
+      'It runs shell, so it asks before every command.',
+    );
+    expect(defaultRuleText(wrapping({ name: 'http_request', kind: 'network', method: 'GET' }))).toBe(
+      'Does not ask.',
+    );
+  });
+
   it("reads an MCP tool's hints from its descriptor, with the MCP specification's defaults", () => {
     const mcp = (annotations?: Record<string, boolean>) => ({
       name: 'mcp__files__tool',

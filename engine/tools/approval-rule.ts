@@ -1,5 +1,5 @@
 import type { ApprovalMode, ApprovalSettings } from '../api/approval-schemas';
-import type { ToolAnnotations } from '../api/tool-schemas';
+import type { ApprovalTarget, ToolAnnotations } from '../api/tool-schemas';
 
 /** What the approval rule needs to know about a tool. */
 export interface ApprovalSubject {
@@ -7,6 +7,8 @@ export interface ApprovalSubject {
   kind: string;
   /** An MCP tool's hints, from its descriptor. */
   annotations?: ToolAnnotations | undefined;
+  /** For a composed tool: the built-in call it ends in, judged in its place. */
+  endsIn?: ApprovalTarget | undefined;
 }
 
 /** Whether a call may run: at once, after the person says yes, or not at all, and why. */
@@ -29,6 +31,15 @@ function mcpRisks(annotations: ToolAnnotations | undefined): string[] {
 
 /** The built-in rule for a tool, whatever the call's arguments, in plain words (for the Tool Store). */
 export function defaultRuleText(subject: ApprovalSubject): string {
+  if (subject.endsIn) {
+    const { name, method } = subject.endsIn;
+    if (name === 'http_request' && method)
+      return SAFE_HTTP_METHODS.has(method.toUpperCase())
+        ? 'Does not ask.'
+        : `Asks before every call: it sends a ${method.toUpperCase()} request.`;
+    const wrapped = defaultRuleText({ name, kind: subject.endsIn.kind });
+    return wrapped === 'Does not ask.' ? wrapped : `It runs ${name}, so it ${lowerFirst(wrapped)}`;
+  }
   if (subject.name === 'shell') return 'Asks before every command.';
   if (subject.name === 'http_request') return 'Asks before anything but reading a web page (GET or HEAD).';
   if (subject.kind === 'file') return "Asks before changing files outside the agent's own workspace.";
@@ -45,6 +56,15 @@ export function defaultRuleText(subject: ApprovalSubject): string {
  * the sandbox sees where they lead: see writeApprovalReason.)
  */
 export function defaultNeed(subject: ApprovalSubject, args: unknown): ApprovalNeed {
+  if (subject.endsIn) {
+    const { name, kind, method } = subject.endsIn;
+    // A composed call's arguments are its own, not the wrapped tool's: the method comes from its file,
+    // and a delegate to http_request (whose method is templated) is judged as an unknown method.
+    const need = defaultNeed({ name, kind }, method ? { method } : {});
+    return need.mode === 'ask'
+      ? { mode: 'ask', reason: `${subject.name} runs ${name}. ${need.reason}` }
+      : need;
+  }
   if (subject.name === 'shell')
     return { mode: 'ask', reason: 'It runs a command on this computer with your rights.' };
   if (subject.name === 'http_request') {
@@ -103,6 +123,10 @@ export function approvalNeed(
 /** Why a write asks when the default rule applies: it leads outside the agent's workspace. Null: it does not ask. */
 export function writeApprovalReason(shownPath: string, insideWorkspace: boolean): string | null {
   return insideWorkspace ? null : `It changes ${shownPath}, outside the agent's own workspace.`;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 function capitalize(text: string): string {

@@ -35,6 +35,8 @@ export function resolveTools(input: PolicyInput): ToolVerdict[] {
       layers,
       fix: available ? null : findFix(entry, input),
       ...(entry.readiness.ready && entry.readiness.note ? { note: entry.readiness.note } : {}),
+      ...(entry.spec.annotations ? { annotations: entry.spec.annotations } : {}),
+      ...(entry.spec.endsIn ? { endsIn: entry.spec.endsIn } : {}),
     };
   });
 }

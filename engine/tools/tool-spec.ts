@@ -1,5 +1,5 @@
 import type { ToolKind } from '../api/agent-schemas';
-import type { ToolAnnotations } from '../api/tool-schemas';
+import type { ApprovalTarget, ToolAnnotations } from '../api/tool-schemas';
 import type { ToolDefinition } from '../models/types';
 import type { OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
@@ -44,5 +44,7 @@ export interface ToolSpec {
   freeform?: { syntax: 'lark'; grammar: string; description: string };
   /** For an MCP tool: what its server says about it (read-only, destructive, idempotent, open-world). */
   annotations?: ToolAnnotations;
+  /** For a composed tool: the built-in call it ends in, which the approval rule judges in its place. */
+  endsIn?: ApprovalTarget;
   run(args: unknown, context: ToolContext): Promise<ToolResult>;
 }

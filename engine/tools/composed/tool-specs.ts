@@ -89,6 +89,9 @@ export function composedToolSpecs(
         kind,
         title: titleOf(tool.name),
         definition: { name: tool.name, description: tool.description, parameters: tool.parameters },
+        endsIn: isHttpCall(last.implementation)
+          ? { name: 'http_request', kind, method: last.implementation.method }
+          : { name: last.implementation.primitive, kind },
         run: (args, context) => runComposedTool(tool, args, context, environment),
       },
     });
