@@ -73,8 +73,8 @@ test('the agent node shows the answer as the model writes it, before the turn en
 test("the agent's page shows the whole answer being written", async ({ lemming }, testInfo) => {
   server = await openOrgWithSlowWriter(lemming);
   const { page } = lemming;
-  await page.getByTestId('org-graph').locator('[data-agent-node="writer"] .agent-node-title').click();
-  await expect(page.getByRole('heading', { name: /^writer/ })).toBeVisible();
+  await page.getByTestId('org-graph').getByRole('button', { name: 'Open agent writer' }).click();
+  await expect(page.getByRole('form', { name: 'Resume of writer' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Step one tick' }).click();
   const panel = page.getByRole('region', { name: 'What writer is writing now' });
