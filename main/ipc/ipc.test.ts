@@ -101,6 +101,7 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { connector: 'builtin:web', values: { enabled: { deep: true } } },
     { connector: '', values: { enabled: true } },
   ],
+  'connectors.importMcp': [{}, { from: 'windsurf' }, { from: '/etc/passwd' }, { from: 'claude', file: 'x' }],
   'secrets.list': [{ reveal: true }],
   'secrets.set': [
     { name: 'api_key', value: 'x' },
