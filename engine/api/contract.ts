@@ -67,6 +67,8 @@ import {
   ApplyFixInput,
   Connector,
   ConnectorConfigInput,
+  McpImportInput,
+  McpImportResult,
   ConnectorList,
   SetEnabledInput,
   SetEnabledResult,
@@ -253,6 +255,12 @@ export const contract = {
     summary: "Set or clear a connector's fields; values go to the secret store and are never returned.",
     input: ConnectorConfigInput,
     output: Connector,
+  }),
+  'connectors.importMcp': channel({
+    summary:
+      "Add the MCP servers Claude Desktop or Cursor uses to this org's mcp.json; their env and header values go to the secret store.",
+    input: McpImportInput,
+    output: McpImportResult,
   }),
 
   'secrets.list': channel({

@@ -239,3 +239,18 @@ export const ConnectorConfigInput = z
       .refine((values) => Object.keys(values).length > 0, 'Give at least one value.'),
   })
   .strict();
+
+/** Apps whose MCP servers can be imported (their config files, where each keeps them on this OS). */
+export const McpImportSource = z.enum(['claude', 'cursor']);
+export type McpImportSource = z.infer<typeof McpImportSource>;
+
+export const McpImportInput = z.object({ from: McpImportSource }).strict();
+
+/** What an import did: the servers added to mcp.json, the secrets stored for them (names only), what was left out. */
+export const McpImportResult = z.object({
+  file: z.string(),
+  imported: z.array(z.string()),
+  secrets: z.array(z.string()),
+  skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+});
+export type McpImportResult = z.infer<typeof McpImportResult>;

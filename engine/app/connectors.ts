@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { fail, ok, type IpcResult } from '../api/result';
-import type { Connector, ConnectorConfigInput, ConnectorList } from '../api/tool-schemas';
+import type { Connector, ConnectorConfigInput, ConnectorList, McpImportResult } from '../api/tool-schemas';
 import type { JsonEdit } from '../files/json-edit';
 import { parseHostPatterns } from '../net/host-patterns';
 import type { OrgPolicy } from '../org/policy-file';
@@ -235,14 +235,7 @@ export async function setConnectorConfig(
 export async function importMcpServers(
   context: OrgContext,
   input: { from: ImportSource | string },
-): Promise<
-  IpcResult<{
-    file: string;
-    imported: string[];
-    secrets: string[];
-    skipped: { name: string; reason: string }[];
-  }>
-> {
+): Promise<IpcResult<McpImportResult>> {
   const file = (IMPORT_SOURCES as readonly string[]).includes(input.from)
     ? importSourceFile(input.from as ImportSource)
     : input.from;

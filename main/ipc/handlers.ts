@@ -11,7 +11,7 @@ import {
   setApprovalTimeout,
 } from '../../engine/app/approvals';
 import { testConnection } from '../../engine/app/connection-test';
-import { listConnectors, setConnectorConfig } from '../../engine/app/connectors';
+import { importMcpServers, listConnectors, setConnectorConfig } from '../../engine/app/connectors';
 import { creditBalances, creditHistory } from '../../engine/app/credits';
 import { prepareDemoOrg } from '../../engine/app/demo-org';
 import { savePositions } from '../../engine/app/layout-file';
@@ -135,6 +135,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
 
     'connectors.list': () => inOrg((session) => listConnectors(session)),
     'connectors.setConfig': (input) => inOrg((session) => setConnectorConfig(session, input)),
+    'connectors.importMcp': (input) => inOrg((session) => importMcpServers(session, input)),
 
     'secrets.list': () => listSecrets(host.secrets, host.current()?.orgPath ?? null),
     'secrets.set': ({ name, value }) => setSecret(host.secrets, name, value),

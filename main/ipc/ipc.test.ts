@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { channels, contract, type Channel } from '../../engine/api/contract';
@@ -101,6 +102,7 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { connector: 'builtin:web', values: { enabled: { deep: true } } },
     { connector: '', values: { enabled: true } },
   ],
+  'connectors.importMcp': [{}, { from: 'windsurf' }, { from: '/etc/passwd' }, { from: 'claude', file: 'x' }],
   'secrets.list': [{ reveal: true }],
   'secrets.set': [
     { name: 'api_key', value: 'x' },
@@ -324,6 +326,18 @@ describe('dispatch', () => {
       ok: false,
       error: { code: 'not_found' },
     });
+    // No Claude Desktop here (an empty home): the import says where it looked, and adds nothing.
+    const home = process.env.HOME;
+    const emptyHome = mkdtempSync(join(tmpdir(), 'lemming-no-claude-'));
+    process.env.HOME = emptyHome;
+    try {
+      const imported = await harness.dispatch('connectors.importMcp', { from: 'claude' });
+      expect(imported).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      expect(JSON.stringify(imported)).toContain('claude_desktop_config.json');
+    } finally {
+      process.env.HOME = home;
+      rmSync(emptyHome, { recursive: true });
+    }
     const inbox = valueOf<{ messages: { seq: number }[] }>(await harness.dispatch('inbox.page', {}));
     expect(
       await harness.dispatch('inbox.reply', { seq: inbox.messages[0]!.seq, text: 'Thanks' }),

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEMO_ORG, REPO_ROOT, expect, test } from '../harness/lemming-fixture';
 
@@ -48,4 +49,54 @@ test('the Tool Store shows MCP servers as cards: running with their tools, or fa
     .filter({ hasText: 'mcp__everything__echo' });
   await echo.getByRole('checkbox', { name: 'Enabled for writer' }).check();
   await expect(running).toContainText('Enabled for writer');
+});
+
+test('"Import from Claude Desktop" adds the servers Claude Desktop uses; their values go to the secret store, not mcp.json', async ({
+  lemming,
+}, testInfo) => {
+  const home = mkdtempSync(join(tmpdir(), 'lemming-home-'));
+  mkdirSync(join(home, '.config', 'Claude'), { recursive: true });
+  writeFileSync(
+    join(home, '.config', 'Claude', 'claude_desktop_config.json'),
+    JSON.stringify({
+      mcpServers: { everything: { ...everything, env: { EVERYTHING_TOKEN: 'tok-31337-secret' } } },
+    }),
+  );
+  const realHome = process.env.HOME;
+  process.env.HOME = home;
+  try {
+    const org = lemming.copyOfFolder(DEMO_ORG);
+    const { page } = lemming;
+    await lemming.gotoApp();
+    await page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Main views' })
+      .getByRole('button', { name: 'Tool Store' })
+      .click();
+    await expect(page.getByRole('listitem', { name: 'everything' })).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Import from Claude Desktop' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Added one server: everything.' })).toContainText(
+      'One value was saved in the secret store.',
+    );
+    await expect(page.getByRole('listitem', { name: 'everything' })).toContainText('Running');
+    const importRow = page.getByRole('button', { name: 'Import from Cursor' }).locator('..');
+    await importRow.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath('tool-store-mcp-imported.png') });
+
+    const config = readFileSync(join(org, 'lemming/config/mcp.json'), 'utf8');
+    expect(config).toContain('everything');
+    expect(config).not.toContain('tok-31337-secret');
+    expect(JSON.stringify(lemming.calls)).not.toContain('tok-31337-secret');
+
+    // A second import finds the server already there and says so.
+    await page.getByRole('button', { name: 'Import from Claude Desktop' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'No server was added.' })).toContainText(
+      'everything',
+    );
+  } finally {
+    process.env.HOME = realHome;
+    rmSync(home, { recursive: true, force: true });
+  }
 });

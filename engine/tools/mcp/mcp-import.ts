@@ -1,13 +1,14 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { McpImportSource } from '../../api/tool-schemas';
 import { parseJsonText } from '../../files/json-text';
 import { readTextFile } from '../../files/read-text-file';
 import { McpServerName, SECRET_REFERENCE } from './mcp-config';
 
 /** Apps whose MCP settings can be imported, and where each keeps them on this OS. */
-export const IMPORT_SOURCES = ['claude', 'cursor'] as const;
-export type ImportSource = (typeof IMPORT_SOURCES)[number];
+export const IMPORT_SOURCES = McpImportSource.options;
+export type ImportSource = McpImportSource;
 
 export function importSourceFile(
   source: ImportSource,

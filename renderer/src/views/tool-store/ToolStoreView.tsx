@@ -4,6 +4,7 @@ import { Badge } from '../../components/Badge';
 import { ApprovalSettingsSection } from '../approvals/ApprovalSettingsSection';
 import { lemming } from '../../lemming';
 import { ConnectorDrawer } from './ConnectorDrawer';
+import { McpImport } from './McpImport';
 import { McpServerDetails } from './McpServerDetails';
 import { useToolStore } from './tool-store-store';
 import './tool-store.css';
@@ -80,6 +81,7 @@ export function ToolStoreView() {
           ))}
         </ul>
       )}
+      <McpImport onImported={() => void load()} />
       <ToolGrants tools={catalog.tools} grants={catalog.grants} />
       <ApprovalSettingsSection />
       {open && <ConnectorDrawer key={open.id} connector={open} onClose={() => setDrawer(null)} />}
