@@ -39,6 +39,8 @@ export const GraphNode = z.object({
   stateReason: z.string(),
   /** Balance in credits; null until the agent's first turn seeds it. */
   balance: z.number().nullable(),
+  /** What each of its turns costs before any model or tool charge (credits.json's cost_per_action); null when the file cannot be read. */
+  costPerAction: z.number().nullable(),
   /** Where the user put the node; null when never placed. */
   position: Position.nullable(),
   /** Reads every other agent's outbox (`*`). */

@@ -1,4 +1,5 @@
 import type { GraphEdge, GraphNode, OrgGraph } from '../api/org-schemas';
+import { defaultCreditEntry, readCredits } from '../org/credits-file';
 import { discoverAgents } from '../org/discover';
 import { nameOf } from './agent-lookup';
 import { describeAgentState } from './agents';
@@ -59,9 +60,10 @@ export async function orgGraph(
   context: OrgContext,
   logError?: (context: string, error: unknown) => void,
 ): Promise<OrgGraph> {
-  const [agents, layout] = await Promise.all([
+  const [agents, layout, credits] = await Promise.all([
     discoverAgents(context.orgPath),
     readPositions(context.orgPath),
+    readCredits(context.orgPath),
   ]);
   if (!layout.ok) logError?.('reading node positions', new Error(layout.message));
   const positions = layout.ok ? layout.positions : {};
@@ -82,6 +84,10 @@ export async function orgGraph(
       state,
       stateReason: reason,
       balance,
+      costPerAction: !credits.ok
+        ? null
+        : (credits.value[name]?.cost_per_action ??
+          (agent.valid ? defaultCreditEntry(agent.resume).cost_per_action : null)),
       position: positions[name] ?? null,
       readsAll: agent.valid && agent.resume.permissions.read_outboxes.includes('*'),
       unknownNames: unknownNames.get(name) ?? [],

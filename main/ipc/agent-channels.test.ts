@@ -205,6 +205,21 @@ describe('org channels', () => {
     expect(graph.edges).toContainEqual({ from: 'writer', to: 'human', kind: 'read', viaWildcard: true });
   });
 
+  it("each node carries what a turn costs: credits.json's cost_per_action, else the default a first run writes", async () => {
+    const { harness, org } = await openDemo();
+    writeFileSync(
+      join(org, 'lemming/config/credits.json'),
+      JSON.stringify({ researcher: { model: 'demo-scripted', cost_per_action: 0.25, credits_left: 50 } }),
+    );
+    const graph = valueOf<{ nodes: any[] }>(await harness.dispatch('org.graph', {}));
+    const cost = (name: string) => graph.nodes.find((node) => node.name === name)?.costPerAction;
+    expect(cost('researcher')).toBe(0.25);
+    expect(cost('writer')).toBe(0.01);
+    writeFileSync(join(org, 'lemming/config/credits.json'), '{ not json');
+    const broken = valueOf<{ nodes: any[] }>(await harness.dispatch('org.graph', {}));
+    expect(broken.nodes.find((node) => node.name === 'researcher')?.costPerAction).toBeNull();
+  });
+
   it('an agent out of credits shows as such in the graph', async () => {
     const { harness, org } = await openDemo();
     writeFileSync(

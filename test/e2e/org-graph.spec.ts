@@ -131,6 +131,7 @@ test('selecting a card opens its baseball card; dragging one agent onto another 
   await expect(card.getByLabel('Model of writer')).toHaveValue('demo-scripted');
   await expect(card).toContainText('Every 2 ticks, offset 1');
   await expect(card).toContainText('manager, researcher');
+  await expect(card).toContainText('Cost per turn0.01 credits, plus what its model and tools use');
   await page.screenshot({ path: testInfo.outputPath('baseball-card.png') });
 
   const resumeOf = (name: string) =>

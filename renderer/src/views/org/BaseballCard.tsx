@@ -141,6 +141,12 @@ export function BaseballCard({ graph, agent, runPhase, onOpenAgent, onOpenTurn, 
           {agent.balance === null ? 'Not charged yet' : `${agent.balance} left`}
           {resume?.credits && ` of ${resume.credits.max_credits}`}
         </dd>
+        <dt>Cost per turn</dt>
+        <dd>
+          {agent.costPerAction === null
+            ? 'Unknown (the credits file cannot be read)'
+            : `${agent.costPerAction} credits, plus what its model and tools use`}
+        </dd>
         <dt>Last turn</dt>
         <dd>
           {lastTurn && lastTurn.tick !== null ? (

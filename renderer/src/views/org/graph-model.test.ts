@@ -10,6 +10,7 @@ function node(name: string, firePoint: number, firesNextTick = true): GraphNode 
     state: 'idle',
     stateReason: 'Has not run yet.',
     balance: null,
+    costPerAction: null,
     position: null,
     readsAll: false,
     unknownNames: [],
