@@ -67,9 +67,7 @@ test('a folder without an agents folder is refused, nothing is written, and an o
   const folder = join(lemming.copyOfFolder(DEMO_ORG), 'shared', 'not-an-org');
   mkdirSync(folder, { recursive: true });
   const { page } = lemming;
-  await lemming.gotoApp();
-  await page.getByRole('textbox', { name: 'Org folder path' }).fill(folder);
-  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await lemming.openOrgAt(folder);
 
   const refusal = page.getByRole('alert').filter({ hasText: 'This folder is not an org' });
   await expect(refusal).toBeVisible();

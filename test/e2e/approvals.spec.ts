@@ -54,17 +54,11 @@ function timeline(org: string): Record<string, any>[] {
   }
 }
 
-async function openOrg(lemming: LemmingHarness, org: string): Promise<void> {
-  await lemming.gotoApp();
-  await lemming.page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
-  await lemming.page.getByRole('button', { name: 'Open', exact: true }).click();
-}
-
 test('approving one call and denying another: the model sees the denial, and every answer is in the timeline', async ({
   lemming,
 }, testInfo) => {
   const org = shellOrg(lemming);
-  await openOrg(lemming, org);
+  await lemming.openOrgAt(org);
   const { page } = lemming;
   await page.getByRole('button', { name: 'Step one tick' }).click();
 
@@ -114,21 +108,15 @@ test('approving one call and denying another: the model sees the denial, and eve
   expect(lemming.events.some((event) => event.name === 'approvals.changed')).toBe(true);
 
   // The timeline view shows the answers in words.
-  await page
-    .getByRole('navigation', { name: 'Main views' })
-    .getByRole('button', { name: 'Timeline' })
-    .click();
+  await lemming.showView('Timeline');
   await expect(page.getByText('shell denied (person): never delete the shared folder')).toBeVisible();
 });
 
 test("the Tool Store shows and changes each agent's approval settings", async ({ lemming }, testInfo) => {
   const org = shellOrg(lemming);
-  await openOrg(lemming, org);
+  await lemming.openOrgAt(org);
   const { page } = lemming;
-  await page
-    .getByRole('navigation', { name: 'Main views' })
-    .getByRole('button', { name: 'Tool Store' })
-    .click();
+  await lemming.showView('Tool Store');
   const section = page.getByRole('region', { name: 'Ask me first' });
   await section.getByLabel('Approval settings for agent').selectOption('keeper');
   const table = section.getByRole('table', { name: 'Approval settings for keeper' });

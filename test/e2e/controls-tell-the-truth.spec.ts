@@ -78,10 +78,7 @@ test("the Tool Store's per-agent list has the org's composed tools, and their to
   const org = demoWithWeather(lemming);
   await openOrg(lemming, org);
   const { page } = lemming;
-  await page
-    .getByRole('navigation', { name: 'Main views' })
-    .getByRole('button', { name: 'Tool Store' })
-    .click();
+  await lemming.showView('Tool Store');
   await page.getByRole('combobox', { name: 'Show tools for agent' }).selectOption('writer');
   const weather = page
     .getByRole('list', { name: 'Tools' })
@@ -139,10 +136,7 @@ test('Tool Store cards are Ready only when the org lets their tools work, and a 
   const org = demoWithWeather(lemming);
   await openOrg(lemming, org);
   const { page } = lemming;
-  await page
-    .getByRole('navigation', { name: 'Main views' })
-    .getByRole('button', { name: 'Tool Store' })
-    .click();
+  await lemming.showView('Tool Store');
 
   const web = page.getByRole('listitem', { name: 'Web requests' });
   const weather = page.getByRole('listitem', { name: 'Fetch weather' });

@@ -17,13 +17,8 @@ test('the Tool Store shows MCP servers as cards: running with their tools, or fa
     JSON.stringify({ mcpServers: { everything, notes: { command: 'no-such-notes-server' } } }, null, 2),
   );
   const { page } = lemming;
-  await lemming.gotoApp();
-  await page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
-  await page.getByRole('button', { name: 'Open', exact: true }).click();
-  await page
-    .getByRole('navigation', { name: 'Main views' })
-    .getByRole('button', { name: 'Tool Store' })
-    .click();
+  await lemming.openOrgAt(org);
+  await lemming.showView('Tool Store');
 
   const running = page.getByRole('listitem', { name: 'everything' });
   await expect(running).toContainText('Running');
@@ -67,13 +62,8 @@ test('"Import from Claude Desktop" adds the servers Claude Desktop uses; their v
   try {
     const org = lemming.copyOfFolder(DEMO_ORG);
     const { page } = lemming;
-    await lemming.gotoApp();
-    await page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
-    await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await page
-      .getByRole('navigation', { name: 'Main views' })
-      .getByRole('button', { name: 'Tool Store' })
-      .click();
+    await lemming.openOrgAt(org);
+    await lemming.showView('Tool Store');
     await expect(page.getByRole('listitem', { name: 'everything' })).toHaveCount(0);
 
     await page.getByRole('button', { name: 'Import from Claude Desktop' }).click();

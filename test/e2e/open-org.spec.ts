@@ -84,9 +84,7 @@ test('a malformed resume shows as an invalid agent with its reason, and the app 
 });
 
 test('a path that is not a folder is refused with a reason', async ({ lemming }) => {
-  await lemming.gotoApp();
-  await lemming.page.getByRole('textbox', { name: 'Org folder path' }).fill('/definitely/not/here');
-  await lemming.page.getByRole('button', { name: 'Open', exact: true }).click();
+  await lemming.openOrgAt('/definitely/not/here');
   await expect(lemming.page.getByRole('alert')).toContainText('No folder at /definitely/not/here');
 });
 

@@ -60,13 +60,8 @@ function seedTimeline(org: string): void {
 }
 
 async function openTimelineView(lemming: LemmingHarness, org: string): Promise<void> {
-  await lemming.gotoApp();
-  await lemming.page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
-  await lemming.page.getByRole('button', { name: 'Open', exact: true }).click();
-  await lemming.page
-    .getByRole('navigation', { name: 'Main views' })
-    .getByRole('button', { name: 'Timeline' })
-    .click();
+  await lemming.openOrgAt(org);
+  await lemming.showView('Timeline');
   await expect(lemming.page.getByRole('heading', { name: 'Timeline', level: 2 })).toBeVisible();
 }
 

@@ -18,9 +18,7 @@ function seed(org: string, events: TimelineEventInput[]): void {
 async function openTimelineOf(lemming: LemmingHarness, events: TimelineEventInput[]) {
   const org = lemming.copyOfFolder(DEMO_ORG);
   seed(org, events);
-  await lemming.gotoApp();
-  await lemming.page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
-  await lemming.page.getByRole('button', { name: 'Open', exact: true }).click();
+  await lemming.openOrgAt(org);
   await lemming.page
     .getByRole('navigation', { name: 'Main views' })
     .getByRole('button', { name: /^Timeline/ })

@@ -34,13 +34,8 @@ function orgWithTools(lemming: LemmingHarness): string {
 }
 
 async function openToolStore(lemming: LemmingHarness, org: string): Promise<void> {
-  await lemming.gotoApp();
-  await lemming.page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
-  await lemming.page.getByRole('button', { name: 'Open', exact: true }).click();
-  await lemming.page
-    .getByRole('navigation', { name: 'Main views' })
-    .getByRole('button', { name: 'Tool Store' })
-    .click();
+  await lemming.openOrgAt(org);
+  await lemming.showView('Tool Store');
   await expect(lemming.page.getByRole('heading', { name: 'Tool Store', level: 2 })).toBeVisible();
 }
 

@@ -27,13 +27,8 @@ test('a turn with two tool calls opens from a timeline row: each call with its r
 }, testInfo) => {
   const { page } = lemming;
   const org = await ranInspectorOrg();
-  await lemming.gotoApp();
-  await page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
-  await page.getByRole('button', { name: 'Open', exact: true }).click();
-  await page
-    .getByRole('navigation', { name: 'Main views' })
-    .getByRole('button', { name: 'Timeline' })
-    .click();
+  await lemming.openOrgAt(org);
+  await lemming.showView('Timeline');
 
   // From a timeline row: the clerk's file_read call, then "Open this turn".
   const row = page.locator('.timeline-row', { hasText: 'file_read' }).first();
@@ -103,9 +98,7 @@ test('a turn with two tool calls opens from a timeline row: each call with its r
 test('the agent page lists its turns, each opening the inspector', async ({ lemming }) => {
   const { page } = lemming;
   const org = await ranInspectorOrg();
-  await lemming.gotoApp();
-  await page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
-  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await lemming.openOrgAt(org);
   await page.getByRole('button', { name: 'Open agent clerk', exact: true }).click();
   const turns = page.getByRole('list', { name: 'Recent turns of clerk' });
   await turns.getByRole('button', { name: 'Tick 1' }).click();

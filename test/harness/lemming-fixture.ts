@@ -55,6 +55,10 @@ export interface LemmingHarness {
   /** A fresh temporary copy of a folder (fixtures are never touched in place). */
   copyOfFolder(source: string): string;
   gotoApp(): Promise<void>;
+  /** Loads the app and opens the org at `path` by typing it, as a person would. */
+  openOrgAt(path: string): Promise<void>;
+  /** Switches to one of the main views by its tab. */
+  showView(name: 'Org' | 'Timeline' | 'Tool Store' | 'Settings'): Promise<void>;
 }
 
 /**
@@ -132,6 +136,9 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
     });
     await page.addInitScript({ content: await harnessPreloadScript() });
 
+    const gotoApp = async () => {
+      await page.goto(`${server.origin}/index.html`);
+    };
     await use({
       page,
       origin: server.origin,
@@ -152,8 +159,14 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
         cpSync(source, copy, { recursive: true });
         return copy;
       },
-      gotoApp: async () => {
-        await page.goto(`${server.origin}/index.html`);
+      gotoApp,
+      openOrgAt: async (path) => {
+        await gotoApp();
+        await page.getByRole('textbox', { name: 'Org folder path' }).fill(path);
+        await page.getByRole('button', { name: 'Open', exact: true }).click();
+      },
+      showView: async (name) => {
+        await page.getByRole('navigation', { name: 'Main views' }).getByRole('button', { name }).click();
       },
     });
 
