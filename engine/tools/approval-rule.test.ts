@@ -44,6 +44,9 @@ describe('the built-in "ask me first" rule', () => {
     expect(defaultRuleText(wrapping({ name: 'http_request', kind: 'network', method: 'GET' }))).toBe(
       'Does not ask.',
     );
+    expect(defaultRuleText(wrapping({ name: 'http_request', kind: 'network', method: 'POST' }))).toBe(
+      'Asks before every call: it sends a POST request, which can change things on that server.',
+    );
   });
 
   it("reads an MCP tool's hints from its descriptor, with the MCP specification's defaults", () => {

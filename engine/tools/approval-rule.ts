@@ -33,10 +33,11 @@ function mcpRisks(annotations: ToolAnnotations | undefined): string[] {
 export function defaultRuleText(subject: ApprovalSubject): string {
   if (subject.endsIn) {
     const { name, method } = subject.endsIn;
-    if (name === 'http_request' && method)
-      return SAFE_HTTP_METHODS.has(method.toUpperCase())
-        ? 'Does not ask.'
-        : `Asks before every call: it sends a ${method.toUpperCase()} request.`;
+    if (method) {
+      // The method is fixed in the tool's file, so the rule for one call is the rule for every call.
+      const need = defaultNeed({ name, kind: subject.endsIn.kind }, { method });
+      return need.mode === 'ask' ? `Asks before every call: ${lowerFirst(need.reason)}` : 'Does not ask.';
+    }
     const wrapped = defaultRuleText({ name, kind: subject.endsIn.kind });
     return wrapped === 'Does not ask.' ? wrapped : `It runs ${name}, so it ${lowerFirst(wrapped)}`;
   }
