@@ -6,7 +6,7 @@ import { EVENT_CHANNEL } from '../engine/api/events';
 import { sqliteVersion } from '../engine/timeline/sqlite';
 import { ok } from '../engine/api/result';
 import { EngineThread } from './engine-host/engine-thread';
-import type { EngineWorkerData } from './engine-host/worker-messages';
+import { ENGINE_RESOURCE_LIMITS, type EngineWorkerData } from './engine-host/worker-messages';
 import { bindIpc } from './ipc/bind';
 import { createRelay } from './ipc/dispatch';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, resolveRendererAsset } from './protocol/app-protocol';
@@ -25,8 +25,6 @@ import { mainWindowOptions } from './window/main-window-options';
 const devServerUrl = app.isPackaged ? undefined : process.env.LEMMING_DEV_SERVER_URL;
 const rendererDir = join(__dirname, '..', 'renderer');
 const trustedOrigins = devServerUrl ? [APP_ORIGIN, originOf(devServerUrl)] : [APP_ORIGIN];
-/** The engine thread's young generation, in MiB (three semi-spaces of 1 MiB, as the CLI runs). */
-const ENGINE_YOUNG_GENERATION_MB = 3;
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
@@ -100,9 +98,7 @@ async function start(): Promise<void> {
   const engine = await EngineThread.start(
     new Worker(join(__dirname, 'engine-worker.cjs'), {
       workerData,
-      // A small young generation: a run allocates fast and keeps little, and a big one only promotes
-      // garbage into old space (the CLI's --max-semi-space-size=1, bin/lemming.mjs).
-      resourceLimits: { maxYoungGenerationSizeMb: ENGINE_YOUNG_GENERATION_MB },
+      resourceLimits: ENGINE_RESOURCE_LIMITS,
     }),
     {
       secretStore: secrets.store,

@@ -1,4 +1,4 @@
-import { cpSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
@@ -8,6 +8,7 @@ import { ok } from '../../engine/api/result';
 import { openFileSecretStore } from '../../engine/secrets/file-secret-store';
 import { createRelay, type Dispatch } from '../ipc/dispatch';
 import { EngineThread } from './engine-thread';
+import { writeJsonlEvents } from './test-support/jsonl-events-file';
 import type { EngineWorkerData } from './worker-messages';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
@@ -56,16 +57,6 @@ async function startEngine(importFile: () => string | null) {
   threads.push(thread);
   const dispatch: Dispatch = createRelay({ 'app.info': async () => ok(APP_INFO) }, thread.dispatch);
   return { dispatch, events, dir };
-}
-
-async function writeEvents(file: string, count: number): Promise<void> {
-  const out = createWriteStream(file);
-  for (let index = 0; index < count; index += 1) {
-    const line = `${JSON.stringify({ kind: index % 3 === 0 ? 'notes' : 'imported_reading', agent: `agent-${index % 7}`, tick: Math.floor(index / 100), text: `reading number ${index} of the night sky`, value: index })}\n`;
-    if (!out.write(line)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
 }
 
 /**
@@ -118,7 +109,7 @@ describe('the engine thread', () => {
     { timeout: 300_000 },
     async () => {
       const file = join(tempDir(), 'events.jsonl');
-      await writeEvents(file, 200_000);
+      await writeJsonlEvents(file, 200_000);
       const { dispatch, dir } = await startEngine(() => file);
       const org = join(dir, 'org');
       cpSync(DEMO_ORG, org, { recursive: true });

@@ -4,6 +4,13 @@ import type { IpcResult } from '../../engine/api/result';
 import type { AppInfo } from '../../engine/api/schemas';
 import type { EngineHostOptions } from './engine-host';
 
+/**
+ * The engine thread's young generation, in MiB (three semi-spaces of 1 MiB, as the CLI runs): a run
+ * allocates fast and keeps little, and a big one only promotes garbage into old space (the CLI's
+ * --max-semi-space-size=1, bin/lemming.mjs).
+ */
+export const ENGINE_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 3 };
+
 /** What the engine thread is started with (structured-cloned into it). */
 export interface EngineWorkerData {
   /** Only for tests that start the TypeScript source: the module the bootstrap file imports. */

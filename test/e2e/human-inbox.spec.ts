@@ -61,7 +61,7 @@ test('an agent replies to the human: the header shows 1 unread, the inbox shows 
   await page.screenshot({ path: testInfo.outputPath('inbox-unread-dark.png'), fullPage: true });
   await page.emulateMedia({ colorScheme: 'light' });
 
-  const org = lemming.host.current()!.orgPath;
+  const org = lemming.currentOrgPath();
   const before = humanOutbox(org).length;
   await message.getByRole('button', { name: 'Reply' }).click();
   await message.getByRole('textbox', { name: 'Reply to manager' }).fill('Sounds good. Keep it short.');

@@ -30,7 +30,7 @@ test('while `lemming run` runs the org, the run controls say another program run
   const { page } = lemming;
   await page.getByRole('button', { name: 'Open the demo org' }).click();
   await expect(page.locator('[data-app-state="open"]')).toBeVisible();
-  const org = lemming.host.current()!.orgPath;
+  const org = lemming.currentOrgPath();
   const controls = page.getByRole('region', { name: 'Run controls' });
 
   const cli = await cliRun(org);
@@ -48,17 +48,17 @@ test('while `lemming run` runs the org, the run controls say another program run
     await controls.screenshot({ path: testInfo.outputPath('run-held-elsewhere.png') });
     await page.screenshot({ path: testInfo.outputPath('run-held-elsewhere-page.png'), fullPage: true });
 
-    // The app's own run controls are refused by the engine too, not only hidden: no tick of its own is run.
-    const session = lemming.host.current()!;
-    expect(session.engine.runLockHolder()?.pid).toBe(cli.pid);
-    const refused = await session.controller.step();
-    expect(session.controller.state()).toMatchObject({
-      phase: 'idle',
-      ticksRun: 0,
-      heldElsewhere: { pid: cli.pid, program: 'lemming run' },
+    // The app's own run controls are refused by the engine too, not only hidden: a Step asked over the
+    // bridge (as a stale window would) runs no tick of the app's own.
+    const refused = await page.evaluate(() => window.lemming.run.step());
+    expect(refused).toMatchObject({ ok: false, error: { code: 'busy' } });
+    expect(refused.ok ? '' : refused.error.message).toMatch(
+      /being run by another program: lemming run \(pid \d+/,
+    );
+    expect(await page.evaluate(() => window.lemming.run.state())).toMatchObject({
+      ok: true,
+      value: { phase: 'idle', ticksRun: 0, heldElsewhere: { pid: cli.pid, program: 'lemming run' } },
     });
-    expect(refused).toMatchObject({ ok: false });
-    expect(refused.ok ? '' : refused.reason).toMatch(/being run by another program: lemming run \(pid \d+/);
   } finally {
     cli.kill('SIGKILL');
   }

@@ -172,12 +172,13 @@ test('the live tail follows at the newest end and counts new events when the use
   opened.timeline.close();
   await openTimelineView(lemming, org);
   const { page } = lemming;
-  const session = lemming.host.current()!;
+  // Another program writes to the org's timeline file over its own connection, as `lemming run` would;
+  // the app notices the file grew on its own (it looks about once a second while it is not running).
   const append = (texts: string[]) => {
-    session.engine.timeline.appendMany(
-      texts.map((text) => ({ kind: 'note', agent: 'alice', tick: 99, text })),
-    );
-    session.timelineGrew();
+    const other = openTimeline(join(org, '.lemming', 'timeline.sqlite'));
+    if (!other.ok) throw new Error(other.error.message);
+    other.timeline.appendMany(texts.map((text) => ({ kind: 'note', agent: 'alice', tick: 99, text })));
+    other.timeline.close();
   };
 
   const list = page.getByRole('list', { name: 'Events' });
@@ -188,14 +189,14 @@ test('the live tail follows at the newest end and counts new events when the use
   await expect(page.getByRole('region', { name: 'Tool result' })).toContainText('#599');
   await expect(list.locator('.timeline-row[data-seq="599"]')).toBeFocused();
   append(['first live note']);
-  await expect(list.locator('.timeline-row').first()).toContainText('first live note');
+  await expect(list.locator('.timeline-row').first()).toContainText('first live note', { timeout: 10_000 });
 
   await page.getByTestId('timeline-scroll').evaluate((element) => element.scrollTo({ top: 3000 }));
   await page.waitForTimeout(200);
   const firstVisible = await list.locator('.timeline-row').first().textContent();
   append(['second live note', 'third live note']);
   const newEvents = page.getByRole('button', { name: /2 new events/ });
-  await expect(newEvents).toBeVisible();
+  await expect(newEvents).toBeVisible({ timeout: 10_000 });
   expect(await list.locator('.timeline-row').first().textContent()).toBe(firstVisible);
   await page.screenshot({ path: testInfo.outputPath('timeline-new-events.png') });
   await newEvents.click();

@@ -1,13 +1,16 @@
 import { test as base, type Page } from '@playwright/test';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { EventName } from '../../engine/api/events';
+import { ok } from '../../engine/api/result';
+import type { AppInfo } from '../../engine/api/schemas';
 import { openFileSecretStore } from '../../engine/secrets/file-secret-store';
 import { sqliteVersion } from '../../engine/timeline/sqlite';
-import { EngineHost } from '../../main/engine-host/engine-host';
-import { createDispatch } from '../../main/ipc/dispatch';
-import { createHandlers, type Handlers } from '../../main/ipc/handlers';
+import { EngineThread } from '../../main/engine-host/engine-thread';
+import { ENGINE_RESOURCE_LIMITS, type EngineWorkerData } from '../../main/engine-host/worker-messages';
+import { createRelay } from '../../main/ipc/dispatch';
 import { updateHandlers } from '../../main/updates/update-handlers';
 import { isTrustedSender } from '../../main/security/sender';
 import { UpdateController } from '../../main/updates/update-controller';
@@ -20,6 +23,16 @@ export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const RENDERER_DIR = join(REPO_ROOT, 'out', 'renderer');
 export const UPSTREAM_FIXTURES = resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'lemming-upstream');
 export const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
+/** The engine thread as the app starts it (built by `npm run build:electron-bundles`, part of `test:e2e`). */
+const ENGINE_WORKER = join(REPO_ROOT, 'out', 'main', 'engine-worker.cjs');
+const APP_INFO: AppInfo = {
+  name: 'LeMMing Desktop',
+  version: '0.0.0-test',
+  platform: process.platform,
+  runtime: { node: process.versions.node, electron: null, chrome: null, sqlite: sqliteVersion() },
+};
+/** The channels whose answer is the org the page has just opened. */
+const OPENING_CHANNELS: unknown[] = ['org.open', 'org.create', 'firstRun.openDemo'];
 
 /** One call that crossed the bridge, as main answered it. */
 export interface RecordedCall {
@@ -41,8 +54,8 @@ export interface LemmingHarness {
   calls: RecordedCall[];
   /** Every event the engine host pushed into the page, in order. */
   events: DeliveredEvent[];
-  /** The engine host behind the page, as main's in the app. */
-  host: EngineHost;
+  /** The path of the org the page opened last (from the answer main gave it). */
+  currentOrgPath(): string;
   /** The app's updates, as main's in an installed app, over a stand-in for electron-updater. */
   updates: UpdateController;
   updater: StandInUpdater;
@@ -52,6 +65,8 @@ export interface LemmingHarness {
   setPickedFolder(path: string | null): void;
   /** What the next timeline export's save dialog returns. */
   setExportFile(path: string | null): void;
+  /** What the next timeline import's open dialog returns. */
+  setImportFile(path: string | null): void;
   /** A fresh temporary copy of a folder (fixtures are never touched in place). */
   copyOfFolder(source: string): string;
   gotoApp(): Promise<void>;
@@ -63,12 +78,18 @@ export interface LemmingHarness {
 
 /**
  * The renderer test harness: the Vite-built renderer in a system Chromium, with `window.lemming` bound to
- * the real main-process handlers and engine host running in this test process. Calls go through the same
- * dispatcher and the same sender check as ipcMain in the app; the host's events reach the page through
- * the same event hub preload uses. Secrets live in a secrets file in a temp folder.
+ * main's relay in this test process, in front of the engine thread the app runs (`out/main/engine-worker.cjs`
+ * in a worker thread, started by the same EngineThread). Calls go through the same relay and the same sender
+ * check as ipcMain in the app: main answers `app.info` and the updates channels, the engine thread the rest,
+ * asking main for the dialogs and the secret store; its event pings reach the page through the same event
+ * hub preload uses. Secrets live in a secrets file in a temp folder.
  */
 export const test = base.extend<{ lemming: LemmingHarness }>({
   lemming: async ({ page }, use) => {
+    if (!existsSync(ENGINE_WORKER))
+      throw new Error(
+        `${ENGINE_WORKER} is missing: run "npm run build:electron-bundles" (npm run test:e2e does).`,
+      );
     const server: RendererServer = await startRendererServer(RENDERER_DIR);
     const tempDirs: string[] = [];
     const tempDir = () => {
@@ -78,48 +99,45 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
     };
     let pickedFolder: string | null = null;
     let exportFile: string | null = null;
+    let importFile: string | null = null;
     const calls: RecordedCall[] = [];
     const events: DeliveredEvent[] = [];
+    const deliver = (name: EventName, payload: unknown) => {
+      events.push({ name, payload });
+      // A page that is navigating or closed misses the event, as a reloading window would.
+      page.evaluate((message) => window.__lemmingDeliver(message), { name, payload }).catch(() => undefined);
+    };
 
     const secrets = await openFileSecretStore(join(tempDir(), 'secrets.json'));
     if (!secrets.ok) throw new Error(secrets.message);
     const userOrgsFolder = tempDir();
-    const host = await EngineHost.create({
-      secretStore: secrets.store,
-      demoOrgSource: DEMO_ORG,
-      userOrgsFolder,
-      pingIntervalMs: 20,
-    });
+    const workerData: EngineWorkerData = {
+      appInfo: APP_INFO,
+      secretLocation: secrets.store.location,
+      host: { demoOrgSource: DEMO_ORG, userOrgsFolder, env: {}, pingIntervalMs: 20 },
+    };
+    const engine = await EngineThread.start(
+      new Worker(ENGINE_WORKER, { workerData, resourceLimits: ENGINE_RESOURCE_LIMITS }),
+      {
+        secretStore: secrets.store,
+        pickFolder: async () => pickedFolder,
+        pickExportFile: async () => exportFile,
+        pickImportFile: async () => importFile,
+        onEvent: deliver,
+        logError: (context, error) => console.error(`[engine] ${context}:`, error),
+      },
+    );
     const updater = new StandInUpdater();
     const updates = await UpdateController.create({
       updater,
       preference: updatePreferenceIn(tempDir()),
-      onChange: (status) => host.events.emit('updates.changed', status),
+      onChange: (status) => deliver('updates.changed', status),
       logError: () => undefined,
     });
-    const dispatch = createDispatch(
-      {
-        ...createHandlers({
-          appInfo: () => ({
-            name: 'LeMMing Desktop',
-            version: '0.0.0-test',
-            platform: process.platform,
-            runtime: { node: process.versions.node, electron: null, chrome: null, sqlite: sqliteVersion() },
-          }),
-          pickFolder: async () => pickedFolder,
-          pickExportFile: async () => exportFile,
-          pickImportFile: async () => null,
-          host,
-        }),
-        ...updateHandlers(updates),
-      } satisfies Handlers,
-      { redact: (value) => host.redact(value) },
+    const dispatch = createRelay(
+      { 'app.info': async () => ok(APP_INFO), ...updateHandlers(updates) },
+      engine.dispatch,
     );
-    const stopEvents = host.events.on((name, payload) => {
-      events.push({ name, payload });
-      // A page that is navigating or closed misses the event, as a reloading window would.
-      page.evaluate((message) => window.__lemmingDeliver(message), { name, payload }).catch(() => undefined);
-    });
 
     await page.exposeBinding('__lemmingInvoke', async ({ frame }, channel: unknown, input: unknown) => {
       const trusted = isTrustedSender({ url: frame.url(), isMainFrame: frame.parentFrame() === null }, [
@@ -144,7 +162,13 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       origin: server.origin,
       calls,
       events,
-      host,
+      currentOrgPath: () => {
+        const opened = calls.findLast(
+          (call) => OPENING_CHANNELS.includes(call.channel) && (call.response as { ok: boolean }).ok,
+        );
+        if (!opened) throw new Error('The page has not opened an org.');
+        return (opened.response as { value: { path: string } }).value.path;
+      },
       updates,
       updater,
       userOrgsFolder,
@@ -153,6 +177,9 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       },
       setExportFile: (path) => {
         exportFile = path;
+      },
+      setImportFile: (path) => {
+        importFile = path;
       },
       copyOfFolder: (source) => {
         const copy = join(tempDir(), source.split(/[\\/]/).pop() ?? 'org');
@@ -170,8 +197,7 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       },
     });
 
-    stopEvents();
-    await host.dispose();
+    await engine.dispose();
     await server.close();
     for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   },
