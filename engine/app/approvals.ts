@@ -8,10 +8,11 @@ import type {
   SetApprovalTimeoutInput,
 } from '../api/approval-schemas';
 import { fail, ok, type IpcResult } from '../api/result';
+import type { JsonEdit } from '../files/json-edit';
 import { discoverAgents } from '../org/discover';
 import { readApprovals, updateApprovals } from '../org/approvals-file';
 import type { ApprovalAsker } from '../tools/approval-gate';
-import { defaultRuleText, settingFor } from '../tools/approval-rule';
+import { defaultRule, settingFor } from '../tools/approval-rule';
 import { findValidAgent } from './agent-lookup';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
@@ -98,13 +99,13 @@ export async function approvalSettings(context: OrgContext): Promise<IpcResult<A
         .filter((verdict) => verdict.layers[0]?.passed)
         .map((verdict) => {
           const set = settingFor(settings, name, verdict.name);
-          const defaultRule = defaultRuleText(verdict);
+          const rule = defaultRule(verdict);
           return {
             tool: verdict.name,
             title: verdict.title,
-            mode: set?.mode ?? (defaultRule === 'Does not ask.' ? ('always' as const) : ('ask' as const)),
+            mode: set?.mode ?? rule.mode,
             from: set?.from ?? ('default' as const),
-            defaultRule,
+            defaultRule: rule.text,
           };
         }),
     });
@@ -124,17 +125,10 @@ export async function setApprovalMode(
   const own = read.ok ? Object.keys(read.value.agents[input.agent] ?? {}) : [];
   // Clearing an agent's last setting removes its entry rather than leaving an empty one.
   const clearPath = own.length === 1 && own[0] === input.tool ? ['agents', input.agent] : path;
-  const updated = await updateApprovals(
-    context.orgPath,
+  return saveApprovals(
+    context,
     input.mode === null ? [{ path: clearPath, remove: true }] : [{ path, value: input.mode }],
   );
-  if (!updated.ok)
-    return fail(
-      'invalid_change',
-      'The approval settings could not be saved.',
-      issuesFromProblems(updated.problems),
-    );
-  return approvalSettings(context);
 }
 
 /** Sets how long a request waits for an answer before it counts as denied. */
@@ -142,9 +136,15 @@ export async function setApprovalTimeout(
   context: OrgContext,
   input: SetApprovalTimeoutInput,
 ): Promise<IpcResult<ApprovalSettingsView>> {
-  const updated = await updateApprovals(context.orgPath, [
-    { path: ['timeout_seconds'], value: input.seconds },
-  ]);
+  return saveApprovals(context, [{ path: ['timeout_seconds'], value: input.seconds }]);
+}
+
+/** Writes edits to approvals.json and answers with the settings as they are now. */
+async function saveApprovals(
+  context: OrgContext,
+  edits: readonly JsonEdit[],
+): Promise<IpcResult<ApprovalSettingsView>> {
+  const updated = await updateApprovals(context.orgPath, edits);
   if (!updated.ok)
     return fail(
       'invalid_change',

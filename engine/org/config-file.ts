@@ -130,6 +130,18 @@ export async function planConfigEdit<S extends z.ZodType>(
   };
 }
 
+/** One config file's read and edit, bound to its spec: what each `*-file.ts` module exports. */
+export function boundConfigFile<S extends z.ZodType>(spec: ConfigFileSpec<S>) {
+  return {
+    read: (orgPath: string): Promise<ConfigRead<z.output<S>>> => readConfigFile(orgPath, spec),
+    update: (
+      orgPath: string,
+      edits: readonly JsonEdit[],
+      options?: ConfigWriteOptions,
+    ): Promise<ConfigUpdate<z.output<S>>> => updateConfigFile(orgPath, spec, edits, options),
+  };
+}
+
 /** Set edits for the fields of `patch` that are given, under `prefix`. */
 export function patchEdits(patch: Record<string, unknown>, prefix: readonly string[] = []): JsonEdit[] {
   return Object.entries(patch)

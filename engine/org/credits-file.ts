@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import {
+  boundConfigFile,
   patchEdits,
-  readConfigFile,
   unknownKeyWarnings,
-  updateConfigFile,
   type ConfigFileSpec,
-  type ConfigRead,
   type ConfigUpdate,
   type ConfigWriteOptions,
 } from './config-file';
@@ -63,10 +61,10 @@ export function defaultCreditEntry(resume: Pick<Resume, 'model' | 'credits'>): C
   };
 }
 
+const creditsFile = boundConfigFile(CREDITS_SPEC);
+
 /** Every agent's balance; a missing file reads as no entries. */
-export function readCredits(orgPath: string): Promise<ConfigRead<CreditsFile>> {
-  return readConfigFile(orgPath, CREDITS_SPEC);
-}
+export const readCredits = creditsFile.read;
 
 /**
  * Sets the given fields of the given agents' entries, keeping every other key and byte. An agent
@@ -79,5 +77,5 @@ export function updateCredits(
   options: ConfigWriteOptions = {},
 ): Promise<ConfigUpdate<CreditsFile>> {
   const edits = Object.entries(patch).flatMap(([agent, fields]) => patchEdits(fields, [agent]));
-  return updateConfigFile(orgPath, CREDITS_SPEC, edits, options);
+  return creditsFile.update(orgPath, edits, options);
 }

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import {
+  boundConfigFile,
   patchEdits,
-  readConfigFile,
   unknownKeyWarnings,
-  updateConfigFile,
   type ConfigFileSpec,
-  type ConfigRead,
   type ConfigUpdate,
 } from './config-file';
 
@@ -76,12 +74,12 @@ export const ORG_CONFIG_SPEC: ConfigFileSpec<typeof OrgConfigSchema> = {
   },
 };
 
+const orgConfigFile = boundConfigFile(ORG_CONFIG_SPEC);
+
 /** The org's settings; a missing file gives LeMMing's defaults. */
-export function readOrgConfig(orgPath: string): Promise<ConfigRead<OrgConfig>> {
-  return readConfigFile(orgPath, ORG_CONFIG_SPEC);
-}
+export const readOrgConfig = orgConfigFile.read;
 
 /** Changes the given settings, keeping every other key and byte of the file. */
 export function updateOrgConfig(orgPath: string, patch: OrgConfigPatch): Promise<ConfigUpdate<OrgConfig>> {
-  return updateConfigFile(orgPath, ORG_CONFIG_SPEC, patchEdits({ ...patch }));
+  return orgConfigFile.update(orgPath, patchEdits({ ...patch }));
 }

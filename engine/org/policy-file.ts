@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { TOOL_KINDS } from '../api/agent-schemas';
-import {
-  readConfigFile,
-  updateConfigFile,
-  type ConfigFileSpec,
-  type ConfigRead,
-  type ConfigUpdate,
-} from './config-file';
-import type { JsonEdit } from '../files/json-edit';
+import { boundConfigFile, type ConfigFileSpec } from './config-file';
 
 /** This app's org-level tool policy (docs/ARCHITECTURE.md, “Tools”); LeMMing ignores the file. */
 export const POLICY_FILE = 'lemming/config/policy.json';
@@ -52,11 +45,8 @@ export const POLICY_SPEC: ConfigFileSpec<typeof OrgPolicySchema> = {
   defaultDocument: {},
 };
 
-/** The org's policy; a missing file is the default policy (every kind but network, nothing denied). */
-export function readPolicy(orgPath: string): Promise<ConfigRead<OrgPolicy>> {
-  return readConfigFile(orgPath, POLICY_SPEC);
-}
-
-export function updatePolicy(orgPath: string, edits: readonly JsonEdit[]): Promise<ConfigUpdate<OrgPolicy>> {
-  return updateConfigFile(orgPath, POLICY_SPEC, edits);
-}
+/**
+ * The org's policy (a missing file is the default policy: every kind but network, nothing denied), and
+ * edits to it in place.
+ */
+export const { read: readPolicy, update: updatePolicy } = boundConfigFile(POLICY_SPEC);

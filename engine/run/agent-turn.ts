@@ -348,6 +348,14 @@ async function callOnce(
   const report = input.onProgress ? progressReporter(input, round, input.onProgress) : undefined;
   const started = Date.now();
   const temperature = input.agent.resume.model.temperature;
+  // What this call is sent: the turn's later rounds add to `messages` before the turn is committed.
+  const call = {
+    kind: 'model_call' as const,
+    round,
+    model: input.model.key,
+    provider: provider.name,
+    prompt: [...messages],
+  };
   try {
     const response = await provider.complete({
       model: input.model.modelName,
@@ -364,12 +372,7 @@ async function callOnce(
     });
     const costMicro = response.usage ? usageCostMicros(response.usage, input.model.prices) : 0;
     turn.event({
-      kind: 'model_call',
-      round,
-      model: input.model.key,
-      provider: provider.name,
-      // What this call was sent: the turn's later rounds add to `messages` before the turn is committed.
-      prompt: [...messages],
+      ...call,
       tools: tools.map((tool) => tool.name),
       ...(toolChoice ? { tool_choice: toolChoice } : {}),
       response: {
@@ -413,11 +416,7 @@ async function callOnce(
             message: error instanceof Error ? error.message : String(error),
           };
     turn.event({
-      kind: 'model_call',
-      round,
-      model: input.model.key,
-      provider: provider.name,
-      prompt: [...messages],
+      ...call,
       error: failure,
       latency_ms: Date.now() - started,
     });

@@ -63,6 +63,22 @@ interface SeqWindow {
 /** Distinct page query shapes kept prepared; a UI uses a handful, so this only bounds odd callers. */
 const MAX_CACHED_STATEMENTS = 128;
 
+/**
+ * Records a batch's seqs in the window table of its tick or run (`key`, then the batch's first and last
+ * seq and its event count): a new row, or the existing window widened and its count added to.
+ */
+function prepareWindowRecord(
+  db: Database.Database,
+  table: 'event_ticks' | 'event_runs',
+  key: 'tick' | 'run_id',
+): Database.Statement {
+  return db.prepare(
+    `INSERT INTO ${table} (${key}, first_seq, last_seq, events) VALUES (?, ?, ?, ?)
+     ON CONFLICT (${key}) DO UPDATE SET first_seq = min(first_seq, excluded.first_seq),
+       last_seq = max(last_seq, excluded.last_seq), events = events + excluded.events`,
+  );
+}
+
 /** Opens (creating and migrating unless read-only) the timeline database at `file`. */
 export function openTimeline(file: string, options: OpenTimelineOptions = {}): OpenTimelineResult {
   const opened = openDatabase(file, options, timelineMigrations);
@@ -96,20 +112,8 @@ export class TimelineStore {
     this.insertEvent = readonly
       ? null
       : db.prepare('INSERT INTO events (kind, agent, tick, run_id, time, json) VALUES (?, ?, ?, ?, ?, ?)');
-    this.recordTick = readonly
-      ? null
-      : db.prepare(
-          `INSERT INTO event_ticks (tick, first_seq, last_seq, events) VALUES (?, ?, ?, ?)
-           ON CONFLICT (tick) DO UPDATE SET first_seq = min(first_seq, excluded.first_seq),
-             last_seq = max(last_seq, excluded.last_seq), events = events + excluded.events`,
-        );
-    this.recordRun = readonly
-      ? null
-      : db.prepare(
-          `INSERT INTO event_runs (run_id, first_seq, last_seq, events) VALUES (?, ?, ?, ?)
-           ON CONFLICT (run_id) DO UPDATE SET first_seq = min(first_seq, excluded.first_seq),
-             last_seq = max(last_seq, excluded.last_seq), events = events + excluded.events`,
-        );
+    this.recordTick = readonly ? null : prepareWindowRecord(db, 'event_ticks', 'tick');
+    this.recordRun = readonly ? null : prepareWindowRecord(db, 'event_runs', 'run_id');
     this.selectRunWindow = db.prepare(
       'SELECT first_seq AS "from", last_seq AS "to" FROM event_runs WHERE run_id = ?',
     );

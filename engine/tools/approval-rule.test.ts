@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalSettings } from '../api/approval-schemas';
-import { approvalNeed, defaultNeed, defaultRuleText } from './approval-rule';
+import { approvalNeed, defaultNeed, defaultRule } from './approval-rule';
 
 const none = ApprovalSettings.parse({});
 
@@ -38,15 +38,18 @@ describe('the built-in "ask me first" rule', () => {
     expect(defaultNeed(wrapping({ name: 'http_request', kind: 'network' }), { method: 'GET' }).mode).toBe(
       'ask',
     );
-    expect(defaultRuleText(wrapping({ name: 'shell', kind: 'shell' }))).toBe(
-      'It runs shell, so it asks before every command.',
-    );
-    expect(defaultRuleText(wrapping({ name: 'http_request', kind: 'network', method: 'GET' }))).toBe(
-      'Does not ask.',
-    );
-    expect(defaultRuleText(wrapping({ name: 'http_request', kind: 'network', method: 'POST' }))).toBe(
-      'Asks before every call: it sends a POST request, which can change things on that server.',
-    );
+    expect(defaultRule(wrapping({ name: 'shell', kind: 'shell' }))).toEqual({
+      mode: 'ask',
+      text: 'It runs shell, so it asks before every command.',
+    });
+    expect(defaultRule(wrapping({ name: 'http_request', kind: 'network', method: 'GET' }))).toEqual({
+      mode: 'always',
+      text: 'Does not ask.',
+    });
+    expect(defaultRule(wrapping({ name: 'http_request', kind: 'network', method: 'POST' }))).toEqual({
+      mode: 'ask',
+      text: 'Asks before every call: it sends a POST request, which can change things on that server.',
+    });
   });
 
   it("reads an MCP tool's hints from its descriptor, with the MCP specification's defaults", () => {
@@ -67,7 +70,11 @@ describe('the built-in "ask me first" rule', () => {
     });
     // No hints: the specification says assume destructive and open-world.
     expect(defaultNeed(mcp(), {}).mode).toBe('ask');
-    expect(defaultRuleText(mcp({ readOnlyHint: true, openWorldHint: false }))).toBe('Does not ask.');
+    expect(defaultRule(mcp({ readOnlyHint: true, openWorldHint: false }))).toEqual({
+      mode: 'always',
+      text: 'Does not ask.',
+    });
+    expect(defaultRule(mcp()).mode).toBe('ask');
   });
 
   it("lets the agent's own setting win over the org's, and the org's over the rule", () => {

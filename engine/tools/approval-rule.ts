@@ -29,26 +29,35 @@ function mcpRisks(annotations: ToolAnnotations | undefined): string[] {
   ];
 }
 
-/** The built-in rule for a tool, whatever the call's arguments, in plain words (for the Tool Store). */
-export function defaultRuleText(subject: ApprovalSubject): string {
+/** The built-in rule for a tool, whatever the call's arguments: whether it asks, and in plain words (for the Tool Store). */
+export interface DefaultRule {
+  mode: Extract<ApprovalMode, 'always' | 'ask'>;
+  text: string;
+}
+
+const DOES_NOT_ASK: DefaultRule = { mode: 'always', text: 'Does not ask.' };
+const asks = (text: string): DefaultRule => ({ mode: 'ask', text });
+
+export function defaultRule(subject: ApprovalSubject): DefaultRule {
   if (subject.endsIn) {
     const { name, method } = subject.endsIn;
     if (method) {
       // The method is fixed in the tool's file, so the rule for one call is the rule for every call.
       const need = defaultNeed({ name, kind: subject.endsIn.kind }, { method });
-      return need.mode === 'ask' ? `Asks before every call: ${lowerFirst(need.reason)}` : 'Does not ask.';
+      return need.mode === 'ask' ? asks(`Asks before every call: ${lowerFirst(need.reason)}`) : DOES_NOT_ASK;
     }
-    const wrapped = defaultRuleText({ name, kind: subject.endsIn.kind });
-    return wrapped === 'Does not ask.' ? wrapped : `It runs ${name}, so it ${lowerFirst(wrapped)}`;
+    const wrapped = defaultRule({ name, kind: subject.endsIn.kind });
+    return wrapped.mode === 'ask' ? asks(`It runs ${name}, so it ${lowerFirst(wrapped.text)}`) : wrapped;
   }
-  if (subject.name === 'shell') return 'Asks before every command.';
-  if (subject.name === 'http_request') return 'Asks before anything but reading a web page (GET or HEAD).';
-  if (subject.kind === 'file') return "Asks before changing files outside the agent's own workspace.";
+  if (subject.name === 'shell') return asks('Asks before every command.');
+  if (subject.name === 'http_request')
+    return asks('Asks before anything but reading a web page (GET or HEAD).');
+  if (subject.kind === 'file') return asks("Asks before changing files outside the agent's own workspace.");
   if (subject.annotations || subject.name.startsWith(MCP_PREFIX)) {
     const risks = mcpRisks(subject.annotations);
-    return risks.length > 0 ? `Asks before every call: ${risks.join(' and ')}.` : 'Does not ask.';
+    return risks.length > 0 ? asks(`Asks before every call: ${risks.join(' and ')}.`) : DOES_NOT_ASK;
   }
-  return 'Does not ask.';
+  return DOES_NOT_ASK;
 }
 
 /**

@@ -9,19 +9,25 @@ import { denyAllPermissions, type PermissionSession } from './permissions';
 describe('main window webPreferences', () => {
   const preferences = mainWindowOptions('/app/out/preload/index.cjs').webPreferences!;
 
-  it('isolates the renderer: context isolation, sandbox, no Node anywhere', () => {
-    expect(preferences).toMatchObject({
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      experimentalFeatures: false,
-      navigateOnDragDrop: false,
-    });
+  // Each setting the renderer's isolation rests on, with what a page could do without it.
+  const isolation: [setting: keyof typeof preferences, value: boolean, without: string][] = [
+    ['contextIsolation', true, "the page's scripts share preload's globals"],
+    ['sandbox', true, 'the renderer process runs without the OS sandbox'],
+    ['nodeIntegration', false, 'the page can require Node modules'],
+    ['nodeIntegrationInWorker', false, "a page's worker can require Node modules"],
+    ['nodeIntegrationInSubFrames', false, 'a frame can require Node modules'],
+    ['webSecurity', true, 'the same-origin policy is off'],
+    ['allowRunningInsecureContent', false, 'an https page may load http scripts'],
+    ['webviewTag', false, 'the page can embed a <webview> with its own preferences'],
+    ['experimentalFeatures', false, "Chromium's experimental web platform features are on"],
+    ['navigateOnDragDrop', false, 'a dropped file or link navigates the window away from the app'],
+  ];
+
+  it.each(isolation)('sets %s to %s (otherwise %s)', (setting, value) => {
+    expect(preferences[setting]).toBe(value);
+  });
+
+  it('loads the preload it is given', () => {
     expect(preferences.preload).toBe('/app/out/preload/index.cjs');
   });
 

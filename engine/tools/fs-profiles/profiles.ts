@@ -33,25 +33,20 @@ const GEMINI: ProfileTools = {
   write: [geminiWriteFileTool, geminiReplaceTool],
 };
 
+const GEMINI_TOOLS = [
+  geminiReadFileTool,
+  geminiWriteFileTool,
+  geminiReplaceTool,
+  geminiListDirectoryTool,
+  geminiGrepSearchTool,
+  geminiGlobTool,
+];
+
 /** Every tool of each profile, in the anchors' order. `model-agnostic` has gemini's tools. */
 export const TOOL_PROFILES: Readonly<Record<FsToolProfile, readonly FsProfileTool[]>> = {
   codex: [codexApplyPatchTool, codexReadFileTool, codexListDirTool, codexGrepFilesTool],
-  gemini: [
-    geminiReadFileTool,
-    geminiWriteFileTool,
-    geminiReplaceTool,
-    geminiListDirectoryTool,
-    geminiGrepSearchTool,
-    geminiGlobTool,
-  ],
-  'model-agnostic': [
-    geminiReadFileTool,
-    geminiWriteFileTool,
-    geminiReplaceTool,
-    geminiListDirectoryTool,
-    geminiGrepSearchTool,
-    geminiGlobTool,
-  ],
+  gemini: GEMINI_TOOLS,
+  'model-agnostic': GEMINI_TOOLS,
 };
 
 export function profileTools(profile: FsToolProfile): ProfileTools {
