@@ -1,36 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { httpRequest, type HttpRequest, type HttpRequestOptions, type HttpResult } from './http-request';
 import {
   FORBIDDEN_ADDRESS,
-  guardConnections,
   OTHER_PUBLIC_ADDRESS,
   PUBLIC_ADDRESS,
-  startLoopbackNetwork,
   tableLookup,
   testClassifier,
-  type ConnectionGuard,
-  type LoopbackNetwork,
 } from './test-support/loopback-network';
+import { guardedLoopbackNetwork } from './test-support/guarded-loopback-network';
 import { TEST_CA_CERTIFICATE } from './test-support/test-certificates';
 
-let network: LoopbackNetwork;
-let guard: ConnectionGuard;
-
-beforeAll(async () => {
-  network = await startLoopbackNetwork();
-  guard = guardConnections();
-});
-
-afterAll(async () => {
-  guard.restore();
-  await network.close();
-});
-
-afterEach(() => {
-  expect(guard.violations).toEqual([]);
-  network.reset();
-  guard.attempts.length = 0;
-});
+const loopback = guardedLoopbackNetwork();
 
 function send(request: Partial<HttpRequest> & { url: string }, options: Partial<HttpRequestOptions> = {}) {
   return httpRequest(
@@ -56,41 +36,44 @@ function failure(result: HttpResult) {
 }
 
 const redirect = (to: string, status = 302) =>
-  network.url('api.example.test', `/redirect?to=${encodeURIComponent(to)}&status=${status}`);
+  loopback.network.url('api.example.test', `/redirect?to=${encodeURIComponent(to)}&status=${status}`);
 
 describe('redirects', () => {
   it('refuses an allowed host that redirects to a forbidden one at that hop; the forbidden server records nothing', async () => {
-    const result = await send({ url: redirect(network.url(FORBIDDEN_ADDRESS, '/hello')) });
+    const result = await send({ url: redirect(loopback.network.url(FORBIDDEN_ADDRESS, '/hello')) });
 
     expect(failure(result)).toEqual({
       code: 'forbidden_address',
-      message: `redirect 1 to http://127.0.0.1:${network.port}/hello: 127.0.0.1 is this computer (loopback); agents may not reach it`,
+      message: `redirect 1 to http://127.0.0.1:${loopback.network.port}/hello: 127.0.0.1 is this computer (loopback); agents may not reach it`,
     });
-    expect(network.publicServer.requests.map((request) => request.url)).toHaveLength(1);
-    expect(network.forbiddenServer.connections).toBe(0);
-    expect(network.forbiddenServer.requests).toEqual([]);
-    expect(guard.attempts.map((attempt) => attempt.host)).toEqual([PUBLIC_ADDRESS]);
+    expect(loopback.network.publicServer.requests.map((request) => request.url)).toHaveLength(1);
+    expect(loopback.network.forbiddenServer.connections).toBe(0);
+    expect(loopback.network.forbiddenServer.requests).toEqual([]);
+    expect(loopback.guard.attempts.map((attempt) => attempt.host)).toEqual([PUBLIC_ADDRESS]);
   });
 
   it('re-resolves and re-checks the host at every hop', async () => {
     const dns = tableLookup({}, { 'flip.example.test': [[PUBLIC_ADDRESS], [FORBIDDEN_ADDRESS]] });
     const result = await send(
-      { url: `http://flip.example.test:${network.port}/redirect?to=%2Fhello` },
+      { url: `http://flip.example.test:${loopback.network.port}/redirect?to=%2Fhello` },
       { lookup: dns.lookup },
     );
 
     expect(failure(result).message).toBe(
-      `redirect 1 to http://flip.example.test:${network.port}/hello: flip.example.test resolves to 127.0.0.1, which is this computer (loopback); agents may not reach it`,
+      `redirect 1 to http://flip.example.test:${loopback.network.port}/hello: flip.example.test resolves to 127.0.0.1, which is this computer (loopback); agents may not reach it`,
     );
     expect(dns.calls).toEqual(['flip.example.test', 'flip.example.test']);
-    expect(network.forbiddenServer.requests).toEqual([]);
+    expect(loopback.network.forbiddenServer.requests).toEqual([]);
   });
 
   it('stops after the hop limit', async () => {
-    const result = await send({ url: network.url('api.example.test', '/loop') }, { maxRedirects: 3 });
+    const result = await send(
+      { url: loopback.network.url('api.example.test', '/loop') },
+      { maxRedirects: 3 },
+    );
 
     expect(failure(result)).toEqual({ code: 'too_many_redirects', message: 'more than 3 redirects' });
-    expect(network.publicServer.requests).toHaveLength(4);
+    expect(loopback.network.publicServer.requests).toHaveLength(4);
   });
 
   it('refuses a Location that is not a URL', async () => {
@@ -111,7 +94,7 @@ describe('redirects', () => {
     const temporary = response(await send({ ...post, url: redirect('/echo', 307) }));
     expect(JSON.parse(temporary.body.toString())).toMatchObject({ method: 'POST', body: '{"a":1}' });
     expect(temporary.redirects).toBe(1);
-    expect(temporary.url).toBe(network.url('api.example.test', '/echo'));
+    expect(temporary.url).toBe(loopback.network.url('api.example.test', '/echo'));
   });
 
   it('drops credential headers and secret-bearing headers on a cross-origin hop, and keeps them on the same origin', async () => {
@@ -123,15 +106,17 @@ describe('redirects', () => {
     };
     const options = { secretValues: ['s3cr3t'] };
 
-    response(await send({ url: redirect(network.url('other.example.test', '/hello')), headers }, options));
-    const crossOrigin = network.otherServer.requests[0]?.headers;
+    response(
+      await send({ url: redirect(loopback.network.url('other.example.test', '/hello')), headers }, options),
+    );
+    const crossOrigin = loopback.network.otherServer.requests[0]?.headers;
     expect(crossOrigin).toMatchObject({ accept: 'application/json' });
     expect(crossOrigin).not.toHaveProperty('authorization');
     expect(crossOrigin).not.toHaveProperty('x-api-key');
     expect(crossOrigin).not.toHaveProperty('x-tenant-auth');
 
     response(await send({ url: redirect('/hello'), headers }, options));
-    expect(network.publicServer.requests.at(-1)?.headers).toMatchObject({
+    expect(loopback.network.publicServer.requests.at(-1)?.headers).toMatchObject({
       authorization: 'Bearer tok-1',
       'x-api-key': 'key-2',
       'x-tenant-auth': 'prefix-s3cr3t-value',
@@ -144,14 +129,14 @@ describe('DNS rebinding', () => {
     // The forbidden server listens on the same port, so a second resolution at connect time would reach it.
     const dns = tableLookup({}, { 'rebind.example.test': [[PUBLIC_ADDRESS], [FORBIDDEN_ADDRESS]] });
     const result = await send(
-      { url: `http://rebind.example.test:${network.port}/hello` },
+      { url: `http://rebind.example.test:${loopback.network.port}/hello` },
       { lookup: dns.lookup },
     );
 
     expect(response(result).body.toString()).toBe(`hello from ${PUBLIC_ADDRESS}`);
     expect(dns.calls).toEqual(['rebind.example.test']);
-    expect(guard.attempts.map((attempt) => attempt.host)).toEqual([PUBLIC_ADDRESS]);
-    expect(network.forbiddenServer.connections).toBe(0);
+    expect(loopback.guard.attempts.map((attempt) => attempt.host)).toEqual([PUBLIC_ADDRESS]);
+    expect(loopback.network.forbiddenServer.connections).toBe(0);
   });
 
   it('pins to IPv4 when a name has both families, and never asks DNS for an IP literal', async () => {
@@ -161,14 +146,17 @@ describe('DNS rebinding', () => {
 
     response(
       await send(
-        { url: `http://dual.example.test:${network.port}/hello` },
+        { url: `http://dual.example.test:${loopback.network.port}/hello` },
         { lookup: dns.lookup, classifyAddress: classify },
       ),
     );
-    response(await send({ url: network.url(PUBLIC_ADDRESS, '/hello') }, { lookup: dns.lookup }));
+    response(await send({ url: loopback.network.url(PUBLIC_ADDRESS, '/hello') }, { lookup: dns.lookup }));
 
     expect(dns.calls).toEqual(['dual.example.test']);
-    expect(guard.attempts.map((attempt) => attempt.host)).toEqual([OTHER_PUBLIC_ADDRESS, PUBLIC_ADDRESS]);
+    expect(loopback.guard.attempts.map((attempt) => attempt.host)).toEqual([
+      OTHER_PUBLIC_ADDRESS,
+      PUBLIC_ADDRESS,
+    ]);
   });
 });
 
@@ -176,37 +164,46 @@ describe('limits', () => {
   it('cuts an oversized response off at the byte cap, reports the truncation and stops downloading', async () => {
     const result = response(
       await send(
-        { url: network.url('api.example.test', '/bytes?count=50000000') },
+        { url: loopback.network.url('api.example.test', '/bytes?count=50000000') },
         { maxResponseBytes: 1000 },
       ),
     );
 
     expect(result.truncated).toBe(true);
     expect(result.body.length).toBe(1000);
-    await vi.waitFor(() => expect(network.publicServer.abandonedResponses).toBe(1));
+    await vi.waitFor(() => expect(loopback.network.publicServer.abandonedResponses).toBe(1));
   });
 
   it('does not call a body of exactly the cap truncated', async () => {
     const result = response(
-      await send({ url: network.url('api.example.test', '/bytes?count=1000') }, { maxResponseBytes: 1000 }),
+      await send(
+        { url: loopback.network.url('api.example.test', '/bytes?count=1000') },
+        { maxResponseBytes: 1000 },
+      ),
     );
     expect(result).toMatchObject({ truncated: false, status: 200 });
     expect(result.body.length).toBe(1000);
   });
 
   it('cuts off a response that trickles one byte every 200 ms at the total deadline', async () => {
-    const result = await send({ url: network.url('api.example.test', '/trickle') }, { deadlineMs: 1000 });
+    const result = await send(
+      { url: loopback.network.url('api.example.test', '/trickle') },
+      { deadlineMs: 1000 },
+    );
 
     const error = failure(result);
     expect(error.code).toBe('deadline_exceeded');
     const received = Number(/after (\d+) bytes of the response body/.exec(error.message)?.[1]);
     expect(received).toBeGreaterThan(0);
     expect(received).toBeLessThan(6);
-    await vi.waitFor(() => expect(network.publicServer.abandonedResponses).toBe(1));
+    await vi.waitFor(() => expect(loopback.network.publicServer.abandonedResponses).toBe(1));
   });
 
   it('gives up on a server that never answers at the deadline', async () => {
-    const result = await send({ url: network.url('api.example.test', '/hang') }, { deadlineMs: 300 });
+    const result = await send(
+      { url: loopback.network.url('api.example.test', '/hang') },
+      { deadlineMs: 300 },
+    );
     expect(failure(result)).toEqual({
       code: 'deadline_exceeded',
       message: 'no complete answer within 300 ms (stopped before api.example.test answered)',
@@ -228,7 +225,7 @@ describe('limits', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const result = await send(
-      { url: network.url('api.example.test', '/hang') },
+      { url: loopback.network.url('api.example.test', '/hang') },
       { signal: controller.signal },
     );
     expect(failure(result).code).toBe('aborted');
@@ -236,7 +233,7 @@ describe('limits', () => {
 
   it('refuses limits that make no sense', async () => {
     const result = await send(
-      { url: network.url('api.example.test', '/hello') },
+      { url: loopback.network.url('api.example.test', '/hello') },
       { deadlineMs: 0, maxRedirects: -1 },
     );
     expect(failure(result)).toMatchObject({ code: 'invalid_options' });
@@ -246,35 +243,44 @@ describe('limits', () => {
 
 describe('answers', () => {
   it('returns status, headers and body of any status, and HEAD answers without a body', async () => {
-    const notFound = response(await send({ url: network.url('api.example.test', '/status?code=404') }));
+    const notFound = response(
+      await send({ url: loopback.network.url('api.example.test', '/status?code=404') }),
+    );
     expect(notFound).toMatchObject({ status: 404, truncated: false, redirects: 0 });
     expect(notFound.body.toString()).toBe('status 404');
 
-    const head = response(await send({ method: 'head', url: network.url('api.example.test', '/hello') }));
+    const head = response(
+      await send({ method: 'head', url: loopback.network.url('api.example.test', '/hello') }),
+    );
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
   });
 
   it('sends a User-Agent unless the caller sets one', async () => {
     const echoed = (result: HttpResult) => JSON.parse(response(result).body.toString()).headers['user-agent'];
-    expect(echoed(await send({ url: network.url('api.example.test', '/echo') }))).toBe('LeMMing-Desktop');
+    expect(echoed(await send({ url: loopback.network.url('api.example.test', '/echo') }))).toBe(
+      'LeMMing-Desktop',
+    );
     expect(
       echoed(
-        await send({ url: network.url('api.example.test', '/echo'), headers: { 'User-Agent': 'mine' } }),
+        await send({
+          url: loopback.network.url('api.example.test', '/echo'),
+          headers: { 'User-Agent': 'mine' },
+        }),
       ),
     ).toBe('mine');
   });
 
   it('uses the production classifier unless told otherwise, which refuses the loopback test servers too', async () => {
     const result = await httpRequest(
-      { method: 'GET', url: network.url(PUBLIC_ADDRESS, '/hello') },
+      { method: 'GET', url: loopback.network.url(PUBLIC_ADDRESS, '/hello') },
       { allowedHosts: 'any', lookup: tableLookup().lookup },
     );
     expect(failure(result)).toEqual({
       code: 'forbidden_address',
       message: '127.0.0.2 is this computer (loopback); agents may not reach it',
     });
-    expect(guard.attempts).toEqual([]);
+    expect(loopback.guard.attempts).toEqual([]);
   });
 
   it('reports a refused connection by its code only', async () => {
@@ -292,7 +298,7 @@ describe('secrets never come back', () => {
 
   it('does not echo a header value, even one that is refused', async () => {
     const result = await send({
-      url: network.url('api.example.test', '/echo'),
+      url: loopback.network.url('api.example.test', '/echo'),
       headers: { Authorization: `Bearer ${SECRET}\r\nX: 1` },
     });
     expect(failure(result).message).toBe(
@@ -303,7 +309,10 @@ describe('secrets never come back', () => {
   it('redacts secrets a server echoes in the body and in headers', async () => {
     const result = response(
       await send(
-        { url: network.url('api.example.test', '/echo'), headers: { Authorization: `Bearer ${SECRET}` } },
+        {
+          url: loopback.network.url('api.example.test', '/echo'),
+          headers: { Authorization: `Bearer ${SECRET}` },
+        },
         { secretValues: [SECRET] },
       ),
     );
@@ -313,7 +322,7 @@ describe('secrets never come back', () => {
   });
 
   it('drops the start of a secret cut in half by the byte cap', async () => {
-    const url = network.url('api.example.test', '/echo');
+    const url = loopback.network.url('api.example.test', '/echo');
     const full = response(await send({ url, headers: { 'X-Z': SECRET } }));
     const cut = full.body.toString().indexOf(SECRET) + 10;
 
@@ -328,17 +337,19 @@ describe('secrets never come back', () => {
   it('redacts secrets in the final URL and leaves query strings out of error messages', async () => {
     const ok = response(
       await send(
-        { url: network.url('api.example.test', `/hello?key=${SECRET}`) },
+        { url: loopback.network.url('api.example.test', `/hello?key=${SECRET}`) },
         { secretValues: [SECRET] },
       ),
     );
-    expect(ok.url).toBe(network.url('api.example.test', '/hello?key=[REDACTED]'));
+    expect(ok.url).toBe(loopback.network.url('api.example.test', '/hello?key=[REDACTED]'));
 
     const refusedHop = await send(
-      { url: redirect(`http://127.0.0.1:${network.port}/x?token=${SECRET}`) },
+      { url: redirect(`http://127.0.0.1:${loopback.network.port}/x?token=${SECRET}`) },
       { secretValues: [] },
     );
-    expect(failure(refusedHop).message).toContain(`redirect 1 to http://127.0.0.1:${network.port}/x?…:`);
+    expect(failure(refusedHop).message).toContain(
+      `redirect 1 to http://127.0.0.1:${loopback.network.port}/x?…:`,
+    );
     expect(failure(refusedHop).message).not.toContain(SECRET);
   });
 
@@ -349,7 +360,7 @@ describe('secrets never come back', () => {
 });
 
 describe('TLS through a pinned address', () => {
-  const secureUrl = (host: string) => `https://${host}:${network.securePort}/hello`;
+  const secureUrl = (host: string) => `https://${host}:${loopback.network.securePort}/hello`;
 
   it('connects to the checked IP while verifying the certificate for the host name', async () => {
     const result = response(
@@ -357,7 +368,9 @@ describe('TLS through a pinned address', () => {
     );
 
     expect(result.body.toString()).toBe(`hello from ${PUBLIC_ADDRESS}`);
-    expect(guard.attempts).toEqual([{ host: PUBLIC_ADDRESS, port: network.securePort, tls: true }]);
+    expect(loopback.guard.attempts).toEqual([
+      { host: PUBLIC_ADDRESS, port: loopback.network.securePort, tls: true },
+    ]);
   });
 
   it('refuses a certificate that is not for the host name, though the IP is the same', async () => {
@@ -392,17 +405,17 @@ describe('a request body that carries a secret, redirected with 307 or 308', () 
   for (const status of [307, 308]) {
     it(`is not resent to another origin on ${status}: the call fails and says why`, async () => {
       const result = await sendBody({
-        url: redirect(network.url('other.example.test', '/echo'), status),
+        url: redirect(loopback.network.url('other.example.test', '/echo'), status),
         body: JSON.stringify({ order: 1, key: SECRET_IN_BODY }),
       });
       expect(result).toEqual({
         ok: false,
         error: {
           code: 'invalid_redirect',
-          message: `redirect 1 to ${network.url('other.example.test', '/echo')}: the server asked to send the request again, body and all, to another site (${status}); the body carries a secret, so it was not sent`,
+          message: `redirect 1 to ${loopback.network.url('other.example.test', '/echo')}: the server asked to send the request again, body and all, to another site (${status}); the body carries a secret, so it was not sent`,
         },
       });
-      expect(network.otherServer.requests).toEqual([]);
+      expect(loopback.network.otherServer.requests).toEqual([]);
       expect(JSON.stringify(result)).not.toContain(SECRET_IN_BODY);
     });
   }
@@ -413,25 +426,25 @@ describe('a request body that carries a secret, redirected with 307 or 308', () 
       body: JSON.stringify({ key: SECRET_IN_BODY }),
     });
     expect(result.ok && JSON.parse(result.response.body.toString()).method).toBe('POST');
-    expect(network.publicServer.requests.at(-1)?.body).toBe(JSON.stringify({ key: SECRET_IN_BODY }));
+    expect(loopback.network.publicServer.requests.at(-1)?.body).toBe(JSON.stringify({ key: SECRET_IN_BODY }));
   });
 
   it('a body without a secret still follows to another origin', async () => {
     const result = await sendBody({
-      url: redirect(network.url('other.example.test', '/echo'), 308),
+      url: redirect(loopback.network.url('other.example.test', '/echo'), 308),
       body: '{"order":1}',
     });
     expect(result.ok).toBe(true);
-    expect(network.otherServer.requests[0]?.body).toBe('{"order":1}');
+    expect(loopback.network.otherServer.requests[0]?.body).toBe('{"order":1}');
   });
 
   it('a percent-encoded secret in a form body counts too', async () => {
     const result = await sendBody({
-      url: redirect(network.url('other.example.test', '/echo'), 307),
+      url: redirect(loopback.network.url('other.example.test', '/echo'), 307),
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ key: `${SECRET_IN_BODY} +/` }).toString(),
     });
     expect(result.ok).toBe(false);
-    expect(network.otherServer.requests).toEqual([]);
+    expect(loopback.network.otherServer.requests).toEqual([]);
   });
 });

@@ -1,17 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HttpErrorCode } from './http-error';
 import { httpRequest, type HttpRequestOptions } from './http-request';
 import {
-  guardConnections,
   OTHER_PUBLIC_ADDRESS,
   PRIVATE_SERVICE_ADDRESS,
   PUBLIC_ADDRESS,
-  startLoopbackNetwork,
   tableLookup,
   testClassifier,
-  type ConnectionGuard,
-  type LoopbackNetwork,
 } from './test-support/loopback-network';
+import { guardedLoopbackNetwork } from './test-support/guarded-loopback-network';
 
 /** The attack classes of docs/ARCHITECTURE.md, “Tools” this table covers (template injection belongs to composed tools). */
 type AttackClass =
@@ -201,26 +198,12 @@ const CASES: SsrfCase[] = [
   { attack: 'request size', name: 'a body on a GET', url: 'http://api.example.test:{P}/echo', method: 'GET', body: 'x', expect: 'invalid_body' },
 ];
 
-let network: LoopbackNetwork;
-let guard: ConnectionGuard;
-
-beforeAll(async () => {
-  network = await startLoopbackNetwork();
-  guard = guardConnections();
-});
-
-afterAll(async () => {
-  guard.restore();
-  await network.close();
-});
-
-afterEach(() => {
-  network.reset();
-  guard.attempts.length = 0;
-});
+const loopback = guardedLoopbackNetwork();
 
 const withPort = (text: string) =>
-  text.replaceAll('{P}', String(network.port)).replaceAll(encodeURIComponent('{P}'), String(network.port));
+  text
+    .replaceAll('{P}', String(loopback.network.port))
+    .replaceAll(encodeURIComponent('{P}'), String(loopback.network.port));
 
 describe('http_request refuses every SSRF attack class before connecting, and lets ordinary requests through', () => {
   it('has at least 60 cases, covering every attack class', () => {
@@ -256,10 +239,10 @@ describe('http_request refuses every SSRF attack class before connecting, and le
         expect(result.ok ? `answered ${result.response.status}` : result.error.code).toBe(testCase.expect);
       }
       const reaches = testCase.reaches ?? (testCase.expect === 'allowed' ? [PUBLIC_ADDRESS] : []);
-      expect(guard.violations).toEqual([]);
-      expect(guard.attempts.map((attempt) => attempt.host)).toEqual(reaches);
-      expect(network.forbiddenServer.connections).toBe(0);
-      expect(network.forbiddenServer.requests).toEqual([]);
+      expect(loopback.guard.violations).toEqual([]);
+      expect(loopback.guard.attempts.map((attempt) => attempt.host)).toEqual(reaches);
+      expect(loopback.network.forbiddenServer.connections).toBe(0);
+      expect(loopback.network.forbiddenServer.requests).toEqual([]);
       if (testCase.resolves) expect(dns.calls).toEqual(testCase.resolves);
     },
   );

@@ -1,23 +1,17 @@
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   sendJson,
   startLoopbackServer,
   type LoopbackServer,
   type ReceivedRequest,
 } from '../models/test-support/loopback-server';
-import { OrgEngine } from './org-engine';
-import { resume, tempOrgs } from './test-support/temp-org';
+import { resume } from './test-support/temp-org';
+import { engineWorld } from './test-support/engine-world';
 
 /** Turns against loopback servers that speak OpenAI's and Anthropic's wire formats and enforce their rules. */
-const orgs = tempOrgs();
-const servers: LoopbackServer[] = [];
-const engines: OrgEngine[] = [];
-afterEach(async () => {
-  for (const engine of engines.splice(0)) engine.close();
-  for (const server of servers.splice(0)) await server.close();
-  orgs.cleanup();
-});
+const world = engineWorld();
+const { orgs } = world;
 
 type Wire = 'openai' | 'anthropic';
 type Body = Record<string, any>;
@@ -113,7 +107,7 @@ async function modelServer(
     }
     reply(wire, response, script(body, index), index);
   });
-  servers.push(server);
+  world.serve(server);
   return server;
 }
 
@@ -145,8 +139,7 @@ async function runOneTurn(
       ...options.resume,
     }),
   });
-  const engine = await OrgEngine.open({ orgPath: org, env: { ANTHROPIC_API_KEY: 'sk-ant-rounds-test' } });
-  engines.push(engine);
+  const engine = await world.open(org, { env: { ANTHROPIC_API_KEY: 'sk-ant-rounds-test' } });
   const report = await engine.runTick();
   const rows = engine.timeline
     .page({ direction: 'asc', limit: 1000 })

@@ -1,29 +1,15 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../models/test-support/loopback-server';
+import { describe, expect, it } from 'vitest';
+import { sendJson, startLoopbackServer } from '../models/test-support/loopback-server';
 import { OUTBOX_ENTRY_KEYS } from '../messages/outbox-entry';
 import { openTimeline } from '../timeline/timeline-store';
-import { OrgEngine } from './org-engine';
-import { DEMO_ORG, resume, tempOrgs, UPSTREAM } from './test-support/temp-org';
+import type { OrgEngine } from './org-engine';
+import { DEMO_ORG, resume, UPSTREAM } from './test-support/temp-org';
+import { engineWorld } from './test-support/engine-world';
 
-const orgs = tempOrgs();
-const servers: LoopbackServer[] = [];
-const engines: OrgEngine[] = [];
-afterEach(async () => {
-  for (const engine of engines.splice(0)) engine.close();
-  for (const server of servers.splice(0)) await server.close();
-  orgs.cleanup();
-});
-
-async function open(
-  orgPath: string,
-  options: Partial<Parameters<typeof OrgEngine.open>[0]> = {},
-): Promise<OrgEngine> {
-  const engine = await OrgEngine.open({ orgPath, env: {}, ...options });
-  engines.push(engine);
-  return engine;
-}
+const world = engineWorld();
+const { orgs, open } = world;
 
 function events(engine: OrgEngine, filter: { kinds?: string[]; agents?: string[] } = {}) {
   const rows = [];
@@ -197,8 +183,7 @@ describe('importing what LeMMing wrote', () => {
     const org = orgs.copy(join(UPSTREAM, 'engine-output', 'happy_path'));
     const first = await open(org);
     const count = first.timeline.latestSeq();
-    first.close();
-    engines.splice(engines.indexOf(first), 1);
+    world.close(first);
     const second = await open(org);
     expect(second.timeline.latestSeq()).toBe(count);
   });
@@ -259,7 +244,7 @@ describe('failure isolation', () => {
         ),
       );
     });
-    servers.push(server);
+    world.serve(server);
     const models = {
       errors: { ...openAiModel(server.url), model_name: 'errors' },
       garbage: { ...openAiModel(server.url), model_name: 'garbage' },
@@ -304,7 +289,7 @@ describe('failure isolation', () => {
     const server = await startLoopbackServer((_request, response) =>
       sendJson(response, 200, completion('Sure! I will do that right away.')),
     );
-    servers.push(server);
+    world.serve(server);
     const org = orgs.build({
       'lemming/config/models.json': { m: openAiModel(server.url) },
       'agents/a/resume.json': resume('a', { model: { key: 'm' } }),
@@ -323,7 +308,7 @@ describe('credits', () => {
     const server = await startLoopbackServer((_request, response) =>
       sendJson(response, 200, completion('{"notes":"worked"}')),
     );
-    servers.push(server);
+    world.serve(server);
     const org = orgs.build({
       'lemming/config/models.json': { m: openAiModel(server.url) },
       'lemming/config/credits.json': { a: { model: 'm', cost_per_action: 1, credits_left: k } },
@@ -353,7 +338,7 @@ describe('credits', () => {
     const server = await startLoopbackServer((_request, response) =>
       sendJson(response, 200, completion('{"notes":"worked"}')),
     );
-    servers.push(server);
+    world.serve(server);
     // 1000 credits per million output tokens and max_tokens 1000: a call may cost up to 1 credit more than its prompt.
     const org = orgs.build({
       'lemming/config/models.json': {

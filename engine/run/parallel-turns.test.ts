@@ -1,16 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../models/test-support/loopback-server';
-import { OrgEngine } from './org-engine';
-import { resume, tempOrgs } from './test-support/temp-org';
+import { describe, expect, it } from 'vitest';
+import { sendJson, startLoopbackServer } from '../models/test-support/loopback-server';
+import type { OrgEngine } from './org-engine';
+import { resume } from './test-support/temp-org';
+import { engineWorld } from './test-support/engine-world';
 
-const orgs = tempOrgs();
-const servers: LoopbackServer[] = [];
-const engines: OrgEngine[] = [];
-afterEach(async () => {
-  for (const engine of engines.splice(0)) engine.close();
-  for (const server of servers.splice(0)) await server.close();
-  orgs.cleanup();
-});
+const world = engineWorld();
+const { orgs } = world;
 
 const AGENTS = Array.from({ length: 20 }, (_, index) => `agent_${String(index).padStart(2, '0')}`);
 
@@ -49,7 +44,7 @@ async function slowModelServer(latencyMs: number, rateLimited: (index: number) =
       ),
     );
   });
-  servers.push(server);
+  world.serve(server);
   return { server, flight };
 }
 
@@ -66,8 +61,7 @@ async function orgOnServer(url: string, providerConfig: Record<string, unknown> 
       AGENTS.map((name) => [`agents/${name}/resume.json`, resume(name, { model: { key: 'slow' } })]),
     ),
   });
-  const engine = await OrgEngine.open({ orgPath: org, env: {} });
-  engines.push(engine);
+  const engine = await world.open(org);
   return engine;
 }
 

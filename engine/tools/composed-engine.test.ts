@@ -1,26 +1,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startLoopbackNetwork,
-  tableLookup,
-  testClassifier,
-  type LoopbackNetwork,
-} from '../net/test-support/loopback-network';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loopbackTransport } from '../net/test-support/loopback-network';
+import { guardedLoopbackNetwork } from '../net/test-support/guarded-loopback-network';
 import { OrgEngine } from '../run/org-engine';
 import { envSecretStore } from '../secrets/env-secret-store';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 
 const SECRET = 'sk-planted-3f9c1d7e2b';
 const orgs = tempOrgs();
-let network: LoopbackNetwork;
-beforeAll(async () => {
-  network = await startLoopbackNetwork();
-});
-afterAll(async () => {
-  await network.close();
-  orgs.cleanup();
-});
+afterAll(() => orgs.cleanup());
+const loopback = guardedLoopbackNetwork();
 
 /** An AgentClash-dialect tool that sends a secret to a literal host and asks the server to echo it back. */
 function echoTool(port: number, route: string): string {
@@ -54,7 +44,7 @@ function filesUnder(dir: string): string[] {
 
 async function engineWith(secret: string | undefined, route = '/echo') {
   const org = orgs.build({
-    'tools/echo_order.yaml': echoTool(network.port, route),
+    'tools/echo_order.yaml': echoTool(loopback.network.port, route),
     'lemming/config/policy.json': { network: { enabled: true } },
     'agents/buyer/resume.json': resume('buyer', {
       permissions: { read_outboxes: [], tools: ['echo_order'] },
@@ -64,7 +54,7 @@ async function engineWith(secret: string | undefined, route = '/echo') {
     orgPath: org,
     env: {},
     secrets: envSecretStore(secret === undefined ? {} : { LEMMING_SECRET_SHOP_KEY: secret }),
-    httpTransport: { lookup: tableLookup().lookup, classifyAddress: testClassifier },
+    httpTransport: loopbackTransport(),
   });
   return { engine, org };
 }
@@ -85,7 +75,7 @@ describe('a composed tool in the engine', () => {
   });
 
   it('sends its secret, and the echoed secret appears in no result, no file of the org and not in the timeline', async () => {
-    network.reset();
+    loopback.network.reset();
     const { engine, org } = await engineWith(SECRET);
     const results: unknown[] = [];
     try {
@@ -94,7 +84,7 @@ describe('a composed tool in the engine', () => {
     } finally {
       engine.close();
     }
-    const received = network.publicServer.requests[0]!;
+    const received = loopback.network.publicServer.requests[0]!;
     expect(received.headers['x-api-key']).toBe(SECRET);
     expect(JSON.stringify(results[0])).toMatch(/"success":true/);
     for (const result of results) expect(JSON.stringify(result)).not.toContain(SECRET);

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLIC_ADDRESS, tableLookup, testClassifier } from '../net/test-support/loopback-network';
+import { PUBLIC_ADDRESS, loopbackTransport } from '../net/test-support/loopback-network';
 import { OrgEngine } from '../run/org-engine';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 import { envSecretStore } from '../secrets/env-secret-store';
@@ -88,7 +88,7 @@ async function callOnce(name: string, toolText: string, args: Record<string, unk
     orgPath: org,
     env: {},
     secrets: envSecretStore({ LEMMING_SECRET_SHOP_KEY: SECRET }),
-    httpTransport: { lookup: tableLookup().lookup, classifyAddress: testClassifier },
+    httpTransport: loopbackTransport(),
   });
   try {
     return {

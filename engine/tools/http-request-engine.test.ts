@@ -1,24 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startLoopbackNetwork,
-  tableLookup,
-  testClassifier,
-  type LoopbackNetwork,
-} from '../net/test-support/loopback-network';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loopbackTransport } from '../net/test-support/loopback-network';
+import { guardedLoopbackNetwork } from '../net/test-support/guarded-loopback-network';
 import { OrgEngine } from '../run/org-engine';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 
 const orgs = tempOrgs();
-let network: LoopbackNetwork;
-beforeAll(async () => {
-  network = await startLoopbackNetwork();
-});
-afterAll(async () => {
-  await network.close();
-  orgs.cleanup();
-});
+afterAll(() => orgs.cleanup());
+const loopback = guardedLoopbackNetwork();
 
 async function engineFor(policy: Record<string, unknown> | null) {
   const org = orgs.build({
@@ -30,7 +20,7 @@ async function engineFor(policy: Record<string, unknown> | null) {
   const engine = await OrgEngine.open({
     orgPath: org,
     env: {},
-    httpTransport: { lookup: tableLookup().lookup, classifyAddress: testClassifier },
+    httpTransport: loopbackTransport(),
   });
   return { engine, org };
 }
@@ -43,22 +33,22 @@ describe('http_request as an agent tool', () => {
       expect(verdict).toMatchObject({ available: false, fix: { changes: [{ kind: 'enable_network' }] } });
       const result = await engine.callTool('scout', 'http_request', {
         method: 'GET',
-        url: network.url('api.example.test', '/hello'),
+        url: loopback.network.url('api.example.test', '/hello'),
       });
       expect(result).toMatchObject({ success: false, error: expect.stringMatching(/network access is off/) });
-      expect(network.publicServer.requests).toHaveLength(0);
+      expect(loopback.network.publicServer.requests).toHaveLength(0);
     } finally {
       engine.close();
     }
   });
 
   it('reaches a public host once the org enables network, and still refuses internal addresses', async () => {
-    network.reset();
+    loopback.network.reset();
     const { engine, org } = await engineFor({ network: { enabled: true } });
     try {
       const ok = await engine.callTool('scout', 'http_request', {
         method: 'GET',
-        url: network.url('api.example.test', '/hello'),
+        url: loopback.network.url('api.example.test', '/hello'),
       });
       expect(ok.success).toBe(true);
       expect(JSON.parse(ok.output!)).toMatchObject({
@@ -67,17 +57,17 @@ describe('http_request as an agent tool', () => {
       });
       const internal = await engine.callTool('scout', 'http_request', {
         method: 'GET',
-        url: network.url('loop.example.test', '/hello'),
+        url: loopback.network.url('loop.example.test', '/hello'),
       });
       expect(internal.success).toBe(false);
-      expect(network.forbiddenServer.requests).toHaveLength(0);
+      expect(loopback.network.forbiddenServer.requests).toHaveLength(0);
       // Turning the org's network off again takes effect at the next call.
       writeFileSync(join(org, 'lemming/config/policy.json'), JSON.stringify({ network: { enabled: false } }));
       expect(
         (
           await engine.callTool('scout', 'http_request', {
             method: 'GET',
-            url: network.url('api.example.test', '/hello'),
+            url: loopback.network.url('api.example.test', '/hello'),
           })
         ).success,
       ).toBe(false);

@@ -1,17 +1,13 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  guardConnections,
   PRIVATE_SERVICE_ADDRESS,
   PUBLIC_ADDRESS,
-  startLoopbackNetwork,
-  tableLookup,
-  testClassifier,
-  type ConnectionGuard,
-  type LoopbackNetwork,
+  loopbackTransport,
 } from '../net/test-support/loopback-network';
+import { guardedLoopbackNetwork } from '../net/test-support/guarded-loopback-network';
 import { OrgPolicySchema } from '../org/policy-file';
 import { ResumeSchema } from '../org/resume-schema';
 import { TurnMemory } from '../memory/turn-memory';
@@ -38,15 +34,12 @@ const resume = ResumeSchema.parse({
 
 const OPEN: NetworkAccess = { enabled: true, allowedHosts: 'any', privateHosts: [] };
 
-let network: LoopbackNetwork;
-let guard: ConnectionGuard;
+const loopback = guardedLoopbackNetwork();
 let orgPath: string;
 let context: ToolContext;
 let transport: HttpTransport;
 
 beforeAll(async () => {
-  network = await startLoopbackNetwork();
-  guard = guardConnections();
   orgPath = await mkdtemp(join(tmpdir(), 'lemming-http-tool-'));
   const agentDir = join(orgPath, 'agents', 'scout');
   await mkdir(join(agentDir, 'workspace'), { recursive: true });
@@ -59,19 +52,11 @@ beforeAll(async () => {
     sandbox: new AgentSandbox({ orgPath, agentDir, fs: new MemoryAgentFilesystem() }),
     agents: [{ name: 'scout', title: 'Scout' }],
   };
-  transport = { lookup: tableLookup().lookup, classifyAddress: testClassifier };
+  transport = loopbackTransport();
 });
 
 afterAll(async () => {
-  guard.restore();
-  await network.close();
   await rm(orgPath, { recursive: true, force: true });
-});
-
-afterEach(() => {
-  expect(guard.violations).toEqual([]);
-  network.reset();
-  guard.attempts.length = 0;
 });
 
 function tool(access: NetworkAccess = OPEN, limits = {}) {
@@ -99,7 +84,7 @@ describe('the http_request tool', () => {
 
   it('refuses everything while the org has network access off, without sending anything', async () => {
     const result = await call(
-      { method: 'GET', url: network.url('api.example.test', '/hello') },
+      { method: 'GET', url: loopback.network.url('api.example.test', '/hello') },
       { ...OPEN, enabled: false },
     );
 
@@ -109,14 +94,14 @@ describe('the http_request tool', () => {
       error:
         'Network access is off for this organization. The user can turn it on in the organization policy (network.enabled).',
     });
-    expect(guard.attempts).toEqual([]);
-    expect(network.publicServer.requests).toEqual([]);
+    expect(loopback.guard.attempts).toEqual([]);
+    expect(loopback.network.publicServer.requests).toEqual([]);
   });
 
   it('reads the policy at every call', async () => {
     let access: NetworkAccess = { ...OPEN, enabled: false };
     const spec = createHttpRequestTool({ network: () => access, transport });
-    const args = { method: 'GET', url: network.url('api.example.test', '/hello') };
+    const args = { method: 'GET', url: loopback.network.url('api.example.test', '/hello') };
 
     expect((await spec.run(args, context)).success).toBe(false);
     access = OPEN;
@@ -125,12 +110,12 @@ describe('the http_request tool', () => {
 
   it('answers with status, headers, body text, the final URL and whether the body was cut', async () => {
     const answer = output(
-      await call({ method: 'get', url: network.url('api.example.test', '/redirect?to=%2Fhello') }),
+      await call({ method: 'get', url: loopback.network.url('api.example.test', '/redirect?to=%2Fhello') }),
     );
 
     expect(answer).toMatchObject({
       status: 200,
-      url: network.url('api.example.test', '/hello'),
+      url: loopback.network.url('api.example.test', '/hello'),
       redirects: 1,
       body: `hello from ${PUBLIC_ADDRESS}`,
       truncated: false,
@@ -142,7 +127,7 @@ describe('the http_request tool', () => {
     const answer = output(
       await call({
         method: 'POST',
-        url: network.url('api.example.test', '/echo'),
+        url: loopback.network.url('api.example.test', '/echo'),
         headers: { 'Content-Type': 'application/json', 'X-Request': 'r1' },
         body: '{"q":"lemmings"}',
       }),
@@ -156,14 +141,14 @@ describe('the http_request tool', () => {
 
   it('treats an HTTP error status as an answer, not a tool failure', async () => {
     const answer = output(
-      await call({ method: 'GET', url: network.url('api.example.test', '/status?code=503') }),
+      await call({ method: 'GET', url: loopback.network.url('api.example.test', '/status?code=503') }),
     );
     expect(answer).toMatchObject({ status: 503, body: 'status 503' });
   });
 
   it('hides credential headers of the answer', async () => {
     const answer = output(
-      await call({ method: 'GET', url: network.url('api.example.test', '/credentials') }),
+      await call({ method: 'GET', url: loopback.network.url('api.example.test', '/credentials') }),
     );
     expect(answer.headers).toMatchObject({
       'set-cookie': '[REDACTED]',
@@ -175,7 +160,9 @@ describe('the http_request tool', () => {
   });
 
   it('does not put binary bodies into the agent context', async () => {
-    const answer = output(await call({ method: 'GET', url: network.url('api.example.test', '/binary') }));
+    const answer = output(
+      await call({ method: 'GET', url: loopback.network.url('api.example.test', '/binary') }),
+    );
     expect(answer).toMatchObject({
       body: null,
       body_note: 'binary content (256 bytes, image/png) is not shown',
@@ -184,9 +171,13 @@ describe('the http_request tool', () => {
 
   it('cuts long bodies at its byte cap', async () => {
     const answer = output(
-      await call({ method: 'GET', url: network.url('api.example.test', '/bytes?count=100000') }, OPEN, {
-        maxResponseBytes: 10,
-      }),
+      await call(
+        { method: 'GET', url: loopback.network.url('api.example.test', '/bytes?count=100000') },
+        OPEN,
+        {
+          maxResponseBytes: 10,
+        },
+      ),
     );
     expect(answer).toMatchObject({ body: 'aaaaaaaaaa', truncated: true });
   });
@@ -199,14 +190,16 @@ describe('the http_request tool', () => {
         'Request refused (forbidden_address): internal.example.test resolves to 10.0.0.5, which is a private network address; agents may not reach it',
     });
     expect(
-      await call({ method: 'GET', url: network.url('api.example.test', '/hang') }, OPEN, { deadlineMs: 200 }),
+      await call({ method: 'GET', url: loopback.network.url('api.example.test', '/hang') }, OPEN, {
+        deadlineMs: 200,
+      }),
     ).toMatchObject({
       success: false,
       error:
         'Request failed (deadline_exceeded): no complete answer within 200 ms (stopped before api.example.test answered)',
     });
-    expect(guard.attempts.map((attempt) => attempt.host)).toEqual([PUBLIC_ADDRESS]);
-    expect(network.forbiddenServer.requests).toEqual([]);
+    expect(loopback.guard.attempts.map((attempt) => attempt.host)).toEqual([PUBLIC_ADDRESS]);
+    expect(loopback.network.forbiddenServer.requests).toEqual([]);
   });
 
   it('applies allowed_hosts and the named private hosts of the org', async () => {
@@ -216,18 +209,20 @@ describe('the http_request tool', () => {
     const access = networkAccessFromPolicy(policy);
 
     const ollama = output(
-      await call({ method: 'GET', url: network.url('ollama.example.test', '/hello') }, access),
+      await call({ method: 'GET', url: loopback.network.url('ollama.example.test', '/hello') }, access),
     );
     expect(ollama.body).toBe(`hello from ${PRIVATE_SERVICE_ADDRESS}`);
     expect(
-      (await call({ method: 'GET', url: network.url('loop.example.test', '/hello') }, access)).error,
+      (await call({ method: 'GET', url: loopback.network.url('loop.example.test', '/hello') }, access)).error,
     ).toMatch(/^Request refused \(forbidden_address\): loop\.example\.test resolves to 127\.0\.0\.1/);
 
     const narrow = { ...OPEN, allowedHosts: ['*.example.test'] };
-    expect((await call({ method: 'GET', url: network.url('example.test', '/hello') }, narrow)).error).toBe(
-      `Request refused (host_not_allowed): example.test (port ${network.port}) is not in the allowed hosts`,
+    expect(
+      (await call({ method: 'GET', url: loopback.network.url('example.test', '/hello') }, narrow)).error,
+    ).toBe(
+      `Request refused (host_not_allowed): example.test (port ${loopback.network.port}) is not in the allowed hosts`,
     );
-    expect(network.forbiddenServer.requests).toEqual([]);
+    expect(loopback.network.forbiddenServer.requests).toEqual([]);
   });
 
   it('explains bad arguments', async () => {
@@ -243,7 +238,7 @@ describe('the http_request tool', () => {
     const result = await runHttpRequest(
       {
         method: 'GET',
-        url: network.url('api.example.test', '/echo'),
+        url: loopback.network.url('api.example.test', '/echo'),
         headers: { Authorization: `Bearer ${secret}` },
       },
       { network: OPEN, secretValues: [secret], transport },
@@ -256,7 +251,7 @@ describe('the http_request tool', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const result = await tool().run(
-      { method: 'GET', url: network.url('api.example.test', '/hang') },
+      { method: 'GET', url: loopback.network.url('api.example.test', '/hang') },
       { ...context, signal: controller.signal },
     );
     expect(result.error).toMatch(/^Request failed \(aborted\): the request was cancelled/);

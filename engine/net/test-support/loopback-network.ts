@@ -92,6 +92,11 @@ export interface ConnectionGuard {
   restore(): void;
 }
 
+/** How an engine's HTTP requests find the test network: TEST_DNS's names, testClassifier's address classes. */
+export function loopbackTransport(): { lookup: HostLookup; classifyAddress: AddressClassifier } {
+  return { lookup: tableLookup().lookup, classifyAddress: testClassifier };
+}
+
 const isLoopbackLiteral = (host: string) => (isIP(host) === 4 && host.startsWith('127.')) || host === '::1';
 
 /**

@@ -1,46 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { guardConnections, type ConnectionGuard } from '../../net/test-support/loopback-network';
+import { describe, expect, it } from 'vitest';
 import { toolFailure, toolSuccess } from '../tool-result';
 import type { ToolSpec } from '../tool-spec';
 import { loadComposedTools } from './loader';
 import { runComposedTool } from './run';
-import {
-  loopbackHttp,
-  secretTable,
-  startServiceServer,
-  tempOrg,
-  toolContext,
-  type ServiceServer,
-  type TempOrg,
-} from './test-support/composed-world';
+import { loopbackHttp, secretTable, toolContext } from './test-support/composed-world';
+import { composedWorld } from './test-support/composed-world-hooks';
 import { composedToolSpecs, type ComposedToolsetOptions } from './tool-specs';
 
 const HOST = 'api.shop.test';
 const KEY = 'key-"quoted"\\-4242';
 
-let server: ServiceServer;
-let guard: ConnectionGuard;
-let org: TempOrg;
-
-beforeAll(async () => {
-  server = await startServiceServer();
-  guard = guardConnections();
-});
-
-afterAll(async () => {
-  guard.restore();
-  await server.close();
-});
-
-beforeEach(async () => {
-  org = await tempOrg();
-});
-
-afterEach(async () => {
-  expect(guard.violations).toEqual([]);
-  server.received.length = 0;
-  await org.cleanup();
-});
+const world = composedWorld();
 
 /** A shop service tool in the AgentClash dialect; `route` is the path after the host. */
 const shopTool = (name: string, route: string, extra = '') => `
@@ -67,8 +37,8 @@ ${extra}`;
 
 async function toolset(files: Record<string, string>, options: Partial<ComposedToolsetOptions> = {}) {
   for (const [file, text] of Object.entries(files))
-    await org.write(file, text.replaceAll('PORT', String(server.port)));
-  const load = await loadComposedTools(org.org, 'somi');
+    await world.org.write(file, text.replaceAll('PORT', String(world.server.port)));
+  const load = await loadComposedTools(world.org.org, 'somi');
   expect(load.problems).toEqual([]);
   return composedToolSpecs(load.tools, {
     lookup: secretTable({ SHOP_KEY: KEY }),
@@ -92,10 +62,10 @@ describe('running a composed http tool', () => {
   it('checks the arguments, fills in defaults and sends the rendered request', async () => {
     const spec = await specOf({ 'tools/echo.yaml': shopTool('echo_order', '/echo/orders') }, 'echo_order');
     expect(spec.kind).toBe('network');
-    const result = await spec.run({ order_id: 'o-7', count: 2 }, toolContext(org.org));
+    const result = await spec.run({ order_id: 'o-7', count: 2 }, toolContext(world.org.org));
     expect(result.success).toBe(true);
-    expect(server.received).toHaveLength(1);
-    const [request] = server.received;
+    expect(world.server.received).toHaveLength(1);
+    const [request] = world.server.received;
     expect(request?.target).toBe('/echo/orders');
     expect(request?.headers['x-api-key']).toBe(KEY);
     expect(request?.headers['x-note']).toBe('none');
@@ -104,7 +74,7 @@ describe('running a composed http tool', () => {
 
   it('does not coerce argument types, and names what is wrong', async () => {
     const spec = await specOf({ 'tools/echo.yaml': shopTool('echo_order', '/echo/orders') }, 'echo_order');
-    const context = toolContext(org.org);
+    const context = toolContext(world.org.org);
     expect(await spec.run({ order_id: 'o-7', count: '2' }, context)).toEqual(
       toolFailure("invalid arguments for echo_order: argument 'count' must be a whole number (integer)"),
     );
@@ -119,13 +89,13 @@ describe('running a composed http tool', () => {
     expect(await spec.run(null, context)).toEqual(
       toolFailure("invalid arguments for echo_order: missing required argument 'order_id'"),
     );
-    expect(server.received).toEqual([]);
+    expect(world.server.received).toEqual([]);
   });
 
   it('redacts the secrets it sent from everything the model sees, in every spelling', async () => {
     const spec = await specOf({ 'tools/echo.yaml': shopTool('echo_order', '/echo/orders') }, 'echo_order');
-    const result = await spec.run({ order_id: 'o-7' }, toolContext(org.org));
-    expect(server.received[0]?.headers['x-api-key']).toBe(KEY);
+    const result = await spec.run({ order_id: 'o-7' }, toolContext(world.org.org));
+    expect(world.server.received[0]?.headers['x-api-key']).toBe(KEY);
     const output = JSON.parse(result.output ?? '');
     expect(output.status).toBe(200);
     expect(output.body.headers['x-api-key']).toBe('[REDACTED]');
@@ -134,13 +104,13 @@ describe('running a composed http tool', () => {
 
   it('refuses a header-bound argument holding CR/LF, and sends nothing', async () => {
     const spec = await specOf({ 'tools/echo.yaml': shopTool('echo_order', '/echo/orders') }, 'echo_order');
-    const result = await spec.run({ order_id: 'o-7', note: 'x\r\nX-Admin: yes' }, toolContext(org.org));
+    const result = await spec.run({ order_id: 'o-7', note: 'x\r\nX-Admin: yes' }, toolContext(world.org.org));
     expect(result).toEqual(
       toolFailure(
         "echo_order: implementation.args.headers.X-Note: the argument 'note' contains a line break or control character, which a header value cannot hold; nothing was sent",
       ),
     );
-    expect(server.received).toEqual([]);
+    expect(world.server.received).toEqual([]);
   });
 
   it('keeps ../ in a path argument inside its segment on the wire', async () => {
@@ -153,22 +123,22 @@ describe('running a composed http tool', () => {
       },
       'get_order',
     );
-    await spec.run({ order_id: '../../admin?x=1' }, toolContext(org.org));
-    expect(server.received.map((request) => request.target)).toEqual([
+    await spec.run({ order_id: '../../admin?x=1' }, toolContext(world.org.org));
+    expect(world.server.received.map((request) => request.target)).toEqual([
       '/echo/orders/..%2F..%2Fadmin%3Fx%3D1',
     ]);
   });
 
   it('reports an HTTP error status as a failure with an excerpt of the body', async () => {
     const spec = await specOf({ 'tools/fail.yaml': shopTool('failing', '/status/503') }, 'failing');
-    expect(await spec.run({ order_id: 'o-7' }, toolContext(org.org))).toEqual(
+    expect(await spec.run({ order_id: 'o-7' }, toolContext(world.org.org))).toEqual(
       toolFailure('HTTP 503: {"message":"failed with 503","status":"body-status"}'),
     );
   });
 
   it('cuts a large body down for the model and says so', async () => {
     const spec = await specOf({ 'tools/big.yaml': shopTool('big', '/big') }, 'big');
-    const output = JSON.parse((await spec.run({ order_id: 'o-7' }, toolContext(org.org))).output ?? '');
+    const output = JSON.parse((await spec.run({ order_id: 'o-7' }, toolContext(world.org.org))).output ?? '');
     expect(output.truncated).toBe(true);
     expect(output.body).toHaveLength(32 * 1024);
   });
@@ -177,7 +147,7 @@ describe('running a composed http tool', () => {
     const spec = await specOf({ 'tools/echo.yaml': shopTool('echo_order', '/echo/orders') }, 'echo_order', {
       http: loopbackHttp([]),
     });
-    const result = await spec.run({ order_id: 'o-7' }, toolContext(org.org));
+    const result = await spec.run({ order_id: 'o-7' }, toolContext(world.org.org));
     expect(result.success).toBe(false);
     expect(result.error).toMatch(/^echo_order: the request was not completed \(dns_failed\)/);
   });
@@ -201,14 +171,14 @@ allowed_hosts: ["${HOST}"]
 
   it('renders the summary from the top-level fields of a JSON response', async () => {
     const spec = await specOf({ 'tools/status.yaml': openClaw('/echo/status') }, 'order_status');
-    const output = JSON.parse((await spec.run({ order_id: 'o-9' }, toolContext(org.org))).output ?? '');
+    const output = JSON.parse((await spec.run({ order_id: 'o-9' }, toolContext(world.org.org))).output ?? '');
     expect(output.summary).toBe('Order o-9: GET /echo/status key=');
     expect(output.body.headers.apikey).toBe('[REDACTED]');
   });
 
   it('renders the error template with the HTTP status, even when the body has a status field', async () => {
     const spec = await specOf({ 'tools/status.yaml': openClaw('/status/404') }, 'order_status');
-    expect(await spec.run({ order_id: 'o-9' }, toolContext(org.org))).toEqual(
+    expect(await spec.run({ order_id: 'o-9' }, toolContext(world.org.org))).toEqual(
       toolFailure('Failed (404): failed with 404'),
     );
   });
@@ -218,7 +188,7 @@ allowed_hosts: ["${HOST}"]
       { 'tools/status.yaml': openClaw('/text').replace('{{response.method}}', '{{response.message}}') },
       'order_status',
     );
-    const output = JSON.parse((await spec.run({ order_id: 'o-9' }, toolContext(org.org))).output ?? '');
+    const output = JSON.parse((await spec.run({ order_id: 'o-9' }, toolContext(world.org.org))).output ?? '');
     expect(output).toEqual({ status: 200, summary: 'Order o-9: plain answer  key=', body: 'plain answer' });
   });
 });
@@ -245,9 +215,12 @@ implementation:
       'quick_echo',
     );
     expect(spec.kind).toBe('network');
-    const result = await spec.run({ id: 'o-3' }, toolContext(org.org));
+    const result = await spec.run({ id: 'o-3' }, toolContext(world.org.org));
     expect(result.success).toBe(true);
-    expect(JSON.parse(server.received[0]?.body ?? '')).toEqual({ order: 'o-3', note: 'from quick_echo' });
+    expect(JSON.parse(world.server.received[0]?.body ?? '')).toEqual({
+      order: 'o-3',
+      note: 'from quick_echo',
+    });
   });
 
   it('calls a registered tool by name and takes its kind', async () => {
@@ -270,7 +243,7 @@ implementation:
       },
     );
     expect(spec.kind).toBe('memory');
-    expect(await spec.run({ id: 'o-4' }, toolContext(org.org))).toEqual(toolSuccess('remembered'));
+    expect(await spec.run({ id: 'o-4' }, toolContext(world.org.org))).toEqual(toolSuccess('remembered'));
     expect(seen).toEqual([{ order_id: 'o-4', note: 'from remember_order' }]);
   });
 
@@ -309,7 +282,7 @@ implementation:
       ['echo_order', false],
       ['quick_echo', false],
     ]);
-    const result = await set.entries[1]?.spec.run({ id: 'o-1' }, toolContext(org.org));
+    const result = await set.entries[1]?.spec.run({ id: 'o-1' }, toolContext(world.org.org));
     expect(result).toEqual(toolFailure('echo_order is not set up: missing config/secret SHOP_KEY'));
   });
 
@@ -323,12 +296,15 @@ implementation:
       resolve: () => undefined,
     };
     expect(
-      await runComposedTool(tool, { order_id: 'o' }, toolContext(org.org), environment, ['a', 'echo_order']),
+      await runComposedTool(tool, { order_id: 'o' }, toolContext(world.org.org), environment, [
+        'a',
+        'echo_order',
+      ]),
     ).toEqual(toolFailure('delegation cycle: a → echo_order → echo_order'));
     const deep = ['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'];
-    expect(await runComposedTool(tool, { order_id: 'o' }, toolContext(org.org), environment, deep)).toEqual(
-      toolFailure(`delegation is deeper than 8 tools: ${[...deep, 'echo_order'].join(' → ')}`),
-    );
-    expect(server.received).toEqual([]);
+    expect(
+      await runComposedTool(tool, { order_id: 'o' }, toolContext(world.org.org), environment, deep),
+    ).toEqual(toolFailure(`delegation is deeper than 8 tools: ${[...deep, 'echo_order'].join(' → ')}`));
+    expect(world.server.received).toEqual([]);
   });
 });

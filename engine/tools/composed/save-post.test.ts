@@ -1,62 +1,33 @@
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { guardConnections, type ConnectionGuard } from '../../net/test-support/loopback-network';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { loadComposedTools } from './loader';
 import { composedToolReadiness, requiredSecrets } from './secrets';
-import {
-  loopbackHttp,
-  secretTable,
-  SERVICE_KEY,
-  startServiceServer,
-  tempOrg,
-  toolContext,
-  type ServiceServer,
-  type TempOrg,
-} from './test-support/composed-world';
+import { loopbackHttp, secretTable, SERVICE_KEY, toolContext } from './test-support/composed-world';
+import { composedWorld } from './test-support/composed-world-hooks';
 import { composedToolSpecs } from './tool-specs';
 
 /** Copied verbatim from the Agent Development Guide, section "YAML API Tools" (comments included). */
 const FIXTURE = path.join(import.meta.dirname, 'test-support', 'fixtures', 'save_post.yaml');
 const HOST = 'demo.supabase.co';
 
-let server: ServiceServer;
-let guard: ConnectionGuard;
-let org: TempOrg;
-
-beforeAll(async () => {
-  server = await startServiceServer();
-  guard = guardConnections();
-});
-
-afterAll(async () => {
-  guard.restore();
-  await server.close();
-});
+const world = composedWorld();
 
 beforeEach(async () => {
-  org = await tempOrg();
-  await mkdir(path.join(org.org, 'agents', 'somi', 'api-tools'), { recursive: true });
-  await copyFile(FIXTURE, path.join(org.org, 'agents', 'somi', 'api-tools', 'save_post.yaml'));
-});
-
-afterEach(async () => {
-  expect(guard.violations).toEqual([]);
-  server.received.length = 0;
-  server.tables.clear();
-  await org.cleanup();
+  await mkdir(path.join(world.org.org, 'agents', 'somi', 'api-tools'), { recursive: true });
+  await copyFile(FIXTURE, path.join(world.org.org, 'agents', 'somi', 'api-tools', 'save_post.yaml'));
 });
 
 const settings = (overrides: Record<string, string> = {}) =>
   secretTable({
-    SUPABASE_URL: `http://${HOST}:${server.port}`,
+    SUPABASE_URL: `http://${HOST}:${world.server.port}`,
     SUPABASE_SERVICE_KEY: SERVICE_KEY,
     TENANT_ID: 'tenant-42',
     ...overrides,
   });
 
 async function savePost(lookup = settings()) {
-  const load = await loadComposedTools(org.org, 'somi');
+  const load = await loadComposedTools(world.org.org, 'somi');
   expect(load.problems).toEqual([]);
   const toolset = composedToolSpecs(load.tools, { lookup, http: loopbackHttp([HOST, 'evil.example.test']) });
   expect(toolset.problems).toEqual([]);
@@ -115,15 +86,15 @@ describe('the OpenClaw save_post.yaml example from the guide', () => {
     const content = 'Launch day: "LeMMing" ships {{env.SUPABASE_SERVICE_KEY}} \\ ${secrets.X}';
     const result = await spec.run(
       { platform: 'linkedin', content, scheduled_date: '2026-03-02T09:00:00Z' },
-      toolContext(org.org),
+      toolContext(world.org.org),
     );
 
-    expect(server.received).toHaveLength(1);
-    const [request] = server.received;
+    expect(world.server.received).toHaveLength(1);
+    const [request] = world.server.received;
     expect(request?.method).toBe('POST');
     expect(request?.target).toBe('/rest/v1/posts');
     expect(request?.headers).toMatchObject({
-      host: `${HOST}:${server.port}`,
+      host: `${HOST}:${world.server.port}`,
       authorization: `Bearer ${SERVICE_KEY}`,
       apikey: SERVICE_KEY,
       'content-type': 'application/json',
@@ -146,7 +117,7 @@ describe('the OpenClaw save_post.yaml example from the guide', () => {
       summary: 'Post saved to calendar.',
       body: '',
     });
-    expect(server.tables.get('posts')).toEqual([{ id: 1, ...JSON.parse(request?.body ?? '') }]);
+    expect(world.server.tables.get('posts')).toEqual([{ id: 1, ...JSON.parse(request?.body ?? '') }]);
     expect(result.output).not.toContain(SERVICE_KEY);
   });
 
@@ -154,10 +125,10 @@ describe('the OpenClaw save_post.yaml example from the guide', () => {
     const { spec } = await savePost();
     await spec.run(
       { platform: 'youtube', content: 'a', scheduled_date: 'd', title: 'T', status: 'scheduled' },
-      toolContext(org.org),
+      toolContext(world.org.org),
     );
-    await spec.run({ platform: 'youtube', content: 'b', scheduled_date: 'd' }, toolContext(org.org));
-    expect(server.received.map((request) => JSON.parse(request.body))).toEqual([
+    await spec.run({ platform: 'youtube', content: 'b', scheduled_date: 'd' }, toolContext(world.org.org));
+    expect(world.server.received.map((request) => JSON.parse(request.body))).toEqual([
       {
         tenant_id: 'tenant-42',
         agent_slug: 'somi',
@@ -182,15 +153,15 @@ describe('the OpenClaw save_post.yaml example from the guide', () => {
     const { spec } = await savePost(settings({ SUPABASE_SERVICE_KEY: 'wrong-key-123456' }));
     const result = await spec.run(
       { platform: 'tiktok', content: 'x', scheduled_date: 'd' },
-      toolContext(org.org),
+      toolContext(world.org.org),
     );
     expect(result).toEqual({ success: false, output: null, error: 'Save error (401): Invalid API key' });
-    expect(server.received[0]?.headers.apikey).toBe('wrong-key-123456');
+    expect(world.server.received[0]?.headers.apikey).toBe('wrong-key-123456');
   });
 
   it('refuses arguments its parameters do not allow, before anything is sent', async () => {
     const { spec } = await savePost();
-    const context = toolContext(org.org);
+    const context = toolContext(world.org.org);
     expect((await spec.run({ platform: 'myspace', content: 'x', scheduled_date: 'd' }, context)).error).toBe(
       'invalid arguments for save_post: argument \'platform\' must be one of "youtube", "instagram", "facebook", "linkedin", "tiktok"',
     );
@@ -204,11 +175,11 @@ describe('the OpenClaw save_post.yaml example from the guide', () => {
       (await spec.run({ platform: 'youtube', content: 'x', scheduled_date: 'd', colour: 'red' }, context))
         .error,
     ).toBe("invalid arguments for save_post: unknown argument 'colour'");
-    expect(server.received).toEqual([]);
+    expect(world.server.received).toEqual([]);
   });
 
   it('is not ready, and sends nothing, until its settings are filled in', async () => {
-    const lookup = secretTable({ SUPABASE_URL: `http://${HOST}:${server.port}`, TENANT_ID: '' });
+    const lookup = secretTable({ SUPABASE_URL: `http://${HOST}:${world.server.port}`, TENANT_ID: '' });
     const { tool, spec, readiness } = await savePost(lookup);
     expect(readiness).toEqual({
       ready: false,
@@ -218,23 +189,25 @@ describe('the OpenClaw save_post.yaml example from the guide', () => {
     expect(composedToolReadiness(tool, settings())).toEqual({ ready: true });
     const result = await spec.run(
       { platform: 'youtube', content: 'x', scheduled_date: 'd' },
-      toolContext(org.org),
+      toolContext(world.org.org),
     );
     expect(result.error).toBe(
       'save_post is not set up: missing config/secret SUPABASE_SERVICE_KEY, TENANT_ID',
     );
-    expect(server.received).toEqual([]);
+    expect(world.server.received).toEqual([]);
   });
 
   it('refuses a base URL outside allowed_hosts', async () => {
-    const { spec } = await savePost(settings({ SUPABASE_URL: `http://evil.example.test:${server.port}` }));
+    const { spec } = await savePost(
+      settings({ SUPABASE_URL: `http://evil.example.test:${world.server.port}` }),
+    );
     const result = await spec.run(
       { platform: 'youtube', content: 'x', scheduled_date: 'd' },
-      toolContext(org.org),
+      toolContext(world.org.org),
     );
     expect(result.success).toBe(false);
     expect(result.error).toMatch(/^save_post: the request was not completed \(host_not_allowed\)/);
     expect(result.error).not.toContain(SERVICE_KEY);
-    expect(server.received).toEqual([]);
+    expect(world.server.received).toEqual([]);
   });
 });

@@ -22,17 +22,29 @@ export async function toolResults(org: string): Promise<ToolResultEvent[]> {
   );
 }
 
+/**
+ * An org whose mcp.json runs the reference "everything" server and whose agent ada is granted `tools`
+ * (all of the server's, unless given); `files` adds files of the org.
+ */
+function everythingOrg(files: Record<string, unknown> = {}, tools = ['group:mcp:everything']): string {
+  return orgs.build({
+    'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
+    'agents/ada/resume.json': resume('ada', { permissions: { read_outboxes: [], tools } }),
+    ...files,
+  });
+}
+
+/** `lemming call <org> ada <tool> <args>`: ada's call of one tool, outside a run. */
+function callAsAda(org: string, tool: string, args: unknown = {}) {
+  return lemming(['call', org, 'ada', tool, JSON.stringify(args)]);
+}
+
 describe('MCP servers over stdio (the reference servers)', () => {
   it(
     'lemming connectors starts them and lists their tools with descriptions, schemas and annotations',
     { timeout: 60_000 },
     async () => {
-      const org = orgs.build({
-        'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
-        'agents/ada/resume.json': resume('ada', {
-          permissions: { read_outboxes: [], tools: ['group:mcp:everything'] },
-        }),
-      });
+      const org = everythingOrg();
       const text = await lemming(['connectors', org]);
       expect(text.code, text.stderr).toBe(0);
       expect(text.stdout).toMatch(/ready\s+everything \(mcp:everything\)/);
@@ -63,17 +75,16 @@ describe('MCP servers over stdio (the reference servers)', () => {
     'an agent granted mcp__everything__echo calls it in a turn and the result is in the timeline; one not granted gets the reason',
     { timeout: 60_000 },
     async () => {
-      const org = orgs.build({
-        'lemming/config/models.json': SCRIPTED_MODELS,
-        'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
-        'script.json': callOnce('mcp__everything__echo', { message: 'hello from ada' }),
-        'agents/ada/resume.json': resume('ada', {
-          permissions: { read_outboxes: [], tools: ['mcp__everything__echo'] },
-        }),
-        'agents/bob/resume.json': resume('bob', {
-          permissions: { read_outboxes: [], tools: ['memory_read'] },
-        }),
-      });
+      const org = everythingOrg(
+        {
+          'lemming/config/models.json': SCRIPTED_MODELS,
+          'script.json': callOnce('mcp__everything__echo', { message: 'hello from ada' }),
+          'agents/bob/resume.json': resume('bob', {
+            permissions: { read_outboxes: [], tools: ['memory_read'] },
+          }),
+        },
+        ['mcp__everything__echo'],
+      );
       const run = await lemming(['run', org, '--ticks', '1']);
       expect(run.code, run.stderr + run.stdout).toBe(0);
       const results = await toolResults(org);
@@ -97,17 +108,12 @@ describe('MCP servers over stdio (the reference servers)', () => {
     "checks the arguments against the server's input schema before calling it",
     { timeout: 60_000 },
     async () => {
-      const org = orgs.build({
-        'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
-        'agents/ada/resume.json': resume('ada', {
-          permissions: { read_outboxes: [], tools: ['group:mcp:everything'] },
-        }),
-      });
-      const bad = await lemming(['call', org, 'ada', 'mcp__everything__echo', '{"message": 42}']);
+      const org = everythingOrg();
+      const bad = await callAsAda(org, 'mcp__everything__echo', { message: 42 });
       expect(bad.stdout + bad.stderr).toMatch(
         /do not fit mcp__everything__echo's input schema: message must be string/,
       );
-      const good = await lemming(['call', org, 'ada', 'mcp__everything__echo', '{"message": "hi"}']);
+      const good = await callAsAda(org, 'mcp__everything__echo', { message: 'hi' });
       expect(good.stdout).toContain('Echo: hi');
     },
   );
@@ -116,27 +122,23 @@ describe('MCP servers over stdio (the reference servers)', () => {
     'the org deny list, tool kinds and per-tool costs apply to MCP tools; images come back as references',
     { timeout: 60_000 },
     async () => {
-      const org = orgs.build({
-        'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
+      const org = everythingOrg({
         'lemming/config/policy.json': {
           tools: { deny: ['mcp__everything__get-env'] },
           tool_costs: { mcp__everything__echo: 2 },
         },
-        'agents/ada/resume.json': resume('ada', {
-          permissions: { read_outboxes: [], tools: ['group:mcp:everything'] },
-        }),
       });
-      const denied = await lemming(['call', org, 'ada', 'mcp__everything__get-env', '{}']);
+      const denied = await callAsAda(org, 'mcp__everything__get-env');
       expect(denied.stdout + denied.stderr).toMatch(
         /the org denies it to every agent \(tools\.deny in lemming\/config\/policy\.json\)/,
       );
 
-      const paid = await lemming(['call', org, 'ada', 'mcp__everything__echo', '{"message": "paid"}']);
+      const paid = await callAsAda(org, 'mcp__everything__echo', { message: 'paid' });
       expect(paid.stdout).toContain('Echo: paid');
       const credits = await lemming(['timeline', org, '--kind', 'credit', '--json']);
       expect(credits.stdout).toContain('tool mcp__everything__echo');
 
-      const image = await lemming(['call', org, 'ada', 'mcp__everything__get-tiny-image', '{}']);
+      const image = await callAsAda(org, 'mcp__everything__get-tiny-image');
       expect(image.stdout).toMatch(/\[image: image\/png, \d+ bytes, not shown\]/);
       expect(image.stdout).not.toMatch(/iVBOR/);
 
@@ -144,7 +146,7 @@ describe('MCP servers over stdio (the reference servers)', () => {
         join(org, 'lemming/config/policy.json'),
         JSON.stringify({ allowed_tool_kinds: ['file', 'memory'] }),
       );
-      const kind = await lemming(['call', org, 'ada', 'mcp__everything__echo', '{"message": "no"}']);
+      const kind = await callAsAda(org, 'mcp__everything__echo', { message: 'no' });
       expect(kind.stdout + kind.stderr).toMatch(/the org does not allow mcp tools \(allowed_tool_kinds/);
     },
   );
@@ -163,30 +165,16 @@ describe('MCP servers over stdio (the reference servers)', () => {
       join(org, 'lemming/config/mcp.json'),
       JSON.stringify({ mcpServers: { files: referenceServers.filesystem(allowed) } }),
     );
-    const inside = await lemming([
-      'call',
-      org,
-      'ada',
-      'mcp__files__read_text_file',
-      JSON.stringify({ path: join(allowed, 'plan.md') }),
-    ]);
+    const inside = await callAsAda(org, 'mcp__files__read_text_file', { path: join(allowed, 'plan.md') });
     expect(inside.stdout).toContain('the plan');
-    const outside = await lemming([
-      'call',
-      org,
-      'ada',
-      'mcp__files__read_text_file',
-      JSON.stringify({ path: join(org, 'agents/ada/workspace/secret.md') }),
-    ]);
+    const outside = await callAsAda(org, 'mcp__files__read_text_file', {
+      path: join(org, 'agents/ada/workspace/secret.md'),
+    });
     expect(outside.stdout + outside.stderr).not.toContain('not for the server');
     expect(outside.stdout + outside.stderr).toMatch(/outside allowed directories|Access denied/i);
-    const escape = await lemming([
-      'call',
-      org,
-      'ada',
-      'mcp__files__read_text_file',
-      JSON.stringify({ path: join(allowed, '..', '..', 'agents/ada/workspace/secret.md') }),
-    ]);
+    const escape = await callAsAda(org, 'mcp__files__read_text_file', {
+      path: join(allowed, '..', '..', 'agents/ada/workspace/secret.md'),
+    });
     expect(escape.stdout + escape.stderr).not.toContain('not for the server');
   });
 });
