@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, resume, tempOrgs } from '../run/test-support/temp-org';
+import { runLemmingProcess } from './test-support/run-cli';
 import type { ApprovalRequest } from '../api/approval-schemas';
 import { cliApprovalAsker, parseTerminalAnswer } from './approval-answers';
 import type { CliIo } from './cli-io';
@@ -12,21 +13,7 @@ const LEMMING = join(REPO_ROOT, 'bin', 'lemming.mjs');
 const orgs = tempOrgs();
 afterEach(() => orgs.cleanup());
 
-function lemming(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LEMMING, ...args], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const lemming = (args: string[]) => runLemmingProcess(args);
 
 /** An agent granted the shell whose model asks to run `echo hi > made.txt`, then reports what it was told. */
 function shellOrg(): string {

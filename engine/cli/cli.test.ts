@@ -5,23 +5,13 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_ORG, REPO_ROOT, tempOrgs, UPSTREAM } from '../run/test-support/temp-org';
 import { openTimeline } from '../timeline/timeline-store';
-import { main } from './main';
+import { runCli } from './test-support/run-cli';
 
 const orgs = tempOrgs();
 afterEach(() => orgs.cleanup());
 const EXAMPLE_ORG = join(UPSTREAM, 'example-org');
 
-/** Runs a command line in this process, as the `lemming` binary would. */
-async function lemming(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: {},
-  });
-  return { code, stdout, stderr };
-}
+const lemming = (...argv: string[]) => runCli(argv);
 
 /** Runs the installed `lemming` command through npx in a real process, with no network keys in its environment. */
 async function npxLemming(...argv: string[]) {

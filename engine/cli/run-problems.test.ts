@@ -2,21 +2,12 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
-import { main } from './main';
+import { runCli } from './test-support/run-cli';
 
 const orgs = tempOrgs();
 afterEach(() => orgs.cleanup());
 
-async function lemming(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: {},
-  });
-  return { code, stdout, stderr };
-}
+const lemming = (...argv: string[]) => runCli(argv);
 
 const MODELS = {
   'lemming/config/models.json': {

@@ -5,39 +5,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resume, REPO_ROOT, tempOrgs } from '../run/test-support/temp-org';
+import { runLemmingProcess, type ProcessRun } from './test-support/run-cli';
 
 const LEMMING = join(REPO_ROOT, 'bin', 'lemming.mjs');
 const orgs = tempOrgs();
 afterEach(() => orgs.cleanup());
 
-interface Ran {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
+type Ran = ProcessRun;
 
-/** The real `lemming` binary in its own process; `onStdout` may kill it. */
-function lemming(args: string[], onStdout?: (text: string, kill: () => void) => void): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, [LEMMING, ...args], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      onStdout?.(stdout, () => child.kill('SIGKILL'));
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr, ms: Date.now() - started }));
-  });
-}
+const lemming = runLemmingProcess;
 
 /** A shell pipeline, as a person types it; pipefail, so the exit code is lemming's. */
 function pipeline(command: string): Promise<Ran> {

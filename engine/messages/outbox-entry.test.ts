@@ -13,6 +13,7 @@ import {
   readOutboxEntryText,
   serializeEntry,
 } from './outbox-entry';
+import { seededRandom } from '../run/test-support/seeded-random';
 
 const AGENTS = resolve(
   import.meta.dirname,
@@ -30,17 +31,6 @@ const FIXTURE_FILES = readdirSync(AGENTS).flatMap((agent) => {
 /** LeMMing's own names: `{tick:08d}_{uuid4().hex}.json`. */
 const LEMMING_FILE_NAME = /^[0-9]{8,}_[0-9a-f]{32}\.json$/;
 const NOW = new Date(Date.UTC(2026, 4, 11, 19, 11, 12, 913));
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomJson(random: () => number, depth = 0): unknown {
   const pick = Math.floor(random() * (depth > 3 ? 5 : 7));

@@ -9,6 +9,7 @@ import {
   type Scheduled,
   type ScheduleFields,
 } from './schedule';
+import { seededRandom } from '../run/test-support/seeded-random';
 
 /**
  * A line-by-line transliteration of LeMMing's engine.py (HEAD 9b93040), kept independent of the module
@@ -57,18 +58,6 @@ const python = {
       .map((agent) => agent.name);
   },
 };
-
-/** mulberry32: a small seeded PRNG so a failure can be replayed from its seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAME_CHARACTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-';
 

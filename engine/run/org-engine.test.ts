@@ -7,6 +7,7 @@ import { openTimeline } from '../timeline/timeline-store';
 import type { OrgEngine } from './org-engine';
 import { DEMO_ORG, resume, UPSTREAM } from './test-support/temp-org';
 import { engineWorld } from './test-support/engine-world';
+import { chatCompletion as completion } from '../models/test-support/chat-completion';
 
 const world = engineWorld();
 const { orgs, open } = world;
@@ -202,16 +203,6 @@ function safeRead(file: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** A chat completion in OpenAI's wire format whose content is a LeMMing contract object. */
-function completion(content: string) {
-  return {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-  };
 }
 
 function openAiModel(url: string, extra: Record<string, unknown> = {}) {

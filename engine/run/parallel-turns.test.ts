@@ -3,21 +3,12 @@ import { sendJson, startLoopbackServer } from '../models/test-support/loopback-s
 import type { OrgEngine } from './org-engine';
 import { resume } from './test-support/temp-org';
 import { engineWorld } from './test-support/engine-world';
+import { chatCompletion as completion } from '../models/test-support/chat-completion';
 
 const world = engineWorld();
 const { orgs } = world;
 
 const AGENTS = Array.from({ length: 20 }, (_, index) => `agent_${String(index).padStart(2, '0')}`);
-
-/** A chat completion in OpenAI's wire format whose content is a LeMMing contract object. */
-function completion(content: string) {
-  return {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-  };
-}
 
 /**
  * An OpenAI-compatible server on loopback that takes `latencyMs` to answer each call and counts the

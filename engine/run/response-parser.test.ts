@@ -6,6 +6,7 @@ import {
   SNIPPET_LIMIT,
   type ContractWarningCode,
 } from './response-parser';
+import { seededRandom } from './test-support/seeded-random';
 
 const LEMMING_EXAMPLE = `{
   "outbox_entries": [
@@ -320,16 +321,6 @@ describe('replies that are not usable', () => {
 });
 
 describe('fuzzing', () => {
-  function seededRandom(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
   const random = seededRandom(2026);
   const integer = (n: number) => Math.floor(random() * n);
   const FIELD_NAMES = [

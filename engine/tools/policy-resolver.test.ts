@@ -3,8 +3,7 @@ import { DEFAULT_ORG_POLICY, type OrgPolicy } from '../org/policy-file';
 import { ResumeSchema, type Resume } from '../org/resume-schema';
 import { applyChange, resolveTools, type PolicyInput, type ToolVerdict } from './policy-resolver';
 import { toolCatalog, type CatalogEntry } from './tool-catalog';
-import { toolSuccess } from './tool-result';
-import type { ToolSpec } from './tool-spec';
+import { fetchWeather } from './test-support/weather-tool';
 
 function resume(permissions: Record<string, unknown>): Resume {
   return ResumeSchema.parse({
@@ -16,14 +15,6 @@ function resume(permissions: Record<string, unknown>): Resume {
     schedule: { run_every_n_ticks: 1, phase_offset: 0 },
   });
 }
-
-const fetchWeather: ToolSpec = {
-  name: 'fetch_weather',
-  kind: 'network',
-  title: 'Weather',
-  definition: { name: 'fetch_weather', description: 'Weather', parameters: { type: 'object' } },
-  run: async () => toolSuccess('sunny'),
-};
 
 function input(
   permissions: Record<string, unknown>,

@@ -1,22 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../engine/cli/main';
-import { DEMO_ORG, ipcHarnesses, valueOf } from './test-support/ipc-harness';
+import { runCli } from '../../engine/cli/test-support/run-cli';
+import { DEMO_ORG, ipcHarnesses, valueOf, WEATHER_TOOL } from './test-support/ipc-harness';
 
 const harnesses = ipcHarnesses();
 afterEach(() => harnesses.cleanup());
-
-const WEATHER = `name: fetch_weather
-description: Today's weather
-parameters:
-  city: {type: string, required: true}
-request:
-  method: GET
-  url: "https://weather.example/today?city={{params.city}}"
-  headers: {x-api-key: "{{env.WEATHER_KEY}}"}
-allowed_hosts: ["weather.example"]
-`;
 
 /**
  * The demo org after one tick (so balances are seeded), with an org tool that needs a secret the
@@ -33,7 +22,7 @@ async function appAndCli(): Promise<{
   const harness = await harnesses.create();
   const org = harness.copy(DEMO_ORG);
   mkdirSync(join(org, 'tools'));
-  writeFileSync(join(org, 'tools', 'weather.yaml'), WEATHER);
+  writeFileSync(join(org, 'tools', 'weather.yaml'), WEATHER_TOOL);
   writeFileSync(join(org, 'tools', 'broken.yaml'), 'name: broken\nrequest: [\n');
   valueOf(await harness.dispatch('org.open', { path: org }));
   valueOf(await harness.dispatch('secrets.set', { name: 'WEATHER_KEY', value: 'weather-key-value-1234' }));
@@ -47,14 +36,7 @@ async function appAndCli(): Promise<{
 }
 
 async function lemmingJson(argv: string[]): Promise<unknown> {
-  let stdout = '';
-  let stderr = '';
-  const io = {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: {},
-  };
-  const code = await main([...argv, '--json'], io);
+  const { code, stdout, stderr } = await runCli([...argv, '--json']);
   if (code !== 0) throw new Error(`lemming ${argv.join(' ')} exited ${code}: ${stderr}`);
   return JSON.parse(stdout) as unknown;
 }

@@ -9,18 +9,8 @@ import {
 import { DEMO_ORG, ipcHarnesses, valueOf, type IpcHarness } from './test-support/ipc-harness';
 
 const harnesses = ipcHarnesses();
-const servers: LoopbackServer[] = [];
-afterEach(async () => {
-  await harnesses.cleanup();
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function openDemo(): Promise<{ harness: IpcHarness; org: string }> {
-  const harness = await harnesses.create();
-  const org = harness.copy(DEMO_ORG);
-  valueOf(await harness.dispatch('org.open', { path: org }));
-  return { harness, org };
-}
+afterEach(() => harnesses.cleanup());
+const openDemo = () => harnesses.openDemo();
 
 async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -263,7 +253,7 @@ describe('credits and messages', () => {
 describe('settings and models', () => {
   async function openAiServer(status: number, body: unknown): Promise<LoopbackServer> {
     const server = await startLoopbackServer((_request, response) => sendJson(response, status, body));
-    servers.push(server);
+    harnesses.serve(server);
     return server;
   }
 

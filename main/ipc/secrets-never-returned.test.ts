@@ -7,29 +7,14 @@ import {
   startLoopbackServer,
   type LoopbackServer,
 } from '../../engine/models/test-support/loopback-server';
-import { DEMO_ORG, ipcHarnesses, valueOf, type IpcHarness } from './test-support/ipc-harness';
+import { DEMO_ORG, ipcHarnesses, valueOf, type IpcHarness, WEATHER_TOOL } from './test-support/ipc-harness';
 
 const harnesses = ipcHarnesses();
-const servers: LoopbackServer[] = [];
-afterEach(async () => {
-  await harnesses.cleanup();
-  for (const server of servers.splice(0)) await server.close();
-});
+afterEach(() => harnesses.cleanup());
 
 const FIRST_KEY = 'sk-first-7Jq2ZpX9vLm4RtY8';
 const SECOND_KEY = 'sk-second-Hn3Wc6Bd1Kf5Gs0A';
 const WEATHER_KEY = 'wk-live-Qe4Ur8Ty2Io6Pa9S';
-
-const WEATHER_TOOL = `name: fetch_weather
-description: Today's weather for a city
-parameters:
-  city: {type: string, required: true}
-request:
-  method: GET
-  url: "https://weather.example/v1/today?city={{params.city}}"
-  headers: {x-api-key: "{{env.WEATHER_KEY}}"}
-allowed_hosts: ["weather.example"]
-`;
 
 /**
  * A model server that echoes back the API key it was sent, in the model's reply and in an outbox
@@ -49,7 +34,7 @@ async function echoingModelServer(): Promise<LoopbackServer> {
       usage: { prompt_tokens: 10, completion_tokens: 10 },
     });
   });
-  servers.push(server);
+  harnesses.serve(server);
   return server;
 }
 

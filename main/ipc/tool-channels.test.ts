@@ -1,17 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_ORG, ipcHarnesses, valueOf, type IpcHarness } from './test-support/ipc-harness';
+import { ipcHarnesses, valueOf, type IpcHarness } from './test-support/ipc-harness';
 
 const harnesses = ipcHarnesses();
 afterEach(() => harnesses.cleanup());
-
-async function openDemo(): Promise<{ harness: IpcHarness; org: string }> {
-  const harness = await harnesses.create();
-  const org = harness.copy(DEMO_ORG);
-  valueOf(await harness.dispatch('org.open', { path: org }));
-  return { harness, org };
-}
+const openDemo = () => harnesses.openDemo();
 
 interface Verdict {
   name: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
-import { main } from '../main';
+import { runCli } from '../test-support/run-cli';
 
 const orgs = tempOrgs();
 const made: string[] = [];
@@ -12,16 +12,7 @@ afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function lemming(argv: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env,
-  });
-  return { code, stdout, stderr };
-}
+const lemming = (argv: string[], env: Record<string, string> = {}) => runCli(argv, { env });
 
 function org(): string {
   return orgs.build({

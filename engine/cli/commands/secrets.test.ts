@@ -2,10 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../run/test-support/temp-org';
-import { main } from '../main';
+import { runCli } from '../test-support/run-cli';
 
 const made: string[] = [];
 afterEach(() => {
@@ -17,18 +16,7 @@ function secretsFile(): string {
   return join(dir, 'secrets.json');
 }
 
-/** Runs a command line in this process, as the `lemming` binary would, with `input` as its stdin. */
-async function lemming(argv: string[], options: { env?: Record<string, string>; input?: string } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: options.env ?? {},
-    ...(options.input === undefined ? {} : { stdin: Readable.from([options.input]) }),
-  } as Parameters<typeof main>[1]);
-  return { code, stdout, stderr };
-}
+const lemming = runCli;
 
 const VALUE = 'ghp_cli-secret-value-0042';
 

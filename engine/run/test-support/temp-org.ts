@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { ResumeSchema, type Resume } from '../../org/resume-schema';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const UPSTREAM = resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'lemming-upstream');
@@ -49,4 +50,9 @@ export function resume(name: string, overrides: Record<string, unknown> = {}): R
     schedule: { run_every_n_ticks: 1, phase_offset: 0 },
     ...overrides,
   };
+}
+
+/** `resume(name, overrides)` as the engine holds it once read (parsed by ResumeSchema). */
+export function parsedResume(name: string, overrides: Record<string, unknown> = {}): Resume {
+  return ResumeSchema.parse(resume(name, overrides));
 }

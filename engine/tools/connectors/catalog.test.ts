@@ -4,17 +4,17 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_POLICY, type OrgPolicy } from '../../org/policy-file';
 import { TOOLS_PROFILES } from '../../api/agent-schemas';
-import { ResumeSchema, type Resume } from '../../org/resume-schema';
+import { type Resume } from '../../org/resume-schema';
 import { openFileSecretStore } from '../../secrets/file-secret-store';
 import { secretPresence } from '../../secrets/secret-store';
 import { memoryReadTool } from '../lemming-core-tools';
 import { resolveTools } from '../policy-resolver';
 import { toolCatalog, type CatalogEntry } from '../tool-catalog';
-import { toolSuccess } from '../tool-result';
-import type { ToolSpec } from '../tool-spec';
 import { BUILTIN_CONNECTORS } from './builtin-connectors';
 import { connectorCatalog, withConnectorReadiness, type ComposedConnectorInput } from './catalog';
 import { Connector } from './connector';
+import { fetchWeather } from '../test-support/weather-tool';
+import { parsedResume } from '../../run/test-support/temp-org';
 
 const made: string[] = [];
 afterEach(() => {
@@ -283,25 +283,10 @@ describe('the connector catalog', () => {
 });
 
 function resume(tools: string[], profile: (typeof TOOLS_PROFILES)[number] = 'lemming'): Resume {
-  return ResumeSchema.parse({
-    name: 'ada',
-    title: 'Ada',
-    instructions: '',
-    model: { key: 'm' },
-    permissions: { read_outboxes: [], tools },
-    schedule: { run_every_n_ticks: 1, phase_offset: 0 },
-    tools_profile: profile,
-  });
+  return parsedResume('ada', { permissions: { read_outboxes: [], tools }, tools_profile: profile });
 }
 
 describe("connector readiness as the resolver's readiness layer", () => {
-  const fetchWeather: ToolSpec = {
-    name: 'fetch_weather',
-    kind: 'network',
-    title: 'Weather',
-    definition: { name: 'fetch_weather', description: 'Weather', parameters: { type: 'object' } },
-    run: async () => toolSuccess('sunny'),
-  };
   const catalog: CatalogEntry[] = [
     { spec: fetchWeather, grantedBy: ['fetch_weather', 'group:network'], readiness: { ready: true } },
     { spec: memoryReadTool, grantedBy: ['memory_read', 'group:memory'], readiness: { ready: true } },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_POLICY, type OrgPolicy } from '../../org/policy-file';
-import { ResumeSchema, type Resume } from '../../org/resume-schema';
+import { type Resume } from '../../org/resume-schema';
 import { TurnMemory } from '../../memory/turn-memory';
 import { agentToolbox } from '../agent-toolbox';
 import { memoryReadTool, memoryWriteTool } from '../lemming-core-tools';
@@ -14,6 +14,7 @@ import type { ToolSpec } from '../tool-spec';
 import { parseSkillFile } from './parse-skill-file';
 import type { Skill } from './skill';
 import { dispatchSkill, skillToolArguments, skillUsability } from './skill-usability';
+import { parsedResume } from '../../run/test-support/temp-org';
 
 const made: string[] = [];
 afterEach(() => {
@@ -45,14 +46,7 @@ const catalog: CatalogEntry[] = [memoryReadTool, memoryWriteTool, echoTool].map(
 }));
 
 function ada(tools: string[]): Resume {
-  return ResumeSchema.parse({
-    name: 'ada',
-    title: 'Ada',
-    instructions: '',
-    model: { key: 'm' },
-    permissions: { read_outboxes: [], tools },
-    schedule: { run_every_n_ticks: 1, phase_offset: 0 },
-  });
+  return parsedResume('ada', { permissions: { read_outboxes: [], tools } });
 }
 
 function toolsOf(resume: Resume, policy: OrgPolicy = DEFAULT_ORG_POLICY) {

@@ -14,6 +14,18 @@ export const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
 export const EXAMPLE_ORG = resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'lemming-upstream', 'example-org');
 
+/** An org tool (tools/weather.yaml) whose request needs the secret WEATHER_KEY. */
+export const WEATHER_TOOL = `name: fetch_weather
+description: Today's weather for a city
+parameters:
+  city: {type: string, required: true}
+request:
+  method: GET
+  url: "https://weather.example/v1/today?city={{params.city}}"
+  headers: {x-api-key: "{{env.WEATHER_KEY}}"}
+allowed_hosts: ["weather.example"]
+`;
+
 export interface IpcHarness {
   dispatch: Dispatch;
   host: EngineHost;
@@ -41,6 +53,7 @@ export interface IpcHarness {
 export function ipcHarnesses() {
   const made: string[] = [];
   const hosts: EngineHost[] = [];
+  const servers: { close(): Promise<void> }[] = [];
   const tempDir = () => {
     const dir = mkdtempSync(join(tmpdir(), 'lemming-ipc-'));
     made.push(dir);
@@ -121,8 +134,21 @@ export function ipcHarnesses() {
         },
       };
     },
+    /** A harness with a fresh copy of the demo org open in it. */
+    async openDemo(): Promise<{ harness: IpcHarness; org: string }> {
+      const harness = await this.create();
+      const org = harness.copy(DEMO_ORG);
+      valueOf(await harness.dispatch('org.open', { path: org }));
+      return { harness, org };
+    },
+    /** Keeps `server` (a model or service the org talks to) running until cleanup. */
+    serve<T extends { close(): Promise<void> }>(server: T): T {
+      servers.push(server);
+      return server;
+    },
     async cleanup(): Promise<void> {
       for (const host of hosts.splice(0)) await host.dispose();
+      for (const server of servers.splice(0)) await server.close();
       for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
     },
   };

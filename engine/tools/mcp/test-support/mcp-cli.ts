@@ -1,15 +1,8 @@
-import { main } from '../../../cli/main';
+import { runCli } from '../../../cli/test-support/run-cli';
 
 /** Runs the `lemming` command in this process, as a user would type it; PATH is passed on. */
-export async function lemming(argv: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  return { code, stdout, stderr };
+export function lemming(argv: string[], env: Record<string, string> = {}) {
+  return runCli(argv, { env: { PATH: process.env.PATH ?? '', ...env } });
 }
 
 /** models.json for agents on the scripted model, reading `script.json` in the org. */
