@@ -1,16 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApprovalDesk } from '../app/approvals';
-import { OrgEngine } from './org-engine';
-import { resume, tempOrgs } from './test-support/temp-org';
+import type { OrgEngine } from './org-engine';
+import { resume } from './test-support/temp-org';
+import { engineWorld } from './test-support/engine-world';
 
-const orgs = tempOrgs();
-const engines: OrgEngine[] = [];
-afterEach(() => {
-  for (const engine of engines.splice(0)) engine.close();
-  orgs.cleanup();
-});
+const world = engineWorld();
+const { orgs } = world;
 
 type Step = { tool: string; args: Record<string, unknown> };
 
@@ -40,9 +37,7 @@ function org(calls: Record<string, Step>, approvals?: Record<string, unknown>): 
 }
 
 async function open(orgPath: string, desk: ApprovalDesk): Promise<OrgEngine> {
-  const engine = await OrgEngine.open({ orgPath, env: {}, approvals: desk });
-  engines.push(engine);
-  return engine;
+  return world.open(orgPath, { approvals: desk });
 }
 
 function events(engine: OrgEngine, kinds: string[]) {

@@ -1,15 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { OrgEngine } from './org-engine';
-import { resume, tempOrgs } from './test-support/temp-org';
+import { describe, expect, it } from 'vitest';
+import { resume } from './test-support/temp-org';
+import { engineWorld } from './test-support/engine-world';
 
-const orgs = tempOrgs();
-const engines: OrgEngine[] = [];
-afterEach(() => {
-  for (const engine of engines.splice(0)) engine.close();
-  orgs.cleanup();
-});
+const world = engineWorld();
+const { orgs } = world;
 
 /** LeMMing's `OutboxEntry(**data)`: exactly these keys, `meta` and `recipients` optional, or the file is skipped. */
 const LEMMING_REQUIRED = ['id', 'tick', 'agent', 'kind', 'payload', 'tags', 'created_at'];
@@ -63,8 +59,7 @@ describe('a LeMMing org of cli echo agents', () => {
         schedule: { run_every_n_ticks: 4, phase_offset: -1 },
       }),
     });
-    const engine = await OrgEngine.open({ orgPath: org, env: { PATH: process.env.PATH } });
-    engines.push(engine);
+    const engine = await world.open(org, { env: { PATH: process.env.PATH } });
     await engine.sendHumanMessage('hello from the human');
     for (let tick = 1; tick <= 12; tick += 1) await engine.runTick();
 

@@ -1,16 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fromMicros } from '../credits/credit-amount';
-import { OrgEngine } from './org-engine';
-import { resume, tempOrgs } from './test-support/temp-org';
+import type { OrgEngine } from './org-engine';
+import { resume } from './test-support/temp-org';
+import { engineWorld } from './test-support/engine-world';
 
-const orgs = tempOrgs();
-const engines: OrgEngine[] = [];
-afterEach(() => {
-  for (const engine of engines.splice(0)) engine.close();
-  orgs.cleanup();
-});
+const world = engineWorld();
+const { orgs } = world;
 
 const CREDITS = 'lemming/config/credits.json';
 type CreditsFile = Record<
@@ -38,11 +35,7 @@ const readCredits = (org: string) => JSON.parse(readFileSync(join(org, CREDITS),
 const writeCredits = (org: string, credits: CreditsFile) =>
   writeFileSync(join(org, CREDITS), `${JSON.stringify(credits, null, 2)}\n`);
 
-async function open(org: string): Promise<OrgEngine> {
-  const engine = await OrgEngine.open({ orgPath: org, env: {} });
-  engines.push(engine);
-  return engine;
-}
+const open = (org: string) => world.open(org);
 
 function externalAdjustments(engine: OrgEngine) {
   return (
@@ -176,8 +169,8 @@ describe('credits.json is a two-way file', () => {
         await engine.runTick();
         lemmingTick(expected, tick);
       }
-      engine.close();
-      engines.splice(engines.indexOf(engine), 1);
+      world.close(engine);
+
       // LeMMing's turn: it reads credits.json and tick.json as we left them, runs 5 ticks, and rewrites both.
       const onDisk = readCredits(org);
       for (const name of Object.keys(schedules))

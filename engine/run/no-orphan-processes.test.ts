@@ -2,19 +2,15 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runningProgramCount } from '../processes/program-spawner';
-import { OrgEngine } from './org-engine';
 import { RunController } from './run-controller';
-import { REPO_ROOT, resume, tempOrgs } from './test-support/temp-org';
+import { REPO_ROOT, resume } from './test-support/temp-org';
+import { engineWorld } from './test-support/engine-world';
 
 const CHILD = join(REPO_ROOT, 'engine', 'run', 'test-support', 'crash-child.ts');
-const orgs = tempOrgs();
-const engines: OrgEngine[] = [];
-afterEach(() => {
-  for (const engine of engines.splice(0)) engine.close();
-  orgs.cleanup();
-});
+const world = engineWorld();
+const { orgs } = world;
 
 /**
  * An org whose one agent thinks with a `cli` model that writes its pid and the pid of a `sleep` it leaves
@@ -74,8 +70,7 @@ async function expectAllGone(pids: number[]): Promise<void> {
 describe.skipIf(process.platform === 'win32')('no process outlives a run', () => {
   it('ends what a cli model left running in the background once the turn completes', async () => {
     const { org, pids } = sleepyOrg('answer');
-    const engine = await OrgEngine.open({ orgPath: org, env: {} });
-    engines.push(engine);
+    const engine = await world.open(org);
     const report = await engine.runTick();
     expect(report.turns).toHaveLength(1);
     const started = pids();
@@ -89,8 +84,7 @@ describe.skipIf(process.platform === 'win32')('no process outlives a run', () =>
     { timeout: 30_000 },
     async () => {
       const { org, pids } = sleepyOrg('hang');
-      const engine = await OrgEngine.open({ orgPath: org, env: {} });
-      engines.push(engine);
+      const engine = await world.open(org);
       const controller = new RunController(engine, {});
       expect(controller.start().ok).toBe(true);
       const started = await startedPids(pids);

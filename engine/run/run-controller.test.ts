@@ -1,25 +1,21 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunState } from '../api/run-schemas';
-import { OrgEngine } from './org-engine';
+import type { OrgEngine } from './org-engine';
 import { RunController, type RunControllerOptions } from './run-controller';
-import { DEMO_ORG, tempOrgs } from './test-support/temp-org';
+import { DEMO_ORG } from './test-support/temp-org';
+import { engineWorld } from './test-support/engine-world';
 
-const orgs = tempOrgs();
-const engines: OrgEngine[] = [];
-afterEach(() => {
-  for (const engine of engines.splice(0)) engine.close();
-  orgs.cleanup();
-});
+const world = engineWorld();
+const { orgs } = world;
 
 /** The demo org's engine under a controller; `hooks` may command the controller from its callbacks. */
 async function demo(
   hooks: (controller: RunController) => Omit<RunControllerOptions, 'onState'> = () => ({}),
 ) {
   const org = orgs.copy(DEMO_ORG);
-  const engine = await OrgEngine.open({ orgPath: org, env: {} });
-  engines.push(engine);
+  const engine = await world.open(org);
   const states: RunState[] = [];
   const controller: RunController = new RunController(engine, {
     onTickStart: (tick) => hooks(controller).onTickStart?.(tick),

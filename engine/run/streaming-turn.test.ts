@@ -117,25 +117,13 @@ describe('a streamed turn', () => {
   it('stopping the run mid-stream closes the HTTP request within 200 ms', async () => {
     const { server, org } = await slowModelOrg();
     const stop = new AbortController();
-    let stoppedAt = 0;
-    let pieces = 0;
-    const engine = await OrgEngine.open({
-      orgPath: org,
-      env: {},
-      onProgress: () => {
-        pieces += 1;
-        if (pieces === 10) {
-          stoppedAt = performance.now();
-          stop.abort();
-        }
-      },
-    });
+    const { engine, stopped } = await engineStoppingMidStream(org, () => stop.abort());
     try {
       const report = await engine.runTick(stop.signal);
       expect(report.turns).toEqual([{ agent: 'writer', status: 'failed' }]);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(server.closedAt[0]).toBeGreaterThan(0);
-      expect(server.closedAt[0]! - stoppedAt).toBeLessThan(200);
+      expect(server.closedAt[0]! - stopped.at).toBeLessThan(200);
       expect(server.finishedAt[0]).toBe(0);
       const error = timelineOf(engine).find((event) => event.kind === 'model_call');
       expect(error?.error).toMatchObject({ error_kind: 'cancelled' });
@@ -145,23 +133,29 @@ describe('a streamed turn', () => {
   });
 });
 
+/** An engine on `org` that calls `stop` when the tenth piece of an answer arrives; `stopped.at` says when. */
+async function engineStoppingMidStream(org: string, stop: () => void) {
+  const stopped = { at: 0 };
+  let pieces = 0;
+  const engine = await OrgEngine.open({
+    orgPath: org,
+    env: {},
+    onProgress: () => {
+      pieces += 1;
+      if (pieces === 10) {
+        stopped.at = performance.now();
+        stop();
+      }
+    },
+  });
+  return { engine, stopped };
+}
+
 describe('the run controller', () => {
   it('Stop cuts off an answer being streamed within 200 ms; the tick ends and the run stops', async () => {
     const { server, org } = await slowModelOrg();
-    let stoppedAt = 0;
-    let pieces = 0;
     const holder: { controller: RunController | null } = { controller: null };
-    const engine = await OrgEngine.open({
-      orgPath: org,
-      env: {},
-      onProgress: () => {
-        pieces += 1;
-        if (pieces === 10) {
-          stoppedAt = performance.now();
-          holder.controller?.stop();
-        }
-      },
-    });
+    const { engine, stopped } = await engineStoppingMidStream(org, () => holder.controller?.stop());
     try {
       const controller = new RunController(engine);
       holder.controller = controller;
@@ -169,7 +163,7 @@ describe('the run controller', () => {
       controller.start({ tickLimit: 5, intervalMs: 0 });
       await controller.whenIdle();
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(server.closedAt[0]! - stoppedAt).toBeLessThan(200);
+      expect(server.closedAt[0]! - stopped.at).toBeLessThan(200);
       expect(server.finishedAt[0]).toBe(0);
       expect(server.received).toHaveLength(1);
       expect(controller.state()).toMatchObject({ phase: 'idle', ended: { reason: 'stopped', atTick: 1 } });
