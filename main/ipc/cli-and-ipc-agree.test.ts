@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../engine/cli/test-support/run-cli';
-import { DEMO_ORG, ipcHarnesses, valueOf, WEATHER_TOOL } from './test-support/ipc-harness';
+import { DEMO_ORG, ipcHarnesses, valueOf } from './test-support/ipc-harness';
+import { WEATHER_TOOL } from '../../engine/tools/test-support/weather-tool';
 
 const harnesses = ipcHarnesses();
 afterEach(() => harnesses.cleanup());

@@ -7,7 +7,8 @@ import {
   startLoopbackServer,
   type LoopbackServer,
 } from '../../engine/models/test-support/loopback-server';
-import { DEMO_ORG, ipcHarnesses, valueOf, type IpcHarness, WEATHER_TOOL } from './test-support/ipc-harness';
+import { DEMO_ORG, ipcHarnesses, valueOf, type IpcHarness } from './test-support/ipc-harness';
+import { WEATHER_TOOL } from '../../engine/tools/test-support/weather-tool';
 
 const harnesses = ipcHarnesses();
 afterEach(() => harnesses.cleanup());

@@ -2,17 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
+import { WEATHER_TOOL } from '../../engine/tools/test-support/weather-tool';
 
-const WEATHER_TOOL = `name: fetch_weather
-description: Today's weather for a city
-parameters:
-  city: {type: string, required: true}
-request:
-  method: GET
-  url: "https://weather.example/v1/today?city={{params.city}}"
-  headers: {x-api-key: "{{env.WEATHER_KEY}}"}
-allowed_hosts: ["weather.example"]
-`;
 const BROKEN_TOOL = `name: broken_tool
 description: A tool whose template names a parameter it does not have
 parameters:

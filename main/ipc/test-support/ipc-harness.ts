@@ -14,18 +14,6 @@ export const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
 export const EXAMPLE_ORG = resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'lemming-upstream', 'example-org');
 
-/** An org tool (tools/weather.yaml) whose request needs the secret WEATHER_KEY. */
-export const WEATHER_TOOL = `name: fetch_weather
-description: Today's weather for a city
-parameters:
-  city: {type: string, required: true}
-request:
-  method: GET
-  url: "https://weather.example/v1/today?city={{params.city}}"
-  headers: {x-api-key: "{{env.WEATHER_KEY}}"}
-allowed_hosts: ["weather.example"]
-`;
-
 export interface IpcHarness {
   dispatch: Dispatch;
   host: EngineHost;
