@@ -45,6 +45,8 @@ function summarizedPage<Extra extends object>(
     })),
     nextCursor: page.nextCursor,
     latestSeq,
+    ...(page.total === undefined ? {} : { total: page.total }),
+    ...(page.position === undefined ? {} : { position: page.position }),
   };
 }
 

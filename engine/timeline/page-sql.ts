@@ -7,8 +7,15 @@ export interface PageSqlOptions {
   cursor: number | null;
   /** Only events with seq at most this (export: a stable end point). */
   upTo?: number;
-  /** Rows to fetch. */
+  /** Rows to fetch; -1 for all of them. */
   limit: number;
+  /** Matching rows to skip before the first one fetched (seek by position). */
+  offset?: number;
+  /**
+   * `seq` fetches only the seqs, so a count or an offset walks the indexes without reading events
+   * (the unfiltered walk uses events_by_seq_agent, which is far smaller than the table).
+   */
+  columns?: 'row' | 'seq';
   /** Seqs that every event of the filter's tick range lies between, so index walks stay short. */
   seqWindow?: { from: number; to: number };
   /** Page a tick-range-only filter through the tick index, for a range whose events are scattered. */
@@ -55,6 +62,8 @@ export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): P
   const agents = distinct(filter.agents);
   const kinds = distinct(filter.kinds);
   const search = filter.text === undefined ? null : searchQueryOf(filter.text);
+  const seqOnly = options.columns === 'seq';
+  const limit = limitOf(options);
 
   if (search !== null) {
     const byIndex = agentKindIndex(agents, kinds);
@@ -69,32 +78,36 @@ export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): P
     // Agents and kinds are checked in their small covering index before the event row is read.
     const filterJoin = byIndex ? ` CROSS JOIN events f INDEXED BY ${byIndex}` : '';
     return finish(
-      `SELECT ${SEARCH_COLUMNS} FROM events_search s${filterJoin} CROSS JOIN events e ON e.seq = s.rowid` +
+      `SELECT ${seqOnly ? 's.rowid AS seq' : SEARCH_COLUMNS} FROM events_search s${filterJoin} CROSS JOIN events e ON e.seq = s.rowid` +
         where(conditions) +
-        ` ORDER BY s.rowid ${order} LIMIT ?`,
+        ` ORDER BY s.rowid ${order}${limit.sql}`,
       conditions,
-      options.limit,
+      limit.params,
     );
   }
 
   if (options.viaTickIndex && agents.length === 0 && kinds.length === 0 && filter.runId === undefined) {
     const conditions = [...shared(filter, ''), ...seqConditions('seq', { ...options, seqWindow: undefined })];
     return finish(
-      `SELECT ${COLUMNS} FROM events WHERE seq IN (SELECT seq FROM events INDEXED BY events_by_tick${where(conditions)} ` +
-        `ORDER BY seq ${order} LIMIT ?) ORDER BY seq ${order}`,
+      `SELECT ${seqOnly ? 'seq' : COLUMNS} FROM events WHERE seq IN (SELECT seq FROM events INDEXED BY events_by_tick${where(conditions)} ` +
+        `ORDER BY seq ${order}${limit.sql}) ORDER BY seq ${order}`,
       conditions,
-      options.limit,
+      limit.params,
     );
   }
 
   const base = [...seqConditions('seq', options), ...shared(filter, '')];
   const armKinds = agents.length > 0 && kinds.length === 0 ? (options.everyKind ?? []) : kinds;
   const arms = mergedArms(agents, armKinds).map((arm) => [...base, ...arm]);
+  const source =
+    seqOnly && arms.length === 1 && agents.length === 0 && armKinds.length === 0
+      ? 'events INDEXED BY events_by_seq_agent'
+      : 'events';
   const select = (conditions: (Condition | null)[]): string =>
-    `SELECT ${COLUMNS} FROM events${where(conditions)}`;
+    `SELECT ${seqOnly ? 'seq' : COLUMNS} FROM ${source}${where(conditions)}`;
   return {
-    sql: `${arms.map(select).join(' UNION ALL ')} ORDER BY seq ${order} LIMIT ?`,
-    params: [...arms.flatMap(paramsOf), options.limit],
+    sql: `${arms.map(select).join(' UNION ALL ')} ORDER BY seq ${order}${limit.sql}`,
+    params: [...arms.flatMap(paramsOf), ...limit.params],
   };
 }
 
@@ -165,8 +178,14 @@ function paramsOf(conditions: (Condition | null)[]): (string | number)[] {
   return conditions.flatMap((condition) => condition?.params ?? []);
 }
 
-function finish(sql: string, conditions: (Condition | null)[], limit: number): PageSql {
-  return { sql, params: [...paramsOf(conditions), limit] };
+function finish(sql: string, conditions: (Condition | null)[], limitParams: number[]): PageSql {
+  return { sql, params: [...paramsOf(conditions), ...limitParams] };
+}
+
+function limitOf(options: PageSqlOptions): { sql: string; params: number[] } {
+  return options.offset
+    ? { sql: ' LIMIT ? OFFSET ?', params: [options.limit, options.offset] }
+    : { sql: ' LIMIT ?', params: [options.limit] };
 }
 
 function distinct(values: string[] | undefined): string[] {

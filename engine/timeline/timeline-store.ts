@@ -18,6 +18,10 @@ export interface StoredPage {
   rows: TimelineEvent[];
   /** Cursor for the next page, or null when this page reached the end. */
   nextCursor: number | null;
+  /** With `withTotal`: how many events match the filters. */
+  total?: number;
+  /** With `withTotal` on a `desc` page: how many matching events are newer than its first row. */
+  position?: number;
 }
 
 export interface OpenTimelineOptions {
@@ -76,6 +80,11 @@ export class TimelineStore {
   private readonly insertEvent: Database.Statement | null;
   private readonly recordTick: Database.Statement | null;
   private readonly recordRun: Database.Statement | null;
+  private readonly addToCount: Database.Statement | null;
+  private readonly insertCount: Database.Statement | null;
+  private readonly selectSeqRange: Database.Statement;
+  private readonly selectRunEvents: Database.Statement;
+  private readonly readPage: (query: TimelineQuery) => StoredPage;
   private readonly selectTickWindow: Database.Statement;
   private readonly selectRunWindow: Database.Statement;
   private readonly selectKinds: Database.Statement;
@@ -110,6 +119,16 @@ export class TimelineStore {
            ON CONFLICT (run_id) DO UPDATE SET first_seq = min(first_seq, excluded.first_seq),
              last_seq = max(last_seq, excluded.last_seq), events = events + excluded.events`,
         );
+    this.addToCount = readonly
+      ? null
+      : db.prepare('UPDATE event_counts SET events = events + ? WHERE kind = ? AND agent IS ?');
+    this.insertCount = readonly
+      ? null
+      : db.prepare('INSERT INTO event_counts (events, kind, agent) VALUES (?, ?, ?)');
+    this.selectSeqRange = db.prepare(
+      'SELECT min(seq) AS first, max(seq) AS last, (SELECT coalesce(sum(events), 0) FROM event_counts) AS events FROM events',
+    );
+    this.selectRunEvents = db.prepare('SELECT events FROM event_runs WHERE run_id = ?').pluck();
     this.selectRunWindow = db.prepare(
       'SELECT first_seq AS "from", last_seq AS "to" FROM event_runs WHERE run_id = ?',
     );
@@ -134,13 +153,15 @@ export class TimelineStore {
     this.insertRecords = db.transaction((records: EventRecord[]) => {
       const seqs = records.map((record) => this.insertRecord(record));
       this.recordSpans(records, seqs);
+      this.recordCounts(records);
       return seqs;
     });
     // One read transaction, so the kinds an agent filter merges over are those of the events it reads.
-    this.fetch = db.transaction((filter: TimelineFilter, options: PageSqlOptions) => {
-      const pageSql = this.pageSql(filter, options);
-      return pageSql ? (this.pageStatements.get(pageSql.sql).all(...pageSql.params) as TimelineEvent[]) : [];
-    });
+    this.fetch = db.transaction((filter: TimelineFilter, options: PageSqlOptions) =>
+      this.fetchNow(filter, options),
+    );
+    // The count, the seek and the rows of a page are read in one transaction, so they agree.
+    this.readPage = db.transaction((query: TimelineQuery) => this.readPageNow(query));
     this.search = new SearchIndex(db, readonly, BULK_BATCH_SIZE);
   }
 
@@ -177,19 +198,15 @@ export class TimelineStore {
     return this.search.unindexedCount();
   }
 
-  /** A page of events; with a text filter, a writable store first catches its search index up. */
+  /**
+   * A page of events; with a text filter, a writable store first catches its search index up. With
+   * `position`, the page starts that many matching rows below the newest (seekPosition); with
+   * `withTotal`, it also says how many events match and where its first row is.
+   */
   page(query: TimelineQuery = {}): StoredPage {
     const parsed = TimelineQuery.parse(query);
     this.catchUpSearchFor(parsed);
-    const limit = parsed.limit ?? DEFAULT_PAGE_LIMIT;
-    const rows = this.fetch(parsed, {
-      direction: parsed.direction ?? 'desc',
-      cursor: parsed.cursor ?? null,
-      limit: limit + 1,
-    });
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.pop();
-    return { rows, nextCursor: hasMore ? rows.at(-1)!.seq : null };
+    return this.readPage(parsed);
   }
 
   /** SQLite's plan for the first page of `query`, one step per line: for diagnosing slow filters. */
@@ -321,6 +338,138 @@ export class TimelineStore {
     for (const [run, span] of runs) this.recordRun!.run(run, span.first, span.last, span.events);
   }
 
+  private fetchNow(filter: TimelineFilter, options: PageSqlOptions): TimelineEvent[] {
+    const pageSql = this.pageSql(filter, options);
+    return pageSql ? (this.pageStatements.get(pageSql.sql).all(...pageSql.params) as TimelineEvent[]) : [];
+  }
+
+  /** Adds the batch's events to the counts per agent and kind. */
+  private recordCounts(records: EventRecord[]): void {
+    const counts = new Map<string, { kind: string; agent: string | null; events: number }>();
+    for (const record of records) {
+      const key = JSON.stringify([record.kind, record.agent]);
+      const count = counts.get(key);
+      if (count) count.events += 1;
+      else counts.set(key, { kind: record.kind, agent: record.agent, events: 1 });
+    }
+    for (const { kind, agent, events } of counts.values()) {
+      if (this.addToCount!.run(events, kind, agent).changes === 0) this.insertCount!.run(events, kind, agent);
+    }
+  }
+
+  private readPageNow(parsed: TimelineQuery): StoredPage {
+    const direction = parsed.direction ?? 'desc';
+    const limit = parsed.limit ?? DEFAULT_PAGE_LIMIT;
+    const total = parsed.withTotal || parsed.position !== undefined ? this.countNow(parsed, null) : undefined;
+    const seek = direction === 'desc' && parsed.position !== undefined;
+    const position = seek ? Math.max(0, Math.min(parsed.position!, total! - limit)) : undefined;
+    const cursor = seek ? this.cursorAtNow(parsed, position!, total!) : (parsed.cursor ?? null);
+    const rows = this.fetchNow(parsed, { direction, cursor, limit: limit + 1 });
+    const hasMore = rows.length > limit;
+    if (hasMore) rows.pop();
+    const page: StoredPage = { rows, nextCursor: hasMore ? rows.at(-1)!.seq : null };
+    if (!parsed.withTotal) return page;
+    page.total = total;
+    if (direction === 'desc') {
+      page.position =
+        position ??
+        (cursor === null || rows.length === 0 ? 0 : this.newerThanNow(parsed, rows[0]!.seq, total!));
+    }
+    return page;
+  }
+
+  /** The desc cursor (one past the seq) of the row `position` rows below the newest matching one. */
+  private cursorAtNow(filter: TimelineFilter, position: number, total: number): number | null {
+    if (position === 0 || total === 0) return null;
+    const range = this.seqRange();
+    // Seqs are handed out one by one: with no filter and no gap, a position is a distance from the newest seq.
+    if (isUnfiltered(filter) && range.dense) return range.last - position + 1;
+    // Otherwise walk the filter's indexes from the nearer end, reading seqs only.
+    const fromNewest = position <= total / 2;
+    const pageSql = this.pageSql(filter, {
+      direction: fromNewest ? 'desc' : 'asc',
+      cursor: null,
+      limit: 1,
+      offset: fromNewest ? position : total - 1 - position,
+      columns: 'seq',
+    });
+    const seq = pageSql
+      ? (this.pageStatements
+          .get(pageSql.sql)
+          .pluck()
+          .get(...pageSql.params) as number | undefined)
+      : undefined;
+    return seq === undefined ? null : seq + 1;
+  }
+
+  /** The oldest and newest seq, and whether every seq between them is an event. */
+  private seqRange(): { last: number; dense: boolean } {
+    const range = this.selectSeqRange.get() as { first: number | null; last: number | null; events: number };
+    if (range.first === null || range.last === null) return { last: 0, dense: true };
+    return { last: range.last, dense: range.last - range.first + 1 === range.events };
+  }
+
+  /** How many events match `filter` (with `after`: only those with a greater seq). */
+  private countNow(filter: TimelineFilter, after: number | null): number {
+    const ticks = filter.tickFrom !== undefined || filter.tickTo !== undefined;
+    const narrowed = ticks || filter.runId !== undefined || filter.text !== undefined;
+    if (after === null && !narrowed) return this.countByAgentKind(filter);
+    if (after === null && ticks && isUnfiltered({ ...filter, tickFrom: undefined, tickTo: undefined })) {
+      const window = this.selectTickWindow.get(
+        filter.tickFrom ?? Number.MIN_SAFE_INTEGER,
+        filter.tickTo ?? Number.MAX_SAFE_INTEGER,
+      ) as { events: number | null };
+      return window.events ?? 0;
+    }
+    if (after === null && filter.runId !== undefined && isUnfiltered({ ...filter, runId: undefined })) {
+      return (this.selectRunEvents.get(filter.runId) as number | undefined) ?? 0;
+    }
+    const pageSql = this.pageSql(filter, { direction: 'asc', cursor: after, limit: -1, columns: 'seq' });
+    if (!pageSql) return 0;
+    return this.pageStatements
+      .get(`SELECT count(*) FROM (${pageSql.sql})`)
+      .pluck()
+      .get(...pageSql.params) as number;
+  }
+
+  /** Matching events newer than `seq`, counted on the side of it that holds fewer events. */
+  private newerThanNow(filter: TimelineFilter, seq: number, total: number): number {
+    const range = this.seqRange();
+    if (isUnfiltered(filter) && range.dense) return range.last - seq;
+    return seq >= range.last / 2 ? this.countNow(filter, seq) : total - this.countUpTo(filter, seq);
+  }
+
+  /** Matching events with seq at most `seq`. */
+  private countUpTo(filter: TimelineFilter, seq: number): number {
+    const pageSql = this.pageSql(filter, {
+      direction: 'asc',
+      cursor: null,
+      upTo: seq,
+      limit: -1,
+      columns: 'seq',
+    });
+    if (!pageSql) return 0;
+    return this.pageStatements
+      .get(`SELECT count(*) FROM (${pageSql.sql})`)
+      .pluck()
+      .get(...pageSql.params) as number;
+  }
+
+  /** An agent/kind filter's size: a sum over the matching rows of event_counts. */
+  private countByAgentKind(filter: TimelineFilter): number {
+    const agents = [...new Set(filter.agents ?? [])];
+    const kinds = [...new Set(filter.kinds ?? [])];
+    const conditions = [
+      ...(kinds.length ? [`kind IN (${kinds.map(() => '?').join(', ')})`] : []),
+      ...(agents.length ? [`agent IN (${agents.map(() => '?').join(', ')})`] : []),
+    ];
+    const sql = `SELECT coalesce(sum(events), 0) FROM event_counts${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
+    return this.pageStatements
+      .get(sql)
+      .pluck()
+      .get(...kinds, ...agents) as number;
+  }
+
   /** The SQL that serves a page, or null when the filter's tick range or run holds no events at all. */
   private pageSql(filter: TimelineFilter, options: PageSqlOptions): PageSql | null {
     const window = this.seqWindowOptions(filter);
@@ -378,6 +527,18 @@ export class TimelineStore {
   private assertWritable(action: string): void {
     if (this.readonly) throw new TimelineReadOnlyError(`Cannot ${action}: ${this.file} is open read-only.`);
   }
+}
+
+/** True when the filter narrows nothing but agents and kinds it does not name (an empty list is no filter). */
+function isUnfiltered(filter: TimelineFilter): boolean {
+  return (
+    !filter.agents?.length &&
+    !filter.kinds?.length &&
+    filter.text === undefined &&
+    filter.tickFrom === undefined &&
+    filter.tickTo === undefined &&
+    filter.runId === undefined
+  );
 }
 
 /** Another connection keeps the file in WAL mode: that is fine, so this never waits or fails. */
