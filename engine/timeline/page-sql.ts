@@ -16,8 +16,12 @@ export interface PageSqlOptions {
    * (the unfiltered walk uses events_by_seq_agent, which is far smaller than the table).
    */
   columns?: 'row' | 'seq';
-  /** Seqs that every event of the filter's tick range lies between, so index walks stay short. */
-  seqWindow?: { from: number; to: number };
+  /**
+   * Seqs that every event of the filter's tick range lies between, so index walks stay short. When
+   * `exact`, every seq in it is one of those events, so the tick and run conditions are left out and
+   * the walk stays inside an index that has neither (an agent and kind filter: events_by_agent_kind).
+   */
+  seqWindow?: { from: number; to: number; exact?: boolean };
   /** Page a tick-range-only filter through the tick index, for a range whose events are scattered. */
   viaTickIndex?: boolean;
   /**
@@ -67,18 +71,21 @@ export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): P
 
   if (search !== null) {
     const byIndex = agentKindIndex(agents, kinds);
+    const rowConditions = shared(filter, 'e.', options);
     const conditions = [
       { sql: 'events_search MATCH ?', params: [search] },
       ...seqConditions('s.rowid', options),
       byIndex ? { sql: 'f.seq = s.rowid', params: [] } : null,
       inList('f.agent', agents),
       inList('f.kind', kinds),
-      ...shared(filter, 'e.'),
+      ...rowConditions,
     ];
-    // Agents and kinds are checked in their small covering index before the event row is read.
+    // Agents and kinds are checked in their small covering index before the event row is read; a
+    // count or a seek by position that checks nothing else never reads the event rows.
     const filterJoin = byIndex ? ` CROSS JOIN events f INDEXED BY ${byIndex}` : '';
+    const rowJoin = seqOnly && rowConditions.length === 0 ? '' : ' CROSS JOIN events e ON e.seq = s.rowid';
     return finish(
-      `SELECT ${seqOnly ? 's.rowid AS seq' : SEARCH_COLUMNS} FROM events_search s${filterJoin} CROSS JOIN events e ON e.seq = s.rowid` +
+      `SELECT ${seqOnly ? 's.rowid AS seq' : SEARCH_COLUMNS} FROM events_search s${filterJoin}${rowJoin}` +
         where(conditions) +
         ` ORDER BY s.rowid ${order}${limit.sql}`,
       conditions,
@@ -87,7 +94,10 @@ export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): P
   }
 
   if (options.viaTickIndex && agents.length === 0 && kinds.length === 0 && filter.runId === undefined) {
-    const conditions = [...shared(filter, ''), ...seqConditions('seq', { ...options, seqWindow: undefined })];
+    const conditions = [
+      ...shared(filter, '', options),
+      ...seqConditions('seq', { ...options, seqWindow: undefined }),
+    ];
     return finish(
       `SELECT ${seqOnly ? 'seq' : COLUMNS} FROM events WHERE seq IN (SELECT seq FROM events INDEXED BY events_by_tick${where(conditions)} ` +
         `ORDER BY seq ${order}${limit.sql}) ORDER BY seq ${order}`,
@@ -96,13 +106,18 @@ export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): P
     );
   }
 
-  const base = [...seqConditions('seq', options), ...shared(filter, '')];
+  const base = [...seqConditions('seq', options), ...shared(filter, '', options)];
   const armKinds = agents.length > 0 && kinds.length === 0 ? (options.everyKind ?? []) : kinds;
   const arms = mergedArms(agents, armKinds).map((arm) => [...base, ...arm]);
+  const pairArms = agents.length * armKinds.length > 0 && agents.length * armKinds.length <= MAX_MERGED_ARMS;
+  // One agent and kind per arm, within an exact seq window: the pair's index walks only the rows it
+  // returns (left to itself, SQLite may walk the kind's index and check each row's agent).
   const source =
     seqOnly && arms.length === 1 && agents.length === 0 && armKinds.length === 0
       ? 'events INDEXED BY events_by_seq_agent'
-      : 'events';
+      : pairArms && options.seqWindow?.exact
+        ? 'events INDEXED BY events_by_agent_kind'
+        : 'events';
   const select = (conditions: (Condition | null)[]): string =>
     `SELECT ${seqOnly ? 'seq' : COLUMNS} FROM ${source}${where(conditions)}`;
   return {
@@ -154,8 +169,9 @@ function seqConditions(column: string, options: PageSqlOptions): Condition[] {
   return conditions;
 }
 
-function shared(filter: TimelineFilter, prefix: string): Condition[] {
+function shared(filter: TimelineFilter, prefix: string, options: PageSqlOptions): Condition[] {
   const conditions: Condition[] = [];
+  if (options.seqWindow?.exact) return conditions;
   if (filter.runId !== undefined) conditions.push({ sql: `${prefix}run_id = ?`, params: [filter.runId] });
   if (filter.tickFrom !== undefined)
     conditions.push({ sql: `${prefix}tick >= ?`, params: [filter.tickFrom] });

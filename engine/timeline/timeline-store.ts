@@ -62,6 +62,8 @@ const SCATTERED_TICKS_FACTOR = 4;
 interface SeqWindow {
   from: number;
   to: number;
+  /** Every seq from `from` to `to` is an event of the range, so its filter needs no other check. */
+  exact?: boolean;
 }
 
 /** Distinct page query shapes kept prepared; a UI uses a handful, so this only bounds odd callers. */
@@ -125,12 +127,14 @@ export class TimelineStore {
     this.insertCount = readonly
       ? null
       : db.prepare('INSERT INTO event_counts (events, kind, agent) VALUES (?, ?, ?)');
+    // Separate subqueries: min and max of the rowid are one b-tree step each, but not when asked together.
     this.selectSeqRange = db.prepare(
-      'SELECT min(seq) AS first, max(seq) AS last, (SELECT coalesce(sum(events), 0) FROM event_counts) AS events FROM events',
+      `SELECT (SELECT min(seq) FROM events) AS first, (SELECT max(seq) FROM events) AS last,
+         (SELECT coalesce(sum(events), 0) FROM event_counts) AS events`,
     );
     this.selectRunEvents = db.prepare('SELECT events FROM event_runs WHERE run_id = ?').pluck();
     this.selectRunWindow = db.prepare(
-      'SELECT first_seq AS "from", last_seq AS "to" FROM event_runs WHERE run_id = ?',
+      'SELECT first_seq AS "from", last_seq AS "to", events FROM event_runs WHERE run_id = ?',
     );
     // One index seek past the previous kind per distinct kind, not a scan of the events.
     this.selectKinds = db
@@ -381,9 +385,8 @@ export class TimelineStore {
   /** The desc cursor (one past the seq) of the row `position` rows below the newest matching one. */
   private cursorAtNow(filter: TimelineFilter, position: number, total: number): number | null {
     if (position === 0 || total === 0) return null;
-    const range = this.seqRange();
-    // Seqs are handed out one by one: with no filter and no gap, a position is a distance from the newest seq.
-    if (isUnfiltered(filter) && range.dense) return range.last - position + 1;
+    const newest = this.newestOfContiguous(filter);
+    if (newest !== null) return newest - position + 1;
     // Otherwise walk the filter's indexes from the nearer end, reading seqs only.
     const fromNewest = position <= total / 2;
     const pageSql = this.pageSql(filter, {
@@ -402,11 +405,24 @@ export class TimelineStore {
     return seq === undefined ? null : seq + 1;
   }
 
-  /** The oldest and newest seq, and whether every seq between them is an event. */
-  private seqRange(): { last: number; dense: boolean } {
-    const range = this.selectSeqRange.get() as { first: number | null; last: number | null; events: number };
-    if (range.first === null || range.last === null) return { last: 0, dense: true };
-    return { last: range.last, dense: range.last - range.first + 1 === range.events };
+  /**
+   * The newest matching seq when the matching events are every seq up to it from some oldest one, so
+   * a position is a distance from it: no filter and no gap (seqs are handed out one by one), or a tick
+   * range or run written together (an exact seq window); else null.
+   */
+  private newestOfContiguous(filter: TimelineFilter): number | null {
+    if (isUnfiltered(filter)) {
+      const range = this.selectSeqRange.get() as {
+        first: number | null;
+        last: number | null;
+        events: number;
+      };
+      if (range.first === null || range.last === null) return null;
+      return range.last - range.first + 1 === range.events ? range.last : null;
+    }
+    if (filter.agents?.length || filter.kinds?.length || filter.text !== undefined) return null;
+    const window = this.seqWindowOptions(filter);
+    return window !== 'no events' && window.seqWindow?.exact ? window.seqWindow.to : null;
   }
 
   /** How many events match `filter` (with `after`: only those with a greater seq). */
@@ -434,9 +450,9 @@ export class TimelineStore {
 
   /** Matching events newer than `seq`, counted on the side of it that holds fewer events. */
   private newerThanNow(filter: TimelineFilter, seq: number, total: number): number {
-    const range = this.seqRange();
-    if (isUnfiltered(filter) && range.dense) return range.last - seq;
-    return seq >= range.last / 2 ? this.countNow(filter, seq) : total - this.countUpTo(filter, seq);
+    const newest = this.newestOfContiguous(filter);
+    if (newest !== null) return newest - seq;
+    return seq >= this.latestSeq() / 2 ? this.countNow(filter, seq) : total - this.countUpTo(filter, seq);
   }
 
   /** Matching events with seq at most `seq`. */
@@ -496,13 +512,15 @@ export class TimelineStore {
     const seqWindow = {
       from: Math.max(run.from, ticks.seqWindow.from),
       to: Math.min(run.to, ticks.seqWindow.to),
+      exact: !!run.exact && !!ticks.seqWindow.exact,
     };
     return seqWindow.from > seqWindow.to ? 'no events' : { seqWindow, viaTickIndex: ticks.viaTickIndex };
   }
 
   private runWindow(runId: string): SeqWindow | 'no events' {
-    const window = this.selectRunWindow.get(runId) as SeqWindow | undefined;
-    return window ?? 'no events';
+    const window = this.selectRunWindow.get(runId) as (SeqWindow & { events: number }) | undefined;
+    if (!window) return 'no events';
+    return { from: window.from, to: window.to, exact: window.to - window.from + 1 === window.events };
   }
 
   private tickWindow(
@@ -519,7 +537,7 @@ export class TimelineStore {
     };
     if (window.from === null) return 'no events';
     return {
-      seqWindow: { from: window.from, to: window.to },
+      seqWindow: { from: window.from, to: window.to, exact: window.to - window.from + 1 === window.events },
       viaTickIndex: window.to - window.from + 1 > SCATTERED_TICKS_FACTOR * window.events,
     };
   }
