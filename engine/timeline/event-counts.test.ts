@@ -111,3 +111,54 @@ describe('the count of a filter', () => {
     }
   });
 });
+
+describe('pages by position when a tick range or run is written together (an exact seq window)', () => {
+  it('match what paging from the newest lists, with the tick and run checks left out', async () => {
+    const temp = await tempTimelineDir();
+    try {
+      const timeline = temp.open();
+      const agents = ['ada', 'bert', 'cleo'];
+      const kinds = ['credit', 'tool_call'];
+      timeline.appendMany(
+        Array.from({ length: 900 }, (_, index) => ({
+          kind: kinds[index % 2]!,
+          agent: agents[index % 3]!,
+          tick: Math.floor(index / 9) + 1,
+          run: `run-${Math.floor(index / 300)}`,
+        })),
+      );
+      const filters = [
+        { tickFrom: 20, tickTo: 60 },
+        { runId: 'run-1' },
+        { runId: 'run-1', tickFrom: 30, tickTo: 70 },
+        { agents: ['bert'], tickFrom: 20, tickTo: 60 },
+        { agents: ['bert'], kinds: ['credit'], runId: 'run-2' },
+      ];
+      for (const filter of filters) {
+        const all: number[] = [];
+        for (let cursor: number | null = null; ;) {
+          const page = timeline.page({ ...filter, cursor, limit: 100 });
+          all.push(...page.rows.map((row) => row.seq));
+          if ((cursor = page.nextCursor) === null) break;
+        }
+        expect(timeline.page({ ...filter, limit: 1, withTotal: true }).total).toBe(all.length);
+        for (const position of [0, 7, Math.floor(all.length / 2), all.length - 10]) {
+          const page = timeline.page({ ...filter, position, limit: 10, withTotal: true });
+          expect(
+            page.rows.map((row) => row.seq),
+            JSON.stringify({ filter, position }),
+          ).toEqual(all.slice(position, position + 10));
+          const fromCursor = timeline.page({
+            ...filter,
+            cursor: all[position]! + 1,
+            limit: 1,
+            withTotal: true,
+          });
+          expect(fromCursor.position).toBe(position);
+        }
+      }
+    } finally {
+      await temp.cleanup();
+    }
+  });
+});
