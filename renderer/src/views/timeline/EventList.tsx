@@ -60,8 +60,11 @@ export function EventList() {
   const count = Math.max(total, offset + rows.length);
   const view = viewOf(count, scroll.top, scroll.viewportPx);
   const { first, last } = view;
+  // For the effects below (declared after this one, so they see the scale of the render they follow).
   const pxPerRow = useRef(view.pxPerRow);
-  pxPerRow.current = view.pxPerRow;
+  useLayoutEffect(() => {
+    pxPerRow.current = view.pxPerRow;
+  }, [view.pxPerRow]);
 
   useLayoutEffect(() => {
     const element = scrollRef.current;
