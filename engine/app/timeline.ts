@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { z } from 'zod';
+import { entryKindOf } from '../api/message-kind';
 import { fail, ok, type IpcResult } from '../api/result';
 import type {
   TimelineEvent,
@@ -66,12 +67,18 @@ export function timelineFacets(timeline: TimelineStore): TimelineFacets {
     last: number | null;
   };
   return {
-    kinds: distinctValues(db, 'kind'),
+    kinds: withMessageFamily(distinctValues(db, 'kind')),
     agents: distinctValues(db, 'agent'),
     firstTick: ticks.first,
     lastTick: ticks.last,
     latestSeq: timeline.latestSeq(),
   };
+}
+
+/** "message" lists every message, so it is offered whenever a message of any entry kind is there. */
+function withMessageFamily(kinds: string[]): string[] {
+  if (kinds.includes('message') || !kinds.some((kind) => entryKindOf(kind) !== null)) return kinds;
+  return [...kinds, 'message'].sort();
 }
 
 function distinctValues(db: Database.Database, column: 'kind' | 'agent'): string[] {

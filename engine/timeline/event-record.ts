@@ -93,7 +93,7 @@ function recordOf(event: TimelineEventInput, json: string): EventRecord {
 }
 
 /** The kind the event is indexed (shown, filtered) by: a message event by its outbox entry's own kind. */
-function indexedKind(event: TimelineEventInput): string {
+export function indexedKind(event: TimelineEventInput): string {
   if (event.kind !== 'message') return event.kind;
   const entry = (event as { entry?: unknown }).entry;
   return entry !== null && typeof entry === 'object'

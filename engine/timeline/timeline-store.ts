@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { recordFromEvent, recordFromLine, type EventRecord } from './event-record';
 import type { TimelineEventInput } from '../api/timeline-events';
+import { MESSAGE_KIND_PREFIX } from '../api/message-kind';
 import { TimelineFilter, TimelineQuery, type TimelineEvent } from '../api/timeline-schemas';
 import { readJsonlLines } from './jsonl-lines';
 import { timelineMigrations } from './migrations';
@@ -86,6 +87,7 @@ export class TimelineStore {
   private readonly insertCount: Database.Statement | null;
   private readonly selectSeqRange: Database.Statement;
   private readonly selectRunEvents: Database.Statement;
+  private readonly selectMessageKinds: Database.Statement;
   private readonly readPage: (query: TimelineQuery) => StoredPage;
   private readonly selectTickWindow: Database.Statement;
   private readonly selectRunWindow: Database.Statement;
@@ -132,6 +134,9 @@ export class TimelineStore {
       `SELECT (SELECT min(seq) FROM events) AS first, (SELECT max(seq) FROM events) AS last,
          (SELECT coalesce(sum(events), 0) FROM event_counts) AS events`,
     );
+    this.selectMessageKinds = db
+      .prepare('SELECT DISTINCT kind FROM event_counts WHERE kind >= ? AND kind < ?')
+      .pluck();
     this.selectRunEvents = db.prepare('SELECT events FROM event_runs WHERE run_id = ?').pluck();
     this.selectRunWindow = db.prepare(
       'SELECT first_seq AS "from", last_seq AS "to", events FROM event_runs WHERE run_id = ?',
@@ -474,7 +479,7 @@ export class TimelineStore {
   /** An agent/kind filter's size: a sum over the matching rows of event_counts. */
   private countByAgentKind(filter: TimelineFilter): number {
     const agents = [...new Set(filter.agents ?? [])];
-    const kinds = [...new Set(filter.kinds ?? [])];
+    const kinds = [...new Set(this.withMessageFamily(filter).kinds ?? [])];
     const conditions = [
       ...(kinds.length ? [`kind IN (${kinds.map(() => '?').join(', ')})`] : []),
       ...(agents.length ? [`agent IN (${agents.map(() => '?').join(', ')})`] : []),
@@ -490,7 +495,21 @@ export class TimelineStore {
   private pageSql(filter: TimelineFilter, options: PageSqlOptions): PageSql | null {
     const window = this.seqWindowOptions(filter);
     if (window === 'no events') return null;
-    return buildPageSql(filter, { ...options, ...window, ...this.kindOptions(filter) });
+    return buildPageSql(this.withMessageFamily(filter), {
+      ...options,
+      ...window,
+      ...this.kindOptions(filter),
+    });
+  }
+
+  /**
+   * A filter for kind `message` finds every message, whatever kind its outbox entry gave itself (each
+   * `message:<kind>` the timeline holds, found in event_counts); `message:<kind>` finds only those.
+   */
+  private withMessageFamily(filter: TimelineFilter): TimelineFilter {
+    if (!filter.kinds?.includes('message')) return filter;
+    const own = this.selectMessageKinds.all(MESSAGE_KIND_PREFIX, nextPrefix(MESSAGE_KIND_PREFIX)) as string[];
+    return own.length === 0 ? filter : { ...filter, kinds: [...filter.kinds, ...own] };
   }
 
   private kindOptions(filter: TimelineFilter): Pick<PageSqlOptions, 'everyKind'> {
@@ -545,6 +564,11 @@ export class TimelineStore {
   private assertWritable(action: string): void {
     if (this.readonly) throw new TimelineReadOnlyError(`Cannot ${action}: ${this.file} is open read-only.`);
   }
+}
+
+/** The smallest string after every string that starts with `prefix`. */
+function nextPrefix(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
 /** True when the filter narrows nothing but agents and kinds it does not name (an empty list is no filter). */

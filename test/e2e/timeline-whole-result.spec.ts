@@ -175,6 +175,11 @@ test('an outbox entry of its own kind shows that kind in its row and can be filt
   await expect(row.locator('.timeline-cell.summary')).toContainText('All systems green.');
   await page.screenshot({ path: testInfo.outputPath('status-report-filtered.png') });
 
+  // "message" is every message, this one included, each listed under its own kind.
+  await kind.selectOption('message');
+  await expect(list.locator('.timeline-row', { hasText: 'All systems green.' })).toHaveCount(1);
+  await kind.selectOption('message:status_report');
+
   // The entry itself is kept as the agent wrote it, in the event and in the agent's outbox.
   await row.click();
   await expect(page.locator('.timeline-detail pre')).toContainText('"kind": "status_report"');
