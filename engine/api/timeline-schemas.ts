@@ -24,7 +24,8 @@ export const TimelineQuery = TimelineFilter.extend({
   limit: z.int().min(1).max(MAX_TIMELINE_PAGE).optional(),
   /**
    * `desc` only: start at the event this many rows below the newest matching one (a scrollbar dragged
-   * anywhere); replaces `cursor`. Past the end, the page is the last rows.
+   * anywhere); replaces `cursor`. Within `limit` rows of the end (or past it), the page is the last
+   * `limit` rows, and its `position` says where it starts.
    */
   position: z.int().nonnegative().optional(),
   /** Also answer how many events match (`total`) and where the page's first row is (`position`). */

@@ -1,37 +1,13 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { kindWords, localTime } from '../../words/plain-words';
 import { PAGE_ROWS, windowReaches } from './event-window';
+import { ROW_HEIGHT, viewOf } from './list-geometry';
 import { useTimeline } from './timeline-store';
 
-export const ROW_HEIGHT = 32;
 /** How close (in rows) to either end of the window the list asks for the next page. */
 const EDGE_ROWS = 60;
 /** Rows drawn above and below the viewport, so a fast scroll does not show blank space. */
 const OVERSCAN_ROWS = 12;
-/**
- * The tallest list this draws, in pixels: Chromium lays out nothing taller than about 33.5 million.
- * A longer result is drawn this tall, and a pixel of scrolling stands for more than one of rows.
- */
-export const MAX_LIST_PX = 32_000_000;
-
-/** Which rows a scroll position shows, and where each is drawn. */
-function viewOf(count: number, scrollTop: number, viewportPx: number) {
-  const fullPx = count * ROW_HEIGHT;
-  const heightPx = Math.min(fullPx, MAX_LIST_PX);
-  const viewportRows = viewportPx / ROW_HEIGHT;
-  const pxPerRow =
-    fullPx <= MAX_LIST_PX ? ROW_HEIGHT : (heightPx - viewportPx) / Math.max(1, count - viewportRows);
-  const exact = scrollTop / pxPerRow;
-  const first = Math.max(0, Math.min(count - 1, Math.floor(exact)));
-  const last = Math.max(0, Math.min(count - 1, Math.floor(exact + viewportRows)));
-  return {
-    heightPx,
-    pxPerRow,
-    first,
-    last,
-    rowTop: (index: number) => scrollTop + (index - exact) * ROW_HEIGHT,
-  };
-}
 
 /**
  * The list of every event matching the filters, as long as the whole result: its scrollbar spans all
