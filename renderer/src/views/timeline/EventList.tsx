@@ -127,7 +127,8 @@ export function EventList() {
       >
         {drawn.map((index) => {
           const row = rows[index - offset];
-          const style = { transform: `translateY(${view.rowTop(index)}px)`, height: ROW_HEIGHT };
+          // `top`, not a transform: layout positions are exact up to 33.5M px, a transform's floats are not past 16.7M.
+          const style = { top: view.rowTop(index), height: ROW_HEIGHT };
           if (!row)
             return (
               <li key={`position-${index}`} className="timeline-row-item" style={style} aria-hidden="true">
