@@ -45,10 +45,13 @@ const engine = await OrgEngine.open({ orgPath: orgPath!, env: process.env });
 try {
   for (let tick = 0; tick < Number(warmUpTicks); tick += 1) await engine.runTick();
   const cpuBefore = treeCpuMs();
+  const engineCpuBefore = process.cpuUsage();
   const began = performance.now();
   for (let tick = 0; tick < Number(measuredTicks); tick += 1) await engine.runTick();
   const wallMs = performance.now() - began;
-  process.stdout.write(`${JSON.stringify({ wallMs, cpuMs: treeCpuMs() - cpuBefore })}\n`);
+  const engineCpu = process.cpuUsage(engineCpuBefore);
+  const engineCpuMs = (engineCpu.user + engineCpu.system) / 1000;
+  process.stdout.write(`${JSON.stringify({ wallMs, cpuMs: treeCpuMs() - cpuBefore, engineCpuMs })}\n`);
 } finally {
   engine.close();
 }

@@ -27,7 +27,12 @@ const python = process.env.LEMMING_PYTHON ?? 'python3';
 const run = promisify(execFile);
 
 /** The answer every agent gives each turn: one message and notes, already LeMMing's response contract. */
-const ANSWER = { outbox_entries: [{ kind: 'message', payload: { text: 'checked in' } }], notes: 'ok' };
+const ANSWER = {
+  outbox_entries: [{ kind: 'message', payload: { text: 'checked in' } }],
+  tool_calls: [],
+  memory_updates: [],
+  notes: 'ok',
+};
 
 interface TickCost {
   wallMs: number;
