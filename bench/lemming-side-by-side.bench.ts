@@ -37,6 +37,8 @@ const ANSWER = {
 interface TickCost {
   wallMs: number;
   cpuMs: number;
+  /** Ours only: the engine process's own CPU, without the spawner helper and the model programs. */
+  engineCpuMs?: number;
 }
 
 /**
@@ -145,6 +147,7 @@ async function runOurs(child: string, org: string, warm: number, measured: numbe
 const perTick = (cost: TickCost, ticks: number): TickCost => ({
   wallMs: cost.wallMs / ticks,
   cpuMs: cost.cpuMs / ticks,
+  ...(cost.engineCpuMs === undefined ? {} : { engineCpuMs: cost.engineCpuMs / ticks }),
 });
 
 const median = (values: number[]) => {
@@ -207,8 +210,12 @@ async function cliOrgRows(child: string): Promise<BenchRow[]> {
   const describe = (costs: TickCost[]) =>
     `wall ${median(costs.map((cost) => cost.wallMs)).toFixed(0)} ms (${range(costs.map((cost) => cost.wallMs))}), ` +
     `CPU ${median(costs.map((cost) => cost.cpuMs)).toFixed(0)} ms (${range(costs.map((cost) => cost.cpuMs))})`;
+  const engineCpu = median(ours.map((cost) => cost.engineCpuMs ?? 0));
   const rows: BenchRow[] = [
-    { metric: `${CLI_AGENTS}-agent \`cli\` org, our tick (medians, spread)`, value: describe(ours) },
+    {
+      metric: `${CLI_AGENTS}-agent \`cli\` org, our tick (medians, spread)`,
+      value: `${describe(ours)}; the engine process alone ${engineCpu.toFixed(0)} ms`,
+    },
   ];
   if (theirs.length === 0) return rows;
   const wallRatios = ours.map((cost, index) => cost.wallMs / theirs[index]!.wallMs);
