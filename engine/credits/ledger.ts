@@ -40,8 +40,9 @@ export class CreditLedger {
   private readonly selectAllBalances: Database.Statement;
 
   constructor(db: Database.Database) {
+    // `+?`: see PLAN_FREE_PARAMETER in timeline/sqlite.ts (this runs several times a turn).
     this.selectBalance = db
-      .prepare('SELECT balance_micro FROM credit_ledger WHERE agent = ? ORDER BY id DESC LIMIT 1')
+      .prepare('SELECT balance_micro FROM credit_ledger WHERE agent = +? ORDER BY id DESC LIMIT 1')
       .pluck();
     this.insertEntry = db.prepare(
       'INSERT INTO credit_ledger (agent, kind, amount_micro, balance_micro, reason, tick, turn, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',

@@ -816,7 +816,10 @@ export class OrgEngine {
 
   /** Every event goes through the redactor before it reaches the timeline. */
   private appendEvents(events: readonly KnownTimelineEvent[]): number[] {
-    return this.timeline.appendMany(events.map((event) => this.secrets.redactValue(event)));
+    // Without secrets there is nothing to redact, and the events are the engine's own: no copy needed.
+    return this.timeline.appendMany(
+      this.secrets.redactsNothing ? events : events.map((event) => this.secrets.redactValue(event)),
+    );
   }
 
   /** Every file the engine writes (outbox, memory, logs) goes through the redactor too. */
@@ -1099,7 +1102,8 @@ export class OrgEngine {
             `cost_per_action changed in ${CREDITS_FILE} from ${fromMicros(before.costPerAction)} to ${entry.cost_per_action}`,
           );
         }
-        this.upsertCreditsSeen.run(agent, fileMicro, cost);
+        if (before?.creditsLeft !== fileMicro || before.costPerAction !== cost)
+          this.upsertCreditsSeen.run(agent, fileMicro, cost);
       }
     });
   }
