@@ -177,13 +177,13 @@ export async function applyToolFix(
   if (policyChanges.length > 0) {
     const policy = await readPolicy(context.orgPath);
     if (!policy.ok)
-      return fail('invalid_change', 'The org policy file is not valid.', issuesFromProblems(policy.problems));
+      return fail('invalid_change', 'The org policy file is not valid.', issuesFromProblems(policy.error));
     const updated = await updatePolicy(context.orgPath, policyEdits(policy.value, policyChanges));
     if (!updated.ok)
       return fail(
         'invalid_change',
         'The org policy could not be changed.',
-        issuesFromProblems(updated.problems),
+        issuesFromProblems(updated.error),
       );
   }
   if (resumeChanges.length > 0) {

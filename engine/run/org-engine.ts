@@ -983,7 +983,7 @@ export class OrgEngine {
 
   private async readPolicyFile(): Promise<OrgPolicy> {
     const read = await readPolicy(this.orgPath);
-    if (!read.ok) throw new EngineInputError(read.problems);
+    if (!read.ok) throw new EngineInputError(read.error);
     return read.value;
   }
 
@@ -998,12 +998,12 @@ export class OrgEngine {
       ...(read.ok
         ? {}
         : {
-            settingsProblem: `The approval settings cannot be read (${read.problems.map(formatProblem).join('; ')}), so every call asks first.`,
+            settingsProblem: `The approval settings cannot be read (${read.error.map(formatProblem).join('; ')}), so every call asks first.`,
           }),
       asker,
       async remember(agent, tool) {
         const updated = await updateApprovals(orgPath, [{ path: ['agents', agent, tool], value: 'always' }]);
-        if (!updated.ok) throw new Error(updated.problems.map(formatProblem).join('; '));
+        if (!updated.ok) throw new Error(updated.error.map(formatProblem).join('; '));
       },
       redact: (value) => this.secrets.redactValue(value),
       clock: this.clock,
@@ -1012,7 +1012,7 @@ export class OrgEngine {
 
   private async readCreditsFile(): Promise<CreditsFile> {
     const read = await readCredits(this.orgPath);
-    if (!read.ok) throw new EngineInputError(read.problems);
+    if (!read.ok) throw new EngineInputError(read.error);
     return read.value;
   }
 
@@ -1130,7 +1130,7 @@ export class OrgEngine {
       CREDITS_SPEC,
       Object.entries(patch).flatMap(([agent, fields]) => patchEdits(fields, [agent])),
     );
-    if (!credits.ok) throw new EngineInputError(credits.problems);
+    if (!credits.ok) throw new EngineInputError(credits.error);
     const writes: FileWrite[] = credits.changed
       ? [{ path: CREDITS_FILE, mode: 'write', content: credits.text }]
       : [];
@@ -1138,7 +1138,7 @@ export class OrgEngine {
       const tick = await planConfigEdit(this.orgPath, TICK_SPEC, [
         { path: ['current_tick'], value: nextTick },
       ]);
-      if (!tick.ok) throw new EngineInputError(tick.problems);
+      if (!tick.ok) throw new EngineInputError(tick.error);
       if (tick.changed) writes.push({ path: TICK_FILE, mode: 'write', content: tick.text });
     }
     return { writes, credits: credits.value };
