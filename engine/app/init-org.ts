@@ -65,11 +65,11 @@ export async function initOrg(path: string, options: InitOrgOptions = {}): Promi
   }
 
   const human = createResumeText(HUMAN_RESUME);
-  if (!human.ok) return { ok: false, problems: human.problems };
+  if (!human.ok) return { ok: false, problems: human.error };
   const files: [string, string][] = [
     [resumeFileOf('human'), human.text],
     [ORG_CONFIG_FILE, formatJsonDocument(DEFAULT_ORG_CONFIG)],
-    [CREDITS_FILE, formatJsonDocument({ human: defaultCreditEntry(human.resume) })],
+    [CREDITS_FILE, formatJsonDocument({ human: defaultCreditEntry(human.value) })],
     [TICK_FILE, formatJsonDocument({ current_tick: FIRST_TICK })],
     [MODELS_FILE, formatJsonDocument(options.models ?? {})],
     ['README.md', readme(options.name?.trim() || basename(orgPath))],

@@ -189,7 +189,7 @@ export async function applyToolFix(
   if (resumeChanges.length > 0) {
     const updated = await updateResume(context.orgPath, found.value.folder, resumeChanges);
     if (!updated.ok)
-      return fail('invalid_change', 'The resume could not be changed.', issuesFromProblems(updated.problems));
+      return fail('invalid_change', 'The resume could not be changed.', issuesFromProblems(updated.error));
   }
   const after = await verdictOf(context, input.agent, input.tool);
   if (!after.ok) return after;
@@ -236,7 +236,7 @@ export async function setToolEnabled(
     { path: ['permissions', 'tools'], value: grants },
   ]);
   if (!updated.ok)
-    return fail('invalid_change', 'The resume could not be changed.', issuesFromProblems(updated.problems));
+    return fail('invalid_change', 'The resume could not be changed.', issuesFromProblems(updated.error));
   const verdict = await verdictOf(context, input.agent, input.tool);
   return verdict.ok ? ok({ tool: verdict.value, grants }) : verdict;
 }

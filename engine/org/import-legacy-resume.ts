@@ -55,7 +55,7 @@ export async function importLegacyResume(orgPath: string, folder: string): Promi
     if (!created.ok) {
       return {
         ok: false,
-        problems: created.problems.map((problem) => ({
+        problems: created.error.map((problem) => ({
           ...problem,
           file: legacyFile,
           message: `after import: ${problem.message}`,
@@ -70,7 +70,7 @@ export async function importLegacyResume(orgPath: string, folder: string): Promi
     return {
       ok: true,
       text: created.text,
-      resume: created.resume,
+      resume: created.value,
       warnings: [...parsed.warnings, ...created.warnings],
     };
   });
