@@ -224,11 +224,11 @@ export class OrgEngine {
    */
   static async open(options: EngineOptions): Promise<OrgEngine> {
     const attempt = options.claimRun ? OrgRunLock.take(options.orgPath, lockOptions(options)) : null;
-    if (attempt && !attempt.ok) throw new OrgBusyError(attempt.message, attempt.holder);
+    if (attempt && !attempt.ok) throw new OrgBusyError(attempt.error.message, attempt.error.holder);
     const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
     const opened = openTimeline(file);
     if (!opened.ok) {
-      attempt?.lock.release();
+      if (attempt?.ok) attempt.value.lock.release();
       throw new Error(opened.error.message);
     }
     const engine: OrgEngine = new OrgEngine(options.orgPath, opened.timeline, options, {
@@ -239,8 +239,8 @@ export class OrgEngine {
     try {
       await engine.secrets.refresh();
       if (attempt) {
-        engine.lock = attempt.lock;
-        await engine.recover(attempt.staleHolder);
+        engine.lock = attempt.value.lock;
+        await engine.recover(attempt.value.staleHolder);
       } else if ((await engine.claimRun()).ok) engine.releaseRun();
     } catch (error) {
       engine.close();
@@ -265,10 +265,10 @@ export class OrgEngine {
   async claimRun(): Promise<RunClaim> {
     if (this.lock) return { ok: true };
     const attempt = OrgRunLock.take(this.orgPath, lockOptions(this.options));
-    if (!attempt.ok) return { ok: false, holder: attempt.holder, message: attempt.message };
-    this.lock = attempt.lock;
+    if (!attempt.ok) return { ok: false, ...attempt.error };
+    this.lock = attempt.value.lock;
     try {
-      await this.recover(attempt.staleHolder);
+      await this.recover(attempt.value.staleHolder);
     } catch (error) {
       this.releaseRun();
       throw error;
