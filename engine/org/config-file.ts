@@ -123,12 +123,12 @@ export async function planConfigEdit<S extends z.ZodType>(
       error: [{ file: spec.file, field: editPath.map(String).join('.'), message, line, column }],
     };
   }
-  const checked = checkConfigText(edited.text, spec);
+  const checked = checkConfigText(edited.value, spec);
   if (!checked.ok) return checked;
   return {
     ok: true,
     value: checked.value,
-    text: edited.text,
+    text: edited.value,
     changed: edited.changed || !read.found,
     warnings: checked.warnings,
   };

@@ -137,18 +137,18 @@ export async function updateResume(
         error: [{ file, field: editPath.map(String).join('.'), message, line, column }],
       };
     }
-    const checked = checkResumeText(edited.text, file);
+    const checked = checkResumeText(edited.value, file);
     if (!checked.ok) return { ok: false, error: checked.error };
     if (edited.changed) {
       try {
-        await writeFileAtomic(path, edited.text);
+        await writeFileAtomic(path, edited.value);
       } catch (error) {
         return { ok: false, error: [fileProblem(file, `cannot write: ${(error as Error).message}`)] };
       }
     }
     return {
       ok: true,
-      text: edited.text,
+      text: edited.value,
       raw: checked.raw,
       value: checked.value,
       changed: edited.changed,
