@@ -499,7 +499,7 @@ export class OrgEngine {
         this.appendEvents([
           { kind: 'credit', entry: 'top_up', amount, reason, time: this.clock().toISOString(), tick, agent },
         ]);
-        return posted.balanceMicro;
+        return posted.ok ? posted.value : posted.error.balanceMicro;
       });
       const configWrites = await this.configFileWrites(agents, null);
       const owed = this.timeline.transaction(() => {
@@ -800,7 +800,7 @@ export class OrgEngine {
         turn.events.push({
           kind: 'warning',
           code: 'charge_refused',
-          message: posted.reason,
+          message: posted.error.reason,
           tick: turn.tick,
           agent: turn.agent,
           turn: turn.turnId,
