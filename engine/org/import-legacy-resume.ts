@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
-import { fileProblem, type FileProblem } from '../files/json-problems';
+import { fileProblem } from '../files/json-problems';
 import { parseLegacyResumeTxt } from './legacy-resume-txt';
 import { readTextFile } from '../files/read-text-file';
 import { agentFolderProblem, createResumeText, resumeFileOf, type CreatedResume } from './resume-file';
