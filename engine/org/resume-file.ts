@@ -42,16 +42,16 @@ export const MAX_RESUME_BYTES = 1024 * 1024;
  */
 export function checkResumeText(text: string, file: string): ResumeCheck {
   const unfit = unfitTextProblem(text, file);
-  if (unfit) return { ok: false, raw: null, error: [unfit] };
+  if (unfit) return { ok: false, error: [unfit], raw: null };
   const tree = parseJsonTree(text);
-  if (!tree.ok) return { ok: false, raw: null, error: [syntaxProblem(file, tree.error)] };
+  if (!tree.ok) return { ok: false, error: [syntaxProblem(file, tree.error)], raw: null };
   const located = { text, root: tree.root };
   const result = ResumeSchema.safeParse(tree.value);
   if (!result.success) {
     return {
       ok: false,
-      raw: tree.value,
       error: problemsFromIssues(result.error.issues, file, tree.value, located),
+      raw: tree.value,
     };
   }
   return {
@@ -89,11 +89,11 @@ export type ResumeRead = ResumeCheck & { file: string; text: string | null };
 export async function readResume(orgPath: string, folder: string): Promise<ResumeRead> {
   const file = resumeFileOf(folder);
   const badFolder = agentFolderProblem(folder);
-  if (badFolder) return { ok: false, file, text: null, raw: null, error: [fileProblem(file, badFolder)] };
+  if (badFolder) return { ok: false, error: [fileProblem(file, badFolder)], file, text: null, raw: null };
   const read = await readTextFile(join(orgPath, file));
   if (!read.found) {
     const message = read.missing ? `${agentPaths(folder).root} has no resume.json` : read.message;
-    return { ok: false, file, text: null, raw: null, error: [fileProblem(file, message)] };
+    return { ok: false, error: [fileProblem(file, message)], file, text: null, raw: null };
   }
   const checked = checkResumeText(read.text, file);
   return { ...checked, file, text: read.text };
