@@ -44,15 +44,15 @@ test('the agent node shows the answer as the model writes it, before the turn en
   await page.getByRole('button', { name: 'Step one tick' }).click();
   await expect(live).toContainText('w5');
   // Part of the answer, shown while the turn was still going (the whole one ends in "w47 \"}").
+  // Read together: the screenshot below can take longer than the rest of the turn on a busy machine.
   const shown = await live.textContent();
+  const endedBeforeShown = lemming.events.some(
+    (event) =>
+      event.name === 'turn.progress' && (event.payload as { ended: string[] }).ended.includes('writer'),
+  );
   expect(shown).not.toContain('w47');
+  expect(endedBeforeShown).toBe(false);
   await page.screenshot({ path: testInfo.outputPath('agent-node-live-answer.png') });
-  expect(
-    lemming.events.some(
-      (event) =>
-        event.name === 'turn.progress' && (event.payload as { ended: string[] }).ended.includes('writer'),
-    ),
-  ).toBe(false);
 
   // When the turn commits the live text goes; the whole answer is one model_call in the timeline.
   await expect(live).toHaveCount(0, { timeout: 10_000 });
