@@ -71,7 +71,7 @@ export default async function engineMemoryBench(): Promise<BenchSection> {
   const last = rss.get(TICKS)!;
   const peak = Math.max(...rss.values());
   const along = [...rss].filter(
-    ([tick]) => tick === 1 || tick === EARLY_TICK || tick % 50 === 0 || tick === TICKS,
+    ([tick]) => tick === 1 || tick === EARLY_TICK || tick % 20 === 0 || tick === TICKS,
   );
   return {
     title: `Engine memory over a long run (${AGENTS} agents × ${TICKS} ticks, scripted provider)`,
