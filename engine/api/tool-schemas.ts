@@ -176,13 +176,55 @@ export type ConnectorReadiness = z.infer<typeof ConnectorReadiness>;
 /** Where a connector's settings live: a part of the org's policy.json, or nowhere (it has none). */
 export const ConnectorConfigLocation = z.object({ file: z.string(), pointer: z.string() }).nullable();
 
+/** How a REST API connector sends its key: `Authorization: Bearer`, a header of its own, a query parameter, or not at all. */
+export const RestAuthStyle = z.enum(['bearer', 'header', 'query', 'none']);
+export type RestAuthStyle = z.infer<typeof RestAuthStyle>;
+
+/** A REST API connector's settings as its drawer shows them; the key only as whether it is set. */
+export const RestApiView = z.object({
+  name: z.string(),
+  baseUrl: z.string(),
+  description: z.string(),
+  authStyle: RestAuthStyle,
+  /** The header or query parameter name, for the `header` and `query` styles. */
+  authName: z.string().nullable(),
+  methods: z.array(z.string()),
+  /** The secret that holds the key; null for a public API. */
+  keySecret: z.string().nullable(),
+  /** The one host (and port) its tool may reach. */
+  host: z.string(),
+});
+export type RestApiView = z.infer<typeof RestApiView>;
+
+/**
+ * Adds or changes a REST API connector. `apiKey` goes to the secret store and is never returned;
+ * left out, the stored key is kept. Problems come back located at these field names.
+ */
+export const RestApiInput = z
+  .object({
+    name: z.string().max(200),
+    baseUrl: z.string().max(2000),
+    description: z.string().max(2000).optional(),
+    authStyle: RestAuthStyle,
+    authName: z.string().max(200).optional(),
+    methods: z
+      .array(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']))
+      .min(1)
+      .max(5),
+    apiKey: z.string().max(8192).optional(),
+  })
+  .strict();
+
+export const RestApiRef = z.object({ name: z.string().min(1).max(200) }).strict();
+export const RestApiRemoved = z.object({ name: z.string(), removed: z.boolean() });
+
 /** A Tool Store entry as the connector catalog builds it (docs/ARCHITECTURE.md, “Tools”): a built-in primitive group or a composed tool. */
 export const CatalogConnector = z.object({
-  /** `builtin:<group>`, `mcp:<server>`, `composed:org:<tool>` / `composed:agent:<folder>:<tool>`, or `file:<path>` for a tool file that failed to load. */
+  /** `builtin:<group>`, `mcp:<server>`, `rest:<api>`, `composed:org:<tool>` / `composed:agent:<folder>:<tool>`, or `file:<path>` for a tool file that failed to load. */
   id: z.string(),
   name: z.string(),
   description: z.string(),
-  kind: z.enum(['builtin', 'composed', 'mcp']),
+  kind: z.enum(['builtin', 'composed', 'mcp', 'rest']),
   toolKinds: z.array(ToolKind),
   tools: z.array(z.string()),
   permissions: z.array(ConnectorPermission),
@@ -197,6 +239,8 @@ export const CatalogConnector = z.object({
   grantedTo: z.array(z.string()),
   /** For an MCP server (`mcp:<server>`): its live state, tools and what happened to it. */
   mcp: McpServerView.optional(),
+  /** For a REST API (`rest:<name>`): its settings, for its drawer. */
+  restApi: RestApiView.optional(),
 });
 export type CatalogConnector = z.infer<typeof CatalogConnector>;
 

@@ -59,7 +59,7 @@ export async function toolsCatalog(context: OrgContext): Promise<IpcResult<Tools
   );
   const composedNames = new Set(
     (await orgConnectors(context.orgPath, context.secrets.store)).connectors
-      .filter((connector) => connector.kind === 'composed')
+      .filter((connector) => connector.kind === 'composed' || connector.kind === 'rest')
       .flatMap((connector) => connector.tools),
   );
   const probeEntries = await mcpEntries(context, CATALOG_PROBE);

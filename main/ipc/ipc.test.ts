@@ -102,6 +102,13 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { connector: 'builtin:web', values: { enabled: { deep: true } } },
     { connector: '', values: { enabled: true } },
   ],
+  'connectors.saveRestApi': [
+    {},
+    { name: 'x', baseUrl: 'https://a.example', authStyle: 'cookie', methods: ['GET'] },
+    { name: 'x', baseUrl: 'https://a.example', authStyle: 'none', methods: [] },
+    { name: 'x', baseUrl: 'https://a.example', authStyle: 'none', methods: ['GET'], evil: 1 },
+  ],
+  'connectors.removeRestApi': [{}, { name: '' }, { name: 'x', evil: 1 }],
   'connectors.importMcp': [{}, { from: 'windsurf' }, { from: '/etc/passwd' }, { from: 'claude', file: 'x' }],
   'secrets.list': [{ reveal: true }],
   'secrets.set': [

@@ -155,7 +155,7 @@ function composedReadiness(
   };
 }
 
-function permissionsFor(tools: readonly string[], kind: ToolKind, policy: OrgPolicy): ConnectorPermission[] {
+export function permissionsFor(tools: readonly string[], kind: ToolKind, policy: OrgPolicy): ConnectorPermission[] {
   const group = TOOL_GROUPS[kind];
   const grant =
     tools.length === 1 ? `"${tools[0]}" or "${group}"` : `"${group}" (all of its tools) or single tool names`;
@@ -183,7 +183,7 @@ function permissionsFor(tools: readonly string[], kind: ToolKind, policy: OrgPol
   return permissions;
 }
 
-function grantedTo(
+export function grantedTo(
   tools: readonly string[],
   kind: ToolKind,
   agents: readonly { name: string; tools: readonly string[] }[],

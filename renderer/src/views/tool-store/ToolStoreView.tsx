@@ -6,8 +6,12 @@ import { lemming } from '../../lemming';
 import { ConnectorDrawer } from './ConnectorDrawer';
 import { McpImport } from './McpImport';
 import { McpServerDetails } from './McpServerDetails';
+import { RestApiDrawer } from './RestApiDrawer';
 import { useToolStore } from './tool-store-store';
 import './tool-store.css';
+
+/** The drawer id of a REST API not yet added. */
+const NEW_REST_API = 'rest:+new';
 
 /** The tools agents can be given and the connectors behind them: what each needs, who has it, its settings. */
 export function ToolStoreView() {
@@ -71,7 +75,12 @@ export function ToolStoreView() {
           </p>
         </section>
       )}
-      <h3>Connectors</h3>
+      <div className="connectors-heading">
+        <h3>Connectors</h3>
+        <button type="button" onClick={() => setDrawer(NEW_REST_API)}>
+          Add a REST API…
+        </button>
+      </div>
       {connectors.connectors.length === 0 ? (
         <p>No connectors yet. Add a tool file to the org&apos;s tools folder to create one.</p>
       ) : (
@@ -84,7 +93,11 @@ export function ToolStoreView() {
       <McpImport onImported={() => void load()} />
       <ToolGrants tools={catalog.tools} grants={catalog.grants} />
       <ApprovalSettingsSection />
-      {open && <ConnectorDrawer key={open.id} connector={open} onClose={() => setDrawer(null)} />}
+      {drawer === NEW_REST_API && <RestApiDrawer api={null} onClose={() => setDrawer(null)} />}
+      {open?.restApi && <RestApiDrawer key={open.id} api={open.restApi} onClose={() => setDrawer(null)} />}
+      {open && !open.restApi && (
+        <ConnectorDrawer key={open.id} connector={open} onClose={() => setDrawer(null)} />
+      )}
     </section>
   );
 }
