@@ -7,6 +7,7 @@ import { connectorCatalog } from '../tools/connectors/catalog';
 import { loadComposedConnectors } from '../tools/connectors/composed-connectors';
 import { restApiConnectors } from '../tools/connectors/rest-api-connectors';
 import { readRestApis } from '../tools/rest-api/rest-api-config';
+import { readToolSettings } from '../tools/connectors/tool-settings-file';
 import type { Connector } from '../tools/connectors/connector';
 
 export interface OrgConnectors {
@@ -21,12 +22,13 @@ export interface OrgConnectors {
  * file that did not load is listed among the load errors, not as a connector.
  */
 export async function orgConnectors(orgPath: string, store: SecretStore): Promise<OrgConnectors> {
-  const [policy, discovered, hasSecret, confinement, restApis] = await Promise.all([
+  const [policy, discovered, hasSecret, confinement, restApis, toolSettings] = await Promise.all([
     readPolicy(orgPath),
     discoverAgents(orgPath),
     secretPresence(store),
     detectConfinement(),
     readRestApis(orgPath),
+    readToolSettings(orgPath),
   ]);
   const agents = discovered.flatMap((agent) =>
     agent.valid
@@ -40,6 +42,7 @@ export async function orgConnectors(orgPath: string, store: SecretStore): Promis
   const connectors = connectorCatalog({
     policy: policy.ok ? policy.value : DEFAULT_ORG_POLICY,
     hasSecret,
+    hasSetting: (name) => toolSettings.ok && (toolSettings.value.settings[name] ?? '') !== '',
     confinement,
     composed,
     agents,
@@ -54,6 +57,7 @@ export async function orgConnectors(orgPath: string, store: SecretStore): Promis
       ...(policy.ok ? [] : policy.problems),
       ...problems,
       ...(restApis.ok ? [] : restApis.problems),
+      ...(toolSettings.ok ? [] : toolSettings.problems),
     ],
   };
 }

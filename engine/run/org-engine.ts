@@ -75,6 +75,7 @@ import { DiskImport } from './disk-import';
 import { PendingFiles, type FileWrite } from './pending-files';
 import { RunSecrets } from './run-secrets';
 import { readRestApis } from '../tools/rest-api/rest-api-config';
+import { toolSettingValues } from '../tools/connectors/tool-settings-file';
 import { restApiCatalogEntries, type RestApi } from '../tools/rest-api/rest-api-tool';
 import { loadSkills, type LoadedSkills } from '../tools/skills/load-skills';
 import { SKILL_FILE } from '../tools/skills/skill';
@@ -659,6 +660,9 @@ export class OrgEngine {
     );
     const restApis = await this.restApis();
     if (load.tools.length === 0 && restApis.length === 0) return [];
+    // A tool's base URL is a setting the Tool Store saves in the org; every other value is a secret.
+    const settings = await toolSettingValues(this.orgPath);
+    const lookup = (name: string) => settings[name] || this.secrets.lookup(name);
     const builtIns = toolCatalog(agent.resume, this.environment);
     const transport = this.environment.httpTransport;
     const http = netHttpPrimitive({
@@ -667,7 +671,7 @@ export class OrgEngine {
       ...(transport?.classifyAddress ? { classifyAddress: transport.classifyAddress } : {}),
     });
     const toolset = composedToolSpecs(load.tools, {
-      lookup: this.secrets.lookup,
+      lookup,
       http,
       lookupTool: (name) => builtIns.find((entry) => entry.spec.name === name)?.spec,
     });

@@ -54,11 +54,7 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
         </button>
       </header>
       <p>{connector.description}</p>
-      {connector.config && (
-        <p className="muted">
-          Saved in <code>{connector.config.file}</code>.
-        </p>
-      )}
+
       {settings.length > 0 && (
         <form
           className="drawer-form"
@@ -102,6 +98,21 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
       )}
       {settings.length === 0 && connector.secrets.length === 0 && (
         <p>This connector has nothing to set up.</p>
+      )}
+      {connector.config && settings.length > 0 && (
+        <details className="advanced">
+          <summary>Advanced</summary>
+          <p className="muted">
+            Saved in <code>{connector.config.file}</code> as{' '}
+            {settings.map((field, index) => (
+              <span key={field.name}>
+                {index > 0 && ', '}
+                <code>{field.name}</code>
+              </span>
+            ))}
+            .
+          </p>
+        </details>
       )}
     </dialog>
   );
