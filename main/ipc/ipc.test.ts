@@ -267,6 +267,11 @@ describe('dispatch', () => {
       ['tools.setEnabled', { ...manager, tool: 'file_list', enabled: true }],
       ['connectors.list', {}],
       ['connectors.setConfig', { connector: 'builtin:web', values: { enabled: false } }],
+      [
+        'connectors.saveRestApi',
+        { name: 'weather', baseUrl: 'https://api.weather.example', authStyle: 'none', methods: ['GET'] },
+      ],
+      ['connectors.removeRestApi', { name: 'weather' }],
       ['approvals.pending', {}],
       ['approvals.settings', {}],
       ['approvals.setMode', { ...manager, tool: 'memory_write', mode: 'ask' }],

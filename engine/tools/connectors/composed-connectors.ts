@@ -90,7 +90,7 @@ function connectorInput(
     agent,
     toolKind: kind ?? 'network',
     secrets,
-    settings: [...settings],
+    ...(settings.size > 0 ? { settings: [...settings] } : {}),
     problems:
       kind === undefined
         ? [
