@@ -153,7 +153,7 @@ function ConnectorCard({ connector, onOpen }: { connector: Connector; onOpen(): 
           Defined in <code>{connector.source.file}</code>
         </p>
       )}
-      {(hasSettings || connector.secrets.length > 0) && (
+      {(hasSettings || connector.secrets.length > 0 || connector.restApi) && (
         <button type="button" onClick={onOpen}>
           Set up {connector.name}
         </button>
