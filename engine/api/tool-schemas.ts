@@ -212,6 +212,19 @@ export const RestApiInput = z
       .min(1)
       .max(5),
     apiKey: z.string().max(8192).optional(),
+    /**
+     * The settings the drawer showed when it opened (absent for a new API). When the file says
+     * something else now, someone changed it meanwhile, and nothing is written over their change.
+     */
+    opened: RestApiView.pick({
+      baseUrl: true,
+      description: true,
+      authStyle: true,
+      authName: true,
+      methods: true,
+    })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -11,7 +11,9 @@ import {
   REST_API_FILE,
   RestApiName,
   updateRestApis,
+  type RestApiEntry,
 } from '../tools/rest-api/rest-api-config';
+import { jsonEqual } from '../files/json-edit';
 import { listConnectors } from './connectors';
 import type { OrgContext } from './org-context';
 import { orgConnectors } from './org-connectors';
@@ -108,6 +110,17 @@ export async function saveRestApi(
       issuesFromProblems(current.problems),
     );
   const before = current.value.apis[input.name];
+  if (before && !input.opened)
+    return fail('already_exists', `There is already a REST API named ${input.name}.`, [
+      { path: 'name', message: `there is already a REST API named ${input.name}; pick another name` },
+    ]);
+  if (input.opened && (!before || !jsonEqual(openedView(before), input.opened)))
+    return fail(
+      'refused',
+      `${REST_API_FILE} changed since this drawer was opened; nothing was saved over the change.`,
+      undefined,
+      'Close the drawer and open it again to see the settings as they are now.',
+    );
   const secret = before ? (keySecretOf(before) ?? keySecretFor(input.name)) : keySecretFor(input.name);
   const keyIsSet = (await context.secrets.store.list()).some((info) => info.name === secret);
   const issues = await inputIssues(context, input, before !== undefined, keyIsSet);
@@ -134,6 +147,17 @@ export async function saveRestApi(
     if (!saved.ok) return saved;
   }
   return connectorNamed(context, input.name);
+}
+
+/** An entry as its drawer shows it, to tell whether the file changed since the drawer opened. */
+function openedView(entry: RestApiEntry) {
+  return {
+    baseUrl: entry.base_url,
+    description: entry.description,
+    authStyle: entry.auth.style,
+    authName: entry.auth.style === 'header' || entry.auth.style === 'query' ? entry.auth.name : null,
+    methods: [...entry.methods],
+  };
 }
 
 /** Removes a REST API connector, and its key unless another API uses the same secret. */

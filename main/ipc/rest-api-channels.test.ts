@@ -36,6 +36,15 @@ async function api(): Promise<{ port: number; seen: { url: string; headers: Inco
   return { port: (server.address() as AddressInfo).port, seen };
 }
 
+/** What the drawer showed for the entry written in the test below. */
+const OPENED = {
+  baseUrl: 'https://inventory.example/v1',
+  description: '',
+  authStyle: 'bearer',
+  authName: null,
+  methods: ['GET'],
+};
+
 const input = (overrides: Record<string, unknown> = {}) => ({
   name: 'inventory',
   baseUrl: 'https://inventory.example/v1',
@@ -98,7 +107,7 @@ describe('REST API connectors', () => {
     valueOf(
       await harness.dispatch(
         'connectors.saveRestApi',
-        input({ authStyle: 'header', authName: 'X-API-Key', methods: ['GET', 'POST'] }),
+        input({ authStyle: 'header', authName: 'X-API-Key', methods: ['GET', 'POST'], opened: OPENED }),
       ),
     );
     const after = readFileSync(restFile(org), 'utf8');
@@ -113,6 +122,29 @@ describe('REST API connectors', () => {
     // Its own indentation is kept: only changed values were rewritten.
     expect(after).toContain('\n    "comment": "kept",\n');
     expect(after).toContain('"owner": "ops"');
+  });
+
+  it('never writes over a change made to the file since the drawer opened, nor adds an API that is already there', async () => {
+    const { harness, org } = await openDemo();
+    valueOf(await harness.dispatch('connectors.saveRestApi', input()));
+    const again = await harness.dispatch(
+      'connectors.saveRestApi',
+      input({ baseUrl: 'https://other.example' }),
+    );
+    expect(again).toMatchObject({ ok: false, error: { code: 'already_exists', issues: [{ path: 'name' }] } });
+    // Someone edits the address in the file while the drawer is open.
+    const edited = readFileSync(restFile(org), 'utf8').replace(
+      'inventory.example/v1',
+      'inventory.example/v2',
+    );
+    writeFileSync(restFile(org), edited);
+    const stale = await harness.dispatch(
+      'connectors.saveRestApi',
+      input({ methods: ['GET', 'DELETE'], apiKey: undefined, opened: OPENED }),
+    );
+    expect(stale).toMatchObject({ ok: false, error: { code: 'refused' } });
+    expect(JSON.stringify(stale)).toContain('changed since this drawer was opened');
+    expect(readFileSync(restFile(org), 'utf8')).toBe(edited);
   });
 
   it('refuses bad fields one by one, at their names, and writes nothing', async () => {

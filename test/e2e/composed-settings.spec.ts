@@ -48,7 +48,7 @@ test("a composed tool's drawer shows the fields of its own settings, refuses a b
   await expect(page).toHaveScreenshot('composed-settings-refused.png', {
     animations: 'disabled',
     caret: 'hide',
-    style: '.toasts { display: none !important; }',
+    stylePath: join(import.meta.dirname, 'hide-toasts.css'),
     mask: [page.locator('.org-path')],
   });
 

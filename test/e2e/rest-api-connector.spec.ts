@@ -71,8 +71,7 @@ async function drawerScreenshot(lemming: LemmingHarness, drawer: Locator, name: 
   await drawer.evaluate((element) => element.scrollTo(0, 0));
   await expect(lemming.page).toHaveScreenshot(name, {
     ...STILL,
-    // Toasts come and go with timing; the drawer is what is compared.
-    style: '.toasts { display: none !important; }',
+    stylePath: join(import.meta.dirname, 'hide-toasts.css'),
     mask: [
       lemming.page.locator('.org-path'),
       drawer.getByRole('textbox', { name: 'Address of the API' }),

@@ -214,6 +214,11 @@ describe('lemming connectors', () => {
           },
         },
       });
+      const changed = await lemming([...add.slice(0, 6), '--auth', 'bearer', '--secrets-file', file]);
+      expect(changed.code, changed.stderr).toBe(0);
+      expect(readFileSync(join(folder, 'lemming/config/rest-apis.json'), 'utf8')).toContain(
+        '"style": "bearer"',
+      );
       const bad = await lemming([...add.slice(0, 6), '--auth', 'cookie', '--secrets-file', file]);
       expect(bad.code).not.toBe(0);
       expect(bad.stderr).toContain('The REST API was not saved: authStyle');

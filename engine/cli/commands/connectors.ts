@@ -124,7 +124,19 @@ export const connectorsCommand: Command = {
     }
     if (typeof values['rest-api'] === 'string') {
       const input = restApiInput(values);
-      const saved = await withOrgContext(org, io, values, (context) => answerOf(saveRestApi(context, input)));
+      // A command line says what the API should be now: it changes an existing one as it is at this moment.
+      const saved = await withOrgContext(org, io, values, async (context) => {
+        const { connectors } = await answerOf(listConnectors(context));
+        const current = connectors.find((connector) => connector.id === `rest:${input.name}`)?.restApi;
+        const opened = current && {
+          baseUrl: current.baseUrl,
+          description: current.description,
+          authStyle: current.authStyle,
+          authName: current.authName,
+          methods: current.methods,
+        };
+        return answerOf(saveRestApi(context, { ...input, ...(opened ? { opened } : {}) }));
+      });
       if (values.json) printJson(io, saved);
       else io.stdout.write(`Saved:\n${describeConnector(saved)}\n`);
       return EXIT_OK;

@@ -5,7 +5,7 @@ import { hostPatternFor } from '../composed/url-template';
 import { TOOL_GROUPS, type CatalogEntry, type Readiness } from '../tool-catalog';
 import { toolFailure, toolSuccess, type ToolResult } from '../tool-result';
 import type { ToolSpec } from '../tool-spec';
-import { keySecretOf, REST_API_FILE, type RestApiEntry, type RestMethod } from './rest-api-config';
+import { keySecretOf, type RestApiEntry, type RestMethod } from './rest-api-config';
 
 /** One REST API of the org, by the name its tool has. */
 export interface RestApi {
@@ -235,6 +235,3 @@ export function restApiCatalogEntries(
     };
   });
 }
-
-/** Where an API's settings live, for messages. */
-export const restApiField = (name: string): string => `${REST_API_FILE} → apis.${name}`;

@@ -60,6 +60,17 @@ export function RestApiDrawer({ api, onClose }: { api: RestApiView | null; onClo
       ...(authStyle === 'header' || authStyle === 'query' ? { authName } : {}),
       methods,
       ...(authStyle !== 'none' && apiKey !== '' ? { apiKey } : {}),
+      ...(api
+        ? {
+            opened: {
+              baseUrl: api.baseUrl,
+              description: api.description,
+              authStyle: api.authStyle,
+              authName: api.authName,
+              methods: api.methods,
+            },
+          }
+        : {}),
     });
     const byField = errorsByField(error);
     setErrors(byField);
