@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -162,6 +163,10 @@ test('a REST API connector set up in the Tool Store is granted to an agent, call
     await again.getByText('Advanced').click();
     await expect(again).toContainText(`calls may reach only 127.0.0.1:${inventory.port}`);
     await drawerScreenshot(lemming, again, 'rest-api-drawer-saved.png');
+    const scan = await new AxeBuilder({ page }).include('.rest-api-drawer').analyze();
+    expect(
+      scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    ).toEqual([]);
     await again.getByRole('button', { name: 'Close' }).click();
 
     // Granted to clerk in the Tool Store's per-agent list.

@@ -183,7 +183,8 @@ export function RestApiDrawer({ api, onClose }: { api: RestApiView | null; onClo
             </label>
           ))}
           <span className="muted field-hint">
-            Reading never asks you first; anything else asks before each call (see “Ask me first”).
+            An API agents may only read from runs without asking; once you allow more, each call asks you
+            first (see “Ask me first”).
           </span>
           <FieldErrors label="What agents may do" errors={errors.methods} />
         </fieldset>
