@@ -54,10 +54,10 @@ export async function orgConnectors(orgPath: string, store: SecretStore): Promis
   return {
     connectors: [...connectors, ...rest],
     loadErrors: [
-      ...(policy.ok ? [] : policy.problems),
+      ...(policy.ok ? [] : policy.error),
       ...problems,
-      ...(restApis.ok ? [] : restApis.problems),
-      ...(toolSettings.ok ? [] : toolSettings.problems),
+      ...(restApis.ok ? [] : restApis.error),
+      ...(toolSettings.ok ? [] : toolSettings.error),
     ],
   };
 }

@@ -107,7 +107,7 @@ export async function saveRestApi(
     return fail(
       'invalid_change',
       `${REST_API_FILE} is not valid; fix it before changing its APIs.`,
-      issuesFromProblems(current.problems),
+      issuesFromProblems(current.error),
     );
   const before = current.value.apis[input.name];
   if (before && !input.opened)
@@ -141,7 +141,7 @@ export async function saveRestApi(
     { path: [...at, 'methods'], value: input.methods },
   ];
   const updated = await updateRestApis(context.orgPath, edits);
-  if (!updated.ok) return fail('invalid_change', 'Nothing was saved.', issuesFromProblems(updated.problems));
+  if (!updated.ok) return fail('invalid_change', 'Nothing was saved.', issuesFromProblems(updated.error));
   if (input.authStyle !== 'none' && input.apiKey !== undefined) {
     const saved = await setSecret(context.secrets, secret, input.apiKey.trim());
     if (!saved.ok) return saved;
@@ -170,13 +170,12 @@ export async function removeRestApi(
     return fail(
       'invalid_change',
       `${REST_API_FILE} is not valid; fix it before changing its APIs.`,
-      issuesFromProblems(current.problems),
+      issuesFromProblems(current.error),
     );
   const entry = current.value.apis[input.name];
   if (!entry) return fail('not_found', `There is no REST API named ${input.name} in this org.`);
   const updated = await updateRestApis(context.orgPath, [{ path: ['apis', input.name], remove: true }]);
-  if (!updated.ok)
-    return fail('invalid_change', 'Nothing was removed.', issuesFromProblems(updated.problems));
+  if (!updated.ok) return fail('invalid_change', 'Nothing was removed.', issuesFromProblems(updated.error));
   const secret = keySecretOf(entry);
   const shared = Object.values(updated.value.apis).some((other) => keySecretOf(other) === secret);
   if (secret !== null && !shared) {
