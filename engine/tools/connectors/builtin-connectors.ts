@@ -1,6 +1,6 @@
 import { POLICY_FILE } from '../../org/policy-file';
 import type { Confinement } from '../../sandbox/shell/confinement';
-import { confinementNote } from '../shell-tool';
+import { confinementNote, confinementSummary } from '../shell-tool';
 import type { ToolKind } from '../tool-spec';
 import type { ConnectorReadiness } from './connector';
 
@@ -58,7 +58,9 @@ export const BUILTIN_CONNECTORS: readonly BuiltinConnector[] = [
     configSchema: NO_SETTINGS,
     config: null,
     readiness: ({ confinement }) =>
-      confinement ? { ready: true, note: confinementNote(confinement) } : { ready: true },
+      confinement
+        ? { ready: true, note: confinementNote(confinement), plainNote: confinementSummary(confinement) }
+        : { ready: true },
   },
   {
     id: 'builtin:web',
