@@ -53,7 +53,9 @@ export const ToolVerdict = z.object({
    * `plain` is the verdict in words for people (what the app shows); `reason` is the technical form with the
    * files and fields it comes from (what `lemming tools` prints, and the app keeps under "Advanced").
    */
-  layers: z.array(z.object({ layer: PolicyLayer, passed: z.boolean(), reason: z.string(), plain: z.string() })),
+  layers: z.array(
+    z.object({ layer: PolicyLayer, passed: z.boolean(), reason: z.string(), plain: z.string() }),
+  ),
   /**
    * The smallest set of changes that makes the tool available; null when available or when none exists.
    * `summary` names the files and fields it changes; `plain` says the same for people.

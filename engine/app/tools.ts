@@ -126,7 +126,8 @@ function plainNeeds(entry: CatalogEntry): string[] {
   const { kind } = entry.spec;
   const needs = ['switched on for the agent', `${KIND_WORDS[kind]} tools allowed for the org`];
   if (kind === 'network') needs.push('internet access turned on for the org');
-  if (kind === 'shell') needs.push("commands run in the agent's own folder, walled off where this computer can");
+  if (kind === 'shell')
+    needs.push("commands run in the agent's own folder, walled off where this computer can");
   if (kind === 'mcp') needs.push('its tool server running (see its card)');
   return needs;
 }

@@ -123,9 +123,7 @@ function ConnectorCard({
         ) : (
           <Badge tone="warn">Needs setup</Badge>
         )}
-        <span className="muted">
-          {connector.toolKinds.map((kind) => KIND_WORDS[kind]).join(', ')} tools
-        </span>
+        <span className="muted">{connector.toolKinds.map((kind) => KIND_WORDS[kind]).join(', ')} tools</span>
       </div>
       {connector.mcp ? <McpServerDetails server={connector.mcp} /> : <p>{connector.description}</p>}
       {!connector.usable.ready && !connector.mcp && (
