@@ -41,7 +41,7 @@ export const BUILTIN_CONNECTORS: readonly BuiltinConnector[] = [
     id: 'builtin:files',
     name: 'Files',
     description:
-      "Read, write, list and search files in the agent's own workspace and the org's shared folder. Which tools an agent gets (LeMMing's, or the codex or gemini set) follows its tools_profile.",
+      "Read, write, list and search files in the agent's own workspace and the org's shared folder. An agent gets LeMMing's file tools, or the set Codex or Gemini use when its settings ask for it.",
     toolKind: 'file',
     tools: FILE_TOOLS,
     configSchema: NO_SETTINGS,

@@ -82,7 +82,7 @@ describe('the connector catalog', () => {
       {
         scope: 'agent',
         requirement: 'add "http_request" or "group:network" to the agent\'s permissions.tools',
-        plain: 'switched on for the agent (on its page, or in Tools below)',
+        plain: 'switched on for each agent that should use it (on its page, or under Tools below)',
         met: null,
       },
       {

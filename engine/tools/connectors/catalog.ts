@@ -176,7 +176,7 @@ function permissionsFor(tools: readonly string[], kind: ToolKind, policy: OrgPol
     {
       scope: 'agent',
       requirement: `add ${grant} to the agent's permissions.tools`,
-      plain: 'switched on for the agent (on its page, or in Tools below)',
+      plain: 'switched on for each agent that should use it (on its page, or under Tools below)',
       met: null,
     },
     {

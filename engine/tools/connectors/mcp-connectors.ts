@@ -33,7 +33,7 @@ export function mcpConnector({ view, config, policy, hasSecret, agents }: McpCon
     {
       scope: 'agent',
       requirement: `add "${group}" (all of its tools) or single tool names (mcp__${view.server}__<tool>) to the agent's permissions.tools`,
-      plain: 'switched on for the agent (on its page, or in Tools below)',
+      plain: 'switched on for each agent that should use it (on its page, or under Tools below)',
       met: null,
     },
     {

@@ -151,8 +151,8 @@ function ConnectorCard({
           {connector.permissions.map((permission) => (
             <li key={permission.requirement}>
               {permission.met === true ? '✓ ' : permission.met === false ? '✗ ' : ''}
-              {permission.plain ?? permission.requirement}
-              {permission.scope === 'agent' ? ' (each agent)' : ''}
+              {permission.plain ??
+                `${permission.requirement}${permission.scope === 'agent' ? ' (each agent)' : ''}`}
             </li>
           ))}
         </ul>
