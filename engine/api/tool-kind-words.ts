@@ -7,7 +7,7 @@ export const KIND_WORDS: Record<ToolKind, string> = {
   network: 'internet',
   memory: 'memory',
   org: 'organization',
-  mcp: 'tool server',
+  mcp: 'add-on',
 };
 
 /** Kinds by their words, "no" for none; a kind the app does not know keeps its own name. */
