@@ -53,7 +53,7 @@ function jargonIn(lines: readonly string[], names: readonly string[]): string[] 
     /bubblewrap|bwrap|\.\.\//,
   ];
   return lines.flatMap((line) => {
-    const snake = (line.match(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g) ?? []).filter(
+    const snake = (line.match(/\b[a-z][a-z0-9]*(?:__?[a-z0-9-]+)+\b/g) ?? []).filter(
       (word) => !allowed.has(word),
     );
     return patterns.some((pattern) => pattern.test(line)) || snake.length > 0 ? [line] : [];

@@ -57,7 +57,7 @@ export function ModelsSection({ onModelsSaved }: { onModelsSaved?: () => void })
             </ul>
           )}
           <ModelSetupForm providers={list.providers} onAdded={saved} />
-          <RawJson value={list} label="Show models as JSON" />
+          <RawJson value={list} label="Advanced: the models as the app stores them" />
         </>
       )}
     </section>
