@@ -128,6 +128,14 @@ test('the agent Tools panel and the Tool Store of LeMMing’s example org speak 
   expect(cardOpened).toContain('Fix: set network.enabled to true in lemming/config/policy.json');
   expect(cardOpened).toContain('network.enabled is true (lemming/config/policy.json)');
   await page.screenshot({ path: testInfo.outputPath('tool-store-plain.png'), fullPage: true });
+
+  // Its settings drawer names the file it writes only under Advanced.
+  await card.getByRole('button', { name: 'Set up Web requests' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Web requests settings' });
+  await expect(drawer.getByLabel('Allow network access')).toBeVisible();
+  expect(jargonIn(await textOutsideAdvanced(drawer), agents)).toEqual([]);
+  await drawer.getByText('Advanced', { exact: true }).click();
+  expect(await shownText(drawer)).toContain('Saved in lemming/config/policy.json.');
 });
 
 /** The labels of a form's visible fields, in order: each label's own words, not its field's. */
