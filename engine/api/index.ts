@@ -18,3 +18,4 @@ export * from './approval-schemas';
 export * from './inspector-schemas';
 export * from './human-operator';
 export * from './tool-kind-words';
+export * from './message-kind';

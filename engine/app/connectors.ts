@@ -218,7 +218,7 @@ export async function setConnectorConfig(
       return fail(
         'invalid_change',
         `Nothing was saved for ${connector.name}.`,
-        issuesFromProblems(updated.problems),
+        issuesFromProblems(updated.error),
       );
   }
   for (const [name, value] of secretChanges) {
@@ -249,7 +249,7 @@ export async function importMcpServers(
     return fail(
       'invalid_change',
       `${MCP_CONFIG_FILE} is not valid; fix it before importing.`,
-      issuesFromProblems(current.problems),
+      issuesFromProblems(current.error),
     );
   const planned = await planImport(file, new Set(Object.keys(current.value.mcpServers)));
   if (!planned.ok) return fail('not_found', `Nothing was imported: ${planned.message}.`);
@@ -268,7 +268,7 @@ export async function importMcpServers(
       return fail(
         'invalid_change',
         'The imported servers could not be written.',
-        issuesFromProblems(updated.problems),
+        issuesFromProblems(updated.error),
       );
   }
   return ok({
