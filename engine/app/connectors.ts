@@ -139,10 +139,15 @@ function usableFor(
   const first = failing[0];
   if (!first) return connector.readiness;
   const reasons = [...new Set(failing.map(({ layer }) => layer.reason))];
+  const plainReasons = [...new Set(failing.map(({ layer }) => layer.plain))];
   return {
     ready: false,
     reason: reasons.join('; '),
     fix: first.verdict.fix?.summary ?? 'no setting of the org makes it usable',
+    plain: {
+      reason: plainReasons.join('; '),
+      fix: first.verdict.fix?.plain ?? 'nothing in the org’s settings can make it work',
+    },
   };
 }
 

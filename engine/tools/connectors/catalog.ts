@@ -3,6 +3,7 @@ import type { Confinement } from '../../sandbox/shell/confinement';
 import { secretNameProblem } from '../../secrets/secret-name';
 import { TOOL_GROUPS, type CatalogEntry } from '../tool-catalog';
 import type { ToolKind } from '../tool-spec';
+import { KIND_WORDS } from '../../api/tool-kind-words';
 import { BUILTIN_CONNECTORS, NO_SETTINGS, type BuiltinConnector } from './builtin-connectors';
 import { TOOL_SETTINGS_FILE } from './tool-settings-file';
 
@@ -154,6 +155,10 @@ function problemReadiness(file: string, problems: readonly string[]): ConnectorR
     ready: false,
     reason: `${file} has errors: ${problems[0] ?? 'unknown'}${more}`,
     fix: `fix ${file}`,
+    plain: {
+      reason: 'its tool file has mistakes, so it cannot be used',
+      fix: 'have its tool file corrected (what is wrong is under Advanced)',
+    },
   };
 }
 
@@ -169,6 +174,10 @@ function composedReadiness(
       ready: false,
       reason: `it needs a secret it cannot have: ${badName}`,
       fix: `rename the secret in ${tool.file}`,
+      plain: {
+        reason: 'it asks for a key under a name the app cannot store',
+        fix: 'have its tool file corrected (what is wrong is under Advanced)',
+      },
     };
   if (missingSettings.length > 0)
     return {
@@ -183,6 +192,10 @@ function composedReadiness(
     ready: false,
     reason: `it needs the secret${missing.length > 1 ? 's' : ''} ${names}, which ${missing.length > 1 ? 'are' : 'is'} not set`,
     fix: `set ${names} in the Tool Store (or: ${missing.map((name) => `lemming secret set ${name}`).join('; ')})`,
+    plain: {
+      reason: `it needs the key${missing.length > 1 ? 's' : ''} ${names}, which ${missing.length > 1 ? 'are' : 'is'} not set yet`,
+      fix: `enter ${missing.length > 1 ? 'them' : 'it'} with its “Set up” button`,
+    },
   };
 }
 
@@ -195,10 +208,16 @@ export function permissionsFor(
   const grant =
     tools.length === 1 ? `"${tools[0]}" or "${group}"` : `"${group}" (all of its tools) or single tool names`;
   const permissions: ConnectorPermission[] = [
-    { scope: 'agent', requirement: `add ${grant} to the agent's permissions.tools`, met: null },
+    {
+      scope: 'agent',
+      requirement: `add ${grant} to the agent's permissions.tools`,
+      plain: 'switched on for each agent that should use it (on its page, or under Tools below)',
+      met: null,
+    },
     {
       scope: 'org',
       requirement: `"${kind}" is in allowed_tool_kinds (${POLICY_FILE})`,
+      plain: `${KIND_WORDS[kind]} tools are allowed for the org`,
       met: policy.allowed_tool_kinds.includes(kind),
     },
   ];
@@ -206,12 +225,14 @@ export function permissionsFor(
     permissions.push({
       scope: 'org',
       requirement: `network.enabled is true (${POLICY_FILE})`,
+      plain: 'internet access is on for the org',
       met: policy.network.enabled,
     });
   for (const tool of tools.filter((name) => policy.tools.deny.includes(name))) {
     permissions.push({
       scope: 'org',
       requirement: `"${tool}" is not in tools.deny (${POLICY_FILE})`,
+      plain: `the org has not turned “${friendlyName(tool)}” off`,
       met: false,
     });
   }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Connector, IpcError } from '../../../../engine/api';
+import { Advanced } from '../../components/Advanced';
 import { schemaFields, type SchemaField } from './schema-fields';
 import { SecretField } from './SecretField';
 import { useToolStore } from './tool-store-store';
@@ -54,7 +55,11 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
         </button>
       </header>
       <p>{connector.description}</p>
-
+      {connector.config && (
+        <Advanced>
+          Saved in <code>{connector.config.file}</code>.
+        </Advanced>
+      )}
       {settings.length > 0 && (
         <form
           className="drawer-form"
