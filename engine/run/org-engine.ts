@@ -74,6 +74,9 @@ import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './pr
 import { DiskImport } from './disk-import';
 import { PendingFiles, type FileWrite } from './pending-files';
 import { RunSecrets } from './run-secrets';
+import { readRestApis } from '../tools/rest-api/rest-api-config';
+import { toolSettingValues } from '../tools/connectors/tool-settings-file';
+import { restApiCatalogEntries, type RestApi } from '../tools/rest-api/rest-api-tool';
 import { loadSkills, type LoadedSkills } from '../tools/skills/load-skills';
 import { SKILL_FILE } from '../tools/skills/skill';
 import { folderSignature, SignatureCache } from '../files/folder-signature';
@@ -226,11 +229,11 @@ export class OrgEngine {
    */
   static async open(options: EngineOptions): Promise<OrgEngine> {
     const attempt = options.claimRun ? OrgRunLock.take(options.orgPath, lockOptions(options)) : null;
-    if (attempt && !attempt.ok) throw new OrgBusyError(attempt.message, attempt.holder);
+    if (attempt && !attempt.ok) throw new OrgBusyError(attempt.error.message, attempt.error.holder);
     const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
     const opened = openTimeline(file);
     if (!opened.ok) {
-      attempt?.lock.release();
+      if (attempt?.ok) attempt.value.lock.release();
       throw new Error(opened.error.message);
     }
     const engine: OrgEngine = new OrgEngine(options.orgPath, opened.timeline, options, {
@@ -241,8 +244,8 @@ export class OrgEngine {
     try {
       await engine.secrets.refresh();
       if (attempt) {
-        engine.lock = attempt.lock;
-        await engine.recover(attempt.staleHolder);
+        engine.lock = attempt.value.lock;
+        await engine.recover(attempt.value.staleHolder);
       } else if ((await engine.claimRun()).ok) engine.releaseRun();
     } catch (error) {
       engine.close();
@@ -267,10 +270,10 @@ export class OrgEngine {
   async claimRun(): Promise<RunClaim> {
     if (this.lock) return { ok: true };
     const attempt = OrgRunLock.take(this.orgPath, lockOptions(this.options));
-    if (!attempt.ok) return { ok: false, holder: attempt.holder, message: attempt.message };
-    this.lock = attempt.lock;
+    if (!attempt.ok) return { ok: false, ...attempt.error };
+    this.lock = attempt.value.lock;
     try {
-      await this.recover(attempt.staleHolder);
+      await this.recover(attempt.value.staleHolder);
     } catch (error) {
       this.releaseRun();
       throw error;
@@ -501,7 +504,7 @@ export class OrgEngine {
         this.appendEvents([
           { kind: 'credit', entry: 'top_up', amount, reason, time: this.clock().toISOString(), tick, agent },
         ]);
-        return posted.balanceMicro;
+        return posted.ok ? posted.value : posted.error.balanceMicro;
       });
       const configWrites = await this.configFileWrites(agents, null);
       const owed = this.timeline.transaction(() => {
@@ -657,19 +660,37 @@ export class OrgEngine {
         .join('#'),
       () => loadComposedTools(this.orgPath, agent.folder),
     );
-    if (load.tools.length === 0) return [];
+    const restApis = await this.restApis();
+    if (load.tools.length === 0 && restApis.length === 0) return [];
+    // A tool's base URL is a setting the Tool Store saves in the org; every other value is a secret.
+    const settings = await toolSettingValues(this.orgPath);
+    const lookup = (name: string) => settings[name] || this.secrets.lookup(name);
     const builtIns = toolCatalog(agent.resume, this.environment);
     const transport = this.environment.httpTransport;
+    const http = netHttpPrimitive({
+      allowPrivateHosts: policy.network.private_hosts,
+      ...(transport?.lookup ? { lookup: transport.lookup } : {}),
+      ...(transport?.classifyAddress ? { classifyAddress: transport.classifyAddress } : {}),
+    });
     const toolset = composedToolSpecs(load.tools, {
-      lookup: this.secrets.lookup,
-      http: netHttpPrimitive({
-        allowPrivateHosts: policy.network.private_hosts,
-        ...(transport?.lookup ? { lookup: transport.lookup } : {}),
-        ...(transport?.classifyAddress ? { classifyAddress: transport.classifyAddress } : {}),
-      }),
+      lookup,
+      http,
       lookupTool: (name) => builtIns.find((entry) => entry.spec.name === name)?.spec,
     });
-    return composedCatalogEntries(toolset);
+    const taken = new Set([...builtIns, ...toolset.entries].map((entry) => entry.spec.name));
+    return [
+      ...composedCatalogEntries(toolset),
+      ...restApiCatalogEntries(
+        restApis.filter((api) => !taken.has(api.name)),
+        { lookup: this.secrets.lookup, http },
+      ),
+    ];
+  }
+
+  /** The org's REST API connectors (lemming/config/rest-apis.json); a file that does not load is none (its problems are the connectors' to show). */
+  private async restApis(): Promise<RestApi[]> {
+    const read = await readRestApis(this.orgPath);
+    return read.ok ? Object.entries(read.value.apis).map(([name, entry]) => ({ name, entry })) : [];
   }
 
   private async findAgent(agentName: string): Promise<LoadedAgent & { org: LoadedAgent[] }> {
@@ -802,7 +823,7 @@ export class OrgEngine {
         turn.events.push({
           kind: 'warning',
           code: 'charge_refused',
-          message: posted.reason,
+          message: posted.error.reason,
           tick: turn.tick,
           agent: turn.agent,
           turn: turn.turnId,
@@ -818,7 +839,10 @@ export class OrgEngine {
 
   /** Every event goes through the redactor before it reaches the timeline. */
   private appendEvents(events: readonly KnownTimelineEvent[]): number[] {
-    return this.timeline.appendMany(events.map((event) => this.secrets.redactValue(event)));
+    // Without secrets there is nothing to redact, and the events are the engine's own: no copy needed.
+    return this.timeline.appendMany(
+      this.secrets.redactsNothing ? events : events.map((event) => this.secrets.redactValue(event)),
+    );
   }
 
   /** Every file the engine writes (outbox, memory, logs) goes through the redactor too. */
@@ -985,7 +1009,7 @@ export class OrgEngine {
 
   private async readPolicyFile(): Promise<OrgPolicy> {
     const read = await readPolicy(this.orgPath);
-    if (!read.ok) throw new EngineInputError(read.problems);
+    if (!read.ok) throw new EngineInputError(read.error);
     return read.value;
   }
 
@@ -1000,12 +1024,12 @@ export class OrgEngine {
       ...(read.ok
         ? {}
         : {
-            settingsProblem: `The approval settings cannot be read (${read.problems.map(formatProblem).join('; ')}), so every call asks first.`,
+            settingsProblem: `The approval settings cannot be read (${read.error.map(formatProblem).join('; ')}), so every call asks first.`,
           }),
       asker,
       async remember(agent, tool) {
         const updated = await updateApprovals(orgPath, [{ path: ['agents', agent, tool], value: 'always' }]);
-        if (!updated.ok) throw new Error(updated.problems.map(formatProblem).join('; '));
+        if (!updated.ok) throw new Error(updated.error.map(formatProblem).join('; '));
       },
       redact: (value) => this.secrets.redactValue(value),
       clock: this.clock,
@@ -1014,7 +1038,7 @@ export class OrgEngine {
 
   private async readCreditsFile(): Promise<CreditsFile> {
     const read = await readCredits(this.orgPath);
-    if (!read.ok) throw new EngineInputError(read.problems);
+    if (!read.ok) throw new EngineInputError(read.error);
     return read.value;
   }
 
@@ -1101,7 +1125,8 @@ export class OrgEngine {
             `cost_per_action changed in ${CREDITS_FILE} from ${fromMicros(before.costPerAction)} to ${entry.cost_per_action}`,
           );
         }
-        this.upsertCreditsSeen.run(agent, fileMicro, cost);
+        if (before?.creditsLeft !== fileMicro || before.costPerAction !== cost)
+          this.upsertCreditsSeen.run(agent, fileMicro, cost);
       }
     });
   }
@@ -1132,7 +1157,7 @@ export class OrgEngine {
       CREDITS_SPEC,
       Object.entries(patch).flatMap(([agent, fields]) => patchEdits(fields, [agent])),
     );
-    if (!credits.ok) throw new EngineInputError(credits.problems);
+    if (!credits.ok) throw new EngineInputError(credits.error);
     const writes: FileWrite[] = credits.changed
       ? [{ path: CREDITS_FILE, mode: 'write', content: credits.text }]
       : [];
@@ -1140,7 +1165,7 @@ export class OrgEngine {
       const tick = await planConfigEdit(this.orgPath, TICK_SPEC, [
         { path: ['current_tick'], value: nextTick },
       ]);
-      if (!tick.ok) throw new EngineInputError(tick.problems);
+      if (!tick.ok) throw new EngineInputError(tick.error);
       if (tick.changed) writes.push({ path: TICK_FILE, mode: 'write', content: tick.text });
     }
     return { writes, credits: credits.value };
