@@ -82,10 +82,10 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
     const events: DeliveredEvent[] = [];
 
     const secrets = await openFileSecretStore(join(tempDir(), 'secrets.json'));
-    if (!secrets.ok) throw new Error(secrets.message);
+    if (!secrets.ok) throw new Error(secrets.error);
     const userOrgsFolder = tempDir();
     const host = await EngineHost.create({
-      secretStore: secrets.store,
+      secretStore: secrets.value.store,
       demoOrgSource: DEMO_ORG,
       userOrgsFolder,
       pingIntervalMs: 20,
