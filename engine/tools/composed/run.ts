@@ -95,7 +95,7 @@ async function callHttp(
     return toolFailure(
       `${tool.name}: the request was not completed (${answer.error.code}): ${answer.error.message}`,
     );
-  return shapeResponse(call, answer.response, scope);
+  return shapeResponse(call, answer.value, scope);
 }
 
 /** The response as the model sees it: status, OpenClaw's summary or error text, and the body. */
