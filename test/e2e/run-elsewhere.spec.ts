@@ -58,7 +58,9 @@ test('while `lemming run` runs the org, the run controls say another program run
       heldElsewhere: { pid: cli.pid, program: 'lemming run' },
     });
     expect(refused).toMatchObject({ ok: false });
-    expect(refused.ok ? '' : refused.error.reason).toMatch(/being run by another program: lemming run \(pid \d+/);
+    expect(refused.ok ? '' : refused.error.reason).toMatch(
+      /being run by another program: lemming run \(pid \d+/,
+    );
   } finally {
     cli.kill('SIGKILL');
   }
