@@ -65,7 +65,7 @@ export const codexGrepFilesTool = defineFsTool({
     const matching = [];
     for (const file of walk.files) {
       signal?.throwIfAborted();
-      if (include && !include.match(file.relative)) continue;
+      if (include && !include.value(file.relative)) continue;
       const text = await searchableText(sandbox.fs, file.path, file.size);
       if (text !== null && regex.test(text)) matching.push(file);
     }

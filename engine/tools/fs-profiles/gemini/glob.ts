@@ -57,7 +57,7 @@ export const geminiGlobTool = defineFsTool({
     const matcher = globToRegExp(args.pattern.trim(), { caseSensitive: args.case_sensitive ?? false });
     if (!matcher.ok) return toolFailure(matcher.error);
     const walk = await walkFiles(sandbox.fs, folder.path, { skipFolders: SKIPPED_FOLDERS, signal });
-    const matches = walk.files.filter((file) => matcher.match.test(file.relative));
+    const matches = walk.files.filter((file) => matcher.value.test(file.relative));
     const scanNote = walk.truncated
       ? `\n(the search stopped after ${MAX_SCANNED_FILES} files; give a narrower dir_path or pattern to search the rest)`
       : '';

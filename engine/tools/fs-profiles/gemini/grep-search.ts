@@ -101,7 +101,7 @@ export const geminiGrepSearchTool = defineFsTool({
     for (const file of files) {
       if (matchCount >= totalMax) break;
       signal?.throwIfAborted();
-      if (include && !include.match(file.relative)) continue;
+      if (include && !include.value(file.relative)) continue;
       const text = await searchableText(sandbox.fs, file.path, file.size);
       if (text === null) continue;
       const lines = text.split(/\r?\n/);

@@ -43,7 +43,7 @@ export const geminiListDirectoryTool = defineFsTool({
     for (const pattern of args.ignore ?? []) {
       const compiled = globToRegExp(pattern, { caseSensitive: true });
       if (!compiled.ok) return toolFailure(compiled.error);
-      ignored.push(compiled.match);
+      ignored.push(compiled.value);
     }
     let entries: DirEntry[];
     try {
