@@ -19,6 +19,9 @@ const SCROLL_FRAMES = 600;
 /** Pixels per frame while scrolling: about 3,600 rows a second, a fast fling through the list. */
 const SCROLL_STEP_PX = 192;
 const TARGET_FIRST_ROWS_MS = 300;
+/** Where the scrollbar is dragged, in turn: the end and the middle are measured, the others move away between them. */
+const DRAG_FRACTIONS = [1, 0.2, 0.5, 0.8, 1, 0.3, 0.5, 0.1, 1, 0.7, 0.5, 0.9];
+const TARGET_DRAG_MS = 300;
 const TARGET_FRAME_P95_MS = 16;
 /** requestAnimationFrame deltas cannot be shorter than the display's frame: 16.7 ms at 60 Hz. */
 const VSYNC_MS = 1000 / 60;
@@ -67,8 +70,15 @@ function seedTimeline(file: string): number {
   return (performance.now() - began) / 1000;
 }
 
+interface DragTimes {
+  endMs: number[];
+  middleMs: number[];
+}
+
 interface Measured {
   firstRowsMs: number[];
+  drag: DragTimes;
+  dragFiltered: DragTimes;
   frameDeltasMs: number[];
   /** Per frame: from the frame's start (the rAF timestamp) to the first task after it rendered. */
   frameWorkMs: number[];
@@ -80,7 +90,12 @@ async function measureInChromium(dir: string, rendererDir: string, org: string):
   return withOrgInChromium(dir, rendererDir, org, { width: 1200, height: 800 }, async (page) => {
     const firstRowsMs: number[] = [];
     for (let run = 0; run < FIRST_ROWS_RUNS; run++) firstRowsMs.push(await timeToFirstRows(page));
-    return { firstRowsMs, ...(await scrollFrames(page)) };
+    const frames = await scrollFrames(page);
+    const drag = await dragTimes(page);
+    await page.getByRole('combobox', { name: 'Agent' }).selectOption(AGENTS[1]!);
+    await page.locator('.timeline-status').getByText('match the filters').waitFor();
+    const dragFiltered = await dragTimes(page);
+    return { firstRowsMs, drag, dragFiltered, ...frames };
   });
 }
 
@@ -109,15 +124,51 @@ async function timeToFirstRows(page: Page): Promise<number> {
 }
 
 /**
+ * Moves the scrollbar to each of DRAG_FRACTIONS of its track in one jump (what letting go of a dragged
+ * thumb does) and times, from the move to the frame that paints it, until every row in view is a real
+ * row rather than a placeholder: the page read by position over IPC, React and the paint.
+ */
+async function dragTimes(page: Page): Promise<DragTimes> {
+  const times: DragTimes = { endMs: [], middleMs: [] };
+  for (const fraction of DRAG_FRACTIONS) {
+    const ms = await page.evaluate(
+      (to) =>
+        new Promise<number>((resolveTime) => {
+          const scroller = document.querySelector('[data-testid="timeline-scroll"]') as HTMLElement;
+          const began = performance.now();
+          scroller.scrollTop = to * (scroller.scrollHeight - scroller.clientHeight);
+          const poll = () => {
+            const view = scroller.getBoundingClientRect();
+            const inView = [...scroller.querySelectorAll('.timeline-row-item')].filter((item) => {
+              const box = item.getBoundingClientRect();
+              return box.bottom > view.top && box.top < view.bottom;
+            });
+            if (inView.length > 0 && inView.every((item) => item.querySelector('.timeline-row[data-seq]')))
+              requestAnimationFrame(() => resolveTime(performance.now() - began));
+            else requestAnimationFrame(poll);
+          };
+          requestAnimationFrame(poll);
+        }),
+      fraction,
+    );
+    if (fraction === 1) times.endMs.push(ms);
+    if (fraction === 0.5) times.middleMs.push(ms);
+  }
+  return times;
+}
+
+/**
  * Scrolls down by a fixed step every frame (paging older events in as it goes) and records, per frame,
  * the interval since the previous frame and the frame's work: from its start (the rAF timestamp, taken
  * before scroll events and rAF callbacks run) to the first task after it was rendered (a message posted
  * in the rAF callback is delivered once style, layout and paint of that frame are done).
  */
-async function scrollFrames(page: Page): Promise<Omit<Measured, 'firstRowsMs'>> {
+type FrameMeasures = Omit<Measured, 'firstRowsMs' | 'drag' | 'dragFiltered'>;
+
+async function scrollFrames(page: Page): Promise<FrameMeasures> {
   return page.evaluate(
     ({ frames, step }) =>
-      new Promise<Omit<Measured, 'firstRowsMs'>>((resolveFrames) => {
+      new Promise<FrameMeasures>((resolveFrames) => {
         const scroller = document.querySelector('[data-testid="timeline-scroll"]') as HTMLElement;
         const deltas: number[] = [];
         const work: number[] = [];
@@ -132,7 +183,7 @@ async function scrollFrames(page: Page): Promise<Omit<Measured, 'firstRowsMs'>> 
           last = now;
           afterRender.port1.postMessage(now);
           scroller.scrollTop += step;
-          const rows = document.querySelectorAll('.timeline-row');
+          const rows = document.querySelectorAll('.timeline-row[data-seq]');
           maxDomRows = Math.max(maxDomRows, rows.length);
           for (const row of rows) minSeq = Math.min(minSeq, Number((row as HTMLElement).dataset.seq));
           if (deltas.length < frames) requestAnimationFrame(frame);
@@ -147,6 +198,23 @@ async function scrollFrames(page: Page): Promise<Omit<Measured, 'firstRowsMs'>> 
       }),
     { frames: SCROLL_FRAMES, step: SCROLL_STEP_PX },
   );
+}
+
+function dragRows(label: string, times: DragTimes): BenchSection['rows'] {
+  return (
+    [
+      ['end', times.endMs],
+      ['middle', times.middleMs],
+    ] as const
+  ).map(([where, ms]) => {
+    const median = percentile(ms, 0.5);
+    return {
+      metric: `scrollbar dragged to the ${where}, ${label}: time to its rows shown (median of ${ms.length}; worst ${Math.max(...ms).toFixed(0)} ms)`,
+      value: `${median.toFixed(0)} ms`,
+      target: `≤ ${TARGET_DRAG_MS} ms`,
+      met: median <= TARGET_DRAG_MS,
+    };
+  });
 }
 
 function section(measured: Measured, seedSeconds: number): BenchSection {
@@ -183,6 +251,8 @@ function section(measured: Measured, seedSeconds: number): BenchSection {
         metric: 'rows in the DOM at most while scrolling; events scrolled through',
         value: `${measured.maxDomRows}; ${scrolledPast.toLocaleString('en-US')}`,
       },
+      ...dragRows(`${count} events`, measured.drag),
+      ...dragRows(`filtered to one agent of ${AGENTS.length}`, measured.dragFiltered),
     ],
     notes: [
       `Headless system Chromium with --disable-gpu, the renderer built by Vite and \`window.lemming\` bound to the real IPC handlers and engine host in the same Node process (as in the e2e harness). The ${count} events were written once with the timeline store in batches of ${BATCH_SIZE.toLocaleString('en-US')} (${seedSeconds.toFixed(1)} s). While the list scrolls programmatically (paging older events in over IPC), each frame's work is measured from the frame's start (the requestAnimationFrame timestamp) to the first task after that frame rendered; the frame interval (requestAnimationFrame deltas) is reported too, and cannot be shorter than the display's 16.7 ms. Time to first rows runs from the click on "Timeline" (the view mounts empty and reads its first page) to the frame after rows are in the DOM.`,

@@ -28,7 +28,8 @@ export default async function timelineBench(): Promise<BenchSection> {
       const store = ingestThroughStore(timeline);
       const search = catchUpSearch(timeline);
       const pages = measurePages(timeline);
-      return section(store, raw, search, pages);
+      const seeks = measureSeeks(timeline);
+      return section(store, raw, search, pages, seeks);
     } finally {
       timeline.close();
     }
@@ -186,11 +187,66 @@ function measurePages(timeline: TimelineStore): PageTiming[] {
   });
 }
 
+interface SeekTiming {
+  label: string;
+  total: number;
+  middleMs: number;
+  endMs: number;
+}
+
+const SEEK_RUNS = 9;
+
+/**
+ * A page read at a position, with the filter's total, as the Timeline asks when its scrollbar is
+ * dragged: the count comes from event_counts, the tick or run tables, or an index-only count; the
+ * seek from the seq itself (no filter) or an index-only walk from the nearer end.
+ */
+function measureSeeks(timeline: TimelineStore): SeekTiming[] {
+  const lastTick = Math.floor((EVENT_COUNT - 1) / EVENTS_PER_TICK) + 1;
+  const shapes: { label: string; filter: TimelineQuery }[] = [
+    { label: 'no filter', filter: {} },
+    { label: 'by agent', filter: { agents: [AGENTS[3]!] } },
+    { label: 'by kind', filter: { kinds: ['tool_call'] } },
+    { label: 'by agent + kind', filter: { agents: [AGENTS[3]!], kinds: ['tool_call'] } },
+    {
+      label: 'by tick range, first half of the run',
+      filter: { tickFrom: 1, tickTo: Math.floor(lastTick / 2) },
+    },
+    {
+      label: 'by agent + tick range (first half)',
+      filter: { agents: [AGENTS[3]!], tickFrom: 1, tickTo: Math.floor(lastTick / 2) },
+    },
+    { label: 'by text (one word)', filter: { text: SEARCH_WORDS[0]! } },
+  ];
+  return shapes.map(({ label, filter }) => {
+    const total = timeline.page({ ...filter, limit: 1, withTotal: true }).total ?? 0;
+    const timeAt = (position: number): number => {
+      const timings: number[] = [];
+      for (let run = 0; run < SEEK_RUNS; run++) {
+        const began = performance.now();
+        timeline.page({ ...filter, position, limit: PAGE_SIZE, withTotal: true });
+        timings.push(performance.now() - began);
+      }
+      return percentile(
+        timings.sort((a, b) => a - b),
+        0.5,
+      );
+    };
+    return {
+      label,
+      total,
+      middleMs: timeAt(Math.floor(total / 2)),
+      endMs: timeAt(Math.max(0, total - PAGE_SIZE)),
+    };
+  });
+}
+
 function section(
   store: IngestResult,
   raw: IngestResult,
   search: IngestResult,
   pages: PageTiming[],
+  seeks: SeekTiming[],
 ): BenchSection {
   const ratio = store.eventsPerSecond / raw.eventsPerSecond;
   const withSearchRatio = raw.seconds / (store.seconds + search.seconds);
@@ -230,6 +286,10 @@ function section(
         ...(page.hasTarget
           ? { target: `median ≤ ${TARGET_PAGE_MEDIAN_MS} ms`, met: page.medianMs <= TARGET_PAGE_MEDIAN_MS }
           : {}),
+      })),
+      ...seeks.map((seek) => ({
+        metric: `${PAGE_SIZE}-event page at a position, with the total (a dragged scrollbar), ${count} events, ${seek.label} (${seek.total.toLocaleString('en-US')} match; median of ${SEEK_RUNS}): middle, end`,
+        value: `${seek.middleMs.toFixed(1)} ms, ${seek.endMs.toFixed(1)} ms`,
       })),
     ],
     notes: [

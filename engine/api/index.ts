@@ -17,3 +17,4 @@ export * from './model-setup-schemas';
 export * from './approval-schemas';
 export * from './inspector-schemas';
 export * from './human-operator';
+export * from './message-kind';

@@ -39,9 +39,10 @@ export const ModelServerInput = z
   .strict();
 export type ModelServerInput = z.infer<typeof ModelServerInput>;
 
+/** The models a server offers, or what to fix in the form to get them (a Result: `value` or `error`). */
 export const ServerModels = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), models: z.array(ServerModel) }),
-  z.object({ ok: z.literal(false), problem: SetupProblem }),
+  z.object({ ok: z.literal(true), value: z.array(ServerModel) }),
+  z.object({ ok: z.literal(false), error: SetupProblem }),
 ]);
 export type ServerModels = z.infer<typeof ServerModels>;
 

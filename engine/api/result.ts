@@ -42,6 +42,10 @@ export type IpcError = z.infer<typeof IpcError>;
 /** The one shape of an answer that can fail: the value, or the error, always under `error`. */
 export type Result<T, E> = { ok: true; value: T } | { ok: false; error: E };
 
+/** A Result whose success carries more beside its value (a config read's `warnings`, whether the file `exists`). */
+export type ResultWith<T, E, Extra extends object> =
+  (Extract<Result<T, E>, { ok: true }> & Extra) | Extract<Result<T, E>, { ok: false }>;
+
 /** A use-case's answer, as IPC and the CLI carry it. */
 export type IpcResult<T> = Result<T, IpcError>;
 

@@ -22,6 +22,14 @@ export const TimelineQuery = TimelineFilter.extend({
   /** Continue after this seq: the previous page's `nextCursor`, or the last seq seen for the tail. */
   cursor: z.int().nonnegative().nullish(),
   limit: z.int().min(1).max(MAX_TIMELINE_PAGE).optional(),
+  /**
+   * `desc` only: start at the event this many rows below the newest matching one (a scrollbar dragged
+   * anywhere); replaces `cursor`. Within `limit` rows of the end (or past it), the page is the last
+   * `limit` rows, and its `position` says where it starts.
+   */
+  position: z.int().nonnegative().optional(),
+  /** Also answer how many events match (`total`) and where the page's first row is (`position`). */
+  withTotal: z.boolean().optional(),
 }).strict();
 export type TimelineQuery = z.infer<typeof TimelineQuery>;
 
@@ -45,6 +53,10 @@ export const TimelinePage = z.object({
   nextCursor: z.int().nullable(),
   /** The newest seq when the page was read. */
   latestSeq: z.int().nonnegative(),
+  /** With `withTotal`: how many events match the filters. */
+  total: z.int().nonnegative().optional(),
+  /** With `withTotal` on a `desc` page: how many matching events are newer than its first row. */
+  position: z.int().nonnegative().optional(),
 });
 export type TimelinePage = z.infer<typeof TimelinePage>;
 

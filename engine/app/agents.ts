@@ -55,7 +55,7 @@ async function detailOf(context: OrgContext, agent: DiscoveredAgent): Promise<Ag
     valid: agent.valid,
     problems: agent.valid ? [] : agent.problems,
     warnings: agent.warnings,
-    resume: read.ok ? resumeView(read.resume) : null,
+    resume: read.ok ? resumeView(read.value) : null,
     otherFields: otherFields(read.raw),
     text: read.text,
     state,
@@ -74,7 +74,7 @@ export async function updateAgent(
   if (!found.ok) return found;
   const read = await readResume(context.orgPath, found.value.folder);
   if (typeof read.raw !== 'object' || read.raw === null || Array.isArray(read.raw)) {
-    const problems = read.ok ? [] : read.problems;
+    const problems = read.ok ? [] : read.error;
     return fail(
       'invalid_change',
       `${read.file} is not a JSON object, so the form cannot change it; fix its text first.`,
@@ -91,7 +91,7 @@ export async function updateAgent(
       return fail(
         'invalid_change',
         `The change was not saved: ${read.file} would not be valid.`,
-        issuesFromProblems(updated.problems),
+        issuesFromProblems(updated.error),
       );
   }
   const after = await findAgent(context.orgPath, nameOf(found.value));

@@ -84,7 +84,7 @@ export async function approvalSettings(context: OrgContext): Promise<IpcResult<A
     return fail(
       'org_unusable',
       'The approval settings file (lemming/config/approvals.json) has problems.',
-      issuesFromProblems(read.problems),
+      issuesFromProblems(read.error),
     );
   const settings = read.value;
   const agents = [];
@@ -132,7 +132,7 @@ export async function setApprovalMode(
     return fail(
       'invalid_change',
       'The approval settings could not be saved.',
-      issuesFromProblems(updated.problems),
+      issuesFromProblems(updated.error),
     );
   return approvalSettings(context);
 }
@@ -149,7 +149,7 @@ export async function setApprovalTimeout(
     return fail(
       'invalid_change',
       'The approval settings could not be saved.',
-      issuesFromProblems(updated.problems),
+      issuesFromProblems(updated.error),
     );
   return approvalSettings(context);
 }

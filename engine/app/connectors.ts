@@ -213,7 +213,7 @@ export async function setConnectorConfig(
       return fail(
         'invalid_change',
         `Nothing was saved for ${connector.name}.`,
-        issuesFromProblems(updated.problems),
+        issuesFromProblems(updated.error),
       );
   }
   for (const [name, value] of secretChanges) {
@@ -244,7 +244,7 @@ export async function importMcpServers(
     return fail(
       'invalid_change',
       `${MCP_CONFIG_FILE} is not valid; fix it before importing.`,
-      issuesFromProblems(current.problems),
+      issuesFromProblems(current.error),
     );
   const planned = await planImport(file, new Set(Object.keys(current.value.mcpServers)));
   if (!planned.ok) return fail('not_found', `Nothing was imported: ${planned.error}.`);
@@ -263,7 +263,7 @@ export async function importMcpServers(
       return fail(
         'invalid_change',
         'The imported servers could not be written.',
-        issuesFromProblems(updated.problems),
+        issuesFromProblems(updated.error),
       );
   }
   return ok({

@@ -17,6 +17,6 @@ export async function createOrgIn(path: string): Promise<IpcResult<{ path: strin
     return fail('already_exists', `${orgPath} is already an org: it has an “agents” folder.`);
   const created = await initOrg(orgPath, { force: true });
   if (!created.ok)
-    return fail('invalid_change', `No org was created in ${orgPath}.`, issuesFromProblems(created.problems));
-  return ok({ path: created.path });
+    return fail('invalid_change', `No org was created in ${orgPath}.`, issuesFromProblems(created.error));
+  return ok({ path: created.value.path });
 }

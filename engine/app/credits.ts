@@ -12,7 +12,7 @@ const DEFAULT_HISTORY_PAGE = 200;
 /** Each valid agent's balance from the ledger, with its caps from credits.json or its resume. */
 export async function creditBalances(context: OrgContext): Promise<IpcResult<CreditBalance[]>> {
   const credits = await readCredits(context.orgPath);
-  if (!credits.ok) return invalidConfigFile(CREDITS_FILE, credits.problems);
+  if (!credits.ok) return invalidConfigFile(CREDITS_FILE, credits.error);
   const balances = context.engine.ledger.balances();
   const agents = (await discoverAgents(context.orgPath)).flatMap((agent) =>
     agent.valid ? [agent.resume] : [],

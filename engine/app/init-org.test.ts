@@ -30,16 +30,18 @@ describe('initOrg', () => {
     const result = await initOrg(org, { name: 'Research team' });
     expect(result).toEqual({
       ok: true,
-      path: org,
-      created: [
-        'agents/human/resume.json',
-        'lemming/config/org_config.json',
-        'lemming/config/credits.json',
-        'lemming/config/tick.json',
-        'lemming/config/models.json',
-        'README.md',
-      ],
-      kept: [],
+      value: {
+        path: org,
+        created: [
+          'agents/human/resume.json',
+          'lemming/config/org_config.json',
+          'lemming/config/credits.json',
+          'lemming/config/tick.json',
+          'lemming/config/models.json',
+          'README.md',
+        ],
+        kept: [],
+      },
     });
 
     const agents = await discoverAgents(org);
@@ -85,7 +87,7 @@ describe('initOrg', () => {
     await writeFile(join(dir, 'notes.txt'), 'mine');
     const result = await initOrg(dir);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems[0]?.message).toMatch(/is not empty/);
+    if (!result.ok) expect(result.error[0]?.message).toMatch(/is not empty/);
     expect(await readdir(dir)).toEqual(['notes.txt']);
   });
 
@@ -98,7 +100,7 @@ describe('initOrg', () => {
     await mkdir(join(dir, 'lemming', 'config'), { recursive: true });
     await writeFile(join(dir, 'lemming/config/tick.json'), '{"current_tick": 42}');
     const result = await initOrg(dir, { force: true });
-    expect(result.ok && result.kept).toEqual(['lemming/config/tick.json']);
+    expect(result.ok && result.value.kept).toEqual(['lemming/config/tick.json']);
     expect(await readFile(join(dir, 'lemming/config/tick.json'), 'utf8')).toBe('{"current_tick": 42}');
     expect(await readNextTick(dir)).toMatchObject({ value: { nextTick: 42 } });
   });
@@ -106,6 +108,6 @@ describe('initOrg', () => {
   it('refuses a path that is a file', async () => {
     await writeFile(join(dir, 'file'), '');
     const result = await initOrg(join(dir, 'file'));
-    expect(result.ok || result.problems[0]?.message).toMatch(/is a file, not a folder/);
+    expect(result.ok || result.error[0]?.message).toMatch(/is a file, not a folder/);
   });
 });

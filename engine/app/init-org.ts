@@ -1,5 +1,6 @@
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import type { Result } from '../api/result';
 import { MODELS_FILE } from '../models/models-file';
 import { writeFileAtomic } from '../files/atomic-write';
 import { CREDITS_FILE, defaultCreditEntry } from '../org/credits-file';
@@ -19,8 +20,14 @@ export interface InitOrgOptions {
   models?: Record<string, unknown>;
 }
 
-export type InitOrgResult =
-  { ok: true; path: string; created: string[]; kept: string[] } | { ok: false; problems: FileProblem[] };
+/** A new org: where it is, and the files created and those already there (kept as they were). */
+export interface InitializedOrg {
+  path: string;
+  created: string[];
+  kept: string[];
+}
+
+export type InitOrgResult = Result<InitializedOrg, FileProblem[]>;
 
 /** Files operating systems drop into folders on their own; they do not make a folder "in use". */
 const SYSTEM_FILES = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
@@ -47,14 +54,14 @@ export async function initOrg(path: string, options: InitOrgOptions = {}): Promi
   const orgPath = resolve(path);
   const existing = await stat(orgPath).catch(() => null);
   if (existing && !existing.isDirectory()) {
-    return { ok: false, problems: [fileProblem('', `${orgPath} is a file, not a folder`)] };
+    return { ok: false, error: [fileProblem('', `${orgPath} is a file, not a folder`)] };
   }
   if (existing && !options.force) {
     const entries = (await readdir(orgPath)).filter((entry) => !SYSTEM_FILES.has(entry));
     if (entries.length > 0) {
       return {
         ok: false,
-        problems: [
+        error: [
           fileProblem(
             '',
             `${orgPath} is not empty; choose an empty folder, or set up the org alongside what is there`,
@@ -65,11 +72,11 @@ export async function initOrg(path: string, options: InitOrgOptions = {}): Promi
   }
 
   const human = createResumeText(HUMAN_RESUME);
-  if (!human.ok) return { ok: false, problems: human.problems };
+  if (!human.ok) return human;
   const files: [string, string][] = [
     [resumeFileOf('human'), human.text],
     [ORG_CONFIG_FILE, formatJsonDocument(DEFAULT_ORG_CONFIG)],
-    [CREDITS_FILE, formatJsonDocument({ human: defaultCreditEntry(human.resume) })],
+    [CREDITS_FILE, formatJsonDocument({ human: defaultCreditEntry(human.value) })],
     [TICK_FILE, formatJsonDocument({ current_tick: FIRST_TICK })],
     [MODELS_FILE, formatJsonDocument(options.models ?? {})],
     ['README.md', readme(options.name?.trim() || basename(orgPath))],
@@ -91,10 +98,10 @@ export async function initOrg(path: string, options: InitOrgOptions = {}): Promi
   } catch (error) {
     return {
       ok: false,
-      problems: [fileProblem('', `cannot create the org in ${orgPath}: ${(error as Error).message}`)],
+      error: [fileProblem('', `cannot create the org in ${orgPath}: ${(error as Error).message}`)],
     };
   }
-  return { ok: true, path: orgPath, created, kept };
+  return { ok: true, value: { path: orgPath, created, kept } };
 }
 
 function readme(name: string): string {

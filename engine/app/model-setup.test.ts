@@ -52,7 +52,7 @@ describe("listing a server's models", () => {
     );
     expect(listed).toEqual({
       ok: true,
-      models: [
+      value: [
         { id: 'gpt-a', label: 'gpt-a' },
         { id: 'gpt-b', label: 'gpt-b' },
       ],
@@ -69,7 +69,7 @@ describe("listing a server's models", () => {
     );
     expect(listed).toEqual({
       ok: false,
-      problem: {
+      error: {
         field: 'apiKey',
         kind: 'bad_key',
         message:
@@ -82,15 +82,15 @@ describe("listing a server's models", () => {
   it('a server that is not running, a missing key, a wrong address: each at its field', async () => {
     const dead = await deadAddress();
     const down = await listServerModels({ provider: 'ollama', baseUrl: dead }, deps());
-    expect(down).toMatchObject({ ok: false, problem: { field: 'baseUrl', kind: 'server_down' } });
+    expect(down).toMatchObject({ ok: false, error: { field: 'baseUrl', kind: 'server_down' } });
     if (!down.ok)
-      expect(down.problem.message).toBe(
+      expect(down.error.message).toBe(
         `Nothing is answering at ${new URL(dead).host}. Is Ollama running? Start it, then try again.`,
       );
 
     expect(await listServerModels({ provider: 'openai' }, deps())).toMatchObject({
       ok: false,
-      problem: {
+      error: {
         field: 'apiKey',
         kind: 'bad_key',
         message: 'OpenAI needs an API key. Paste the key from your OpenAI account.',
@@ -102,7 +102,7 @@ describe("listing a server's models", () => {
       await listServerModels({ provider: 'openai-compatible', baseUrl: server.url }, deps()),
     ).toMatchObject({
       ok: false,
-      problem: {
+      error: {
         field: 'baseUrl',
         kind: 'wrong_url',
         message: expect.stringContaining('usually end in /v1'),
@@ -110,7 +110,7 @@ describe("listing a server's models", () => {
     });
     expect(
       await listServerModels({ provider: 'openai-compatible', baseUrl: 'localhost:1234' }, deps()),
-    ).toMatchObject({ ok: false, problem: { field: 'baseUrl', kind: 'wrong_url' } });
+    ).toMatchObject({ ok: false, error: { field: 'baseUrl', kind: 'wrong_url' } });
   });
 
   it("Anthropic's list (x-api-key, display names) and Ollama's tags", async () => {
@@ -141,7 +141,7 @@ describe("listing a server's models", () => {
         { provider: 'anthropic', baseUrl: anthropic.url, apiKey: 'sk-ant-good' },
         deps(),
       ),
-    ).toEqual({ ok: true, models: [{ id: 'claude-x-1', label: 'Claude X' }] });
+    ).toEqual({ ok: true, value: [{ id: 'claude-x-1', label: 'Claude X' }] });
     expect(anthropic.received[0]?.path).toBe('/v1/models?limit=1000');
     expect(anthropic.received[0]?.headers['anthropic-version']).toBe('2023-06-01');
 
@@ -152,7 +152,7 @@ describe("listing a server's models", () => {
     );
     expect(await listServerModels({ provider: 'ollama', baseUrl: ollama.url }, deps())).toEqual({
       ok: true,
-      models: [{ id: 'llama3.2:latest', label: 'llama3.2:latest' }],
+      value: [{ id: 'llama3.2:latest', label: 'llama3.2:latest' }],
     });
     expect(ollama.received[0]?.path).toBe('/api/tags');
   });

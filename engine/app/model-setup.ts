@@ -9,7 +9,7 @@ import type {
   ServerModels,
   SetupProblem,
 } from '../api/model-setup-schemas';
-import { fail, ok, type IpcResult } from '../api/result';
+import { fail, ok, type IpcResult, type Result } from '../api/result';
 import type { SecretStore } from '../secrets/secret-store';
 import { createProvider, type ProviderDeps } from '../models/create-provider';
 import { isLoopbackUrl } from '../models/endpoint';
@@ -32,16 +32,22 @@ const REPLY_PREVIEW = 120;
 /** The secret name under which a key typed in the form is handed to the provider for one call. */
 const TYPED_KEY = 'LEMMING_SETUP_TYPED_KEY';
 
-type Server =
-  | { ok: true; provider: JsonApiProvider; service: string; baseUrl: string; local: boolean }
-  | { ok: false; problem: SetupProblem };
+/** A model server the setup form can call, and how to describe it in a problem. */
+interface ModelServer {
+  provider: JsonApiProvider;
+  service: string;
+  baseUrl: string;
+  local: boolean;
+}
+
+type Server = Result<ModelServer, SetupProblem>;
 
 /** The provider the form describes, with the typed key (else the existing model's saved key). */
 async function serverOf(input: ModelServerInput, deps: SetupDeps, modelName = 'setup'): Promise<Server> {
   if (input.baseUrl && !/^https?:\/\/[^/]/i.test(input.baseUrl)) {
     return {
       ok: false,
-      problem: {
+      error: {
         field: 'baseUrl',
         kind: 'wrong_url',
         message: 'A base URL is a web address starting with http:// or https://.',
@@ -84,7 +90,7 @@ async function serverOf(input: ModelServerInput, deps: SetupDeps, modelName = 's
   if (!(provider instanceof JsonApiProvider)) {
     return {
       ok: false,
-      problem: {
+      error: {
         field: 'provider',
         kind: 'other',
         message: 'This kind of model does not run on a server, so there is nothing to connect to.',
@@ -92,10 +98,10 @@ async function serverOf(input: ModelServerInput, deps: SetupDeps, modelName = 's
     };
   }
   const { service, baseUrl } = provider.describe();
-  return { ok: true, provider, service, baseUrl, local: isLoopbackUrl(baseUrl) };
+  return { ok: true, value: { provider, service, baseUrl, local: isLoopbackUrl(baseUrl) } };
 }
 
-function problemOf(error: unknown, server: Extract<Server, { ok: true }>, modelName?: string): SetupProblem {
+function problemOf(error: unknown, server: ModelServer, modelName?: string): SetupProblem {
   if (!isModelCallError(error))
     return { field: null, kind: 'other', message: error instanceof Error ? error.message : String(error) };
   return setupProblem(error, {
@@ -111,22 +117,21 @@ export async function listServerModels(input: ModelServerInput, deps: SetupDeps)
   const server = await serverOf(input, deps);
   if (!server.ok) return server;
   try {
-    return { ok: true, models: await server.provider.listModels(AbortSignal.timeout(SETUP_TIMEOUT_MS)) };
+    return { ok: true, value: await server.value.provider.listModels(AbortSignal.timeout(SETUP_TIMEOUT_MS)) };
   } catch (error) {
-    return { ok: false, problem: problemOf(error, server) };
+    return { ok: false, error: problemOf(error, server.value) };
   }
 }
 
 /** One tiny call to the model; says in words what it answered or what to fix. */
 export async function probeModel(input: ModelProbeInput, deps: SetupDeps): Promise<ModelProbe> {
   const server = await serverOf(input, deps, input.modelName);
-  if (!server.ok)
-    return { ok: false, message: server.problem.message, latencyMs: null, problem: server.problem };
+  if (!server.ok) return { ok: false, message: server.error.message, latencyMs: null, problem: server.error };
   try {
-    const { message, latencyMs } = await askForOk(server.provider, input.modelName);
+    const { message, latencyMs } = await askForOk(server.value.provider, input.modelName);
     return { ok: true, message, latencyMs, problem: null };
   } catch (error) {
-    const problem = problemOf(error, server, input.modelName);
+    const problem = problemOf(error, server.value, input.modelName);
     return { ok: false, message: problem.message, latencyMs: null, problem };
   }
 }
@@ -229,8 +234,13 @@ export async function detectLocalServers(
       const server = await serverOf({ provider: candidate.provider, baseUrl: candidate.baseUrl }, deps);
       if (!server.ok) return null;
       try {
-        const models = await server.provider.listModels(AbortSignal.timeout(DETECT_TIMEOUT_MS));
-        return { provider: candidate.provider, service: server.service, baseUrl: candidate.baseUrl, models };
+        const models = await server.value.provider.listModels(AbortSignal.timeout(DETECT_TIMEOUT_MS));
+        return {
+          provider: candidate.provider,
+          service: server.value.service,
+          baseUrl: candidate.baseUrl,
+          models,
+        };
       } catch (error) {
         if (!(error instanceof ModelCallError)) throw error;
         return null;

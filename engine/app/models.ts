@@ -117,7 +117,7 @@ export function updateModels(
     const edited = editJsonText(text, edits);
     if (!edited.ok)
       return fail('invalid_change', `${MODELS_FILE} could not be changed: ${edited.error.message}`);
-    const problems = parseModelsFile(edited.text).problems.filter(
+    const problems = parseModelsFile(edited.value).problems.filter(
       (problem) => problem.field.split('.')[0] === input.key,
     );
     if (problems.length > 0)
@@ -126,7 +126,7 @@ export function updateModels(
         `The model "${input.key}" would not be valid.`,
         issuesFromProblems(problems),
       );
-    if (edited.changed) await writeFileAtomic(path, edited.text);
+    if (edited.changed) await writeFileAtomic(path, edited.value);
     return ok(null);
   });
 }

@@ -41,5 +41,5 @@ export async function orgConnectors(orgPath: string, store: SecretStore): Promis
     composed,
     agents,
   });
-  return { connectors, loadErrors: [...(policy.ok ? [] : policy.problems), ...problems] };
+  return { connectors, loadErrors: [...(policy.ok ? [] : policy.error), ...problems] };
 }

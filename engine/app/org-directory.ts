@@ -49,14 +49,14 @@ export async function createAgent(
     ...(input.credits ? { credits: input.credits } : {}),
   });
   if (!created.ok)
-    return fail('invalid_change', 'The new agent would not be valid.', issuesFromProblems(created.problems));
+    return fail('invalid_change', 'The new agent would not be valid.', issuesFromProblems(created.error));
 
   await mkdir(inOrg(orgPath, agentPaths(input.name).workspace), { recursive: true });
   await writeFileAtomic(join(orgPath, resumeFileOf(input.name)), created.text);
   return ok({
     folder: input.name,
-    name: created.resume.name,
-    title: created.resume.title,
+    name: created.value.name,
+    title: created.value.title,
     valid: true,
     problems: [],
     warnings: created.warnings,

@@ -65,8 +65,8 @@ export async function orgGraph(
     readPositions(context.orgPath),
     readCredits(context.orgPath),
   ]);
-  if (!layout.ok) logError?.('reading node positions', new Error(layout.message));
-  const positions = layout.ok ? layout.positions : {};
+  if (!layout.ok) logError?.('reading node positions', new Error(layout.error));
+  const positions = layout.ok ? layout.value : {};
   const links: AgentLinks[] = agents.map((agent) => ({
     name: nameOf(agent),
     readOutboxes: agent.valid ? agent.resume.permissions.read_outboxes : null,

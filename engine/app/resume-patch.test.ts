@@ -17,7 +17,7 @@ const RESUME = `{
 function applied(text: string, patch: Parameters<typeof resumeEdits>[1]): string {
   const result = editJsonText(text, resumeEdits(JSON.parse(text), patch));
   if (!result.ok) throw new Error(result.error.message);
-  return result.text;
+  return result.value;
 }
 
 describe('resumeEdits', () => {

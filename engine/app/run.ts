@@ -11,7 +11,7 @@ export async function startRun(
   input: { ticks?: number | undefined; intervalMs?: number | undefined },
 ): Promise<IpcResult<RunState>> {
   const config = await readOrgConfig(context.orgPath);
-  if (!config.ok) return invalidConfigFile(ORG_CONFIG_FILE, config.problems);
+  if (!config.ok) return invalidConfigFile(ORG_CONFIG_FILE, config.error);
   return asResult(
     context.controller.start({
       tickLimit: input.ticks ?? null,

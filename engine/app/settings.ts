@@ -13,7 +13,7 @@ export async function readSettings(
   secrets: SecretStore,
 ): Promise<IpcResult<z.output<typeof Settings>>> {
   const config = await readOrgConfig(orgPath);
-  if (!config.ok) return invalidConfigFile(ORG_CONFIG_FILE, config.problems);
+  if (!config.ok) return invalidConfigFile(ORG_CONFIG_FILE, config.error);
   return ok({
     run: { tickIntervalSeconds: config.value.base_turn_seconds, maxTurns: config.value.max_turns },
     secretStore: await secretStoreStatus(secrets),
@@ -31,6 +31,6 @@ export async function updateSettings(
     ...(input.maxTurns !== undefined ? { max_turns: input.maxTurns } : {}),
   });
   if (!updated.ok)
-    return fail('invalid_change', 'The settings were not saved.', issuesFromProblems(updated.problems));
+    return fail('invalid_change', 'The settings were not saved.', issuesFromProblems(updated.error));
   return readSettings(orgPath, secrets);
 }

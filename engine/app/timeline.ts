@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { z } from 'zod';
+import { entryKindOf } from '../api/message-kind';
 import { fail, ok, type IpcResult } from '../api/result';
 import type {
   TimelineEvent,
@@ -45,6 +46,8 @@ function summarizedPage<Extra extends object>(
     })),
     nextCursor: page.nextCursor,
     latestSeq,
+    ...(page.total === undefined ? {} : { total: page.total }),
+    ...(page.position === undefined ? {} : { position: page.position }),
   };
 }
 
@@ -64,12 +67,18 @@ export function timelineFacets(timeline: TimelineStore): TimelineFacets {
     last: number | null;
   };
   return {
-    kinds: distinctValues(db, 'kind'),
+    kinds: withMessageFamily(distinctValues(db, 'kind')),
     agents: distinctValues(db, 'agent'),
     firstTick: ticks.first,
     lastTick: ticks.last,
     latestSeq: timeline.latestSeq(),
   };
+}
+
+/** "message" lists every message, so it is offered whenever a message of any entry kind is there. */
+function withMessageFamily(kinds: string[]): string[] {
+  if (kinds.includes('message') || !kinds.some((kind) => entryKindOf(kind) !== null)) return kinds;
+  return [...kinds, 'message'].sort();
 }
 
 function distinctValues(db: Database.Database, column: 'kind' | 'agent'): string[] {

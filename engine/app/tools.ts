@@ -177,19 +177,19 @@ export async function applyToolFix(
   if (policyChanges.length > 0) {
     const policy = await readPolicy(context.orgPath);
     if (!policy.ok)
-      return fail('invalid_change', 'The org policy file is not valid.', issuesFromProblems(policy.problems));
+      return fail('invalid_change', 'The org policy file is not valid.', issuesFromProblems(policy.error));
     const updated = await updatePolicy(context.orgPath, policyEdits(policy.value, policyChanges));
     if (!updated.ok)
       return fail(
         'invalid_change',
         'The org policy could not be changed.',
-        issuesFromProblems(updated.problems),
+        issuesFromProblems(updated.error),
       );
   }
   if (resumeChanges.length > 0) {
     const updated = await updateResume(context.orgPath, found.value.folder, resumeChanges);
     if (!updated.ok)
-      return fail('invalid_change', 'The resume could not be changed.', issuesFromProblems(updated.problems));
+      return fail('invalid_change', 'The resume could not be changed.', issuesFromProblems(updated.error));
   }
   const after = await verdictOf(context, input.agent, input.tool);
   if (!after.ok) return after;
@@ -236,7 +236,7 @@ export async function setToolEnabled(
     { path: ['permissions', 'tools'], value: grants },
   ]);
   if (!updated.ok)
-    return fail('invalid_change', 'The resume could not be changed.', issuesFromProblems(updated.problems));
+    return fail('invalid_change', 'The resume could not be changed.', issuesFromProblems(updated.error));
   const verdict = await verdictOf(context, input.agent, input.tool);
   return verdict.ok ? ok({ tool: verdict.value, grants }) : verdict;
 }

@@ -33,7 +33,7 @@ export async function validateOrg(org: string): Promise<ValidationReport> {
 
   for (const read of [await readOrgConfig(org), await readCredits(org)]) {
     if (read.ok) report.warnings.push(...read.warnings);
-    else report.errors.push(...read.problems);
+    else report.errors.push(...read.error);
   }
   const tick = await readNextTick(org);
   if (!tick.ok) report.errors.push(...tick.error);

@@ -26,5 +26,5 @@ export function claimRunAhead(org: string, program: string): string | null {
   const elsewhere = runElsewhereMessage(path);
   if (elsewhere) return elsewhere;
   const attempt = takeRunLockAhead(path, { program });
-  return attempt.ok ? null : attempt.message;
+  return attempt.ok ? null : attempt.error.message;
 }

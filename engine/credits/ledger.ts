@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { Result } from '../api/result';
 
 export type LedgerEntryKind =
   'grant' | 'top_up' | 'turn' | 'model_call' | 'tool' | 'adjustment' | 'external_adjustment';
@@ -26,8 +27,14 @@ export interface LedgerPosting {
   time: string;
 }
 
-export type PostingResult =
-  { ok: true; balanceMicro: number } | { ok: false; balanceMicro: number; reason: string };
+/** Why a posting was refused, and the balance it left as it was. */
+export interface PostingRefusal {
+  balanceMicro: number;
+  reason: string;
+}
+
+/** The balance after the posting (µcredits), or the refusal. */
+export type PostingResult = Result<number, PostingRefusal>;
 
 /**
  * The append-only credits ledger. A posting that would take a balance below zero is refused (and the
@@ -40,8 +47,9 @@ export class CreditLedger {
   private readonly selectAllBalances: Database.Statement;
 
   constructor(db: Database.Database) {
+    // `+?`: see PLAN_FREE_PARAMETER in timeline/sqlite.ts (this runs several times a turn).
     this.selectBalance = db
-      .prepare('SELECT balance_micro FROM credit_ledger WHERE agent = ? ORDER BY id DESC LIMIT 1')
+      .prepare('SELECT balance_micro FROM credit_ledger WHERE agent = +? ORDER BY id DESC LIMIT 1')
       .pluck();
     this.insertEntry = db.prepare(
       'INSERT INTO credit_ledger (agent, kind, amount_micro, balance_micro, reason, tick, turn, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -72,8 +80,10 @@ export class CreditLedger {
     if (next < 0) {
       return {
         ok: false,
-        balanceMicro: current,
-        reason: `${posting.agent} has ${current} µcredits, ${-posting.amountMicro} needed`,
+        error: {
+          balanceMicro: current,
+          reason: `${posting.agent} has ${current} µcredits, ${-posting.amountMicro} needed`,
+        },
       };
     }
     this.insertEntry.run(
@@ -86,7 +96,7 @@ export class CreditLedger {
       posting.turn ?? null,
       posting.time,
     );
-    return { ok: true, balanceMicro: next };
+    return { ok: true, value: next };
   }
 
   /** Newest first, keyset-paged by entry id. */

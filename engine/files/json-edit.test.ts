@@ -14,7 +14,7 @@ const fixtureResumes = readdirSync(EXAMPLE_AGENTS).map((folder) => ({
 function edit(text: string, edits: JsonEdit[]): string {
   const result = editJsonText(text, edits);
   if (!result.ok) throw new Error(`edit failed: ${result.error.message}`);
-  return result.text;
+  return result.value;
 }
 
 function valueOf(text: string): unknown {
@@ -74,7 +74,7 @@ function replacementFor(value: unknown): unknown {
 
 describe('editJsonText on LeMMing fixture resumes', () => {
   it.each(fixtureResumes)('leaves $folder byte-identical when nothing is edited', ({ text }) => {
-    expect(editJsonText(text, [])).toEqual({ ok: true, text, changed: false });
+    expect(editJsonText(text, [])).toEqual({ ok: true, value: text, changed: false });
   });
 
   it.each(fixtureResumes)(
@@ -85,7 +85,11 @@ describe('editJsonText on LeMMing fixture resumes', () => {
         path,
         value: valueAt(value, path),
       }));
-      expect(editJsonText(text, [...edits, { path: [], value }])).toEqual({ ok: true, text, changed: false });
+      expect(editJsonText(text, [...edits, { path: [], value }])).toEqual({
+        ok: true,
+        value: text,
+        changed: false,
+      });
     },
   );
 
@@ -231,12 +235,12 @@ describe('editJsonText removes fields', () => {
     const text = '{"a": {"b": 1}}';
     expect(editJsonText(text, [{ path: ['a', 'zzz'], remove: true }])).toEqual({
       ok: true,
-      text,
+      value: text,
       changed: false,
     });
     expect(editJsonText(text, [{ path: ['x', 'y'], remove: true }])).toEqual({
       ok: true,
-      text,
+      value: text,
       changed: false,
     });
   });
@@ -308,7 +312,7 @@ describe('editJsonText on deep documents', () => {
     const text = `${'['.repeat(depth)}1${']'.repeat(depth)}`;
     const path = Array.from({ length: depth }, () => 0);
     const result = editJsonText(text, [{ path, value: 2 }]);
-    expect(result.ok && result.text).toBe(`${'['.repeat(depth)}2${']'.repeat(depth)}`);
+    expect(result.ok && result.value).toBe(`${'['.repeat(depth)}2${']'.repeat(depth)}`);
   });
 });
 
@@ -393,7 +397,7 @@ describe('many edits in one call (the single-parse path)', () => {
     edits.reduce((current, edit) => {
       const result = editJsonText(current, [edit]);
       if (!result.ok) throw new Error(result.error.message);
-      return result.text;
+      return result.value;
     }, text);
 
   const credits =
@@ -405,8 +409,8 @@ describe('many edits in one call (the single-parse path)', () => {
       { path: ['a', 'credits_left'], value: 0.25 },
     ];
     const result = editJsonText(credits, edits);
-    expect(result).toEqual({ ok: true, text: oneByOne(credits, edits), changed: true });
-    if (result.ok) expect(result.text).toContain('"extra": {"kept": "\\u00e9"}');
+    expect(result).toEqual({ ok: true, value: oneByOne(credits, edits), changed: true });
+    if (result.ok) expect(result.value).toContain('"extra": {"kept": "\\u00e9"}');
   });
 
   it('adding entries (several fields each) equals adding them one at a time, into empty and non-empty objects', () => {
@@ -416,7 +420,7 @@ describe('many edits in one call (the single-parse path)', () => {
       { path: ['a', 'credits_left'], value: 9 },
       { path: ['d', 'model'], value: 'n' },
     ];
-    expect(editJsonText(credits, adds)).toEqual({ ok: true, text: oneByOne(credits, adds), changed: true });
+    expect(editJsonText(credits, adds)).toEqual({ ok: true, value: oneByOne(credits, adds), changed: true });
     for (const empty of ['{}', '{}\n', '{\n}\n']) {
       expect(
         editJsonText(
@@ -425,7 +429,7 @@ describe('many edits in one call (the single-parse path)', () => {
         ),
       ).toEqual({
         ok: true,
-        text: oneByOne(
+        value: oneByOne(
           empty,
           adds.filter((edit) => edit.path[0] !== 'a'),
         ),
@@ -441,9 +445,9 @@ describe('many edits in one call (the single-parse path)', () => {
       { path: ['m', 'cfg', 'key'], value: 'K' },
     ];
     const result = editJsonText(credits, edits);
-    expect(result).toEqual({ ok: true, text: oneByOne(credits, edits), changed: true });
+    expect(result).toEqual({ ok: true, value: oneByOne(credits, edits), changed: true });
     if (result.ok)
-      expect(JSON.parse(result.text).m).toEqual({ provider: 'openai', cfg: { base: 'http://x', key: 'K' } });
+      expect(JSON.parse(result.value).m).toEqual({ provider: 'openai', cfg: { base: 'http://x', key: 'K' } });
   });
 
   it('falls back to one edit at a time when edits overlap or remove', () => {
@@ -452,7 +456,11 @@ describe('many edits in one call (the single-parse path)', () => {
       { path: ['a', 'credits_left'], value: 4 },
       { path: ['b'], remove: true },
     ];
-    expect(editJsonText(credits, edits)).toEqual({ ok: true, text: oneByOne(credits, edits), changed: true });
+    expect(editJsonText(credits, edits)).toEqual({
+      ok: true,
+      value: oneByOne(credits, edits),
+      changed: true,
+    });
   });
 });
 
@@ -464,9 +472,9 @@ describe('editJsonText on a big object (credits.json of many agents)', () => {
     const text = `{${[...entries(40), '"agent_3": {"credits_left": -1}'].join(', ')}}`;
     const edited = editJsonText(text, [{ path: ['agent_3', 'credits_left'], value: 7 }]);
     expect(edited).toMatchObject({ ok: true });
-    const result = edited as { text: string };
-    expect(JSON.parse(result.text).agent_3.credits_left).toBe(7);
-    expect(result.text).toContain('"agent_3": {"credits_left": 3}');
+    const result = edited as { value: string };
+    expect(JSON.parse(result.value).agent_3.credits_left).toBe(7);
+    expect(result.value).toContain('"agent_3": {"credits_left": 3}');
   });
 
   it('sets one balance per agent in a one-line file of 2,000 agents, touching nothing else', () => {
@@ -475,8 +483,8 @@ describe('editJsonText on a big object (credits.json of many agents)', () => {
       path: [`agent_${index}`, 'credits_left'],
       value: index + 0.5,
     }));
-    const edited = editJsonText(text, edits) as { ok: true; text: string };
-    expect(edited.text).toBe(
+    const edited = editJsonText(text, edits) as { ok: true; value: string };
+    expect(edited.value).toBe(
       text.replace(/"credits_left": (\d+)/g, (_, n: string) => `"credits_left": ${n}.5`),
     );
   });

@@ -1,4 +1,4 @@
-import type { Result } from '../api/result';
+import type { Result, ResultWith } from '../api/result';
 import { lineAndColumn } from './json-text';
 import {
   childAt,
@@ -33,8 +33,8 @@ export interface JsonEditError {
   column?: number;
 }
 
-export type JsonEditResult =
-  { ok: true; text: string; changed: boolean } | { ok: false; error: JsonEditError };
+/** The edited text under `value`; `changed` says whether it differs from what was edited. */
+export type JsonEditResult = ResultWith<string, JsonEditError, { changed: boolean }>;
 
 /** Applies `edits` in order. Removing something that is not there is not an error. */
 export function editJsonText(text: string, edits: readonly JsonEdit[]): JsonEditResult {
@@ -44,13 +44,13 @@ export function editJsonText(text: string, edits: readonly JsonEdit[]): JsonEdit
   for (const edit of edits) {
     const steps = planEdit(current, edit);
     if (!steps.ok) return steps;
-    for (const step of steps.steps) {
+    for (const step of steps.value) {
       const applied = applyStep(current, step);
       if (!applied.ok) return applied;
-      current = applied.text;
+      current = applied.value;
     }
   }
-  return { ok: true, text: current, changed: current !== text };
+  return { ok: true, value: current, changed: current !== text };
 }
 
 type Step =
@@ -59,8 +59,8 @@ type Step =
   | { op: 'add-member'; path: JsonPath; value: unknown }
   | { op: 'insert-item'; path: JsonPath; value: unknown };
 
-type Planned = { ok: true; steps: Step[] } | { ok: false; error: JsonEditError };
-type Applied = { ok: true; text: string } | { ok: false; error: JsonEditError };
+type Planned = Result<Step[], JsonEditError>;
+type Applied = Result<string, JsonEditError>;
 
 /**
  * Edits that replace distinct existing values or add members to non-empty objects (credits.json after
@@ -82,7 +82,7 @@ function replaceAllAtOnce(text: string, edits: readonly JsonEdit[]): JsonEditRes
   for (const edit of edits) {
     const planned = planEditOn(text, root, edit);
     if (!planned.ok) return null;
-    for (const step of planned.steps) {
+    for (const step of planned.value) {
       const parent = step.path.length
         ? (deepestNodeOn(root, step.path.slice(0, -1)).node as JsonContainerNode)
         : null;
@@ -156,7 +156,7 @@ function replaceAllAtOnce(text: string, edits: readonly JsonEdit[]): JsonEditRes
   }
   parts.push(text.slice(position));
   const edited = parts.join('');
-  return { ok: true, text: edited, changed: edited !== text };
+  return { ok: true, value: edited, changed: edited !== text };
 }
 
 /** Two additions under one new key, e.g. `m.cfg.base` and `m.cfg.key`: their nested objects combine. */
@@ -183,7 +183,7 @@ function planEditOn(text: string, root: JsonNode, edit: JsonEdit): Planned {
     if (edit.path.length === 0) return failAt(text, root, edit.path, 'cannot remove the whole document');
     const found = walk(root, edit.path);
     if (found.kind === 'mismatch') return failAt(text, root, found.path, found.message);
-    return { ok: true, steps: found.kind === 'found' ? [{ op: 'remove', path: edit.path }] : [] };
+    return { ok: true, value: found.kind === 'found' ? [{ op: 'remove', path: edit.path }] : [] };
   }
 
   const invalid = findNonJson(edit.value, []);
@@ -191,18 +191,18 @@ function planEditOn(text: string, root: JsonNode, edit: JsonEdit): Planned {
 
   const found = walk(root, edit.path);
   if (found.kind === 'mismatch') return failAt(text, root, found.path, found.message);
-  if (found.kind === 'found') return { ok: true, steps: diffSteps(text, found.node, edit.value, edit.path) };
+  if (found.kind === 'found') return { ok: true, value: diffSteps(text, found.node, edit.value, edit.path) };
 
   const here = edit.path.slice(0, found.depth + 1);
   const rest = edit.path.slice(found.depth + 1);
   if (found.parent.kind === 'object') {
     const nested = nestUnder(rest, edit.value);
     if (!nested.ok) return failAt(text, root, here, nested.error);
-    return { ok: true, steps: [{ op: 'add-member', path: here, value: nested.value }] };
+    return { ok: true, value: [{ op: 'add-member', path: here, value: nested.value }] };
   }
   const length = found.parent.items.length;
   if (here.at(-1) === length && rest.length === 0)
-    return { ok: true, steps: [{ op: 'insert-item', path: here, value: edit.value }] };
+    return { ok: true, value: [{ op: 'insert-item', path: here, value: edit.value }] };
   return failAt(text, root, here, `${describePath(here)} is past the end of a list of ${length}`);
 }
 
@@ -307,7 +307,7 @@ function applyStep(text: string, step: Step): Applied {
     case 'replace':
       return {
         ok: true,
-        text: splice(
+        value: splice(
           text,
           target.start,
           target.end,
@@ -320,7 +320,7 @@ function applyStep(text: string, step: Step): Applied {
       const duplicated =
         container.kind === 'object' &&
         container.members.filter((member) => member.key === step.path.at(-1)).length > 1;
-      return duplicated ? applyStep(removed, step) : { ok: true, text: removed };
+      return duplicated ? applyStep(removed, step) : { ok: true, value: removed };
     }
     case 'add-member': {
       const object = parent as JsonContainerNode & { kind: 'object' };
@@ -331,7 +331,7 @@ function applyStep(text: string, step: Step): Applied {
       const separator = entrySeparator(text, style, object);
       const colon = text.slice(last.keyEnd, last.value.start);
       const entry = quoteJsonString(key, style) + colon + formatValue(style, step.value, separator);
-      return { ok: true, text: splice(text, last.value.end, last.value.end, separator + entry) };
+      return { ok: true, value: splice(text, last.value.end, last.value.end, separator + entry) };
     }
     case 'insert-item': {
       const array = parent as JsonContainerNode & { kind: 'array' };
@@ -341,9 +341,9 @@ function applyStep(text: string, step: Step): Applied {
       const separator = entrySeparator(text, style, array);
       const item = formatValue(style, step.value, separator);
       const before = array.items[index];
-      if (before) return { ok: true, text: splice(text, before.start, before.start, item + separator) };
+      if (before) return { ok: true, value: splice(text, before.start, before.start, item + separator) };
       const last = array.items.at(-1) as JsonNode;
-      return { ok: true, text: splice(text, last.end, last.end, separator + item) };
+      return { ok: true, value: splice(text, last.end, last.end, separator + item) };
     }
   }
 }
@@ -435,7 +435,7 @@ function failAt(
   root: JsonNode,
   path: JsonPath,
   message: string,
-): { ok: false; error: JsonEditError } {
+): Extract<JsonEditResult, { ok: false }> {
   return {
     ok: false,
     error: { message, path, ...lineAndColumn(text, deepestNodeOn(root, path).node.start) },

@@ -1,3 +1,4 @@
+import type { Result } from '../api/result';
 /** Deeper values are refused before serializing: the serializer recurses, and no agent needs more. */
 export const MAX_JSON_DEPTH = 100;
 
@@ -8,7 +9,7 @@ export interface JsonSyntaxError {
   column: number;
 }
 
-export type JsonParseResult = { ok: true; value: unknown } | { ok: false; error: JsonSyntaxError };
+export type JsonParseResult = Result<unknown, JsonSyntaxError>;
 
 /** 1-based line and column of a character offset. */
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {

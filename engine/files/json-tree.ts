@@ -1,3 +1,4 @@
+import type { ResultWith } from '../api/result';
 import { lineAndColumn, parseJsonText, type JsonSyntaxError } from './json-text';
 
 /**
@@ -35,8 +36,7 @@ export interface JsonScalarNode extends Span {
 export type JsonNode = JsonObjectNode | JsonArrayNode | JsonScalarNode;
 export type JsonContainerNode = JsonObjectNode | JsonArrayNode;
 
-export type JsonTreeResult =
-  { ok: true; root: JsonNode; value: unknown } | { ok: false; error: JsonSyntaxError };
+export type JsonTreeResult = ResultWith<unknown, JsonSyntaxError, { root: JsonNode }>;
 
 /** Parses `text` (a leading BOM is allowed) into its value and its span tree. Never throws. */
 export function parseJsonTree(text: string): JsonTreeResult {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ResultWith } from '../api/result';
 import { parseJsonText } from '../files/json-text';
 import { locatePath, parseJsonTree } from '../files/json-tree';
 import { MAX_JSON_DEPTH } from '../files/json-text';
@@ -14,9 +15,12 @@ export const FileProblem = z.object({
 });
 export type FileProblem = z.infer<typeof FileProblem>;
 
-export type JsonObjectRead =
-  | { ok: true; object: Record<string, unknown>; problemAt: (field: string, message: string) => FileProblem }
-  | { ok: false; problem: FileProblem };
+/** The object under `value`; `problemAt` locates a top-level field of it. */
+export type JsonObjectRead = ResultWith<
+  Record<string, unknown>,
+  FileProblem,
+  { problemAt: (field: string, message: string) => FileProblem }
+>;
 
 /**
  * Reads the text of a file that must hold one JSON object (an outbox entry, a memory file). Syntax
@@ -25,19 +29,19 @@ export type JsonObjectRead =
  */
 export function readJsonObjectText(text: string, file: string): JsonObjectRead {
   const parsed = parseJsonText(text);
-  if (!parsed.ok) return { ok: false, problem: { file, field: '', ...parsed.error } };
+  if (!parsed.ok) return { ok: false, error: { file, field: '', ...parsed.error } };
   const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const found = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
     return {
       ok: false,
-      problem: { file, field: '', line: 1, column: 1, message: `expected a JSON object, found ${found}` },
+      error: { file, field: '', line: 1, column: 1, message: `expected a JSON object, found ${found}` },
     };
   }
   if (exceedsJsonDepth(value, MAX_JSON_DEPTH)) {
     return {
       ok: false,
-      problem: { file, field: '', line: 1, column: 1, message: `nests deeper than ${MAX_JSON_DEPTH} levels` },
+      error: { file, field: '', line: 1, column: 1, message: `nests deeper than ${MAX_JSON_DEPTH} levels` },
     };
   }
   const problemAt = (field: string, message: string): FileProblem => {
@@ -45,5 +49,5 @@ export function readJsonObjectText(text: string, file: string): JsonObjectRead {
     const where = tree.ok ? locatePath(text, tree.root, [field]) : { line: 1, column: 1 };
     return { file, field, ...where, message };
   };
-  return { ok: true, object: value as Record<string, unknown>, problemAt };
+  return { ok: true, value: value as Record<string, unknown>, problemAt };
 }

@@ -35,34 +35,33 @@ describe('LeMMing memory files', () => {
     const manager = await readMemory(agentDir('manager'), 'open_tasks');
     expect(manager).toMatchObject({
       ok: true,
-      found: true,
-      record: {
-        key: 'open_tasks',
-        value: ['login spec'],
-        timestamp_utc: '2026-11-21T19:11:22.818919+00:00',
-        agent: 'manager',
-        operation: 'set',
-        tick: 3,
-        extra: {},
+      value: {
+        record: {
+          key: 'open_tasks',
+          value: ['login spec'],
+          timestamp_utc: '2026-11-21T19:11:22.818919+00:00',
+          agent: 'manager',
+          operation: 'set',
+          tick: 3,
+          extra: {},
+        },
       },
     });
     expect(await readMemory(agentDir('spec_writer'), 'snapshot')).toMatchObject({
       ok: true,
-      found: true,
-      record: { value: { decisions: ['login spec drafted'] } },
+      value: { record: { value: { decisions: ['login spec drafted'] } } },
     });
     expect(await readMemory(agentDir('log_summarizer'), 'digest')).toMatchObject({
       ok: true,
-      found: true,
-      record: { value: 'quiet tick' },
+      value: { record: { value: 'quiet tick' } },
     });
   });
 
   it('writes the same bytes LeMMing wrote for the same record', async () => {
     const text = await readFile(memoryFilePath(agentDir('manager'), 'open_tasks'), 'utf8');
     const read = await readMemory(agentDir('manager'), 'open_tasks');
-    if (!read.ok || !read.found) throw new Error('fixture unreadable');
-    const { extra: _extra, ...record } = read.record;
+    if (!read.ok || !read.value) throw new Error('fixture unreadable');
+    const { extra: _extra, ...record } = read.value.record;
     expect(memoryFileText(record)).toBe(text);
   });
 
@@ -87,15 +86,16 @@ describe('LeMMing memory files', () => {
     );
     expect(await readMemory(dir, 'old')).toMatchObject({
       ok: true,
-      found: true,
-      record: {
-        key: 'old',
-        value: 7,
-        timestamp_utc: '2025-12-01T00:00:00+00:00',
-        agent: null,
-        operation: null,
-        tick: null,
-        extra: { source: 'import' },
+      value: {
+        record: {
+          key: 'old',
+          value: 7,
+          timestamp_utc: '2025-12-01T00:00:00+00:00',
+          agent: null,
+          operation: null,
+          tick: null,
+          extra: { source: 'import' },
+        },
       },
     });
   });
@@ -106,7 +106,7 @@ describe('LeMMing memory files', () => {
     const read = await readMemory(dir, 'broken');
     expect(read).toMatchObject({
       ok: false,
-      problem: {
+      error: {
         file: memoryFilePath(dir, 'broken'),
         line: 4,
         message: expect.stringMatching(/^invalid JSON/),
@@ -115,15 +115,15 @@ describe('LeMMing memory files', () => {
     await writeFile(memoryFilePath(dir, 'list'), '[1]');
     expect(await readMemory(dir, 'list')).toMatchObject({
       ok: false,
-      problem: { message: 'expected a JSON object, found a list' },
+      error: { message: 'expected a JSON object, found a list' },
     });
   });
 
   it('answers a missing key as not found and refuses an invalid key without touching the disk', async () => {
-    expect(await readMemory(agentDir('manager'), 'nothing')).toEqual({ ok: true, found: false });
+    expect(await readMemory(agentDir('manager'), 'nothing')).toEqual({ ok: true, value: null });
     expect(await readMemory(agentDir('manager'), '../resume')).toMatchObject({
       ok: false,
-      problem: { message: expect.stringContaining('is invalid') },
+      error: { message: expect.stringContaining('is invalid') },
     });
   });
 });
@@ -143,7 +143,7 @@ describe('updateMemory', () => {
       record: { value: ['login spec', 'review'], operation: 'append', tick: 5 },
     });
     expect(await readMemory(agentDir('manager'), 'open_tasks')).toMatchObject({
-      record: { value: ['login spec', 'review'] },
+      value: { record: { value: ['login spec', 'review'] } },
     });
   });
 
@@ -154,7 +154,9 @@ describe('updateMemory', () => {
       context,
     );
     expect(await readMemory(agentDir('spec_writer'), 'snapshot')).toMatchObject({
-      record: { value: { decisions: ['login spec drafted'], owner: 'spec_writer' }, operation: 'merge' },
+      value: {
+        record: { value: { decisions: ['login spec drafted'], owner: 'spec_writer' }, operation: 'merge' },
+      },
     });
   });
 
@@ -162,7 +164,7 @@ describe('updateMemory', () => {
     expect(
       await updateMemory(agentDir('manager'), { key: 'open_tasks', op: 'delete', value: undefined }, context),
     ).toEqual({ ok: true, effect: 'delete' });
-    expect(await readMemory(agentDir('manager'), 'open_tasks')).toEqual({ ok: true, found: false });
+    expect(await readMemory(agentDir('manager'), 'open_tasks')).toEqual({ ok: true, value: null });
     expect(
       await updateMemory(agentDir('manager'), { key: 'open_tasks', op: 'delete', value: undefined }, context),
     ).toMatchObject({
@@ -217,7 +219,7 @@ describe('updateMemory', () => {
     for (let i = 0; i < 5; i += 1)
       await updateMemory(dir, { key: 'counter', op: 'append', value: i }, context);
     expect((await readdir(join(dir, 'memory'))).sort()).toEqual(['counter.json', 'open_tasks.json']);
-    expect(await readMemory(dir, 'counter')).toMatchObject({ record: { value: [0, 1, 2, 3, 4] } });
+    expect(await readMemory(dir, 'counter')).toMatchObject({ value: { record: { value: [0, 1, 2, 3, 4] } } });
   });
 });
 

@@ -2,6 +2,7 @@ import { opendirSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { Result } from '../api/result';
 import { writeFileAtomic } from '../files/atomic-write';
 import { whenExists } from '../files/when-exists';
 import { readJsonObjectText, type FileProblem } from './json-object-file';
@@ -36,10 +37,14 @@ export type MemoryRecord = z.infer<typeof MemoryRecord>;
 export const StoredMemoryRecord = MemoryRecord.extend({ extra: z.record(z.string(), z.unknown()) });
 export type StoredMemoryRecord = z.infer<typeof StoredMemoryRecord>;
 
-export type MemoryRead =
-  | { ok: true; found: false }
-  | { ok: true; found: true; record: StoredMemoryRecord; raw: Record<string, unknown> }
-  | { ok: false; problem: FileProblem };
+/** A key's stored record and the file's JSON as read. */
+export interface StoredMemory {
+  record: StoredMemoryRecord;
+  raw: Record<string, unknown>;
+}
+
+/** A key's memory, null when the key has none. */
+export type MemoryRead = Result<StoredMemory | null, FileProblem>;
 
 export interface MemoryListing {
   /** Up to the requested number of keys, in directory order as LeMMing's prompt lists them. */
@@ -79,10 +84,10 @@ export function parseMemoryText(
   text: string,
   file: string,
   keyFromName: string,
-): Extract<MemoryRead, { found: true }> | { ok: false; problem: FileProblem } {
+): Result<StoredMemory, FileProblem> {
   const read = readJsonObjectText(text, file);
   if (!read.ok) return read;
-  const raw = read.object;
+  const raw = read.value;
   const timestamp = raw.timestamp_utc ?? raw.timestamp;
   const known = new Set<string>([
     ...MEMORY_RECORD_KEYS,
@@ -97,7 +102,7 @@ export function parseMemoryText(
     tick: typeof raw.tick === 'number' && Number.isInteger(raw.tick) ? raw.tick : null,
     extra: Object.fromEntries(Object.entries(raw).filter(([name]) => !known.has(name))),
   };
-  return { ok: true, found: true, record, raw };
+  return { ok: true, value: { record, raw } };
 }
 
 export async function readMemory(
@@ -108,10 +113,10 @@ export async function readMemory(
   const file = memoryFilePath(agentDir, key);
   const keyProblem = checkMemoryKey(key, limits);
   if (keyProblem)
-    return { ok: false, problem: { file, field: '', line: 1, column: 1, message: keyProblem.message } };
+    return { ok: false, error: { file, field: '', line: 1, column: 1, message: keyProblem.message } };
   // Synchronous reads of small files, for speed: see engine/org/read-text-file.ts.
   const text = whenExists(() => readFileSync(file, 'utf8'));
-  if (text === null) return { ok: true, found: false };
+  if (text === null) return { ok: true, value: null };
   return parseMemoryText(text, file, key);
 }
 
@@ -174,8 +179,8 @@ export async function listMemory(agentDir: string, maxItems = 20): Promise<Memor
         continue;
       }
       const read = parseMemoryText(text, file, key);
-      if (read.ok) listing.entries.push({ key, value: read.record.value });
-      else listing.problems.push(read.problem);
+      if (read.ok) listing.entries.push({ key, value: read.value.record.value });
+      else listing.problems.push(read.error);
     }
   } finally {
     folder.closeSync();
@@ -210,12 +215,12 @@ export async function updateMemory(
       ok: false,
       error: {
         code: 'stored_value_unreadable',
-        message: `Cannot ${update.op} into memory key '${update.key}': ${stored.problem.message} (${stored.problem.file}).`,
+        message: `Cannot ${update.op} into memory key '${update.key}': ${stored.error.message} (${stored.error.file}).`,
       },
     };
   }
-  const exists = !stored.ok || stored.found;
-  const current = stored.ok && stored.found ? stored.record.value : exists ? null : undefined;
+  const exists = !stored.ok || stored.value !== null;
+  const current = stored.ok && stored.value ? stored.value.record.value : exists ? null : undefined;
   const existingKeyCount = exists ? undefined : await countMemoryKeys(agentDir);
 
   const outcome = applyMemoryOp(current, update, { limits, existingKeyCount });

@@ -26,8 +26,8 @@ export class TurnMemory {
     const change = this.staged.get(key);
     if (change) return change.effect === 'delete' ? { found: false } : { found: true, value: change.value };
     const stored = await readMemory(this.agentDir, key);
-    if (!stored.ok) return { found: false, problem: stored.problem.message };
-    return stored.found ? { found: true, value: stored.record.value } : { found: false };
+    if (!stored.ok) return { found: false, problem: stored.error.message };
+    return stored.value ? { found: true, value: stored.value.record.value } : { found: false };
   }
 
   async apply(update: MemoryUpdate): Promise<MemoryChangeOutcome> {

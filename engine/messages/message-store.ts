@@ -116,14 +116,17 @@ export class MessageStore {
     const cursor = this.cursor(reader);
     const [senderSql, senderParams] = senderFilter(readable);
     const fresh = this.inboxStatements
-      .get(`SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? AND ${senderSql} ORDER BY seq LIMIT ?`)
+      // `LIMIT +?`: see PLAN_FREE_PARAMETER in timeline/sqlite.ts (these run every turn).
+      .get(
+        `SELECT ${COLUMNS} FROM messages WHERE seq > ? AND seq <= ? AND ${senderSql} ORDER BY seq LIMIT +?`,
+      )
       .all(cursor, horizon, ...senderParams, limits.fresh + 1) as StoredMessage[];
     const moreWaiting = fresh.length > limits.fresh;
     if (moreWaiting) fresh.pop();
     const earlier =
       limits.earlier > 0
         ? (this.inboxStatements
-            .get(`SELECT ${COLUMNS} FROM messages WHERE seq <= ? AND ${senderSql} ORDER BY seq DESC LIMIT ?`)
+            .get(`SELECT ${COLUMNS} FROM messages WHERE seq <= ? AND ${senderSql} ORDER BY seq DESC LIMIT +?`)
             .all(cursor, ...senderParams, limits.earlier) as StoredMessage[])
         : [];
     const cursorAfter = moreWaiting ? fresh.at(-1)!.seq : Math.max(cursor, horizon);

@@ -76,11 +76,11 @@ describe('the fixture outbox files LeMMing wrote', () => {
   it.each(FIXTURE_FILES)('%s reads cleanly and re-serializes to the same bytes', (file) => {
     const text = readFileSync(file, 'utf8');
     const read = readOutboxEntryText(text, file);
-    if (!read.ok) throw new Error(read.problem.message);
+    if (!read.ok) throw new Error(read.error.message);
     expect(read.warnings).toEqual([]);
-    expect(read.entry.extra).toEqual({});
+    expect(read.value.extra).toEqual({});
     expect(Object.keys(read.raw)).toEqual([...OUTBOX_ENTRY_KEYS]);
-    const { extra: _extra, ...entry } = read.entry;
+    const { extra: _extra, ...entry } = read.value;
     expect(serializeEntry(entry)).toBe(text);
     expect(outboxFileName(entry)).toBe(file.split(/[\\/]/).pop());
   });
@@ -171,8 +171,8 @@ describe('newOutboxEntry', () => {
       expect(name).toMatch(LEMMING_FILE_NAME);
       expect(parseOutboxFileName(name)).toEqual({ tick: entry.tick, id: entry.id });
       const read = readOutboxEntryText(text, join('agents', entry.agent, 'outbox', name));
-      if (!read.ok) throw new Error(read.problem.message);
-      expect(read.entry).toEqual({ ...JSON.parse(text), extra: {} });
+      if (!read.ok) throw new Error(read.error.message);
+      expect(read.value).toEqual({ ...JSON.parse(text), extra: {} });
       expect(pythonJsonDumps(read.raw, 2)).toBe(text);
     }
   });
@@ -245,8 +245,8 @@ describe('readOutboxEntryText, lenient where LeMMing skips the file', () => {
       2,
     );
     const read = readOutboxEntryText(text, file);
-    if (!read.ok) throw new Error(read.problem.message);
-    expect(read.entry).toEqual({
+    if (!read.ok) throw new Error(read.error.message);
+    expect(read.value).toEqual({
       id: 'abcdef',
       tick: 7,
       agent: 'manager',
@@ -269,14 +269,14 @@ describe('readOutboxEntryText, lenient where LeMMing skips the file', () => {
       JSON.stringify({ id: 'a', tick: 1, agent: 'x', kind: 'vote', payload: {}, tags: [], created_at: 't' }),
       file,
     );
-    expect(read).toMatchObject({ ok: true, entry: { kind: 'vote' }, warnings: [] });
+    expect(read).toMatchObject({ ok: true, value: { kind: 'vote' }, warnings: [] });
   });
 
   it('fills a missing id, tick and sender from the file name and folder', () => {
     const read = readOutboxEntryText('{"payload": "plain text", "created_at": "t"}', file);
     expect(read).toMatchObject({
       ok: true,
-      entry: { id: 'abcdef', tick: 7, agent: 'manager', payload: { text: 'plain text' } },
+      value: { id: 'abcdef', tick: 7, agent: 'manager', payload: { text: 'plain text' } },
     });
   });
 
@@ -284,18 +284,18 @@ describe('readOutboxEntryText, lenient where LeMMing skips the file', () => {
     const broken = readOutboxEntryText('{\n  "id": "x",\n  "tick": 1,\n  oops\n}', file);
     expect(broken).toMatchObject({
       ok: false,
-      problem: { file, field: '', line: 4, message: expect.stringMatching(/^invalid JSON/) },
+      error: { file, field: '', line: 4, message: expect.stringMatching(/^invalid JSON/) },
     });
     const noSender = readOutboxEntryText('{\n  "id": "x",\n  "tick": 1\n}', 'loose.json');
     expect(noSender).toMatchObject({
       ok: false,
-      problem: { file: 'loose.json', field: 'agent', message: 'the entry does not say which agent sent it' },
+      error: { file: 'loose.json', field: 'agent', message: 'the entry does not say which agent sent it' },
     });
     const noTick = readOutboxEntryText('{"id": "x", "agent": "a", "tick": "soon"}', 'msg_1.json');
-    expect(noTick).toMatchObject({ ok: false, problem: { field: 'tick', line: 1, column: 35 } });
+    expect(noTick).toMatchObject({ ok: false, error: { field: 'tick', line: 1, column: 35 } });
     expect(readOutboxEntryText('[]', file)).toMatchObject({
       ok: false,
-      problem: { message: 'expected a JSON object, found a list' },
+      error: { message: 'expected a JSON object, found a list' },
     });
   });
 
@@ -306,7 +306,7 @@ describe('readOutboxEntryText, lenient where LeMMing skips the file', () => {
     );
     expect(read).toMatchObject({
       ok: true,
-      entry: { payload: {}, tags: [], recipients: null, meta: {}, created_at: '' },
+      value: { payload: {}, tags: [], recipients: null, meta: {}, created_at: '' },
     });
     if (read.ok)
       expect(read.warnings.map((warning) => warning.field).sort()).toEqual([

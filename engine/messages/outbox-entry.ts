@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { readJsonObjectText, type FileProblem } from '../memory/json-object-file';
 import { pythonJsonDumps, pythonUtcIsoFormat, utcNowMicros } from '../memory/python-format';
 import type { HumanImportance } from '../api/credit-schemas';
+import type { ResultWith } from '../api/result';
 
 /**
  * LeMMing outbox entries: `agents/<sender>/outbox/{tick:08d}_{id}.json`. Entries this app writes have
@@ -56,9 +57,12 @@ export interface NewOutboxEntryFields {
   meta?: Record<string, unknown>;
 }
 
-export type OutboxEntryRead =
-  | { ok: true; entry: StoredOutboxEntry; raw: Record<string, unknown>; warnings: FileProblem[] }
-  | { ok: false; problem: FileProblem };
+/** The entry under `value`; `raw` is the file's object as it was, `warnings` what was filled in or kept. */
+export type OutboxEntryRead = ResultWith<
+  StoredOutboxEntry,
+  FileProblem,
+  { raw: Record<string, unknown>; warnings: FileProblem[] }
+>;
 
 /** Ids and sender names that can safely be part of a file path. */
 const NAME_TOKEN = /^[A-Za-z0-9_-]+$/;
@@ -150,7 +154,7 @@ export function parseOutboxFileName(name: string): { tick: number; id: string } 
 export function readOutboxEntryText(text: string, file: string): OutboxEntryRead {
   const read = readJsonObjectText(text, file);
   if (!read.ok) return read;
-  const raw = read.object;
+  const raw = read.value;
   const warnings: FileProblem[] = [];
   const warn = (field: string, message: string) => warnings.push(read.problemAt(field, message));
   const fromName = parseOutboxFileName(basename(file));
@@ -159,20 +163,20 @@ export function readOutboxEntryText(text: string, file: string): OutboxEntryRead
   if (id === undefined)
     return {
       ok: false,
-      problem: read.problemAt('id', 'the entry has no id, and the file name does not give one'),
+      error: read.problemAt('id', 'the entry has no id, and the file name does not give one'),
     };
   const tick = typeof raw.tick === 'number' && Number.isSafeInteger(raw.tick) ? raw.tick : fromName?.tick;
   if (tick === undefined)
     return {
       ok: false,
-      problem: read.problemAt(
+      error: read.problemAt(
         'tick',
         'the entry has no whole-number tick, and the file name does not give one',
       ),
     };
   const agent = typeof raw.agent === 'string' && raw.agent !== '' ? raw.agent : senderFromPath(file);
   if (agent === undefined)
-    return { ok: false, problem: read.problemAt('agent', 'the entry does not say which agent sent it') };
+    return { ok: false, error: read.problemAt('agent', 'the entry does not say which agent sent it') };
 
   const createdAt = raw.created_at ?? raw.timestamp;
   if (typeof createdAt !== 'string') warn('created_at', 'the entry has no created_at time');
@@ -191,7 +195,7 @@ export function readOutboxEntryText(text: string, file: string): OutboxEntryRead
     meta: isObject(raw.meta) ? raw.meta : objectOrWarn(raw.meta, 'meta', warn),
     extra: Object.fromEntries(Object.entries(raw).filter(([key]) => !known.has(key))),
   };
-  return { ok: true, entry, raw, warnings };
+  return { ok: true, value: entry, raw, warnings };
 }
 
 type Warn = (field: string, message: string) => void;

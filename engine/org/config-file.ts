@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { ResultWith } from '../api/result';
 import type { z } from 'zod';
 import { writeFileAtomic, writeFileAtomicUnflushed } from '../files/atomic-write';
 import { editJsonText, type JsonEdit } from '../files/json-edit';
@@ -26,12 +27,13 @@ export interface ConfigFileSpec<S extends z.ZodType> {
   warnings?: (raw: unknown, file: string, located: LocatedJson) => FileProblem[];
 }
 
-export type ConfigRead<T> =
-  | { ok: true; value: T; exists: boolean; text: string | null; warnings: FileProblem[] }
-  | { ok: false; problems: FileProblem[] };
+export type ConfigCheck<T> = ResultWith<T, FileProblem[], { warnings: FileProblem[] }>;
 
-export type ConfigCheck<T> =
-  { ok: true; value: T; warnings: FileProblem[] } | { ok: false; problems: FileProblem[] };
+export type ConfigRead<T> = ResultWith<
+  T,
+  FileProblem[],
+  { exists: boolean; text: string | null; warnings: FileProblem[] }
+>;
 
 /** Validates a config file's text; problems name the file, the field, and the line and column. */
 export function checkConfigText<S extends z.ZodType>(
@@ -39,13 +41,13 @@ export function checkConfigText<S extends z.ZodType>(
   spec: ConfigFileSpec<S>,
 ): ConfigCheck<z.output<S>> {
   const tooDeep = jsonNestingProblem(text);
-  if (tooDeep) return { ok: false, problems: [syntaxProblem(spec.file, tooDeep)] };
+  if (tooDeep) return { ok: false, error: [syntaxProblem(spec.file, tooDeep)] };
   const tree = parseJsonTree(text);
-  if (!tree.ok) return { ok: false, problems: [syntaxProblem(spec.file, tree.error)] };
+  if (!tree.ok) return { ok: false, error: [syntaxProblem(spec.file, tree.error)] };
   const located = { text, root: tree.root };
   const result = spec.schema.safeParse(tree.value);
   if (!result.success) {
-    return { ok: false, problems: problemsFromIssues(result.error.issues, spec.file, tree.value, located) };
+    return { ok: false, error: problemsFromIssues(result.error.issues, spec.file, tree.value, located) };
   }
   return { ok: true, value: result.data, warnings: spec.warnings?.(tree.value, spec.file, located) ?? [] };
 }
@@ -56,15 +58,17 @@ export async function readConfigFile<S extends z.ZodType>(
   spec: ConfigFileSpec<S>,
 ): Promise<ConfigRead<z.output<S>>> {
   const read = await readTextFile(join(orgPath, spec.file));
-  if (!read.found && !read.missing) return { ok: false, problems: [fileProblem(spec.file, read.message)] };
+  if (!read.found && !read.missing) return { ok: false, error: [fileProblem(spec.file, read.message)] };
   const text = read.found ? read.text : null;
   const checked = checkConfigText(text ?? formatJsonDocument(spec.defaultDocument), spec);
   return checked.ok ? { ...checked, exists: read.found, text } : checked;
 }
 
-export type ConfigUpdate<T> =
-  | { ok: true; value: T; text: string; changed: boolean; warnings: FileProblem[] }
-  | { ok: false; problems: FileProblem[] };
+export type ConfigUpdate<T> = ResultWith<
+  T,
+  FileProblem[],
+  { text: string; changed: boolean; warnings: FileProblem[] }
+>;
 
 export interface ConfigWriteOptions {
   /**
@@ -93,7 +97,7 @@ export async function updateConfigFile<S extends z.ZodType>(
       if (options.flush ?? true) await writeFileAtomic(path, planned.text);
       else writeFileAtomicUnflushed(path, planned.text);
     } catch (error) {
-      return { ok: false, problems: [fileProblem(spec.file, `cannot write: ${(error as Error).message}`)] };
+      return { ok: false, error: [fileProblem(spec.file, `cannot write: ${(error as Error).message}`)] };
     }
     return planned;
   });
@@ -109,22 +113,22 @@ export async function planConfigEdit<S extends z.ZodType>(
   edits: readonly JsonEdit[],
 ): Promise<ConfigUpdate<z.output<S>>> {
   const read = await readTextFile(join(orgPath, spec.file));
-  if (!read.found && !read.missing) return { ok: false, problems: [fileProblem(spec.file, read.message)] };
+  if (!read.found && !read.missing) return { ok: false, error: [fileProblem(spec.file, read.message)] };
   const before = read.found ? read.text : formatJsonDocument(spec.defaultDocument);
   const edited = editJsonText(before, edits);
   if (!edited.ok) {
     const { message, path: editPath, line, column } = edited.error;
     return {
       ok: false,
-      problems: [{ file: spec.file, field: editPath.map(String).join('.'), message, line, column }],
+      error: [{ file: spec.file, field: editPath.map(String).join('.'), message, line, column }],
     };
   }
-  const checked = checkConfigText(edited.text, spec);
+  const checked = checkConfigText(edited.value, spec);
   if (!checked.ok) return checked;
   return {
     ok: true,
     value: checked.value,
-    text: edited.text,
+    text: edited.value,
     changed: edited.changed || !read.found,
     warnings: checked.warnings,
   };

@@ -73,7 +73,7 @@ describe('org_config.json', () => {
     await writeConfig('org_config.json', '{\n  "base_turn_seconds": 0,\n  "max_turns": 2.5\n}');
     expect(await readOrgConfig(org)).toEqual({
       ok: false,
-      problems: [
+      error: [
         {
           file: 'lemming/config/org_config.json',
           field: 'base_turn_seconds',
@@ -97,7 +97,7 @@ describe('org_config.json', () => {
     const read = await readOrgConfig(org);
     expect(read).toMatchObject({
       ok: false,
-      problems: [{ file: 'lemming/config/org_config.json', line: 3, column: 3 }],
+      error: [{ file: 'lemming/config/org_config.json', line: 3, column: 3 }],
     });
   });
 
@@ -112,7 +112,7 @@ describe('org_config.json', () => {
     const refused = await updateOrgConfig(org, { base_turn_seconds: -1 });
     expect(refused).toMatchObject({
       ok: false,
-      problems: [{ field: 'base_turn_seconds', message: 'base_turn_seconds must be greater than 0' }],
+      error: [{ field: 'base_turn_seconds', message: 'base_turn_seconds must be greater than 0' }],
     });
     expect(await readFile(configPath('org_config.json'), 'utf8')).toBe(
       original.replace('"max_turns": null', '"max_turns": 3'),
@@ -175,7 +175,7 @@ describe('credits.json', () => {
     const refused = await updateCredits(org, { writer: { credits_left: 5 } });
     expect(refused).toMatchObject({
       ok: false,
-      problems: [
+      error: [
         { field: 'writer.model', message: 'missing required field "writer.model"' },
         { field: 'writer.cost_per_action' },
       ],
@@ -200,7 +200,7 @@ describe('credits.json', () => {
     );
     expect(await readCredits(org)).toMatchObject({
       ok: false,
-      problems: [
+      error: [
         { field: 'a.cost_per_action', message: 'cost_per_action must not be negative', line: 2 },
         { field: 'b', message: 'each agent in credits.json must be an object', line: 3 },
       ],

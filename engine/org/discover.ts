@@ -90,8 +90,8 @@ async function readAgentFolder(
   }
 
   const checked = check(read.text, resumeFile);
-  if (!checked.ok) return invalid(folder, resumeFile, checked.raw, checked.problems);
-  const { resume } = checked;
+  if (!checked.ok) return invalid(folder, resumeFile, checked.raw, checked.error);
+  const resume = checked.value;
   const misnamed =
     resume.name === folder
       ? []

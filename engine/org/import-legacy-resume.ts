@@ -1,16 +1,14 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write';
-import { fileProblem, type FileProblem } from '../files/json-problems';
+import { fileProblem } from '../files/json-problems';
 import { parseLegacyResumeTxt } from './legacy-resume-txt';
 import { readTextFile } from '../files/read-text-file';
-import { agentFolderProblem, createResumeText, resumeFileOf } from './resume-file';
-import type { Resume } from './resume-schema';
+import { agentFolderProblem, createResumeText, resumeFileOf, type CreatedResume } from './resume-file';
 import { runSerially } from '../files/serial-by-key';
 import { agentPaths } from './org-layout';
 
-export type LegacyImport =
-  | { ok: true; text: string; resume: Resume; warnings: FileProblem[] }
-  | { ok: false; problems: FileProblem[] };
+/** What an import made: the new resume.json's text and resume, as a new resume is made. */
+export type LegacyImport = CreatedResume;
 
 /**
  * Creates `agents/<folder>/resume.json` from the folder's legacy resume.txt. The resume.txt is left
@@ -20,7 +18,7 @@ export async function importLegacyResume(orgPath: string, folder: string): Promi
   const legacyFile = agentPaths(folder).legacyResume;
   const resumeFile = resumeFileOf(folder);
   const badFolder = agentFolderProblem(folder);
-  if (badFolder) return { ok: false, problems: [fileProblem(legacyFile, badFolder)] };
+  if (badFolder) return { ok: false, error: [fileProblem(legacyFile, badFolder)] };
   const resumePath = join(orgPath, resumeFile);
 
   return runSerially(resumePath, async () => {
@@ -28,7 +26,7 @@ export async function importLegacyResume(orgPath: string, folder: string): Promi
     if (existing.found) {
       return {
         ok: false,
-        problems: [
+        error: [
           fileProblem(
             resumeFile,
             `${agentPaths(folder).root} already has a resume.json; nothing was imported`,
@@ -36,12 +34,12 @@ export async function importLegacyResume(orgPath: string, folder: string): Promi
         ],
       };
     }
-    if (!existing.missing) return { ok: false, problems: [fileProblem(resumeFile, existing.message)] };
+    if (!existing.missing) return { ok: false, error: [fileProblem(resumeFile, existing.message)] };
     const legacy = await readTextFile(join(orgPath, legacyFile));
     if (!legacy.found) {
       return {
         ok: false,
-        problems: [
+        error: [
           fileProblem(
             legacyFile,
             legacy.missing ? `${agentPaths(folder).root} has no resume.txt` : legacy.message,
@@ -51,11 +49,11 @@ export async function importLegacyResume(orgPath: string, folder: string): Promi
     }
     const parsed = parseLegacyResumeTxt(legacy.text, folder, legacyFile);
     if (!parsed.ok) return parsed;
-    const created = createResumeText(parsed.draft);
+    const created = createResumeText(parsed.value);
     if (!created.ok) {
       return {
         ok: false,
-        problems: created.problems.map((problem) => ({
+        error: created.error.map((problem) => ({
           ...problem,
           file: legacyFile,
           message: `after import: ${problem.message}`,
@@ -65,12 +63,12 @@ export async function importLegacyResume(orgPath: string, folder: string): Promi
     try {
       await writeFileAtomic(resumePath, created.text);
     } catch (error) {
-      return { ok: false, problems: [fileProblem(resumeFile, `cannot write: ${(error as Error).message}`)] };
+      return { ok: false, error: [fileProblem(resumeFile, `cannot write: ${(error as Error).message}`)] };
     }
     return {
       ok: true,
       text: created.text,
-      resume: created.resume,
+      value: created.value,
       warnings: [...parsed.warnings, ...created.warnings],
     };
   });

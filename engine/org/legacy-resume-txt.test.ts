@@ -25,7 +25,7 @@ describe('parseLegacyResumeTxt on the LeMMing example resume.txt files', () => {
       const parsed = parseLegacyResumeTxt(text, folder);
       expect(parsed.ok).toBe(true);
       if (!parsed.ok) return;
-      const resume = ResumeSchema.parse(parsed.draft);
+      const resume = ResumeSchema.parse(parsed.value);
       const current = ResumeSchema.parse(
         JSON.parse(readFileSync(join(EXAMPLE_ORG, 'agents', folder, 'resume.json'), 'utf8')),
       );
@@ -43,7 +43,7 @@ describe('parseLegacyResumeTxt on the LeMMing example resume.txt files', () => {
       expect(resume.workflow_description).toMatch(/^\S.*\S$/);
       expect(resume.instructions.startsWith('[') || resume.instructions.endsWith(']')).toBe(false);
       expect(parsed.warnings).toEqual([]);
-      expect(parsed.draft.legacy_resume_txt).toBeUndefined();
+      expect(parsed.value.legacy_resume_txt).toBeUndefined();
     },
   );
 });
@@ -66,7 +66,7 @@ describe('parseLegacyResumeTxt on the older config keys', () => {
     const parsed = parseLegacyResumeTxt(older, 'researcher');
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    expect(parsed.draft).toEqual({
+    expect(parsed.value).toEqual({
       name: 'researcher',
       title: 'Researcher',
       short_description: 'Finds things.',
@@ -77,14 +77,14 @@ describe('parseLegacyResumeTxt on the older config keys', () => {
       schedule: { run_every_n_ticks: '3', phase_offset: 0 },
       legacy_resume_txt: { header: { team: 'blue' }, config: { priority: 2 } },
     });
-    expect(ResumeSchema.parse(parsed.draft).schedule.run_every_n_ticks).toBe(3);
+    expect(ResumeSchema.parse(parsed.value).schedule.run_every_n_ticks).toBe(3);
   });
 
   it("uses migrate-resumes' defaults for what is missing, and says the agent will read every outbox", () => {
     const parsed = parseLegacyResumeTxt('[INSTRUCTIONS]\nDo.\n[CONFIG]\n{}', 'log_reader');
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    expect(parsed.draft).toMatchObject({
+    expect(parsed.value).toMatchObject({
       title: 'Log Reader',
       short_description: 'A LeMMing agent.',
       model: { key: 'gpt-4.1-mini' },
@@ -96,7 +96,7 @@ describe('parseLegacyResumeTxt on the older config keys', () => {
 
   it('keeps an empty read_from empty instead of widening it', () => {
     const parsed = parseLegacyResumeTxt('[INSTRUCTIONS]\nDo.\n[CONFIG]\n{"read_from": []}', 'quiet');
-    expect(parsed.ok && parsed.draft.permissions).toEqual({
+    expect(parsed.ok && parsed.value.permissions).toEqual({
       read_outboxes: [],
       tools: ['memory_read', 'memory_write'],
     });
@@ -104,7 +104,7 @@ describe('parseLegacyResumeTxt on the older config keys', () => {
 
   it('warns when the Name header differs from the folder the agent is named after', () => {
     const parsed = parseLegacyResumeTxt('Name: someone\n[INSTRUCTIONS]\nDo.\n[CONFIG]\n{}', 'folder_name');
-    expect(parsed.ok && parsed.draft.name).toBe('folder_name');
+    expect(parsed.ok && parsed.value.name).toBe('folder_name');
     expect(parsed.ok && parsed.warnings.map((warning) => warning.field)).toContain('name');
   });
 });
@@ -113,11 +113,11 @@ describe('parseLegacyResumeTxt reports broken files', () => {
   it('needs both sections, in order', () => {
     expect(parseLegacyResumeTxt('Name: x\n[CONFIG]\n{}', 'x')).toMatchObject({
       ok: false,
-      problems: [{ message: expect.stringMatching(/needs a \[INSTRUCTIONS\] section/) }],
+      error: [{ message: expect.stringMatching(/needs a \[INSTRUCTIONS\] section/) }],
     });
     expect(parseLegacyResumeTxt('[CONFIG]\n{}\n[INSTRUCTIONS]\nDo.', 'x')).toMatchObject({
       ok: false,
-      problems: [{ message: expect.stringMatching(/needs a \[CONFIG\] section/) }],
+      error: [{ message: expect.stringMatching(/needs a \[CONFIG\] section/) }],
     });
   });
 
@@ -125,14 +125,14 @@ describe('parseLegacyResumeTxt reports broken files', () => {
     const text = 'Name: x\n\n[INSTRUCTIONS]\nDo.\n\n[CONFIG]\n{\n  "model": "m",\n  "tools": [1,]\n}\n';
     expect(parseLegacyResumeTxt(text, 'x')).toMatchObject({
       ok: false,
-      problems: [{ file: 'agents/x/resume.txt', field: '[CONFIG]', line: 9, column: 15 }],
+      error: [{ file: 'agents/x/resume.txt', field: '[CONFIG]', line: 9, column: 15 }],
     });
   });
 
   it('needs the config to be an object', () => {
     expect(parseLegacyResumeTxt('[INSTRUCTIONS]\nDo.\n[CONFIG]\n[1]', 'x')).toMatchObject({
       ok: false,
-      problems: [{ message: 'the [CONFIG] section must be a JSON object' }],
+      error: [{ message: 'the [CONFIG] section must be a JSON object' }],
     });
   });
 });
@@ -176,7 +176,7 @@ describe('importLegacyResume', () => {
     const imported = await importLegacyResume(org, 'spec_writer');
     expect(imported).toMatchObject({
       ok: false,
-      problems: [{ message: 'agents/spec_writer already has a resume.json; nothing was imported' }],
+      error: [{ message: 'agents/spec_writer already has a resume.json; nothing was imported' }],
     });
     expect(await readFile(join(org, 'agents', 'spec_writer', 'resume.json'), 'utf8')).toBe('{"mine": true}');
   });
@@ -190,7 +190,7 @@ describe('importLegacyResume', () => {
     const imported = await importLegacyResume(org, 'odd');
     expect(imported).toMatchObject({
       ok: false,
-      problems: [
+      error: [
         {
           file: 'agents/odd/resume.txt',
           field: 'schedule.run_every_n_ticks',

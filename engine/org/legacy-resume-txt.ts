@@ -1,6 +1,8 @@
+import type { Result, ResultWith } from '../api/result';
 import { fileProblem, type FileProblem } from '../files/json-problems';
 import { lineAndColumn, parseJsonText } from '../files/json-text';
 import { agentPaths } from './org-layout';
+import type { ResumeDraft } from './resume-file';
 
 /**
  * LeMMing's legacy resume.txt (reference/lemming-engine.md §2.4): header lines (`Name:`, `Role:`,
@@ -13,9 +15,7 @@ import { agentPaths } from './org-layout';
  * `legacy_resume_txt` (a field LeMMing ignores). Defaults apply only to missing keys: an empty
  * read_from stays empty, where migrate-resumes' `or` would widen it to every outbox.
  */
-export type LegacyResumeParse =
-  | { ok: true; draft: Record<string, unknown>; warnings: FileProblem[] }
-  | { ok: false; problems: FileProblem[] };
+export type LegacyResumeParse = ResultWith<ResumeDraft, FileProblem[], { warnings: FileProblem[] }>;
 
 const INSTRUCTIONS_MARKER = '[INSTRUCTIONS]';
 const CONFIG_MARKER = '[CONFIG]';
@@ -46,7 +46,7 @@ export function parseLegacyResumeTxt(
     const missing = instructionsAt < 0 ? INSTRUCTIONS_MARKER : CONFIG_MARKER;
     return {
       ok: false,
-      problems: [
+      error: [
         fileProblem(
           file,
           `resume.txt needs a ${missing} section (after the header, ${INSTRUCTIONS_MARKER} then ${CONFIG_MARKER})`,
@@ -90,7 +90,7 @@ export function parseLegacyResumeTxt(
     ...(Object.keys(mapped.leftover).length ? { config: mapped.leftover } : {}),
   };
   if (Object.keys(legacy).length) draft.legacy_resume_txt = legacy;
-  return { ok: true, draft, warnings };
+  return { ok: true, value: draft, warnings };
 }
 
 function parseHeader(text: string): Map<string, string> {
@@ -102,7 +102,7 @@ function parseHeader(text: string): Map<string, string> {
   return header;
 }
 
-type ConfigParse = { ok: true; value: Record<string, unknown> } | { ok: false; problems: FileProblem[] };
+type ConfigParse = Result<Record<string, unknown>, FileProblem[]>;
 
 /** The JSON after [CONFIG]; its errors are placed on the line of resume.txt they are on. */
 function parseConfig(body: string, start: number, file: string): ConfigParse {
@@ -113,7 +113,7 @@ function parseConfig(body: string, start: number, file: string): ConfigParse {
     const column = parsed.error.line === 1 ? origin.column - 1 + parsed.error.column : parsed.error.column;
     return {
       ok: false,
-      problems: [
+      error: [
         { file, field: '[CONFIG]', message: `${parsed.error.message} in the [CONFIG] section`, line, column },
       ],
     };
@@ -121,7 +121,7 @@ function parseConfig(body: string, start: number, file: string): ConfigParse {
   if (typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) {
     return {
       ok: false,
-      problems: [fileProblem(file, 'the [CONFIG] section must be a JSON object', '[CONFIG]')],
+      error: [fileProblem(file, 'the [CONFIG] section must be a JSON object', '[CONFIG]')],
     };
   }
   return { ok: true, value: parsed.value as Record<string, unknown> };

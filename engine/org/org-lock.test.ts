@@ -52,15 +52,15 @@ describe('the org run lock', () => {
     const second = OrgRunLock.take(dir, { program: 'second' });
     expect(second).toMatchObject({
       ok: false,
-      holder: { pid: process.pid, host: hostname(), program: 'first' },
+      error: { holder: { pid: process.pid, host: hostname(), program: 'first' } },
     });
     expect(runLockHolder(dir)).toMatchObject({ pid: process.pid, program: 'first' });
-    if (first.ok) first.lock.release();
+    if (first.ok) first.value.lock.release();
     expect(runLockHolder(dir)).toBeNull();
     expect(existsSync(join(dir, RUN_HOLDER_FILE))).toBe(false);
     const third = OrgRunLock.take(dir, { program: 'third' });
-    expect(third).toMatchObject({ ok: true, staleHolder: null });
-    if (third.ok) third.lock.release();
+    expect(third).toMatchObject({ ok: true, value: { staleHolder: null } });
+    if (third.ok) third.value.lock.release();
   });
 
   it(
@@ -74,8 +74,14 @@ describe('the org run lock', () => {
       expect(Date.now() - started).toBeLessThan(1000);
       expect(attempt.ok).toBe(false);
       if (attempt.ok) return;
-      expect(attempt.holder).toMatchObject({ pid: child.pid, host: hostname(), program: 'hold-lock test' });
-      expect(attempt.message).toContain(`pid ${child.pid} on ${hostname()}, since ${attempt.holder!.since}`);
+      expect(attempt.error.holder).toMatchObject({
+        pid: child.pid,
+        host: hostname(),
+        program: 'hold-lock test',
+      });
+      expect(attempt.error.message).toContain(
+        `pid ${child.pid} on ${hostname()}, since ${attempt.error.holder!.since}`,
+      );
     },
   );
 
@@ -86,8 +92,11 @@ describe('the org run lock', () => {
     await exited(child);
     expect(runLockHolder(dir)).toBeNull();
     const attempt = OrgRunLock.take(dir, { program: 'next run' });
-    expect(attempt).toMatchObject({ ok: true, staleHolder: { pid: child.pid, program: 'hold-lock test' } });
-    if (attempt.ok) attempt.lock.release();
+    expect(attempt).toMatchObject({
+      ok: true,
+      value: { staleHolder: { pid: child.pid, program: 'hold-lock test' } },
+    });
+    if (attempt.ok) attempt.value.lock.release();
   });
 
   it('lets exactly one of many processes starting together take it', { timeout: 60_000 }, async () => {

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import type { Result } from '../api/result';
 import { RunLockHolder } from '../api/run-schemas';
 import { writeFileAtomicUnflushed } from '../files/atomic-write';
 
@@ -18,9 +19,13 @@ export const RUN_HOLDER_FILE = '.lemming/run-holder.json';
 /** How long taking the lock waits out a program that is only looking at it (`runLockHolder`). */
 const TAKE_WAIT_MS = 250;
 
-export type RunLockAttempt =
-  | { ok: true; lock: OrgRunLock; staleHolder: RunLockHolder | null }
-  | { ok: false; holder: RunLockHolder | null; message: string };
+/** Why the lock was not taken: who holds it (null when that is not known), in a sentence. */
+export interface RunLockRefusal {
+  holder: RunLockHolder | null;
+  message: string;
+}
+
+export type RunLockAttempt = Result<{ lock: OrgRunLock; staleHolder: RunLockHolder | null }, RunLockRefusal>;
 
 export interface RunLockOptions {
   /** What is taking it, shown to a program that is refused: `lemming run`, `LeMMing Desktop`. */
@@ -62,7 +67,7 @@ export class OrgRunLock {
       db.close();
       if (!isBusy(error)) throw error;
       const holder = readHolder(orgPath);
-      return { ok: false, holder, message: heldMessage(holder) };
+      return { ok: false, error: { holder, message: heldMessage(holder) } };
     }
     const staleHolder = readHolder(orgPath);
     const holder: RunLockHolder = {
@@ -72,7 +77,7 @@ export class OrgRunLock {
       program: options.program,
     };
     writeFileAtomicUnflushed(join(orgPath, RUN_HOLDER_FILE), `${JSON.stringify(holder, null, 2)}\n`);
-    return { ok: true, lock: new OrgRunLock(db, orgPath, holder), staleHolder };
+    return { ok: true, value: { lock: new OrgRunLock(db, orgPath, holder), staleHolder } };
   }
 
   release(): void {
@@ -97,7 +102,7 @@ export function takeRunLockAhead(orgPath: string, options: RunLockOptions): RunL
   const attempt = OrgRunLock.take(orgPath, options);
   if (attempt.ok) {
     takenAhead.set(resolve(orgPath), attempt);
-    process.once('exit', () => attempt.lock.release());
+    process.once('exit', () => attempt.value.lock.release());
   }
   return attempt;
 }

@@ -50,7 +50,7 @@ describe('readResume', () => {
     expect(read.ok).toBe(true);
     if (!read.ok) return;
     expect(read.text).toBe(await readFile(resumePath('log_summarizer'), 'utf8'));
-    expect(read.resume.schedule).toMatchObject({ run_every_n_ticks: 5, phase_offset: 1 });
+    expect(read.value.schedule).toMatchObject({ run_every_n_ticks: 5, phase_offset: 1 });
     expect(read.raw.credits).toEqual({ max_credits: 350, soft_cap: 175 });
     expect(read.warnings).toEqual([]);
   });
@@ -59,7 +59,7 @@ describe('readResume', () => {
     const read = await readResume(org, 'nobody');
     expect(read).toMatchObject({
       ok: false,
-      problems: [{ file: 'agents/nobody/resume.json', message: 'agents/nobody has no resume.json' }],
+      error: [{ file: 'agents/nobody/resume.json', message: 'agents/nobody has no resume.json' }],
     });
   });
 
@@ -67,7 +67,7 @@ describe('readResume', () => {
     for (const folder of ['..', '../agents/human', 'a/b', 'a\\b', '', '.hidden']) {
       const read = await readResume(org, folder);
       expect(read.ok).toBe(false);
-      if (!read.ok) expect(read.problems[0]?.message).toMatch(/is not an agent folder name/);
+      if (!read.ok) expect(read.error[0]?.message).toMatch(/is not an agent folder name/);
     }
   });
 });
@@ -111,7 +111,7 @@ describe('updateResume', () => {
     ]);
     expect(updated).toEqual({
       ok: false,
-      problems: [
+      error: [
         {
           file: 'agents/decorated/resume.json',
           field: 'permissions.tools',
@@ -162,7 +162,7 @@ describe('updateResume', () => {
     const updated = await updateResume(org, 'decorated', [{ path: ['title', 'x'], value: 1 }]);
     expect(updated).toMatchObject({
       ok: false,
-      problems: [{ field: 'title.x', message: 'title is not an object or list', line: 4 }],
+      error: [{ field: 'title.x', message: 'title is not an object or list', line: 4 }],
     });
   });
 });
@@ -224,14 +224,14 @@ describe('createResumeText', () => {
     const created = createResumeText({ name: 'x y', title: 't' });
     expect(created.ok).toBe(false);
     if (!created.ok) {
-      expect(created.problems.map((problem) => problem.field)).toEqual([
+      expect(created.error.map((problem) => problem.field)).toEqual([
         'name',
         'instructions',
         'model',
         'permissions',
         'schedule',
       ]);
-      expect(created.problems[1]?.message).toBe('missing required field "instructions"');
+      expect(created.error[1]?.message).toBe('missing required field "instructions"');
     }
   });
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { ResultWith } from '../api/result';
 import { writeFileAtomic } from '../files/atomic-write';
 import { editJsonText, type JsonEdit } from '../files/json-edit';
 import { fileProblem, problemsFromIssues, syntaxProblem, type FileProblem } from '../files/json-problems';
@@ -24,9 +25,12 @@ export function agentFolderProblem(folder: string): string | null {
   return null;
 }
 
-export type ResumeCheck =
-  | { ok: true; raw: Record<string, unknown>; resume: Resume; warnings: FileProblem[] }
-  | { ok: false; raw: unknown; problems: FileProblem[] };
+/** A checked resume, or its problems; `raw` is the parsed JSON on either side (null when it is not JSON). */
+export type ResumeCheck = ResultWith<
+  Resume,
+  FileProblem[],
+  { raw: Record<string, unknown>; warnings: FileProblem[] }
+> & { raw: unknown };
 
 /** A resume is a page of settings and instructions; LeMMing's API takes at most 50 KB. */
 export const MAX_RESUME_BYTES = 1024 * 1024;
@@ -38,22 +42,22 @@ export const MAX_RESUME_BYTES = 1024 * 1024;
  */
 export function checkResumeText(text: string, file: string): ResumeCheck {
   const unfit = unfitTextProblem(text, file);
-  if (unfit) return { ok: false, raw: null, problems: [unfit] };
+  if (unfit) return { ok: false, error: [unfit], raw: null };
   const tree = parseJsonTree(text);
-  if (!tree.ok) return { ok: false, raw: null, problems: [syntaxProblem(file, tree.error)] };
+  if (!tree.ok) return { ok: false, error: [syntaxProblem(file, tree.error)], raw: null };
   const located = { text, root: tree.root };
   const result = ResumeSchema.safeParse(tree.value);
   if (!result.success) {
     return {
       ok: false,
+      error: problemsFromIssues(result.error.issues, file, tree.value, located),
       raw: tree.value,
-      problems: problemsFromIssues(result.error.issues, file, tree.value, located),
     };
   }
   return {
     ok: true,
     raw: tree.value as Record<string, unknown>,
-    resume: result.data,
+    value: result.data,
     warnings: lemmingCompatibilityWarnings(tree.value, file, located),
   };
 }
@@ -78,41 +82,28 @@ function unfitTextProblem(text: string, file: string): FileProblem | null {
   return null;
 }
 
-export type ResumeRead =
-  | {
-      ok: true;
-      file: string;
-      text: string;
-      raw: Record<string, unknown>;
-      resume: Resume;
-      warnings: FileProblem[];
-    }
-  | { ok: false; file: string; text: string | null; raw: unknown; problems: FileProblem[] };
+/** A resume file's check, with which file it is and its text (null when it could not be read). */
+export type ResumeRead = ResumeCheck & { file: string; text: string | null };
 
 /** Reads and validates `agents/<folder>/resume.json`. Never throws. */
 export async function readResume(orgPath: string, folder: string): Promise<ResumeRead> {
   const file = resumeFileOf(folder);
   const badFolder = agentFolderProblem(folder);
-  if (badFolder) return { ok: false, file, text: null, raw: null, problems: [fileProblem(file, badFolder)] };
+  if (badFolder) return { ok: false, error: [fileProblem(file, badFolder)], file, text: null, raw: null };
   const read = await readTextFile(join(orgPath, file));
   if (!read.found) {
     const message = read.missing ? `${agentPaths(folder).root} has no resume.json` : read.message;
-    return { ok: false, file, text: null, raw: null, problems: [fileProblem(file, message)] };
+    return { ok: false, error: [fileProblem(file, message)], file, text: null, raw: null };
   }
   const checked = checkResumeText(read.text, file);
   return { ...checked, file, text: read.text };
 }
 
-export type ResumeUpdate =
-  | {
-      ok: true;
-      text: string;
-      raw: Record<string, unknown>;
-      resume: Resume;
-      changed: boolean;
-      warnings: FileProblem[];
-    }
-  | { ok: false; problems: FileProblem[] };
+export type ResumeUpdate = ResultWith<
+  Resume,
+  FileProblem[],
+  { text: string; raw: Record<string, unknown>; changed: boolean; warnings: FileProblem[] }
+>;
 
 /**
  * Applies `change` to the resume's text, rewriting only the changed values so unknown fields and
@@ -126,7 +117,7 @@ export async function updateResume(
 ): Promise<ResumeUpdate> {
   const file = resumeFileOf(folder);
   const badFolder = agentFolderProblem(folder);
-  if (badFolder) return { ok: false, problems: [fileProblem(file, badFolder)] };
+  if (badFolder) return { ok: false, error: [fileProblem(file, badFolder)] };
   const path = join(orgPath, file);
 
   return runSerially(path, async () => {
@@ -134,7 +125,7 @@ export async function updateResume(
     if (!read.found)
       return {
         ok: false,
-        problems: [
+        error: [
           fileProblem(file, read.missing ? `${agentPaths(folder).root} has no resume.json` : read.message),
         ],
       };
@@ -143,23 +134,23 @@ export async function updateResume(
       const { message, path: editPath, line, column } = edited.error;
       return {
         ok: false,
-        problems: [{ file, field: editPath.map(String).join('.'), message, line, column }],
+        error: [{ file, field: editPath.map(String).join('.'), message, line, column }],
       };
     }
-    const checked = checkResumeText(edited.text, file);
-    if (!checked.ok) return { ok: false, problems: checked.problems };
+    const checked = checkResumeText(edited.value, file);
+    if (!checked.ok) return { ok: false, error: checked.error };
     if (edited.changed) {
       try {
-        await writeFileAtomic(path, edited.text);
+        await writeFileAtomic(path, edited.value);
       } catch (error) {
-        return { ok: false, problems: [fileProblem(file, `cannot write: ${(error as Error).message}`)] };
+        return { ok: false, error: [fileProblem(file, `cannot write: ${(error as Error).message}`)] };
       }
     }
     return {
       ok: true,
-      text: edited.text,
+      text: edited.value,
       raw: checked.raw,
-      resume: checked.resume,
+      value: checked.value,
       changed: edited.changed,
       warnings: checked.warnings,
     };
@@ -169,9 +160,7 @@ export async function updateResume(
 /** What a new resume is made from: anything ResumeSchema accepts (legacy shapes included). */
 export type ResumeDraft = Record<string, unknown>;
 
-export type CreatedResume =
-  | { ok: true; text: string; resume: Resume; warnings: FileProblem[] }
-  | { ok: false; problems: FileProblem[] };
+export type CreatedResume = ResultWith<Resume, FileProblem[], { text: string; warnings: FileProblem[] }>;
 
 /** LeMMing's field order, which its own files and tools use. */
 export const LEMMING_FIELD_ORDER: Record<string, readonly string[]> = {
@@ -202,7 +191,7 @@ export function createResumeText(draft: ResumeDraft): CreatedResume {
   const file = resumeFileOf(name || '<new agent>');
   const parsed = ResumeSchema.safeParse(draft);
   if (!parsed.success)
-    return { ok: false, problems: problemsFromIssues(parsed.error.issues, file, draft, null) };
+    return { ok: false, error: problemsFromIssues(parsed.error.issues, file, draft, null) };
 
   const resume = parsed.data;
   const described = resume.short_description?.trim()
@@ -210,8 +199,8 @@ export function createResumeText(draft: ResumeDraft): CreatedResume {
     : { ...resume, short_description: resume.title };
   const text = formatJsonDocument(ordered(described, ''));
   const checked = checkResumeText(text, file);
-  if (!checked.ok) return { ok: false, problems: checked.problems };
-  return { ok: true, text, resume: checked.resume, warnings: checked.warnings };
+  if (!checked.ok) return { ok: false, error: checked.error };
+  return { ok: true, text, value: checked.value, warnings: checked.warnings };
 }
 
 function ordered(value: Record<string, unknown>, at: string): Record<string, unknown> {

@@ -42,7 +42,7 @@ export type NextTickRead = Result<{ nextTick: number; exists: boolean }, FilePro
  */
 export async function readNextTick(orgPath: string): Promise<NextTickRead> {
   const read = await readConfigFile(orgPath, TICK_SPEC);
-  if (!read.ok) return { ok: false, error: read.problems };
+  if (!read.ok) return { ok: false, error: read.error };
   if (!read.exists) {
     const aside = await readTextFile(interruptedReplacementOf(join(orgPath, TICK_FILE)));
     const checked = aside.found ? checkConfigText(aside.text, TICK_SPEC) : null;

@@ -122,7 +122,7 @@ export class DiskImport {
       const sha256 = createHash('sha256').update(message.text).digest('hex');
       if (this.selectUnreadable.get(message.file) === sha256) return [];
       this.upsertUnreadable.run(message.file, sha256);
-      const { message: problem, line, column } = read.problem;
+      const { message: problem, line, column } = read.error;
       return [
         {
           kind: 'warning',

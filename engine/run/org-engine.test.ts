@@ -33,7 +33,11 @@ function events(engine: OrgEngine, filter: { kinds?: string[]; agents?: string[]
     rows.push(...page.rows);
     cursor = page.nextCursor;
   } while (cursor !== null);
-  return rows.map((row) => ({ ...row, event: JSON.parse(row.json) as Record<string, any> }));
+  // `kind` is the event's own; the list files a message under its entry's kind ("message:request").
+  return rows.map((row) => {
+    const event = JSON.parse(row.json) as Record<string, any>;
+    return { ...row, listedKind: row.kind, kind: event.kind as string, event };
+  });
 }
 
 const OUTBOX_NAME = /^\d{8}_[0-9a-f]{32}\.json$/;

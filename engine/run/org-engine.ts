@@ -224,11 +224,11 @@ export class OrgEngine {
    */
   static async open(options: EngineOptions): Promise<OrgEngine> {
     const attempt = options.claimRun ? OrgRunLock.take(options.orgPath, lockOptions(options)) : null;
-    if (attempt && !attempt.ok) throw new OrgBusyError(attempt.message, attempt.holder);
+    if (attempt && !attempt.ok) throw new OrgBusyError(attempt.error.message, attempt.error.holder);
     const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
     const opened = openTimeline(file);
     if (!opened.ok) {
-      attempt?.lock.release();
+      if (attempt?.ok) attempt.value.lock.release();
       throw new Error(opened.error.message);
     }
     const engine: OrgEngine = new OrgEngine(options.orgPath, opened.timeline, options, {
@@ -239,8 +239,8 @@ export class OrgEngine {
     try {
       await engine.secrets.refresh();
       if (attempt) {
-        engine.lock = attempt.lock;
-        await engine.recover(attempt.staleHolder);
+        engine.lock = attempt.value.lock;
+        await engine.recover(attempt.value.staleHolder);
       } else if ((await engine.claimRun()).ok) engine.releaseRun();
     } catch (error) {
       engine.close();
@@ -265,10 +265,10 @@ export class OrgEngine {
   async claimRun(): Promise<RunClaim> {
     if (this.lock) return { ok: true };
     const attempt = OrgRunLock.take(this.orgPath, lockOptions(this.options));
-    if (!attempt.ok) return { ok: false, holder: attempt.holder, message: attempt.message };
-    this.lock = attempt.lock;
+    if (!attempt.ok) return { ok: false, ...attempt.error };
+    this.lock = attempt.value.lock;
     try {
-      await this.recover(attempt.staleHolder);
+      await this.recover(attempt.value.staleHolder);
     } catch (error) {
       this.releaseRun();
       throw error;
@@ -499,7 +499,7 @@ export class OrgEngine {
         this.appendEvents([
           { kind: 'credit', entry: 'top_up', amount, reason, time: this.clock().toISOString(), tick, agent },
         ]);
-        return posted.balanceMicro;
+        return posted.ok ? posted.value : posted.error.balanceMicro;
       });
       const configWrites = await this.configFileWrites(agents, null);
       const owed = this.timeline.transaction(() => {
@@ -800,7 +800,7 @@ export class OrgEngine {
         turn.events.push({
           kind: 'warning',
           code: 'charge_refused',
-          message: posted.reason,
+          message: posted.error.reason,
           tick: turn.tick,
           agent: turn.agent,
           turn: turn.turnId,
@@ -816,7 +816,10 @@ export class OrgEngine {
 
   /** Every event goes through the redactor before it reaches the timeline. */
   private appendEvents(events: readonly KnownTimelineEvent[]): number[] {
-    return this.timeline.appendMany(events.map((event) => this.secrets.redactValue(event)));
+    // Without secrets there is nothing to redact, and the events are the engine's own: no copy needed.
+    return this.timeline.appendMany(
+      this.secrets.redactsNothing ? events : events.map((event) => this.secrets.redactValue(event)),
+    );
   }
 
   /** Every file the engine writes (outbox, memory, logs) goes through the redactor too. */
@@ -983,7 +986,7 @@ export class OrgEngine {
 
   private async readPolicyFile(): Promise<OrgPolicy> {
     const read = await readPolicy(this.orgPath);
-    if (!read.ok) throw new EngineInputError(read.problems);
+    if (!read.ok) throw new EngineInputError(read.error);
     return read.value;
   }
 
@@ -998,12 +1001,12 @@ export class OrgEngine {
       ...(read.ok
         ? {}
         : {
-            settingsProblem: `The approval settings cannot be read (${read.problems.map(formatProblem).join('; ')}), so every call asks first.`,
+            settingsProblem: `The approval settings cannot be read (${read.error.map(formatProblem).join('; ')}), so every call asks first.`,
           }),
       asker,
       async remember(agent, tool) {
         const updated = await updateApprovals(orgPath, [{ path: ['agents', agent, tool], value: 'always' }]);
-        if (!updated.ok) throw new Error(updated.problems.map(formatProblem).join('; '));
+        if (!updated.ok) throw new Error(updated.error.map(formatProblem).join('; '));
       },
       redact: (value) => this.secrets.redactValue(value),
       clock: this.clock,
@@ -1012,7 +1015,7 @@ export class OrgEngine {
 
   private async readCreditsFile(): Promise<CreditsFile> {
     const read = await readCredits(this.orgPath);
-    if (!read.ok) throw new EngineInputError(read.problems);
+    if (!read.ok) throw new EngineInputError(read.error);
     return read.value;
   }
 
@@ -1099,7 +1102,8 @@ export class OrgEngine {
             `cost_per_action changed in ${CREDITS_FILE} from ${fromMicros(before.costPerAction)} to ${entry.cost_per_action}`,
           );
         }
-        this.upsertCreditsSeen.run(agent, fileMicro, cost);
+        if (before?.creditsLeft !== fileMicro || before.costPerAction !== cost)
+          this.upsertCreditsSeen.run(agent, fileMicro, cost);
       }
     });
   }
@@ -1130,7 +1134,7 @@ export class OrgEngine {
       CREDITS_SPEC,
       Object.entries(patch).flatMap(([agent, fields]) => patchEdits(fields, [agent])),
     );
-    if (!credits.ok) throw new EngineInputError(credits.problems);
+    if (!credits.ok) throw new EngineInputError(credits.error);
     const writes: FileWrite[] = credits.changed
       ? [{ path: CREDITS_FILE, mode: 'write', content: credits.text }]
       : [];
@@ -1138,7 +1142,7 @@ export class OrgEngine {
       const tick = await planConfigEdit(this.orgPath, TICK_SPEC, [
         { path: ['current_tick'], value: nextTick },
       ]);
-      if (!tick.ok) throw new EngineInputError(tick.problems);
+      if (!tick.ok) throw new EngineInputError(tick.error);
       if (tick.changed) writes.push({ path: TICK_FILE, mode: 'write', content: tick.text });
     }
     return { writes, credits: credits.value };

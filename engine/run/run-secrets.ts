@@ -25,6 +25,11 @@ export class RunSecrets {
 
   readonly redactText = (text: string): string => this.redactor.redactText(text);
 
+  /** Whether there is no secret to redact, so redacting leaves every value as it is. */
+  get redactsNothing(): boolean {
+    return this.values.size === 0;
+  }
+
   redactValue<T>(value: T): T {
     return this.redactor.redactValue(value);
   }

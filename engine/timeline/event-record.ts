@@ -1,5 +1,6 @@
 import type { Result } from '../api/result';
 import { parseJsonText } from '../files/json-text';
+import { messageTimelineKind } from '../api/message-kind';
 import { OtherTimelineEvent, TimelineEventInput } from '../api/timeline-events';
 
 /** An event ready to be inserted: its indexed columns and its exact JSON text. */
@@ -82,11 +83,20 @@ function schemaProblem(value: unknown): string | null {
 
 function recordOf(event: TimelineEventInput, json: string): EventRecord {
   return {
-    kind: event.kind,
+    kind: indexedKind(event),
     agent: event.agent ?? null,
     tick: event.tick ?? null,
     runId: event.run ?? null,
     time: event.time ?? null,
     json,
   };
+}
+
+/** The kind the event is indexed (shown, filtered) by: a message event by its outbox entry's own kind. */
+export function indexedKind(event: TimelineEventInput): string {
+  if (event.kind !== 'message') return event.kind;
+  const entry = (event as { entry?: unknown }).entry;
+  return entry !== null && typeof entry === 'object'
+    ? messageTimelineKind((entry as { kind?: unknown }).kind)
+    : 'message';
 }

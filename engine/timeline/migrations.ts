@@ -1,4 +1,5 @@
 import { creditsFileSeenMigration, engineStateMigration } from './engine-state-migration';
+import { eventCountsMigration } from './event-counts-migration';
 import { humanInboxMigration } from './human-inbox-migration';
 import type { Migration } from './migrate';
 
@@ -78,4 +79,5 @@ export const timelineMigrations: readonly Migration[] = [
   },
   creditsFileSeenMigration,
   humanInboxMigration,
+  eventCountsMigration,
 ];

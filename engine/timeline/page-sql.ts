@@ -7,10 +7,21 @@ export interface PageSqlOptions {
   cursor: number | null;
   /** Only events with seq at most this (export: a stable end point). */
   upTo?: number;
-  /** Rows to fetch. */
+  /** Rows to fetch; -1 for all of them. */
   limit: number;
-  /** Seqs that every event of the filter's tick range lies between, so index walks stay short. */
-  seqWindow?: { from: number; to: number };
+  /** Matching rows to skip before the first one fetched (seek by position). */
+  offset?: number;
+  /**
+   * `seq` fetches only the seqs, so a count or an offset walks the indexes without reading events
+   * (the unfiltered walk uses events_by_seq_agent, which is far smaller than the table).
+   */
+  columns?: 'row' | 'seq';
+  /**
+   * Seqs that every event of the filter's tick range lies between, so index walks stay short. When
+   * `exact`, every seq in it is one of those events, so the tick and run conditions are left out and
+   * the walk stays inside an index that has neither (an agent and kind filter: events_by_agent_kind).
+   */
+  seqWindow?: { from: number; to: number; exact?: boolean };
   /** Page a tick-range-only filter through the tick index, for a range whose events are scattered. */
   viaTickIndex?: boolean;
   /**
@@ -55,46 +66,63 @@ export function buildPageSql(filter: TimelineFilter, options: PageSqlOptions): P
   const agents = distinct(filter.agents);
   const kinds = distinct(filter.kinds);
   const search = filter.text === undefined ? null : searchQueryOf(filter.text);
+  const seqOnly = options.columns === 'seq';
+  const limit = limitOf(options);
 
   if (search !== null) {
     const byIndex = agentKindIndex(agents, kinds);
+    const rowConditions = shared(filter, 'e.', options);
     const conditions = [
       { sql: 'events_search MATCH ?', params: [search] },
       ...seqConditions('s.rowid', options),
       byIndex ? { sql: 'f.seq = s.rowid', params: [] } : null,
       inList('f.agent', agents),
       inList('f.kind', kinds),
-      ...shared(filter, 'e.'),
+      ...rowConditions,
     ];
-    // Agents and kinds are checked in their small covering index before the event row is read.
+    // Agents and kinds are checked in their small covering index before the event row is read; a
+    // count or a seek by position that checks nothing else never reads the event rows.
     const filterJoin = byIndex ? ` CROSS JOIN events f INDEXED BY ${byIndex}` : '';
+    const rowJoin = seqOnly && rowConditions.length === 0 ? '' : ' CROSS JOIN events e ON e.seq = s.rowid';
     return finish(
-      `SELECT ${SEARCH_COLUMNS} FROM events_search s${filterJoin} CROSS JOIN events e ON e.seq = s.rowid` +
+      `SELECT ${seqOnly ? 's.rowid AS seq' : SEARCH_COLUMNS} FROM events_search s${filterJoin}${rowJoin}` +
         where(conditions) +
-        ` ORDER BY s.rowid ${order} LIMIT ?`,
+        ` ORDER BY s.rowid ${order}${limit.sql}`,
       conditions,
-      options.limit,
+      limit.params,
     );
   }
 
   if (options.viaTickIndex && agents.length === 0 && kinds.length === 0 && filter.runId === undefined) {
-    const conditions = [...shared(filter, ''), ...seqConditions('seq', { ...options, seqWindow: undefined })];
+    const conditions = [
+      ...shared(filter, '', options),
+      ...seqConditions('seq', { ...options, seqWindow: undefined }),
+    ];
     return finish(
-      `SELECT ${COLUMNS} FROM events WHERE seq IN (SELECT seq FROM events INDEXED BY events_by_tick${where(conditions)} ` +
-        `ORDER BY seq ${order} LIMIT ?) ORDER BY seq ${order}`,
+      `SELECT ${seqOnly ? 'seq' : COLUMNS} FROM events WHERE seq IN (SELECT seq FROM events INDEXED BY events_by_tick${where(conditions)} ` +
+        `ORDER BY seq ${order}${limit.sql}) ORDER BY seq ${order}`,
       conditions,
-      options.limit,
+      limit.params,
     );
   }
 
-  const base = [...seqConditions('seq', options), ...shared(filter, '')];
+  const base = [...seqConditions('seq', options), ...shared(filter, '', options)];
   const armKinds = agents.length > 0 && kinds.length === 0 ? (options.everyKind ?? []) : kinds;
   const arms = mergedArms(agents, armKinds).map((arm) => [...base, ...arm]);
+  const pairArms = agents.length * armKinds.length > 0 && agents.length * armKinds.length <= MAX_MERGED_ARMS;
+  // One agent and kind per arm, within an exact seq window: the pair's index walks only the rows it
+  // returns (left to itself, SQLite may walk the kind's index and check each row's agent).
+  const source =
+    seqOnly && arms.length === 1 && agents.length === 0 && armKinds.length === 0
+      ? 'events INDEXED BY events_by_seq_agent'
+      : pairArms && options.seqWindow?.exact
+        ? 'events INDEXED BY events_by_agent_kind'
+        : 'events';
   const select = (conditions: (Condition | null)[]): string =>
-    `SELECT ${COLUMNS} FROM events${where(conditions)}`;
+    `SELECT ${seqOnly ? 'seq' : COLUMNS} FROM ${source}${where(conditions)}`;
   return {
-    sql: `${arms.map(select).join(' UNION ALL ')} ORDER BY seq ${order} LIMIT ?`,
-    params: [...arms.flatMap(paramsOf), options.limit],
+    sql: `${arms.map(select).join(' UNION ALL ')} ORDER BY seq ${order}${limit.sql}`,
+    params: [...arms.flatMap(paramsOf), ...limit.params],
   };
 }
 
@@ -141,8 +169,9 @@ function seqConditions(column: string, options: PageSqlOptions): Condition[] {
   return conditions;
 }
 
-function shared(filter: TimelineFilter, prefix: string): Condition[] {
+function shared(filter: TimelineFilter, prefix: string, options: PageSqlOptions): Condition[] {
   const conditions: Condition[] = [];
+  if (options.seqWindow?.exact) return conditions;
   if (filter.runId !== undefined) conditions.push({ sql: `${prefix}run_id = ?`, params: [filter.runId] });
   if (filter.tickFrom !== undefined)
     conditions.push({ sql: `${prefix}tick >= ?`, params: [filter.tickFrom] });
@@ -165,8 +194,14 @@ function paramsOf(conditions: (Condition | null)[]): (string | number)[] {
   return conditions.flatMap((condition) => condition?.params ?? []);
 }
 
-function finish(sql: string, conditions: (Condition | null)[], limit: number): PageSql {
-  return { sql, params: [...paramsOf(conditions), limit] };
+function finish(sql: string, conditions: (Condition | null)[], limitParams: number[]): PageSql {
+  return { sql, params: [...paramsOf(conditions), ...limitParams] };
+}
+
+function limitOf(options: PageSqlOptions): { sql: string; params: number[] } {
+  return options.offset
+    ? { sql: ' LIMIT ? OFFSET ?', params: [options.limit, options.offset] }
+    : { sql: ' LIMIT ?', params: [options.limit] };
 }
 
 function distinct(values: string[] | undefined): string[] {

@@ -24,7 +24,8 @@ export class SearchIndex {
       this.indexBatch = null;
       return;
     }
-    const selectAfter = db.prepare('SELECT seq, json FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
+    // `LIMIT +?`: see PLAN_FREE_PARAMETER in sqlite.ts.
+    const selectAfter = db.prepare('SELECT seq, json FROM events WHERE seq > ? ORDER BY seq LIMIT +?');
     const insertText = db.prepare('INSERT INTO events_search (rowid, text) VALUES (?, ?)');
     const advance = db.prepare('UPDATE search_progress SET indexed_through = ? WHERE id = 1');
     this.indexBatch = db.transaction((): number => {

@@ -149,6 +149,42 @@ describe.each(['engine order', 'scattered'] as const)('keyset paging, ticks in %
     }
   }
 
+  for (const [name, filter] of Object.entries(FILTERS)) {
+    it(`${name}: the total, and a page at any position, as the whole result lists them`, () => {
+      const expected = expectedSeqs(events, filter, 'desc');
+      const total = expected.length;
+      expect(timeline.page({ ...filter, limit: 1, withTotal: true })).toMatchObject({ total, position: 0 });
+      const positions = [
+        0,
+        1,
+        Math.floor(total / 3),
+        Math.floor(total / 2),
+        total - 20,
+        total - 1,
+        total + 5,
+      ];
+      for (const position of positions.filter((value) => value >= 0)) {
+        const page = timeline.page({ ...filter, position, limit: 20, withTotal: true });
+        // Past the end, the page is the last rows.
+        const start = Math.max(0, Math.min(position, total - 20));
+        expect(
+          page.rows.map((row) => row.seq),
+          `position ${position}`,
+        ).toEqual(expected.slice(start, start + 20));
+        expect(page.total).toBe(total);
+        expect(page.position).toBe(start);
+      }
+      // A page read from a cursor says where it is.
+      for (const index of [5, Math.floor(total / 2), total - 3].filter(
+        (value) => value > 0 && value < total,
+      )) {
+        const page = timeline.page({ ...filter, cursor: expected[index - 1]!, limit: 5, withTotal: true });
+        expect(page.rows[0]?.seq).toBe(expected[index]);
+        expect(page.position, `cursor before index ${index}`).toBe(index);
+      }
+    });
+  }
+
   it('sanity: the filters above select something, and different things', () => {
     const sizes = Object.values(FILTERS).map((filter) => expectedSeqs(events, filter, 'desc').length);
     expect(sizes.filter((size) => size > 37).length).toBeGreaterThan(10);

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { recordFromEvent, recordFromLine, type EventRecord } from './event-record';
 import type { TimelineEventInput } from '../api/timeline-events';
+import { MESSAGE_KIND_PREFIX } from '../api/message-kind';
 import { TimelineFilter, TimelineQuery, type TimelineEvent } from '../api/timeline-schemas';
 import { readJsonlLines } from './jsonl-lines';
 import { timelineMigrations } from './migrations';
@@ -18,6 +19,10 @@ export interface StoredPage {
   rows: TimelineEvent[];
   /** Cursor for the next page, or null when this page reached the end. */
   nextCursor: number | null;
+  /** With `withTotal`: how many events match the filters. */
+  total?: number;
+  /** With `withTotal` on a `desc` page: how many matching events are newer than its first row. */
+  position?: number;
 }
 
 export interface OpenTimelineOptions {
@@ -58,6 +63,8 @@ const SCATTERED_TICKS_FACTOR = 4;
 interface SeqWindow {
   from: number;
   to: number;
+  /** Every seq from `from` to `to` is an event of the range, so its filter needs no other check. */
+  exact?: boolean;
 }
 
 /** Distinct page query shapes kept prepared; a UI uses a handful, so this only bounds odd callers. */
@@ -76,6 +83,12 @@ export class TimelineStore {
   private readonly insertEvent: Database.Statement | null;
   private readonly recordTick: Database.Statement | null;
   private readonly recordRun: Database.Statement | null;
+  private readonly addToCount: Database.Statement | null;
+  private readonly insertCount: Database.Statement | null;
+  private readonly selectSeqRange: Database.Statement;
+  private readonly selectRunEvents: Database.Statement;
+  private readonly selectMessageKinds: Database.Statement;
+  private readonly readPage: (query: TimelineQuery) => StoredPage;
   private readonly selectTickWindow: Database.Statement;
   private readonly selectRunWindow: Database.Statement;
   private readonly selectKinds: Database.Statement;
@@ -110,8 +123,23 @@ export class TimelineStore {
            ON CONFLICT (run_id) DO UPDATE SET first_seq = min(first_seq, excluded.first_seq),
              last_seq = max(last_seq, excluded.last_seq), events = events + excluded.events`,
         );
+    this.addToCount = readonly
+      ? null
+      : db.prepare('UPDATE event_counts SET events = events + ? WHERE kind = ? AND agent IS ?');
+    this.insertCount = readonly
+      ? null
+      : db.prepare('INSERT INTO event_counts (events, kind, agent) VALUES (?, ?, ?)');
+    // Separate subqueries: min and max of the rowid are one b-tree step each, but not when asked together.
+    this.selectSeqRange = db.prepare(
+      `SELECT (SELECT min(seq) FROM events) AS first, (SELECT max(seq) FROM events) AS last,
+         (SELECT coalesce(sum(events), 0) FROM event_counts) AS events`,
+    );
+    this.selectMessageKinds = db
+      .prepare('SELECT DISTINCT kind FROM event_counts WHERE kind >= ? AND kind < ?')
+      .pluck();
+    this.selectRunEvents = db.prepare('SELECT events FROM event_runs WHERE run_id = ?').pluck();
     this.selectRunWindow = db.prepare(
-      'SELECT first_seq AS "from", last_seq AS "to" FROM event_runs WHERE run_id = ?',
+      'SELECT first_seq AS "from", last_seq AS "to", events FROM event_runs WHERE run_id = ?',
     );
     // One index seek past the previous kind per distinct kind, not a scan of the events.
     this.selectKinds = db
@@ -134,13 +162,15 @@ export class TimelineStore {
     this.insertRecords = db.transaction((records: EventRecord[]) => {
       const seqs = records.map((record) => this.insertRecord(record));
       this.recordSpans(records, seqs);
+      this.recordCounts(records);
       return seqs;
     });
     // One read transaction, so the kinds an agent filter merges over are those of the events it reads.
-    this.fetch = db.transaction((filter: TimelineFilter, options: PageSqlOptions) => {
-      const pageSql = this.pageSql(filter, options);
-      return pageSql ? (this.pageStatements.get(pageSql.sql).all(...pageSql.params) as TimelineEvent[]) : [];
-    });
+    this.fetch = db.transaction((filter: TimelineFilter, options: PageSqlOptions) =>
+      this.fetchNow(filter, options),
+    );
+    // The count, the seek and the rows of a page are read in one transaction, so they agree.
+    this.readPage = db.transaction((query: TimelineQuery) => this.readPageNow(query));
     this.search = new SearchIndex(db, readonly, BULK_BATCH_SIZE);
   }
 
@@ -177,19 +207,15 @@ export class TimelineStore {
     return this.search.unindexedCount();
   }
 
-  /** A page of events; with a text filter, a writable store first catches its search index up. */
+  /**
+   * A page of events; with a text filter, a writable store first catches its search index up. With
+   * `position`, the page starts that many matching rows below the newest (seekPosition); with
+   * `withTotal`, it also says how many events match and where its first row is.
+   */
   page(query: TimelineQuery = {}): StoredPage {
     const parsed = TimelineQuery.parse(query);
     this.catchUpSearchFor(parsed);
-    const limit = parsed.limit ?? DEFAULT_PAGE_LIMIT;
-    const rows = this.fetch(parsed, {
-      direction: parsed.direction ?? 'desc',
-      cursor: parsed.cursor ?? null,
-      limit: limit + 1,
-    });
-    const hasMore = rows.length > limit;
-    if (hasMore) rows.pop();
-    return { rows, nextCursor: hasMore ? rows.at(-1)!.seq : null };
+    return this.readPage(parsed);
   }
 
   /** SQLite's plan for the first page of `query`, one step per line: for diagnosing slow filters. */
@@ -321,11 +347,169 @@ export class TimelineStore {
     for (const [run, span] of runs) this.recordRun!.run(run, span.first, span.last, span.events);
   }
 
+  private fetchNow(filter: TimelineFilter, options: PageSqlOptions): TimelineEvent[] {
+    const pageSql = this.pageSql(filter, options);
+    return pageSql ? (this.pageStatements.get(pageSql.sql).all(...pageSql.params) as TimelineEvent[]) : [];
+  }
+
+  /** Adds the batch's events to the counts per agent and kind. */
+  private recordCounts(records: EventRecord[]): void {
+    const counts = new Map<string, { kind: string; agent: string | null; events: number }>();
+    for (const record of records) {
+      const key = JSON.stringify([record.kind, record.agent]);
+      const count = counts.get(key);
+      if (count) count.events += 1;
+      else counts.set(key, { kind: record.kind, agent: record.agent, events: 1 });
+    }
+    for (const { kind, agent, events } of counts.values()) {
+      if (this.addToCount!.run(events, kind, agent).changes === 0) this.insertCount!.run(events, kind, agent);
+    }
+  }
+
+  private readPageNow(parsed: TimelineQuery): StoredPage {
+    const direction = parsed.direction ?? 'desc';
+    const limit = parsed.limit ?? DEFAULT_PAGE_LIMIT;
+    const total = parsed.withTotal || parsed.position !== undefined ? this.countNow(parsed, null) : undefined;
+    const seek = direction === 'desc' && parsed.position !== undefined;
+    const position = seek ? Math.max(0, Math.min(parsed.position!, total! - limit)) : undefined;
+    const cursor = seek ? this.cursorAtNow(parsed, position!, total!) : (parsed.cursor ?? null);
+    const rows = this.fetchNow(parsed, { direction, cursor, limit: limit + 1 });
+    const hasMore = rows.length > limit;
+    if (hasMore) rows.pop();
+    const page: StoredPage = { rows, nextCursor: hasMore ? rows.at(-1)!.seq : null };
+    if (!parsed.withTotal) return page;
+    page.total = total;
+    if (direction === 'desc') {
+      page.position =
+        position ??
+        (cursor === null || rows.length === 0 ? 0 : this.newerThanNow(parsed, rows[0]!.seq, total!));
+    }
+    return page;
+  }
+
+  /** The desc cursor (one past the seq) of the row `position` rows below the newest matching one. */
+  private cursorAtNow(filter: TimelineFilter, position: number, total: number): number | null {
+    if (position === 0 || total === 0) return null;
+    const newest = this.newestOfContiguous(filter);
+    if (newest !== null) return newest - position + 1;
+    // Otherwise walk the filter's indexes from the nearer end, reading seqs only.
+    const fromNewest = position <= total / 2;
+    const pageSql = this.pageSql(filter, {
+      direction: fromNewest ? 'desc' : 'asc',
+      cursor: null,
+      limit: 1,
+      offset: fromNewest ? position : total - 1 - position,
+      columns: 'seq',
+    });
+    const seq = pageSql
+      ? (this.pageStatements
+          .get(pageSql.sql)
+          .pluck()
+          .get(...pageSql.params) as number | undefined)
+      : undefined;
+    return seq === undefined ? null : seq + 1;
+  }
+
+  /**
+   * The newest matching seq when the matching events are every seq up to it from some oldest one, so
+   * a position is a distance from it: no filter and no gap (seqs are handed out one by one), or a tick
+   * range or run written together (an exact seq window); else null.
+   */
+  private newestOfContiguous(filter: TimelineFilter): number | null {
+    if (isUnfiltered(filter)) {
+      const range = this.selectSeqRange.get() as {
+        first: number | null;
+        last: number | null;
+        events: number;
+      };
+      if (range.first === null || range.last === null) return null;
+      return range.last - range.first + 1 === range.events ? range.last : null;
+    }
+    if (filter.agents?.length || filter.kinds?.length || filter.text !== undefined) return null;
+    const window = this.seqWindowOptions(filter);
+    return window !== 'no events' && window.seqWindow?.exact ? window.seqWindow.to : null;
+  }
+
+  /** How many events match `filter` (with `after`: only those with a greater seq). */
+  private countNow(filter: TimelineFilter, after: number | null): number {
+    const ticks = filter.tickFrom !== undefined || filter.tickTo !== undefined;
+    const narrowed = ticks || filter.runId !== undefined || filter.text !== undefined;
+    if (after === null && !narrowed) return this.countByAgentKind(filter);
+    if (after === null && ticks && isUnfiltered({ ...filter, tickFrom: undefined, tickTo: undefined })) {
+      const window = this.selectTickWindow.get(
+        filter.tickFrom ?? Number.MIN_SAFE_INTEGER,
+        filter.tickTo ?? Number.MAX_SAFE_INTEGER,
+      ) as { events: number | null };
+      return window.events ?? 0;
+    }
+    if (after === null && filter.runId !== undefined && isUnfiltered({ ...filter, runId: undefined })) {
+      return (this.selectRunEvents.get(filter.runId) as number | undefined) ?? 0;
+    }
+    const pageSql = this.pageSql(filter, { direction: 'asc', cursor: after, limit: -1, columns: 'seq' });
+    if (!pageSql) return 0;
+    return this.pageStatements
+      .get(`SELECT count(*) FROM (${pageSql.sql})`)
+      .pluck()
+      .get(...pageSql.params) as number;
+  }
+
+  /** Matching events newer than `seq`, counted on the side of it that holds fewer events. */
+  private newerThanNow(filter: TimelineFilter, seq: number, total: number): number {
+    const newest = this.newestOfContiguous(filter);
+    if (newest !== null) return newest - seq;
+    return seq >= this.latestSeq() / 2 ? this.countNow(filter, seq) : total - this.countUpTo(filter, seq);
+  }
+
+  /** Matching events with seq at most `seq`. */
+  private countUpTo(filter: TimelineFilter, seq: number): number {
+    const pageSql = this.pageSql(filter, {
+      direction: 'asc',
+      cursor: null,
+      upTo: seq,
+      limit: -1,
+      columns: 'seq',
+    });
+    if (!pageSql) return 0;
+    return this.pageStatements
+      .get(`SELECT count(*) FROM (${pageSql.sql})`)
+      .pluck()
+      .get(...pageSql.params) as number;
+  }
+
+  /** An agent/kind filter's size: a sum over the matching rows of event_counts. */
+  private countByAgentKind(filter: TimelineFilter): number {
+    const agents = [...new Set(filter.agents ?? [])];
+    const kinds = [...new Set(this.withMessageFamily(filter).kinds ?? [])];
+    const conditions = [
+      ...(kinds.length ? [`kind IN (${kinds.map(() => '?').join(', ')})`] : []),
+      ...(agents.length ? [`agent IN (${agents.map(() => '?').join(', ')})`] : []),
+    ];
+    const sql = `SELECT coalesce(sum(events), 0) FROM event_counts${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
+    return this.pageStatements
+      .get(sql)
+      .pluck()
+      .get(...kinds, ...agents) as number;
+  }
+
   /** The SQL that serves a page, or null when the filter's tick range or run holds no events at all. */
   private pageSql(filter: TimelineFilter, options: PageSqlOptions): PageSql | null {
     const window = this.seqWindowOptions(filter);
     if (window === 'no events') return null;
-    return buildPageSql(filter, { ...options, ...window, ...this.kindOptions(filter) });
+    return buildPageSql(this.withMessageFamily(filter), {
+      ...options,
+      ...window,
+      ...this.kindOptions(filter),
+    });
+  }
+
+  /**
+   * A filter for kind `message` finds every message, whatever kind its outbox entry gave itself (each
+   * `message:<kind>` the timeline holds, found in event_counts); `message:<kind>` finds only those.
+   */
+  private withMessageFamily(filter: TimelineFilter): TimelineFilter {
+    if (!filter.kinds?.includes('message')) return filter;
+    const own = this.selectMessageKinds.all(MESSAGE_KIND_PREFIX, nextPrefix(MESSAGE_KIND_PREFIX)) as string[];
+    return own.length === 0 ? filter : { ...filter, kinds: [...filter.kinds, ...own] };
   }
 
   private kindOptions(filter: TimelineFilter): Pick<PageSqlOptions, 'everyKind'> {
@@ -347,13 +531,15 @@ export class TimelineStore {
     const seqWindow = {
       from: Math.max(run.from, ticks.seqWindow.from),
       to: Math.min(run.to, ticks.seqWindow.to),
+      exact: !!run.exact && !!ticks.seqWindow.exact,
     };
     return seqWindow.from > seqWindow.to ? 'no events' : { seqWindow, viaTickIndex: ticks.viaTickIndex };
   }
 
   private runWindow(runId: string): SeqWindow | 'no events' {
-    const window = this.selectRunWindow.get(runId) as SeqWindow | undefined;
-    return window ?? 'no events';
+    const window = this.selectRunWindow.get(runId) as (SeqWindow & { events: number }) | undefined;
+    if (!window) return 'no events';
+    return { from: window.from, to: window.to, exact: window.to - window.from + 1 === window.events };
   }
 
   private tickWindow(
@@ -370,7 +556,7 @@ export class TimelineStore {
     };
     if (window.from === null) return 'no events';
     return {
-      seqWindow: { from: window.from, to: window.to },
+      seqWindow: { from: window.from, to: window.to, exact: window.to - window.from + 1 === window.events },
       viaTickIndex: window.to - window.from + 1 > SCATTERED_TICKS_FACTOR * window.events,
     };
   }
@@ -378,6 +564,23 @@ export class TimelineStore {
   private assertWritable(action: string): void {
     if (this.readonly) throw new TimelineReadOnlyError(`Cannot ${action}: ${this.file} is open read-only.`);
   }
+}
+
+/** The smallest string after every string that starts with `prefix`. */
+function nextPrefix(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/** True when the filter narrows nothing but agents and kinds it does not name (an empty list is no filter). */
+function isUnfiltered(filter: TimelineFilter): boolean {
+  return (
+    !filter.agents?.length &&
+    !filter.kinds?.length &&
+    filter.text === undefined &&
+    filter.tickFrom === undefined &&
+    filter.tickTo === undefined &&
+    filter.runId === undefined
+  );
 }
 
 /** Another connection keeps the file in WAL mode: that is fine, so this never waits or fails. */

@@ -119,7 +119,7 @@ export const createAgentTool: ToolSpec = {
     });
     if (!created.ok)
       return toolFailure(
-        `Cannot create agent '${args.name}': ${created.problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ')}`,
+        `Cannot create agent '${args.name}': ${created.error.map((problem) => `${problem.field}: ${problem.message}`).join('; ')}`,
       );
     await mkdir(join(folder, 'workspace'), { recursive: true });
     await writeFileAtomic(join(folder, 'resume.json'), created.text);

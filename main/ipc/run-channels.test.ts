@@ -144,7 +144,8 @@ describe('timeline channels', () => {
 
     const messages = await tail(harness, 0, { agents: ['researcher'], kinds: ['message'] });
     expect(messages.length).toBeGreaterThan(0);
-    expect(messages.every((row) => row.agent === 'researcher' && row.kind === 'message')).toBe(true);
+    // "message" lists every message, each under its entry's own kind ("message:report").
+    expect(messages.every((row) => row.agent === 'researcher' && /^message(:|$)/.test(row.kind))).toBe(true);
     expect(messages[0]!.summary).toMatch(/^\S+ to manager: /);
     const tick2 = await tail(harness, 0, { tickFrom: 2, tickTo: 2 });
     expect(new Set(tick2.map((row) => row.tick))).toEqual(new Set([2]));

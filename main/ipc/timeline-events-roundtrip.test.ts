@@ -6,6 +6,7 @@ import {
   TimelineEventInput,
 } from '../../engine/api/timeline-events';
 import { EVENT_SAMPLES } from '../../engine/app/test-support/timeline-event-samples';
+import { indexedKind } from '../../engine/timeline/event-record';
 import { DEMO_ORG, ipcHarnesses, valueOf } from './test-support/ipc-harness';
 
 const harnesses = ipcHarnesses();
@@ -33,7 +34,11 @@ describe('timeline events through IPC', () => {
     const page = valueOf<{ rows: { seq: number; kind: string; summary: string }[] }>(
       await harness.dispatch('timeline.page', { direction: 'asc', cursor: seqs[0]! - 1, limit: 1000 }),
     );
-    expect(page.rows.map((row) => row.kind)).toEqual(appended.map((event) => event.kind));
+    // Listed by their own kind; a message by its entry's kind when that is not "message".
+    expect(page.rows.map((row) => row.kind)).toEqual(appended.map((event) => indexedKind(event)));
+    expect(page.rows.find((row) => row.seq === seqs[KNOWN_EVENT_KINDS.indexOf('message')])?.kind).toBe(
+      'message:request',
+    );
 
     for (const [index, event] of appended.entries()) {
       const stored = valueOf<{ kind: string; json: string }>(
@@ -64,7 +69,7 @@ describe('timeline events through IPC', () => {
       for (let tick = 0; tick < 3; tick += 1) valueOf(await harness.dispatch('run.step', {}));
       valueOf(await harness.dispatch('credits.topUp', { agent: 'writer', amount: 2 }));
       const rows = harness.host.current()!.engine.timeline.page({ direction: 'asc', limit: 1000 }).rows;
-      const kinds = new Set(rows.map((row) => row.kind));
+      const kinds = new Set(rows.map((row) => (JSON.parse(row.json) as { kind: string }).kind));
       expect([...kinds].filter((kind) => !(KNOWN_EVENT_KINDS as readonly string[]).includes(kind))).toEqual(
         [],
       );

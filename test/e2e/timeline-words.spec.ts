@@ -32,7 +32,7 @@ test('one event is "1 event", and its time is local with how long ago', async ({
   const time = twoHoursAgo();
   await openTimelineOf(lemming, [{ kind: 'model_call', agent: 'writer', tick: 1, time, text: 'thinking' }]);
   const { page } = lemming;
-  await expect(page.locator('.timeline-status')).toHaveText('1 event recorded; 1 loaded around you');
+  await expect(page.locator('.timeline-status')).toHaveText('1 event recorded');
 
   const row = page.getByRole('list', { name: 'Events' }).getByRole('button').first();
   await expect(row.locator('.kind')).toHaveText('model call');

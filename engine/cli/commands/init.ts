@@ -16,9 +16,9 @@ export const initCommand: Command = {
       ...(name ? { name } : {}),
       force: values['into-existing'] === true,
     });
-    if (!result.ok) throw new CliFailure(result.problems.map((problem) => problem.message).join('\n'));
+    if (!result.ok) throw new CliFailure(result.error.map((problem) => problem.message).join('\n'));
     io.stdout.write(
-      `created an org in ${result.path}${result.kept.length > 0 ? ` (kept ${result.kept.length} existing files)` : ''}\n`,
+      `created an org in ${result.value.path}${result.value.kept.length > 0 ? ` (kept ${result.value.kept.length} existing files)` : ''}\n`,
     );
     return EXIT_OK;
   },

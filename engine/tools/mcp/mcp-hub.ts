@@ -44,7 +44,7 @@ export class McpHub {
   async sync(policy: OrgPolicy): Promise<void> {
     const read = await readMcpConfig(this.orgPath);
     if (!read.ok) {
-      this.problems = read.problems;
+      this.problems = read.error;
       return;
     }
     this.problems = [];

@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
+import type { Result } from '../../api/result';
 import { compareCodePoints } from '../../org/discover';
 import { parseSkillFile } from './parse-skill-file';
 import { SKILL_FILE, type Skill, type SkillProblem } from './skill';
@@ -38,10 +39,10 @@ export async function loadSkills(orgPath: string, agentFolder: string): Promise<
     if (!entry.isDirectory()) continue;
     const read = await readSkillText(join(folder, entry.name, SKILL_FILE));
     if (!read.ok) {
-      problems.push({ severity: read.severity, file, field: '', message: read.message });
+      problems.push({ severity: read.error.severity, file, field: '', message: read.error.message });
       continue;
     }
-    const parsed = parseSkillFile(read.text, { folder: entry.name, file });
+    const parsed = parseSkillFile(read.value, { folder: entry.name, file });
     problems.push(...parsed.problems);
     if (!parsed.skill) continue;
     const owner = owners.get(parsed.skill.name);
@@ -71,28 +72,34 @@ function skillFolderEntries(folder: string): Dirent[] {
   }
 }
 
-type SkillText =
-  { ok: true; text: string } | { ok: false; severity: SkillProblem['severity']; message: string };
+/** A skill file's text, or why it is skipped (a warning) or refused (an error). */
+type SkillText = Result<string, Pick<SkillProblem, 'severity' | 'message'>>;
 
 async function readSkillText(path: string): Promise<SkillText> {
   const info = lstatSync(path, { throwIfNoEntry: false }) ?? null;
-  if (!info) return { ok: false, severity: 'warning', message: `skipped: the folder has no ${SKILL_FILE}` };
+  if (!info)
+    return { ok: false, error: { severity: 'warning', message: `skipped: the folder has no ${SKILL_FILE}` } };
   if (info.isSymbolicLink())
-    return { ok: false, severity: 'error', message: `${SKILL_FILE} is a link; it must be a real file` };
-  if (!info.isFile()) return { ok: false, severity: 'error', message: `${SKILL_FILE} is not a file` };
+    return {
+      ok: false,
+      error: { severity: 'error', message: `${SKILL_FILE} is a link; it must be a real file` },
+    };
+  if (!info.isFile())
+    return { ok: false, error: { severity: 'error', message: `${SKILL_FILE} is not a file` } };
   if (info.size > MAX_SKILL_FILE_BYTES)
     return {
       ok: false,
-      severity: 'error',
-      message: `${SKILL_FILE} is ${info.size} bytes; at most ${MAX_SKILL_FILE_BYTES} are read`,
+      error: {
+        severity: 'error',
+        message: `${SKILL_FILE} is ${info.size} bytes; at most ${MAX_SKILL_FILE_BYTES} are read`,
+      },
     };
   try {
-    return { ok: true, text: readFileSync(path, 'utf8') };
+    return { ok: true, value: readFileSync(path, 'utf8') };
   } catch (error) {
     return {
       ok: false,
-      severity: 'error',
-      message: `cannot read ${SKILL_FILE}: ${(error as Error).message}`,
+      error: { severity: 'error', message: `cannot read ${SKILL_FILE}: ${(error as Error).message}` },
     };
   }
 }

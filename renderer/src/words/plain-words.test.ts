@@ -13,6 +13,7 @@ describe('plain words', () => {
     expect(kindWords('model_call')).toBe('model call');
     expect(kindWords('telescope_reading')).toBe('telescope reading');
     expect(kindWords('_')).toBe('_');
+    expect(kindWords('message:status_report')).toBe('message (status report)');
   });
 
   it('says how long ago a time was, and refuses what is not a time', () => {

@@ -1,10 +1,17 @@
+import { entryKindOf } from '../../../engine/api/message-kind';
+
 /** "1 event", "2 events", "1,234 events": a count with the right form of its noun. */
 export function countOf(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString()} ${count === 1 ? one : many}`;
 }
 
-/** An event kind as words: `model_call` reads "model call"; an unknown kind keeps its own name. */
+/**
+ * An event kind as words: `model_call` reads "model call"; an unknown kind keeps its own name; an
+ * outbox entry of its own kind (`message:status_report`) reads "message (status report)".
+ */
 export function kindWords(kind: string): string {
+  const entryKind = entryKindOf(kind);
+  if (entryKind !== null) return `message (${kindWords(entryKind)})`;
   return kind.replace(/[_-]+/g, ' ').trim() || kind;
 }
 

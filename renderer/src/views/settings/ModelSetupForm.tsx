@@ -101,14 +101,15 @@ export function ModelSetupForm({
       setProblem({ field: null, kind: 'other', message: result.error.message });
       return;
     }
-    if (!result.value.ok) {
+    const listed = result.value;
+    if (!listed.ok) {
       setListing({ state: 'idle' });
-      setProblem(result.value.problem);
+      setProblem(listed.error);
       return;
     }
-    setListing({ state: 'listed', models: result.value.models });
-    if (result.value.models.length > 0 && !result.value.models.some((model) => model.id === modelName))
-      chooseModel(result.value.models[0]!.id);
+    setListing({ state: 'listed', models: listed.value });
+    if (listed.value.length > 0 && !listed.value.some((model) => model.id === modelName))
+      chooseModel(listed.value[0]!.id);
   };
 
   const test = async () => {

@@ -1,63 +1,90 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { kindWords, localTime } from '../../words/plain-words';
+import { PAGE_ROWS, windowReaches } from './event-window';
+import { ROW_HEIGHT, viewOf } from './list-geometry';
 import { useTimeline } from './timeline-store';
 
-export const ROW_HEIGHT = 32;
 /** How close (in rows) to either end of the window the list asks for the next page. */
 const EDGE_ROWS = 60;
+/** Rows drawn above and below the viewport, so a fast scroll does not show blank space. */
+const OVERSCAN_ROWS = 12;
 
 /**
- * The virtualized list of the rows in the window. Only the visible rows (plus a few) are in the DOM;
- * the window itself is bounded, so the virtualizer never sees the timeline's full size.
+ * The list of every event matching the filters, as long as the whole result: its scrollbar spans all
+ * of it and can be dragged anywhere. Only the rows in view (plus a few) are in the DOM; the store holds
+ * a bounded window of them, read in keyset pages as the user scrolls and by position when the user
+ * jumps further; rows not read yet are placeholders.
  */
 export function EventList() {
-  const rows = useTimeline((store) => store.window.rows);
-  const olderCursor = useTimeline((store) => store.window.olderCursor);
-  const atNewest = useTimeline((store) => store.window.atNewest);
+  const window = useTimeline((store) => store.window);
+  const total = useTimeline((store) => store.total);
   const fetching = useTimeline((store) => store.fetching);
+  const reloading = useTimeline((store) => store.reloading);
   const shift = useTimeline((store) => store.shift);
   const scrollTarget = useTimeline((store) => store.scrollTarget);
   const selected = useTimeline((store) => store.selected);
   const select = useTimeline((store) => store.select);
   const loadOlder = useTimeline((store) => store.loadOlder);
   const loadNewer = useTimeline((store) => store.loadNewer);
+  const seek = useTimeline((store) => store.seek);
   const markSeen = useTimeline((store) => store.markSeen);
   const addUnseen = useTimeline((store) => store.addUnseen);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const [scroll, setScroll] = useState({ top: 0, viewportPx: 0 });
 
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    getItemKey: (index) => rows[index]?.seq ?? index,
-    overscan: 12,
-  });
-  const items = virtualizer.getVirtualItems();
-  const firstIndex = items[0]?.index ?? 0;
-  const lastIndex = items.at(-1)?.index ?? 0;
+  const { rows, offset } = window;
+  const count = Math.max(total, offset + rows.length);
+  const view = viewOf(count, scroll.top, scroll.viewportPx);
+  const { first, last } = view;
+  // For the effects below (declared after this one, so they see the scale of the render they follow).
+  const pxPerRow = useRef(view.pxPerRow);
+  useLayoutEffect(() => {
+    pxPerRow.current = view.pxPerRow;
+  }, [view.pxPerRow]);
 
-  useEffect(() => {
-    if (rows.length === 0) return;
-    if (lastIndex >= rows.length - EDGE_ROWS && olderCursor !== null) void loadOlder();
-    else if (firstIndex <= EDGE_ROWS && !atNewest) void loadNewer();
-  }, [firstIndex, lastIndex, rows.length, olderCursor, atNewest, fetching, loadOlder, loadNewer]);
-
-  // Rows that entered or left above the viewport move the scroll position by as much, so the rows the
-  // user reads stay put; at the very top, live-tail rows are followed instead.
   useLayoutEffect(() => {
     const element = scrollRef.current;
-    if (!element || shift.rows === 0) return;
-    if (shift.reason === 'tail' && element.scrollTop <= 2) return;
-    element.scrollTop += shift.rows * ROW_HEIGHT;
-    if (shift.reason === 'tail') addUnseen(shift.rows);
+    if (!element) return;
+    const measure = () => setScroll({ top: element.scrollTop, viewportPx: element.clientHeight });
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  // Rows near the window's ends are paged in by keyset; rows further away are read by position.
+  useEffect(() => {
+    if (count === 0 || reloading || fetching) return;
+    if (!windowReaches(window, first, last, EDGE_ROWS)) void seek(Math.max(0, first - PAGE_ROWS / 4));
+    else if (last >= offset + rows.length - EDGE_ROWS && window.olderCursor !== null) void loadOlder();
+    else if (first <= offset + EDGE_ROWS && !window.atNewest) void loadNewer();
+  }, [first, last, window, offset, rows.length, count, reloading, fetching, seek, loadOlder, loadNewer]);
+
+  // Events that arrived above move every row down: at the very top they are followed, elsewhere the
+  // scroll position moves by as much, so the rows the user reads stay put.
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (!element || shift.rows === 0 || element.scrollTop <= 2) return;
+    element.scrollTop += shift.rows * pxPerRow.current;
+    addUnseen(shift.rows);
   }, [shift, addUnseen]);
+
+  const scrollToRow = useCallback((index: number, align: 'center' | 'nearest') => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const top = index * pxPerRow.current;
+    if (align === 'center') element.scrollTop = top - (element.clientHeight - ROW_HEIGHT) / 2;
+    else if (top < element.scrollTop) element.scrollTop = top;
+    else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight)
+      element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
+  }, []);
 
   useLayoutEffect(() => {
     if (!scrollTarget) return;
-    const index = useTimeline.getState().window.rows.findIndex((row) => row.seq === scrollTarget.seq);
-    if (index >= 0) virtualizer.scrollToIndex(index, { align: 'center' });
-  }, [scrollTarget, virtualizer]);
+    const { window: current } = useTimeline.getState();
+    const index = current.rows.findIndex((row) => row.seq === scrollTarget.seq);
+    if (index >= 0) scrollToRow(current.offset + index, 'center');
+  }, [scrollTarget, scrollToRow]);
 
   // Arrow keys move the selection (and focus) to the neighbouring row, paging as the edges near.
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
@@ -68,15 +95,26 @@ export function EventList() {
     if (step === 0 || index < 0 || !next) return;
     event.preventDefault();
     void select(next.seq);
-    virtualizer.scrollToIndex(index + step);
+    scrollToRow(offset + index + step, 'nearest');
     requestAnimationFrame(() =>
       scrollRef.current?.querySelector<HTMLButtonElement>(`[data-seq="${next.seq}"]`)?.focus(),
     );
   };
 
   const onScroll = useCallback(() => {
-    if ((scrollRef.current?.scrollTop ?? 1) <= 2 && useTimeline.getState().window.atNewest) markSeen();
+    const element = scrollRef.current;
+    if (!element) return;
+    setScroll({ top: element.scrollTop, viewportPx: element.clientHeight });
+    if (element.scrollTop <= 2) markSeen();
   }, [markSeen]);
+
+  const drawn: number[] = [];
+  for (
+    let index = Math.max(0, view.first - OVERSCAN_ROWS);
+    index <= Math.min(count - 1, view.last + OVERSCAN_ROWS);
+    index++
+  )
+    drawn.push(index);
 
   return (
     <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll} data-testid="timeline-scroll">
@@ -85,17 +123,20 @@ export function EventList() {
         aria-label="Events"
         aria-describedby="timeline-keys-hint"
         onKeyDown={onKeyDown}
-        style={{ height: virtualizer.getTotalSize() }}
+        style={{ height: view.heightPx }}
       >
-        {items.map((item) => {
-          const row = rows[item.index];
-          if (!row) return null;
+        {drawn.map((index) => {
+          const row = rows[index - offset];
+          // `top`, not a transform: layout positions are exact up to 33.5M px, a transform's floats are not past 16.7M.
+          const style = { top: view.rowTop(index), height: ROW_HEIGHT };
+          if (!row)
+            return (
+              <li key={`position-${index}`} className="timeline-row-item" style={style} aria-hidden="true">
+                <span className="timeline-row timeline-row-placeholder">Loading…</span>
+              </li>
+            );
           return (
-            <li
-              key={item.key}
-              className="timeline-row-item"
-              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-            >
+            <li key={row.seq} className="timeline-row-item" style={style}>
               <button
                 type="button"
                 className="timeline-row"
@@ -120,7 +161,7 @@ export function EventList() {
       </p>
       {fetching && (
         <p className="timeline-fetching" role="status">
-          Loading {fetching} events…
+          Loading {fetching === 'position' ? '' : `${fetching} `}events…
         </p>
       )}
     </div>

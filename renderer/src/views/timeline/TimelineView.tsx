@@ -61,11 +61,15 @@ export function TimelineView() {
 
 function TimelineStatus() {
   const latestSeq = useTimeline((store) => store.latestSeq);
-  const shown = useTimeline((store) => store.window.rows.length);
+  const total = useTimeline((store) => store.total);
+  const filtered = useTimeline((store) => isFiltered(store.fields));
+  const reloading = useTimeline((store) => store.reloading);
   return (
     <p className="muted timeline-status">
       {countOf(latestSeq, 'event')} recorded
-      {shown > 0 ? `; ${shown.toLocaleString()} loaded around you` : ''}
+      {filtered && !reloading
+        ? `; ${total.toLocaleString()} ${total === 1 ? 'matches' : 'match'} the filters`
+        : ''}
     </p>
   );
 }
@@ -124,7 +128,7 @@ function NewEventsButton() {
 
 function TimelineListOrEmpty() {
   const reloading = useTimeline((store) => store.reloading);
-  const empty = useTimeline((store) => store.window.rows.length === 0);
+  const empty = useTimeline((store) => store.total === 0 && store.window.rows.length === 0);
   const filtered = useTimeline((store) => isFiltered(store.fields));
   const setFields = useTimeline((store) => store.setFields);
   if (empty && reloading) return <p role="status">Loading events…</p>;

@@ -13,6 +13,7 @@ import {
   EMPTY_WINDOW,
   PAGE_ROWS,
   windowAround,
+  windowAt,
   windowFromNewest,
   withNewer,
   withOlder,
@@ -21,12 +22,12 @@ import {
 import { NO_FILTER, toTimelineFilter, type FilterFields } from './timeline-filter';
 
 /**
- * Rows entered or left above the rows the user sees; the list moves its scroll position by as much, so
- * nothing jumps. `tail` changes come from the live tail and are followed when the user is at the top.
+ * Matching events that arrived above the rows the user sees (the live tail): every row moves down by
+ * as many. The list follows them when the user is at the top, else moves its scroll position by as
+ * much, so nothing jumps, and counts them as unseen.
  */
 export interface WindowShift {
   rows: number;
-  reason: 'edge' | 'tail';
   version: number;
 }
 
@@ -41,9 +42,11 @@ interface TimelineStore {
   fields: FilterFields;
   facets: TimelineFacets | null;
   window: EventWindow;
+  /** How many events match the filters: the list is this long, rows outside the window are placeholders. */
+  total: number;
   /** True until the first page of the current filter has arrived. */
   reloading: boolean;
-  fetching: 'older' | 'newer' | null;
+  fetching: 'older' | 'newer' | 'position' | null;
   error: string | null;
   shift: WindowShift;
   /** New events the user has not scrolled up to see yet. */
@@ -64,7 +67,9 @@ interface TimelineStore {
   setFields(patch: Partial<FilterFields>): Promise<void>;
   reload(): Promise<void>;
   loadOlder(): Promise<void>;
-  loadNewer(reason?: WindowShift['reason']): Promise<void>;
+  loadNewer(): Promise<void>;
+  /** Reads the rows from `position` rows below the newest matching event (the scrollbar was dragged there). */
+  seek(position: number): Promise<void>;
   timelineAppended(lastSeq: number): Promise<void>;
   markSeen(): void;
   addUnseen(count: number): void;
@@ -100,20 +105,17 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     limit: PAGE_ROWS,
     ...extra,
   });
-  const shifted = (rows: number, reason: WindowShift['reason']): WindowShift => ({
-    rows,
-    reason,
-    version: get().shift.version + 1,
-  });
+  const shifted = (rows: number): WindowShift => ({ rows, version: get().shift.version + 1 });
 
   return {
     fields: NO_FILTER,
     facets: null,
     window: EMPTY_WINDOW,
+    total: 0,
     reloading: true,
     fetching: null,
     error: null,
-    shift: { rows: 0, reason: 'edge', version: 0 },
+    shift: { rows: 0, version: 0 },
     unseen: 0,
     latestSeq: 0,
     selected: null,
@@ -148,18 +150,20 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     async reload() {
       const mine = ++generation;
       set({ reloading: true, fetching: null, unseen: 0 });
-      const result = await page(query({ direction: 'desc' }));
+      const result = await page(query({ direction: 'desc', withTotal: true }));
       if (mine !== generation) return;
-      if (!result.ok) return set({ reloading: false, error: result.error.message, window: EMPTY_WINDOW });
+      if (!result.ok)
+        return set({ reloading: false, error: result.error.message, window: EMPTY_WINDOW, total: 0 });
       const window = windowFromNewest(result.value);
       set({
         reloading: false,
         error: null,
         window,
+        total: result.value.total ?? window.rows.length,
         ...hiddenSelection(get().selected, window),
         latestSeq: Math.max(get().latestSeq, result.value.latestSeq),
         scrollTarget: null,
-        shift: shifted(0, 'edge'),
+        shift: shifted(0),
       });
     },
 
@@ -171,11 +175,10 @@ export const useTimeline = create<TimelineStore>((set, get) => {
       const result = await page(query({ direction: 'desc', cursor: window.olderCursor }));
       if (mine !== generation) return;
       if (!result.ok) return set({ fetching: null, error: result.error.message });
-      const change = withOlder(get().window, result.value);
-      set({ fetching: null, window: change.window, shift: shifted(change.shiftTop, 'edge') });
+      set({ fetching: null, window: withOlder(get().window, result.value) });
     },
 
-    async loadNewer(reason = 'edge') {
+    async loadNewer() {
       const { window, fetching, reloading } = get();
       if (fetching || reloading) return;
       const mine = generation;
@@ -183,22 +186,51 @@ export const useTimeline = create<TimelineStore>((set, get) => {
       const result = await page(query({ direction: 'asc', cursor: window.rows[0]?.seq ?? 0 }));
       if (mine !== generation) return;
       if (!result.ok) return set({ fetching: null, error: result.error.message });
-      const change = withNewer(get().window, result.value);
       set({
         fetching: null,
-        window: change.window,
+        window: withNewer(get().window, result.value),
         latestSeq: Math.max(get().latestSeq, result.value.latestSeq),
-        shift: shifted(change.shiftTop, reason),
       });
+    },
+
+    async seek(position) {
+      const { fetching, reloading } = get();
+      if (fetching || reloading) return;
+      const mine = generation;
+      set({ fetching: 'position' });
+      const result = await page(query({ direction: 'desc', position, withTotal: true }));
+      if (mine !== generation) return;
+      if (!result.ok) return set({ fetching: null, error: result.error.message });
+      set({ fetching: null, window: windowAt(result.value), total: result.value.total ?? get().total });
     },
 
     async timelineAppended(lastSeq) {
       const before = get().latestSeq;
-      if (lastSeq <= before) return;
+      if (lastSeq <= before || get().reloading) return;
       set({ latestSeq: lastSeq });
       if (Date.now() - facetsReadAt > FACETS_REFRESH_MS) void get().refreshFacets();
-      if (get().window.atNewest) return get().loadNewer('tail');
-      set({ unseen: get().unseen + (lastSeq - before) });
+      // At the newest end, the new rows are read too; elsewhere only how many matching events arrived.
+      const following = get().window.atNewest;
+      const mine = generation;
+      const result = await page(
+        query(
+          following
+            ? { direction: 'asc', cursor: get().window.rows[0]?.seq ?? 0, withTotal: true }
+            : { direction: 'desc', limit: 1, withTotal: true },
+        ),
+      );
+      if (mine !== generation) return;
+      if (!result.ok) return set({ error: result.error.message });
+      const total = result.value.total ?? get().total;
+      const arrived = Math.max(0, total - get().total);
+      const window =
+        following && get().window.atNewest ? withNewer(get().window, result.value) : get().window;
+      set({
+        total,
+        window: { ...window, offset: window.offset + arrived },
+        latestSeq: Math.max(get().latestSeq, result.value.latestSeq),
+        shift: shifted(arrived),
+      });
     },
 
     markSeen() {
@@ -224,7 +256,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
         return;
       }
       const [older, newer] = await Promise.all([
-        page(query({ direction: 'desc', cursor: target.seq + 1 })),
+        page(query({ direction: 'desc', cursor: target.seq + 1, withTotal: true })),
         page(query({ direction: 'asc', cursor: target.seq, limit: PAGE_ROWS / 2 })),
       ]);
       if (mine !== generation) return;
@@ -237,6 +269,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
         error: null,
         unseen: 0,
         window: windowAround(older.value, newer.value),
+        total: older.value.total ?? get().total,
         scrollTarget: { seq: target.seq, version: (get().scrollTarget?.version ?? 0) + 1 },
       });
       await get().select(target.seq);
@@ -271,6 +304,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
       generation++;
       set({
         window: EMPTY_WINDOW,
+        total: 0,
         reloading: true,
         fetching: null,
         unseen: 0,
