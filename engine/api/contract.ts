@@ -67,6 +67,9 @@ import {
   ApplyFixInput,
   Connector,
   ConnectorConfigInput,
+  RestApiInput,
+  RestApiRef,
+  RestApiRemoved,
   McpImportInput,
   McpImportResult,
   ConnectorList,
@@ -255,6 +258,17 @@ export const contract = {
     summary: "Set or clear a connector's fields; values go to the secret store and are never returned.",
     input: ConnectorConfigInput,
     output: Connector,
+  }),
+  'connectors.saveRestApi': channel({
+    summary:
+      'Add or change a REST API connector (address, how its key is sent, methods); the key goes to the secret store and is never returned.',
+    input: RestApiInput,
+    output: Connector,
+  }),
+  'connectors.removeRestApi': channel({
+    summary: 'Remove a REST API connector and its key.',
+    input: RestApiRef,
+    output: RestApiRemoved,
   }),
   'connectors.importMcp': channel({
     summary:

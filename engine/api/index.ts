@@ -17,4 +17,5 @@ export * from './model-setup-schemas';
 export * from './approval-schemas';
 export * from './inspector-schemas';
 export * from './human-operator';
+export * from './tool-kind-words';
 export * from './message-kind';

@@ -49,10 +49,21 @@ export const ToolVerdict = z.object({
   kind: ToolKind,
   title: z.string(),
   available: z.boolean(),
-  layers: z.array(z.object({ layer: PolicyLayer, passed: z.boolean(), reason: z.string() })),
-  /** The smallest set of changes that makes the tool available; null when available or when none exists. */
-  fix: z.object({ changes: z.array(PolicyChange), summary: z.string() }).nullable(),
+  /**
+   * `plain` is the verdict in words for people (what the app shows); `reason` is the technical form with the
+   * files and fields it comes from (what `lemming tools` prints, and the app keeps under "Advanced").
+   */
+  layers: z.array(
+    z.object({ layer: PolicyLayer, passed: z.boolean(), reason: z.string(), plain: z.string() }),
+  ),
+  /**
+   * The smallest set of changes that makes the tool available; null when available or when none exists.
+   * `summary` names the files and fields it changes; `plain` says the same for people.
+   */
+  fix: z.object({ changes: z.array(PolicyChange), summary: z.string(), plain: z.string() }).nullable(),
   note: z.string().optional(),
+  /** The note in words for people, when the note itself is technical (how the shell is confined). */
+  plainNote: z.string().optional(),
   /** What the tool's descriptor says for the approval rule: an MCP tool's hints, a composed tool's end. */
   annotations: ToolAnnotations.optional(),
   endsIn: ApprovalTarget.optional(),
@@ -89,7 +100,7 @@ export const AppliedFix = z.object({
   /** Changes written to the org's files. */
   applied: z.array(PolicyChange),
   /** Changes only the user can make (a top-up amount, a connector setting), each in words. */
-  needsUser: z.array(z.object({ change: PolicyChange, summary: z.string() })),
+  needsUser: z.array(z.object({ change: PolicyChange, summary: z.string(), plain: z.string() })),
   /** The tool's verdict after the changes. */
   tool: ToolVerdict,
 });
@@ -109,8 +120,10 @@ export const CatalogTool = z.object({
   description: z.string(),
   /** Entries of permissions.tools that grant it: its name, its group, LeMMing aliases. */
   grantedBy: z.array(z.string()),
-  /** What the org and the agent must allow for it, in words. */
+  /** What the org and the agent must allow for it, naming the files and fields (shown under "Advanced"). */
   requiredPermissions: z.array(z.string()),
+  /** The same, in words for people. */
+  plainNeeds: z.array(z.string()),
   source: z.enum(['built_in', 'connector']),
 });
 export type CatalogTool = z.infer<typeof CatalogTool>;
@@ -157,6 +170,8 @@ export const ConnectorPermission = z.object({
   /** `org`: a setting of lemming/config/policy.json; `agent`: something each agent's resume must say. */
   scope: z.enum(['org', 'agent']),
   requirement: z.string(),
+  /** The requirement in words for people; `requirement` names the file and field (shown under "Advanced"). */
+  plain: z.string().optional(),
   /** Whether the org meets an org requirement now; null for agent requirements (see grantedTo). */
   met: z.boolean().nullable(),
 });
@@ -168,21 +183,82 @@ export type ConnectorSecret = z.infer<typeof ConnectorSecret>;
 
 /** The same shape as a catalog entry's readiness: the policy resolver's readiness layer. */
 export const ConnectorReadiness = z.discriminatedUnion('ready', [
-  z.object({ ready: z.literal(true), note: z.string().optional() }),
-  z.object({ ready: z.literal(false), reason: z.string(), fix: z.string() }),
+  z.object({ ready: z.literal(true), note: z.string().optional(), plainNote: z.string().optional() }),
+  z.object({
+    ready: z.literal(false),
+    reason: z.string(),
+    fix: z.string(),
+    /** Why and the fix in words for people, when `reason` and `fix` name files and fields. */
+    plain: z.object({ reason: z.string(), fix: z.string() }).optional(),
+  }),
 ]);
 export type ConnectorReadiness = z.infer<typeof ConnectorReadiness>;
 
 /** Where a connector's settings live: a part of the org's policy.json, or nowhere (it has none). */
 export const ConnectorConfigLocation = z.object({ file: z.string(), pointer: z.string() }).nullable();
 
+/** How a REST API connector sends its key: `Authorization: Bearer`, a header of its own, a query parameter, or not at all. */
+export const RestAuthStyle = z.enum(['bearer', 'header', 'query', 'none']);
+export type RestAuthStyle = z.infer<typeof RestAuthStyle>;
+
+/** A REST API connector's settings as its drawer shows them; the key only as whether it is set. */
+export const RestApiView = z.object({
+  name: z.string(),
+  baseUrl: z.string(),
+  description: z.string(),
+  authStyle: RestAuthStyle,
+  /** The header or query parameter name, for the `header` and `query` styles. */
+  authName: z.string().nullable(),
+  methods: z.array(z.string()),
+  /** The secret that holds the key; null for a public API. */
+  keySecret: z.string().nullable(),
+  /** The one host (and port) its tool may reach. */
+  host: z.string(),
+});
+export type RestApiView = z.infer<typeof RestApiView>;
+
+/**
+ * Adds or changes a REST API connector. `apiKey` goes to the secret store and is never returned;
+ * left out, the stored key is kept. Problems come back located at these field names.
+ */
+export const RestApiInput = z
+  .object({
+    name: z.string().max(200),
+    baseUrl: z.string().max(2000),
+    description: z.string().max(2000).optional(),
+    authStyle: RestAuthStyle,
+    authName: z.string().max(200).optional(),
+    methods: z
+      .array(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']))
+      .min(1)
+      .max(5),
+    apiKey: z.string().max(8192).optional(),
+    /**
+     * The settings the drawer showed when it opened (absent for a new API). When the file says
+     * something else now, someone changed it meanwhile, and nothing is written over their change.
+     */
+    opened: RestApiView.pick({
+      baseUrl: true,
+      description: true,
+      authStyle: true,
+      authName: true,
+      methods: true,
+    })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export const RestApiRef = z.object({ name: z.string().min(1).max(200) }).strict();
+export const RestApiRemoved = z.object({ name: z.string(), removed: z.boolean() });
+
 /** A Tool Store entry as the connector catalog builds it (docs/ARCHITECTURE.md, “Tools”): a built-in primitive group or a composed tool. */
 export const CatalogConnector = z.object({
-  /** `builtin:<group>`, `mcp:<server>`, `composed:org:<tool>` / `composed:agent:<folder>:<tool>`, or `file:<path>` for a tool file that failed to load. */
+  /** `builtin:<group>`, `mcp:<server>`, `rest:<api>`, `composed:org:<tool>` / `composed:agent:<folder>:<tool>`, or `file:<path>` for a tool file that failed to load. */
   id: z.string(),
   name: z.string(),
   description: z.string(),
-  kind: z.enum(['builtin', 'composed', 'mcp']),
+  kind: z.enum(['builtin', 'composed', 'mcp', 'rest']),
   toolKinds: z.array(ToolKind),
   tools: z.array(z.string()),
   permissions: z.array(ConnectorPermission),
@@ -197,6 +273,8 @@ export const CatalogConnector = z.object({
   grantedTo: z.array(z.string()),
   /** For an MCP server (`mcp:<server>`): its live state, tools and what happened to it. */
   mcp: McpServerView.optional(),
+  /** For a REST API (`rest:<name>`): its settings, for its drawer. */
+  restApi: RestApiView.optional(),
 });
 export type CatalogConnector = z.infer<typeof CatalogConnector>;
 

@@ -9,6 +9,13 @@ import { discoverAgents } from '../org/discover';
 import type { Resume } from '../org/resume-schema';
 import { secretPresence } from '../secrets/secret-store';
 import { mcpConnector } from '../tools/connectors/mcp-connectors';
+import { BASE_URL_KEYWORD } from '../tools/connectors/catalog';
+import {
+  readToolSettings,
+  TOOL_SETTINGS_FILE,
+  updateToolSettings,
+} from '../tools/connectors/tool-settings-file';
+import { isBareOrigin } from '../tools/composed/template';
 import { MCP_CONFIG_FILE, readMcpConfig, updateMcpConfig } from '../tools/mcp/mcp-config';
 import { IMPORT_SOURCES, importSourceFile, planImport, type ImportSource } from '../tools/mcp/mcp-import';
 import type { CatalogEntry } from '../tools/tool-catalog';
@@ -37,9 +44,9 @@ function settingNames(connector: CatalogConnector): string[] {
 }
 
 /** The connector's setting values as they are in its file (only the fields its schema names). */
-function settingsOf(connector: CatalogConnector, policy: unknown): Settings {
-  if (!connector.config || connector.config.file !== POLICY_FILE) return {};
-  let value: unknown = policy;
+function settingsOf(connector: CatalogConnector, files: Record<string, unknown>): Settings {
+  if (!connector.config || !(connector.config.file in files)) return {};
+  let value: unknown = files[connector.config.file];
   for (const key of pointerPath(connector.config.pointer))
     value = typeof value === 'object' && value !== null ? (value as Settings)[key] : undefined;
   if (typeof value !== 'object' || value === null) return {};
@@ -51,11 +58,16 @@ function settingsOf(connector: CatalogConnector, policy: unknown): Settings {
 }
 
 async function connectorViews(context: OrgContext) {
-  const [{ connectors, loadErrors }, policy, discovered] = await Promise.all([
+  const [{ connectors, loadErrors }, policy, discovered, toolSettings] = await Promise.all([
     orgConnectors(context.orgPath, context.secrets.store),
     readPolicy(context.orgPath),
     discoverAgents(context.orgPath),
+    readToolSettings(context.orgPath),
   ]);
+  const files = {
+    [POLICY_FILE]: policy.ok ? policy.value : {},
+    [TOOL_SETTINGS_FILE]: toolSettings.ok ? toolSettings.value : {},
+  };
   const agents = discovered.flatMap((agent) => (agent.valid ? [agent] : []));
   const mcp = await mcpConnectors(context, policy.ok ? policy.value : DEFAULT_ORG_POLICY);
   const catalogs = new Map<string, Promise<CatalogEntry[]>>();
@@ -74,7 +86,7 @@ async function connectorViews(context: OrgContext) {
         : connector.readiness;
     views.push({
       connector,
-      view: { ...connector, usable, settings: settingsOf(connector, policy.ok ? policy.value : {}) },
+      view: { ...connector, usable, settings: settingsOf(connector, files) },
     });
   }
   return { views, loadErrors: [...loadErrors, ...mcp.problems] };
@@ -127,11 +139,33 @@ function usableFor(
   const first = failing[0];
   if (!first) return connector.readiness;
   const reasons = [...new Set(failing.map(({ layer }) => layer.reason))];
+  const plainReasons = [...new Set(failing.map(({ layer }) => layer.plain))];
   return {
     ready: false,
     reason: reasons.join('; '),
     fix: first.verdict.fix?.summary ?? 'no setting of the org makes it usable',
+    plain: {
+      reason: plainReasons.join('; '),
+      fix: first.verdict.fix?.plain ?? 'nothing in the org’s settings can make it work',
+    },
   };
+}
+
+/** A setting that is a service's base URL must be only a scheme, host and port (the rule its template renders by). */
+function baseUrlSettingProblems(
+  connector: CatalogConnector,
+  name: string,
+  value: unknown,
+): { path: string; message: string }[] {
+  const property = (connector.configSchema.properties as Record<string, Record<string, unknown>>)[name];
+  if (property?.[BASE_URL_KEYWORD] !== true || value === null) return [];
+  if (typeof value === 'string' && isBareOrigin(value.trim())) return [];
+  return [
+    {
+      path: `values.${name}`,
+      message: `${JSON.stringify(value)} is not an address of the form https://api.example.com (a scheme, a host and maybe a port; no path, user, ? or #)`,
+    },
+  ];
 }
 
 /** Settings that name hosts, by the JSON Schema format their connector gives them. */
@@ -190,13 +224,17 @@ export async function setConnectorConfig(
           message: `${name} is a secret: give text, or null to delete it`,
         });
     } else if (settings.has(name) && connector.config) {
-      const hostProblems = hostSettingProblems(connector, name, value);
-      if (hostProblems.length > 0) {
-        issues.push(...hostProblems);
+      const problems = [
+        ...hostSettingProblems(connector, name, value),
+        ...baseUrlSettingProblems(connector, name, value),
+      ];
+      if (problems.length > 0) {
+        issues.push(...problems);
         continue;
       }
       const path = [...pointerPath(connector.config.pointer), name];
-      settingEdits.push(value === null ? { path, remove: true } : { path, value });
+      const trimmed = typeof value === 'string' ? value.trim() : value;
+      settingEdits.push(trimmed === null ? { path, remove: true } : { path, value: trimmed });
     } else {
       issues.push({
         path: `values.${name}`,
@@ -206,9 +244,13 @@ export async function setConnectorConfig(
   }
   if (issues.length > 0) return fail('invalid_change', `Nothing was saved for ${connector.name}.`, issues);
   if (settingEdits.length > 0) {
-    if (connector.config?.file !== POLICY_FILE)
+    const file = connector.config?.file;
+    if (file !== POLICY_FILE && file !== TOOL_SETTINGS_FILE)
       return fail('refused', `${connector.name}'s settings cannot be changed here.`);
-    const updated = await updatePolicy(context.orgPath, settingEdits);
+    const updated =
+      file === POLICY_FILE
+        ? await updatePolicy(context.orgPath, settingEdits)
+        : await updateToolSettings(context.orgPath, settingEdits);
     if (!updated.ok)
       return fail(
         'invalid_change',

@@ -5,6 +5,9 @@ import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import { secretPresence, type SecretStore } from '../secrets/secret-store';
 import { connectorCatalog } from '../tools/connectors/catalog';
 import { loadComposedConnectors } from '../tools/connectors/composed-connectors';
+import { restApiConnectors } from '../tools/connectors/rest-api-connectors';
+import { readRestApis } from '../tools/rest-api/rest-api-config';
+import { readToolSettings } from '../tools/connectors/tool-settings-file';
 import type { Connector } from '../tools/connectors/connector';
 
 export interface OrgConnectors {
@@ -19,11 +22,13 @@ export interface OrgConnectors {
  * file that did not load is listed among the load errors, not as a connector.
  */
 export async function orgConnectors(orgPath: string, store: SecretStore): Promise<OrgConnectors> {
-  const [policy, discovered, hasSecret, confinement] = await Promise.all([
+  const [policy, discovered, hasSecret, confinement, restApis, toolSettings] = await Promise.all([
     readPolicy(orgPath),
     discoverAgents(orgPath),
     secretPresence(store),
     detectConfinement(),
+    readRestApis(orgPath),
+    readToolSettings(orgPath),
   ]);
   const agents = discovered.flatMap((agent) =>
     agent.valid
@@ -37,9 +42,22 @@ export async function orgConnectors(orgPath: string, store: SecretStore): Promis
   const connectors = connectorCatalog({
     policy: policy.ok ? policy.value : DEFAULT_ORG_POLICY,
     hasSecret,
+    hasSetting: (name) => toolSettings.ok && (toolSettings.value.settings[name] ?? '') !== '',
     confinement,
     composed,
     agents,
   });
-  return { connectors, loadErrors: [...(policy.ok ? [] : policy.error), ...problems] };
+  const rest = restApiConnectors(
+    restApis.ok ? Object.entries(restApis.value.apis).map(([name, entry]) => ({ name, entry })) : [],
+    { policy: policy.ok ? policy.value : DEFAULT_ORG_POLICY, hasSecret, agents },
+  );
+  return {
+    connectors: [...connectors, ...rest],
+    loadErrors: [
+      ...(policy.ok ? [] : policy.error),
+      ...problems,
+      ...(restApis.ok ? [] : restApis.error),
+      ...(toolSettings.ok ? [] : toolSettings.error),
+    ],
+  };
 }

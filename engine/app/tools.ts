@@ -16,6 +16,8 @@ import { updateResume } from '../org/resume-file';
 import { ResumeSchema, type Resume } from '../org/resume-schema';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import { describeChange, type ToolVerdict } from '../tools/policy-resolver';
+import { KIND_WORDS } from '../api/tool-kind-words';
+import { plainChange } from '../tools/policy-plain-words';
 import type { ToolResult } from '../tools/tool-result';
 import { TOOL_GROUPS, toolCatalog, type CatalogEntry } from '../tools/tool-catalog';
 import { findValidAgent } from './agent-lookup';
@@ -59,7 +61,7 @@ export async function toolsCatalog(context: OrgContext): Promise<IpcResult<Tools
   );
   const composedNames = new Set(
     (await orgConnectors(context.orgPath, context.secrets.store)).connectors
-      .filter((connector) => connector.kind === 'composed')
+      .filter((connector) => connector.kind === 'composed' || connector.kind === 'rest')
       .flatMap((connector) => connector.tools),
   );
   const probeEntries = await mcpEntries(context, CATALOG_PROBE);
@@ -88,6 +90,7 @@ export async function toolsCatalog(context: OrgContext): Promise<IpcResult<Tools
       description: entry.spec.definition.description,
       grantedBy: [...entry.grantedBy],
       requiredPermissions: requiredPermissions(entry),
+      plainNeeds: plainNeeds(entry),
       source:
         composedNames.has(entry.spec.name) || entry.spec.kind === 'mcp'
           ? ('connector' as const)
@@ -116,6 +119,17 @@ function requiredPermissions(entry: CatalogEntry): string[] {
     required.push('commands run in the agent workspace, confined where this computer allows it');
   if (kind === 'mcp') required.push('its MCP server running (see its card)');
   return required;
+}
+
+/** requiredPermissions in words for people. */
+function plainNeeds(entry: CatalogEntry): string[] {
+  const { kind } = entry.spec;
+  const needs = ['switched on for the agent', `${KIND_WORDS[kind]} tools allowed for the org`];
+  if (kind === 'network') needs.push('internet access turned on for the org');
+  if (kind === 'shell')
+    needs.push("commands run in the agent's own folder, walled off where this computer can");
+  if (kind === 'mcp') needs.push('its tool server running (see its card)');
+  return needs;
 }
 
 async function verdictOf(context: OrgContext, agent: string, tool: string): Promise<IpcResult<ToolVerdict>> {
@@ -157,7 +171,7 @@ export async function applyToolFix(
 
   const resumeChanges: JsonEdit[] = [];
   const policyChanges: PolicyChange[] = [];
-  const needsUser: { change: PolicyChange; summary: string }[] = [];
+  const needsUser: { change: PolicyChange; summary: string; plain: string }[] = [];
   for (const change of fix.changes) {
     if (change.kind === 'grant_tool')
       resumeChanges.push({
@@ -170,7 +184,11 @@ export async function applyToolFix(
         value: [...(resume.permissions.tool_kinds ?? []), change.toolKind],
       });
     else if (change.kind === 'top_up_credits' || change.kind === 'make_ready')
-      needsUser.push({ change, summary: describeChange(change, input.agent) });
+      needsUser.push({
+        change,
+        summary: describeChange(change, input.agent),
+        plain: plainChange(change, input.agent, (tool) => tool),
+      });
     else policyChanges.push(change);
   }
 

@@ -46,7 +46,7 @@ export function lookUpApiKey(config: ProviderConfig, rule: KeyRule, sources: Key
   if (conventional || !rule.required) return { ok: true, value: conventional };
   return {
     ok: false,
-    error: `${model} needs an API key: store it as a secret and name it in provider_config.api_key_secret, or set the ${rule.conventionalEnv ?? 'provider_config.api_key_env'} environment variable`,
+    error: `${model} needs an API key: paste it in Settings, under Models and providers (from the command line: store it as a secret and name it in provider_config.api_key_secret, or set the ${rule.conventionalEnv ?? 'provider_config.api_key_env'} environment variable)`,
   };
 }
 

@@ -370,7 +370,7 @@ describe('API keys for OpenAI-compatible providers', () => {
     const error = await callError(provider.complete({ model: 'm', messages: [] }));
     expect(error).toMatchObject({ kind: 'config', retryable: false, attempts: 0 });
     expect(error.message).toBe(
-      'model "test-model" (OpenAI) needs an API key: store it as a secret and name it in provider_config.api_key_secret, or set the OPENAI_API_KEY environment variable',
+      'model "test-model" (OpenAI) needs an API key: paste it in Settings, under Models and providers (from the command line: store it as a secret and name it in provider_config.api_key_secret, or set the OPENAI_API_KEY environment variable)',
     );
   });
 

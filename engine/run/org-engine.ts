@@ -75,6 +75,9 @@ import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './pr
 import { DiskImport } from './disk-import';
 import { PendingFiles, type FileWrite } from './pending-files';
 import { RunSecrets } from './run-secrets';
+import { readRestApis } from '../tools/rest-api/rest-api-config';
+import { toolSettingValues } from '../tools/connectors/tool-settings-file';
+import { restApiCatalogEntries, type RestApi } from '../tools/rest-api/rest-api-tool';
 import { loadSkills, type LoadedSkills } from '../tools/skills/load-skills';
 import { SKILL_FILE } from '../tools/skills/skill';
 import { folderSignature, SignatureCache } from '../files/folder-signature';
@@ -656,19 +659,37 @@ export class OrgEngine {
         .join('#'),
       () => loadComposedTools(this.orgPath, agent.folder),
     );
-    if (load.tools.length === 0) return [];
+    const restApis = await this.restApis();
+    if (load.tools.length === 0 && restApis.length === 0) return [];
+    // A tool's base URL is a setting the Tool Store saves in the org; every other value is a secret.
+    const settings = await toolSettingValues(this.orgPath);
+    const lookup = (name: string) => settings[name] || this.secrets.lookup(name);
     const builtIns = toolCatalog(agent.resume, this.environment);
     const transport = this.environment.httpTransport;
+    const http = netHttpPrimitive({
+      allowPrivateHosts: policy.network.private_hosts,
+      ...(transport?.lookup ? { lookup: transport.lookup } : {}),
+      ...(transport?.classifyAddress ? { classifyAddress: transport.classifyAddress } : {}),
+    });
     const toolset = composedToolSpecs(load.tools, {
-      lookup: this.secrets.lookup,
-      http: netHttpPrimitive({
-        allowPrivateHosts: policy.network.private_hosts,
-        ...(transport?.lookup ? { lookup: transport.lookup } : {}),
-        ...(transport?.classifyAddress ? { classifyAddress: transport.classifyAddress } : {}),
-      }),
+      lookup,
+      http,
       lookupTool: (name) => builtIns.find((entry) => entry.spec.name === name)?.spec,
     });
-    return composedCatalogEntries(toolset);
+    const taken = new Set([...builtIns, ...toolset.entries].map((entry) => entry.spec.name));
+    return [
+      ...composedCatalogEntries(toolset),
+      ...restApiCatalogEntries(
+        restApis.filter((api) => !taken.has(api.name)),
+        { lookup: this.secrets.lookup, http },
+      ),
+    ];
+  }
+
+  /** The org's REST API connectors (lemming/config/rest-apis.json); a file that does not load is none (its problems are the connectors' to show). */
+  private async restApis(): Promise<RestApi[]> {
+    const read = await readRestApis(this.orgPath);
+    return read.ok ? Object.entries(read.value.apis).map(([name, entry]) => ({ name, entry })) : [];
   }
 
   private async findAgent(agentName: string): Promise<LoadedAgent & { org: LoadedAgent[] }> {

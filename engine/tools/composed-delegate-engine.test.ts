@@ -76,7 +76,11 @@ describe('a composed tool that delegates to a primitive is judged as the primiti
         passed: false,
         reason:
           'it runs shell, which the org denies to every agent (tools.deny in lemming/config/policy.json)',
+        plain: 'it uses “Run a shell command”, which the org has turned off for every agent',
       });
+      expect(verdict.fix?.plain).toBe(
+        'stop turning “Run a shell command” off for the whole org, then let “Run it” use “Run a shell command” for a (and nothing else)',
+      );
       expect(verdict.fix?.summary).toBe(
         'remove "shell" from tools.deny in lemming/config/policy.json, then add "run_it via shell" to a\'s permissions.tools',
       );

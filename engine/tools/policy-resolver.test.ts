@@ -161,6 +161,25 @@ describe('the policy resolver', () => {
     });
   }
 
+  it('says every verdict and fix in plain words too, with no file, field or tool id in them', () => {
+    const jargon =
+      /\.json|permissions\.|allowed_tool_kinds|tools\.deny|network\.enabled|tool_kinds|group:|\b[a-z]+_[a-z]+\b/;
+    for (const testCase of cases) {
+      const found = verdict(testCase.input, testCase.tool);
+      for (const layer of found.layers)
+        expect(layer.plain, `${testCase.what}: ${layer.layer}`).not.toMatch(jargon);
+      if (testCase.layer !== null) expect(found.fix?.plain, testCase.what).not.toMatch(jargon);
+    }
+    const network = verdict(
+      cases.find((c) => c.what === 'network is off by default')!.input,
+      'fetch_weather',
+    );
+    expect(network.layers.find((layer) => !layer.passed)?.plain).toBe('internet access is off for this org');
+    expect(network.fix?.plain).toBe('turn internet access on for the org');
+    const notGranted = verdict(cases.find((c) => c.what === 'not granted')!.input, 'memory_write');
+    expect(notGranted.fix?.plain).toBe('switch “Save a memory” on for ada');
+  });
+
   it('every suggested fix makes the tool available when applied (checked by resolving again)', () => {
     for (const testCase of cases.filter((candidate) => candidate.layer !== null)) {
       const found = verdict(testCase.input, testCase.tool);

@@ -2,6 +2,7 @@ import type { OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
 import type { CatalogEntry, ToolDelegation } from './tool-catalog';
 import { PolicyLayer, type PolicyChange, type ToolVerdict } from '../api/tool-schemas';
+import { plainChange, plainWords, type TitleOf } from './policy-plain-words';
 
 /** The layers a tool passes on its way to the model, in the order they are checked (docs/ARCHITECTURE.md, “Tools”). */
 export const POLICY_LAYERS = PolicyLayer.options;
@@ -35,6 +36,7 @@ export function resolveTools(input: PolicyInput): ToolVerdict[] {
       layers,
       fix: available ? null : findFix(entry, input),
       ...(entry.readiness.ready && entry.readiness.note ? { note: entry.readiness.note } : {}),
+      ...(entry.readiness.ready && entry.readiness.plainNote ? { plainNote: entry.readiness.plainNote } : {}),
       ...(entry.spec.annotations ? { annotations: entry.spec.annotations } : {}),
       ...(entry.spec.endsIn ? { endsIn: entry.spec.endsIn } : {}),
     };
@@ -46,13 +48,24 @@ function judge(entry: CatalogEntry, input: PolicyInput): LayerVerdict[] {
   const { name, kind } = entry.spec;
   const granted = resume.permissions.tools.find((grant) => entry.grantedBy.includes(grant));
   const agentKinds = resume.permissions.tool_kinds;
-  const kindProblem = !policy.allowed_tool_kinds.includes(kind)
-    ? `the org does not allow ${kind} tools (allowed_tool_kinds in lemming/config/policy.json)`
+  const kindProblem: { reason: string; plain: string } | null = !policy.allowed_tool_kinds.includes(kind)
+    ? {
+        reason: `the org does not allow ${kind} tools (allowed_tool_kinds in lemming/config/policy.json)`,
+        plain: plainWords.kindNotAllowed(kind),
+      }
     : kind === 'network' && !policy.network.enabled
-      ? 'network access is off for this org (network.enabled in lemming/config/policy.json)'
+      ? {
+          reason: 'network access is off for this org (network.enabled in lemming/config/policy.json)',
+          plain: plainWords.networkOff,
+        }
       : agentKinds && !agentKinds.includes(kind)
-        ? `this agent may use only ${agentKinds.length ? agentKinds.join(', ') : 'no'} tools (permissions.tool_kinds in its resume)`
+        ? {
+            reason: `this agent may use only ${agentKinds.length ? agentKinds.join(', ') : 'no'} tools (permissions.tool_kinds in its resume)`,
+            plain: plainWords.agentKindsOnly(agentKinds),
+          }
         : null;
+  const denied = policy.tools.deny.includes(name);
+  const { readiness } = entry;
   return [
     {
       layer: 'allowlist',
@@ -63,20 +76,32 @@ function judge(entry: CatalogEntry, input: PolicyInput): LayerVerdict[] {
           : granted === name
             ? `granted by name in permissions.tools`
             : `granted by "${granted}" in permissions.tools`,
+      plain: granted === undefined ? plainWords.notGranted : plainWords.granted,
     },
     {
       layer: 'org_deny',
-      passed: !policy.tools.deny.includes(name),
-      reason: policy.tools.deny.includes(name)
+      passed: !denied,
+      reason: denied
         ? 'the org denies it to every agent (tools.deny in lemming/config/policy.json)'
         : 'not denied by the org',
+      plain: denied ? plainWords.deniedByOrg : plainWords.notDenied,
     },
-    { layer: 'kind', passed: kindProblem === null, reason: kindProblem ?? `${kind} tools are allowed` },
+    {
+      layer: 'kind',
+      passed: kindProblem === null,
+      reason: kindProblem?.reason ?? `${kind} tools are allowed`,
+      plain: kindProblem?.plain ?? plainWords.kindAllowed(kind),
+    },
     ...(entry.delegation ? [judgeDelegate(entry, entry.delegation, input)] : []),
     {
       layer: 'readiness',
-      passed: entry.readiness.ready,
-      reason: entry.readiness.ready ? (entry.readiness.note ?? 'ready to use') : entry.readiness.reason,
+      passed: readiness.ready,
+      reason: readiness.ready ? (readiness.note ?? 'ready to use') : readiness.reason,
+      plain: readiness.ready
+        ? (readiness.plainNote ?? plainWords.ready)
+        : readiness.plain
+          ? `${plainWords.notReady}: ${readiness.plain.reason}`
+          : plainWords.notReady,
     },
     {
       layer: 'credits',
@@ -87,6 +112,12 @@ function judge(entry: CatalogEntry, input: PolicyInput): LayerVerdict[] {
           : credits > 0
             ? `${credits} credits left`
             : 'the agent has no credits left',
+      plain:
+        credits === null
+          ? plainWords.creditsLater
+          : credits > 0
+            ? plainWords.creditsLeft(credits)
+            : plainWords.noCredits,
     },
   ];
 }
@@ -105,18 +136,21 @@ function judgeDelegate(
 ): LayerVerdict {
   const { name } = entry.spec;
   const { primitive } = delegation;
+  const titleOf = titleIn(catalog);
   const denied = deniedDelegate(delegation, policy);
   if (denied !== undefined)
     return {
       layer: 'delegate',
       passed: false,
       reason: `it runs ${denied}, which the org denies to every agent (tools.deny in lemming/config/policy.json)`,
+      plain: plainWords.delegateDenied(titleOf(denied)),
     };
   if (primitive === null)
     return {
       layer: 'delegate',
       passed: true,
       reason: `it calls ${delegation.through.join(' → ')}, which the org does not deny`,
+      plain: plainWords.delegateChainAllowed,
     };
   const grants = catalog.find((candidate) => candidate.spec.name === primitive)?.grantedBy ?? [primitive];
   const granted = resume.permissions.tools.find(
@@ -127,13 +161,21 @@ function judgeDelegate(
         layer: 'delegate',
         passed: false,
         reason: `it runs ${primitive}, which ${resume.name}'s resume does not grant (add "${primitive}", or "${delegationGrant(name, primitive)}" to let only this tool use it, to permissions.tools)`,
+        plain: plainWords.delegateNotGranted(titleOf(primitive)),
       }
     : {
         layer: 'delegate',
         passed: true,
         reason: `it runs ${primitive}, granted by "${granted}" in permissions.tools`,
+        plain: plainWords.delegateGranted(titleOf(primitive)),
       };
 }
+
+/** A tool's title by its name in the catalog, for words a person reads; an unknown name is kept as it is. */
+export const titleIn =
+  (catalog: readonly CatalogEntry[]): TitleOf =>
+  (tool) =>
+    catalog.find((candidate) => candidate.spec.name === tool)?.spec.title ?? tool;
 
 function deniedDelegate(delegation: ToolDelegation, policy: OrgPolicy): string | undefined {
   return [...delegation.through, delegation.primitive ?? ''].find((tool) => policy.tools.deny.includes(tool));
@@ -253,6 +295,9 @@ function findFix(entry: CatalogEntry, input: PolicyInput): ToolVerdict['fix'] {
       return {
         changes,
         summary: changes.map((change) => describeChange(change, input.resume.name)).join(', then '),
+        plain: changes
+          .map((change) => plainChange(change, input.resume.name, titleIn(input.catalog)))
+          .join(', then '),
       };
     const change = changeFor(failing, currentEntry, current);
     if (!change) return null;

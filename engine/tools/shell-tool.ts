@@ -39,6 +39,13 @@ export function confinementNote(confinement: Confinement): string {
   }
 }
 
+/** How shell commands are confined here, in words for people (confinementNote names the sandbox and the folders). */
+export function confinementSummary(confinement: Confinement): string {
+  return confinement.kind === 'none'
+    ? 'Shell commands are not walled off on this computer: they can read and change anything your user account can, and reach the internet. Give this tool only to agents you trust.'
+    : "Shell commands run walled off: they see only the agent's own folders and the shared folder, cannot reach the internet, never see your keys, and cannot change the org's settings or other agents' files.";
+}
+
 /**
  * LeMMing's `shell {command}`, run by `/bin/sh -c` in the agent's workspace with no stdin, a clean
  * environment, a timeout that stops everything the command started, and capped output; confined where

@@ -2,7 +2,7 @@ import { DEFAULT_ORG_POLICY } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
 import type { Confinement } from '../sandbox/shell/confinement';
 import { createHttpRequestTool, networkAccessFromPolicy, type HttpTransport } from './http-request-tool';
-import { confinementNote, createShellTool } from './shell-tool';
+import { confinementNote, confinementSummary, createShellTool } from './shell-tool';
 import { createAgentTool } from './create-agent-tool';
 import { profileTools, resolveToolsProfile } from './fs-profiles/profiles';
 import { fileListTool, fileReadTool, fileWriteTool } from './lemming-file-tools';
@@ -10,7 +10,9 @@ import { listAgentsTool, memoryReadTool, memoryWriteTool } from './lemming-core-
 import type { ToolKind, ToolSpec } from './tool-spec';
 
 /** Whether a tool can work at all here, before any permission is considered (connectors, confinement). */
-export type Readiness = { ready: true; note?: string } | { ready: false; reason: string; fix: string };
+export type Readiness =
+  | { ready: true; note?: string; plainNote?: string }
+  | { ready: false; reason: string; fix: string; plain?: { reason: string; fix: string } };
 
 /** One tool an agent could have, and the entries of `permissions.tools` that grant it. */
 export interface CatalogEntry {
@@ -93,6 +95,7 @@ export function toolCatalog(resume: Resume, environment: CatalogEnvironment): Ca
     entry(createShellTool({ confinement: environment.confinement }), [], {
       ready: true,
       note: confinementNote(environment.confinement),
+      plainNote: confinementSummary(environment.confinement),
     }),
     entry(
       createHttpRequestTool({

@@ -12,6 +12,7 @@ import {
 } from '../../engine/app/approvals';
 import { testConnection } from '../../engine/app/connection-test';
 import { importMcpServers, listConnectors, setConnectorConfig } from '../../engine/app/connectors';
+import { removeRestApi, saveRestApi } from '../../engine/app/rest-apis';
 import { creditBalances, creditHistory } from '../../engine/app/credits';
 import { prepareDemoOrg } from '../../engine/app/demo-org';
 import { savePositions } from '../../engine/app/layout-file';
@@ -135,6 +136,8 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
 
     'connectors.list': () => inOrg((session) => listConnectors(session)),
     'connectors.setConfig': (input) => inOrg((session) => setConnectorConfig(session, input)),
+    'connectors.saveRestApi': (input) => inOrg((session) => saveRestApi(session, input)),
+    'connectors.removeRestApi': (input) => inOrg((session) => removeRestApi(session, input)),
     'connectors.importMcp': (input) => inOrg((session) => importMcpServers(session, input)),
 
     'secrets.list': () => listSecrets(host.secrets, host.current()?.orgPath ?? null),

@@ -102,6 +102,13 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { connector: 'builtin:web', values: { enabled: { deep: true } } },
     { connector: '', values: { enabled: true } },
   ],
+  'connectors.saveRestApi': [
+    {},
+    { name: 'x', baseUrl: 'https://a.example', authStyle: 'cookie', methods: ['GET'] },
+    { name: 'x', baseUrl: 'https://a.example', authStyle: 'none', methods: [] },
+    { name: 'x', baseUrl: 'https://a.example', authStyle: 'none', methods: ['GET'], evil: 1 },
+  ],
+  'connectors.removeRestApi': [{}, { name: '' }, { name: 'x', evil: 1 }],
   'connectors.importMcp': [{}, { from: 'windsurf' }, { from: '/etc/passwd' }, { from: 'claude', file: 'x' }],
   'secrets.list': [{ reveal: true }],
   'secrets.set': [
@@ -260,6 +267,11 @@ describe('dispatch', () => {
       ['tools.setEnabled', { ...manager, tool: 'file_list', enabled: true }],
       ['connectors.list', {}],
       ['connectors.setConfig', { connector: 'builtin:web', values: { enabled: false } }],
+      [
+        'connectors.saveRestApi',
+        { name: 'weather', baseUrl: 'https://api.weather.example', authStyle: 'none', methods: ['GET'] },
+      ],
+      ['connectors.removeRestApi', { name: 'weather' }],
       ['approvals.pending', {}],
       ['approvals.settings', {}],
       ['approvals.setMode', { ...manager, tool: 'memory_write', mode: 'ask' }],

@@ -116,8 +116,8 @@ test('an unavailable tool shows the explainer’s reason next to its toggle, and
   const page = lemming.page;
   const row = page.locator('[data-tool="http_request"]');
   await expect(row).toContainText('Not available');
-  await expect(row).toContainText('network access is off for this org');
-  await expect(row).toContainText('Fix: add "http_request" to researcher\'s permissions.tools');
+  await expect(row).toContainText('internet access is off for this org');
+  await expect(row).toContainText('To fix: switch “Make a web request” on for researcher');
   await page.screenshot({ path: testInfo.outputPath('tool-unavailable.png'), fullPage: true });
 
   await row.getByRole('button', { name: /^Apply fix for/ }).click();

@@ -56,7 +56,7 @@ test("a connector's tool is switched on for one agent on its page, and its fix a
   await expect(toggle).toBeChecked();
   await expect(page.getByRole('alert')).toHaveCount(0);
   await expect.poll(() => toolsOf(org, 'writer')).toContain('fetch_weather');
-  await expect(row).toContainText('network access is off for this org');
+  await expect(row).toContainText('internet access is off for this org');
 
   await row.getByRole('button', { name: /^Apply fix for/ }).click();
   const ask = page.getByRole('dialog', { name: /^Change the whole org/ });
@@ -143,7 +143,7 @@ test('Tool Store cards are Ready only when the org lets their tools work, and a 
   for (const card of [web, weather]) {
     await expect(card).toContainText('Not usable yet');
     await expect(card).not.toContainText('Ready');
-    await expect(card).toContainText('network access is off for this org');
+    await expect(card).toContainText('internet access is off for this org');
   }
 
   await web.getByRole('button', { name: /^Set up/ }).click();

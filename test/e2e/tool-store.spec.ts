@@ -67,7 +67,7 @@ test('a secret set through a connector drawer is never present in any IPC respon
   await expect(drawer.getByText('is set')).toBeVisible();
   // Set up, but the org's network is off: not "Ready" (the policy resolver decides, not the secret alone).
   await expect(card).toContainText('Not usable yet');
-  await expect(card).toContainText('network access is off for this org');
+  await expect(card).toContainText('internet access is off for this org');
   await page.screenshot({ path: testInfo.outputPath('connector-drawer-set.png') });
 
   await drawer.getByRole('button', { name: 'Replace WEATHER_KEY' }).click();

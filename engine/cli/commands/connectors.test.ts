@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -164,4 +164,73 @@ describe('lemming connectors', () => {
     });
     expect(await lemming(['connectors'])).toMatchObject({ code: 2 });
   });
+
+  it(
+    '--rest-api adds a REST API connector the same way the Tool Store does, with its key set first as a secret',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lemming-cli-rest-'));
+      made.push(dir);
+      const file = join(dir, 'secrets.json');
+      const folder = org();
+      const add = [
+        'connectors',
+        folder,
+        '--rest-api',
+        'inventory',
+        '--base-url',
+        'https://inventory.example/v1',
+        '--auth',
+        'header:X-API-Key',
+        '--methods',
+        'get,post',
+        '--secrets-file',
+        file,
+      ];
+      const refused = await lemming(add);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('enter the API key');
+      await lemming([
+        'secret',
+        'set',
+        'INVENTORY_API_KEY',
+        '--value',
+        'inv-cli-key-55',
+        '--secrets-file',
+        file,
+      ]);
+      const saved = await lemming(add);
+      expect(saved.code, saved.stderr).toBe(0);
+      expect(saved.stdout).toContain('ready      Inventory API (rest:inventory)');
+      expect(saved.stdout).not.toContain('inv-cli-key-55');
+      expect(JSON.parse(readFileSync(join(folder, 'lemming/config/rest-apis.json'), 'utf8'))).toEqual({
+        apis: {
+          inventory: {
+            base_url: 'https://inventory.example/v1',
+            description: '',
+            auth: { style: 'header', name: 'X-API-Key' },
+            key_secret: 'INVENTORY_API_KEY',
+            methods: ['GET', 'POST'],
+          },
+        },
+      });
+      const changed = await lemming([...add.slice(0, 6), '--auth', 'bearer', '--secrets-file', file]);
+      expect(changed.code, changed.stderr).toBe(0);
+      expect(readFileSync(join(folder, 'lemming/config/rest-apis.json'), 'utf8')).toContain(
+        '"style": "bearer"',
+      );
+      const bad = await lemming([...add.slice(0, 6), '--auth', 'cookie', '--secrets-file', file]);
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr).toContain('The REST API was not saved: authStyle');
+      const removed = await lemming([
+        'connectors',
+        folder,
+        '--remove-rest-api',
+        'inventory',
+        '--secrets-file',
+        file,
+      ]);
+      expect(removed.code, removed.stderr).toBe(0);
+    },
+  );
 });

@@ -1,8 +1,10 @@
 import { formatProblem } from '../../api/problem';
 import type { Connector, McpServerView } from '../../api/tool-schemas';
 import { importMcpServers, listConnectors } from '../../app/connectors';
+import { removeRestApi, saveRestApi } from '../../app/rest-apis';
 import { orgSkills, type AgentSkills } from '../../app/skills';
-import { EXIT_OK, printJson } from '../cli-io';
+import { RestApiInput } from '../../api/tool-schemas';
+import { CliFailure, EXIT_OK, printJson } from '../cli-io';
 import type { Command } from '../command';
 import { orgFolder } from '../org-arg';
 import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
@@ -32,6 +34,31 @@ function describeConnector(connector: Connector): string {
       `      granted to: ${connector.grantedTo.length > 0 ? connector.grantedTo.join(', ') : 'no agent'}`,
     );
   return lines.join('\n');
+}
+
+/**
+ * The `--rest-api` options as the use-case takes them. The key is never an option (a command line is
+ * visible to every program): set it first with `lemming secret set <NAME>_API_KEY`.
+ */
+function restApiInput(values: Record<string, unknown>) {
+  const [style = 'bearer', ...rest] = String(values.auth ?? 'bearer').split(':');
+  const authName = rest.join(':');
+  const parsed = RestApiInput.safeParse({
+    name: values['rest-api'],
+    baseUrl: String(values['base-url'] ?? ''),
+    authStyle: style,
+    ...(authName ? { authName } : {}),
+    methods: String(values.methods ?? 'GET')
+      .split(',')
+      .map((method) => method.trim().toUpperCase())
+      .filter(Boolean),
+    ...(typeof values.description === 'string' ? { description: values.description } : {}),
+  });
+  if (!parsed.success)
+    throw new CliFailure(
+      `The REST API was not saved: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')}.`,
+    );
+  return parsed.data;
 }
 
 function describeMcpServer(server: McpServerView): string[] {
@@ -74,10 +101,46 @@ export const connectorsCommand: Command = {
   name: 'connectors',
   summary:
     "List the org's connectors (built-in tools, MCP servers with their status and tools, and composed tools) with their readiness, what they need, the secrets they use (set or not, never values), tool files that did not load, and each agent's skills with why they can or cannot be used.",
-  usage: 'connectors <org> [--json] [--secrets-file PATH] [--import claude|cursor|FILE]',
-  options: { json: { type: 'boolean' }, import: { type: 'string' }, ...secretsFileOption },
+  usage:
+    'connectors <org> [--json] [--secrets-file PATH] [--import claude|cursor|FILE] [--rest-api NAME --base-url URL [--auth bearer|header:NAME|query:NAME|none] [--methods GET,POST,…] [--description TEXT]] [--remove-rest-api NAME]',
+  options: {
+    json: { type: 'boolean' },
+    import: { type: 'string' },
+    'rest-api': { type: 'string' },
+    'base-url': { type: 'string' },
+    auth: { type: 'string' },
+    methods: { type: 'string' },
+    description: { type: 'string' },
+    'remove-rest-api': { type: 'string' },
+    ...secretsFileOption,
+  },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
+    if (typeof values['remove-rest-api'] === 'string') {
+      const name = values['remove-rest-api'];
+      await withOrgContext(org, io, values, (context) => answerOf(removeRestApi(context, { name })));
+      io.stdout.write(`Removed the REST API ${name} and its key.\n`);
+      return EXIT_OK;
+    }
+    if (typeof values['rest-api'] === 'string') {
+      const input = restApiInput(values);
+      // A command line says what the API should be now: it changes an existing one as it is at this moment.
+      const saved = await withOrgContext(org, io, values, async (context) => {
+        const { connectors } = await answerOf(listConnectors(context));
+        const current = connectors.find((connector) => connector.id === `rest:${input.name}`)?.restApi;
+        const opened = current && {
+          baseUrl: current.baseUrl,
+          description: current.description,
+          authStyle: current.authStyle,
+          authName: current.authName,
+          methods: current.methods,
+        };
+        return answerOf(saveRestApi(context, { ...input, ...(opened ? { opened } : {}) }));
+      });
+      if (values.json) printJson(io, saved);
+      else io.stdout.write(`Saved:\n${describeConnector(saved)}\n`);
+      return EXIT_OK;
+    }
     if (typeof values.import === 'string') {
       const from = values.import;
       const imported = await withOrgContext(org, io, values, (context) =>

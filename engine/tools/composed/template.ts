@@ -285,7 +285,7 @@ function renderUrl(template: Template, scope: RenderScope, options: { hostFixed:
 }
 
 /** `http(s)://host[:port]` and nothing else (a trailing `/` allowed): what a base URL setting may hold. */
-function isBareOrigin(value: string): boolean {
+export function isBareOrigin(value: string): boolean {
   if (UNSAFE_IN_URL.test(value) || !/^https?:\/\/[^/?#\\@]+\/?$/i.test(value)) return false;
   try {
     const parsed = new URL(value);

@@ -1,6 +1,6 @@
 import { POLICY_FILE } from '../../org/policy-file';
 import type { Confinement } from '../../sandbox/shell/confinement';
-import { confinementNote } from '../shell-tool';
+import { confinementNote, confinementSummary } from '../shell-tool';
 import type { ToolKind } from '../tool-spec';
 import type { ConnectorReadiness } from './connector';
 
@@ -41,7 +41,7 @@ export const BUILTIN_CONNECTORS: readonly BuiltinConnector[] = [
     id: 'builtin:files',
     name: 'Files',
     description:
-      "Read, write, list and search files in the agent's own workspace and the org's shared folder. Which tools an agent gets (LeMMing's, or the codex or gemini set) follows its tools_profile.",
+      "Read, write, list and search files in the agent's own workspace and the org's shared folder. An agent gets LeMMing's file tools, or the set Codex or Gemini use when its settings ask for it.",
     toolKind: 'file',
     tools: FILE_TOOLS,
     configSchema: NO_SETTINGS,
@@ -58,7 +58,9 @@ export const BUILTIN_CONNECTORS: readonly BuiltinConnector[] = [
     configSchema: NO_SETTINGS,
     config: null,
     readiness: ({ confinement }) =>
-      confinement ? { ready: true, note: confinementNote(confinement) } : { ready: true },
+      confinement
+        ? { ready: true, note: confinementNote(confinement), plainNote: confinementSummary(confinement) }
+        : { ready: true },
   },
   {
     id: 'builtin:web',

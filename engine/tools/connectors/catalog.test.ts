@@ -82,14 +82,21 @@ describe('the connector catalog', () => {
       {
         scope: 'agent',
         requirement: 'add "http_request" or "group:network" to the agent\'s permissions.tools',
+        plain: 'switched on for each agent that should use it (on its page, or under Tools below)',
         met: null,
       },
       {
         scope: 'org',
         requirement: '"network" is in allowed_tool_kinds (lemming/config/policy.json)',
+        plain: 'internet tools are allowed for the org',
         met: true,
       },
-      { scope: 'org', requirement: 'network.enabled is true (lemming/config/policy.json)', met: false },
+      {
+        scope: 'org',
+        requirement: 'network.enabled is true (lemming/config/policy.json)',
+        plain: 'internet access is on for the org',
+        met: false,
+      },
     ]);
     const open = find(
       connectorCatalog({ policy: policy({ network: { enabled: true, private_hosts: [] } }), hasSecret }),
@@ -132,6 +139,7 @@ describe('the connector catalog', () => {
       note: expect.stringMatching(
         /^Shell access is not confined on this machine \(bubblewrap is not installed\)/,
       ),
+      plainNote: expect.stringMatching(/^Shell commands are not walled off on this computer/),
     });
     const confined = find(
       connectorCatalog({
@@ -144,6 +152,7 @@ describe('the connector catalog', () => {
     expect(confined.readiness).toEqual({
       ready: true,
       note: expect.stringMatching(/confined by the macOS sandbox/),
+      plainNote: expect.stringMatching(/^Shell commands run walled off/),
     });
   });
 
@@ -225,6 +234,10 @@ describe('the connector catalog', () => {
       ready: false,
       reason: 'tools/weather.yaml has errors: url: unknown placeholder {{params.cty}} (and 1 more problem)',
       fix: 'fix tools/weather.yaml',
+      plain: {
+        reason: 'its tool file has mistakes, so it cannot be used',
+        fix: 'have its tool file corrected (what is wrong is under Advanced)',
+      },
     });
     const badName = find(
       connectorCatalog({
@@ -329,6 +342,7 @@ describe("connector readiness as the resolver's readiness layer", () => {
       layer: 'readiness',
       passed: false,
       reason: 'it needs the secret WEATHER_ACCOUNT, which is not set',
+      plain: 'it is not set up yet: it needs the key WEATHER_ACCOUNT, which is not set yet',
     });
     expect(memoryVerdict!.available).toBe(true);
   });

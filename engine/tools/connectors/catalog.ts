@@ -3,7 +3,12 @@ import type { Confinement } from '../../sandbox/shell/confinement';
 import { secretNameProblem } from '../../secrets/secret-name';
 import { TOOL_GROUPS, type CatalogEntry } from '../tool-catalog';
 import type { ToolKind } from '../tool-spec';
+import { KIND_WORDS } from '../../api/tool-kind-words';
 import { BUILTIN_CONNECTORS, NO_SETTINGS, type BuiltinConnector } from './builtin-connectors';
+import { TOOL_SETTINGS_FILE } from './tool-settings-file';
+
+/** The JSON Schema keyword marking a setting that must be a bare origin (`https://host[:port]`). */
+export const BASE_URL_KEYWORD = 'x-base-url';
 import type { Connector, ConnectorPermission, ConnectorReadiness, ConnectorSecret } from './connector';
 
 /** A composed tool as the Tool Store needs it (from engine/tools/composed: its source and requiredSecrets). */
@@ -17,6 +22,8 @@ export interface ComposedConnectorInput {
   /** The kind of what it finally calls: `network` for HTTP tools. */
   toolKind: ToolKind;
   secrets: readonly { name: string; description?: string }[];
+  /** Settings that are not secrets (a base URL), saved in the org's tool-settings.json. */
+  settings?: readonly string[];
   /** Load errors; a tool with any is not ready. */
   problems: readonly string[];
 }
@@ -32,6 +39,8 @@ export interface ConnectorCatalogInput {
   policy: OrgPolicy;
   /** Whether a secret is set; never its value (see secretPresence). */
   hasSecret: (name: string) => boolean;
+  /** Whether a tool setting (lemming/config/tool-settings.json) is filled in. */
+  hasSetting?: (name: string) => boolean;
   /** How the shell is confined here; without it nothing is said about confinement. */
   confinement?: Confinement;
   composed?: readonly ComposedConnectorInput[];
@@ -77,6 +86,8 @@ function composed(tool: ComposedConnectorInput, input: ConnectorCatalogInput): C
     description: description ?? `used by ${tool.name}`,
     isSet: input.hasSecret(name),
   }));
+  const settings = tool.settings ?? [];
+  const hasSetting = input.hasSetting ?? (() => false);
   const agents = (input.agents ?? []).filter((agent) => tool.agent === null || agent.folder === tool.agent);
   return {
     id: tool.agent === null ? `composed:org:${tool.name}` : `composed:agent:${tool.agent}:${tool.name}`,
@@ -88,18 +99,32 @@ function composed(tool: ComposedConnectorInput, input: ConnectorCatalogInput): C
     permissions: permissionsFor([tool.name], tool.toolKind, input.policy),
     configSchema: {
       type: 'object',
-      properties: Object.fromEntries(
-        secrets.map((secret) => [
+      properties: Object.fromEntries([
+        ...settings.map((name) => [
+          name,
+          {
+            type: 'string',
+            title: 'Address of the service',
+            description: `Where ${tool.name} sends its requests: only a scheme, host and port, such as https://api.example.com.`,
+            format: 'uri',
+            [BASE_URL_KEYWORD]: true,
+          },
+        ]),
+        ...secrets.map((secret) => [
           secret.name,
           { type: 'string', title: secret.name, description: secret.description, writeOnly: true },
         ]),
-      ),
-      required: secrets.map((secret) => secret.name),
+      ]),
+      required: [...settings, ...secrets.map((secret) => secret.name)],
       additionalProperties: false,
     },
-    config: null,
+    config: settings.length > 0 ? { file: TOOL_SETTINGS_FILE, pointer: '/settings' } : null,
     secrets,
-    readiness: composedReadiness(tool, secrets),
+    readiness: composedReadiness(
+      tool,
+      secrets,
+      settings.filter((name) => !hasSetting(name)),
+    ),
     source: { file: tool.file, agent: tool.agent },
     grantedTo: grantedTo([tool.name], tool.toolKind, agents),
   };
@@ -130,12 +155,17 @@ function problemReadiness(file: string, problems: readonly string[]): ConnectorR
     ready: false,
     reason: `${file} has errors: ${problems[0] ?? 'unknown'}${more}`,
     fix: `fix ${file}`,
+    plain: {
+      reason: 'its tool file has mistakes, so it cannot be used',
+      fix: 'have its tool file corrected (what is wrong is under Advanced)',
+    },
   };
 }
 
 function composedReadiness(
   tool: ComposedConnectorInput,
   secrets: readonly ConnectorSecret[],
+  missingSettings: readonly string[],
 ): ConnectorReadiness {
   if (tool.problems.length > 0) return problemReadiness(tool.file, tool.problems);
   const badName = secrets.map((secret) => secretNameProblem(secret.name)).find((problem) => problem !== null);
@@ -144,6 +174,16 @@ function composedReadiness(
       ready: false,
       reason: `it needs a secret it cannot have: ${badName}`,
       fix: `rename the secret in ${tool.file}`,
+      plain: {
+        reason: 'it asks for a key under a name the app cannot store',
+        fix: 'have its tool file corrected (what is wrong is under Advanced)',
+      },
+    };
+  if (missingSettings.length > 0)
+    return {
+      ready: false,
+      reason: `its address (${listOf(missingSettings)}) is not filled in`,
+      fix: `fill in the address in the Tool Store under ${friendlyName(tool.name)}`,
     };
   const missing = secrets.filter((secret) => !secret.isSet).map((secret) => secret.name);
   if (missing.length === 0) return { ready: true };
@@ -152,18 +192,32 @@ function composedReadiness(
     ready: false,
     reason: `it needs the secret${missing.length > 1 ? 's' : ''} ${names}, which ${missing.length > 1 ? 'are' : 'is'} not set`,
     fix: `set ${names} in the Tool Store (or: ${missing.map((name) => `lemming secret set ${name}`).join('; ')})`,
+    plain: {
+      reason: `it needs the key${missing.length > 1 ? 's' : ''} ${names}, which ${missing.length > 1 ? 'are' : 'is'} not set yet`,
+      fix: `enter ${missing.length > 1 ? 'them' : 'it'} with its “Set up” button`,
+    },
   };
 }
 
-function permissionsFor(tools: readonly string[], kind: ToolKind, policy: OrgPolicy): ConnectorPermission[] {
+export function permissionsFor(
+  tools: readonly string[],
+  kind: ToolKind,
+  policy: OrgPolicy,
+): ConnectorPermission[] {
   const group = TOOL_GROUPS[kind];
   const grant =
     tools.length === 1 ? `"${tools[0]}" or "${group}"` : `"${group}" (all of its tools) or single tool names`;
   const permissions: ConnectorPermission[] = [
-    { scope: 'agent', requirement: `add ${grant} to the agent's permissions.tools`, met: null },
+    {
+      scope: 'agent',
+      requirement: `add ${grant} to the agent's permissions.tools`,
+      plain: 'switched on for each agent that should use it (on its page, or under Tools below)',
+      met: null,
+    },
     {
       scope: 'org',
       requirement: `"${kind}" is in allowed_tool_kinds (${POLICY_FILE})`,
+      plain: `${KIND_WORDS[kind]} tools are allowed for the org`,
       met: policy.allowed_tool_kinds.includes(kind),
     },
   ];
@@ -171,19 +225,21 @@ function permissionsFor(tools: readonly string[], kind: ToolKind, policy: OrgPol
     permissions.push({
       scope: 'org',
       requirement: `network.enabled is true (${POLICY_FILE})`,
+      plain: 'internet access is on for the org',
       met: policy.network.enabled,
     });
   for (const tool of tools.filter((name) => policy.tools.deny.includes(name))) {
     permissions.push({
       scope: 'org',
       requirement: `"${tool}" is not in tools.deny (${POLICY_FILE})`,
+      plain: `the org has not turned “${friendlyName(tool)}” off`,
       met: false,
     });
   }
   return permissions;
 }
 
-function grantedTo(
+export function grantedTo(
   tools: readonly string[],
   kind: ToolKind,
   agents: readonly { name: string; tools: readonly string[] }[],

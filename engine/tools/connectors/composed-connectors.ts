@@ -1,4 +1,6 @@
-import { isHttpCall, type ComposedTool } from '../composed/composed-tool';
+import { bodyTemplates, isHttpCall, type ComposedTool } from '../composed/composed-tool';
+import { placeholdersOf } from '../composed/placeholders';
+import { baseUrlSetting } from '../composed/validate';
 import { loadComposedTools } from '../composed/loader';
 import type { ComposedToolProblem } from '../composed/problem';
 import { requiredSecrets } from '../composed/secrets';
@@ -46,6 +48,25 @@ export async function loadComposedConnectors(
   };
 }
 
+/**
+ * The setting a tool's URL starts with (`{{env.BASE_URL}}/path`), unless it is also sent as a
+ * credential: the one value of a composed tool that is configuration, not a secret.
+ */
+function baseUrlSettingName(tool: ComposedTool): string[] {
+  if (!isHttpCall(tool.implementation)) return [];
+  const base = baseUrlSetting(tool.implementation.url);
+  if (base?.kind !== 'config') return [];
+  const sentAsCredential = [
+    ...tool.implementation.headers.map((header) => header.value),
+    ...(tool.implementation.body ? bodyTemplates(tool.implementation.body) : []),
+  ].some((template) =>
+    placeholdersOf(template).some(
+      (placeholder) => placeholder.kind === 'config' && placeholder.name === base.name,
+    ),
+  );
+  return sentAsCredential ? [] : [base.name];
+}
+
 const builtinKind = (name: string): ToolKind | undefined =>
   BUILTIN_CONNECTORS.find((connector) => connector.tools.includes(name))?.toolKind;
 
@@ -58,7 +79,10 @@ function connectorInput(
   const chain = delegationChain(tool, byName).chain.map((name) => byName.get(name) ?? tool);
   const last = chain.at(-1) ?? tool;
   const kind = isHttpCall(last.implementation) ? 'network' : builtinKind(last.implementation.primitive);
-  const secrets = [...new Set(chain.flatMap((link) => requiredSecrets(link)))].map((name) => ({ name }));
+  const settings = new Set(chain.flatMap((link) => baseUrlSettingName(link)));
+  const secrets = [...new Set(chain.flatMap((link) => requiredSecrets(link)))]
+    .filter((name) => !settings.has(name))
+    .map((name) => ({ name }));
   return {
     name: tool.name,
     description: tool.description,
@@ -66,6 +90,7 @@ function connectorInput(
     agent,
     toolKind: kind ?? 'network',
     secrets,
+    ...(settings.size > 0 ? { settings: [...settings] } : {}),
     problems:
       kind === undefined
         ? [

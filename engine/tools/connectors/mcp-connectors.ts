@@ -4,6 +4,7 @@ import { MCP_CONFIG_FILE, serverSecretNames, type McpServerConfig } from '../mcp
 import { mcpServerGroup } from '../mcp/mcp-tools';
 import { TOOL_GROUPS } from '../tool-catalog';
 import { NO_SETTINGS } from './builtin-connectors';
+import { KIND_WORDS } from '../../api/tool-kind-words';
 import type { Connector, ConnectorPermission, ConnectorReadiness } from './connector';
 
 export interface McpConnectorInput {
@@ -32,11 +33,13 @@ export function mcpConnector({ view, config, policy, hasSecret, agents }: McpCon
     {
       scope: 'agent',
       requirement: `add "${group}" (all of its tools) or single tool names (mcp__${view.server}__<tool>) to the agent's permissions.tools`,
+      plain: 'switched on for each agent that should use it (on its page, or under Tools below)',
       met: null,
     },
     {
       scope: 'org',
       requirement: `"mcp" is in allowed_tool_kinds (${POLICY_FILE})`,
+      plain: `${KIND_WORDS.mcp} tools are allowed for the org`,
       met: policy.allowed_tool_kinds.includes('mcp'),
     },
     ...tools
@@ -44,6 +47,7 @@ export function mcpConnector({ view, config, policy, hasSecret, agents }: McpCon
       .map((tool) => ({
         scope: 'org' as const,
         requirement: `"${tool}" is not in tools.deny (${POLICY_FILE})`,
+        plain: `the org has not turned “${tool}” off`,
         met: false,
       })),
   ];
@@ -79,11 +83,16 @@ function readiness(view: McpServerView): ConnectorReadiness {
       ready: false,
       reason: `the MCP server ${view.server} is turned off`,
       fix: `remove "disabled" from its entry in ${MCP_CONFIG_FILE}`,
+      plain: { reason: `the tool server ${view.server} is turned off`, fix: 'turn it on' },
     };
   return {
     ready: false,
     reason: `the MCP server ${view.server} is ${STATUS_WORDS[view.status]}${view.error ? `: ${view.error}` : ''}`,
     fix: `fix its entry in ${MCP_CONFIG_FILE} (the command, the URL, the secrets it names) so that it starts`,
+    plain: {
+      reason: `the tool server ${view.server} is ${STATUS_WORDS[view.status]}`,
+      fix: 'check its program or address and its keys so that it starts (what it said is under Advanced)',
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { orgWideChange, type IpcError, type ToolVerdict } from '../../../../engine/api';
+import { Advanced } from '../../components/Advanced';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { lemming } from '../../lemming';
 import { useLemmingQuery, whenAgentChanges } from '../../use-lemming-query';
@@ -9,10 +10,33 @@ function granted(tool: ToolVerdict): boolean {
   return tool.layers.find((layer) => layer.layer === 'allowlist')?.passed ?? false;
 }
 
+/** A tool's verdict as the engine and `lemming tools` state it: its id, each check with the files and fields behind it. */
+function ToolDetail({ tool, needsUser }: { tool: ToolVerdict; needsUser: { summary: string }[] }) {
+  return (
+    <>
+      <div>
+        Tool name: <code>{tool.name}</code>
+      </div>
+      <ul className="tool-layers">
+        {tool.layers.map((layer) => (
+          <li key={layer.layer}>
+            {layer.passed ? '✓' : '✗'} {layer.layer}: {layer.reason}
+          </li>
+        ))}
+      </ul>
+      {tool.fix && <div>Fix: {tool.fix.summary}</div>}
+      {tool.note && tool.note !== tool.plainNote && <div>{tool.note}</div>}
+      {needsUser.map(({ summary }) => (
+        <div key={summary}>Still up to you: {summary}</div>
+      ))}
+    </>
+  );
+}
+
 /** Each tool the agent could have: on or off, and for an unavailable one why, with the fix one click away. */
 export function ToolToggles({ agent }: { agent: string }) {
   const [actionError, setError] = useState<{ title: string; error: IpcError } | null>(null);
-  const [needsUser, setNeedsUser] = useState<Record<string, string[]>>({});
+  const [needsUser, setNeedsUser] = useState<Record<string, { plain: string; summary: string }[]>>({});
   const [busy, setBusy] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<{ tool: ToolVerdict; orgWide: string[] } | null>(null);
 
@@ -61,7 +85,7 @@ export function ToolToggles({ agent }: { agent: string }) {
     replaceTool(result.value.tool);
     setNeedsUser((current) => ({
       ...current,
-      [tool.name]: result.value.needsUser.map((need) => need.summary),
+      [tool.name]: result.value.needsUser.map(({ plain, summary }) => ({ plain, summary })),
     }));
   }
 
@@ -94,7 +118,7 @@ export function ToolToggles({ agent }: { agent: string }) {
                   aria-describedby={noteId}
                   onChange={(event) => void toggle(tool, event.target.checked)}
                 />
-                <span className="tool-name">{tool.title}</span> <code className="muted">{tool.name}</code>
+                <span className="tool-name">{tool.title}</span>
               </label>
               <div id={noteId} className="tool-note">
                 {tool.available ? (
@@ -106,10 +130,10 @@ export function ToolToggles({ agent }: { agent: string }) {
                     <span className="tool-unavailable">
                       <span aria-hidden="true">✗ </span>Not available:{' '}
                     </span>
-                    <span className="tool-reason">{failing.map((layer) => layer.reason).join('; ')}</span>
+                    <span className="tool-reason">{failing.map((layer) => layer.plain).join('; ')}</span>
                     {tool.fix && (
                       <div className="tool-fix">
-                        Fix: {tool.fix.summary}{' '}
+                        To fix: {tool.fix.plain}{' '}
                         <button
                           type="button"
                           disabled={busy === tool.name}
@@ -123,12 +147,15 @@ export function ToolToggles({ agent }: { agent: string }) {
                     {!tool.fix && <div className="muted">No setting can make it available.</div>}
                   </>
                 )}
-                {tool.note && <div className="muted">{tool.note}</div>}
-                {needsUser[tool.name]?.map((summary) => (
-                  <div key={summary} className="warning-text">
-                    Still up to you: {summary}
+                {tool.plainNote && <div className="muted">{tool.plainNote}</div>}
+                {needsUser[tool.name]?.map(({ plain }) => (
+                  <div key={plain} className="warning-text">
+                    Still up to you: {plain}
                   </div>
                 ))}
+                <Advanced>
+                  <ToolDetail tool={tool} needsUser={needsUser[tool.name] ?? []} />
+                </Advanced>
               </div>
             </li>
           );

@@ -125,9 +125,7 @@ export function ApprovalSettingsSection() {
           <tbody>
             {shown.tools.map((tool) => (
               <tr key={tool.tool}>
-                <th scope="row">
-                  {tool.title} <code>{tool.tool}</code>
-                </th>
+                <th scope="row">{tool.title}</th>
                 <td>
                   <select
                     aria-label={`When ${tool.tool} runs for ${shown.agent}`}

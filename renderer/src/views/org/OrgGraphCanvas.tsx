@@ -128,6 +128,29 @@ export function OrgGraphCanvas(props: Props) {
     // The layout follows the org's shape (agents and lines), not every state change.
   }, [shapeKey, tidyRequest, setNodes]);
 
+  // Opening an agent's card narrows the graph; when the chosen agent then lies outside what is shown
+  // (behind the card), the view moves to it, keeping the zoom the user chose.
+  const pane = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (selected === null) return;
+    const timer = setTimeout(() => {
+      const instance = flow.current;
+      const node = instance?.getInternalNode(selected);
+      const card = pane.current?.querySelector(`[data-agent-node="${CSS.escape(selected)}"]`);
+      const room = pane.current?.getBoundingClientRect();
+      const box = card?.getBoundingClientRect();
+      if (!instance || !node || !room || !box) return;
+      const inView =
+        box.left >= room.left && box.right <= room.right && box.top >= room.top && box.bottom <= room.bottom;
+      if (inView) return;
+      const { x, y } = node.internals.positionAbsolute;
+      void instance.setCenter(x + (node.measured.width ?? 0) / 2, y + (node.measured.height ?? 0) / 2, {
+        zoom: instance.getZoom(),
+      });
+    }, 50);
+    return () => clearTimeout(timer);
+  }, [selected]);
+
   const halos = useMemo(() => bottlenecks(graph), [graph]);
   const focus = hovered ?? selected;
   const lit = useMemo(() => (focus ? neighbourhood(graph, focus) : null), [graph, focus]);
@@ -209,7 +232,7 @@ export function OrgGraphCanvas(props: Props) {
   };
 
   return (
-    <div className="org-graph" data-testid="org-graph">
+    <div className="org-graph" data-testid="org-graph" ref={pane}>
       <ReactFlow
         nodes={shownNodes}
         edges={edges}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Connector, IpcError } from '../../../../engine/api';
+import { Advanced } from '../../components/Advanced';
 import { schemaFields, type SchemaField } from './schema-fields';
 import { SecretField } from './SecretField';
 import { useToolStore } from './tool-store-store';
@@ -55,9 +56,9 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
       </header>
       <p>{connector.description}</p>
       {connector.config && (
-        <p className="muted">
+        <Advanced>
           Saved in <code>{connector.config.file}</code>.
-        </p>
+        </Advanced>
       )}
       {settings.length > 0 && (
         <form
@@ -102,6 +103,21 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
       )}
       {settings.length === 0 && connector.secrets.length === 0 && (
         <p>This connector has nothing to set up.</p>
+      )}
+      {connector.config && settings.length > 0 && (
+        <details className="advanced">
+          <summary>Advanced</summary>
+          <p className="muted">
+            Saved in <code>{connector.config.file}</code> as{' '}
+            {settings.map((field, index) => (
+              <span key={field.name}>
+                {index > 0 && ', '}
+                <code>{field.name}</code>
+              </span>
+            ))}
+            .
+          </p>
+        </details>
       )}
     </dialog>
   );

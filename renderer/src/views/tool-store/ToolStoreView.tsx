@@ -1,13 +1,24 @@
 import { useEffect, useState } from 'react';
-import { isHumanOperator, problemLocation, type CatalogTool, type Connector } from '../../../../engine/api';
+import {
+  KIND_WORDS,
+  isHumanOperator,
+  problemLocation,
+  type CatalogTool,
+  type Connector,
+} from '../../../../engine/api';
+import { Advanced } from '../../components/Advanced';
 import { Badge } from '../../components/Badge';
 import { ApprovalSettingsSection } from '../approvals/ApprovalSettingsSection';
 import { lemming } from '../../lemming';
 import { ConnectorDrawer } from './ConnectorDrawer';
 import { McpImport } from './McpImport';
 import { McpServerDetails } from './McpServerDetails';
+import { RestApiDrawer } from './RestApiDrawer';
 import { useToolStore } from './tool-store-store';
 import './tool-store.css';
+
+/** The drawer id of a REST API not yet added. */
+const NEW_REST_API = 'rest:+new';
 
 /** The tools agents can be given and the connectors behind them: what each needs, who has it, its settings. */
 export function ToolStoreView() {
@@ -71,25 +82,48 @@ export function ToolStoreView() {
           </p>
         </section>
       )}
-      <h3>Connectors</h3>
+      <div className="connectors-heading">
+        <h3>Connectors</h3>
+        <button type="button" onClick={() => setDrawer(NEW_REST_API)}>
+          Add a REST API…
+        </button>
+      </div>
       {connectors.connectors.length === 0 ? (
         <p>No connectors yet. Add a tool file to the org&apos;s tools folder to create one.</p>
       ) : (
         <ul className="connector-list" aria-label="Connectors">
           {connectors.connectors.map((connector) => (
-            <ConnectorCard key={connector.id} connector={connector} onOpen={() => setDrawer(connector.id)} />
+            <ConnectorCard
+              key={connector.id}
+              connector={connector}
+              tools={catalog.tools}
+              onOpen={() => setDrawer(connector.id)}
+            />
           ))}
         </ul>
       )}
       <McpImport onImported={() => void load()} />
       <ToolGrants tools={catalog.tools} grants={catalog.grants} />
       <ApprovalSettingsSection />
-      {open && <ConnectorDrawer key={open.id} connector={open} onClose={() => setDrawer(null)} />}
+      {drawer === NEW_REST_API && <RestApiDrawer api={null} onClose={() => setDrawer(null)} />}
+      {open?.restApi && <RestApiDrawer key={open.id} api={open.restApi} onClose={() => setDrawer(null)} />}
+      {open && !open.restApi && (
+        <ConnectorDrawer key={open.id} connector={open} onClose={() => setDrawer(null)} />
+      )}
     </section>
   );
 }
 
-function ConnectorCard({ connector, onOpen }: { connector: Connector; onOpen(): void }) {
+function ConnectorCard({
+  connector,
+  tools,
+  onOpen,
+}: {
+  connector: Connector;
+  tools: CatalogTool[];
+  onOpen(): void;
+}) {
+  const titles = connector.tools.flatMap((name) => tools.find((tool) => tool.name === name)?.title ?? []);
   const hasSettings = Object.keys((connector.configSchema.properties as object | undefined) ?? {}).length > 0;
   return (
     <li className="connector-card" aria-label={connector.name}>
@@ -102,23 +136,24 @@ function ConnectorCard({ connector, onOpen }: { connector: Connector; onOpen(): 
         ) : (
           <Badge tone="warn">Needs setup</Badge>
         )}
-        <span className="muted">{connector.toolKinds.join(', ')} tools</span>
+        <span className="muted">{connector.toolKinds.map((kind) => KIND_WORDS[kind]).join(', ')} tools</span>
       </div>
       {connector.mcp ? <McpServerDetails server={connector.mcp} /> : <p>{connector.description}</p>}
       {!connector.usable.ready && !connector.mcp && (
         <p className="readiness">
-          Why: {connector.usable.reason}. <strong>Fix: {connector.usable.fix}</strong>
+          Why: {connector.usable.plain?.reason ?? connector.usable.reason}.{' '}
+          <strong>To fix: {connector.usable.plain?.fix ?? connector.usable.fix}</strong>
         </p>
       )}
-      {connector.readiness.ready && connector.readiness.note && !connector.mcp && (
-        <p className="muted">{connector.readiness.note}</p>
+      {connector.readiness.ready && connector.readiness.plainNote && !connector.mcp && (
+        <p className="muted">{connector.readiness.plainNote}</p>
       )}
       <p className="muted">
         {connector.mcp
           ? connector.grantedTo.length > 0
             ? `Enabled for ${connector.grantedTo.join(', ')}`
             : 'No agent has it yet'
-          : `Tools: ${connector.tools.join(', ')}${
+          : `${titles.length > 0 ? `Tools: ${titles.join(', ')}` : `${connector.tools.length} tools`}${
               connector.grantedTo.length > 0
                 ? ` · enabled for ${connector.grantedTo.join(', ')}`
                 : ' · no agent has it yet'
@@ -129,23 +164,49 @@ function ConnectorCard({ connector, onOpen }: { connector: Connector; onOpen(): 
           {connector.permissions.map((permission) => (
             <li key={permission.requirement}>
               {permission.met === true ? '✓ ' : permission.met === false ? '✗ ' : ''}
-              {permission.requirement}
-              {permission.scope === 'agent' ? ' (each agent)' : ''}
+              {permission.plain ??
+                `${permission.requirement}${permission.scope === 'agent' ? ' (each agent)' : ''}`}
             </li>
           ))}
         </ul>
       )}
-      {connector.source && (
-        <p className="muted">
-          Defined in <code>{connector.source.file}</code>
-        </p>
-      )}
-      {(hasSettings || connector.secrets.length > 0) && (
+      {!connector.mcp && <ConnectorDetail connector={connector} />}
+      {(hasSettings || connector.secrets.length > 0 || connector.restApi) && (
         <button type="button" onClick={onOpen}>
           Set up {connector.name}
         </button>
       )}
     </li>
+  );
+}
+
+/** A connector as the engine and `lemming connectors` state it: tool names, the files and fields it needs. */
+function ConnectorDetail({ connector }: { connector: Connector }) {
+  const { usable, readiness } = connector;
+  return (
+    <Advanced>
+      <div>
+        Tool names: <code>{connector.tools.join(', ')}</code>
+      </div>
+      {!usable.ready && (
+        <div>
+          Why: {usable.reason}. Fix: {usable.fix}
+        </div>
+      )}
+      {readiness.ready && readiness.note && <div>{readiness.note}</div>}
+      {connector.permissions.length > 0 && (
+        <ul>
+          {connector.permissions.map((permission) => (
+            <li key={permission.requirement}>{permission.requirement}</li>
+          ))}
+        </ul>
+      )}
+      {connector.source && (
+        <div>
+          Defined in <code>{connector.source.file}</code>
+        </div>
+      )}
+    </Advanced>
   );
 }
 
@@ -198,12 +259,15 @@ function ToolGrants({
           return (
             <li key={tool.name} className="tool-item">
               <div>
-                <strong>{tool.title}</strong> <code>{tool.name}</code>{' '}
-                <Badge tone="neutral">{tool.kind}</Badge>
-                <p>{tool.description}</p>
-                {tool.requiredPermissions.length > 0 && (
-                  <p className="muted">Needs: {tool.requiredPermissions.join('; ')}</p>
-                )}
+                <strong>{tool.title}</strong> <Badge tone="neutral">{KIND_WORDS[tool.kind]}</Badge>
+                {tool.plainNeeds.length > 0 && <p className="muted">Needs: {tool.plainNeeds.join('; ')}</p>}
+                <Advanced>
+                  <div>
+                    Tool name: <code>{tool.name}</code>
+                  </div>
+                  <div>What its model is told: {tool.description}</div>
+                  <div>Needs: {tool.requiredPermissions.join('; ')}</div>
+                </Advanced>
               </div>
               {grant && (
                 <div className="store-tool-toggle">

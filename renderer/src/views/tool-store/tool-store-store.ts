@@ -4,11 +4,14 @@ import type {
   Connector,
   ConnectorList,
   IpcError,
+  RestApiInput as RestApiInputSchema,
   SecretListItem,
   ToolsCatalog,
 } from '../../../../engine/api';
 import { toast } from '../../components/toast-store';
 import { lemming } from '../../lemming';
+
+type RestApiInput = z.input<typeof RestApiInputSchema>;
 
 type Loaded = {
   catalog: ToolsCatalog;
@@ -25,6 +28,9 @@ interface ToolStoreStore {
     connector: Connector,
     values: Record<string, string | number | boolean | string[] | null>,
   ): Promise<IpcError | null>;
+  /** Adds or changes a REST API connector; null when saved, else why not (its issues name the fields). */
+  saveRestApi(input: RestApiInput): Promise<IpcError | null>;
+  removeRestApi(name: string): Promise<boolean>;
   setSecret(name: string, value: string): Promise<boolean>;
   deleteSecret(name: string): Promise<boolean>;
 }
@@ -78,6 +84,29 @@ export const useToolStore = create<ToolStoreStore>((set, get) => ({
     toast.success(`Saved the settings of ${connector.name}`);
     await get().load();
     return null;
+  },
+
+  async saveRestApi(input) {
+    const result = await lemming().connectors.saveRestApi(input);
+    if (!result.ok) {
+      if (!result.error.issues?.length)
+        toast.error(`Could not save ${input.name || 'the REST API'}`, result.error);
+      return result.error;
+    }
+    toast.success(`Saved ${result.value.name}`);
+    await get().load();
+    return null;
+  },
+
+  async removeRestApi(name) {
+    const result = await lemming().connectors.removeRestApi({ name });
+    if (!result.ok) {
+      toast.error(`Could not remove ${name}`, result.error);
+      return false;
+    }
+    toast.success(`Removed ${name}`);
+    await get().load();
+    return true;
   },
 
   async setSecret(name, value) {

@@ -1,0 +1,237 @@
+import { redactText } from '../../net/redact';
+import type { HttpPrimitive } from '../composed/http-primitive';
+import type { SecretLookup } from '../composed/secrets';
+import { hostPatternFor } from '../composed/url-template';
+import { TOOL_GROUPS, type CatalogEntry, type Readiness } from '../tool-catalog';
+import { toolFailure, toolSuccess, type ToolResult } from '../tool-result';
+import type { ToolSpec } from '../tool-spec';
+import { keySecretOf, type RestApiEntry, type RestMethod } from './rest-api-config';
+
+/** One REST API of the org, by the name its tool has. */
+export interface RestApi {
+  name: string;
+  entry: RestApiEntry;
+}
+
+const TIMEOUT_MS = 30_000;
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+const OUTPUT_BODY_LIMIT = 32 * 1024;
+const ERROR_BODY_LIMIT = 500;
+const READ_METHODS: ReadonlySet<RestMethod> = new Set(['GET']);
+
+/** `inventory` → "Inventory API". */
+export const restApiTitle = (name: string): string => {
+  const words = name.replace(/_+/g, ' ').trim();
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} API`;
+};
+
+/** The host (and port) the API's tool may reach: its base URL's, nothing else. */
+export const restApiHost = (entry: RestApiEntry): string => hostPatternFor(new URL(entry.base_url));
+
+/** Whether the API's key is set; a public API is always ready. */
+export function restApiReadiness(api: RestApi, lookup: SecretLookup): Readiness {
+  const secret = keySecretOf(api.entry);
+  if (secret === null || lookup(secret)) return { ready: true };
+  return {
+    ready: false,
+    reason: `its API key (${secret}) is not set`,
+    fix: `enter the API key in the Tool Store under ${restApiTitle(api.name)}`,
+  };
+}
+
+/** What the model is told: how to call the API and what it may send. */
+function definitionOf(api: RestApi): ToolSpec['definition'] {
+  const { entry } = api;
+  const methods = entry.methods;
+  const about = entry.description.trim();
+  return {
+    name: api.name,
+    description: `Calls the ${restApiTitle(api.name)} at ${entry.base_url}${about ? ` (${about})` : ''}. Give the path after that address, such as /items/42, and the query as an object; the API key is added for you. Allowed methods: ${methods.join(', ')}.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        method: {
+          type: 'string',
+          enum: [...methods],
+          description: `The HTTP method; ${methods[0]} when left out.`,
+        },
+        path: {
+          type: 'string',
+          description: `The path after ${entry.base_url}, starting with /.`,
+        },
+        query: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description: 'Query parameters, name to value.',
+        },
+        ...(methods.some((method) => !READ_METHODS.has(method) && method !== 'DELETE')
+          ? { body: { description: 'The JSON body, for POST, PUT or PATCH.' } }
+          : {}),
+      },
+      required: ['path'],
+      additionalProperties: false,
+    },
+  };
+}
+
+interface CallArguments {
+  method: RestMethod;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+}
+
+/** The call's arguments checked against what the API allows, or why they cannot be sent. */
+function checkArguments(
+  api: RestApi,
+  args: unknown,
+): { ok: true; call: CallArguments } | { ok: false; message: string } {
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    return { ok: false, message: 'the arguments must be an object with a path' };
+  const { method, path, query, body, ...rest } = args as Record<string, unknown>;
+  const unknown = Object.keys(rest);
+  if (unknown.length > 0) return { ok: false, message: `unknown argument ${unknown.join(', ')}` };
+  const chosen = method === undefined ? api.entry.methods[0] : method;
+  if (typeof chosen !== 'string' || !(api.entry.methods as readonly string[]).includes(chosen))
+    return { ok: false, message: `method must be one of ${api.entry.methods.join(', ')}` };
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    return { ok: false, message: 'path must be text starting with /, such as /items/42' };
+  if (query !== undefined && (typeof query !== 'object' || query === null || Array.isArray(query)))
+    return { ok: false, message: 'query must be an object of names to text values' };
+  const queryValues = (query ?? {}) as Record<string, unknown>;
+  if (Object.values(queryValues).some((value) => typeof value !== 'string'))
+    return { ok: false, message: 'each query value must be text' };
+  if (body !== undefined && (chosen === 'GET' || chosen === 'DELETE'))
+    return { ok: false, message: `a ${chosen} request cannot have a body` };
+  return {
+    ok: true,
+    call: { method: chosen as RestMethod, path, query: queryValues as Record<string, string>, body },
+  };
+}
+
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const UNSAFE_PATH = /[\s\u0000-\u001f\u007f\\?#]/;
+
+/** The URL of a call: the path under the base URL's path, never above it or on another host. */
+export function restApiUrl(
+  entry: RestApiEntry,
+  path: string,
+  query: Readonly<Record<string, string>>,
+): { ok: true; url: URL } | { ok: false; message: string } {
+  if (UNSAFE_PATH.test(path))
+    return {
+      ok: false,
+      message: 'path must not hold spaces, control characters, \\, ? or # (give the query as an object)',
+    };
+  const segments = path.split('/').map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+  if (segments.some((segment) => segment === '.' || segment === '..'))
+    return { ok: false, message: 'path must not hold . or .. segments' };
+  const base = new URL(entry.base_url);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const url = new URL(`${base.origin}${basePath}${path}`);
+  if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`))
+    return { ok: false, message: `path must stay under ${entry.base_url}` };
+  for (const [name, value] of Object.entries(query)) url.searchParams.append(name, value);
+  return { ok: true, url };
+}
+
+/** Sends one call. Never throws; the key is redacted from everything returned. */
+async function callApi(
+  api: RestApi,
+  args: unknown,
+  lookup: SecretLookup,
+  http: HttpPrimitive,
+  signal?: AbortSignal,
+): Promise<ToolResult> {
+  const checked = checkArguments(api, args);
+  if (!checked.ok) return toolFailure(`invalid arguments for ${api.name}: ${checked.message}`);
+  const { call } = checked;
+  const secret = keySecretOf(api.entry);
+  const key = secret === null ? '' : (lookup(secret) ?? '');
+  if (secret !== null && key === '')
+    return toolFailure(`${api.name} is not set up: its API key (${secret}) is not set`);
+  const target = restApiUrl(api.entry, call.path, call.query);
+  if (!target.ok) return toolFailure(`${api.name}: ${target.message}; nothing was sent`);
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const { auth } = api.entry;
+  if (auth.style === 'bearer') headers.Authorization = `Bearer ${key}`;
+  if (auth.style === 'header') headers[auth.name] = key;
+  if (auth.style === 'query') target.url.searchParams.append(auth.name, key);
+  if (call.body !== undefined) headers['Content-Type'] = 'application/json';
+  const secrets = key === '' ? [] : [key];
+  const answer = await http({
+    request: {
+      method: call.method,
+      url: target.url.toString(),
+      headers,
+      ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
+    },
+    allowedHosts: [restApiHost(api.entry)],
+    secretValues: secrets,
+    deadlineMs: TIMEOUT_MS,
+    maxResponseBytes: MAX_RESPONSE_BYTES,
+    ...(signal ? { signal } : {}),
+  });
+  if (!answer.ok)
+    return toolFailure(
+      redactText(
+        `${api.name}: the request was not completed (${answer.error.code}): ${answer.error.message}`,
+        secrets,
+      ),
+    );
+  const text = redactText(answer.response.body.toString('utf8'), secrets);
+  const { status } = answer.response;
+  if (status < 200 || status >= 300)
+    return toolFailure(`HTTP ${status}${text.trim() === '' ? '' : `: ${text.slice(0, ERROR_BODY_LIMIT)}`}`);
+  const json = parseJson(text);
+  const fits = json !== undefined && text.length <= OUTPUT_BODY_LIMIT;
+  const truncated = answer.response.truncated || text.length > OUTPUT_BODY_LIMIT;
+  return toolSuccess(
+    JSON.stringify({
+      status,
+      body: fits ? json : text.slice(0, OUTPUT_BODY_LIMIT),
+      ...(truncated ? { truncated: true } : {}),
+    }),
+  );
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The org's REST APIs as catalog entries: each a network tool granted by its name or group:network,
+ * sent through the SSRF-safe primitive to its base URL's host only, with the key from the secret store.
+ * An API that only reads is judged as a GET by the approval rule; one that may change things asks.
+ */
+export function restApiCatalogEntries(
+  apis: readonly RestApi[],
+  options: { lookup: SecretLookup; http: HttpPrimitive },
+): CatalogEntry[] {
+  return apis.map((api) => {
+    const readOnly = api.entry.methods.every((method) => READ_METHODS.has(method));
+    const spec: ToolSpec = {
+      name: api.name,
+      kind: 'network',
+      title: restApiTitle(api.name),
+      definition: definitionOf(api),
+      endsIn: { name: 'http_request', kind: 'network', ...(readOnly ? { method: 'GET' } : {}) },
+      run: (args, context) => callApi(api, args, options.lookup, options.http, context.signal),
+    };
+    return {
+      spec,
+      grantedBy: [api.name, TOOL_GROUPS.network],
+      readiness: restApiReadiness(api, options.lookup),
+    };
+  });
+}
