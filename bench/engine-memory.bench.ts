@@ -2,12 +2,12 @@
 // a Node process of its own running compiled code, as `lemming run` does (no tsx, no bench around it).
 // Smaller runs for a quick look: LEMMING_BENCH_MEMORY_AGENTS and LEMMING_BENCH_MEMORY_TICKS.
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import type { BenchSection } from './bench-section';
+import { cliNodeFlags, compileBenchChild } from './compiled-child';
 import { buildOrg } from './engine.bench';
 
 const AGENTS = Number(process.env.LEMMING_BENCH_MEMORY_AGENTS ?? 1000);
@@ -19,15 +19,6 @@ const GROWTH_LIMIT = 1.2;
 const mb = (bytes: number) => bytes / 2 ** 20;
 
 export default async function engineMemoryBench(): Promise<BenchSection> {
-  // Inside the checkout, so the one external package, better-sqlite3, resolves; not in out/, which is packed.
-  const child = join(
-    import.meta.dirname,
-    '..',
-    'node_modules',
-    '.cache',
-    'lemming-bench',
-    'engine-memory-child.mjs',
-  );
   const org = buildOrg(AGENTS, {
     respond: {
       outbox_entries: [{ kind: 'status', payload: { text: 'working' } }],
@@ -35,21 +26,9 @@ export default async function engineMemoryBench(): Promise<BenchSection> {
       notes: 'sent',
     },
   });
+  const child = await compileBenchChild('engine-memory-child.ts');
   let rss: Map<number, number>;
   try {
-    await build({
-      entryPoints: [join(import.meta.dirname, 'engine-memory-child.ts')],
-      outfile: child,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node24',
-      external: ['better-sqlite3'],
-      banner: {
-        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-      },
-      logLevel: 'warning',
-    });
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [...cliNodeFlags(), child, org, String(TICKS)],
@@ -71,7 +50,7 @@ export default async function engineMemoryBench(): Promise<BenchSection> {
   const last = rss.get(TICKS)!;
   const peak = Math.max(...rss.values());
   const along = [...rss].filter(
-    ([tick]) => tick === 1 || tick === EARLY_TICK || tick % 50 === 0 || tick === TICKS,
+    ([tick]) => tick === 1 || tick === EARLY_TICK || tick % 20 === 0 || tick === TICKS,
   );
   return {
     title: `Engine memory over a long run (${AGENTS} agents × ${TICKS} ticks, scripted provider)`,
@@ -97,12 +76,6 @@ export default async function engineMemoryBench(): Promise<BenchSection> {
       'The engine runs compiled (esbuild) in a Node process of its own, with the Node flags of `bin/lemming.mjs` and without forced garbage collection. Every agent fires every tick, sends one status message and sets one memory key.',
     ],
   };
-}
-
-/** The Node flags `lemming` runs with: those on its launcher's `#!/usr/bin/env -S node …` line. */
-function cliNodeFlags(): string[] {
-  const shebang = readFileSync(join(import.meta.dirname, '..', 'bin', 'lemming.mjs'), 'utf8').split('\n')[0]!;
-  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -4,14 +4,14 @@
 // LeMMing checkout (python3 there, or LEMMING_PYTHON); without it only our side runs and the section
 // says why. Sizes: LEMMING_BENCH_CLI_AGENTS, LEMMING_BENCH_CLI_TICKS, LEMMING_BENCH_CLI_REPS.
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { sendJson, startLoopbackServer } from '../engine/models/test-support/loopback-server';
 import type { BenchRow, BenchSection } from './bench-section';
+import { cliNodeFlags, compileBenchChild } from './compiled-child';
 
 const CLI_AGENTS = Number(process.env.LEMMING_BENCH_CLI_AGENTS ?? 100);
 const CLI_TICKS = Number(process.env.LEMMING_BENCH_CLI_TICKS ?? 5);
@@ -158,38 +158,6 @@ const median = (values: number[]) => {
 const range = (values: number[], digits = 0) =>
   `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
 
-/** The Node flags `lemming` runs with: those on its launcher's `#!/usr/bin/env -S node …` line. */
-function cliNodeFlags(): string[] {
-  const shebang = readFileSync(join(import.meta.dirname, '..', 'bin', 'lemming.mjs'), 'utf8').split('\n')[0]!;
-  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
-}
-
-/** Our driver compiled as the CLI is (esbuild), inside the checkout so better-sqlite3 resolves. */
-async function compileChild(): Promise<string> {
-  const child = join(
-    import.meta.dirname,
-    '..',
-    'node_modules',
-    '.cache',
-    'lemming-bench',
-    'cli-org-child.mjs',
-  );
-  await build({
-    entryPoints: [join(import.meta.dirname, 'cli-org-child.ts')],
-    outfile: child,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    external: ['better-sqlite3'],
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    logLevel: 'warning',
-  });
-  return child;
-}
-
 async function cliOrgRows(child: string): Promise<BenchRow[]> {
   const ours: TickCost[] = [];
   const theirs: TickCost[] = [];
@@ -324,7 +292,7 @@ async function latencyOrgRows(child: string): Promise<{ rows: BenchRow[]; note: 
 }
 
 export default async function lemmingSideBySideBench(): Promise<BenchSection> {
-  const child = await compileChild();
+  const child = await compileBenchChild('cli-org-child.ts');
   try {
     const cliRows = await cliOrgRows(child);
     const latency = await latencyOrgRows(child);

@@ -1,8 +1,10 @@
-#!/usr/bin/env -S node --max-semi-space-size=1
+#!/usr/bin/env -S node --max-semi-space-size=1 --optimize-for-size
 // The `lemming` command: runs the compiled bundle that `npm ci` (the `prepare` script) or `npm run build` makes.
 // --max-semi-space-size=1 (MiB): a run allocates fast and keeps little, so a big young generation only
-// promotes garbage into old space; with it a 1,000-agent run holds ~230 MB instead of ~470 MB at tick 20
-// (docs/BENCHMARKS.md, issue 14). bench/engine-memory.bench.ts reads the flags from the line above.
+// promotes garbage into old space; with it a 1,000-agent run holds ~230 MB instead of ~470 MB at tick 20.
+// --optimize-for-size: V8 otherwise lets the old space grow to about five times what is live (~25 MB) before
+// a full collection, and the pages it frees stay resident; with it a 1,000-agent run holds ~150 MB instead
+// of ~230 MB (docs/BENCHMARKS.md, issue 14). bench/engine-memory.bench.ts reads the flags from the line above.
 import { enableCompileCache } from 'node:module';
 
 // V8 keeps the compiled bundle on disk (in the OS temp folder), so later starts skip parsing it.

@@ -24,12 +24,15 @@ export function folderSignature(
   }
   const parts = [statPart(own)];
   for (const name of names)
-    for (const file of filesOf(name)) {
-      const path = join(folder, file.path);
-      const stats = (file.follow ? statSync : lstatSync)(path, { bigint: true, throwIfNoEntry: false });
-      parts.push(`${file.path}:${stats ? statPart(stats) : '-'}`);
-    }
+    for (const file of filesOf(name))
+      parts.push(`${file.path}:${pathSignature(join(folder, file.path), file.follow)}`);
   return parts.join('|');
+}
+
+/** One path's part of a signature: its stat (its target's when `follow`), or '-' when it is missing. */
+export function pathSignature(path: string, follow: boolean): string {
+  const stats = (follow ? statSync : lstatSync)(path, { bigint: true, throwIfNoEntry: false });
+  return stats ? statPart(stats) : '-';
 }
 
 function statPart(stats: BigIntStats): string {

@@ -229,8 +229,14 @@ describe('listMemory', () => {
       entries: [{ key: 'open_tasks', value: ['login spec'] }],
       truncated: false,
       problems: [],
+      files: ['open_tasks.json'],
     });
-    expect(await listMemory(agentDir('human'))).toEqual({ entries: [], truncated: false, problems: [] });
+    expect(await listMemory(agentDir('human'))).toEqual({
+      entries: [],
+      truncated: false,
+      problems: [],
+      files: [],
+    });
   });
 
   it('lists at most 20 keys and says when there are more, ignoring files that are not *.json', async () => {

@@ -53,6 +53,8 @@ export interface MemoryListing {
   truncated: boolean;
   /** Files among the listed ones that could not be read; LeMMing skips these too. */
   problems: FileProblem[];
+  /** The names of the files read, in the order read. */
+  files: string[];
 }
 
 export type MemoryUpdateOutcome =
@@ -153,7 +155,7 @@ export async function countMemoryKeys(agentDir: string): Promise<number> {
  * folder once it knows there are more, so a huge memory folder costs no more than a small one.
  */
 export async function listMemory(agentDir: string, maxItems = 20): Promise<MemoryListing> {
-  const listing: MemoryListing = { entries: [], truncated: false, problems: [] };
+  const listing: MemoryListing = { entries: [], truncated: false, problems: [], files: [] };
   const folder = whenExists(() => opendirSync(memoryDir(agentDir)));
   if (!folder) return listing;
   try {
@@ -165,6 +167,7 @@ export async function listMemory(agentDir: string, maxItems = 20): Promise<Memor
         break;
       }
       seen += 1;
+      listing.files.push(entry.name);
       const key = entry.name.slice(0, -'.json'.length);
       const file = join(memoryDir(agentDir), entry.name);
       const text = readFileOrError(file);

@@ -6,6 +6,7 @@ import type { MessageStore } from '../messages/message-store';
 import { parseOutboxFileName, readOutboxEntryText } from '../messages/outbox-entry';
 import { jsonNestingProblem, parseJsonText } from '../files/json-text';
 import { readTextFile } from '../files/read-text-file';
+import { ListedNames } from '../files/listed-names';
 import type { KnownTimelineEvent } from '../api/timeline-events';
 import type { TimelineStore } from '../timeline/timeline-store';
 import type { RunSecrets } from './run-secrets';
@@ -22,7 +23,7 @@ export class DiskImport {
   private readonly selectUnreadable: Database.Statement;
   private readonly upsertUnreadable: Database.Statement;
   /** Outbox files already in the message store: each tick lists every outbox, and most of its files are old. */
-  private readonly knownOutboxFiles = new Set<string>();
+  private readonly knownOutboxFiles = new ListedNames();
 
   constructor(
     private readonly orgPath: string,
@@ -61,6 +62,7 @@ export class DiskImport {
 
   private async importFrom(options: { memoryAndLogs: boolean }): Promise<number> {
     const folders = subfolders(join(this.orgPath, AGENTS_FOLDER));
+    this.knownOutboxFiles.keepFolders(folders);
     // Folders are read at once but their findings are kept in folder order, so imports are deterministic.
     const found = await Promise.all(
       folders.map(async (folder) => {
@@ -97,12 +99,14 @@ export class DiskImport {
     into: { file: string; text: string; tick: number; sender: string }[],
   ): Promise<void> {
     const dir = inOrg(this.orgPath, agentPaths(folder).outbox);
-    for (const name of fileNames(dir)) {
+    const names = fileNames(dir);
+    const known = this.knownOutboxFiles.relist(folder, names);
+    for (const name of names) {
       const parsedName = parseOutboxFileName(name);
+      if (!parsedName || known.has(name)) continue;
       const file = agentPaths(folder).outboxFile(name);
-      if (!parsedName || this.knownOutboxFiles.has(file)) continue;
       if (this.messages.has(file)) {
-        this.knownOutboxFiles.add(file);
+        known.add(name);
         continue;
       }
       const read = await readTextFile(join(dir, name));

@@ -531,3 +531,29 @@ describe('skills between turns', () => {
     expect(writerPrompts()[1]).toContain('Steps for review.');
   });
 });
+
+describe('memory between turns', () => {
+  it('an edit to a memory file in place (same size) is in the next turn', async () => {
+    const memory = (value: string) => `${JSON.stringify({ key: 'plan', value }, null, 2)}\n`;
+    const org = orgs.build({
+      'lemming/config/models.json': {
+        scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+      },
+      // The agent writes nothing to its memory folder itself: only the edit below changes it.
+      'script.json': { default: [{ respond: { notes: 'read' } }] },
+      'agents/planner/resume.json': resume('planner', { permissions: { read_outboxes: [], tools: [] } }),
+      'agents/planner/memory/plan.json': memory('draft AAAA'),
+    });
+    const engine = await open(org);
+    const memoryShown = async () => {
+      await engine.runTick();
+      return JSON.stringify(events(engine, { kinds: ['model_call'] }).at(-1)!.event.prompt);
+    };
+    // Two turns first: from the second on, the listing is kept while its files stay the same.
+    expect(await memoryShown()).toContain('draft AAAA');
+    expect(await memoryShown()).toContain('draft AAAA');
+
+    writeFileSync(join(org, 'agents/planner/memory/plan.json'), memory('draft BBBB'));
+    expect(await memoryShown()).toContain('draft BBBB');
+  });
+});

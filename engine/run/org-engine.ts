@@ -8,7 +8,7 @@ import { formatProblem } from '../api/problem';
 import { ApprovalSettings } from '../api/approval-schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
-import { listMemory } from '../memory/memory-file';
+import { MemoryListingCache } from '../memory/memory-listing-cache';
 import { MessageStore, type ReadableSenders } from '../messages/message-store';
 import {
   humanMessage,
@@ -149,6 +149,8 @@ export class OrgEngine {
   /** Each agent's skills and composed tools, read again only when their files change. */
   private readonly skills = new SignatureCache<LoadedSkills>();
   private readonly composedTools = new SignatureCache<ComposedToolLoad>();
+  /** Each agent's memory listing, read again only when its memory files change. */
+  private readonly memoryListings = new MemoryListingCache();
   private readonly diskImport: DiskImport;
   private readonly insertTurn: Database.Statement;
   private readonly selectCommittedAgents: Database.Statement;
@@ -737,7 +739,7 @@ export class OrgEngine {
   ): Promise<StagedTurn> {
     const name = agent.resume.name;
     const agentDir = inOrg(this.orgPath, agentPaths(agent.folder).root);
-    const memory = await listMemory(agentDir, 20);
+    const memory = await this.memoryListings.list(agentDir, 20);
     const balance = this.ledger.balance(name);
     const composed = await this.composedEntries(agent, policy);
     const { skills } = await this.skills.get(

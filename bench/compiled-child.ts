@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+/**
+ * A bench driver compiled as the CLI is (esbuild, one ESM file), so it measures the shipped code path.
+ * It lands inside the checkout, where the one external package, better-sqlite3, resolves; not in out/,
+ * which is packed.
+ */
+export async function compileBenchChild(entry: string): Promise<string> {
+  const child = join(
+    import.meta.dirname,
+    '..',
+    'node_modules',
+    '.cache',
+    'lemming-bench',
+    entry.replace(/\.ts$/, '.mjs'),
+  );
+  await build({
+    entryPoints: [join(import.meta.dirname, entry)],
+    outfile: child,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    external: ['better-sqlite3'],
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  return child;
+}
+
+/** The Node flags `lemming` runs with: those on its launcher's `#!/usr/bin/env -S node …` line. */
+export function cliNodeFlags(): string[] {
+  const shebang = readFileSync(join(import.meta.dirname, '..', 'bin', 'lemming.mjs'), 'utf8').split('\n')[0]!;
+  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
+}
