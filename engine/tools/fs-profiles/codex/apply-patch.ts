@@ -45,7 +45,7 @@ export const codexApplyPatchTool: FsProfileTool = {
         const readable = await checkPath(sandbox, raw, 'read', 'apply_patch');
         if (!readable.ok) return { ok: false, error: readable.error.message };
       }
-      return { ok: true, path: checked.value.path };
+      return { ok: true, value: checked.value.path };
     };
     const result = await applyPatchTool.run(args, { resolvePath, fs });
     if (!result.success || fs.failedDeletes.length === 0) return result;
