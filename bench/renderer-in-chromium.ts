@@ -35,9 +35,9 @@ export async function withOrgInChromium<T>(
   measure: (page: Page) => Promise<T>,
 ): Promise<T> {
   const secrets = await openFileSecretStore(join(dir, 'secrets.json'));
-  if (!secrets.ok) throw new Error(secrets.message);
+  if (!secrets.ok) throw new Error(secrets.error);
   const host = await EngineHost.create({
-    secretStore: secrets.store,
+    secretStore: secrets.value.store,
     demoOrgSource: join(REPO_ROOT, 'examples', 'demo-org'),
     userOrgsFolder: join(dir, 'orgs'),
   });

@@ -58,10 +58,11 @@ async function start(): Promise<void> {
 
   const secrets = await openSafeStorageSecretStore({ safeStorage, userDataPath: app.getPath('userData') });
   if (!secrets.ok) {
-    dialog.showErrorBox('LeMMing Desktop cannot read its secrets', secrets.message);
+    dialog.showErrorBox('LeMMing Desktop cannot read its secrets', secrets.error);
     app.exit(1);
     return;
   }
+  const secretStore = secrets.value.store;
   const logError = (context: string, error: unknown) => console.error(`[engine] ${context}:`, error);
   const appInfo = {
     name: app.getName(),
@@ -76,7 +77,7 @@ async function start(): Promise<void> {
   };
   const workerData: EngineWorkerData = {
     appInfo,
-    secretLocation: secrets.store.location,
+    secretLocation: secretStore.location,
     host: {
       demoOrgSource: app.isPackaged
         ? join(process.resourcesPath, 'demo-org')
@@ -101,7 +102,7 @@ async function start(): Promise<void> {
       resourceLimits: ENGINE_RESOURCE_LIMITS,
     }),
     {
-      secretStore: secrets.store,
+      secretStore,
       pickFolder: async () => {
         const options = { title: 'Open an org folder', properties: ['openDirectory' as const] };
         const result = await showDialog((window) =>

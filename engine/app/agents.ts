@@ -133,8 +133,8 @@ async function canonicalFileAccess(
     canonical[field] = [];
     for (const [index, entry] of entries.entries()) {
       const preview = await previewAccessPath(orgPath, entry, { agentDir, kind });
-      if (preview.ok) canonical[field].push(preview.display);
-      else issues.push({ path: `permissions.file_access.${field}[${index}]`, message: preview.reason });
+      if (preview.ok) canonical[field].push(preview.value.display);
+      else issues.push({ path: `permissions.file_access.${field}[${index}]`, message: preview.error });
     }
   }
   if (issues.length > 0)
@@ -154,10 +154,13 @@ export async function fileAccessPreview(
   if (!found.ok) return found;
   const agentDir = inOrg(context.orgPath, agentPaths(found.value.folder).root);
   const previews = await Promise.all(
-    input.entries.map(async (entry) => ({
-      entry,
-      ...(await previewAccessPath(context.orgPath, entry, { agentDir, kind: input.access ?? 'read' })),
-    })),
+    input.entries.map(async (entry): Promise<FileAccessPreview['previews'][number]> => {
+      const preview = await previewAccessPath(context.orgPath, entry, {
+        agentDir,
+        kind: input.access ?? 'read',
+      });
+      return preview.ok ? { entry, ok: true, ...preview.value } : { entry, ok: false, reason: preview.error };
+    }),
   );
   return ok({ previews });
 }

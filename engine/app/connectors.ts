@@ -289,8 +289,8 @@ export async function importMcpServers(
       issuesFromProblems(current.error),
     );
   const planned = await planImport(file, new Set(Object.keys(current.value.mcpServers)));
-  if (!planned.ok) return fail('not_found', `Nothing was imported: ${planned.message}.`);
-  const { servers, skipped } = planned.plan;
+  if (!planned.ok) return fail('not_found', `Nothing was imported: ${planned.error}.`);
+  const { servers, skipped } = planned.value;
   for (const server of servers)
     for (const secret of server.secrets) {
       const saved = await setSecret(context.secrets, secret.name, secret.value);

@@ -204,14 +204,14 @@ describe('testing a model', () => {
 describe('adding a model with its key', () => {
   it('keeps the key in the secret store and names the secret in models.json', async () => {
     const store = await openFileSecretStore(join(tempDir(), 'secrets.json'));
-    if (!store.ok) throw new Error(store.message);
+    if (!store.ok) throw new Error(store.error);
     const saved: unknown[] = [];
     const added = await addModelWithKey(
       { key: 'gpt-4o', provider: 'openai', modelName: 'gpt-4o', apiKey: 'sk-live-123' },
-      { secrets: store.store, saveModel: async (key, patch) => (saved.push({ key, patch }), ok(null)) },
+      { secrets: store.value.store, saveModel: async (key, patch) => (saved.push({ key, patch }), ok(null)) },
     );
     expect(added).toEqual({ ok: true, value: { secret: 'GPT_4O_API_KEY' } });
-    expect(await store.store.reveal('GPT_4O_API_KEY')).toBe('sk-live-123');
+    expect(await store.value.store.reveal('GPT_4O_API_KEY')).toBe('sk-live-123');
     expect(saved).toEqual([
       {
         key: 'gpt-4o',
@@ -223,16 +223,16 @@ describe('adding a model with its key', () => {
 
   it('removes the key it stored when the entry cannot be written', async () => {
     const store = await openFileSecretStore(join(tempDir(), 'secrets.json'));
-    if (!store.ok) throw new Error(store.message);
+    if (!store.ok) throw new Error(store.error);
     const refused = await addModelWithKey(
       { key: 'x', provider: 'openai', modelName: 'm', apiKey: 'sk-1' },
       {
-        secrets: store.store,
+        secrets: store.value.store,
         saveModel: async () => ({ ok: false, error: { code: 'invalid_change', message: 'no' } }),
       },
     );
     expect(refused.ok).toBe(false);
-    expect(await store.store.has('X_API_KEY')).toBe(false);
+    expect(await store.value.store.has('X_API_KEY')).toBe(false);
   });
 
   it('names secrets the way the secret store accepts', () => {

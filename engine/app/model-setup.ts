@@ -192,11 +192,11 @@ export async function addModelWithKey(
     if (!stored.ok)
       return fail(
         'refused',
-        `The API key was not saved: ${stored.reason}.`,
-        [{ path: 'apiKey', message: stored.reason }],
-        stored.fix,
+        `The API key was not saved: ${stored.error.reason}.`,
+        [{ path: 'apiKey', message: stored.error.reason }],
+        stored.error.fix,
       );
-    created = !stored.existed;
+    created = !stored.value.existed;
   }
   const saved = await deps.saveModel(input.key, {
     provider: input.provider,

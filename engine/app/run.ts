@@ -46,7 +46,7 @@ export async function stepRun(
 /** A controller's refusal: the run is in the wrong phase for the command, or the tick it ran failed. */
 export function asResult<T>(result: RunCommandResult<T>): IpcResult<T> {
   if (result.ok) return ok(result.value);
-  return result.tickFailed ? tickFailed(result.reason) : fail('busy', result.reason);
+  return result.error.tickFailed ? tickFailed(result.error.reason) : fail('busy', result.error.reason);
 }
 
 const tickFailed = (reason: string) => fail('org_unusable', `The tick failed: ${reason}`);

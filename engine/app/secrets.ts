@@ -65,9 +65,14 @@ export async function setSecret(
 ): Promise<IpcResult<z.output<typeof SecretChanged>>> {
   const changed = await secrets.store.set(name, value);
   if (!changed.ok)
-    return fail('refused', `The secret ${name} was not saved: ${changed.reason}.`, undefined, changed.fix);
+    return fail(
+      'refused',
+      `The secret ${name} was not saved: ${changed.error.reason}.`,
+      undefined,
+      changed.error.fix,
+    );
   await secrets.changed();
-  return ok({ name, isSet: true, existed: changed.existed });
+  return ok({ name, isSet: true, existed: changed.value.existed });
 }
 
 export async function deleteSecret(
@@ -76,7 +81,12 @@ export async function deleteSecret(
 ): Promise<IpcResult<z.output<typeof SecretChanged>>> {
   const changed = await secrets.store.delete(name);
   if (!changed.ok)
-    return fail('refused', `The secret ${name} was not deleted: ${changed.reason}.`, undefined, changed.fix);
+    return fail(
+      'refused',
+      `The secret ${name} was not deleted: ${changed.error.reason}.`,
+      undefined,
+      changed.error.fix,
+    );
   await secrets.changed();
-  return ok({ name, isSet: false, existed: changed.existed });
+  return ok({ name, isSet: false, existed: changed.value.existed });
 }

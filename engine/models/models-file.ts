@@ -99,16 +99,16 @@ const Command = z
     error: 'command must be a list of words or a command line',
   })
   .transform((value, context) => {
-    const words = typeof value === 'string' ? shlexSplit(value) : { ok: true as const, words: value };
+    const words = typeof value === 'string' ? shlexSplit(value) : { ok: true as const, value };
     if (!words.ok) {
       context.addIssue({ code: 'custom', message: `command cannot be split: ${words.error}` });
       return z.NEVER;
     }
-    if (words.words.length === 0 || words.words[0] === '') {
+    if (words.value.length === 0 || words.value[0] === '') {
       context.addIssue({ code: 'custom', message: 'command must name a program to run' });
       return z.NEVER;
     }
-    return words.words;
+    return words.value;
   });
 
 export const ProviderConfig = z.looseObject({

@@ -5,27 +5,27 @@ describe('shlexSplit (Python shlex.split, POSIX mode)', () => {
   it('splits on runs of whitespace', () => {
     expect(shlexSplit('  llm   -m  gpt-4o\tchat ')).toEqual({
       ok: true,
-      words: ['llm', '-m', 'gpt-4o', 'chat'],
+      value: ['llm', '-m', 'gpt-4o', 'chat'],
     });
   });
 
   it('keeps quoted text as one word and joins adjacent quoted parts', () => {
     expect(shlexSplit(`say 'hello world' "it's" a"b"'c'`)).toEqual({
       ok: true,
-      words: ['say', 'hello world', "it's", 'abc'],
+      value: ['say', 'hello world', "it's", 'abc'],
     });
   });
 
   it('treats backslashes literally inside single quotes and as escapes of " and \\ inside double quotes', () => {
-    expect(shlexSplit(`'a\\b' "c\\"d\\\\e\\n"`)).toEqual({ ok: true, words: ['a\\b', 'c"d\\e\\n'] });
+    expect(shlexSplit(`'a\\b' "c\\"d\\\\e\\n"`)).toEqual({ ok: true, value: ['a\\b', 'c"d\\e\\n'] });
   });
 
   it('lets a bare backslash escape a space', () => {
-    expect(shlexSplit('open my\\ file.txt')).toEqual({ ok: true, words: ['open', 'my file.txt'] });
+    expect(shlexSplit('open my\\ file.txt')).toEqual({ ok: true, value: ['open', 'my file.txt'] });
   });
 
   it('keeps an empty quoted word', () => {
-    expect(shlexSplit(`cmd ''`)).toEqual({ ok: true, words: ['cmd', ''] });
+    expect(shlexSplit(`cmd ''`)).toEqual({ ok: true, value: ['cmd', ''] });
   });
 
   it('reports unclosed quotes and a trailing backslash', () => {

@@ -1,4 +1,6 @@
-export type ShlexSplitResult = { ok: true; words: string[] } | { ok: false; error: string };
+import type { Result } from '../api/result';
+
+export type ShlexSplitResult = Result<string[], string>;
 
 /**
  * Splits a command line the way Python's `shlex.split` does in POSIX mode (LeMMing splits a
@@ -42,7 +44,7 @@ export function shlexSplit(line: string): ShlexSplitResult {
     }
   }
   if (inWord) words.push(word);
-  return { ok: true, words };
+  return { ok: true, value: words };
 }
 
 function readDoubleQuoted(line: string, start: number): { text: string; next: number } | null {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Result } from '../api/result';
 
 /** Every way `httpRequest` can refuse or fail; callers switch on `code`, people read `message`. */
 export const HttpErrorCode = z.enum([
@@ -35,7 +36,7 @@ export const isRefusal = (code: HttpErrorCode): boolean => !ATTEMPT_FAILURES.has
 export const HttpError = z.object({ code: HttpErrorCode, message: z.string() });
 export type HttpError = z.infer<typeof HttpError>;
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; error: HttpError };
+export type Checked<T> = Result<T, HttpError>;
 
 export const checked = <T>(value: T): Checked<T> => ({ ok: true, value });
 

@@ -27,11 +27,11 @@ function send(request: Partial<HttpRequest> & { url: string }, options: Partial<
 
 function response(result: HttpResult) {
   if (!result.ok) throw new Error(`expected a response, got ${result.error.code}: ${result.error.message}`);
-  return result.response;
+  return result.value;
 }
 
 function failure(result: HttpResult) {
-  if (result.ok) throw new Error(`expected a refusal, got status ${result.response.status}`);
+  if (result.ok) throw new Error(`expected a refusal, got status ${result.value.status}`);
   return result.error;
 }
 
@@ -425,7 +425,7 @@ describe('a request body that carries a secret, redirected with 307 or 308', () 
       url: redirect('/echo', 307),
       body: JSON.stringify({ key: SECRET_IN_BODY }),
     });
-    expect(result.ok && JSON.parse(result.response.body.toString()).method).toBe('POST');
+    expect(result.ok && JSON.parse(result.value.body.toString()).method).toBe('POST');
     expect(loopback.network.publicServer.requests.at(-1)?.body).toBe(JSON.stringify({ key: SECRET_IN_BODY }));
   });
 

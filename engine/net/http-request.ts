@@ -1,5 +1,6 @@
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import { z } from 'zod';
+import type { Result } from '../api/result';
 import { classifyAddress, type AddressClassifier } from './address-policy';
 import { discardBody, readCappedBody } from './capped-body';
 import { checked, errorCodeSuffix, refused, type Checked, type HttpError } from './http-error';
@@ -82,7 +83,8 @@ export interface HttpResponse {
   redirects: number;
 }
 
-export type HttpResult = { ok: true; response: HttpResponse } | { ok: false; error: HttpError };
+/** The response, or why there is none. */
+export type HttpResult = Result<HttpResponse, HttpError>;
 
 const DEFAULT_USER_AGENT = 'LeMMing-Desktop';
 
@@ -243,7 +245,7 @@ async function finalResponse(
     if (value !== undefined) headers[name] = value;
   return {
     ok: true,
-    response: {
+    value: {
       status: response.statusCode,
       headers,
       body: body.value.bytes,
@@ -345,7 +347,7 @@ function redactResult(result: HttpResult, secrets: readonly string[]): HttpResul
   if (!result.ok)
     return { ok: false, error: { ...result.error, message: redactText(result.error.message, secrets) } };
   if (secrets.length === 0) return result;
-  const { response } = result;
+  const response = result.value;
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(response.headers))
     headers[name] = Array.isArray(value)
@@ -353,7 +355,7 @@ function redactResult(result: HttpResult, secrets: readonly string[]): HttpResul
       : redactText(value, secrets);
   return {
     ok: true,
-    response: {
+    value: {
       ...response,
       headers,
       url: redactText(response.url, secrets),

@@ -234,9 +234,9 @@ describe('http_request refuses every SSRF attack class before connecting, and le
       );
 
       if (testCase.expect === 'allowed') {
-        expect(result.ok ? result.response.status : result.error).toBe(200);
+        expect(result.ok ? result.value.status : result.error).toBe(200);
       } else {
-        expect(result.ok ? `answered ${result.response.status}` : result.error.code).toBe(testCase.expect);
+        expect(result.ok ? `answered ${result.value.status}` : result.error.code).toBe(testCase.expect);
       }
       const reaches = testCase.reaches ?? (testCase.expect === 'allowed' ? [PUBLIC_ADDRESS] : []);
       expect(loopback.guard.violations).toEqual([]);

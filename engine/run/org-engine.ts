@@ -23,6 +23,7 @@ import { whenExists } from '../files/when-exists';
 import { createProvider, modelSetupProblem } from '../models/create-provider';
 import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-file';
 import type { ModelProvider } from '../models/types';
+import type { Result } from '../api/result';
 import type { RunLockHolder, TickReport } from '../api/run-schemas';
 import { restoreInterruptedReplacement } from '../files/atomic-write';
 import { planConfigEdit, patchEdits } from '../org/config-file';
@@ -36,7 +37,7 @@ import {
   type CreditsFile,
 } from '../org/credits-file';
 import { crashPoint } from '../files/crash-points';
-import { OrgRunLock, runLockHolder, type RunLockOptions } from '../org/org-lock';
+import { OrgRunLock, runLockHolder, type RunLockOptions, type RunLockRefusal } from '../org/org-lock';
 import { discoverAgents, ResumeCache, type DiscoveredAgent } from '../org/discover';
 import { readTextFile } from '../files/read-text-file';
 import { readNextTick, TICK_FILE, TICK_SPEC } from '../org/tick-file';
@@ -123,7 +124,7 @@ export interface EngineOptions {
 }
 
 /** Whether this engine may run the org: it holds the org's run lock, or another program does. */
-export type RunClaim = { ok: true } | { ok: false; holder: RunLockHolder | null; message: string };
+export type RunClaim = Result<void, RunLockRefusal>;
 
 export interface EngineCommit {
   tick: number;
@@ -268,9 +269,9 @@ export class OrgEngine {
    * killed before left owed (file writes, a config file caught between its renames).
    */
   async claimRun(): Promise<RunClaim> {
-    if (this.lock) return { ok: true };
+    if (this.lock) return { ok: true, value: undefined };
     const attempt = OrgRunLock.take(this.orgPath, lockOptions(this.options));
-    if (!attempt.ok) return { ok: false, ...attempt.error };
+    if (!attempt.ok) return attempt;
     this.lock = attempt.value.lock;
     try {
       await this.recover(attempt.value.staleHolder);
@@ -278,7 +279,7 @@ export class OrgEngine {
       this.releaseRun();
       throw error;
     }
-    return { ok: true };
+    return { ok: true, value: undefined };
   }
 
   releaseRun(): void {
@@ -323,7 +324,7 @@ export class OrgEngine {
 
   private async requireRunLock(): Promise<void> {
     const claim = await this.claimRun();
-    if (!claim.ok) throw new OrgBusyError(claim.message, claim.holder);
+    if (!claim.ok) throw new OrgBusyError(claim.error.message, claim.error.holder);
   }
 
   /** The tick the next `runTick` runs (tick.json's `current_tick`). */

@@ -125,7 +125,7 @@ describe('RunController with the demo org', () => {
     const whileRunning = await controller.step();
     expect(whileRunning).toEqual({
       ok: false,
-      reason: 'Cannot step while the run is running; pause it first.',
+      error: { reason: 'Cannot step while the run is running; pause it first.' },
     });
     controller.pause();
     await until(() => controller.state().phase === 'paused');
@@ -204,13 +204,19 @@ describe('RunController with the demo org', () => {
 
   it('refuses a second start and commands that make no sense in the current phase', async () => {
     const { controller } = await demo();
-    expect(controller.pause()).toEqual({ ok: false, reason: 'Nothing to pause: the run is idle.' });
-    expect(controller.resume()).toEqual({ ok: false, reason: 'Nothing to resume: the run is idle.' });
+    expect(controller.pause()).toEqual({
+      ok: false,
+      error: { reason: 'Nothing to pause: the run is idle.' },
+    });
+    expect(controller.resume()).toEqual({
+      ok: false,
+      error: { reason: 'Nothing to resume: the run is idle.' },
+    });
     expect(controller.stop()).toMatchObject({ ok: true, value: { phase: 'idle' } });
     controller.start({ tickLimit: 1 });
     expect(controller.start()).toEqual({
       ok: false,
-      reason: 'A run is already running; stop it before starting another.',
+      error: { reason: 'A run is already running; stop it before starting another.' },
     });
     await controller.whenIdle();
   });

@@ -1,3 +1,4 @@
+import type { Result } from '../api/result';
 import type { RunEndReason, RunLockHolder, RunPhase, RunState, TickReport } from '../api/run-schemas';
 import { heldMessage } from '../org/org-lock';
 
@@ -21,9 +22,13 @@ export interface RunStartOptions {
   intervalMs?: number;
 }
 
-/** A refusal says why; `tickFailed` marks a tick that was run and failed, rather than a command refused. */
-export type RunCommandResult<T = RunState> =
-  { ok: true; value: T } | { ok: false; reason: string; tickFailed?: true };
+/** Why a command did not do its work; `tickFailed` marks a tick that was run and failed, rather than a command refused. */
+export interface RunRefusal {
+  reason: string;
+  tickFailed?: true;
+}
+
+export type RunCommandResult<T = RunState> = Result<T, RunRefusal>;
 
 export interface RunControllerOptions {
   /** Called with a copy of the state after every change. */
@@ -187,7 +192,7 @@ export class RunController {
     else this.update({ phase });
     if (this.current.phase === 'idle') this.runner.releaseRun();
     this.wake();
-    if (outcome.kind === 'failed') return { ok: false, reason: outcome.message, tickFailed: true };
+    if (outcome.kind === 'failed') return { ok: false, error: { reason: outcome.message, tickFailed: true } };
     if (outcome.kind === 'past_last_tick') return refuse(`Tick ${outcome.tick} was not run.`);
     return { ok: true, value: { report: outcome.report, state: this.state() } };
   }
@@ -285,7 +290,7 @@ export class RunController {
   }
 
   /** A refusal naming the program that runs the org, if another one does. */
-  private heldElsewhere(): { ok: false; reason: string } | null {
+  private heldElsewhere(): { ok: false; error: RunRefusal } | null {
     const holder = this.runner.runLockHolder();
     this.update({ heldElsewhere: holder });
     return holder ? refuse(heldMessage(holder)) : null;
@@ -316,6 +321,6 @@ export class RunController {
   }
 }
 
-function refuse(reason: string): { ok: false; reason: string } {
-  return { ok: false, reason };
+function refuse(reason: string): { ok: false; error: RunRefusal } {
+  return { ok: false, error: { reason } };
 }

@@ -102,7 +102,7 @@ describe('grants that lead outside the org', () => {
     const p = policy({ allow_read: ['/elsewhere', '../elsewhere', 'shared/../../elsewhere', ''] });
     expect(await allowed(p, 'read', '/elsewhere/secret.txt')).toBe(false);
     const grants = await p.resolveGrants('read');
-    expect(grants.map((grant) => (grant.ok ? 'ok' : grant.reason))).toEqual([
+    expect(grants.map((grant) => (grant.ok ? 'ok' : grant.error.reason))).toEqual([
       "'/elsewhere' leads outside the organization folder (to /elsewhere); an agent can only be given folders inside its organization",
       "'../elsewhere' leads outside the organization folder (to /elsewhere); an agent can only be given folders inside its organization",
       "'shared/../../elsewhere' leads outside the organization folder (to /elsewhere); an agent can only be given folders inside its organization",
@@ -123,8 +123,10 @@ describe('grants that lead outside the org', () => {
     const [grant] = await p.resolveGrants('read');
     expect(grant).toMatchObject({
       ok: false,
-      reason:
-        "'shared/exports' is a symbolic link (to '/elsewhere'); a grant must name a real folder, so grant the folder it leads to instead",
+      error: {
+        reason:
+          "'shared/exports' is a symbolic link (to '/elsewhere'); a grant must name a real folder, so grant the folder it leads to instead",
+      },
     });
   });
 

@@ -1,4 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
+import type { Result } from '../api/result';
 import type { Resume } from '../org/resume-schema';
 import type { PathResolver } from './agent-filesystem';
 import { realPathOf, type RealPath } from './canonicalize';
@@ -56,8 +57,11 @@ export interface AccessGrant {
   lexicalPath: string;
 }
 
-export type ResolvedGrant =
-  { ok: true; grant: AccessGrant; root: string } | { ok: false; grant: AccessGrant; reason: string };
+/** A grant with its canonical root, or with why it cannot be resolved. */
+export type ResolvedGrant = Result<
+  { grant: AccessGrant; root: string },
+  { grant: AccessGrant; reason: string }
+>;
 
 export interface AccessPolicy {
   readonly layout: SandboxLayout;
@@ -99,13 +103,16 @@ export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
   async function resolveGrants(kind: AccessKind): Promise<ResolvedGrant[]> {
     return Promise.all(
       grantsByKind[kind].map(async (grant): Promise<ResolvedGrant> => {
-        const resolved =
-          grant.entry === null
-            ? await realPathOf(grant.lexicalPath, fs)
-            : await resolveAccessEntry(layout.orgPath, grant.entry, fs, { layout, kind });
+        if (grant.entry === null) {
+          const real = await realPathOf(grant.lexicalPath, fs);
+          return real.ok
+            ? { ok: true, value: { grant, root: real.value } }
+            : { ok: false, error: { grant, reason: real.error.reason } };
+        }
+        const resolved = await resolveAccessEntry(layout.orgPath, grant.entry, fs, { layout, kind });
         return resolved.ok
-          ? { ok: true, grant, root: resolved.path }
-          : { ok: false, grant, reason: resolved.reason };
+          ? { ok: true, value: { grant, root: resolved.value.path } }
+          : { ok: false, error: { grant, reason: resolved.error } };
       }),
     );
   }
@@ -117,13 +124,13 @@ export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
     async checkAccess(action, canonicalPath, details = {}) {
       const kind = accessKindOf(action);
       const resolved = await resolveGrants(kind);
-      const inside = resolved.find((grant) => grant.ok && isWithin(grant.root, canonicalPath));
+      const inside = resolved.find((grant) => grant.ok && isWithin(grant.value.root, canonicalPath));
       const { lexicalPath, ...asked } = details;
       if (!inside?.ok) {
         const throughLink =
           lexicalPath !== undefined &&
           lexicalPath !== canonicalPath &&
-          resolved.some((grant) => grant.ok && isWithin(grant.grant.lexicalPath, lexicalPath));
+          resolved.some((grant) => grant.ok && isWithin(grant.value.grant.lexicalPath, lexicalPath));
         const where = describeGrants(grantsByKind[kind], kind);
         return throughLink
           ? {
@@ -139,7 +146,7 @@ export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
       }
       if (kind === 'write') {
         const orgReal = await realPathOf(layout.orgPath, fs);
-        const reason = orgReal.ok ? await protectedTarget(orgReal.path, canonicalPath, fs) : null;
+        const reason = orgReal.ok ? await protectedTarget(orgReal.value, canonicalPath, fs) : null;
         if (reason) return { allowed: false, code: 'denied', reason };
       }
       if (hook) {
@@ -157,13 +164,13 @@ export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
             reason: `was refused by the access check: ${verdict.reason}`,
           };
       }
-      return { allowed: true, root: inside.root, grant: inside.grant.label };
+      return { allowed: true, root: inside.value.root, grant: inside.value.grant.label };
     },
   };
 }
 
-export type ResolvedEntry =
-  { ok: true; path: string; display: string; lexicalPath: string } | { ok: false; reason: string };
+/** Where an entry leads (and how to show it), or why it is refused, in a sentence naming the entry. */
+export type ResolvedEntry = Result<{ path: string; display: string; lexicalPath: string }, string>;
 
 /**
  * Forms of a `file_access` entry that would not mean what the person who typed it meant: a blank entry,
@@ -192,16 +199,16 @@ export async function resolveAccessEntry(
   options: { layout?: SandboxLayout; flavor?: PathFlavor; kind?: AccessKind } = {},
 ): Promise<ResolvedEntry> {
   const form = entryFormProblem(entry);
-  if (form) return { ok: false, reason: form };
+  if (form) return { ok: false, error: form };
   const screening = screenRawPath(entry, options.flavor ?? HOST_FLAVOR, 'the org folder');
-  if (!screening.ok) return { ok: false, reason: `${quote(entry)} ${screening.reason}` };
+  if (!screening.ok) return { ok: false, error: `${quote(entry)} ${screening.error}` };
   const lexicalPath = isAbsolute(entry) ? resolve(entry) : resolve(orgPath, entry);
   const { layout } = options;
   const bases = layout
     ? [layout.workspacePath, layout.sharedPath, orgPath]
     : [join(orgPath, 'shared'), orgPath];
   const real = await pinnedRealPath(lexicalPath, bases, orgPath, fs);
-  if (!real.ok) return { ok: false, reason: `${quote(entry)} ${real.reason}` };
+  if (!real.ok) return { ok: false, error: `${quote(entry)} ${real.error.reason}` };
 
   const places: [string, (inside: string) => string][] = [[orgPath, (inside) => inside]];
   if (layout)
@@ -212,31 +219,29 @@ export async function resolveAccessEntry(
   const territory: { root: string; display: (inside: string) => string }[] = [];
   for (const [folder, display] of places) {
     const place = await realPathOf(folder, fs);
-    if (place.ok) territory.push({ root: place.path, display });
+    if (place.ok) territory.push({ root: place.value, display });
   }
-  const home = territory.find(({ root }) => isWithin(root, real.path));
+  const home = territory.find(({ root }) => isWithin(root, real.value));
   if (!home)
     return {
       ok: false,
-      reason: `${quote(entry)} leads outside the organization folder (to ${real.path}); an agent can only be given folders inside its organization`,
+      error: `${quote(entry)} leads outside the organization folder (to ${real.value}); an agent can only be given folders inside its organization`,
     };
   if (options.kind === 'write') {
     const orgReal = await realPathOf(orgPath, fs);
     const kept =
-      orgReal.ok && !holdsWorkspaces(orgReal.path, real.path)
-        ? await protectedTarget(orgReal.path, real.path, fs)
+      orgReal.ok && !holdsWorkspaces(orgReal.value, real.value)
+        ? await protectedTarget(orgReal.value, real.value, fs)
         : null;
     if (kept)
       return {
         ok: false,
-        reason: `${quote(entry)} ${kept}; an agent may read there if allowed, but never write, so it cannot be given for writing`,
+        error: `${quote(entry)} ${kept}; an agent may read there if allowed, but never write, so it cannot be given for writing`,
       };
   }
   return {
     ok: true,
-    path: real.path,
-    display: home.display(relativeWithin(home.root, real.path)),
-    lexicalPath,
+    value: { path: real.value, display: home.display(relativeWithin(home.root, real.value)), lexicalPath },
   };
 }
 
@@ -262,13 +267,15 @@ async function pinnedRealPath(
   const shown = (path: string) => (isWithin(orgPath, path) ? relativeWithin(orgPath, path) : path);
   const refusal = (link: string, leadsTo: string | null): RealPath => ({
     ok: false,
-    code: 'invalid_path',
-    reason: `${link === lexicalPath ? 'is' : `goes through ${quote(shown(link))}, which is`} a symbolic link${leadsTo === null ? '' : ` (to ${leadsTo === orgPath ? 'the org folder itself' : quote(shown(leadsTo))})`}; a grant must name a real folder, so grant the folder it leads to instead`,
+    error: {
+      code: 'invalid_path',
+      reason: `${link === lexicalPath ? 'is' : `goes through ${quote(shown(link))}, which is`} a symbolic link${leadsTo === null ? '' : ` (to ${leadsTo === orgPath ? 'the org folder itself' : quote(shown(leadsTo))})`}; a grant must name a real folder, so grant the folder it leads to instead`,
+    },
   });
   const base = bases.find((candidate) => isWithin(candidate, lexicalPath));
   if (base === undefined) {
     const real = await realPathOf(lexicalPath, fs);
-    return real.ok && real.path !== lexicalPath ? refusal(lexicalPath, real.path) : real;
+    return real.ok && real.value !== lexicalPath ? refusal(lexicalPath, real.value) : real;
   }
   const baseReal = await realPathOf(base, fs);
   if (!baseReal.ok) return baseReal;
@@ -281,7 +288,7 @@ async function pinnedRealPath(
     if (info === null) break;
     if (info.kind === 'symlink') {
       const leadsTo = await realPathOf(current, fs);
-      return refusal(current, leadsTo.ok ? leadsTo.path : null);
+      return refusal(current, leadsTo.ok ? leadsTo.value : null);
     }
   }
   return realPathOf(lexicalPath, fs);

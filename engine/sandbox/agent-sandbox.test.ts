@@ -24,17 +24,18 @@ describe.each(WORLDS)('AgentSandbox on the $name', (factory) => {
     it('reads a workspace file and a shared file, with the real path and the path as the agent writes it', async () => {
       expect(await sandbox.read('notes.md')).toEqual({
         ok: true,
-        path: join(world.workspace, 'notes.md'),
-        display: 'notes.md',
-        content: 'workspace notes',
-        bytes: 15,
+        value: {
+          path: join(world.workspace, 'notes.md'),
+          display: 'notes.md',
+          content: 'workspace notes',
+          bytes: 15,
+        },
       });
       expect(await sandbox.read('shared/readme.md')).toMatchObject({
-        display: 'shared/readme.md',
-        content: 'shared readme',
+        value: { display: 'shared/readme.md', content: 'shared readme' },
       });
       expect(await sandbox.read('link-ok/inner.md')).toMatchObject({
-        path: join(world.workspace, 'sub', 'inner.md'),
+        value: { path: join(world.workspace, 'sub', 'inner.md') },
       });
     });
 
@@ -103,14 +104,15 @@ describe.each(WORLDS)('AgentSandbox on the $name', (factory) => {
     it('creates a file with its folders, then replaces it, saying which it did', async () => {
       expect(await sandbox.write('drafts/2025/plan.md', 'v1')).toEqual({
         ok: true,
-        path: join(world.workspace, 'drafts', '2025', 'plan.md'),
-        display: 'drafts/2025/plan.md',
-        bytes: 2,
-        created: true,
+        value: {
+          path: join(world.workspace, 'drafts', '2025', 'plan.md'),
+          display: 'drafts/2025/plan.md',
+          bytes: 2,
+          created: true,
+        },
       });
       expect(await sandbox.write('drafts/2025/plan.md', 'version 2')).toMatchObject({
-        created: false,
-        bytes: 9,
+        value: { created: false, bytes: 9 },
       });
       expect(await world.fs.readTextFile(join(world.workspace, 'drafts', '2025', 'plan.md'))).toBe(
         'version 2',
@@ -124,7 +126,7 @@ describe.each(WORLDS)('AgentSandbox on the $name', (factory) => {
         agentDir: join(world.org, 'agents', 'fresh'),
         fs: world.fs,
       });
-      expect(await fresh.write('hello.md', 'hi')).toMatchObject({ ok: true, display: 'hello.md' });
+      expect(await fresh.write('hello.md', 'hi')).toMatchObject({ ok: true, value: { display: 'hello.md' } });
       expect(await world.fs.readTextFile(join(world.org, 'agents', 'fresh', 'workspace', 'hello.md'))).toBe(
         'hi',
       );
@@ -148,8 +150,10 @@ describe.each(WORLDS)('AgentSandbox on the $name', (factory) => {
   describe('list, delete, mkdir, stat and resolve', () => {
     it('lists a folder in name order with kinds, links reported and not followed', async () => {
       const listed = await sandbox.list('shared');
-      expect(listed).toMatchObject({ ok: true, display: 'shared' });
-      expect(listed.ok && listed.entries.map(({ name, kind, display }) => [name, kind, display])).toEqual([
+      expect(listed).toMatchObject({ ok: true, value: { display: 'shared' } });
+      expect(
+        listed.ok && listed.value.entries.map(({ name, kind, display }) => [name, kind, display]),
+      ).toEqual([
         ['link-b', 'symlink', 'shared/link-b'],
         ['link-out', 'symlink', 'shared/link-out'],
         ['readme.md', 'file', 'shared/readme.md'],
@@ -159,28 +163,30 @@ describe.each(WORLDS)('AgentSandbox on the $name', (factory) => {
     });
 
     it('deletes a file, not a folder', async () => {
-      expect(await sandbox.delete('notes.md')).toMatchObject({ ok: true, display: 'notes.md' });
+      expect(await sandbox.delete('notes.md')).toMatchObject({ ok: true, value: { display: 'notes.md' } });
       expect(await world.fs.stat(join(world.workspace, 'notes.md'))).toBeNull();
       expect(await sandbox.delete('sub')).toMatchObject({ error: { code: 'not_a_file' } });
       expect(await sandbox.delete('notes.md')).toMatchObject({ error: { code: 'not_found' } });
     });
 
     it('makes a folder once, and refuses where a file is', async () => {
-      expect(await sandbox.mkdir('shared/reports/q3')).toMatchObject({ ok: true, created: true });
-      expect(await sandbox.mkdir('shared/reports/q3')).toMatchObject({ ok: true, created: false });
+      expect(await sandbox.mkdir('shared/reports/q3')).toMatchObject({ ok: true, value: { created: true } });
+      expect(await sandbox.mkdir('shared/reports/q3')).toMatchObject({ ok: true, value: { created: false } });
       expect(await sandbox.mkdir('notes.md')).toMatchObject({ error: { code: 'not_a_directory' } });
     });
 
     it('stats what is there and gives null for what is not', async () => {
-      expect(await sandbox.stat('notes.md')).toMatchObject({ ok: true, info: { kind: 'file', size: 15 } });
-      expect(await sandbox.stat('new.md')).toMatchObject({ ok: true, info: null });
+      expect(await sandbox.stat('notes.md')).toMatchObject({
+        ok: true,
+        value: { info: { kind: 'file', size: 15 } },
+      });
+      expect(await sandbox.stat('new.md')).toMatchObject({ ok: true, value: { info: null } });
     });
 
     it('resolves a path for a tool that does its own I/O, checked for the action it names', async () => {
       expect(await sandbox.resolve('shared/../shared/x.md', 'move')).toEqual({
         ok: true,
-        path: join(world.shared, 'x.md'),
-        display: 'shared/x.md',
+        value: { path: join(world.shared, 'x.md'), display: 'shared/x.md' },
       });
       const readOnly = make({ fileAccess: { allow_write: [] } });
       expect(await readOnly.resolve('x.md', 'search')).toMatchObject({ ok: true });

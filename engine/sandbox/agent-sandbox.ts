@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import type { Result } from '../api/result';
 import { fsErrorCode, type AgentFilesystem, type DirEntry, type FileInfo } from './agent-filesystem';
 import {
   createAccessPolicy,
@@ -51,14 +52,13 @@ export interface SandboxError {
 export type SandboxFailure = { ok: false; error: SandboxError };
 
 export interface SandboxPath {
-  ok: true;
   /** The canonical path that was checked and used. */
   path: string;
   /** The same path as the agent would write it (see displayPath). */
   display: string;
 }
 
-export type SandboxResult<T extends object = object> = (SandboxPath & T) | SandboxFailure;
+export type SandboxResult<T extends object = object> = Result<SandboxPath & T, SandboxError>;
 
 export interface SandboxEntry extends DirEntry {
   display: string;
@@ -118,8 +118,9 @@ export class AgentSandbox {
   ): Promise<SandboxResult<{ content: string; bytes: number }>> {
     const target = await this.authorize(path, 'read', options);
     if (!target.ok) return target;
+    const place = target.value;
     return this.attempt(path, async () => {
-      const info = await this.fs.stat(target.path);
+      const info = await this.fs.stat(place.path);
       if (!info) return failure('not_found', path, 'does not exist');
       if (info.kind === 'directory') return failure('not_a_file', path, 'is a folder, not a file');
       if (info.kind !== 'file') return failure('not_a_file', path, 'is not a regular file');
@@ -129,8 +130,8 @@ export class AgentSandbox {
           path,
           `is ${info.size} bytes; the limit for reading is ${this.maxReadBytes} bytes`,
         );
-      const content = await this.fs.readTextFile(target.path, { maxBytes: this.maxReadBytes });
-      return { ...target, content, bytes: Buffer.byteLength(content, 'utf8') };
+      const content = await this.fs.readTextFile(place.path, { maxBytes: this.maxReadBytes });
+      return done({ ...place, content, bytes: Buffer.byteLength(content, 'utf8') });
     });
   }
 
@@ -149,12 +150,13 @@ export class AgentSandbox {
       );
     const target = await this.authorize(path, 'write', options);
     if (!target.ok) return target;
+    const place = target.value;
     return this.attempt(path, async () => {
-      await this.fs.ensureDir(dirname(target.path));
-      const existing = await this.fs.stat(target.path);
+      await this.fs.ensureDir(dirname(place.path));
+      const existing = await this.fs.stat(place.path);
       if (existing?.kind === 'directory') return failure('not_a_file', path, 'is a folder, not a file');
-      await this.fs.writeTextFile(target.path, text);
-      return { ...target, bytes, created: existing === null };
+      await this.fs.writeTextFile(place.path, text);
+      return done({ ...place, bytes, created: existing === null });
     });
   }
 
@@ -164,25 +166,27 @@ export class AgentSandbox {
   ): Promise<SandboxResult<{ entries: SandboxEntry[] }>> {
     const target = await this.authorize(path, 'list', options);
     if (!target.ok) return target;
+    const place = target.value;
     return this.attempt(path, async () => {
-      const info = await this.fs.stat(target.path);
+      const info = await this.fs.stat(place.path);
       if (!info) return failure('not_found', path, 'does not exist');
       if (info.kind !== 'directory') return failure('not_a_directory', path, 'is not a folder');
-      const entries = await this.fs.readDir(target.path);
-      const inside = (name: string) => (target.display === '.' ? name : `${target.display}/${name}`);
-      return { ...target, entries: entries.map((entry) => ({ ...entry, display: inside(entry.name) })) };
+      const entries = await this.fs.readDir(place.path);
+      const inside = (name: string) => (place.display === '.' ? name : `${place.display}/${name}`);
+      return done({ ...place, entries: entries.map((entry) => ({ ...entry, display: inside(entry.name) })) });
     });
   }
 
   async delete(path: string, options: OperationOptions = {}): Promise<SandboxResult> {
     const target = await this.authorize(path, 'delete', options);
     if (!target.ok) return target;
+    const place = target.value;
     return this.attempt(path, async () => {
-      const info = await this.fs.stat(target.path);
+      const info = await this.fs.stat(place.path);
       if (!info) return failure('not_found', path, 'does not exist');
       if (info.kind === 'directory')
         return failure('not_a_file', path, 'is a folder; only files can be deleted');
-      await this.fs.deleteFile(target.path);
+      await this.fs.deleteFile(place.path);
       return target;
     });
   }
@@ -190,12 +194,13 @@ export class AgentSandbox {
   async mkdir(path: string, options: OperationOptions = {}): Promise<SandboxResult<{ created: boolean }>> {
     const target = await this.authorize(path, 'write', options);
     if (!target.ok) return target;
-    return this.attempt(path, async () => {
-      const info = await this.fs.stat(target.path);
-      if (info?.kind === 'directory') return { ...target, created: false };
+    const place = target.value;
+    return this.attempt<{ created: boolean }>(path, async () => {
+      const info = await this.fs.stat(place.path);
+      if (info?.kind === 'directory') return done({ ...place, created: false });
       if (info) return failure('not_a_directory', path, 'already exists and is not a folder');
-      await this.fs.ensureDir(target.path);
-      return { ...target, created: true };
+      await this.fs.ensureDir(place.path);
+      return done({ ...place, created: true });
     });
   }
 
@@ -205,7 +210,8 @@ export class AgentSandbox {
   ): Promise<SandboxResult<{ info: FileInfo | null }>> {
     const target = await this.authorize(path, 'read', options);
     if (!target.ok) return target;
-    return this.attempt(path, async () => ({ ...target, info: await this.fs.stat(target.path) }));
+    const place = target.value;
+    return this.attempt(path, async () => done({ ...place, info: await this.fs.stat(place.path) }));
   }
 
   private async authorize(
@@ -214,15 +220,20 @@ export class AgentSandbox {
     options: OperationOptions,
   ): Promise<SandboxResult> {
     const canonical = await canonicalize(path, this.layout, this.fs);
-    if (!canonical.ok)
-      return failure(canonical.code === 'unresolvable' ? 'io' : canonical.code, path, canonical.reason);
-    const decision = await this.policy.checkAccess(action, canonical.path, {
-      lexicalPath: canonical.lexicalPath,
+    if (!canonical.ok) {
+      const { code, reason } = canonical.error;
+      return failure(code === 'unresolvable' ? 'io' : code, path, reason);
+    }
+    const decision = await this.policy.checkAccess(action, canonical.value.path, {
+      lexicalPath: canonical.value.lexicalPath,
       requestedPath: path,
       ...(options.tool === undefined ? {} : { tool: options.tool }),
     });
     if (!decision.allowed) return failure(decision.code, path, decision.reason);
-    return { ok: true, path: canonical.path, display: displayPath(this.layout, canonical.lexicalPath) };
+    return done({
+      path: canonical.value.path,
+      display: displayPath(this.layout, canonical.value.lexicalPath),
+    });
   }
 
   /** Runs the I/O of an operation, turning a file system error into a failure that names the agent's path. */
@@ -267,6 +278,10 @@ function fromFsError(error: unknown, path: string, maxReadBytes: number): Sandbo
 /** The error's code when it has one: Node's messages end with a host path the agent has no use for. */
 function describeError(error: unknown): string {
   return fsErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
+}
+
+function done<T extends SandboxPath>(value: T): { ok: true; value: T } {
+  return { ok: true, value };
 }
 
 function failure(code: SandboxErrorCode, path: string, reason: string): SandboxFailure {

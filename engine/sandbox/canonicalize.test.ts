@@ -36,9 +36,11 @@ describe('canonicalize', () => {
   it('gives the real path of an existing file, the lexical path and the base', async () => {
     expect(await canonicalize('notes.md', layout, world(), 'posix')).toEqual({
       ok: true,
-      path: '/org/agents/a/workspace/notes.md',
-      lexicalPath: '/org/agents/a/workspace/notes.md',
-      base: 'workspace',
+      value: {
+        path: '/org/agents/a/workspace/notes.md',
+        lexicalPath: '/org/agents/a/workspace/notes.md',
+        base: 'workspace',
+      },
     });
   });
 
@@ -47,8 +49,10 @@ describe('canonicalize', () => {
     fs.symlink('/org/agents/a/workspace/sub', '/org/agents/a/workspace/alias');
     expect(await canonicalize('alias/new/deeper.md', layout, fs, 'posix')).toMatchObject({
       ok: true,
-      path: '/org/agents/a/workspace/sub/new/deeper.md',
-      lexicalPath: '/org/agents/a/workspace/alias/new/deeper.md',
+      value: {
+        path: '/org/agents/a/workspace/sub/new/deeper.md',
+        lexicalPath: '/org/agents/a/workspace/alias/new/deeper.md',
+      },
     });
   });
 
@@ -57,7 +61,7 @@ describe('canonicalize', () => {
     fs.symlink('/elsewhere', '/org/agents/a/workspace/out');
     expect(await canonicalize('out/secret.txt', layout, fs, 'posix')).toMatchObject({
       ok: true,
-      path: '/elsewhere/secret.txt',
+      value: { path: '/elsewhere/secret.txt' },
     });
   });
 
@@ -66,8 +70,10 @@ describe('canonicalize', () => {
     fs.symlink('/elsewhere/new-dir', '/org/agents/a/workspace/dangling');
     const expected = {
       ok: false,
-      code: 'dangling_symlink',
-      reason: 'goes through the symbolic link "dangling", whose target does not exist',
+      error: {
+        code: 'dangling_symlink',
+        reason: 'goes through the symbolic link "dangling", whose target does not exist',
+      },
     };
     expect(await canonicalize('dangling', layout, fs, 'posix')).toEqual(expected);
     expect(await canonicalize('dangling/x.txt', layout, fs, 'posix')).toEqual(expected);
@@ -79,7 +85,7 @@ describe('canonicalize', () => {
     fs.symlink('a', '/org/agents/a/workspace/b');
     expect(await canonicalize('a/x.txt', layout, fs, 'posix')).toMatchObject({
       ok: false,
-      code: 'symlink_loop',
+      error: { code: 'symlink_loop' },
     });
   });
 
@@ -90,8 +96,7 @@ describe('canonicalize', () => {
     };
     expect(await canonicalize('a\0b', layout, untouchable, 'posix')).toEqual({
       ok: false,
-      code: 'invalid_path',
-      reason: 'contains a NUL byte',
+      error: { code: 'invalid_path', reason: 'contains a NUL byte' },
     });
   });
 
@@ -100,8 +105,7 @@ describe('canonicalize', () => {
     const raw = `${'n/'.repeat(1100)}x`;
     expect(await canonicalize(raw, deep, world(), 'posix')).toMatchObject({
       ok: false,
-      code: 'invalid_path',
-      reason: 'is longer than 4096 bytes once resolved',
+      error: { code: 'invalid_path', reason: 'is longer than 4096 bytes once resolved' },
     });
   });
 
@@ -110,14 +114,14 @@ describe('canonicalize', () => {
     fs.symlink('/org', '/org-alias');
     expect(await realPathOf('/org-alias/shared/new.md', fs)).toEqual({
       ok: true,
-      path: '/org/shared/new.md',
+      value: '/org/shared/new.md',
     });
   });
 
   it('resolves a path under a file name to that file plus the rest, for the operation to fail on', async () => {
     expect(await realPathOf('/org/agents/a/workspace/notes.md/x', world())).toEqual({
       ok: true,
-      path: '/org/agents/a/workspace/notes.md/x',
+      value: '/org/agents/a/workspace/notes.md/x',
     });
   });
 });

@@ -1,3 +1,4 @@
+import type { Result } from '../api/result';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fsErrorCode, type PathResolver } from './agent-filesystem';
 import type { SandboxLayout } from './sandbox-layout';
@@ -7,18 +8,25 @@ export type PathBase = 'workspace' | 'shared' | 'absolute';
 
 export type CanonicalRefusal = 'invalid_path' | 'dangling_symlink' | 'symlink_loop' | 'unresolvable';
 
-export type CanonicalPath =
-  | {
-      ok: true;
-      /** What the OS will open: the real path of the longest existing part, then the missing names. */
-      path: string;
-      /** The same path before links were resolved: which folder the agent's words point into. */
-      lexicalPath: string;
-      base: PathBase;
-    }
-  | { ok: false; code: CanonicalRefusal; reason: string };
+/** Why a path cannot be canonicalized; `reason` follows the quoted path. */
+export interface CanonicalFailure {
+  code: CanonicalRefusal;
+  reason: string;
+}
 
-export type RealPath = { ok: true; path: string } | { ok: false; code: CanonicalRefusal; reason: string };
+export type CanonicalPath = Result<
+  {
+    /** What the OS will open: the real path of the longest existing part, then the missing names. */
+    path: string;
+    /** The same path before links were resolved: which folder the agent's words point into. */
+    lexicalPath: string;
+    base: PathBase;
+  },
+  CanonicalFailure
+>;
+
+/** The real path, or why it cannot be had. */
+export type RealPath = Result<string, CanonicalFailure>;
 
 /**
  * The one canonicalizer every agent path goes through. `raw` is the path as the model wrote it: a
@@ -33,13 +41,13 @@ export async function canonicalize(
   flavor: PathFlavor = HOST_FLAVOR,
 ): Promise<CanonicalPath> {
   const screening = screenRawPath(raw, flavor);
-  if (!screening.ok) return { ok: false, code: 'invalid_path', reason: screening.reason };
+  if (!screening.ok) return refuse('invalid_path', screening.error);
   const target = lexicalTarget(raw, layout, flavor);
-  if (tooLong(target.path)) return { ok: false, code: 'invalid_path', reason: TOO_LONG };
+  if (tooLong(target.path)) return refuse('invalid_path', TOO_LONG);
   const real = await realPathOf(target.path, fs);
   if (!real.ok) return real;
-  if (tooLong(real.path)) return { ok: false, code: 'invalid_path', reason: TOO_LONG };
-  return { ok: true, path: real.path, lexicalPath: target.path, base: target.base };
+  if (tooLong(real.value)) return refuse('invalid_path', TOO_LONG);
+  return { ok: true, value: { path: real.value, lexicalPath: target.path, base: target.base } };
 }
 
 /**
@@ -76,14 +84,10 @@ export async function realPathOf(absolutePath: string, fs: PathResolver): Promis
     } catch (error) {
       const code = fsErrorCode(error);
       if (code === 'ELOOP')
-        return {
-          ok: false,
-          code: 'symlink_loop',
-          reason: 'goes through symbolic links that point at each other',
-        };
+        return refuse('symlink_loop', 'goes through symbolic links that point at each other');
       const parent = dirname(existing);
       if ((code !== 'ENOENT' && code !== 'ENOTDIR') || parent === existing)
-        return { ok: false, code: 'unresolvable', reason: `cannot be resolved (${code ?? describe(error)})` };
+        return refuse('unresolvable', `cannot be resolved (${code ?? describe(error)})`);
       missing.unshift(basename(existing));
       existing = parent;
     }
@@ -99,19 +103,22 @@ async function withMissingNames(
   if (first !== undefined) {
     const entry = await fs.stat(join(real, first)).catch(() => null);
     if (entry?.kind === 'symlink')
-      return {
-        ok: false,
-        code: 'dangling_symlink',
-        reason: `goes through the symbolic link "${first}", whose target does not exist`,
-      };
+      return refuse(
+        'dangling_symlink',
+        `goes through the symbolic link "${first}", whose target does not exist`,
+      );
   }
-  return { ok: true, path: join(real, ...missing) };
+  return { ok: true, value: join(real, ...missing) };
 }
 
 const TOO_LONG = `is longer than ${MAX_PATH_BYTES} bytes once resolved`;
 
 function tooLong(path: string): boolean {
   return Buffer.byteLength(path, 'utf8') > MAX_PATH_BYTES;
+}
+
+function refuse(code: CanonicalRefusal, reason: string): { ok: false; error: CanonicalFailure } {
+  return { ok: false, error: { code, reason } };
 }
 
 function describe(error: unknown): string {

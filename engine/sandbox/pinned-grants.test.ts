@@ -45,16 +45,16 @@ describe('a grant is pinned to the folder it names', () => {
   async function repointAsM(): Promise<void> {
     if (detected.kind === 'bubblewrap') {
       const places = await shellPlaces(sandboxOf('m'));
-      if (!places.ok) throw new Error(places.reason);
+      if (!places.ok) throw new Error(places.error);
       const result = await runShellCommand({
         command: 'cd ../../../shared && rm -rf out && ln -s .. out',
         confinement: detected,
-        places,
+        places: places.value,
         timeoutMs: 20_000,
         maxOutputBytes: 4096,
         stopAfterBytes: 65_536,
       });
-      if (!result.ok || result.run.exitCode !== 0) throw new Error(JSON.stringify(result));
+      if (!result.ok || result.value.exitCode !== 0) throw new Error(JSON.stringify(result));
     } else {
       await rm(join(org, 'shared', 'out'), { recursive: true });
       await symlink('..', join(org, 'shared', 'out'));
@@ -62,7 +62,10 @@ describe('a grant is pinned to the folder it names', () => {
   }
 
   it('reads the folder it names before anything changes', async () => {
-    expect(await viewer().read('shared/out/report.md')).toMatchObject({ ok: true, content: 'report\n' });
+    expect(await viewer().read('shared/out/report.md')).toMatchObject({
+      ok: true,
+      value: { content: 'report\n' },
+    });
   });
 
   it('is refused, for reading and listing, once another agent has made it a link to the org', async () => {
@@ -81,7 +84,7 @@ describe('a grant is pinned to the folder it names', () => {
     const [grant] = await v.policy.resolveGrants('read');
     expect(grant).toMatchObject({
       ok: false,
-      reason: expect.stringContaining("'shared/out' is a symbolic link"),
+      error: { reason: expect.stringContaining("'shared/out' is a symbolic link") },
     });
   });
 
@@ -98,25 +101,25 @@ describe('a grant is pinned to the folder it names', () => {
   it.runIf(detected.kind === 'bubblewrap')("does not give the other agent's shell the org", async () => {
     await repointAsM();
     const places = await shellPlaces(viewer());
-    if (!places.ok) throw new Error(places.reason);
-    expect(places.mounts.map((mount) => mount.source)).not.toContain(org);
+    if (!places.ok) throw new Error(places.error);
+    expect(places.value.mounts.map((mount) => mount.source)).not.toContain(org);
     const result = await runShellCommand({
       command: `cat ${join(org, 'shared', 'out', 'agents', 'y', 'workspace', 'secret.txt')}; ls ${join(org, 'shared', 'out')}/`,
       confinement: detected as Confinement,
-      places,
+      places: places.value,
       timeoutMs: 20_000,
       maxOutputBytes: 4096,
       stopAfterBytes: 65_536,
     });
     expect(JSON.stringify(result)).not.toContain(SIBLING_SECRET);
-    expect(result.ok && result.run.stdout.text).toBe('');
+    expect(result.ok && result.value.stdout.text).toBe('');
   });
 
   it('is shown as a link, not as where it leads, in the path editor', async () => {
     await repointAsM();
     expect(await previewAccessPath(org, 'shared/out')).toMatchObject({
       ok: false,
-      reason: expect.stringContaining('is a symbolic link'),
+      error: expect.stringContaining('is a symbolic link'),
     });
   });
 
@@ -126,6 +129,9 @@ describe('a grant is pinned to the folder it names', () => {
     await writeFile(join(drive, 'out', 'plan.md'), 'plan\n');
     await rm(join(org, 'shared'), { recursive: true });
     await symlink(drive, join(org, 'shared'));
-    expect(await viewer().read('shared/out/plan.md')).toMatchObject({ ok: true, content: 'plan\n' });
+    expect(await viewer().read('shared/out/plan.md')).toMatchObject({
+      ok: true,
+      value: { content: 'plan\n' },
+    });
   });
 });

@@ -25,18 +25,18 @@ describe('previewAccessPath on the disk', () => {
   it('shows an existing folder relative to the org, and its real path', async () => {
     expect(await previewAccessPath(org, 'shared/reports')).toEqual({
       ok: true,
-      canonical: join(org, 'shared', 'reports'),
-      display: 'shared/reports',
-      exists: true,
+      value: { canonical: join(org, 'shared', 'reports'), display: 'shared/reports', exists: true },
     });
   });
 
   it('accepts a folder that does not exist yet, and says so', async () => {
     expect(await previewAccessPath(org, 'agents/writer/workspace/drafts')).toEqual({
       ok: true,
-      canonical: join(org, 'agents', 'writer', 'workspace', 'drafts'),
-      display: 'agents/writer/workspace/drafts',
-      exists: false,
+      value: {
+        canonical: join(org, 'agents', 'writer', 'workspace', 'drafts'),
+        display: 'agents/writer/workspace/drafts',
+        exists: false,
+      },
     });
   });
 
@@ -44,9 +44,9 @@ describe('previewAccessPath on the disk', () => {
     for (const entry of ['./shared//reports/', 'shared/x/../reports', join(org, 'shared', 'reports')])
       expect(await previewAccessPath(org, entry), entry).toMatchObject({
         ok: true,
-        display: 'shared/reports',
+        value: { display: 'shared/reports' },
       });
-    expect(await previewAccessPath(org, '.')).toMatchObject({ ok: true, display: '.' });
+    expect(await previewAccessPath(org, '.')).toMatchObject({ ok: true, value: { display: '.' } });
   });
 
   it('refuses what a person would not mean: a blank path, spaces around it, and ~ for a home folder', async () => {
@@ -59,7 +59,7 @@ describe('previewAccessPath on the disk', () => {
     ] as const)
       expect(await previewAccessPath(org, entry), entry).toMatchObject({
         ok: false,
-        reason: expect.stringContaining(reason),
+        error: expect.stringContaining(reason),
       });
   });
 
@@ -68,7 +68,7 @@ describe('previewAccessPath on the disk', () => {
     for (const entry of ['agents/writer/resume.json', 'agents/writer/outbox', 'lemming/config', '.lemming']) {
       expect(await previewAccessPath(org, entry, { kind: 'write' }), entry).toMatchObject({
         ok: false,
-        reason: expect.stringContaining('it cannot be given for writing'),
+        error: expect.stringContaining('it cannot be given for writing'),
       });
       expect(await previewAccessPath(org, entry, { kind: 'read' }), entry).toMatchObject({ ok: true });
     }
@@ -79,21 +79,26 @@ describe('previewAccessPath on the disk', () => {
   it('says what stays read-only whatever the grant: the protected places in or around the folder', async () => {
     expect(await previewAccessPath(org, '.')).toMatchObject({
       ok: true,
-      readOnly:
-        "Agents can never change lemming/, .lemming/, tools/ or agents/ in it (except each agent's workspace)",
+      value: {
+        readOnly:
+          "Agents can never change lemming/, .lemming/, tools/ or agents/ in it (except each agent's workspace)",
+      },
     });
     expect(await previewAccessPath(org, 'agents/writer')).toMatchObject({
       ok: true,
-      readOnly: 'Agents can read here if allowed, but never change anything here: the app keeps these files',
+      value: {
+        readOnly:
+          'Agents can read here if allowed, but never change anything here: the app keeps these files',
+      },
     });
-    expect(await previewAccessPath(org, 'shared/reports')).not.toHaveProperty('readOnly');
+    expect(await previewAccessPath(org, 'shared/reports')).not.toHaveProperty('value.readOnly');
   });
 
   it('refuses a link, even to a folder inside the org, and names where it leads (a grant names a real folder)', async () => {
     await symlink(join(org, 'shared', 'reports'), join(org, 'shared', 'latest'));
     expect(await previewAccessPath(org, 'shared/latest')).toEqual({
       ok: false,
-      reason:
+      error:
         "'shared/latest' is a symbolic link (to 'shared/reports'); a grant must name a real folder, so grant the folder it leads to instead",
     });
   });
@@ -104,27 +109,27 @@ describe('previewAccessPath on the disk', () => {
     for (const entry of ['..', '../outside', join(root, 'outside'), join(root, 'org-evil')]) {
       const preview = await previewAccessPath(org, entry);
       expect(preview, entry).toMatchObject({ ok: false });
-      expect(preview.ok ? '' : preview.reason, entry).toContain('leads outside the organization folder');
+      expect(preview.ok ? '' : preview.error, entry).toContain('leads outside the organization folder');
     }
     expect(await previewAccessPath(org, 'shared/out/x')).toMatchObject({
       ok: false,
-      reason: expect.stringContaining("goes through 'shared/out', which is a symbolic link"),
+      error: expect.stringContaining("goes through 'shared/out', which is a symbolic link"),
     });
   });
 
   it('refuses forms the sandbox refuses, with the same reason', async () => {
     expect(await previewAccessPath(org, 'shared\\reports')).toEqual({
       ok: false,
-      reason: `'shared\\reports' contains a backslash; use "/" to separate folders`,
+      error: `'shared\\reports' contains a backslash; use "/" to separate folders`,
     });
     expect(await previewAccessPath(org, 'shared/\0')).toEqual({
       ok: false,
-      reason: '"shared/\\u0000" contains a NUL byte',
+      error: '"shared/\\u0000" contains a NUL byte',
     });
     await symlink(join(root, 'missing'), join(org, 'shared', 'dangling'));
     expect(await previewAccessPath(org, 'shared/dangling')).toEqual({
       ok: false,
-      reason: `'shared/dangling' is a symbolic link; a grant must name a real folder, so grant the folder it leads to instead`,
+      error: `'shared/dangling' is a symbolic link; a grant must name a real folder, so grant the folder it leads to instead`,
     });
   });
 });
@@ -141,9 +146,7 @@ describe('previewAccessPath with an agent and another file system', () => {
       }),
     ).toEqual({
       ok: true,
-      canonical: '/disk2/ws/drafts',
-      display: 'agents/writer/workspace/drafts',
-      exists: true,
+      value: { canonical: '/disk2/ws/drafts', display: 'agents/writer/workspace/drafts', exists: true },
     });
     expect(await previewAccessPath('/org', 'agents/writer/workspace/drafts', { fs })).toMatchObject({
       ok: false,

@@ -1,21 +1,23 @@
+import type { Result } from '../api/result';
 import type { PathResolver } from './agent-filesystem';
 import { resolveAccessEntry, type AccessKind } from './access-policy';
 import { DiskAgentFilesystem } from './disk-agent-filesystem';
 import { protectedWithin } from './protected-places';
 import { agentLayout } from './sandbox-layout';
 
-export type AccessPathPreview =
-  | {
-      ok: true;
-      /** Where the entry really leads, links resolved. */
-      canonical: string;
-      /** The same place relative to the org folder, "/" between names ("." is the whole org). */
-      display: string;
-      exists: boolean;
-      /** What agents can never change there whatever their grants (the protected places), in words. */
-      readOnly?: string;
-    }
-  | { ok: false; reason: string };
+/** What an entry will grant, or why it is refused (a sentence naming the entry). */
+export type AccessPathPreview = Result<
+  {
+    /** Where the entry really leads, links resolved. */
+    canonical: string;
+    /** The same place relative to the org folder, "/" between names ("." is the whole org). */
+    display: string;
+    exists: boolean;
+    /** What agents can never change there whatever their grants (the protected places), in words. */
+    readOnly?: string;
+  },
+  string
+>;
 
 /**
  * What a `file_access` entry typed into a path editor will grant, as the sandbox will judge it: the
@@ -36,14 +38,9 @@ export async function previewAccessPath(
     ...(options.kind ? { kind: options.kind } : {}),
   });
   if (!resolved.ok) return resolved;
-  const exists = (await fs.stat(resolved.path).catch(() => null)) !== null;
+  const { path, display } = resolved.value;
+  const exists = (await fs.stat(path).catch(() => null)) !== null;
   const orgReal = await fs.realpath(orgPath).catch(() => orgPath);
-  const readOnly = protectedWithin(orgReal, resolved.path);
-  return {
-    ok: true,
-    canonical: resolved.path,
-    display: resolved.display,
-    exists,
-    ...(readOnly ? { readOnly } : {}),
-  };
+  const readOnly = protectedWithin(orgReal, path);
+  return { ok: true, value: { canonical: path, display, exists, ...(readOnly ? { readOnly } : {}) } };
 }

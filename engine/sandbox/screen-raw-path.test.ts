@@ -3,7 +3,7 @@ import { MAX_NAME_BYTES, MAX_PATH_BYTES, screenRawPath } from './screen-raw-path
 
 const reasonFor = (raw: string, flavor: 'posix' | 'win32' = 'posix') => {
   const screening = screenRawPath(raw, flavor);
-  return screening.ok ? null : screening.reason;
+  return screening.ok ? null : screening.error;
 };
 
 describe('screenRawPath on both platforms', () => {

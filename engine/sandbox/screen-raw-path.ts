@@ -1,3 +1,5 @@
+import type { Result } from '../api/result';
+
 export type PathFlavor = 'posix' | 'win32';
 
 export const HOST_FLAVOR: PathFlavor = process.platform === 'win32' ? 'win32' : 'posix';
@@ -7,7 +9,8 @@ export const MAX_PATH_BYTES = 4096;
 /** NAME_MAX on Linux and macOS, and the Windows limit for one name. */
 export const MAX_NAME_BYTES = 255;
 
-export type Screening = { ok: true } | { ok: false; reason: string };
+/** Nothing, or why the path is refused (to follow the quoted path). */
+export type Screening = Result<void, string>;
 
 const WINDOWS_DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
 // C0 and C1 control characters: invisible in a prompt or a log, and \n, \r or \t split lines.
@@ -51,7 +54,7 @@ export function screenRawPath(
     const problem = flavor === 'win32' ? windowsNameProblem(name) : null;
     if (problem) return refuse(problem);
   }
-  return { ok: true };
+  return { ok: true, value: undefined };
 }
 
 function posixForm(raw: string, base: string): string | null {
@@ -90,5 +93,5 @@ function codePoint(character: string): string {
 }
 
 function refuse(reason: string): Screening {
-  return { ok: false, reason };
+  return { ok: false, error: reason };
 }

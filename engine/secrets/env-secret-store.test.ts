@@ -24,7 +24,7 @@ describe('environment secret store', () => {
     });
     expect(await store.set('NEW', 'value')).toMatchObject({
       ok: false,
-      fix: expect.stringContaining('LEMMING_SECRET_NEW'),
+      error: { fix: expect.stringContaining('LEMMING_SECRET_NEW') },
     });
     expect(await store.delete('GITHUB_TOKEN')).toMatchObject({ ok: false });
     expect(await store.has('GITHUB_TOKEN')).toBe(true);

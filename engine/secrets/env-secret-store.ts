@@ -17,8 +17,10 @@ export function envSecretStore(env: Readonly<Record<string, string | undefined>>
   }
   const readOnly = async (name: string): Promise<SecretChange> => ({
     ok: false,
-    reason: 'secrets from environment variables cannot be changed from here',
-    fix: `change the environment variable ${SECRET_VARIABLE_PREFIX}${name}, or keep your secrets in a secrets file (--secrets-file or LEMMING_SECRETS_FILE)`,
+    error: {
+      reason: 'secrets from environment variables cannot be changed from here',
+      fix: `change the environment variable ${SECRET_VARIABLE_PREFIX}${name}, or keep your secrets in a secrets file (--secrets-file or LEMMING_SECRETS_FILE)`,
+    },
   });
   return {
     location: `environment variables starting with ${SECRET_VARIABLE_PREFIX}`,

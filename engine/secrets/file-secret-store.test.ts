@@ -29,8 +29,8 @@ function tempDir(): string {
 
 async function open(path: string, orgPaths: string[] = []): Promise<SecretStore> {
   const opened = await openFileSecretStore(path, { orgPaths, clock: () => new Date('2026-03-01T10:00:00Z') });
-  if (!opened.ok) throw new Error(opened.message);
-  return opened.store;
+  if (!opened.ok) throw new Error(opened.error);
+  return opened.value.store;
 }
 
 const posix = process.platform !== 'win32';
@@ -42,9 +42,9 @@ describe('file secret store', () => {
     expect(await store.list()).toEqual([]);
     expect(existsSync(file)).toBe(false);
 
-    expect(await store.set('GITHUB_TOKEN', 'ghp_value_one')).toEqual({ ok: true, existed: false });
-    expect(await store.set('API_KEY', 'sk-abcdef')).toEqual({ ok: true, existed: false });
-    expect(await store.set('GITHUB_TOKEN', 'ghp_value_two')).toEqual({ ok: true, existed: true });
+    expect(await store.set('GITHUB_TOKEN', 'ghp_value_one')).toEqual({ ok: true, value: { existed: false } });
+    expect(await store.set('API_KEY', 'sk-abcdef')).toEqual({ ok: true, value: { existed: false } });
+    expect(await store.set('GITHUB_TOKEN', 'ghp_value_two')).toEqual({ ok: true, value: { existed: true } });
 
     expect(await store.list()).toEqual([
       { name: 'API_KEY', updatedAt: '2026-03-01T10:00:00.000Z', source: 'file' },
@@ -54,8 +54,8 @@ describe('file secret store', () => {
     expect(await store.reveal('GITHUB_TOKEN')).toBe('ghp_value_two');
     expect(await store.reveal('MISSING')).toBeUndefined();
 
-    expect(await store.delete('GITHUB_TOKEN')).toEqual({ ok: true, existed: true });
-    expect(await store.delete('GITHUB_TOKEN')).toEqual({ ok: true, existed: false });
+    expect(await store.delete('GITHUB_TOKEN')).toEqual({ ok: true, value: { existed: true } });
+    expect(await store.delete('GITHUB_TOKEN')).toEqual({ ok: true, value: { existed: false } });
     expect(await store.has('GITHUB_TOKEN')).toBe(false);
     expect(await revealAll(store)).toEqual([{ name: 'API_KEY', value: 'sk-abcdef' }]);
     const has = await secretPresence(store);
@@ -77,13 +77,13 @@ describe('file secret store', () => {
     const lower = await store.set('github_token', 'value');
     expect(lower).toMatchObject({
       ok: false,
-      reason: expect.stringMatching(/"github_token" is not a valid secret name: .*upper-case/),
+      error: { reason: expect.stringMatching(/"github_token" is not a valid secret name: .*upper-case/) },
     });
     expect(await store.set('1TOKEN', 'value')).toMatchObject({ ok: false });
     expect(await store.set('A-B', 'value')).toMatchObject({ ok: false });
     expect(await store.set('TOKEN', '')).toMatchObject({
       ok: false,
-      reason: 'a secret value must not be empty',
+      error: { reason: 'a secret value must not be empty' },
     });
     expect(await store.delete('bad name')).toMatchObject({ ok: false });
     expect(existsSync(file)).toBe(false);
@@ -167,15 +167,15 @@ describe('file secret store', () => {
       }),
     );
     const opened = await openFileSecretStore(file);
-    if (!opened.ok) throw new Error(opened.message);
-    expect(opened.warnings).toEqual([
+    if (!opened.ok) throw new Error(opened.error);
+    expect(opened.value.warnings).toEqual([
       expect.stringMatching(
         /secrets\.json \(secrets\.lower_case\): skipped: "lower_case" is not a valid secret name/,
       ),
       expect.stringMatching(/secrets\.json \(secrets\.NO_VALUE\): skipped: the entry has no "value" text/),
     ]);
-    expect((await opened.store.list()).map((info) => info.name)).toEqual(['GOOD']);
-    await opened.store.set('OTHER', 'other-value');
+    expect((await opened.value.store.list()).map((info) => info.name)).toEqual(['GOOD']);
+    await opened.value.store.set('OTHER', 'other-value');
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).secrets)).toEqual([
       'lower_case',
       'NO_VALUE',
@@ -190,7 +190,7 @@ describe('file secret store', () => {
     const opened = await openFileSecretStore(file);
     expect(opened).toEqual({
       ok: false,
-      message: expect.stringMatching(new RegExp(`^${escape(file)}:4:3: invalid JSON`)),
+      error: expect.stringMatching(new RegExp(`^${escape(file)}:4:3: invalid JSON`)),
     });
   });
 
@@ -199,13 +199,13 @@ describe('file secret store', () => {
     writeFileSync(newer, JSON.stringify({ version: 2, secrets: {} }));
     expect(await openFileSecretStore(newer)).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/\(version\): version 2 is not one this app can read/),
+      error: expect.stringMatching(/\(version\): version 2 is not one this app can read/),
     });
     const list = join(tempDir(), 'list.json');
     writeFileSync(list, JSON.stringify({ secrets: ['A'] }));
     expect(await openFileSecretStore(list)).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/\(secrets\): "secrets" must be an object/),
+      error: expect.stringMatching(/\(secrets\): "secrets" must be an object/),
     });
   });
 
@@ -232,7 +232,7 @@ describe('where the secrets file may live', () => {
     const opened = await openFileSecretStore(join(root, 'secrets.json'), { orgPaths: [root] });
     expect(opened).toEqual({
       ok: false,
-      message: expect.stringMatching(
+      error: expect.stringMatching(
         /is inside the org folder .*plain-folder: an agent allowed to read files there could read every secret\. Keep it outside any org folder/,
       ),
     });
@@ -258,7 +258,7 @@ describe('where the secrets file may live', () => {
     mkdirSync(join(root, 'shared'));
     expect(await openFileSecretStore(join(outside, 'link', 'secrets.json'))).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/inside the org folder/),
+      error: expect.stringMatching(/inside the org folder/),
     });
     symlinkSync(join(root, 'secrets.json'), join(outside, 'file-link.json'));
     expect(await openFileSecretStore(join(outside, 'file-link.json'))).toMatchObject({ ok: false });
@@ -278,7 +278,7 @@ describe('where the secrets file may live', () => {
     const folder = tempDir();
     expect(await openFileSecretStore(folder)).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/is a folder; give the path of a secrets file/),
+      error: expect.stringMatching(/is a folder; give the path of a secrets file/),
     });
   });
 });

@@ -1,3 +1,4 @@
+import type { Result } from '../api/result';
 import { JsonSecretFile } from './json-secret-file';
 import { jsonSecretStore } from './json-secret-store';
 import type { SecretStore } from './secret-store';
@@ -6,8 +7,8 @@ import { checkSecretsFileLocation } from './secrets-file-location';
 /** The environment variable that names the CLI's secrets file when `--secrets-file` is not given. */
 export const SECRETS_FILE_VARIABLE = 'LEMMING_SECRETS_FILE';
 
-export type FileSecretStoreOpen =
-  { ok: true; store: SecretStore; path: string; warnings: string[] } | { ok: false; message: string };
+/** The store, its file and what was skipped in it, or why it cannot be opened. */
+export type FileSecretStoreOpen = Result<{ store: SecretStore; path: string; warnings: string[] }, string>;
 
 export interface FileSecretStoreOptions {
   /** Org folders the file must not be inside (any folder above it that looks like an org is refused too). */
@@ -26,9 +27,9 @@ export async function openFileSecretStore(
 ): Promise<FileSecretStoreOpen> {
   const location = await checkSecretsFileLocation(path, options.orgPaths);
   if (!location.ok) return location;
-  const file = new JsonSecretFile(location.path, 'value');
+  const file = new JsonSecretFile(location.value, 'value');
   const read = await file.read();
-  if (!read.ok) return { ok: false, message: read.message };
+  if (!read.ok) return read;
   const store = jsonSecretStore({
     file,
     source: 'file',
@@ -39,5 +40,5 @@ export async function openFileSecretStore(
       decode: async (payload) => payload,
     },
   });
-  return { ok: true, store, path: location.path, warnings: read.warnings };
+  return { ok: true, value: { store, path: location.value, warnings: read.value.warnings } };
 }

@@ -16,21 +16,21 @@ describe("headless secrets (the CLI's)", () => {
     const file = join(dir, 'secrets.json');
     const env = { LEMMING_SECRETS_FILE: file, LEMMING_SECRET_FROM_ENV: 'env-value' };
     const opened = await openHeadlessSecretStore({ env });
-    if (!opened.ok) throw new Error(opened.message);
-    expect(opened.file).toBe(file);
-    expect(await opened.store.set('FROM_FILE', 'file-value')).toMatchObject({ ok: true });
+    if (!opened.ok) throw new Error(opened.error);
+    expect(opened.value.file).toBe(file);
+    expect(await opened.value.store.set('FROM_FILE', 'file-value')).toMatchObject({ ok: true });
     const again = await openHeadlessSecretStore({ file, env: {} });
-    if (!again.ok) throw new Error(again.message);
-    expect(await again.store.reveal('FROM_FILE')).toBe('file-value');
-    expect((await opened.store.list()).map((info) => info.name)).toEqual(['FROM_ENV', 'FROM_FILE']);
+    if (!again.ok) throw new Error(again.error);
+    expect(await again.value.store.reveal('FROM_FILE')).toBe('file-value');
+    expect((await opened.value.store.list()).map((info) => info.name)).toEqual(['FROM_ENV', 'FROM_FILE']);
   });
 
   it('are the environment alone, read-only, when no file is named', async () => {
     const opened = await openHeadlessSecretStore({ env: { LEMMING_SECRET_TOKEN: 'token-value' } });
-    if (!opened.ok) throw new Error(opened.message);
-    expect(opened.file).toBeNull();
-    expect(await opened.store.reveal('TOKEN')).toBe('token-value');
-    expect(await opened.store.set('OTHER', 'value')).toMatchObject({ ok: false });
+    if (!opened.ok) throw new Error(opened.error);
+    expect(opened.value.file).toBeNull();
+    expect(await opened.value.store.reveal('TOKEN')).toBe('token-value');
+    expect(await opened.value.store.set('OTHER', 'value')).toMatchObject({ ok: false });
   });
 
   it('refuse a secrets file inside the org being run', async () => {
@@ -38,6 +38,6 @@ describe("headless secrets (the CLI's)", () => {
     made.push(org);
     expect(
       await openHeadlessSecretStore({ file: join(org, 'secrets.json'), env: {}, orgPaths: [org] }),
-    ).toMatchObject({ ok: false, message: expect.stringMatching(/inside the org folder/) });
+    ).toMatchObject({ ok: false, error: expect.stringMatching(/inside the org folder/) });
   });
 });

@@ -1,3 +1,4 @@
+import type { Result } from '../api/result';
 import { envSecretStore } from './env-secret-store';
 import { openFileSecretStore, SECRETS_FILE_VARIABLE } from './file-secret-store';
 import { layeredSecretStore } from './layered-secret-store';
@@ -11,14 +12,14 @@ export interface HeadlessSecretsOptions {
   orgPaths?: readonly string[];
 }
 
-export type HeadlessSecretsOpen =
-  | {
-      ok: true;
-      store: SecretStore;
-      warnings: string[];
-      /** The secrets file changes go to, or null when there is none. */ file: string | null;
-    }
-  | { ok: false; message: string };
+export type HeadlessSecretsOpen = Result<
+  {
+    store: SecretStore;
+    warnings: string[];
+    /** The secrets file changes go to, or null when there is none. */ file: string | null;
+  },
+  string
+>;
 
 /**
  * The secrets of a run without the app (the CLI, CI): the secrets file named by `--secrets-file` or
@@ -28,13 +29,15 @@ export type HeadlessSecretsOpen =
 export async function openHeadlessSecretStore(options: HeadlessSecretsOptions): Promise<HeadlessSecretsOpen> {
   const environment = envSecretStore(options.env);
   const file = options.file ?? options.env[SECRETS_FILE_VARIABLE];
-  if (!file) return { ok: true, store: environment, warnings: [], file: null };
+  if (!file) return { ok: true, value: { store: environment, warnings: [], file: null } };
   const opened = await openFileSecretStore(file, options.orgPaths ? { orgPaths: options.orgPaths } : {});
   if (!opened.ok) return opened;
   return {
     ok: true,
-    store: layeredSecretStore(opened.store, environment),
-    warnings: opened.warnings,
-    file: opened.path,
+    value: {
+      store: layeredSecretStore(opened.value.store, environment),
+      warnings: opened.value.warnings,
+      file: opened.value.path,
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { chmod, mkdir, open, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { Result } from '../api/result';
 import { writeFileAtomic } from '../files/atomic-write';
 import { parseJsonText } from '../files/json-text';
 import { secretNameProblem } from './secret-name';
@@ -12,11 +13,14 @@ export interface StoredSecret {
   updatedAt: string | null;
 }
 
-export type SecretFileRead =
-  | { ok: true; secrets: ReadonlyMap<string, StoredSecret>; warnings: string[] }
-  | { ok: false; message: string };
+/** The file's secrets and what was skipped in it, or why it cannot be read (naming the file). */
+export type SecretFileRead = Result<
+  { secrets: ReadonlyMap<string, StoredSecret>; warnings: string[] },
+  string
+>;
 
-export type SecretFileChange = { ok: true; existed: boolean } | { ok: false; message: string };
+/** Whether the secret was there before, or why the file could not be changed (naming the file). */
+export type SecretFileChange = Result<{ existed: boolean }, string>;
 
 export const SECRET_FILE_FORMAT = 'lemming-secrets';
 export const SECRET_FILE_VERSION = 1;
@@ -51,7 +55,7 @@ export class JsonSecretFile {
     if (this.cache?.signature === signature) return this.cache.read;
     const current = await this.readDocument();
     if (!current.ok) return current;
-    const read: SecretFileRead = { ok: true, ...this.entriesOf(current.document) };
+    const read: SecretFileRead = { ok: true, value: this.entriesOf(current.value) };
     this.cache = { signature, read };
     return read;
   }
@@ -65,12 +69,12 @@ export class JsonSecretFile {
 
   private async applyChange(name: string, next: StoredSecret | null): Promise<SecretFileChange> {
     const current = await this.readDocument();
-    if (!current.ok) return { ok: false, message: current.message };
-    const document = current.document;
+    if (!current.ok) return current;
+    const document = current.value;
     const secrets = isObject(document.secrets) ? { ...document.secrets } : {};
     const existed = Object.hasOwn(secrets, name);
     if (next === null) {
-      if (!existed) return { ok: true, existed: false };
+      if (!existed) return { ok: true, value: { existed: false } };
       delete secrets[name];
     } else {
       const previous = isObject(secrets[name]) ? secrets[name] : {};
@@ -80,10 +84,10 @@ export class JsonSecretFile {
     try {
       await writeOwnerOnly(this.path, `${JSON.stringify(written, null, 2)}\n`);
     } catch (error) {
-      return { ok: false, message: `cannot write ${this.path}: ${(error as Error).message}` };
+      return { ok: false, error: `cannot write ${this.path}: ${(error as Error).message}` };
     }
     this.cache = null;
-    return { ok: true, existed };
+    return { ok: true, value: { existed } };
   }
 
   private async signature(): Promise<string> {
@@ -91,41 +95,41 @@ export class JsonSecretFile {
     return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'missing';
   }
 
-  private async readDocument(): Promise<{ ok: true; document: JsonObject } | { ok: false; message: string }> {
+  private async readDocument(): Promise<Result<JsonObject, string>> {
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, document: {} };
-      return { ok: false, message: `cannot read ${this.path}: ${(error as Error).message}` };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: {} };
+      return { ok: false, error: `cannot read ${this.path}: ${(error as Error).message}` };
     }
     // A file just created for its first write is empty for a moment; it holds no secrets yet.
-    if (text.trim() === '') return { ok: true, document: {} };
+    if (text.trim() === '') return { ok: true, value: {} };
     const parsed = parseJsonText(text);
     if (!parsed.ok)
       return {
         ok: false,
-        message: `${this.path}:${parsed.error.line}:${parsed.error.column}: ${parsed.error.message}`,
+        error: `${this.path}:${parsed.error.line}:${parsed.error.column}: ${parsed.error.message}`,
       };
     const document = parsed.value;
     if (!isObject(document))
-      return { ok: false, message: `${this.path}: the file must hold a JSON object with a "secrets" object` };
+      return { ok: false, error: `${this.path}: the file must hold a JSON object with a "secrets" object` };
     if (
       document.version !== undefined &&
       !(typeof document.version === 'number' && document.version <= SECRET_FILE_VERSION)
     ) {
       return {
         ok: false,
-        message: `${this.path} (version): version ${JSON.stringify(document.version)} is not one this app can read (it reads version ${SECRET_FILE_VERSION}); it was written by a newer app`,
+        error: `${this.path} (version): version ${JSON.stringify(document.version)} is not one this app can read (it reads version ${SECRET_FILE_VERSION}); it was written by a newer app`,
       };
     }
     if (document.secrets !== undefined && !isObject(document.secrets)) {
       return {
         ok: false,
-        message: `${this.path} (secrets): "secrets" must be an object of NAME: {"${this.field}": ...}`,
+        error: `${this.path} (secrets): "secrets" must be an object of NAME: {"${this.field}": ...}`,
       };
     }
-    return { ok: true, document };
+    return { ok: true, value: document };
   }
 
   private entriesOf(document: JsonObject): { secrets: Map<string, StoredSecret>; warnings: string[] } {

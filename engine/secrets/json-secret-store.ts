@@ -30,13 +30,12 @@ export function jsonSecretStore({
 }: JsonSecretStoreOptions): SecretStore {
   const secrets = async () => {
     const read = await file.read();
-    if (!read.ok) throw new Error(read.message);
-    return read.secrets;
+    if (!read.ok) throw new Error(read.error);
+    return read.value.secrets;
   };
   const refusal = (reason: string, fix?: string): SecretChange => ({
     ok: false,
-    reason,
-    ...(fix ? { fix } : {}),
+    error: { reason, ...(fix ? { fix } : {}) },
   });
 
   return {
@@ -61,13 +60,13 @@ export function jsonSecretStore({
         payload: await codec.encode(value),
         updatedAt: clock().toISOString(),
       });
-      return changed.ok ? changed : refusal(changed.message);
+      return changed.ok ? changed : refusal(changed.error);
     },
     async delete(name) {
       const nameProblem = secretNameProblem(name);
       if (nameProblem) return refusal(nameProblem);
       const changed = await file.change(name, null);
-      return changed.ok ? changed : refusal(changed.message);
+      return changed.ok ? changed : refusal(changed.error);
     },
     async reveal(name) {
       const stored = (await secrets()).get(name);

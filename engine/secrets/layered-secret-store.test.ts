@@ -17,13 +17,13 @@ async function fileAndEnvironment() {
   const opened = await openFileSecretStore(join(dir, 'secrets.json'), {
     clock: () => new Date('2026-01-01T00:00:00Z'),
   });
-  if (!opened.ok) throw new Error(opened.message);
-  await opened.store.set('SHARED', 'from-the-file');
+  if (!opened.ok) throw new Error(opened.error);
+  await opened.value.store.set('SHARED', 'from-the-file');
   const environment = envSecretStore({
     LEMMING_SECRET_SHARED: 'from-the-environment',
     LEMMING_SECRET_CI_TOKEN: 'ci-token-value',
   });
-  return { file: opened.store, store: layeredSecretStore(opened.store, environment) };
+  return { file: opened.value.store, store: layeredSecretStore(opened.value.store, environment) };
 }
 
 describe('layered secret store (secrets file over environment)', () => {
@@ -42,7 +42,7 @@ describe('layered secret store (secrets file over environment)', () => {
     const { store, file } = await fileAndEnvironment();
     expect(await store.set('NEW_ONE', 'new-value')).toMatchObject({ ok: true });
     expect(await file.reveal('NEW_ONE')).toBe('new-value');
-    expect(await store.delete('SHARED')).toEqual({ ok: true, existed: true });
+    expect(await store.delete('SHARED')).toEqual({ ok: true, value: { existed: true } });
     expect(await store.reveal('SHARED')).toBe('from-the-environment');
     expect(await store.availability()).toEqual({ canStore: true });
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Result } from '../api/result';
 import { SecretName } from '../api/secret-name';
 
 /** Where a secret comes from: the CLI's secrets file, an environment variable, or the app's encrypted store. */
@@ -21,8 +22,14 @@ export const StoreAvailability = z.discriminatedUnion('canStore', [
 ]);
 export type StoreAvailability = z.infer<typeof StoreAvailability>;
 
+/** Why a change was refused, and what to do about it when there is something. */
+export interface SecretRefusal {
+  reason: string;
+  fix?: string;
+}
+
 /** The outcome of a change: refusals (bad name, read-only store, no safe encryption) are values, not throws. */
-export type SecretChange = { ok: true; existed: boolean } | { ok: false; reason: string; fix?: string };
+export type SecretChange = Result<{ existed: boolean }, SecretRefusal>;
 
 /**
  * Named secrets (API keys, tokens) kept outside the org folder (docs/ARCHITECTURE.md, “Secrets”). Everything except

@@ -1,8 +1,10 @@
 import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { Result } from '../api/result';
 import { AGENTS_FOLDER, agentPaths, inOrg } from '../org/org-layout';
 
-export type SecretsFileLocation = { ok: true; path: string } | { ok: false; message: string };
+/** The secrets file's path, or why it is refused there. */
+export type SecretsFileLocation = Result<string, string>;
 
 /**
  * Accepts a secrets file only outside every org folder: an agent's file tools can be granted any path
@@ -19,7 +21,7 @@ export async function checkSecretsFileLocation(
   if (info?.isDirectory())
     return {
       ok: false,
-      message: `${given} is a folder; give the path of a secrets file, e.g. ${join(given, 'lemming-secrets.json')}`,
+      error: `${given} is a folder; give the path of a secrets file, e.g. ${join(given, 'lemming-secrets.json')}`,
     };
   // A link whose target does not exist yet has no real path; where it points is checked too.
   const linkTarget = await readlink(given).catch(() => null);
@@ -30,9 +32,9 @@ export async function checkSecretsFileLocation(
   const realOrgs = await Promise.all(orgPaths.map((org) => realPathOf(resolve(org))));
   for (const place of places) {
     const org = realOrgs.find((realOrg) => isInside(realOrg, place)) ?? (await enclosingOrg(place));
-    if (org !== null) return { ok: false, message: insideOrgMessage(given, org) };
+    if (org !== null) return { ok: false, error: insideOrgMessage(given, org) };
   }
-  return { ok: true, path: given };
+  return { ok: true, value: given };
 }
 
 async function enclosingOrg(path: string): Promise<string | null> {

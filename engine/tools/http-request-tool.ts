@@ -88,7 +88,7 @@ export async function runHttpRequest(args: HttpToolArgs, run: HttpToolRun): Prom
     const { code, message } = result.error;
     return toolFailure(`${isRefusal(code) ? 'Request refused' : 'Request failed'} (${code}): ${message}`);
   }
-  return toolSuccess(JSON.stringify(describeResponse(result.response)));
+  return toolSuccess(JSON.stringify(describeResponse(result.value)));
 }
 
 function describeResponse(response: HttpResponse) {

@@ -44,7 +44,7 @@ export const fileReadTool: LemmingFileTool = {
       if (!path) return toolFailure("Missing 'path' parameter");
       if (typeof path !== 'string') return toolFailure('Path must be a string');
       const read = await context.sandbox.read(path, { tool: 'file_read' });
-      if (read.ok) return toolSuccess(read.content);
+      if (read.ok) return toolSuccess(read.value.content);
       return toolFailure(
         securityText(read.error) ??
           (read.error.code === 'not_found'
@@ -120,7 +120,7 @@ export const fileListTool: LemmingFileTool = {
       const listed = await context.sandbox.list(path, { tool: 'file_list' });
       if (listed.ok)
         return toolSuccess(
-          listed.entries
+          listed.value.entries
             .map((entry) => (entry.kind === 'directory' ? `${entry.name}/` : entry.name))
             .join('\n'),
         );

@@ -86,16 +86,16 @@ export function createShellTool(options: ShellToolOptions): ToolSpec {
         const command = commandArgument(args);
         if (typeof command !== 'string') return command;
         const places = await shellPlaces(context.sandbox);
-        if (!places.ok) return toolFailure(`The shell cannot run: ${places.reason}`);
+        if (!places.ok) return toolFailure(`The shell cannot run: ${places.error}`);
         const result = await runShellCommand({
           command,
           confinement,
-          places,
+          places: places.value,
           ...limits,
           ...(context.signal === undefined ? {} : { signal: context.signal }),
         });
-        if (!result.ok) return toolFailure(`Command could not be started: ${result.reason}`);
-        return shellResult(result.run, limits);
+        if (!result.ok) return toolFailure(`Command could not be started: ${result.error}`);
+        return shellResult(result.value, limits);
       } catch (error) {
         return toolFailure(`Tool shell failed: ${error instanceof Error ? error.message : String(error)}`);
       }

@@ -37,17 +37,17 @@ function tempDir(): string {
 async function startEngine(importFile: () => string | null) {
   const dir = tempDir();
   const secrets = await openFileSecretStore(join(dir, 'secrets.json'));
-  if (!secrets.ok) throw new Error(secrets.message);
+  if (!secrets.ok) throw new Error(secrets.error);
   const workerData: EngineWorkerData = {
     entry: new URL('./engine-worker.ts', import.meta.url).href,
     appInfo: APP_INFO,
-    secretLocation: secrets.store.location,
+    secretLocation: secrets.value.store.location,
     host: { demoOrgSource: DEMO_ORG, userOrgsFolder: join(dir, 'orgs'), env: {}, pingIntervalMs: 20 },
   };
   const events: { name: string; payload: unknown }[] = [];
   const worker = new Worker(new URL('./test-support/tsx-worker.mjs', import.meta.url), { workerData });
   const thread = await EngineThread.start(worker, {
-    secretStore: secrets.store,
+    secretStore: secrets.value.store,
     pickFolder: async () => null,
     pickExportFile: async () => null,
     pickImportFile: async () => importFile(),

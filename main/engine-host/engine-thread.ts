@@ -77,13 +77,12 @@ export class EngineThread {
         return;
       case 'request':
         void this.serve(message.service, message.args).then(
-          (value) => this.post({ type: 'reply', id: message.id, ok: true, value }),
+          (value) => this.post({ type: 'reply', id: message.id, result: { ok: true, value } }),
           (error: unknown) =>
             this.post({
               type: 'reply',
               id: message.id,
-              ok: false,
-              message: error instanceof Error ? error.message : String(error),
+              result: { ok: false, error: error instanceof Error ? error.message : String(error) },
             }),
         );
         return;

@@ -38,8 +38,8 @@ async function start(): Promise<void> {
     if (message.type === 'reply') {
       const request = waiting.get(message.id);
       waiting.delete(message.id);
-      if (message.ok) request?.resolve(message.value);
-      else request?.reject(new Error(message.message));
+      if (message.result.ok) request?.resolve(message.result.value);
+      else request?.reject(new Error(message.result.error));
     } else if (message.type === 'call') {
       void dispatch!(message.channel, message.input).then((result) =>
         post({ type: 'result', id: message.id, result }),

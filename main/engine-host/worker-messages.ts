@@ -1,6 +1,6 @@
 import type { Channel } from '../../engine/api/contract';
 import type { EventName } from '../../engine/api/events';
-import type { IpcResult } from '../../engine/api/result';
+import type { IpcResult, Result } from '../../engine/api/result';
 import type { AppInfo } from '../../engine/api/schemas';
 import type { EngineHostOptions } from './engine-host';
 
@@ -35,8 +35,7 @@ export type MainService =
 
 export type MainToWorker =
   | { type: 'call'; id: number; channel: Channel | string; input: unknown }
-  | { type: 'reply'; id: number; ok: true; value: unknown }
-  | { type: 'reply'; id: number; ok: false; message: string }
+  | { type: 'reply'; id: number; result: Result<unknown, string> }
   | { type: 'dispose' };
 
 export type WorkerToMain =

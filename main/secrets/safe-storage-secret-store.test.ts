@@ -53,8 +53,8 @@ async function open(safeStorage: SafeStorageLike, path: string, platform: NodeJS
     platform,
     clock: () => new Date('2026-02-02T00:00:00Z'),
   });
-  if (!opened.ok) throw new Error(opened.message);
-  return opened.store;
+  if (!opened.ok) throw new Error(opened.error);
+  return opened.value.store;
 }
 
 describe('safeStorage secret store', () => {
@@ -63,7 +63,7 @@ describe('safeStorage secret store', () => {
     const store = await open(cipherStorage('gnome_libsecret'), folder);
     expect(await store.set('OPENAI_API_KEY', 'sk-proj-plaintext-value')).toEqual({
       ok: true,
-      existed: false,
+      value: { existed: false },
     });
     const file = join(folder, SECRETS_FILE_NAME);
     const text = readFileSync(file, 'utf8');
@@ -91,8 +91,7 @@ describe('safeStorage secret store', () => {
     const refused = await store.set('TOKEN', 'value-never-written');
     expect(refused).toMatchObject({
       ok: false,
-      reason: expect.stringMatching(/no keyring/),
-      fix: expect.stringMatching(/keyring/),
+      error: { reason: expect.stringMatching(/no keyring/), fix: expect.stringMatching(/keyring/) },
     });
     expect(() => readFileSync(join(folder, SECRETS_FILE_NAME))).toThrow();
   });
@@ -100,12 +99,12 @@ describe('safeStorage secret store', () => {
   it('refuses while the Linux backend is still unknown, and when encryption is unavailable on any platform', async () => {
     expect(await (await open(cipherStorage('unknown'), userData())).set('A_KEY', 'value')).toMatchObject({
       ok: false,
-      reason: expect.stringMatching(/not been chosen yet/),
+      error: { reason: expect.stringMatching(/not been chosen yet/) },
     });
     const mac = await open(cipherStorage('ignored', { available: false }), userData(), 'darwin');
     expect(await mac.set('A_KEY', 'value')).toMatchObject({
       ok: false,
-      fix: expect.stringMatching(/keychain/),
+      error: { fix: expect.stringMatching(/keychain/) },
     });
   });
 
@@ -120,7 +119,7 @@ describe('safeStorage secret store', () => {
     const withoutKeyring = await open(cipherStorage('basic_text', { key: 7 }), folder);
     expect((await withoutKeyring.list()).map((info) => info.name)).toEqual(['OLD_KEY']);
     expect(await withoutKeyring.reveal('OLD_KEY')).toBeUndefined();
-    expect(await withoutKeyring.delete('OLD_KEY')).toEqual({ ok: true, existed: true });
+    expect(await withoutKeyring.delete('OLD_KEY')).toEqual({ ok: true, value: { existed: true } });
   });
 
   it('reports an unreadable secrets file with its place', async () => {
@@ -133,7 +132,7 @@ describe('safeStorage secret store', () => {
     });
     expect(opened).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/secrets\.json:1:13: invalid JSON/),
+      error: expect.stringMatching(/secrets\.json:1:13: invalid JSON/),
     });
   });
 });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Result } from '../../engine/api/result';
 import { JsonSecretFile } from '../../engine/secrets/json-secret-file';
 import { jsonSecretStore } from '../../engine/secrets/json-secret-store';
 import type { SecretStore, StoreAvailability } from '../../engine/secrets/secret-store';
@@ -22,8 +23,8 @@ export interface SafeStorageSecretStoreOptions {
 
 export const SECRETS_FILE_NAME = 'secrets.json';
 
-export type SafeStorageSecretStoreOpen =
-  { ok: true; store: SecretStore; warnings: string[] } | { ok: false; message: string };
+/** The store and what was skipped in its file, or why the file cannot be read. */
+export type SafeStorageSecretStoreOpen = Result<{ store: SecretStore; warnings: string[] }, string>;
 
 /**
  * The app's secret store: values encrypted with Electron's safeStorage (the OS keychain's key) and kept
@@ -38,7 +39,7 @@ export async function openSafeStorageSecretStore(
   const platform = options.platform ?? process.platform;
   const file = new JsonSecretFile(join(options.userDataPath, SECRETS_FILE_NAME), 'ciphertext');
   const read = await file.read();
-  if (!read.ok) return { ok: false, message: read.message };
+  if (!read.ok) return read;
   const store = jsonSecretStore({
     file,
     source: 'safe_storage',
@@ -55,7 +56,7 @@ export async function openSafeStorageSecretStore(
       },
     },
   });
-  return { ok: true, store, warnings: read.warnings };
+  return { ok: true, value: { store, warnings: read.value.warnings } };
 }
 
 const KEYRING_FIX =

@@ -109,17 +109,17 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
     };
 
     const secrets = await openFileSecretStore(join(tempDir(), 'secrets.json'));
-    if (!secrets.ok) throw new Error(secrets.message);
+    if (!secrets.ok) throw new Error(secrets.error);
     const userOrgsFolder = tempDir();
     const workerData: EngineWorkerData = {
       appInfo: APP_INFO,
-      secretLocation: secrets.store.location,
+      secretLocation: secrets.value.store.location,
       host: { demoOrgSource: DEMO_ORG, userOrgsFolder, env: {}, pingIntervalMs: 20 },
     };
     const engine = await EngineThread.start(
       new Worker(ENGINE_WORKER, { workerData, resourceLimits: ENGINE_RESOURCE_LIMITS }),
       {
-        secretStore: secrets.store,
+        secretStore: secrets.value.store,
         pickFolder: async () => pickedFolder,
         pickExportFile: async () => exportFile,
         pickImportFile: async () => importFile,

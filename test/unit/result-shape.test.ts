@@ -13,21 +13,6 @@ import { describe, expect, it } from 'vitest';
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 const SCANNED = ['engine', 'main'];
 
-/**
- * Folders whose own failure shapes issue 12b is converting on its branch; remove each entry once that
- * branch is merged (the coordinator removes the whole list after merging both 12a and 12b).
- */
-const NOT_YET_CONVERTED = [
-  'engine/sandbox',
-  'engine/secrets',
-  'engine/tools/composed',
-  'engine/tools/fs-profiles',
-  'engine/tools/mcp',
-  'engine/net',
-  'engine/run',
-  'main',
-];
-
 interface FailureShapeOffence {
   line: number;
   /** The fields of the object type other than `ok` and `error`. */
@@ -111,9 +96,6 @@ function sourceFiles(folder: string): string[] {
   });
 }
 
-const isAllowListed = (file: string) =>
-  NOT_YET_CONVERTED.some((folder) => file === folder || file.startsWith(`${folder}/`));
-
 describe('one Result shape: a failure is always { ok: false; error }', () => {
   it('finds a failure branch with its own field, with the line it is on', () => {
     const source = [
@@ -148,7 +130,6 @@ describe('one Result shape: a failure is always { ok: false; error }', () => {
   it('no source file in engine/ or main/ declares another failure shape', () => {
     const offenders = SCANNED.flatMap((folder) => sourceFiles(join(repoRoot, folder)))
       .map((path) => relative(repoRoot, path).split(sep).join('/'))
-      .filter((file) => !isAllowListed(file))
       .flatMap((file) =>
         failureShapeOffences(readFileSync(join(repoRoot, file), 'utf8')).map(
           (offence) => `${file}:${offence.line}: ok: false with ${offence.fields.join(', ')} (use error)`,

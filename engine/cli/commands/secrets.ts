@@ -34,9 +34,9 @@ export async function cliSecretStore(
     env: io.env,
     orgPaths,
   });
-  if (!opened.ok) throw new CliFailure(opened.message);
-  for (const warning of opened.warnings) io.stderr.write(`warning: ${warning}\n`);
-  return opened;
+  if (!opened.ok) throw new CliFailure(opened.error);
+  for (const warning of opened.value.warnings) io.stderr.write(`warning: ${warning}\n`);
+  return opened.value;
 }
 
 /** The CLI's secrets for the use-cases: nothing else in this process needs telling of a change. */

@@ -121,18 +121,18 @@ describe.skipIf(bubblewrap === null)(
       });
       await writeFile(join(org.shared, 'plan.md'), 'plan\n');
       const places = await shellPlaces(sandbox);
-      if (!places.ok) throw new Error(places.reason);
+      if (!places.ok) throw new Error(places.error);
       const result = await runShellCommand({
         command: 'cat ../../../shared/plan.md && echo no > ../../../shared/plan.md',
         confinement: confined,
-        places,
+        places: places.value,
         timeoutMs: 20_000,
         maxOutputBytes: 4096,
         stopAfterBytes: 65_536,
       });
-      if (!result.ok) throw new Error(result.reason);
-      expect(result.run.stdout.text).toBe('plan\n');
-      expect(result.run.stderr.text).toContain('Read-only file system');
+      if (!result.ok) throw new Error(result.error);
+      expect(result.value.stdout.text).toBe('plan\n');
+      expect(result.value.stderr.text).toContain('Read-only file system');
       expect(await readFile(join(org.shared, 'plan.md'), 'utf8')).toBe('plan\n');
     });
 

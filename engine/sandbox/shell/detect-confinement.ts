@@ -95,8 +95,8 @@ async function probe(confinement: Confinement): Promise<string | null> {
       maxOutputBytes: 4096,
       stopAfterBytes: 65_536,
     });
-    if (!result.ok) return result.reason;
-    const { run } = result;
+    if (!result.ok) return result.error;
+    const run = result.value;
     if (run.exitCode === 0 && run.stdout.text.trim() === PROBE_TEXT) return null;
     const said = run.stderr.text.trim().split('\n')[0];
     if (run.stopped === 'timeout') return 'a test command did not finish';

@@ -75,10 +75,10 @@ describe.runIf(confinement?.kind === 'sandbox-exec')('under sandbox-exec (runs o
         maxOutputBytes: 4096,
         stopAfterBytes: 65_536,
       });
-      if (!result.ok) throw new Error(result.reason);
+      if (!result.ok) throw new Error(result.error);
       expect(await readFile(join(workspace, 'made.txt'), 'utf8')).toBe('made\n');
-      expect(result.run.stdout.text).not.toContain('secret');
-      expect(result.run.stderr.text).toContain('Operation not permitted');
+      expect(result.value.stdout.text).not.toContain('secret');
+      expect(result.value.stderr.text).toContain('Operation not permitted');
     } finally {
       await rm(root, { recursive: true, force: true });
     }

@@ -178,7 +178,7 @@ describe('a command that cannot start', () => {
         maxOutputBytes: 1000,
         stopAfterBytes: 10_000,
       });
-      expect(result).toEqual({ ok: false, reason: expect.stringContaining(`${org.root}/no-such-bwrap`) });
+      expect(result).toEqual({ ok: false, error: expect.stringContaining(`${org.root}/no-such-bwrap`) });
     } finally {
       await org.dispose();
     }
@@ -196,6 +196,6 @@ describe('a command that cannot start', () => {
       stopAfterBytes: 10_000,
       signal: controller.signal,
     });
-    expect(result).toEqual({ ok: false, reason: 'the command was cancelled before it started' });
+    expect(result).toEqual({ ok: false, error: 'the command was cancelled before it started' });
   });
 });

@@ -1,3 +1,4 @@
+import type { Result } from '../../api/result';
 import { startProgram } from '../../processes/program-spawner';
 import { CappedOutput } from './capped-output';
 import type { Confinement, ShellPlaces } from './confinement';
@@ -34,7 +35,8 @@ export interface ShellCommandRun {
   stopped: StopReason | null;
 }
 
-export type ShellCommandResult = { ok: true; run: ShellCommandRun } | { ok: false; reason: string };
+/** What the command did, or why it could not start. */
+export type ShellCommandResult = Result<ShellCommandRun, string>;
 
 /**
  * How long to wait for the output pipes to close after the command's processes were killed: a process
@@ -50,7 +52,7 @@ const PIPE_GRACE_MS = 2000;
  */
 export function runShellCommand(request: ShellCommandRequest): Promise<ShellCommandResult> {
   if (request.signal?.aborted)
-    return Promise.resolve({ ok: false, reason: 'the command was cancelled before it started' });
+    return Promise.resolve({ ok: false, error: 'the command was cancelled before it started' });
   const env = shellEnvironment(request.places.workingDirectory);
   const { file, args } = shellInvocation(request.confinement, request.places, request.command, env);
   const stdout = new CappedOutput(request.maxOutputBytes);
@@ -82,7 +84,7 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
     const finish = () =>
       settle({
         ok: true,
-        run: {
+        value: {
           stdout: streamText(stdout),
           stderr: streamText(stderr),
           exitCode: stopped === null ? (exit?.code ?? null) : null,
@@ -100,7 +102,7 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
       {
         stdout: collect(stdout),
         stderr: collect(stderr),
-        error: (error) => settle({ ok: false, reason: `could not start ${file}: ${error.message}` }),
+        error: (error) => settle({ ok: false, error: `could not start ${file}: ${error.message}` }),
         exit: (code, signal) => {
           exit = { code, signal };
           program.signalGroup('SIGKILL');

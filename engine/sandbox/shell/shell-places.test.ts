@@ -15,11 +15,13 @@ describe('shellPlaces', () => {
   it('by default offers the workspace and shared/, both writable, and runs in the workspace', async () => {
     expect(await shellPlaces(org.sandbox())).toEqual({
       ok: true,
-      workingDirectory: org.workspace,
-      mounts: [
-        { source: org.shared, target: org.shared, writable: true },
-        { source: org.workspace, target: org.workspace, writable: true },
-      ],
+      value: {
+        workingDirectory: org.workspace,
+        mounts: [
+          { source: org.shared, target: org.shared, writable: true },
+          { source: org.workspace, target: org.workspace, writable: true },
+        ],
+      },
     });
   });
 
@@ -33,7 +35,10 @@ describe('shellPlaces', () => {
   it('leaves out a granted folder that does not exist', async () => {
     await rm(org.shared, { recursive: true });
     const places = await shellPlaces(org.sandbox());
-    expect(places).toMatchObject({ ok: true, mounts: [{ source: org.workspace, writable: true }] });
+    expect(places).toMatchObject({
+      ok: true,
+      value: { mounts: [{ source: org.workspace, writable: true }] },
+    });
   });
 
   it('makes a folder the agent may only read read-only', async () => {
@@ -42,10 +47,12 @@ describe('shellPlaces', () => {
     );
     expect(places).toMatchObject({
       ok: true,
-      mounts: [
-        { target: org.shared, writable: false },
-        { target: org.workspace, writable: true },
-      ],
+      value: {
+        mounts: [
+          { target: org.shared, writable: false },
+          { target: org.workspace, writable: true },
+        ],
+      },
     });
   });
 
@@ -55,10 +62,12 @@ describe('shellPlaces', () => {
     );
     expect(places).toMatchObject({
       ok: true,
-      mounts: [
-        { target: join(org.org, 'agents'), writable: false },
-        { target: org.workspace, writable: true },
-      ],
+      value: {
+        mounts: [
+          { target: join(org.org, 'agents'), writable: false },
+          { target: org.workspace, writable: true },
+        ],
+      },
     });
   });
 
@@ -66,13 +75,16 @@ describe('shellPlaces', () => {
     const places = await shellPlaces(
       org.sandbox({ allow_read: ['agents/a/workspace'], allow_write: ['agents/a/workspace', 'shared'] }),
     );
-    expect(places).toMatchObject({ ok: true, mounts: [{ target: org.workspace, writable: true }] });
+    expect(places).toMatchObject({
+      ok: true,
+      value: { mounts: [{ target: org.workspace, writable: true }] },
+    });
   });
 
   it('refuses when the agent may not read its workspace, which is where commands run', async () => {
     expect(await shellPlaces(org.sandbox({ allow_read: ['shared'] }))).toEqual({
       ok: false,
-      reason: 'your resume does not let you read your workspace, and the shell runs in it',
+      error: 'your resume does not let you read your workspace, and the shell runs in it',
     });
   });
 
@@ -84,7 +96,9 @@ describe('shellPlaces', () => {
     const places = await shellPlaces(org.sandbox());
     expect(places).toMatchObject({
       ok: true,
-      mounts: [{ source: elsewhere, target: org.shared, writable: true }, { target: org.workspace }],
+      value: {
+        mounts: [{ source: elsewhere, target: org.shared, writable: true }, { target: org.workspace }],
+      },
     });
   });
 
@@ -95,16 +109,18 @@ describe('shellPlaces', () => {
     const at = (...names: string[]) => join(org.org, ...names);
     expect(places).toEqual({
       ok: true,
-      workingDirectory: org.workspace,
-      mounts: [
-        { source: org.org, target: org.org, writable: true },
-        { source: at('.lemming'), target: at('.lemming'), writable: false },
-        { source: at('agents'), target: at('agents'), writable: false },
-        { source: at('lemming'), target: at('lemming'), writable: false },
-        { source: at('tools'), target: at('tools'), writable: false },
-        { source: org.workspace, target: org.workspace, writable: true },
-        { source: at('agents', 'b', 'workspace'), target: at('agents', 'b', 'workspace'), writable: true },
-      ],
+      value: {
+        workingDirectory: org.workspace,
+        mounts: [
+          { source: org.org, target: org.org, writable: true },
+          { source: at('.lemming'), target: at('.lemming'), writable: false },
+          { source: at('agents'), target: at('agents'), writable: false },
+          { source: at('lemming'), target: at('lemming'), writable: false },
+          { source: at('tools'), target: at('tools'), writable: false },
+          { source: org.workspace, target: org.workspace, writable: true },
+          { source: at('agents', 'b', 'workspace'), target: at('agents', 'b', 'workspace'), writable: true },
+        ],
+      },
     });
     expect(existsSync(at('tools'))).toBe(true);
   });
@@ -116,11 +132,13 @@ describe('shellPlaces', () => {
     );
     expect(places).toMatchObject({
       ok: true,
-      mounts: [
-        { target: join(org.org, 'lemming'), writable: false },
-        { target: org.agentDir, writable: false },
-        { target: org.workspace, writable: true },
-      ],
+      value: {
+        mounts: [
+          { target: join(org.org, 'lemming'), writable: false },
+          { target: org.agentDir, writable: false },
+          { target: org.workspace, writable: true },
+        ],
+      },
     });
   });
 
@@ -130,7 +148,7 @@ describe('shellPlaces', () => {
     const places = await shellPlaces(org.sandbox({ allow_read: ['.'], allow_write: ['.'] }));
     expect(places).toMatchObject({
       ok: false,
-      reason: expect.stringContaining('is a symbolic link or not a folder'),
+      error: expect.stringContaining('is a symbolic link or not a folder'),
     });
   });
 });

@@ -1,12 +1,14 @@
 import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Result } from '../../api/result';
 import type { AgentSandbox } from '../agent-sandbox';
 import type { ResolvedGrant } from '../access-policy';
 import { agentWorkspaces, AGENTS_FOLDER, protectedFolders, protectedFromAgents } from '../protected-places';
 import { isWithin, relativeWithin } from '../sandbox-layout';
 import type { ShellMount, ShellPlaces } from './confinement';
 
-export type ShellPlacesResult = ({ ok: true } & ShellPlaces) | { ok: false; reason: string };
+/** Where the shell runs and what it sees, or why it cannot run. */
+export type ShellPlacesResult = Result<ShellPlaces, string>;
 
 /**
  * Where an agent's commands run (its workspace, created if missing) and which folders a confined
@@ -25,7 +27,7 @@ export async function shellPlaces(sandbox: AgentSandbox): Promise<ShellPlacesRes
   try {
     await mkdir(workspacePath, { recursive: true });
   } catch (error) {
-    return { ok: false, reason: `the workspace ${workspacePath} could not be created (${message(error)})` };
+    return { ok: false, error: `the workspace ${workspacePath} could not be created (${message(error)})` };
   }
   const [readGrants, writeGrants] = await Promise.all([
     sandbox.policy.resolveGrants('read'),
@@ -50,15 +52,15 @@ export async function shellPlaces(sandbox: AgentSandbox): Promise<ShellPlacesRes
   );
   const pinned = await protectedMounts(orgReal, granted, writeRoots);
   if (!pinned.ok) return pinned;
-  const mounts = await existing(uniqueByTarget([...granted, ...pinned.mounts]));
+  const mounts = await existing(uniqueByTarget([...granted, ...pinned.value]));
 
   const workspace = await realpath(workspacePath);
   if (!readableHere(workspace))
     return {
       ok: false,
-      reason: 'your resume does not let you read your workspace, and the shell runs in it',
+      error: 'your resume does not let you read your workspace, and the shell runs in it',
     };
-  return { ok: true, workingDirectory: workspacePath, mounts: outerFirst(mounts) };
+  return { ok: true, value: { workingDirectory: workspacePath, mounts: outerFirst(mounts) } };
 }
 
 /**
@@ -70,7 +72,7 @@ async function protectedMounts(
   orgReal: string,
   granted: readonly ShellMount[],
   writeRoots: readonly string[],
-): Promise<{ ok: true; mounts: ShellMount[] } | { ok: false; reason: string }> {
+): Promise<Result<ShellMount[], string>> {
   const under = (mount: ShellMount, path: string) => join(mount.target, relativeWithin(mount.source, path));
   const holding = (path: string) => granted.filter((mount) => mount.writable && isWithin(mount.source, path));
   const pinned: ShellMount[] = [];
@@ -82,14 +84,14 @@ async function protectedMounts(
       } catch (error) {
         return {
           ok: false,
-          reason: `the protected folder ${folder} could not be made ready (${message(error)})`,
+          error: `the protected folder ${folder} could not be made ready (${message(error)})`,
         };
       }
     }
     if (holding(folder).length > 0 && !(await isRealFolder(folder)))
       return {
         ok: false,
-        reason: `${folder} is a symbolic link or not a folder, so the shell could replace it; the shell does not run with write access around it (grant write access to narrower folders)`,
+        error: `${folder} is a symbolic link or not a folder, so the shell could replace it; the shell does not run with write access around it (grant write access to narrower folders)`,
       };
     const real = await realpath(folder).catch(() => null);
     if (real === null) continue;
@@ -97,7 +99,7 @@ async function protectedMounts(
     for (const mount of holding(real))
       pinned.push({ source: real, target: under(mount, real), writable: false });
   }
-  if (agentsReal === null) return { ok: true, mounts: pinned };
+  if (agentsReal === null) return { ok: true, value: pinned };
   const readOnly = [...granted, ...pinned].filter((mount) => !mount.writable);
   const holes: ShellMount[] = [];
   for (const workspace of agentWorkspaces(agentsReal, await agentFolders(agentsReal))) {
@@ -105,7 +107,7 @@ async function protectedMounts(
     for (const mount of readOnly.filter((candidate) => isWithin(candidate.source, workspace)))
       holes.push({ source: workspace, target: under(mount, workspace), writable: true });
   }
-  return { ok: true, mounts: [...pinned, ...holes] };
+  return { ok: true, value: [...pinned, ...holes] };
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -134,7 +136,9 @@ async function agentFolders(agents: string): Promise<string[]> {
 }
 
 function okRoots(grants: readonly ResolvedGrant[]): { root: string; target: string }[] {
-  return grants.flatMap((grant) => (grant.ok ? [{ root: grant.root, target: grant.grant.lexicalPath }] : []));
+  return grants.flatMap((grant) =>
+    grant.ok ? [{ root: grant.value.root, target: grant.value.grant.lexicalPath }] : [],
+  );
 }
 
 /** One mount per place: a place granted both ways is writable. */

@@ -23,11 +23,11 @@ const tree = async (files: Record<string, string>) => {
 async function planOn(root: string, ...body: string[]): Promise<PatchPlan> {
   const parsed = parsePatch(['*** Begin Patch', ...body, '*** End Patch'].join('\n'));
   if (!parsed.ok) throw new Error(parsed.error);
-  const resolved = await resolvePatchPaths(parsed.hunks, (raw) => ({ ok: true, path: join(root, raw) }));
+  const resolved = await resolvePatchPaths(parsed.value, (raw) => ({ ok: true, value: join(root, raw) }));
   if (!resolved.ok) throw new Error(resolved.error);
-  const planned = await planPatch(resolved.hunks, diskPatchFilesystem().readText);
+  const planned = await planPatch(resolved.value, diskPatchFilesystem().readText);
   if (!planned.ok) throw new Error(planned.error);
-  return planned.plan;
+  return planned.value;
 }
 
 type Call = { method: keyof PatchFilesystem; path: string };
@@ -85,7 +85,7 @@ describe('applyPatchPlan', () => {
   it('applies every change and leaves no temp or backup file behind', async () => {
     const root = await tree(FILES);
     const outcome = await applyPatchPlan(await planOn(root, ...PATCH), diskPatchFilesystem());
-    expect(outcome).toEqual({ ok: true, leftovers: [] });
+    expect(outcome).toEqual({ ok: true, value: [] });
     expect(await snapshotTree(root)).toEqual({
       'a.txt': hex('alpha\r\nBETA\r\n'),
       'deep/': 'folder',
@@ -113,7 +113,7 @@ describe('applyPatchPlan', () => {
       if (isFinalCleanup) {
         expect(outcome, `step ${index} (${failing.method})`).toEqual({
           ok: true,
-          leftovers: [expect.any(String)],
+          value: [expect.any(String)],
         });
         continue;
       }
@@ -178,7 +178,7 @@ describe('applyPatchPlan', () => {
     const root = await tree({ 'run.sh': '#!/bin/sh\necho old\n' });
     await chmod(join(root, 'run.sh'), 0o755);
     const plan = await planOn(root, '*** Update File: run.sh', '@@', '-echo old', '+echo new');
-    expect(await applyPatchPlan(plan, diskPatchFilesystem())).toEqual({ ok: true, leftovers: [] });
+    expect(await applyPatchPlan(plan, diskPatchFilesystem())).toEqual({ ok: true, value: [] });
     expect(await modeOf(join(root, 'run.sh'))).toBe(0o755);
     expect(await readFile(join(root, 'run.sh'), 'utf8')).toBe('#!/bin/sh\necho new\n');
   });

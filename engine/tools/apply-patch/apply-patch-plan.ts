@@ -1,11 +1,12 @@
+import type { Result } from '../../api/result';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { PatchFilesystem } from './patch-filesystem';
 import type { PatchPlan, PlannedChange } from './plan-patch';
 
 export type ApplyOutcome =
-  /** `leftovers`: backup files that could not be removed after success (the patch itself is applied). */
-  { ok: true; leftovers: string[] } | { ok: false; error: string };
+  /** The value: backup files that could not be removed after success (the patch itself is applied). */
+  Result<string[], string>;
 
 /** Undoes one committed file; a failure names what could not be restored and keeps its backup. */
 interface UndoStep {
@@ -90,7 +91,7 @@ export async function applyPatchPlan(plan: PatchPlan, fs: PatchFilesystem): Prom
 
   const leftovers: string[] = [];
   for (const backup of backups) await fs.removeFile(backup).catch(() => leftovers.push(backup));
-  return { ok: true, leftovers };
+  return { ok: true, value: leftovers };
 }
 
 async function firstChangedSincePlanning(changes: readonly PlannedChange[], fs: PatchFilesystem) {

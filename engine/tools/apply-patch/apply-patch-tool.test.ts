@@ -25,7 +25,7 @@ const insideRoot =
   (raw) => {
     const path = normalize(join(root, raw));
     if (isAbsolute(raw) || !path.startsWith(root + sep)) return { ok: false, error: 'outside the workspace' };
-    return { ok: true, path };
+    return { ok: true, value: path };
   };
 
 /** The disk filesystem, recording every call made through it. */

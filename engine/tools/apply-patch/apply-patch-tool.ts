@@ -85,21 +85,21 @@ async function applyPatchText(patch: string, context: ApplyPatchContext): Promis
 
   const parsed = parsePatch(patch);
   if (!parsed.ok) return toolFailure(`apply_patch verification failed: ${parsed.error}`);
-  if (parsed.hunks.length === 0) return toolFailure('patch rejected: empty patch');
+  if (parsed.value.length === 0) return toolFailure('patch rejected: empty patch');
 
-  const resolved = await resolvePatchPaths(parsed.hunks, context.resolvePath);
+  const resolved = await resolvePatchPaths(parsed.value, context.resolvePath);
   if (!resolved.ok) return toolFailure(`patch rejected: ${resolved.error}`);
 
-  const planned = await planPatch(resolved.hunks, (path) => context.fs.readText(path));
+  const planned = await planPatch(resolved.value, (path) => context.fs.readText(path));
   if (!planned.ok) return toolFailure(`apply_patch verification failed: ${planned.error}`);
 
-  const applied = await applyPatchPlan(planned.plan, context.fs);
+  const applied = await applyPatchPlan(planned.value, context.fs);
   if (!applied.ok) return toolFailure(`apply_patch failed: ${applied.error}`);
   const note =
-    applied.leftovers.length === 0
+    applied.value.length === 0
       ? ''
-      : `Note: could not remove backup file(s) ${applied.leftovers.map((path) => basename(path)).join(', ')}\n`;
-  return toolSuccess(summaryText(planned.plan.summary) + note);
+      : `Note: could not remove backup file(s) ${applied.value.map((path) => basename(path)).join(', ')}\n`;
+  return toolSuccess(summaryText(planned.value.summary) + note);
 }
 
 /** codex-rs `print_summary`. */

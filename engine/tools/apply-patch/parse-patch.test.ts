@@ -6,7 +6,7 @@ const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch
 const hunksOf = (text: string) => {
   const parsed = parsePatch(text);
   if (!parsed.ok) throw new Error(`expected the patch to parse: ${parsed.error}`);
-  return parsed.hunks;
+  return parsed.value;
 };
 const errorOf = (text: string) => {
   const parsed = parsePatch(text);

@@ -1,3 +1,4 @@
+import type { Result } from '../../api/result';
 import type { ChunkLine, Hunk, UpdateChunk } from './patch-hunks';
 import { rustTrim } from './rust-whitespace';
 
@@ -12,7 +13,7 @@ const CONTEXT = '@@ ';
 const BARE_CONTEXT = '@@';
 const HEREDOC_OPENERS = new Set(['<<EOF', "<<'EOF'", '<<"EOF"']);
 
-export type ParsePatchOutcome = { ok: true; hunks: Hunk[] } | { ok: false; error: string };
+export type ParsePatchOutcome = Result<Hunk[], string>;
 
 class PatchSyntaxError extends Error {}
 
@@ -39,7 +40,7 @@ export function parsePatch(text: string): ParsePatchOutcome {
       lineNumber += consumed;
       rest = rest.slice(consumed);
     }
-    return { ok: true, hunks };
+    return { ok: true, value: hunks };
   } catch (error) {
     if (error instanceof PatchSyntaxError) return { ok: false, error: error.message };
     throw error;

@@ -8,7 +8,7 @@ import { resolvePatchPaths } from './resolve-patch-paths';
 async function plan(files: Record<string, string | { binary: true }>, ...body: string[]) {
   const parsed = parsePatch(['*** Begin Patch', ...body, '*** End Patch'].join('\n'));
   if (!parsed.ok) throw new Error(parsed.error);
-  const resolved = await resolvePatchPaths(parsed.hunks, (raw) => ({ ok: true, path: `/org/${raw}` }));
+  const resolved = await resolvePatchPaths(parsed.value, (raw) => ({ ok: true, value: `/org/${raw}` }));
   if (!resolved.ok) throw new Error(resolved.error);
   const reads: string[] = [];
   const read = async (path: string): Promise<TextRead> => {
@@ -17,7 +17,7 @@ async function plan(files: Record<string, string | { binary: true }>, ...body: s
     if (file === undefined) return { kind: 'missing' };
     return typeof file === 'string' ? { kind: 'text', text: file } : { kind: 'binary' };
   };
-  return { outcome: await planPatch(resolved.hunks, read), reads };
+  return { outcome: await planPatch(resolved.value, read), reads };
 }
 
 const file = (shown: string) => ({ shown, path: `/org/${shown}` });
@@ -36,7 +36,7 @@ describe('planPatch', () => {
     );
     expect(outcome).toEqual({
       ok: true,
-      plan: {
+      value: {
         changes: [
           { kind: 'delete', file: file('old.txt'), expected: { kind: 'text', text: 'bye\n' } },
           { kind: 'write', file: file('m.txt'), text: 'b\n', expected: { kind: 'text', text: 'a\n' } },
@@ -50,7 +50,7 @@ describe('planPatch', () => {
 
   it('overwrites an existing file on Add, as codex does (scenario 011)', async () => {
     const { outcome, reads } = await plan({ '/org/dup.txt': 'old\n' }, '*** Add File: dup.txt', '+new');
-    expect(outcome.ok && outcome.plan.changes).toEqual([
+    expect(outcome.ok && outcome.value.changes).toEqual([
       { kind: 'write', file: file('dup.txt'), text: 'new\n', expected: { kind: 'unchecked' } },
     ]);
     expect(reads).toEqual([]);
@@ -75,7 +75,7 @@ describe('planPatch', () => {
   it('deletes a binary file but refuses to update one', async () => {
     const files = { '/org/img.png': { binary: true as const } };
     const deleted = await plan(files, '*** Delete File: img.png');
-    expect(deleted.outcome.ok && deleted.outcome.plan.changes).toEqual([
+    expect(deleted.outcome.ok && deleted.outcome.value.changes).toEqual([
       { kind: 'delete', file: file('img.png'), expected: { kind: 'unchecked' } },
     ]);
     const updated = await plan(files, '*** Update File: img.png', '@@', '-a', '+b');
@@ -94,7 +94,7 @@ describe('planPatch', () => {
       '-from',
       '+new',
     );
-    expect(outcome.ok && outcome.plan).toMatchObject({
+    expect(outcome.ok && outcome.value).toMatchObject({
       changes: [
         { kind: 'delete', file: file('old/name.txt'), expected: { kind: 'text', text: 'from\n' } },
         { kind: 'write', file: file('renamed/dir/name.txt'), text: 'new\n', expected: { kind: 'unchecked' } },
@@ -113,7 +113,7 @@ describe('planPatch', () => {
       '-x',
       '+y',
     );
-    expect(outcome.ok && outcome.plan.changes).toEqual([
+    expect(outcome.ok && outcome.value.changes).toEqual([
       { kind: 'write', file: file('a.txt'), text: 'y\n', expected: { kind: 'text', text: 'x\n' } },
     ]);
   });
@@ -136,11 +136,11 @@ describe('planPatch', () => {
       '-draft',
       '+final',
     );
-    expect(outcome.ok && outcome.plan.changes).toEqual([
+    expect(outcome.ok && outcome.value.changes).toEqual([
       { kind: 'write', file: file('a.txt'), text: 'one\ntwo\n', expected: { kind: 'text', text: '1\n2\n' } },
       { kind: 'write', file: file('b.txt'), text: 'final\n', expected: { kind: 'unchecked' } },
     ]);
-    expect(outcome.ok && outcome.plan.summary).toEqual({
+    expect(outcome.ok && outcome.value.summary).toEqual({
       added: ['b.txt'],
       modified: ['a.txt', 'b.txt'],
       deleted: [],
@@ -165,6 +165,6 @@ describe('planPatch', () => {
 
   it('plans nothing for an update that changes nothing, yet lists it as codex does', async () => {
     const { outcome } = await plan({ '/org/a.txt': 'x\n' }, '*** Update File: a.txt', '@@', ' x');
-    expect(outcome.ok && outcome.plan).toMatchObject({ changes: [], summary: { modified: ['a.txt'] } });
+    expect(outcome.ok && outcome.value).toMatchObject({ changes: [], summary: { modified: ['a.txt'] } });
   });
 });

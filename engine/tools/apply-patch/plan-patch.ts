@@ -1,3 +1,4 @@
+import type { Result } from '../../api/result';
 import type { TextRead } from './patch-filesystem';
 import type { PatchFile, ResolvedHunk } from './resolve-patch-paths';
 import type { MatchRung } from './seek-sequence';
@@ -25,7 +26,7 @@ export interface PatchPlan {
   rungs: MatchRung[];
 }
 
-export type PlanOutcome = { ok: true; plan: PatchPlan } | { ok: false; error: string };
+export type PlanOutcome = Result<PatchPlan, string>;
 
 /** codex's text for a missing file (Rust's io::Error), which models have seen many times. */
 const NOT_FOUND = 'No such file or directory (os error 2)';
@@ -88,19 +89,19 @@ export async function planPatch(
     }
     const updated = updateFileText(before.text, hunk.chunks, hunk.file.shown);
     if (!updated.ok) return updated;
-    rungs.push(...updated.rungs);
+    rungs.push(...updated.value.rungs);
     const destination = hunk.moveTo !== null && hunk.moveTo.path !== hunk.file.path ? hunk.moveTo : null;
     if (destination) {
-      set(destination, updated.text);
+      set(destination, updated.value.text);
       set(hunk.file, null);
-    } else set(hunk.file, updated.text);
+    } else set(hunk.file, updated.value.text);
     summary.modified.push((hunk.moveTo ?? hunk.file).shown);
   }
 
   const changes = [...files.values()].flatMap((state) => plannedChange(state));
   return {
     ok: true,
-    plan: {
+    value: {
       changes,
       summary: {
         added: unique(summary.added),

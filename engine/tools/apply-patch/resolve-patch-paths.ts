@@ -1,9 +1,11 @@
+import type { Result } from '../../api/result';
 import type { Hunk, UpdateChunk } from './patch-hunks';
 
 /** What the patch does at a path, for the sandbox to decide on. */
 export type PatchPathUse = 'add' | 'update' | 'delete' | 'move_source' | 'move_destination';
 
-export type PathResolution = { ok: true; path: string } | { ok: false; error: string };
+/** The value: the path to use. */
+export type PathResolution = Result<string, string>;
 
 /** Turns a path as written in the patch into the path to use, or refuses it. */
 export type PatchPathResolver = (raw: string, use: PatchPathUse) => PathResolution | Promise<PathResolution>;
@@ -19,7 +21,7 @@ export type ResolvedHunk =
   | { type: 'delete'; file: PatchFile }
   | { type: 'update'; file: PatchFile; moveTo: PatchFile | null; chunks: UpdateChunk[] };
 
-export type ResolveOutcome = { ok: true; hunks: ResolvedHunk[] } | { ok: false; error: string };
+export type ResolveOutcome = Result<ResolvedHunk[], string>;
 
 /**
  * Sends every path of the patch, Move destinations included, through the resolver before anything is
@@ -38,8 +40,8 @@ export async function resolvePatchPaths(
     if (hunk.type !== 'update') {
       resolved.push(
         hunk.type === 'add'
-          ? { type: 'add', file: file.file, contents: hunk.contents }
-          : { type: 'delete', file: file.file },
+          ? { type: 'add', file: file.value, contents: hunk.contents }
+          : { type: 'delete', file: file.value },
       );
       continue;
     }
@@ -47,19 +49,19 @@ export async function resolvePatchPaths(
     if (hunk.movePath !== null) {
       const destination = await resolveOne(hunk.movePath, 'move_destination', resolve);
       if (!destination.ok) return destination;
-      moveTo = destination.file;
+      moveTo = destination.value;
     }
-    resolved.push({ type: 'update', file: file.file, moveTo, chunks: hunk.chunks });
+    resolved.push({ type: 'update', file: file.value, moveTo, chunks: hunk.chunks });
   }
-  return { ok: true, hunks: resolved };
+  return { ok: true, value: resolved };
 }
 
 async function resolveOne(
   raw: string,
   use: PatchPathUse,
   resolve: PatchPathResolver,
-): Promise<{ ok: true; file: PatchFile } | { ok: false; error: string }> {
+): Promise<Result<PatchFile, string>> {
   const resolution = await resolve(raw, use);
   if (!resolution.ok) return { ok: false, error: `${raw}: ${resolution.error}` };
-  return { ok: true, file: { shown: raw, path: resolution.path } };
+  return { ok: true, value: { shown: raw, path: resolution.value } };
 }

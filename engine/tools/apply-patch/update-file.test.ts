@@ -7,14 +7,14 @@ const chunksOf = (...lines: string[]) => {
   const parsed = parsePatch(
     ['*** Begin Patch', '*** Update File: f.txt', ...lines, '*** End Patch'].join('\n'),
   );
-  if (!parsed.ok || parsed.hunks[0]?.type !== 'update') throw new Error('test patch must be one Update');
-  return parsed.hunks[0].chunks;
+  if (!parsed.ok || parsed.value[0]?.type !== 'update') throw new Error('test patch must be one Update');
+  return parsed.value[0].chunks;
 };
 
 const updated = (original: string, ...lines: string[]) => {
   const outcome = updateFileText(original, chunksOf(...lines), 'f.txt');
   if (!outcome.ok) throw new Error(outcome.error);
-  return outcome.text;
+  return outcome.value.text;
 };
 
 describe('updateFileText', () => {
@@ -88,7 +88,7 @@ describe('updateFileText', () => {
 
   it('reports which matching rung each chunk needed', () => {
     const outcome = updateFileText('a  \nb\n', chunksOf('@@', '-a', '+A', '@@', '-b', '+B'), 'f.txt');
-    expect(outcome.ok && outcome.rungs).toEqual(['trailing_whitespace', 'exact']);
+    expect(outcome.ok && outcome.value.rungs).toEqual(['trailing_whitespace', 'exact']);
   });
 
   it('keeps a byte order mark and still matches the first line', () => {

@@ -1,8 +1,9 @@
+import type { Result } from '../../api/result';
 import { oldLinesOf, type UpdateChunk } from './patch-hunks';
 import { lineMatcher, type MatchRung, type SeekSequence } from './seek-sequence';
 import { joinSourceText, splitSourceText, type SourceLine, type SourceText } from './source-lines';
 
-export type UpdateOutcome = { ok: true; text: string; rungs: MatchRung[] } | { ok: false; error: string };
+export type UpdateOutcome = Result<{ text: string; rungs: MatchRung[] }, string>;
 
 /** A new line of a chunk: a context line points at the old line it keeps, an added line does not. */
 interface NewLine {
@@ -71,7 +72,7 @@ export function updateFileText(
     cursor = found.start + oldLines.length;
   }
 
-  return { ok: true, text: joinSourceText(applyReplacements(source, replacements)), rungs };
+  return { ok: true, value: { text: joinSourceText(applyReplacements(source, replacements)), rungs } };
 }
 
 /**

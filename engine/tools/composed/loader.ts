@@ -129,9 +129,9 @@ async function loadToolFile(file: ToolPlace): Promise<LoadedFile> {
     return {
       relative: file.relative,
       tools: [],
-      problems: parsed.problems.map((problem) => ({ file: file.relative, field: '', ...problem })),
+      problems: parsed.error.map((problem) => ({ file: file.relative, field: '', ...problem })),
     };
-  const { source } = parsed;
+  const source = parsed.value;
   const normalized = normalizeFile(source.value, file);
   const tools: ComposedTool[] = [];
   const fieldProblems: FieldProblem[] = [...normalized.problems];

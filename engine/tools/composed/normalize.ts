@@ -32,8 +32,8 @@ class Builder {
 
   template(source: string, path: FieldPath): Template {
     const parsed = parseTemplate(source, this.syntax, path);
-    if (parsed.ok) return parsed.template;
-    this.problems.push(...parsed.problems);
+    if (parsed.ok) return parsed.value;
+    this.problems.push(...parsed.error);
     return { path, source, segments: [] };
   }
 

@@ -1,4 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Result } from '../../api/result';
 
 /**
  * Compiles and applies the JSON Schemas of composed-tool parameters. Strict about the schema
@@ -17,7 +18,8 @@ const ajv = new Ajv({
   addUsedSchema: false,
 });
 
-export type SchemaCompile = { ok: true; validate: ValidateFunction } | { ok: false; message: string };
+/** The compiled schema, or what is wrong with it. */
+export type SchemaCompile = Result<ValidateFunction, string>;
 
 const compiled = new WeakMap<object, SchemaCompile>();
 
@@ -27,9 +29,9 @@ export function compileParameterSchema(schema: Record<string, unknown>): SchemaC
   if (known) return known;
   let result: SchemaCompile;
   try {
-    result = { ok: true, validate: ajv.compile(schema) };
+    result = { ok: true, value: ajv.compile(schema) };
   } catch (error) {
-    result = { ok: false, message: describeCompileError(error) };
+    result = { ok: false, error: describeCompileError(error) };
   }
   compiled.set(schema, result);
   return result;
@@ -43,7 +45,8 @@ function describeCompileError(error: unknown): string {
     .replace(/^strict mode: /, '');
 }
 
-export type ArgumentCheck = { ok: true; args: Record<string, unknown> } | { ok: false; message: string };
+/** The arguments with defaults filled in, or what is wrong with them. */
+export type ArgumentCheck = Result<Record<string, unknown>, string>;
 
 /**
  * Checks a model's arguments against the tool's schema and returns a copy with defaults filled in.
@@ -52,12 +55,12 @@ export type ArgumentCheck = { ok: true; args: Record<string, unknown> } | { ok: 
 export function checkArguments(validate: ValidateFunction, args: unknown): ArgumentCheck {
   const given = args === undefined || args === null ? {} : args;
   if (typeof given !== 'object' || Array.isArray(given))
-    return { ok: false, message: 'the arguments must be a JSON object' };
+    return { ok: false, error: 'the arguments must be a JSON object' };
   const copy = structuredClone(given) as Record<string, unknown>;
-  if (validate(copy)) return { ok: true, args: copy };
+  if (validate(copy)) return { ok: true, value: copy };
   return {
     ok: false,
-    message:
+    error:
       (validate.errors ?? []).map(describeArgumentError).join('; ') ||
       'the arguments do not match the schema',
   };

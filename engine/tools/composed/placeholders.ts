@@ -1,3 +1,4 @@
+import type { Result } from '../../api/result';
 import type { FieldPath, FieldProblem } from './problem';
 
 /**
@@ -49,7 +50,8 @@ const FOREIGN_BRACES = /\{\{\s*(?:env|params|response|secrets)\.[^}]*\}\}/;
 /** What an AgentClash placeholder looks like, to spot one written in an OpenClaw file. */
 const FOREIGN_DOLLAR = /\$\{(?:secrets\.|json:|query:|path:)?[A-Za-z_][A-Za-z0-9_.-]*\}/;
 
-export type TemplateParse = { ok: true; template: Template } | { ok: false; problems: FieldProblem[] };
+/** The template, or every malformed placeholder in it. */
+export type TemplateParse = Result<Template, FieldProblem[]>;
 
 /** Splits a string into text and placeholders in one left-to-right scan, reporting every malformed placeholder. */
 export function parseTemplate(source: string, syntax: TemplateSyntax, path: FieldPath): TemplateParse {
@@ -62,8 +64,8 @@ export function parseTemplate(source: string, syntax: TemplateSyntax, path: Fiel
         : `${foreign[0]} is AgentClash syntax; in an OpenClaw api-tool write {{params.name}} for an argument or {{env.KEY}} for a setting`,
     );
   if (scanned.problems.length > 0)
-    return { ok: false, problems: scanned.problems.map((message) => ({ path, message })) };
-  return { ok: true, template: { path, source, segments: scanned.segments } };
+    return { ok: false, error: scanned.problems.map((message) => ({ path, message })) };
+  return { ok: true, value: { path, source, segments: scanned.segments } };
 }
 
 interface Scan {

@@ -64,10 +64,10 @@ async function runChecked(
   if (missing.length > 0)
     return toolFailure(`${tool.name} is not set up: ${describeMissingSecrets(missing)}`);
   const schema = compileParameterSchema(tool.parameters);
-  if (!schema.ok) return toolFailure(`${tool.name} has an invalid parameter schema: ${schema.message}`);
-  const checked = checkArguments(schema.validate, args);
-  if (!checked.ok) return toolFailure(`invalid arguments for ${tool.name}: ${checked.message}`);
-  const scope: RenderScope = { args: checked.args, lookup: environment.lookup, sensitive };
+  if (!schema.ok) return toolFailure(`${tool.name} has an invalid parameter schema: ${schema.error}`);
+  const checked = checkArguments(schema.value, args);
+  if (!checked.ok) return toolFailure(`invalid arguments for ${tool.name}: ${checked.error}`);
+  const scope: RenderScope = { args: checked.value, lookup: environment.lookup, sensitive };
   const implementation = tool.implementation;
   return isHttpCall(implementation)
     ? callHttp(tool, implementation, scope, environment, context.signal)
@@ -82,7 +82,7 @@ async function callHttp(
   signal: AbortSignal | undefined,
 ): Promise<ToolResult> {
   const request = renderHttpRequest(call, scope, { hostFixed: sendsSecrets(tool) });
-  if (!request.ok) return toolFailure(`${tool.name}: ${request.message}`);
+  if (!request.ok) return toolFailure(`${tool.name}: ${request.error}`);
   const answer = await environment.http({
     request: { method: call.method, ...request.value },
     allowedHosts: call.allowedHosts,
@@ -95,7 +95,7 @@ async function callHttp(
     return toolFailure(
       `${tool.name}: the request was not completed (${answer.error.code}): ${answer.error.message}`,
     );
-  return shapeResponse(call, answer.response, scope);
+  return shapeResponse(call, answer.value, scope);
 }
 
 /** The response as the model sees it: status, OpenClaw's summary or error text, and the body. */
@@ -164,7 +164,7 @@ async function delegate(
   const target = environment.resolve(delegation.primitive);
   if (!target) return toolFailure(`${tool.name} calls ${delegation.primitive}, which is not available here`);
   const args = renderArguments(delegation.args, scope);
-  if (!args.ok) return toolFailure(`${tool.name}: ${args.message}`);
+  if (!args.ok) return toolFailure(`${tool.name}: ${args.error}`);
   return target.kind === 'composed'
     ? runComposedTool(target.tool, args.value, context, environment, [...chain, tool.name])
     : target.spec.run(args.value, context);

@@ -14,8 +14,8 @@ const SECRETS: Record<string, string> = {
 /** A tool from YAML text through the loader's own steps (parse, normalise, validate). */
 function toolFrom(text: string): ComposedTool {
   const parsed = parseYamlSource(text);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  const document = parsed.source.value as Record<string, unknown>;
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.error));
+  const document = parsed.value.value as Record<string, unknown>;
   const source = { file: 'tools/t.yaml', scope: 'org' as const, path: [] };
   const normalized =
     'request' in document ? normalizeOpenClaw(document, source) : normalizeAgentClash(document, source);
@@ -46,7 +46,7 @@ function render(
 
 function rendered(tool: ComposedTool, args: Record<string, unknown>): RenderedRequest {
   const result = render(tool, args);
-  if (!result.ok) throw new Error(result.message);
+  if (!result.ok) throw new Error(result.error);
   return result.value;
 }
 
@@ -160,7 +160,7 @@ describe('header values cannot be split into new headers', () => {
     const result = render(openClawOrder, { order_id: 'o-1', note: value });
     expect(result).toMatchObject({
       ok: false,
-      message:
+      error:
         "request.headers.X-Note: the argument 'note' contains a line break or control character, which a header value cannot hold; nothing was sent",
     });
   });
@@ -169,7 +169,7 @@ describe('header values cannot be split into new headers', () => {
     const result = render(agentClashOrder, { order_id: 'o-1', note: value });
     expect(result).toMatchObject({
       ok: false,
-      message: expect.stringContaining("the argument 'note' contains a line break"),
+      error: expect.stringContaining("the argument 'note' contains a line break"),
     });
   });
 
@@ -177,7 +177,7 @@ describe('header values cannot be split into new headers', () => {
     const result = render(agentClashOrder, { order_id: 'o-1' }, { SHOP_KEY: 'abc\r\nX-Evil: 1' });
     expect(result).toEqual({
       ok: false,
-      message:
+      error:
         'implementation.args.headers.Authorization: the secret SHOP_KEY contains a line break or control character, which a header value cannot hold; nothing was sent',
       sensitive: ['abc\r\nX-Evil: 1'],
     });
@@ -214,7 +214,7 @@ describe('URL arguments stay inside their path segment or query value', () => {
     }
     expect(result).toMatchObject({
       ok: false,
-      message: `request.url: the argument 'order_id' would make the URL path segment '${value}', which climbs out of the path; nothing was sent`,
+      error: `request.url: the argument 'order_id' would make the URL path segment '${value}', which climbs out of the path; nothing was sent`,
     });
   });
 
@@ -242,7 +242,7 @@ implementation:
     );
     expect(result).toEqual({
       ok: false,
-      message: 'implementation.args.url: ${host} would decide the host of a request that carries secrets',
+      error: 'implementation.args.url: ${host} would decide the host of a request that carries secrets',
     });
     expect(render(tool, { host: 'api.shop.test' })).toMatchObject({
       ok: true,
@@ -250,7 +250,7 @@ implementation:
     });
     expect(render(tool, { host: 'a b.test' })).toMatchObject({
       ok: false,
-      message: expect.stringContaining('contains spaces or control characters'),
+      error: expect.stringContaining('contains spaces or control characters'),
     });
   });
 });

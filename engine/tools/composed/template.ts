@@ -1,3 +1,4 @@
+import type { Result } from '../../api/result';
 import type { BodyTemplate, HttpCall, JsonTemplate, NamedTemplate } from './composed-tool';
 import { solePlaceholder, type Placeholder, type Template } from './placeholders';
 import { formatFieldPath } from './problem';
@@ -21,7 +22,8 @@ export interface RenderScope {
   sensitive: Set<string>;
 }
 
-export type Rendered<T> = { ok: true; value: T } | { ok: false; message: string };
+/** What was rendered, or why it cannot be. */
+export type Rendered<T> = Result<T, string>;
 
 export interface RenderedRequest {
   url: string;
@@ -83,7 +85,7 @@ function rendered<T>(render: () => T): Rendered<T> {
   try {
     return { ok: true, value: render() };
   } catch (error) {
-    if (error instanceof RenderError) return { ok: false, message: error.message };
+    if (error instanceof RenderError) return { ok: false, error: error.message };
     throw error;
   }
 }

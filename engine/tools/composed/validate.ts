@@ -110,7 +110,7 @@ function checkParameters(tool: ComposedTool, problems: FieldProblem[]): string[]
   }
   const compiled = compileParameterSchema(schema);
   if (!compiled.ok) {
-    problems.push({ path, message: `is not a valid JSON Schema: ${compiled.message}` });
+    problems.push({ path, message: `is not a valid JSON Schema: ${compiled.error}` });
     return [];
   }
   const properties = schema.properties;
@@ -125,10 +125,10 @@ function checkDefault(property: unknown, path: FieldPath, problems: FieldProblem
   if (typeof property !== 'object' || property === null || !('default' in property)) return;
   const { default: fallback, ...rest } = property as Record<string, unknown>;
   const compiled = compileParameterSchema(rest);
-  if (compiled.ok && !compiled.validate(structuredClone(fallback)))
+  if (compiled.ok && !compiled.value(structuredClone(fallback)))
     problems.push({
       path: [...path, 'default'],
-      message: `${JSON.stringify(fallback)} does not fit the parameter: ${(compiled.validate.errors ?? []).map((error) => error.message).join(', ')}`,
+      message: `${JSON.stringify(fallback)} does not fit the parameter: ${(compiled.value.errors ?? []).map((error) => error.message).join(', ')}`,
     });
 }
 

@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { Result } from '../../api/result';
 import type { FieldPath } from './problem';
 
 export interface Position {
@@ -16,7 +17,8 @@ export interface YamlProblem extends Partial<Position> {
   message: string;
 }
 
-export type YamlParse = { ok: true; source: YamlSource } | { ok: false; problems: YamlProblem[] };
+/** The parsed document, or its problems. */
+export type YamlParse = Result<YamlSource, YamlProblem[]>;
 
 /** Parses one YAML document strictly: duplicate keys, several documents and unknown tags are errors. */
 export function parseYamlSource(text: string): YamlParse {
@@ -36,7 +38,7 @@ export function parseYamlSource(text: string): YamlParse {
         : '';
     return {
       ok: false,
-      problems: [{ message: `YAML: ${firstLine(first.message)}${more}`, ...position(first.pos[0]) }],
+      error: [{ message: `YAML: ${firstLine(first.message)}${more}`, ...position(first.pos[0]) }],
     };
   }
   let value: unknown;
@@ -45,12 +47,12 @@ export function parseYamlSource(text: string): YamlParse {
   } catch (error) {
     return {
       ok: false,
-      problems: [{ message: `YAML: ${firstLine(error instanceof Error ? error.message : String(error))}` }],
+      error: [{ message: `YAML: ${firstLine(error instanceof Error ? error.message : String(error))}` }],
     };
   }
   return {
     ok: true,
-    source: {
+    value: {
       value,
       locate: (path) => {
         const offset = offsetOf(document.contents, path);

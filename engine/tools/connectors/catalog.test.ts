@@ -26,9 +26,9 @@ async function presence(secrets: Record<string, string>): Promise<(name: string)
   const dir = mkdtempSync(join(tmpdir(), 'lemming-connectors-'));
   made.push(dir);
   const opened = await openFileSecretStore(join(dir, 'secrets.json'));
-  if (!opened.ok) throw new Error(opened.message);
-  for (const [name, value] of Object.entries(secrets)) await opened.store.set(name, value);
-  return secretPresence(opened.store);
+  if (!opened.ok) throw new Error(opened.error);
+  for (const [name, value] of Object.entries(secrets)) await opened.value.store.set(name, value);
+  return secretPresence(opened.value.store);
 }
 
 const weather: ComposedConnectorInput = {

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { Result } from '../../api/result';
 import { McpImportSource } from '../../api/tool-schemas';
 import { parseJsonText } from '../../files/json-text';
 import { readTextFile } from '../../files/read-text-file';
@@ -70,13 +71,13 @@ function secretNameFor(server: string, key: string): string {
 export async function planImport(
   file: string,
   existing: ReadonlySet<string>,
-): Promise<{ ok: true; plan: ImportPlan } | { ok: false; message: string }> {
+): Promise<Result<ImportPlan, string>> {
   const read = await readTextFile(file);
-  if (!read.found) return { ok: false, message: read.missing ? `${file} does not exist` : read.message };
+  if (!read.found) return { ok: false, error: read.missing ? `${file} does not exist` : read.message };
   const parsed = parseJsonText(read.text);
-  if (!parsed.ok) return { ok: false, message: `${file} is not valid JSON: ${parsed.error.message}` };
+  if (!parsed.ok) return { ok: false, error: `${file} is not valid JSON: ${parsed.error.message}` };
   const config = ForeignConfig.safeParse(parsed.value);
-  if (!config.success) return { ok: false, message: `${file} has no mcpServers object` };
+  if (!config.success) return { ok: false, error: `${file} has no mcpServers object` };
   const plan: ImportPlan = { servers: [], skipped: [] };
   for (const [name, raw] of Object.entries(config.data.mcpServers)) {
     const server = ForeignServer.safeParse(raw);
@@ -113,5 +114,5 @@ export async function planImport(
     if (disabled) entry.disabled = true;
     plan.servers.push({ name, entry, secrets });
   }
-  return { ok: true, plan };
+  return { ok: true, value: plan };
 }

@@ -283,7 +283,7 @@ describe('tools/list_changed', () => {
       const engine = await OrgEngine.open({ orgPath: org });
       engines.push(engine);
       // As during a run: the servers stay up between calls (a call outside a run stops them after it).
-      expect(await engine.claimRun()).toEqual({ ok: true });
+      expect(await engine.claimRun()).toEqual({ ok: true, value: undefined });
       const names = async () =>
         (await engine.explainTools('ada'))
           .filter((verdict) => verdict.available)

@@ -9,7 +9,7 @@ const entry = RestApiEntry.parse({
 });
 const urlOf = (path: string, query: Record<string, string> = {}) => {
   const made = restApiUrl(entry, path, query);
-  return made.ok ? made.url.toString() : `refused: ${made.message}`;
+  return made.ok ? made.value.toString() : `refused: ${made.error}`;
 };
 
 describe('a REST API call stays under its base URL', () => {

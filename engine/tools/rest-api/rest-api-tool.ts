@@ -1,3 +1,4 @@
+import type { Result } from '../../api/result';
 import { redactText } from '../../net/redact';
 import type { HttpPrimitive } from '../composed/http-primitive';
 import type { SecretLookup } from '../composed/secrets';
@@ -82,30 +83,27 @@ interface CallArguments {
 }
 
 /** The call's arguments checked against what the API allows, or why they cannot be sent. */
-function checkArguments(
-  api: RestApi,
-  args: unknown,
-): { ok: true; call: CallArguments } | { ok: false; message: string } {
+function checkArguments(api: RestApi, args: unknown): Result<CallArguments, string> {
   if (typeof args !== 'object' || args === null || Array.isArray(args))
-    return { ok: false, message: 'the arguments must be an object with a path' };
+    return { ok: false, error: 'the arguments must be an object with a path' };
   const { method, path, query, body, ...rest } = args as Record<string, unknown>;
   const unknown = Object.keys(rest);
-  if (unknown.length > 0) return { ok: false, message: `unknown argument ${unknown.join(', ')}` };
+  if (unknown.length > 0) return { ok: false, error: `unknown argument ${unknown.join(', ')}` };
   const chosen = method === undefined ? api.entry.methods[0] : method;
   if (typeof chosen !== 'string' || !(api.entry.methods as readonly string[]).includes(chosen))
-    return { ok: false, message: `method must be one of ${api.entry.methods.join(', ')}` };
+    return { ok: false, error: `method must be one of ${api.entry.methods.join(', ')}` };
   if (typeof path !== 'string' || !path.startsWith('/'))
-    return { ok: false, message: 'path must be text starting with /, such as /items/42' };
+    return { ok: false, error: 'path must be text starting with /, such as /items/42' };
   if (query !== undefined && (typeof query !== 'object' || query === null || Array.isArray(query)))
-    return { ok: false, message: 'query must be an object of names to text values' };
+    return { ok: false, error: 'query must be an object of names to text values' };
   const queryValues = (query ?? {}) as Record<string, unknown>;
   if (Object.values(queryValues).some((value) => typeof value !== 'string'))
-    return { ok: false, message: 'each query value must be text' };
+    return { ok: false, error: 'each query value must be text' };
   if (body !== undefined && (chosen === 'GET' || chosen === 'DELETE'))
-    return { ok: false, message: `a ${chosen} request cannot have a body` };
+    return { ok: false, error: `a ${chosen} request cannot have a body` };
   return {
     ok: true,
-    call: { method: chosen as RestMethod, path, query: queryValues as Record<string, string>, body },
+    value: { method: chosen as RestMethod, path, query: queryValues as Record<string, string>, body },
   };
 }
 
@@ -117,11 +115,11 @@ export function restApiUrl(
   entry: RestApiEntry,
   path: string,
   query: Readonly<Record<string, string>>,
-): { ok: true; url: URL } | { ok: false; message: string } {
+): Result<URL, string> {
   if (UNSAFE_PATH.test(path))
     return {
       ok: false,
-      message: 'path must not hold spaces, control characters, \\, ? or # (give the query as an object)',
+      error: 'path must not hold spaces, control characters, \\, ? or # (give the query as an object)',
     };
   const segments = path.split('/').map((segment) => {
     try {
@@ -131,14 +129,14 @@ export function restApiUrl(
     }
   });
   if (segments.some((segment) => segment === '.' || segment === '..'))
-    return { ok: false, message: 'path must not hold . or .. segments' };
+    return { ok: false, error: 'path must not hold . or .. segments' };
   const base = new URL(entry.base_url);
   const basePath = base.pathname.replace(/\/+$/, '');
   const url = new URL(`${base.origin}${basePath}${path}`);
   if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`))
-    return { ok: false, message: `path must stay under ${entry.base_url}` };
+    return { ok: false, error: `path must stay under ${entry.base_url}` };
   for (const [name, value] of Object.entries(query)) url.searchParams.append(name, value);
-  return { ok: true, url };
+  return { ok: true, value: url };
 }
 
 /** Sends one call. Never throws; the key is redacted from everything returned. */
@@ -150,25 +148,26 @@ async function callApi(
   signal?: AbortSignal,
 ): Promise<ToolResult> {
   const checked = checkArguments(api, args);
-  if (!checked.ok) return toolFailure(`invalid arguments for ${api.name}: ${checked.message}`);
-  const { call } = checked;
+  if (!checked.ok) return toolFailure(`invalid arguments for ${api.name}: ${checked.error}`);
+  const call = checked.value;
   const secret = keySecretOf(api.entry);
   const key = secret === null ? '' : (lookup(secret) ?? '');
   if (secret !== null && key === '')
     return toolFailure(`${api.name} is not set up: its API key (${secret}) is not set`);
   const target = restApiUrl(api.entry, call.path, call.query);
-  if (!target.ok) return toolFailure(`${api.name}: ${target.message}; nothing was sent`);
+  if (!target.ok) return toolFailure(`${api.name}: ${target.error}; nothing was sent`);
+  const url = target.value;
   const headers: Record<string, string> = { Accept: 'application/json' };
   const { auth } = api.entry;
   if (auth.style === 'bearer') headers.Authorization = `Bearer ${key}`;
   if (auth.style === 'header') headers[auth.name] = key;
-  if (auth.style === 'query') target.url.searchParams.append(auth.name, key);
+  if (auth.style === 'query') url.searchParams.append(auth.name, key);
   if (call.body !== undefined) headers['Content-Type'] = 'application/json';
   const secrets = key === '' ? [] : [key];
   const answer = await http({
     request: {
       method: call.method,
-      url: target.url.toString(),
+      url: url.toString(),
       headers,
       ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
     },
@@ -185,13 +184,13 @@ async function callApi(
         secrets,
       ),
     );
-  const text = redactText(answer.response.body.toString('utf8'), secrets);
-  const { status } = answer.response;
+  const text = redactText(answer.value.body.toString('utf8'), secrets);
+  const { status } = answer.value;
   if (status < 200 || status >= 300)
     return toolFailure(`HTTP ${status}${text.trim() === '' ? '' : `: ${text.slice(0, ERROR_BODY_LIMIT)}`}`);
   const json = parseJson(text);
   const fits = json !== undefined && text.length <= OUTPUT_BODY_LIMIT;
-  const truncated = answer.response.truncated || text.length > OUTPUT_BODY_LIMIT;
+  const truncated = answer.value.truncated || text.length > OUTPUT_BODY_LIMIT;
   return toolSuccess(
     JSON.stringify({
       status,

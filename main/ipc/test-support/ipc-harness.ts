@@ -53,10 +53,10 @@ export function ipcHarnesses() {
     ): Promise<IpcHarness> {
       const secretsFile = join(tempDir(), 'secrets.json');
       const secrets = await openFileSecretStore(secretsFile);
-      if (!secrets.ok) throw new Error(secrets.message);
+      if (!secrets.ok) throw new Error(secrets.error);
       const userOrgsFolder = tempDir();
       const host = await EngineHost.create({
-        secretStore: secrets.store,
+        secretStore: secrets.value.store,
         demoOrgSource: DEMO_ORG,
         userOrgsFolder,
         pingIntervalMs: 5,

@@ -61,18 +61,18 @@ export async function createShellOrg(): Promise<ShellOrg> {
     sandbox,
     async run(command, confinement, options = {}) {
       const places = await shellPlaces(sandbox(options.fileAccess));
-      if (!places.ok) throw new Error(places.reason);
+      if (!places.ok) throw new Error(places.error);
       const result = await runShellCommand({
         command,
         confinement,
-        places,
+        places: places.value,
         timeoutMs: options.timeoutMs ?? 20_000,
         maxOutputBytes: options.maxOutputBytes ?? 64 * 1024,
         stopAfterBytes: options.stopAfterBytes ?? 32 * 1024 * 1024,
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      if (!result.ok) throw new Error(result.reason);
-      return result.run;
+      if (!result.ok) throw new Error(result.error);
+      return result.value;
     },
     dispose: () => rm(root, { recursive: true, force: true }),
   };

@@ -40,12 +40,12 @@ export const codexApplyPatchTool: FsProfileTool = {
     });
     const resolvePath: PatchPathResolver = async (raw, use) => {
       const checked = await checkPath(sandbox, raw, ACTION_BY_USE[use], 'apply_patch');
-      if (!checked.ok) return { ok: false, error: checked.message };
+      if (!checked.ok) return { ok: false, error: checked.error.message };
       if (READS_CONTENT.has(use)) {
         const readable = await checkPath(sandbox, raw, 'read', 'apply_patch');
-        if (!readable.ok) return { ok: false, error: readable.message };
+        if (!readable.ok) return { ok: false, error: readable.error.message };
       }
-      return { ok: true, path: checked.path };
+      return { ok: true, value: checked.value.path };
     };
     const result = await applyPatchTool.run(args, { resolvePath, fs });
     if (!result.success || fs.failedDeletes.length === 0) return result;

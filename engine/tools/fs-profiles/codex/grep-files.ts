@@ -49,11 +49,12 @@ export const codexGrepFilesTool = defineFsTool({
       return toolFailure(`invalid regex pattern: ${error instanceof Error ? error.message : String(error)}`);
     }
     const searchPath = args.path ?? '.';
-    const target = await checkFolder(sandbox, searchPath, 'search', 'grep_files', { allowFile: true });
-    if (!target.ok)
+    const checked = await checkFolder(sandbox, searchPath, 'search', 'grep_files', { allowFile: true });
+    if (!checked.ok)
       return toolFailure(
-        `unable to access \`${searchPath}\`: ${target.problem === 'not_found' ? 'No such file or directory (os error 2)' : target.message}`,
+        `unable to access \`${searchPath}\`: ${checked.error.problem === 'not_found' ? 'No such file or directory (os error 2)' : checked.error.message}`,
       );
+    const target = checked.value;
     const include = args.include?.trim()
       ? includeMatcher(args.include.trim(), { caseSensitive: true })
       : null;
@@ -64,7 +65,7 @@ export const codexGrepFilesTool = defineFsTool({
     const matching = [];
     for (const file of walk.files) {
       signal?.throwIfAborted();
-      if (include && !include.match(file.relative)) continue;
+      if (include && !include.value(file.relative)) continue;
       const text = await searchableText(sandbox.fs, file.path, file.size);
       if (text !== null && regex.test(text)) matching.push(file);
     }

@@ -54,8 +54,9 @@ export const codexListDirTool = defineFsTool({
   description: 'Lists entries in a local directory with 1-indexed entry numbers and simple type labels.',
   schema: ListDirArguments,
   async run(args, { sandbox, signal }) {
-    const folder = await checkFolder(sandbox, args.dir_path, 'list', 'list_dir');
-    if (!folder.ok) return toolFailure(`failed to read directory: ${listProblem(folder)}`);
+    const checked = await checkFolder(sandbox, args.dir_path, 'list', 'list_dir');
+    if (!checked.ok) return toolFailure(`failed to read directory: ${listProblem(checked.error)}`);
+    const folder = checked.value;
     const offset = args.offset ?? 1;
     const limit = args.limit ?? 25;
     const collected = await collectEntries(sandbox.fs, folder.path, args.depth ?? 2, signal);

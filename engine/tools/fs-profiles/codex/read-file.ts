@@ -77,8 +77,9 @@ export const codexReadFileTool = defineFsTool({
     'Reads a local file with 1-indexed line numbers, supporting slice and indentation-aware block modes.',
   schema: ReadFileArguments,
   async run(args, { sandbox }) {
-    const file = await readFileBytes(sandbox, args.file_path, 'read_file', MAX_TEXT_FILE_BYTES);
-    if (!file.ok) return toolFailure(`failed to read file: ${readProblem(file)}`);
+    const read = await readFileBytes(sandbox, args.file_path, 'read_file', MAX_TEXT_FILE_BYTES);
+    if (!read.ok) return toolFailure(`failed to read file: ${readProblem(read.error)}`);
+    const file = read.value;
     const media = sniffMedia(file.bytes, file.path);
     if (media?.kind === 'image')
       return toolFailure(

@@ -45,17 +45,19 @@ export const geminiGlobTool = defineFsTool({
   schema: GlobArguments,
   async run(args, { sandbox, signal }) {
     const searchPath = args.dir_path ?? '.';
-    const folder = await checkFolder(sandbox, searchPath, 'search', 'glob');
-    if (!folder.ok) {
-      if (folder.problem === 'not_found') return toolFailure(`Search path does not exist ${searchPath}`);
-      if (folder.problem === 'not_a_directory')
+    const checked = await checkFolder(sandbox, searchPath, 'search', 'glob');
+    if (!checked.ok) {
+      if (checked.error.problem === 'not_found')
+        return toolFailure(`Search path does not exist ${searchPath}`);
+      if (checked.error.problem === 'not_a_directory')
         return toolFailure(`Search path is not a directory: ${searchPath}`);
-      return toolFailure(folder.message);
+      return toolFailure(checked.error.message);
     }
+    const folder = checked.value;
     const matcher = globToRegExp(args.pattern.trim(), { caseSensitive: args.case_sensitive ?? false });
     if (!matcher.ok) return toolFailure(matcher.error);
     const walk = await walkFiles(sandbox.fs, folder.path, { skipFolders: SKIPPED_FOLDERS, signal });
-    const matches = walk.files.filter((file) => matcher.match.test(file.relative));
+    const matches = walk.files.filter((file) => matcher.value.test(file.relative));
     const scanNote = walk.truncated
       ? `\n(the search stopped after ${MAX_SCANNED_FILES} files; give a narrower dir_path or pattern to search the rest)`
       : '';

@@ -79,12 +79,14 @@ export const geminiGrepSearchTool = defineFsTool({
     const exclude = args.exclude_pattern ? compile(args.exclude_pattern) : null;
     if (typeof exclude === 'string') return toolFailure(exclude);
     const searchPath = args.dir_path ?? '.';
-    const target = await checkFolder(sandbox, searchPath, 'search', 'grep_search');
-    if (!target.ok) {
-      if (target.problem === 'not_found') return toolFailure(`Path does not exist: ${searchPath}`);
-      if (target.problem === 'not_a_directory') return toolFailure(`Path is not a directory: ${searchPath}`);
-      return toolFailure(target.message);
+    const checked = await checkFolder(sandbox, searchPath, 'search', 'grep_search');
+    if (!checked.ok) {
+      if (checked.error.problem === 'not_found') return toolFailure(`Path does not exist: ${searchPath}`);
+      if (checked.error.problem === 'not_a_directory')
+        return toolFailure(`Path is not a directory: ${searchPath}`);
+      return toolFailure(checked.error.message);
     }
+    const target = checked.value;
     const include = args.include_pattern?.trim()
       ? includeMatcher(args.include_pattern.trim(), { caseSensitive: false })
       : null;
@@ -99,7 +101,7 @@ export const geminiGrepSearchTool = defineFsTool({
     for (const file of files) {
       if (matchCount >= totalMax) break;
       signal?.throwIfAborted();
-      if (include && !include.match(file.relative)) continue;
+      if (include && !include.value(file.relative)) continue;
       const text = await searchableText(sandbox.fs, file.path, file.size);
       if (text === null) continue;
       const lines = text.split(/\r?\n/);

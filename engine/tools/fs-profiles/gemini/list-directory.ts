@@ -36,13 +36,14 @@ export const geminiListDirectoryTool = defineFsTool({
     'Lists the names of files and subdirectories directly within a specified directory path. Can optionally ignore entries matching provided glob patterns.',
   schema: ListDirectoryArguments,
   async run(args, { sandbox }) {
-    const folder = await checkFolder(sandbox, args.dir_path, 'list', 'list_directory');
-    if (!folder.ok) return toolFailure(listProblem(folder));
+    const checked = await checkFolder(sandbox, args.dir_path, 'list', 'list_directory');
+    if (!checked.ok) return toolFailure(listProblem(checked.error));
+    const folder = checked.value;
     const ignored: RegExp[] = [];
     for (const pattern of args.ignore ?? []) {
       const compiled = globToRegExp(pattern, { caseSensitive: true });
       if (!compiled.ok) return toolFailure(compiled.error);
-      ignored.push(compiled.match);
+      ignored.push(compiled.value);
     }
     let entries: DirEntry[];
     try {

@@ -51,8 +51,9 @@ export const geminiReadFileTool = defineFsTool({
   async run(args, { sandbox }) {
     if (args.start_line !== undefined && args.end_line !== undefined && args.start_line > args.end_line)
       return toolFailure('start_line cannot be greater than end_line');
-    const file = await readFileBytes(sandbox, args.file_path, 'read_file', MAX_TEXT_FILE_BYTES);
-    if (!file.ok) return toolFailure(readProblem(file));
+    const read = await readFileBytes(sandbox, args.file_path, 'read_file', MAX_TEXT_FILE_BYTES);
+    if (!read.ok) return toolFailure(readProblem(read.error));
+    const file = read.value;
     const media = sniffMedia(file.bytes, file.path);
     if (media?.kind === 'image')
       return toolFailure(`Cannot display content of image file: ${file.display} (${media.mime}).`);

@@ -66,8 +66,9 @@ export const geminiReplaceTool = defineFsTool({
       );
     if (args.old_string === '') return createFile(args, sandbox);
 
-    const file = await readFileBytes(sandbox, args.file_path, 'replace', MAX_TEXT_FILE_BYTES);
-    if (!file.ok) return toolFailure(readProblem(file, FILE_NOT_FOUND));
+    const read = await readFileBytes(sandbox, args.file_path, 'replace', MAX_TEXT_FILE_BYTES);
+    if (!read.ok) return toolFailure(readProblem(read.error, FILE_NOT_FOUND));
+    const file = read.value;
     const text = decodeExactly(file.bytes);
     if (text === null) return toolFailure(`Cannot edit ${file.display}: it is not UTF-8 text.`);
 
@@ -98,13 +99,14 @@ export const geminiReplaceTool = defineFsTool({
 });
 
 async function createFile(args: ReplaceArguments, sandbox: AgentSandbox) {
-  const target = await checkPath(sandbox, args.file_path, 'write', 'replace');
-  if (!target.ok) return toolFailure(target.message);
+  const checked = await checkPath(sandbox, args.file_path, 'write', 'replace');
+  if (!checked.ok) return toolFailure(checked.error.message);
+  const target = checked.value;
   if ((await sandbox.fs.stat(target.path)) !== null)
     return toolFailure(`File already exists, cannot create: ${target.display}`);
   const written = await sandbox.write(args.file_path, args.new_string, { tool: 'replace' });
   if (!written.ok) return toolFailure(writeProblem(written.error));
-  return toolSuccess(`Created new file: ${written.display} with provided content.`);
+  return toolSuccess(`Created new file: ${written.value.display} with provided content.`);
 }
 
 /**

@@ -31,9 +31,9 @@ export const geminiWriteFileTool = defineFsTool({
     const written = await sandbox.write(args.file_path, args.content, { tool: 'write_file' });
     if (!written.ok) return toolFailure(writeProblem(written.error));
     return toolSuccess(
-      written.created
-        ? `Successfully created and wrote to new file: ${written.display}.`
-        : `Successfully overwrote file: ${written.display}.`,
+      written.value.created
+        ? `Successfully created and wrote to new file: ${written.value.display}.`
+        : `Successfully overwrote file: ${written.value.display}.`,
     );
   },
 });

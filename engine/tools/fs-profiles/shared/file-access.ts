@@ -1,3 +1,4 @@
+import type { Result } from '../../../api/result';
 import { quote, type AccessAction } from '../../../sandbox/access-policy';
 import { fsErrorCode, type FileInfo } from '../../../sandbox/agent-filesystem';
 import { SECURITY_ERROR_CODES, type AgentSandbox } from '../../../sandbox/agent-sandbox';
@@ -10,7 +11,6 @@ export type AccessProblem =
   'refused' | 'not_found' | 'directory' | 'not_a_file' | 'not_a_directory' | 'too_large' | 'changed' | 'io';
 
 export interface AccessFailure {
-  ok: false;
   problem: AccessProblem;
   /** A sentence naming the path as the agent wrote it. */
   message: string;
@@ -19,7 +19,6 @@ export interface AccessFailure {
 }
 
 export interface CheckedPath {
-  ok: true;
   /** The canonical path, for the AgentFilesystem. */
   path: string;
   /** The path as the agent would write it. */
@@ -32,15 +31,13 @@ export async function checkPath(
   raw: string,
   action: AccessAction,
   tool: string,
-): Promise<CheckedPath | AccessFailure> {
+): Promise<Result<CheckedPath, AccessFailure>> {
   const resolved = await sandbox.resolve(raw, action, { tool });
-  if (resolved.ok) return { ok: true, path: resolved.path, display: resolved.display };
+  if (resolved.ok) return { ok: true, value: { path: resolved.value.path, display: resolved.value.display } };
   const { code, message } = resolved.error;
   return {
     ok: false,
-    problem: SECURITY_ERROR_CODES.has(code) ? 'refused' : 'io',
-    message,
-    requestedPath: raw,
+    error: { problem: SECURITY_ERROR_CODES.has(code) ? 'refused' : 'io', message, requestedPath: raw },
   };
 }
 
@@ -55,9 +52,10 @@ export async function readFileBytes(
   raw: string,
   tool: string,
   maxBytes: number,
-): Promise<FileBytes | AccessFailure> {
-  const target = await checkPath(sandbox, raw, 'read', tool);
-  if (!target.ok) return target;
+): Promise<Result<FileBytes, AccessFailure>> {
+  const checked = await checkPath(sandbox, raw, 'read', tool);
+  if (!checked.ok) return checked;
+  const target = checked.value;
   try {
     const info = await sandbox.fs.stat(target.path);
     if (!info) return failure('not_found', raw, 'does not exist');
@@ -68,9 +66,9 @@ export async function readFileBytes(
     const bytes = sandbox.fs.readBinaryFile
       ? await sandbox.fs.readBinaryFile(target.path, { maxBytes })
       : new TextEncoder().encode(await sandbox.fs.readTextFile(target.path, { maxBytes }));
-    return { ...target, bytes, info };
+    return { ok: true, value: { ...target, bytes, info } };
   } catch (error) {
-    return fromFsError(error, raw, maxBytes);
+    return { ok: false, error: fromFsError(error, raw, maxBytes) };
   }
 }
 
@@ -83,16 +81,18 @@ export async function checkFolder(
   action: 'list' | 'search',
   tool: string,
   options: { allowFile?: boolean } = {},
-): Promise<CheckedFolder | AccessFailure> {
-  const target = await checkPath(sandbox, raw, action, tool);
-  if (!target.ok) return target;
+): Promise<Result<CheckedFolder, AccessFailure>> {
+  const checked = await checkPath(sandbox, raw, action, tool);
+  if (!checked.ok) return checked;
+  const target = checked.value;
   try {
     const info = await sandbox.fs.stat(target.path);
     if (!info) return failure('not_found', raw, 'does not exist');
-    if (info.kind === 'directory' || (options.allowFile && info.kind === 'file')) return { ...target, info };
+    if (info.kind === 'directory' || (options.allowFile && info.kind === 'file'))
+      return { ok: true, value: { ...target, info } };
     return failure('not_a_directory', raw, 'is not a folder');
   } catch (error) {
-    return fromFsError(error, raw, 0);
+    return { ok: false, error: fromFsError(error, raw, 0) };
   }
 }
 
@@ -101,27 +101,31 @@ export function fromFsError(error: unknown, raw: string, maxBytes: number): Acce
   switch (fsErrorCode(error)) {
     case 'ENOENT':
     case 'ENOTDIR':
-      return failure('not_found', raw, 'does not exist');
+      return accessFailure('not_found', raw, 'does not exist');
     case 'EISDIR':
-      return failure('directory', raw, 'is a folder, not a file');
+      return accessFailure('directory', raw, 'is a folder, not a file');
     case 'ENOTFILE':
-      return failure('not_a_file', raw, 'is not a regular file');
+      return accessFailure('not_a_file', raw, 'is not a regular file');
     case 'EFBIG':
-      return failure('too_large', raw, `is larger than the limit of ${maxBytes} bytes`);
+      return accessFailure('too_large', raw, `is larger than the limit of ${maxBytes} bytes`);
     case 'ESYMLINK':
     case 'ELOOP':
-      return failure(
+      return accessFailure(
         'changed',
         raw,
         'changed while it was being used (a symbolic link or a moved folder appeared in the way), so nothing was done',
       );
     default:
-      return failure('io', raw, `could not be used (${describeFsError(error)})`);
+      return accessFailure('io', raw, `could not be used (${describeFsError(error)})`);
   }
 }
 
-function failure(problem: AccessProblem, raw: string, reason: string): AccessFailure {
-  return { ok: false, problem, message: `${quote(raw)} ${reason}`, requestedPath: raw };
+function failure(problem: AccessProblem, raw: string, reason: string): { ok: false; error: AccessFailure } {
+  return { ok: false, error: accessFailure(problem, raw, reason) };
+}
+
+function accessFailure(problem: AccessProblem, raw: string, reason: string): AccessFailure {
+  return { problem, message: `${quote(raw)} ${reason}`, requestedPath: raw };
 }
 
 /** The error's code when it has one: file system messages end with the host path, which stays out. */

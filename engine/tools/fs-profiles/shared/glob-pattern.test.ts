@@ -4,7 +4,7 @@ import { globToRegExp, includeMatcher } from './glob-pattern';
 const matches = (pattern: string, path: string, caseSensitive = true) => {
   const compiled = globToRegExp(pattern, { caseSensitive });
   if (!compiled.ok) throw new Error(compiled.error);
-  return compiled.match.test(path);
+  return compiled.value.test(path);
 };
 
 describe('glob patterns', () => {
@@ -60,8 +60,8 @@ describe('glob patterns', () => {
     const byName = includeMatcher('*.ts', { caseSensitive: true });
     const byPath = includeMatcher('src/*.ts', { caseSensitive: true });
     if (!byName.ok || !byPath.ok) throw new Error('patterns compile');
-    expect(byName.match('deep/er/x.ts')).toBe(true);
-    expect(byPath.match('src/x.ts')).toBe(true);
-    expect(byPath.match('lib/src/x.ts')).toBe(false);
+    expect(byName.value('deep/er/x.ts')).toBe(true);
+    expect(byPath.value('src/x.ts')).toBe(true);
+    expect(byPath.value('lib/src/x.ts')).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import type { Result } from '../../../api/result';
+
 export interface GlobOptions {
   caseSensitive: boolean;
 }
@@ -12,7 +14,7 @@ export interface GlobOptions {
 export function globToRegExp(pattern: string, options: GlobOptions): CompiledGlob<RegExp> {
   const body = translate(pattern.replace(/^(\.\/)+/, ''));
   try {
-    return { ok: true, match: new RegExp(`^${body}$`, options.caseSensitive ? 'u' : 'iu') };
+    return { ok: true, value: new RegExp(`^${body}$`, options.caseSensitive ? 'u' : 'iu') };
   } catch (error) {
     return {
       ok: false,
@@ -21,7 +23,8 @@ export function globToRegExp(pattern: string, options: GlobOptions): CompiledGlo
   }
 }
 
-export type CompiledGlob<T> = { ok: true; match: T } | { ok: false; error: string };
+/** The matcher, or why the pattern is invalid. */
+export type CompiledGlob<T> = Result<T, string>;
 
 /**
  * A matcher for file filters such as grep's `include`: a pattern without "/" is matched against the
@@ -34,11 +37,11 @@ export function includeMatcher(
 ): CompiledGlob<(relativePath: string) => boolean> {
   const compiled = globToRegExp(pattern, options);
   if (!compiled.ok) return compiled;
-  const regex = compiled.match;
-  if (pattern.includes('/')) return { ok: true, match: (relativePath) => regex.test(relativePath) };
+  const regex = compiled.value;
+  if (pattern.includes('/')) return { ok: true, value: (relativePath) => regex.test(relativePath) };
   return {
     ok: true,
-    match: (relativePath) => regex.test(relativePath.slice(relativePath.lastIndexOf('/') + 1)),
+    value: (relativePath) => regex.test(relativePath.slice(relativePath.lastIndexOf('/') + 1)),
   };
 }
 
