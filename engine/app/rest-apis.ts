@@ -102,13 +102,8 @@ export async function saveRestApi(
   context: OrgContext,
   input: z.output<typeof RestApiInput>,
 ): Promise<IpcResult<Connector>> {
-  const current = await readRestApis(context.orgPath);
-  if (!current.ok)
-    return fail(
-      'invalid_change',
-      `${REST_API_FILE} is not valid; fix it before changing its APIs.`,
-      issuesFromProblems(current.error),
-    );
+  const current = await restApisToChange(context.orgPath);
+  if (!current.ok) return current;
   const before = current.value.apis[input.name];
   if (before && !input.opened)
     return fail('already_exists', `There is already a REST API named ${input.name}.`, [
@@ -160,18 +155,24 @@ function openedView(entry: RestApiEntry) {
   };
 }
 
+/** The org's REST APIs, or the refusal to change them while their file is not valid. */
+async function restApisToChange(orgPath: string) {
+  const current = await readRestApis(orgPath);
+  if (current.ok) return ok(current.value);
+  return fail(
+    'invalid_change',
+    `${REST_API_FILE} is not valid; fix it before changing its APIs.`,
+    issuesFromProblems(current.error),
+  );
+}
+
 /** Removes a REST API connector, and its key unless another API uses the same secret. */
 export async function removeRestApi(
   context: OrgContext,
   input: z.output<typeof RestApiRef>,
 ): Promise<IpcResult<{ name: string; removed: boolean }>> {
-  const current = await readRestApis(context.orgPath);
-  if (!current.ok)
-    return fail(
-      'invalid_change',
-      `${REST_API_FILE} is not valid; fix it before changing its APIs.`,
-      issuesFromProblems(current.error),
-    );
+  const current = await restApisToChange(context.orgPath);
+  if (!current.ok) return current;
   const entry = current.value.apis[input.name];
   if (!entry) return fail('not_found', `There is no REST API named ${input.name} in this org.`);
   const updated = await updateRestApis(context.orgPath, [{ path: ['apis', input.name], remove: true }]);
