@@ -47,6 +47,8 @@ export const AgentDetail = z.object({
   state: AgentState,
   /** Why it is in that state, in plain words: for a failed last turn, the error it recorded. */
   stateReason: z.string(),
+  /** For a failed last turn, the error as the engine recorded it (its kind and message); null otherwise. */
+  stateTechnical: z.string().nullable(),
   /** The tick of its last turn when that turn failed (to open it in the timeline); null otherwise. */
   failedTick: z.int().nullable(),
   balance: z.number().nullable(),

@@ -18,4 +18,5 @@ export * from './approval-schemas';
 export * from './inspector-schemas';
 export * from './human-operator';
 export * from './tool-kind-words';
+export * from './failure-words';
 export * from './message-kind';

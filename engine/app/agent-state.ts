@@ -1,4 +1,6 @@
+import { plainFailure } from '../api/failure-words';
 import type { AgentState } from '../api/org-schemas';
+import type { RecordedError } from '../run/turn-status';
 
 export interface AgentStateInput {
   /** Why the resume cannot be used; null when it can. */
@@ -8,11 +10,28 @@ export interface AgentStateInput {
   balance: number | null;
   lastTurn: { tick: number; status: string } | null;
   /** The error the last turn recorded, when it failed. */
-  lastError?: string | null;
+  lastError?: RecordedError | null;
+}
+
+export interface DescribedState {
+  state: AgentState;
+  /** Why, in plain words. */
+  reason: string;
+  /** The engine's own words for a failed turn (its error kind and message), for "Advanced"; null otherwise. */
+  technical: string | null;
 }
 
 /** What the org graph shows for an agent, and why, in words. The first state that applies wins. */
-export function agentStateOf(input: AgentStateInput): { state: AgentState; reason: string } {
+export function agentStateOf(input: AgentStateInput): DescribedState {
+  const described = stateOf(input);
+  const error = input.lastError;
+  return {
+    ...described,
+    technical: described.state === 'failing' && error ? `${error.reason}: ${error.message}` : null,
+  };
+}
+
+function stateOf(input: AgentStateInput): { state: AgentState; reason: string } {
   if (input.invalidBecause !== null)
     return { state: 'invalid', reason: `Its resume cannot be used: ${input.invalidBecause}` };
   if (input.running) return { state: 'running', reason: 'Taking its turn in the tick in progress.' };
@@ -22,7 +41,7 @@ export function agentStateOf(input: AgentStateInput): { state: AgentState; reaso
     return {
       state: 'failing',
       reason: input.lastError
-        ? `Its last turn (tick ${input.lastTurn.tick}) failed: ${input.lastError}`
+        ? `Its last turn (tick ${input.lastTurn.tick}) failed. ${plainFailure(input.lastError.reason, input.lastError.message)}`
         : `Its last turn (tick ${input.lastTurn.tick}) failed; the timeline says why.`,
     };
   return {

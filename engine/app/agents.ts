@@ -47,7 +47,7 @@ export async function getAgent(context: OrgContext, name: string): Promise<IpcRe
 
 async function detailOf(context: OrgContext, agent: DiscoveredAgent): Promise<AgentDetail> {
   const read = await readResume(context.orgPath, agent.folder);
-  const { state, reason, balance, failedTick } = describeAgentState(context, agent);
+  const { state, reason, technical, balance, failedTick } = describeAgentState(context, agent);
   return {
     folder: agent.folder,
     name: nameOf(agent),
@@ -60,6 +60,7 @@ async function detailOf(context: OrgContext, agent: DiscoveredAgent): Promise<Ag
     text: read.text,
     state,
     stateReason: reason,
+    stateTechnical: technical,
     failedTick,
     balance,
   };

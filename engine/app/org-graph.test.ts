@@ -46,11 +46,26 @@ describe('agentStateOf', () => {
     expect(agentStateOf({ ...base, lastTurn: { tick: 3, status: 'failed' } })).toEqual({
       state: 'failing',
       reason: 'Its last turn (tick 3) failed; the timeline says why.',
+      technical: null,
     });
-    expect(agentStateOf(base)).toEqual({ state: 'idle', reason: 'Last ran at tick 3.' });
+    expect(agentStateOf(base)).toEqual({ state: 'idle', reason: 'Last ran at tick 3.', technical: null });
     expect(agentStateOf({ ...base, balance: null, lastTurn: null })).toEqual({
       state: 'idle',
       reason: 'Has not run yet.',
+      technical: null,
+    });
+  });
+
+  it('says why a turn failed in plain words and keeps the engine’s own words apart', () => {
+    const lastError = {
+      reason: 'llm_call_failed',
+      message: 'OpenAI returned HTTP 401: Incorrect API key provided: sk-[redacted]',
+    };
+    expect(agentStateOf({ ...base, lastTurn: { tick: 3, status: 'failed' }, lastError })).toEqual({
+      state: 'failing',
+      reason:
+        'Its last turn (tick 3) failed. The model could not be reached (the server answered 401: the API key was refused).',
+      technical: 'llm_call_failed: OpenAI returned HTTP 401: Incorrect API key provided: sk-[redacted]',
     });
   });
 });

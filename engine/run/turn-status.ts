@@ -1,6 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { TurnStatus } from '../api/run-schemas';
 
+/** An `error` event's reason (the engine's kind of failure) and message, as stored. */
+export interface RecordedError {
+  reason: string;
+  message: string;
+}
+
 /**
  * How each agent's latest committed turn ended, read from the engine's `turns` table: what the org
  * graph shows as "failing". Walks the (tick, agent) key from the newest tick down, so an agent that
@@ -21,12 +27,13 @@ export class TurnStatusReader {
   }
 
   /** What the agent's failed turn at `tick` recorded as its error, in the engine's words; null when none was. */
-  errorOf(agent: string, tick: number): string | null {
+  errorOf(agent: string, tick: number): RecordedError | null {
     const row = this.selectError.get(agent) as { tick: number | null; json: string } | undefined;
     if (!row || row.tick !== tick) return null;
     try {
-      const event = JSON.parse(row.json) as { message?: unknown };
-      return typeof event.message === 'string' ? event.message : null;
+      const event = JSON.parse(row.json) as { reason?: unknown; message?: unknown };
+      if (typeof event.message !== 'string') return null;
+      return { reason: typeof event.reason === 'string' ? event.reason : '', message: event.message };
     } catch {
       return null;
     }

@@ -1,5 +1,6 @@
 import { RecentTurns } from '../inspector/RecentTurns';
 import { LiveAnswerPanel } from '../live/LiveAnswer';
+import { Advanced } from '../../components/Advanced';
 import { GlossaryLink } from '../../components/Glossary';
 import { ErrorAlert } from '../org/ErrorAlert';
 import { AgentStateBadge } from '../org/agent-state-badge';
@@ -32,7 +33,7 @@ export function AgentView({ agent }: { agent: string }) {
         <AgentStateBadge state={detail.state} />
       </div>
       {PROBLEM_STATES.has(detail.state) && (
-        <p className="inline-alert agent-state-reason" role="alert">
+        <div className="inline-alert agent-state-reason" role="alert">
           {detail.stateReason}
           {detail.failedTick !== null && (
             <>
@@ -46,7 +47,12 @@ export function AgentView({ agent }: { agent: string }) {
               </button>
             </>
           )}
-        </p>
+          {detail.stateTechnical !== null && (
+            <Advanced>
+              <code>{detail.stateTechnical}</code>
+            </Advanced>
+          )}
+        </div>
       )}
       <LiveAnswerPanel agent={agent} />
       <RecentTurns agent={agent} />

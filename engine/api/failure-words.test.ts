@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { plainFailure } from './failure-words';
+
+describe('plainFailure', () => {
+  it('says what stopped a model call, without the engine’s error kinds or config fields', () => {
+    expect(
+      plainFailure(
+        'llm_call_failed',
+        'model "gpt-4o" (OpenAI) needs an API key: paste it in Settings, under Models and providers (from the command line: store it as a secret and name it in provider_config.api_key_secret, or set the OPENAI_API_KEY environment variable)',
+      ),
+    ).toBe('The model "gpt-4o" (OpenAI) needs an API key: paste it in Settings, under Models and providers.');
+    expect(plainFailure('llm_call_failed', 'OpenAI returned HTTP 401: Incorrect API key provided')).toBe(
+      'The model could not be reached (the server answered 401: the API key was refused).',
+    );
+    expect(plainFailure('llm_call_failed', 'OpenAI returned HTTP 503 after 3 attempts: overloaded')).toBe(
+      'The model could not be reached (the server answered 503: the server had a problem).',
+    );
+    expect(
+      plainFailure(
+        'llm_call_failed',
+        'cannot reach Ollama at http://127.0.0.1:11434: connect refused (ECONNREFUSED)',
+      ),
+    ).toBe(
+      'The model could not be reached: nothing answered at its server address. Check the address and your connection.',
+    );
+    expect(plainFailure('llm_call_failed', 'OpenAI did not answer within 60000 ms (timeout_ms)')).toBe(
+      'The model took too long to answer, so the call was given up.',
+    );
+    expect(plainFailure('llm_call_failed', 'something new')).toBe('The call to the model failed.');
+  });
+
+  it('names the other ways a turn fails in words, whatever their message says', () => {
+    expect(plainFailure('model_unavailable', 'The model "x" is not in lemming/config/models.json.')).toBe(
+      'Its model is not set up: choose or add one in Settings, under Models and providers.',
+    );
+    expect(plainFailure('engine_error', 'The turn stopped on an unexpected error: boom')).toBe(
+      'Something unexpected stopped its turn.',
+    );
+    expect(plainFailure('some_future_reason', 'whatever')).toBe('Its turn could not finish.');
+  });
+});

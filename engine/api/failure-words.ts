@@ -1,0 +1,43 @@
+/**
+ * Why a turn failed, in words for someone who has never seen the engine's error kinds, made from an
+ * `error` event as it is stored (its `reason` and `message`). The event itself is never rewritten:
+ * the technical text stays what the engine wrote, for "Advanced" and the CLI.
+ */
+export function plainFailure(reason: string, message: string): string {
+  if (reason === 'model_unavailable')
+    return 'Its model is not set up: choose or add one in Settings, under Models and providers.';
+  if (reason === 'engine_error') return 'Something unexpected stopped its turn.';
+  if (reason !== 'llm_call_failed') return 'Its turn could not finish.';
+  return plainModelFailure(message);
+}
+
+const STATUS_WORDS: Readonly<Record<number, string>> = {
+  400: 'it did not accept the request',
+  401: 'the API key was refused',
+  403: 'the API key is not allowed to use this model',
+  404: 'the model or the server address was not found',
+  408: 'it gave up waiting',
+  413: 'the request was too large',
+  429: 'too many requests, or the account has no quota left',
+};
+
+function plainModelFailure(message: string): string {
+  if (/needs an API key|API key from the environment variable|uses the secret/.test(message)) {
+    const model = /^model "[^"]+" \([^)]+\)/.exec(message)?.[0] ?? 'model';
+    return `The ${model} needs an API key: paste it in Settings, under Models and providers.`;
+  }
+  const status = /returned HTTP (\d{3})/.exec(message)?.[1];
+  if (status !== undefined) {
+    const code = Number(status);
+    const words = STATUS_WORDS[code] ?? (code >= 500 ? 'the server had a problem' : 'it refused the call');
+    return `The model could not be reached (the server answered ${code}: ${words}).`;
+  }
+  if (/^cannot reach /.test(message))
+    return 'The model could not be reached: nothing answered at its server address. Check the address and your connection.';
+  if (/timed out|did not answer within|stopped writing|sent nothing for/.test(message))
+    return 'The model took too long to answer, so the call was given up.';
+  if (/was cancelled/.test(message)) return 'The call to the model was cancelled.';
+  if (/not JSON|not a chat answer/.test(message))
+    return 'The model’s server sent an answer that could not be read.';
+  return 'The call to the model failed.';
+}
