@@ -177,3 +177,37 @@ test('adding a model and changing a saved one is the same form, with the same wo
   await expect(card.getByLabel('Model', { exact: true })).toHaveValue('gpt-4o');
   await expect(card.getByRole('button', { name: 'Show the server’s models' })).toBeVisible();
 });
+
+test('an agent of LeMMing’s example org that failed its first step says why in plain words on its node, its page and the agent table; the engine’s words are under Advanced', async ({
+  lemming,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const { page } = lemming;
+  const { agents } = await openExampleOrg(lemming);
+  await page.getByRole('button', { name: 'Step one tick' }).click();
+  const node = page.locator('[data-agent-node="manager"]');
+  await expect(node).toContainText('Failing', { timeout: 30_000 });
+
+  const plain =
+    'Its last turn (tick 1) failed. The model "gpt-4o" (OpenAI) needs an API key: paste it in Settings, under Models and providers.';
+  await expect(node.locator('.agent-node-reason')).toHaveText(plain);
+  expect(jargonIn(await textOutsideAdvanced(node), agents), 'graph node').toEqual([]);
+  await page.screenshot({ path: testInfo.outputPath('failing-node-plain.png') });
+
+  await page.getByRole('button', { name: 'Table' }).click();
+  const row = page.locator('[data-agent-row="manager"]');
+  await expect(row).toContainText(plain);
+  expect(jargonIn(await textOutsideAdvanced(row), agents), 'agent table').toEqual([]);
+
+  await page.getByRole('button', { name: 'manager', exact: true }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'Its last turn (tick 1) failed' });
+  await expect(alert).toContainText(plain);
+  expect(jargonIn(await textOutsideAdvanced(alert), agents), 'agent page').toEqual([]);
+  expect(await shownText(alert)).not.toContain('llm_call_failed');
+  await alert.getByText('Advanced', { exact: true }).click();
+  await expect(alert.locator('code')).toContainText(
+    'llm_call_failed: model "gpt-4o" (OpenAI) needs an API key',
+  );
+  await expect(alert.locator('code')).toContainText('provider_config.api_key_secret');
+  await page.screenshot({ path: testInfo.outputPath('failing-agent-page-plain.png') });
+});
