@@ -16,7 +16,17 @@ describe('summarizeEvent', () => {
       usage: undefined,
       error: { error_kind: 'http', status: 401, attempts: 1, message: 'HTTP 401: bad key' },
     };
-    expect(summary(failed)).toBe('demo failed: HTTP 401: bad key');
+    expect(summary(failed)).toBe('demo: The call to the model failed.');
+    expect(
+      summary({ ...failed, error: { ...failed.error, message: 'OpenAI returned HTTP 401: bad key' } }),
+    ).toBe('demo: The model could not be reached (the server answered 401: the API key was refused).');
+    expect(summary(EVENT_SAMPLES.error)).toBe('The call to the model failed.');
+    expect(
+      summary({
+        ...EVENT_SAMPLES.error,
+        message: 'model "gpt-4o" (OpenAI) needs an API key: set provider_config.api_key_secret',
+      }),
+    ).toBe('The model "gpt-4o" (OpenAI) needs an API key: paste it in Settings, under Models and providers.');
     expect(summary(EVENT_SAMPLES.tool_call)).toBe('memory_write({"key":"plan"})');
     expect(summary(EVENT_SAMPLES.tool_result)).toBe('file_read → failed: no such file');
     expect(summary(EVENT_SAMPLES.credit)).toBe('top_up 10 credits: top-up');

@@ -1,3 +1,4 @@
+import { plainFailure } from '../api/failure-words';
 import { knownEvent, type KnownTimelineEvent } from '../api/timeline-events';
 
 const APPROVAL_WORDS = {
@@ -37,7 +38,7 @@ function describeKnown(event: KnownTimelineEvent): string | null {
     case 'model_refused':
       return `${event.model} declined: ${event.text}`;
     case 'model_call': {
-      if (event.error) return `${event.model} failed: ${event.error.message}`;
+      if (event.error) return `${event.model}: ${plainFailure('llm_call_failed', event.error.message)}`;
       const tokens = event.usage ? ` (${event.usage.inputTokens} in, ${event.usage.outputTokens} out)` : '';
       const reply = event.response?.text;
       return `${event.model}${tokens}${reply ? `: ${reply}` : ''}`;
@@ -57,8 +58,9 @@ function describeKnown(event: KnownTimelineEvent): string | null {
     case 'credit':
       return `${event.entry} ${event.amount} credits${event.reason ? `: ${event.reason}` : ''}`;
     case 'skip':
-    case 'error':
       return `${event.reason}: ${event.message}`;
+    case 'error':
+      return plainFailure(event.reason, event.message);
     case 'warning':
       return [event.code, event.message ?? event.text].filter(Boolean).join(': ');
     case 'outbox_pruned':

@@ -210,4 +210,17 @@ test('an agent of LeMMing’s example org that failed its first step says why in
   );
   await expect(alert.locator('code')).toContainText('provider_config.api_key_secret');
   await page.screenshot({ path: testInfo.outputPath('failing-agent-page-plain.png') });
+
+  // The turn in the timeline: its rows say the same plain words; the stored event keeps the engine's.
+  await alert.getByRole('button', { name: 'Show that turn in the timeline' }).click();
+  const rows = page.getByRole('list', { name: 'Events' }).locator('.timeline-row');
+  const failed = rows.filter({ hasText: 'needs an API key' });
+  await expect(failed.first()).toBeVisible();
+  for (const row of await failed.all()) {
+    await expect(row).toContainText(
+      'The model "gpt-4o" (OpenAI) needs an API key: paste it in Settings, under Models and providers.',
+    );
+    expect(jargonIn(await textOutsideAdvanced(row), agents), 'timeline row').toEqual([]);
+  }
+  await page.screenshot({ path: testInfo.outputPath('failing-turn-timeline-plain.png') });
 });

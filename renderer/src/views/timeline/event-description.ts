@@ -1,3 +1,4 @@
+import { plainFailure } from '../../../../engine/api/failure-words';
 import {
   knownEvent,
   type KnownEventKind,
@@ -138,8 +139,13 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
         { label: 'Files', value: event.files.join(', ') },
         { label: 'Why', value: event.reason },
       ];
-    case 'skip':
     case 'error':
+      return [
+        { label: 'What happened', value: plainFailure(event.reason, event.message) },
+        { label: 'Code', value: event.reason },
+        { label: 'Message', value: event.message },
+      ];
+    case 'skip':
       return [
         { label: 'Code', value: event.reason },
         { label: 'Message', value: event.message },
