@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainFailure } from './failure-words';
+import { plainFailure } from '../../engine/api/failure-words';
 
 describe('plainFailure', () => {
   it('says what stopped a model call, without the engine’s error kinds or config fields', () => {
