@@ -63,7 +63,7 @@ allowed_hosts: ["${host}"]
       }),
     );
     expect(saved.settings).toEqual({ STOCK_URL: `http://${host}` });
-    expect(saved.secrets).toEqual([{ name: 'STOCK_KEY', description: 'used by stock_level', isSet: true }]);
+    expect(saved.secrets).toEqual([{ name: 'STOCK_KEY', description: 'used by Stock level', isSet: true }]);
     expect(readFileSync(settingsFile, 'utf8')).toBe(
       `${JSON.stringify({ settings: { STOCK_URL: `http://${host}` } }, null, 2)}\n`,
     );

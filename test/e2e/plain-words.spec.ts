@@ -135,7 +135,7 @@ test('the agent Tools panel and the Tool Store of LeMMing’s example org speak 
   await expect(drawer.getByLabel('Allow network access')).toBeVisible();
   expect(jargonIn(await textOutsideAdvanced(drawer), agents)).toEqual([]);
   await drawer.getByText('Advanced', { exact: true }).click();
-  expect(await shownText(drawer)).toContain('Saved in lemming/config/policy.json.');
+  expect(await shownText(drawer)).toContain('Saved in lemming/config/policy.json as enabled, private_hosts.');
 });
 
 /** The labels of a form's visible fields, in order: each label's own words, not its field's. */

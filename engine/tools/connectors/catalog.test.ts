@@ -168,7 +168,7 @@ describe('the connector catalog', () => {
       source: { file: 'tools/weather.yaml', agent: null },
       secrets: [
         { name: 'WEATHER_KEY', description: 'API key from weather.example', isSet: false },
-        { name: 'WEATHER_ACCOUNT', description: 'used by fetch_weather', isSet: false },
+        { name: 'WEATHER_ACCOUNT', description: 'used by Fetch weather', isSet: false },
       ],
       readiness: {
         ready: false,
@@ -188,7 +188,7 @@ describe('the connector catalog', () => {
         WEATHER_ACCOUNT: {
           type: 'string',
           title: 'WEATHER_ACCOUNT',
-          description: 'used by fetch_weather',
+          description: 'used by Fetch weather',
           writeOnly: true,
         },
       },

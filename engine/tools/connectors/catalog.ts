@@ -83,7 +83,7 @@ function builtin(connector: BuiltinConnector, input: ConnectorCatalogInput): Con
 function composed(tool: ComposedConnectorInput, input: ConnectorCatalogInput): Connector {
   const secrets: ConnectorSecret[] = tool.secrets.map(({ name, description }) => ({
     name,
-    description: description ?? `used by ${tool.name}`,
+    description: description ?? `used by ${friendlyName(tool.name)}`,
     isSet: input.hasSecret(name),
   }));
   const settings = tool.settings ?? [];
@@ -105,7 +105,7 @@ function composed(tool: ComposedConnectorInput, input: ConnectorCatalogInput): C
           {
             type: 'string',
             title: 'Address of the service',
-            description: `Where ${tool.name} sends its requests: only a scheme, host and port, such as https://api.example.com.`,
+            description: `Where ${friendlyName(tool.name)} sends its requests: only a scheme, host and port, such as https://api.example.com.`,
             format: 'uri',
             [BASE_URL_KEYWORD]: true,
           },

@@ -55,11 +55,6 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
         </button>
       </header>
       <p>{connector.description}</p>
-      {connector.config && (
-        <Advanced>
-          Saved in <code>{connector.config.file}</code>.
-        </Advanced>
-      )}
       {settings.length > 0 && (
         <form
           className="drawer-form"
@@ -104,20 +99,23 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
       {settings.length === 0 && connector.secrets.length === 0 && (
         <p>This connector has nothing to set up.</p>
       )}
-      {connector.config && settings.length > 0 && (
-        <details className="advanced">
-          <summary>Advanced</summary>
-          <p className="muted">
-            Saved in <code>{connector.config.file}</code> as{' '}
-            {settings.map((field, index) => (
-              <span key={field.name}>
-                {index > 0 && ', '}
-                <code>{field.name}</code>
-              </span>
-            ))}
-            .
-          </p>
-        </details>
+      {connector.config && (
+        <Advanced>
+          Saved in <code>{connector.config.file}</code>
+          {settings.length > 0 && (
+            <>
+              {' '}
+              as{' '}
+              {settings.map((field, index) => (
+                <span key={field.name}>
+                  {index > 0 && ', '}
+                  <code>{field.name}</code>
+                </span>
+              ))}
+            </>
+          )}
+          .
+        </Advanced>
       )}
     </dialog>
   );
