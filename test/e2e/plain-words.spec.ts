@@ -1,4 +1,6 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Locator } from '@playwright/test';
 import { REPO_ROOT, UPSTREAM_FIXTURES, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
@@ -223,4 +225,48 @@ test('an agent of LeMMing’s example org that failed its first step says why in
     expect(jargonIn(await textOutsideAdvanced(row), agents), 'timeline row').toEqual([]);
   }
   await page.screenshot({ path: testInfo.outputPath('failing-turn-timeline-plain.png') });
+});
+
+test('a model server that refuses the key is said in plain words; its own answer is under Advanced', async ({
+  lemming,
+}) => {
+  // A real HTTP server on loopback answering every call as a provider does for a wrong key.
+  const refusing = createServer((_request, response) => {
+    response.writeHead(401, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({ error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } }),
+    );
+  });
+  await new Promise<void>((listening) => refusing.listen(0, '127.0.0.1', listening));
+  try {
+    const { port } = refusing.address() as AddressInfo;
+    const org = lemming.copyOfFolder(EXAMPLE_ORG);
+    const modelsFile = join(org, 'lemming/config/models.json');
+    const models = JSON.parse(readFileSync(modelsFile, 'utf8'));
+    models['gpt-4o'] = {
+      provider: 'openai-compatible',
+      model_name: 'gpt-4o',
+      provider_config: { base_url: `http://127.0.0.1:${port}/v1`, max_retries: 0 },
+    };
+    writeFileSync(modelsFile, JSON.stringify(models, null, 2));
+    await lemming.openOrgAt(org);
+    const { page } = lemming;
+    await page.getByRole('button', { name: 'Step one tick' }).click();
+    const node = page.locator('[data-agent-node="manager"]');
+    await expect(node).toContainText('Failing', { timeout: 30_000 });
+    const plain =
+      'Its last turn (tick 1) failed. The model could not be reached (the server answered 401: the API key was refused).';
+    await expect(node.locator('.agent-node-reason')).toHaveText(plain);
+
+    await page.getByRole('button', { name: 'Open agent manager', exact: true }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Its last turn (tick 1) failed' });
+    await expect(alert).toContainText(plain);
+    expect(await shownText(alert)).not.toContain('Incorrect API key provided');
+    await alert.getByText('Advanced', { exact: true }).click();
+    await expect(alert.locator('code')).toContainText('llm_call_failed:');
+    await expect(alert.locator('code')).toContainText('HTTP 401');
+    await expect(alert.locator('code')).toContainText('Incorrect API key provided');
+  } finally {
+    await new Promise((closed) => refusing.close(closed));
+  }
 });
