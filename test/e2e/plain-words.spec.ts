@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { REPO_ROOT, UPSTREAM_FIXTURES, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
 
 // Issue 16, "Plain words": the tool verdicts and fixes say in plain words what stops a tool and what
@@ -180,19 +180,24 @@ test('adding a model and changing a saved one is the same form, with the same wo
   await expect(card.getByRole('button', { name: 'Show the server’s models' })).toBeVisible();
 });
 
+/** Steps one tick; the manager's graph node then shows Failing with `reason` on it. Returns the node. */
+async function stepUntilManagerFails(page: Page, reason: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'Step one tick' }).click();
+  const node = page.locator('[data-agent-node="manager"]');
+  await expect(node).toContainText('Failing', { timeout: 30_000 });
+  await expect(node.locator('.agent-node-reason')).toHaveText(reason);
+  return node;
+}
+
 test('an agent of LeMMing’s example org that failed its first step says why in plain words on its node, its page and the agent table; the engine’s words are under Advanced', async ({
   lemming,
 }, testInfo) => {
   test.setTimeout(120_000);
   const { page } = lemming;
   const { agents } = await openExampleOrg(lemming);
-  await page.getByRole('button', { name: 'Step one tick' }).click();
-  const node = page.locator('[data-agent-node="manager"]');
-  await expect(node).toContainText('Failing', { timeout: 30_000 });
-
   const plain =
     'Its last turn (tick 1) failed. The model "gpt-4o" (OpenAI) needs an API key: paste it in Settings, under Models and providers.';
-  await expect(node.locator('.agent-node-reason')).toHaveText(plain);
+  const node = await stepUntilManagerFails(page, plain);
   expect(jargonIn(await textOutsideAdvanced(node), agents), 'graph node').toEqual([]);
   await page.screenshot({ path: testInfo.outputPath('failing-node-plain.png') });
 
@@ -251,12 +256,9 @@ test('a model server that refuses the key is said in plain words; its own answer
     writeFileSync(modelsFile, JSON.stringify(models, null, 2));
     await lemming.openOrgAt(org);
     const { page } = lemming;
-    await page.getByRole('button', { name: 'Step one tick' }).click();
-    const node = page.locator('[data-agent-node="manager"]');
-    await expect(node).toContainText('Failing', { timeout: 30_000 });
     const plain =
       'Its last turn (tick 1) failed. The model could not be reached (the server answered 401: the API key was refused).';
-    await expect(node.locator('.agent-node-reason')).toHaveText(plain);
+    await stepUntilManagerFails(page, plain);
 
     await page.getByRole('button', { name: 'Open agent manager', exact: true }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Its last turn (tick 1) failed' });
