@@ -30,7 +30,7 @@ describe('summarizeEvent', () => {
     expect(summary(EVENT_SAMPLES.tool_call)).toBe('memory_write({"key":"plan"})');
     expect(summary(EVENT_SAMPLES.tool_result)).toBe('file_read → failed: no such file');
     expect(summary(EVENT_SAMPLES.credit)).toBe('top_up 10 credits: top-up');
-    expect(summary(EVENT_SAMPLES.skip)).toBe('no_credits: manager has no credits left.');
+    expect(summary(EVENT_SAMPLES.skip)).toBe('manager has no credits left.');
     expect(summary(EVENT_SAMPLES.tick_completed)).toBe('tick 4 completed: 2 turns');
     expect(summary(EVENT_SAMPLES.turn_completed)).toBe('turn completed, spent 0.5 credits');
     expect(summary(EVENT_SAMPLES.approval_requested)).toBe(

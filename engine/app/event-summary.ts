@@ -58,11 +58,11 @@ function describeKnown(event: KnownTimelineEvent): string | null {
     case 'credit':
       return `${event.entry} ${event.amount} credits${event.reason ? `: ${event.reason}` : ''}`;
     case 'skip':
-      return `${event.reason}: ${event.message}`;
+      return event.message;
     case 'error':
       return plainFailure(event.reason, event.message);
     case 'warning':
-      return [event.code, event.message ?? event.text].filter(Boolean).join(': ');
+      return event.message ?? event.text ?? event.code;
     case 'outbox_pruned':
       return `${event.files.length} outbox files removed: ${event.reason}`;
     case 'notes':

@@ -223,6 +223,10 @@ export function ResumeForm({
           />
         </div>
         <p className="help">
+          The maximum is the budget the agent starts with. The soft cap is a level kept for LeMMing&rsquo;s
+          files: nothing warns or stops the agent when it passes it.
+        </p>
+        <p className="help">
           Balance now:{' '}
           {detail.balance === null ? 'not started yet (set on its first turn)' : `${detail.balance} credits`}
         </p>

@@ -87,7 +87,7 @@ function CreditRow({ row, entries }: { row: CreditBalance; entries: CreditHistor
       {row.maxCredits !== null && (
         <div className="muted small">
           Budget {formatCredits(row.maxCredits)}
-          {row.softCap !== null ? ` · warns at ${formatCredits(row.softCap)}` : ''}
+          {row.softCap !== null ? ` · soft cap ${formatCredits(row.softCap)} (only a note)` : ''}
         </div>
       )}
       <CreditChart agent={row.agent} entries={entries} budget={row.maxCredits} />
