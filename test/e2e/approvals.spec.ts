@@ -3,43 +3,25 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { addScriptedAgents } from '../harness/scripted-demo-org';
 
 /** A temp org: `keeper` and `tidier` each ask to run one shell command, then write notes. */
 function shellOrg(lemming: LemmingHarness): string {
   const org = lemming.copyOfFolder(DEMO_ORG);
-  const write = (path: string, value: unknown) => {
-    mkdirSync(join(org, path, '..'), { recursive: true });
-    writeFileSync(join(org, path), typeof value === 'string' ? value : JSON.stringify(value, null, 2));
-  };
-  const script = (command: string) => [
-    { when: { round: 1 }, respond: { tool_calls: [{ tool: 'shell', args: { command } }] } },
-    { respond: { notes: 'read the tool results' } },
-  ];
-  // The demo's own models stay, so its agents go on with their story beside these two.
-  const models = JSON.parse(readFileSync(join(org, 'lemming/config/models.json'), 'utf8')) as object;
-  write('lemming/config/models.json', {
-    ...models,
-    approvals: {
-      provider: 'scripted',
-      model_name: 's',
-      provider_config: { script: 'approvals-script.json' },
-    },
+  const shellAgent = (name: string, command: string) => ({
+    title: `${name} agent`,
+    description: name,
+    instructions: `You are ${name}.`,
+    tools: ['shell'],
+    steps: [
+      { when: { round: 1 }, respond: { tool_calls: [{ tool: 'shell', args: { command } }] } },
+      { respond: { notes: 'read the tool results' } },
+    ],
   });
-  write('approvals-script.json', {
-    agents: { keeper: script('echo kept > kept.txt'), tidier: script('rm -rf ../../../shared') },
-    default: [{ respond: { notes: 'nothing to do' } }],
+  addScriptedAgents(org, 'approvals', {
+    keeper: shellAgent('keeper', 'echo kept > kept.txt'),
+    tidier: shellAgent('tidier', 'rm -rf ../../../shared'),
   });
-  for (const name of ['keeper', 'tidier'])
-    write(`agents/${name}/resume.json`, {
-      name,
-      title: `${name} agent`,
-      short_description: name,
-      instructions: `You are ${name}.`,
-      model: { key: 'approvals' },
-      permissions: { read_outboxes: [], tools: ['shell'] },
-      schedule: { run_every_n_ticks: 1, phase_offset: 0 },
-    });
   return org;
 }
 

@@ -1,10 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
+import { addScriptedAgents } from '../harness/scripted-demo-org';
 
 const API_KEY = 'inv-key-Qm7Rt2Xw9Lp4Zc8V';
 
@@ -43,18 +44,12 @@ async function inventoryServer(): Promise<{
 /** The demo org plus `clerk`, whose scripted model calls the `inventory` tool once and then writes notes. */
 function clerkOrg(lemming: LemmingHarness): string {
   const org = lemming.copyOfFolder(DEMO_ORG);
-  const write = (path: string, value: unknown) => {
-    mkdirSync(join(org, path, '..'), { recursive: true });
-    writeFileSync(join(org, path), JSON.stringify(value, null, 2));
-  };
-  const models = JSON.parse(readFileSync(join(org, 'lemming/config/models.json'), 'utf8')) as object;
-  write('lemming/config/models.json', {
-    ...models,
-    clerk: { provider: 'scripted', model_name: 's', provider_config: { script: 'clerk-script.json' } },
-  });
-  write('clerk-script.json', {
-    agents: {
-      clerk: [
+  addScriptedAgents(org, 'clerk', {
+    clerk: {
+      title: 'Stock clerk',
+      description: 'Counts the stock',
+      instructions: 'You count the stock.',
+      steps: [
         {
           when: { round: 1 },
           respond: { tool_calls: [{ tool: 'inventory', args: { path: '/items/A-42' } }] },
@@ -62,16 +57,6 @@ function clerkOrg(lemming: LemmingHarness): string {
         { respond: { notes: 'counted the stock' } },
       ],
     },
-    default: [{ respond: { notes: 'nothing to do' } }],
-  });
-  write('agents/clerk/resume.json', {
-    name: 'clerk',
-    title: 'Stock clerk',
-    short_description: 'Counts the stock',
-    instructions: 'You count the stock.',
-    model: { key: 'clerk' },
-    permissions: { read_outboxes: [], tools: [] },
-    schedule: { run_every_n_ticks: 1, phase_offset: 0 },
   });
   return org;
 }

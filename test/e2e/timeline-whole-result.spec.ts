@@ -1,9 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from '@playwright/test';
 import type { TimelineEventInput } from '../../engine/api/timeline-events';
 import { openTimeline } from '../../engine/timeline/timeline-store';
 import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
+import { addScriptedAgents } from '../harness/scripted-demo-org';
 
 const ROW_HEIGHT = 32;
 const EVENT_COUNT = 120_000;
@@ -119,18 +120,12 @@ test('the scrollbar spans the whole result: dragged to the end it shows the olde
 /** A copy of the demo org with an agent whose (scripted) model writes one outbox entry of its own kind. */
 function orgWithStatusReports(lemming: LemmingHarness): string {
   const org = lemming.copyOfFolder(DEMO_ORG);
-  const write = (path: string, value: unknown) => {
-    mkdirSync(join(org, path, '..'), { recursive: true });
-    writeFileSync(join(org, path), JSON.stringify(value, null, 2));
-  };
-  const models = JSON.parse(readFileSync(join(org, 'lemming/config/models.json'), 'utf8')) as object;
-  write('lemming/config/models.json', {
-    ...models,
-    reporting: { provider: 'scripted', model_name: 's', provider_config: { script: 'reporter-script.json' } },
-  });
-  write('reporter-script.json', {
-    agents: {
-      reporter: [
+  addScriptedAgents(org, 'reporting', {
+    reporter: {
+      title: 'Reporter',
+      description: 'Reports how things stand',
+      instructions: 'You report the status to the human.',
+      steps: [
         {
           respond: {
             outbox_entries: [
@@ -140,16 +135,6 @@ function orgWithStatusReports(lemming: LemmingHarness): string {
         },
       ],
     },
-    default: [{ respond: { notes: 'nothing to do' } }],
-  });
-  write('agents/reporter/resume.json', {
-    name: 'reporter',
-    title: 'Reporter',
-    short_description: 'Reports how things stand',
-    instructions: 'You report the status to the human.',
-    model: { key: 'reporting' },
-    permissions: { read_outboxes: [], tools: [] },
-    schedule: { run_every_n_ticks: 1, phase_offset: 0 },
   });
   return org;
 }
