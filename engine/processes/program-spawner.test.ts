@@ -32,6 +32,7 @@ function run(start: Start, file: string, args: string[]) {
   });
 }
 
+// The programs these tests start are /bin/sh scripts, which Windows does not have.
 describe.skipIf(process.platform === 'win32')(
   'programs started through the helper and from the engine itself',
   () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stockToolFile } from '../../engine/tools/test-support/stock-tool';
 import { DEMO_ORG, ipcHarnesses, valueOf } from './test-support/ipc-harness';
 
 const harnesses = ipcHarnesses();
@@ -29,19 +30,7 @@ describe("a composed tool's own settings", () => {
     const harness = await harnesses.create();
     const org = harness.copy(DEMO_ORG);
     mkdirSync(join(org, 'tools'));
-    writeFileSync(
-      join(org, 'tools', 'stock.yaml'),
-      `name: stock_level
-description: How many of a part are in stock
-parameters:
-  sku: {type: string, required: true}
-request:
-  method: GET
-  url: "{{env.STOCK_URL}}/v1/items/{{params.sku}}"
-  headers: {x-api-key: "{{env.STOCK_KEY}}"}
-allowed_hosts: ["${host}"]
-`,
-    );
+    writeFileSync(join(org, 'tools', 'stock.yaml'), stockToolFile(host));
     writeFileSync(
       join(org, 'lemming', 'config', 'policy.json'),
       JSON.stringify({ network: { enabled: true, private_hosts: [host] } }),

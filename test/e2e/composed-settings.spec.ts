@@ -1,27 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stockToolFile } from '../../engine/tools/test-support/stock-tool';
 import { DEMO_ORG, expect, test } from '../harness/lemming-fixture';
 
 test.use({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
-
-/** An OpenClaw api-tool whose address is a setting and whose key is a secret. */
-const STOCK_TOOL = `name: stock_level
-description: How many of a part are in stock
-parameters:
-  sku: {type: string, required: true}
-request:
-  method: GET
-  url: "{{env.STOCK_URL}}/v1/items/{{params.sku}}"
-  headers: {x-api-key: "{{env.STOCK_KEY}}"}
-allowed_hosts: ["stock.example"]
-`;
 
 test("a composed tool's drawer shows the fields of its own settings, refuses a bad address at its field, and saves a good one to the org", async ({
   lemming,
 }, testInfo) => {
   const org = lemming.copyOfFolder(DEMO_ORG);
   mkdirSync(join(org, 'tools'));
-  writeFileSync(join(org, 'tools', 'stock.yaml'), STOCK_TOOL);
+  writeFileSync(join(org, 'tools', 'stock.yaml'), stockToolFile('stock.example'));
   const settingsFile = join(org, 'lemming', 'config', 'tool-settings.json');
   writeFileSync(settingsFile, '{\n  "note": "kept as it is",\n  "settings": {}\n}\n');
   await lemming.openOrgAt(org);
