@@ -59,14 +59,12 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
  * fs/promises makes a thread-pool round trip of each.
  */
 export function writeFileAtomicUnflushed(path: string, data: string | Uint8Array): void {
-  const folder = dirname(path);
-  mkdirSync(folder, { recursive: true });
   const mode = existingMode(path);
   if (mode !== null && process.platform === 'linux') return replaceThroughSpare(path, data, mode);
   const temp = tempPathOf(path);
   let fd: number | null = null;
   try {
-    fd = openSync(temp, 'wx', mode ?? 0o666);
+    fd = openNewFile(temp, mode ?? 0o666);
     if (mode !== null) fchmodSync(fd, mode);
     writeFileSync(fd, data);
     closeSync(fd);
@@ -165,6 +163,17 @@ export async function writeJsonAtomic(path: string, value: unknown, indent = 2):
   const newline = previous?.includes('\r\n') ? '\r\n' : '\n';
   const ending = previous === null || /\r?\n$/.test(previous) ? newline : '';
   await writeFileAtomic(path, body.replaceAll('\n', newline) + ending);
+}
+
+/** Creates and opens `path`, making its folder only when it is missing: most writes go to folders that exist. */
+function openNewFile(path: string, mode: number): number {
+  try {
+    return openSync(path, 'wx', mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dirname(path), { recursive: true });
+    return openSync(path, 'wx', mode);
+  }
 }
 
 function existingMode(path: string): number | null {

@@ -133,6 +133,12 @@ function helperProcess(): ChildProcess {
   const started = spawn(
     process.execPath,
     [
+      // The helper runs little JavaScript and forks often, and a fork costs in proportion to what the
+      // forking process has mapped: no JIT code space, no worker threads, a small young generation.
+      // Measured per program started: the helper's CPU 0.92 → 0.83 ms, the program's 1.00 → 0.93 ms.
+      '--jitless',
+      '--single-threaded',
+      '--max-semi-space-size=1',
       '-e',
       // `__name` is the helper esbuild's keepNames (tsx, some bundles) writes into a function's text.
       `var __name = (f) => f; (${spawnerHelperMain.toString()})(require('node:child_process'), process)`,

@@ -52,6 +52,21 @@ describe('inReadyRuns', () => {
     expect(runs).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
   });
 
+  it('with a gathering window, lets results that arrive within it join the run, in input order', async () => {
+    const promises = [later('a', 10), later('b', 30), later('c', 60), later('d', 400)];
+    const runs: string[][] = [];
+    for await (const run of inReadyRuns(promises, 150)) runs.push(run);
+    expect(runs).toEqual([['a', 'b', 'c'], ['d']]);
+  });
+
+  it('with a gathering window, does not wait once every result is there', async () => {
+    const began = performance.now();
+    const runs: string[][] = [];
+    for await (const run of inReadyRuns([later('a', 10), later('b', 20)], 60_000)) runs.push(run);
+    expect(runs).toEqual([['a', 'b']]);
+    expect(performance.now() - began).toBeLessThan(30_000);
+  });
+
   it("passes a rejection on when that result's turn comes, after the runs before it", async () => {
     const runs: string[][] = [];
     const failing = Promise.reject(new Error('no'));

@@ -40,10 +40,11 @@ export function startWithConcurrency<T, R>(
 
 /**
  * The results of `promises` in input order, in runs: each run is the next result, once it is there, with
- * every result after it that is already there. A caller can then handle a run at once (one transaction
- * for several turns) without waiting for anything that is not ready.
+ * every result after it that is there by then. A caller can then handle a run at once (one transaction
+ * for several turns). With `gatherMs`, a run waits up to that long after its first result for later ones
+ * (and no longer once every promise has settled), so results that arrive close together share a run.
  */
-export async function* inReadyRuns<R>(promises: readonly Promise<R>[]): AsyncGenerator<R[]> {
+export async function* inReadyRuns<R>(promises: readonly Promise<R>[], gatherMs = 0): AsyncGenerator<R[]> {
   const ready: ({ value: R } | undefined)[] = [];
   promises.forEach((promise, index) =>
     promise.then(
@@ -52,11 +53,20 @@ export async function* inReadyRuns<R>(promises: readonly Promise<R>[]): AsyncGen
       () => undefined,
     ),
   );
+  const allSettled = Promise.allSettled(promises);
   for (let index = 0; index < promises.length;) {
     const run: R[] = [await promises[index]!];
+    if (gatherMs > 0) await settledOrAfter(allSettled, gatherMs);
     for (index += 1; index < promises.length && ready[index]; index += 1) run.push(ready[index]!.value);
     yield run;
   }
+}
+
+/** Resolves when `settled` does or after `ms`, whichever comes first, leaving no timer behind. */
+async function settledOrAfter(settled: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([settled, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 class Slots {

@@ -335,7 +335,8 @@ export class OrgEngine {
   }
 
   /**
-   * Runs one tick: every agent that fires, in LeMMing's order, each turn committed on its own. Takes the
+   * Runs one tick: every agent that fires, in LeMMing's order, each turn committed as soon as it and those
+   * before it are done (turns done within TURN_COMMIT_GATHER_MS of each other share a commit). Takes the
    * run lock first (and keeps it: see claimRun); throws OrgBusyError when another program has it.
    */
   async runTick(signal?: AbortSignal): Promise<TickReport> {
@@ -350,6 +351,7 @@ export class OrgEngine {
     this.takeInCreditsEdits(agents, credits, tick);
     const models = await this.loadModels();
     const policy = await this.readPolicyFile();
+    const restApis = await this.restApis();
     await this.syncMcpServers(policy);
 
     this.record(
@@ -382,9 +384,9 @@ export class OrgEngine {
       const horizon = this.messages.latestSeq();
       // Turns run concurrently but commit in LeMMing's order, each as soon as it and those before it are done.
       const staged = startWithConcurrency(pendingAgents, this.turnLimits(pendingAgents, models), (agent) =>
-        this.stageTurn(agent, tick, runId, horizon, models, credits, policy, agents, signal),
+        this.stageTurn(agent, tick, runId, horizon, models, credits, { policy, restApis }, agents, signal),
       );
-      for await (const turns of inReadyRuns(staged)) {
+      for await (const turns of inReadyRuns(staged, TURN_COMMIT_GATHER_MS)) {
         fileWrites.push(...this.commitTurns(turns));
         for (const turn of turns) report.turns.push({ agent: turn.agent, status: turn.status });
       }
@@ -651,7 +653,12 @@ export class OrgEngine {
    * The org's and the agent's composed YAML tools, ready to run through the SSRF-safe primitive with
    * the org's network settings; a file that does not load is left out (its problems are the connectors' to show).
    */
-  private async composedEntries(agent: LoadedAgent, policy: OrgPolicy): Promise<CatalogEntry[]> {
+  /** An agent's composed tools and the org's REST API connectors (read once a tick by `runTick`, else now). */
+  private async composedEntries(
+    agent: LoadedAgent,
+    policy: OrgPolicy,
+    restApis?: RestApi[],
+  ): Promise<CatalogEntry[]> {
     const load = await this.composedTools.get(
       agent.folder,
       ['tools', agentPaths(agent.folder).apiTools]
@@ -661,8 +668,8 @@ export class OrgEngine {
         .join('#'),
       () => loadComposedTools(this.orgPath, agent.folder),
     );
-    const restApis = await this.restApis();
-    if (load.tools.length === 0 && restApis.length === 0) return [];
+    const apis = restApis ?? (await this.restApis());
+    if (load.tools.length === 0 && apis.length === 0) return [];
     // A tool's base URL is a setting the Tool Store saves in the org; every other value is a secret.
     const settings = await toolSettingValues(this.orgPath);
     const lookup = (name: string) => settings[name] || this.secrets.lookup(name);
@@ -682,7 +689,7 @@ export class OrgEngine {
     return [
       ...composedCatalogEntries(toolset),
       ...restApiCatalogEntries(
-        restApis.filter((api) => !taken.has(api.name)),
+        apis.filter((api) => !taken.has(api.name)),
         { lookup: this.secrets.lookup, http },
       ),
     ];
@@ -733,7 +740,7 @@ export class OrgEngine {
     horizon: number,
     models: Map<string, ModelEntry | string>,
     credits: CreditsFile,
-    policy: OrgPolicy,
+    { policy, restApis }: { policy: OrgPolicy; restApis: RestApi[] },
     agents: LoadedAgent[],
     signal: AbortSignal | undefined,
   ): Promise<StagedTurn> {
@@ -741,7 +748,7 @@ export class OrgEngine {
     const agentDir = inOrg(this.orgPath, agentPaths(agent.folder).root);
     const memory = await this.memoryListings.list(agentDir, 20);
     const balance = this.ledger.balance(name);
-    const composed = await this.composedEntries(agent, policy);
+    const composed = await this.composedEntries(agent, policy, restApis);
     const { skills } = await this.skills.get(
       agent.folder,
       folderSignature(inOrg(this.orgPath, agentPaths(agent.folder).skills), (name) => [
@@ -1204,6 +1211,15 @@ export class EngineInputError extends Error {
 
 /** The key under which loadModels reports a models.json that cannot be read as models at all. */
 const MODELS_FILE_BROKEN = '\0models.json';
+
+/**
+ * How long a finished turn waits for the turns after it before its commit. Turns that finish close
+ * together (fast `cli` programs, scripted models) then share one transaction, whose page writes are a
+ * large part of a turn's cost; a turn that waits seconds on a model is committed this much later, which
+ * nobody watching the timeline can tell. A turn finished but not yet committed when the engine is killed
+ * runs again on the next start, as one still running would.
+ */
+const TURN_COMMIT_GATHER_MS = 20;
 
 function lockOptions(options: EngineOptions): RunLockOptions {
   return { program: options.program ?? 'lemming' };
