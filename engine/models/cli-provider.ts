@@ -200,11 +200,8 @@ function runProgram(
             }),
           );
         },
-        // The answer is complete when the program exits: whatever it left running in the background is
-        // ended, which also closes the output pipes such a process would otherwise hold open.
-        exit: () => {
-          if (process.platform !== 'win32') program.signalGroup('SIGKILL');
-        },
+        // The answer is complete when the program exits: the spawner then ends whatever it left running
+        // in the background, which also closes the output pipes such a process would otherwise hold open.
         close: (exitCode, exitSignal) => {
           finish();
           if (ending) {

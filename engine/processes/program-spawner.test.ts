@@ -50,6 +50,34 @@ describe.skipIf(process.platform === 'win32')(
         expect(runningProgramCount()).toBe(0);
       });
 
+      it(`${where}: when the program exits, what it left running in its group is ended`, async () => {
+        const heard = await new Promise<string>((resolve) => {
+          let stdout = '';
+          start(
+            { file: '/bin/sh', args: ['-c', 'sleep 30 & echo $!'], cwd: '/', env: { PATH: process.env.PATH } },
+            {
+              stdout: (chunk) => (stdout += chunk.toString()),
+              stderr: () => undefined,
+              error: () => resolve('error'),
+              // No exit listener: the close alone is reported.
+              close: () => resolve(stdout),
+            },
+          );
+        });
+        const background = Number(heard.trim());
+        expect(background).toBeGreaterThan(0);
+        const gone = () => {
+          try {
+            process.kill(background, 0);
+            return false;
+          } catch {
+            return true;
+          }
+        };
+        await expect.poll(gone, { timeout: 5_000 }).toBe(true);
+        expect(runningProgramCount()).toBe(0);
+      });
+
       it(`${where}: a missing program is an error with its code`, async () => {
         expect((await run(start, '/no/such/program', [])).error).toBe('ENOENT');
         expect(runningProgramCount()).toBe(0);

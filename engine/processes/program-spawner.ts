@@ -18,7 +18,11 @@ export interface ProgramListeners {
   stderr(chunk: Buffer): void;
   /** The program could not be started (`code` as Node's spawn gives it, e.g. ENOENT). */
   error(error: { code: string | undefined; message: string }): void;
-  exit(code: number | null, signal: NodeJS.Signals | null): void;
+  /**
+   * The program exited; by then whatever it left running in its process group has been sent SIGKILL
+   * (except on Windows), so its pipes close unless a process that left the group holds them.
+   */
+  exit?(code: number | null, signal: NodeJS.Signals | null): void;
   /** The program exited and its output pipes closed. */
   close(code: number | null, signal: NodeJS.Signals | null): void;
 }
@@ -43,7 +47,7 @@ export function startProgram(request: ProgramRequest, listeners: ProgramListener
   listening.set(id, listeners);
   // The engine waits for the helper's reports only while one of its programs runs.
   if (listening.size === 1) refChannel(channel, true);
-  send(channel, { type: 'spawn', id, ...request });
+  send(channel, { type: 'spawn', id, ...request, reportExit: listeners.exit !== undefined });
   return {
     signalGroup: (signal) => {
       if (listening.has(id)) send(channel, { type: 'signal', id, signal });
@@ -87,7 +91,10 @@ export function startProgramHere(request: ProgramRequest, listeners: ProgramList
   child.on('error', (error: NodeJS.ErrnoException) => {
     if (done()) listeners.error({ code: error.code, message: error.message });
   });
-  child.on('exit', (code, signal) => listening.get(id)?.exit(code, signal));
+  child.on('exit', (code, signal) => {
+    if (process.platform !== 'win32') signalGroupOf(child, 'SIGKILL');
+    listening.get(id)?.exit?.(code, signal);
+  });
   child.on('close', (code, signal) => {
     if (done()) listeners.close(code, signal);
   });
@@ -181,7 +188,7 @@ function deliver(report: SpawnerReport): void {
       listeners.error({ code: report.code, message: report.message });
       return;
     case 'exit':
-      listeners.exit(report.code, report.signal);
+      listeners.exit?.(report.code, report.signal);
       return;
     case 'close':
       forget(report.id);

@@ -50,7 +50,11 @@ export function spawnerHelperMain(childProcess: typeof ChildProcesses, helper: N
         running.delete(id);
         send({ type: 'error', id, code: error.code, message: error.message });
       });
-      child.on('exit', (code, signal) => send({ type: 'exit', id, code, signal }));
+      child.on('exit', (code, signal) => {
+        // Whatever the program left running in its group ends with it (and lets go of its pipes).
+        if (helper.platform !== 'win32' && child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+        if (message.reportExit) send({ type: 'exit', id, code, signal });
+      });
       child.on('close', (code, signal) => {
         running.delete(id);
         send({ type: 'close', id, code, signal });
@@ -69,7 +73,16 @@ export function spawnerHelperMain(childProcess: typeof ChildProcesses, helper: N
 
 /** What the engine asks of the helper. */
 export type SpawnerRequest =
-  | { type: 'spawn'; id: number; file: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }
+  | {
+      type: 'spawn';
+      id: number;
+      file: string;
+      args: string[];
+      cwd: string;
+      env: NodeJS.ProcessEnv;
+      /** Whether the engine listens for the exit (before the pipes close); the close is always reported. */
+      reportExit: boolean;
+    }
   | { type: 'signal'; id: number; signal: NodeJS.Signals }
   /** The engine no longer waits for the program's pipes to close: stop reading them. */
   | { type: 'release'; id: number };
