@@ -161,19 +161,25 @@ const range = (values: number[], digits = 0) =>
 async function cliOrgRows(child: string): Promise<BenchRow[]> {
   const ours: TickCost[] = [];
   const theirs: TickCost[] = [];
-  for (let rep = 0; rep < REPS; rep += 1) {
-    // Alternating which engine goes first, each on a fresh copy of the same org.
-    const order = rep % 2 === 0 ? ['ours', 'lemming'] : ['lemming', 'ours'];
-    for (const engine of order) {
-      if (engine === 'lemming' && !checkout) continue;
-      const org = cliOrg();
-      try {
+  // Removed only after the last repetition: on ext4, a file created within a minute or so of thousands
+  // being deleted costs ~0.5–0.8 ms of kernel time (the inode allocator skips recently freed inodes, see
+  // find_inode_bit and recently_deleted in perf), which both engines pay once per message file. Removing
+  // each copy before the next run measured that cleanup, not the engines.
+  const orgs: string[] = [];
+  try {
+    for (let rep = 0; rep < REPS; rep += 1) {
+      // Alternating which engine goes first, each on a fresh copy of the same org.
+      const order = rep % 2 === 0 ? ['ours', 'lemming'] : ['lemming', 'ours'];
+      for (const engine of order) {
+        if (engine === 'lemming' && !checkout) continue;
+        const org = cliOrg();
+        orgs.push(org);
         if (engine === 'ours') ours.push(await runOurs(child, org, WARM_UP_TICKS, CLI_TICKS));
         else theirs.push(await runLemming(org, WARM_UP_TICKS, CLI_TICKS));
-      } finally {
-        removeOrg(org);
       }
     }
+  } finally {
+    orgs.forEach(removeOrg);
   }
   const describe = (costs: TickCost[]) =>
     `wall ${median(costs.map((cost) => cost.wallMs)).toFixed(0)} ms (${range(costs.map((cost) => cost.wallMs))}), ` +

@@ -20,7 +20,7 @@ export async function explainSkills(context: OrgContext, agentName: string): Pro
   const agent = nameOf(found.value);
   const loaded = await loadSkills(context.orgPath, found.value.folder);
   if (loaded.skills.length === 0) return ok({ agent, skills: [], problems: loaded.problems });
-  const verdicts = await context.engine.explainTools(agent);
+  const verdicts = new Map((await context.engine.explainTools(agent)).map((verdict) => [verdict.name, verdict]));
   return ok({
     agent,
     skills: loaded.skills.map((skill) => ({
@@ -28,7 +28,7 @@ export async function explainSkills(context: OrgContext, agentName: string): Pro
       file: skill.file,
       description: skill.description,
       dispatch: skill.dispatch,
-      usability: skillUsability(skill, verdicts),
+      usability: skillUsability(skill, (tool) => verdicts.get(tool)),
     })),
     problems: loaded.problems,
   });

@@ -140,7 +140,7 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     nativeTools: model.provider.nativeTools,
     cliMode: model.key.startsWith('cli-'),
     skills: skillsPrompt(input.skills, {
-      usability: new Map(input.skills.map((skill) => [skill.name, skillUsability(skill, tools.verdicts)])),
+      usability: new Map(input.skills.map((skill) => [skill.name, skillUsability(skill, (tool) => tools.verdict(tool))])),
     }),
   });
   turn.shownInbox();

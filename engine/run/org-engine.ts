@@ -370,6 +370,8 @@ export class OrgEngine {
     this.warnOfInvalidResumes(invalid, tick);
     const report: TickReport = { tick, turns: [] };
     const committed = this.committedTurns(tick);
+    // Every turn tells its agent who is in the org: one list a tick, not one per turn.
+    const org = agents.map(({ resume }) => ({ name: resume.name, title: resume.title }));
     // Each committed turn's files are written while the next turns commit; all are on disk before the tick ends.
     const fileWrites: Promise<void>[] = [];
     for (const group of groupByFirePoint(
@@ -384,7 +386,7 @@ export class OrgEngine {
       const horizon = this.messages.latestSeq();
       // Turns run concurrently but commit in LeMMing's order, each as soon as it and those before it are done.
       const staged = startWithConcurrency(pendingAgents, this.turnLimits(pendingAgents, models), (agent) =>
-        this.stageTurn(agent, tick, runId, horizon, models, credits, { policy, restApis }, agents, signal),
+        this.stageTurn(agent, tick, runId, horizon, models, credits, { policy, restApis }, org, signal),
       );
       for await (const turns of inReadyRuns(staged, TURN_COMMIT_GATHER_MS)) {
         fileWrites.push(...this.commitTurns(turns));
@@ -650,10 +652,11 @@ export class OrgEngine {
   }
 
   /**
-   * The org's and the agent's composed YAML tools, ready to run through the SSRF-safe primitive with
-   * the org's network settings; a file that does not load is left out (its problems are the connectors' to show).
+   * The org's and the agent's composed YAML tools and the org's REST API connectors (`restApis`, read
+   * once a tick by `runTick`; read here when not given), ready to run through the SSRF-safe primitive
+   * with the org's network settings; a file that does not load is left out (its problems are the
+   * connectors' to show).
    */
-  /** An agent's composed tools and the org's REST API connectors (read once a tick by `runTick`, else now). */
   private async composedEntries(
     agent: LoadedAgent,
     policy: OrgPolicy,
@@ -741,7 +744,7 @@ export class OrgEngine {
     models: Map<string, ModelEntry | string>,
     credits: CreditsFile,
     { policy, restApis }: { policy: OrgPolicy; restApis: RestApi[] },
-    agents: LoadedAgent[],
+    org: readonly { name: string; title: string }[],
     signal: AbortSignal | undefined,
   ): Promise<StagedTurn> {
     const name = agent.resume.name;
@@ -777,7 +780,7 @@ export class OrgEngine {
         redact: (result) => this.secrets.redactValue(result),
         ...(approvals ? { approvals } : {}),
       }),
-      agents: agents.map(({ resume }) => ({ name: resume.name, title: resume.title })),
+      agents: org,
       limits: this.limits,
       clock: this.clock,
       ...(signal ? { signal } : {}),

@@ -139,7 +139,7 @@ function messageLine(message: StoredMessage): string {
     Array.isArray(entry.recipients) && entry.recipients.length > 0
       ? ` to ${entry.recipients.join(', ')}`
       : '';
-  return `[tick ${message.tick ?? '?'}${createdAt ? ` ${createdAt}` : ''}] From ${message.sender}${to} (${String(entry.kind ?? 'message')}): ${messageText(message)}`;
+  return `[tick ${message.tick ?? '?'}${createdAt ? ` ${createdAt}` : ''}] From ${message.sender}${to} (${String(entry.kind ?? 'message')}): ${payloadText(entry.payload)}`;
 }
 
 /** The entry's `payload.text`, or its payload as JSON, as LeMMing shows it. */

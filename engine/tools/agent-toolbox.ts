@@ -9,7 +9,7 @@ import { isWithin } from '../sandbox/sandbox-layout';
 import { askApproval, denialText, type ApprovalGateOptions } from './approval-gate';
 import { approvalNeed, writeApprovalReason } from './approval-rule';
 import type { AgentTools, ToolTurnContext } from './agent-tools';
-import { resolveTools, type ToolVerdict } from './policy-resolver';
+import { judgeTools, withFix, type ToolAvailability } from './policy-resolver';
 import type { CatalogEntry } from './tool-catalog';
 import { toolFailure, type ToolResult } from './tool-result';
 import type { ToolContext } from './tool-spec';
@@ -34,7 +34,7 @@ interface CurrentCall {
 }
 
 /** Why a verdict refuses a tool, as one sentence: its first failing layer. */
-export function refusalOf(verdict: ToolVerdict): string {
+export function refusalOf(verdict: Pick<ToolAvailability, 'layers'>): string {
   return verdict.layers.find((layer) => !layer.passed)?.reason ?? 'not available';
 }
 
@@ -45,16 +45,16 @@ export function refusalOf(verdict: ToolVerdict): string {
 export function agentToolbox(options: ToolboxOptions) {
   return (context: ToolTurnContext): AgentTools => {
     const catalog = options.catalog(context);
-    const verdicts = resolveTools({
-      resume: context.resume,
-      policy: options.policy,
-      catalog,
-      credits: options.credits,
-    });
+    const input = { resume: context.resume, policy: options.policy, catalog, credits: options.credits };
+    const verdicts = judgeTools(input);
     const available = new Map(
       catalog.filter((_, index) => verdicts[index]!.available).map((entry) => [entry.spec.name, entry]),
     );
-    const verdictOf = new Map(verdicts.map((verdict) => [verdict.name, verdict]));
+    const indexOf = new Map(verdicts.map((verdict, index) => [verdict.name, index]));
+    const verdictOf = (name: string) => {
+      const index = indexOf.get(name);
+      return index === undefined ? undefined : verdicts[index]!;
+    };
     let sandbox: AgentSandbox | null = null;
     let current: CurrentCall | null = null;
     const gate = options.approvals;
@@ -101,11 +101,14 @@ export function agentToolbox(options: ToolboxOptions) {
 
     return {
       definitions: [...available.values()].map((entry) => entry.spec.definition),
-      verdicts,
+      verdict(name) {
+        const index = indexOf.get(name);
+        return index === undefined ? undefined : withFix(verdicts[index]!, catalog[index]!, input);
+      },
       async call(name, args): Promise<ToolResult> {
         const entry = available.get(name);
         if (!entry) {
-          const verdict = verdictOf.get(name);
+          const verdict = verdictOf(name);
           return toolFailure(
             verdict
               ? `Tool '${name}' not permitted for ${context.resume.name}: ${refusalOf(verdict)}`

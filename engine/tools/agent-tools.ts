@@ -29,8 +29,8 @@ export interface ToolTurnContext {
 /** The tools one agent has in one turn: what the model is told, and how a call is carried out. */
 export interface AgentTools {
   definitions: ToolDefinition[];
-  /** The policy resolver's verdict on every tool the agent could have (for skills and explanations). */
-  verdicts: readonly ToolVerdict[];
+  /** The policy resolver's verdict on a tool the agent could have, with its fix (for skills), or undefined. */
+  verdict(name: string): ToolVerdict | undefined;
   /** Never throws: an unknown, forbidden or failing call is a failed result. */
   call(name: string, args: unknown): Promise<ToolResult>;
 }

@@ -25,22 +25,37 @@ export interface PolicyInput {
  * against it again.
  */
 export function resolveTools(input: PolicyInput): ToolVerdict[] {
+  return judgeTools(input).map((verdict, index) => withFix(verdict, input.catalog[index]!, input));
+}
+
+/** A verdict without its fix: what a turn needs for every tool, where a fix is needed only for a few. */
+export type ToolAvailability = Omit<ToolVerdict, 'fix'>;
+
+/**
+ * Every tool's verdict without the fix (one pass of the layers per tool). Finding a fix runs the
+ * resolver again for each changed layer, so a turn asks for it only when it tells someone why.
+ */
+export function judgeTools(input: PolicyInput): ToolAvailability[] {
   return input.catalog.map((entry) => {
     const layers = judge(entry, input);
-    const available = layers.every((layer) => layer.passed);
     return {
       name: entry.spec.name,
       kind: entry.spec.kind,
       title: entry.spec.title,
-      available,
+      available: layers.every((layer) => layer.passed),
       layers,
-      fix: available ? null : findFix(entry, input),
       ...(entry.readiness.ready && entry.readiness.note ? { note: entry.readiness.note } : {}),
       ...(entry.readiness.ready && entry.readiness.plainNote ? { plainNote: entry.readiness.plainNote } : {}),
       ...(entry.spec.annotations ? { annotations: entry.spec.annotations } : {}),
       ...(entry.spec.endsIn ? { endsIn: entry.spec.endsIn } : {}),
     };
   });
+}
+
+/** The whole verdict on `entry` (one of `input.catalog`), given its availability from `judgeTools`. */
+export function withFix(verdict: ToolAvailability, entry: CatalogEntry, input: PolicyInput): ToolVerdict {
+  const { name, kind, title, available, layers, ...rest } = verdict;
+  return { name, kind, title, available, layers, fix: available ? null : findFix(entry, input), ...rest };
 }
 
 function judge(entry: CatalogEntry, input: PolicyInput): LayerVerdict[] {

@@ -7,7 +7,7 @@ import { type Resume } from '../../org/resume-schema';
 import { TurnMemory } from '../../memory/turn-memory';
 import { agentToolbox } from '../agent-toolbox';
 import { memoryReadTool, memoryWriteTool } from '../lemming-core-tools';
-import { resolveTools } from '../policy-resolver';
+import { resolveTools, type ToolVerdict } from '../policy-resolver';
 import { TOOL_GROUPS, type CatalogEntry } from '../tool-catalog';
 import { toolSuccess } from '../tool-result';
 import type { ToolSpec } from '../tool-spec';
@@ -17,6 +17,10 @@ import { dispatchSkill, skillToolArguments, skillUsability } from './skill-usabi
 import { parsedResume } from '../../run/test-support/temp-org';
 
 const made: string[] = [];
+
+/** The lookup skillUsability takes, over a list of verdicts. */
+const verdictIn = (verdicts: readonly ToolVerdict[]) => (tool: string) =>
+  verdicts.find((verdict) => verdict.name === tool);
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -69,7 +73,7 @@ describe('whether a skill can be used', () => {
   const remember = skill('remember', 'command-dispatch: tool\ncommand-tool: memory_write\n');
 
   it('a skill that only instructs always can', () => {
-    expect(skillUsability(skill('style-guide'), [])).toEqual({ usable: true });
+    expect(skillUsability(skill('style-guide'), verdictIn([]))).toEqual({ usable: true });
   });
 
   it('a dispatching skill can when the resolver makes its tool available', () => {
@@ -79,7 +83,7 @@ describe('whether a skill can be used', () => {
       catalog,
       credits: 10,
     });
-    expect(skillUsability(remember, verdicts)).toEqual({ usable: true });
+    expect(skillUsability(remember, verdictIn(verdicts))).toEqual({ usable: true });
   });
 
   it("cannot when the tool is refused, with the resolver's reason and fix", () => {
@@ -89,7 +93,7 @@ describe('whether a skill can be used', () => {
       catalog,
       credits: 10,
     });
-    expect(skillUsability(remember, verdicts)).toEqual({
+    expect(skillUsability(remember, verdictIn(verdicts))).toEqual({
       usable: false,
       reason:
         'it runs the tool "memory_write", which is not available: its resume does not grant it (add "memory_write" to permissions.tools)',
@@ -101,7 +105,7 @@ describe('whether a skill can be used', () => {
       catalog,
       credits: 10,
     });
-    expect(skillUsability(remember, denied)).toMatchObject({
+    expect(skillUsability(remember, verdictIn(denied))).toMatchObject({
       usable: false,
       reason: expect.stringMatching(/the org denies it/),
     });
@@ -109,7 +113,7 @@ describe('whether a skill can be used', () => {
 
   it('cannot when the tool does not exist, and no setting fixes that', () => {
     expect(
-      skillUsability(skill('paint', 'command-dispatch: tool\ncommand-tool: generate_image\n'), []),
+      skillUsability(skill('paint', 'command-dispatch: tool\ncommand-tool: generate_image\n'), verdictIn([])),
     ).toEqual({
       usable: false,
       reason: 'it runs the tool "generate_image", which does not exist in this org',

@@ -7,14 +7,17 @@ import type { Skill } from './skill';
 export type SkillUsability = { usable: true } | { usable: false; reason: string; fix: string | null };
 
 /**
- * Whether an agent can use a skill, from the policy resolver's verdicts for that agent: a skill that
- * only instructs always can; one that runs a tool can when, and only when, that tool is available,
- * so dispatch never gets around the policy (OpenClaw #75124).
+ * Whether an agent can use a skill, from the policy resolver's verdict for that agent on the skill's
+ * tool (`verdictOf`): a skill that only instructs always can; one that runs a tool can when, and only
+ * when, that tool is available, so dispatch never gets around the policy (OpenClaw #75124).
  */
-export function skillUsability(skill: Skill, verdicts: readonly ToolVerdict[]): SkillUsability {
+export function skillUsability(
+  skill: Skill,
+  verdictOf: (tool: string) => ToolVerdict | undefined,
+): SkillUsability {
   if (!skill.dispatch) return { usable: true };
   const tool = skill.dispatch.tool;
-  const verdict = verdicts.find((candidate) => candidate.name === tool);
+  const verdict = verdictOf(tool);
   if (!verdict)
     return {
       usable: false,
