@@ -20,7 +20,9 @@ export async function explainSkills(context: OrgContext, agentName: string): Pro
   const agent = nameOf(found.value);
   const loaded = await loadSkills(context.orgPath, found.value.folder);
   if (loaded.skills.length === 0) return ok({ agent, skills: [], problems: loaded.problems });
-  const verdicts = new Map((await context.engine.explainTools(agent)).map((verdict) => [verdict.name, verdict]));
+  const verdicts = new Map(
+    (await context.engine.explainTools(agent)).map((verdict) => [verdict.name, verdict]),
+  );
   return ok({
     agent,
     skills: loaded.skills.map((skill) => ({

@@ -66,7 +66,7 @@ export class OrgRunLock {
     } catch (error) {
       db.close();
       if (!isBusy(error)) throw error;
-      const holder = readHolder(orgPath);
+      const holder = holderOnceWritten(orgPath);
       return { ok: false, error: { holder, message: heldMessage(holder) } };
     }
     const staleHolder = readHolder(orgPath);
@@ -138,6 +138,21 @@ export function heldMessage(holder: RunLockHolder | null): string {
   if (!holder || holder.pid === 0)
     return 'This org is being run by another program; try again when it has stopped.';
   return `This org is being run by another program: ${holder.program} (pid ${holder.pid} on ${holder.host}, since ${holder.since}). Try again when it has stopped.`;
+}
+
+/**
+ * The holder, read by a program that was just refused the lock. The holder writes its file right after
+ * it takes the lock, and SQLite refuses at once (without waiting) when two programs ask at the same
+ * moment, so the file may not be there yet: it is read again for up to TAKE_WAIT_MS.
+ */
+function holderOnceWritten(orgPath: string): RunLockHolder | null {
+  const deadline = Date.now() + TAKE_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    const holder = readHolder(orgPath);
+    if (holder || Date.now() >= deadline) return holder;
+    Atomics.wait(pause, 0, 0, 10);
+  }
 }
 
 function readHolder(orgPath: string): RunLockHolder | null {

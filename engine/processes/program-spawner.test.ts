@@ -54,7 +54,12 @@ describe.skipIf(process.platform === 'win32')(
         const heard = await new Promise<string>((resolve) => {
           let stdout = '';
           start(
-            { file: '/bin/sh', args: ['-c', 'sleep 30 & echo $!'], cwd: '/', env: { PATH: process.env.PATH } },
+            {
+              file: '/bin/sh',
+              args: ['-c', 'sleep 30 & echo $!'],
+              cwd: '/',
+              env: { PATH: process.env.PATH },
+            },
             {
               stdout: (chunk) => (stdout += chunk.toString()),
               stderr: () => undefined,

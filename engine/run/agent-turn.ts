@@ -140,7 +140,9 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     nativeTools: model.provider.nativeTools,
     cliMode: model.key.startsWith('cli-'),
     skills: skillsPrompt(input.skills, {
-      usability: new Map(input.skills.map((skill) => [skill.name, skillUsability(skill, (tool) => tools.verdict(tool))])),
+      usability: new Map(
+        input.skills.map((skill) => [skill.name, skillUsability(skill, (tool) => tools.verdict(tool))]),
+      ),
     }),
   });
   turn.shownInbox();
