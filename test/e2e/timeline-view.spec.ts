@@ -174,10 +174,10 @@ test('the live tail follows at the newest end and counts new events when the use
   const { page } = lemming;
   // Another program writes to the org's timeline file over its own connection, as `lemming run` would;
   // the app notices the file grew on its own (it looks about once a second while it is not running).
-  const append = (texts: string[]) => {
+  const append = (texts: string[], agent = 'alice') => {
     const other = openTimeline(join(org, '.lemming', 'timeline.sqlite'));
     if (!other.ok) throw new Error(other.error.message);
-    other.timeline.appendMany(texts.map((text) => ({ kind: 'note', agent: 'alice', tick: 99, text })));
+    other.timeline.appendMany(texts.map((text) => ({ kind: 'note', agent, tick: 99, text })));
     other.timeline.close();
   };
 
@@ -190,6 +190,12 @@ test('the live tail follows at the newest end and counts new events when the use
   await expect(list.locator('.timeline-row[data-seq="599"]')).toBeFocused();
   append(['first live note']);
   await expect(list.locator('.timeline-row').first()).toContainText('first live note', { timeout: 10_000 });
+  // An agent whose first event comes right after the filter lists were read, with nothing after it,
+  // still reaches the Agent list (the lists are read at most every 2 s, and once after a burst).
+  append(['a newcomer speaks'], 'zed');
+  await expect(page.getByRole('combobox', { name: 'Agent' }).locator('option[value="zed"]')).toHaveCount(1, {
+    timeout: 10_000,
+  });
 
   await page.getByTestId('timeline-scroll').evaluate((element) => element.scrollTo({ top: 3000 }));
   await page.waitForTimeout(200);

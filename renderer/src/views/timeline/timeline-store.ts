@@ -81,9 +81,13 @@ interface TimelineStore {
   leave(): void;
 }
 
-/** The filter lists learn new kinds and agents at most this often while events stream in. */
+/**
+ * The filter lists learn new kinds and agents at most this often while events stream in, and once more
+ * after the last events of a burst (so an agent whose events came just after a refresh is not missed).
+ */
 const FACETS_REFRESH_MS = 2000;
 let facetsReadAt = 0;
+let facetsRefreshLater: ReturnType<typeof setTimeout> | null = null;
 
 /** Bumped on every reload, so pages of an older filter that arrive late are dropped. */
 let generation = 0;
@@ -135,6 +139,8 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     },
 
     async refreshFacets() {
+      if (facetsRefreshLater !== null) clearTimeout(facetsRefreshLater);
+      facetsRefreshLater = null;
       facetsReadAt = Date.now();
       const facets = await lemming().timeline.facets();
       if (facets.ok)
@@ -208,7 +214,10 @@ export const useTimeline = create<TimelineStore>((set, get) => {
       const before = get().latestSeq;
       if (lastSeq <= before || get().reloading) return;
       set({ latestSeq: lastSeq });
-      if (Date.now() - facetsReadAt > FACETS_REFRESH_MS) void get().refreshFacets();
+      const sinceFacets = Date.now() - facetsReadAt;
+      if (sinceFacets > FACETS_REFRESH_MS) void get().refreshFacets();
+      else
+        facetsRefreshLater ??= setTimeout(() => void get().refreshFacets(), FACETS_REFRESH_MS - sinceFacets);
       // At the newest end, the new rows are read too; elsewhere only how many matching events arrived.
       const following = get().window.atNewest;
       const mine = generation;
@@ -302,6 +311,8 @@ export const useTimeline = create<TimelineStore>((set, get) => {
 
     leave() {
       generation++;
+      if (facetsRefreshLater !== null) clearTimeout(facetsRefreshLater);
+      facetsRefreshLater = null;
       set({
         window: EMPTY_WINDOW,
         total: 0,
