@@ -127,7 +127,7 @@ export function runLockHolder(orgPath: string): RunLockHolder | null {
     return null;
   } catch (error) {
     if (!isBusy(error)) throw error;
-    return readHolder(orgPath) ?? { pid: 0, host: '', since: '', program: 'another program' };
+    return holderOnceWritten(orgPath) ?? { pid: 0, host: '', since: '', program: 'another program' };
   } finally {
     db.close();
   }
@@ -141,9 +141,9 @@ export function heldMessage(holder: RunLockHolder | null): string {
 }
 
 /**
- * The holder, read by a program that was just refused the lock. The holder writes its file right after
- * it takes the lock, and SQLite refuses at once (without waiting) when two programs ask at the same
- * moment, so the file may not be there yet: it is read again for up to TAKE_WAIT_MS.
+ * The holder, read by a program that just found the lock held. The holder writes its file right after
+ * it takes the lock, so a program that looks (or is refused) at that moment may find no file yet: it is
+ * read again for up to TAKE_WAIT_MS.
  */
 function holderOnceWritten(orgPath: string): RunLockHolder | null {
   const deadline = Date.now() + TAKE_WAIT_MS;
