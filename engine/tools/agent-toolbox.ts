@@ -50,11 +50,9 @@ export function agentToolbox(options: ToolboxOptions) {
     const available = new Map(
       catalog.filter((_, index) => verdicts[index]!.available).map((entry) => [entry.spec.name, entry]),
     );
-    const indexOf = new Map(verdicts.map((verdict, index) => [verdict.name, index]));
-    const verdictOf = (name: string) => {
-      const index = indexOf.get(name);
-      return index === undefined ? undefined : verdicts[index]!;
-    };
+    const judged = new Map(
+      verdicts.map((verdict, index) => [verdict.name, { verdict, entry: catalog[index]! }]),
+    );
     let sandbox: AgentSandbox | null = null;
     let current: CurrentCall | null = null;
     const gate = options.approvals;
@@ -102,13 +100,13 @@ export function agentToolbox(options: ToolboxOptions) {
     return {
       definitions: [...available.values()].map((entry) => entry.spec.definition),
       verdict(name) {
-        const index = indexOf.get(name);
-        return index === undefined ? undefined : withFix(verdicts[index]!, catalog[index]!, input);
+        const tool = judged.get(name);
+        return tool && withFix(tool.verdict, tool.entry, input);
       },
       async call(name, args): Promise<ToolResult> {
         const entry = available.get(name);
         if (!entry) {
-          const verdict = verdictOf(name);
+          const verdict = judged.get(name)?.verdict;
           return toolFailure(
             verdict
               ? `Tool '${name}' not permitted for ${context.resume.name}: ${refusalOf(verdict)}`

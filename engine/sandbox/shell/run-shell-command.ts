@@ -105,7 +105,8 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
         error: (error) => settle({ ok: false, error: `could not start ${file}: ${error.message}` }),
         exit: (code, signal) => {
           exit = { code, signal };
-          // The spawner has ended the rest of the group. A process that left the group can still hold the pipes open: stop waiting for them.
+          // The spawner has ended the rest of the group. A process that left the group can still hold
+          // the pipes open: stop waiting for them.
           graceTimer = setTimeout(finish, PIPE_GRACE_MS);
         },
         close: finish,

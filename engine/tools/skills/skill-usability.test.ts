@@ -17,13 +17,13 @@ import { dispatchSkill, skillToolArguments, skillUsability } from './skill-usabi
 import { parsedResume } from '../../run/test-support/temp-org';
 
 const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 /** The lookup skillUsability takes, over a list of verdicts. */
 const verdictIn = (verdicts: readonly ToolVerdict[]) => (tool: string) =>
   verdicts.find((verdict) => verdict.name === tool);
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 function skill(name: string, frontmatter = ''): Skill {
   const read = parseSkillFile(`---\nname: ${name}\ndescription: ${name}\n${frontmatter}---\n`, {

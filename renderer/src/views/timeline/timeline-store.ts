@@ -89,6 +89,11 @@ const FACETS_REFRESH_MS = 2000;
 let facetsReadAt = 0;
 let facetsRefreshLater: ReturnType<typeof setTimeout> | null = null;
 
+function cancelLaterFacetsRefresh(): void {
+  if (facetsRefreshLater !== null) clearTimeout(facetsRefreshLater);
+  facetsRefreshLater = null;
+}
+
 /** Bumped on every reload, so pages of an older filter that arrive late are dropped. */
 let generation = 0;
 
@@ -139,8 +144,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     },
 
     async refreshFacets() {
-      if (facetsRefreshLater !== null) clearTimeout(facetsRefreshLater);
-      facetsRefreshLater = null;
+      cancelLaterFacetsRefresh();
       facetsReadAt = Date.now();
       const facets = await lemming().timeline.facets();
       if (facets.ok)
@@ -311,8 +315,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
 
     leave() {
       generation++;
-      if (facetsRefreshLater !== null) clearTimeout(facetsRefreshLater);
-      facetsRefreshLater = null;
+      cancelLaterFacetsRefresh();
       set({
         window: EMPTY_WINDOW,
         total: 0,
