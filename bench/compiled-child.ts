@@ -25,7 +25,7 @@ export async function compileBenchChild(entry: string): Promise<string> {
     target: 'node24',
     external: ['better-sqlite3'],
     banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      js: "import { createRequire as __lemmingCreateRequire } from 'node:module'; const require = __lemmingCreateRequire(import.meta.url);",
     },
     logLevel: 'warning',
   });

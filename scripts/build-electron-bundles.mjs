@@ -13,9 +13,16 @@ const shared = {
   logLevel: 'info',
 };
 
+// The engine finds files beside its own module (import.meta.url), which a CommonJS bundle has as __filename.
+const importMetaUrl = {
+  define: { 'import.meta.url': '__lemmingImportMetaUrl' },
+  banner: { js: "var __lemmingImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
 const bundles = [
   {
     ...shared,
+    ...importMetaUrl,
     entryPoints: ['main/index.ts'],
     outfile: 'out/main/index.cjs',
     // better-sqlite3 loads its native addon at run time; electron is provided by the runtime.
@@ -23,6 +30,7 @@ const bundles = [
   },
   {
     ...shared,
+    ...importMetaUrl,
     // The engine thread main starts (main/engine-host/engine-thread.ts).
     entryPoints: ['main/engine-host/engine-worker.ts'],
     outfile: 'out/main/engine-worker.cjs',

@@ -1,17 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  type ChildRequest,
+  type StartedChild,
+  childStarterHere,
+  childStarterWithNode,
+  childStarterWithPosixSpawn,
+  programSpawnAddonPath,
+} from './child-starters';
 import { type SpawnerReport, type SpawnerRequest, spawnerHelperMain } from './spawner-helper';
 
 /**
  * Starts the engine's programs (`cli` models, shell commands) through the spawner helper
- * (`spawner-helper.ts`), one per engine process, started on first use: forks cost what the small helper
- * weighs, not what the engine weighs, and no program outlives the engine, even one killed by SIGKILL.
+ * (`spawner-helper.ts`), one per engine process, started on first use, so no program outlives the engine,
+ * even one killed by SIGKILL. The helper starts them with the compiled starter (posix_spawn) where it is
+ * built, else with Node's spawn, whose forks then cost what the small helper weighs, not the engine.
  */
-export interface ProgramRequest {
-  file: string;
-  args: string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-}
+export type ProgramRequest = ChildRequest;
 
 export interface ProgramListeners {
   stdout(chunk: Buffer): void;
@@ -66,51 +70,43 @@ export function runningProgramCount(): number {
 
 /**
  * Starts the program from this process, in its own process group, and ends every group still running
- * when this process (or thread) exits normally. Forks cost what this process weighs, and a SIGKILL of it
- * leaves the programs running: the helper exists to avoid both.
+ * when this process (or thread) exits normally. A SIGKILL of this process leaves the programs running,
+ * and where Node's spawn starts them its forks cost what this process weighs: the helper avoids both.
  */
 export function startProgramHere(request: ProgramRequest, listeners: ProgramListeners): RunningProgram {
-  const child = spawn(request.file, request.args, {
-    cwd: request.cwd,
-    env: request.env,
-    shell: false,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    windowsHide: true,
-    detached: process.platform !== 'win32',
-  });
   const id = nextId++;
   listening.set(id, listeners);
-  directGroups.add(child);
-  hookDirectExit();
   const done = () => {
     directGroups.delete(child);
     return listening.delete(id);
   };
-  child.stdout.on('data', (chunk: Buffer) => listening.get(id)?.stdout(chunk));
-  child.stderr.on('data', (chunk: Buffer) => listening.get(id)?.stderr(chunk));
-  child.on('error', (error: NodeJS.ErrnoException) => {
-    if (done()) listeners.error({ code: error.code, message: error.message });
+  const child = childStarterHere()(request, {
+    stdout: (chunk) => listening.get(id)?.stdout(chunk),
+    stderr: (chunk) => listening.get(id)?.stderr(chunk),
+    error: (code, message) => {
+      if (done()) listeners.error({ code, message });
+    },
+    exit: (code, signal) => {
+      if (process.platform !== 'win32') signalGroupOf(child, 'SIGKILL');
+      listening.get(id)?.exit?.(code, signal);
+    },
+    close: (code, signal) => {
+      if (done()) listeners.close(code, signal);
+    },
   });
-  child.on('exit', (code, signal) => {
-    if (process.platform !== 'win32') signalGroupOf(child, 'SIGKILL');
-    listening.get(id)?.exit?.(code, signal);
-  });
-  child.on('close', (code, signal) => {
-    if (done()) listeners.close(code, signal);
-  });
+  directGroups.add(child);
+  hookDirectExit();
   return {
     signalGroup: (signal) => {
       if (directGroups.has(child)) signalGroupOf(child, signal);
     },
     release: () => {
-      if (!done()) return;
-      child.stdout.destroy();
-      child.stderr.destroy();
+      if (done()) child.stopReading();
     },
   };
 }
 
-const directGroups = new Set<ChildProcess>();
+const directGroups = new Set<StartedChild>();
 let directExitHooked = false;
 function hookDirectExit(): void {
   if (directExitHooked) return;
@@ -120,7 +116,7 @@ function hookDirectExit(): void {
   });
 }
 
-function signalGroupOf(child: ChildProcess, signal: NodeJS.Signals): void {
+function signalGroupOf(child: StartedChild, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
     process.kill(process.platform === 'win32' ? child.pid : -child.pid, signal);
@@ -147,8 +143,7 @@ function helperProcess(): ChildProcess {
       '--single-threaded',
       '--max-semi-space-size=1',
       '-e',
-      // `__name` is the helper esbuild's keepNames (tsx, some bundles) writes into a function's text.
-      `var __name = (f) => f; (${spawnerHelperMain.toString()})(require('node:child_process'), process)`,
+      helperSource(programSpawnAddonPath()),
     ],
     {
       // The helper needs nothing of the engine's environment: every program gets its own.
@@ -171,6 +166,20 @@ function helperProcess(): ChildProcess {
   });
   helper = started;
   return started;
+}
+
+/** The helper's program: the starter it uses, then its main function (spawner-helper.ts). */
+function helperSource(addonPath: string | null): string {
+  const withNode = `(${childStarterWithNode.toString()})(require('node:child_process'), process.platform)`;
+  const withPosixSpawn = `(${childStarterWithPosixSpawn.toString()})(require(${JSON.stringify(addonPath)}), require('node:net'), require('node:util'), require('node:os').constants.signals)`;
+  // `__name` is the helper esbuild's keepNames (tsx, some bundles) writes into a function's text.
+  const prelude = 'var __name = (f) => f; var startChild;';
+  const warning = `the program starter at ${addonPath} did not load, so Node's spawn starts programs: `;
+  const chooseStarter =
+    addonPath === null
+      ? `startChild = ${withNode};`
+      : `try { startChild = ${withPosixSpawn}; } catch (error) { process.emitWarning(${JSON.stringify(warning)} + error); startChild = ${withNode}; }`;
+  return `${prelude} ${chooseStarter} (${spawnerHelperMain.toString()})(startChild, process)`;
 }
 
 function deliver(report: SpawnerReport): void {

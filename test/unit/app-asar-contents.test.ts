@@ -8,6 +8,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import type * as ElectronBuilder from 'electron-builder';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { programSpawnAddonPath } from '../../engine/processes/child-starters';
 import { openSqlite } from '../../engine/timeline/sqlite';
 
 const require = createRequire(import.meta.url);
@@ -88,6 +89,8 @@ describe('what electron-builder puts in app.asar', () => {
       /^\/package\.json$/,
       /^\/out(\/(main|preload)(\/index\.cjs)?)?$/,
       /^\/out\/main\/engine-worker\.cjs$/,
+      // The program starter, built on Linux only (scripts/build-native.mjs).
+      /^\/out\/native(\/program-spawn\.node)?$/,
       /^\/out\/renderer(\/.*)?$/,
       /^\/node_modules(\/better-sqlite3(\/package\.json|\/lib(\/.*)?)?)?$/,
       new RegExp(`^/node_modules/better-sqlite3/prebuilds(/${process.platform}-${process.arch}\\.node)?$`),
@@ -122,6 +125,16 @@ describe('what electron-builder puts in app.asar', () => {
     expect(statFile(asar, binary)).toMatchObject({ unpacked: true });
     expect(sha256(join(`${asar}.unpacked`, binary))).toBe(sha256(join(repoRoot, binary)));
   });
+
+  it.skipIf(programSpawnAddonPath() === null)(
+    'unpacks the program starter the tests load, byte for byte, where the engine looks for it',
+    () => {
+      const starter = 'out/native/program-spawn.node';
+      expect(programSpawnAddonPath()).toBe(join(repoRoot, starter));
+      expect(statFile(asar, starter)).toMatchObject({ unpacked: true });
+      expect(sha256(join(`${asar}.unpacked`, starter))).toBe(sha256(join(repoRoot, starter)));
+    },
+  );
 
   it('writes the GitHub Releases feed electron-updater reads', () => {
     const feed = YAML.parse(readFileSync(join(resources, 'app-update.yml'), 'utf8'));

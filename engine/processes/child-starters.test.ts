@@ -1,0 +1,178 @@
+import * as childProcess from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as net from 'node:net';
+import { constants, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as util from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  type ChildRequest,
+  type ProgramSpawnAddon,
+  type StartChild,
+  childStarterWithNode,
+  childStarterWithPosixSpawn,
+  programSpawnAddonPath,
+} from './child-starters';
+import { startProgram } from './program-spawner';
+
+interface Heard {
+  stdout: string;
+  stderr: string;
+  exit?: [number | null, string | null];
+  close?: [number | null, string | null];
+  error?: string;
+}
+
+/** Runs a program to its end and tells what it reported, in the order it reported it. */
+function run(start: StartChild, request: Partial<ChildRequest> & { file: string }) {
+  return new Promise<Heard & { order: string[] }>((resolve) => {
+    const heard: Heard & { order: string[] } = { stdout: '', stderr: '', order: [] };
+    start(
+      { args: [], cwd: '/', env: { PATH: process.env.PATH }, ...request },
+      {
+        stdout: (chunk) => (heard.stdout += chunk.toString()),
+        stderr: (chunk) => (heard.stderr += chunk.toString()),
+        error: (code) => {
+          heard.order.push('error');
+          resolve({ ...heard, error: code });
+        },
+        exit: (code, signal) => {
+          heard.order.push('exit');
+          heard.exit = [code, signal];
+        },
+        close: (code, signal) => {
+          heard.order.push('close');
+          resolve({ ...heard, close: [code, signal] });
+        },
+      },
+    );
+  });
+}
+
+const addonPath = programSpawnAddonPath();
+const starters: [string, StartChild][] = [
+  ['Node spawn', childStarterWithNode(childProcess, process.platform)],
+];
+if (addonPath !== null) {
+  const addon = createRequire(import.meta.url)(addonPath) as ProgramSpawnAddon;
+  starters.push(['posix_spawn', childStarterWithPosixSpawn(addon, net, util, constants.signals)]);
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'lemming-starters-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function script(name: string, text: string): string {
+  const file = join(scratch, name);
+  writeFileSync(file, text);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+describe.skipIf(process.platform !== 'linux')('the compiled program starter on Linux', () => {
+  it.skipIf(!process.env.CI)('is built (on CI, so the tests run the starter the installers ship)', () => {
+    expect(addonPath).toMatch(/program-spawn\.node$/);
+  });
+
+  it.skipIf(addonPath === null)('starts the spawner helper’s programs', async () => {
+    // The helper is the program's parent; the starter is a library the helper has loaded.
+    const parent = await new Promise<number>((resolve, reject) => {
+      let stdout = '';
+      startProgram(
+        { file: '/bin/sh', args: ['-c', 'echo $PPID'], cwd: '/', env: {} },
+        {
+          stdout: (chunk) => (stdout += chunk.toString()),
+          stderr: () => undefined,
+          error: (error) => reject(new Error(error.message)),
+          close: () => resolve(Number(stdout.trim())),
+        },
+      );
+    });
+    expect(readFileSync(`/proc/${parent}/maps`, 'utf8')).toContain('program-spawn.node');
+  });
+});
+
+// The programs are /bin/sh scripts, which Windows does not have.
+describe.skipIf(process.platform === 'win32')('starting a program', () => {
+  for (const [how, start] of starters) {
+    describe(how, () => {
+      it('reports its output, then its exit, then the close', async () => {
+        const heard = await run(start, { file: '/bin/sh', args: ['-c', 'echo out; echo err >&2; exit 3'] });
+        expect(heard).toEqual({
+          stdout: 'out\n',
+          stderr: 'err\n',
+          exit: [3, null],
+          close: [3, null],
+          order: ['exit', 'close'],
+        });
+      });
+
+      it('names the signal that ended it', async () => {
+        const heard = await run(start, { file: '/bin/sh', args: ['-c', 'kill -TERM $$'] });
+        expect(heard.exit).toEqual([null, 'SIGTERM']);
+        expect(heard.close).toEqual([null, 'SIGTERM']);
+      });
+
+      it('runs it in the folder, with exactly the environment, it is given', async () => {
+        const heard = await run(start, { file: '/usr/bin/env', cwd: scratch, env: { ONLY: 'this one' } });
+        expect(heard.stdout).toBe('ONLY=this one\n');
+        expect((await run(start, { file: '/bin/pwd', cwd: scratch })).stdout.trim()).toBe(scratch);
+      });
+
+      it('looks a bare name up in the PATH the program is given, not the one of this process', async () => {
+        script('only-in-scratch', '#!/bin/sh\necho found\n');
+        const heard = await run(start, { file: 'only-in-scratch', env: { PATH: `/nonexistent:${scratch}` } });
+        expect(heard.stdout).toBe('found\n');
+        expect((await run(start, { file: 'only-in-scratch' })).error).toBe('ENOENT');
+      });
+
+      it('is an error with its code when the program is missing, with no exit or close', async () => {
+        const heard = await run(start, { file: '/no/such/program' });
+        expect(heard.error).toBe('ENOENT');
+        expect(heard.order).toEqual(['error']);
+      });
+
+      it('runs a script without a #! line with /bin/sh, as execvp does', async () => {
+        const file = script('no-interpreter-line', 'echo "ran by sh"\n');
+        expect((await run(start, { file })).stdout).toBe('ran by sh\n');
+      });
+
+      it('gives it no input, default signal handling (SIGPIPE too) and no blocked signals', async () => {
+        expect((await run(start, { file: '/bin/cat' })).close).toEqual([0, null]);
+        // With SIGPIPE ignored, as Node ignores it, `yes` would complain of a broken pipe and exit 1.
+        const heard = await run(start, { file: '/bin/sh', args: ['-c', 'yes | head -c 4; echo " $?"'] });
+        expect(heard).toMatchObject({ stdout: 'y\ny\n 0\n', stderr: '' });
+        const blocked = await run(start, { file: '/bin/sh', args: ['-c', 'grep SigBlk /proc/$$/status'] });
+        if (process.platform === 'linux') expect(blocked.stdout).toMatch(/^SigBlk:\s+0+\n$/);
+      });
+
+      it.skipIf(process.platform !== 'linux')('gives it its own session and process group', async () => {
+        const heard = await run(start, { file: '/bin/sh', args: ['-c', 'echo $$; cat /proc/$$/stat'] });
+        const [pid, stat] = heard.stdout.split('\n');
+        const [group, session] = stat!
+          .slice(stat!.lastIndexOf(')') + 2)
+          .split(' ')
+          .slice(2, 4);
+        expect([group, session]).toEqual([pid, pid]);
+      });
+
+      it('stops reading when told, and still reports the close', async () => {
+        const heard = await new Promise<string[]>((resolve) => {
+          const order: string[] = [];
+          const child = start(
+            { file: '/bin/sh', args: ['-c', 'sleep 0.2; echo late'], cwd: '/', env: {} },
+            {
+              stdout: () => order.push('stdout'),
+              stderr: () => order.push('stderr'),
+              error: () => resolve([...order, 'error']),
+              exit: () => order.push('exit'),
+              close: () => resolve([...order, 'close']),
+            },
+          );
+          child.stopReading();
+        });
+        expect(heard).toEqual(['exit', 'close']);
+      });
+    });
+  }
+});

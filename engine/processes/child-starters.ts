@@ -1,0 +1,194 @@
+import * as nodeChildProcess from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as nodeNet from 'node:net';
+import { constants } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as nodeUtil from 'node:util';
+
+/**
+ * The two ways a program is started: posix_spawn through the compiled program starter
+ * (native/program-spawn, built on Linux, where Node's spawn forks), or Node's own spawn. Both start the
+ * program the same way: stdin from /dev/null, stdout and stderr piped, its own process group (except on
+ * Windows), a name without a slash looked up in the PATH it is given.
+ *
+ * The two `childStarterWith…` functions also run in the spawner helper, which gets their source text
+ * (`program-spawner.ts`): they use nothing from outside their own bodies except what they are given.
+ */
+export interface ChildRequest {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** What a started program reports: its output, then either `error` alone, or `exit` and then `close`. */
+export interface ChildEvents {
+  stdout(chunk: Buffer): void;
+  stderr(chunk: Buffer): void;
+  /** The program could not be started (`code` as Node's spawn gives it, e.g. ENOENT). */
+  error(code: string | undefined, message: string): void;
+  exit(code: number | null, signal: NodeJS.Signals | null): void;
+  /** The program has exited and its output pipes have closed (or were no longer read). */
+  close(code: number | null, signal: NodeJS.Signals | null): void;
+}
+
+export interface StartedChild {
+  /** Undefined when the program could not be started. */
+  readonly pid: number | undefined;
+  /** Stops reading the program's output and closes the pipes. */
+  stopReading(): void;
+}
+
+export type StartChild = (request: ChildRequest, events: ChildEvents) => StartedChild;
+
+/** What native/program-spawn/program_spawn.c exports. */
+export interface ProgramSpawnAddon {
+  spawn(
+    file: string,
+    argv: string[],
+    env: string[],
+    cwd: string,
+    onExit: (code: number | null, signal: number) => void,
+  ): [pid: number, stdoutFd: number, stderrFd: number] | number;
+}
+
+export function childStarterWithNode(
+  childProcess: typeof nodeChildProcess,
+  platform: NodeJS.Platform,
+): StartChild {
+  return (request, events) => {
+    const child = childProcess.spawn(request.file, request.args, {
+      cwd: request.cwd,
+      env: request.env,
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+      // Its own process group, so ending the group ends whatever the program started.
+      detached: platform !== 'win32',
+    });
+    let failed = false;
+    child.stdout!.on('data', events.stdout);
+    child.stderr!.on('data', events.stderr);
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      failed = true;
+      events.error(error.code, error.message);
+    });
+    child.on('exit', events.exit);
+    // Node closes a child that failed to start too; the events end with the error then.
+    child.on('close', (code, signal) => failed || events.close(code, signal));
+    return {
+      get pid() {
+        return child.pid;
+      },
+      stopReading() {
+        child.stdout!.destroy();
+        child.stderr!.destroy();
+      },
+    };
+  };
+}
+
+export function childStarterWithPosixSpawn(
+  addon: ProgramSpawnAddon,
+  net: typeof nodeNet,
+  util: typeof nodeUtil,
+  signalNumbers: Record<string, number>,
+): StartChild {
+  const signalNames = new Map(Object.entries(signalNumbers).map(([name, number]) => [number, name]));
+  return (request, events) => {
+    const env: string[] = [];
+    for (const name in request.env) {
+      const value = request.env[name];
+      if (value !== undefined) env.push(`${name}=${value}`);
+    }
+    let exited: [number | null, NodeJS.Signals | null] | undefined;
+    let openPipes = 2;
+    const closeWhenDone = () => {
+      if (exited && openPipes === 0) events.close(...exited);
+    };
+    const started = addon.spawn(
+      request.file,
+      [request.file, ...request.args],
+      env,
+      request.cwd,
+      (code, signal) => {
+        exited = [code, signal === 0 ? null : ((signalNames.get(signal) ?? null) as NodeJS.Signals | null)];
+        events.exit(...exited);
+        closeWhenDone();
+      },
+    );
+    if (typeof started === 'number') {
+      const code = util.getSystemErrorName(started);
+      // As Node's spawn does: the error arrives after the caller has the returned object.
+      queueMicrotask(() => events.error(code, `spawn ${request.file} ${code}`));
+      return { pid: undefined, stopReading: () => undefined };
+    }
+    const [pid, stdoutFd, stderrFd] = started;
+    const read = (fd: number, deliver: (chunk: Buffer) => void) => {
+      const pipe = new net.Socket({ fd, readable: true, writable: false });
+      pipe.on('data', deliver);
+      // A read error ends the pipe like its end does; the program's exit is what tells how it went.
+      pipe.on('error', () => undefined);
+      pipe.on('close', () => {
+        openPipes--;
+        closeWhenDone();
+      });
+      return pipe;
+    };
+    const stdout = read(stdoutFd, events.stdout);
+    const stderr = read(stderrFd, events.stderr);
+    return {
+      pid,
+      stopReading() {
+        stdout.destroy();
+        stderr.destroy();
+      },
+    };
+  };
+}
+
+const ADDON_FILE = join('out', 'native', 'program-spawn.node');
+
+let addonPath: string | null | undefined;
+
+/**
+ * Where the compiled program starter is, or null when this platform has none or it was not built. It is
+ * looked for above this module, whose file is engine/processes here, out/cli/chunks in the CLI bundle and
+ * out/main in the app.
+ */
+export function programSpawnAddonPath(): string | null {
+  if (addonPath !== undefined) return addonPath;
+  addonPath = null;
+  if (process.platform !== 'linux') return addonPath;
+  let folder = dirname(fileURLToPath(import.meta.url));
+  for (let level = 0; level < 4; level++) {
+    const candidate = join(folder, ADDON_FILE);
+    if (existsSync(candidate)) return (addonPath = candidate);
+    folder = dirname(folder);
+  }
+  return addonPath;
+}
+
+let starterHere: StartChild | undefined;
+
+/** How this process starts programs: with the compiled starter when it loads, else with Node's spawn. */
+export function childStarterHere(): StartChild {
+  if (starterHere) return starterHere;
+  const path = programSpawnAddonPath();
+  if (path !== null) {
+    try {
+      // Through require, as Electron maps a path inside app.asar to its unpacked copy for require.
+      const addon = createRequire(import.meta.url)(path) as ProgramSpawnAddon;
+      starterHere = childStarterWithPosixSpawn(addon, nodeNet, nodeUtil, constants.signals);
+      return starterHere;
+    } catch (error) {
+      process.emitWarning(
+        `the program starter at ${path} did not load, so Node's spawn starts programs: ${String(error)}`,
+      );
+    }
+  }
+  starterHere = childStarterWithNode(nodeChildProcess, process.platform);
+  return starterHere;
+}
