@@ -8,11 +8,17 @@ export interface ParsedCommandArgs {
   values: Record<string, string | boolean | undefined>;
 }
 
+/** A command as `lemming help` lists it; its code is loaded when it runs. */
 export interface Command {
   name: string;
   summary: string;
   /** The line after `lemming `, e.g. `run <org> --ticks N`. */
   usage: string;
+  load(): Promise<CommandCode>;
+}
+
+/** What a command does: its options and its run. */
+export interface CommandCode {
   options: OptionSpec;
   /** Returns the exit code. Throws UsageError or CliFailure for the two kinds of error. */
   run(args: ParsedCommandArgs, io: CliIo): Promise<number>;

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './cli-io';
-import type { Command } from './command';
+import type { CommandCode } from './command';
 import { commands } from './commands';
 
 function usage(): string {
@@ -28,12 +28,13 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return EXIT_USAGE;
   }
   try {
-    const parsed = parseCommandArgs(command, rest);
+    const code = await command.load();
+    const parsed = parseCommandArgs(code, rest);
     if (parsed.values.help) {
       io.stdout.write(`Usage: lemming ${command.usage}\n${command.summary}\n`);
       return EXIT_OK;
     }
-    return await command.run(parsed, io);
+    return await code.run(parsed, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`lemming ${command.name}: ${error.message}\nUsage: lemming ${command.usage}\n`);
@@ -45,7 +46,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
-function parseCommandArgs(command: Command, args: string[]) {
+function parseCommandArgs(command: CommandCode, args: string[]) {
   try {
     const { values, positionals } = parseArgs({
       args,

@@ -4,9 +4,6 @@ import { jsonSecretStore } from './json-secret-store';
 import type { SecretStore } from './secret-store';
 import { checkSecretsFileLocation } from './secrets-file-location';
 
-/** The environment variable that names the CLI's secrets file when `--secrets-file` is not given. */
-export const SECRETS_FILE_VARIABLE = 'LEMMING_SECRETS_FILE';
-
 /** The store, its file and what was skipped in it, or why it cannot be opened. */
 export type FileSecretStoreOpen = Result<{ store: SecretStore; path: string; warnings: string[] }, string>;
 

@@ -1,8 +1,9 @@
 import type { Result } from '../api/result';
 import { envSecretStore } from './env-secret-store';
-import { openFileSecretStore, SECRETS_FILE_VARIABLE } from './file-secret-store';
+import { openFileSecretStore } from './file-secret-store';
 import { layeredSecretStore } from './layered-secret-store';
 import type { SecretStore } from './secret-store';
+import { SECRETS_FILE_VARIABLE } from './secrets-file-variable';
 
 export interface HeadlessSecretsOptions {
   /** `--secrets-file`; LEMMING_SECRETS_FILE in `env` when not given. */

@@ -2,15 +2,11 @@ import { formatProblem } from '../../api/problem';
 import { getAgent } from '../../app/agents';
 import { listAgents } from '../../app/org';
 import { EXIT_OK, printJson } from '../cli-io';
-import type { Command } from '../command';
+import type { CommandCode } from '../command';
 import { orgFolder } from '../org-arg';
 import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
 
-export const agentsCommand: Command = {
-  name: 'agents',
-  summary:
-    "List the org's agents, valid or not, with each problem and where it is; with AGENT, that agent's resume, state and balance.",
-  usage: 'agents <org> [AGENT] [--json]',
+export const agentsCommand: CommandCode = {
   options: { json: { type: 'boolean' }, ...secretsFileOption },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);

@@ -5,7 +5,7 @@ import { removeRestApi, saveRestApi } from '../../app/rest-apis';
 import { orgSkills, type AgentSkills } from '../../app/skills';
 import { RestApiInput } from '../../api/tool-schemas';
 import { CliFailure, EXIT_OK, printJson } from '../cli-io';
-import type { Command } from '../command';
+import type { CommandCode } from '../command';
 import { orgFolder } from '../org-arg';
 import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
 
@@ -97,12 +97,7 @@ function describeSkills(agentSkills: AgentSkills): string {
   return lines.join('\n');
 }
 
-export const connectorsCommand: Command = {
-  name: 'connectors',
-  summary:
-    "List the org's connectors (built-in tools, MCP servers with their status and tools, and composed tools) with their readiness, what they need, the secrets they use (set or not, never values), tool files that did not load, and each agent's skills with why they can or cannot be used.",
-  usage:
-    'connectors <org> [--json] [--secrets-file PATH] [--import claude|cursor|FILE] [--rest-api NAME --base-url URL [--auth bearer|header:NAME|query:NAME|none] [--methods GET,POST,…] [--description TEXT]] [--remove-rest-api NAME]',
+export const connectorsCommand: CommandCode = {
   options: {
     json: { type: 'boolean' },
     import: { type: 'string' },

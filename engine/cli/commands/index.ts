@@ -1,32 +1,124 @@
+import { SECRETS_FILE_VARIABLE } from '../../secrets/secrets-file-variable';
 import type { Command } from '../command';
-import { agentsCommand } from './agents';
-import { connectorsCommand } from './connectors';
-import { initCommand } from './init';
-import { inboxCommand, sendCommand } from './messages';
-import { runCommand, tickCommand } from './run';
-import { secretCommand } from './secrets';
-import { creditsCommand, statusCommand } from './status';
-import { exportCommand, importCommand, timelineCommand } from './timeline';
-import { callCommand, toolsCommand } from './tools';
-import { turnCommand } from './turn';
-import { validateCommand } from './validate';
 
+/**
+ * Every command, in the order `lemming help` lists them. A command's code is loaded only when it runs, so
+ * `lemming help` (and a usage error) loads none of the engine.
+ */
 export const commands: readonly Command[] = [
-  initCommand,
-  validateCommand,
-  runCommand,
-  tickCommand,
-  sendCommand,
-  statusCommand,
-  agentsCommand,
-  inboxCommand,
-  timelineCommand,
-  turnCommand,
-  exportCommand,
-  importCommand,
-  creditsCommand,
-  toolsCommand,
-  callCommand,
-  connectorsCommand,
-  secretCommand,
+  {
+    name: 'init',
+    summary:
+      'Create a new org folder that LeMMing and this app can both run (--into-existing adds only what is missing).',
+    usage: 'init <folder> [--name NAME] [--into-existing]',
+    load: async () => (await import('./init')).initCommand,
+  },
+  {
+    name: 'validate',
+    summary:
+      'Check every resume and config file; lists each problem with its file and field. --strict exits 1 on errors.',
+    usage: 'validate <org> [--strict] [--json]',
+    load: async () => (await import('./validate')).validateCommand,
+  },
+  {
+    name: 'run',
+    summary: 'Run the org for N ticks (default 1), offline-safe; resumes where the last run stopped.',
+    usage:
+      'run <org> [--ticks N] [--interval SECONDS] [--concurrency N] [--follow] [--json] [--approve TOOL] [--deny TOOL]',
+    load: async () => (await import('./run')).runCommand,
+  },
+  {
+    name: 'tick',
+    summary: 'Run exactly one tick.',
+    usage: 'tick <org> [--json] [--approve TOOL] [--deny TOOL]',
+    load: async () => (await import('./run')).tickCommand,
+  },
+  {
+    name: 'send',
+    summary: 'Send a message from the human to the org (agents that read "human" see it).',
+    usage:
+      'send <org> <text> [--importance normal|high|critical] [--to AGENT] [--json] [--secrets-file PATH]',
+    load: async () => (await import('./messages')).sendCommand,
+  },
+  {
+    name: 'status',
+    summary: "Show the next tick, each agent's schedule, balance and last turn, and invalid resumes.",
+    usage: 'status <org> [--json]',
+    load: async () => (await import('./status')).statusCommand,
+  },
+  {
+    name: 'agents',
+    summary:
+      "List the org's agents, valid or not, with each problem and where it is; with AGENT, that agent's resume, state and balance.",
+    usage: 'agents <org> [AGENT] [--json]',
+    load: async () => (await import('./agents')).agentsCommand,
+  },
+  {
+    name: 'inbox',
+    summary: 'Show what an agent will be shown on its next turn: new messages, then earlier ones.',
+    usage: 'inbox <org> <agent> [--json]',
+    load: async () => (await import('./messages')).inboxCommand,
+  },
+  {
+    name: 'timeline',
+    summary: 'List timeline events, newest first, with filters; --json prints each event with its raw JSON.',
+    usage:
+      'timeline <org> [--agent A]... [--kind K]... [--from TICK] [--to TICK] [--text WORDS (word* for a prefix)] [--limit N] [--cursor SEQ] [--asc] [--json]',
+    load: async () => (await import('./timeline')).timelineCommand,
+  },
+  {
+    name: 'turn',
+    summary:
+      "Show one agent's turn at a tick: the prompt, model calls, tool calls with their results, charges.",
+    usage: 'turn <org> <agent> <tick> [--json]',
+    load: async () => (await import('./turn')).turnCommand,
+  },
+  {
+    name: 'export',
+    summary: "Write the org's timeline (or the filtered part) to a JSON Lines file, one event per line.",
+    usage: 'export <org> <file.jsonl> [--agent A]... [--kind K]... [--from TICK] [--to TICK] [--text WORDS]',
+    load: async () => (await import('./timeline')).exportCommand,
+  },
+  {
+    name: 'import',
+    summary:
+      "Append the events of a JSON Lines file to the org's timeline; bad lines are skipped and listed.",
+    usage: 'import <org> <file.jsonl> [--json]',
+    load: async () => (await import('./timeline')).importCommand,
+  },
+  {
+    name: 'credits',
+    summary: 'Show balances and recent ledger entries, or top an agent up.',
+    usage:
+      'credits <org> [show [AGENT] | top-up AGENT AMOUNT] [--reason TEXT] [--json] [--secrets-file PATH]',
+    load: async () => (await import('./status')).creditsCommand,
+  },
+  {
+    name: 'tools',
+    summary:
+      "Explain an agent's tools: which it has, and for each it lacks, which layer refuses it, why, and the fix.",
+    usage: 'tools <org> <agent> [--json] [--secrets-file PATH]',
+    load: async () => (await import('./tools')).toolsCommand,
+  },
+  {
+    name: 'call',
+    summary:
+      'Run one tool as an agent, with every check an agent turn has; prints the result as JSON (a failed tool still exits 0).',
+    usage: "call <org> <agent> <tool> ['<json args>']",
+    load: async () => (await import('./tools')).callCommand,
+  },
+  {
+    name: 'connectors',
+    summary:
+      "List the org's connectors (built-in tools, MCP servers with their status and tools, and composed tools) with their readiness, what they need, the secrets they use (set or not, never values), tool files that did not load, and each agent's skills with why they can or cannot be used.",
+    usage:
+      'connectors <org> [--json] [--secrets-file PATH] [--import claude|cursor|FILE] [--rest-api NAME --base-url URL [--auth bearer|header:NAME|query:NAME|none] [--methods GET,POST,…] [--description TEXT]] [--remove-rest-api NAME]',
+    load: async () => (await import('./connectors')).connectorsCommand,
+  },
+  {
+    name: 'secret',
+    summary: `Manage the secrets tools use: list (names and dates, never values), set (value from stdin, typed hidden at a terminal, or --value, which your shell history keeps), delete. The file comes from --secrets-file or ${SECRETS_FILE_VARIABLE}.`,
+    usage: 'secret list|set|delete [NAME] [--secrets-file PATH] [--value V] [--json]',
+    load: async () => (await import('./secrets')).secretCommand,
+  },
 ];

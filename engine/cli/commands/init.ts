@@ -1,13 +1,9 @@
 import { resolve } from 'node:path';
 import { initOrg } from '../../app/init-org';
 import { CliFailure, EXIT_OK, UsageError } from '../cli-io';
-import { stringOption, type Command } from '../command';
+import { stringOption, type CommandCode } from '../command';
 
-export const initCommand: Command = {
-  name: 'init',
-  summary:
-    'Create a new org folder that LeMMing and this app can both run (--into-existing adds only what is missing).',
-  usage: 'init <folder> [--name NAME] [--into-existing]',
+export const initCommand: CommandCode = {
   options: { name: { type: 'string' }, 'into-existing': { type: 'boolean' } },
   async run({ positionals, values }, io) {
     if (!positionals[0]) throw new UsageError('Give the folder to create the org in.');

@@ -4,13 +4,10 @@ import { agentInbox } from '../../app/agent-inbox';
 import { sendMessage } from '../../app/org';
 import { answerOf, secretsFileOption, withOrgContext, withOrgReader } from '../org-context';
 import { EXIT_OK, printJson, UsageError } from '../cli-io';
-import { stringOption, type Command } from '../command';
+import { stringOption, type CommandCode } from '../command';
 import { orgFolder } from '../org-arg';
 
-export const sendCommand: Command = {
-  name: 'send',
-  summary: 'Send a message from the human to the org (agents that read "human" see it).',
-  usage: 'send <org> <text> [--importance normal|high|critical] [--to AGENT] [--json] [--secrets-file PATH]',
+export const sendCommand: CommandCode = {
   options: {
     importance: { type: 'string' },
     to: { type: 'string' },
@@ -33,10 +30,7 @@ export const sendCommand: Command = {
   },
 };
 
-export const inboxCommand: Command = {
-  name: 'inbox',
-  summary: 'Show what an agent will be shown on its next turn: new messages, then earlier ones.',
-  usage: 'inbox <org> <agent> [--json]',
+export const inboxCommand: CommandCode = {
   options: { json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);

@@ -5,7 +5,7 @@ import { listAgents } from '../../app/org';
 import { runToEnd, stepRun } from '../../app/run';
 import { DEFAULT_TURN_CONCURRENCY } from '../../run/provider-concurrency';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
-import { stringOption, type Command } from '../command';
+import { stringOption, type CommandCode } from '../command';
 import { APPROVAL_OPTIONS, approvalPolicies, cliApprovalAsker } from '../approval-answers';
 import { orgFolder, positiveInteger } from '../org-arg';
 import { answerOf, withOrgContext } from '../org-context';
@@ -66,11 +66,7 @@ function refuseIfRunElsewhere(org: string): void {
   if (message) throw new CliFailure(message);
 }
 
-export const runCommand: Command = {
-  name: 'run',
-  summary: 'Run the org for N ticks (default 1), offline-safe; resumes where the last run stopped.',
-  usage:
-    'run <org> [--ticks N] [--interval SECONDS] [--concurrency N] [--follow] [--json] [--approve TOOL] [--deny TOOL]',
+export const runCommand: CommandCode = {
   options: {
     ...APPROVAL_OPTIONS,
     ticks: { type: 'string' },
@@ -131,10 +127,7 @@ export const runCommand: Command = {
   },
 };
 
-export const tickCommand: Command = {
-  name: 'tick',
-  summary: 'Run exactly one tick.',
-  usage: 'tick <org> [--json] [--approve TOOL] [--deny TOOL]',
+export const tickCommand: CommandCode = {
   options: { json: { type: 'boolean' }, ...APPROVAL_OPTIONS },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);

@@ -1,13 +1,13 @@
 import { openHeadlessSecretStore } from '../../secrets/headless-secret-store';
 import { SECRET_VARIABLE_PREFIX } from '../../secrets/env-secret-store';
-import { SECRETS_FILE_VARIABLE } from '../../secrets/file-secret-store';
+import { SECRETS_FILE_VARIABLE } from '../../secrets/secrets-file-variable';
 import { MIN_REDACTED_LENGTH } from '../../secrets/secret-spellings';
 import type { SecretStore } from '../../secrets/secret-store';
 import type { SecretsAccess } from '../../app/org-context';
 import { deleteSecret, listSecrets, setSecret } from '../../app/secrets';
 import { answerOf } from '../org-context';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
-import { stringOption, type Command, type ParsedCommandArgs } from '../command';
+import { stringOption, type CommandCode, type ParsedCommandArgs } from '../command';
 
 /** What `secret set` reads a value from; the process's stdin unless the caller (a test) passes its own. */
 interface SecretInput extends AsyncIterable<string | Buffer> {
@@ -169,10 +169,7 @@ function readHidden(input: SecretInput, io: CliIo, name: string): Promise<string
   });
 }
 
-export const secretCommand: Command = {
-  name: 'secret',
-  summary: `Manage the secrets tools use: list (names and dates, never values), set (value from stdin, typed hidden at a terminal, or --value, which your shell history keeps), delete. The file comes from --secrets-file or ${SECRETS_FILE_VARIABLE}.`,
-  usage: 'secret list|set|delete [NAME] [--secrets-file PATH] [--value V] [--json]',
+export const secretCommand: CommandCode = {
   options: { 'secrets-file': { type: 'string' }, value: { type: 'string' }, json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const action = positionals[0];

@@ -1,5 +1,5 @@
 import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
-import { stringOption, type Command } from '../command';
+import { stringOption, type CommandCode } from '../command';
 import { heldMessage } from '../../org/org-lock';
 import { orgFolder } from '../org-arg';
 import { answerOf, secretsFileOption, withOrgContext, withOrgReader } from '../org-context';
@@ -8,10 +8,7 @@ import { creditBalances, creditHistory } from '../../app/credits';
 import { topUp } from '../../app/org';
 import { orgStatusReport } from '../../app/org-status';
 
-export const statusCommand: Command = {
-  name: 'status',
-  summary: "Show the next tick, each agent's schedule, balance and last turn, and invalid resumes.",
-  usage: 'status <org> [--json]',
+export const statusCommand: CommandCode = {
   options: { json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
@@ -38,10 +35,7 @@ export const statusCommand: Command = {
   },
 };
 
-export const creditsCommand: Command = {
-  name: 'credits',
-  summary: 'Show balances and recent ledger entries, or top an agent up.',
-  usage: 'credits <org> [show [AGENT] | top-up AGENT AMOUNT] [--reason TEXT] [--json] [--secrets-file PATH]',
+export const creditsCommand: CommandCode = {
   options: { reason: { type: 'string' }, json: { type: 'boolean' }, ...secretsFileOption },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);

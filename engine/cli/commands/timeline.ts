@@ -4,7 +4,7 @@ import type { OrgReader } from '../../app/org-reader';
 import { exportTimeline, importTimeline, timelinePage, timelinePageWithEvents } from '../../app/timeline';
 import type { TimelineStore } from '../../timeline/timeline-store';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
-import { stringOption, type Command, type ParsedCommandArgs } from '../command';
+import { stringOption, type CommandCode, type ParsedCommandArgs } from '../command';
 import { integer, orgFolder, positiveInteger } from '../org-arg';
 import { answerOf, withOrgContext, withOrgReader } from '../org-context';
 
@@ -62,11 +62,7 @@ function describe(io: CliIo, row: TimelinePage['rows'][number]): void {
   );
 }
 
-export const timelineCommand: Command = {
-  name: 'timeline',
-  summary: 'List timeline events, newest first, with filters; --json prints each event with its raw JSON.',
-  usage:
-    'timeline <org> [--agent A]... [--kind K]... [--from TICK] [--to TICK] [--text WORDS (word* for a prefix)] [--limit N] [--cursor SEQ] [--asc] [--json]',
+export const timelineCommand: CommandCode = {
   options: {
     ...FILTER_OPTIONS,
     limit: { type: 'string' },
@@ -100,10 +96,7 @@ export const timelineCommand: Command = {
   },
 };
 
-export const exportCommand: Command = {
-  name: 'export',
-  summary: "Write the org's timeline (or the filtered part) to a JSON Lines file, one event per line.",
-  usage: 'export <org> <file.jsonl> [--agent A]... [--kind K]... [--from TICK] [--to TICK] [--text WORDS]',
+export const exportCommand: CommandCode = {
   options: { ...FILTER_OPTIONS },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
@@ -120,10 +113,7 @@ export const exportCommand: Command = {
   },
 };
 
-export const importCommand: Command = {
-  name: 'import',
-  summary: "Append the events of a JSON Lines file to the org's timeline; bad lines are skipped and listed.",
-  usage: 'import <org> <file.jsonl> [--json]',
+export const importCommand: CommandCode = {
   options: { json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);

@@ -3,7 +3,7 @@ import type { ToolVerdict } from '../../api/tool-schemas';
 import { explainSkills, type AgentSkills } from '../../app/skills';
 import { callTool, explainTools } from '../../app/tools';
 import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
-import type { Command } from '../command';
+import type { CommandCode } from '../command';
 import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
 import { orgFolder } from '../org-arg';
 
@@ -39,11 +39,7 @@ function printSkills(io: CliIo, { agent, skills, problems }: AgentSkills): void 
   for (const problem of problems) io.stdout.write(`  ${problem.severity}: ${formatProblem(problem)}\n`);
 }
 
-export const toolsCommand: Command = {
-  name: 'tools',
-  summary:
-    "Explain an agent's tools: which it has, and for each it lacks, which layer refuses it, why, and the fix.",
-  usage: 'tools <org> <agent> [--json] [--secrets-file PATH]',
+export const toolsCommand: CommandCode = {
   options: { json: { type: 'boolean' }, ...secretsFileOption },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
@@ -64,11 +60,7 @@ export const toolsCommand: Command = {
   },
 };
 
-export const callCommand: Command = {
-  name: 'call',
-  summary:
-    'Run one tool as an agent, with every check an agent turn has; prints the result as JSON (a failed tool still exits 0).',
-  usage: "call <org> <agent> <tool> ['<json args>']",
+export const callCommand: CommandCode = {
   options: { ...secretsFileOption },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);

@@ -1,15 +1,11 @@
 import { turnDetail } from '../../app/turn-inspector';
 import type { TurnDetail, TurnStep } from '../../api/inspector-schemas';
 import { CliFailure, EXIT_OK, printJson, UsageError } from '../cli-io';
-import type { Command } from '../command';
+import type { CommandCode } from '../command';
 import { orgFolder } from '../org-arg';
 import { withOrgReader } from '../org-context';
 
-export const turnCommand: Command = {
-  name: 'turn',
-  summary:
-    "Show one agent's turn at a tick: the prompt, model calls, tool calls with their results, charges.",
-  usage: 'turn <org> <agent> <tick> [--json]',
+export const turnCommand: CommandCode = {
   options: { json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);

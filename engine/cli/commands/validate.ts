@@ -1,14 +1,10 @@
 import { formatProblem } from '../../api/problem';
 import { validateOrg } from '../../app/validate';
 import { EXIT_FAILURE, EXIT_OK, printJson } from '../cli-io';
-import type { Command } from '../command';
+import type { CommandCode } from '../command';
 import { orgFolder } from '../org-arg';
 
-export const validateCommand: Command = {
-  name: 'validate',
-  summary:
-    'Check every resume and config file; lists each problem with its file and field. --strict exits 1 on errors.',
-  usage: 'validate <org> [--strict] [--json]',
+export const validateCommand: CommandCode = {
   options: { strict: { type: 'boolean' }, json: { type: 'boolean' } },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
