@@ -96,7 +96,10 @@ export function childStarterWithPosixSpawn(
   util: typeof nodeUtil,
   signalNumbers: Record<string, number>,
 ): StartChild {
-  const signalNames = new Map(Object.entries(signalNumbers).map(([name, number]) => [number, name]));
+  // A number's first name, as Node gives it (6 is SIGABRT before SIGIOT, 29 SIGIO before SIGPOLL).
+  const signalNames = new Map<number, string>();
+  for (const [name, number] of Object.entries(signalNumbers))
+    if (!signalNames.has(number)) signalNames.set(number, name);
   return (request, events) => {
     const env: string[] = [];
     for (const name in request.env) {
