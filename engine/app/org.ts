@@ -6,7 +6,7 @@ import type { AgentListItem } from '../api/schemas';
 import { outboxFileName } from '../messages/outbox-entry';
 import { discoverAgents } from '../org/discover';
 import { NotAnOrgError, openOrg, OrgNotFoundError, type OpenedOrg } from '../org/open-org';
-import { EngineInputError, UnknownAgentError } from '../run/org-engine';
+import { EngineInputError, UnknownAgentError } from '../run/engine-errors';
 import { firingOrder } from '../org/schedule';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';

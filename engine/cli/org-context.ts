@@ -2,15 +2,12 @@ import type { TurnProgress } from '../api/model-event-schemas';
 import type { TickReport } from '../api/run-schemas';
 import type { OrgContext } from '../app/org-context';
 import { engineRefusals } from '../app/org';
+import { OrgBusyError } from '../run/engine-errors';
 import { openTimelineToRead, type OrgReader } from '../app/org-reader';
 import type { IpcResult } from '../api/result';
-import { OrgBusyError, OrgEngine } from '../run/org-engine';
-import { RunController } from '../run/run-controller';
-import { TurnStatusReader } from '../run/turn-status';
 import type { ApprovalAsker } from '../tools/approval-gate';
 import { CliFailure, type CliIo } from './cli-io';
 import type { ParsedCommandArgs } from './command';
-import { cliSecretsAccess, cliSecretStore } from './commands/secrets';
 import { formatFailure } from './format-failure';
 
 export interface CliEngineOptions {
@@ -38,6 +35,15 @@ export async function withOrgContext<T>(
   work: (context: OrgContext) => Promise<T>,
   options: CliEngineOptions = {},
 ): Promise<T> {
+  // The engine and the secret stores are loaded here, not with this module: the commands that only look
+  // (status, inbox, timeline…) share this module and never load the engine, its tools and their packages.
+  const [{ OrgEngine }, { RunController }, { TurnStatusReader }, { cliSecretsAccess, cliSecretStore }] =
+    await Promise.all([
+      import('../run/org-engine'),
+      import('../run/run-controller'),
+      import('../run/turn-status'),
+      import('./commands/secrets'),
+    ]);
   const { store } = await cliSecretStore(io, values, [orgPath]);
   const engine = await OrgEngine.open({
     orgPath,

@@ -3,8 +3,8 @@ import type Database from 'better-sqlite3';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TurnProgress } from '../api/model-event-schemas';
-import type { AgentProblem } from '../api/schemas';
 import { formatProblem } from '../api/problem';
+import { EngineInputError, OrgBusyError, UnknownAgentError } from './engine-errors';
 import { ApprovalSettings } from '../api/approval-schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
@@ -1186,29 +1186,6 @@ export class OrgEngine {
   private rememberCreditsSeen(credits: CreditsFile): void {
     for (const [agent, entry] of Object.entries(credits))
       this.upsertCreditsSeen.run(agent, toMicros(entry.credits_left), toMicros(entry.cost_per_action));
-  }
-}
-
-/** Another program holds the org's run lock. */
-export class OrgBusyError extends Error {
-  override name = 'OrgBusyError';
-  constructor(
-    message: string,
-    readonly holder: RunLockHolder | null,
-  ) {
-    super(message);
-  }
-}
-
-export class UnknownAgentError extends Error {
-  override name = 'UnknownAgentError';
-}
-
-/** A config file the engine needs is invalid; its problems say where. */
-export class EngineInputError extends Error {
-  constructor(readonly problems: AgentProblem[]) {
-    super(problems.map(formatProblem).join('\n'));
-    this.name = 'EngineInputError';
   }
 }
 
