@@ -3,7 +3,7 @@ import { HumanImportance } from '../api/credit-schemas';
 import type { AgentInbox, InboxMessage } from '../api/status-schemas';
 import { MessageStore, type StoredMessage } from '../messages/message-store';
 import { discoverAgents } from '../org/discover';
-import { readableSenders } from '../run/org-engine';
+import { readableSenders } from '../messages/readable-senders';
 import { messageText } from '../run/prompt';
 import type { OrgReader } from './org-reader';
 

@@ -13,7 +13,7 @@ import { HUMAN_OPERATOR as HUMAN } from '../api/human-operator';
 import { HumanInbox, type HumanInboxRow } from '../messages/human-inbox';
 import type { ReadableSenders } from '../messages/message-store';
 import { discoverAgents } from '../org/discover';
-import { readableSenders } from '../run/org-engine';
+import { readableSenders } from '../messages/readable-senders';
 import { messageText } from '../run/prompt';
 import { sendMessage } from './org';
 import type { OrgContext } from './org-context';

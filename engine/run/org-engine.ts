@@ -9,7 +9,8 @@ import { ApprovalSettings } from '../api/approval-schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
 import { MemoryListingCache } from '../memory/memory-listing-cache';
-import { MessageStore, type ReadableSenders } from '../messages/message-store';
+import { MessageStore } from '../messages/message-store';
+import { readableSenders } from '../messages/readable-senders';
 import {
   humanMessage,
   outboxFileName,
@@ -1203,11 +1204,4 @@ const TURN_COMMIT_GATHER_MS = 20;
 
 function lockOptions(options: EngineOptions): RunLockOptions {
   return { program: options.program ?? 'lemming' };
-}
-
-/** The outboxes `resume`'s agent may read. */
-export function readableSenders(resume: Resume): ReadableSenders {
-  const sources = resume.permissions.read_outboxes;
-  if (sources.includes('*')) return { all: true, except: resume.name };
-  return { all: false, senders: sources.filter((source) => source !== resume.name) };
 }
