@@ -5,6 +5,7 @@ import * as net from 'node:net';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as util from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   type ChildRequest,
@@ -89,6 +90,43 @@ describe.skipIf(process.platform !== 'linux')('the compiled program starter on L
       );
     });
     expect(readFileSync(`/proc/${parent}/maps`, 'utf8')).toContain('program-spawn.node');
+  });
+});
+
+describe.skipIf(addonPath === null)('the compiled starter in a thread that ends', () => {
+  it('reports nothing once the thread is gone, and the program is still reaped', async () => {
+    // The app's engine is a worker thread: when it ends, the waiting thread of a program still running
+    // must not call into the ended thread's JavaScript.
+    const worker = new Worker(
+      `const { closeSync } = require('node:fs');
+       const { parentPort, workerData } = require('node:worker_threads');
+       const [pid, stdout, stderr] = require(workerData.addonPath)
+         .spawn('/bin/sleep', ['/bin/sleep', '0.3'], [], '/', () => parentPort.postMessage('exit reported'));
+       closeSync(stdout);
+       closeSync(stderr);
+       parentPort.postMessage(pid);`,
+      { eval: true, workerData: { addonPath } },
+    );
+    const pid = await new Promise<number>((resolve) => worker.once('message', resolve));
+    await worker.terminate();
+    const reaped = () => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    await expect.poll(reaped, { timeout: 5_000 }).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // This process lives on, and starting programs still works.
+    const start = childStarterWithPosixSpawn(
+      createRequire(import.meta.url)(addonPath!) as ProgramSpawnAddon,
+      net,
+      util,
+      constants.signals,
+    );
+    expect((await run(start, { file: '/bin/sh', args: ['-c', 'exit 5'] })).close).toEqual([5, null]);
   });
 });
 

@@ -27,7 +27,16 @@
 
 #define WAITER_STACK_SIZE (64 * 1024)
 
+/**
+ * One program's waiter. The thread-safe function that reports the exit is destroyed with its environment
+ * (a worker thread ending, the app quitting) even while the thread still waits, so the environment's
+ * cleanup hook, which runs before the function's own, marks the environment gone, and the thread then
+ * reports nothing. Freed by whichever of the thread and the environment lets go last.
+ */
 typedef struct {
+  pthread_mutex_t lock;
+  int environment_alive;
+  int holders;
   pid_t pid;
   napi_threadsafe_function on_exit;
 } waiter_t;
@@ -36,6 +45,25 @@ typedef struct {
   int code; /* -1 when a signal ended the program */
   int signal;
 } exit_status_t;
+
+static void let_go_of(waiter_t *waiter) {
+  pthread_mutex_lock(&waiter->lock);
+  int left = --waiter->holders;
+  pthread_mutex_unlock(&waiter->lock);
+  if (left == 0) {
+    pthread_mutex_destroy(&waiter->lock);
+    free(waiter);
+  }
+}
+
+/** Runs on the JavaScript thread when the environment ends, before the thread-safe function is destroyed. */
+static void environment_gone(void *arg) {
+  waiter_t *waiter = arg;
+  pthread_mutex_lock(&waiter->lock);
+  waiter->environment_alive = 0;
+  pthread_mutex_unlock(&waiter->lock);
+  let_go_of(waiter);
+}
 
 static void *wait_for_exit(void *arg) {
   waiter_t *waiter = arg;
@@ -47,26 +75,39 @@ static void *wait_for_exit(void *arg) {
   if (exit_status != NULL) {
     exit_status->code = reaped > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     exit_status->signal = reaped > 0 && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    if (napi_call_threadsafe_function(waiter->on_exit, exit_status, napi_tsfn_blocking) != napi_ok)
-      free(exit_status);
   }
-  napi_release_threadsafe_function(waiter->on_exit, napi_tsfn_release);
-  free(waiter);
+  pthread_mutex_lock(&waiter->lock);
+  if (waiter->environment_alive) {
+    // The queue is unbounded, so this call never blocks while the lock is held.
+    if (exit_status == NULL ||
+        napi_call_threadsafe_function(waiter->on_exit, exit_status, napi_tsfn_nonblocking) != napi_ok)
+      free(exit_status);
+    napi_release_threadsafe_function(waiter->on_exit, napi_tsfn_release);
+  } else {
+    free(exit_status);
+  }
+  pthread_mutex_unlock(&waiter->lock);
+  let_go_of(waiter);
   return NULL;
 }
 
 static void call_on_exit(napi_env env, napi_value on_exit, void *context, void *data) {
+  waiter_t *waiter = context;
   exit_status_t *exit_status = data;
-  (void)context;
-  if (env != NULL && on_exit != NULL) {
-    napi_value receiver, argv[2];
-    napi_get_undefined(env, &receiver);
-    if (exit_status->code < 0)
-      napi_get_null(env, &argv[0]);
-    else
-      napi_create_int32(env, exit_status->code, &argv[0]);
-    napi_create_int32(env, exit_status->signal, &argv[1]);
-    napi_call_function(env, receiver, on_exit, 2, argv, NULL);
+  if (env != NULL) {
+    if (on_exit != NULL) {
+      napi_value receiver, argv[2];
+      napi_get_undefined(env, &receiver);
+      if (exit_status->code < 0)
+        napi_get_null(env, &argv[0]);
+      else
+        napi_create_int32(env, exit_status->code, &argv[0]);
+      napi_create_int32(env, exit_status->signal, &argv[1]);
+      napi_call_function(env, receiver, on_exit, 2, argv, NULL);
+    }
+    // The environment outlived the program: its hook is no longer needed.
+    napi_remove_env_cleanup_hook(env, environment_gone, waiter);
+    let_go_of(waiter);
   }
   free(exit_status);
 }
@@ -226,17 +267,24 @@ static napi_value spawn_program(napi_env env, napi_callback_info info) {
     goto done;
   }
 
-  waiter_t *waiter = malloc(sizeof *waiter);
+  waiter_t *waiter = calloc(1, sizeof *waiter);
   napi_value resource_name;
   napi_create_string_utf8(env, "program-spawn exit", NAPI_AUTO_LENGTH, &resource_name);
-  if (waiter == NULL ||
-      napi_create_threadsafe_function(env, args[4], NULL, resource_name, 0, 1, NULL, NULL, NULL, call_on_exit,
-                                      &waiter->on_exit) != napi_ok) {
+  if (waiter == NULL || napi_create_threadsafe_function(env, args[4], NULL, resource_name, 0, 1, NULL, NULL, waiter,
+                                                        call_on_exit, &waiter->on_exit) != napi_ok) {
     error = ENOMEM;
   } else {
+    pthread_mutex_init(&waiter->lock, NULL);
+    waiter->environment_alive = 1;
+    waiter->holders = 2; /* the waiting thread and the environment's cleanup hook */
     waiter->pid = pid;
     error = start_waiter(waiter);
-    if (error != 0) napi_release_threadsafe_function(waiter->on_exit, napi_tsfn_abort);
+    if (error == 0) {
+      napi_add_env_cleanup_hook(env, environment_gone, waiter);
+    } else {
+      napi_release_threadsafe_function(waiter->on_exit, napi_tsfn_abort);
+      pthread_mutex_destroy(&waiter->lock);
+    }
   }
   if (error != 0) {
     // Nobody would wait for it: end it here rather than leave it running unseen.
