@@ -175,6 +175,11 @@ describe.skipIf(process.platform === 'win32')('starting a program', () => {
         expect(heard.order).toEqual(['error']);
       });
 
+      it('refuses a null byte in an argument, as an error, rather than run the argument cut short', async () => {
+        const heard = await run(start, { file: '/bin/echo', args: ['before\0after'] });
+        expect(heard).toMatchObject({ error: 'ERR_INVALID_ARG_VALUE', order: ['error'], stdout: '' });
+      });
+
       it('runs a script without a #! line with /bin/sh, as execvp does', async () => {
         const file = script('no-interpreter-line', 'echo "ran by sh"\n');
         expect((await run(start, { file })).stdout).toBe('ran by sh\n');

@@ -59,15 +59,23 @@ export function childStarterWithNode(
   platform: NodeJS.Platform,
 ): StartChild {
   return (request, events) => {
-    const child = childProcess.spawn(request.file, request.args, {
-      cwd: request.cwd,
-      env: request.env,
-      shell: false,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      windowsHide: true,
-      // Its own process group, so ending the group ends whatever the program started.
-      detached: platform !== 'win32',
-    });
+    let child: ReturnType<typeof childProcess.spawn>;
+    try {
+      child = childProcess.spawn(request.file, request.args, {
+        cwd: request.cwd,
+        env: request.env,
+        shell: false,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+        // Its own process group, so ending the group ends whatever the program started.
+        detached: platform !== 'win32',
+      });
+    } catch (error) {
+      // Node refuses some requests at once (a null byte in an argument): an error like any other.
+      const { code, message } = error as NodeJS.ErrnoException;
+      queueMicrotask(() => events.error(code, message));
+      return { pid: undefined, stopReading: () => undefined };
+    }
     let failed = false;
     child.stdout!.on('data', events.stdout);
     child.stderr!.on('data', events.stderr);
@@ -105,6 +113,12 @@ export function childStarterWithPosixSpawn(
     for (const name in request.env) {
       const value = request.env[name];
       if (value !== undefined) env.push(`${name}=${value}`);
+    }
+    // C strings end at a null byte: refused, as Node's spawn refuses it, rather than cut short.
+    if ([request.file, request.cwd, ...request.args, ...env].some((text) => text.includes('\0'))) {
+      const message = `spawn ${request.file}: the program, its folder, arguments and environment must hold no null byte`;
+      queueMicrotask(() => events.error('ERR_INVALID_ARG_VALUE', message));
+      return { pid: undefined, stopReading: () => undefined };
     }
     let exited: [number | null, NodeJS.Signals | null] | undefined;
     let openPipes = 2;
