@@ -162,6 +162,52 @@ test('a timeline of 100 000 events scrolls and filters; an event of an unknown k
   await expectNoSeriousA11yViolations(lemming);
 });
 
+test('events that land while the list is being read show up, and their agent reaches the Agent list', async ({
+  lemming,
+}) => {
+  const org = lemming.copyOfFolder(DEMO_ORG);
+  const timelineFile = join(org, '.lemming', 'timeline.sqlite');
+  const write = (events: TimelineEventInput[]) => {
+    const opened = openTimeline(timelineFile);
+    if (!opened.ok) throw new Error(opened.error.message);
+    opened.timeline.appendMany(events);
+    opened.timeline.close();
+  };
+  write(Array.from({ length: 20 }, (_, index) => generatedEvent(index)));
+  await openTimelineView(lemming, org);
+  const { page } = lemming;
+  await expect.poll(async () => (await rowSeqs(lemming))[0]).toBe(20);
+
+  // Coming back to the view reads the filter lists, then the list, which waits (a slow disk) while
+  // another program writes an agent's first events and the app is told the timeline grew.
+  await lemming.showView('Org');
+  const release = lemming.holdCalls('timeline.page');
+  await lemming.showView('Timeline');
+  write([
+    { kind: 'note', agent: 'newcomer', tick: 9, text: 'first words' },
+    { kind: 'note', agent: 'newcomer', tick: 9, text: 'second words' },
+  ]);
+  await expect
+    .poll(
+      () =>
+        lemming.events.some(
+          (event) =>
+            event.name === 'timeline.appended' && (event.payload as { lastSeq: number }).lastSeq >= 22,
+        ),
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  release();
+
+  await expect(page.getByRole('list', { name: 'Events' }).locator('.timeline-row').first()).toContainText(
+    'second words',
+  );
+  await expect(page.getByRole('combobox', { name: 'Agent' }).locator('option[value="newcomer"]')).toHaveCount(
+    1,
+    { timeout: 10_000 },
+  );
+});
+
 test('the live tail follows at the newest end and counts new events when the user reads further down; export says where it went', async ({
   lemming,
 }, testInfo) => {

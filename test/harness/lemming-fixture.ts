@@ -74,6 +74,11 @@ export interface LemmingHarness {
   openOrgAt(path: string): Promise<void>;
   /** Switches to one of the main views by its tab. */
   showView(name: 'Org' | 'Timeline' | 'Tool Store' | 'Settings'): Promise<void>;
+  /**
+   * Holds the page's calls on `channel` before main handles them, until the returned function is called
+   * (a slow disk, as the user's machine may have one): the tests use it to let events land mid-read.
+   */
+  holdCalls(channel: string): () => void;
 }
 
 /**
@@ -102,6 +107,7 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
     let importFile: string | null = null;
     const calls: RecordedCall[] = [];
     const events: DeliveredEvent[] = [];
+    const held = new Map<unknown, Promise<void>>();
     const deliver = (name: EventName, payload: unknown) => {
       events.push({ name, payload });
       // A page that is navigating or closed misses the event, as a reloading window would.
@@ -143,6 +149,7 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       const trusted = isTrustedSender({ url: frame.url(), isMainFrame: frame.parentFrame() === null }, [
         server.origin,
       ]);
+      await held.get(channel);
       const response = trusted
         ? await dispatch(channel, input)
         : {
@@ -194,6 +201,14 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       },
       showView: async (name) => {
         await page.getByRole('navigation', { name: 'Main views' }).getByRole('button', { name }).click();
+      },
+      holdCalls: (channel) => {
+        let release = () => undefined as void;
+        held.set(channel, new Promise<void>((resolve) => (release = resolve)));
+        return () => {
+          held.delete(channel);
+          release();
+        };
       },
     });
 

@@ -88,6 +88,8 @@ interface TimelineStore {
 const FACETS_REFRESH_MS = 2000;
 let facetsReadAt = 0;
 let facetsRefreshLater: ReturnType<typeof setTimeout> | null = null;
+/** The newest event announced while the list was being read again, caught up on when the read is done. */
+let appendedWhileReloading = 0;
 
 function cancelLaterFacetsRefresh(): void {
   if (facetsRefreshLater !== null) clearTimeout(facetsRefreshLater);
@@ -115,6 +117,20 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     ...extra,
   });
   const shifted = (rows: number): WindowShift => ({ rows, version: get().shift.version + 1 });
+  /** The filter lists read again when events they have not seen arrived (at most every FACETS_REFRESH_MS). */
+  const refreshFacetsIfBehind = () => {
+    if ((get().facets?.latestSeq ?? 0) >= get().latestSeq) return;
+    const sinceFacets = Date.now() - facetsReadAt;
+    if (sinceFacets > FACETS_REFRESH_MS) void get().refreshFacets();
+    else facetsRefreshLater ??= setTimeout(() => void get().refreshFacets(), FACETS_REFRESH_MS - sinceFacets);
+  };
+  /** After the list was read again: events announced meanwhile, and the filter lists, are caught up on. */
+  const afterReload = () => {
+    const missed = appendedWhileReloading;
+    appendedWhileReloading = 0;
+    if (missed > get().latestSeq) void get().timelineAppended(missed);
+    else refreshFacetsIfBehind();
+  };
 
   return {
     fields: NO_FILTER,
@@ -175,6 +191,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
         scrollTarget: null,
         shift: shifted(0),
       });
+      afterReload();
     },
 
     async loadOlder() {
@@ -215,13 +232,14 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     },
 
     async timelineAppended(lastSeq) {
+      if (get().reloading) {
+        appendedWhileReloading = Math.max(appendedWhileReloading, lastSeq);
+        return;
+      }
       const before = get().latestSeq;
-      if (lastSeq <= before || get().reloading) return;
+      if (lastSeq <= before) return;
       set({ latestSeq: lastSeq });
-      const sinceFacets = Date.now() - facetsReadAt;
-      if (sinceFacets > FACETS_REFRESH_MS) void get().refreshFacets();
-      else
-        facetsRefreshLater ??= setTimeout(() => void get().refreshFacets(), FACETS_REFRESH_MS - sinceFacets);
+      refreshFacetsIfBehind();
       // At the newest end, the new rows are read too; elsewhere only how many matching events arrived.
       const following = get().window.atNewest;
       const mine = generation;
@@ -285,6 +303,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
         total: older.value.total ?? get().total,
         scrollTarget: { seq: target.seq, version: (get().scrollTarget?.version ?? 0) + 1 },
       });
+      afterReload();
       await get().select(target.seq);
     },
 
@@ -316,6 +335,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     leave() {
       generation++;
       cancelLaterFacetsRefresh();
+      appendedWhileReloading = 0;
       set({
         window: EMPTY_WINDOW,
         total: 0,
