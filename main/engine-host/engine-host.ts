@@ -102,12 +102,18 @@ export class EngineHost {
 
   /**
    * Runs `work` on the current org. The engine's own refusals become typed results: an invalid config
-   * file (`org_unusable`, with where), an agent it does not know (`agent_not_found`).
+   * file (`org_unusable`, with where), an agent it does not know (`agent_not_found`). Work that fails
+   * because the org was closed under it (another org opened, the window closed) says so.
    */
   async withSession<T>(work: (session: OrgSession) => Promise<IpcResult<T>>): Promise<IpcResult<T>> {
     const session = this.session;
     if (!session) return fail('no_org_open', 'Open an org folder first.');
-    return engineRefusals(() => work(session));
+    try {
+      return await engineRefusals(() => work(session));
+    } catch (error) {
+      if (this.session === session) throw error;
+      return fail('no_org_open', `${session.orgPath} was closed before this was done.`);
+    }
   }
 
   /** A secret's value for the engine's own use (model API keys); never for an IPC answer. */

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ok } from '../../engine/api/result';
 import { DEMO_ORG, ipcHarnesses, valueOf } from './test-support/ipc-harness';
 
 const harnesses = ipcHarnesses();
@@ -30,5 +31,28 @@ describe('run.readiness', () => {
       ],
       warnings: [{ agent: 'manager', reason: expect.stringContaining('needs network access, which is off') }],
     });
+  });
+});
+
+describe('work on an org that is closed under it', () => {
+  it('answers that the org was closed, and logs no error', async () => {
+    const logged: unknown[] = [];
+    const harness = await harnesses.create({ logError: (_context, error) => logged.push(error) });
+    const org = harness.copy(DEMO_ORG);
+    valueOf(await harness.dispatch('org.open', { path: org }));
+    let carryOn!: () => void;
+    const paused = new Promise<void>((resolve) => (carryOn = resolve));
+    // As run.readiness does: it reads files first, then the org's database.
+    const answer = harness.host.withSession(async (session) => {
+      await paused;
+      return ok(session.engine.ledger.balance('manager'));
+    });
+    await harness.dispatch('org.close', {});
+    carryOn();
+    expect(await answer).toEqual({
+      ok: false,
+      error: { code: 'no_org_open', message: `${org} was closed before this was done.` },
+    });
+    expect(logged).toEqual([]);
   });
 });
