@@ -3,8 +3,7 @@
 // is built. Node-API is one binary interface for Node and Electron alike, so the file needs no rebuild for
 // the app. Without a C compiler the engine starts programs with Node's spawn (slower, same behaviour); on
 // CI a failed build fails, so the tests always run the starter the installers ship.
-// Runs on `npm ci`/`npm install` (the `prepare` script) and in `npm run build`; an argument names another
-// output folder.
+// Runs on `npm ci`/`npm install` (the `prepare` script) and in `npm run build`.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,7 +11,7 @@ import { dirname, join } from 'node:path';
 
 if (process.platform !== 'linux') process.exit(0);
 
-const outDir = process.argv[2] ?? 'out/native';
+const outDir = 'out/native';
 const headers = dirname(createRequire(import.meta.url).resolve('node-api-headers/include/node_api.h'));
 mkdirSync(outDir, { recursive: true });
 const compiler = process.env.CC ?? 'cc';
