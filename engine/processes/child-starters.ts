@@ -1,11 +1,10 @@
-import * as nodeChildProcess from 'node:child_process';
+import type * as nodeChildProcess from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import * as nodeNet from 'node:net';
-import { constants } from 'node:os';
+import type * as nodeNet from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as nodeUtil from 'node:util';
+import type * as nodeUtil from 'node:util';
 
 /**
  * The two ways a program is started: posix_spawn through the compiled program starter
@@ -188,24 +187,47 @@ export function programSpawnAddonPath(): string | null {
   return addonPath;
 }
 
-let starterHere: StartChild | undefined;
-
-/** How this process starts programs: with the compiled starter when it loads, else with Node's spawn. */
-export function childStarterHere(): StartChild {
-  if (starterHere) return starterHere;
-  const path = programSpawnAddonPath();
-  if (path !== null) {
+/**
+ * A process's starter: the compiled one at `addonPath` when it loads, else Node's spawn. Self-contained
+ * like the starters (the helper runs its source), so the two are given to it.
+ */
+export function childStarterFor(
+  addonPath: string | null,
+  load: (id: string) => unknown,
+  platform: NodeJS.Platform,
+  warn: (message: string) => void,
+  withPosixSpawn: typeof childStarterWithPosixSpawn,
+  withNode: typeof childStarterWithNode,
+): StartChild {
+  if (addonPath !== null) {
     try {
-      // Through require, as Electron maps a path inside app.asar to its unpacked copy for require.
-      const addon = createRequire(import.meta.url)(path) as ProgramSpawnAddon;
-      starterHere = childStarterWithPosixSpawn(addon, nodeNet, nodeUtil, constants.signals);
-      return starterHere;
+      return withPosixSpawn(
+        load(addonPath) as ProgramSpawnAddon,
+        load('node:net') as typeof nodeNet,
+        load('node:util') as typeof nodeUtil,
+        (load('node:os') as { constants: { signals: Record<string, number> } }).constants.signals,
+      );
     } catch (error) {
-      process.emitWarning(
-        `the program starter at ${path} did not load, so Node's spawn starts programs: ${String(error)}`,
+      warn(
+        `the program starter at ${addonPath} did not load, so Node's spawn starts programs: ${String(error)}`,
       );
     }
   }
-  starterHere = childStarterWithNode(nodeChildProcess, process.platform);
+  return withNode(load('node:child_process') as typeof nodeChildProcess, platform);
+}
+
+let starterHere: StartChild | undefined;
+
+/** How this process starts programs. */
+export function childStarterHere(): StartChild {
+  // Through require, as Electron maps a path inside app.asar to its unpacked copy for require.
+  starterHere ??= childStarterFor(
+    programSpawnAddonPath(),
+    createRequire(import.meta.url),
+    process.platform,
+    (message) => process.emitWarning(message),
+    childStarterWithPosixSpawn,
+    childStarterWithNode,
+  );
   return starterHere;
 }

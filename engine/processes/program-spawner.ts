@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import {
   type ChildRequest,
   type StartedChild,
+  childStarterFor,
   childStarterHere,
   childStarterWithNode,
   childStarterWithPosixSpawn,
@@ -170,18 +171,11 @@ function helperProcess(): ChildProcess {
   return started;
 }
 
-/** The helper's program: the starter it uses, then its main function (spawner-helper.ts). */
+/** The helper's program: its starter (child-starters.ts), then its main function (spawner-helper.ts). */
 function helperSource(addonPath: string | null): string {
-  const withNode = `(${childStarterWithNode.toString()})(require('node:child_process'), process.platform)`;
-  const withPosixSpawn = `(${childStarterWithPosixSpawn.toString()})(require(${JSON.stringify(addonPath)}), require('node:net'), require('node:util'), require('node:os').constants.signals)`;
+  const startChild = `(${childStarterFor.toString()})(${JSON.stringify(addonPath)}, require, process.platform, (message) => process.emitWarning(message), ${childStarterWithPosixSpawn.toString()}, ${childStarterWithNode.toString()})`;
   // `__name` is the helper esbuild's keepNames (tsx, some bundles) writes into a function's text.
-  const prelude = 'var __name = (f) => f; var startChild;';
-  const warning = `the program starter at ${addonPath} did not load, so Node's spawn starts programs: `;
-  const chooseStarter =
-    addonPath === null
-      ? `startChild = ${withNode};`
-      : `try { startChild = ${withPosixSpawn}; } catch (error) { process.emitWarning(${JSON.stringify(warning)} + error); startChild = ${withNode}; }`;
-  return `${prelude} ${chooseStarter} (${spawnerHelperMain.toString()})(startChild, process)`;
+  return `var __name = (f) => f; (${spawnerHelperMain.toString()})(${startChild}, process)`;
 }
 
 function deliver(report: SpawnerReport): void {
