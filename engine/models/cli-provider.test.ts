@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isRunning } from '../processes/test-support/process-liveness';
 import { createProvider } from './create-provider';
 import { parseModelsFile, type ProviderConfig } from './models-file';
 import { callError, modelEntry, testDeps } from './test-support/provider-test-kit';
@@ -131,7 +132,7 @@ describe('cli provider', () => {
     expect(error.message).toContain('did not finish within 1000 ms');
     if (process.platform !== 'win32') {
       const grandchild = Number(await readFile(pidFile, 'utf8'));
-      await expect.poll(() => isAlive(grandchild), { timeout: 5_000 }).toBe(false);
+      await expect.poll(() => isRunning(grandchild), { timeout: 5_000 }).toBe(false);
     }
   });
 
@@ -200,15 +201,3 @@ describe('cli provider', () => {
     );
   });
 });
-
-/** A zombie waiting for its new parent to reap it counts as dead. */
-async function isAlive(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  if (process.platform !== 'linux') return true;
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  return stat !== '' && !/^\d+ \(.*\) Z/.test(stat);
-}

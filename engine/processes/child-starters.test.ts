@@ -16,6 +16,7 @@ import {
   programSpawnAddonPath,
 } from './child-starters';
 import { startProgram } from './program-spawner';
+import { processExists } from './test-support/process-liveness';
 
 interface Heard {
   stdout: string;
@@ -111,15 +112,8 @@ describe.skipIf(addonPath === null)('the compiled starter in a thread that ends'
     );
     const pid = await new Promise<number>((resolve) => worker.once('message', resolve));
     await worker.terminate();
-    const reaped = () => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    };
-    await expect.poll(reaped, { timeout: 5_000 }).toBe(true);
+    // Reaped: not even a zombie is left.
+    await expect.poll(() => processExists(pid), { timeout: 5_000 }).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 100));
     // This process lives on, and starting programs still works.
     const start = childStarterWithPosixSpawn(

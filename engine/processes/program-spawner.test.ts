@@ -6,6 +6,7 @@ import {
   type ProgramRequest,
   type RunningProgram,
 } from './program-spawner';
+import { processExists } from './test-support/process-liveness';
 
 type Start = (request: ProgramRequest, listeners: Parameters<typeof startProgram>[1]) => RunningProgram;
 
@@ -71,15 +72,7 @@ describe.skipIf(process.platform === 'win32')(
         });
         const background = Number(heard.trim());
         expect(background).toBeGreaterThan(0);
-        const gone = () => {
-          try {
-            process.kill(background, 0);
-            return false;
-          } catch {
-            return true;
-          }
-        };
-        await expect.poll(gone, { timeout: 5_000 }).toBe(true);
+        await expect.poll(() => processExists(background), { timeout: 5_000 }).toBe(false);
         expect(runningProgramCount()).toBe(0);
       });
 

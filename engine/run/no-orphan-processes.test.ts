@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { runningProgramCount } from '../processes/program-spawner';
+import { isRunning } from '../processes/test-support/process-liveness';
 import { RunController } from './run-controller';
 import { REPO_ROOT, resume } from './test-support/temp-org';
 import { engineWorld } from './test-support/engine-world';
@@ -51,31 +52,10 @@ async function startedPids(pids: () => number[]): Promise<number[]> {
   throw new Error('the cli model never started');
 }
 
-/** A zombie waiting for its new parent to reap it counts as gone. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  if (process.platform !== 'linux') return true;
-  const stat = procStat(pid);
-  return stat !== undefined && !/^\d+ \(.*\) Z/.test(stat);
-}
-
-/** The process may end between any two looks at /proc, so a missing file is an answer, not an error. */
-function procStat(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 /** An orphan lives on for good, so a generous wait costs nothing when all is well and hides nothing. */
 async function expectAllGone(pids: number[]): Promise<void> {
-  for (let waited = 0; waited < 10_000 && pids.some(isAlive); waited += 25) await sleep(25);
-  expect(pids.filter(isAlive)).toEqual([]);
+  for (let waited = 0; waited < 10_000 && pids.some(isRunning); waited += 25) await sleep(25);
+  expect(pids.filter(isRunning)).toEqual([]);
 }
 
 describe.skipIf(process.platform === 'win32')('no process outlives a run', () => {
@@ -119,7 +99,7 @@ describe.skipIf(process.platform === 'win32')('no process outlives a run', () =>
           engineProcess.on('exit', (_code, by) => resolve(by)),
         );
         const started = await startedPids(pids);
-        expect(started.every(isAlive)).toBe(true);
+        expect(started.every(isRunning)).toBe(true);
         engineProcess.kill(signal);
         expect(await exited).toBe(signal);
         await expectAllGone(started);
