@@ -37,7 +37,9 @@ describe('the lemming command', () => {
     expect(packageJson.dependencies.tsx).toBeUndefined();
     expect(packageJson.devDependencies.tsx).toBeDefined();
     expect(packageJson.bin.lemming).toBe('bin/lemming.mjs');
-    expect(packageJson.scripts.prepare).toContain('node scripts/build-cli-bundle.mjs');
+    expect(packageJson.scripts.prepare).toBe(
+      'node scripts/build-native.mjs && node scripts/build-cli-bundle.mjs',
+    );
   });
 
   it('runs help from the compiled bundle alone', async () => {
