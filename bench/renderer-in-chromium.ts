@@ -40,6 +40,7 @@ export async function withOrgInChromium<T>(
     secretStore: secrets.value.store,
     demoOrgSource: join(REPO_ROOT, 'examples', 'demo-org'),
     userOrgsFolder: join(dir, 'orgs'),
+    trustFile: join(dir, 'trust.json'),
   });
   const updates = await UpdateController.create({
     updater: { offBecause: 'development' },

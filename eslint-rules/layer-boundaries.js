@@ -43,6 +43,7 @@ const ENGINE_LAYERS = [
   ['net', 'sandbox'],
   ['messages'],
   ['tools'],
+  ['trust'],
   ['run'],
   ['app'],
   ['cli'],

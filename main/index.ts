@@ -83,6 +83,7 @@ async function start(): Promise<void> {
         ? join(process.resourcesPath, 'demo-org')
         : join(app.getAppPath(), 'examples', 'demo-org'),
       userOrgsFolder: join(app.getPath('documents'), 'LeMMing'),
+      trustFile: join(app.getPath('userData'), 'trust.json'),
       env: { ...process.env },
     },
   };

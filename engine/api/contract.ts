@@ -78,6 +78,7 @@ import {
   ToolsCatalog,
   ToolsExplanation,
 } from './tool-schemas';
+import { AcceptTrustInput, GrantInput, OrgTrust } from './trust-schemas';
 import { AgentInbox, InboxInput, OrgStatusReport } from './status-schemas';
 import { SetUpdatesEnabledInput, UpdateStatus } from './update-schemas';
 import {
@@ -275,6 +276,29 @@ export const contract = {
       "Add the MCP servers Claude Desktop or Cursor uses to this org's mcp.json; their env and header values go to the secret store.",
     input: McpImportInput,
     output: McpImportResult,
+  }),
+
+  'trust.state': channel({
+    summary:
+      'Whether the open org may run: what it would start, contact and name, what changed since it was trusted, and its grants.',
+    input: NoInput,
+    output: OrgTrust,
+  }),
+  'trust.accept': channel({
+    summary:
+      'Trust the open org as shown (refused when its fingerprint moved since) and grant the secrets and variables ticked.',
+    input: AcceptTrustInput,
+    output: OrgTrust,
+  }),
+  'trust.revoke': channel({
+    summary: 'Stop trusting the open org: nothing of it runs until it is trusted again; its grants are kept.',
+    input: NoInput,
+    output: OrgTrust,
+  }),
+  'trust.grant': channel({
+    summary: 'Grant or take back one stored secret or environment variable for the open org.',
+    input: GrantInput,
+    output: OrgTrust,
   }),
 
   'secrets.list': channel({

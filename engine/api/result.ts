@@ -22,6 +22,8 @@ export const IpcErrorCode = z.enum([
   'refused',
   /** The change reaches beyond what was asked (the whole org); nothing was written until the user agrees. */
   'needs_confirmation',
+  /** The org would start programs, contact addresses or use secrets, and its person has not trusted it (as it is now). */
+  'not_trusted',
   'not_found',
   'internal',
 ]);

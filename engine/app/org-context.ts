@@ -2,6 +2,7 @@ import type { OrgEngine } from '../run/org-engine';
 import type { RunController } from '../run/run-controller';
 import type { TurnStatusReader } from '../run/turn-status';
 import type { SecretStore } from '../secrets/secret-store';
+import type { TrustStore } from '../trust/trust-store';
 
 /** The secret store a use-case may change, and who must hear that it changed. */
 export interface SecretsAccess {
@@ -20,6 +21,8 @@ export interface OrgContext {
   readonly controller: RunController;
   readonly turnStatus: TurnStatusReader;
   readonly secrets: SecretsAccess;
+  /** The person's trust decisions and grants (kept outside every org). */
+  readonly trust: TrustStore;
   /** Whether the agent is taking its turn in the tick in progress. */
   isRunning(agent: string): boolean;
 }

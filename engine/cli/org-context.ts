@@ -9,6 +9,11 @@ import type { ApprovalAsker } from '../tools/approval-gate';
 import { CliFailure, type CliIo } from './cli-io';
 import type { ParsedCommandArgs } from './command';
 import { formatFailure } from './format-failure';
+import { TrustStore } from '../trust/trust-store';
+import { cliTrustFile } from '../trust/trust-file-location';
+
+/** The person's trust record for this command (LEMMING_CONFIG_DIR, else the OS's config folder). */
+export const cliTrustStore = (io: CliIo): TrustStore => new TrustStore(cliTrustFile(io.env));
 
 export interface CliEngineOptions {
   concurrency?: number;
@@ -61,6 +66,7 @@ export async function withOrgContext<T>(
     return await work({
       orgPath,
       engine,
+      trust: cliTrustStore(io),
       controller: new RunController(engine, options.onTick ? { onTick: options.onTick } : {}),
       turnStatus: new TurnStatusReader(engine.timeline.db),
       secrets: cliSecretsAccess(store),

@@ -1,3 +1,4 @@
+import { TrustStore } from '../../engine/trust/trust-store';
 import { engineRefusals, openOrgFolder } from '../../engine/app/org';
 import type { SecretsAccess } from '../../engine/app/org-context';
 import { fail, ok, type IpcResult } from '../../engine/api/result';
@@ -10,6 +11,8 @@ import { OrgSession } from './org-session';
 export interface EngineHostOptions {
   /** Where secrets live: safeStorage in the app, a file in a temp folder in tests. */
   secretStore: SecretStore;
+  /** The person's trust record and grants, outside every org: `<userData>/trust.json` in the app. */
+  trustFile: string;
   /** The demo org as shipped with the app (examples/demo-org). */
   demoOrgSource: string;
   /** Where the first run puts the user's copy of the demo org. */
@@ -30,6 +33,8 @@ export class EngineHost {
   readonly events: HostEvents;
   /** The secret store, as use-cases change it: every change reloads the values and the redactor. */
   readonly secrets: SecretsAccess;
+  /** The person's trust decisions and grants for every org. */
+  readonly trust: TrustStore;
   private session: OrgSession | null = null;
   private lifecycle: Promise<unknown> = Promise.resolve();
   private secretValues = new Map<string, string>();
@@ -41,6 +46,7 @@ export class EngineHost {
   private constructor(readonly options: EngineHostOptions) {
     this.events = new HostEvents(options.pingIntervalMs);
     this.secrets = { store: options.secretStore, changed: () => this.reloadSecrets() };
+    this.trust = new TrustStore(options.trustFile);
   }
 
   static async create(options: EngineHostOptions): Promise<EngineHost> {
@@ -72,6 +78,7 @@ export class EngineHost {
           orgPath: opened.summary.path,
           events: this.events,
           secrets: this.secrets,
+          trust: this.trust,
           env: this.options.env ?? {},
           ...(this.options.logError ? { logError: this.options.logError } : {}),
         });

@@ -42,7 +42,13 @@ async function startEngine(importFile: () => string | null) {
     entry: new URL('./engine-worker.ts', import.meta.url).href,
     appInfo: APP_INFO,
     secretLocation: secrets.value.store.location,
-    host: { demoOrgSource: DEMO_ORG, userOrgsFolder: join(dir, 'orgs'), env: {}, pingIntervalMs: 20 },
+    host: {
+      demoOrgSource: DEMO_ORG,
+      userOrgsFolder: join(dir, 'orgs'),
+      trustFile: join(dir, 'trust.json'),
+      env: {},
+      pingIntervalMs: 20,
+    },
   };
   const events: { name: string; payload: unknown }[] = [];
   const worker = new Worker(new URL('./test-support/tsx-worker.mjs', import.meta.url), { workerData });

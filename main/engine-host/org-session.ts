@@ -5,6 +5,7 @@ import { OrgEngine, type EngineCommit } from '../../engine/run/org-engine';
 import { RunController } from '../../engine/run/run-controller';
 import { TurnStatusReader } from '../../engine/run/turn-status';
 import type { HostEvents } from './host-events';
+import type { TrustStore } from '../../engine/trust/trust-store';
 
 /** How often an idle session looks for another program running its org. */
 const WATCH_MS = 1000;
@@ -13,6 +14,7 @@ export interface OrgSessionOptions {
   orgPath: string;
   events: HostEvents;
   secrets: SecretsAccess;
+  trust: TrustStore;
   env: Record<string, string | undefined>;
   logError?: (context: string, error: unknown) => void;
 }
@@ -25,6 +27,7 @@ export class OrgSession implements OrgContext {
   readonly controller: RunController;
   readonly turnStatus: TurnStatusReader;
   readonly secrets: SecretsAccess;
+  readonly trust: TrustStore;
   /** Tool calls of this org's run waiting for the person's approval. */
   readonly approvals: ApprovalDesk;
   /** Agents whose turn in the tick in progress has not been committed yet. */
@@ -42,6 +45,7 @@ export class OrgSession implements OrgContext {
     approvals: ApprovalDesk,
   ) {
     this.secrets = options.secrets;
+    this.trust = options.trust;
     this.approvals = approvals;
     this.turnStatus = new TurnStatusReader(engine.timeline.db);
     this.controller = new RunController(engine, {

@@ -18,7 +18,7 @@ export interface EngineWorkerData {
   appInfo: AppInfo;
   /** Where main keeps the secrets, in words (the store itself stays in main). */
   secretLocation: string;
-  host: Pick<EngineHostOptions, 'demoOrgSource' | 'userOrgsFolder' | 'env' | 'pingIntervalMs'>;
+  host: Pick<EngineHostOptions, 'demoOrgSource' | 'userOrgsFolder' | 'trustFile' | 'env' | 'pingIntervalMs'>;
 }
 
 /** What only main can do for the engine: its dialogs and its secret store (safeStorage in the app). */

@@ -31,6 +31,7 @@ import { createAgent, removeAgent, restoreAgent } from '../../engine/app/org-dir
 import { orgGraph } from '../../engine/app/org-graph';
 import { asResult, startRun, stepRun } from '../../engine/app/run';
 import { deleteSecret, listSecrets, setSecret } from '../../engine/app/secrets';
+import { acceptTrust, grantToOrg, revokeTrust, trustState } from '../../engine/app/trust';
 import { readSettings, updateSettings } from '../../engine/app/settings';
 import {
   exportTimeline,
@@ -139,6 +140,11 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'connectors.saveRestApi': (input) => inOrg((session) => saveRestApi(session, input)),
     'connectors.removeRestApi': (input) => inOrg((session) => removeRestApi(session, input)),
     'connectors.importMcp': (input) => inOrg((session) => importMcpServers(session, input)),
+
+    'trust.state': () => inOrg((session) => trustState(session)),
+    'trust.accept': (input) => inOrg((session) => acceptTrust(session, input)),
+    'trust.revoke': () => inOrg((session) => revokeTrust(session)),
+    'trust.grant': (input) => inOrg((session) => grantToOrg(session, input)),
 
     'secrets.list': () => listSecrets(host.secrets, host.current()?.orgPath ?? null),
     'secrets.set': ({ name, value }) => setSecret(host.secrets, name, value),

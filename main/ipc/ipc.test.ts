@@ -110,6 +110,19 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   ],
   'connectors.removeRestApi': [{}, { name: '' }, { name: 'x', evil: 1 }],
   'connectors.importMcp': [{}, { from: 'windsurf' }, { from: '/etc/passwd' }, { from: 'claude', file: 'x' }],
+  'trust.state': [{ org: '/tmp' }],
+  'trust.accept': [
+    {},
+    { fingerprint: '' },
+    { fingerprint: 'f', secrets: ['lower'] },
+    { fingerprint: 'f', extra: 1 },
+  ],
+  'trust.revoke': [{ all: true }],
+  'trust.grant': [
+    {},
+    { kind: 'secret', name: 'lower', granted: true },
+    { kind: 'other', name: 'X', granted: true },
+  ],
   'secrets.list': [{ reveal: true }],
   'secrets.set': [
     { name: 'api_key', value: 'x' },
@@ -276,6 +289,9 @@ describe('dispatch', () => {
       ['approvals.settings', {}],
       ['approvals.setMode', { ...manager, tool: 'memory_write', mode: 'ask' }],
       ['approvals.setTimeout', { seconds: 120 }],
+      ['trust.state', {}],
+      ['trust.grant', { kind: 'secret', name: 'DEMO_TOKEN', granted: true }],
+      ['trust.revoke', {}],
       ['secrets.list', {}],
       ['secrets.set', { name: 'DEMO_TOKEN', value: 'tok-0123456789abcdef' }],
       ['secrets.delete', { name: 'DEMO_TOKEN' }],
@@ -329,6 +345,15 @@ describe('dispatch', () => {
     }
     const removed = harness.responses.find((entry) => entry.channel === 'org.removeAgent')!;
     await harness.dispatch('org.open', { path: org });
+    // The demo org runs nothing of its own: trusting it as shown is still recorded.
+    const trust = valueOf<{ fingerprint: string; state: string }>(await harness.dispatch('trust.state', {}));
+    expect(trust.state).toBe('not_needed');
+    const accepted = await harness.dispatch('trust.accept', { fingerprint: trust.fingerprint });
+    ipcResultSchema(contract['trust.accept'].output).parse(accepted);
+    expect(await harness.dispatch('trust.accept', { fingerprint: 'moved' })).toMatchObject({
+      ok: false,
+      error: { code: 'refused' },
+    });
     const restored = await harness.dispatch('org.restoreAgent', {
       removedId: valueOf<{ removedId: string }>(removed.response).removedId,
     });

@@ -120,7 +120,13 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
     const workerData: EngineWorkerData = {
       appInfo: APP_INFO,
       secretLocation: secrets.value.store.location,
-      host: { demoOrgSource: DEMO_ORG, userOrgsFolder, env: {}, pingIntervalMs: 20 },
+      host: {
+        demoOrgSource: DEMO_ORG,
+        userOrgsFolder,
+        trustFile: join(tempDir(), 'trust.json'),
+        env: {},
+        pingIntervalMs: 20,
+      },
     };
     const engine = await EngineThread.start(
       new Worker(ENGINE_WORKER, { workerData, resourceLimits: ENGINE_RESOURCE_LIMITS }),

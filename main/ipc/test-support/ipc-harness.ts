@@ -59,6 +59,7 @@ export function ipcHarnesses() {
         secretStore: secrets.value.store,
         demoOrgSource: DEMO_ORG,
         userOrgsFolder,
+        trustFile: join(tempDir(), 'trust.json'),
         pingIntervalMs: 5,
         ...(options.logError ? { logError: options.logError } : {}),
       });

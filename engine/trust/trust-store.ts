@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { Result } from '../api/result';
+import { OrgGrants, ReachItem, type OrgReach } from '../api/trust-schemas';
+import { writeFileAtomic } from '../files/atomic-write';
+import { runSerially } from '../files/serial-by-key';
+
+/** What the person said yes to, for one org: the reach they saw and when. */
+const TrustedReach = z.object({
+  fingerprint: z.string(),
+  items: z.array(ReachItem),
+  at: z.string(),
+});
+export type TrustedReach = z.infer<typeof TrustedReach>;
+
+const OrgRecord = z.object({
+  trusted: TrustedReach.nullable(),
+  grants: OrgGrants,
+});
+export type OrgRecord = z.infer<typeof OrgRecord>;
+
+const TrustFile = z.object({
+  version: z.literal(1),
+  /** Keyed by the org's real path (links resolved). */
+  orgs: z.record(z.string(), OrgRecord),
+});
+type TrustFile = z.infer<typeof TrustFile>;
+
+const EMPTY_RECORD: OrgRecord = { trusted: null, grants: { secrets: [], environment: [] } };
+
+/**
+ * The person's trust decisions and grants, kept outside every org (the app's user data, the CLI's
+ * config folder): an org cannot carry its own trust with it. One JSON file, written atomically; it is
+ * read again before every decision, so the app and a second program see each other's changes. A file
+ * that cannot be read trusts nothing and is never overwritten: changes are refused with its problem.
+ */
+export class TrustStore {
+  constructor(readonly file: string) {}
+
+  /** The org's record; an org never seen has no trust and no grants. */
+  record(orgRealPath: string): OrgRecord {
+    const read = this.read();
+    return (read.ok ? read.value.orgs[orgRealPath] : undefined) ?? EMPTY_RECORD;
+  }
+
+  /** Every org the secret is granted to. */
+  orgsGranted(kind: keyof OrgGrants, name: string): string[] {
+    const read = this.read();
+    if (!read.ok) return [];
+    return Object.entries(read.value.orgs)
+      .filter(([, record]) => record.grants[kind].includes(name))
+      .map(([org]) => org);
+  }
+
+  /** The person trusts the org as `reach` says it is; grants are added to the org's own. */
+  trust(
+    orgRealPath: string,
+    fingerprint: string,
+    reach: OrgReach,
+    grants: Partial<OrgGrants> = {},
+    now: Date = new Date(),
+  ): Promise<Result<OrgRecord, string>> {
+    return this.change(orgRealPath, (record) => ({
+      trusted: { fingerprint, items: reach.items, at: now.toISOString() },
+      grants: {
+        secrets: union(record.grants.secrets, grants.secrets ?? []),
+        environment: union(record.grants.environment, grants.environment ?? []),
+      },
+    }));
+  }
+
+  /** The org is no longer trusted; its grants stay, for when it is trusted again. */
+  revoke(orgRealPath: string): Promise<Result<OrgRecord, string>> {
+    return this.change(orgRealPath, (record) => ({ ...record, trusted: null }));
+  }
+
+  grant(
+    orgRealPath: string,
+    kind: keyof OrgGrants,
+    name: string,
+    granted: boolean,
+  ): Promise<Result<OrgRecord, string>> {
+    return this.change(orgRealPath, (record) => ({
+      ...record,
+      grants: {
+        ...record.grants,
+        [kind]: granted
+          ? union(record.grants[kind], [name])
+          : record.grants[kind].filter((held) => held !== name),
+      },
+    }));
+  }
+
+  private change(
+    orgRealPath: string,
+    edit: (record: OrgRecord) => OrgRecord,
+  ): Promise<Result<OrgRecord, string>> {
+    return runSerially(this.file, async () => {
+      const read = this.read();
+      if (!read.ok) return read;
+      const record = edit(read.value.orgs[orgRealPath] ?? EMPTY_RECORD);
+      const next: TrustFile = { ...read.value, orgs: { ...read.value.orgs, [orgRealPath]: record } };
+      await writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`);
+      return { ok: true, value: record };
+    });
+  }
+
+  private read(): Result<TrustFile, string> {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return { ok: true, value: { version: 1, orgs: {} } };
+      return { ok: false, error: `${this.file} cannot be read: ${(error as Error).message}` };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      return { ok: false, error: `${this.file} is not valid JSON: ${(error as Error).message}` };
+    }
+    const parsed = TrustFile.safeParse(json);
+    if (!parsed.success)
+      return {
+        ok: false,
+        error: `${this.file} is not a trust record this version understands: ${parsed.error.issues[0]?.message ?? 'unknown shape'}`,
+      };
+    return { ok: true, value: parsed.data };
+  }
+}
+
+function union(held: readonly string[], added: readonly string[]): string[] {
+  return [...new Set([...held, ...added])].sort();
+}
