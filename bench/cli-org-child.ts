@@ -4,6 +4,7 @@
 // lemming-side-by-side.bench.ts compiles this file and runs it in its own Node process, as the CLI runs.
 import { readdirSync, readFileSync } from 'node:fs';
 import { OrgEngine } from '../engine/run/org-engine';
+import { trustAsIs } from '../engine/trust/test-support/trust-as-is';
 
 const [orgPath, warmUpTicks, measuredTicks] = process.argv.slice(2);
 
@@ -41,7 +42,11 @@ function treeCpuMs(): number {
   return ticks * 10;
 }
 
-const engine = await OrgEngine.open({ orgPath: orgPath!, env: process.env });
+const engine = await OrgEngine.open({
+  trust: await trustAsIs(orgPath!),
+  orgPath: orgPath!,
+  env: process.env,
+});
 try {
   for (let tick = 0; tick < Number(warmUpTicks); tick += 1) await engine.runTick();
   const cpuBefore = treeCpuMs();

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { OrgEngine } from '../engine/run/org-engine';
 import type { BenchSection } from './bench-section';
+import { trustAsIs } from '../engine/trust/test-support/trust-as-is';
 
 const SIZES = [10, 100, 1000];
 /** Turns run before measuring, so V8 has optimized the turn's code (a 10-agent org needs 20 ticks for that). */
@@ -76,7 +77,11 @@ async function measure(
 ): Promise<{ wallMs: number; cpuMs: number; turns: number }> {
   const org = buildOrg(agentCount, scenario);
   try {
-    const engine = await OrgEngine.open({ orgPath: org, env: {} });
+    const engine = await OrgEngine.open({
+      trust: await trustAsIs(org),
+      orgPath: org,
+      env: {},
+    });
     try {
       // Warm-up: seeds balances, prepares statements, reads the script, lets V8 optimize the turn.
       for (let tick = 0; tick < Math.ceil(WARM_UP_TURNS / agentCount); tick += 1) await engine.runTick();

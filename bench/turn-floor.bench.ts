@@ -14,6 +14,7 @@ import { OrgEngine } from '../engine/run/org-engine';
 import { applyConnectionPragmas, openSqlite } from '../engine/timeline/sqlite';
 import type { BenchRow, BenchSection } from './bench-section';
 import { buildOrg } from './engine.bench';
+import { trustAsIs } from '../engine/trust/test-support/trust-as-is';
 
 const AGENTS = Number(process.env.LEMMING_BENCH_FLOOR_AGENTS ?? 100);
 const TICKS = Number(process.env.LEMMING_BENCH_FLOOR_TICKS ?? 5);
@@ -167,7 +168,11 @@ async function compare(scenario: (typeof SCENARIOS)[number]): Promise<BenchRow[]
   const org = buildOrg(AGENTS, scenario);
   const scratch = mkdtempSync(join(tmpdir(), 'lemming-floor-bench-'));
   try {
-    const engine = await OrgEngine.open({ orgPath: org, env: {} });
+    const engine = await OrgEngine.open({
+      trust: await trustAsIs(org),
+      orgPath: org,
+      env: {},
+    });
     try {
       const runTicks = async (ticks: number) => {
         for (let tick = 0; tick < ticks; tick += 1) await engine.runTick();

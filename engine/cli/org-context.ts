@@ -50,8 +50,10 @@ export async function withOrgContext<T>(
       import('./commands/secrets'),
     ]);
   const { store } = await cliSecretStore(io, values, [orgPath]);
+  const trust = cliTrustStore(io);
   const engine = await OrgEngine.open({
     orgPath,
+    trust,
     env: io.env,
     secrets: store,
     program: options.program ?? 'lemming',
@@ -66,7 +68,7 @@ export async function withOrgContext<T>(
     return await work({
       orgPath,
       engine,
-      trust: cliTrustStore(io),
+      trust,
       controller: new RunController(engine, options.onTick ? { onTick: options.onTick } : {}),
       turnStatus: new TurnStatusReader(engine.timeline.db),
       secrets: cliSecretsAccess(store),

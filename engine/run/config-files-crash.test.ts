@@ -6,6 +6,7 @@ import { fromMicros } from '../credits/credit-amount';
 import { nextTickToRead, openTimelineToRead } from '../app/org-reader';
 import { OrgEngine } from './org-engine';
 import { REPO_ROOT, resume, tempOrgs } from './test-support/temp-org';
+import { trustAsIs } from '../trust/test-support/trust-as-is';
 
 const CHILD = join(REPO_ROOT, 'engine', 'run', 'test-support', 'crash-child.ts');
 const orgs = tempOrgs();
@@ -89,7 +90,11 @@ describe('a kill inside any step of writing tick.json or credits.json', () => {
       expect(seenByStatus).toEqual({ ok: true, value: completedBefore! + 1 });
       expect(completedBefore).toBeGreaterThan(0);
 
-      const engine = await OrgEngine.open({ orgPath: org, env: {} });
+      const engine = await OrgEngine.open({
+        trust: await trustAsIs(org),
+        orgPath: org,
+        env: {},
+      });
       try {
         const completed = completedTicks(engine);
         expect(completed).toEqual(Array.from({ length: completed.length }, (_, index) => index + 1));

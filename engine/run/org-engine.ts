@@ -83,6 +83,7 @@ import { loadSkills, type LoadedSkills } from '../tools/skills/load-skills';
 import { SKILL_FILE } from '../tools/skills/skill';
 import { folderSignature, SignatureCache } from '../files/folder-signature';
 import type { SecretStore } from '../secrets/secret-store';
+import type { TrustStore } from '../trust/trust-store';
 import { memoryChangeRecord, TurnMemory } from '../memory/turn-memory';
 import { groupByFirePoint } from '../org/schedule';
 import { agentPaths, inOrg } from '../org/org-layout';
@@ -96,6 +97,11 @@ export interface EngineOptions {
   limits?: Partial<TurnLimits>;
   /** Where API keys and connector secrets come from; none when absent. */
   secrets?: SecretStore;
+  /**
+   * The person's trust decisions and grants (docs/ARCHITECTURE.md, “Trust”): an org that is not trusted
+   * as it is now starts no program and sends no request, and uses only the secrets granted to it.
+   */
+  trust: TrustStore;
   env?: Record<string, string | undefined>;
   clock?: () => Date;
   /** The tools an agent could have; the default is the built-in catalog for its resume. */

@@ -5,6 +5,7 @@ import { startStreamingServer, type StreamingServer } from '../models/test-suppo
 import { OrgEngine } from './org-engine';
 import { RunController } from './run-controller';
 import { resume, tempOrgs } from './test-support/temp-org';
+import { trustAsIs } from '../trust/test-support/trust-as-is';
 
 const orgs = tempOrgs();
 const servers: StreamingServer[] = [];
@@ -41,6 +42,7 @@ describe('a streamed turn', () => {
     const { server, org } = await slowModelOrg();
     const progress: { at: number; progress: TurnProgress }[] = [];
     const engine = await OrgEngine.open({
+      trust: await trustAsIs(org),
       orgPath: org,
       env: {},
       onProgress: (piece) => progress.push({ at: performance.now(), progress: piece }),
@@ -85,7 +87,12 @@ describe('a streamed turn', () => {
   it('is on even when nobody follows the run, and a slow answer is not cut by the call time limit', async () => {
     const { server, org } = await slowModelOrg();
     // 50 pieces 20 ms apart take a second; the limit is on silence, so 300 ms is plenty.
-    const engine = await OrgEngine.open({ orgPath: org, env: {}, limits: { callTimeoutMs: 300 } });
+    const engine = await OrgEngine.open({
+      trust: await trustAsIs(org),
+      orgPath: org,
+      env: {},
+      limits: { callTimeoutMs: 300 },
+    });
     try {
       expect((await engine.runTick()).turns).toEqual([{ agent: 'writer', status: 'completed' }]);
       expect(server.received[0]!.json).toMatchObject({
@@ -101,6 +108,7 @@ describe('a streamed turn', () => {
     const { server, org } = await slowModelOrg({ stream: false });
     const progress: TurnProgress[] = [];
     const engine = await OrgEngine.open({
+      trust: await trustAsIs(org),
       orgPath: org,
       env: {},
       onProgress: (piece) => progress.push(piece),
@@ -138,6 +146,7 @@ async function engineStoppingMidStream(org: string, stop: () => void) {
   const stopped = { at: 0 };
   let pieces = 0;
   const engine = await OrgEngine.open({
+    trust: await trustAsIs(org),
     orgPath: org,
     env: {},
     onProgress: () => {

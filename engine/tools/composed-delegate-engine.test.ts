@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
 import { OrgEngine } from '../run/org-engine';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
+import { trustAsIs } from '../trust/test-support/trust-as-is';
 
 const orgs = tempOrgs();
 afterAll(() => orgs.cleanup());
@@ -50,7 +51,11 @@ function orgWith(policy: Record<string, unknown>, tools: string[]): string {
 }
 
 async function withEngine<T>(org: string, work: (engine: OrgEngine) => Promise<T>): Promise<T> {
-  const engine = await OrgEngine.open({ orgPath: org, env: {} });
+  const engine = await OrgEngine.open({
+    trust: await trustAsIs(org),
+    orgPath: org,
+    env: {},
+  });
   try {
     return await work(engine);
   } finally {

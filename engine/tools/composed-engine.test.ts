@@ -6,6 +6,7 @@ import { guardedLoopbackNetwork } from '../net/test-support/guarded-loopback-net
 import { OrgEngine } from '../run/org-engine';
 import { envSecretStore } from '../secrets/env-secret-store';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
+import { trustAsIs } from '../trust/test-support/trust-as-is';
 
 const SECRET = 'sk-planted-3f9c1d7e2b';
 const orgs = tempOrgs();
@@ -51,6 +52,7 @@ async function engineWith(secret: string | undefined, route = '/echo') {
     }),
   });
   const engine = await OrgEngine.open({
+    trust: await trustAsIs(org),
     orgPath: org,
     env: {},
     secrets: envSecretStore(secret === undefined ? {} : { LEMMING_SECRET_SHOP_KEY: secret }),

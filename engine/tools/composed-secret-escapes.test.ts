@@ -7,6 +7,7 @@ import { PUBLIC_ADDRESS, loopbackTransport } from '../net/test-support/loopback-
 import { OrgEngine } from '../run/org-engine';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 import { envSecretStore } from '../secrets/env-secret-store';
+import { trustAsIs } from '../trust/test-support/trust-as-is';
 
 /** A key with characters JSON escapes, so a server's JSON echo spells it differently from how it was sent. */
 const SECRET = 'tok-"9f2c\\71ab"-e3d5a0b8c6';
@@ -85,6 +86,7 @@ async function callOnce(name: string, toolText: string, args: Record<string, unk
     'agents/buyer/resume.json': resume('buyer', { permissions: { read_outboxes: [], tools: [name] } }),
   });
   const engine = await OrgEngine.open({
+    trust: await trustAsIs(org),
     orgPath: org,
     env: {},
     secrets: envSecretStore({ LEMMING_SECRET_SHOP_KEY: SECRET }),

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { discoverAgents } from '../org/discover';
 import { OrgEngine } from '../run/org-engine';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
+import { trustAsIs } from '../trust/test-support/trust-as-is';
 
 const orgs = tempOrgs();
 afterEach(() => orgs.cleanup());
@@ -20,7 +21,11 @@ async function withCreator(permissions: Record<string, unknown>, extra: Record<s
     }),
     'agents/ops/resume.json': resume('ops'),
   });
-  const engine = await OrgEngine.open({ orgPath: org, env: {} });
+  const engine = await OrgEngine.open({
+    trust: await trustAsIs(org),
+    orgPath: org,
+    env: {},
+  });
   return { org, engine };
 }
 
@@ -86,7 +91,11 @@ describe('create_agent', () => {
     const org = orgs.build({
       'agents/hr/resume.json': resume('hr', { permissions: { read_outboxes: [], tools: ['memory_read'] } }),
     });
-    const engine = await OrgEngine.open({ orgPath: org, env: {} });
+    const engine = await OrgEngine.open({
+      trust: await trustAsIs(org),
+      orgPath: org,
+      env: {},
+    });
     try {
       expect(await engine.callTool('hr', 'create_agent', { name: 'x' })).toMatchObject({
         success: false,

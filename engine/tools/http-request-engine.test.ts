@@ -5,6 +5,7 @@ import { loopbackTransport } from '../net/test-support/loopback-network';
 import { guardedLoopbackNetwork } from '../net/test-support/guarded-loopback-network';
 import { OrgEngine } from '../run/org-engine';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
+import { trustAsIs } from '../trust/test-support/trust-as-is';
 
 const orgs = tempOrgs();
 afterAll(() => orgs.cleanup());
@@ -18,6 +19,7 @@ async function engineFor(policy: Record<string, unknown> | null) {
     ...(policy ? { 'lemming/config/policy.json': policy } : {}),
   });
   const engine = await OrgEngine.open({
+    trust: await trustAsIs(org),
     orgPath: org,
     env: {},
     httpTransport: loopbackTransport(),

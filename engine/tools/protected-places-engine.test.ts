@@ -6,6 +6,7 @@ import { OrgEngine } from '../run/org-engine';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
 import { openTimeline } from '../timeline/timeline-store';
+import { trustAsIs } from '../trust/test-support/trust-as-is';
 
 const orgs = tempOrgs();
 afterAll(() => orgs.cleanup());
@@ -133,7 +134,11 @@ describe.skipIf(confinement.kind !== 'bubblewrap')(
       { timeout: 120_000 },
       async () => {
         const org = buildOrg();
-        const engine = await OrgEngine.open({ orgPath: org, env: {} });
+        const engine = await OrgEngine.open({
+          trust: await trustAsIs(org),
+          orgPath: org,
+          env: {},
+        });
         try {
           // The first call seeds the ledger and the timeline; what follows must leave all of it as it is.
           expect(await engine.callTool('a', 'shell', { command: 'echo ready' })).toMatchObject({

@@ -5,6 +5,7 @@ import { resume, tempOrgs } from '../run/test-support/temp-org';
 import { toolCatalog, type CatalogEntry, type CatalogEnvironment } from './tool-catalog';
 import { toolSuccess } from './tool-result';
 import type { ToolSpec } from './tool-spec';
+import { trustAsIs } from '../trust/test-support/trust-as-is';
 
 const orgs = tempOrgs();
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -100,6 +101,7 @@ describe('the tools in a provider request', () => {
     }
     const org = orgs.build(files);
     const engine = await OrgEngine.open({
+      trust: await trustAsIs(org),
       orgPath: org,
       env: {},
       catalog: catalogWithConnectors,

@@ -67,6 +67,7 @@ export class OrgSession implements OrgContext {
     const engine = await OrgEngine.open({
       approvals,
       orgPath: options.orgPath,
+      trust: options.trust,
       program: 'LeMMing Desktop',
       env: options.env,
       secrets: options.secrets.store,

@@ -1,5 +1,6 @@
 import { OrgEngine } from '../../run/org-engine';
 import { resume, type tempOrgs } from '../../run/test-support/temp-org';
+import { trustAsIs } from '../../trust/test-support/trust-as-is';
 
 /**
  * An org whose clerk, at tick 1, calls two tools (memory_write succeeds, file_read of a missing file
@@ -72,7 +73,11 @@ export function buildInspectorOrg(orgs: ReturnType<typeof tempOrgs>): string {
 
 /** The human asks the clerk for the ledger, then the engine runs `ticks` ticks of the org. */
 export async function runInspectorOrg(org: string, ticks: number): Promise<void> {
-  const engine = await OrgEngine.open({ orgPath: org, env: {} });
+  const engine = await OrgEngine.open({
+    trust: await trustAsIs(org),
+    orgPath: org,
+    env: {},
+  });
   try {
     await engine.sendHumanMessage('Please keep the ledger.', { target: 'clerk' });
     for (let tick = 0; tick < ticks; tick += 1) await engine.runTick();

@@ -2,6 +2,7 @@ import { afterEach } from 'vitest';
 import type { LoopbackServer } from '../../models/test-support/loopback-server';
 import { OrgEngine } from '../org-engine';
 import { tempOrgs } from './temp-org';
+import { trustAsIs } from '../../trust/test-support/trust-as-is';
 
 type EngineOptions = Parameters<typeof OrgEngine.open>[0];
 
@@ -22,7 +23,12 @@ export function engineWorld() {
     orgs,
     /** An engine on `orgPath`, with no environment unless `options` gives one; closed after the test. */
     async open(orgPath: string, options: Partial<EngineOptions> = {}): Promise<OrgEngine> {
-      const engine = await OrgEngine.open({ orgPath, env: {}, ...options });
+      const engine = await OrgEngine.open({
+        trust: await trustAsIs(orgPath),
+        orgPath,
+        env: {},
+        ...options,
+      });
       engines.push(engine);
       return engine;
     },

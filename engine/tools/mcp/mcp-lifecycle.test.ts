@@ -9,6 +9,7 @@ import { McpHub } from './mcp-hub';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { referenceServers } from './test-support/reference-servers';
 import { lemming, SCRIPTED_MODELS, callOnce } from './test-support/mcp-cli';
+import { trustAsIs } from '../../trust/test-support/trust-as-is';
 
 const orgs = tempOrgs();
 const children: ChildProcess[] = [];
@@ -119,7 +120,11 @@ describe('MCP server lifecycle', () => {
           permissions: { read_outboxes: [], tools: ['group:mcp:everything'] },
         }),
       });
-      const engine = await OrgEngine.open({ orgPath: org, mcpRestartDelayMs: 100 });
+      const engine = await OrgEngine.open({
+        trust: await trustAsIs(org),
+        orgPath: org,
+        mcpRestartDelayMs: 100,
+      });
       engines.push(engine);
       await engine.runTick();
       const server = () => engine.mcp.views().find((view) => view.server === 'everything');
@@ -280,7 +285,10 @@ describe('tools/list_changed', () => {
           permissions: { read_outboxes: [], tools: ['group:mcp:changing'] },
         }),
       });
-      const engine = await OrgEngine.open({ orgPath: org });
+      const engine = await OrgEngine.open({
+        trust: await trustAsIs(org),
+        orgPath: org,
+      });
       engines.push(engine);
       // As during a run: the servers stay up between calls (a call outside a run stops them after it).
       expect(await engine.claimRun()).toEqual({ ok: true, value: undefined });
