@@ -20,6 +20,8 @@ export const SecretListItem = z.object({
   source: z.enum(['file', 'environment', 'safe_storage']).nullable(),
   /** Models and connectors that need it, in words. */
   usedBy: z.array(z.string()),
+  /** Whether the open org may use it (changed with `trust.grant`); null when no org is open. */
+  grantedToOrg: z.boolean().nullable(),
 });
 export type SecretListItem = z.infer<typeof SecretListItem>;
 

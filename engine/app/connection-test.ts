@@ -3,18 +3,18 @@ import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { ConnectionTest } from '../api/settings-schemas';
-import { createProvider, type ProviderDeps } from '../models/create-provider';
+import { createProvider } from '../models/create-provider';
 import { findModelEntry, readModelsFile } from '../models/models-file';
-import { askForOk } from './model-setup';
+import { askForOk, type SetupDeps } from './model-setup';
 
 /**
  * Sends the model one tiny request and reports in words whether it answered, how fast, and what it
- * said; a failure's message is the provider's own, which says what to fix. The answer passes through
- * the host's redactor like every other.
+ * said; a failure's message is the provider's own, which says what to fix (a key the org may not use
+ * is refused before anything is sent). The answer passes through the host's redactor like every other.
  */
 export async function testConnection(
   key: string,
-  deps: Pick<ProviderDeps, 'orgPath' | 'resolveSecret' | 'env' | 'dispatcher'>,
+  deps: SetupDeps,
 ): Promise<IpcResult<z.output<typeof ConnectionTest>>> {
   const models = await readModelsFile(deps.orgPath);
   const entry = findModelEntry(models, key);

@@ -25,6 +25,7 @@ import { orgConnectors } from './org-connectors';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 import { deleteSecret, setSecret } from './secrets';
+import { grantStoredSecrets } from './trust';
 
 type Settings = Record<string, unknown>;
 
@@ -198,8 +199,8 @@ export async function listConnectors(
 }
 
 /**
- * Saves a connector drawer. A secret field's value goes to the secret store (null deletes it) and is
- * never returned; a setting is written to the part of policy.json the connector names, and the file
+ * Saves a connector drawer. A secret field's value goes to the secret store (null deletes it), is
+ * granted to the org and is never returned; a setting is written to the part of policy.json the connector names, and the file
  * must stay valid or nothing is written. Fields the connector does not have are refused.
  */
 export async function setConnectorConfig(
@@ -265,14 +266,19 @@ export async function setConnectorConfig(
         : await setSecret(context.secrets, name, value);
     if (!changed.ok) return changed;
   }
+  const granted = await grantStoredSecrets(
+    context,
+    secretChanges.flatMap(([name, value]) => (value === null ? [] : [name])),
+  );
+  if (!granted.ok) return granted;
   const after = (await connectorViews(context)).views.find(({ view }) => view.id === input.connector);
   return after ? ok(after.view) : fail('not_found', `The connector "${input.connector}" is gone.`);
 }
 
 /**
  * Imports the MCP servers of Claude Desktop or Cursor (from where they keep them on this OS, or a
- * given file) into the org's mcp.json: each env and header value goes to the secret store first and
- * the entry names it, so no value lands in the file. Servers the org has are left alone.
+ * given file) into the org's mcp.json: each env and header value goes to the secret store first, granted
+ * to the org, and the entry names it, so no value lands in the file. Servers the org has are left alone.
  */
 export async function importMcpServers(
   context: OrgContext,
@@ -296,6 +302,11 @@ export async function importMcpServers(
       const saved = await setSecret(context.secrets, secret.name, secret.value);
       if (!saved.ok) return saved;
     }
+  const granted = await grantStoredSecrets(
+    context,
+    servers.flatMap((server) => server.secrets.map((secret) => secret.name)),
+  );
+  if (!granted.ok) return granted;
   if (servers.length > 0) {
     const updated = await updateMcpConfig(
       context.orgPath,

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '../api/result';
+import { refusesNothing } from '../api/grant-refusal';
 import { openFileSecretStore } from '../secrets/file-secret-store';
+import { readGrantedValues, variablesIn } from '../trust/org-grants';
+import { orgKeyOf } from '../trust/org-trust';
+import { emptyTrustStore } from '../trust/test-support/trust-as-is';
+import type { TrustStore } from '../trust/trust-store';
 import { startFakeOpenAiServer } from '../models/test-support/fake-model-server';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../models/test-support/loopback-server';
 import {
@@ -34,7 +39,24 @@ function tempDir(): string {
   return dir;
 }
 
-const deps = (orgPath = tempDir()): SetupDeps => ({ orgPath, resolveSecret: () => undefined, env: {} });
+const deps = (orgPath = tempDir()): SetupDeps => ({
+  orgPath,
+  resolveSecret: () => undefined,
+  env: {},
+  refusal: refusesNothing,
+  programEnv: {},
+});
+
+/** Setup deps as the app builds them: the stored secrets, only those granted to the org usable. */
+async function grantedDeps(orgPath: string, trust: TrustStore, stored: Record<string, string>) {
+  const granted = await readGrantedValues(orgPath, trust, new Map(Object.entries(stored)), variablesIn({}));
+  return {
+    ...deps(orgPath),
+    resolveSecret: granted.secret,
+    env: granted.variables,
+    refusal: granted.refusal,
+  };
+}
 
 /** A loopback address where nothing listens: a server started and closed again. */
 async function deadAddress(): Promise<string> {
@@ -157,7 +179,7 @@ describe("listing a server's models", () => {
     expect(ollama.received[0]?.path).toBe('/api/tags');
   });
 
-  it('uses the saved key of an existing model when none is typed', async () => {
+  it('uses the saved key of an existing model when none is typed, once the org may use it', async () => {
     const server = await serve(startFakeOpenAiServer({ key: 'sk-saved', models: ['m'] }));
     const org = tempDir();
     mkdirSync(join(org, 'lemming/config'), { recursive: true });
@@ -171,11 +193,24 @@ describe("listing a server's models", () => {
         },
       }),
     );
-    const listed = await listServerModels(
-      { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, existingModel: 'mine' },
-      { ...deps(org), resolveSecret: (name) => (name === 'MINE_KEY' ? 'sk-saved' : undefined) },
-    );
-    expect(listed.ok).toBe(true);
+    const input = { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, existingModel: 'mine' };
+    const trust = emptyTrustStore();
+    const stored = { MINE_KEY: 'sk-saved' };
+
+    expect(await listServerModels(input, await grantedDeps(org, trust, stored))).toEqual({
+      ok: false,
+      error: {
+        field: 'apiKey',
+        kind: 'bad_key',
+        message:
+          'This org is not allowed to use the saved key MINE_KEY: allow it in Settings → Secrets, or paste the key here.',
+      },
+    });
+    expect(server.received).toEqual([]);
+
+    await trust.grant(orgKeyOf(org), 'secrets', 'MINE_KEY', true);
+    expect((await listServerModels(input, await grantedDeps(org, trust, stored))).ok).toBe(true);
+    expect(server.received.at(-1)?.headers.authorization).toBe('Bearer sk-saved');
   });
 });
 
@@ -202,15 +237,21 @@ describe('testing a model', () => {
 });
 
 describe('adding a model with its key', () => {
-  it('keeps the key in the secret store and names the secret in models.json', async () => {
+  it('keeps the key in the secret store, names the secret in models.json and grants it to the org', async () => {
     const store = await openFileSecretStore(join(tempDir(), 'secrets.json'));
     if (!store.ok) throw new Error(store.error);
+    const org = { orgPath: tempDir(), trust: emptyTrustStore() };
     const saved: unknown[] = [];
     const added = await addModelWithKey(
       { key: 'gpt-4o', provider: 'openai', modelName: 'gpt-4o', apiKey: 'sk-live-123' },
-      { secrets: store.value.store, saveModel: async (key, patch) => (saved.push({ key, patch }), ok(null)) },
+      {
+        secrets: store.value.store,
+        org,
+        saveModel: async (key, patch) => (saved.push({ key, patch }), ok(null)),
+      },
     );
     expect(added).toEqual({ ok: true, value: { secret: 'GPT_4O_API_KEY' } });
+    expect(org.trust.record(orgKeyOf(org.orgPath)).grants.secrets).toEqual(['GPT_4O_API_KEY']);
     expect(await store.value.store.reveal('GPT_4O_API_KEY')).toBe('sk-live-123');
     expect(saved).toEqual([
       {
@@ -228,6 +269,7 @@ describe('adding a model with its key', () => {
       { key: 'x', provider: 'openai', modelName: 'm', apiKey: 'sk-1' },
       {
         secrets: store.value.store,
+        org: { orgPath: tempDir(), trust: emptyTrustStore() },
         saveModel: async () => ({ ok: false, error: { code: 'invalid_change', message: 'no' } }),
       },
     );

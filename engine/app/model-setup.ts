@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 import type {
   AddModelInput,
   LocalServer,
@@ -18,13 +17,17 @@ import { isModelCallError, ModelCallError } from '../models/model-call-error';
 import { findModelEntry, readModelsFile, type ModelEntry, type ProviderConfig } from '../models/models-file';
 import type { ModelProvider } from '../models/types';
 import { setupProblem } from './setup-problem';
+import { grantStoredSecrets, type TrustContext } from './trust';
 
-export interface SetupDeps {
-  orgPath: string;
-  resolveSecret: (name: string) => string | undefined;
-  env: Record<string, string | undefined>;
-  dispatcher?: Dispatcher;
-}
+/**
+ * What a setup call may use for the open org: the secrets and variables granted to it, as its runs
+ * would (a saved key the org may not use is refused, not sent); a key typed in the form is the
+ * person's own for this call.
+ */
+export type SetupDeps = Pick<
+  ProviderDeps,
+  'orgPath' | 'resolveSecret' | 'env' | 'refusal' | 'programEnv' | 'dispatcher'
+>;
 
 /** A setup call gives up after this long: the person is waiting at the form. */
 const SETUP_TIMEOUT_MS = 20_000;
@@ -81,10 +84,9 @@ async function serverOf(input: ModelServerInput, deps: SetupDeps, modelName = 's
     },
   };
   const providerDeps: ProviderDeps = {
-    orgPath: deps.orgPath,
-    env: deps.env,
+    ...deps,
     resolveSecret: (name) => (name === TYPED_KEY ? input.apiKey : deps.resolveSecret(name)),
-    ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
+    refusal: (kind, name) => (kind === 'secret' && name === TYPED_KEY ? null : deps.refusal(kind, name)),
   };
   const provider = createProvider(entry, providerDeps);
   if (!(provider instanceof JsonApiProvider)) {
@@ -169,6 +171,8 @@ export function apiKeySecretName(modelKey: string): string {
 
 export interface AddModelDeps {
   secrets: SecretStore;
+  /** The org the model is added to: its key is granted to it, since the person chose it for this org. */
+  org: TrustContext;
   /** Writes the models.json entry (the text-preserving models.json editor). */
   saveModel: (
     key: string,
@@ -178,8 +182,8 @@ export interface AddModelDeps {
 
 /**
  * Adds a model with its API key: the key goes to the secret store (never into the org folder, never
- * back to the screen) and models.json names that secret. If the entry cannot be written, a secret
- * this call created is removed again.
+ * back to the screen), models.json names that secret, and the org is granted it. If the entry cannot
+ * be written, a secret this call created is removed again.
  */
 export async function addModelWithKey(
   input: AddModelInput,
@@ -207,6 +211,10 @@ export async function addModelWithKey(
   if (!saved.ok) {
     if (created && secret) await deps.secrets.delete(secret);
     return saved;
+  }
+  if (secret) {
+    const granted = await grantStoredSecrets(deps.org, [secret]);
+    if (!granted.ok) return granted;
   }
   return ok({ secret });
 }

@@ -19,6 +19,7 @@ import type { OrgContext } from './org-context';
 import { orgConnectors } from './org-connectors';
 import { issuesFromProblems } from './problems';
 import { deleteSecret, setSecret } from './secrets';
+import { grantStoredSecrets } from './trust';
 
 type Issue = { path: string; message: string };
 
@@ -95,7 +96,8 @@ async function inputIssues(
 /**
  * Adds or changes one REST API connector in lemming/config/rest-apis.json. Only the fields the drawer
  * has are edited, in place, so other fields of the entry and of the file stay as they are. The key
- * goes to the secret store (never to the file, never back to the caller). Nothing is written when a
+ * goes to the secret store (never to the file, never back to the caller) and is granted to the org.
+ * Nothing is written when a
  * field is wrong; each problem names its field.
  */
 export async function saveRestApi(
@@ -140,6 +142,8 @@ export async function saveRestApi(
   if (input.authStyle !== 'none' && input.apiKey !== undefined) {
     const saved = await setSecret(context.secrets, secret, input.apiKey.trim());
     if (!saved.ok) return saved;
+    const granted = await grantStoredSecrets(context, [secret]);
+    if (!granted.ok) return granted;
   }
   return connectorNamed(context, input.name);
 }

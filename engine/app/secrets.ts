@@ -3,7 +3,9 @@ import { fail, ok, type IpcResult } from '../api/result';
 import type { SecretChanged, SecretList, SecretListItem, SecretStoreStatus } from '../api/settings-schemas';
 import { readModelsFile } from '../models/models-file';
 import type { SecretStore } from '../secrets/secret-store';
+import { orgKeyOf } from '../trust/org-trust';
 import type { SecretsAccess } from './org-context';
+import type { TrustContext } from './trust';
 import { orgConnectors } from './org-connectors';
 
 export async function secretStoreStatus(store: SecretStore): Promise<SecretStoreStatus> {
@@ -29,17 +31,22 @@ async function requiredSecrets(
   return needed;
 }
 
-/** Every secret that is set, and every one the org needs that is not: names and dates only. */
+/**
+ * Every secret that is set, and every one the open org (if any) needs that is not: names and dates
+ * only, and whether the open org may use each.
+ */
 export async function listSecrets(
   secrets: SecretsAccess,
-  orgPath: string | null,
+  org: TrustContext | null,
 ): Promise<IpcResult<z.output<typeof SecretList>>> {
   const store = secrets.store;
   const [stored, needed, status] = await Promise.all([
     store.list(),
-    requiredSecrets(secrets, orgPath),
+    requiredSecrets(secrets, org?.orgPath ?? null),
     secretStoreStatus(store),
   ]);
+  const granted = org ? new Set(org.trust.record(orgKeyOf(org.orgPath)).grants.secrets) : null;
+  const grantedToOrg = (name: string) => (granted ? granted.has(name) : null);
   const items = new Map<string, SecretListItem>();
   for (const info of stored)
     items.set(info.name, {
@@ -48,9 +55,18 @@ export async function listSecrets(
       updatedAt: info.updatedAt,
       source: info.source,
       usedBy: needed.get(info.name) ?? [],
+      grantedToOrg: grantedToOrg(info.name),
     });
   for (const [name, usedBy] of needed)
-    if (!items.has(name)) items.set(name, { name, isSet: false, updatedAt: null, source: null, usedBy });
+    if (!items.has(name))
+      items.set(name, {
+        name,
+        isSet: false,
+        updatedAt: null,
+        source: null,
+        usedBy,
+        grantedToOrg: grantedToOrg(name),
+      });
   return ok({
     secrets: [...items.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     store: status,

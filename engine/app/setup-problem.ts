@@ -18,6 +18,12 @@ export function setupProblem(error: ModelCallError, context: ProblemContext): Se
   const where = hostOf(context.baseUrl);
   switch (error.kind) {
     case 'config':
+      if (error.notGranted)
+        return {
+          field: 'apiKey',
+          kind: 'bad_key',
+          message: `This org is not allowed to use the saved key ${error.notGranted.name}: allow it in Settings → Secrets, or paste the key here.`,
+        };
       return /key/i.test(error.message)
         ? {
             field: 'apiKey',

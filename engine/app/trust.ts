@@ -50,3 +50,24 @@ export async function grantToOrg(context: TrustContext, input: GrantInput): Prom
   if (!changed.ok) return fail('refused', changed.error);
   return ok(await orgTrust(context.orgPath, context.trust));
 }
+
+/**
+ * Secrets the person stored for this org (a model's key, a REST API's key, a connector's secret, an
+ * imported MCP server's values) are granted to it at once: they chose them for this org.
+ */
+export async function grantStoredSecrets(
+  context: TrustContext,
+  names: readonly string[],
+): Promise<IpcResult<null>> {
+  for (const name of new Set(names)) {
+    const granted = await context.trust.grant(orgKeyOf(context.orgPath), 'secrets', name, true);
+    if (!granted.ok)
+      return fail(
+        'refused',
+        `${name} was saved, but this org may not use it yet: ${granted.error}`,
+        undefined,
+        `Allow ${name} for this org in Settings → Secrets.`,
+      );
+  }
+  return ok(null);
+}

@@ -26,7 +26,7 @@ const ask = (...contents: string[]): ModelRequest => ({
 });
 
 function cli(config: ProviderConfig, env: Record<string, string | undefined> = { PATH: process.env.PATH }) {
-  return createProvider(modelEntry('cli', config, 'cli-test'), testDeps([], { orgPath, env }));
+  return createProvider(modelEntry('cli', config, 'cli-test'), testDeps([], { orgPath, programEnv: env }));
 }
 
 describe('cli provider', () => {
@@ -185,7 +185,7 @@ describe('cli provider', () => {
     );
     const [entry] = models.entries;
     expect(entry).toBeDefined();
-    const provider = createProvider(entry!, testDeps([], { orgPath, env: { PATH: process.env.PATH } }));
+    const provider = createProvider(entry!, testDeps([], { orgPath, programEnv: { PATH: process.env.PATH } }));
     expect(JSON.parse((await provider.complete(ask('prompt'))).raw as string)).toEqual(['fixed', 'prompt']);
   });
 

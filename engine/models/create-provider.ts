@@ -12,12 +12,22 @@ import { OpenAiCompatibleProvider, type MaxTokensField } from './openai-provider
 import { DEFAULT_RETRY_TIMING, type RetryTiming } from './retry-timing';
 import { ScriptedProvider } from './scripted-provider';
 import type { ModelProvider } from './types';
+import type { GrantRefusal } from '../api/grant-refusal';
 
 export interface ProviderDeps {
   /** The org folder: relative paths in provider_config (script, cwd) resolve against it. */
   orgPath: string;
+  /** A stored secret's value, when this org may use it (`api_key_secret`). */
   resolveSecret: (name: string) => string | undefined;
+  /**
+   * The environment variables this org may read (`api_key_env`, a provider's own key and base URL
+   * variables): only those the person granted it.
+   */
   env: Record<string, string | undefined>;
+  /** Which secret or variable the org names is refused to it (see GrantRefusal). */
+  refusal: GrantRefusal;
+  /** What a `cli` model's program starts from: only PATH, HOME and the like are passed on (cliEnvironment). */
+  programEnv: Record<string, string | undefined>;
   dispatcher?: Dispatcher;
   /** Tests make backoff instant and observable through this. */
   retryTiming?: Partial<RetryTiming>;
@@ -140,7 +150,7 @@ export function modelSetupProblem(entry: ModelEntry, deps: ProviderDeps): string
     const endpoint = httpEndpoint(entry, defaults, deps);
     if (!endpoint.ok) return endpoint.error;
     const key = endpoint.value.apiKey();
-    return key.ok ? null : key.error;
+    return key.ok ? null : key.error.message;
   }
   if (entry.provider === 'cli' && !entry.provider_config.command)
     return `model "${entry.key}" (cli) needs provider_config.command, the program to run`;
@@ -164,7 +174,7 @@ function cliProvider(entry: ModelEntry, deps: ProviderDeps): ModelProvider {
     command: config.command,
     cwd: resolve(deps.orgPath, config.cwd ?? '.'),
     // Unlike LeMMing, the program does not inherit this process's environment and the API keys in it.
-    env: cliEnvironment(deps.env, config.env ?? {}),
+    env: cliEnvironment(deps.programEnv, config.env ?? {}),
     timeoutMs:
       config.timeout_ms ??
       (config.timeout !== undefined ? Math.round(config.timeout * 1000) : DEFAULT_CLI_TIMEOUT_MS),

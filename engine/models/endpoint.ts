@@ -28,7 +28,12 @@ export interface HttpEndpoint {
 /** The key for this call, or a `config` error saying where to put one. */
 export function requireApiKey(endpoint: HttpEndpoint): string | undefined {
   const lookup = endpoint.apiKey();
-  if (!lookup.ok) throw new ModelCallError({ kind: 'config', message: lookup.error });
+  if (!lookup.ok)
+    throw new ModelCallError({
+      kind: 'config',
+      message: lookup.error.message,
+      ...(lookup.error.notGranted ? { notGranted: lookup.error.notGranted } : {}),
+    });
   return lookup.value;
 }
 

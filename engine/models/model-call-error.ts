@@ -1,3 +1,5 @@
+import type { NotGranted } from '../api/grant-refusal';
+
 export type ModelCallErrorKind =
   'http' | 'timeout' | 'network' | 'cancelled' | 'bad_response' | 'config' | 'refused';
 
@@ -8,6 +10,8 @@ export interface ModelCallErrorDetails {
   /** True when the same call may succeed later (rate limits, server errors, timeouts, dropped connections). */
   retryable?: boolean;
   attempts?: number;
+  /** A `config` error because the org may not use the secret or variable its model names. */
+  notGranted?: NotGranted;
 }
 
 /** The only error a provider throws. Its message never contains an API key. */
@@ -16,6 +20,7 @@ export class ModelCallError extends Error {
   readonly status: number | undefined;
   readonly retryable: boolean;
   readonly attempts: number;
+  readonly notGranted: NotGranted | null;
 
   constructor(details: ModelCallErrorDetails) {
     super(details.message);
@@ -24,6 +29,7 @@ export class ModelCallError extends Error {
     this.status = details.status;
     this.retryable = details.retryable ?? false;
     this.attempts = details.attempts ?? 0;
+    this.notGranted = details.notGranted ?? null;
   }
 }
 

@@ -21,7 +21,7 @@ import {
 import type { HumanImportance } from '../api/credit-schemas';
 import { ORG_CONFIG_FILE, readOrgConfig } from '../org/org-config-file';
 import { whenExists } from '../files/when-exists';
-import { createProvider, modelSetupProblem } from '../models/create-provider';
+import { createProvider, modelSetupProblem, type ProviderDeps } from '../models/create-provider';
 import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-file';
 import type { ModelProvider } from '../models/types';
 import type { Result } from '../api/result';
@@ -84,6 +84,8 @@ import { SKILL_FILE } from '../tools/skills/skill';
 import { folderSignature, SignatureCache } from '../files/folder-signature';
 import type { SecretStore } from '../secrets/secret-store';
 import type { TrustStore } from '../trust/trust-store';
+import { variablesIn, type VariableSource } from '../trust/org-grants';
+import type { GrantRefusal } from '../api/grant-refusal';
 import { memoryChangeRecord, TurnMemory } from '../memory/turn-memory';
 import { groupByFirePoint } from '../org/schedule';
 import { agentPaths, inOrg } from '../org/org-layout';
@@ -102,7 +104,14 @@ export interface EngineOptions {
    * as it is now starts no program and sends no request, and uses only the secrets granted to it.
    */
   trust: TrustStore;
+  /**
+   * This process's environment as the org sees it: a `cli` model's program starts from its PATH, HOME
+   * and the like, and the variables the person granted the org are read from it unless `variables` is
+   * given. Default: process.env.
+   */
   env?: Record<string, string | undefined>;
+  /** Where the variables granted to the org are read instead (the app's engine thread asks main). */
+  variables?: VariableSource;
   clock?: () => Date;
   /** The tools an agent could have; the default is the built-in catalog for its resume. */
   catalog?: (context: ToolTurnContext, environment: CatalogEnvironment) => CatalogEntry[];
@@ -191,7 +200,11 @@ export class OrgEngine {
     this.ledger = new CreditLedger(timeline.db);
     this.pending = new PendingFiles(timeline.db, orgPath);
     this.clock = options.clock ?? (() => new Date());
-    this.secrets = new RunSecrets(options.secrets);
+    this.secrets = new RunSecrets(options.secrets, {
+      orgPath,
+      trust: options.trust,
+      variables: options.variables ?? variablesIn(options.env ?? process.env),
+    });
     this.diskImport = new DiskImport(orgPath, timeline, this.messages, this.clock, this.secrets);
     this.insertTurn = timeline.db.prepare(
       'INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -208,6 +221,7 @@ export class OrgEngine {
     this.mcp = new McpHub(orgPath, {
       orgPath,
       secret: this.secrets.lookup,
+      refusal: this.secrets.refusal,
       redact: this.secrets.redactText,
       clock: this.clock,
       ...(options.httpTransport?.lookup ? { lookup: options.httpTransport.lookup } : {}),
@@ -683,6 +697,7 @@ export class OrgEngine {
     // A tool's base URL is a setting the Tool Store saves in the org; every other value is a secret.
     const settings = await toolSettingValues(this.orgPath);
     const lookup = (name: string) => settings[name] || this.secrets.lookup(name);
+    const refusal: GrantRefusal = (kind, name) => (settings[name] ? null : this.secrets.refusal(kind, name));
     const builtIns = toolCatalog(agent.resume, this.environment);
     const transport = this.environment.httpTransport;
     const http = netHttpPrimitive({
@@ -692,6 +707,7 @@ export class OrgEngine {
     });
     const toolset = composedToolSpecs(load.tools, {
       lookup,
+      refusal,
       http,
       lookupTool: (name) => builtIns.find((entry) => entry.spec.name === name)?.spec,
     });
@@ -700,7 +716,7 @@ export class OrgEngine {
       ...composedCatalogEntries(toolset),
       ...restApiCatalogEntries(
         apis.filter((api) => !taken.has(api.name)),
-        { lookup: this.secrets.lookup, http },
+        { lookup: this.secrets.lookup, refusal: this.secrets.refusal, http },
       ),
     ];
   }
@@ -961,11 +977,7 @@ export class OrgEngine {
     if (entry === undefined)
       return `its model "${key}" is not in ${MODELS_FILE} (add it in Settings → Models)`;
     if (typeof entry === 'string') return entry;
-    return modelSetupProblem(entry, {
-      orgPath: this.orgPath,
-      resolveSecret: this.secrets.lookup,
-      env: this.options.env ?? process.env,
-    });
+    return modelSetupProblem(entry, this.providerDeps());
   }
 
   private turnModel(key: string, models: Map<string, ModelEntry | string>): TurnModel {
@@ -980,14 +992,11 @@ export class OrgEngine {
       };
     if (typeof entry === 'string')
       return { key, provider: null, problem: entry, modelName: key, prices: undefined };
-    const cacheKey = JSON.stringify(entry);
+    // A provider reads its base URL variable when it is made: a variable granted since makes another.
+    const cacheKey = JSON.stringify([entry, this.secrets.variables]);
     let provider = this.providers.get(cacheKey);
     if (!provider) {
-      provider = createProvider(entry, {
-        orgPath: this.orgPath,
-        resolveSecret: this.secrets.lookup,
-        env: this.options.env ?? process.env,
-      });
+      provider = createProvider(entry, this.providerDeps());
       this.providers.set(cacheKey, provider);
     }
     return {
@@ -996,6 +1005,17 @@ export class OrgEngine {
       problem: null,
       modelName: entry.model_name,
       prices: entry.provider_config.prices,
+    };
+  }
+
+  /** What a model provider may use: the secrets and variables granted to the org, as last refreshed. */
+  private providerDeps(): ProviderDeps {
+    return {
+      orgPath: this.orgPath,
+      resolveSecret: this.secrets.lookup,
+      env: this.secrets.variables,
+      refusal: this.secrets.refusal,
+      programEnv: this.options.env ?? process.env,
     };
   }
 

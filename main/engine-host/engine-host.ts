@@ -1,4 +1,10 @@
 import { TrustStore } from '../../engine/trust/trust-store';
+import {
+  readGrantedValues,
+  variablesIn,
+  type GrantedValues,
+  type VariableSource,
+} from '../../engine/trust/org-grants';
 import { engineRefusals, openOrgFolder } from '../../engine/app/org';
 import type { SecretsAccess } from '../../engine/app/org-context';
 import { fail, ok, type IpcResult } from '../../engine/api/result';
@@ -17,8 +23,17 @@ export interface EngineHostOptions {
   demoOrgSource: string;
   /** Where the first run puts the user's copy of the demo org. */
   userOrgsFolder: string;
-  /** Environment variables model providers may read (conventional API key variables, base URLs). */
+  /**
+   * The environment the engine's programs start from (a `cli` model's PATH, HOME and the like): in the
+   * app only the minimal base main gave the engine thread (engineWorkerEnvironment), never the app's
+   * whole environment.
+   */
   env?: Record<string, string | undefined>;
+  /**
+   * Reads the variables granted to the org at `orgPath` (the app's engine thread asks main, which
+   * gives only those granted); default: from `env`.
+   */
+  readVariables?: (orgPath: string, names: readonly string[]) => Promise<Record<string, string>>;
   /** How long timeline pings are gathered before one is sent. */
   pingIntervalMs?: number;
   logError?: (context: string, error: unknown) => void;
@@ -80,6 +95,7 @@ export class EngineHost {
           secrets: this.secrets,
           trust: this.trust,
           env: this.options.env ?? {},
+          variables: this.variablesOf(opened.summary.path),
           ...(this.options.logError ? { logError: this.options.logError } : {}),
         });
       } catch (error) {
@@ -123,9 +139,18 @@ export class EngineHost {
     }
   }
 
-  /** A secret's value for the engine's own use (model API keys); never for an IPC answer. */
-  resolveSecret(name: string): string | undefined {
-    return this.secretValues.get(name);
+  /**
+   * The secrets and environment variables the org at `orgPath` may use, for a use-case that calls a
+   * model outside a run (a connection test, the model setup form); never for an IPC answer.
+   */
+  grantedTo(orgPath: string): Promise<GrantedValues> {
+    return readGrantedValues(orgPath, this.trust, this.secretValues, this.variablesOf(orgPath));
+  }
+
+  /** Where the variables granted to the org at `orgPath` are read. */
+  private variablesOf(orgPath: string): VariableSource {
+    const { readVariables, env } = this.options;
+    return readVariables ? (names) => readVariables(orgPath, names) : variablesIn(env ?? {});
   }
 
   /** Re-reads every secret after a change, so the engine and the redactor see it at once. */

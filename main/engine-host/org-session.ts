@@ -6,6 +6,7 @@ import { RunController } from '../../engine/run/run-controller';
 import { TurnStatusReader } from '../../engine/run/turn-status';
 import type { HostEvents } from './host-events';
 import type { TrustStore } from '../../engine/trust/trust-store';
+import type { VariableSource } from '../../engine/trust/org-grants';
 
 /** How often an idle session looks for another program running its org. */
 const WATCH_MS = 1000;
@@ -16,6 +17,8 @@ export interface OrgSessionOptions {
   secrets: SecretsAccess;
   trust: TrustStore;
   env: Record<string, string | undefined>;
+  /** Where the variables granted to the org are read (main's environment, through the engine thread's bridge). */
+  variables: VariableSource;
   logError?: (context: string, error: unknown) => void;
 }
 
@@ -70,6 +73,7 @@ export class OrgSession implements OrgContext {
       trust: options.trust,
       program: 'LeMMing Desktop',
       env: options.env,
+      variables: options.variables,
       secrets: options.secrets.store,
       onCommit: (commit) => commits.session?.committed(commit),
       onProgress: (progress) => options.events.turnProgress(progress),

@@ -21,6 +21,7 @@ import {
   detectLocalServers,
   listServerModels,
   probeModel,
+  type SetupDeps,
 } from '../../engine/app/model-setup';
 import { listModels, updateModels } from '../../engine/app/models';
 import { listAgents, orgStatus, sendMessage, topUp } from '../../engine/app/org';
@@ -79,11 +80,17 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     return result;
   };
 
-  const setupDeps = (session: OrgSession) => ({
-    orgPath: session.orgPath,
-    resolveSecret: (name: string) => host.resolveSecret(name),
-    env: host.options.env ?? {},
-  });
+  /** What the model setup form and a connection test may use: only what the open org was granted, as its runs. */
+  const setupDeps = async (session: OrgSession): Promise<SetupDeps> => {
+    const granted = await host.grantedTo(session.orgPath);
+    return {
+      orgPath: session.orgPath,
+      resolveSecret: granted.secret,
+      env: granted.variables,
+      refusal: granted.refusal,
+      programEnv: host.options.env ?? {},
+    };
+  };
 
   return {
     'app.info': async () => ok(deps.appInfo()),
@@ -146,7 +153,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'trust.revoke': () => inOrg((session) => revokeTrust(session)),
     'trust.grant': (input) => inOrg((session) => grantToOrg(session, input)),
 
-    'secrets.list': () => listSecrets(host.secrets, host.current()?.orgPath ?? null),
+    'secrets.list': () => listSecrets(host.secrets, host.current()),
     'secrets.set': ({ name, value }) => setSecret(host.secrets, name, value),
     'secrets.delete': ({ name }) => deleteSecret(host.secrets, name),
 
@@ -199,13 +206,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'settings.update': (input) =>
       inOrg((session) => updateSettings(session.orgPath, host.secretStore, input)),
     'settings.testConnection': ({ model }) =>
-      inOrg((session) =>
-        testConnection(model, {
-          orgPath: session.orgPath,
-          resolveSecret: (name) => host.resolveSecret(name),
-          env: host.options.env ?? {},
-        }),
-      ),
+      inOrg(async (session) => testConnection(model, await setupDeps(session))),
 
     'models.list': () => inOrg(async (session) => ok(await listModels(session.orgPath, host.secretStore))),
     'models.update': (input) =>
@@ -215,19 +216,22 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
       }),
 
     'models.serverModels': (input) =>
-      inOrg(async (session) => ok(await listServerModels(input, setupDeps(session)))),
-    'models.probe': (input) => inOrg(async (session) => ok(await probeModel(input, setupDeps(session)))),
+      inOrg(async (session) => ok(await listServerModels(input, await setupDeps(session)))),
+    'models.probe': (input) =>
+      inOrg(async (session) => ok(await probeModel(input, await setupDeps(session)))),
     'models.add': (input) =>
       inOrg(async (session) => {
         const added = await addModelWithKey(input, {
           secrets: host.secretStore,
+          org: session,
           saveModel: (key, patch) => updateModels(session.orgPath, { action: 'set', key, patch }),
         });
         if (!added.ok) return added;
         await host.reloadSecrets();
         return ok(await listModels(session.orgPath, host.secretStore));
       }),
-    'models.detectLocal': () => inOrg(async (session) => ok(await detectLocalServers(setupDeps(session)))),
+    'models.detectLocal': () =>
+      inOrg(async (session) => ok(await detectLocalServers(await setupDeps(session)))),
 
     'firstRun.openDemo': async ({ fresh }) => {
       const demo = await prepareDemoOrg(

@@ -1,4 +1,5 @@
 import { afterEach, expect } from 'vitest';
+import { refusesNothing } from '../../api/grant-refusal';
 import type { ProviderDeps } from '../create-provider';
 import { ModelCallError } from '../model-call-error';
 import type { ModelEntry, ProviderConfig } from '../models-file';
@@ -25,12 +26,14 @@ export function modelEntry(
   return { key, provider, model_name: 'test-model-name', provider_config };
 }
 
-/** Deps with no secrets and no environment, whose backoff records each wait instead of sleeping. */
+/** Deps with no secrets, no environment and no grant refused, whose backoff records each wait instead of sleeping. */
 export function testDeps(sleeps: number[] = [], overrides: Partial<ProviderDeps> = {}): ProviderDeps {
   return {
     orgPath: '/org',
     resolveSecret: () => undefined,
     env: {},
+    refusal: refusesNothing,
+    programEnv: {},
     retryTiming: { random: () => 0, sleep: async (ms) => void sleeps.push(ms) },
     ...overrides,
   };

@@ -6,6 +6,7 @@ import { runComposedTool } from './run';
 import { loopbackHttp, secretTable, toolContext } from './test-support/composed-world';
 import { composedWorld } from './test-support/composed-world-hooks';
 import { composedToolSpecs, type ComposedToolsetOptions } from './tool-specs';
+import { refusesNothing } from '../../api/grant-refusal';
 
 const HOST = 'api.shop.test';
 const KEY = 'key-"quoted"\\-4242';
@@ -42,6 +43,7 @@ async function toolset(files: Record<string, string>, options: Partial<ComposedT
   expect(load.problems).toEqual([]);
   return composedToolSpecs(load.tools, {
     lookup: secretTable({ SHOP_KEY: KEY }),
+    refusal: refusesNothing,
     http: loopbackHttp([HOST]),
     ...options,
   });
@@ -292,6 +294,7 @@ implementation:
     if (!tool) throw new Error('echo_order did not load');
     const environment = {
       lookup: secretTable({ SHOP_KEY: KEY }),
+      refusal: refusesNothing,
       http: loopbackHttp([HOST]),
       resolve: () => undefined,
     };

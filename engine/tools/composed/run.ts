@@ -1,12 +1,13 @@
 import type { HttpResponse } from '../../net/http-request';
 import { REDACTED, redactText, secretSpellings } from '../../net/redact';
 import { cutRedacted } from '../../secrets/cut-redacted';
+import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/grant-refusal';
 import { toolFailure, toolSuccess, type ToolResult } from '../tool-result';
 import type { ToolContext, ToolSpec } from '../tool-spec';
 import { isHttpCall, type ComposedTool, type Delegation, type HttpCall } from './composed-tool';
 import type { HttpPrimitive } from './http-primitive';
 import { checkArguments, compileParameterSchema } from './parameter-schema';
-import { describeMissingSecrets, missingSecrets, type SecretLookup } from './secrets';
+import { describeMissingSecrets, missingSecrets, refusedSecrets, type SecretLookup } from './secrets';
 import { renderArguments, renderHttpRequest, renderResponseText, type RenderScope } from './template';
 import { MAX_DELEGATION_DEPTH } from './tool-set';
 import { sendsSecrets } from './validate';
@@ -16,6 +17,8 @@ export type DelegateTarget = { kind: 'composed'; tool: ComposedTool } | { kind: 
 
 export interface ComposedRunEnvironment {
   lookup: SecretLookup;
+  /** Which secret the tool names is refused to the org: the tool then sends nothing. */
+  refusal: GrantRefusal;
   http: HttpPrimitive;
   resolve(name: string): DelegateTarget | undefined;
 }
@@ -60,6 +63,9 @@ async function runChecked(
     return toolFailure(
       `delegation is deeper than ${MAX_DELEGATION_DEPTH} tools: ${[...chain, tool.name].join(' → ')}`,
     );
+  const refused = refusedSecrets(tool, environment.refusal);
+  if (refused.length > 0)
+    return toolFailure(`${tool.name} cannot run: ${describeNotGranted(allNotGranted(refused))}`);
   const missing = missingSecrets(tool, environment.lookup);
   if (missing.length > 0)
     return toolFailure(`${tool.name} is not set up: ${describeMissingSecrets(missing)}`);

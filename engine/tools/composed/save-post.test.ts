@@ -6,6 +6,7 @@ import { composedToolReadiness, requiredSecrets } from './secrets';
 import { loopbackHttp, secretTable, SERVICE_KEY, toolContext } from './test-support/composed-world';
 import { composedWorld } from './test-support/composed-world-hooks';
 import { composedToolSpecs } from './tool-specs';
+import { refusesNothing } from '../../api/grant-refusal';
 
 /** Copied verbatim from the Agent Development Guide, section "YAML API Tools" (comments included). */
 const FIXTURE = path.join(import.meta.dirname, 'test-support', 'fixtures', 'save_post.yaml');
@@ -29,7 +30,11 @@ const settings = (overrides: Record<string, string> = {}) =>
 async function savePost(lookup = settings()) {
   const load = await loadComposedTools(world.org.org, 'somi');
   expect(load.problems).toEqual([]);
-  const toolset = composedToolSpecs(load.tools, { lookup, http: loopbackHttp([HOST, 'evil.example.test']) });
+  const toolset = composedToolSpecs(load.tools, {
+    lookup,
+    refusal: refusesNothing,
+    http: loopbackHttp([HOST, 'evil.example.test']),
+  });
   expect(toolset.problems).toEqual([]);
   const [entry] = toolset.entries;
   if (!entry) throw new Error('save_post did not load');
@@ -186,7 +191,7 @@ describe('the OpenClaw save_post.yaml example from the guide', () => {
       reason: 'missing config/secret SUPABASE_SERVICE_KEY, TENANT_ID',
       fix: 'Fill in SUPABASE_SERVICE_KEY, TENANT_ID in the settings of the save_post connector (Tool Store).',
     });
-    expect(composedToolReadiness(tool, settings())).toEqual({ ready: true });
+    expect(composedToolReadiness(tool, settings(), refusesNothing)).toEqual({ ready: true });
     const result = await spec.run(
       { platform: 'youtube', content: 'x', scheduled_date: 'd' },
       toolContext(world.org.org),

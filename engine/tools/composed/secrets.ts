@@ -1,3 +1,4 @@
+import { allNotGranted, type GrantRefusal, type NotGranted } from '../../api/grant-refusal';
 import type { Readiness } from '../tool-catalog';
 import { isHttpCall, templatesOf, type ComposedTool } from './composed-tool';
 import { placeholdersOf } from './placeholders';
@@ -25,12 +26,23 @@ export function missingSecrets(tool: ComposedTool, lookup: SecretLookup): string
   return requiredSecrets(tool).filter((name) => !lookup(name));
 }
 
+/** The required secrets that are set but not granted to the org: the tool may not run with them. */
+export function refusedSecrets(tool: ComposedTool, refusal: GrantRefusal): NotGranted[] {
+  return requiredSecrets(tool).flatMap((name) => refusal('secret', name) ?? []);
+}
+
 export function describeMissingSecrets(missing: readonly string[]): string {
   return `missing config/secret ${missing.join(', ')}`;
 }
 
 /** Whether the connector is set up, in the catalog's terms (policy layer 4). */
-export function composedToolReadiness(tool: ComposedTool, lookup: SecretLookup): Readiness {
+export function composedToolReadiness(
+  tool: ComposedTool,
+  lookup: SecretLookup,
+  refusal: GrantRefusal,
+): Readiness {
+  const refused = refusedSecrets(tool, refusal);
+  if (refused.length > 0) return { ready: false, ...allNotGranted(refused) };
   const missing = missingSecrets(tool, lookup);
   if (missing.length === 0) return { ready: true };
   return {

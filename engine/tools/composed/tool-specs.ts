@@ -3,11 +3,14 @@ import type { ToolKind, ToolSpec } from '../tool-spec';
 import { isHttpCall, type ComposedTool } from './composed-tool';
 import type { HttpPrimitive } from './http-primitive';
 import { runComposedTool, type ComposedRunEnvironment, type DelegateTarget } from './run';
+import type { GrantRefusal } from '../../api/grant-refusal';
 import { composedToolReadiness, type SecretLookup } from './secrets';
 import { delegationChain, type ToolSetProblem } from './tool-set';
 
 export interface ComposedToolsetOptions {
   lookup: SecretLookup;
+  /** Which secret a tool names is refused to the org (see GrantRefusal). */
+  refusal: GrantRefusal;
   http: HttpPrimitive;
   /** Registered tools (built-ins, primitives) a composed tool may delegate to; composed tools are found among `tools`. */
   lookupTool?: (name: string) => ToolSpec | undefined;
@@ -40,6 +43,7 @@ export function composedToolSpecs(
   const lookupTool = options.lookupTool ?? (() => undefined);
   const environment: ComposedRunEnvironment = {
     lookup: options.lookup,
+    refusal: options.refusal,
     http: options.http,
     resolve(name): DelegateTarget | undefined {
       const composed = byName.get(name);
@@ -82,7 +86,7 @@ export function composedToolSpecs(
       ...(delegation ? { delegation } : {}),
       readiness: chainReadiness(
         chain.map((name) => byName.get(name) ?? tool),
-        options.lookup,
+        options,
       ),
       spec: {
         name: tool.name,
@@ -115,9 +119,12 @@ function kindOf(last: ComposedTool, lookupTool: (name: string) => ToolSpec | und
 }
 
 /** A chain is ready when every composed tool on it has its secrets and settings. */
-function chainReadiness(chain: readonly ComposedTool[], lookup: SecretLookup): Readiness {
+function chainReadiness(
+  chain: readonly ComposedTool[],
+  { lookup, refusal }: Pick<ComposedToolsetOptions, 'lookup' | 'refusal'>,
+): Readiness {
   for (const tool of chain) {
-    const readiness = composedToolReadiness(tool, lookup);
+    const readiness = composedToolReadiness(tool, lookup, refusal);
     if (!readiness.ready) return readiness;
   }
   return { ready: true };

@@ -9,6 +9,7 @@ import {
   type ServiceServer,
 } from './test-support/composed-world';
 import { composedToolSpecs } from './tool-specs';
+import { refusesNothing } from '../../api/grant-refusal';
 
 const KEY = 'stored-key-0b7e51d9c4';
 const HOST = 'api.shop.test';
@@ -113,6 +114,7 @@ describe('a setting or secret in a URL', () => {
     const { load } = await loaded(openClaw('{{env.BASE}}/orders'));
     const toolset = composedToolSpecs(load.tools, {
       lookup: secretTable({ BASE: `http://${HOST}:${server.port}/x/${KEY}` }),
+      refusal: refusesNothing,
       http: loopbackHttp([HOST]),
     });
     const before = server.received.length;
@@ -130,6 +132,7 @@ describe('a setting or secret in a URL', () => {
     const http = loopbackHttp([HOST]);
     const toolset = composedToolSpecs(load.tools, {
       lookup: secretTable({ BASE: value }),
+      refusal: refusesNothing,
       http: (call) => {
         sent.push(call.secretValues);
         return http(call);

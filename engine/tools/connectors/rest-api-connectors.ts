@@ -1,4 +1,5 @@
 import type { OrgPolicy } from '../../org/policy-file';
+import { refusesNothing } from '../../api/grant-refusal';
 import { keySecretOf, REST_API_FILE } from '../rest-api/rest-api-config';
 import { restApiHost, restApiReadiness, restApiTitle, type RestApi } from '../rest-api/rest-api-tool';
 import { NO_SETTINGS } from './builtin-connectors';
@@ -38,7 +39,8 @@ export function restApiConnectors(
         secret === null
           ? []
           : [{ name: secret, description: `the API key of ${title}`, isSet: input.hasSecret(secret) }],
-      readiness: restApiReadiness(api, (name) => (input.hasSecret(name) ? 'set' : undefined)),
+      // Presence alone, as every card's own readiness: whether this org may use the key is its `usable`.
+      readiness: restApiReadiness(api, (name) => (input.hasSecret(name) ? 'set' : undefined), refusesNothing),
       source: null,
       grantedTo: grantedTo([api.name], 'network', input.agents),
       restApi: {

@@ -113,12 +113,21 @@ export class McpHub {
 
   /**
    * What a server was started with: its entry, the private hosts an HTTP server may be at, and a
-   * fingerprint of the secrets it names (kept in memory only), so setting or changing one restarts it.
+   * fingerprint of the secrets it names and whether the org may use them (kept in memory only), so
+   * setting, changing or granting one restarts it.
    */
   private keyOf(config: McpServerConfig, policy: OrgPolicy): string {
     const { disabled: _disabled, ...rest } = config;
     const secrets = createHash('sha256')
-      .update(JSON.stringify(serverSecretNames(config).map((name) => [name, this.deps.secret(name) ?? null])))
+      .update(
+        JSON.stringify(
+          serverSecretNames(config).map((name) => [
+            name,
+            this.deps.secret(name) ?? null,
+            this.deps.refusal('secret', name) !== null,
+          ]),
+        ),
+      )
       .digest('hex');
     return JSON.stringify({
       ...rest,

@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_POLICY } from '../../org/policy-file';
+import { refusesNothing } from '../../api/grant-refusal';
 import { OrgEngine } from '../../run/org-engine';
 import { McpHub } from './mcp-hub';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
@@ -329,6 +330,7 @@ describe('a server that needs a secret', () => {
       const hub = new McpHub(org, {
         orgPath: org,
         secret: (name) => secrets.get(name),
+        refusal: refusesNothing,
         redact: (text) => text,
       });
       try {

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { checkedFetch, type CheckedFetch } from '../../net/checked-fetch';
 import type { AddressClassifier } from '../../net/address-policy';
 import type { HostLookup } from '../../net/host-lookup';
+import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/grant-refusal';
 import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } from './mcp-config';
 
 /** What one server is doing now, as its card shows it. */
@@ -20,8 +21,10 @@ export interface McpServerHappening {
 
 export interface McpServerDeps {
   orgPath: string;
-  /** A secret's value by name (for `${secrets.NAME}` in env and headers). */
+  /** A secret's value by name (for `${secrets.NAME}` in env and headers), when the org may use it. */
   secret: (name: string) => string | undefined;
+  /** Which secret an entry names is refused to the org: the server is then not started. */
+  refusal: GrantRefusal;
   /** Removes secret values from text the server wrote (its errors, its stderr). */
   redact: (text: string) => string;
   /** The org's private hosts (network.private_hosts): the only private or loopback hosts an HTTP server may be at. */
@@ -107,6 +110,11 @@ export class McpServer {
   private async connect(): Promise<void> {
     this.error = null;
     this.stderrTail = '';
+    const refused = serverSecretNames(this.config).flatMap((name) => this.deps.refusal('secret', name) ?? []);
+    if (refused.length > 0) {
+      this.fail(`it was not started: ${describeNotGranted(allNotGranted(refused))}`);
+      return;
+    }
     const missing = this.missingSecrets();
     if (missing.length > 0) {
       this.fail(

@@ -1,5 +1,6 @@
 import type { Result } from '../../api/result';
 import { redactText } from '../../net/redact';
+import { describeNotGranted, type GrantRefusal } from '../../api/grant-refusal';
 import type { HttpPrimitive } from '../composed/http-primitive';
 import type { SecretLookup } from '../composed/secrets';
 import { hostPatternFor } from '../composed/url-template';
@@ -7,6 +8,12 @@ import { TOOL_GROUPS, type CatalogEntry, type Readiness } from '../tool-catalog'
 import { toolFailure, toolSuccess, type ToolResult } from '../tool-result';
 import type { ToolSpec } from '../tool-spec';
 import { keySecretOf, type RestApiEntry, type RestMethod } from './rest-api-config';
+
+/** The API keys an org's REST APIs may use: only those granted to it. */
+export interface RestApiSecrets {
+  lookup: SecretLookup;
+  refusal: GrantRefusal;
+}
 
 /** One REST API of the org, by the name its tool has. */
 export interface RestApi {
@@ -29,9 +36,11 @@ export const restApiTitle = (name: string): string => {
 /** The host (and port) the API's tool may reach: its base URL's, nothing else. */
 export const restApiHost = (entry: RestApiEntry): string => hostPatternFor(new URL(entry.base_url));
 
-/** Whether the API's key is set; a public API is always ready. */
-export function restApiReadiness(api: RestApi, lookup: SecretLookup): Readiness {
+/** Whether the API's key is set and granted to the org; a public API is always ready. */
+export function restApiReadiness(api: RestApi, lookup: SecretLookup, refusal: GrantRefusal): Readiness {
   const secret = keySecretOf(api.entry);
+  const refused = secret === null ? null : refusal('secret', secret);
+  if (refused) return { ready: false, reason: refused.reason, fix: refused.fix, plain: refused.plain };
   if (secret === null || lookup(secret)) return { ready: true };
   return {
     ready: false,
@@ -143,7 +152,7 @@ export function restApiUrl(
 async function callApi(
   api: RestApi,
   args: unknown,
-  lookup: SecretLookup,
+  keys: RestApiSecrets,
   http: HttpPrimitive,
   signal?: AbortSignal,
 ): Promise<ToolResult> {
@@ -151,7 +160,9 @@ async function callApi(
   if (!checked.ok) return toolFailure(`invalid arguments for ${api.name}: ${checked.error}`);
   const call = checked.value;
   const secret = keySecretOf(api.entry);
-  const key = secret === null ? '' : (lookup(secret) ?? '');
+  const refused = secret === null ? null : keys.refusal('secret', secret);
+  if (refused) return toolFailure(`${api.name} cannot run: ${describeNotGranted(refused)}; nothing was sent`);
+  const key = secret === null ? '' : (keys.lookup(secret) ?? '');
   if (secret !== null && key === '')
     return toolFailure(`${api.name} is not set up: its API key (${secret}) is not set`);
   const target = restApiUrl(api.entry, call.path, call.query);
@@ -215,7 +226,7 @@ function parseJson(text: string): unknown {
  */
 export function restApiCatalogEntries(
   apis: readonly RestApi[],
-  options: { lookup: SecretLookup; http: HttpPrimitive },
+  options: RestApiSecrets & { http: HttpPrimitive },
 ): CatalogEntry[] {
   return apis.map((api) => {
     const readOnly = api.entry.methods.every((method) => READ_METHODS.has(method));
@@ -225,12 +236,12 @@ export function restApiCatalogEntries(
       title: restApiTitle(api.name),
       definition: definitionOf(api),
       endsIn: { name: 'http_request', kind: 'network', ...(readOnly ? { method: 'GET' } : {}) },
-      run: (args, context) => callApi(api, args, options.lookup, options.http, context.signal),
+      run: (args, context) => callApi(api, args, options, options.http, context.signal),
     };
     return {
       spec,
       grantedBy: [api.name, TOOL_GROUPS.network],
-      readiness: restApiReadiness(api, options.lookup),
+      readiness: restApiReadiness(api, options.lookup, options.refusal),
     };
   });
 }
