@@ -6,7 +6,8 @@ import { EVENT_CHANNEL } from '../engine/api/events';
 import { sqliteVersion } from '../engine/timeline/sqlite';
 import { ok } from '../engine/api/result';
 import { EngineThread } from './engine-host/engine-thread';
-import { ENGINE_RESOURCE_LIMITS, type EngineWorkerData } from './engine-host/worker-messages';
+import { engineWorkerOptions } from './engine-host/engine-worker-environment';
+import { TrustStore } from '../engine/trust/trust-store';
 import { bindIpc } from './ipc/bind';
 import { createRelay } from './ipc/dispatch';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, resolveRendererAsset } from './protocol/app-protocol';
@@ -75,7 +76,8 @@ async function start(): Promise<void> {
       sqlite: sqliteVersion(),
     },
   };
-  const workerData: EngineWorkerData = {
+  const trustFile = join(app.getPath('userData'), 'trust.json');
+  const workerOptions = engineWorkerOptions({
     appInfo,
     secretLocation: secretStore.location,
     host: {
@@ -83,10 +85,9 @@ async function start(): Promise<void> {
         ? join(process.resourcesPath, 'demo-org')
         : join(app.getAppPath(), 'examples', 'demo-org'),
       userOrgsFolder: join(app.getPath('documents'), 'LeMMing'),
-      trustFile: join(app.getPath('userData'), 'trust.json'),
-      env: { ...process.env },
+      trustFile,
     },
-  };
+  });
   // Pings only (docs/ARCHITECTURE.md, “The path of an IPC request”): every window of the app hears them and pulls what it needs.
   const broadcast = (name: string, payload: unknown) => {
     for (const window of BrowserWindow.getAllWindows())
@@ -96,14 +97,14 @@ async function start(): Promise<void> {
     open: (window: BrowserWindow | null) => Promise<T>,
   ): Promise<T> => open(BrowserWindow.getFocusedWindow());
   // The engine runs in its own thread (engine-worker): a long import or query never holds up the
-  // windows or IPC. Main keeps what only it can do: the dialogs and safeStorage.
+  // windows or IPC. Main keeps what only it can do: the dialogs, safeStorage and its own environment,
+  // of which the engine thread gets a minimal base and, asked by name, the variables granted to its org.
   const engine = await EngineThread.start(
-    new Worker(join(__dirname, 'engine-worker.cjs'), {
-      workerData,
-      resourceLimits: ENGINE_RESOURCE_LIMITS,
-    }),
+    new Worker(join(__dirname, 'engine-worker.cjs'), workerOptions),
     {
       secretStore,
+      trust: new TrustStore(trustFile),
+      env: process.env,
       pickFolder: async () => {
         const options = { title: 'Open an org folder', properties: ['openDirectory' as const] };
         const result = await showDialog((window) =>

@@ -1,15 +1,17 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '../../engine/api/result';
+import { startFakeOpenAiServer } from '../../engine/models/test-support/fake-model-server';
 import { openFileSecretStore } from '../../engine/secrets/file-secret-store';
 import { createRelay, type Dispatch } from '../ipc/dispatch';
 import { EngineThread } from './engine-thread';
 import { writeJsonlEvents } from './test-support/jsonl-events-file';
-import type { EngineWorkerData } from './worker-messages';
+import { engineWorkerOptions } from './engine-worker-environment';
+import { TrustStore } from '../../engine/trust/trust-store';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
@@ -22,8 +24,10 @@ const APP_INFO = {
 
 const made: string[] = [];
 const threads: EngineThread[] = [];
+const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const thread of threads.splice(0)) await thread.dispose();
+  for (const close of closers.splice(0)) await close();
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -33,27 +37,39 @@ function tempDir(): string {
   return dir;
 }
 
+const TSX_WORKER = new URL('./test-support/tsx-worker.mjs', import.meta.url);
+
+/** What main starts the engine thread with (engineWorkerOptions), running `entry`. */
+function workerOptions(dir: string, entry: URL, secretLocation = join(dir, 'secrets.json')) {
+  return engineWorkerOptions({
+    entry: entry.href,
+    appInfo: APP_INFO,
+    secretLocation,
+    host: {
+      demoOrgSource: DEMO_ORG,
+      userOrgsFolder: join(dir, 'orgs'),
+      trustFile: join(dir, 'trust.json'),
+      pingIntervalMs: 20,
+    },
+  });
+}
+
 /** The engine in its own thread, as main starts it, with main's relay in front of it. */
 async function startEngine(importFile: () => string | null) {
   const dir = tempDir();
   const secrets = await openFileSecretStore(join(dir, 'secrets.json'));
   if (!secrets.ok) throw new Error(secrets.error);
-  const workerData: EngineWorkerData = {
-    entry: new URL('./engine-worker.ts', import.meta.url).href,
-    appInfo: APP_INFO,
-    secretLocation: secrets.value.store.location,
-    host: {
-      demoOrgSource: DEMO_ORG,
-      userOrgsFolder: join(dir, 'orgs'),
-      trustFile: join(dir, 'trust.json'),
-      env: {},
-      pingIntervalMs: 20,
-    },
-  };
+  const options = workerOptions(
+    dir,
+    new URL('./engine-worker.ts', import.meta.url),
+    secrets.value.store.location,
+  );
   const events: { name: string; payload: unknown }[] = [];
-  const worker = new Worker(new URL('./test-support/tsx-worker.mjs', import.meta.url), { workerData });
+  const worker = new Worker(TSX_WORKER, options);
   const thread = await EngineThread.start(worker, {
     secretStore: secrets.value.store,
+    trust: new TrustStore(options.workerData.host.trustFile),
+    env: process.env,
     pickFolder: async () => null,
     pickExportFile: async () => null,
     pickImportFile: async () => importFile(),
@@ -89,7 +105,87 @@ async function probeRoundTrips(dispatch: Dispatch) {
   };
 }
 
+/** Sets a variable in this process (main, in the app) for one test. */
+function setMainVariable(name: string, value: string): void {
+  const before = process.env[name];
+  process.env[name] = value;
+  restores.push(() => {
+    if (before === undefined) delete process.env[name];
+    else process.env[name] = before;
+  });
+}
+const restores: (() => void)[] = [];
+afterEach(() => {
+  for (const restore of restores.splice(0)) restore();
+});
+
 describe('the engine thread', () => {
+  it('is started with a minimal base of main’s environment: a variable main has is not in it', async () => {
+    setMainVariable('LEMMING_TEST_SECRET_ENV', 'sk-main-only-4711');
+    const options = workerOptions(tempDir(), new URL('./test-support/environment-probe.mjs', import.meta.url));
+    const worker = new Worker(TSX_WORKER, options);
+    try {
+      const [report] = (await once(worker, 'message')) as [{ env: Record<string, string> }];
+      expect(report.env).not.toHaveProperty('LEMMING_TEST_SECRET_ENV');
+      expect(Object.values(report.env)).not.toContain('sk-main-only-4711');
+      expect(report.env.PATH).toBe(process.env.PATH);
+      expect(options.workerData.host.env).not.toHaveProperty('LEMMING_TEST_SECRET_ENV');
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it(
+    'reads a variable from main only once it is granted to the open org (api_key_env), and sends nothing before',
+    { timeout: 60_000 },
+    async () => {
+      setMainVariable('LEMMING_TEST_SECRET_ENV', 'sk-main-only-4711');
+      const server = await startFakeOpenAiServer({ key: 'sk-main-only-4711', models: ['m'] });
+      closers.push(() => server.close());
+      const { dispatch, dir } = await startEngine(() => null);
+      const org = join(dir, 'org');
+      cpSync(DEMO_ORG, org, { recursive: true });
+      writeFileSync(
+        join(org, 'lemming', 'config', 'models.json'),
+        JSON.stringify({
+          'demo-scripted': {
+            provider: 'openai-compatible',
+            model_name: 'm',
+            provider_config: { base_url: `${server.url}/v1`, api_key_env: 'LEMMING_TEST_SECRET_ENV' },
+          },
+        }),
+      );
+      expect(await dispatch('org.open', { path: org })).toMatchObject({ ok: true });
+      const state = (await dispatch('trust.state', {})) as { ok: true; value: { fingerprint: string } };
+      expect(await dispatch('trust.accept', { fingerprint: state.value.fingerprint })).toMatchObject({
+        ok: true,
+        value: { state: 'trusted', grants: { environment: [] } },
+      });
+
+      expect(await dispatch('settings.testConnection', { model: 'demo-scripted' })).toMatchObject({
+        ok: true,
+        value: {
+          ok: false,
+          message: expect.stringContaining(
+            'this org may not read the environment variable LEMMING_TEST_SECRET_ENV',
+          ),
+        },
+      });
+      expect(server.received).toEqual([]);
+
+      expect(
+        await dispatch('trust.grant', { kind: 'environment', name: 'LEMMING_TEST_SECRET_ENV', granted: true }),
+      ).toMatchObject({ ok: true });
+      expect(await dispatch('settings.testConnection', { model: 'demo-scripted' })).toMatchObject({
+        ok: true,
+        value: { ok: true },
+      });
+      expect(server.received.map((request) => request.headers.authorization)).toEqual([
+        'Bearer sk-main-only-4711',
+      ]);
+    },
+  );
+
   it(
     'answers the contract from its own thread: opening an org, a secret set in main, event pings',
     { timeout: 60_000 },

@@ -2,11 +2,18 @@ import type { Worker } from 'node:worker_threads';
 import type { EventName } from '../../engine/api/events';
 import { fail, type IpcResult } from '../../engine/api/result';
 import type { SecretStore } from '../../engine/secrets/secret-store';
+import { pickVariables } from '../../engine/trust/org-grants';
+import { orgKeyOf } from '../../engine/trust/org-trust';
+import type { TrustStore } from '../../engine/trust/trust-store';
 import type { Dispatch } from '../ipc/dispatch';
 import type { MainService, MainToWorker, WorkerToMain } from './worker-messages';
 
 export interface MainServices {
   secretStore: SecretStore;
+  /** The person's grants (the file the engine thread's trust record reads too): which variables an org may read. */
+  trust: TrustStore;
+  /** Main's own environment, of which the engine thread is given only the variables granted to its org. */
+  env: Readonly<Record<string, string | undefined>>;
   pickFolder: () => Promise<string | null>;
   pickExportFile: (suggestedName: string) => Promise<string | null>;
   pickImportFile: () => Promise<string | null>;
@@ -16,8 +23,9 @@ export interface MainServices {
 
 /**
  * Main's side of the engine thread: relays each call to the worker and its answer back, passes the
- * worker's event pings on, and does for it what only main can do (dialogs, the secret store). A
- * worker that dies answers every call still waiting with an internal error.
+ * worker's event pings on, and does for it what only main can do (dialogs, the secret store, the
+ * variables granted to an org). A worker that dies answers every call still waiting with an internal
+ * error.
  */
 export class EngineThread {
   private readonly calls = new Map<number, (result: IpcResult<unknown>) => void>();
@@ -101,6 +109,8 @@ export class EngineThread {
     const { secretStore: store } = this.services;
     const name = String(args[0]);
     switch (service) {
+      case 'environment.read':
+        return Promise.resolve(this.grantedVariables(name, args[1]));
       case 'pickFolder':
         return this.services.pickFolder();
       case 'pickExportFile':
@@ -120,6 +130,16 @@ export class EngineThread {
       case 'secrets.reveal':
         return store.reveal(name);
     }
+  }
+
+  /** Of the variables asked for, those the person granted the org at `orgPath` that are set: no other. */
+  private grantedVariables(orgPath: string, names: unknown): Record<string, string> {
+    const { environment } = this.services.trust.record(orgKeyOf(orgPath)).grants;
+    const asked = Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
+    return pickVariables(
+      this.services.env,
+      asked.filter((name) => environment.includes(name)),
+    );
   }
 
   private ended(code: number): void {

@@ -8,7 +8,7 @@ import type { EngineWorkerData, MainService, MainToWorker, WorkerToMain } from '
 /**
  * The engine thread: the engine host and every channel's handler run here, off Electron's main
  * thread, so a long import or a slow query never holds up windows or IPC. Main relays the calls and
- * answers what only it can do (dialogs, the secret store) when asked.
+ * answers what only it can do (dialogs, the secret store, the variables granted to an org) when asked.
  */
 async function start(): Promise<void> {
   const port = parentPort;
@@ -58,7 +58,12 @@ async function start(): Promise<void> {
     delete: (name) => ask('secrets.delete', name),
     reveal: (name) => ask('secrets.reveal', name),
   };
-  host = await EngineHost.create({ ...data.host, secretStore, logError });
+  host = await EngineHost.create({
+    ...data.host,
+    secretStore,
+    logError,
+    readVariables: (orgPath, names) => ask('environment.read', orgPath, names),
+  });
   const engineHost = host;
   engineHost.events.on((name, payload) => post({ type: 'event', name, payload }));
   dispatch = createDispatch(

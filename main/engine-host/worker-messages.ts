@@ -21,8 +21,12 @@ export interface EngineWorkerData {
   host: Pick<EngineHostOptions, 'demoOrgSource' | 'userOrgsFolder' | 'trustFile' | 'env' | 'pingIntervalMs'>;
 }
 
-/** What only main can do for the engine: its dialogs and its secret store (safeStorage in the app). */
+/**
+ * What only main can do for the engine: its dialogs, its secret store (safeStorage in the app), and
+ * reading the environment variables the person granted an org (the engine thread has only a minimal base).
+ */
 export type MainService =
+  | 'environment.read'
   | 'pickFolder'
   | 'pickExportFile'
   | 'pickImportFile'
