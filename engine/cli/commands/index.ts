@@ -117,8 +117,9 @@ export const commands: readonly Command[] = [
   },
   {
     name: 'secret',
-    summary: `Manage the secrets tools use: list (names and dates, never values), set (value from stdin, typed hidden at a terminal, or --value, which your shell history keeps), delete. The file comes from --secrets-file or ${SECRETS_FILE_VARIABLE}.`,
-    usage: 'secret list|set|delete [NAME] [--secrets-file PATH] [--value V] [--json]',
+    summary: `Manage the secrets models and tools use: list (names and dates, never values; with --org, whether that org may use each), set (value from stdin, typed hidden at a terminal, or --value, which your shell history keeps), delete, and grant or revoke one for an org (an org uses only the secrets granted to it, whichever store holds them). The file comes from --secrets-file or ${SECRETS_FILE_VARIABLE}.`,
+    usage:
+      'secret list|set|delete|grant|revoke [NAME] [--org ORG] [--secrets-file PATH] [--value V] [--json]',
     load: async () => (await import('./secrets')).secretCommand,
   },
 ];

@@ -1,14 +1,16 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../run/test-support/temp-org';
+import { REPO_ROOT, resume, tempOrgs } from '../../run/test-support/temp-org';
 import { runCli } from '../test-support/run-cli';
 
 const made: string[] = [];
+const orgs = tempOrgs();
 afterEach(() => {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  orgs.cleanup();
 });
 function secretsFile(): string {
   const dir = mkdtempSync(join(tmpdir(), 'lemming-cli-secrets-'));
@@ -37,7 +39,14 @@ describe('lemming secret', () => {
     );
     const json = await lemming(['secret', 'list', '--json'], { env: { LEMMING_SECRETS_FILE: file } });
     expect(JSON.parse(json.stdout).secrets).toEqual([
-      { name: 'GITHUB_TOKEN', isSet: true, updatedAt: expect.any(String), source: 'file', usedBy: [] },
+      {
+        name: 'GITHUB_TOKEN',
+        isSet: true,
+        updatedAt: expect.any(String),
+        source: 'file',
+        usedBy: [],
+        grantedToOrg: null,
+      },
     ]);
     for (const output of [set, list, json]) expect(output.stdout + output.stderr).not.toContain(VALUE);
 
@@ -84,11 +93,87 @@ describe('lemming secret', () => {
     });
   });
 
+  it('grants a secret to an org and takes it back, whichever store holds it; list --org says which it may use', async () => {
+    const file = secretsFile();
+    const org = orgs.build({
+      'agents/a/resume.json': resume('a'),
+      'lemming/config/models.json': {
+        gpt: { provider: 'openai', model_name: 'gpt-4o', provider_config: { api_key_secret: 'OPENAI_KEY' } },
+      },
+    });
+    const env = {
+      LEMMING_SECRETS_FILE: file,
+      LEMMING_CONFIG_DIR: join(file, '..', 'config'),
+      LEMMING_SECRET_CI_TOKEN: 'ci-token-value-123',
+    };
+    await lemming(['secret', 'set', 'GITHUB_TOKEN', '--value', VALUE], { env });
+    const listed = async () => (await lemming(['secret', 'list', '--org', org], { env })).stdout;
+    expect(await listed()).toMatch(
+      /^NAME\s+UPDATED\s+GRANTED\s+SOURCE\nCI_TOKEN\s+-\s+no\s+environment\nGITHUB_TOKEN\s+\S+\s+no\s+file\nOPENAI_KEY\s+-\s+no\s+not set\n$/,
+    );
+
+    expect(await lemming(['secret', 'grant', 'GITHUB_TOKEN', '--org', org], { env })).toEqual({
+      code: 0,
+      stdout: `The org ${org} may now use the secret GITHUB_TOKEN.\n`,
+      stderr: '',
+    });
+    expect(await lemming(['secret', 'grant', 'CI_TOKEN', '--org', org], { env })).toMatchObject({ code: 0 });
+    expect(await lemming(['secret', 'grant', 'OPENAI_KEY', '--org', org], { env })).toMatchObject({
+      code: 0,
+      stderr: 'note: OPENAI_KEY is not set yet; set it with: lemming secret set OPENAI_KEY\n',
+    });
+    expect(await listed()).toMatch(/^CI_TOKEN\s+-\s+yes\s+environment$/m);
+    expect(await listed()).toMatch(/^GITHUB_TOKEN\s+\S+\s+yes\s+file$/m);
+    expect(JSON.parse(readFileSync(join(env.LEMMING_CONFIG_DIR, 'trust.json'), 'utf8'))).toMatchObject({
+      orgs: {
+        [realpathSync(org)]: {
+          trusted: null,
+          grants: { secrets: ['CI_TOKEN', 'GITHUB_TOKEN', 'OPENAI_KEY'] },
+        },
+      },
+    });
+
+    expect(await lemming(['secret', 'revoke', 'CI_TOKEN', '--org', org], { env })).toEqual({
+      code: 0,
+      stdout: `The org ${org} may no longer use the secret CI_TOKEN.\n`,
+      stderr: '',
+    });
+    expect(await listed()).toMatch(/^CI_TOKEN\s+-\s+no\s+environment$/m);
+    const json = JSON.parse((await lemming(['secret', 'list', '--json', '--org', org], { env })).stdout);
+    expect(
+      json.secrets.map((secret: { name: string; grantedToOrg: boolean }) => [
+        secret.name,
+        secret.grantedToOrg,
+      ]),
+    ).toEqual([
+      ['CI_TOKEN', false],
+      ['GITHUB_TOKEN', true],
+      ['OPENAI_KEY', true],
+    ]);
+
+    expect(await lemming(['secret', 'grant', 'GITHUB_TOKEN'], { env })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        'Say which org with --org, e.g. lemming secret grant GITHUB_TOKEN --org my-org.',
+      ),
+    });
+    expect(await lemming(['secret', 'grant', 'github-token', '--org', org], { env })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('"github-token" is not a secret name'),
+    });
+    expect(
+      await lemming(['secret', 'grant', 'GITHUB_TOKEN', '--org', join(org, 'nope')], { env }),
+    ).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`No folder at ${join(org, 'nope')}.`),
+    });
+  });
+
   it('exits 2 on usage mistakes: no action, no name, a value as an argument, no secrets file, no value', async () => {
     const file = secretsFile();
     expect(await lemming(['secret'])).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('Say what to do: list, set or delete.'),
+      stderr: expect.stringContaining('Say what to do: list, set, delete, grant or revoke.'),
     });
     expect(await lemming(['secret', 'show', 'X'])).toMatchObject({
       code: 2,

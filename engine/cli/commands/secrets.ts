@@ -5,7 +5,11 @@ import { MIN_REDACTED_LENGTH } from '../../secrets/secret-spellings';
 import type { SecretStore } from '../../secrets/secret-store';
 import type { SecretsAccess } from '../../app/org-context';
 import { deleteSecret, listSecrets, setSecret } from '../../app/secrets';
-import { answerOf } from '../org-context';
+import { grantToOrg, type TrustContext } from '../../app/trust';
+import { SecretName } from '../../api/secret-name';
+import type { SecretListItem } from '../../api/settings-schemas';
+import { orgFolder } from '../org-arg';
+import { answerOf, cliTrustStore } from '../org-context';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type CommandCode, type ParsedCommandArgs } from '../command';
 
@@ -58,9 +62,16 @@ function nameArgument(positionals: string[], action: string): string {
   return name;
 }
 
+/** The org a grant, a revoke or a list names with --org, and the person's trust record for it. */
+async function orgOption(io: CliIo, values: ParsedCommandArgs['values']): Promise<TrustContext | null> {
+  const org = stringOption(values, 'org');
+  return org === undefined ? null : { orgPath: await orgFolder(org), trust: cliTrustStore(io) };
+}
+
 async function list(io: CliIo, values: ParsedCommandArgs['values']): Promise<number> {
+  const org = await orgOption(io, values);
   const listed = await answerOf(
-    listSecrets(cliSecretsAccess((await cliSecretStore(io, values)).store), null),
+    listSecrets(cliSecretsAccess((await cliSecretStore(io, values, org ? [org.orgPath] : [])).store), org),
   );
   if (values.json) {
     printJson(io, listed);
@@ -74,11 +85,41 @@ async function list(io: CliIo, values: ParsedCommandArgs['values']): Promise<num
     return EXIT_OK;
   }
   const width = Math.max(4, ...secrets.map((secret) => secret.name.length));
-  io.stdout.write(`${'NAME'.padEnd(width)}  ${'UPDATED'.padEnd(24)}  SOURCE\n`);
+  const granted = (secret: SecretListItem) =>
+    secret.grantedToOrg === null ? '' : `  ${(secret.grantedToOrg ? 'yes' : 'no').padEnd(7)}`;
+  io.stdout.write(
+    `${'NAME'.padEnd(width)}  ${'UPDATED'.padEnd(24)}${org ? '  GRANTED' : ''}  SOURCE\n`,
+  );
   for (const secret of secrets)
     io.stdout.write(
-      `${secret.name.padEnd(width)}  ${(secret.updatedAt ?? '-').padEnd(24)}  ${secret.source}\n`,
+      `${secret.name.padEnd(width)}  ${(secret.updatedAt ?? '-').padEnd(24)}${granted(secret)}  ${secret.source ?? 'not set'}\n`,
     );
+  return EXIT_OK;
+}
+
+/** `secret grant|revoke NAME --org ORG`: whether the org may use the secret, whichever store holds it. */
+async function grant(
+  io: CliIo,
+  positionals: string[],
+  values: ParsedCommandArgs['values'],
+  granted: boolean,
+): Promise<number> {
+  const action = granted ? 'grant' : 'revoke';
+  const name = nameArgument(positionals, action);
+  const checked = SecretName.safeParse(name);
+  if (!checked.success)
+    throw new UsageError(`"${name}" is not a secret name: ${checked.error.issues[0]?.message ?? 'invalid'}.`);
+  const org = await orgOption(io, values);
+  if (!org)
+    throw new UsageError(`Say which org with --org, e.g. lemming secret ${action} ${name} --org my-org.`);
+  await answerOf(grantToOrg(org, { kind: 'secret', name, granted }));
+  io.stdout.write(
+    granted
+      ? `The org ${org.orgPath} may now use the secret ${name}.\n`
+      : `The org ${org.orgPath} may no longer use the secret ${name}.\n`,
+  );
+  if (granted && !(await (await cliSecretStore(io, values, [org.orgPath])).store.has(name)))
+    io.stderr.write(`note: ${name} is not set yet; set it with: lemming secret set ${name}\n`);
   return EXIT_OK;
 }
 
@@ -170,7 +211,12 @@ function readHidden(input: SecretInput, io: CliIo, name: string): Promise<string
 }
 
 export const secretCommand: CommandCode = {
-  options: { 'secrets-file': { type: 'string' }, value: { type: 'string' }, json: { type: 'boolean' } },
+  options: {
+    'secrets-file': { type: 'string' },
+    value: { type: 'string' },
+    json: { type: 'boolean' },
+    org: { type: 'string' },
+  },
   async run({ positionals, values }, io) {
     const action = positionals[0];
     switch (action) {
@@ -181,11 +227,15 @@ export const secretCommand: CommandCode = {
         return set(io, positionals, values);
       case 'delete':
         return remove(io, positionals, values);
+      case 'grant':
+        return grant(io, positionals, values, true);
+      case 'revoke':
+        return grant(io, positionals, values, false);
       default:
         throw new UsageError(
           action === undefined
-            ? 'Say what to do: list, set or delete.'
-            : `Unknown action "${action}": use list, set or delete.`,
+            ? 'Say what to do: list, set, delete, grant or revoke.'
+            : `Unknown action "${action}": use list, set, delete, grant or revoke.`,
         );
     }
   },
