@@ -8,10 +8,10 @@ export type GrantKind = 'secret' | 'environment';
 export interface NotGranted {
   kind: GrantKind;
   name: string;
-  /** “this org may not use the secret X”. */
+  /** “this org may not use the secret X; grant it in Settings → Secrets”. */
   reason: string;
-  /** Where to grant it, in the app and from the command line. */
-  fix: string;
+  /** The command that grants it: `lemming secret grant X --org /path/to/org`. */
+  command: string;
   /** The same for a person who never saw a config file. */
   plain: { reason: string; fix: string };
 }
@@ -27,18 +27,29 @@ export type GrantRefusal = (kind: GrantKind, name: string) => NotGranted | null;
 /** For callers whose values are all the person's own choice for this call (a key typed in a form). */
 export const refusesNothing: GrantRefusal = () => null;
 
-/** One sentence: “this org may not use the secret X; grant it in Settings → Secrets (…)”. */
-export const describeNotGranted = (refused: Pick<NotGranted, 'reason' | 'fix'>): string => `${refused.reason}; ${refused.fix}`;
-
-/** Several refusals as one: each reason, each distinct fix (a readiness, a card's error). */
+/** Several refusals as one: each distinct reason, command and plain words. */
 export function allNotGranted(refused: readonly NotGranted[]): Omit<NotGranted, 'kind' | 'name'> {
   const distinct = (texts: string[]) => [...new Set(texts)].join('; ');
   return {
     reason: distinct(refused.map((one) => one.reason)),
-    fix: distinct(refused.map((one) => one.fix)),
+    command: distinct(refused.map((one) => one.command)),
     plain: {
       reason: distinct(refused.map((one) => one.plain.reason)),
       fix: distinct(refused.map((one) => one.plain.fix)),
     },
   };
+}
+
+/** One sentence: “this org may not use the secret X; grant it in Settings → Secrets (from the command line: …)”. */
+export const describeNotGranted = (refused: Pick<NotGranted, 'reason' | 'command'>): string =>
+  `${refused.reason} (from the command line: ${refused.command})`;
+
+/** The policy resolver's readiness of a tool that names what the org was not granted. */
+export function notGrantedReadiness(refused: Omit<NotGranted, 'kind' | 'name'>): {
+  ready: false;
+  reason: string;
+  fix: string;
+  plain: { reason: string; fix: string };
+} {
+  return { ready: false, reason: refused.reason, fix: `run ${refused.command}`, plain: refused.plain };
 }

@@ -67,7 +67,7 @@ export function lookUpApiKey(config: ProviderConfig, rule: KeyRule, sources: Key
   if (conventional || !rule.required) return { ok: true, value: conventional };
   const refused = rule.conventionalEnv ? sources.refusal('environment', rule.conventionalEnv) : null;
   return problem(
-    `${model} needs an API key: paste it in Settings, under Models and providers (from the command line: store it as a secret and name it in provider_config.api_key_secret, or set the ${rule.conventionalEnv ?? 'provider_config.api_key_env'} environment variable)${refused ? `; ${refused.name} is read only once this org may read it: ${refused.fix}` : ''}`,
+    `${model} needs an API key: paste it in Settings, under Models and providers (from the command line: store it as a secret and name it in provider_config.api_key_secret, or set the ${rule.conventionalEnv ?? 'provider_config.api_key_env'} environment variable)${refused ? `; ${describeNotGranted(refused)}` : ''}`,
   );
 }
 

@@ -32,8 +32,8 @@ export function notGranted(kind: GrantKind, name: string, orgPath: string): NotG
     ? {
         kind,
         name,
-        reason: `this org may not use the secret ${name}`,
-        fix: `grant it in Settings → Secrets (from the command line: lemming secret grant ${name} --org ${org})`,
+        reason: `this org may not use the secret ${name}; grant it in Settings → Secrets`,
+        command: `lemming secret grant ${name} --org ${org}`,
         plain: {
           reason: `this org is not allowed to use the key ${name}`,
           fix: 'allow it for this org in Settings → Secrets',
@@ -42,8 +42,8 @@ export function notGranted(kind: GrantKind, name: string, orgPath: string): NotG
     : {
         kind,
         name,
-        reason: `this org may not read the environment variable ${name}`,
-        fix: `allow it on the org's trust screen (from the command line: lemming trust ${org} --env ${name})`,
+        reason: `this org may not read the environment variable ${name}; allow it on the org's trust screen`,
+        command: `lemming trust ${org} --yes --env ${name}`,
         plain: {
           reason: `this org is not allowed to read ${name} from this computer`,
           fix: 'allow it on the org’s trust screen',

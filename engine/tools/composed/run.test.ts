@@ -6,7 +6,7 @@ import { runComposedTool } from './run';
 import { loopbackHttp, secretTable, toolContext } from './test-support/composed-world';
 import { composedWorld } from './test-support/composed-world-hooks';
 import { composedToolSpecs, type ComposedToolsetOptions } from './tool-specs';
-import { refusesNothing } from '../../api/grant-refusal';
+import { refusesNothing, type NotGranted } from '../../api/grant-refusal';
 
 const HOST = 'api.shop.test';
 const KEY = 'key-"quoted"\\-4242';
@@ -72,6 +72,33 @@ describe('running a composed http tool', () => {
     expect(request?.headers['x-api-key']).toBe(KEY);
     expect(request?.headers['x-note']).toBe('none');
     expect(JSON.parse(request?.body ?? '')).toEqual({ order: 'o-7', count: 2, note: 'none' });
+  });
+
+  it('sends nothing when its secret is set but not granted to the org, and says how to grant it', async () => {
+    const notGranted: NotGranted = {
+      kind: 'secret',
+      name: 'SHOP_KEY',
+      reason: 'this org may not use the secret SHOP_KEY; grant it in Settings → Secrets',
+      command: 'lemming secret grant SHOP_KEY --org /org',
+      plain: { reason: 'this org is not allowed to use the key SHOP_KEY', fix: 'allow it' },
+    };
+    const set = await toolset(
+      { 'tools/echo.yaml': shopTool('echo_order', '/echo/orders') },
+      { lookup: () => undefined, refusal: (kind, name) => (name === 'SHOP_KEY' ? notGranted : null) },
+    );
+    const [entry] = set.entries;
+    expect(entry?.readiness).toEqual({
+      ready: false,
+      reason: notGranted.reason,
+      fix: 'run lemming secret grant SHOP_KEY --org /org',
+      plain: notGranted.plain,
+    });
+    expect(await entry?.spec.run({ order_id: 'o-7' }, toolContext(world.org.org))).toEqual(
+      toolFailure(
+        'echo_order cannot run: this org may not use the secret SHOP_KEY; grant it in Settings → Secrets (from the command line: lemming secret grant SHOP_KEY --org /org)',
+      ),
+    );
+    expect(world.server.received).toEqual([]);
   });
 
   it('does not coerce argument types, and names what is wrong', async () => {

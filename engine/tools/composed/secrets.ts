@@ -1,4 +1,9 @@
-import { allNotGranted, type GrantRefusal, type NotGranted } from '../../api/grant-refusal';
+import {
+  allNotGranted,
+  notGrantedReadiness,
+  type GrantRefusal,
+  type NotGranted,
+} from '../../api/grant-refusal';
 import type { Readiness } from '../tool-catalog';
 import { isHttpCall, templatesOf, type ComposedTool } from './composed-tool';
 import { placeholdersOf } from './placeholders';
@@ -42,7 +47,7 @@ export function composedToolReadiness(
   refusal: GrantRefusal,
 ): Readiness {
   const refused = refusedSecrets(tool, refusal);
-  if (refused.length > 0) return { ready: false, ...allNotGranted(refused) };
+  if (refused.length > 0) return notGrantedReadiness(allNotGranted(refused));
   const missing = missingSecrets(tool, lookup);
   if (missing.length === 0) return { ready: true };
   return {

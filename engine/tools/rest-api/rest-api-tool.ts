@@ -1,6 +1,6 @@
 import type { Result } from '../../api/result';
 import { redactText } from '../../net/redact';
-import { describeNotGranted, type GrantRefusal } from '../../api/grant-refusal';
+import { describeNotGranted, notGrantedReadiness, type GrantRefusal } from '../../api/grant-refusal';
 import type { HttpPrimitive } from '../composed/http-primitive';
 import type { SecretLookup } from '../composed/secrets';
 import { hostPatternFor } from '../composed/url-template';
@@ -40,7 +40,7 @@ export const restApiHost = (entry: RestApiEntry): string => hostPatternFor(new U
 export function restApiReadiness(api: RestApi, lookup: SecretLookup, refusal: GrantRefusal): Readiness {
   const secret = keySecretOf(api.entry);
   const refused = secret === null ? null : refusal('secret', secret);
-  if (refused) return { ready: false, reason: refused.reason, fix: refused.fix, plain: refused.plain };
+  if (refused) return notGrantedReadiness(refused);
   if (secret === null || lookup(secret)) return { ready: true };
   return {
     ready: false,
