@@ -64,6 +64,12 @@ async function readEverything(harness: IpcHarness): Promise<void> {
   await harness.dispatch('timeline.page', { text: 'key' });
 }
 
+/** The person trusts the org as the trust screen shows it, ticking the secrets it may use. */
+async function trustAsShown(harness: IpcHarness, secrets: string[]): Promise<void> {
+  const { fingerprint } = valueOf<{ fingerprint: string }>(await harness.dispatch('trust.state', {}));
+  valueOf(await harness.dispatch('trust.accept', { fingerprint, secrets }));
+}
+
 describe('secrets across IPC', () => {
   it('no value set, replaced or deleted through the app appears in any answer, even when a model echoes it', async () => {
     const server = await echoingModelServer();
@@ -94,6 +100,7 @@ describe('secrets across IPC', () => {
     );
 
     valueOf(await harness.dispatch('secrets.set', { name: 'REMOTE_KEY', value: FIRST_KEY }));
+    await trustAsShown(harness, ['REMOTE_KEY']);
     // People paste keys where they should not: into instructions, into a message.
     valueOf(
       await harness.dispatch('agent.update', {
@@ -178,6 +185,8 @@ describe('secrets across IPC', () => {
     });
     expect(readFileSync(join(org, 'lemming/config/models.json'), 'utf8')).not.toContain(FIRST_KEY);
     valueOf(await harness.dispatch('org.createAgent', { name: 'echoer', title: 'Echoer', model: 'echo' }));
+    // The key given with the model is granted to the org already: trusting it ticks nothing more.
+    await trustAsShown(harness, []);
     valueOf(await harness.dispatch('run.step', {}));
     valueOf(
       await harness.dispatch('models.probe', {
@@ -220,9 +229,38 @@ describe('secrets across IPC', () => {
       await harness.dispatch('secrets.list', {}),
     );
     expect(listed.secrets).toEqual([
-      { name: 'GITHUB_TOKEN', isSet: true, updatedAt: expect.any(String), source: 'file', usedBy: [] },
-      { name: 'OPENAI_KEY', isSet: false, updatedAt: null, source: null, usedBy: ['model "cloud"'] },
+      {
+        name: 'GITHUB_TOKEN',
+        isSet: true,
+        updatedAt: expect.any(String),
+        source: 'file',
+        usedBy: [],
+        grantedToOrg: false,
+      },
+      {
+        name: 'OPENAI_KEY',
+        isSet: false,
+        updatedAt: null,
+        source: null,
+        usedBy: ['model "cloud"'],
+        grantedToOrg: false,
+      },
     ]);
+    valueOf(await harness.dispatch('trust.grant', { kind: 'secret', name: 'GITHUB_TOKEN', granted: true }));
+    expect(
+      valueOf<{ secrets: { name: string; grantedToOrg: boolean | null }[] }>(
+        await harness.dispatch('secrets.list', {}),
+      ).secrets.map(({ name, grantedToOrg }) => [name, grantedToOrg]),
+    ).toEqual([
+      ['GITHUB_TOKEN', true],
+      ['OPENAI_KEY', false],
+    ]);
+    valueOf(await harness.dispatch('org.close', {}));
+    expect(
+      valueOf<{ secrets: { grantedToOrg: boolean | null }[] }>(await harness.dispatch('secrets.list', {}))
+        .secrets,
+    ).toEqual([expect.objectContaining({ name: 'GITHUB_TOKEN', grantedToOrg: null })]);
+    valueOf(await harness.dispatch('org.open', { path: org }));
     expect(listed.store).toEqual({ canStore: true, location: expect.stringContaining('secrets.json') });
     expect(await harness.dispatch('secrets.delete', { name: 'GITHUB_TOKEN' })).toEqual({
       ok: true,
