@@ -26,6 +26,12 @@ function plainModelFailure(message: string): string {
     const model = /^model "[^"]+" \([^)]+\)/.exec(message)?.[0] ?? 'model';
     return `The ${model} needs an API key: paste it in Settings, under Models and providers.`;
   }
+  const secret = /this org may not use the secret (\w+)/.exec(message)?.[1];
+  if (secret !== undefined)
+    return `This org is not allowed to use the key ${secret}: allow it for this org in Settings → Secrets.`;
+  const variable = /this org may not read the environment variable (\w+)/.exec(message)?.[1];
+  if (variable !== undefined)
+    return `This org is not allowed to read ${variable} from this computer: allow it on the org’s trust screen.`;
   const status = /returned HTTP (\d{3})/.exec(message)?.[1];
   if (status !== undefined) {
     const code = Number(status);

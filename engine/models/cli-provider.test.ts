@@ -185,7 +185,10 @@ describe('cli provider', () => {
     );
     const [entry] = models.entries;
     expect(entry).toBeDefined();
-    const provider = createProvider(entry!, testDeps([], { orgPath, programEnv: { PATH: process.env.PATH } }));
+    const provider = createProvider(
+      entry!,
+      testDeps([], { orgPath, programEnv: { PATH: process.env.PATH } }),
+    );
     expect(JSON.parse((await provider.complete(ask('prompt'))).raw as string)).toEqual(['fixed', 'prompt']);
   });
 

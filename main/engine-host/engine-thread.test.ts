@@ -122,7 +122,10 @@ afterEach(() => {
 describe('the engine thread', () => {
   it('is started with a minimal base of main’s environment: a variable main has is not in it', async () => {
     setMainVariable('LEMMING_TEST_SECRET_ENV', 'sk-main-only-4711');
-    const options = workerOptions(tempDir(), new URL('./test-support/environment-probe.mjs', import.meta.url));
+    const options = workerOptions(
+      tempDir(),
+      new URL('./test-support/environment-probe.mjs', import.meta.url),
+    );
     const worker = new Worker(TSX_WORKER, options);
     try {
       const [report] = (await once(worker, 'message')) as [{ env: Record<string, string> }];
@@ -174,7 +177,11 @@ describe('the engine thread', () => {
       expect(server.received).toEqual([]);
 
       expect(
-        await dispatch('trust.grant', { kind: 'environment', name: 'LEMMING_TEST_SECRET_ENV', granted: true }),
+        await dispatch('trust.grant', {
+          kind: 'environment',
+          name: 'LEMMING_TEST_SECRET_ENV',
+          granted: true,
+        }),
       ).toMatchObject({ ok: true });
       expect(await dispatch('settings.testConnection', { model: 'demo-scripted' })).toMatchObject({
         ok: true,

@@ -135,7 +135,9 @@ export class EngineThread {
   /** Of the variables asked for, those the person granted the org at `orgPath` that are set: no other. */
   private grantedVariables(orgPath: string, names: unknown): Record<string, string> {
     const { environment } = this.services.trust.record(orgKeyOf(orgPath)).grants;
-    const asked = Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
+    const asked = Array.isArray(names)
+      ? names.filter((name): name is string => typeof name === 'string')
+      : [];
     return pickVariables(
       this.services.env,
       asked.filter((name) => environment.includes(name)),

@@ -50,7 +50,8 @@ export function engineWorkerEnvironment(
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
     const key = spelled(name);
-    if (BASE_NAMES.includes(key) || BASE_PREFIXES.some((prefix) => key.startsWith(prefix))) base[name] = value;
+    if (BASE_NAMES.includes(key) || BASE_PREFIXES.some((prefix) => key.startsWith(prefix)))
+      base[name] = value;
   }
   return base;
 }

@@ -9,7 +9,8 @@ import type { AppInfo } from '../../engine/api/schemas';
 import { openFileSecretStore } from '../../engine/secrets/file-secret-store';
 import { sqliteVersion } from '../../engine/timeline/sqlite';
 import { EngineThread } from '../../main/engine-host/engine-thread';
-import { ENGINE_RESOURCE_LIMITS, type EngineWorkerData } from '../../main/engine-host/worker-messages';
+import { engineWorkerOptions } from '../../main/engine-host/engine-worker-environment';
+import { TrustStore } from '../../engine/trust/trust-store';
 import { createRelay } from '../../main/ipc/dispatch';
 import { updateHandlers } from '../../main/updates/update-handlers';
 import { isTrustedSender } from '../../main/security/sender';
@@ -117,28 +118,26 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
     const secrets = await openFileSecretStore(join(tempDir(), 'secrets.json'));
     if (!secrets.ok) throw new Error(secrets.error);
     const userOrgsFolder = tempDir();
-    const workerData: EngineWorkerData = {
+    const workerOptions = engineWorkerOptions({
       appInfo: APP_INFO,
       secretLocation: secrets.value.store.location,
       host: {
         demoOrgSource: DEMO_ORG,
         userOrgsFolder,
         trustFile: join(tempDir(), 'trust.json'),
-        env: {},
         pingIntervalMs: 20,
       },
-    };
-    const engine = await EngineThread.start(
-      new Worker(ENGINE_WORKER, { workerData, resourceLimits: ENGINE_RESOURCE_LIMITS }),
-      {
-        secretStore: secrets.value.store,
-        pickFolder: async () => pickedFolder,
-        pickExportFile: async () => exportFile,
-        pickImportFile: async () => importFile,
-        onEvent: deliver,
-        logError: (context, error) => console.error(`[engine] ${context}:`, error),
-      },
-    );
+    });
+    const engine = await EngineThread.start(new Worker(ENGINE_WORKER, workerOptions), {
+      secretStore: secrets.value.store,
+      trust: new TrustStore(workerOptions.workerData.host.trustFile),
+      env: process.env,
+      pickFolder: async () => pickedFolder,
+      pickExportFile: async () => exportFile,
+      pickImportFile: async () => importFile,
+      onEvent: deliver,
+      logError: (context, error) => console.error(`[engine] ${context}:`, error),
+    });
     const updater = new StandInUpdater();
     const updates = await UpdateController.create({
       updater,

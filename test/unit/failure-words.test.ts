@@ -26,6 +26,20 @@ describe('plainFailure', () => {
     expect(plainFailure('llm_call_failed', 'OpenAI did not answer within 60000 ms (timeout_ms)')).toBe(
       'The model took too long to answer, so the call was given up.',
     );
+    expect(
+      plainFailure(
+        'llm_call_failed',
+        'model "gpt" (OpenAI): this org may not use the secret OPENAI_KEY; grant it in Settings → Secrets (from the command line: lemming secret grant OPENAI_KEY --org /orgs/shop)',
+      ),
+    ).toBe('This org is not allowed to use the key OPENAI_KEY: allow it for this org in Settings → Secrets.');
+    expect(
+      plainFailure(
+        'llm_call_failed',
+        'model "gpt" (OpenAI-compatible server): this org may not read the environment variable TEAM_KEY; allow it on the org\'s trust screen (from the command line: lemming trust /orgs/shop --yes --env TEAM_KEY)',
+      ),
+    ).toBe(
+      'This org is not allowed to read TEAM_KEY from this computer: allow it on the org’s trust screen.',
+    );
     expect(plainFailure('llm_call_failed', 'something new')).toBe('The call to the model failed.');
   });
 

@@ -87,9 +87,7 @@ async function list(io: CliIo, values: ParsedCommandArgs['values']): Promise<num
   const width = Math.max(4, ...secrets.map((secret) => secret.name.length));
   const granted = (secret: SecretListItem) =>
     secret.grantedToOrg === null ? '' : `  ${(secret.grantedToOrg ? 'yes' : 'no').padEnd(7)}`;
-  io.stdout.write(
-    `${'NAME'.padEnd(width)}  ${'UPDATED'.padEnd(24)}${org ? '  GRANTED' : ''}  SOURCE\n`,
-  );
+  io.stdout.write(`${'NAME'.padEnd(width)}  ${'UPDATED'.padEnd(24)}${org ? '  GRANTED' : ''}  SOURCE\n`);
   for (const secret of secrets)
     io.stdout.write(
       `${secret.name.padEnd(width)}  ${(secret.updatedAt ?? '-').padEnd(24)}${granted(secret)}  ${secret.source ?? 'not set'}\n`,
