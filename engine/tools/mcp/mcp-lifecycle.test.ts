@@ -332,15 +332,15 @@ describe('a server that needs a secret', () => {
         redact: (text) => text,
       });
       try {
-        await hub.sync(DEFAULT_ORG_POLICY);
+        await hub.sync(DEFAULT_ORG_POLICY, true);
         expect(hub.views()[0]).toMatchObject({
           status: 'failed',
           error: 'it needs the secret SERVICE_TOKEN, which is not set',
         });
-        await hub.sync(DEFAULT_ORG_POLICY);
+        await hub.sync(DEFAULT_ORG_POLICY, true);
         expect(hub.views()[0]?.status).toBe('failed');
         secrets.set('SERVICE_TOKEN', 'tok-set-later-5e1d');
-        await hub.sync(DEFAULT_ORG_POLICY);
+        await hub.sync(DEFAULT_ORG_POLICY, true);
         expect(hub.views()[0]).toMatchObject({ status: 'running', error: null });
       } finally {
         await hub.stopAll();
