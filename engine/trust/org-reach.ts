@@ -313,7 +313,7 @@ function toolItems(tool: ComposedTool, settings: Readonly<Record<string, string>
       kind: 'address',
       subject: address.subject,
       because,
-      ...(address.setting !== null && settings[address.setting]
+      ...(address.setting !== null
         ? { file: TOOL_SETTINGS_FILE, field: `settings.${address.setting}` }
         : at('url')),
     });
