@@ -62,8 +62,13 @@ export type TickReport = z.infer<typeof TickReport>;
 /** One agent and, in plain words, what keeps it from running or from using a tool it was given. */
 export const AgentReadinessNote = z.object({ agent: z.string(), reason: z.string() });
 
-/** Before a run: the agents that will not run their turns, and those that will with a tool that cannot work. */
+/**
+ * Before a run: whether the org may run at all (null when it may; else it is not trusted as it is now,
+ * and no tick starts until the person trusts it), the agents that will not run their turns, and those that
+ * will with a tool that cannot work.
+ */
 export const RunReadiness = z.object({
+  notTrusted: z.object({ state: z.enum(['untrusted', 'changed']), reason: z.string() }).nullable(),
   blocked: z.array(AgentReadinessNote),
   warnings: z.array(AgentReadinessNote),
 });

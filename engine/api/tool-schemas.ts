@@ -155,7 +155,8 @@ export const McpServerView = z.object({
   transport: z.enum(['stdio', 'http']),
   /** For stdio, the program and its arguments; for HTTP, the URL (no header values). */
   target: z.string(),
-  status: z.enum(['stopped', 'starting', 'running', 'restarting', 'failed', 'disabled']),
+  /** `not_trusted`: not started, because the org is not trusted as it is now (docs/ARCHITECTURE.md, “Trust”). */
+  status: z.enum(['stopped', 'starting', 'running', 'restarting', 'failed', 'disabled', 'not_trusted']),
   error: z.string().nullable(),
   tools: z.array(McpToolView),
   /** Started, crashed, restarted, failed: newest last. */

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { AGENT_RESUMES, keepingTrust } from './trust';
 import type {
   AgentDetail,
   AgentUpdateInput,
@@ -67,7 +68,14 @@ async function detailOf(context: OrgContext, agent: DiscoveredAgent): Promise<Ag
 }
 
 /** Applies a form patch with the text-preserving editor; nothing is written unless the result is a valid resume. */
-export async function updateAgent(
+export function updateAgent(
+  context: OrgContext,
+  input: z.output<typeof AgentUpdateInput>,
+): Promise<IpcResult<AgentDetail>> {
+  return keepingTrust(context, AGENT_RESUMES, () => writeAgentUpdate(context, input));
+}
+
+async function writeAgentUpdate(
   context: OrgContext,
   input: z.output<typeof AgentUpdateInput>,
 ): Promise<IpcResult<AgentDetail>> {

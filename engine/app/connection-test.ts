@@ -5,16 +5,19 @@ import { fail, ok, type IpcResult } from '../api/result';
 import type { ConnectionTest } from '../api/settings-schemas';
 import { createProvider } from '../models/create-provider';
 import { findModelEntry, readModelsFile } from '../models/models-file';
+import type { OrgEngine } from '../run/org-engine';
 import { askForOk, type SetupDeps } from './model-setup';
 
 /**
  * Sends the model one tiny request and reports in words whether it answered, how fast, and what it
  * said; a failure's message is the provider's own, which says what to fix (a key the org may not use
  * is refused before anything is sent). The answer passes through the host's redactor like every other.
+ * Nothing is started or sent unless the org is trusted as it is now (the engine's gate refuses with
+ * `not_trusted`).
  */
 export async function testConnection(
   key: string,
-  deps: SetupDeps,
+  deps: SetupDeps & { engine: Pick<OrgEngine, 'requireTrust'> },
 ): Promise<IpcResult<z.output<typeof ConnectionTest>>> {
   const models = await readModelsFile(deps.orgPath);
   const entry = findModelEntry(models, key);
@@ -41,6 +44,7 @@ export async function testConnection(
           },
     );
   }
+  await deps.engine.requireTrust();
   try {
     const { message, latencyMs } = await askForOk(createProvider(entry, deps), entry.model_name);
     return ok({ ok: true, message, latencyMs });

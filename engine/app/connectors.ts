@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { keepingTrust } from './trust';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { Connector, ConnectorConfigInput, ConnectorList, McpImportResult } from '../api/tool-schemas';
 import type { JsonEdit } from '../files/json-edit';
@@ -203,7 +204,14 @@ export async function listConnectors(
  * granted to the org and is never returned; a setting is written to the part of policy.json the connector names, and the file
  * must stay valid or nothing is written. Fields the connector does not have are refused.
  */
-export async function setConnectorConfig(
+export function setConnectorConfig(
+  context: OrgContext,
+  input: z.output<typeof ConnectorConfigInput>,
+): Promise<IpcResult<Connector>> {
+  return keepingTrust(context, [POLICY_FILE, TOOL_SETTINGS_FILE], () => saveConnectorConfig(context, input));
+}
+
+async function saveConnectorConfig(
   context: OrgContext,
   input: z.output<typeof ConnectorConfigInput>,
 ): Promise<IpcResult<Connector>> {
@@ -280,7 +288,14 @@ export async function setConnectorConfig(
  * given file) into the org's mcp.json: each env and header value goes to the secret store first, granted
  * to the org, and the entry names it, so no value lands in the file. Servers the org has are left alone.
  */
-export async function importMcpServers(
+export function importMcpServers(
+  context: OrgContext,
+  input: { from: ImportSource | string },
+): Promise<IpcResult<McpImportResult>> {
+  return keepingTrust(context, [MCP_CONFIG_FILE], () => addImportedServers(context, input));
+}
+
+async function addImportedServers(
   context: OrgContext,
   input: { from: ImportSource | string },
 ): Promise<IpcResult<McpImportResult>> {

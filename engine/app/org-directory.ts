@@ -1,4 +1,5 @@
 import { mkdir, rename, stat } from 'node:fs/promises';
+import { AGENT_RESUMES, keepingTrust } from './trust';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import type { CreateAgentInput, RemovedAgent } from '../api/org-schemas';
@@ -12,7 +13,7 @@ import { agentFolderProblem, createResumeText, resumeFileOf } from '../org/resum
 import { findAgent, nameOf } from './agent-lookup';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
-import { agentPaths, inOrg } from '../org/org-layout';
+import { AGENTS_FOLDER, agentPaths, inOrg } from '../org/org-layout';
 
 /** Removed agents wait here, inside the app's folder of the org, until restored or deleted by hand. */
 export const REMOVED_AGENTS_FOLDER = '.lemming/removed-agents';
@@ -20,7 +21,14 @@ export const REMOVED_AGENTS_FOLDER = '.lemming/removed-agents';
 const REMOVED_ID = /^(\d+)-(.+)$/;
 
 /** Creates agents/<name>/ with a resume LeMMing reads too and an empty workspace. */
-export async function createAgent(
+export function createAgent(
+  context: OrgContext,
+  input: z.output<typeof CreateAgentInput>,
+): Promise<IpcResult<AgentListItem>> {
+  return keepingTrust(context, AGENT_RESUMES, () => writeNewAgent(context, input));
+}
+
+async function writeNewAgent(
   context: OrgContext,
   input: z.output<typeof CreateAgentInput>,
 ): Promise<IpcResult<AgentListItem>> {
@@ -64,11 +72,19 @@ export async function createAgent(
 }
 
 /** Moves the agent's folder out of agents/, so it no longer runs; org.restoreAgent brings it back. */
-export async function removeAgent(
+export function removeAgent(
   context: OrgContext,
   name: string,
   now: Date = new Date(),
 ): Promise<IpcResult<RemovedAgent>> {
+  return keepingTrust(
+    context,
+    (file) => file.startsWith(`${AGENTS_FOLDER}/`),
+    () => moveAgentOut(context, name, now),
+  );
+}
+
+async function moveAgentOut(context: OrgContext, name: string, now: Date): Promise<IpcResult<RemovedAgent>> {
   const busy = runBusyReason(context);
   if (busy) return fail('busy', `${busy} before removing an agent.`);
   const found = await findAgent(context.orgPath, name);
@@ -81,6 +97,10 @@ export async function removeAgent(
   return ok({ removedId, folder, movedTo });
 }
 
+/**
+ * Brings a removed agent's folder back. What it can run and reach then is not trusted on the person's
+ * word alone: the folder is the org's (it may have come with it), so an org trusted before asks again.
+ */
 export async function restoreAgent(
   context: OrgContext,
   removedId: string,

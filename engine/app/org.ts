@@ -6,7 +6,8 @@ import type { AgentListItem } from '../api/schemas';
 import { outboxFileName } from '../messages/outbox-entry';
 import { discoverAgents } from '../org/discover';
 import { NotAnOrgError, openOrg, OrgNotFoundError, type OpenedOrg } from '../org/open-org';
-import { EngineInputError, UnknownAgentError } from '../run/engine-errors';
+import { EngineInputError, OrgNotTrustedError, UnknownAgentError } from '../run/engine-errors';
+import { trustFix } from '../trust/trust-words';
 import { firingOrder } from '../org/schedule';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
@@ -78,13 +79,16 @@ export async function sendMessage(
 
 /**
  * Runs a use-case, turning the engine's own refusals into typed results: an invalid config file
- * (`org_unusable`, with where), an agent it does not know (`agent_not_found`).
+ * (`org_unusable`, with where), an agent it does not know (`agent_not_found`), an org not trusted as
+ * it is now (`not_trusted`, listing what it would run and reach, and how to trust it).
  */
 export async function engineRefusals<T>(work: () => Promise<IpcResult<T>>): Promise<IpcResult<T>> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof UnknownAgentError) return fail('agent_not_found', error.message);
+    if (error instanceof OrgNotTrustedError)
+      return fail('not_trusted', error.message, undefined, trustFix(error.trust.orgPath));
     if (error instanceof EngineInputError)
       return fail(
         'org_unusable',

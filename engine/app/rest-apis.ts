@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { keepingTrust } from './trust';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { Connector, RestApiInput, RestApiRef } from '../api/tool-schemas';
 import type { JsonEdit } from '../files/json-edit';
@@ -100,7 +101,14 @@ async function inputIssues(
  * Nothing is written when a
  * field is wrong; each problem names its field.
  */
-export async function saveRestApi(
+export function saveRestApi(
+  context: OrgContext,
+  input: z.output<typeof RestApiInput>,
+): Promise<IpcResult<Connector>> {
+  return keepingTrust(context, [REST_API_FILE], () => saveRestApiEntry(context, input));
+}
+
+async function saveRestApiEntry(
   context: OrgContext,
   input: z.output<typeof RestApiInput>,
 ): Promise<IpcResult<Connector>> {
@@ -171,7 +179,14 @@ async function restApisToChange(orgPath: string) {
 }
 
 /** Removes a REST API connector, and its key unless another API uses the same secret. */
-export async function removeRestApi(
+export function removeRestApi(
+  context: OrgContext,
+  input: z.output<typeof RestApiRef>,
+): Promise<IpcResult<{ name: string; removed: boolean }>> {
+  return keepingTrust(context, [REST_API_FILE], () => removeRestApiEntry(context, input));
+}
+
+async function removeRestApiEntry(
   context: OrgContext,
   input: z.output<typeof RestApiRef>,
 ): Promise<IpcResult<{ name: string; removed: boolean }>> {

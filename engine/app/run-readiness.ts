@@ -3,6 +3,7 @@ import { ok, type IpcResult } from '../api/result';
 import { fromMicros } from '../credits/credit-amount';
 import { discoverAgents } from '../org/discover';
 import { nextFiringTicks } from '../org/schedule';
+import { trustHeadline } from '../trust/trust-words';
 import { nameOf } from './agent-lookup';
 import type { OrgContext } from './org-context';
 
@@ -10,15 +11,17 @@ import type { OrgContext } from './org-context';
 const LOOKAHEAD_TICKS = 1000;
 
 /**
- * Before a run: which agents will not run their turns and why (an unusable resume, a model that is not
+ * Before a run: whether the org is trusted as it is now (nothing runs until it is; the check itself
+ * starts nothing), which agents will not run their turns and why (an unusable resume, a model that is not
  * set up or whose API key is not set, no credits), and which will run with a tool that cannot work
  * (it needs network access the org has off). Agents whose next turn is far away (the human operator)
  * are left out. The same check the run bar shows beside Start and `lemming status` can print.
  */
 export async function runReadiness(context: OrgContext): Promise<IpcResult<RunReadiness>> {
-  const [agents, nextTick] = await Promise.all([
+  const [agents, nextTick, trust] = await Promise.all([
     discoverAgents(context.orgPath),
     context.engine.currentTick(),
+    context.engine.trust(),
   ]);
   const blocked: RunReadiness['blocked'] = [];
   const warnings: RunReadiness['warnings'] = [];
@@ -58,5 +61,9 @@ export async function runReadiness(context: OrgContext): Promise<IpcResult<RunRe
         reason: `${needsNetwork.map((tool) => tool.title).join(', ')} ${needsNetwork.length > 1 ? 'need' : 'needs'} network access, which is off for this org`,
       });
   }
-  return ok({ blocked, warnings });
+  const notTrusted =
+    trust.state === 'untrusted' || trust.state === 'changed'
+      ? { state: trust.state, reason: trustHeadline(trust) }
+      : null;
+  return ok({ notTrusted, blocked, warnings });
 }

@@ -5,13 +5,17 @@ import type { RunCommandResult } from '../run/run-controller';
 import type { OrgContext } from './org-context';
 import { invalidConfigFile } from './problems';
 
-/** Starts a run with the org's settings: base_turn_seconds between ticks and max_turns as the last tick. */
+/**
+ * Starts a run with the org's settings: base_turn_seconds between ticks and max_turns as the last tick.
+ * An org not trusted as it is now is refused (OrgNotTrustedError, `not_trusted`) before anything starts.
+ */
 export async function startRun(
   context: OrgContext,
   input: { ticks?: number | undefined; intervalMs?: number | undefined },
 ): Promise<IpcResult<RunState>> {
   const config = await readOrgConfig(context.orgPath);
   if (!config.ok) return invalidConfigFile(ORG_CONFIG_FILE, config.error);
+  await context.engine.requireTrust();
   return asResult(
     context.controller.start({
       tickLimit: input.ticks ?? null,
@@ -40,6 +44,7 @@ export async function runToEnd(
 export async function stepRun(
   context: OrgContext,
 ): Promise<IpcResult<{ report: TickReport; state: RunState }>> {
+  await context.engine.requireTrust();
   return asResult(await context.controller.step());
 }
 

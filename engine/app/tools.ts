@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { AGENT_RESUMES, keepingTrust } from './trust';
 import type { PolicyChange } from '../api/tool-schemas';
 import { orgWideChange } from '../api/tool-schemas';
 import type {
@@ -11,7 +12,7 @@ import type {
 import { fail, ok, type IpcResult } from '../api/result';
 import { discoverAgents } from '../org/discover';
 import type { JsonEdit } from '../files/json-edit';
-import { DEFAULT_ORG_POLICY, readPolicy, updatePolicy } from '../org/policy-file';
+import { DEFAULT_ORG_POLICY, POLICY_FILE, readPolicy, updatePolicy } from '../org/policy-file';
 import { updateResume } from '../org/resume-file';
 import { ResumeSchema, type Resume } from '../org/resume-schema';
 import { detectConfinement } from '../sandbox/shell/detect-confinement';
@@ -142,7 +143,18 @@ async function verdictOf(context: OrgContext, agent: string, tool: string): Prom
  * policy); what only the user can supply (a top-up amount, a connector setting) is handed back.
  * The fix is always computed here, never taken from the renderer.
  */
-export async function applyToolFix(
+export function applyToolFix(
+  context: OrgContext,
+  input: z.output<typeof ApplyFixInput>,
+): Promise<IpcResult<z.output<typeof AppliedFix>>> {
+  return keepingTrust(
+    context,
+    (file) => file === POLICY_FILE || AGENT_RESUMES(file),
+    () => writeToolFix(context, input),
+  );
+}
+
+async function writeToolFix(
   context: OrgContext,
   input: z.output<typeof ApplyFixInput>,
 ): Promise<IpcResult<z.output<typeof AppliedFix>>> {
@@ -235,7 +247,14 @@ function policyEdits(
 }
 
 /** Turns one tool on or off in the agent's permissions.tools (see toggledGrants for groups). */
-export async function setToolEnabled(
+export function setToolEnabled(
+  context: OrgContext,
+  input: z.output<typeof SetEnabledInput>,
+): Promise<IpcResult<z.output<typeof SetEnabledResult>>> {
+  return keepingTrust(context, AGENT_RESUMES, () => writeToolEnabled(context, input));
+}
+
+async function writeToolEnabled(
   context: OrgContext,
   input: z.output<typeof SetEnabledInput>,
 ): Promise<IpcResult<z.output<typeof SetEnabledResult>>> {

@@ -1,6 +1,6 @@
 import { fail, ok, type IpcResult } from '../api/result';
 import type { AcceptTrustInput, GrantInput, OrgTrust } from '../api/trust-schemas';
-import { orgKeyOf, orgTrust } from '../trust/org-trust';
+import { mayRun, orgKeyOf, orgTrust, reachChanges } from '../trust/org-trust';
 import type { TrustStore } from '../trust/trust-store';
 
 /** The org and the person's trust record it is judged against: the app's session and the CLI's both give it. */
@@ -70,4 +70,54 @@ export async function grantStoredSecrets(
       );
   }
   return ok(null);
+}
+
+/** Which files a change the person makes may touch: their paths relative to the org, or a rule. */
+export type ChangedFiles = readonly string[] | ((file: string) => boolean);
+
+/** Every agent's resume (a change to an agent's tools, a new agent). */
+export const AGENT_RESUMES = (file: string): boolean => /^agents\/[^/]+\/resume\.json$/.test(file);
+
+/**
+ * Runs a change the person makes through the app or the CLI (a model added, a REST API saved, MCP
+ * servers imported, an agent's tools changed) and keeps the org trusted across it: when the org was
+ * trusted as it was, or needed no trust, just before, what it can run and reach after the change is
+ * recorded as trusted, for the person made the change. Never trusts what someone else wrote: an org
+ * that was not trusted (or changed since) stays as it was, and so does one in which anything outside
+ * `files` moved meanwhile or a file can no longer be read.
+ */
+export async function keepingTrust<T>(
+  context: TrustContext,
+  files: ChangedFiles,
+  change: () => Promise<IpcResult<T>>,
+): Promise<IpcResult<T>> {
+  const before = await orgTrust(context.orgPath, context.trust);
+  const result = await change();
+  if (!result.ok || !mayRun(before)) return result;
+  const after = await orgTrust(context.orgPath, context.trust);
+  if (after.state === 'trusted' || after.state === 'not_needed') return result;
+  const touched = typeof files === 'function' ? files : (file: string) => files.includes(file);
+  const { added, removed } = reachChanges(before.reach.items, after.reach.items);
+  const unreadableBefore = new Set(before.reach.unreadable.map((file) => JSON.stringify(file)));
+  const onlyThisChange =
+    [...added, ...removed].every((item) => touched(item.file)) &&
+    after.reach.unreadable.every((file) => unreadableBefore.has(JSON.stringify(file)));
+  if (onlyThisChange) await context.trust.trust(after.orgPath, after.fingerprint, after.reach);
+  return result;
+}
+
+/**
+ * An org this app or `lemming init` just created is trusted by its creator: what it can run and reach
+ * is recorded as trusted when every item of it comes from a file the creation wrote (`created`, relative
+ * to the org); a folder that already held files naming programs, addresses or secrets is left to be
+ * trusted by the person, on the trust screen.
+ */
+export async function trustCreatedOrg(
+  context: TrustContext,
+  created: readonly string[] | 'all',
+): Promise<void> {
+  const now = await orgTrust(context.orgPath, context.trust);
+  const ours = (file: string) => created === 'all' || created.includes(file);
+  if (now.reach.unreadable.length > 0 || !now.reach.items.every((item) => ours(item.file))) return;
+  await context.trust.trust(now.orgPath, now.fingerprint, now.reach);
 }

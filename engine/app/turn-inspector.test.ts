@@ -6,6 +6,7 @@ import { tempOrgs } from '../run/test-support/temp-org';
 import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
 import { buildInspectorOrg, runInspectorOrg } from './test-support/inspector-org';
 import { main } from '../cli/main';
+import { cliConfigDir } from '../cli/test-support/run-cli';
 import { agentTurns, tickTurns, turnDetail } from './turn-inspector';
 
 const orgs = tempOrgs();
@@ -160,7 +161,7 @@ describe('lemming turn', () => {
     const code = await main(['turn', org, 'clerk', '1'], {
       stdout: { write: (text: string) => (stdout += text) },
       stderr: { write: () => undefined },
-      env: {},
+      env: { LEMMING_CONFIG_DIR: cliConfigDir() },
     });
     expect(code).toBe(0);
     expect(stdout).toMatch(/^clerk at tick 1: completed/);

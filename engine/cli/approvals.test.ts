@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, resume, tempOrgs } from '../run/test-support/temp-org';
-import { runLemmingProcess } from './test-support/run-cli';
+import { cliConfigDir, runCli, runLemmingProcess } from './test-support/run-cli';
 import type { ApprovalRequest } from '../api/approval-schemas';
 import { cliApprovalAsker, parseTerminalAnswer } from './approval-answers';
 import type { CliIo } from './cli-io';
@@ -15,9 +15,12 @@ afterEach(() => orgs.cleanup());
 
 const lemming = (args: string[]) => runLemmingProcess(args);
 
-/** An agent granted the shell whose model asks to run `echo hi > made.txt`, then reports what it was told. */
-function shellOrg(): string {
-  return orgs.build({
+/**
+ * An agent granted the shell whose model asks to run `echo hi > made.txt`, then reports what it was told;
+ * trusted by its person (`lemming trust --yes`), since an agent with the shell needs trust.
+ */
+async function shellOrg(): Promise<string> {
+  const org = orgs.build({
     'lemming/config/models.json': {
       scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
     },
@@ -35,6 +38,8 @@ function shellOrg(): string {
     'agents/a/resume.json': resume('a', { permissions: { read_outboxes: [], tools: ['shell'] } }),
     'agents/a/workspace/.keep': '',
   });
+  expect((await runCli(['trust', org, '--yes'])).code).toBe(0);
+  return org;
 }
 
 function events(org: string): { kind: string; json: string }[] {
@@ -57,7 +62,7 @@ function secondPrompt(org: string): string {
 
 describe('lemming run and "ask me first"', () => {
   it('--deny shell in an unattended run denies the call, tells the model, and records both events', async () => {
-    const org = shellOrg();
+    const org = await shellOrg();
     const ran = await lemming(['run', org, '--deny', 'shell']);
     expect(ran.code).toBe(0);
     expect(ran.stderr).toContain('denied shell for a (--deny shell)');
@@ -76,7 +81,7 @@ describe('lemming run and "ask me first"', () => {
   });
 
   it('an unattended run with neither --approve nor --deny denies, and says how to allow it', async () => {
-    const org = shellOrg();
+    const org = await shellOrg();
     const ran = await lemming(['run', org]);
     expect(ran.code).toBe(0);
     expect(ran.stderr).toContain('no one is at a terminal to approve it');
@@ -87,7 +92,7 @@ describe('lemming run and "ask me first"', () => {
   });
 
   it('--approve shell runs the call', async () => {
-    const org = shellOrg();
+    const org = await shellOrg();
     const ran = await lemming(['run', org, '--approve', 'shell']);
     expect(ran.code).toBe(0);
     expect(readFileSync(join(org, 'agents/a/workspace/made.txt'), 'utf8')).toBe('hi\n');
@@ -96,7 +101,14 @@ describe('lemming run and "ask me first"', () => {
   });
 
   it('refuses a tool that is both approved and denied', async () => {
-    const ran = await lemming(['run', shellOrg(), '--approve', 'shell', '--deny', 'shell,http_request']);
+    const ran = await lemming([
+      'run',
+      await shellOrg(),
+      '--approve',
+      'shell',
+      '--deny',
+      'shell,http_request',
+    ]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('shell cannot be both --approve and --deny');
   });
@@ -107,10 +119,10 @@ describe('lemming run at a terminal', () => {
   it.skipIf(process.platform !== 'linux')(
     'asks the person and gives their denial and its reason to the model',
     async () => {
-      const org = shellOrg();
+      const org = await shellOrg();
       const child = spawn('script', ['-qfec', `${process.execPath} ${LEMMING} run '${org}'`, '/dev/null'], {
         cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '' },
+        env: { PATH: process.env.PATH ?? '', LEMMING_CONFIG_DIR: cliConfigDir() },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let output = '';

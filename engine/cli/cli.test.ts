@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_ORG, REPO_ROOT, tempOrgs, UPSTREAM } from '../run/test-support/temp-org';
 import { openTimeline } from '../timeline/timeline-store';
-import { runCli } from './test-support/run-cli';
+import { cliConfigDir, runCli } from './test-support/run-cli';
 
 const orgs = tempOrgs();
 afterEach(() => orgs.cleanup());
@@ -18,6 +18,7 @@ async function npxLemming(...argv: string[]) {
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
+    LEMMING_CONFIG_DIR: cliConfigDir(),
     npm_config_update_notifier: 'false',
   };
   try {
@@ -39,6 +40,8 @@ describe('npx lemming run, offline', () => {
     { timeout: 120_000 },
     async () => {
       const org = orgs.copy(EXAMPLE_ORG);
+      // It names OpenAI's address and key variable and runs a program: its person trusts it first.
+      expect((await lemming('trust', org, '--yes')).code).toBe(0);
       const run = await npxLemming('run', org, '--ticks', '3');
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^tick 1: .*echo_cli completed/m);

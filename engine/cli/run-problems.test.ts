@@ -110,6 +110,8 @@ describe('problems are visible where the user looks', () => {
       'lemming/config/models.json': '{ "scripted": { "provider": "scripted", ',
       'agents/ok/resume.json': resume('ok'),
     });
+    // A models.json that cannot be read could name anything: the person trusts the org as it is first.
+    expect((await lemming('trust', org, '--yes')).code).toBe(0);
     expect((await lemming('run', org, '--ticks', '2')).code).toBe(0);
     const errors = await timelineEvents(org, 'error');
     expect(errors).toHaveLength(2);
@@ -126,6 +128,7 @@ describe('problems are visible where the user looks', () => {
       'lemming/config/models.json': deep,
       'agents/ok/resume.json': resume('ok'),
     });
+    expect((await lemming('trust', org, '--yes')).code).toBe(0);
     const run = await lemming('run', org, '--ticks', '2');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^tick 2: ok failed$/m);

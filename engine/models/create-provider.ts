@@ -38,7 +38,7 @@ export const DEFAULT_MAX_RETRIES = 3;
 /** LeMMing's cli timeout. */
 export const DEFAULT_CLI_TIMEOUT_MS = 60_000;
 
-interface HttpDefaults {
+export interface HttpDefaults {
   service: string;
   baseUrl?: string;
   /** An environment variable that overrides the default base URL, as the provider's own tools do. */
@@ -102,6 +102,14 @@ const OLLAMA: HttpDefaults = {
   keyRequired: false,
 };
 
+/** Where an HTTP provider sends its calls and which variables it reads, by models.json's `provider`; null for `cli`, `scripted` and unknown providers, which contact no server. */
+export function httpProviderDefaults(provider: string): HttpDefaults | null {
+  if (Object.hasOwn(OPENAI_FAMILY, provider)) return OPENAI_FAMILY[provider] ?? null;
+  if (provider === 'anthropic') return ANTHROPIC;
+  if (provider === 'ollama') return OLLAMA;
+  return null;
+}
+
 /**
  * The provider for one models.json entry. Never throws: a configuration that cannot work yields a
  * provider whose every call fails with a `config` error that says what to fix.
@@ -143,9 +151,7 @@ export function createProvider(entry: ModelEntry, deps: ProviderDeps): ModelProv
  * nothing does. The run's readiness check asks it.
  */
 export function modelSetupProblem(entry: ModelEntry, deps: ProviderDeps): string | null {
-  const family = Object.hasOwn(OPENAI_FAMILY, entry.provider) ? OPENAI_FAMILY[entry.provider] : undefined;
-  const defaults =
-    family ?? (entry.provider === 'anthropic' ? ANTHROPIC : entry.provider === 'ollama' ? OLLAMA : undefined);
+  const defaults = httpProviderDefaults(entry.provider);
   if (defaults) {
     const endpoint = httpEndpoint(entry, defaults, deps);
     if (!endpoint.ok) return endpoint.error;

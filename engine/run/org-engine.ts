@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TurnProgress } from '../api/model-event-schemas';
 import { formatProblem } from '../api/problem';
-import { EngineInputError, OrgBusyError, UnknownAgentError } from './engine-errors';
+import { EngineInputError, OrgBusyError, OrgNotTrustedError, UnknownAgentError } from './engine-errors';
 import { ApprovalSettings } from '../api/approval-schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
@@ -86,6 +86,8 @@ import type { SecretStore } from '../secrets/secret-store';
 import type { TrustStore } from '../trust/trust-store';
 import { variablesIn, type VariableSource } from '../trust/org-grants';
 import type { GrantRefusal } from '../api/grant-refusal';
+import { mayRun, orgTrust } from '../trust/org-trust';
+import type { OrgTrust } from '../api/trust-schemas';
 import { memoryChangeRecord, TurnMemory } from '../memory/turn-memory';
 import { groupByFirePoint } from '../org/schedule';
 import { agentPaths, inOrg } from '../org/org-layout';
@@ -233,9 +235,33 @@ export class OrgEngine {
     });
   }
 
-  /** Brings the MCP servers in line with mcp.json and starts them; one sync at a time. */
+  /**
+   * Whether the org may run as it is now, judged against the person's trust record at this moment
+   * (docs/ARCHITECTURE.md, “Trust”): a file edited or trust revoked while the org is open counts at once.
+   */
+  trust(): Promise<OrgTrust> {
+    return orgTrust(this.orgPath, this.options.trust);
+  }
+
+  /**
+   * The one gate before anything that starts a program or sends a request (a tick, a tool call, a model
+   * test): refused with OrgNotTrustedError, naming everything the org would run and reach, unless the
+   * person trusts the org as it is now or it needs no trust.
+   */
+  async requireTrust(): Promise<OrgTrust> {
+    const trust = await this.trust();
+    if (!mayRun(trust)) throw new OrgNotTrustedError(trust);
+    return trust;
+  }
+
+  /**
+   * Brings the MCP servers in line with mcp.json and starts them; one sync at a time. While the org is
+   * not trusted, none is started and those running are stopped.
+   */
   syncMcpServers(policy: OrgPolicy): Promise<void> {
-    this.mcpSync = this.mcpSync.catch(() => undefined).then(() => this.mcp.sync(policy));
+    this.mcpSync = this.mcpSync
+      .catch(() => undefined)
+      .then(async () => this.mcp.sync(policy, mayRun(await this.trust())));
     return this.mcpSync;
   }
 
@@ -357,10 +383,12 @@ export class OrgEngine {
 
   /**
    * Runs one tick: every agent that fires, in LeMMing's order, each turn committed as soon as it and those
-   * before it are done (turns done within TURN_COMMIT_GATHER_MS of each other share a commit). Takes the
+   * before it are done (turns done within TURN_COMMIT_GATHER_MS of each other share a commit). Refused
+   * with OrgNotTrustedError, before anything runs, when the org is not trusted as it is now. Takes the
    * run lock first (and keeps it: see claimRun); throws OrgBusyError when another program has it.
    */
   async runTick(signal?: AbortSignal): Promise<TickReport> {
+    await this.requireTrust();
     await this.requireRunLock();
     const tick = await this.currentTick();
     const runId = this.runId;
@@ -585,10 +613,11 @@ export class OrgEngine {
   }
 
   /**
-   * Runs one tool as `agentName` outside a turn, with the same enforcement as in a turn (policy, sandbox,
-   * costs), and records the call, its result, its charges and its memory changes in the timeline.
+   * Runs one tool as `agentName` outside a turn, with the same enforcement as in a turn (trust, policy,
+   * sandbox, costs), and records the call, its result, its charges and its memory changes in the timeline.
    */
   async callTool(agentName: string, tool: string, args: unknown): Promise<ToolResult> {
+    await this.requireTrust();
     return this.withRunLock(() => this.callToolLocked(agentName, tool, args));
   }
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TurnProgress } from '../api/model-event-schemas';
 import { main } from '../cli/main';
+import { cliConfigDir, runCli } from '../cli/test-support/run-cli';
 import { startStreamingServer, type StreamingServer } from '../models/test-support/streaming-server';
 import { OrgEngine } from './org-engine';
 import { RunController } from './run-controller';
@@ -185,11 +186,13 @@ describe('the run controller', () => {
 describe('lemming run --follow', () => {
   it('prints the answer as it comes, then the tick', async () => {
     const { server, org } = await slowModelOrg();
+    // The model is a server the org names: its person trusts the org first.
+    expect((await runCli(['trust', org, '--yes'])).code).toBe(0);
     const writes: { at: number; text: string }[] = [];
     const io = {
       stdout: { write: (text: string) => void writes.push({ at: performance.now(), text }) },
       stderr: { write: () => undefined },
-      env: {},
+      env: { LEMMING_CONFIG_DIR: cliConfigDir() },
     };
     expect(await main(['run', org, '--follow'], io)).toBe(0);
 

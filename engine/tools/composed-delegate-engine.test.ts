@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
+import { cliConfigDir } from '../cli/test-support/run-cli';
 import { OrgEngine } from '../run/org-engine';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 import { trustAsIs } from '../trust/test-support/trust-as-is';
@@ -128,7 +129,7 @@ describe('a composed tool that delegates to a primitive is judged as the primiti
     const code = await main(['tools', org, 'a'], {
       stdout: { write: (text: string) => (stdout += text) },
       stderr: { write: (text: string) => text },
-      env: {},
+      env: { LEMMING_CONFIG_DIR: cliConfigDir() },
     });
     expect(code).toBe(0);
     expect(stdout).toMatch(

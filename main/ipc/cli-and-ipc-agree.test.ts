@@ -10,8 +10,9 @@ afterEach(() => harnesses.cleanup());
 
 /**
  * The demo org after one tick (so balances are seeded), with an org tool that needs a secret the
- * app has set, and a tool file that does not load. The app's answers are taken first; the org is
- * then closed in the app, so the CLI opens it as a person at a terminal would.
+ * app has set, and a tool file that does not load; trusted by its person in the app and at the terminal.
+ * The app's answers are taken first; the org is then closed in the app, so the CLI opens it as a person
+ * at a terminal would.
  */
 async function appAndCli(): Promise<{
   org: string;
@@ -27,6 +28,8 @@ async function appAndCli(): Promise<{
   writeFileSync(join(org, 'tools', 'broken.yaml'), 'name: broken\nrequest: [\n');
   valueOf(await harness.dispatch('org.open', { path: org }));
   valueOf(await harness.dispatch('secrets.set', { name: 'WEATHER_KEY', value: 'weather-key-value-1234' }));
+  await harness.trustOpenOrg();
+  expect((await runCli(['trust', org, '--yes', '--grant', 'WEATHER_KEY'])).code).toBe(0);
   valueOf(await harness.dispatch('run.step', {}));
   return {
     org,

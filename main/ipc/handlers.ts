@@ -32,7 +32,8 @@ import { createAgent, removeAgent, restoreAgent } from '../../engine/app/org-dir
 import { orgGraph } from '../../engine/app/org-graph';
 import { asResult, startRun, stepRun } from '../../engine/app/run';
 import { deleteSecret, listSecrets, setSecret } from '../../engine/app/secrets';
-import { acceptTrust, grantToOrg, revokeTrust, trustState } from '../../engine/app/trust';
+import { acceptTrust, grantToOrg, keepingTrust, revokeTrust, trustState } from '../../engine/app/trust';
+import { MODELS_FILE } from '../../engine/models/models-file';
 import { readSettings, updateSettings } from '../../engine/app/settings';
 import {
   exportTimeline,
@@ -101,7 +102,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
       return opened.ok ? ok(opened.value.summary) : opened;
     },
     'org.create': async ({ path }) => {
-      const created = await createOrgIn(path);
+      const created = await createOrgIn(path, host.trust);
       if (!created.ok) return created;
       const opened = await host.open(created.value.path);
       return opened.ok ? ok(opened.value.summary) : opened;
@@ -206,12 +207,16 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'settings.update': (input) =>
       inOrg((session) => updateSettings(session.orgPath, host.secretStore, input)),
     'settings.testConnection': ({ model }) =>
-      inOrg(async (session) => testConnection(model, await setupDeps(session))),
+      inOrg(async (session) =>
+        testConnection(model, { ...(await setupDeps(session)), engine: session.engine }),
+      ),
 
     'models.list': () => inOrg(async (session) => ok(await listModels(session.orgPath, host.secretStore))),
     'models.update': (input) =>
       inOrg(async (session) => {
-        const updated = await updateModels(session.orgPath, input);
+        const updated = await keepingTrust(session, [MODELS_FILE], () =>
+          updateModels(session.orgPath, input),
+        );
         return updated.ok ? ok(await listModels(session.orgPath, host.secretStore)) : updated;
       }),
 
@@ -221,11 +226,13 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
       inOrg(async (session) => ok(await probeModel(input, await setupDeps(session)))),
     'models.add': (input) =>
       inOrg(async (session) => {
-        const added = await addModelWithKey(input, {
-          secrets: host.secretStore,
-          org: session,
-          saveModel: (key, patch) => updateModels(session.orgPath, { action: 'set', key, patch }),
-        });
+        const added = await keepingTrust(session, [MODELS_FILE], () =>
+          addModelWithKey(input, {
+            secrets: host.secretStore,
+            org: session,
+            saveModel: (key, patch) => updateModels(session.orgPath, { action: 'set', key, patch }),
+          }),
+        );
         if (!added.ok) return added;
         await host.reloadSecrets();
         return ok(await listModels(session.orgPath, host.secretStore));
@@ -238,6 +245,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         host.options.demoOrgSource,
         host.options.userOrgsFolder,
         fresh ?? false,
+        host.trust,
       );
       const opened = await host.open(demo.path);
       return opened.ok ? ok({ ...opened.value.summary, created: demo.created }) : opened;

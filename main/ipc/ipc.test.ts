@@ -345,9 +345,10 @@ describe('dispatch', () => {
     }
     const removed = harness.responses.find((entry) => entry.channel === 'org.removeAgent')!;
     await harness.dispatch('org.open', { path: org });
-    // The demo org runs nothing of its own: trusting it as shown is still recorded.
+    // The demo org runs nothing of its own; the model the person added in the app (models.add) kept it
+    // trusted, and trusting it again as shown is recorded.
     const trust = valueOf<{ fingerprint: string; state: string }>(await harness.dispatch('trust.state', {}));
-    expect(trust.state).toBe('not_needed');
+    expect(trust.state).toBe('trusted');
     const accepted = await harness.dispatch('trust.accept', { fingerprint: trust.fingerprint });
     ipcResultSchema(contract['trust.accept'].output).parse(accepted);
     expect(await harness.dispatch('trust.accept', { fingerprint: 'moved' })).toMatchObject({

@@ -183,6 +183,8 @@ describe('REST API connectors', () => {
       policy,
       JSON.stringify({ network: { enabled: true, private_hosts: [`127.0.0.1:${server.port}`] } }),
     );
+    // The private host was written by hand: the person trusts it; the API they add then keeps the trust.
+    await harness.trustOpenOrg();
     valueOf(
       await harness.dispatch(
         'connectors.saveRestApi',

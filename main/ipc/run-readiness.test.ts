@@ -19,12 +19,17 @@ describe('run.readiness', () => {
     const harness = await harnesses.create();
     const org = harness.copy(DEMO_ORG);
     valueOf(await harness.dispatch('org.open', { path: org }));
-    expect(valueOf(await harness.dispatch('run.readiness', {}))).toEqual({ blocked: [], warnings: [] });
+    expect(valueOf(await harness.dispatch('run.readiness', {}))).toEqual({
+      notTrusted: null,
+      blocked: [],
+      warnings: [],
+    });
 
     editResume(org, 'writer', (resume) => (resume.model.key = 'not-there'));
     editResume(org, 'researcher', (resume) => (resume.credits.max_credits = 0));
     editResume(org, 'manager', (resume) => resume.permissions.tools.push('http_request'));
     expect(valueOf(await harness.dispatch('run.readiness', {}))).toEqual({
+      notTrusted: null,
       blocked: [
         { agent: 'researcher', reason: expect.stringContaining('no credits left') },
         { agent: 'writer', reason: expect.stringContaining('its model "not-there" is not in') },

@@ -78,6 +78,8 @@ describe('secrets across IPC', () => {
     mkdirSync(join(org, 'tools'));
     writeFileSync(join(org, 'tools', 'weather.yaml'), WEATHER_TOOL);
     valueOf(await harness.dispatch('org.open', { path: org }));
+    // The weather tool came with the org: the person trusts it; the model and agent they add keep the trust.
+    await harness.trustOpenOrg();
     valueOf(
       await harness.dispatch('models.update', {
         action: 'set',

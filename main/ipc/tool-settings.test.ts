@@ -36,6 +36,7 @@ describe("a composed tool's own settings", () => {
       JSON.stringify({ network: { enabled: true, private_hosts: [host] } }),
     );
     valueOf(await harness.dispatch('org.open', { path: org }));
+    await harness.trustOpenOrg();
     const settingsFile = join(org, 'lemming', 'config', 'tool-settings.json');
 
     const refused = await harness.dispatch('connectors.setConfig', {

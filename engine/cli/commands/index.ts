@@ -116,6 +116,13 @@ export const commands: readonly Command[] = [
     load: async () => (await import('./connectors')).connectorsCommand,
   },
   {
+    name: 'trust',
+    summary:
+      'Show what the org would start, contact and use (programs with their command lines, addresses, secrets, environment variables, agents that may run commands or reach the web) and what changed since you trusted it. Nothing in an org runs until you trust it: --yes trusts it as it is now, granting only the secrets (--grant) and variables (--env) you name; --revoke takes trust back.',
+    usage: 'trust <org> [--yes [--grant SECRET]... [--env VARIABLE]...] [--revoke] [--json]',
+    load: async () => (await import('./trust')).trustCommand,
+  },
+  {
     name: 'secret',
     summary: `Manage the secrets models and tools use: list (names and dates, never values; with --org, whether that org may use each), set (value from stdin, typed hidden at a terminal, or --value, which your shell history keeps), delete, and grant or revoke one for an org (an org uses only the secrets granted to it, whichever store holds them). The file comes from --secrets-file or ${SECRETS_FILE_VARIABLE}.`,
     usage:

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { initOrg } from '../../app/init-org';
+import { trustCreatedOrg } from '../../app/trust';
+import { cliTrustStore } from '../org-context';
 import { CliFailure, EXIT_OK, UsageError } from '../cli-io';
 import { stringOption, type CommandCode } from '../command';
 
@@ -13,6 +15,7 @@ export const initCommand: CommandCode = {
       force: values['into-existing'] === true,
     });
     if (!result.ok) throw new CliFailure(result.error.map((problem) => problem.message).join('\n'));
+    await trustCreatedOrg({ orgPath: result.value.path, trust: cliTrustStore(io) }, result.value.created);
     io.stdout.write(
       `created an org in ${result.value.path}${result.value.kept.length > 0 ? ` (kept ${result.value.kept.length} existing files)` : ''}\n`,
     );

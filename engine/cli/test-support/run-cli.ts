@@ -1,8 +1,22 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { REPO_ROOT } from '../../run/test-support/temp-org';
+import { CONFIG_DIR_VARIABLE } from '../../trust/trust-file-location';
 import { main } from '../main';
+
+let configDir: string | undefined;
+
+/**
+ * The folder the CLI keeps its trust record in during this test file (LEMMING_CONFIG_DIR): never the
+ * person's own configuration folder. Orgs are temp folders of their own, so tests do not share trust.
+ */
+export function cliConfigDir(): string {
+  configDir ??= mkdtempSync(join(tmpdir(), 'lemming-config-'));
+  return configDir;
+}
 
 export interface CliRun {
   code: number;
@@ -12,7 +26,7 @@ export interface CliRun {
 
 /**
  * Runs a `lemming` command line in this process, as the binary would: `env` is its whole environment
- * (empty unless given) and `input` its stdin.
+ * (none unless given, but for LEMMING_CONFIG_DIR, which is cliConfigDir() unless given) and `input` its stdin.
  */
 export async function runCli(
   argv: readonly string[],
@@ -23,7 +37,7 @@ export async function runCli(
   const code = await main(argv, {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
-    env: options.env ?? {},
+    env: { [CONFIG_DIR_VARIABLE]: cliConfigDir(), ...options.env },
     ...(options.input === undefined ? {} : { stdin: Readable.from([options.input]) }),
   } as Parameters<typeof main>[1]);
   return { code, stdout, stderr };
@@ -41,8 +55,8 @@ export interface ProcessRun {
 const LEMMING = join(REPO_ROOT, 'bin', 'lemming.mjs');
 
 /**
- * The real `lemming` binary in its own process, with nothing but PATH in its environment (no network
- * keys); `onStdout` sees the output so far and may kill it.
+ * The real `lemming` binary in its own process, with nothing but PATH and LEMMING_CONFIG_DIR (cliConfigDir)
+ * in its environment (no network keys); `onStdout` sees the output so far and may kill it.
  */
 export function runLemmingProcess(
   args: readonly string[],
@@ -52,7 +66,7 @@ export function runLemmingProcess(
     const started = Date.now();
     const child = spawn(process.execPath, [LEMMING, ...args], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '' },
+      env: { PATH: process.env.PATH ?? '', [CONFIG_DIR_VARIABLE]: cliConfigDir() },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -22,6 +22,7 @@ const STATUS_WORDS: Record<McpServerView['status'], string> = {
   restarting: 'restarting after a crash',
   failed: 'failed',
   disabled: 'turned off',
+  not_trusted: 'not started: this org is not trusted yet',
 };
 
 /** An MCP server as a Tool Store card: its status, its tools, the secrets it names and who may use it. */
@@ -84,6 +85,16 @@ function readiness(view: McpServerView): ConnectorReadiness {
       reason: `the MCP server ${view.server} is turned off`,
       fix: `remove "disabled" from its entry in ${MCP_CONFIG_FILE}`,
       plain: { reason: `the tool server ${view.server} is turned off`, fix: 'turn it on' },
+    };
+  if (view.status === 'not_trusted')
+    return {
+      ready: false,
+      reason: `the MCP server ${view.server} is ${STATUS_WORDS.not_trusted}`,
+      fix: 'trust the org as it is now (lemming trust <org> --yes, or Trust in the app)',
+      plain: {
+        reason: `the tool server ${view.server} is ${STATUS_WORDS.not_trusted}`,
+        fix: 'trust this org if you trust what it would run',
+      },
     };
   return {
     ready: false,

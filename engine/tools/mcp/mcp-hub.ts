@@ -31,6 +31,8 @@ export class McpHub {
   private readonly held = new Map<string, Held>();
   /** Problems of mcp.json as last read; its servers are left as they were while it is invalid. */
   problems: FileProblem[] = [];
+  /** The org is not trusted as it is now: no server is started, and those running were stopped. */
+  private untrusted = false;
 
   constructor(
     private readonly orgPath: string,
@@ -40,8 +42,12 @@ export class McpHub {
   /**
    * Reads mcp.json and brings the servers in line: removed or changed ones stopped, new ones created,
    * every enabled one not yet started is started (waiting for each to run or fail, within its start timeout).
+   * When the org is not trusted (`mayStart` false) every server is stopped and none is started: their
+   * cards say so, with the tools they last listed.
    */
-  async sync(policy: OrgPolicy): Promise<void> {
+  async sync(policy: OrgPolicy, mayStart: boolean): Promise<void> {
+    this.untrusted = !mayStart;
+    if (!mayStart) await Promise.all([...this.held.values()].map((held) => held.server.stop()));
     const read = await readMcpConfig(this.orgPath);
     if (!read.ok) {
       this.problems = read.error;
@@ -66,6 +72,7 @@ export class McpHub {
       });
       this.held.set(name, { server, key: this.keyOf(config, policy), disabled: config.disabled === true });
     }
+    if (!mayStart) return;
     // A server that failed stays failed until its entry or its secrets change or the run ends: retrying
     // it on every turn would cost its start timeout each time and say nothing new.
     await Promise.all(
@@ -80,7 +87,11 @@ export class McpHub {
   /** The MCP tools an agent could have, judged ready while their server runs. */
   catalogEntries(grants: readonly string[]): CatalogEntry[] {
     return mcpCatalogEntries(
-      [...this.held.values()].map(({ server, disabled }) => ({ server, disabled })),
+      [...this.held.values()].map(({ server, disabled }) => ({
+        server,
+        disabled,
+        untrusted: this.untrusted,
+      })),
       grants,
     );
   }
@@ -92,8 +103,8 @@ export class McpHub {
       target: isStdioServer(server.config)
         ? [server.config.command, ...server.config.args].join(' ')
         : server.config.url,
-      status: disabled ? 'disabled' : server.status,
-      error: server.error,
+      status: disabled ? 'disabled' : this.untrusted ? 'not_trusted' : server.status,
+      error: this.untrusted ? null : server.error,
       tools: server.tools.map((tool) => ({
         name: tool.name,
         grantName: mcpToolName(server.name, tool.name),

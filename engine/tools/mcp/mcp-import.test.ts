@@ -57,6 +57,8 @@ describe('importing MCP servers from Claude Desktop and Cursor', () => {
         }),
       );
       const secretsFile = join(elsewhere, 'secrets.json');
+      // The org is trusted before the import; the servers the person imports keep it trusted.
+      expect((await lemming(['trust', org, '--yes'])).code).toBe(0);
       const imported = await lemming(['connectors', org, '--import', claudeConfig], {
         LEMMING_SECRETS_FILE: secretsFile,
       });

@@ -9,7 +9,7 @@ import { OrgEngine } from '../../run/org-engine';
 import { McpHub } from './mcp-hub';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { referenceServers } from './test-support/reference-servers';
-import { lemming, SCRIPTED_MODELS, callOnce } from './test-support/mcp-cli';
+import { lemming, SCRIPTED_MODELS, callOnce, trustOrg } from './test-support/mcp-cli';
 import { trustAsIs } from '../../trust/test-support/trust-as-is';
 
 const orgs = tempOrgs();
@@ -76,6 +76,7 @@ describe('MCP server lifecycle', () => {
           permissions: { read_outboxes: [], tools: ['mcp__broken__lookup'] },
         }),
       });
+      await trustOrg(org);
       const listed = await lemming(['connectors', org]);
       expect(listed.code, listed.stderr).toBe(0);
       expect(listed.stdout).toMatch(/not ready\s+missing \(mcp:missing\)/);
@@ -178,6 +179,7 @@ describe('MCP server lifecycle', () => {
           permissions: { read_outboxes: [], tools: ['group:mcp:remote'] },
         }),
       });
+      await trustOrg(org);
       const refused = await lemming(['connectors', org]);
       expect(refused.stdout).toMatch(
         /status: failed — it could not be started: .*127\.0\.0\.1.*agents may not reach it/,
@@ -187,6 +189,8 @@ describe('MCP server lifecycle', () => {
         join(org, 'lemming/config/policy.json'),
         JSON.stringify({ network: { private_hosts: [`127.0.0.1:${port}`] } }),
       );
+      // A private host the org may reach is part of what the person trusts: the edit asks again.
+      await trustOrg(org);
       const listed = await lemming(['connectors', org]);
       expect(listed.stdout).toMatch(/ready\s+remote \(mcp:remote\)/);
       expect(listed.stdout).toContain('tool mcp__remote__echo');
@@ -217,6 +221,7 @@ describe('MCP server lifecycle', () => {
             permissions: { read_outboxes: [], tools: ['mcp__everything__get-env'] },
           }),
         });
+        await trustOrg(org, ['SERVICE_TOKEN']);
         const secrets = join(org, '..', 'secrets');
         mkdirSync(secrets);
         const secretEnv = { LEMMING_SECRETS_FILE: join(secrets, 'secrets.json') };
@@ -334,15 +339,15 @@ describe('a server that needs a secret', () => {
         redact: (text) => text,
       });
       try {
-        await hub.sync(DEFAULT_ORG_POLICY);
+        await hub.sync(DEFAULT_ORG_POLICY, true);
         expect(hub.views()[0]).toMatchObject({
           status: 'failed',
           error: 'it needs the secret SERVICE_TOKEN, which is not set',
         });
-        await hub.sync(DEFAULT_ORG_POLICY);
+        await hub.sync(DEFAULT_ORG_POLICY, true);
         expect(hub.views()[0]?.status).toBe('failed');
         secrets.set('SERVICE_TOKEN', 'tok-set-later-5e1d');
-        await hub.sync(DEFAULT_ORG_POLICY);
+        await hub.sync(DEFAULT_ORG_POLICY, true);
         expect(hub.views()[0]).toMatchObject({ status: 'running', error: null });
       } finally {
         await hub.stopAll();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { referenceServers } from './test-support/reference-servers';
-import { lemming, SCRIPTED_MODELS, callOnce } from './test-support/mcp-cli';
+import { lemming, SCRIPTED_MODELS, callOnce, trustOrg } from './test-support/mcp-cli';
 
 const orgs = tempOrgs();
 afterEach(() => orgs.cleanup());
@@ -24,14 +24,19 @@ export async function toolResults(org: string): Promise<ToolResultEvent[]> {
 
 /**
  * An org whose mcp.json runs the reference "everything" server and whose agent ada is granted `tools`
- * (all of the server's, unless given); `files` adds files of the org.
+ * (all of the server's, unless given); `files` adds files of the org. Trusted by its person.
  */
-function everythingOrg(files: Record<string, unknown> = {}, tools = ['group:mcp:everything']): string {
-  return orgs.build({
-    'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
-    'agents/ada/resume.json': resume('ada', { permissions: { read_outboxes: [], tools } }),
-    ...files,
-  });
+function everythingOrg(
+  files: Record<string, unknown> = {},
+  tools = ['group:mcp:everything'],
+): Promise<string> {
+  return trustOrg(
+    orgs.build({
+      'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
+      'agents/ada/resume.json': resume('ada', { permissions: { read_outboxes: [], tools } }),
+      ...files,
+    }),
+  );
 }
 
 /** `lemming call <org> ada <tool> <args>`: ada's call of one tool, outside a run. */
@@ -44,7 +49,7 @@ describe('MCP servers over stdio (the reference servers)', () => {
     'lemming connectors starts them and lists their tools with descriptions, schemas and annotations',
     { timeout: 60_000 },
     async () => {
-      const org = everythingOrg();
+      const org = await everythingOrg();
       const text = await lemming(['connectors', org]);
       expect(text.code, text.stderr).toBe(0);
       expect(text.stdout).toMatch(/ready\s+everything \(mcp:everything\)/);
@@ -75,7 +80,7 @@ describe('MCP servers over stdio (the reference servers)', () => {
     'an agent granted mcp__everything__echo calls it in a turn and the result is in the timeline; one not granted gets the reason',
     { timeout: 60_000 },
     async () => {
-      const org = everythingOrg(
+      const org = await everythingOrg(
         {
           'lemming/config/models.json': SCRIPTED_MODELS,
           'script.json': callOnce('mcp__everything__echo', { message: 'hello from ada' }),
@@ -108,7 +113,7 @@ describe('MCP servers over stdio (the reference servers)', () => {
     "checks the arguments against the server's input schema before calling it",
     { timeout: 60_000 },
     async () => {
-      const org = everythingOrg();
+      const org = await everythingOrg();
       const bad = await callAsAda(org, 'mcp__everything__echo', { message: 42 });
       expect(bad.stdout + bad.stderr).toMatch(
         /do not fit mcp__everything__echo's input schema: message must be string/,
@@ -122,7 +127,7 @@ describe('MCP servers over stdio (the reference servers)', () => {
     'the org deny list, tool kinds and per-tool costs apply to MCP tools; images come back as references',
     { timeout: 60_000 },
     async () => {
-      const org = everythingOrg({
+      const org = await everythingOrg({
         'lemming/config/policy.json': {
           tools: { deny: ['mcp__everything__get-env'] },
           tool_costs: { mcp__everything__echo: 2 },
@@ -165,6 +170,7 @@ describe('MCP servers over stdio (the reference servers)', () => {
       join(org, 'lemming/config/mcp.json'),
       JSON.stringify({ mcpServers: { files: referenceServers.filesystem(allowed) } }),
     );
+    await trustOrg(org);
     const inside = await callAsAda(org, 'mcp__files__read_text_file', { path: join(allowed, 'plan.md') });
     expect(inside.stdout).toContain('the plan');
     const outside = await callAsAda(org, 'mcp__files__read_text_file', {

@@ -102,7 +102,17 @@ export function mcpToolSpec(server: McpServer, tool: Tool): ToolSpec | null {
   };
 }
 
-function readinessOf(server: McpServer, disabled: boolean): Readiness {
+function readinessOf(server: McpServer, disabled: boolean, untrusted: boolean): Readiness {
+  if (untrusted)
+    return {
+      ready: false,
+      reason: `the MCP server ${server.name} is not started: this org is not trusted yet`,
+      fix: `trust the org as it is now (lemming trust <org> --yes, or Trust in the app)`,
+      plain: {
+        reason: `the tool server ${server.name} is not started: this org is not trusted yet`,
+        fix: 'trust this org if you trust what it would run',
+      },
+    };
   if (disabled)
     return {
       ready: false,
@@ -124,13 +134,13 @@ function readinessOf(server: McpServer, disabled: boolean): Readiness {
  * a tool of a server that never listed it (it did not start), an entry that says why it cannot be had.
  */
 export function mcpCatalogEntries(
-  servers: readonly { server: McpServer; disabled: boolean }[],
+  servers: readonly { server: McpServer; disabled: boolean; untrusted: boolean }[],
   grants: readonly string[],
 ): CatalogEntry[] {
   const entries: CatalogEntry[] = [];
   const names = new Set<string>();
-  for (const { server, disabled } of servers) {
-    const readiness = readinessOf(server, disabled);
+  for (const { server, disabled, untrusted } of servers) {
+    const readiness = readinessOf(server, disabled, untrusted);
     for (const tool of server.tools) {
       const spec = mcpToolSpec(server, tool);
       if (!spec || names.has(spec.name)) continue;

@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EventName } from '../../../engine/api/events';
+import type { OrgTrust } from '../../../engine/api/trust-schemas';
 import { openFileSecretStore } from '../../../engine/secrets/file-secret-store';
 import { EngineHost } from '../../engine-host/engine-host';
 import { createDispatch, type Dispatch } from '../dispatch';
@@ -31,6 +32,11 @@ export interface IpcHarness {
   setExportFile(path: string | null): void;
   setImportFile(path: string | null): void;
   tempDir(): string;
+  /**
+   * The person trusts the open org as it is now, through the app's own channels, granting every secret
+   * and variable it names: for tests about something else than trust. Call it again after a change.
+   */
+  trustOpenOrg(): Promise<void>;
 }
 
 /**
@@ -120,6 +126,18 @@ export function ipcHarnesses() {
         },
         setImportFile: (path) => {
           importFile = path;
+        },
+        async trustOpenOrg() {
+          const now = valueOf<OrgTrust>(await inner('trust.state', {}));
+          const named = (kind: 'secret' | 'environment') =>
+            now.reach.items.filter((item) => item.kind === kind).map((item) => item.subject);
+          valueOf(
+            await inner('trust.accept', {
+              fingerprint: now.fingerprint,
+              secrets: named('secret'),
+              environment: named('environment'),
+            }),
+          );
         },
       };
     },

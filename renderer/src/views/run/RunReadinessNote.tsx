@@ -34,9 +34,21 @@ export function RunReadinessNote({ phase }: { phase: RunPhase }) {
     };
   }, [version, phase]);
 
-  if (!readiness || (readiness.blocked.length === 0 && readiness.warnings.length === 0)) return null;
+  if (
+    !readiness ||
+    (!readiness.notTrusted && readiness.blocked.length === 0 && readiness.warnings.length === 0)
+  )
+    return null;
   return (
     <div className="run-readiness" role="status" aria-label="Before you start">
+      {readiness.notTrusted && (
+        <p className="run-readiness-blocked">
+          ⚠{' '}
+          {readiness.notTrusted.state === 'changed'
+            ? 'What this org can run changed since you trusted it: nothing runs until you trust it again.'
+            : 'This org is not trusted yet: nothing runs until you trust it.'}
+        </p>
+      )}
       <NoteGroup
         notes={readiness.blocked}
         className="run-readiness-blocked"

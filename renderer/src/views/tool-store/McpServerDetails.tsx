@@ -8,6 +8,7 @@ const STATUS: Record<McpServerView['status'], { words: string; tone: BadgeTone }
   stopped: { words: 'Stopped', tone: 'neutral' },
   failed: { words: 'Failed', tone: 'bad' },
   disabled: { words: 'Turned off', tone: 'neutral' },
+  not_trusted: { words: 'Not started: this org is not trusted yet', tone: 'warn' },
 };
 
 const HINTS: {
