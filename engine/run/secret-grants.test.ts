@@ -162,6 +162,41 @@ describe('an org trusted but not granted the secret X', () => {
     ]);
   });
 
+  it('does not call a REST API whose key is X: its readiness says why; granted X, the call carries it', async () => {
+    const org = orgs.build({
+      'lemming/config/rest-apis.json': {
+        apis: {
+          inventory: {
+            base_url: loopback.network.url('api.example.test'),
+            auth: { style: 'bearer' },
+            key_secret: 'X',
+          },
+        },
+      },
+      'lemming/config/policy.json': { network: { enabled: true } },
+      'agents/buyer/resume.json': resume('buyer', {
+        permissions: { read_outboxes: [], tools: ['inventory'] },
+      }),
+    });
+    const trust = await trustedWithout(org, 'secrets', 'X');
+    const engine = await open(org, trust, { secrets: { LEMMING_SECRET_X: VALUE } });
+
+    const verdict = (await engine.explainTools('buyer')).find((tool) => tool.name === 'inventory');
+    expect(verdict).toMatchObject({ available: false });
+    expect(verdict?.layers.find((layer) => !layer.passed)).toMatchObject({
+      layer: 'readiness',
+      reason: 'this org may not use the secret X; grant it in Settings → Secrets',
+    });
+    expect(await engine.callTool('buyer', 'inventory', { path: '/echo' })).toMatchObject({ success: false });
+    expect(loopback.network.publicServer.requests).toEqual([]);
+
+    await grant(trust, org, 'secrets', 'X');
+    expect(await engine.callTool('buyer', 'inventory', { path: '/echo' })).toMatchObject({ success: true });
+    expect(loopback.network.publicServer.requests.map((request) => request.headers.authorization)).toEqual([
+      `Bearer ${VALUE}`,
+    ]);
+  });
+
   it('does not start an MCP server that names X: its card says why, and granted X it starts with X', async () => {
     const marker = join(
       orgs.build({ 'README.txt': 'where the server writes when it starts' }),
