@@ -307,7 +307,7 @@ function toolItems(tool: ComposedTool, settings: Readonly<Record<string, string>
   const items: ReachItem[] = [];
   let baseSetting: string | null = null;
   if (isHttpCall(implementation)) {
-    const address = urlAddress(implementation.url, settings);
+    const address = urlAddress(implementation.url, settings, implementation.allowedHosts);
     baseSetting = address.setting;
     items.push({
       kind: 'address',
@@ -326,7 +326,7 @@ function toolItems(tool: ComposedTool, settings: Readonly<Record<string, string>
     });
   } else if (implementation.primitive === WEB_TOOL) {
     const url = argumentTemplate(implementation.args, 'url');
-    const address = url ? urlAddress(url, settings) : null;
+    const address = url ? urlAddress(url, settings, 'any') : null;
     items.push({
       kind: 'address',
       subject: address?.subject ?? argumentText(implementation.args, 'url'),
@@ -341,15 +341,22 @@ function toolItems(tool: ComposedTool, settings: Readonly<Record<string, string>
 
 /**
  * Where a URL template sends its request: its literal `scheme://host[:port]`, or the base URL a setting
- * holds (`{{env.BASE}}/path`: the value the org's tool-settings.json gives it, else the setting's name).
+ * holds (`{{env.BASE}}/path`: the value the org's tool-settings.json gives it, else the setting's name
+ * and the hosts the tool allows it to be).
  */
 function urlAddress(
   url: Template,
   settings: Readonly<Record<string, string>>,
+  allowedHosts: 'any' | readonly string[],
 ): { subject: string; setting: string | null } {
   const base = baseUrlSetting(url);
   if (base?.kind === 'config')
-    return { subject: settings[base.name] || `the address in the setting ${base.name}`, setting: base.name };
+    return {
+      subject:
+        settings[base.name] ||
+        `the address in the setting ${base.name} (${allowedHosts === 'any' ? 'any public address' : allowedHosts.join(', ')})`,
+      setting: base.name,
+    };
   const origin = urlTemplateShape(url).literalOrigin;
   return { subject: origin ? origin.origin : url.source, setting: null };
 }
@@ -386,7 +393,8 @@ function policyReach(policy: OrgPolicy, reach: OrgReach): void {
     reach.items.push({
       kind: 'address',
       subject: host,
-      because: 'the org lets its agents and tool servers reach this address on your computer or network',
+      because:
+        "the org's network settings, which let its agents and tool servers reach it on your computer or network",
       file: POLICY_FILE,
       field: 'network.private_hosts',
     });
@@ -411,14 +419,14 @@ function agentPowers(agents: readonly ReachAgent[], policy: OrgPolicy, reach: Or
       reach.items.push({
         kind: 'shell',
         subject: resume.name,
-        because: `${resume.name} may run any command its model writes`,
+        because: `the agent “${resume.name}”, which may run any command its model writes`,
         ...at,
       });
     if (granted.some((verdict) => verdict.name === WEB_TOOL))
       reach.items.push({
         kind: 'web',
         subject: resume.name,
-        because: `${resume.name} may send web requests to addresses its model chooses`,
+        because: `the agent “${resume.name}”, which may send web requests to any address its model chooses`,
         ...at,
       });
   }

@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
 import { addScriptedAgents } from '../harness/scripted-demo-org';
 
-/** A temp org: `keeper` and `tidier` each ask to run one shell command, then write notes. */
-function shellOrg(lemming: LemmingHarness): string {
+/** A temp org, trusted by its person: `keeper` and `tidier` each ask to run one shell command, then write notes. */
+async function shellOrg(lemming: LemmingHarness): Promise<string> {
   const org = lemming.copyOfFolder(DEMO_ORG);
   const shellAgent = (name: string, command: string) => ({
     title: `${name} agent`,
@@ -22,6 +22,7 @@ function shellOrg(lemming: LemmingHarness): string {
     keeper: shellAgent('keeper', 'echo kept > kept.txt'),
     tidier: shellAgent('tidier', 'rm -rf ../../../shared'),
   });
+  await lemming.trust(org);
   return org;
 }
 
@@ -39,7 +40,7 @@ function timeline(org: string): Record<string, any>[] {
 test('approving one call and denying another: the model sees the denial, and every answer is in the timeline', async ({
   lemming,
 }, testInfo) => {
-  const org = shellOrg(lemming);
+  const org = await shellOrg(lemming);
   await lemming.openOrgAt(org);
   const { page } = lemming;
   await page.getByRole('button', { name: 'Step one tick' }).click();
@@ -95,7 +96,7 @@ test('approving one call and denying another: the model sees the denial, and eve
 });
 
 test("the Tool Store shows and changes each agent's approval settings", async ({ lemming }, testInfo) => {
-  const org = shellOrg(lemming);
+  const org = await shellOrg(lemming);
   await lemming.openOrgAt(org);
   const { page } = lemming;
   await lemming.showView('Tool Store');

@@ -185,6 +185,8 @@ test('an agent whose last turn failed says why on its node, its page and the age
   lemming,
 }, testInfo) => {
   const org = lemming.copyOfFolder(join(UPSTREAM_FIXTURES, 'example-org'));
+  // It names OpenAI and runs a program: its person trusts it before stepping it.
+  await lemming.trust(org);
   await openOrg(lemming, org);
   const { page } = lemming;
   await page.getByRole('button', { name: 'Step one tick' }).click();

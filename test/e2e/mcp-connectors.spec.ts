@@ -16,6 +16,7 @@ test('the Tool Store shows MCP servers as cards: running with their tools, or fa
     join(org, 'lemming/config/mcp.json'),
     JSON.stringify({ mcpServers: { everything, notes: { command: 'no-such-notes-server' } } }, null, 2),
   );
+  await lemming.trust(org);
   const { page } = lemming;
   await lemming.openOrgAt(org);
   await lemming.showView('Tool Store');

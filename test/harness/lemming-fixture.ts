@@ -17,6 +17,7 @@ import { isTrustedSender } from '../../main/security/sender';
 import { UpdateController } from '../../main/updates/update-controller';
 import { updatePreferenceIn } from '../../main/updates/update-preference';
 import { StandInUpdater } from '../../main/updates/test-support/stand-in-updater';
+import { trustAsIs } from '../../engine/trust/test-support/trust-as-is';
 import { harnessPreloadScript } from './system-chromium';
 import { startRendererServer, type RendererServer } from './renderer-server';
 
@@ -70,6 +71,11 @@ export interface LemmingHarness {
   setImportFile(path: string | null): void;
   /** A fresh temporary copy of a folder (fixtures are never touched in place). */
   copyOfFolder(source: string): string;
+  /**
+   * The person trusts the org at `path` as it is now, with every secret and variable it names granted,
+   * in the app's trust record: for tests about something else than trust. Again after changing it.
+   */
+  trust(path: string): Promise<void>;
   gotoApp(): Promise<void>;
   /** Loads the app and opens the org at `path` by typing it, as a person would. */
   openOrgAt(path: string): Promise<void>;
@@ -118,19 +124,20 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
     const secrets = await openFileSecretStore(join(tempDir(), 'secrets.json'));
     if (!secrets.ok) throw new Error(secrets.error);
     const userOrgsFolder = tempDir();
+    const trustFile = join(tempDir(), 'trust.json');
     const workerOptions = engineWorkerOptions({
       appInfo: APP_INFO,
       secretLocation: secrets.value.store.location,
       host: {
         demoOrgSource: DEMO_ORG,
         userOrgsFolder,
-        trustFile: join(tempDir(), 'trust.json'),
+        trustFile,
         pingIntervalMs: 20,
       },
     });
     const engine = await EngineThread.start(new Worker(ENGINE_WORKER, workerOptions), {
       secretStore: secrets.value.store,
-      trust: new TrustStore(workerOptions.workerData.host.trustFile),
+      trust: new TrustStore(trustFile),
       env: process.env,
       pickFolder: async () => pickedFolder,
       pickExportFile: async () => exportFile,
@@ -192,6 +199,9 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       },
       setImportFile: (path) => {
         importFile = path;
+      },
+      trust: async (path) => {
+        await trustAsIs(path, new TrustStore(trustFile));
       },
       copyOfFolder: (source) => {
         const copy = join(tempDir(), source.split(/[\\/]/).pop() ?? 'org');
