@@ -1022,7 +1022,7 @@ export class OrgEngine {
     if (typeof entry === 'string')
       return { key, provider: null, problem: entry, modelName: key, prices: undefined };
     // A provider reads its base URL variable when it is made: a variable granted since makes another.
-    const cacheKey = JSON.stringify([entry, this.secrets.variables]);
+    const cacheKey = JSON.stringify([entry, Object.keys(this.secrets.variables)]);
     let provider = this.providers.get(cacheKey);
     if (!provider) {
       provider = createProvider(entry, this.providerDeps());
