@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { keepingTrust } from './trust';
+import { AGENT_RESUMES, keepingTrust } from './trust';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { Connector, ConnectorConfigInput, ConnectorList, McpImportResult } from '../api/tool-schemas';
 import type { JsonEdit } from '../files/json-edit';
@@ -208,7 +208,12 @@ export function setConnectorConfig(
   context: OrgContext,
   input: z.output<typeof ConnectorConfigInput>,
 ): Promise<IpcResult<Connector>> {
-  return keepingTrust(context, [POLICY_FILE, TOOL_SETTINGS_FILE], () => saveConnectorConfig(context, input));
+  // Turning network access on gives the agents granted web requests their reach: items of their resumes.
+  return keepingTrust(
+    context,
+    (file) => file === POLICY_FILE || file === TOOL_SETTINGS_FILE || AGENT_RESUMES(file),
+    () => saveConnectorConfig(context, input),
+  );
 }
 
 async function saveConnectorConfig(

@@ -197,6 +197,22 @@ describe("the person's own changes keep an org's trust; nobody else's do", () =>
     expect(valueOf<OrgTrust>(await harness.dispatch('trust.state', {})).state).toBe('not_needed');
   });
 
+  it('turning network access on in the Tool Store keeps it trusted, with the agent it lets reach the web', async () => {
+    const { harness, org } = await harnesses.openDemo();
+    const resumeFile = join(org, 'agents', 'manager', 'resume.json');
+    const resume = JSON.parse(readFileSync(resumeFile, 'utf8')) as { permissions: { tools: string[] } };
+    resume.permissions.tools.push('http_request');
+    writeFileSync(resumeFile, JSON.stringify(resume));
+    // With network access off, the grant reaches nothing: the org still needs no trust.
+    expect(valueOf<OrgTrust>(await harness.dispatch('trust.state', {})).state).toBe('not_needed');
+    valueOf(
+      await harness.dispatch('connectors.setConfig', { connector: 'builtin:web', values: { enabled: true } }),
+    );
+    const trust = valueOf<OrgTrust>(await harness.dispatch('trust.state', {}));
+    expect(trust.state).toBe('trusted');
+    expect(trust.reach.items.map((item) => `${item.kind} ${item.subject}`)).toEqual(['web manager']);
+  });
+
   it('a change to an org that was not trusted leaves it untrusted', async () => {
     const { harness, hostile } = await openHostile();
     valueOf(await harness.dispatch('connectors.saveRestApi', restApi));
