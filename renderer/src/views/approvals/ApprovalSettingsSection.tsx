@@ -10,6 +10,9 @@ const MODE_WORDS: Record<ApprovalMode, string> = {
   never: 'Never allowed',
 };
 
+/** The select's value for a tool that changed since the person chose: no choice is shown as made. */
+const CHANGED = 'changed';
+
 /** "Ask me first" in the Tool Store: for each agent and each tool it has, when a call needs your approval. */
 export function ApprovalSettingsSection() {
   const [view, setView] = useState<ApprovalSettingsView | null>(null);
@@ -129,7 +132,8 @@ export function ApprovalSettingsSection() {
                 <td>
                   <select
                     aria-label={`When ${tool.tool} runs for ${shown.agent}`}
-                    value={tool.from === 'agent' ? tool.mode : 'default'}
+                    // A changed tool shows no choice: picking any one, even the one it had, accepts the change.
+                    value={tool.changes.length > 0 ? CHANGED : tool.from === 'agent' ? tool.mode : 'default'}
                     onChange={(event) =>
                       void setMode(
                         shown.agent,
@@ -138,8 +142,13 @@ export function ApprovalSettingsSection() {
                       )
                     }
                   >
+                    {tool.changes.length > 0 && (
+                      <option value={CHANGED} disabled>
+                        Changed: asks until you choose again
+                      </option>
+                    )}
                     <option value="default">
-                      {tool.from === 'org' ? 'As set for all agents' : 'Built-in rule'} (
+                      {tool.from === 'org' ? "As the org's settings say" : 'Built-in rule'} (
                       {MODE_WORDS[tool.mode]})
                     </option>
                     <option value="always">{MODE_WORDS.always}</option>
@@ -147,7 +156,16 @@ export function ApprovalSettingsSection() {
                     <option value="never">{MODE_WORDS.never}</option>
                   </select>
                 </td>
-                <td className="muted">{tool.defaultRule}</td>
+                <td className="muted">
+                  {tool.defaultRule}
+                  {tool.changes.length > 0 && (
+                    <ul className="approval-row-changes" aria-label={`What changed in ${tool.title}`}>
+                      {tool.changes.map((change) => (
+                        <li key={change}>{change}</li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
