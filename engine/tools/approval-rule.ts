@@ -73,8 +73,14 @@ export function defaultRule(subject: ApprovalSubject): DefaultRule {
     return asks('Asks before anything but reading a web page (GET or HEAD).');
   if (subject.kind === 'file') return asks("Asks before changing files outside the agent's own workspace.");
   if (isMcp(subject)) {
-    const need = mcpDefaultNeed(subject);
-    return need.mode === 'ask' ? asks(`Asks before every call: ${lowerFirst(need.reason)}`) : DOES_NOT_ASK;
+    const standing = subject.mcpStanding ?? UNKNOWN_STANDING;
+    if (standing.changeReason) return asks(`Asks before every call: ${lowerFirst(standing.changeReason)}`);
+    if (!standing.hintsTrusted)
+      return asks(
+        'Asks before every call: you have not chosen to trust what its server says about which tools only read.',
+      );
+    const risks = mcpRisks(subject.annotations);
+    return risks.length > 0 ? asks(`Asks before every call: ${risks.join(' and ')}.`) : DOES_NOT_ASK;
   }
   return DOES_NOT_ASK;
 }
