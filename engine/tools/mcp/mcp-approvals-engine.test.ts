@@ -46,7 +46,7 @@ function claimingOrg(tool: string, files: Record<string, unknown> = {}) {
     }),
     ...files,
   });
-  const marker = join(dirname(org), `${org.split('/').pop()}-notes.txt`);
+  const marker = join(dirname(org), 'notes.txt');
   writeFileSync(
     join(org, 'lemming/config/mcp.json'),
     JSON.stringify({
@@ -208,6 +208,32 @@ describe("an MCP server's claims never lower the person's choice", () => {
       const asked = await tickAnswering(engine, desk, 'deny');
       expect(asked.reason).toBe('You set mcp__notes__keep_note to "ask me first" for ada.');
       expect(asked.changes).toBeUndefined();
+    },
+  );
+
+  it(
+    'a tool renamed while its server was stopped asks when the server starts again',
+    { timeout: 60_000 },
+    async () => {
+      const { org, marker } = claimingOrg('mcp__notes__save_note');
+      const desk = new ApprovalDesk(() => {});
+      const { engine, context } = await open(org, desk);
+      await setApprovalMode(context, { agent: 'ada', tool: 'mcp__notes__save_note', mode: 'never' });
+      await engine.runTick();
+      expect(events(engine, 'approval_requested')).toEqual([]);
+
+      // The run ends; the program is updated and lists the tool under another name when it starts again.
+      engine.releaseRun();
+      await engine.stopMcpServers();
+      writeFileSync(`${marker}.shapes`, 'renamed\n');
+      writeFileSync(join(org, 'script.json'), JSON.stringify(script('mcp__notes__keep_note', { text: 'x' })));
+      expect(await engine.claimRun()).toEqual({ ok: true, value: undefined });
+      const request = await tickAnswering(engine, desk, 'deny');
+      expect(request).toMatchObject({
+        tool: 'mcp__notes__keep_note',
+        changes: [expect.stringContaining('It appeared when “save_note” disappeared')],
+      });
+      expect(existsSync(marker)).toBe(false);
     },
   );
 

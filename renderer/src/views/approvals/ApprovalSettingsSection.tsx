@@ -14,7 +14,14 @@ const MODE_WORDS: Record<ApprovalMode, string> = {
 const CHANGED = 'changed';
 
 /** "Ask me first" in the Tool Store: for each agent and each tool it has, when a call needs your approval. */
-export function ApprovalSettingsSection() {
+export function ApprovalSettingsSection({
+  shownWith,
+  onSaved,
+}: {
+  /** What the page around it shows (its connectors): pulled again when that changes, e.g. a server's hints trusted. */
+  shownWith: unknown;
+  onSaved(): void;
+}) {
   const [view, setView] = useState<ApprovalSettingsView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [agent, setAgent] = useState('');
@@ -38,7 +45,7 @@ export function ApprovalSettingsSection() {
       live = false;
       offAgents();
     };
-  }, []);
+  }, [shownWith]);
 
   const setMode = async (agentName: string, tool: string, mode: ApprovalMode | null) => {
     const next = await attempt(
@@ -46,7 +53,10 @@ export function ApprovalSettingsSection() {
       'The approval setting could not be saved',
       () => lemming().approvals.setMode({ agent: agentName, tool, mode }),
     );
-    if (next) setView(next);
+    if (!next) return;
+    setView(next);
+    // A choice about a changed MCP tool accepts the change, which its server's card shows.
+    onSaved();
   };
 
   if (problem)

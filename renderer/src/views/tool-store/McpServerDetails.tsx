@@ -16,10 +16,10 @@ const HINTS: {
   key: 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint';
   words: string;
 }[] = [
-  { key: 'readOnlyHint', words: 'only reads' },
-  { key: 'destructiveHint', words: 'may delete or overwrite' },
-  { key: 'idempotentHint', words: 'safe to repeat' },
-  { key: 'openWorldHint', words: 'reaches outside this computer' },
+  { key: 'readOnlyHint', words: 'says it only reads' },
+  { key: 'destructiveHint', words: 'says it may delete or overwrite' },
+  { key: 'idempotentHint', words: 'says it is safe to repeat' },
+  { key: 'openWorldHint', words: 'says it reaches outside this computer' },
 ];
 
 /** An MCP server's card body: its state, what it may do on this computer, its tools and what happened to it. */
