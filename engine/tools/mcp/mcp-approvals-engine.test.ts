@@ -8,7 +8,6 @@ import { OrgEngine } from '../../run/org-engine';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { orgKeyOf } from '../../trust/org-trust';
 import { trustAsIs } from '../../trust/test-support/trust-as-is';
-import type { TrustStore } from '../../trust/trust-store';
 import { lemming, SCRIPTED_MODELS } from './test-support/mcp-cli';
 
 const orgs = tempOrgs();
