@@ -216,12 +216,14 @@ export class OrgEngine {
       orgPath,
       serverRecord: (identity) => trust.mcpServer(this.orgKey, identity),
       // Every tool is in the person's record, as first seen, before an agent can call it. A record that
-      // cannot be written leaves the tool unknown there, and an unknown tool asks before every call.
+      // cannot be read or written leaves the tool unknown there, and an unknown tool asks before every call.
       toolsListed: async (server, tools) => {
         const listed = tools.map((tool) => mcpToolOrigin(server.identity, tool));
-        await trust.changeMcpServer(this.orgKey, server.identity, (record) =>
-          withListing(record, listed, this.clock()),
-        );
+        await trust
+          .changeMcpServer(this.orgKey, server.identity, (record) =>
+            withListing(record, listed, this.clock()),
+          )
+          .catch(() => undefined);
       },
       secret: this.secrets.lookup,
       redact: this.secrets.redactText,
