@@ -135,7 +135,8 @@ export class McpServer {
           tools: {
             onChanged: (error, tools) => {
               if (error || !tools) return;
-              this.listing = this.listing.then(() => this.takeChangedList(tools));
+              // A list that could not be taken must not stop the ones after it.
+              this.listing = this.listing.then(() => this.takeChangedList(tools)).catch(() => undefined);
             },
           },
         },
