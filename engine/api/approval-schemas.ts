@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { McpToolVersion } from './tool-schemas';
 
 /**
  * "Ask me first" (docs/ARCHITECTURE.md, “Approvals”): for each tool and agent, whether a call may run
@@ -33,6 +34,31 @@ export const ApprovalSettings = z.looseObject({
 });
 export type ApprovalSettings = z.output<typeof ApprovalSettings>;
 
+/**
+ * The person's record of one MCP tool (kept outside the org, in their trust record): the tool as it
+ * was first seen, or as it was when they last chose how it runs; whether its server still lists it;
+ * the tools that disappeared as it appeared (it may be one of them renamed); and their choices per
+ * agent, which hold only while the tool stays as `seen`.
+ */
+export const McpToolRecord = z.object({
+  seen: McpToolVersion,
+  /** When `seen` was recorded (ISO 8601). */
+  at: z.string(),
+  listed: z.boolean(),
+  replacing: z.array(z.string()).default([]),
+  modes: z.record(z.string(), ApprovalMode).default({}),
+});
+export type McpToolRecord = z.infer<typeof McpToolRecord>;
+
+/** The person's record of one MCP server of an org, kept under the server's identity. */
+export const McpServerRecord = z.object({
+  /** The person trusts what this server says about which of its tools only read. Off unless they said so. */
+  hintsTrusted: z.boolean().default(false),
+  /** By the tool's name on the server. */
+  tools: z.record(z.string(), McpToolRecord).default({}),
+});
+export type McpServerRecord = z.infer<typeof McpServerRecord>;
+
 /** Who or what answered a request. */
 export const ApprovalSource = z.enum([
   'person',
@@ -53,6 +79,8 @@ export const ApprovalRequest = z.object({
   args: z.unknown(),
   /** Why this call asks, in plain words. */
   reason: z.string(),
+  /** For an MCP tool that changed since the person chose how it runs: what changed, one sentence each. */
+  changes: z.array(z.string()).optional(),
   tick: z.int(),
   /** When it was asked and when it will count as denied (ISO 8601). */
   asked_at: z.string(),
@@ -91,6 +119,8 @@ export const ToolApprovalSetting = z.object({
   from: z.enum(['agent', 'org', 'default']),
   /** The built-in rule in plain words: when it asks, or that it does not. */
   defaultRule: z.string(),
+  /** For an MCP tool that changed since the person chose how it runs: what changed. Choosing again accepts it. */
+  changes: z.array(z.string()).default([]),
 });
 
 export const AgentApprovalSettings = z.object({

@@ -71,6 +71,7 @@ import {
   RestApiRef,
   RestApiRemoved,
   McpImportInput,
+  TrustMcpHintsInput,
   McpImportResult,
   ConnectorList,
   SetEnabledInput,
@@ -276,6 +277,13 @@ export const contract = {
       "Add the MCP servers Claude Desktop or Cursor uses to this org's mcp.json; their env and header values go to the secret store.",
     input: McpImportInput,
     output: McpImportResult,
+  }),
+
+  'connectors.trustMcpHints': channel({
+    summary:
+      "Trust (or stop trusting) what one MCP server says about which of its tools only read; kept in the person's own record, outside the org.",
+    input: TrustMcpHintsInput,
+    output: Connector,
   }),
 
   'trust.state': channel({

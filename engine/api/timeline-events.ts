@@ -165,6 +165,8 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     tool: z.string(),
     args: z.unknown(),
     reason: z.string(),
+    /** For an MCP tool that changed since the person chose how it runs: what changed. */
+    changes: z.array(z.string()).optional(),
     expires_at: z.string(),
   }),
   /** The answer to an approval request: who gave it, and for a denial the reason the model is told. */

@@ -37,6 +37,25 @@ export const ToolAnnotations = z.object({
 export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
 
 /**
+ * One MCP tool as it was seen (docs/ARCHITECTURE.md, “Approvals”): what its server claims about it and
+ * sha256 hashes (hex) of its description and of its input schema as canonical JSON: enough to tell
+ * that it changed since the person chose how it runs.
+ */
+export const McpToolVersion = z.object({
+  annotations: ToolAnnotations,
+  description: z.string(),
+  inputSchema: z.string(),
+});
+export type McpToolVersion = z.infer<typeof McpToolVersion>;
+
+/**
+ * Where an MCP tool comes from: its server's identity (what the server is: its command line, or its
+ * URL; not its mcp.json key), the tool's name there, and the tool as it is now.
+ */
+export const McpToolOrigin = z.object({ server: z.string(), name: z.string(), version: McpToolVersion });
+export type McpToolOrigin = z.infer<typeof McpToolOrigin>;
+
+/**
  * The built-in call a composed tool ends in (the shell, a web request with its method, a file tool):
  * the approval rule judges that call, so a wrapper never asks less than what it wraps.
  */
@@ -67,6 +86,8 @@ export const ToolVerdict = z.object({
   /** What the tool's descriptor says for the approval rule: an MCP tool's hints, a composed tool's end. */
   annotations: ToolAnnotations.optional(),
   endsIn: ApprovalTarget.optional(),
+  /** For an MCP tool: its server's identity and the tool as it is now, for the person's own approval choices. */
+  mcpTool: McpToolOrigin.optional(),
 });
 export type ToolVerdict = z.infer<typeof ToolVerdict>;
 
@@ -146,12 +167,24 @@ export const McpToolView = z.object({
   description: z.string(),
   inputSchema: z.record(z.string(), z.unknown()),
   annotations: ToolAnnotations,
+  /**
+   * What changed since the person chose how it runs (or since it was first seen here), in plain
+   * sentences; empty when nothing did. A changed tool asks before every call until the person chooses again.
+   */
+  changes: z.array(z.string()),
 });
 export type McpToolView = z.infer<typeof McpToolView>;
 
 /** An MCP server's live state for its connector card. */
 export const McpServerView = z.object({
   server: z.string(),
+  /** What the server is (its command line, or its URL): the person's choices about it are kept under this. */
+  identity: z.string(),
+  /**
+   * Whether the person trusts what this server says about which of its tools only read (off unless
+   * they turned it on): only then do its tools' hints decide whether a call asks first.
+   */
+  hintsTrusted: z.boolean(),
   transport: z.enum(['stdio', 'http']),
   /** For stdio, the program and its arguments; for HTTP, the URL (no header values). */
   target: z.string(),
@@ -320,6 +353,19 @@ export const ConnectorConfigInput = z
   .strict();
 
 /** Apps whose MCP servers can be imported (their config files, where each keeps them on this OS). */
+/**
+ * Trust (or stop trusting) what one MCP server of the open org says about its tools. `identity` is
+ * what the card showed: when the entry now runs something else, nothing is recorded.
+ */
+export const TrustMcpHintsInput = z
+  .object({
+    server: z.string().min(1).max(500),
+    identity: z.string().min(1).max(65_536),
+    trusted: z.boolean(),
+  })
+  .strict();
+export type TrustMcpHintsInput = z.infer<typeof TrustMcpHintsInput>;
+
 export const McpImportSource = z.enum(['claude', 'cursor']);
 export type McpImportSource = z.infer<typeof McpImportSource>;
 

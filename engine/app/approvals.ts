@@ -12,7 +12,10 @@ import type { JsonEdit } from '../files/json-edit';
 import { discoverAgents } from '../org/discover';
 import { readApprovals, updateApprovals } from '../org/approvals-file';
 import type { ApprovalAsker } from '../tools/approval-gate';
-import { defaultRule, settingFor } from '../tools/approval-rule';
+import { approvalSettingOf, type ApprovalSubject } from '../tools/approval-rule';
+import { mcpStanding, withChoice } from '../tools/mcp/mcp-tool-record';
+import { orgKeyOf } from '../trust/org-trust';
+import type { ToolVerdict } from '../api/tool-schemas';
 import { findValidAgent } from './agent-lookup';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
@@ -98,19 +101,27 @@ export async function approvalSettings(context: OrgContext): Promise<IpcResult<A
       tools: verdicts
         .filter((verdict) => verdict.layers[0]?.passed)
         .map((verdict) => {
-          const set = settingFor(settings, name, verdict.name);
-          const rule = defaultRule(verdict);
+          const setting = approvalSettingOf(approvalSubject(context, verdict), settings, name);
           return {
             tool: verdict.name,
             title: verdict.title,
-            mode: set?.mode ?? rule.mode,
-            from: set?.from ?? ('default' as const),
-            defaultRule: rule.text,
+            mode: setting.mode,
+            from: setting.from,
+            defaultRule: setting.rule.text,
+            changes: setting.changes,
           };
         }),
     });
   }
   return ok({ timeoutSeconds: settings.timeout_seconds, agents });
+}
+
+/** A tool as the approval rule judges it: an MCP tool with the person's record of it. */
+function approvalSubject(context: OrgContext, verdict: ToolVerdict): ApprovalSubject {
+  const origin = verdict.mcpTool;
+  if (!origin) return verdict;
+  const server = context.trust.mcpServer(orgKeyOf(context.orgPath), origin.server);
+  return { ...verdict, mcpStanding: mcpStanding(server, origin) };
 }
 
 /** Sets (or clears, with `mode: null`) one agent's approval setting for one tool. */
@@ -120,6 +131,7 @@ export async function setApprovalMode(
 ): Promise<IpcResult<ApprovalSettingsView>> {
   const found = await findValidAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
+  if (input.tool.startsWith('mcp__')) return setMcpApprovalMode(context, input);
   const path = ['agents', input.agent, input.tool];
   const read = await readApprovals(context.orgPath);
   const own = read.ok ? Object.keys(read.value.agents[input.agent] ?? {}) : [];
@@ -129,6 +141,30 @@ export async function setApprovalMode(
     context,
     input.mode === null ? [{ path: clearPath, remove: true }] : [{ path, value: input.mode }],
   );
+}
+
+/**
+ * An MCP tool's setting is the person's, kept in their own record (outside the org) for the tool as
+ * its server lists it now: choosing again after the tool changed accepts the change.
+ */
+async function setMcpApprovalMode(
+  context: OrgContext,
+  input: SetApprovalModeInput,
+): Promise<IpcResult<ApprovalSettingsView>> {
+  const verdict = (await context.engine.explainTools(input.agent)).find(
+    (candidate) => candidate.name === input.tool,
+  );
+  const origin = verdict?.mcpTool;
+  if (!origin)
+    return fail(
+      'not_found',
+      `${input.tool} is not a tool its MCP server lists now (the server may not be running), so no setting can be kept for it.`,
+    );
+  const chosen = await context.trust.changeMcpServer(orgKeyOf(context.orgPath), origin.server, (record) =>
+    withChoice(record, origin, input.agent, input.mode, new Date()),
+  );
+  if (!chosen.ok) return fail('invalid_change', `The approval setting could not be saved: ${chosen.error}`);
+  return approvalSettings(context);
 }
 
 /** Sets how long a request waits for an answer before it counts as denied. */

@@ -1,7 +1,13 @@
 import type { z } from 'zod';
 import { AGENT_RESUMES, keepingTrust } from './trust';
 import { fail, ok, type IpcResult } from '../api/result';
-import type { Connector, ConnectorConfigInput, ConnectorList, McpImportResult } from '../api/tool-schemas';
+import type {
+  Connector,
+  ConnectorConfigInput,
+  ConnectorList,
+  McpImportResult,
+  TrustMcpHintsInput,
+} from '../api/tool-schemas';
 import type { JsonEdit } from '../files/json-edit';
 import { parseHostPatterns } from '../net/host-patterns';
 import type { OrgPolicy } from '../org/policy-file';
@@ -19,6 +25,8 @@ import {
 import { isBareOrigin } from '../tools/composed/template';
 import { MCP_CONFIG_FILE, readMcpConfig, updateMcpConfig } from '../tools/mcp/mcp-config';
 import { IMPORT_SOURCES, importSourceFile, planImport, type ImportSource } from '../tools/mcp/mcp-import';
+import { withHintsTrusted } from '../tools/mcp/mcp-tool-record';
+import { orgKeyOf } from '../trust/org-trust';
 import type { CatalogEntry } from '../tools/tool-catalog';
 import { resolveTools } from '../tools/policy-resolver';
 import type { Connector as CatalogConnector } from '../tools/connectors/connector';
@@ -190,6 +198,34 @@ function hostSettingProblems(
         : null;
     return message ? [{ path: `values.${name}[${index}]`, message }] : [];
   });
+}
+
+/**
+ * The person trusts (or stops trusting) what one MCP server says about which of its tools only read.
+ * Kept in their own record, outside the org, under what the server is (its identity): the org's files
+ * cannot say it for them, and an entry pointed at another program or address is not trusted by it.
+ */
+export async function trustMcpHints(
+  context: OrgContext,
+  input: TrustMcpHintsInput,
+): Promise<IpcResult<Connector>> {
+  const card = (await connectorViews(context)).views.find(({ view }) => view.id === `mcp:${input.server}`);
+  if (!card?.view.mcp) return fail('not_found', `There is no MCP server "${input.server}" in this org.`);
+  if (card.view.mcp.identity !== input.identity)
+    return fail(
+      'refused',
+      `The MCP server ${input.server} now runs or reaches something else than what you were shown; nothing was changed.`,
+      undefined,
+      'Look at its card again and choose again.',
+    );
+  const changed = await context.trust.changeMcpServer(orgKeyOf(context.orgPath), input.identity, (record) =>
+    withHintsTrusted(record, input.trusted),
+  );
+  if (!changed.ok) return fail('invalid_change', `Your choice could not be saved: ${changed.error}`);
+  const updated = (await connectorViews(context)).views.find(({ view }) => view.id === `mcp:${input.server}`);
+  return updated
+    ? ok(updated.view)
+    : fail('not_found', `The MCP server ${input.server} is no longer in this org.`);
 }
 
 export async function listConnectors(

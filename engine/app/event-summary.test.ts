@@ -37,6 +37,17 @@ describe('summarizeEvent', () => {
       'asks to run shell({"command":"ls"}): It runs a command on this computer with your rights.',
     );
     expect(summary(EVENT_SAMPLES.approval_answered)).toBe('shell denied (person): not now');
+    expect(
+      summary({
+        ...EVENT_SAMPLES.approval_requested,
+        tool: 'mcp__notes__erase_notes',
+        args: {},
+        reason: 'It changed since you chose how it runs, so it asks first until you choose again.',
+        changes: ['It now claims it only reads.'],
+      }),
+    ).toBe(
+      'asks to run mcp__notes__erase_notes({}): It changed since you chose how it runs, so it asks first until you choose again. What changed: It now claims it only reads.',
+    );
   });
 
   it('has a phrase for every kind the engine writes', () => {

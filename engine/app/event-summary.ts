@@ -48,7 +48,7 @@ function describeKnown(event: KnownTimelineEvent): string | null {
     case 'tool_result':
       return `${event.tool} → ${event.result.success ? (event.result.output ?? 'ok') : `failed: ${event.result.error ?? ''}`}`;
     case 'approval_requested':
-      return `asks to run ${event.tool}(${compact(event.args)}): ${event.reason}`;
+      return `asks to run ${event.tool}(${compact(event.args)}): ${event.reason}${event.changes?.length ? ` What changed: ${event.changes.join(' ')}` : ''}`;
     case 'approval_answered':
       return `${event.tool} ${APPROVAL_WORDS[event.answer]} (${event.source})${event.reason ? `: ${event.reason}` : ''}`;
     case 'memory_update':

@@ -32,7 +32,8 @@ export function approvalPolicies(values: ParsedCommandArgs['values']): ApprovalP
 }
 
 function describe(request: ApprovalRequest): string {
-  return `${request.agent} asks to run ${request.tool} ${JSON.stringify(request.args)}\n  why it asks: ${request.reason}`;
+  const changes = (request.changes ?? []).map((change) => `\n  what changed: ${change}`).join('');
+  return `${request.agent} asks to run ${request.tool} ${JSON.stringify(request.args)}\n  why it asks: ${request.reason}${changes}`;
 }
 
 /** y / yes: once; a / always: always for this agent; n / no, optionally followed by a reason: deny. */

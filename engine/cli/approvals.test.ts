@@ -198,6 +198,23 @@ describe('the terminal asker', () => {
     expect(asked[1]).toContain('[a] always for editor');
   });
 
+  it('shows what changed in an MCP tool since the person chose how it runs', async () => {
+    const asked: string[] = [];
+    const asker = cliApprovalAsker(io(['n'], asked), none);
+    await asker.ask(
+      {
+        ...request,
+        tool: 'mcp__notes__erase_notes',
+        reason: 'It changed since you chose how it runs, so it asks first until you choose again.',
+        changes: ['It now claims it only reads.', 'Its description changed.'],
+      },
+      new AbortController().signal,
+    );
+    expect(asked[0]).toContain(
+      'why it asks: It changed since you chose how it runs, so it asks first until you choose again.\n  what changed: It now claims it only reads.\n  what changed: Its description changed.',
+    );
+  });
+
   it('does not ask about a tool named by --approve or --deny', async () => {
     const asked: string[] = [];
     const asker = cliApprovalAsker(io([], asked), { approve: new Set(['shell']), deny: new Set(['x']) });

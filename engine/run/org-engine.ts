@@ -62,6 +62,8 @@ import { agentToolbox } from '../tools/agent-toolbox';
 import type { ApprovalAsker, ApprovalGateOptions } from '../tools/approval-gate';
 import { readApprovals, updateApprovals } from '../org/approvals-file';
 import { McpHub } from '../tools/mcp/mcp-hub';
+import { withChoice, withListing } from '../tools/mcp/mcp-tool-record';
+import { mcpToolOrigin } from '../tools/mcp/mcp-tools';
 import type { CatalogEntry, CatalogEnvironment } from '../tools/tool-catalog';
 import { readPolicy, type OrgPolicy } from '../org/policy-file';
 import {
@@ -86,7 +88,7 @@ import type { SecretStore } from '../secrets/secret-store';
 import type { TrustStore } from '../trust/trust-store';
 import { variablesIn, type VariableSource } from '../trust/org-grants';
 import type { GrantRefusal } from '../api/grant-refusal';
-import { mayRun, orgTrust } from '../trust/org-trust';
+import { mayRun, orgKeyOf, orgTrust } from '../trust/org-trust';
 import type { OrgTrust } from '../api/trust-schemas';
 import { memoryChangeRecord, TurnMemory } from '../memory/turn-memory';
 import { groupByFirePoint } from '../org/schedule';
@@ -191,6 +193,8 @@ export class OrgEngine {
   /** The org's MCP servers (lemming/config/mcp.json): started when needed, stopped when the run ends. */
   readonly mcp: McpHub;
   private mcpSync: Promise<void> = Promise.resolve();
+  /** The key of this org's record in the person's trust record (its real path). */
+  private readonly orgKey: string;
 
   private constructor(
     readonly orgPath: string,
@@ -220,8 +224,21 @@ export class OrgEngine {
       'INSERT INTO credits_file_seen (agent, credits_left_micro, cost_per_action_micro) VALUES (?, ?, ?) ON CONFLICT (agent) DO UPDATE SET credits_left_micro = excluded.credits_left_micro, cost_per_action_micro = excluded.cost_per_action_micro',
     );
     this.limits = { ...DEFAULT_TURN_LIMITS, ...options.limits };
+    this.orgKey = orgKeyOf(orgPath);
+    const trust = options.trust;
     this.mcp = new McpHub(orgPath, {
       orgPath,
+      serverRecord: (identity) => trust.mcpServer(this.orgKey, identity),
+      // Every tool is in the person's record, as first seen, before an agent can call it. A record that
+      // cannot be read or written leaves the tool unknown there, and an unknown tool asks before every call.
+      toolsListed: async (server, tools) => {
+        const listed = tools.map((tool) => mcpToolOrigin(server.identity, tool));
+        await trust
+          .changeMcpServer(this.orgKey, server.identity, (record) =>
+            withListing(record, listed, this.clock()),
+          )
+          .catch(() => undefined);
+      },
       secret: this.secrets.lookup,
       refusal: this.secrets.refusal,
       redact: this.secrets.redactText,
@@ -1094,10 +1111,18 @@ export class OrgEngine {
             settingsProblem: `The approval settings cannot be read (${read.error.map(formatProblem).join('; ')}), so every call asks first.`,
           }),
       asker,
-      async remember(agent, tool) {
+      remember: async (agent, tool, mcpTool) => {
+        if (mcpTool) {
+          const chosen = await this.options.trust.changeMcpServer(this.orgKey, mcpTool.server, (record) =>
+            withChoice(record, mcpTool, agent, 'always', this.clock()),
+          );
+          if (!chosen.ok) throw new Error(chosen.error);
+          return;
+        }
         const updated = await updateApprovals(orgPath, [{ path: ['agents', agent, tool], value: 'always' }]);
         if (!updated.ok) throw new Error(updated.error.map(formatProblem).join('; '));
       },
+      mcpRecord: (identity) => this.options.trust.mcpServer(this.orgKey, identity),
       redact: (value) => this.secrets.redactValue(value),
       clock: this.clock,
     };

@@ -1,4 +1,5 @@
 import { realpath } from 'node:fs/promises';
+import type { McpToolOrigin } from '../api/tool-schemas';
 import { toMicros } from '../credits/credit-amount';
 import type { OrgPolicy } from '../org/policy-file';
 import { AgentSandbox } from '../sandbox/agent-sandbox';
@@ -7,7 +8,8 @@ import { accessKindOf } from '../sandbox/access-policy';
 import { DiskAgentFilesystem } from '../sandbox/disk-agent-filesystem';
 import { isWithin } from '../sandbox/sandbox-layout';
 import { askApproval, denialText, type ApprovalGateOptions } from './approval-gate';
-import { approvalNeed, writeApprovalReason } from './approval-rule';
+import { approvalNeed, writeApprovalReason, type ApprovalNeed, type ApprovalSubject } from './approval-rule';
+import { mcpStanding } from './mcp/mcp-tool-record';
 import type { AgentTools, ToolTurnContext } from './agent-tools';
 import { judgeTools, withFix, type ToolAvailability } from './policy-resolver';
 import type { CatalogEntry } from './tool-catalog';
@@ -57,12 +59,19 @@ export function agentToolbox(options: ToolboxOptions) {
     let current: CurrentCall | null = null;
     const gate = options.approvals;
     const agent = context.resume.name;
-    const ask = (tool: string, args: unknown, reason: string) =>
+    const ask = (
+      tool: string,
+      args: unknown,
+      need: Pick<ApprovalNeed, 'reason' | 'changes'>,
+      mcpTool?: McpToolOrigin,
+    ) =>
       askApproval(gate!, {
         agent,
         tool,
         args,
-        reason,
+        reason: need.reason,
+        changes: need.changes,
+        mcpTool,
         tick: context.tick,
         record: context.record,
         signal: context.signal,
@@ -76,7 +85,7 @@ export function agentToolbox(options: ToolboxOptions) {
         isWithin(workspace, request.path),
       );
       if (!reason) return { allowed: true };
-      const answer = await ask(current.tool, current.args, reason);
+      const answer = await ask(current.tool, current.args, { reason });
       if (answer.answer === 'deny') return { allowed: false, reason: denialText(current.tool, answer) };
       current.writesAsk = false;
       return { allowed: true };
@@ -121,12 +130,23 @@ export function agentToolbox(options: ToolboxOptions) {
         }
         let writesAsk = false;
         if (gate) {
+          const { mcpTool } = entry.spec;
+          // The person's record is read at the call, so a choice made or a change seen during the turn counts.
+          const subject: ApprovalSubject = mcpTool
+            ? { ...entry.spec, mcpStanding: mcpStanding(gate.mcpRecord(mcpTool.server), mcpTool) }
+            : entry.spec;
+          const changes = subject.mcpStanding?.changes ?? [];
           const need = gate.settingsProblem
-            ? { mode: 'ask' as const, reason: gate.settingsProblem, fromSetting: true }
-            : approvalNeed(entry.spec, args, gate.settings, agent);
+            ? {
+                mode: 'ask' as const,
+                reason: gate.settingsProblem,
+                ...(changes.length > 0 ? { changes } : {}),
+                fromSetting: true,
+              }
+            : approvalNeed(subject, args, gate.settings, agent);
           if (need.mode === 'never') return toolFailure(`Tool '${name}' was not run: ${need.reason}`);
           if (need.mode === 'ask') {
-            const answer = await ask(name, args, need.reason);
+            const answer = await ask(name, args, need, mcpTool);
             if (answer.answer === 'deny') return toolFailure(denialText(name, answer));
           }
           writesAsk = need.mode === 'always' && !need.fromSetting;

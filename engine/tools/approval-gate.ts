@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalAnswer, ApprovalRequest, ApprovalSettings } from '../api/approval-schemas';
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  ApprovalSettings,
+  McpServerRecord,
+} from '../api/approval-schemas';
 import type { KnownEventFields } from '../api/timeline-events';
+import type { McpToolOrigin } from '../api/tool-schemas';
 
 /**
  * Whoever answers approval requests: the app's approval cards, the terminal, or the command line's
@@ -17,8 +23,13 @@ export interface ApprovalGateOptions {
   /** Set when approvals.json cannot be read: then every call asks, and this says why. */
   settingsProblem?: string;
   asker: ApprovalAsker;
-  /** Keeps "always for this agent" in the approval settings. */
-  remember(agent: string, tool: string): Promise<void>;
+  /**
+   * Keeps "always for this agent": in the org's approval settings, or for an MCP tool in the person's
+   * own record (outside the org), for the tool as it is now.
+   */
+  remember(agent: string, tool: string, mcpTool?: McpToolOrigin): Promise<void>;
+  /** The person's record of one of the org's MCP servers, by its identity, as it is now; undefined when none. */
+  mcpRecord(server: string): McpServerRecord | undefined;
   /** Replaces secret values in the arguments the person and the timeline are shown. */
   redact<T>(value: T): T;
   clock?: () => Date;
@@ -29,6 +40,10 @@ export interface ApprovalCall {
   tool: string;
   args: unknown;
   reason: string;
+  /** For an MCP tool that changed since the person chose how it runs: what changed. */
+  changes?: string[] | undefined;
+  /** For an MCP tool: where "always for this agent" is kept. */
+  mcpTool?: McpToolOrigin | undefined;
   tick: number;
   record?: ((fields: KnownEventFields) => void) | undefined;
   signal?: AbortSignal | undefined;
@@ -48,6 +63,7 @@ export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall)
     tool: call.tool,
     args: gate.redact(call.args),
     reason: call.reason,
+    ...(call.changes?.length ? { changes: call.changes } : {}),
     tick: call.tick,
     asked_at: asked.toISOString(),
     expires_at: new Date(asked.getTime() + timeoutMs).toISOString(),
@@ -58,6 +74,7 @@ export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall)
     tool: request.tool,
     args: request.args,
     reason: request.reason,
+    ...(request.changes ? { changes: request.changes } : {}),
     expires_at: request.expires_at,
   });
   const started = Date.now();
@@ -96,7 +113,7 @@ export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall)
   let recorded = answer;
   if (answer.answer === 'approve_always') {
     try {
-      await gate.remember(call.agent, call.tool);
+      await gate.remember(call.agent, call.tool, call.mcpTool);
     } catch (error) {
       recorded = {
         ...answer,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApprovalSettings } from '../api/approval-schemas';
 import { approvalNeed, defaultNeed, defaultRule } from './approval-rule';
+import type { McpStanding } from './mcp/mcp-tool-record';
 
 const none = ApprovalSettings.parse({});
 
@@ -52,29 +53,94 @@ describe('the built-in "ask me first" rule', () => {
     });
   });
 
-  it("reads an MCP tool's hints from its descriptor, with the MCP specification's defaults", () => {
-    const mcp = (annotations?: Record<string, boolean>) => ({
-      name: 'mcp__files__tool',
-      kind: 'mcp',
-      ...(annotations ? { annotations } : {}),
+  const mcp = (annotations?: Record<string, boolean>, standing: Partial<McpStanding> = {}) => ({
+    name: 'mcp__files__tool',
+    kind: 'mcp',
+    ...(annotations ? { annotations } : {}),
+    mcpStanding: { hintsTrusted: false, changes: [], changeReason: null, modes: {}, ...standing },
+  });
+  const trusted = { hintsTrusted: true };
+
+  it('asks before every call of an MCP tool whose server the person does not trust about its hints, whatever it claims', () => {
+    const readOnly = { readOnlyHint: true, openWorldHint: false };
+    expect(defaultNeed(mcp(readOnly), {})).toEqual({
+      mode: 'ask',
+      reason:
+        'MCP servers describe their own tools, and you have not chosen to trust what this one says about which tools only read, so every call asks first.',
     });
-    expect(defaultNeed(mcp({ readOnlyHint: true, openWorldHint: false }), {}).mode).toBe('always');
-    expect(defaultNeed(mcp({ destructiveHint: false, openWorldHint: false }), {}).mode).toBe('always');
-    expect(defaultNeed(mcp({ destructiveHint: true, openWorldHint: false }), {})).toEqual({
+    expect(defaultRule(mcp(readOnly))).toEqual({
+      mode: 'ask',
+      text: 'Asks before every call: you have not chosen to trust what its server says about which tools only read.',
+    });
+    // A tool the person has no record of at all (its server never listed it here) is not trusted either.
+    expect(defaultNeed({ name: 'mcp__files__tool', kind: 'mcp', annotations: readOnly }, {}).mode).toBe(
+      'ask',
+    );
+  });
+
+  it("reads a trusted server's hints, with the MCP specification's defaults", () => {
+    expect(defaultNeed(mcp({ readOnlyHint: true, openWorldHint: false }, trusted), {})).toEqual({
+      mode: 'always',
+      reason: 'Its server, whose hints you trust, says it only reads and stays on this computer.',
+    });
+    expect(defaultNeed(mcp({ destructiveHint: false, openWorldHint: false }, trusted), {}).mode).toBe(
+      'always',
+    );
+    expect(defaultNeed(mcp({ destructiveHint: true, openWorldHint: false }, trusted), {})).toEqual({
       mode: 'ask',
       reason: 'Its server says it may delete or overwrite things.',
     });
-    expect(defaultNeed(mcp({ readOnlyHint: true, openWorldHint: true }), {})).toEqual({
+    expect(defaultNeed(mcp({ readOnlyHint: true, openWorldHint: true }, trusted), {})).toEqual({
       mode: 'ask',
       reason: 'Its server says it reaches outside this computer.',
     });
     // No hints: the specification says assume destructive and open-world.
-    expect(defaultNeed(mcp(), {}).mode).toBe('ask');
-    expect(defaultRule(mcp({ readOnlyHint: true, openWorldHint: false }))).toEqual({
+    expect(defaultNeed(mcp(undefined, trusted), {}).mode).toBe('ask');
+    expect(defaultRule(mcp({ readOnlyHint: true, openWorldHint: false }, trusted))).toEqual({
       mode: 'always',
       text: 'Does not ask.',
     });
-    expect(defaultRule(mcp()).mode).toBe('ask');
+  });
+
+  it('a changed MCP tool asks, even on a trusted server, and the need carries what changed', () => {
+    const changed = {
+      ...trusted,
+      changes: ['It now claims it only reads.'],
+      changeReason: 'It changed since you chose how it runs, so it asks first until you choose again.',
+    };
+    expect(defaultNeed(mcp({ readOnlyHint: true, openWorldHint: false }, changed), {})).toEqual({
+      mode: 'ask',
+      reason: 'It changed since you chose how it runs, so it asks first until you choose again.',
+      changes: ['It now claims it only reads.'],
+    });
+    expect(defaultRule(mcp({ readOnlyHint: true, openWorldHint: false }, changed)).text).toBe(
+      'Asks before every call: it changed since you chose how it runs, so it asks first until you choose again.',
+    );
+  });
+
+  it("for an MCP tool, the person's own choice comes first and the org's file can only make it ask or refuse", () => {
+    const orgSays = (mode: string) => ApprovalSettings.parse({ tools: { mcp__files__tool: mode } });
+    const readOnly = { readOnlyHint: true, openWorldHint: false };
+    // The org's "always" does not let it run unasked, on a trusted server or not.
+    expect(approvalNeed(mcp(readOnly), {}, orgSays('always'), 'ada')).toMatchObject({
+      mode: 'ask',
+      reason: expect.stringContaining('only you can let a tool of an MCP server run without asking'),
+      fromSetting: false,
+    });
+    expect(approvalNeed(mcp({}, trusted), {}, orgSays('always'), 'ada').mode).toBe('ask');
+    expect(approvalNeed(mcp(readOnly), {}, orgSays('never'), 'ada')).toMatchObject({
+      mode: 'never',
+      reason: 'mcp__files__tool is set to "never allowed" for every agent in the org\'s approval settings.',
+    });
+    expect(approvalNeed(mcp(readOnly, { ...trusted }), {}, orgSays('ask'), 'ada').mode).toBe('ask');
+    // The person's choice for the agent wins over the org's file, and holds only for that agent.
+    const chosen = mcp(readOnly, { modes: { ada: 'always' } });
+    expect(approvalNeed(chosen, {}, orgSays('never'), 'ada')).toEqual({
+      mode: 'always',
+      reason: 'You set mcp__files__tool to "always allowed" for ada.',
+      fromSetting: true,
+    });
+    expect(approvalNeed(chosen, {}, none, 'bob').mode).toBe('ask');
   });
 
   it("lets the agent's own setting win over the org's, and the org's over the rule", () => {

@@ -1,22 +1,41 @@
 import type { ApprovalMode, ApprovalSettings } from '../api/approval-schemas';
 import type { ApprovalTarget, ToolAnnotations } from '../api/tool-schemas';
+import type { McpStanding } from './mcp/mcp-tool-record';
 
 /** What the approval rule needs to know about a tool. */
 export interface ApprovalSubject {
   name: string;
   kind: string;
-  /** An MCP tool's hints, from its descriptor. */
+  /** An MCP tool's hints, from its descriptor: claims of its server, which count only when the person trusts them. */
   annotations?: ToolAnnotations | undefined;
   /** For a composed tool: the built-in call it ends in, judged in its place. */
   endsIn?: ApprovalTarget | undefined;
+  /** For an MCP tool: the person's record of it (their choices, whether they trust its server's hints, what changed). */
+  mcpStanding?: McpStanding | undefined;
 }
 
 /** Whether a call may run: at once, after the person says yes, or not at all, and why. */
-export type ApprovalNeed =
-  { mode: 'always'; reason: string } | { mode: 'ask'; reason: string } | { mode: 'never'; reason: string };
+export type ApprovalNeed = {
+  mode: ApprovalMode;
+  reason: string;
+  /** For an MCP tool that changed since the person chose how it runs: what changed. */
+  changes?: string[];
+};
 
 const SAFE_HTTP_METHODS = new Set(['GET', 'HEAD']);
 const MCP_PREFIX = 'mcp__';
+
+/** A tool of an MCP server the person has no record of: its hints are not trusted and nothing was chosen. */
+const UNKNOWN_STANDING: McpStanding = { hintsTrusted: false, changes: [], changeReason: null, modes: {} };
+
+const isMcp = (subject: ApprovalSubject): boolean =>
+  subject.kind === 'mcp' ||
+  subject.name.startsWith(MCP_PREFIX) ||
+  subject.annotations !== undefined ||
+  subject.mcpStanding !== undefined;
+
+const HINTS_NOT_TRUSTED =
+  'MCP servers describe their own tools, and you have not chosen to trust what this one says about which tools only read';
 
 /** The MCP specification's defaults: a tool without hints may change things and may reach the open world. */
 function mcpRisks(annotations: ToolAnnotations | undefined): string[] {
@@ -53,11 +72,35 @@ export function defaultRule(subject: ApprovalSubject): DefaultRule {
   if (subject.name === 'http_request')
     return asks('Asks before anything but reading a web page (GET or HEAD).');
   if (subject.kind === 'file') return asks("Asks before changing files outside the agent's own workspace.");
-  if (subject.annotations || subject.name.startsWith(MCP_PREFIX)) {
+  if (isMcp(subject)) {
+    const standing = subject.mcpStanding ?? UNKNOWN_STANDING;
+    if (standing.changeReason) return asks(`Asks before every call: ${lowerFirst(standing.changeReason)}`);
+    if (!standing.hintsTrusted)
+      return asks(
+        'Asks before every call: you have not chosen to trust what its server says about which tools only read.',
+      );
     const risks = mcpRisks(subject.annotations);
     return risks.length > 0 ? asks(`Asks before every call: ${risks.join(' and ')}.`) : DOES_NOT_ASK;
   }
   return DOES_NOT_ASK;
+}
+
+/**
+ * An MCP tool without a choice of the person's: a tool that changed since they chose (or since it was
+ * first seen) asks; so does every tool of a server whose hints they do not trust; a trusted server's
+ * hints decide the rest, with the specification's defaults.
+ */
+function mcpDefaultNeed(subject: ApprovalSubject): ApprovalNeed {
+  const standing = subject.mcpStanding ?? UNKNOWN_STANDING;
+  if (standing.changeReason) return { mode: 'ask', reason: standing.changeReason, changes: standing.changes };
+  if (!standing.hintsTrusted)
+    return { mode: 'ask', reason: `${HINTS_NOT_TRUSTED}, so every call asks first.` };
+  const risks = mcpRisks(subject.annotations);
+  if (risks.length > 0) return { mode: 'ask', reason: `${capitalize(risks.join(' and '))}.` };
+  return {
+    mode: 'always',
+    reason: 'Its server, whose hints you trust, says it only reads and stays on this computer.',
+  };
 }
 
 /**
@@ -89,10 +132,7 @@ export function defaultNeed(subject: ApprovalSubject, args: unknown): ApprovalNe
       };
     return { mode: 'always', reason: 'A GET or HEAD request only reads.' };
   }
-  if (subject.annotations || subject.name.startsWith(MCP_PREFIX)) {
-    const risks = mcpRisks(subject.annotations);
-    if (risks.length > 0) return { mode: 'ask', reason: `${capitalize(risks.join(' and '))}.` };
-  }
+  if (isMcp(subject)) return mcpDefaultNeed(subject);
   return { mode: 'always', reason: 'The built-in rule does not ask for this tool.' };
 }
 
@@ -108,26 +148,101 @@ export function settingFor(
   return org ? { mode: org, from: 'org' } : undefined;
 }
 
-/** What one call needs: the settings first (agent, then org), else the built-in rule. */
+const MODE_WORDS: Record<ApprovalMode, string> = {
+  never: 'never allowed',
+  ask: 'ask me first',
+  always: 'always allowed',
+};
+
+/**
+ * What one call needs: the settings first (agent, then org), else the built-in rule. For an MCP tool
+ * the person's own choice comes first, and the org's approvals.json may only make it ask or forbid
+ * it: what a folder says cannot let a server's tool run without asking (docs/ARCHITECTURE.md, “Approvals”).
+ */
 export function approvalNeed(
   subject: ApprovalSubject,
   args: unknown,
   settings: ApprovalSettings,
   agent: string,
 ): ApprovalNeed & { fromSetting: boolean } {
+  if (isMcp(subject)) return mcpNeed(subject, settings, agent);
   const set = settingFor(settings, agent, subject.name);
   if (!set) return { ...defaultNeed(subject, args), fromSetting: false };
   const where =
     set.from === 'agent'
       ? `for ${agent} in the approval settings`
       : 'for every agent in the approval settings';
-  const reason =
-    set.mode === 'never'
-      ? `${subject.name} is set to "never allowed" ${where}.`
-      : set.mode === 'ask'
-        ? `${subject.name} is set to "ask me first" ${where}.`
-        : `${subject.name} is set to "always allowed" ${where}.`;
-  return { mode: set.mode, reason, fromSetting: true };
+  return {
+    mode: set.mode,
+    reason: `${subject.name} is set to "${MODE_WORDS[set.mode]}" ${where}.`,
+    fromSetting: true,
+  };
+}
+
+function mcpNeed(
+  subject: ApprovalSubject,
+  settings: ApprovalSettings,
+  agent: string,
+): ApprovalNeed & { fromSetting: boolean } {
+  const standing = subject.mcpStanding ?? UNKNOWN_STANDING;
+  const own = Object.hasOwn(standing.modes, agent) ? standing.modes[agent] : undefined;
+  if (own)
+    return {
+      mode: own,
+      reason: `You set ${subject.name} to "${MODE_WORDS[own]}" for ${agent}.`,
+      fromSetting: true,
+    };
+  const changes = standing.changes.length > 0 ? { changes: standing.changes } : {};
+  const set = settingFor(settings, agent, subject.name);
+  if (set && set.mode !== 'always') {
+    const where = set.from === 'agent' ? `for ${agent}` : 'for every agent';
+    return {
+      mode: set.mode,
+      reason: `${subject.name} is set to "${MODE_WORDS[set.mode]}" ${where} in the org's approval settings.`,
+      ...changes,
+      fromSetting: true,
+    };
+  }
+  const need = mcpDefaultNeed(subject);
+  const overruled =
+    set && need.mode === 'ask'
+      ? ` The org's approval settings say it may always run, but only you can let a tool of an MCP server run without asking.`
+      : '';
+  return { ...need, reason: `${need.reason}${overruled}`, fromSetting: false };
+}
+
+/** One tool's setting for one agent as the Tool Store shows it: what applies, where it comes from, the built-in rule. */
+export interface ApprovalSettingOf {
+  mode: ApprovalMode;
+  from: 'agent' | 'org' | 'default';
+  rule: DefaultRule;
+  changes: string[];
+}
+
+/**
+ * What applies to the tool for the agent, by the same order as approvalNeed: for an MCP tool the
+ * person's own choice, then what the org's settings forbid or make ask, then the built-in rule.
+ */
+export function approvalSettingOf(
+  subject: ApprovalSubject,
+  settings: ApprovalSettings,
+  agent: string,
+): ApprovalSettingOf {
+  const rule = defaultRule(subject);
+  if (!isMcp(subject)) {
+    const set = settingFor(settings, agent, subject.name);
+    return { mode: set?.mode ?? rule.mode, from: set?.from ?? 'default', rule, changes: [] };
+  }
+  const standing = subject.mcpStanding ?? UNKNOWN_STANDING;
+  const own = Object.hasOwn(standing.modes, agent) ? standing.modes[agent] : undefined;
+  const set = settingFor(settings, agent, subject.name);
+  const from = own ? 'agent' : set && set.mode !== 'always' ? 'org' : 'default';
+  return {
+    mode: own ?? (from === 'org' && set ? set.mode : rule.mode),
+    from,
+    rule,
+    changes: standing.changes,
+  };
 }
 
 /** Why a write asks when the default rule applies: it leads outside the agent's workspace. Null: it does not ask. */

@@ -48,6 +48,7 @@ export function judgeTools(input: PolicyInput): ToolAvailability[] {
       ...(entry.readiness.ready && entry.readiness.plainNote ? { plainNote: entry.readiness.plainNote } : {}),
       ...(entry.spec.annotations ? { annotations: entry.spec.annotations } : {}),
       ...(entry.spec.endsIn ? { endsIn: entry.spec.endsIn } : {}),
+      ...(entry.spec.mcpTool ? { mcpTool: entry.spec.mcpTool } : {}),
     };
   });
 }

@@ -1,5 +1,5 @@
 import type { ToolKind } from '../api/agent-schemas';
-import type { ApprovalTarget, ToolAnnotations } from '../api/tool-schemas';
+import type { ApprovalTarget, McpToolOrigin, ToolAnnotations } from '../api/tool-schemas';
 import type { ToolDefinition } from '../models/types';
 import type { OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
@@ -46,5 +46,7 @@ export interface ToolSpec {
   annotations?: ToolAnnotations;
   /** For a composed tool: the built-in call it ends in, which the approval rule judges in its place. */
   endsIn?: ApprovalTarget;
+  /** For an MCP tool: its server's identity and the tool as listed, which the person's approval choices are kept for. */
+  mcpTool?: McpToolOrigin;
   run(args: unknown, context: ToolContext): Promise<ToolResult>;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Result } from '../api/result';
+import { McpServerRecord } from '../api/approval-schemas';
 import { OrgGrants, ReachItem, type OrgReach } from '../api/trust-schemas';
 import { writeFileAtomic } from '../files/atomic-write';
 import { runSerially } from '../files/serial-by-key';
@@ -16,6 +17,12 @@ export type TrustedReach = z.infer<typeof TrustedReach>;
 const OrgRecord = z.object({
   trusted: TrustedReach.nullable(),
   grants: OrgGrants,
+  /**
+   * The org's MCP servers as the person knows them, by server identity: whether they trust each one's
+   * hints, each tool as first seen, and their approval choices (docs/ARCHITECTURE.md, “Approvals”).
+   * Absent in files written before it existed.
+   */
+  mcp: z.record(z.string(), McpServerRecord).default({}),
 });
 export type OrgRecord = z.infer<typeof OrgRecord>;
 
@@ -26,7 +33,7 @@ const TrustFile = z.object({
 });
 type TrustFile = z.infer<typeof TrustFile>;
 
-const EMPTY_RECORD: OrgRecord = { trusted: null, grants: { secrets: [], environment: [] } };
+const EMPTY_RECORD: OrgRecord = { trusted: null, grants: { secrets: [], environment: [] }, mcp: {} };
 
 /**
  * The person's trust decisions and grants, kept outside every org (the app's user data, the CLI's
@@ -61,6 +68,7 @@ export class TrustStore {
     now: Date = new Date(),
   ): Promise<Result<OrgRecord, string>> {
     return this.change(orgRealPath, (record) => ({
+      ...record,
       trusted: { fingerprint, items: reach.items, at: now.toISOString() },
       grants: {
         secrets: union(record.grants.secrets, grants.secrets ?? []),
@@ -91,14 +99,43 @@ export class TrustStore {
     }));
   }
 
+  /** The person's record of one MCP server of the org, by the server's identity; undefined when none. */
+  mcpServer(orgRealPath: string, identity: string): McpServerRecord | undefined {
+    const servers = this.record(orgRealPath).mcp;
+    return Object.hasOwn(servers, identity) ? servers[identity] : undefined;
+  }
+
+  /** Changes the person's record of one MCP server of the org; nothing is written when nothing changes. */
+  changeMcpServer(
+    orgRealPath: string,
+    identity: string,
+    edit: (server: McpServerRecord | undefined) => McpServerRecord,
+  ): Promise<Result<OrgRecord, string>> {
+    return this.change(
+      orgRealPath,
+      (record) => ({
+        ...record,
+        mcp: {
+          ...record.mcp,
+          [identity]: edit(Object.hasOwn(record.mcp, identity) ? record.mcp[identity] : undefined),
+        },
+      }),
+      { unlessSame: true },
+    );
+  }
+
   private change(
     orgRealPath: string,
     edit: (record: OrgRecord) => OrgRecord,
+    { unlessSame = false } = {},
   ): Promise<Result<OrgRecord, string>> {
     return runSerially(this.file, async () => {
       const read = this.read();
       if (!read.ok) return read;
-      const record = edit(read.value.orgs[orgRealPath] ?? EMPTY_RECORD);
+      const before = read.value.orgs[orgRealPath] ?? EMPTY_RECORD;
+      const record = edit(before);
+      // A server listing the same tools again changes nothing: the file is not rewritten for it.
+      if (unlessSame && JSON.stringify(record) === JSON.stringify(before)) return { ok: true, value: record };
       const next: TrustFile = { ...read.value, orgs: { ...read.value.orgs, [orgRealPath]: record } };
       await writeFileAtomic(this.file, `${JSON.stringify(next, null, 2)}\n`);
       return { ok: true, value: record };

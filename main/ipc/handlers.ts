@@ -11,7 +11,12 @@ import {
   setApprovalTimeout,
 } from '../../engine/app/approvals';
 import { testConnection } from '../../engine/app/connection-test';
-import { importMcpServers, listConnectors, setConnectorConfig } from '../../engine/app/connectors';
+import {
+  importMcpServers,
+  listConnectors,
+  setConnectorConfig,
+  trustMcpHints,
+} from '../../engine/app/connectors';
 import { removeRestApi, saveRestApi } from '../../engine/app/rest-apis';
 import { creditBalances, creditHistory } from '../../engine/app/credits';
 import { prepareDemoOrg } from '../../engine/app/demo-org';
@@ -148,6 +153,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'connectors.saveRestApi': (input) => inOrg((session) => saveRestApi(session, input)),
     'connectors.removeRestApi': (input) => inOrg((session) => removeRestApi(session, input)),
     'connectors.importMcp': (input) => inOrg((session) => importMcpServers(session, input)),
+    'connectors.trustMcpHints': (input) => inOrg((session) => trustMcpHints(session, input)),
 
     'trust.state': () => inOrg((session) => trustState(session)),
     'trust.accept': (input) => inOrg((session) => acceptTrust(session, input)),

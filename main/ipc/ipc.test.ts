@@ -110,6 +110,12 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   ],
   'connectors.removeRestApi': [{}, { name: '' }, { name: 'x', evil: 1 }],
   'connectors.importMcp': [{}, { from: 'windsurf' }, { from: '/etc/passwd' }, { from: 'claude', file: 'x' }],
+  'connectors.trustMcpHints': [
+    {},
+    { server: 'files', trusted: true },
+    { server: 'files', identity: 'stdio ["x"]', trusted: 'yes' },
+    { server: 'files', identity: 'stdio ["x"]', trusted: true, evil: 1 },
+  ],
   'trust.state': [{ org: '/tmp' }],
   'trust.accept': [
     {},
@@ -359,6 +365,14 @@ describe('dispatch', () => {
       removedId: valueOf<{ removedId: string }>(removed.response).removedId,
     });
     expect(restored).toMatchObject({ ok: true, value: { name: 'editor', valid: true } });
+    // The demo org has no MCP server: trusting one's hints says so.
+    expect(
+      await harness.dispatch('connectors.trustMcpHints', {
+        server: 'files',
+        identity: 'stdio ["x"]',
+        trusted: true,
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'not_found' } });
     // Nothing is waiting for approval here: an answer says so in words.
     expect(await harness.dispatch('approvals.answer', { id: 'gone', answer: 'deny' })).toMatchObject({
       ok: false,

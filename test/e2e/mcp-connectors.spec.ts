@@ -26,7 +26,11 @@ test('the Tool Store shows MCP servers as cards: running with their tools, or fa
   await expect(running).toContainText('with your rights');
   const tools = running.getByRole('list', { name: 'Tools of everything' });
   await expect(tools).toContainText('Echoes back the input string');
-  await expect(tools).toContainText('only reads');
+  await expect(tools).toContainText('says it only reads');
+  // What it says counts only if the person says so: off until they do.
+  await expect(
+    running.getByRole('switch', { name: "Trust this server's hints about which tools only read" }),
+  ).not.toBeChecked();
   await tools.getByText('Advanced: name and input').first().click();
   await expect(tools).toContainText('mcp__everything__echo');
 

@@ -1,6 +1,6 @@
 import { formatProblem } from '../../api/problem';
 import type { Connector, McpServerView } from '../../api/tool-schemas';
-import { importMcpServers, listConnectors } from '../../app/connectors';
+import { importMcpServers, listConnectors, trustMcpHints } from '../../app/connectors';
 import { removeRestApi, saveRestApi } from '../../app/rest-apis';
 import { orgSkills, type AgentSkills } from '../../app/skills';
 import { RestApiInput } from '../../api/tool-schemas';
@@ -66,6 +66,9 @@ function describeMcpServer(server: McpServerView): string[] {
     `      status: ${server.status}${server.error ? ` — ${server.error}` : ''}`,
     `      ${server.transport === 'stdio' ? 'runs' : 'reached at'}: ${server.target}`,
     `      rights: ${server.rights}`,
+    server.hintsTrusted
+      ? `      hints: trusted (its tools that say they only read and stay on this computer run without asking; --distrust-hints ${server.server} to stop)`
+      : `      hints: not trusted (every call of its tools asks first; --trust-hints ${server.server} to trust what it says)`,
   ];
   for (const tool of server.tools) {
     const hints = Object.entries(tool.annotations)
@@ -73,6 +76,7 @@ function describeMcpServer(server: McpServerView): string[] {
       .map(([key]) => key.replace(/Hint$/, ''));
     lines.push(
       `      tool ${tool.grantName}${hints.length > 0 ? ` [${hints.join(', ')}]` : ''}: ${tool.description.split('\n')[0] ?? ''}`,
+      ...tool.changes.map((change) => `        changed: ${change}`),
     );
   }
   for (const happening of server.happenings.slice(-5))
@@ -107,10 +111,34 @@ export const connectorsCommand: CommandCode = {
     methods: { type: 'string' },
     description: { type: 'string' },
     'remove-rest-api': { type: 'string' },
+    'trust-hints': { type: 'string' },
+    'distrust-hints': { type: 'string' },
     ...secretsFileOption,
   },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
+    const hints =
+      typeof values['trust-hints'] === 'string'
+        ? { server: values['trust-hints'], trusted: true }
+        : typeof values['distrust-hints'] === 'string'
+          ? { server: values['distrust-hints'], trusted: false }
+          : null;
+    if (hints) {
+      // A command line says what the person wants now: the server as its entry is at this moment.
+      const card = await withOrgContext(org, io, values, async (context) => {
+        const { connectors } = await answerOf(listConnectors(context));
+        const identity = connectors.find((connector) => connector.id === `mcp:${hints.server}`)?.mcp
+          ?.identity;
+        if (!identity) throw new CliFailure(`There is no MCP server "${hints.server}" in ${org}.`);
+        return answerOf(trustMcpHints(context, { ...hints, identity }));
+      });
+      if (values.json) printJson(io, card);
+      else
+        io.stdout.write(
+          `${hints.trusted ? 'Trusted' : 'No longer trusting'} what ${hints.server} says about its tools.\n${describeConnector(card)}\n`,
+        );
+      return EXIT_OK;
+    }
     if (typeof values['remove-rest-api'] === 'string') {
       const name = values['remove-rest-api'];
       await withOrgContext(org, io, values, (context) => answerOf(removeRestApi(context, { name })));

@@ -1,13 +1,18 @@
 import { createHash } from 'node:crypto';
+import type { McpServerRecord } from '../../api/approval-schemas';
 import type { McpServerView } from '../../api/tool-schemas';
 import type { FileProblem } from '../../files/json-problems';
 import type { OrgPolicy } from '../../org/policy-file';
 import type { CatalogEntry } from '../tool-catalog';
 import { isStdioServer, readMcpConfig, serverSecretNames, type McpServerConfig } from './mcp-config';
 import { McpServer, type McpServerDeps } from './mcp-server';
-import { annotationsOf, mcpCatalogEntries, mcpToolName } from './mcp-tools';
+import { annotationsOf, mcpCatalogEntries, mcpToolName, mcpToolOrigin } from './mcp-tools';
+import { mcpStanding } from './mcp-tool-record';
 
-export type McpHubDeps = Omit<McpServerDeps, 'privateHosts'>;
+export type McpHubDeps = Omit<McpServerDeps, 'privateHosts'> & {
+  /** The person's record of a server of this org, by its identity (kept outside the org); undefined when none. */
+  serverRecord?: (identity: string) => McpServerRecord | undefined;
+};
 
 interface Held {
   server: McpServer;
@@ -97,8 +102,15 @@ export class McpHub {
   }
 
   views(): McpServerView[] {
-    return [...this.held.values()].map(({ server, disabled }) => ({
+    return [...this.held.values()].map(({ server, disabled }) => this.viewOf(server, disabled));
+  }
+
+  private viewOf(server: McpServer, disabled: boolean): McpServerView {
+    const record = this.deps.serverRecord?.(server.identity);
+    return {
       server: server.name,
+      identity: server.identity,
+      hintsTrusted: record?.hintsTrusted ?? false,
       transport: isStdioServer(server.config) ? 'stdio' : 'http',
       target: isStdioServer(server.config)
         ? [server.config.command, ...server.config.args].join(' ')
@@ -111,10 +123,11 @@ export class McpHub {
         description: tool.description ?? '',
         inputSchema: tool.inputSchema as Record<string, unknown>,
         annotations: annotationsOf(tool),
+        changes: mcpStanding(record, mcpToolOrigin(server.identity, tool)).changes,
       })),
       happenings: [...server.happenings],
       rights: isStdioServer(server.config) ? STDIO_RIGHTS : HTTP_RIGHTS,
-    }));
+    };
   }
 
   /** Secrets each server names, for the card (presence only). */

@@ -228,7 +228,10 @@ describe('MCP server lifecycle', () => {
         const set = await lemming(['secret', 'set', 'SERVICE_TOKEN', '--value', secretValue], secretEnv);
         expect(set.code, set.stderr).toBe(0);
 
-        const run = await lemming(['run', org, '--ticks', '1'], secretEnv);
+        const run = await lemming(
+          ['run', org, '--ticks', '1', '--approve', 'mcp__everything__get-env'],
+          secretEnv,
+        );
         expect(run.code, run.stderr).toBe(0);
         const timeline = await lemming(['timeline', org, '--kind', 'tool_result', '--json']);
         const output = (

@@ -9,6 +9,7 @@ import type { AddressClassifier } from '../../net/address-policy';
 import type { HostLookup } from '../../net/host-lookup';
 import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/grant-refusal';
 import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } from './mcp-config';
+import { mcpServerIdentity } from './mcp-tool-record';
 
 /** What one server is doing now, as its card shows it. */
 export type McpServerStatus = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed';
@@ -33,6 +34,11 @@ export interface McpServerDeps {
   classifyAddress?: AddressClassifier;
   /** Called when status, tools or happenings change (a card to redraw). */
   onChange?: () => void;
+  /**
+   * Told each list of tools the server gives (at start and on tools/list_changed) before any of them
+   * can be called, so the person's record knows every tool as first seen. Must not throw.
+   */
+  toolsListed?: (server: McpServer, tools: readonly Tool[]) => Promise<void>;
   clock?: () => Date;
   /** Restarts after a crash, with the delay doubling from `restartDelayMs`; then the server is failed. */
   maxRestarts?: number;
@@ -60,12 +66,18 @@ export class McpServer {
   private restarts = 0;
   private restartTimer: NodeJS.Timeout | null = null;
   private stderrTail = '';
+  /** Lists from tools/list_changed, taken one after another in the order they came. */
+  private listing: Promise<void> = Promise.resolve();
+  /** What the server is, for the person's choices about it (its command line, or its URL). */
+  readonly identity: string;
 
   constructor(
     readonly name: string,
     readonly config: McpServerConfig,
     private readonly deps: McpServerDeps,
-  ) {}
+  ) {
+    this.identity = mcpServerIdentity(config);
+  }
 
   /** Starts the server unless it runs or is starting; resolves when it runs or has failed. */
   start(): Promise<void> {
@@ -131,11 +143,8 @@ export class McpServer {
           tools: {
             onChanged: (error, tools) => {
               if (error || !tools) return;
-              const before = this.tools.map((tool) => tool.name).join('\n');
-              this.tools = tools;
-              if (tools.map((tool) => tool.name).join('\n') !== before)
-                this.note(`its tools changed (${tools.length} now)`);
-              else this.deps.onChange?.();
+              // A list that could not be taken must not stop the ones after it.
+              this.listing = this.listing.then(() => this.takeChangedList(tools)).catch(() => undefined);
             },
           },
         },
@@ -148,7 +157,9 @@ export class McpServer {
       await Promise.race([
         (async () => {
           await client.connect(transport);
-          this.tools = (await client.listTools()).tools;
+          const { tools } = await client.listTools();
+          await this.deps.toolsListed?.(this, tools);
+          this.tools = tools;
         })(),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
@@ -175,6 +186,16 @@ export class McpServer {
     this.restarts = this.status === 'restarting' ? this.restarts : 0;
     this.setStatus('running');
     this.note(`started with ${this.tools.length} tool${this.tools.length === 1 ? '' : 's'}`);
+  }
+
+  /** A list from tools/list_changed: the person's record hears of it first, then agents may call its tools. */
+  private async takeChangedList(tools: Tool[]): Promise<void> {
+    await this.deps.toolsListed?.(this, tools);
+    const before = this.tools.map((tool) => tool.name).join('\n');
+    this.tools = tools;
+    if (tools.map((tool) => tool.name).join('\n') !== before)
+      this.note(`its tools changed (${tools.length} now)`);
+    else this.deps.onChange?.();
   }
 
   private createTransport(): Transport {

@@ -90,7 +90,8 @@ describe('MCP servers over stdio (the reference servers)', () => {
         },
         ['mcp__everything__echo'],
       );
-      const run = await lemming(['run', org, '--ticks', '1']);
+      // Its server's hints are not trusted here, so the call asks first: the person approves it on the command line.
+      const run = await lemming(['run', org, '--ticks', '1', '--approve', 'mcp__everything__echo']);
       expect(run.code, run.stderr + run.stdout).toBe(0);
       const results = await toolResults(org);
       const ada = results.find((event) => event.agent === 'ada');

@@ -1,11 +1,12 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import Ajv, { type ValidateFunction } from 'ajv';
-import type { ToolAnnotations } from '../../api/tool-schemas';
+import type { McpToolOrigin, ToolAnnotations } from '../../api/tool-schemas';
 import { TOOL_GROUPS, type CatalogEntry, type Readiness } from '../tool-catalog';
 import { toolFailure } from '../tool-result';
 import type { ToolSpec } from '../tool-spec';
 import { mcpToolResult } from './mcp-result';
 import type { McpServer } from './mcp-server';
+import { mcpToolVersion } from './mcp-tool-record';
 
 /** Model APIs take tool names of at most 64 characters of [A-Za-z0-9_-]. */
 const TOOL_NAME_MAX = 64;
@@ -70,6 +71,19 @@ export function annotationsOf(tool: Tool): ToolAnnotations {
   return picked;
 }
 
+/** The tool as the person's record keeps it, under its server's identity. */
+export function mcpToolOrigin(server: string, tool: Tool): McpToolOrigin {
+  return {
+    server,
+    name: tool.name,
+    version: mcpToolVersion({
+      annotations: annotationsOf(tool),
+      description: tool.description ?? '',
+      inputSchema: tool.inputSchema,
+    }),
+  };
+}
+
 /** One server tool as a tool the policy resolver judges and the toolbox runs. */
 export function mcpToolSpec(server: McpServer, tool: Tool): ToolSpec | null {
   const name = mcpToolName(server.name, tool.name);
@@ -85,6 +99,7 @@ export function mcpToolSpec(server: McpServer, tool: Tool): ToolSpec | null {
       parameters: { type: 'object', ...(tool.inputSchema as Record<string, unknown>) },
     },
     annotations,
+    mcpTool: mcpToolOrigin(server.identity, tool),
     async run(args, context) {
       const problem = argumentProblem(tool, args);
       if (problem) return toolFailure(`The arguments do not fit ${name}'s input schema: ${problem}`);

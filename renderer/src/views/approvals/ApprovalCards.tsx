@@ -65,6 +65,16 @@ function ApprovalCard({
         {request.agent} wants to use {request.tool}
       </h2>
       <p className="approval-why">{request.reason}</p>
+      {request.changes && request.changes.length > 0 && (
+        <div className="approval-changes" role="group" aria-label="What changed">
+          <p>What changed:</p>
+          <ul>
+            {request.changes.map((change) => (
+              <li key={change}>{change}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <p className="approval-args-label">Exactly what it will do:</p>
       <pre className="approval-args">{JSON.stringify(request.args, null, 2)}</pre>
       <p className="muted">

@@ -10,8 +10,18 @@ const MODE_WORDS: Record<ApprovalMode, string> = {
   never: 'Never allowed',
 };
 
+/** The select's value for a tool that changed since the person chose: no choice is shown as made. */
+const CHANGED = 'changed';
+
 /** "Ask me first" in the Tool Store: for each agent and each tool it has, when a call needs your approval. */
-export function ApprovalSettingsSection() {
+export function ApprovalSettingsSection({
+  shownWith,
+  onSaved,
+}: {
+  /** What the page around it shows (its connectors): pulled again when that changes, e.g. a server's hints trusted. */
+  shownWith: unknown;
+  onSaved(): void;
+}) {
   const [view, setView] = useState<ApprovalSettingsView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [agent, setAgent] = useState('');
@@ -35,7 +45,7 @@ export function ApprovalSettingsSection() {
       live = false;
       offAgents();
     };
-  }, []);
+  }, [shownWith]);
 
   const setMode = async (agentName: string, tool: string, mode: ApprovalMode | null) => {
     const next = await attempt(
@@ -43,7 +53,10 @@ export function ApprovalSettingsSection() {
       'The approval setting could not be saved',
       () => lemming().approvals.setMode({ agent: agentName, tool, mode }),
     );
-    if (next) setView(next);
+    if (!next) return;
+    setView(next);
+    // A choice about a changed MCP tool accepts the change, which its server's card shows.
+    onSaved();
   };
 
   if (problem)
@@ -129,7 +142,8 @@ export function ApprovalSettingsSection() {
                 <td>
                   <select
                     aria-label={`When ${tool.tool} runs for ${shown.agent}`}
-                    value={tool.from === 'agent' ? tool.mode : 'default'}
+                    // A changed tool shows no choice: picking any one, even the one it had, accepts the change.
+                    value={tool.changes.length > 0 ? CHANGED : tool.from === 'agent' ? tool.mode : 'default'}
                     onChange={(event) =>
                       void setMode(
                         shown.agent,
@@ -138,8 +152,13 @@ export function ApprovalSettingsSection() {
                       )
                     }
                   >
+                    {tool.changes.length > 0 && (
+                      <option value={CHANGED} disabled>
+                        Changed: asks until you choose again
+                      </option>
+                    )}
                     <option value="default">
-                      {tool.from === 'org' ? 'As set for all agents' : 'Built-in rule'} (
+                      {tool.from === 'org' ? "As the org's settings say" : 'Built-in rule'} (
                       {MODE_WORDS[tool.mode]})
                     </option>
                     <option value="always">{MODE_WORDS.always}</option>
@@ -147,7 +166,16 @@ export function ApprovalSettingsSection() {
                     <option value="never">{MODE_WORDS.never}</option>
                   </select>
                 </td>
-                <td className="muted">{tool.defaultRule}</td>
+                <td className="muted">
+                  {tool.defaultRule}
+                  {tool.changes.length > 0 && (
+                    <ul className="approval-row-changes" aria-label={`What changed in ${tool.title}`}>
+                      {tool.changes.map((change) => (
+                        <li key={change}>{change}</li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

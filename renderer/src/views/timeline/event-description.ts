@@ -103,6 +103,7 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
         { label: 'Tool', value: event.tool },
         { label: 'Arguments', value: compact(event.args) },
         { label: 'Why it asks', value: event.reason },
+        ...(event.changes?.length ? [{ label: 'What changed', value: event.changes.join(' ') }] : []),
         { label: 'Denied if unanswered by', value: event.expires_at },
       ];
     case 'approval_answered':

@@ -1,5 +1,7 @@
+import { useId } from 'react';
 import type { McpServerView } from '../../../../engine/api';
 import { Badge, type BadgeTone } from '../../components/Badge';
+import { useToolStore } from './tool-store-store';
 
 const STATUS: Record<McpServerView['status'], { words: string; tone: BadgeTone }> = {
   running: { words: 'Running', tone: 'ok' },
@@ -15,10 +17,10 @@ const HINTS: {
   key: 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint';
   words: string;
 }[] = [
-  { key: 'readOnlyHint', words: 'only reads' },
-  { key: 'destructiveHint', words: 'may delete or overwrite' },
-  { key: 'idempotentHint', words: 'safe to repeat' },
-  { key: 'openWorldHint', words: 'reaches outside this computer' },
+  { key: 'readOnlyHint', words: 'says it only reads' },
+  { key: 'destructiveHint', words: 'says it may delete or overwrite' },
+  { key: 'idempotentHint', words: 'says it is safe to repeat' },
+  { key: 'openWorldHint', words: 'says it reaches outside this computer' },
 ];
 
 /** An MCP server's card body: its state, what it may do on this computer, its tools and what happened to it. */
@@ -36,6 +38,7 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
         </p>
       )}
       <p className="mcp-rights">{server.rights}</p>
+      <HintsSwitch server={server} />
       {server.tools.length > 0 && (
         <ul className="mcp-tools" aria-label={`Tools of ${server.server}`}>
           {server.tools.map((tool) => {
@@ -52,6 +55,17 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
                   </Badge>
                 ))}
                 <p>{tool.description}</p>
+                {tool.changes.length > 0 && (
+                  <div className="mcp-tool-changed" role="note" aria-label={`${tool.name} changed`}>
+                    <strong>This tool changed.</strong> It asks you before every call until you choose again
+                    how it runs, under “Ask me first” below.
+                    <ul>
+                      {tool.changes.map((change) => (
+                        <li key={change}>{change}</li>
+                      ))}
+                    </ul>
+                  </div>
+                )}
                 <details>
                   <summary>Advanced: name and input</summary>
                   <p>
@@ -81,6 +95,34 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
         <summary>Advanced: how it is started</summary>
         <code>{server.target}</code>
       </details>
+    </div>
+  );
+}
+
+/**
+ * The person's choice to believe what the server says about its tools. Off, every call asks first,
+ * whatever the server claims (the MCP specification calls such claims untrusted).
+ */
+function HintsSwitch({ server }: { server: McpServerView }) {
+  const explanationId = useId();
+  const trustMcpHints = useToolStore((store) => store.trustMcpHints);
+  return (
+    <div className="mcp-hints">
+      <label>
+        <input
+          type="checkbox"
+          role="switch"
+          checked={server.hintsTrusted}
+          aria-describedby={explanationId}
+          onChange={(event) => void trustMcpHints(server, event.target.checked)}
+        />
+        Trust this server&apos;s hints about which tools only read
+      </label>
+      <p className="muted" id={explanationId}>
+        {server.hintsTrusted
+          ? 'On: its tools that say they only read and stay on this computer run without asking. The server says this itself, so turn it off unless you trust this program. A tool that changes asks again.'
+          : 'Off: every call of its tools asks you first, whatever the server says about them. Turn it on only if you trust this program to tell the truth about which tools only read.'}
+      </p>
     </div>
   );
 }

@@ -104,7 +104,7 @@ export function ToolStoreView() {
       )}
       <McpImport onImported={() => void load()} />
       <ToolGrants tools={catalog.tools} grants={catalog.grants} />
-      <ApprovalSettingsSection />
+      <ApprovalSettingsSection shownWith={connectors} onSaved={() => void load()} />
       {drawer === NEW_REST_API && <RestApiDrawer api={null} onClose={() => setDrawer(null)} />}
       {open?.restApi && <RestApiDrawer key={open.id} api={open.restApi} onClose={() => setDrawer(null)} />}
       {open && !open.restApi && (

@@ -4,6 +4,7 @@ import type {
   Connector,
   ConnectorList,
   IpcError,
+  McpServerView,
   RestApiInput as RestApiInputSchema,
   SecretListItem,
   ToolsCatalog,
@@ -31,6 +32,8 @@ interface ToolStoreStore {
   /** Adds or changes a REST API connector; null when saved, else why not (its issues name the fields). */
   saveRestApi(input: RestApiInput): Promise<IpcError | null>;
   removeRestApi(name: string): Promise<boolean>;
+  /** Trusts (or stops trusting) what an MCP server says about which of its tools only read. */
+  trustMcpHints(server: McpServerView, trusted: boolean): Promise<void>;
   setSecret(name: string, value: string): Promise<boolean>;
   deleteSecret(name: string): Promise<boolean>;
 }
@@ -107,6 +110,25 @@ export const useToolStore = create<ToolStoreStore>((set, get) => ({
     toast.success(`Removed ${name}`);
     await get().load();
     return true;
+  },
+
+  async trustMcpHints(server, trusted) {
+    const result = await lemming().connectors.trustMcpHints({
+      server: server.server,
+      identity: server.identity,
+      trusted,
+    });
+    if (!result.ok) {
+      toast.error(`Could not change what you trust about ${server.server}`, result.error);
+      await get().load();
+      return;
+    }
+    toast.success(
+      trusted
+        ? `Trusting what ${server.server} says about its tools`
+        : `Every call of ${server.server}'s tools asks you first`,
+    );
+    await get().load();
   },
 
   async setSecret(name, value) {
