@@ -1,5 +1,7 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Result } from '../api/result';
 import type { OrgReach, ReachItem } from '../api/trust-schemas';
 import type { FileProblem } from '../files/json-problems';
 import { folderSignature, pathSignature, SignatureCache } from '../files/folder-signature';
@@ -66,6 +68,8 @@ export async function readOrgReach(orgPath: string): Promise<OrgReach> {
 }
 
 const reachCache = new SignatureCache<OrgReach>(100);
+/** The org's own files that its programs run, as last read: editing one asks again (its contents are in the reach). */
+const programFilesOf = new Map<string, readonly string[]>();
 
 /** The stats of every file and folder `readReach` reads: any edit, rename or link changes it. */
 function reachSignature(orgPath: string): string {
@@ -73,6 +77,7 @@ function reachSignature(orgPath: string): string {
     pathSignature(inOrg(orgPath, file), true),
   );
   parts.push(folderSignature(join(orgPath, 'tools'), (name) => [{ path: name, follow: true }]));
+  for (const file of programFilesOf.get(orgPath) ?? []) parts.push(pathSignature(file, true));
   const agentsDir = join(orgPath, AGENTS_FOLDER);
   parts.push(pathSignature(agentsDir, false));
   for (const folder of (whenExists(() => readdirSync(agentsDir)) ?? []).sort()) {
@@ -97,9 +102,10 @@ async function readReach(orgPath: string): Promise<OrgReach> {
   );
   const policy = await readPolicy(orgPath);
   if (!policy.ok) unreadable(reach, POLICY_FILE, policy.error);
+  const launches: Launch[] = [];
   await Promise.all([
-    mcpReach(orgPath, reach),
-    modelReach(orgPath, reach),
+    mcpReach(orgPath, reach, launches),
+    modelReach(orgPath, reach, launches),
     restApiReach(orgPath, reach),
     composedReach(orgPath, agents, reach),
   ]);
@@ -107,6 +113,7 @@ async function readReach(orgPath: string): Promise<OrgReach> {
     policyReach(policy.value, reach);
     agentPowers(agents, policy.value, reach);
   }
+  programFilesOf.set(orgPath, programFiles(orgPath, launches, reach));
   reach.items.sort(compareItems);
   reach.unreadable.sort((a, b) => compareText(a.file, b.file));
   return reach;
@@ -128,7 +135,7 @@ function unreadable(reach: OrgReach, file: string, problems: readonly Pick<FileP
   reach.unreadable.push({ file, message: problems.map((problem) => problem.message).join('; ') });
 }
 
-async function mcpReach(orgPath: string, reach: OrgReach): Promise<void> {
+async function mcpReach(orgPath: string, reach: OrgReach, launches: Launch[]): Promise<void> {
   const read = await readMcpConfig(orgPath);
   if (!read.ok) return unreadable(reach, MCP_CONFIG_FILE, read.error);
   for (const [name, server] of Object.entries(read.value.mcpServers)) {
@@ -143,6 +150,7 @@ async function mcpReach(orgPath: string, reach: OrgReach): Promise<void> {
         because,
         ...at('command'),
       });
+      launches.push({ words: [server.command, ...server.args], cwd: '.', because, ...at('command') });
       for (const [variable, value] of Object.entries(server.env))
         for (const secret of secretReferences(value))
           reach.items.push({ kind: 'secret', subject: secret, because, ...at(`env.${variable}`) });
@@ -155,7 +163,7 @@ async function mcpReach(orgPath: string, reach: OrgReach): Promise<void> {
   }
 }
 
-async function modelReach(orgPath: string, reach: OrgReach): Promise<void> {
+async function modelReach(orgPath: string, reach: OrgReach, launches: Launch[]): Promise<void> {
   const read = await readTextFile(join(orgPath, MODELS_FILE));
   if (!read.found) {
     if (!read.missing) reach.unreadable.push({ file: MODELS_FILE, message: read.message });
@@ -165,7 +173,18 @@ async function modelReach(orgPath: string, reach: OrgReach): Promise<void> {
   // An entry with a problem is never called; a file that is not a models object at all is unreadable.
   const broken = models.problems.filter((problem) => problem.field === '');
   if (broken.length > 0) unreadable(reach, MODELS_FILE, broken);
-  for (const entry of models.entries) reach.items.push(...modelItems(entry));
+  for (const entry of models.entries) {
+    reach.items.push(...modelItems(entry));
+    const command = entry.provider === 'cli' ? entry.provider_config.command : undefined;
+    if (command)
+      launches.push({
+        words: command,
+        cwd: entry.provider_config.cwd ?? '.',
+        because: `the model “${entry.key}”`,
+        file: MODELS_FILE,
+        field: `${entry.key}.provider_config.command`,
+      });
+  }
 }
 
 /**
@@ -431,3 +450,72 @@ function agentPowers(agents: readonly ReachAgent[], policy: OrgPolicy, reach: Or
       });
   }
 }
+
+/** A program the org starts: its words as written and the folder it starts in (relative to the org). */
+interface Launch extends Where {
+  words: readonly string[];
+  cwd: string;
+  because: string;
+}
+
+/** Files larger than this are fingerprinted by their size and change time instead of their bytes. */
+const MAX_HASHED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The org's own files its programs run (`node server.mjs`, `./agent.sh`): a word of a command line that
+ * names a file inside the org. Their contents are part of the reach, so a script changed after the
+ * person trusted the org (a `git pull`, an agent's edit) asks again. Files outside the org (the
+ * person's own programs) are not the org's to change. Returns the files, for the cache's signature.
+ */
+function programFiles(orgPath: string, launches: readonly Launch[], reach: OrgReach): string[] {
+  const root = realPathOrNull(orgPath);
+  if (root === null) return [];
+  const files = new Set<string>();
+  for (const launch of launches)
+    for (const word of launch.words) {
+      if (word === '' || word.startsWith('-')) continue;
+      const candidate = isAbsolute(word) ? word : resolve(orgPath, launch.cwd, word);
+      const real = realPathOrNull(candidate);
+      if (real === null || !isInsideFolder(root, real)) continue;
+      const stats = statSync(real, { throwIfNoEntry: false });
+      if (!stats?.isFile()) continue;
+      files.add(candidate);
+      const name = relative(root, real).split(sep).join('/');
+      const digest = fileDigest(real, stats.size, stats.mtimeMs);
+      if (!digest.ok) {
+        reach.unreadable.push({ file: name, message: `cannot be read: ${digest.error}` });
+        continue;
+      }
+      reach.items.push({
+        kind: 'program',
+        subject: `${name} (contents ${digest.value})`,
+        because: `${launch.because}, which runs this file of the org`,
+        file: launch.file,
+        ...(launch.field ? { field: launch.field } : {}),
+      });
+    }
+  return [...files];
+}
+
+function fileDigest(path: string, size: number, mtimeMs: number): Result<string, string> {
+  try {
+    const hash = createHash('sha256');
+    hash.update(size > MAX_HASHED_BYTES ? `${size}:${mtimeMs}` : readFileSync(path));
+    return { ok: true, value: hash.digest('hex').slice(0, 12) };
+  } catch (error) {
+    return { ok: false, error: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+  }
+}
+
+function realPathOrNull(path: string): string | null {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return null;
+  }
+}
+
+const isInsideFolder = (folder: string, path: string): boolean => {
+  const inner = relative(folder, path);
+  return inner !== '' && !inner.startsWith('..') && !isAbsolute(inner);
+};
