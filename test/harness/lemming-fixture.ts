@@ -14,6 +14,8 @@ import { createRelay } from '../../main/ipc/dispatch';
 import { updateHandlers } from '../../main/updates/update-handlers';
 import { isTrustedSender } from '../../main/security/sender';
 import { UpdateController } from '../../main/updates/update-controller';
+import { trustAsIs } from '../../engine/trust/test-support/trust-as-is';
+import { TrustStore } from '../../engine/trust/trust-store';
 import { updatePreferenceIn } from '../../main/updates/update-preference';
 import { StandInUpdater } from '../../main/updates/test-support/stand-in-updater';
 import { harnessPreloadScript } from './system-chromium';
@@ -59,6 +61,13 @@ export interface LemmingHarness {
   /** The app's updates, as main's in an installed app, over a stand-in for electron-updater. */
   updates: UpdateController;
   updater: StandInUpdater;
+  /** The person's trust record the engine thread judges orgs by (a file in a temp folder). */
+  trust: TrustStore;
+  /**
+   * Trusts the org as it is now, with every secret and variable it names granted: for tests about
+   * something else than trust. Call it again after changing what the org can run or reach.
+   */
+  trustAsIs(orgPath: string): Promise<void>;
   /** Where the first run puts the demo org (a temp folder). */
   userOrgsFolder: string;
   /** What the next "Choose org folder…" dialog returns. */
@@ -117,13 +126,14 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
     const secrets = await openFileSecretStore(join(tempDir(), 'secrets.json'));
     if (!secrets.ok) throw new Error(secrets.error);
     const userOrgsFolder = tempDir();
+    const trust = new TrustStore(join(tempDir(), 'trust.json'));
     const workerData: EngineWorkerData = {
       appInfo: APP_INFO,
       secretLocation: secrets.value.store.location,
       host: {
         demoOrgSource: DEMO_ORG,
         userOrgsFolder,
-        trustFile: join(tempDir(), 'trust.json'),
+        trustFile: trust.file,
         env: {},
         pingIntervalMs: 20,
       },
@@ -184,6 +194,10 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       },
       updates,
       updater,
+      trust,
+      trustAsIs: async (orgPath) => {
+        await trustAsIs(orgPath, trust);
+      },
       userOrgsFolder,
       setPickedFolder: (path) => {
         pickedFolder = path;
