@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -210,6 +211,61 @@ test('an org whose program changed after it was trusted shows what changed, and 
   }
 });
 
+test('an org edited elsewhere while it is open asks again when the person comes back; what they were doing stays', async ({
+  lemming,
+}) => {
+  const model = await connectionCounter();
+  try {
+    const { org, marker, serverScript } = orgFromElsewhere(lemming, model.url);
+    const { page } = lemming;
+    await lemming.trustAsIs(org);
+    await lemming.openOrgAt(org);
+    await lemming.showView('Settings');
+    const newSecret = page.getByLabel('Secret name');
+    await page.getByText('Add a secret', { exact: true }).click();
+    await newSecret.fill('HALF_TYPED');
+
+    writeMcpServer(org, [serverScript, marker, '--edited-elsewhere']);
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    const screen = page.getByRole('region', { name: 'This org changed since you trusted it' });
+    await expect(screen.getByRole('list', { name: 'New' })).toContainText('--edited-elsewhere');
+
+    await screen.getByRole('button', { name: 'Open without running' }).click();
+    await expect(newSecret).toHaveValue('HALF_TYPED');
+    await expect(page.getByRole('region', { name: 'Run controls' }).getByRole('status')).toContainText(
+      'Nothing in this org runs until you trust it',
+    );
+    await expect(page.getByRole('region', { name: 'Trust', exact: true })).toContainText(
+      'Changed since you trusted it',
+    );
+  } finally {
+    await model.close();
+  }
+});
+
+test('a run refused because the org changed since the run bar was drawn answers with the trust screen, not an error', async ({
+  lemming,
+}) => {
+  const model = await connectionCounter();
+  try {
+    const { org, marker, serverScript } = orgFromElsewhere(lemming, model.url);
+    const { page } = lemming;
+    await lemming.trustAsIs(org);
+    await lemming.openOrgAt(org);
+    const runBar = page.getByRole('region', { name: 'Run controls' });
+    await expect(runBar.getByRole('button', { name: 'Step one tick' })).toBeEnabled();
+
+    writeMcpServer(org, [serverScript, marker, '--changed-under-the-run-bar']);
+    await runBar.getByRole('button', { name: 'Step one tick' }).click();
+    const screen = page.getByRole('region', { name: 'This org changed since you trusted it' });
+    await expect(screen.getByRole('list', { name: 'New' })).toContainText('--changed-under-the-run-bar');
+    await expect(page.locator('.toast-error')).toHaveCount(0);
+    expect(existsSync(marker)).toBe(false);
+  } finally {
+    await model.close();
+  }
+});
+
 test('an org that changes while its trust screen is shown is not trusted; the new list is shown', async ({
   lemming,
 }) => {
@@ -234,7 +290,7 @@ test('an org that changes while its trust screen is shown is not trusted; the ne
 
 test('Settings → API keys and secrets: “This org may use it” grants and takes back a secret for the open org', async ({
   lemming,
-}) => {
+}, testInfo) => {
   const model = await connectionCounter();
   try {
     const { org } = orgFromElsewhere(lemming, model.url);
@@ -250,6 +306,8 @@ test('Settings → API keys and secrets: “This org may use it” grants and ta
     await mayUse.check();
     await expect(mayUse).toBeChecked();
     await expect.poll(() => lemming.trust.record(orgKeyOf(org)).grants.secrets).toEqual(['HELPER_API_KEY']);
+    await row.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath('settings-secret-granted.png') });
 
     await mayUse.uncheck();
     await expect(mayUse).not.toBeChecked();
@@ -319,6 +377,14 @@ async function trustedOn(lemming: LemmingHarness, org: string, day: string): Pro
   if (!recorded.ok) throw new Error(recorded.error);
 }
 
+/** What axe finds serious or critical on the page, by rule and where. */
+async function seriousViolations(lemming: LemmingHarness) {
+  const results = await new AxeBuilder({ page: lemming.page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ id: violation.id, nodes: violation.nodes.map((node) => node.target.join(' ')) }));
+}
+
 const SCREENSHOT = {
   animations: 'disabled',
   caret: 'hide',
@@ -341,6 +407,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
         ...SCREENSHOT,
         mask: [page.locator('.org-path'), page.locator('.activity')],
       });
+      expect(await seriousViolations(lemming)).toEqual([]);
     });
 
     test(`the trust screen of a changed org looks as it did (${colorScheme})`, async ({ lemming }) => {
@@ -361,6 +428,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
         ...SCREENSHOT,
         mask: [page.locator('.org-path'), page.locator('.activity')],
       });
+      expect(await seriousViolations(lemming)).toEqual([]);
     });
   });
 }

@@ -37,6 +37,8 @@ export function Shell() {
   const isOpen = state.status === 'open';
   // An org not trusted as it is now shows what it would do before any of it can run.
   const deciding = useTrustStore(trustScreenShown) && isOpen;
+  // The org's views appear once the person has chosen (or its trust could not be read: they only look).
+  const shownBefore = useTrustStore((store) => store.trust === null || store.decided !== null);
   useViewShortcuts(isOpen && !deciding, focusMain);
   useTrustRefresh(isOpen);
 
@@ -65,10 +67,16 @@ export function Shell() {
       <main id="main" ref={main} tabIndex={-1} className={isOpen ? 'app-main wide' : 'app-main'}>
         {!isOpen ? (
           <FirstRunView />
-        ) : deciding ? (
-          <TrustScreen orgName={state.org.name} />
         ) : (
-          <OpenOrg key={state.org.path} org={state.org} agents={state.agents} />
+          <>
+            {deciding && <TrustScreen orgName={state.org.name} />}
+            {/* Views shown before keep what was typed in them while the trust screen asks again. */}
+            {shownBefore && (
+              <div className="org-views" hidden={deciding}>
+                <OpenOrg key={state.org.path} org={state.org} agents={state.agents} />
+              </div>
+            )}
+          </>
         )}
       </main>
       <Toasts />
