@@ -162,16 +162,31 @@ test('Trust with nothing ticked trusts the org and grants it no secret; its run 
   }
 });
 
-test('a ticked secret is granted with the trust', async ({ lemming }) => {
+test('a ticked secret is granted with the trust; reviewing the trust later can take it back', async ({
+  lemming,
+}) => {
   const model = await connectionCounter();
   try {
     const { org } = orgFromElsewhere(lemming, model.url);
+    const { page } = lemming;
     await lemming.openOrgAt(org);
     const screen = trustScreen(lemming);
-    await screen.getByRole('checkbox', { name: 'Let this org use the secret HELPER_API_KEY' }).check();
+    const secret = 'Let this org use the secret HELPER_API_KEY';
+    await screen.getByRole('checkbox', { name: secret }).check();
     await screen.getByRole('button', { name: 'Trust this org' }).click();
     await expect(screen).toHaveCount(0);
     expect(lemming.trust.record(orgKeyOf(org)).grants.secrets).toEqual(['HELPER_API_KEY']);
+
+    await lemming.showView('Settings');
+    await page.getByRole('button', { name: 'Review what it may do…' }).click();
+    const review = page.getByRole('region', { name: 'What this org may do' });
+    await expect(review.getByRole('checkbox', { name: secret })).toBeChecked();
+    await review.getByRole('checkbox', { name: secret }).uncheck();
+    await review.getByRole('button', { name: 'Keep trusting it' }).click();
+    await expect(review).toHaveCount(0);
+    const record = lemming.trust.record(orgKeyOf(org));
+    expect(record.grants.secrets).toEqual([]);
+    expect(record.trusted).not.toBeNull();
   } finally {
     await model.close();
   }

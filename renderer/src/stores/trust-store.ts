@@ -92,38 +92,25 @@ export const useTrustStore = create<TrustStore>((set, get) => {
 
     async accept(fingerprint, listed, granted) {
       const asked = generation;
+      // Trusting only adds grants: what was granted before, listed, and unticked now is taken back first.
+      const held = get().trust?.grants ?? { secrets: [], environment: [] };
+      const unticked = (kind: GrantInput['kind'], key: keyof OrgGrants): GrantInput[] =>
+        held[key]
+          .filter((name) => listed[key].includes(name) && !granted[key].includes(name))
+          .map((name) => ({ kind, name, granted: false }));
+      for (const input of [...unticked('secret', 'secrets'), ...unticked('environment', 'environment')]) {
+        const taken = await attempt(`Taking back ${input.name}…`, `${input.name} was not taken back`, () =>
+          lemming().trust.grant(input),
+        );
+        if (!taken) return;
+      }
       const accepted = await attempt('Trusting this org…', 'This org was not trusted', () =>
         lemming().trust.accept({ fingerprint, ...granted }),
       );
       if (asked !== generation) return;
-      if (!accepted) {
-        const now = await read();
-        if (now) show(now, { changedWhileShown: now.fingerprint !== fingerprint });
-        return;
-      }
-      // Trusting adds grants; what was granted before and is unticked now is taken back.
-      let trust = accepted;
-      const untick = (kind: GrantInput['kind'], names: string[], kept: string[]) =>
-        names.filter((name) => !kept.includes(name)).map((name) => ({ kind, name, granted: false }));
-      const takenBack: GrantInput[] = [
-        ...untick(
-          'secret',
-          trust.grants.secrets.filter((name) => listed.secrets.includes(name)),
-          granted.secrets,
-        ),
-        ...untick(
-          'environment',
-          trust.grants.environment.filter((name) => listed.environment.includes(name)),
-          granted.environment,
-        ),
-      ];
-      for (const input of takenBack) {
-        const after = await attempt(`Taking back ${input.name}…`, `${input.name} was not taken back`, () =>
-          lemming().trust.grant(input),
-        );
-        if (after) trust = after;
-      }
-      if (asked === generation) show(trust, { reviewing: false, changedWhileShown: false });
+      if (accepted) return show(accepted, { reviewing: false, changedWhileShown: false });
+      const now = await read();
+      if (now) show(now, { changedWhileShown: now.fingerprint !== fingerprint });
     },
 
     async revoke() {
