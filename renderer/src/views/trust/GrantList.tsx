@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Badge } from '../../components/Badge';
-import { becauseWords, type ReachLine } from './reach-words';
+import { Because } from './ReachSection';
+import type { ReachLine } from './reach-words';
 
 const WORDS = {
   secret: {
@@ -57,7 +58,7 @@ export function GrantList({
               ) : (
                 <Badge tone="neutral">Not stored yet</Badge>
               ))}
-            <span className="trust-because">{becauseWords(line)}</span>
+            <Because line={line} />
           </li>
         ))}
       </ul>

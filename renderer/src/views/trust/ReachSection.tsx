@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { becauseWords, reachSentence, type ReachLine } from './reach-words';
+import { becauseWords, type ReachLine } from './reach-words';
 
 /** One kind of reach (programs, addresses, agents' free hands), each line with why; nothing when empty. */
 export function ReachSection({
@@ -21,7 +21,7 @@ export function ReachSection({
         {lines.map((line) => (
           <li key={`${line.kind}:${line.subject}`} className="trust-line">
             <ReachWhat line={line} />
-            <span className="trust-because">{becauseWords(line)}</span>
+            <Because line={line} />
           </li>
         ))}
       </ul>
@@ -29,8 +29,13 @@ export function ReachSection({
   );
 }
 
-/** A command line, an address or a name exactly as the org writes it (monospace); an agent's reach in words. */
+/** A command line, an address or a name exactly as the org writes it (monospace); an agent's free hand in words. */
 export function ReachWhat({ line }: { line: ReachLine }) {
-  if (line.kind === 'shell' || line.kind === 'web') return <span>{reachSentence(line)}</span>;
+  if (line.kind === 'shell' || line.kind === 'web') return <span>{line.because.join('; ')}</span>;
   return <code className="trust-subject">{line.subject}</code>;
+}
+
+export function Because({ line }: { line: ReachLine }) {
+  const words = becauseWords(line);
+  return words ? <span className="trust-because">{words}</span> : null;
 }

@@ -1,8 +1,8 @@
 import { useId } from 'react';
 import type { ReachItem, TrustChanges } from '../../../../engine/api';
 import { Badge } from '../../components/Badge';
-import { ReachWhat } from './ReachSection';
-import { becauseWords, KIND_WORDS, reachLines } from './reach-words';
+import { Because, ReachWhat } from './ReachSection';
+import { KIND_WORDS, reachLines } from './reach-words';
 
 /** What the org can run or reach that it could not when the person trusted it, and what it no longer can. */
 export function WhatChanged({ changes }: { changes: TrustChanges }) {
@@ -35,7 +35,7 @@ function ChangeList({ title, tone, items }: { title: string; tone: 'warn' | 'neu
           <li key={`${line.kind}:${line.subject}`} className="trust-line">
             <Badge tone={tone}>{KIND_WORDS[line.kind]}</Badge>
             <ReachWhat line={line} />
-            <span className="trust-because">{becauseWords(line)}</span>
+            <Because line={line} />
           </li>
         ))}
       </ul>

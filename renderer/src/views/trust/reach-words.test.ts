@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReachItem } from '../../../../engine/api';
-import { becauseWords, placeOf, reachLines, reachSentence } from './reach-words';
+import { becauseWords, placeOf, reachLines } from './reach-words';
 
 const item = (kind: ReachItem['kind'], subject: string, because: string, field: string): ReachItem => ({
   kind,
@@ -56,15 +56,15 @@ describe('the trust screen’s words', () => {
     ).toBe('on this computer, for the model “local”');
   });
 
-  it('says what an agent with the shell or web requests may do, in its own sentence', () => {
-    expect(reachSentence({ kind: 'shell', subject: 'writer' })).toBe(
-      'writer may run any command its model writes',
-    );
-    expect(reachSentence({ kind: 'web', subject: 'researcher' })).toBe(
-      'researcher may reach any address its model chooses',
-    );
-    expect(becauseWords({ kind: 'shell', subject: 'writer', because: ['its resume grants the shell'] })).toBe(
-      'Its resume grants the shell',
-    );
+  it('leaves an agent’s free hand to its own sentence, and says where a bare host is', () => {
+    expect(
+      becauseWords({
+        kind: 'shell',
+        subject: 'writer',
+        because: ['writer may run any command its model writes'],
+      }),
+    ).toBeNull();
+    expect(placeOf('nas.local')).toBe('your network');
+    expect(placeOf('127.0.0.1:8080')).toBe('this computer');
   });
 });

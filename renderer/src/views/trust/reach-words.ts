@@ -42,33 +42,24 @@ export const REACH_SECTIONS: { kinds: ReachKind[]; title: string; explanation: s
   },
 ];
 
-/** What an agent's free hand means, in words (the other kinds show their subject as it is). */
-export function reachSentence(line: Pick<ReachLine, 'kind' | 'subject'>): string {
-  return line.kind === 'shell'
-    ? `${line.subject} may run any command its model writes`
-    : line.kind === 'web'
-      ? `${line.subject} may reach any address its model chooses`
-      : line.subject;
-}
-
 /**
  * Why the org names it, and for an address where that is: `for the MCP server “files”`, `on the internet,
- * for the model “gpt”`. An agent's reason is already a sentence.
+ * for the model “gpt”`. Null for an agent's free hand: its reason is the line itself.
  */
-export function becauseWords(line: Pick<ReachLine, 'kind' | 'subject' | 'because'>): string {
+export function becauseWords(line: Pick<ReachLine, 'kind' | 'subject' | 'because'>): string | null {
+  if (line.kind === 'shell' || line.kind === 'web') return null;
   const reasons = line.because.join(', ');
-  if (line.kind === 'shell' || line.kind === 'web') return capitalize(reasons);
   const place = line.kind === 'address' ? placeOf(line.subject) : null;
   return place ? `on ${place}, for ${reasons}` : `for ${reasons}`;
 }
 
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** Where an address is, for a person who does not read host names: this computer, your network or the internet. */
+/** Where an address (or a bare host) is, for a person who does not read host names: this computer, your network or the internet. */
 export function placeOf(address: string): 'this computer' | 'your network' | 'the internet' | null {
   let host: string;
   try {
-    host = new URL(address).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    host = new URL(address.includes('://') ? address : `http://${address}`).hostname
+      .replace(/^\[|\]$/g, '')
+      .toLowerCase();
   } catch {
     return null;
   }
