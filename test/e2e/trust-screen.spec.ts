@@ -74,7 +74,7 @@ test('an org from elsewhere opens behind the trust screen: nothing starts and no
     await expect(screen).toBeVisible();
     const programs = screen.getByRole('region', { name: 'Programs it would start' });
     await expect(programs).toContainText(`${process.execPath} ${serverScript} ${marker}`);
-    await expect(programs).toContainText('for the MCP server “files”');
+    await expect(programs).toContainText(/for the (MCP|tool) server “files”/);
     const places = screen.getByRole('region', {
       name: 'Places on the internet or your network it would contact',
     });
@@ -270,12 +270,13 @@ test('a run refused because the org changed since the run bar was drawn answers 
     const runBar = page.getByRole('region', { name: 'Run controls' });
     await expect(runBar.getByRole('button', { name: 'Step one tick' })).toBeEnabled();
 
-    writeMcpServer(org, [serverScript, marker, '--changed-under-the-run-bar']);
+    const changedMarker = `${marker}-by-the-changed-server`;
+    writeMcpServer(org, [serverScript, changedMarker]);
     await runBar.getByRole('button', { name: 'Step one tick' }).click();
     const screen = page.getByRole('region', { name: 'This org changed since you trusted it' });
-    await expect(screen.getByRole('list', { name: 'New' })).toContainText('--changed-under-the-run-bar');
+    await expect(screen.getByRole('list', { name: 'New' })).toContainText(changedMarker);
     await expect(page.locator('.toast-error')).toHaveCount(0);
-    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(changedMarker)).toBe(false);
   } finally {
     await model.close();
   }
