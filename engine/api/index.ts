@@ -8,6 +8,7 @@ export * from './timeline-schemas';
 export * from './run-schemas';
 export * from './credit-schemas';
 export * from './settings-schemas';
+export * from './trust-schemas';
 export * from './update-schemas';
 export * from './result';
 export * from './problem';

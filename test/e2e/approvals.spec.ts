@@ -22,7 +22,7 @@ async function shellOrg(lemming: LemmingHarness): Promise<string> {
     keeper: shellAgent('keeper', 'echo kept > kept.txt'),
     tidier: shellAgent('tidier', 'rm -rf ../../../shared'),
   });
-  await lemming.trust(org);
+  await lemming.trustAsIs(org);
   return org;
 }
 

@@ -8,7 +8,9 @@ test('opening the card of the rightmost agent refits the graph so that agent is 
 }, testInfo) => {
   const { page } = lemming;
   await page.setViewportSize({ width: 1280, height: 800 });
-  await lemming.openOrgAt(lemming.copyOfFolder(join(UPSTREAM_FIXTURES, 'example-org')));
+  const org = lemming.copyOfFolder(join(UPSTREAM_FIXTURES, 'example-org'));
+  await lemming.trustAsIs(org);
+  await lemming.openOrgAt(org);
   const graph = page.getByTestId('org-graph');
   await expect(graph.locator('.react-flow__node')).toHaveCount(7);
   await expect

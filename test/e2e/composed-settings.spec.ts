@@ -13,7 +13,7 @@ test("a composed tool's drawer shows the fields of its own settings, refuses a b
   writeFileSync(join(org, 'tools', 'stock.yaml'), stockToolFile('stock.example'));
   const settingsFile = join(org, 'lemming', 'config', 'tool-settings.json');
   writeFileSync(settingsFile, '{\n  "note": "kept as it is",\n  "settings": {}\n}\n');
-  await lemming.trust(org);
+  await lemming.trustAsIs(org);
   await lemming.openOrgAt(org);
   await lemming.showView('Tool Store');
   const { page } = lemming;

@@ -168,6 +168,7 @@ test("before a run, LeMMing's example org says beside Start which agents will no
   lemming,
 }, testInfo) => {
   const org = lemming.copyOfFolder(join(UPSTREAM_FIXTURES, 'example-org'));
+  await lemming.trustAsIs(org);
   await openOrg(lemming, org);
   const { page } = lemming;
   const note = page
@@ -185,8 +186,7 @@ test('an agent whose last turn failed says why on its node, its page and the age
   lemming,
 }, testInfo) => {
   const org = lemming.copyOfFolder(join(UPSTREAM_FIXTURES, 'example-org'));
-  // It names OpenAI and runs a program: its person trusts it before stepping it.
-  await lemming.trust(org);
+  await lemming.trustAsIs(org);
   await openOrg(lemming, org);
   const { page } = lemming;
   await page.getByRole('button', { name: 'Step one tick' }).click();

@@ -27,7 +27,7 @@ async function openOrgWithSlowWriter(lemming: LemmingHarness): Promise<Streaming
   const resumeFile = join(org, 'agents/writer/resume.json');
   const resume = JSON.parse(readFileSync(resumeFile, 'utf8'));
   writeFileSync(resumeFile, JSON.stringify({ ...resume, model: { key: 'slow' } }, null, 2));
-  await lemming.trust(org);
+  await lemming.trustAsIs(org);
   lemming.setPickedFolder(org);
   await lemming.gotoApp();
   await lemming.page.getByRole('button', { name: 'Choose org folder…' }).click();

@@ -16,8 +16,9 @@ test('the Tool Store shows MCP servers as cards: running with their tools, or fa
     join(org, 'lemming/config/mcp.json'),
     JSON.stringify({ mcpServers: { everything, notes: { command: 'no-such-notes-server' } } }, null, 2),
   );
-  await lemming.trust(org);
+  await lemming.trustAsIs(org);
   const { page } = lemming;
+  await lemming.trustAsIs(org);
   await lemming.openOrgAt(org);
   await lemming.showView('Tool Store');
 

@@ -27,6 +27,8 @@ test('choosing the LeMMing example org lists its agents', async ({ lemming }, te
   await lemming.gotoApp();
 
   await lemming.page.getByRole('button', { name: 'Choose org folder…' }).click();
+  // An org from elsewhere: its trust screen first, and everything in it can be looked at without running it.
+  await lemming.page.getByRole('button', { name: 'Open without running' }).click();
 
   const list = lemming.page.getByRole('list', { name: 'Agents' });
   await expect(list.locator(':scope > li')).toHaveCount(EXAMPLE_AGENTS.length);
@@ -62,6 +64,7 @@ test('a malformed resume shows as an invalid agent with its reason, and the app 
 
   await lemming.page.getByRole('textbox', { name: 'Org folder path' }).fill(org);
   await lemming.page.getByRole('button', { name: 'Open', exact: true }).click();
+  await lemming.page.getByRole('button', { name: 'Open without running' }).click();
 
   const list = lemming.page.getByRole('list', { name: 'Agents' });
   await expect(list.locator(':scope > li')).toHaveCount(EXAMPLE_AGENTS.length);
@@ -80,6 +83,8 @@ test('a malformed resume shows as an invalid agent with its reason, and the app 
   const other = lemming.copyOfFolder(EXAMPLE_ORG);
   lemming.setPickedFolder(other);
   await lemming.page.getByRole('button', { name: 'Open another org…' }).click();
+  await lemming.page.getByRole('button', { name: 'Open without running' }).click();
+  await expect(lemming.page.getByRole('list', { name: 'Agents' })).toBeVisible();
   await expect(lemming.page.getByText('need attention')).toHaveCount(0);
 });
 

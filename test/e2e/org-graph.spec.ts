@@ -5,7 +5,9 @@ import { DEMO_ORG, UPSTREAM_FIXTURES, expect, test, type LemmingHarness } from '
 
 const EXAMPLE_ORG = join(UPSTREAM_FIXTURES, 'example-org');
 
+/** Opens the org, trusted as it is (these tests are about the graph, not trust). */
 async function openOrg(lemming: LemmingHarness, folder: string): Promise<void> {
+  await lemming.trustAsIs(folder);
   lemming.setPickedFolder(folder);
   await lemming.gotoApp();
   await lemming.page.getByRole('button', { name: 'Choose org folder…' }).click();

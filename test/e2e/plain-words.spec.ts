@@ -68,7 +68,7 @@ async function openExampleOrg(lemming: LemmingHarness): Promise<{ org: string; a
     join(org, 'lemming/config/mcp.json'),
     JSON.stringify({ mcpServers: { everything } }, null, 2),
   );
-  await lemming.trust(org);
+  await lemming.trustAsIs(org);
   await lemming.openOrgAt(org);
   await expect(lemming.page.getByRole('navigation', { name: 'Main views' })).toBeVisible();
   const agents = readdirSync(join(org, 'agents'), { withFileTypes: true })
@@ -255,7 +255,7 @@ test('a model server that refuses the key is said in plain words; its own answer
       provider_config: { base_url: `http://127.0.0.1:${port}/v1`, max_retries: 0 },
     };
     writeFileSync(modelsFile, JSON.stringify(models, null, 2));
-    await lemming.trust(org);
+    await lemming.trustAsIs(org);
     await lemming.openOrgAt(org);
     const { page } = lemming;
     const plain =

@@ -15,9 +15,9 @@ import { createRelay } from '../../main/ipc/dispatch';
 import { updateHandlers } from '../../main/updates/update-handlers';
 import { isTrustedSender } from '../../main/security/sender';
 import { UpdateController } from '../../main/updates/update-controller';
+import { trustAsIs } from '../../engine/trust/test-support/trust-as-is';
 import { updatePreferenceIn } from '../../main/updates/update-preference';
 import { StandInUpdater } from '../../main/updates/test-support/stand-in-updater';
-import { trustAsIs } from '../../engine/trust/test-support/trust-as-is';
 import { harnessPreloadScript } from './system-chromium';
 import { startRendererServer, type RendererServer } from './renderer-server';
 
@@ -61,6 +61,13 @@ export interface LemmingHarness {
   /** The app's updates, as main's in an installed app, over a stand-in for electron-updater. */
   updates: UpdateController;
   updater: StandInUpdater;
+  /** The person's trust record the engine thread judges orgs by (a file in a temp folder). */
+  trust: TrustStore;
+  /**
+   * Trusts the org as it is now, with every secret and variable it names granted: for tests about
+   * something else than trust. Call it again after changing what the org can run or reach.
+   */
+  trustAsIs(orgPath: string): Promise<void>;
   /** Where the first run puts the demo org (a temp folder). */
   userOrgsFolder: string;
   /** What the next "Choose org folder…" dialog returns. */
@@ -71,11 +78,6 @@ export interface LemmingHarness {
   setImportFile(path: string | null): void;
   /** A fresh temporary copy of a folder (fixtures are never touched in place). */
   copyOfFolder(source: string): string;
-  /**
-   * The person trusts the org at `path` as it is now, with every secret and variable it names granted,
-   * in the app's trust record: for tests about something else than trust. Again after changing it.
-   */
-  trust(path: string): Promise<void>;
   gotoApp(): Promise<void>;
   /** Loads the app and opens the org at `path` by typing it, as a person would. */
   openOrgAt(path: string): Promise<void>;
@@ -124,20 +126,20 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
     const secrets = await openFileSecretStore(join(tempDir(), 'secrets.json'));
     if (!secrets.ok) throw new Error(secrets.error);
     const userOrgsFolder = tempDir();
-    const trustFile = join(tempDir(), 'trust.json');
+    const trust = new TrustStore(join(tempDir(), 'trust.json'));
     const workerOptions = engineWorkerOptions({
       appInfo: APP_INFO,
       secretLocation: secrets.value.store.location,
       host: {
         demoOrgSource: DEMO_ORG,
         userOrgsFolder,
-        trustFile,
+        trustFile: trust.file,
         pingIntervalMs: 20,
       },
     });
     const engine = await EngineThread.start(new Worker(ENGINE_WORKER, workerOptions), {
       secretStore: secrets.value.store,
-      trust: new TrustStore(trustFile),
+      trust,
       env: process.env,
       pickFolder: async () => pickedFolder,
       pickExportFile: async () => exportFile,
@@ -190,6 +192,10 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       },
       updates,
       updater,
+      trust,
+      trustAsIs: async (orgPath) => {
+        await trustAsIs(orgPath, trust);
+      },
       userOrgsFolder,
       setPickedFolder: (path) => {
         pickedFolder = path;
@@ -199,9 +205,6 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       },
       setImportFile: (path) => {
         importFile = path;
-      },
-      trust: async (path) => {
-        await trustAsIs(path, new TrustStore(trustFile));
       },
       copyOfFolder: (source) => {
         const copy = join(tempDir(), source.split(/[\\/]/).pop() ?? 'org');

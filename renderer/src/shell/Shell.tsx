@@ -6,6 +6,7 @@ import { Toasts } from '../components/Toasts';
 import { lemming } from '../lemming';
 import { useNavigation } from '../stores/navigation-store';
 import { useOrgStore } from '../stores/org-store';
+import { trustScreenShown, useTrustStore } from '../stores/trust-store';
 import { AgentView } from '../views/agent/AgentView';
 import { FirstRunView } from '../views/first-run/FirstRunView';
 import { InboxButton } from '../views/inbox/InboxButton';
@@ -17,6 +18,8 @@ import { useRunStore } from '../views/run/run-store';
 import { SettingsView } from '../views/settings/SettingsView';
 import { TimelineView } from '../views/timeline/TimelineView';
 import { ToolStoreView } from '../views/tool-store/ToolStoreView';
+import { TrustScreen } from '../views/trust/TrustScreen';
+import { useTrustRefresh } from '../views/trust/use-trust-refresh';
 import { ApprovalCards } from '../views/approvals/ApprovalCards';
 import { UpdateReadyBanner } from '../views/updates/UpdateReadyBanner';
 import { NavBar } from './NavBar';
@@ -32,7 +35,12 @@ export function Shell() {
   // Focus moves to the view for keyboard and screen-reader users; the page must not scroll the run bar away.
   const focusMain = useCallback(() => main.current?.focus({ preventScroll: true }), []);
   const isOpen = state.status === 'open';
-  useViewShortcuts(isOpen, focusMain);
+  // An org not trusted as it is now shows what it would do before any of it can run.
+  const deciding = useTrustStore(trustScreenShown) && isOpen;
+  // The org's views appear once the person has chosen (or its trust could not be read: they only look).
+  const shownBefore = useTrustStore((store) => store.trust === null || store.decided !== null);
+  useViewShortcuts(isOpen && !deciding, focusMain);
+  useTrustRefresh(isOpen);
 
   return (
     <div className="app" data-app-state={state.status}>
@@ -49,15 +57,27 @@ export function Shell() {
         </span>
       </header>
       <UpdateReadyBanner />
-      {isOpen && (
+      {isOpen && <ApprovalCards key={`approvals:${state.org.path}`} />}
+      {isOpen && !deciding && (
         <>
-          <ApprovalCards key={`approvals:${state.org.path}`} />
           <RunControls key={state.org.path} />
           <NavBar onNavigate={focusMain} />
         </>
       )}
       <main id="main" ref={main} tabIndex={-1} className={isOpen ? 'app-main wide' : 'app-main'}>
-        {isOpen ? <OpenOrg key={state.org.path} org={state.org} agents={state.agents} /> : <FirstRunView />}
+        {!isOpen ? (
+          <FirstRunView />
+        ) : (
+          <>
+            {deciding && <TrustScreen orgName={state.org.name} />}
+            {/* Views shown before keep what was typed in them while the trust screen asks again. */}
+            {shownBefore && (
+              <div className="org-views" hidden={deciding}>
+                <OpenOrg key={state.org.path} org={state.org} agents={state.agents} />
+              </div>
+            )}
+          </>
+        )}
       </main>
       <Toasts />
     </div>

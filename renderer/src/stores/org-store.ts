@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { AgentListItem, IpcError, IpcResult, OrgSummary } from '../../../engine/api';
 import { lemming } from '../lemming';
+import { useTrustStore } from './trust-store';
 
 type OrgState =
   | { status: 'none' }
@@ -25,7 +26,8 @@ interface OrgStore {
 export const useOrgStore = create<OrgStore>((set, get) => {
   async function finishOpening(path: string, opened: IpcResult<OrgSummary>, demoCreated = false) {
     if (!opened.ok) return set({ state: { status: 'failed', path, error: opened.error } });
-    const agents = await lemming().org.agents();
+    // Its trust is known before any view of it (or its run bar) appears.
+    const [agents] = await Promise.all([lemming().org.agents(), useTrustStore.getState().opened()]);
     if (!agents.ok) return set({ state: { status: 'failed', path, error: agents.error } });
     set({ state: { status: 'open', org: opened.value, agents: agents.value }, demoCreated });
   }
@@ -70,6 +72,7 @@ export const useOrgStore = create<OrgStore>((set, get) => {
 
     async close() {
       await lemming().org.close();
+      useTrustStore.getState().closed();
       set({ state: { status: 'none' }, demoCreated: false });
     },
   };

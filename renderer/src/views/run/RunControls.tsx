@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { RunPhase, RunState } from '../../../../engine/api';
 import { Badge, type BadgeTone } from '../../components/Badge';
 import { lemming } from '../../lemming';
+import { mayRun, useTrustStore } from '../../stores/trust-store';
 import { RunReadinessNote } from './RunReadinessNote';
 import { useRunStore } from './run-store';
 import './run.css';
@@ -27,6 +28,8 @@ export function RunControls() {
   const run = useRunStore((store) => store.run);
   const load = useRunStore((store) => store.load);
   const receive = useRunStore((store) => store.receive);
+  const trust = useTrustStore((store) => store.trust);
+  const trusted = trust !== null && mayRun(trust);
 
   useEffect(() => {
     void load();
@@ -35,13 +38,28 @@ export function RunControls() {
 
   return (
     <section className="run-controls" aria-label="Run controls" data-run-phase={run?.phase ?? 'unknown'}>
-      {run ? <RunBar run={run} /> : <span className="muted">Reading the run state…</span>}
-      {run && <RunReadinessNote phase={run.phase} />}
+      {run ? <RunBar run={run} trusted={trusted} /> : <span className="muted">Reading the run state…</span>}
+      {run && !trusted && <NotTrustedNote />}
+      {run && trusted && <RunReadinessNote phase={run.phase} />}
     </section>
   );
 }
 
-function RunBar({ run }: { run: RunState }) {
+/** Until the person trusts the org as it is now, Start and Step wait, and the bar says why. */
+function NotTrustedNote() {
+  const review = useTrustStore((store) => store.review);
+  return (
+    <p className="run-not-trusted" role="status">
+      <Badge tone="warn">Not trusted yet</Badge>
+      <span>Nothing in this org runs until you trust it: no program starts and nothing is sent.</span>
+      <button type="button" onClick={review}>
+        Review trust…
+      </button>
+    </p>
+  );
+}
+
+function RunBar({ run, trusted }: { run: RunState; trusted: boolean }) {
   const { pause, resume, step, stop, sending } = useRunStore();
   const active = run.phase !== 'idle';
   if (!active && run.heldElsewhere) return <HeldElsewhere run={run} holder={run.heldElsewhere} />;
@@ -50,21 +68,26 @@ function RunBar({ run }: { run: RunState }) {
 
   return (
     <>
-      {active ? null : <StartForm run={run} disabled={sending} />}
+      {active ? null : <StartForm run={run} disabled={sending || !trusted} />}
       {run.phase === 'running' && (
         <button type="button" onClick={() => void pause()} disabled={sending}>
           Pause
         </button>
       )}
       {run.phase === 'paused' && (
-        <button type="button" className="primary" onClick={() => void resume()} disabled={sending}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void resume()}
+          disabled={sending || !trusted}
+        >
           Resume
         </button>
       )}
       <button
         type="button"
         onClick={() => void step()}
-        disabled={sending || (run.phase !== 'idle' && run.phase !== 'paused')}
+        disabled={sending || !trusted || (run.phase !== 'idle' && run.phase !== 'paused')}
         title="Run exactly one tick, then wait"
       >
         Step one tick

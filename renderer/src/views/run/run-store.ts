@@ -1,7 +1,8 @@
 import { create } from 'zustand';
-import type { RunState, TickReport } from '../../../../engine/api';
+import type { IpcError, RunState, TickReport } from '../../../../engine/api';
 import { toast } from '../../components/toast-store';
 import { lemming } from '../../lemming';
+import { useTrustStore } from '../../stores/trust-store';
 
 interface RunStore {
   run: RunState | null;
@@ -28,7 +29,13 @@ export const useRunStore = create<RunStore>((set) => {
     const result = await call();
     set({ sending: false });
     if (result.ok) set({ run: result.value });
-    else toast.error(`Could not ${what}`, result.error);
+    else refused(what, result.error);
+  }
+
+  /** An org that is not trusted (it changed since the bar was drawn) answers with the trust screen. */
+  function refused(what: string, error: IpcError) {
+    if (error.code === 'not_trusted') void useTrustStore.getState().runRefused();
+    else toast.error(`Could not ${what}`, error);
   }
 
   return {
@@ -69,7 +76,7 @@ export const useRunStore = create<RunStore>((set) => {
       set({ sending: true });
       const result = await lemming().run.step();
       set({ sending: false });
-      if (!result.ok) return void toast.error('Could not run one tick', result.error);
+      if (!result.ok) return refused('run one tick', result.error);
       set({ run: result.value.state, lastStep: result.value.report });
     },
   };

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { toast } from '../../components/toast-store';
 import { lemming } from '../../lemming';
+import { useTrustStore } from '../../stores/trust-store';
 
 /**
  * API keys and other secrets: write-only. The app can set, replace and delete them; no screen ever shows a
@@ -40,6 +41,10 @@ export function SecretsSection({ version = 0 }: { version?: number }) {
           <p>
             Kept on this computer, never in the org folder. Values cannot be read back, only replaced or
             deleted.
+          </p>
+          <p>
+            A secret is used only by the orgs you allow. Tick <q>This org may use it</q> for each secret this
+            org needs; it gets no other.
           </p>
           <details>
             <summary>Advanced</summary>
@@ -111,6 +116,7 @@ function SecretRow({
         {secret.source === 'environment' && <span className="muted small">from the environment</span>}
       </div>
       {secret.usedBy.length > 0 && <p className="muted small">Needed by {secret.usedBy.join(', ')}</p>}
+      <SecretGrant name={secret.name} />
       <form className="secret-form" onSubmit={(event) => void save(event)}>
         <label>
           <span className="visually-hidden">
@@ -148,6 +154,30 @@ function SecretRow({
         </p>
       </ConfirmDialog>
     </li>
+  );
+}
+
+/** Whether the open org may use this secret (the person's grant, kept outside the org). */
+function SecretGrant({ name }: { name: string }) {
+  const granted = useTrustStore((store) => store.trust?.grants.secrets.includes(name) ?? null);
+  const grant = useTrustStore((store) => store.grant);
+  // The box follows the click at once; the record's answer settles it.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  if (granted === null) return null;
+  const change = async (on: boolean) => {
+    setAsked(on);
+    await grant({ kind: 'secret', name, granted: on });
+    setAsked(null);
+  };
+  return (
+    <label className="secret-grant">
+      <input
+        type="checkbox"
+        checked={asked ?? granted}
+        onChange={(event) => void change(event.target.checked)}
+      />
+      This org may use it
+    </label>
   );
 }
 

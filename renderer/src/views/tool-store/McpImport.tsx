@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { McpImportResult, McpImportSource } from '../../../../engine/api';
+import { useActivity } from '../../components/activity-store';
 import { lemming } from '../../lemming';
 
 const SOURCES: { from: McpImportSource; label: string }[] = [
@@ -16,7 +17,10 @@ export function McpImport({ onImported }: { onImported(): void }) {
 
   async function importFrom(from: McpImportSource) {
     setBusy(true);
+    const activity = useActivity.getState();
+    const id = activity.begin('Importing tool servers…');
     const answer = await lemming().connectors.importMcp({ from });
+    activity.end(id, answer.ok);
     setBusy(false);
     setOutcome(answer.ok ? { ok: true, result: answer.value } : { ok: false, message: answer.error.message });
     if (answer.ok && answer.value.imported.length > 0) onImported();
