@@ -24,7 +24,11 @@ const STATUS_WORDS: Readonly<Record<number, string>> = {
 function plainModelFailure(message: string): string {
   if (/needs an API key|API key from the environment variable|uses the secret/.test(message)) {
     const model = /^model "[^"]+" \([^)]+\)/.exec(message)?.[0] ?? 'model';
-    return `The ${model} needs an API key: paste it in Settings, under Models and providers.`;
+    // A provider's own variable (OPENAI_API_KEY) may be set on this computer and not granted to the org.
+    const usual = /this org may not read the environment variable (\w+)/.exec(message)?.[1];
+    return usual === undefined
+      ? `The ${model} needs an API key: paste it in Settings, under Models and providers.`
+      : `The ${model} needs an API key: paste it in Settings, under Models and providers, or let this org read ${usual} from this computer on its trust screen.`;
   }
   const secret = /this org may not use the secret (\w+)/.exec(message)?.[1];
   if (secret !== undefined)

@@ -40,6 +40,15 @@ describe('plainFailure', () => {
     ).toBe(
       'This org is not allowed to read TEAM_KEY from this computer: allow it on the org’s trust screen.',
     );
+    // OPENAI_API_KEY may be set on this computer: the person is told the org may not read it yet.
+    expect(
+      plainFailure(
+        'llm_call_failed',
+        'model "gpt-4o" (OpenAI) needs an API key: paste it in Settings, under Models and providers (from the command line: store it as a secret and name it in provider_config.api_key_secret, or set the OPENAI_API_KEY environment variable); this org may not read the environment variable OPENAI_API_KEY; allow it on the org\'s trust screen (from the command line: lemming trust /orgs/shop --yes --env OPENAI_API_KEY)',
+      ),
+    ).toBe(
+      'The model "gpt-4o" (OpenAI) needs an API key: paste it in Settings, under Models and providers, or let this org read OPENAI_API_KEY from this computer on its trust screen.',
+    );
     expect(plainFailure('llm_call_failed', 'something new')).toBe('The call to the model failed.');
   });
 
