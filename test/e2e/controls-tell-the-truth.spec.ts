@@ -30,7 +30,9 @@ function demoWithWeather(lemming: LemmingHarness): string {
   return org;
 }
 
+/** Opens the org as its person would, who trusts it (these tests are about the controls, not trust). */
 async function openOrg(lemming: LemmingHarness, org: string): Promise<void> {
+  await lemming.trustAsIs(org);
   lemming.setPickedFolder(org);
   await lemming.gotoApp();
   await lemming.page.getByRole('button', { name: 'Choose org folder…' }).click();
@@ -168,7 +170,6 @@ test("before a run, LeMMing's example org says beside Start which agents will no
   lemming,
 }, testInfo) => {
   const org = lemming.copyOfFolder(join(UPSTREAM_FIXTURES, 'example-org'));
-  await lemming.trustAsIs(org);
   await openOrg(lemming, org);
   const { page } = lemming;
   const note = page
@@ -186,7 +187,6 @@ test('an agent whose last turn failed says why on its node, its page and the age
   lemming,
 }, testInfo) => {
   const org = lemming.copyOfFolder(join(UPSTREAM_FIXTURES, 'example-org'));
-  await lemming.trustAsIs(org);
   await openOrg(lemming, org);
   const { page } = lemming;
   await page.getByRole('button', { name: 'Step one tick' }).click();

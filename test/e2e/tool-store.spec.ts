@@ -25,6 +25,7 @@ function orgWithTools(lemming: LemmingHarness): string {
 }
 
 async function openToolStore(lemming: LemmingHarness, org: string): Promise<void> {
+  await lemming.trustAsIs(org);
   await lemming.openOrgAt(org);
   await lemming.showView('Tool Store');
   await expect(lemming.page.getByRole('heading', { name: 'Tool Store', level: 2 })).toBeVisible();
