@@ -197,6 +197,7 @@ describe('what the shell tool says about confinement', () => {
       kind: 'bubblewrap',
       bwrapPath: '/usr/bin/bwrap',
       hardened: true,
+      bindsOpenPlaces: true,
       systemRoots: [],
     };
     expect(confinementNote(bubblewrap)).toMatch(
