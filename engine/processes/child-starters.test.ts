@@ -26,6 +26,7 @@ import {
   type PinnedPlace,
   type ProgramSpawnAddon,
   type StartChildWithPlaces,
+  childStarterFor,
   childStarterWithNode,
   childStarterWithPosixSpawn,
   openPinnedPlaces,
@@ -360,6 +361,31 @@ describe.skipIf(process.platform !== 'linux')('opening the places a program gets
       rmSync(folder, { recursive: true });
       renameSync(`${folder}-old`, folder);
     }
+  });
+
+  const withNodeSpawn = childStarterFor(
+    null,
+    createRequire(import.meta.url),
+    process.platform,
+    () => undefined,
+    childStarterWithPosixSpawn,
+    childStarterWithNode,
+    openPinnedPlaces,
+  );
+  it("passes the places with Node's spawn too (where the compiled starter is not built)", async () => {
+    const heard = await run(withNodeSpawn, {
+      file: '/bin/sh',
+      args: ['-c', 'readlink /proc/$$/fd/3'],
+      places: [pinned(folder)],
+    });
+    expect(heard.stdout).toBe(`${folder}\n`);
+    expect(
+      await run(withNodeSpawn, {
+        file: '/bin/sh',
+        args: ['-c', 'echo ran'],
+        places: [{ ...pinned(folder), device: '0' }],
+      }),
+    ).toMatchObject({ stdout: '', error: 'ESTALE', order: ['error'] });
   });
 
   it('passes the places to a program the spawner helper starts, or starts nothing when one changed', async () => {
