@@ -232,22 +232,28 @@ describe.skipIf(process.platform === 'win32')('starting a program', () => {
       });
 
       it.skipIf(process.platform !== 'linux')(
-        'passes the descriptors it is given at 3, 4, … in their order',
+        'passes the descriptors it is given at 3, 4, … in their order, even one already at 3',
         async () => {
-          const first = join(scratch, 'first');
-          const second = join(scratch, 'second');
-          mkdirSync(first, { recursive: true });
-          mkdirSync(second, { recursive: true });
-          const fds = [openSync(second, 'r'), openSync(first, 'r')];
+          const folder = join(scratch, 'passed');
+          mkdirSync(folder, { recursive: true });
+          const opened = openSync(folder, 'r');
+          // This process's lowest descriptor past stdio, passed second: putting the folder at 3 must not
+          // close it before it is moved to 4.
+          const lowest = Math.min(
+            ...readdirSync('/proc/self/fd')
+              .map(Number)
+              .filter((fd) => fd >= 3 && fd !== opened),
+          );
+          const lowestIs = fs.readlinkSync(`/proc/self/fd/${lowest}`);
           try {
             const heard = await run(
               start,
               { file: '/bin/sh', args: ['-c', 'readlink /proc/$$/fd/3 /proc/$$/fd/4'] },
-              fds,
+              [opened, lowest],
             );
-            expect(heard.stdout).toBe(`${second}\n${first}\n`);
+            expect(heard.stdout).toBe(`${folder}\n${lowestIs}\n`);
           } finally {
-            for (const fd of fds) closeSync(fd);
+            closeSync(opened);
           }
         },
       );

@@ -236,20 +236,24 @@ static int descriptors_of(napi_env env, napi_value value, int **fds, uint32_t *c
 
 /**
  * File actions that put each of `fds` at 3, 4, … in order. They are first parked above every descriptor
- * involved, so that putting one in place never closes another not yet moved.
+ * involved, so that putting one in place never closes another not yet moved. 0, or the error of an
+ * action that could not be added (a descriptor past the process's limit).
  */
-static void add_passed_descriptors(posix_spawn_file_actions_t *actions, const int *fds, uint32_t count,
-                                   int highest_used) {
+static int add_passed_descriptors(posix_spawn_file_actions_t *actions, const int *fds, uint32_t count,
+                                  int highest_used) {
   int parked = highest_used;
   if (parked < 2 + (int)count) parked = 2 + (int)count;
   for (uint32_t i = 0; i < count; i++)
     if (fds[i] > parked) parked = fds[i];
   parked++;
-  for (uint32_t i = 0; i < count; i++) posix_spawn_file_actions_adddup2(actions, fds[i], parked + (int)i);
-  for (uint32_t i = 0; i < count; i++) {
-    posix_spawn_file_actions_adddup2(actions, parked + (int)i, 3 + (int)i);
-    posix_spawn_file_actions_addclose(actions, parked + (int)i);
+  int error = 0;
+  for (uint32_t i = 0; i < count && error == 0; i++)
+    error = posix_spawn_file_actions_adddup2(actions, fds[i], parked + (int)i);
+  for (uint32_t i = 0; i < count && error == 0; i++) {
+    error = posix_spawn_file_actions_adddup2(actions, parked + (int)i, 3 + (int)i);
+    if (error == 0) error = posix_spawn_file_actions_addclose(actions, parked + (int)i);
   }
+  return error;
 }
 
 static napi_value number(napi_env env, int value) {
@@ -294,7 +298,7 @@ static napi_value spawn_program(napi_env env, napi_callback_info info) {
   posix_spawn_file_actions_adddup2(&actions, out[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err[1], 2);
   int highest_pipe = out[1] > err[1] ? out[1] : err[1];
-  add_passed_descriptors(&actions, pass_fds, pass_count, highest_pipe);
+  int passing = add_passed_descriptors(&actions, pass_fds, pass_count, highest_pipe);
   posix_spawn_file_actions_addchdir_np(&actions, cwd);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
@@ -305,7 +309,7 @@ static napi_value spawn_program(napi_env env, napi_callback_info info) {
   posix_spawnattr_setsigmask(&attributes, &no_signal);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   pid_t pid = 0;
-  int error = spawn_searching(&pid, file, cwd, &actions, &attributes, argv, program_env);
+  int error = passing != 0 ? passing : spawn_searching(&pid, file, cwd, &actions, &attributes, argv, program_env);
   posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   close(out[1]);
