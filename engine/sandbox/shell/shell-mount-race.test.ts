@@ -15,7 +15,7 @@ const skipReason =
   detected.kind !== 'bubblewrap'
     ? `bubblewrap cannot run here (${detected.kind === 'none' ? detected.reason : detected.kind})`
     : !detected.bindsOpenPlaces
-      ? 'this bubblewrap is older than 0.8 and mounts granted folders by path'
+      ? 'bwrap here mounts granted folders by path (older than 0.8, or out/native built before it could pass them)'
       : !hasPython
         ? 'python3 with a libc that has renameat2 is not installed'
         : null;
