@@ -1,5 +1,19 @@
 import * as childProcess from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as fs from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import * as net from 'node:net';
 import { constants, tmpdir } from 'node:os';
@@ -9,10 +23,13 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   type ChildRequest,
+  type PinnedPlace,
   type ProgramSpawnAddon,
-  type StartChild,
+  type StartChildWithPlaces,
+  childStarterFor,
   childStarterWithNode,
   childStarterWithPosixSpawn,
+  openPinnedPlaces,
   programSpawnAddonPath,
 } from './child-starters';
 import { startProgram } from './program-spawner';
@@ -27,7 +44,11 @@ interface Heard {
 }
 
 /** Runs a program to its end and tells what it reported, in the order it reported it. */
-function run(start: StartChild, request: Partial<ChildRequest> & { file: string }) {
+function run(
+  start: StartChildWithPlaces,
+  request: Partial<ChildRequest> & { file: string },
+  placeFds: readonly number[] = [],
+) {
   return new Promise<Heard & { order: string[] }>((resolve) => {
     const heard: Heard & { order: string[] } = { stdout: '', stderr: '', order: [] };
     start(
@@ -48,12 +69,13 @@ function run(start: StartChild, request: Partial<ChildRequest> & { file: string 
           resolve({ ...heard, close: [code, signal] });
         },
       },
+      placeFds,
     );
   });
 }
 
 const addonPath = programSpawnAddonPath();
-const starters: [string, StartChild][] = [
+const starters: [string, StartChildWithPlaces][] = [
   ['Node spawn', childStarterWithNode(childProcess, process.platform)],
 ];
 if (addonPath !== null) {
@@ -209,6 +231,33 @@ describe.skipIf(process.platform === 'win32')('starting a program', () => {
         expect([group, session]).toEqual([pid, pid]);
       });
 
+      it.skipIf(process.platform !== 'linux')(
+        'passes the descriptors it is given at 3, 4, … in their order, even one already at 3',
+        async () => {
+          const folder = join(scratch, 'passed');
+          mkdirSync(folder, { recursive: true });
+          const opened = openSync(folder, 'r');
+          // This process's lowest descriptor past stdio, passed second: putting the folder at 3 must not
+          // close it before it is moved to 4.
+          const lowest = Math.min(
+            ...readdirSync('/proc/self/fd')
+              .map(Number)
+              .filter((fd) => fd >= 3 && fd !== opened),
+          );
+          const lowestIs = fs.readlinkSync(`/proc/self/fd/${lowest}`);
+          try {
+            const heard = await run(
+              start,
+              { file: '/bin/sh', args: ['-c', 'readlink /proc/$$/fd/3 /proc/$$/fd/4'] },
+              [opened, lowest],
+            );
+            expect(heard.stdout).toBe(`${folder}\n${lowestIs}\n`);
+          } finally {
+            closeSync(opened);
+          }
+        },
+      );
+
       it('stops reading when told, and still reports the close', async () => {
         const heard = await new Promise<string[]>((resolve) => {
           const order: string[] = [];
@@ -228,4 +277,148 @@ describe.skipIf(process.platform === 'win32')('starting a program', () => {
       });
     });
   }
+});
+
+/** Its identity as the engine checks it. */
+function pinned(path: string): PinnedPlace {
+  const { dev, ino } = lstatSync(path, { bigint: true });
+  return { path, device: String(dev), inode: String(ino) };
+}
+
+const openDescriptors = () => readdirSync('/proc/self/fd').length;
+
+describe.skipIf(process.platform !== 'linux')('opening the places a program gets', () => {
+  const root = join(scratch, 'places');
+  const folder = join(root, 'org', 'shared', 'data');
+  const file = join(root, 'org', 'notes.md');
+  const outside = join(root, 'outside');
+  mkdirSync(folder, { recursive: true });
+  mkdirSync(outside, { recursive: true });
+  writeFileSync(file, 'notes');
+
+  it('opens a folder and a file that are still what was checked, in order', () => {
+    const opened = openPinnedPlaces(fs, [pinned(folder), pinned(file)]);
+    if (!opened.ok) throw new Error(opened.message);
+    try {
+      expect(opened.fds.map((fd) => fs.readlinkSync(`/proc/self/fd/${fd}`))).toEqual([folder, file]);
+    } finally {
+      for (const fd of opened.fds) closeSync(fd);
+    }
+  });
+
+  it('refuses a place swapped for a link, at its last name or above it, and closes what it opened', () => {
+    const cases: [string, () => void, () => void][] = [
+      [
+        'it is now a link',
+        () => {
+          renameSync(folder, `${folder}-real`);
+          symlinkSync(outside, folder);
+        },
+        () => {
+          rmSync(folder);
+          renameSync(`${folder}-real`, folder);
+        },
+      ],
+      [
+        'shared is now a link',
+        () => {
+          const shared = join(root, 'org', 'shared');
+          renameSync(shared, `${shared}-real`);
+          symlinkSync(`${shared}-real`, shared);
+        },
+        () => {
+          const shared = join(root, 'org', 'shared');
+          rmSync(shared);
+          renameSync(`${shared}-real`, shared);
+        },
+      ],
+    ];
+    for (const [why, swap, undo] of cases) {
+      const checked = pinned(folder);
+      swap();
+      try {
+        const before = openDescriptors();
+        const opened = openPinnedPlaces(fs, [pinned(file), checked]);
+        expect(opened).toEqual({
+          ok: false,
+          message: expect.stringContaining(`${folder} changed after it was checked (${why}`),
+        });
+        expect(openDescriptors()).toBe(before);
+      } finally {
+        undo();
+      }
+    }
+  });
+
+  it('refuses another folder moved to the path that was checked, and a place that is gone', () => {
+    const checked = pinned(folder);
+    renameSync(folder, `${folder}-old`);
+    mkdirSync(folder);
+    try {
+      expect(openPinnedPlaces(fs, [checked])).toEqual({
+        ok: false,
+        message: expect.stringContaining('another file or folder is there now'),
+      });
+      expect(openPinnedPlaces(fs, [{ ...checked, path: join(root, 'missing') }])).toEqual({
+        ok: false,
+        message: expect.stringContaining('missing is gone'),
+      });
+    } finally {
+      rmSync(folder, { recursive: true });
+      renameSync(`${folder}-old`, folder);
+    }
+  });
+
+  const withNodeSpawn = childStarterFor(
+    null,
+    createRequire(import.meta.url),
+    process.platform,
+    () => undefined,
+    childStarterWithPosixSpawn,
+    childStarterWithNode,
+    openPinnedPlaces,
+  );
+  it("passes the places with Node's spawn too (where the compiled starter is not built)", async () => {
+    const heard = await run(withNodeSpawn, {
+      file: '/bin/sh',
+      args: ['-c', 'readlink /proc/$$/fd/3'],
+      places: [pinned(folder)],
+    });
+    expect(heard.stdout).toBe(`${folder}\n`);
+    expect(
+      await run(withNodeSpawn, {
+        file: '/bin/sh',
+        args: ['-c', 'echo ran'],
+        places: [{ ...pinned(folder), device: '0' }],
+      }),
+    ).toMatchObject({ stdout: '', error: 'ESTALE', order: ['error'] });
+  });
+
+  it('passes the places to a program the spawner helper starts, or starts nothing when one changed', async () => {
+    const started = (places: PinnedPlace[]) =>
+      new Promise<{ stdout: string } | { error: string }>((resolve) => {
+        let stdout = '';
+        startProgram(
+          {
+            file: '/bin/sh',
+            args: ['-c', 'readlink /proc/$$/fd/3 /proc/$$/fd/4'],
+            cwd: '/',
+            env: {},
+            places,
+          },
+          {
+            stdout: (chunk) => (stdout += chunk.toString()),
+            stderr: () => undefined,
+            error: (error) => resolve({ error: `${error.code}: ${error.message}` }),
+            close: () => resolve({ stdout }),
+          },
+        );
+      });
+    expect(await started([pinned(file), pinned(folder)])).toEqual({ stdout: `${file}\n${folder}\n` });
+    expect(await started([pinned(file), { ...pinned(folder), inode: '1' }])).toEqual({
+      error: expect.stringMatching(
+        /^ESTALE: .*data changed after it was checked .*so the program was not started$/,
+      ),
+    });
+  });
 });

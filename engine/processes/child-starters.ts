@@ -1,4 +1,5 @@
 import type * as nodeChildProcess from 'node:child_process';
+import type * as nodeFs from 'node:fs';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as nodeNet from 'node:net';
@@ -20,7 +21,24 @@ export interface ChildRequest {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /**
+   * Places the program gets open, the first at descriptor FIRST_PLACE_FD and the next ones after it, in
+   * order (bubblewrap's `--bind-fd`). Each is opened without following a link anywhere in its path and
+   * must still be the place that was checked, or the program is not started.
+   */
+  places?: readonly PinnedPlace[];
 }
+
+/** A file or folder by its canonical path (no link in it) and the identity it had when it was checked. */
+export interface PinnedPlace {
+  path: string;
+  /** `stat`'s dev and ino, as decimal text (they can pass 2^53). */
+  device: string;
+  inode: string;
+}
+
+/** The descriptor at which a program gets the first of its places. */
+export const FIRST_PLACE_FD = 3;
 
 /** What a started program reports: its output, then either `error` alone, or `exit` and then `close`. */
 export interface ChildEvents {
@@ -42,6 +60,13 @@ export interface StartedChild {
 
 export type StartChild = (request: ChildRequest, events: ChildEvents) => StartedChild;
 
+/** A starter given the request's places already open, in order, to pass on from FIRST_PLACE_FD. */
+export type StartChildWithPlaces = (
+  request: ChildRequest,
+  events: ChildEvents,
+  placeFds?: readonly number[],
+) => StartedChild;
+
 /** What native/program-spawn/program_spawn.c exports. */
 export interface ProgramSpawnAddon {
   spawn(
@@ -50,21 +75,25 @@ export interface ProgramSpawnAddon {
     env: string[],
     cwd: string,
     onExit: (code: number | null, signal: number) => void,
+    /** Descriptors the program gets at 3, 4, … in order. */
+    passFds?: number[],
   ): [pid: number, stdoutFd: number, stderrFd: number] | number;
+  /** True where `spawn` passes `passFds` (a program starter built before it ignores them). */
+  passesDescriptors?: boolean;
 }
 
 export function childStarterWithNode(
   childProcess: typeof nodeChildProcess,
   platform: NodeJS.Platform,
-): StartChild {
-  return (request, events) => {
+): StartChildWithPlaces {
+  return (request, events, placeFds = []) => {
     let child: ReturnType<typeof childProcess.spawn>;
     try {
       child = childProcess.spawn(request.file, request.args, {
         cwd: request.cwd,
         env: request.env,
         shell: false,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', 'pipe', 'pipe', ...placeFds],
         windowsHide: true,
         // Its own process group, so ending the group ends whatever the program started.
         detached: platform !== 'win32',
@@ -102,12 +131,12 @@ export function childStarterWithPosixSpawn(
   net: typeof nodeNet,
   util: typeof nodeUtil,
   signalNumbers: Record<string, number>,
-): StartChild {
+): StartChildWithPlaces {
   // A number's first name, as Node gives it (6 is SIGABRT before SIGIOT, 29 SIGIO before SIGPOLL).
   const signalNames = new Map<number, string>();
   for (const [name, number] of Object.entries(signalNumbers))
     if (!signalNames.has(number)) signalNames.set(number, name);
-  return (request, events) => {
+  return (request, events, placeFds = []) => {
     const env: string[] = [];
     for (const name in request.env) {
       const value = request.env[name];
@@ -117,6 +146,11 @@ export function childStarterWithPosixSpawn(
     if ([request.file, request.cwd, ...request.args, ...env].some((text) => text.includes('\0'))) {
       const message = `spawn ${request.file}: the program, its folder, arguments and environment must hold no null byte`;
       queueMicrotask(() => events.error('ERR_INVALID_ARG_VALUE', message));
+      return { pid: undefined, stopReading: () => undefined };
+    }
+    if (placeFds.length > 0 && addon.passesDescriptors !== true) {
+      const message = `spawn ${request.file}: the program starter was built before it could pass open folders; rebuild it (npm run build:native)`;
+      queueMicrotask(() => events.error('ENOTSUP', message));
       return { pid: undefined, stopReading: () => undefined };
     }
     let exited: [number | null, NodeJS.Signals | null] | undefined;
@@ -134,6 +168,7 @@ export function childStarterWithPosixSpawn(
         events.exit(...exited);
         closeWhenDone();
       },
+      [...placeFds],
     );
     if (typeof started === 'number') {
       const code = util.getSystemErrorName(started);
@@ -188,8 +223,74 @@ export function programSpawnAddonPath(): string | null {
 }
 
 /**
- * A process's starter: the compiled one at `addonPath` when it loads, else Node's spawn. Self-contained
- * like the starters (the helper runs its source), so the two are given to it.
+ * Opens each place by walking its path one name at a time from `/`, each name looked up in the folder
+ * opened just before (through its /proc/self/fd entry) and never followed when it is a link, then checks
+ * that what it reached is a file or folder with the identity that was checked. Between that check and
+ * the program's use of the descriptor nothing can swap the place: a rename or a link moves names, not
+ * what an open descriptor refers to. The descriptors are O_PATH: nothing is read through them, and a
+ * FIFO or device put in a place's stead is not opened for real. On failure every one is closed.
+ * Self-contained like the starters (the helper runs its source).
+ */
+export function openPinnedPlaces(
+  fs: typeof nodeFs,
+  places: readonly PinnedPlace[],
+): { ok: true; fds: number[] } | { ok: false; message: string } {
+  // Linux's O_PATH, the same on every architecture Node runs on; Node does not name it.
+  const O_PATH = 0o10000000;
+  const { O_DIRECTORY, O_NOFOLLOW } = fs.constants;
+  const opened: number[] = [];
+  const closeAll = () => {
+    for (const fd of opened) fs.closeSync(fd);
+  };
+  const refuse = (place: PinnedPlace, why: string) => {
+    closeAll();
+    return {
+      ok: false as const,
+      message: `${place.path} changed after it was checked (${why}), so the program was not started`,
+    };
+  };
+  for (const place of places) {
+    const names = place.path.split('/').filter((name) => name !== '');
+    if (!place.path.startsWith('/') || names.some((name) => name === '.' || name === '..'))
+      return refuse(place, 'it is not a full path without . or ..');
+    let walking = '/';
+    try {
+      let fd = fs.openSync('/', O_PATH | O_DIRECTORY);
+      opened.push(fd);
+      for (const [index, name] of names.entries()) {
+        walking = name;
+        const inner = index < names.length - 1;
+        const next = fs.openSync(
+          `/proc/self/fd/${fd}/${name}`,
+          O_PATH | O_NOFOLLOW | (inner ? O_DIRECTORY : 0),
+        );
+        fs.closeSync(opened.pop()!);
+        fd = next;
+        opened.push(fd);
+      }
+      const found = fs.fstatSync(fd, { bigint: true });
+      if (!found.isDirectory() && !found.isFile()) return refuse(place, 'it is now a link or a special file');
+      if (String(found.dev) !== place.device || String(found.ino) !== place.inode)
+        return refuse(place, 'another file or folder is there now');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return refuse(
+        place,
+        code === 'ENOENT'
+          ? `${walking} is gone`
+          : code === 'ENOTDIR' || code === 'ELOOP'
+            ? `${walking} is now a link or not a folder`
+            : `${walking} could not be opened: ${String(error)}`,
+      );
+    }
+  }
+  return { ok: true, fds: opened };
+}
+
+/**
+ * A process's starter: the compiled one at `addonPath` when it loads, else Node's spawn, either given
+ * the request's places opened and checked by `openPlaces` (then closed here once the program has them).
+ * Self-contained like the starters (the helper runs its source), so the three are given to it.
  */
 export function childStarterFor(
   addonPath: string | null,
@@ -198,10 +299,12 @@ export function childStarterFor(
   warn: (message: string) => void,
   withPosixSpawn: typeof childStarterWithPosixSpawn,
   withNode: typeof childStarterWithNode,
+  openPlaces: typeof openPinnedPlaces,
 ): StartChild {
+  let start: StartChildWithPlaces | undefined;
   if (addonPath !== null) {
     try {
-      return withPosixSpawn(
+      start = withPosixSpawn(
         load(addonPath) as ProgramSpawnAddon,
         load('node:net') as typeof nodeNet,
         load('node:util') as typeof nodeUtil,
@@ -213,7 +316,23 @@ export function childStarterFor(
       );
     }
   }
-  return withNode(load('node:child_process') as typeof nodeChildProcess, platform);
+  const startChild = start ?? withNode(load('node:child_process') as typeof nodeChildProcess, platform);
+  const fs = load('node:fs') as typeof nodeFs;
+  return (request, events) => {
+    if (request.places === undefined || request.places.length === 0) return startChild(request, events);
+    const opened = openPlaces(fs, request.places);
+    if (!opened.ok) {
+      const { message } = opened;
+      queueMicrotask(() => events.error('ESTALE', message));
+      return { pid: undefined, stopReading: () => undefined };
+    }
+    try {
+      return startChild(request, events, opened.fds);
+    } finally {
+      // The program has its own copies now (both starters start it before they return).
+      for (const fd of opened.fds) fs.closeSync(fd);
+    }
+  };
 }
 
 let starterHere: StartChild | undefined;
@@ -228,6 +347,7 @@ export function childStarterHere(): StartChild {
     (message) => process.emitWarning(message),
     childStarterWithPosixSpawn,
     childStarterWithNode,
+    openPinnedPlaces,
   );
   return starterHere;
 }

@@ -6,6 +6,7 @@ import {
   childStarterHere,
   childStarterWithNode,
   childStarterWithPosixSpawn,
+  openPinnedPlaces,
   programSpawnAddonPath,
 } from './child-starters';
 import { type SpawnerReport, type SpawnerRequest, spawnerHelperMain } from './spawner-helper';
@@ -173,7 +174,7 @@ function helperProcess(): ChildProcess {
 
 /** The helper's program: its starter (child-starters.ts), then its main function (spawner-helper.ts). */
 function helperSource(addonPath: string | null): string {
-  const startChild = `(${childStarterFor.toString()})(${JSON.stringify(addonPath)}, require, process.platform, (message) => process.emitWarning(message), ${childStarterWithPosixSpawn.toString()}, ${childStarterWithNode.toString()})`;
+  const startChild = `(${childStarterFor.toString()})(${JSON.stringify(addonPath)}, require, process.platform, (message) => process.emitWarning(message), ${childStarterWithPosixSpawn.toString()}, ${childStarterWithNode.toString()}, ${openPinnedPlaces.toString()})`;
   // `__name` is the helper esbuild's keepNames (tsx, some bundles) writes into a function's text.
   return `var __name = (f) => f; (${spawnerHelperMain.toString()})(${startChild}, process)`;
 }

@@ -13,7 +13,7 @@ import {
   type ShellOrg,
 } from '../sandbox/shell/test-support/shell-org';
 import type { Confinement } from '../sandbox/shell/confinement';
-import { confinementNote, createShellTool, MAX_COMMAND_BYTES } from './shell-tool';
+import { confinementNote, confinementSummary, createShellTool, MAX_COMMAND_BYTES } from './shell-tool';
 import { ToolResult } from './tool-result';
 import type { ToolContext } from './tool-spec';
 
@@ -197,6 +197,7 @@ describe('what the shell tool says about confinement', () => {
       kind: 'bubblewrap',
       bwrapPath: '/usr/bin/bwrap',
       hardened: true,
+      bindsOpenPlaces: true,
       systemRoots: [],
     };
     expect(confinementNote(bubblewrap)).toMatch(
@@ -206,6 +207,20 @@ describe('what the shell tool says about confinement', () => {
       /^Shell commands are confined by the macOS sandbox/,
     );
     expect(createShellTool({ confinement: bubblewrap }).definition.description).not.toContain('not confined');
+  });
+
+  it('tells the person when bubblewrap is too old to mount folders as they were checked', () => {
+    const current: Confinement = {
+      kind: 'bubblewrap',
+      bwrapPath: '/usr/bin/bwrap',
+      hardened: true,
+      bindsOpenPlaces: true,
+      systemRoots: [],
+    };
+    expect(confinementSummary(current)).toMatch(/^Shell commands run walled off: .*other agents' files\.$/);
+    expect(confinementSummary({ ...current, hardened: false, bindsOpenPlaces: false })).toMatch(
+      /older than version 0\.8, though: an agent that may change the shared folder could trick another agent's commands into writing outside the org\. Updating bubblewrap closes that gap\.$/,
+    );
   });
 
   it('states its limits in the description', () => {

@@ -41,9 +41,13 @@ export function confinementNote(confinement: Confinement): string {
 
 /** How shell commands are confined here, in words for people (confinementNote names the sandbox and the folders). */
 export function confinementSummary(confinement: Confinement): string {
-  return confinement.kind === 'none'
-    ? 'Shell commands are not walled off on this computer: they can read and change anything your user account can, and reach the internet. Give this tool only to agents you trust.'
-    : "Shell commands run walled off: they see only the agent's own folders and the shared folder, cannot reach the internet, never see your keys, and cannot change the org's settings or other agents' files.";
+  if (confinement.kind === 'none')
+    return 'Shell commands are not walled off on this computer: they can read and change anything your user account can, and reach the internet. Give this tool only to agents you trust.';
+  const walledOff =
+    "Shell commands run walled off: they see only the agent's own folders and the shared folder, cannot reach the internet, never see your keys, and cannot change the org's settings or other agents' files.";
+  return confinement.kind === 'bubblewrap' && !confinement.bindsOpenPlaces
+    ? `${walledOff} This computer's bubblewrap is older than version 0.8, though: an agent that may change the shared folder could trick another agent's commands into writing outside the org. Updating bubblewrap closes that gap.`
+    : walledOff;
 }
 
 /**

@@ -4,9 +4,10 @@
 // in the parent and ~0.3 ms more in the child, per program (docs/BENCHMARKS.md, issue 14).
 //
 // One function, for engine/processes/child-starters.ts:
-//   spawn(file, argv, env, cwd, onExit) -> [pid, stdoutFd, stderrFd] | -errno
+//   spawn(file, argv, env, cwd, onExit, passFds?) -> [pid, stdoutFd, stderrFd] | -errno
+// and `passesDescriptors: true`, so the caller can tell this build from one that ignored passFds.
 // The program gets /dev/null as stdin, a new pipe for stdout and for stderr (the returned read ends are
-// close-on-exec), its own session and process group, default signal dispositions and an empty signal mask,
+// close-on-exec), the descriptors of passFds at 3, 4, … in order, its own session and process group, default signal dispositions and an empty signal mask,
 // as Node's spawn(..., { detached: true, stdio: ['ignore', 'pipe', 'pipe'] }) gives it. A file name without
 // a slash is looked up in the PATH of `env`, as execvp would in the child. A thread per program waits for
 // it and calls onExit(code, signal) on the JavaScript thread: code is null when a signal ended it.
@@ -213,6 +214,48 @@ static int start_waiter(waiter_t *waiter) {
   return error;
 }
 
+/** A JavaScript array of descriptors as a new C array (count in *count), or NULL with *count 0 when absent. */
+static int descriptors_of(napi_env env, napi_value value, int **fds, uint32_t *count) {
+  *fds = NULL;
+  *count = 0;
+  napi_valuetype type;
+  if (napi_typeof(env, value, &type) != napi_ok) return -1;
+  if (type == napi_undefined) return 0;
+  if (napi_get_array_length(env, value, count) != napi_ok) return -1;
+  if (*count == 0) return 0;
+  *fds = calloc(*count, sizeof **fds);
+  if (*fds == NULL) return -1;
+  for (uint32_t i = 0; i < *count; i++) {
+    napi_value element;
+    if (napi_get_element(env, value, i, &element) != napi_ok ||
+        napi_get_value_int32(env, element, &(*fds)[i]) != napi_ok || (*fds)[i] < 0)
+      return -1;
+  }
+  return 0;
+}
+
+/**
+ * File actions that put each of `fds` at 3, 4, … in order. They are first parked above every descriptor
+ * involved, so that putting one in place never closes another not yet moved. 0, or the error of an
+ * action that could not be added (a descriptor past the process's limit).
+ */
+static int add_passed_descriptors(posix_spawn_file_actions_t *actions, const int *fds, uint32_t count,
+                                  int highest_used) {
+  int parked = highest_used;
+  if (parked < 2 + (int)count) parked = 2 + (int)count;
+  for (uint32_t i = 0; i < count; i++)
+    if (fds[i] > parked) parked = fds[i];
+  parked++;
+  int error = 0;
+  for (uint32_t i = 0; i < count && error == 0; i++)
+    error = posix_spawn_file_actions_adddup2(actions, fds[i], parked + (int)i);
+  for (uint32_t i = 0; i < count && error == 0; i++) {
+    error = posix_spawn_file_actions_adddup2(actions, parked + (int)i, 3 + (int)i);
+    if (error == 0) error = posix_spawn_file_actions_addclose(actions, parked + (int)i);
+  }
+  return error;
+}
+
 static napi_value number(napi_env env, int value) {
   napi_value result;
   napi_create_int32(env, value, &result);
@@ -220,20 +263,28 @@ static napi_value number(napi_env env, int value) {
 }
 
 static napi_value spawn_program(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value args[5];
+  size_t argc = 6;
+  napi_value args[6];
   if (napi_get_cb_info(env, info, &argc, args, NULL, NULL) != napi_ok || argc < 5) {
-    napi_throw_type_error(env, NULL, "spawn(file, argv, env, cwd, onExit)");
+    napi_throw_type_error(env, NULL, "spawn(file, argv, env, cwd, onExit, passFds?)");
     return NULL;
   }
+  if (argc < 6) napi_get_undefined(env, &args[5]);
   char *file = string_of(env, args[0]);
   char **argv = strings_of(env, args[1]);
   char **program_env = strings_of(env, args[2]);
   char *cwd = string_of(env, args[3]);
+  int *pass_fds = NULL;
+  uint32_t pass_count = 0;
+  int pass_fds_ok = descriptors_of(env, args[5], &pass_fds, &pass_count) == 0;
   napi_value result = NULL;
   int out[2] = {-1, -1}, err[2] = {-1, -1};
   if (file == NULL || argv == NULL || argv[0] == NULL || program_env == NULL || cwd == NULL) {
     napi_throw_type_error(env, NULL, "spawn: file, argv, env and cwd must be strings and string arrays");
+    goto done;
+  }
+  if (!pass_fds_ok) {
+    napi_throw_type_error(env, NULL, "spawn: passFds must be an array of descriptors");
     goto done;
   }
   if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
@@ -246,6 +297,8 @@ static napi_value spawn_program(napi_env env, napi_callback_info info) {
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+  int highest_pipe = out[1] > err[1] ? out[1] : err[1];
+  int passing = add_passed_descriptors(&actions, pass_fds, pass_count, highest_pipe);
   posix_spawn_file_actions_addchdir_np(&actions, cwd);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
@@ -256,7 +309,7 @@ static napi_value spawn_program(napi_env env, napi_callback_info info) {
   posix_spawnattr_setsigmask(&attributes, &no_signal);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   pid_t pid = 0;
-  int error = spawn_searching(&pid, file, cwd, &actions, &attributes, argv, program_env);
+  int error = passing != 0 ? passing : spawn_searching(&pid, file, cwd, &actions, &attributes, argv, program_env);
   posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   close(out[1]);
@@ -305,6 +358,7 @@ done:
     if (out[i] >= 0) close(out[i]);
     if (err[i] >= 0) close(err[i]);
   }
+  free(pass_fds);
   free(file);
   free(cwd);
   free_strings(argv);
@@ -316,5 +370,8 @@ NAPI_MODULE_INIT() {
   napi_value spawn;
   napi_create_function(env, "spawn", NAPI_AUTO_LENGTH, spawn_program, NULL, &spawn);
   napi_set_named_property(env, exports, "spawn", spawn);
+  napi_value passes_descriptors;
+  napi_get_boolean(env, true, &passes_descriptors);
+  napi_set_named_property(env, exports, "passesDescriptors", passes_descriptors);
   return exports;
 }

@@ -1,3 +1,4 @@
+import { FIRST_PLACE_FD, type PinnedPlace } from '../../processes/child-starters';
 import type { BubblewrapConfinement, ShellMount } from './confinement';
 
 /** The most a hardened sandbox's private /tmp may hold. */
@@ -24,6 +25,8 @@ export interface BubblewrapRequest {
  * bwrap's arguments for one command: every namespace unshared (so no network), no capabilities, the
  * system's programs read-only, a private /proc, /dev and /tmp, the granted folders and nothing else of
  * the user's files, a read-only root, a clean environment, and a new session (no terminal injection).
+ * Where bwrap binds open places, the n-th mount comes from the descriptor FIRST_PLACE_FD + n, which the
+ * program starter opens and checks (`bubblewrapPlaces`); an older bwrap mounts each by its path.
  */
 export function bubblewrapArgs(request: BubblewrapRequest): string[] {
   const { confinement } = request;
@@ -50,11 +53,11 @@ export function bubblewrapArgs(request: BubblewrapRequest): string[] {
     ...(confinement.hardened ? ['--size', String(SANDBOX_TMP_BYTES)] : []),
     '--tmpfs',
     '/tmp',
-    ...request.mounts.flatMap((mount) => [
-      mount.writable ? '--bind-try' : '--ro-bind-try',
-      mount.source,
-      mount.target,
-    ]),
+    ...request.mounts.flatMap((mount, index) =>
+      confinement.bindsOpenPlaces
+        ? [mount.writable ? '--bind-fd' : '--ro-bind-fd', String(FIRST_PLACE_FD + index), mount.target]
+        : [mount.writable ? '--bind-try' : '--ro-bind-try', mount.source, mount.target],
+    ),
     '--remount-ro',
     '/',
     '--chdir',
@@ -65,4 +68,14 @@ export function bubblewrapArgs(request: BubblewrapRequest): string[] {
     '-c',
     request.command,
   ];
+}
+
+/** What the program starter opens for `bubblewrapArgs`, in the order its descriptors are numbered. */
+export function bubblewrapPlaces(
+  confinement: BubblewrapConfinement,
+  mounts: readonly ShellMount[],
+): PinnedPlace[] {
+  return confinement.bindsOpenPlaces
+    ? mounts.map(({ source, device, inode }) => ({ path: source, device, inode }))
+    : [];
 }

@@ -17,6 +17,12 @@ export const Confinement = z.discriminatedUnion('kind', [
      * has a size-limited /tmp (bubblewrap 0.8 and later, where the kernel allows it).
      */
     hardened: z.boolean(),
+    /**
+     * Granted folders are mounted from descriptors the engine opened and checked (`--bind-fd`,
+     * bubblewrap 0.8 and later), so nothing can swap one for a link between the check and the mount;
+     * an older bubblewrap mounts them by path, as named when checked.
+     */
+    bindsOpenPlaces: z.boolean(),
     systemRoots: z.array(SystemRoot),
   }),
   z.object({ kind: z.literal('sandbox-exec'), sandboxExecPath: z.string() }),
@@ -28,9 +34,13 @@ export type SandboxExecConfinement = Extract<Confinement, { kind: 'sandbox-exec'
 
 /** A folder (or file) of the host that a confined command may see, at `target` inside the sandbox. */
 export interface ShellMount {
+  /** Its real path, with no link in it. */
   source: string;
   target: string;
   writable: boolean;
+  /** `lstat`'s dev and ino of `source` when it was checked, as decimal text: what is mounted must be it. */
+  device: string;
+  inode: string;
 }
 
 /** Where a command runs and what it may see when confined. */

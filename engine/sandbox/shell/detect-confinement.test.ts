@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { Confinement } from './confinement';
 import { BWRAP_LOCATIONS, detectConfinement } from './detect-confinement';
 
+const here = process.platform === 'linux' ? await detectConfinement() : null;
+const realBwrap = here?.kind === 'bubblewrap' ? here.bwrapPath : '';
+
 describe('detectConfinement', () => {
   it('reports unconfined, with the reason, when bwrap is not where it is looked for', async () => {
     expect(await detectConfinement({ platform: 'linux', bwrapPath: '/nonexistent/bin/bwrap' })).toEqual({
@@ -51,6 +54,30 @@ describe('detectConfinement', () => {
   });
 
   const installed = BWRAP_LOCATIONS.find((path) => existsSync(path));
+  it.runIf(here?.kind === 'bubblewrap')(
+    'binds open folders where bwrap can, and keeps an older bwrap (no --bind-fd, no hardened options) binding by path',
+    async () => {
+      expect(here).toMatchObject({ kind: 'bubblewrap', bindsOpenPlaces: true });
+      const folder = await mkdtemp(join(tmpdir(), 'lemming-old-bwrap-'));
+      try {
+        const older = join(folder, 'bwrap');
+        await writeFile(
+          older,
+          `#!/bin/sh\nfor arg; do case "$arg" in --bind-fd|--ro-bind-fd|--disable-userns|--size) echo "bwrap: Unknown option $arg" >&2; exit 1;; esac; done\nexec ${realBwrap} "$@"\n`,
+        );
+        await chmod(older, 0o755);
+        expect(await detectConfinement({ platform: 'linux', bwrapPath: older })).toMatchObject({
+          kind: 'bubblewrap',
+          bwrapPath: older,
+          hardened: false,
+          bindsOpenPlaces: false,
+        });
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    },
+  );
+
   it.runIf(process.platform === 'linux' && installed !== undefined)(
     'finds the installed bubblewrap, or says exactly why it cannot run',
     async () => {

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { access, lstat, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BubblewrapConfinement, Confinement, SandboxExecConfinement } from './confinement';
@@ -56,13 +56,15 @@ async function detectBubblewrap(bwrapPath: string | undefined): Promise<Confinem
     };
   const systemRoots = await scanSystemRoots();
   const failures: string[] = [];
-  for (const hardened of [true, false]) {
-    const confinement: BubblewrapConfinement = {
-      kind: 'bubblewrap',
-      bwrapPath: found,
-      hardened,
-      systemRoots,
-    };
+  // Binding open places and the hardened options both came with bubblewrap 0.8; a kernel can still
+  // refuse the hardened ones. An older bwrap binds by path.
+  const ways = [
+    { hardened: true, bindsOpenPlaces: true },
+    { hardened: false, bindsOpenPlaces: true },
+    { hardened: false, bindsOpenPlaces: false },
+  ];
+  for (const way of ways) {
+    const confinement: BubblewrapConfinement = { kind: 'bubblewrap', bwrapPath: found, ...way, systemRoots };
     const failure = await probe(confinement);
     if (failure === null) return confinement;
     failures.push(failure);
@@ -87,10 +89,15 @@ async function detectSandboxExec(path: string): Promise<Confinement> {
 async function probe(confinement: Confinement): Promise<string | null> {
   const folder = await realpath(await mkdtemp(join(tmpdir(), 'lemming-shell-probe-')));
   try {
+    const { dev, ino } = await lstat(folder, { bigint: true });
+    const identity = { device: String(dev), inode: String(ino) };
     const result = await runShellCommand({
       command: `echo ${PROBE_TEXT} > probe && cat probe`,
       confinement,
-      places: { workingDirectory: folder, mounts: [{ source: folder, target: folder, writable: true }] },
+      places: {
+        workingDirectory: folder,
+        mounts: [{ source: folder, target: folder, writable: true, ...identity }],
+      },
       timeoutMs: PROBE_TIMEOUT_MS,
       maxOutputBytes: 4096,
       stopAfterBytes: 65_536,

@@ -6,10 +6,16 @@ import { detectConfinement } from './detect-confinement';
 import { macosSandboxProfile, sandboxExecArgs } from './macos-sandbox-profile';
 import { runShellCommand } from './run-shell-command';
 
-const mounts = [
-  { source: '/Users/me/org/shared', target: '/Users/me/org/shared', writable: false },
-  { source: '/Users/me/org/agents/a/workspace', target: '/Users/me/org/agents/a/workspace', writable: true },
-];
+/** A granted folder at its own path; macOS checks every access by path, so its identity is not used. */
+const at = (source: string, writable: boolean) => ({
+  source,
+  target: source,
+  writable,
+  device: '1',
+  inode: '2',
+});
+
+const mounts = [at('/Users/me/org/shared', false), at('/Users/me/org/agents/a/workspace', true)];
 
 describe('the macOS sandbox profile', () => {
   it('denies by default and allows no network', () => {
@@ -19,7 +25,7 @@ describe('the macOS sandbox profile', () => {
   });
 
   it('names granted folders only through parameters, so a path cannot change the profile', () => {
-    const hostile = [{ source: '/x") (allow default) ("', target: '/x', writable: true }];
+    const hostile = [{ ...at('/x") (allow default) ("', true), target: '/x' }];
     const args = sandboxExecArgs({
       confinement: { kind: 'sandbox-exec', sandboxExecPath: '/usr/bin/sandbox-exec' },
       mounts: hostile,
@@ -39,13 +45,9 @@ describe('the macOS sandbox profile', () => {
 
   it('keeps a protected place read-only inside a writable folder, and a workspace inside it writable', () => {
     const profile = macosSandboxProfile([
-      { source: '/Users/me/org', target: '/Users/me/org', writable: true },
-      { source: '/Users/me/org/agents', target: '/Users/me/org/agents', writable: false },
-      {
-        source: '/Users/me/org/agents/a/workspace',
-        target: '/Users/me/org/agents/a/workspace',
-        writable: true,
-      },
+      at('/Users/me/org', true),
+      at('/Users/me/org/agents', false),
+      at('/Users/me/org/agents/a/workspace', true),
     ]);
     expect(profile.split('\n').slice(-3)).toEqual([
       '(allow file-write* (subpath (param "ROOT_0")))',
@@ -69,7 +71,7 @@ describe.runIf(confinement?.kind === 'sandbox-exec')('under sandbox-exec (runs o
         confinement: confinement!,
         places: {
           workingDirectory: workspace,
-          mounts: [{ source: workspace, target: workspace, writable: true }],
+          mounts: [at(workspace, true)],
         },
         timeoutMs: 20_000,
         maxOutputBytes: 4096,

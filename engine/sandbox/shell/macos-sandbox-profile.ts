@@ -53,7 +53,11 @@ export interface SandboxExecRequest {
   command: string;
 }
 
-/** sandbox-exec's arguments for one command; macOS checks real paths, so each grant is named by its source. */
+/**
+ * sandbox-exec's arguments for one command. macOS judges every access by the real path it reaches, so
+ * each grant is named by its source, and a granted folder swapped for a link after the check leads only
+ * where the profile already allows (there is no mount to redirect, unlike bubblewrap).
+ */
 export function sandboxExecArgs(request: SandboxExecRequest): string[] {
   return [
     ...request.mounts.flatMap((mount, index) => ['-D', `ROOT_${index}=${mount.source}`]),

@@ -171,6 +171,7 @@ describe('a command that cannot start', () => {
           kind: 'bubblewrap',
           bwrapPath: `${org.root}/no-such-bwrap`,
           hardened: true,
+          bindsOpenPlaces: true,
           systemRoots: [],
         },
         places,

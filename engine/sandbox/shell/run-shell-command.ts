@@ -54,7 +54,7 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
   if (request.signal?.aborted)
     return Promise.resolve({ ok: false, error: 'the command was cancelled before it started' });
   const env = shellEnvironment(request.places.workingDirectory);
-  const { file, args } = shellInvocation(request.confinement, request.places, request.command, env);
+  const { file, args, places } = shellInvocation(request.confinement, request.places, request.command, env);
   const stdout = new CappedOutput(request.maxOutputBytes);
   const stderr = new CappedOutput(request.maxOutputBytes);
 
@@ -98,7 +98,7 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
       if (stdout.totalBytes + stderr.totalBytes > request.stopAfterBytes) stop('output_limit');
     };
     const program = startProgram(
-      { file, args, cwd: request.places.workingDirectory, env },
+      { file, args, cwd: request.places.workingDirectory, env, places },
       {
         stdout: collect(stdout),
         stderr: collect(stderr),

@@ -1,10 +1,13 @@
-import { bubblewrapArgs } from './bubblewrap-args';
+import type { PinnedPlace } from '../../processes/child-starters';
+import { bubblewrapArgs, bubblewrapPlaces } from './bubblewrap-args';
 import type { Confinement, ShellPlaces } from './confinement';
 import { sandboxExecArgs } from './macos-sandbox-profile';
 
 export interface ShellInvocation {
   file: string;
   args: string[];
+  /** Places the program starter opens, checks and passes to the program (bubblewrap's `--bind-fd`). */
+  places: PinnedPlace[];
 }
 
 /** The program to start for `/bin/sh -c command`: the shell itself, or the sandbox that wraps it. */
@@ -25,13 +28,15 @@ export function shellInvocation(
           env,
           command,
         }),
+        places: bubblewrapPlaces(confinement, places.mounts),
       };
     case 'sandbox-exec':
       return {
         file: confinement.sandboxExecPath,
         args: sandboxExecArgs({ confinement, mounts: places.mounts, command }),
+        places: [],
       };
     case 'none':
-      return { file: '/bin/sh', args: ['-c', command] };
+      return { file: '/bin/sh', args: ['-c', command], places: [] };
   }
 }

@@ -1,9 +1,15 @@
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { mkdir, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shellPlaces } from './shell-places';
 import { createShellOrg, type ShellOrg } from './test-support/shell-org';
+
+/** The identity shellPlaces gives a mount, which the program starter checks again when it opens it. */
+function checked(path: string, writable: boolean) {
+  const { dev, ino } = lstatSync(path, { bigint: true });
+  return { source: path, target: path, writable, device: String(dev), inode: String(ino) };
+}
 
 describe('shellPlaces', () => {
   let org: ShellOrg;
@@ -12,15 +18,12 @@ describe('shellPlaces', () => {
   });
   afterEach(() => org.dispose());
 
-  it('by default offers the workspace and shared/, both writable, and runs in the workspace', async () => {
+  it('by default offers the workspace and shared/, both writable, each with the identity it was checked by, and runs in the workspace', async () => {
     expect(await shellPlaces(org.sandbox())).toEqual({
       ok: true,
       value: {
         workingDirectory: org.workspace,
-        mounts: [
-          { source: org.shared, target: org.shared, writable: true },
-          { source: org.workspace, target: org.workspace, writable: true },
-        ],
+        mounts: [checked(org.shared, true), checked(org.workspace, true)],
       },
     });
   });
@@ -112,13 +115,13 @@ describe('shellPlaces', () => {
       value: {
         workingDirectory: org.workspace,
         mounts: [
-          { source: org.org, target: org.org, writable: true },
-          { source: at('.lemming'), target: at('.lemming'), writable: false },
-          { source: at('agents'), target: at('agents'), writable: false },
-          { source: at('lemming'), target: at('lemming'), writable: false },
-          { source: at('tools'), target: at('tools'), writable: false },
-          { source: org.workspace, target: org.workspace, writable: true },
-          { source: at('agents', 'b', 'workspace'), target: at('agents', 'b', 'workspace'), writable: true },
+          checked(org.org, true),
+          checked(at('.lemming'), false),
+          checked(at('agents'), false),
+          checked(at('lemming'), false),
+          checked(at('tools'), false),
+          checked(org.workspace, true),
+          checked(at('agents', 'b', 'workspace'), true),
         ],
       },
     });

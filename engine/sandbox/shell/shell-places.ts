@@ -1,4 +1,4 @@
-import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Result } from '../../api/result';
 import type { AgentSandbox } from '../agent-sandbox';
@@ -6,6 +6,9 @@ import type { ResolvedGrant } from '../access-policy';
 import { agentWorkspaces, AGENTS_FOLDER, protectedFolders, protectedFromAgents } from '../protected-places';
 import { isWithin, relativeWithin } from '../sandbox-layout';
 import type { ShellMount, ShellPlaces } from './confinement';
+
+/** A mount before the identity of its source is taken. */
+type NamedMount = Omit<ShellMount, 'device' | 'inode'>;
 
 /** Where the shell runs and what it sees, or why it cannot run. */
 export type ShellPlacesResult = Result<ShellPlaces, string>;
@@ -21,6 +24,11 @@ export type ShellPlacesResult = Result<ShellPlaces, string>;
  * change what defines the org. A protected folder the org lacks is created empty first, so that it
  * can be pinned read-only rather than made by a command. Each protected place is a mount of its own,
  * so a hard link between it and a writable folder fails (EXDEV).
+ *
+ * Each mount carries the identity (device and inode) of the real folder checked here, taken without
+ * following a link at its last name; the program starter opens each source again without following a
+ * link at any name and starts nothing unless it is still that folder (child-starters.ts), so another
+ * agent swapping a granted folder for a link cannot redirect the mount.
  */
 export async function shellPlaces(sandbox: AgentSandbox): Promise<ShellPlacesResult> {
   const { workspacePath } = sandbox.layout;
@@ -38,7 +46,7 @@ export async function shellPlaces(sandbox: AgentSandbox): Promise<ShellPlacesRes
   const writableHere = (path: string) => writeRoots.some((root) => isWithin(root, path));
   const readableHere = (path: string) => readRoots.some(({ root }) => isWithin(root, path));
 
-  const candidates: ShellMount[] = [
+  const candidates: NamedMount[] = [
     ...readRoots.map(({ root, target }) => ({ source: root, target, writable: writableHere(root) })),
     ...okRoots(writeGrants)
       .filter(({ root }) => readableHere(root))
@@ -52,7 +60,8 @@ export async function shellPlaces(sandbox: AgentSandbox): Promise<ShellPlacesRes
   );
   const pinned = await protectedMounts(orgReal, granted, writeRoots);
   if (!pinned.ok) return pinned;
-  const mounts = await existing(uniqueByTarget([...granted, ...pinned.value]));
+  const mounts = await identified(uniqueByTarget([...granted, ...pinned.value]));
+  if (!mounts.ok) return mounts;
 
   const workspace = await realpath(workspacePath);
   if (!readableHere(workspace))
@@ -60,7 +69,7 @@ export async function shellPlaces(sandbox: AgentSandbox): Promise<ShellPlacesRes
       ok: false,
       error: 'your resume does not let you read your workspace, and the shell runs in it',
     };
-  return { ok: true, value: { workingDirectory: workspacePath, mounts: outerFirst(mounts) } };
+  return { ok: true, value: { workingDirectory: workspacePath, mounts: outerFirst(mounts.value) } };
 }
 
 /**
@@ -70,12 +79,12 @@ export async function shellPlaces(sandbox: AgentSandbox): Promise<ShellPlacesRes
  */
 async function protectedMounts(
   orgReal: string,
-  granted: readonly ShellMount[],
+  granted: readonly NamedMount[],
   writeRoots: readonly string[],
-): Promise<Result<ShellMount[], string>> {
-  const under = (mount: ShellMount, path: string) => join(mount.target, relativeWithin(mount.source, path));
+): Promise<Result<NamedMount[], string>> {
+  const under = (mount: NamedMount, path: string) => join(mount.target, relativeWithin(mount.source, path));
   const holding = (path: string) => granted.filter((mount) => mount.writable && isWithin(mount.source, path));
-  const pinned: ShellMount[] = [];
+  const pinned: NamedMount[] = [];
   let agentsReal: string | null = null;
   for (const folder of protectedFolders(orgReal)) {
     if (holding(folder).length > 0 && !(await exists(folder))) {
@@ -101,7 +110,7 @@ async function protectedMounts(
   }
   if (agentsReal === null) return { ok: true, value: pinned };
   const readOnly = [...granted, ...pinned].filter((mount) => !mount.writable);
-  const holes: ShellMount[] = [];
+  const holes: NamedMount[] = [];
   for (const workspace of agentWorkspaces(agentsReal, await agentFolders(agentsReal))) {
     if (!writeRoots.some((root) => isWithin(root, workspace)) || !(await isRealFolder(workspace))) continue;
     for (const mount of readOnly.filter((candidate) => isWithin(candidate.source, workspace)))
@@ -142,8 +151,8 @@ function okRoots(grants: readonly ResolvedGrant[]): { root: string; target: stri
 }
 
 /** One mount per place: a place granted both ways is writable. */
-function uniqueByTarget(mounts: readonly ShellMount[]): ShellMount[] {
-  const byTarget = new Map<string, ShellMount>();
+function uniqueByTarget(mounts: readonly NamedMount[]): NamedMount[] {
+  const byTarget = new Map<string, NamedMount>();
   for (const mount of mounts) {
     const known = byTarget.get(mount.target);
     if (!known || (mount.writable && !known.writable)) byTarget.set(mount.target, mount);
@@ -151,18 +160,26 @@ function uniqueByTarget(mounts: readonly ShellMount[]): ShellMount[] {
   return [...byTarget.values()];
 }
 
-async function existing(mounts: readonly ShellMount[]): Promise<ShellMount[]> {
+/**
+ * The mounts whose source is there, each with its identity; a source that became a link since its real
+ * path was found (another agent swapping it) stops the command rather than be mounted or left out.
+ */
+async function identified(mounts: readonly NamedMount[]): Promise<Result<ShellMount[], string>> {
   const found = await Promise.all(
-    mounts.map(async (mount) => {
-      try {
-        await stat(mount.source);
-        return true;
-      } catch {
-        return false;
-      }
-    }),
+    mounts.map((mount) => lstat(mount.source, { bigint: true }).catch(() => null)),
   );
-  return mounts.filter((_, index) => found[index]);
+  const identifiedMounts: ShellMount[] = [];
+  for (const [index, mount] of mounts.entries()) {
+    const status = found[index];
+    if (status === null || status === undefined) continue;
+    if (status.isSymbolicLink())
+      return {
+        ok: false,
+        error: `${mount.source} was replaced by a link while the command was being prepared, so it did not run`,
+      };
+    identifiedMounts.push({ ...mount, device: String(status.dev), inode: String(status.ino) });
+  }
+  return { ok: true, value: identifiedMounts };
 }
 
 function outerFirst(mounts: readonly ShellMount[]): ShellMount[] {
