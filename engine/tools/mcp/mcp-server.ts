@@ -3,6 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Readable } from 'node:stream';
 import { checkedFetch, type CheckedFetch } from '../../net/checked-fetch';
 import type { AddressClassifier } from '../../net/address-policy';
@@ -66,6 +67,11 @@ export class McpServer {
   private restarts = 0;
   private restartTimer: NodeJS.Timeout | null = null;
   private stderrTail = '';
+  /**
+   * The call whose requests are being sent: an answer past the byte cap aborts that call at once with
+   * the reason, rather than leaving it to its timeout (a stream that broke is otherwise only logged).
+   */
+  private readonly callInFlight = new AsyncLocalStorage<AbortController>();
   /** Lists from tools/list_changed, taken one after another in the order they came. */
   private listing: Promise<void> = Promise.resolve();
   /** What the server is, for the person's choices about it (its command line, or its URL). */
@@ -92,10 +98,17 @@ export class McpServer {
   async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the MCP server ${this.name} is not running`);
-    return (await client.callTool({ name: tool, arguments: args }, undefined, {
-      timeout: this.config.call_timeout_ms,
-      ...(signal ? { signal } : {}),
-    })) as CallToolResult;
+    const tooLarge = new AbortController();
+    try {
+      return (await this.callInFlight.run(tooLarge, () =>
+        client.callTool({ name: tool, arguments: args }, undefined, {
+          timeout: this.config.call_timeout_ms,
+          signal: signal ? AbortSignal.any([signal, tooLarge.signal]) : tooLarge.signal,
+        }),
+      )) as CallToolResult;
+    } catch (error) {
+      throw tooLarge.signal.aborted ? tooLarge.signal.reason : error;
+    }
   }
 
   /** Stops it for good (until `start`): the program ends, open connections close, no restart follows. */
@@ -224,8 +237,12 @@ export class McpServer {
     const headers: Record<string, string> = {};
     for (const [key, value] of Object.entries(config.headers))
       headers[key] = fillSecrets(value, deps.secret).text;
+    const fetcher = this.fetcher;
     return new StreamableHTTPClientTransport(new URL(config.url), {
-      fetch: this.fetcher.fetch,
+      fetch: (url, init) => {
+        const call = this.callInFlight.getStore();
+        return fetcher.fetch(url, init, { onTooLarge: (error) => call?.abort(error) });
+      },
       requestInit: { headers },
     });
   }
