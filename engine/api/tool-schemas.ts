@@ -188,8 +188,20 @@ export const McpServerView = z.object({
   transport: z.enum(['stdio', 'http']),
   /** For stdio, the program and its arguments; for HTTP, the URL (no header values). */
   target: z.string(),
-  /** `not_trusted`: not started, because the org is not trusted as it is now (docs/ARCHITECTURE.md, “Trust”). */
-  status: z.enum(['stopped', 'starting', 'running', 'restarting', 'failed', 'disabled', 'not_trusted']),
+  /**
+   * `not_trusted`: not started, because the org is not trusted as it is now (docs/ARCHITECTURE.md, “Trust”);
+   * `network_off`: an HTTP server not started, because the org's internet access is off.
+   */
+  status: z.enum([
+    'stopped',
+    'starting',
+    'running',
+    'restarting',
+    'failed',
+    'disabled',
+    'not_trusted',
+    'network_off',
+  ]),
   error: z.string().nullable(),
   tools: z.array(McpToolView),
   /** Started, crashed, restarted, failed: newest last. */

@@ -23,6 +23,7 @@ const STATUS_WORDS: Record<McpServerView['status'], string> = {
   failed: 'failed',
   disabled: 'turned off',
   not_trusted: 'not started: this org is not trusted yet',
+  network_off: "not started: the org's internet access is off",
 };
 
 /** An MCP server as a Tool Store card: its status, its tools, the secrets it names and who may use it. */
@@ -43,6 +44,16 @@ export function mcpConnector({ view, config, policy, hasSecret, agents }: McpCon
       plain: `${KIND_WORDS.mcp} tools are allowed for the org`,
       met: policy.allowed_tool_kinds.includes('mcp'),
     },
+    ...(view.transport === 'http'
+      ? [
+          {
+            scope: 'org' as const,
+            requirement: `network.enabled is true (${POLICY_FILE})`,
+            plain: "the org's internet access is on",
+            met: policy.network.enabled,
+          },
+        ]
+      : []),
     ...tools
       .filter((tool) => policy.tools.deny.includes(tool))
       .map((tool) => ({
@@ -85,6 +96,16 @@ function readiness(view: McpServerView): ConnectorReadiness {
       reason: `the MCP server ${view.server} is turned off`,
       fix: `remove "disabled" from its entry in ${MCP_CONFIG_FILE}`,
       plain: { reason: `the tool server ${view.server} is turned off`, fix: 'turn it on' },
+    };
+  if (view.status === 'network_off')
+    return {
+      ready: false,
+      reason: `the MCP server ${view.server} is not started: network access is off for this org (network.enabled in ${POLICY_FILE})`,
+      fix: `set network.enabled to true in ${POLICY_FILE}`,
+      plain: {
+        reason: `the tool server ${view.server} is ${STATUS_WORDS.network_off}`,
+        fix: 'turn internet access on for the org',
+      },
     };
   if (view.status === 'not_trusted')
     return {

@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { CONFIG_DIR_VARIABLE } from '../../trust/trust-file-location';
 import { REPO_ROOT, resume, tempOrgs } from '../../run/test-support/temp-org';
 import { startEndlessServer } from './test-support/endless-server';
 import { lemming, trustOrg } from './test-support/mcp-cli';
+import { referenceServers } from './test-support/reference-servers';
 
 const orgs = tempOrgs();
 const children: ChildProcess[] = [];
@@ -53,14 +55,14 @@ async function callMeasured(args: readonly string[], limitBytes: number) {
 }
 
 /** An org whose agent ada may use the endless server's tools, trusted as it is. */
-async function endlessOrg(port: number): Promise<string> {
+async function endlessOrg(port: number, network = { enabled: true }): Promise<string> {
   const org = orgs.build({
     'lemming/config/mcp.json': {
       mcpServers: { endless: { url: `http://127.0.0.1:${port}/mcp`, call_timeout_ms: 60_000 } },
     },
-    'lemming/config/policy.json': { network: { enabled: true, private_hosts: [`127.0.0.1:${port}`] } },
+    'lemming/config/policy.json': { network: { ...network, private_hosts: [`127.0.0.1:${port}`] } },
     'agents/ada/resume.json': resume('ada', {
-      permissions: { read_outboxes: [], tools: ['group:mcp:endless'] },
+      permissions: { read_outboxes: [], tools: ['group:mcp:endless', 'mcp__endless__echo'] },
     }),
   });
   return trustOrg(org);
@@ -97,4 +99,45 @@ describe('MCP servers over HTTP', () => {
       expect(echo.stdout).toContain('Echo: small');
     },
   );
+
+  it(
+    "with the org's internet access off, agents do not reach an HTTP server: it is not started, and its card and tools say why",
+    { timeout: 60_000 },
+    async () => {
+      const { child, port, requests } = await startEndlessServer();
+      children.push(child);
+      const org = await endlessOrg(port, { enabled: false });
+      const listed = await lemming(['connectors', org]);
+      expect(listed.stdout).toMatch(/not ready\s+endless \(mcp:endless\)/);
+      expect(listed.stdout).toMatch(/status: network_off/);
+      const call = await lemming(['call', org, 'ada', 'mcp__endless__echo', '{"message": "out"}']);
+      expect(JSON.parse(call.stdout)).toMatchObject({
+        success: false,
+        error: expect.stringMatching(
+          /the MCP server endless is not started: network access is off for this org/,
+        ),
+      });
+      expect(requests()).toEqual([]);
+
+      writeFileSync(
+        join(org, 'lemming/config/policy.json'),
+        JSON.stringify({ network: { enabled: true, private_hosts: [`127.0.0.1:${port}`] } }),
+      );
+      await trustOrg(org);
+      const allowed = await lemming(['call', org, 'ada', 'mcp__endless__echo', '{"message": "out"}']);
+      expect(allowed.stdout).toContain('Echo: out');
+    },
+  );
+
+  it('a stdio server is a program, not a network tool: the switch does not stop it, and its card says so', async () => {
+    const org = orgs.build({
+      'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
+    });
+    await trustOrg(org);
+    const listed = await lemming(['connectors', org]);
+    expect(listed.stdout).toMatch(/ready\s+everything \(mcp:everything\)/);
+    expect(listed.stdout).toContain(
+      "Turning the org's internet access off does not stop it: it is a program, and reaches whatever this computer can.",
+    );
+  });
 });

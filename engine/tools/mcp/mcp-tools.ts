@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import Ajv, { type ValidateFunction } from 'ajv';
 import type { McpToolOrigin, ToolAnnotations } from '../../api/tool-schemas';
 import { TOOL_GROUPS, type CatalogEntry, type Readiness } from '../tool-catalog';
+import { plainWords } from '../policy-plain-words';
 import { toolFailure } from '../tool-result';
 import type { ToolSpec } from '../tool-spec';
 import { mcpToolResult } from './mcp-result';
@@ -117,7 +118,10 @@ export function mcpToolSpec(server: McpServer, tool: Tool): ToolSpec | null {
   };
 }
 
-function readinessOf(server: McpServer, disabled: boolean, untrusted: boolean): Readiness {
+function readinessOf(
+  server: McpServer,
+  { disabled, untrusted, networkOff }: { disabled: boolean; untrusted: boolean; networkOff: boolean },
+): Readiness {
   if (untrusted)
     return {
       ready: false,
@@ -134,6 +138,16 @@ function readinessOf(server: McpServer, disabled: boolean, untrusted: boolean): 
       reason: `the MCP server ${server.name} is turned off ("disabled": true in lemming/config/mcp.json)`,
       fix: `turn the MCP server ${server.name} on in the Tool Store (remove "disabled" from lemming/config/mcp.json)`,
     };
+  if (networkOff)
+    return {
+      ready: false,
+      reason: `the MCP server ${server.name} is not started: network access is off for this org (network.enabled in lemming/config/policy.json)`,
+      fix: 'set network.enabled to true in lemming/config/policy.json',
+      plain: {
+        reason: `the tool server ${server.name} is not started: ${plainWords.networkOff}`,
+        fix: 'turn internet access on for the org',
+      },
+    };
   if (server.status === 'running') return { ready: true };
   const why = server.error ? `: ${server.error}` : '';
   return {
@@ -149,13 +163,13 @@ function readinessOf(server: McpServer, disabled: boolean, untrusted: boolean): 
  * a tool of a server that never listed it (it did not start), an entry that says why it cannot be had.
  */
 export function mcpCatalogEntries(
-  servers: readonly { server: McpServer; disabled: boolean; untrusted: boolean }[],
+  servers: readonly { server: McpServer; disabled: boolean; untrusted: boolean; networkOff: boolean }[],
   grants: readonly string[],
 ): CatalogEntry[] {
   const entries: CatalogEntry[] = [];
   const names = new Set<string>();
-  for (const { server, disabled, untrusted } of servers) {
-    const readiness = readinessOf(server, disabled, untrusted);
+  for (const { server, ...standing } of servers) {
+    const readiness = readinessOf(server, standing);
     for (const tool of server.tools) {
       const spec = mcpToolSpec(server, tool);
       if (!spec || names.has(spec.name)) continue;

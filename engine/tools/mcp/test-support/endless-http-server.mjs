@@ -1,5 +1,5 @@
 // An MCP server over Streamable HTTP (the official SDK's, stateless) on a loopback port it prints
-// ("listening on <port>"), with one hostile tool: `flood` never finishes its answer. With `as: "events"`
+// ("listening on <port>", then "request <method>" for every request it gets), with one hostile tool: `flood` never finishes its answer. With `as: "events"`
 // it opens a server-sent event and writes its data without end; with `as: "json"` it answers
 // application/json and never closes the object. With `as: "many"` it does finish: 24 MB of small log
 // events first (each whole), then its answer. `echo` answers as any server would.
@@ -56,6 +56,7 @@ const http = createServer(async (request, response) => {
   for await (const chunk of request) chunks.push(chunk);
   const text = Buffer.concat(chunks).toString('utf8');
   const body = text === '' ? undefined : JSON.parse(text);
+  console.log(`request ${body?.method ?? request.method}`);
   if (body?.method === 'tools/call' && body.params?.name === 'flood')
     return flood(response, body.id, body.params.arguments?.as);
   const server = mcpServer();

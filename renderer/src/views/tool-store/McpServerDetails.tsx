@@ -11,6 +11,7 @@ const STATUS: Record<McpServerView['status'], { words: string; tone: BadgeTone }
   failed: { words: 'Failed', tone: 'bad' },
   disabled: { words: 'Turned off', tone: 'neutral' },
   not_trusted: { words: 'Not started: this org is not trusted yet', tone: 'warn' },
+  network_off: { words: "Not started: the org's internet access is off", tone: 'warn' },
 };
 
 const HINTS: {
