@@ -6,7 +6,14 @@ import type { OrgPolicy } from '../../org/policy-file';
 import type { CatalogEntry } from '../tool-catalog';
 import { isStdioServer, readMcpConfig, serverSecretNames, type McpServerConfig } from './mcp-config';
 import { McpServer, type McpServerDeps } from './mcp-server';
-import { annotationsOf, mcpCatalogEntries, mcpToolName, mcpToolOrigin } from './mcp-tools';
+import {
+  annotationsOf,
+  describeToolNameProblems,
+  mcpCatalogEntries,
+  mcpToolName,
+  mcpToolOrigin,
+  toolNameProblems,
+} from './mcp-tools';
 import { mcpStanding } from './mcp-tool-record';
 
 export type McpHubDeps = Omit<McpServerDeps, 'privateHosts'> & {
@@ -143,6 +150,7 @@ export class McpHub {
         changes: mcpStanding(record, mcpToolOrigin(server.identity, tool)).changes,
       })),
       happenings: [...server.happenings],
+      problems: describeToolNameProblems(toolNameProblems(server.name, server.tools)),
       rights: isStdioServer(server.config) ? STDIO_RIGHTS : HTTP_RIGHTS,
     };
   }

@@ -39,6 +39,13 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
         </p>
       )}
       <p className="mcp-rights">{server.rights}</p>
+      {server.problems.length > 0 && (
+        <ul className="mcp-error" aria-label={`Problems of ${server.server}`}>
+          {server.problems.map((problem) => (
+            <li key={problem}>{problem[0]?.toUpperCase() + problem.slice(1)}.</li>
+          ))}
+        </ul>
+      )}
       <HintsSwitch server={server} />
       {server.tools.length > 0 && (
         <ul className="mcp-tools" aria-label={`Tools of ${server.server}`}>
