@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { z } from 'zod';
 import { AGENT_RESUMES, keepingTrust } from './trust';
 import { fail, ok, type IpcResult } from '../api/result';
@@ -13,6 +14,7 @@ import { parseHostPatterns } from '../net/host-patterns';
 import type { OrgPolicy } from '../org/policy-file';
 import { DEFAULT_ORG_POLICY, POLICY_FILE, readPolicy, updatePolicy } from '../org/policy-file';
 import { discoverAgents } from '../org/discover';
+import { agentPaths } from '../org/org-layout';
 import type { Resume } from '../org/resume-schema';
 import { secretPresence } from '../secrets/secret-store';
 import { mcpConnector } from '../tools/connectors/mcp-connectors';
@@ -110,12 +112,23 @@ async function mcpConnectors(context: OrgContext, policy: OrgPolicy) {
     discoverAgents(context.orgPath),
   ]);
   const agents = discovered.flatMap((agent) =>
-    agent.valid ? [{ name: agent.resume.name, tools: agent.resume.permissions.tools }] : [],
+    agent.valid
+      ? [
+          {
+            name: agent.resume.name,
+            tools: agent.resume.permissions.tools,
+            agentDir: join(context.orgPath, agentPaths(agent.folder).root),
+            fileAccess: agent.resume.permissions.file_access,
+          },
+        ]
+      : [],
   );
   const configs = new Map(context.engine.mcp.serverConfigs().map(({ name, config }) => [name, config]));
   const connectors = context.engine.mcp.views().flatMap((view) => {
     const config = configs.get(view.server);
-    return config ? [mcpConnector({ view, config, policy, hasSecret, agents })] : [];
+    return config
+      ? [mcpConnector({ view, config, policy, hasSecret, agents, orgPath: context.orgPath })]
+      : [];
   });
   return { connectors, problems: context.engine.mcp.problems };
 }

@@ -1,6 +1,7 @@
 import type { McpServerView } from '../../api/tool-schemas';
 import { POLICY_FILE, type OrgPolicy } from '../../org/policy-file';
 import { MCP_CONFIG_FILE, serverSecretNames, type McpServerConfig } from '../mcp/mcp-config';
+import { reachPastGrants, serverFolders, type AgentReading } from '../mcp/mcp-roots';
 import { mcpServerGroup } from '../mcp/mcp-tools';
 import { TOOL_GROUPS } from '../tool-catalog';
 import { NO_SETTINGS } from './builtin-connectors';
@@ -12,7 +13,8 @@ export interface McpConnectorInput {
   config: McpServerConfig;
   policy: OrgPolicy;
   hasSecret: (name: string) => boolean;
-  agents: readonly { name: string; tools: readonly string[] }[];
+  agents: readonly (AgentReading & { tools: readonly string[] })[];
+  orgPath: string;
 }
 
 const STATUS_WORDS: Record<McpServerView['status'], string> = {
@@ -27,10 +29,15 @@ const STATUS_WORDS: Record<McpServerView['status'], string> = {
 };
 
 /** An MCP server as a Tool Store card: its status, its tools, the secrets it names and who may use it. */
-export function mcpConnector({ view, config, policy, hasSecret, agents }: McpConnectorInput): Connector {
-  const group = mcpServerGroup(view.server);
-  const tools = view.tools.map((tool) => tool.grantName);
+export function mcpConnector(input: McpConnectorInput): Connector {
+  const { config, policy, hasSecret, agents, orgPath } = input;
+  const group = mcpServerGroup(input.view.server);
+  const tools = input.view.tools.map((tool) => tool.grantName);
   const grants = new Set([...tools, group, TOOL_GROUPS.mcp]);
+  const users = agents.filter((agent) => agent.tools.some((tool) => grants.has(tool)));
+  // Its file tools answer to its own folders, not to the agents' grants: the card says where that reaches.
+  const reach = reachPastGrants(serverFolders(config, orgPath), users, orgPath);
+  const view = { ...input.view, rights: [input.view.rights, ...reach].join(' ') };
   const permissions: ConnectorPermission[] = [
     {
       scope: 'agent',
@@ -81,9 +88,7 @@ export function mcpConnector({ view, config, policy, hasSecret, agents }: McpCon
     secrets,
     readiness: readiness(view),
     source: { file: MCP_CONFIG_FILE, agent: null },
-    grantedTo: agents
-      .filter((agent) => agent.tools.some((tool) => grants.has(tool)))
-      .map((agent) => agent.name),
+    grantedTo: users.map((agent) => agent.name),
     mcp: view,
   };
 }

@@ -140,9 +140,9 @@ describe('MCP server lifecycle', () => {
       await until(() => server()?.status === 'restarting', 'the crash to be seen');
       await until(() => server()?.status === 'running', 'the restart');
       expect(server()?.happenings.map((happening) => happening.message)).toEqual([
-        'started with 13 tools',
+        'started with 14 tools',
         expect.stringMatching(/^stopped unexpectedly; restarting in 100 ms \(restart 1 of 5\)$/),
-        'started with 13 tools',
+        'started with 14 tools',
         'restarted after a crash',
       ]);
       const report = await engine.runTick();

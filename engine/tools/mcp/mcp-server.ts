@@ -2,7 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { mkdir } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Readable } from 'node:stream';
 import { checkedFetch, type CheckedFetch } from '../../net/checked-fetch';
@@ -10,6 +13,7 @@ import type { AddressClassifier } from '../../net/address-policy';
 import type { HostLookup } from '../../net/host-lookup';
 import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/grant-refusal';
 import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } from './mcp-config';
+import { offeredRoots } from './mcp-roots';
 import { mcpServerIdentity } from './mcp-tool-record';
 
 /** What one server is doing now, as its card shows it. */
@@ -151,7 +155,7 @@ export class McpServer {
     const client = new Client(
       { name: 'lemming-desktop', version: '0.1.0' },
       {
-        capabilities: {},
+        capabilities: { roots: { listChanged: false } },
         listChanged: {
           tools: {
             onChanged: (error, tools) => {
@@ -163,6 +167,14 @@ export class McpServer {
         },
       },
     );
+    let rootsAsked = false;
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      rootsAsked = true;
+      const roots = offeredRoots(this.config, this.deps.orgPath);
+      // A server checks that its roots exist and keeps the folders it was started with otherwise.
+      await Promise.all(roots.map((root) => mkdir(root, { recursive: true })));
+      return { roots: roots.map((root) => ({ uri: pathToFileURL(root).href, name: basename(root) })) };
+    });
     const transport = this.createTransport();
     const timeoutMs = this.config.start_timeout_ms;
     let timer: NodeJS.Timeout | undefined;
@@ -171,6 +183,9 @@ export class McpServer {
         (async () => {
           await client.connect(transport);
           const { tools } = await client.listTools();
+          // A server asks for its roots as it starts; one more round trip lets it read the answer
+          // before agents may call it (applying them is the server's own doing).
+          if (rootsAsked) await client.ping();
           await this.deps.toolsListed?.(this, tools);
           this.tools = tools;
         })(),
