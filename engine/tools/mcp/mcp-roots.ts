@@ -44,8 +44,12 @@ export interface ServerFolder {
   startedWith: boolean;
 }
 
-/** The folders a server may work in: those it was started with (a server may ignore the roots it is offered) and those offered. */
+/**
+ * The folders a program on this computer may work in: those it was started with (a server may ignore
+ * the roots it is offered) and those offered. None for a server over HTTP: what it reads is its own.
+ */
 export function serverFolders(config: McpServerConfig, orgPath: string): ServerFolder[] {
+  if (!isStdioServer(config)) return [];
   const started = startedFolders(config, orgPath).map((path) => ({ path, startedWith: true }));
   const offered = offeredRoots(config, orgPath).map((path) => ({ path, startedWith: false }));
   const seen = new Set<string>();
