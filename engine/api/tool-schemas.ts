@@ -188,12 +188,26 @@ export const McpServerView = z.object({
   transport: z.enum(['stdio', 'http']),
   /** For stdio, the program and its arguments; for HTTP, the URL (no header values). */
   target: z.string(),
-  /** `not_trusted`: not started, because the org is not trusted as it is now (docs/ARCHITECTURE.md, “Trust”). */
-  status: z.enum(['stopped', 'starting', 'running', 'restarting', 'failed', 'disabled', 'not_trusted']),
+  /**
+   * `not_trusted`: not started, because the org is not trusted as it is now (docs/ARCHITECTURE.md, “Trust”);
+   * `network_off`: an HTTP server not started, because the org's internet access is off.
+   */
+  status: z.enum([
+    'stopped',
+    'starting',
+    'running',
+    'restarting',
+    'failed',
+    'disabled',
+    'not_trusted',
+    'network_off',
+  ]),
   error: z.string().nullable(),
   tools: z.array(McpToolView),
   /** Started, crashed, restarted, failed: newest last. */
   happenings: z.array(z.object({ time: z.string(), message: z.string() })),
+  /** What is wrong with its tool list, in words naming its own tool names (tools agents could not tell apart). */
+  problems: z.array(z.string()),
   /** In plain words: what the server can reach (a stdio server runs with the user's rights, unconfined). */
   rights: z.string(),
 });
@@ -369,7 +383,13 @@ export type TrustMcpHintsInput = z.infer<typeof TrustMcpHintsInput>;
 export const McpImportSource = z.enum(['claude', 'cursor']);
 export type McpImportSource = z.infer<typeof McpImportSource>;
 
-export const McpImportInput = z.object({ from: McpImportSource }).strict();
+export const McpImportInput = z
+  .object({
+    from: McpImportSource,
+    /** Stored secrets the person agreed the import may replace; any other one stops the import (`needs_confirmation`). */
+    replaceSecrets: z.array(z.string().min(1).max(128)).max(1000).optional(),
+  })
+  .strict();
 
 /** What an import did: the servers added to mcp.json, the secrets stored for them (names only), what was left out. */
 export const McpImportResult = z.object({

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { z } from 'zod';
 import { AGENT_RESUMES, keepingTrust } from './trust';
 import { fail, ok, type IpcResult } from '../api/result';
@@ -13,6 +14,7 @@ import { parseHostPatterns } from '../net/host-patterns';
 import type { OrgPolicy } from '../org/policy-file';
 import { DEFAULT_ORG_POLICY, POLICY_FILE, readPolicy, updatePolicy } from '../org/policy-file';
 import { discoverAgents } from '../org/discover';
+import { agentPaths } from '../org/org-layout';
 import type { Resume } from '../org/resume-schema';
 import { secretPresence } from '../secrets/secret-store';
 import { mcpConnector } from '../tools/connectors/mcp-connectors';
@@ -23,7 +25,7 @@ import {
   updateToolSettings,
 } from '../tools/connectors/tool-settings-file';
 import { isBareOrigin } from '../tools/composed/template';
-import { MCP_CONFIG_FILE, readMcpConfig, updateMcpConfig } from '../tools/mcp/mcp-config';
+import { MCP_CONFIG_FILE, readMcpConfig, serverSecretNames, updateMcpConfig } from '../tools/mcp/mcp-config';
 import { IMPORT_SOURCES, importSourceFile, planImport, type ImportSource } from '../tools/mcp/mcp-import';
 import { withHintsTrusted } from '../tools/mcp/mcp-tool-record';
 import { orgKeyOf } from '../trust/org-trust';
@@ -110,12 +112,23 @@ async function mcpConnectors(context: OrgContext, policy: OrgPolicy) {
     discoverAgents(context.orgPath),
   ]);
   const agents = discovered.flatMap((agent) =>
-    agent.valid ? [{ name: agent.resume.name, tools: agent.resume.permissions.tools }] : [],
+    agent.valid
+      ? [
+          {
+            name: agent.resume.name,
+            tools: agent.resume.permissions.tools,
+            agentDir: join(context.orgPath, agentPaths(agent.folder).root),
+            fileAccess: agent.resume.permissions.file_access,
+          },
+        ]
+      : [],
   );
   const configs = new Map(context.engine.mcp.serverConfigs().map(({ name, config }) => [name, config]));
   const connectors = context.engine.mcp.views().flatMap((view) => {
     const config = configs.get(view.server);
-    return config ? [mcpConnector({ view, config, policy, hasSecret, agents })] : [];
+    return config
+      ? [mcpConnector({ view, config, policy, hasSecret, agents, orgPath: context.orgPath })]
+      : [];
   });
   return { connectors, problems: context.engine.mcp.problems };
 }
@@ -328,17 +341,19 @@ async function saveConnectorConfig(
  * Imports the MCP servers of Claude Desktop or Cursor (from where they keep them on this OS, or a
  * given file) into the org's mcp.json: each env and header value goes to the secret store first, granted
  * to the org, and the entry names it, so no value lands in the file. Servers the org has are left alone.
+ * A stored secret is never replaced unless the person named it in `replaceSecrets`: otherwise nothing is
+ * imported and the answer (`needs_confirmation`) lists each such secret as an issue.
  */
 export function importMcpServers(
   context: OrgContext,
-  input: { from: ImportSource | string },
+  input: { from: ImportSource | string; replaceSecrets?: readonly string[] },
 ): Promise<IpcResult<McpImportResult>> {
   return keepingTrust(context, [MCP_CONFIG_FILE], () => addImportedServers(context, input));
 }
 
 async function addImportedServers(
   context: OrgContext,
-  input: { from: ImportSource | string },
+  input: { from: ImportSource | string; replaceSecrets?: readonly string[] },
 ): Promise<IpcResult<McpImportResult>> {
   const file = (IMPORT_SOURCES as readonly string[]).includes(input.from)
     ? importSourceFile(input.from as ImportSource)
@@ -350,8 +365,26 @@ async function addImportedServers(
       `${MCP_CONFIG_FILE} is not valid; fix it before importing.`,
       issuesFromProblems(current.error),
     );
-  const planned = await planImport(file, new Set(Object.keys(current.value.mcpServers)));
+  const planned = await planImport(file, {
+    servers: new Set(Object.keys(current.value.mcpServers)),
+    secretNames: new Set(Object.values(current.value.mcpServers).flatMap(serverSecretNames)),
+  });
   if (!planned.ok) return fail('not_found', `Nothing was imported: ${planned.error}.`);
+  const replacing = await secretsReplaced(
+    context,
+    planned.value.servers.flatMap((server) => server.secrets),
+  );
+  const unasked = replacing.filter((name) => !(input.replaceSecrets ?? []).includes(name));
+  if (unasked.length > 0)
+    return fail(
+      'needs_confirmation',
+      `Nothing was imported: the secret store already has ${unasked.join(', ')}, and importing would replace ${unasked.length === 1 ? 'its value' : 'their values'} with the one${unasked.length === 1 ? '' : 's'} in ${file}.`,
+      unasked.map((name) => ({
+        path: name,
+        message: 'already in the secret store with another value; importing replaces it',
+      })),
+      `Import again agreeing to replace ${unasked.length === 1 ? 'it' : 'them'} (lemming connectors <org> --import ${input.from} --replace-secrets ${unasked.join(',')}), or leave ${unasked.length === 1 ? 'it' : 'them'} as ${unasked.length === 1 ? 'it is' : 'they are'}.`,
+    );
   const { servers, skipped } = planned.value;
   for (const server of servers)
     for (const secret of server.secrets) {
@@ -381,4 +414,17 @@ async function addImportedServers(
     secrets: servers.flatMap((server) => server.secrets.map((secret) => secret.name)),
     skipped,
   });
+}
+
+/** The planned secrets the store already holds with another value (the same value replaces nothing). */
+async function secretsReplaced(
+  context: OrgContext,
+  planned: readonly { name: string; value: string }[],
+): Promise<string[]> {
+  const replaced: string[] = [];
+  for (const { name, value } of planned) {
+    if (!(await context.secrets.store.has(name))) continue;
+    if ((await context.secrets.store.reveal(name)) !== value) replaced.push(name);
+  }
+  return replaced;
 }

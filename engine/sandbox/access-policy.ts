@@ -96,8 +96,8 @@ export interface AccessPolicyOptions {
 export function createAccessPolicy(options: AccessPolicyOptions): AccessPolicy {
   const { layout, fs, hook } = options;
   const grantsByKind: Record<AccessKind, AccessGrant[]> = {
-    read: grantsFrom(layout, options.fileAccess?.allow_read),
-    write: grantsFrom(layout, options.fileAccess?.allow_write),
+    read: fileGrants(layout, options.fileAccess?.allow_read),
+    write: fileGrants(layout, options.fileAccess?.allow_write),
   };
 
   async function resolveGrants(kind: AccessKind): Promise<ResolvedGrant[]> {
@@ -304,7 +304,8 @@ function underName(name: string): (inside: string) => string {
   return (inside) => (inside === '.' ? name : `${name}/${inside}`);
 }
 
-function grantsFrom(layout: SandboxLayout, entries: readonly string[] | undefined): AccessGrant[] {
+/** The folders one list of `file_access` grants (a missing list: the workspace and shared/), before links are resolved. */
+export function fileGrants(layout: SandboxLayout, entries: readonly string[] | undefined): AccessGrant[] {
   if (entries === undefined)
     return [
       { entry: null, label: 'your workspace', lexicalPath: layout.workspacePath },

@@ -91,6 +91,21 @@ test('"Import from Claude Desktop" adds the servers Claude Desktop uses; their v
     await expect(page.getByRole('status').filter({ hasText: 'No server was added.' })).toContainText(
       'everything',
     );
+
+    // A stored key is never replaced unasked: with the server gone from mcp.json, importing it again with
+    // another value asks first.
+    writeFileSync(join(org, 'lemming/config/mcp.json'), JSON.stringify({ mcpServers: {} }));
+    writeFileSync(
+      join(home, '.config', 'Claude', 'claude_desktop_config.json'),
+      JSON.stringify({
+        mcpServers: { everything: { ...everything, env: { EVERYTHING_TOKEN: 'tok-42-replacement' } } },
+      }),
+    );
+    await page.getByRole('button', { name: 'Import from Claude Desktop' }).click();
+    const asking = page.getByRole('dialog', { name: 'Replace saved keys?' });
+    await expect(asking).toContainText('MCP_EVERYTHING_EVERYTHING_TOKEN');
+    await asking.getByRole('button', { name: 'Replace them and import' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Added one server: everything.' })).toBeVisible();
   } finally {
     process.env.HOME = realHome;
     rmSync(home, { recursive: true, force: true });

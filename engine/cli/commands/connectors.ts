@@ -66,6 +66,7 @@ function describeMcpServer(server: McpServerView): string[] {
     `      status: ${server.status}${server.error ? ` — ${server.error}` : ''}`,
     `      ${server.transport === 'stdio' ? 'runs' : 'reached at'}: ${server.target}`,
     `      rights: ${server.rights}`,
+    ...server.problems.map((problem) => `      problem: ${problem}`),
     server.hintsTrusted
       ? `      hints: trusted (its tools that say they only read and stay on this computer run without asking; --distrust-hints ${server.server} to stop)`
       : `      hints: not trusted (every call of its tools asks first; --trust-hints ${server.server} to trust what it says)`,
@@ -105,6 +106,7 @@ export const connectorsCommand: CommandCode = {
   options: {
     json: { type: 'boolean' },
     import: { type: 'string' },
+    'replace-secrets': { type: 'string' },
     'rest-api': { type: 'string' },
     'base-url': { type: 'string' },
     auth: { type: 'string' },
@@ -166,8 +168,15 @@ export const connectorsCommand: CommandCode = {
     }
     if (typeof values.import === 'string') {
       const from = values.import;
+      const replaceSecrets =
+        typeof values['replace-secrets'] === 'string'
+          ? values['replace-secrets']
+              .split(',')
+              .map((name) => name.trim())
+              .filter(Boolean)
+          : [];
       const imported = await withOrgContext(org, io, values, (context) =>
-        answerOf(importMcpServers(context, { from })),
+        answerOf(importMcpServers(context, { from, replaceSecrets })),
       );
       if (values.json) printJson(io, imported);
       else {

@@ -1,6 +1,7 @@
 import type { McpServerView } from '../../api/tool-schemas';
 import { POLICY_FILE, type OrgPolicy } from '../../org/policy-file';
 import { MCP_CONFIG_FILE, serverSecretNames, type McpServerConfig } from '../mcp/mcp-config';
+import { reachPastGrants, serverFolders, type AgentReading } from '../mcp/mcp-roots';
 import { mcpServerGroup } from '../mcp/mcp-tools';
 import { TOOL_GROUPS } from '../tool-catalog';
 import { NO_SETTINGS } from './builtin-connectors';
@@ -12,7 +13,8 @@ export interface McpConnectorInput {
   config: McpServerConfig;
   policy: OrgPolicy;
   hasSecret: (name: string) => boolean;
-  agents: readonly { name: string; tools: readonly string[] }[];
+  agents: readonly (AgentReading & { tools: readonly string[] })[];
+  orgPath: string;
 }
 
 const STATUS_WORDS: Record<McpServerView['status'], string> = {
@@ -23,13 +25,19 @@ const STATUS_WORDS: Record<McpServerView['status'], string> = {
   failed: 'failed',
   disabled: 'turned off',
   not_trusted: 'not started: this org is not trusted yet',
+  network_off: "not started: the org's internet access is off",
 };
 
 /** An MCP server as a Tool Store card: its status, its tools, the secrets it names and who may use it. */
-export function mcpConnector({ view, config, policy, hasSecret, agents }: McpConnectorInput): Connector {
-  const group = mcpServerGroup(view.server);
-  const tools = view.tools.map((tool) => tool.grantName);
+export function mcpConnector(input: McpConnectorInput): Connector {
+  const { config, policy, hasSecret, agents, orgPath } = input;
+  const group = mcpServerGroup(input.view.server);
+  const tools = input.view.tools.map((tool) => tool.grantName);
   const grants = new Set([...tools, group, TOOL_GROUPS.mcp]);
+  const users = agents.filter((agent) => agent.tools.some((tool) => grants.has(tool)));
+  // Its file tools answer to its own folders, not to the agents' grants: the card says where that reaches.
+  const reach = reachPastGrants(serverFolders(config, orgPath), users, orgPath);
+  const view = { ...input.view, rights: [input.view.rights, ...reach].join(' ') };
   const permissions: ConnectorPermission[] = [
     {
       scope: 'agent',
@@ -43,6 +51,16 @@ export function mcpConnector({ view, config, policy, hasSecret, agents }: McpCon
       plain: `${KIND_WORDS.mcp} tools are allowed for the org`,
       met: policy.allowed_tool_kinds.includes('mcp'),
     },
+    ...(view.transport === 'http'
+      ? [
+          {
+            scope: 'org' as const,
+            requirement: `network.enabled is true (${POLICY_FILE})`,
+            plain: "the org's internet access is on",
+            met: policy.network.enabled,
+          },
+        ]
+      : []),
     ...tools
       .filter((tool) => policy.tools.deny.includes(tool))
       .map((tool) => ({
@@ -70,9 +88,7 @@ export function mcpConnector({ view, config, policy, hasSecret, agents }: McpCon
     secrets,
     readiness: readiness(view),
     source: { file: MCP_CONFIG_FILE, agent: null },
-    grantedTo: agents
-      .filter((agent) => agent.tools.some((tool) => grants.has(tool)))
-      .map((agent) => agent.name),
+    grantedTo: users.map((agent) => agent.name),
     mcp: view,
   };
 }
@@ -85,6 +101,16 @@ function readiness(view: McpServerView): ConnectorReadiness {
       reason: `the MCP server ${view.server} is turned off`,
       fix: `remove "disabled" from its entry in ${MCP_CONFIG_FILE}`,
       plain: { reason: `the tool server ${view.server} is turned off`, fix: 'turn it on' },
+    };
+  if (view.status === 'network_off')
+    return {
+      ready: false,
+      reason: `the MCP server ${view.server} is not started: network access is off for this org (network.enabled in ${POLICY_FILE})`,
+      fix: `set network.enabled to true in ${POLICY_FILE}`,
+      plain: {
+        reason: `the tool server ${view.server} is ${STATUS_WORDS.network_off}`,
+        fix: 'turn internet access on for the org',
+      },
     };
   if (view.status === 'not_trusted')
     return {

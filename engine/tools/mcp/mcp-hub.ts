@@ -6,7 +6,14 @@ import type { OrgPolicy } from '../../org/policy-file';
 import type { CatalogEntry } from '../tool-catalog';
 import { isStdioServer, readMcpConfig, serverSecretNames, type McpServerConfig } from './mcp-config';
 import { McpServer, type McpServerDeps } from './mcp-server';
-import { annotationsOf, mcpCatalogEntries, mcpToolName, mcpToolOrigin } from './mcp-tools';
+import {
+  annotationsOf,
+  describeToolNameProblems,
+  mcpCatalogEntries,
+  mcpToolName,
+  mcpToolOrigin,
+  toolNameProblems,
+} from './mcp-tools';
 import { mcpStanding } from './mcp-tool-record';
 
 export type McpHubDeps = Omit<McpServerDeps, 'privateHosts'> & {
@@ -19,13 +26,15 @@ interface Held {
   /** The config and private hosts it was started with: a change restarts it. */
   key: string;
   disabled: boolean;
+  /** An HTTP server while the org's internet access is off: not started, so no agent reaches it. */
+  networkOff: boolean;
 }
 
 /** A stdio server is the user's own program: said plainly on its card. */
 export const STDIO_RIGHTS =
-  'It runs as a program on this computer with your rights: it can read and change anything you can. It is not confined; it gets only the settings and secrets its entry names, and starts in the org folder.';
+  "It runs as a program on this computer with your rights: it can read and change anything you can. It is not confined; it gets only the settings and secrets its entry names, and starts in the org folder. Turning the org's internet access off does not stop it: it is a program, and reaches whatever this computer can.";
 const HTTP_RIGHTS =
-  'It is reached over the network through the same checks as agent web requests: a server on this computer or your local network only when the org names its host in network.private_hosts.';
+  "It is reached over the network through the same checks as agent web requests: only while the org's internet access is on, and a server on this computer or your local network only when the org names its host in network.private_hosts.";
 
 /**
  * The org's MCP servers (lemming/config/mcp.json) for one engine: started when a turn, a call or the
@@ -75,7 +84,12 @@ export class McpHub {
         ...this.deps,
         privateHosts: policy.network.private_hosts,
       });
-      this.held.set(name, { server, key: this.keyOf(config, policy), disabled: config.disabled === true });
+      this.held.set(name, {
+        server,
+        key: this.keyOf(config, policy),
+        disabled: config.disabled === true,
+        networkOff: networkOff(config, policy),
+      });
     }
     if (!mayStart) return;
     // A server that failed stays failed until its entry or its secrets change or the run ends: retrying
@@ -83,7 +97,10 @@ export class McpHub {
     await Promise.all(
       [...this.held.values()]
         .filter(
-          (held) => !held.disabled && (held.server.status === 'stopped' || held.server.status === 'starting'),
+          (held) =>
+            !held.disabled &&
+            !held.networkOff &&
+            (held.server.status === 'stopped' || held.server.status === 'starting'),
         )
         .map((held) => held.server.start()),
     );
@@ -92,20 +109,21 @@ export class McpHub {
   /** The MCP tools an agent could have, judged ready while their server runs. */
   catalogEntries(grants: readonly string[]): CatalogEntry[] {
     return mcpCatalogEntries(
-      [...this.held.values()].map(({ server, disabled }) => ({
+      [...this.held.values()].map(({ server, disabled, networkOff }) => ({
         server,
         disabled,
         untrusted: this.untrusted,
+        networkOff,
       })),
       grants,
     );
   }
 
   views(): McpServerView[] {
-    return [...this.held.values()].map(({ server, disabled }) => this.viewOf(server, disabled));
+    return [...this.held.values()].map((held) => this.viewOf(held));
   }
 
-  private viewOf(server: McpServer, disabled: boolean): McpServerView {
+  private viewOf({ server, disabled, networkOff }: Held): McpServerView {
     const record = this.deps.serverRecord?.(server.identity);
     return {
       server: server.name,
@@ -115,8 +133,14 @@ export class McpHub {
       target: isStdioServer(server.config)
         ? [server.config.command, ...server.config.args].join(' ')
         : server.config.url,
-      status: disabled ? 'disabled' : this.untrusted ? 'not_trusted' : server.status,
-      error: this.untrusted ? null : server.error,
+      status: disabled
+        ? 'disabled'
+        : this.untrusted
+          ? 'not_trusted'
+          : networkOff
+            ? 'network_off'
+            : server.status,
+      error: this.untrusted || networkOff ? null : server.error,
       tools: server.tools.map((tool) => ({
         name: tool.name,
         grantName: mcpToolName(server.name, tool.name),
@@ -126,6 +150,7 @@ export class McpHub {
         changes: mcpStanding(record, mcpToolOrigin(server.identity, tool)).changes,
       })),
       happenings: [...server.happenings],
+      problems: describeToolNameProblems(toolNameProblems(server.name, server.tools)),
       rights: isStdioServer(server.config) ? STDIO_RIGHTS : HTTP_RIGHTS,
     };
   }
@@ -156,7 +181,9 @@ export class McpHub {
     return JSON.stringify({
       ...rest,
       secrets,
-      ...(isStdioServer(config) ? {} : { privateHosts: policy.network.private_hosts }),
+      ...(isStdioServer(config)
+        ? {}
+        : { privateHosts: policy.network.private_hosts, network: policy.network.enabled }),
     });
   }
 
@@ -166,4 +193,12 @@ export class McpHub {
     this.held.clear();
     await Promise.all(servers.map((server) => server.stop()));
   }
+}
+
+/**
+ * An HTTP server is a network tool: while the org's internet access is off it is not started. A stdio
+ * server is a program the person runs, which the switch does not govern (its card says so).
+ */
+function networkOff(config: McpServerConfig, policy: OrgPolicy): boolean {
+  return !isStdioServer(config) && !policy.network.enabled;
 }

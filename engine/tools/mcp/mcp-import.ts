@@ -54,24 +54,39 @@ export interface ImportPlan {
   skipped: { name: string; reason: string }[];
 }
 
-/** `my server` + `API_KEY` → `MCP_MY_SERVER_API_KEY`: a valid secret name that says where it came from. */
-function secretNameFor(server: string, key: string): string {
-  return `MCP_${server}_${key}`
+const SECRET_NAME_MAX = 128;
+
+/**
+ * `my server` + `API_KEY` → `MCP_MY_SERVER_API_KEY`: a valid secret name that says where it came from.
+ * Different servers and keys can spell alike (`gh` + `X_TOKEN`, `gh_x` + `TOKEN`); a name already
+ * `taken` gets `_2`, `_3`…, so no server is handed another one's value.
+ */
+function secretNameFor(server: string, key: string, taken: Set<string>): string {
+  const base = `MCP_${server}_${key}`
     .toUpperCase()
     .replace(/[^A-Z0-9_]+/g, '_')
     .replace(/_+/g, '_')
-    .slice(0, 128);
+    .slice(0, SECRET_NAME_MAX);
+  let name = base;
+  for (let count = 2; taken.has(name); count += 1)
+    name = `${base.slice(0, SECRET_NAME_MAX - `_${count}`.length)}_${count}`;
+  taken.add(name);
+  return name;
+}
+
+/** What the org has already: its servers' names, and the secret names their entries use. */
+export interface ImportTarget {
+  servers: ReadonlySet<string>;
+  secretNames: ReadonlySet<string>;
 }
 
 /**
  * Reads another app's `mcpServers` and plans their import: every env and header value moves to the
  * secret store (imported values are often keys, and which ones is not written anywhere), and the entry
- * names it; servers the org already has, or whose names cannot name tools, are skipped with the reason.
+ * names it, each value its own name (none the org's servers use); servers the org already has, or
+ * whose names cannot name tools, are skipped with the reason.
  */
-export async function planImport(
-  file: string,
-  existing: ReadonlySet<string>,
-): Promise<Result<ImportPlan, string>> {
+export async function planImport(file: string, existing: ImportTarget): Promise<Result<ImportPlan, string>> {
   const read = await readTextFile(file);
   if (!read.found) return { ok: false, error: read.missing ? `${file} does not exist` : read.message };
   const parsed = parseJsonText(read.text);
@@ -79,6 +94,7 @@ export async function planImport(
   const config = ForeignConfig.safeParse(parsed.value);
   if (!config.success) return { ok: false, error: `${file} has no mcpServers object` };
   const plan: ImportPlan = { servers: [], skipped: [] };
+  const taken = new Set(existing.secretNames);
   for (const [name, raw] of Object.entries(config.data.mcpServers)) {
     const server = ForeignServer.safeParse(raw);
     if (!server.success || (server.data.command === undefined) === (server.data.url === undefined)) {
@@ -92,7 +108,7 @@ export async function planImport(
       });
       continue;
     }
-    if (existing.has(name)) {
+    if (existing.servers.has(name)) {
       plan.skipped.push({ name, reason: 'the org already has a server with that name' });
       continue;
     }
@@ -101,7 +117,7 @@ export async function planImport(
       Object.fromEntries(
         Object.entries(values ?? {}).map(([key, value]) => {
           if (value.replace(SECRET_REFERENCE, '') === '') return [key, value];
-          const secret = secretNameFor(name, key);
+          const secret = secretNameFor(name, key, taken);
           secrets.push({ name: secret, value });
           return [key, `\${secrets.${secret}}`];
         }),

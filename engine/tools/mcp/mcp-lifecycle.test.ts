@@ -140,9 +140,9 @@ describe('MCP server lifecycle', () => {
       await until(() => server()?.status === 'restarting', 'the crash to be seen');
       await until(() => server()?.status === 'running', 'the restart');
       expect(server()?.happenings.map((happening) => happening.message)).toEqual([
-        'started with 13 tools',
+        'started with 14 tools',
         expect.stringMatching(/^stopped unexpectedly; restarting in 100 ms \(restart 1 of 5\)$/),
-        'started with 13 tools',
+        'started with 14 tools',
         'restarted after a crash',
       ]);
       const report = await engine.runTick();
@@ -175,6 +175,7 @@ describe('MCP server lifecycle', () => {
       );
       const org = orgs.build({
         'lemming/config/mcp.json': { mcpServers: { remote: { url: `http://127.0.0.1:${port}/mcp` } } },
+        'lemming/config/policy.json': { network: { enabled: true } },
         'agents/ada/resume.json': resume('ada', {
           permissions: { read_outboxes: [], tools: ['group:mcp:remote'] },
         }),
@@ -187,7 +188,7 @@ describe('MCP server lifecycle', () => {
 
       writeFileSync(
         join(org, 'lemming/config/policy.json'),
-        JSON.stringify({ network: { private_hosts: [`127.0.0.1:${port}`] } }),
+        JSON.stringify({ network: { enabled: true, private_hosts: [`127.0.0.1:${port}`] } }),
       );
       // A private host the org may reach is part of what the person trusts: the edit asks again.
       await trustOrg(org);

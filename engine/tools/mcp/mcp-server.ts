@@ -2,13 +2,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { mkdir } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Readable } from 'node:stream';
 import { checkedFetch, type CheckedFetch } from '../../net/checked-fetch';
 import type { AddressClassifier } from '../../net/address-policy';
 import type { HostLookup } from '../../net/host-lookup';
 import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/grant-refusal';
 import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } from './mcp-config';
+import { offeredRoots } from './mcp-roots';
 import { mcpServerIdentity } from './mcp-tool-record';
 
 /** What one server is doing now, as its card shows it. */
@@ -66,6 +71,11 @@ export class McpServer {
   private restarts = 0;
   private restartTimer: NodeJS.Timeout | null = null;
   private stderrTail = '';
+  /**
+   * The call whose requests are being sent: an answer past the byte cap aborts that call at once with
+   * the reason, rather than leaving it to its timeout (a stream that broke is otherwise only logged).
+   */
+  private readonly callInFlight = new AsyncLocalStorage<AbortController>();
   /** Lists from tools/list_changed, taken one after another in the order they came. */
   private listing: Promise<void> = Promise.resolve();
   /** What the server is, for the person's choices about it (its command line, or its URL). */
@@ -92,10 +102,17 @@ export class McpServer {
   async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the MCP server ${this.name} is not running`);
-    return (await client.callTool({ name: tool, arguments: args }, undefined, {
-      timeout: this.config.call_timeout_ms,
-      ...(signal ? { signal } : {}),
-    })) as CallToolResult;
+    const tooLarge = new AbortController();
+    try {
+      return (await this.callInFlight.run(tooLarge, () =>
+        client.callTool({ name: tool, arguments: args }, undefined, {
+          timeout: this.config.call_timeout_ms,
+          signal: signal ? AbortSignal.any([signal, tooLarge.signal]) : tooLarge.signal,
+        }),
+      )) as CallToolResult;
+    } catch (error) {
+      throw tooLarge.signal.aborted ? tooLarge.signal.reason : error;
+    }
   }
 
   /** Stops it for good (until `start`): the program ends, open connections close, no restart follows. */
@@ -138,7 +155,7 @@ export class McpServer {
     const client = new Client(
       { name: 'lemming-desktop', version: '0.1.0' },
       {
-        capabilities: {},
+        capabilities: { roots: { listChanged: false } },
         listChanged: {
           tools: {
             onChanged: (error, tools) => {
@@ -150,6 +167,14 @@ export class McpServer {
         },
       },
     );
+    let rootsAsked = false;
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      rootsAsked = true;
+      const roots = offeredRoots(this.config, this.deps.orgPath);
+      // A server checks that its roots exist and keeps the folders it was started with otherwise.
+      await Promise.all(roots.map((root) => mkdir(root, { recursive: true })));
+      return { roots: roots.map((root) => ({ uri: pathToFileURL(root).href, name: basename(root) })) };
+    });
     const transport = this.createTransport();
     const timeoutMs = this.config.start_timeout_ms;
     let timer: NodeJS.Timeout | undefined;
@@ -158,6 +183,9 @@ export class McpServer {
         (async () => {
           await client.connect(transport);
           const { tools } = await client.listTools();
+          // A server asks for its roots as it starts; one more round trip lets it read the answer
+          // before agents may call it (applying them is the server's own doing).
+          if (rootsAsked) await client.ping();
           await this.deps.toolsListed?.(this, tools);
           this.tools = tools;
         })(),
@@ -224,8 +252,12 @@ export class McpServer {
     const headers: Record<string, string> = {};
     for (const [key, value] of Object.entries(config.headers))
       headers[key] = fillSecrets(value, deps.secret).text;
+    const fetcher = this.fetcher;
     return new StreamableHTTPClientTransport(new URL(config.url), {
-      fetch: this.fetcher.fetch,
+      fetch: (url, init) => {
+        const call = this.callInFlight.getStore();
+        return fetcher.fetch(url, init, { onTooLarge: (error) => call?.abort(error) });
+      },
       requestInit: { headers },
     });
   }

@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import Ajv, { type ValidateFunction } from 'ajv';
 import type { McpToolOrigin, ToolAnnotations } from '../../api/tool-schemas';
 import { TOOL_GROUPS, type CatalogEntry, type Readiness } from '../tool-catalog';
+import { plainWords } from '../policy-plain-words';
 import { toolFailure } from '../tool-result';
 import type { ToolSpec } from '../tool-spec';
 import { mcpToolResult } from './mcp-result';
@@ -84,6 +85,40 @@ export function mcpToolOrigin(server: string, tool: Tool): McpToolOrigin {
   };
 }
 
+/**
+ * Tools of one server that cannot be offered under a name of their own: names that become the same
+ * agents' name (`file.read`, `file_read`), with every original, and names too long for model APIs.
+ */
+export interface ToolNameProblems {
+  /** Agents' name → the server's names that all become it (two or more). */
+  alike: Map<string, string[]>;
+  tooLong: string[];
+}
+
+export function toolNameProblems(server: string, tools: readonly Tool[]): ToolNameProblems {
+  const byName = new Map<string, string[]>();
+  const tooLong: string[] = [];
+  for (const tool of tools) {
+    const name = mcpToolName(server, tool.name);
+    if (name.length > TOOL_NAME_MAX) tooLong.push(tool.name);
+    else byName.set(name, [...(byName.get(name) ?? []), tool.name]);
+  }
+  return { alike: new Map([...byName].filter(([, originals]) => originals.length > 1)), tooLong };
+}
+
+/** The problems in words for the server's card, each naming the server's own tool names. */
+export function describeToolNameProblems({ alike, tooLong }: ToolNameProblems): string[] {
+  return [
+    ...[...alike].map(
+      ([name, originals]) =>
+        `${originals.length === 2 ? 'two' : originals.length} of its tools, ${originals.map((original) => `“${original}”`).join(' and ')}, have the same name for agents (${name}), so neither is offered`,
+    ),
+    ...tooLong.map(
+      (original) => `its tool “${original}” has a name too long for agents, so it is not offered`,
+    ),
+  ];
+}
+
 /** One server tool as a tool the policy resolver judges and the toolbox runs. */
 export function mcpToolSpec(server: McpServer, tool: Tool): ToolSpec | null {
   const name = mcpToolName(server.name, tool.name);
@@ -117,7 +152,10 @@ export function mcpToolSpec(server: McpServer, tool: Tool): ToolSpec | null {
   };
 }
 
-function readinessOf(server: McpServer, disabled: boolean, untrusted: boolean): Readiness {
+function readinessOf(
+  server: McpServer,
+  { disabled, untrusted, networkOff }: { disabled: boolean; untrusted: boolean; networkOff: boolean },
+): Readiness {
   if (untrusted)
     return {
       ready: false,
@@ -134,6 +172,16 @@ function readinessOf(server: McpServer, disabled: boolean, untrusted: boolean): 
       reason: `the MCP server ${server.name} is turned off ("disabled": true in lemming/config/mcp.json)`,
       fix: `turn the MCP server ${server.name} on in the Tool Store (remove "disabled" from lemming/config/mcp.json)`,
     };
+  if (networkOff)
+    return {
+      ready: false,
+      reason: `the MCP server ${server.name} is not started: network access is off for this org (network.enabled in lemming/config/policy.json)`,
+      fix: 'set network.enabled to true in lemming/config/policy.json',
+      plain: {
+        reason: `the tool server ${server.name} is not started: ${plainWords.networkOff}`,
+        fix: 'turn internet access on for the org',
+      },
+    };
   if (server.status === 'running') return { ready: true };
   const why = server.error ? `: ${server.error}` : '';
   return {
@@ -149,13 +197,22 @@ function readinessOf(server: McpServer, disabled: boolean, untrusted: boolean): 
  * a tool of a server that never listed it (it did not start), an entry that says why it cannot be had.
  */
 export function mcpCatalogEntries(
-  servers: readonly { server: McpServer; disabled: boolean; untrusted: boolean }[],
+  servers: readonly { server: McpServer; disabled: boolean; untrusted: boolean; networkOff: boolean }[],
   grants: readonly string[],
 ): CatalogEntry[] {
   const entries: CatalogEntry[] = [];
   const names = new Set<string>();
-  for (const { server, disabled, untrusted } of servers) {
-    const readiness = readinessOf(server, disabled, untrusted);
+  for (const { server, ...standing } of servers) {
+    const readiness = readinessOf(server, standing);
+    const { alike } = toolNameProblems(server.name, server.tools);
+    for (const [name, originals] of alike) {
+      names.add(name);
+      entries.push({
+        spec: unknownToolSpec(name),
+        grantedBy: [name, mcpServerGroup(server.name), TOOL_GROUPS.mcp],
+        readiness: alikeReadiness(server.name, originals),
+      });
+    }
     for (const tool of server.tools) {
       const spec = mcpToolSpec(server, tool);
       if (!spec || names.has(spec.name)) continue;
@@ -174,6 +231,20 @@ export function mcpCatalogEntries(
     }
   }
   return entries;
+}
+
+/** Tools of a server that agents would know by one name: which one a call ran could not be told. */
+function alikeReadiness(server: string, originals: readonly string[]): Readiness {
+  const both = originals.map((original) => `“${original}”`).join(' and ');
+  return {
+    ready: false,
+    reason: `the MCP server ${server} lists ${both}, which agents would call by this one name, so neither is offered`,
+    fix: `have the MCP server ${server} give its tools ${both} names that differ in letters or digits`,
+    plain: {
+      reason: `the tool server ${server} has tools ${both} that agents could not tell apart`,
+      fix: 'ask whoever makes the tool server to name its tools apart',
+    },
+  };
 }
 
 /** A granted tool of a server that has not said what tools it has: known by name only, never offered. */

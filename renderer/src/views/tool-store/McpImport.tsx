@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { McpImportResult, McpImportSource } from '../../../../engine/api';
 import { useActivity } from '../../components/activity-store';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { lemming } from '../../lemming';
 
 const SOURCES: { from: McpImportSource; label: string }[] = [
@@ -14,14 +15,21 @@ type Outcome = { ok: true; result: McpImportResult } | { ok: false; message: str
 export function McpImport({ onImported }: { onImported(): void }) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  /** Keys the import would replace in the secret store, waiting for the person's yes. */
+  const [replacing, setReplacing] = useState<{ from: McpImportSource; names: string[] } | null>(null);
 
-  async function importFrom(from: McpImportSource) {
+  async function importFrom(from: McpImportSource, replaceSecrets: string[] = []) {
     setBusy(true);
     const activity = useActivity.getState();
     const id = activity.begin('Importing tool servers…');
-    const answer = await lemming().connectors.importMcp({ from });
-    activity.end(id, answer.ok);
+    const answer = await lemming().connectors.importMcp({ from, replaceSecrets });
+    activity.end(id, answer.ok || answer.error.code === 'needs_confirmation');
     setBusy(false);
+    if (!answer.ok && answer.error.code === 'needs_confirmation') {
+      setOutcome(null);
+      setReplacing({ from, names: (answer.error.issues ?? []).map((issue) => issue.path) });
+      return;
+    }
     setOutcome(answer.ok ? { ok: true, result: answer.value } : { ok: false, message: answer.error.message });
     if (answer.ok && answer.value.imported.length > 0) onImported();
   }
@@ -42,6 +50,25 @@ export function McpImport({ onImported }: { onImported(): void }) {
           {outcome.ok ? describe(outcome.result) : outcome.message}
         </p>
       )}
+      <ConfirmDialog
+        open={replacing !== null}
+        title="Replace saved keys?"
+        confirmLabel="Replace them and import"
+        destructive
+        onCancel={() => {
+          setReplacing(null);
+          setOutcome({ ok: false, message: 'Nothing was imported: your saved keys were kept.' });
+        }}
+        onConfirm={() => {
+          const agreed = replacing;
+          setReplacing(null);
+          if (agreed) void importFrom(agreed.from, agreed.names);
+        }}
+      >
+        The secret store already has {replacing?.names.join(', ')}. Importing replaces{' '}
+        {replacing?.names.length === 1 ? 'its value' : 'their values'} with the one from the other app, and
+        the old value cannot be recovered.
+      </ConfirmDialog>
     </div>
   );
 }

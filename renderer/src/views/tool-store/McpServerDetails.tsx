@@ -11,6 +11,7 @@ const STATUS: Record<McpServerView['status'], { words: string; tone: BadgeTone }
   failed: { words: 'Failed', tone: 'bad' },
   disabled: { words: 'Turned off', tone: 'neutral' },
   not_trusted: { words: 'Not started: this org is not trusted yet', tone: 'warn' },
+  network_off: { words: "Not started: the org's internet access is off", tone: 'warn' },
 };
 
 const HINTS: {
@@ -38,6 +39,13 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
         </p>
       )}
       <p className="mcp-rights">{server.rights}</p>
+      {server.problems.length > 0 && (
+        <ul className="mcp-error" aria-label={`Problems of ${server.server}`}>
+          {server.problems.map((problem) => (
+            <li key={problem}>{problem[0]?.toUpperCase() + problem.slice(1)}.</li>
+          ))}
+        </ul>
+      )}
       <HintsSwitch server={server} />
       {server.tools.length > 0 && (
         <ul className="mcp-tools" aria-label={`Tools of ${server.server}`}>
