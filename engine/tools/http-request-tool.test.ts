@@ -1,3 +1,4 @@
+import { createRedactor } from '../secrets/redactor';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +52,7 @@ beforeAll(async () => {
     memory: new TurnMemory(agentDir),
     sandbox: new AgentSandbox({ orgPath, agentDir, fs: new MemoryAgentFilesystem() }),
     agents: [{ name: 'scout', title: 'Scout' }],
+    redaction: createRedactor(),
   };
   transport = loopbackTransport();
 });

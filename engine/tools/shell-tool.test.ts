@@ -1,3 +1,4 @@
+import { createRedactor } from '../secrets/redactor';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +36,7 @@ function contextFor(org: ShellOrg): ToolContext {
     memory: new TurnMemory(org.agentDir),
     sandbox: org.sandbox(),
     agents: [{ name: 'a', title: 'Agent A' }],
+    redaction: createRedactor(),
   };
 }
 

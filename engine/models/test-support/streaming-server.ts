@@ -25,6 +25,21 @@ export function contractPieces(deltas: number): string[] {
 }
 
 /**
+ * A contract answer in pieces that carries each of `spellings` whole in one piece, then split in two at
+ * every position (what a streaming redactor must catch).
+ */
+export function secretSplitEverywhere(spellings: readonly string[]): string[] {
+  const pieces = ['{"notes": "'];
+  for (const spelling of spellings) {
+    pieces.push(` ${spelling} `);
+    for (let at = 1; at < spelling.length; at += 1)
+      pieces.push(` ${spelling.slice(0, at)}`, `${spelling.slice(at)} `);
+  }
+  pieces.push('"}');
+  return pieces;
+}
+
+/**
  * An OpenAI-compatible chat server on loopback that streams every answer as `deltas` SSE chunks, `gapMs`
  * apart, then a usage chunk and [DONE]; what a slow local model looks like from the app.
  */
