@@ -142,7 +142,7 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     tools: tools.definitions,
     nativeTools: model.provider.nativeTools,
     cliMode: model.key.startsWith('cli-'),
-    skills: skillsPrompt(input.skills, {
+    skills: skillsPrompt(input.skills, input.redaction, {
       usability: new Map(
         input.skills.map((skill) => [skill.name, skillUsability(skill, (tool) => tools.verdict(tool))]),
       ),
