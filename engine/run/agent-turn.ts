@@ -453,7 +453,13 @@ function progressReporter(
     turn: input.turnId,
     round,
   };
-  const text = input.redaction.stream();
+  let text = input.redaction.stream();
+  /** The text so far is complete (its end, or a tool call began): its held-back end goes out. */
+  const textEnded = (): ProgressDelta[] => {
+    const rest = text.end();
+    text = input.redaction.stream();
+    return rest === '' ? [] : [{ type: 'text', text: rest }];
+  };
   const toolArguments = new Map<number, StreamRedactor>();
   const argumentsOf = (index: number): StreamRedactor => {
     const known = toolArguments.get(index);
@@ -474,6 +480,7 @@ function progressReporter(
       const shownArguments =
         delta.arguments === undefined ? '' : argumentsOf(delta.index).push(delta.arguments);
       send([
+        ...textEnded(),
         {
           type: 'tool_call',
           index: delta.index,
@@ -483,9 +490,8 @@ function progressReporter(
       ]);
     },
     end() {
-      const rest = text.end();
       send([
-        ...(rest === '' ? [] : [{ type: 'text' as const, text: rest }]),
+        ...textEnded(),
         ...[...toolArguments].flatMap(([index, stream]) => {
           const shown = stream.end();
           return shown === '' ? [] : [{ type: 'tool_call' as const, index, arguments: shown }];

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TurnProgress } from '../api/model-event-schemas';
+import type { ProgressDelta, TurnProgress } from '../api/model-event-schemas';
 import { main } from '../cli/main';
 import { cliConfigDir, runCli } from '../cli/test-support/run-cli';
 import {
   secretSplitEverywhere,
   startStreamingServer,
   type StreamingServer,
+  type StreamingServerOptions,
 } from '../models/test-support/streaming-server';
 import { OrgEngine } from './org-engine';
 import { RunController } from './run-controller';
@@ -22,10 +23,19 @@ afterEach(async () => {
   orgs.cleanup();
 });
 
-async function slowModelOrg(options: { stream?: boolean } = {}, pieces?: readonly string[]) {
+async function slowModelOrg(
+  options: { stream?: boolean } = {},
+  pieces?: readonly string[],
+  toolCall?: StreamingServerOptions['toolCall'],
+) {
   const server = await startStreamingServer(
     pieces
-      ? { deltas: pieces.length, gapMs: 1, piece: (index) => pieces[index]! }
+      ? {
+          deltas: pieces.length,
+          gapMs: 1,
+          piece: (index) => pieces[index]!,
+          ...(toolCall ? { toolCall } : {}),
+        }
       : { deltas: 50, gapMs: 20 },
   );
   servers.push(server);
@@ -254,6 +264,39 @@ describe('a streamed answer that writes a stored secret', () => {
       expect(live).toBe(redactedWhole(server));
       expect(live.match(/\[redacted:STREAM_TOKEN\]/g)).toHaveLength(
         STREAMED_SECRET.length + BASIC_SPELLING.length,
+      );
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("redacts a tool call's arguments as they stream, the secret split at any position, and shows the text before it first", async () => {
+    const split = secretSplitEverywhere([STREAMED_SECRET, BASIC_SPELLING]).slice(1, -1);
+    const argumentPieces = ['{"query": "', ...split, '"}'];
+    const { org } = await slowModelOrg({}, ['Looking it up.'], { name: 'lookup', argumentPieces });
+    const deltas: ProgressDelta[] = [];
+    const engine = await OrgEngine.open({
+      trust: await trustAsIs(org),
+      orgPath: org,
+      env: {},
+      secrets: envSecretStore(SECRET_VARIABLES),
+      limits: { maxRounds: 1 },
+      onProgress: (piece) => deltas.push(...piece.deltas),
+    });
+    try {
+      await engine.runTick();
+      const kinds = deltas.map((delta) => delta.type);
+      expect(kinds.indexOf('tool_call')).toBeGreaterThan(kinds.lastIndexOf('text'));
+      const text = deltas.map((delta) => (delta.type === 'text' ? delta.text : '')).join('');
+      expect(text).toBe('Looking it up.');
+      const streamed = deltas
+        .map((delta) => (delta.type === 'tool_call' ? (delta.arguments ?? '') : ''))
+        .join('');
+      expectNoSecret(streamed);
+      expect(streamed).toBe(
+        createRedactor([{ name: 'STREAM_TOKEN', value: STREAMED_SECRET }]).redactText(
+          argumentPieces.join(''),
+        ),
       );
     } finally {
       engine.close();
