@@ -1,3 +1,4 @@
+import { createRedactor, type NamedSecret } from '../secrets/redactor';
 /** Where a command writes; tests pass their own. */
 export interface CliIo {
   stdout: { write(text: string): unknown };
@@ -5,6 +6,30 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Asks the person at the terminal and returns their line; absent when no one is there (not a TTY). */
   ask?: (question: string, signal: AbortSignal) => Promise<string>;
+}
+
+/**
+ * What a command writes to: the caller's io, with every write redacted of each secret the command has
+ * opened (docs/ARCHITECTURE.md, “Secrets”), so no command prints a stored value, whatever it prints.
+ */
+export interface CommandIo extends CliIo {
+  /** From now on, writes are redacted of these secrets too. */
+  redactSecrets(secrets: Iterable<NamedSecret>): void;
+}
+
+export function redactingIo(io: CliIo): CommandIo {
+  const redactor = createRedactor();
+  const redacted = (stream: CliIo['stdout']) => ({
+    write: (text: string) => stream.write(redactor.redactText(text)),
+  });
+  return {
+    ...io,
+    stdout: redacted(io.stdout),
+    stderr: redacted(io.stderr),
+    redactSecrets(secrets) {
+      for (const secret of secrets) redactor.add(secret);
+    },
+  };
 }
 
 /** `ask` for a CliIo when stdin and stdout are a terminal; undefined otherwise (an unattended run). */

@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { CliIo } from './cli-io';
+import type { CommandIo } from './cli-io';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -21,7 +21,7 @@ export interface Command {
 export interface CommandCode {
   options: OptionSpec;
   /** Returns the exit code. Throws UsageError or CliFailure for the two kinds of error. */
-  run(args: ParsedCommandArgs, io: CliIo): Promise<number>;
+  run(args: ParsedCommandArgs, io: CommandIo): Promise<number>;
 }
 
 export const stringOption = (values: ParsedCommandArgs['values'], name: string): string | undefined => {

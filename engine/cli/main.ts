@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './cli-io';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, redactingIo, UsageError, type CliIo } from './cli-io';
 import type { CommandCode } from './command';
 import { commands } from './commands';
 
@@ -16,7 +16,8 @@ function usage(): string {
 }
 
 /** Runs one `lemming` command line and returns its exit code. Never throws. */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], callerIo: CliIo): Promise<number> {
+  const io = redactingIo(callerIo);
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     (name === undefined ? io.stderr : io.stdout).write(`${usage()}\n`);

@@ -6,7 +6,7 @@ import { OrgBusyError } from '../run/engine-errors';
 import { openTimelineToRead, type OrgReader } from '../app/org-reader';
 import type { IpcResult } from '../api/result';
 import type { ApprovalAsker } from '../tools/approval-gate';
-import { CliFailure, type CliIo } from './cli-io';
+import { CliFailure, type CliIo, type CommandIo } from './cli-io';
 import type { ParsedCommandArgs } from './command';
 import { formatFailure } from './format-failure';
 import { TrustStore } from '../trust/trust-store';
@@ -35,7 +35,7 @@ export interface CliEngineOptions {
  */
 export async function withOrgContext<T>(
   orgPath: string,
-  io: CliIo,
+  io: CommandIo,
   values: ParsedCommandArgs['values'],
   work: (context: OrgContext) => Promise<T>,
   options: CliEngineOptions = {},

@@ -28,6 +28,7 @@ import { buildPrompt, type PromptMemoryEntry } from './prompt';
 import { parseModelResponse, type ParsedOutboxEntry } from './response-parser';
 import { memoryChangeRecord, TurnMemory, type StagedMemoryChange } from '../memory/turn-memory';
 import { agentPaths, inOrg } from '../org/org-layout';
+import type { Redaction, StreamRedactor } from '../secrets/redactor';
 
 export interface TurnAgent {
   folder: string;
@@ -62,8 +63,10 @@ export interface TurnInput {
   limits: TurnLimits;
   clock: () => Date;
   signal?: AbortSignal;
-  /** Live pieces of each model answer (see TurnProgress). */
+  /** Live pieces of each model answer (see TurnProgress), redacted as they stream. */
   onProgress?: (progress: TurnProgress) => void;
+  /** What every model request and every live piece passes through, so no secret value leaves the engine. */
+  redaction: Redaction;
 }
 
 export interface TurnLimits {
@@ -139,7 +142,7 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     tools: tools.definitions,
     nativeTools: model.provider.nativeTools,
     cliMode: model.key.startsWith('cli-'),
-    skills: skillsPrompt(input.skills, {
+    skills: skillsPrompt(input.skills, input.redaction, {
       usability: new Map(
         input.skills.map((skill) => [skill.name, skillUsability(skill, (tool) => tools.verdict(tool))]),
       ),
@@ -347,7 +350,7 @@ async function callOnce(
   // The limit is on silence, not on the whole answer: each piece of a streamed answer restarts it.
   const deadline = callDeadline(input.signal, input.limits.callTimeoutMs);
   const signal = deadline.signal;
-  const report = input.onProgress ? progressReporter(input, round, input.onProgress) : undefined;
+  const progress = input.onProgress ? progressReporter(input, round, input.onProgress) : undefined;
   const started = Date.now();
   const temperature = input.agent.resume.model.temperature;
   // What this call is sent: the turn's later rounds add to `messages` before the turn is committed.
@@ -359,17 +362,20 @@ async function callOnce(
     prompt: [...messages],
   };
   try {
+    // Tool definitions come from the org's files and its MCP servers: what they say is redacted as all else is.
     const response = await provider.complete({
       model: input.model.modelName,
-      messages: structuredClone(messages),
-      ...(tools.length > 0 ? { tools, ...(toolChoice ? { toolChoice } : {}) } : {}),
+      messages: input.redaction.redactValue(messages),
+      ...(tools.length > 0
+        ? { tools: input.redaction.redactValue(tools), ...(toolChoice ? { toolChoice } : {}) }
+        : {}),
       ...(temperature !== null && temperature !== undefined ? { temperature } : {}),
       maxTokens,
       signal,
       context: { agent: input.agent.resume.name, tick: input.tick, round },
       onProgress: (delta) => {
         deadline.restart();
-        report?.(delta);
+        progress?.piece(delta);
       },
     });
     const costMicro = response.usage ? usageCostMicros(response.usage, input.model.prices) : 0;
@@ -426,14 +432,19 @@ async function callOnce(
     return null;
   } finally {
     deadline.dispose();
+    progress?.end();
   }
 }
 
+/**
+ * Reports one model call's live pieces, redacted: the text and each tool call's arguments are each one
+ * stream, whose held-back tail goes out at the end of the call.
+ */
 function progressReporter(
   input: TurnInput,
   round: number,
   report: (progress: TurnProgress) => void,
-): (delta: ProgressDelta) => void {
+): { piece: (delta: ProgressDelta) => void; end: () => void } {
   const where = {
     kind: 'turn_progress' as const,
     run: input.runId,
@@ -442,7 +453,52 @@ function progressReporter(
     turn: input.turnId,
     round,
   };
-  return (delta) => report({ ...where, deltas: [delta] });
+  let text = input.redaction.stream();
+  /** The text so far is complete (its end, or a tool call began): its held-back end goes out. */
+  const textEnded = (): ProgressDelta[] => {
+    const rest = text.end();
+    text = input.redaction.stream();
+    return rest === '' ? [] : [{ type: 'text', text: rest }];
+  };
+  const toolArguments = new Map<number, StreamRedactor>();
+  const argumentsOf = (index: number): StreamRedactor => {
+    const known = toolArguments.get(index);
+    if (known) return known;
+    const stream = input.redaction.stream();
+    toolArguments.set(index, stream);
+    return stream;
+  };
+  const send = (deltas: ProgressDelta[]) => {
+    if (deltas.length > 0) report({ ...where, deltas });
+  };
+  return {
+    piece(delta) {
+      if (delta.type === 'text') {
+        const shown = text.push(delta.text);
+        return send(shown === '' ? [] : [{ type: 'text', text: shown }]);
+      }
+      const shownArguments =
+        delta.arguments === undefined ? '' : argumentsOf(delta.index).push(delta.arguments);
+      send([
+        ...textEnded(),
+        {
+          type: 'tool_call',
+          index: delta.index,
+          ...(delta.name === undefined ? {} : { name: input.redaction.redactText(delta.name) }),
+          ...(shownArguments === '' ? {} : { arguments: shownArguments }),
+        },
+      ]);
+    },
+    end() {
+      send([
+        ...textEnded(),
+        ...[...toolArguments].flatMap(([index, stream]) => {
+          const shown = stream.end();
+          return shown === '' ? [] : [{ type: 'tool_call' as const, index, arguments: shown }];
+        }),
+      ]);
+    },
+  };
 }
 
 async function runTool(

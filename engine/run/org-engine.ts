@@ -665,7 +665,7 @@ export class OrgEngine {
       policy,
       credits: fromMicros(balance),
       catalog: (context) => this.catalogFor(context, composed),
-      redact: (result) => this.secrets.redactValue(result),
+      redaction: this.secrets,
     })(this.toolTurnContext(agent, tick, memory, budget));
     const started = Date.now();
     const result = await toolbox.call(tool, args);
@@ -846,7 +846,7 @@ export class OrgEngine {
         policy,
         credits: balance === null ? null : fromMicros(balance),
         catalog: (context) => this.catalogFor(context, composed),
-        redact: (result) => this.secrets.redactValue(result),
+        redaction: this.secrets,
         ...(approvals ? { approvals } : {}),
       }),
       agents: org,
@@ -854,6 +854,7 @@ export class OrgEngine {
       clock: this.clock,
       ...(signal ? { signal } : {}),
       ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
+      redaction: this.secrets,
     });
   }
 

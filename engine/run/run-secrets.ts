@@ -1,5 +1,6 @@
 import type { GrantRefusal } from '../api/grant-refusal';
-import { createRedactor, type Redactor } from '../secrets/redactor';
+import type { TakeCharacters } from '../secrets/cut-redacted';
+import { createRedactor, type Redaction, type Redactor } from '../secrets/redactor';
 import { revealAll, type SecretStore } from '../secrets/secret-store';
 import { GrantedValues, readGrantedValues, type VariableSource } from '../trust/org-grants';
 import type { TrustStore } from '../trust/trust-store';
@@ -18,7 +19,7 @@ export interface RunSecretsGrants {
  * before it is written or shown to an agent, which redacts every stored value, granted or not
  * (docs/ARCHITECTURE.md, “Secrets”).
  */
-export class RunSecrets {
+export class RunSecrets implements Redaction {
   private storedCount = 0;
   private redactor: Redactor = createRedactor();
   private granted: GrantedValues;
@@ -70,4 +71,12 @@ export class RunSecrets {
   redactValue<T>(value: T): T {
     return this.redactor.redactValue(value);
   }
+
+  readonly cutText = (text: string, limit: number, take?: TakeCharacters): string =>
+    this.redactor.cutText(text, limit, take);
+
+  readonly redactCut = (text: string): string => this.redactor.redactCut(text);
+
+  /** A stream redacts with the secrets known when it starts, so one text is redacted by one set. */
+  readonly stream = () => this.redactor.stream();
 }

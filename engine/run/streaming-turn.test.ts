@@ -1,12 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TurnProgress } from '../api/model-event-schemas';
+import type { ProgressDelta, TurnProgress } from '../api/model-event-schemas';
 import { main } from '../cli/main';
 import { cliConfigDir, runCli } from '../cli/test-support/run-cli';
-import { startStreamingServer, type StreamingServer } from '../models/test-support/streaming-server';
+import {
+  secretSplitEverywhere,
+  startStreamingServer,
+  type StreamingServer,
+  type StreamingServerOptions,
+} from '../models/test-support/streaming-server';
 import { OrgEngine } from './org-engine';
 import { RunController } from './run-controller';
 import { resume, tempOrgs } from './test-support/temp-org';
 import { trustAsIs } from '../trust/test-support/trust-as-is';
+import { runLemmingProcess } from '../cli/test-support/run-cli';
+import { envSecretStore } from '../secrets/env-secret-store';
+import { createRedactor } from '../secrets/redactor';
 
 const orgs = tempOrgs();
 const servers: StreamingServer[] = [];
@@ -15,8 +23,21 @@ afterEach(async () => {
   orgs.cleanup();
 });
 
-async function slowModelOrg(options: { stream?: boolean } = {}) {
-  const server = await startStreamingServer({ deltas: 50, gapMs: 20 });
+async function slowModelOrg(
+  options: { stream?: boolean } = {},
+  pieces?: readonly string[],
+  toolCall?: StreamingServerOptions['toolCall'],
+) {
+  const server = await startStreamingServer(
+    pieces
+      ? {
+          deltas: pieces.length,
+          gapMs: 1,
+          piece: (index) => pieces[index]!,
+          ...(toolCall ? { toolCall } : {}),
+        }
+      : { deltas: 50, gapMs: 20 },
+  );
   servers.push(server);
   const org = orgs.build({
     'lemming/config/models.json': {
@@ -203,4 +224,101 @@ describe('lemming run --follow', () => {
     // Pieces were printed as they arrived, about 20 ms apart, not all at the end.
     expect(textWrites.at(-1)!.at - textWrites[0]!.at).toBeGreaterThan(600);
   });
+});
+
+const STREAMED_SECRET = 'sk-stream-Hq7Rw2Zt9Lp4';
+const SECRET_VARIABLES = { LEMMING_SECRET_STREAM_TOKEN: STREAMED_SECRET };
+/** The secret as a Basic Authorization header carries it: its base64 spelling. */
+const BASIC_SPELLING = Buffer.from(`user:${STREAMED_SECRET}`).toString('base64');
+
+/** What the live text must be: the whole answer as the timeline keeps it, redacted. */
+function redactedWhole(server: StreamingServer): string {
+  return createRedactor([{ name: 'STREAM_TOKEN', value: STREAMED_SECRET }]).redactText(server.text);
+}
+
+function expectNoSecret(text: string): void {
+  expect(text).not.toContain(STREAMED_SECRET.slice(0, 8));
+  expect(text).not.toContain(STREAMED_SECRET.slice(-8));
+  expect(text).not.toContain(BASIC_SPELLING.slice(8, 16));
+}
+
+describe('a streamed answer that writes a stored secret', () => {
+  it('is redacted piece by piece, whole or split at any position, in plain and base64 spelling', async () => {
+    const { server, org } = await slowModelOrg({}, secretSplitEverywhere([STREAMED_SECRET, BASIC_SPELLING]));
+    const progress: TurnProgress[] = [];
+    const engine = await OrgEngine.open({
+      trust: await trustAsIs(org),
+      orgPath: org,
+      env: {},
+      secrets: envSecretStore(SECRET_VARIABLES),
+      onProgress: (piece) => progress.push(piece),
+    });
+    try {
+      expect((await engine.runTick()).turns).toEqual([{ agent: 'writer', status: 'completed' }]);
+      const pieces = progress.flatMap((piece) =>
+        piece.deltas.map((delta) => (delta.type === 'text' ? delta.text : '')),
+      );
+      for (const piece of pieces) expectNoSecret(piece);
+      const live = pieces.join('');
+      expectNoSecret(live);
+      expect(live).toBe(redactedWhole(server));
+      expect(live.match(/\[redacted:STREAM_TOKEN\]/g)).toHaveLength(
+        STREAMED_SECRET.length + BASIC_SPELLING.length,
+      );
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("redacts a tool call's arguments as they stream, the secret split at any position, and shows the text before it first", async () => {
+    const split = secretSplitEverywhere([STREAMED_SECRET, BASIC_SPELLING]).slice(1, -1);
+    const argumentPieces = ['{"query": "', ...split, '"}'];
+    const { org } = await slowModelOrg({}, ['Looking it up.'], { name: 'lookup', argumentPieces });
+    const deltas: ProgressDelta[] = [];
+    const engine = await OrgEngine.open({
+      trust: await trustAsIs(org),
+      orgPath: org,
+      env: {},
+      secrets: envSecretStore(SECRET_VARIABLES),
+      limits: { maxRounds: 1 },
+      onProgress: (piece) => deltas.push(...piece.deltas),
+    });
+    try {
+      await engine.runTick();
+      const kinds = deltas.map((delta) => delta.type);
+      expect(kinds.indexOf('tool_call')).toBeGreaterThan(kinds.lastIndexOf('text'));
+      const text = deltas.map((delta) => (delta.type === 'text' ? delta.text : '')).join('');
+      expect(text).toBe('Looking it up.');
+      const streamed = deltas
+        .map((delta) => (delta.type === 'tool_call' ? (delta.arguments ?? '') : ''))
+        .join('');
+      expectNoSecret(streamed);
+      expect(streamed).toBe(
+        createRedactor([{ name: 'STREAM_TOKEN', value: STREAMED_SECRET }]).redactText(
+          argumentPieces.join(''),
+        ),
+      );
+    } finally {
+      engine.close();
+    }
+  });
+
+  it(
+    'lemming run --follow prints it redacted (the real binary in its own process)',
+    { timeout: 60_000 },
+    async () => {
+      const { server, org } = await slowModelOrg(
+        {},
+        secretSplitEverywhere([STREAMED_SECRET, BASIC_SPELLING]),
+      );
+      expect((await runCli(['trust', org, '--yes'])).code).toBe(0);
+      const run = await runLemmingProcess(['run', org, '--follow'], undefined, SECRET_VARIABLES);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expectNoSecret(run.stdout);
+      expect(run.stdout).toBe(
+        `[tick 1] writer, model call 1:\n${redactedWhole(server)}\ntick 1: writer completed\n`,
+      );
+    },
+  );
 });

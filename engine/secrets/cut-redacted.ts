@@ -12,12 +12,18 @@ export function cutRedacted(
   limit: number,
   spellings: readonly string[],
   label: string,
+  take: TakeCharacters = takeUnits,
 ): string {
-  if (redacted.length <= limit) return redacted;
-  const kept = redacted.slice(0, limit);
+  const kept = take(redacted, limit);
+  if (kept.length === redacted.length) return redacted;
   const leaked = secretPrefixAtEnd(kept, spellings);
   return leaked === 0 ? kept : `${kept.slice(0, kept.length - leaked)}${label}`;
 }
+
+/** The first `limit` characters of `text`, as a cut site counts them (UTF-16 units, code points). */
+export type TakeCharacters = (text: string, limit: number) => string;
+
+const takeUnits: TakeCharacters = (text, limit) => text.slice(0, limit);
 
 /** How many characters at the end of `text` are the start of one of `spellings` (0 when none, or fewer than 4). */
 export function secretPrefixAtEnd(text: string, spellings: readonly string[]): number {

@@ -189,3 +189,67 @@ describe('redactor: values', () => {
     expect(createRedactor().containsSecret(TOKEN)).toBe(false);
   });
 });
+
+describe('redactor: text that arrives in pieces', () => {
+  const SECRET = 'ghp_Zx81kQ7wLm2vN5tR';
+  const redactor = createRedactor([{ name: 'GITHUB_TOKEN', value: SECRET }]);
+
+  /** Everything a stream shows of `pieces`, piece by piece, then at its end. */
+  function streamed(pieces: readonly string[]): { shown: string[]; whole: string } {
+    const stream = redactor.stream();
+    const shown = [...pieces.map((piece) => stream.push(piece)), stream.end()];
+    return { shown, whole: shown.join('') };
+  }
+
+  it('never shows a secret, in any spelling, split in two at any position', () => {
+    for (const spelling of secretSpellings(SECRET)) {
+      const text = `before ${spelling} after`;
+      for (let split = 1; split < text.length; split += 1) {
+        const { whole } = streamed([text.slice(0, split), text.slice(split)]);
+        expect(whole, `${spelling} split at ${split}`).toBe('before [redacted:GITHUB_TOKEN] after');
+      }
+    }
+  });
+
+  it('never shows a secret sent one character at a time, nor a base64 spelling of it', () => {
+    const basic = Buffer.from(`user:${SECRET}`).toString('base64');
+    for (const text of [`a ${SECRET} b`, `Authorization: Basic ${basic}`]) {
+      const { whole } = streamed([...text]);
+      expect(whole).toContain('[redacted:GITHUB_TOKEN]');
+      expect(whole).not.toContain(SECRET.slice(0, 8));
+    }
+  });
+
+  it('holds back no more than the longest spelling less one character, and shows the rest at once', () => {
+    const longest = Math.max(...secretSpellings(SECRET).map((spelling) => spelling.length));
+    const stream = redactor.stream();
+    const text = 'x'.repeat(100);
+    expect(stream.push(text)).toBe(text.slice(0, 100 - (longest - 1)));
+    expect(stream.end()).toBe(text.slice(100 - (longest - 1)));
+    expect(createRedactor().stream().push('no secrets, nothing held')).toBe('no secrets, nothing held');
+  });
+
+  it('replaces the first characters of a secret when the text ends in the middle of it', () => {
+    expect(streamed(['cut off: ', SECRET.slice(0, 9)]).whole).toBe('cut off: [redacted]');
+  });
+});
+
+describe('redactor: cutting text', () => {
+  const SECRET = 'sk-proj-Qm4Tz9Lw2Xc7Vb';
+  const redactor = createRedactor([{ name: 'OPENAI', value: SECRET }]);
+
+  it('redacts, then cuts, and leaves no first characters of a secret at the cut', () => {
+    const text = `${'a'.repeat(10)}${SECRET}${'b'.repeat(10)}`;
+    for (let limit = 10; limit < text.length; limit += 1) {
+      const cut = redactor.cutText(text, limit);
+      expect(cut).not.toContain(SECRET.slice(0, 8));
+      expect(cut.startsWith('a'.repeat(10))).toBe(true);
+    }
+    expect(redactor.cutText('short', 100)).toBe('short');
+  });
+
+  it('redacts text cut elsewhere (a byte cap) with the same care', () => {
+    expect(redactor.redactCut(`printed ${SECRET.slice(0, 12)}`)).toBe('printed [redacted]');
+    expect(redactor.redactCut(`printed ${SECRET}`)).toBe('printed [redacted:OPENAI]');
+  });
+});

@@ -15,6 +15,7 @@ import { judgeTools, withFix, type ToolAvailability } from './policy-resolver';
 import type { CatalogEntry } from './tool-catalog';
 import { toolFailure, type ToolResult } from './tool-result';
 import type { ToolContext } from './tool-spec';
+import type { Redaction } from '../secrets/redactor';
 
 export interface ToolboxOptions {
   policy: OrgPolicy;
@@ -22,8 +23,8 @@ export interface ToolboxOptions {
   credits: number | null;
   /** The tools the agent could have (the org's catalog for its resume). */
   catalog: (context: ToolTurnContext) => CatalogEntry[];
-  /** Applied to every result before the agent sees it: removes secret values. */
-  redact?: (result: ToolResult) => ToolResult;
+  /** Every result passes through it before the agent sees it; tools cut text with it. */
+  redaction: Redaction;
   /** "Ask me first": absent, no call asks (only `lemming call`, where the person is the caller, and tests). */
   approvals?: ApprovalGateOptions;
 }
@@ -102,6 +103,7 @@ export function agentToolbox(options: ToolboxOptions) {
         ...context,
         sandbox,
         policy: options.policy,
+        redaction: options.redaction,
         ...(context.signal ? { signal: context.signal } : {}),
       };
     };
@@ -156,7 +158,7 @@ export function agentToolbox(options: ToolboxOptions) {
           current = null;
         });
         if (cost > 0) context.budget.charge(cost, `tool ${name}`);
-        return options.redact ? options.redact(result) : result;
+        return options.redaction.redactValue(result);
       },
     };
   };

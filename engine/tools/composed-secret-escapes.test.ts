@@ -12,6 +12,8 @@ import { trustAsIs } from '../trust/test-support/trust-as-is';
 /** A key with characters JSON escapes, so a server's JSON echo spells it differently from how it was sent. */
 const SECRET = 'tok-"9f2c\\71ab"-e3d5a0b8c6';
 const JSON_SPELLING = JSON.stringify(SECRET).slice(1, -1);
+/** A stored secret no tool sends. */
+const OTHER_SECRET = 'tok-other-Fy4Kd8Vn2Qs6';
 
 /**
  * A service that puts what it received into its answer where the tool will cut it: at the 500
@@ -28,6 +30,12 @@ function echoNearTheCut(request: IncomingMessage, response: ServerResponse): voi
   } else if (route === '/error') {
     response.writeHead(500, { 'content-type': 'text/plain' });
     response.end(`${'e'.repeat(490)}${echoed}${'e'.repeat(100)}`);
+  } else if (route.startsWith('/stored')) {
+    // A stored secret the call never sent (another service's key the server knows), plain or base64, at a cut.
+    const [, , spelling, limit, kept] = route.split('/');
+    const other = spelling === 'base64' ? Buffer.from(OTHER_SECRET).toString('base64') : OTHER_SECRET;
+    response.writeHead(limit === '500' ? 500 : 200, { 'content-type': 'text/plain' });
+    response.end(`${'s'.repeat(Number(limit) - Number(kept))}${other}${'s'.repeat(100)}`);
   } else if (route === '/output') {
     response.writeHead(200, { 'content-type': 'text/plain' });
     response.end(`${'o'.repeat(32 * 1024 - 12)}${echoed}${'o'.repeat(100)}`);
@@ -89,7 +97,7 @@ async function callOnce(name: string, toolText: string, args: Record<string, unk
     trust: await trustAsIs(org),
     orgPath: org,
     env: {},
-    secrets: envSecretStore({ LEMMING_SECRET_SHOP_KEY: SECRET }),
+    secrets: envSecretStore({ LEMMING_SECRET_SHOP_KEY: SECRET, LEMMING_SECRET_OTHER_KEY: OTHER_SECRET }),
     httpTransport: loopbackTransport(),
   });
   try {
@@ -169,4 +177,23 @@ describe('a composed tool result cut near an echoed secret', () => {
       expectNoSecretOnDisk(org);
     });
   }
+});
+
+/** Issue 25, finding 3: a stored secret the call did not send, echoed at a cut, keeps no first characters either. */
+describe('a composed tool result cut near a stored secret it never sent', () => {
+  for (const spelling of ['plain', 'base64'])
+    for (const limit of [500, 32 * 1024])
+      it(`keeps none of its first characters at the cut (${spelling}, ${limit})`, async () => {
+        for (const kept of [8, 13, OTHER_SECRET.length - 1]) {
+          const route = `/stored/${spelling}/${limit}/${kept}`;
+          const { result } = await callOnce(
+            `lookup_stored_${kept}`,
+            tool(port, route).replace(/^name: .*$/m, `name: lookup_stored_${kept}`),
+          );
+          const shown = `${result.output ?? ''}\n${result.error ?? ''}`;
+          expect(shown).toContain('ssssssss');
+          const other = spelling === 'base64' ? Buffer.from(OTHER_SECRET).toString('base64') : OTHER_SECRET;
+          expect(shown).not.toContain(other.slice(0, 8));
+        }
+      });
 });

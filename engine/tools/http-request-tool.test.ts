@@ -1,3 +1,4 @@
+import { createRedactor } from '../secrets/redactor';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +52,7 @@ beforeAll(async () => {
     memory: new TurnMemory(agentDir),
     sandbox: new AgentSandbox({ orgPath, agentDir, fs: new MemoryAgentFilesystem() }),
     agents: [{ name: 'scout', title: 'Scout' }],
+    redaction: createRedactor(),
   };
   transport = loopbackTransport();
 });
@@ -182,6 +184,27 @@ describe('the http_request tool', () => {
     expect(answer).toMatchObject({ body: 'aaaaaaaaaa', truncated: true });
   });
 
+  it('redacts a body cut at its byte cap: no first characters of a stored secret stay at the cut, plain or base64', async () => {
+    const token = 'tok-http-Gd3Rk7Yp1Nx9';
+    const withSecret = { ...context, redaction: createRedactor([{ name: 'SERVICE_TOKEN', value: token }]) };
+    for (const spelling of [token, Buffer.from(token).toString('base64')]) {
+      const args = {
+        method: 'POST',
+        url: loopback.network.url('api.example.test', '/echo'),
+        body: `${spelling} more`,
+      };
+      const whole = output(ToolResult.parse(await tool().run(args, context))).body as string;
+      const at = Buffer.byteLength(whole.slice(0, whole.indexOf(spelling)));
+      for (const kept of [8, 13, token.length - 1]) {
+        const cut = output(
+          ToolResult.parse(await tool(OPEN, { maxResponseBytes: at + kept }).run(args, withSecret)),
+        );
+        expect(cut.truncated).toBe(true);
+        expect(cut.body).not.toContain(spelling.slice(0, 8));
+      }
+    }
+  });
+
   it('words refusals and failures for the agent, with the reason', async () => {
     expect(await call({ method: 'GET', url: 'http://internal.example.test/admin' })).toEqual({
       success: false,
@@ -241,7 +264,7 @@ describe('the http_request tool', () => {
         url: loopback.network.url('api.example.test', '/echo'),
         headers: { Authorization: `Bearer ${secret}` },
       },
-      { network: OPEN, secretValues: [secret], transport },
+      { network: OPEN, secretValues: [secret], transport, redaction: createRedactor() },
     );
     expect(result.output).not.toContain(secret);
     expect(JSON.parse(output(result).body).headers.authorization).toBe('Bearer [REDACTED]');

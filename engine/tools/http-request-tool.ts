@@ -1,3 +1,4 @@
+import type { Redaction } from '../secrets/redactor';
 import { z } from 'zod';
 import { isCredentialHeader } from '../net/credential-headers';
 import { isRefusal } from '../net/http-error';
@@ -53,6 +54,8 @@ export interface HttpToolRun {
   limits?: Partial<HttpLimits>;
   /** Values redacted from the result; composed tools pass the secrets they put in headers or body. */
   secretValues?: readonly string[];
+  /** The engine's redaction: a body cut at the byte cap is redacted with it, edge included. */
+  redaction: Redaction;
   transport?: HttpTransport;
   signal?: AbortSignal;
 }
@@ -88,10 +91,10 @@ export async function runHttpRequest(args: HttpToolArgs, run: HttpToolRun): Prom
     const { code, message } = result.error;
     return toolFailure(`${isRefusal(code) ? 'Request refused' : 'Request failed'} (${code}): ${message}`);
   }
-  return toolSuccess(JSON.stringify(describeResponse(result.value)));
+  return toolSuccess(JSON.stringify(describeResponse(result.value, run.redaction)));
 }
 
-function describeResponse(response: HttpResponse) {
+function describeResponse(response: HttpResponse, redaction: Redaction) {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(response.headers))
     headers[name] = isCredentialHeader(name) ? REDACTED : value;
@@ -107,7 +110,7 @@ function describeResponse(response: HttpResponse) {
           body: null,
           body_note: `binary content (${response.body.length} bytes${contentType ? `, ${contentType}` : ''}) is not shown`,
         }
-      : { body: text }),
+      : { body: response.truncated ? redaction.redactCut(text) : text }),
     truncated: response.truncated,
   };
 }
@@ -183,6 +186,7 @@ export function createHttpRequestTool(options: HttpRequestToolOptions): ToolSpec
       return runHttpRequest(args.data, {
         network,
         limits,
+        redaction: context.redaction,
         ...(options.transport ? { transport: options.transport } : {}),
         ...(context.signal ? { signal: context.signal } : {}),
       });

@@ -1,3 +1,4 @@
+import { createRedactor } from '../secrets/redactor';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,13 @@ import {
   type ShellOrg,
 } from '../sandbox/shell/test-support/shell-org';
 import type { Confinement } from '../sandbox/shell/confinement';
-import { confinementNote, confinementSummary, createShellTool, MAX_COMMAND_BYTES } from './shell-tool';
+import {
+  confinementNote,
+  confinementSummary,
+  createShellTool,
+  DEFAULT_SHELL_OUTPUT_BYTES,
+  MAX_COMMAND_BYTES,
+} from './shell-tool';
 import { ToolResult } from './tool-result';
 import type { ToolContext } from './tool-spec';
 
@@ -35,6 +42,7 @@ function contextFor(org: ShellOrg): ToolContext {
     memory: new TurnMemory(org.agentDir),
     sandbox: org.sandbox(),
     agents: [{ name: 'a', title: 'Agent A' }],
+    redaction: createRedactor(),
   };
 }
 
@@ -165,6 +173,23 @@ describe('the shell tool', () => {
       output: `${'x'.repeat(1024)}\n[truncated: 10485760 bytes were printed, the first 1024 are shown]`,
       error: null,
     });
+  });
+
+  it('cuts output at 64 KiB after redaction: no first characters of a stored secret, plain or base64, stay at the cut', async () => {
+    const token = 'tok-shell-Pw3Nz8Qx5Rk1';
+    const withSecret = { ...context, redaction: createRedactor([{ name: 'SERVICE_TOKEN', value: token }]) };
+    const wide = createShellTool({ confinement: detected, timeoutMs: 20_000 });
+    for (const spelling of [token, Buffer.from(token).toString('base64')])
+      for (const kept of [8, 13, token.length - 1]) {
+        const padded = `head -c ${DEFAULT_SHELL_OUTPUT_BYTES - kept} /dev/zero | tr "\\0" x; printf '%s and more' '${spelling}'`;
+        const result = await wide.run({ command: `{ ${padded}; }; { ${padded}; } >&2` }, withSecret);
+        for (const text of [result.output ?? '', result.error ?? '']) {
+          expect(text).toContain(
+            `[truncated: ${DEFAULT_SHELL_OUTPUT_BYTES - kept + spelling.length + 9} bytes were printed`,
+          );
+          expect(text).not.toContain(spelling.slice(0, 8));
+        }
+      }
   });
 
   it('says when the agent may not read its workspace, without running anything', async () => {

@@ -1,3 +1,4 @@
+import type { Redaction } from '../secrets/redactor';
 import { PROTECTED_PLACES_IN_WORDS } from '../sandbox/protected-places';
 import type { Confinement } from '../sandbox/shell/confinement';
 import { runShellCommand, type ShellCommandRun, type StreamText } from '../sandbox/shell/run-shell-command';
@@ -99,7 +100,7 @@ export function createShellTool(options: ShellToolOptions): ToolSpec {
           ...(context.signal === undefined ? {} : { signal: context.signal }),
         });
         if (!result.ok) return toolFailure(`Command could not be started: ${result.error}`);
-        return shellResult(result.value, limits);
+        return shellResult(result.value, limits, context.redaction);
       } catch (error) {
         return toolFailure(`Tool shell failed: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -129,9 +130,9 @@ function commandArgument(args: unknown): string | ToolResult {
  * the error. Unlike LeMMing, stderr of a success is kept, the exit code and any stop are said, and cut
  * output says how much there was.
  */
-function shellResult(run: ShellCommandRun, limits: ShellLimits): ToolResult {
-  const output = shown(run.stdout);
-  const errors = shown(run.stderr);
+function shellResult(run: ShellCommandRun, limits: ShellLimits, redaction: Redaction): ToolResult {
+  const output = shown(run.stdout, redaction);
+  const errors = shown(run.stderr, redaction);
   if (run.exitCode === 0 && run.stopped === null)
     return { success: true, output, error: errors === '' ? null : errors };
   return { success: false, output, error: joinLines(errors, ending(run, limits)) };
@@ -152,10 +153,11 @@ function ending(run: ShellCommandRun, limits: ShellLimits): string {
   }
 }
 
-function shown(stream: StreamText): string {
+/** What a stream printed; output cut at the byte cap is redacted here, so no secret's first characters stay at the cut. */
+function shown(stream: StreamText, redaction: Redaction): string {
   if (!stream.truncated) return stream.text;
   const kept = Buffer.byteLength(stream.text, 'utf8');
-  return `${stream.text}\n[truncated: ${stream.totalBytes} bytes were printed, the first ${kept} are shown]`;
+  return `${redaction.redactCut(stream.text)}\n[truncated: ${stream.totalBytes} bytes were printed, the first ${kept} are shown]`;
 }
 
 function joinLines(first: string, second: string): string {

@@ -6,6 +6,7 @@ import type { Resume } from '../org/resume-schema';
 import type { TurnMemory } from '../memory/turn-memory';
 import type { AgentSandbox } from '../sandbox/agent-sandbox';
 import type { ToolResult } from './tool-result';
+import type { Redaction } from '../secrets/redactor';
 
 /** What a tool can touch; the org and each agent decide which kinds are allowed (docs/ARCHITECTURE.md, “Tools”). */
 export { ToolKind } from '../api/agent-schemas';
@@ -24,6 +25,8 @@ export interface ToolContext {
   agents: readonly { name: string; title: string }[];
   /** The org's tool policy (lemming/config/policy.json) as it was when the turn began; absent means the default (network off). */
   policy?: OrgPolicy;
+  /** The engine's redaction: a tool that cuts text cuts with it (`cutText`, `redactCut`), so no secret's first characters stay at the cut. */
+  redaction: Redaction;
   signal?: AbortSignal;
 }
 

@@ -6,6 +6,12 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '../../engine/api/result';
 import { startFakeOpenAiServer } from '../../engine/models/test-support/fake-model-server';
+import {
+  secretSplitEverywhere,
+  startStreamingServer,
+} from '../../engine/models/test-support/streaming-server';
+import type { EventPayload } from '../../engine/api/events';
+import { createRedactor } from '../../engine/secrets/redactor';
 import { openFileSecretStore } from '../../engine/secrets/file-secret-store';
 import { createRelay, type Dispatch } from '../ipc/dispatch';
 import { EngineThread } from './engine-thread';
@@ -210,6 +216,65 @@ describe('the engine thread', () => {
       expect(await dispatch('org.open', {})).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
       await expect.poll(() => events.map((event) => event.name)).toContain('timeline.appended');
       expect(events.map((event) => event.name)).toContain('org.changed');
+    },
+  );
+
+  it(
+    'pushes the live text of a streamed answer redacted: a stored secret split at any position never reaches the renderer',
+    { timeout: 60_000 },
+    async () => {
+      const secret = 'sk-thread-Vn3Kq8Wz1Rt6';
+      const basic = Buffer.from(`user:${secret}`).toString('base64');
+      const pieces = secretSplitEverywhere([secret, basic]);
+      const server = await startStreamingServer({
+        deltas: pieces.length,
+        gapMs: 1,
+        piece: (at) => pieces[at]!,
+      });
+      closers.push(() => server.close());
+      const { dispatch, events, dir } = await startEngine(() => null);
+      const org = join(dir, 'org');
+      cpSync(DEMO_ORG, org, { recursive: true });
+      writeFileSync(
+        join(org, 'lemming', 'config', 'models.json'),
+        JSON.stringify({
+          'demo-scripted': {
+            provider: 'openai-compatible',
+            model_name: 'm',
+            provider_config: { base_url: `${server.url}/v1`, max_retries: 0 },
+          },
+        }),
+      );
+      expect(await dispatch('org.open', { path: org })).toMatchObject({ ok: true });
+      const state = (await dispatch('trust.state', {})) as { ok: true; value: { fingerprint: string } };
+      expect(await dispatch('trust.accept', { fingerprint: state.value.fingerprint })).toMatchObject({
+        ok: true,
+      });
+      expect(await dispatch('secrets.set', { name: 'STREAM_TOKEN', value: secret })).toMatchObject({
+        ok: true,
+      });
+
+      expect(await dispatch('run.step', {})).toMatchObject({ ok: true, value: { report: { tick: 1 } } });
+      await expect
+        .poll(() => events.filter((event) => event.name === 'turn.progress').length)
+        .toBeGreaterThan(0);
+      const pushes = events
+        .filter((event) => event.name === 'turn.progress')
+        .map((event) => event.payload as EventPayload<'turn.progress'>);
+      const liveText = new Map<string, string>();
+      for (const { progress } of pushes)
+        for (const piece of progress)
+          for (const delta of piece.deltas)
+            if (delta.type === 'text')
+              liveText.set(piece.turn, (liveText.get(piece.turn) ?? '') + delta.text);
+
+      const whole = createRedactor([{ name: 'STREAM_TOKEN', value: secret }]).redactText(server.text);
+      expect(liveText.size).toBeGreaterThan(0);
+      for (const text of liveText.values()) expect(text).toBe(whole);
+      const pushed = JSON.stringify(pushes);
+      expect(pushed).not.toContain(secret.slice(0, 8));
+      expect(pushed).not.toContain(secret.slice(-8));
+      expect(pushed).not.toContain(basic.slice(8, 16));
     },
   );
 

@@ -2,7 +2,7 @@ import { openHeadlessSecretStore } from '../../secrets/headless-secret-store';
 import { SECRET_VARIABLE_PREFIX } from '../../secrets/env-secret-store';
 import { SECRETS_FILE_VARIABLE } from '../../secrets/secrets-file-variable';
 import { MIN_REDACTED_LENGTH } from '../../secrets/secret-spellings';
-import type { SecretStore } from '../../secrets/secret-store';
+import { revealAll, type SecretStore } from '../../secrets/secret-store';
 import type { SecretsAccess } from '../../app/org-context';
 import { deleteSecret, listSecrets, setSecret } from '../../app/secrets';
 import { grantToOrg, type TrustContext } from '../../app/trust';
@@ -10,7 +10,7 @@ import { SecretName } from '../../api/secret-name';
 import type { SecretListItem } from '../../api/settings-schemas';
 import { orgFolder } from '../org-arg';
 import { answerOf, cliTrustStore } from '../org-context';
-import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo, type CommandIo } from '../cli-io';
 import { stringOption, type CommandCode, type ParsedCommandArgs } from '../command';
 
 /** What `secret set` reads a value from; the process's stdin unless the caller (a test) passes its own. */
@@ -23,13 +23,13 @@ interface SecretInput extends AsyncIterable<string | Buffer> {
   resume?(): unknown;
   pause?(): unknown;
 }
-type SecretCliIo = CliIo & { stdin?: SecretInput };
+type SecretCliIo = CommandIo & { stdin?: SecretInput };
 
 const NO_FILE = `no secrets file: give --secrets-file PATH or set ${SECRETS_FILE_VARIABLE} (secrets from ${SECRET_VARIABLE_PREFIX}* variables are read-only)`;
 
 /** The secret store a CLI command uses; warnings about the file go to stderr. */
 export async function cliSecretStore(
-  io: CliIo,
+  io: CommandIo,
   values: ParsedCommandArgs['values'],
   orgPaths: readonly string[] = [],
 ): Promise<{ store: SecretStore; file: string | null }> {
@@ -39,6 +39,7 @@ export async function cliSecretStore(
     orgPaths,
   });
   if (!opened.ok) throw new CliFailure(opened.error);
+  io.redactSecrets(await revealAll(opened.value.store));
   for (const warning of opened.value.warnings) io.stderr.write(`warning: ${warning}\n`);
   return opened.value;
 }
@@ -68,7 +69,7 @@ async function orgOption(io: CliIo, values: ParsedCommandArgs['values']): Promis
   return org === undefined ? null : { orgPath: await orgFolder(org), trust: cliTrustStore(io) };
 }
 
-async function list(io: CliIo, values: ParsedCommandArgs['values']): Promise<number> {
+async function list(io: CommandIo, values: ParsedCommandArgs['values']): Promise<number> {
   const org = await orgOption(io, values);
   const listed = await answerOf(
     listSecrets(cliSecretsAccess((await cliSecretStore(io, values, org ? [org.orgPath] : [])).store), org),
@@ -97,7 +98,7 @@ async function list(io: CliIo, values: ParsedCommandArgs['values']): Promise<num
 
 /** `secret grant|revoke NAME --org ORG`: whether the org may use the secret, whichever store holds it. */
 async function grant(
-  io: CliIo,
+  io: CommandIo,
   positionals: string[],
   values: ParsedCommandArgs['values'],
   granted: boolean,
@@ -141,7 +142,7 @@ async function set(
 }
 
 async function remove(
-  io: CliIo,
+  io: CommandIo,
   positionals: string[],
   values: ParsedCommandArgs['values'],
 ): Promise<number> {

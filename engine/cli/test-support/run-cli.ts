@@ -55,18 +55,19 @@ export interface ProcessRun {
 const LEMMING = join(REPO_ROOT, 'bin', 'lemming.mjs');
 
 /**
- * The real `lemming` binary in its own process, with nothing but PATH and LEMMING_CONFIG_DIR (cliConfigDir)
- * in its environment (no network keys); `onStdout` sees the output so far and may kill it.
+ * The real `lemming` binary in its own process, with nothing but PATH, LEMMING_CONFIG_DIR (cliConfigDir) and
+ * `env` in its environment (no network keys); `onStdout` sees the output so far and may kill it.
  */
 export function runLemmingProcess(
   args: readonly string[],
   onStdout?: (text: string, kill: () => void) => void,
+  env: Record<string, string> = {},
 ): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(process.execPath, [LEMMING, ...args], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', [CONFIG_DIR_VARIABLE]: cliConfigDir() },
+      env: { PATH: process.env.PATH ?? '', [CONFIG_DIR_VARIABLE]: cliConfigDir(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

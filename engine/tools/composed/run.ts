@@ -1,6 +1,7 @@
 import type { HttpResponse } from '../../net/http-request';
 import { REDACTED, redactText, secretSpellings } from '../../net/redact';
 import { cutRedacted } from '../../secrets/cut-redacted';
+import type { Redaction } from '../../secrets/redactor';
 import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/grant-refusal';
 import { toolFailure, toolSuccess, type ToolResult } from '../tool-result';
 import type { ToolContext, ToolSpec } from '../tool-spec';
@@ -76,7 +77,7 @@ async function runChecked(
   const scope: RenderScope = { args: checked.value, lookup: environment.lookup, sensitive };
   const implementation = tool.implementation;
   return isHttpCall(implementation)
-    ? callHttp(tool, implementation, scope, environment, context.signal)
+    ? callHttp(tool, implementation, scope, environment, context)
     : delegate(tool, implementation, scope, context, environment, chain);
 }
 
@@ -85,7 +86,7 @@ async function callHttp(
   call: HttpCall,
   scope: RenderScope,
   environment: ComposedRunEnvironment,
-  signal: AbortSignal | undefined,
+  { signal, redaction }: Pick<ToolContext, 'signal' | 'redaction'>,
 ): Promise<ToolResult> {
   const request = renderHttpRequest(call, scope, { hostFixed: sendsSecrets(tool) });
   if (!request.ok) return toolFailure(`${tool.name}: ${request.error}`);
@@ -101,23 +102,29 @@ async function callHttp(
     return toolFailure(
       `${tool.name}: the request was not completed (${answer.error.code}): ${answer.error.message}`,
     );
-  return shapeResponse(call, answer.value, scope);
+  return shapeResponse(call, answer.value, scope, redaction);
 }
 
 /** The response as the model sees it: status, OpenClaw's summary or error text, and the body. */
-function shapeResponse(call: HttpCall, response: HttpResponse, scope: RenderScope): ToolResult {
-  const text = response.body.toString('utf8');
+function shapeResponse(
+  call: HttpCall,
+  response: HttpResponse,
+  scope: RenderScope,
+  redaction: Redaction,
+): ToolResult {
+  // The primitive redacted the values this call sent, its byte cap included; the stored secrets it did not send are redacted here.
+  const received = response.body.toString('utf8');
+  const text = response.truncated ? redaction.redactCut(received) : received;
   const parsed = parseJson(text, response.headers['content-type']);
   const fields = responseFields(response.status, text, parsed);
   const responseScope: RenderScope = { ...scope, response: fields };
   const succeeded = response.status >= 200 && response.status < 300;
-  const cut = (limit: number) =>
-    cutRedacted(
-      redactText(text, [...scope.sensitive]),
-      limit,
-      secretSpellings([...scope.sensitive]),
-      REDACTED,
-    );
+  const cut = (limit: number) => {
+    const redacted = redaction.redactText(redactText(text, [...scope.sensitive]));
+    if (redacted.length <= limit) return redacted;
+    // The first characters of a value this call sent, then of any stored secret, at the cut edge.
+    return redaction.redactCut(cutRedacted(redacted, limit, secretSpellings([...scope.sensitive]), REDACTED));
+  };
   if (!succeeded) {
     const custom = call.errorTemplate ? renderResponseText(call.errorTemplate, responseScope) : null;
     if (custom?.ok) return toolFailure(custom.value);

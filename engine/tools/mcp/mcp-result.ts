@@ -1,3 +1,4 @@
+import type { Redaction } from '../../secrets/redactor';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolFailure, toolSuccess, type ToolResult } from '../tool-result';
 
@@ -36,14 +37,15 @@ function describeItem(item: ContentItem): string {
 /**
  * An MCP tool's answer in the shape every tool result has (`{ success, output, error }`): its content
  * items in order (structured content as JSON when there is no text), an `isError` answer as a failure.
+ * A long answer is cut after it is redacted.
  */
-export function mcpToolResult(result: CallToolResult): ToolResult {
+export function mcpToolResult(result: CallToolResult, redaction: Redaction): ToolResult {
   const parts = (result.content ?? []).map(describeItem);
   if (parts.length === 0 && result.structuredContent !== undefined)
     parts.push(JSON.stringify(result.structuredContent));
   let text = parts.join('\n');
   if (text.length > MCP_RESULT_MAX_CHARS)
-    text = `${text.slice(0, MCP_RESULT_MAX_CHARS)}\n[cut: the answer had ${text.length} characters]`;
+    text = `${redaction.cutText(text, MCP_RESULT_MAX_CHARS)}\n[cut: the answer had ${text.length} characters]`;
   if (result.isError) return toolFailure(text === '' ? 'the tool reported an error' : text);
   return toolSuccess(text);
 }

@@ -144,7 +144,7 @@ export function mcpToolSpec(server: McpServer, tool: Tool): ToolSpec | null {
           (args ?? {}) as Record<string, unknown>,
           context.signal,
         );
-        return mcpToolResult(result);
+        return mcpToolResult(result, context.redaction);
       } catch (error) {
         return toolFailure(`${name} failed: ${(error as Error).message}`);
       }

@@ -1,6 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedactor } from '../../secrets/redactor';
+import { loopbackHttp, toolContext } from '../composed/test-support/composed-world';
 import { RestApiEntry } from './rest-api-config';
-import { restApiUrl } from './rest-api-tool';
+import { restApiCatalogEntries, restApiUrl } from './rest-api-tool';
 
 const entry = RestApiEntry.parse({
   base_url: 'https://api.example.com/v1/',
@@ -37,5 +42,53 @@ describe('a REST API call stays under its base URL', () => {
     expect(RestApiEntry.safeParse({ base_url: 'https://x.example', auth: { style: 'bearer' } }).success).toBe(
       false,
     );
+  });
+});
+
+describe('a REST API answer is cut after it is redacted', () => {
+  const TOKEN = 'tok-rest-Jm6Vq2Xw9Lc4';
+  const spellings = [TOKEN, Buffer.from(TOKEN).toString('base64')];
+  let server: Server;
+  let port = 0;
+  beforeAll(async () => {
+    // GET /<status>/<pad>/<spelling index>: `pad` characters, then a spelling of the token.
+    server = createServer((request, response) => {
+      const [, status, pad, spelling] = (request.url ?? '').split('/');
+      response.writeHead(Number(status), { 'content-type': 'text/plain' });
+      response.end(`${'x'.repeat(Number(pad))}${spellings[Number(spelling)]} and more`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('at 500 characters of an error and 32 KiB of a text: no first characters of a stored secret stay, plain or base64', async () => {
+    const [records] = restApiCatalogEntries(
+      [
+        {
+          name: 'records',
+          entry: RestApiEntry.parse({ base_url: `http://records.test:${port}`, auth: { style: 'none' } }),
+        },
+      ],
+      { lookup: () => undefined, refusal: () => null, http: loopbackHttp(['records.test']) },
+    );
+    const context = {
+      ...toolContext(tmpdir()),
+      redaction: createRedactor([{ name: 'SERVICE_TOKEN', value: TOKEN }]),
+    };
+    for (const [status, limit] of [
+      [500, 500],
+      [200, 32 * 1024],
+    ] as const)
+      for (const [index, spelling] of spellings.entries())
+        for (const kept of [8, 13, TOKEN.length - 1]) {
+          const result = await records!.spec.run(
+            { method: 'GET', path: `/${status}/${limit - kept}/${index}` },
+            context,
+          );
+          const shown = `${result.output ?? ''}${result.error ?? ''}`;
+          expect(shown).toContain('xxxxxxxx');
+          expect(shown).not.toContain(spelling.slice(0, 8));
+        }
   });
 });

@@ -6,7 +6,7 @@ import type { SecretLookup } from '../composed/secrets';
 import { hostPatternFor } from '../composed/url-template';
 import { TOOL_GROUPS, type CatalogEntry, type Readiness } from '../tool-catalog';
 import { toolFailure, toolSuccess, type ToolResult } from '../tool-result';
-import type { ToolSpec } from '../tool-spec';
+import type { ToolContext, ToolSpec } from '../tool-spec';
 import { keySecretOf, type RestApiEntry, type RestMethod } from './rest-api-config';
 
 /** The API keys an org's REST APIs may use: only those granted to it. */
@@ -154,7 +154,7 @@ async function callApi(
   args: unknown,
   keys: RestApiSecrets,
   http: HttpPrimitive,
-  signal?: AbortSignal,
+  context: Pick<ToolContext, 'redaction' | 'signal'>,
 ): Promise<ToolResult> {
   const checked = checkArguments(api, args);
   if (!checked.ok) return toolFailure(`invalid arguments for ${api.name}: ${checked.error}`);
@@ -186,7 +186,7 @@ async function callApi(
     secretValues: secrets,
     deadlineMs: TIMEOUT_MS,
     maxResponseBytes: MAX_RESPONSE_BYTES,
-    ...(signal ? { signal } : {}),
+    ...(context.signal ? { signal: context.signal } : {}),
   });
   if (!answer.ok)
     return toolFailure(
@@ -195,17 +195,22 @@ async function callApi(
         secrets,
       ),
     );
-  const text = redactText(answer.value.body.toString('utf8'), secrets);
+  // Every cut of the body is made after redaction: the byte cap's, the error excerpt's and the output limit's.
+  const { redaction } = context;
+  const received = redactText(answer.value.body.toString('utf8'), secrets);
+  const text = answer.value.truncated ? redaction.redactCut(received) : received;
   const { status } = answer.value;
   if (status < 200 || status >= 300)
-    return toolFailure(`HTTP ${status}${text.trim() === '' ? '' : `: ${text.slice(0, ERROR_BODY_LIMIT)}`}`);
+    return toolFailure(
+      `HTTP ${status}${text.trim() === '' ? '' : `: ${redaction.cutText(text, ERROR_BODY_LIMIT)}`}`,
+    );
   const json = parseJson(text);
   const fits = json !== undefined && text.length <= OUTPUT_BODY_LIMIT;
   const truncated = answer.value.truncated || text.length > OUTPUT_BODY_LIMIT;
   return toolSuccess(
     JSON.stringify({
       status,
-      body: fits ? json : text.slice(0, OUTPUT_BODY_LIMIT),
+      body: fits ? json : redaction.cutText(text, OUTPUT_BODY_LIMIT),
       ...(truncated ? { truncated: true } : {}),
     }),
   );
@@ -236,7 +241,7 @@ export function restApiCatalogEntries(
       title: restApiTitle(api.name),
       definition: definitionOf(api),
       endsIn: { name: 'http_request', kind: 'network', ...(readOnly ? { method: 'GET' } : {}) },
-      run: (args, context) => callApi(api, args, options, options.http, context.signal),
+      run: (args, context) => callApi(api, args, options, options.http, context),
     };
     return {
       spec,

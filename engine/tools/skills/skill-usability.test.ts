@@ -15,6 +15,7 @@ import { parseSkillFile } from './parse-skill-file';
 import type { Skill } from './skill';
 import { dispatchSkill, skillToolArguments, skillUsability } from './skill-usability';
 import { parsedResume } from '../../run/test-support/temp-org';
+import { createRedactor } from '../../secrets/redactor';
 
 const made: string[] = [];
 afterEach(() => {
@@ -57,7 +58,7 @@ function toolsOf(resume: Resume, policy: OrgPolicy = DEFAULT_ORG_POLICY) {
   const agentDir = join(mkdtempSync(join(tmpdir(), 'lemming-skill-org-')), 'agents', 'ada');
   made.push(join(agentDir, '..', '..'));
   const memory = new TurnMemory(agentDir);
-  const tools = agentToolbox({ policy, credits: 10, catalog: () => catalog })({
+  const tools = agentToolbox({ policy, credits: 10, catalog: () => catalog, redaction: createRedactor() })({
     orgPath: join(agentDir, '..', '..'),
     agentDir,
     resume,

@@ -1,3 +1,4 @@
+import type { Redaction } from '../../secrets/redactor';
 import { MAX_DESCRIPTION_LENGTH } from './parse-skill-file';
 import type { Skill } from './skill';
 import type { SkillUsability } from './skill-usability';
@@ -18,7 +19,11 @@ export interface SkillsPromptOptions {
  * invoke it when it runs a tool, and its instructions; then the skills it cannot use now and why, so
  * the model says "not permitted" instead of inventing a reason. Empty when there is nothing to show.
  */
-export function skillsPrompt(skills: readonly Skill[], options: SkillsPromptOptions = {}): string {
+export function skillsPrompt(
+  skills: readonly Skill[],
+  redaction: Pick<Redaction, 'cutText'>,
+  options: SkillsPromptOptions = {},
+): string {
   const judged = skills
     .filter((skill) => skill.shownToModel)
     .map((skill) => ({ skill, usability: options.usability?.get(skill.name) ?? USABLE }));
@@ -32,14 +37,15 @@ export function skillsPrompt(skills: readonly Skill[], options: SkillsPromptOpti
       '## Skills\nEach skill explains how to do one kind of task. When a task matches a skill, follow it.',
     );
     for (const skill of usable)
-      sections.push(skillSection(skill, options.maxBodyLength ?? DEFAULT_MAX_SKILL_BODY));
+      sections.push(skillSection(skill, options.maxBodyLength ?? DEFAULT_MAX_SKILL_BODY, redaction));
   }
   if (refusals.length > 0) sections.push(`## Skills you cannot use now\n${refusals.join('\n')}`);
   return sections.join('\n\n');
 }
 
-function skillSection(skill: Skill, maxBodyLength: number): string {
-  const parts = [`### ${skill.name}`, shorten(skill.description, MAX_DESCRIPTION_LENGTH)];
+/** A skill's text is the org's: where it is cut, it is cut after redaction, as every text is. */
+function skillSection(skill: Skill, maxBodyLength: number, redaction: Pick<Redaction, 'cutText'>): string {
+  const parts = [`### ${skill.name}`, shorten(skill.description, MAX_DESCRIPTION_LENGTH, redaction)];
   if (skill.dispatch) {
     parts.push(
       skill.dispatch.argMode === 'raw'
@@ -52,12 +58,12 @@ function skillSection(skill: Skill, maxBodyLength: number): string {
     parts.push(
       body.length <= maxBodyLength
         ? body
-        : `${body.slice(0, maxBodyLength)}\n[… ${body.length - maxBodyLength} more characters of this skill are left out]`,
+        : `${redaction.cutText(body, maxBodyLength)}\n[… ${body.length - maxBodyLength} more characters of this skill are left out]`,
     );
   }
   return parts.join('\n');
 }
 
-function shorten(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+function shorten(text: string, length: number, redaction: Pick<Redaction, 'cutText'>): string {
+  return text.length <= length ? text : `${redaction.cutText(text, length - 1)}…`;
 }

@@ -11,6 +11,7 @@ import { AgentSandbox } from '../../../sandbox/agent-sandbox';
 import { MemoryAgentFilesystem } from '../../../sandbox/memory-agent-filesystem';
 import type { ToolContext } from '../../tool-spec';
 import { netHttpPrimitive, type HttpPrimitive } from '../http-primitive';
+import { createRedactor } from '../../../secrets/redactor';
 
 export interface TempOrg {
   org: string;
@@ -49,6 +50,7 @@ export function toolContext(org: string, agent = 'somi'): ToolContext {
     sandbox: new AgentSandbox({ orgPath: org, agentDir, fs: new MemoryAgentFilesystem() }),
     agents: [{ name: agent, title: 'Social media manager' }],
     policy: OrgPolicySchema.parse({}),
+    redaction: createRedactor(),
   };
 }
 

@@ -76,7 +76,7 @@ export const codexReadFileTool = defineFsTool({
   description:
     'Reads a local file with 1-indexed line numbers, supporting slice and indentation-aware block modes.',
   schema: ReadFileArguments,
-  async run(args, { sandbox }) {
+  async run(args, { sandbox, redaction }) {
     const read = await readFileBytes(sandbox, args.file_path, 'read_file', MAX_TEXT_FILE_BYTES);
     if (!read.ok) return toolFailure(`failed to read file: ${readProblem(read.error)}`);
     const file = read.value;
@@ -112,7 +112,10 @@ export const codexReadFileTool = defineFsTool({
     }
     return toolSuccess(
       numbers
-        .map((index) => `L${index + 1}: ${takeCodePoints(lines[index] ?? '', MAX_LINE_LENGTH)}`)
+        .map(
+          (index) =>
+            `L${index + 1}: ${redaction.cutText(lines[index] ?? '', MAX_LINE_LENGTH, takeCodePoints)}`,
+        )
         .join('\n'),
     );
   },

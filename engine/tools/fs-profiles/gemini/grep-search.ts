@@ -1,3 +1,4 @@
+import type { Redaction } from '../../../secrets/redactor';
 import { z } from 'zod';
 import { toolFailure, toolSuccess } from '../../tool-result';
 import { checkFolder } from '../shared/file-access';
@@ -73,7 +74,7 @@ export const geminiGrepSearchTool = defineFsTool({
     'Searches for a regular expression pattern within the content of files in a specified directory (or your workspace). Can filter files by a glob pattern. Returns the lines containing matches, along with their file paths and line numbers.',
   schema: GrepSearchArguments,
   upgradeArguments: (args) => renameLegacyArguments(args, { include: 'include_pattern' }),
-  async run(args, { sandbox, signal }) {
+  async run(args, { sandbox, signal, redaction }) {
     const regex = compile(args.pattern);
     if (typeof regex === 'string') return toolFailure(regex);
     const exclude = args.exclude_pattern ? compile(args.exclude_pattern) : null;
@@ -133,7 +134,9 @@ export const geminiGrepSearchTool = defineFsTool({
       );
     }
     const context = matchCount === 1 ? 50 : matchCount <= 3 ? 15 : 0;
-    const blocks = found.map((file) => `File: ${file.display}\n${shownLines(file, context).join('\n')}\n---`);
+    const blocks = found.map(
+      (file) => `File: ${file.display}\n${shownLines(file, context, redaction).join('\n')}\n---`,
+    );
     return toolSuccess(
       `Found ${matchCount} ${matchCount === 1 ? 'match' : 'matches'} for pattern "${args.pattern}" ${location}${filter}${limited}:\n---\n${blocks.join('\n')}${scanNote}`,
     );
@@ -141,7 +144,7 @@ export const geminiGrepSearchTool = defineFsTool({
 });
 
 /** The matching lines (`L<n>: `) and, when `context` > 0, the lines around them (`L<n>- `). */
-function shownLines(file: FileMatches, context: number): string[] {
+function shownLines(file: FileMatches, context: number, redaction: Redaction): string[] {
   const matching = new Set(file.numbers);
   const numbers = new Set<number>();
   for (const number of file.numbers)
@@ -154,14 +157,15 @@ function shownLines(file: FileMatches, context: number): string[] {
   return [...numbers]
     .sort((a, b) => a - b)
     .map(
-      (number) => `L${number}${matching.has(number) ? ':' : '-'} ${shortened(file.lines[number - 1] ?? '')}`,
+      (number) =>
+        `L${number}${matching.has(number) ? ':' : '-'} ${shortened(file.lines[number - 1] ?? '', redaction)}`,
     );
 }
 
-function shortened(line: string): string {
+function shortened(line: string, redaction: Redaction): string {
   const trimmed = line.trimEnd();
   return longerThan(trimmed, MAX_MATCH_LINE_CHARACTERS)
-    ? `${takeCodePoints(trimmed, MAX_MATCH_LINE_CHARACTERS)}... [truncated]`
+    ? `${redaction.cutText(trimmed, MAX_MATCH_LINE_CHARACTERS, takeCodePoints)}... [truncated]`
     : trimmed;
 }
 

@@ -48,7 +48,7 @@ export const geminiReadFileTool = defineFsTool({
     "Reads and returns the content of a specified text file. If the file is large, the content will be truncated; the response then says how to read more with 'start_line' and 'end_line'.",
   schema: ReadFileArguments,
   upgradeArguments: upgradeOffsetAndLimit,
-  async run(args, { sandbox }) {
+  async run(args, { sandbox, redaction }) {
     if (args.start_line !== undefined && args.end_line !== undefined && args.start_line > args.end_line)
       return toolFailure('start_line cannot be greater than end_line');
     const read = await readFileBytes(sandbox, args.file_path, 'read_file', MAX_TEXT_FILE_BYTES);
@@ -71,7 +71,7 @@ export const geminiReadFileTool = defineFsTool({
     const shown = lines.slice(start - 1, end).map((line) => {
       if (!longerThan(line, MAX_LINE_CHARACTERS)) return line;
       shortened = true;
-      return `${takeCodePoints(line, MAX_LINE_CHARACTERS)}... [truncated]`;
+      return `${redaction.cutText(line, MAX_LINE_CHARACTERS, takeCodePoints)}... [truncated]`;
     });
     const content = shown.join('\n');
     if (end === total && !shortened) return toolSuccess(content);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { fsErrorCode } from '../../../sandbox/agent-filesystem';
 import type { AgentSandbox } from '../../../sandbox/agent-sandbox';
+import type { Redaction } from '../../../secrets/redactor';
 import { toolFailure, type ToolResult } from '../../tool-result';
 import type { ToolSpec } from '../../tool-spec';
 import { jsonSchemaOf, parseArguments, type ParsedArguments } from './tool-arguments';
@@ -12,6 +13,8 @@ export const PATH_HELP =
 /** What a profile tool uses from the turn: the agent's sandbox, through which every path goes. */
 export interface FsToolContext {
   sandbox: AgentSandbox;
+  /** Long lines are cut with it, so no secret's first characters stay at the cut. */
+  redaction: Redaction;
   signal?: AbortSignal;
 }
 

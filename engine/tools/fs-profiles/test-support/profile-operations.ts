@@ -13,13 +13,19 @@ import { geminiReadFileTool } from '../gemini/read-file';
 import { geminiReplaceTool } from '../gemini/replace';
 import { geminiWriteFileTool } from '../gemini/write-file';
 import type { FsProfileTool } from '../shared/fs-tool';
+import { createRedactor } from '../../../secrets/redactor';
 
 const NOTE = 'WRITTEN-BY-THE-AGENT';
 
 const failed = (result: unknown) => !(result as ToolResult).success;
 
 function calling(name: string, tool: FsProfileTool, args: (path: string) => unknown): AdversarialOperation {
-  return { name, run: (path: string, sandbox: AgentSandbox) => tool.run(args(path), { sandbox }), failed };
+  return {
+    name,
+    run: (path: string, sandbox: AgentSandbox) =>
+      tool.run(args(path), { sandbox, redaction: createRedactor() }),
+    failed,
+  };
 }
 
 /**
@@ -46,7 +52,7 @@ function searchingForTheCanary(
   return {
     name,
     async run(path, sandbox) {
-      const result = await tool.run(args(path), { sandbox });
+      const result = await tool.run(args(path), { sandbox, redaction: createRedactor() });
       const found = result.success && !result.output?.startsWith('No ');
       return found ? { ...result, leaked: `a file holding ${CANARY} was found: ${result.output}` } : result;
     },

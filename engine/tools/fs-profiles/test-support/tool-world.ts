@@ -4,6 +4,7 @@ import { AgentSandbox, type AgentSandboxOptions } from '../../../sandbox/agent-s
 import type { SandboxWorld, WorldFactory } from '../../../sandbox/test-support/sandbox-world';
 import type { ToolResult } from '../../tool-result';
 import type { FsProfileTool, FsToolContext } from '../shared/fs-tool';
+import { createRedactor, type Redaction } from '../../../secrets/redactor';
 
 /** An agent's sandbox in a fresh world (on disk or in memory), with helpers to fill its workspace. */
 export interface ToolWorld {
@@ -22,7 +23,7 @@ export interface ToolWorld {
 
 export async function openToolWorld(
   factory: WorldFactory,
-  options: { fileAccess?: FileAccess } & Pick<
+  options: { fileAccess?: FileAccess; redaction?: Redaction } & Pick<
     AgentSandboxOptions,
     'maxReadBytes' | 'maxWriteBytes' | 'checkAccess'
   > = {},
@@ -30,13 +31,14 @@ export async function openToolWorld(
   const world = await factory.create();
   await world.mkdir(world.workspace);
   await world.mkdir(world.shared);
+  const { redaction = createRedactor(), ...sandboxOptions } = options;
   const sandbox = new AgentSandbox({
     orgPath: world.org,
     agentDir: world.agentDir,
     fs: world.fs,
-    ...options,
+    ...sandboxOptions,
   });
-  const context: FsToolContext = { sandbox };
+  const context: FsToolContext = { sandbox, redaction };
   const inWorkspace = (...names: string[]) => join(world.workspace, ...names);
   return {
     world,
