@@ -59,10 +59,10 @@ const asks = (text: string): DefaultRule => ({ mode: 'ask', text });
 
 export function defaultRule(subject: ApprovalSubject): DefaultRule {
   if (subject.endsIn) {
-    const { name, method } = subject.endsIn;
+    const { name, method, headers } = subject.endsIn;
     if (method) {
-      // The method is fixed in the tool's file, so the rule for one call is the rule for every call.
-      const need = defaultNeed({ name, kind: subject.endsIn.kind }, { method });
+      // The method (and any override of it) is fixed in the tool's file, so the rule for one call is the rule for every call.
+      const need = defaultNeed({ name, kind: subject.endsIn.kind }, { method, headers });
       return need.mode === 'ask' ? asks(`Asks before every call: ${lowerFirst(need.reason)}`) : DOES_NOT_ASK;
     }
     const wrapped = defaultRule({ name, kind: subject.endsIn.kind });
@@ -83,6 +83,26 @@ export function defaultRule(subject: ApprovalSubject): DefaultRule {
     return risks.length > 0 ? asks(`Asks before every call: ${risks.join(' and ')}.`) : DOES_NOT_ASK;
   }
   return DOES_NOT_ASK;
+}
+
+/**
+ * Headers that ask a server to treat a request as another method (a GET that deletes): a request
+ * carrying one is judged by the method it names. Compared without regard to case, as HTTP does.
+ */
+export const METHOD_OVERRIDE_HEADERS: readonly string[] = [
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
+];
+
+/** The first method-override header among `headers` and the method it names ('' when unknown), or null. */
+export function methodOverride(headers: unknown): { header: string; method: string } | null {
+  if (typeof headers !== 'object' || headers === null) return null;
+  for (const [header, value] of Object.entries(headers)) {
+    if (!METHOD_OVERRIDE_HEADERS.includes(header.toLowerCase())) continue;
+    return { header, method: typeof value === 'string' ? value.trim().toUpperCase() : '' };
+  }
+  return null;
 }
 
 /**
@@ -110,10 +130,10 @@ function mcpDefaultNeed(subject: ApprovalSubject): ApprovalNeed {
  */
 export function defaultNeed(subject: ApprovalSubject, args: unknown): ApprovalNeed {
   if (subject.endsIn) {
-    const { name, kind, method } = subject.endsIn;
+    const { name, kind, method, headers } = subject.endsIn;
     // A composed call's arguments are its own, not the wrapped tool's: the method comes from its file,
     // and a delegate to http_request (whose method is templated) is judged as an unknown method.
-    const need = defaultNeed({ name, kind }, method ? { method } : {});
+    const need = defaultNeed({ name, kind }, method ? { method, headers } : {});
     return need.mode === 'ask'
       ? { mode: 'ask', reason: `${subject.name} runs ${name}. ${need.reason}` }
       : need;
@@ -129,6 +149,12 @@ export function defaultNeed(subject: ApprovalSubject, args: unknown): ApprovalNe
       return {
         mode: 'ask',
         reason: `It sends a ${method || 'non-GET'} request, which can change things on that server.`,
+      };
+    const override = methodOverride((args as { headers?: unknown }).headers);
+    if (override && !SAFE_HTTP_METHODS.has(override.method))
+      return {
+        mode: 'ask',
+        reason: `It sends a ${method} request that asks the server to treat it as a ${override.method || 'different method'} (${override.header}), which can change things on that server.`,
       };
     return { mode: 'always', reason: 'A GET or HEAD request only reads.' };
   }
@@ -154,10 +180,36 @@ const MODE_WORDS: Record<ApprovalMode, string> = {
   always: 'always allowed',
 };
 
+const STRICTNESS: Record<ApprovalMode, number> = { always: 0, ask: 1, never: 2 };
+
 /**
- * What one call needs: the settings first (agent, then org), else the built-in rule. For an MCP tool
- * the person's own choice comes first, and the org's approvals.json may only make it ask or forbid
- * it: what a folder says cannot let a server's tool run without asking (docs/ARCHITECTURE.md, “Approvals”).
+ * The strictest setting among the tools a wrapper runs (the composed tools on its chain, then the call
+ * it ends in): a wrapper runs them without their own check, so it can never ask less than they would.
+ */
+function strictestWrapped(
+  subject: ApprovalSubject,
+  settings: ApprovalSettings,
+  agent: string,
+): { tool: string; mode: ApprovalMode; from: 'agent' | 'org' } | undefined {
+  if (!subject.endsIn) return undefined;
+  let strictest: { tool: string; mode: ApprovalMode; from: 'agent' | 'org' } | undefined;
+  for (const tool of [...(subject.endsIn.through ?? []), subject.endsIn.name]) {
+    const set = settingFor(settings, agent, tool);
+    if (set && (!strictest || STRICTNESS[set.mode] > STRICTNESS[strictest.mode]))
+      strictest = { tool, ...set };
+  }
+  return strictest;
+}
+
+const settingPlace = (from: 'agent' | 'org', agent: string) =>
+  from === 'agent' ? `for ${agent} in the approval settings` : 'for every agent in the approval settings';
+
+/**
+ * The one place a call's approval is decided (the toolbox asks it before every call): the settings
+ * first (agent, then org), else the built-in rule; a wrapper (composed or REST API tool) also obeys the
+ * strictest setting of what it runs. For an MCP tool the person's own choice comes first, and the
+ * org's approvals.json may only make it ask or forbid it: what a folder says cannot let a server's
+ * tool run without asking (docs/ARCHITECTURE.md, “Approvals”).
  */
 export function approvalNeed(
   subject: ApprovalSubject,
@@ -167,14 +219,18 @@ export function approvalNeed(
 ): ApprovalNeed & { fromSetting: boolean } {
   if (isMcp(subject)) return mcpNeed(subject, settings, agent);
   const set = settingFor(settings, agent, subject.name);
-  if (!set) return { ...defaultNeed(subject, args), fromSetting: false };
-  const where =
-    set.from === 'agent'
-      ? `for ${agent} in the approval settings`
-      : 'for every agent in the approval settings';
+  const own = set
+    ? {
+        mode: set.mode,
+        reason: `${subject.name} is set to "${MODE_WORDS[set.mode]}" ${settingPlace(set.from, agent)}.`,
+        fromSetting: true,
+      }
+    : { ...defaultNeed(subject, args), fromSetting: false };
+  const wrapped = strictestWrapped(subject, settings, agent);
+  if (!wrapped || STRICTNESS[wrapped.mode] <= STRICTNESS[own.mode]) return own;
   return {
-    mode: set.mode,
-    reason: `${subject.name} is set to "${MODE_WORDS[set.mode]}" ${where}.`,
+    mode: wrapped.mode,
+    reason: `${subject.name} runs ${wrapped.tool}, and ${wrapped.tool} is set to "${MODE_WORDS[wrapped.mode]}" ${settingPlace(wrapped.from, agent)}.`,
     fromSetting: true,
   };
 }
@@ -231,7 +287,10 @@ export function approvalSettingOf(
   const rule = defaultRule(subject);
   if (!isMcp(subject)) {
     const set = settingFor(settings, agent, subject.name);
-    return { mode: set?.mode ?? rule.mode, from: set?.from ?? 'default', rule, changes: [] };
+    const own = { mode: set?.mode ?? rule.mode, from: set?.from ?? ('default' as const) };
+    const wrapped = strictestWrapped(subject, settings, agent);
+    const applies = wrapped && STRICTNESS[wrapped.mode] > STRICTNESS[own.mode] ? wrapped : own;
+    return { mode: applies.mode, from: applies.from, rule, changes: [] };
   }
   const standing = subject.mcpStanding ?? UNKNOWN_STANDING;
   const own = Object.hasOwn(standing.modes, agent) ? standing.modes[agent] : undefined;
