@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Result } from '../api/result';
-import { McpServerRecord } from '../api/approval-schemas';
+import { AgentAllowances, McpServerRecord } from '../api/approval-schemas';
 import { OrgGrants, ReachItem, type OrgReach } from '../api/trust-schemas';
 import { writeFileAtomic } from '../files/atomic-write';
 import { runSerially } from '../files/serial-by-key';
@@ -23,6 +23,12 @@ const OrgRecord = z.object({
    * Absent in files written before it existed.
    */
   mcp: z.record(z.string(), McpServerRecord).default({}),
+  /**
+   * The person's "always" answers for the org's own tools, by agent identity (agents/<folder>/.agent-id),
+   * so they hold for that agent only, never for a new agent of its name (docs/ARCHITECTURE.md,
+   * “Approvals”). Absent in files written before it existed.
+   */
+  agents: z.record(z.string(), AgentAllowances).default({}),
 });
 export type OrgRecord = z.infer<typeof OrgRecord>;
 
@@ -33,7 +39,12 @@ const TrustFile = z.object({
 });
 type TrustFile = z.infer<typeof TrustFile>;
 
-const EMPTY_RECORD: OrgRecord = { trusted: null, grants: { secrets: [], environment: [] }, mcp: {} };
+const EMPTY_RECORD: OrgRecord = {
+  trusted: null,
+  grants: { secrets: [], environment: [] },
+  mcp: {},
+  agents: {},
+};
 
 /**
  * The person's trust decisions and grants, kept outside every org (the app's user data, the CLI's
@@ -120,6 +131,46 @@ export class TrustStore {
           [identity]: edit(Object.hasOwn(record.mcp, identity) ? record.mcp[identity] : undefined),
         },
       }),
+      { unlessSame: true },
+    );
+  }
+
+  /** The tools the person let the agent (by identity) run without asking. */
+  agentAlways(orgRealPath: string, agentId: string): ReadonlySet<string> {
+    const agents = this.record(orgRealPath).agents;
+    return new Set(Object.hasOwn(agents, agentId) ? agents[agentId]!.always : []);
+  }
+
+  /** Lets the agent run `tool` without asking, or takes that back. */
+  allowAlways(
+    orgRealPath: string,
+    agent: { id: string; name: string },
+    tool: string,
+    allowed: boolean,
+  ): Promise<Result<OrgRecord, string>> {
+    return this.change(
+      orgRealPath,
+      (record) => {
+        const held = Object.hasOwn(record.agents, agent.id) ? record.agents[agent.id]!.always : [];
+        const always = allowed ? union(held, [tool]) : held.filter((name) => name !== tool);
+        const { [agent.id]: _dropped, ...others } = record.agents;
+        return {
+          ...record,
+          agents: always.length > 0 ? { ...others, [agent.id]: { name: agent.name, always } } : others,
+        };
+      },
+      { unlessSame: true },
+    );
+  }
+
+  /** Forgets the person's answers for an agent that is removed. */
+  forgetAgent(orgRealPath: string, agentId: string): Promise<Result<OrgRecord, string>> {
+    return this.change(
+      orgRealPath,
+      (record) => {
+        const { [agentId]: _dropped, ...others } = record.agents;
+        return { ...record, agents: others };
+      },
       { unlessSame: true },
     );
   }
