@@ -103,7 +103,7 @@ export async function approvalSettings(context: OrgContext): Promise<IpcResult<A
   const agents = [];
   for (const { name, id } of identified) {
     const verdicts = await context.engine.explainTools(name);
-    const personsAlways = context.trust.agentAlways(orgKey, id);
+    const personsAlways = context.trust.agentAlways(orgKey, { id, name });
     agents.push({
       agent: name,
       tools: verdicts

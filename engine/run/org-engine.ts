@@ -1125,7 +1125,7 @@ export class OrgEngine {
           : await trust.allowAlways(this.orgKey, { id, name: asking }, tool, true);
         if (!chosen.ok) throw new Error(chosen.error);
       },
-      personsAlways: () => trust.agentAlways(this.orgKey, id),
+      personsAlways: () => trust.agentAlways(this.orgKey, { id, name }),
       mcpRecord: (identity) => trust.mcpServer(this.orgKey, identity),
       redact: (value) => this.secrets.redactValue(value),
       clock: this.clock,

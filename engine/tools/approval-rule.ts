@@ -61,7 +61,8 @@ export function defaultRule(subject: ApprovalSubject): DefaultRule {
   if (subject.endsIn) {
     const { name, method, headers } = subject.endsIn;
     if (method) {
-      // The method (and any override of it) is fixed in the tool's file, so the rule for one call is the rule for every call.
+      // The method (and any override of it) is fixed in the tool's file, so the rule for one call is
+      // the rule for every call.
       const need = defaultNeed({ name, kind: subject.endsIn.kind }, { method, headers });
       return need.mode === 'ask' ? asks(`Asks before every call: ${lowerFirst(need.reason)}`) : DOES_NOT_ASK;
     }

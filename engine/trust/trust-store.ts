@@ -135,10 +135,14 @@ export class TrustStore {
     );
   }
 
-  /** The tools the person let the agent (by identity) run without asking. */
-  agentAlways(orgRealPath: string, agentId: string): ReadonlySet<string> {
+  /**
+   * The tools the person let the agent run without asking: kept for its identity and the name it had
+   * then, so a copy of its folder under another name does not hold them.
+   */
+  agentAlways(orgRealPath: string, agent: { id: string; name: string }): ReadonlySet<string> {
     const agents = this.record(orgRealPath).agents;
-    return new Set(Object.hasOwn(agents, agentId) ? agents[agentId]!.always : []);
+    const kept = Object.hasOwn(agents, agent.id) ? agents[agent.id] : undefined;
+    return new Set(kept?.name === agent.name ? kept.always : []);
   }
 
   /** Lets the agent run `tool` without asking, or takes that back. */
@@ -151,7 +155,8 @@ export class TrustStore {
     return this.change(
       orgRealPath,
       (record) => {
-        const held = Object.hasOwn(record.agents, agent.id) ? record.agents[agent.id]!.always : [];
+        const kept = Object.hasOwn(record.agents, agent.id) ? record.agents[agent.id] : undefined;
+        const held = kept?.name === agent.name ? kept.always : [];
         const always = allowed ? union(held, [tool]) : held.filter((name) => name !== tool);
         const { [agent.id]: _dropped, ...others } = record.agents;
         return {
