@@ -206,6 +206,9 @@ describe('the built-in "ask me first" rule', () => {
       expect(defaultNeed(http, get({ [header]: 'delete' })).mode).toBe('ask');
     expect(defaultNeed(http, get({ 'X-HTTP-Method-Override': 'HEAD' })).mode).toBe('always');
     expect(defaultNeed(http, get({ Accept: 'DELETE' })).mode).toBe('always');
+    expect(
+      defaultNeed(http, get({ 'x-http-method-override': 'GET', 'X-HTTP-Method-Override': 'DELETE' })).mode,
+    ).toBe('ask');
     const templated = {
       name: 'read_it',
       kind: 'network',

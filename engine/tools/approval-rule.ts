@@ -96,14 +96,15 @@ export const METHOD_OVERRIDE_HEADERS: readonly string[] = [
   'x-method-override',
 ];
 
-/** The first method-override header among `headers` and the method it names ('' when unknown), or null. */
-export function methodOverride(headers: unknown): { header: string; method: string } | null {
-  if (typeof headers !== 'object' || headers === null) return null;
-  for (const [header, value] of Object.entries(headers)) {
-    if (!METHOD_OVERRIDE_HEADERS.includes(header.toLowerCase())) continue;
-    return { header, method: typeof value === 'string' ? value.trim().toUpperCase() : '' };
-  }
-  return null;
+/** The method-override headers among `headers` and the method each names ('' when unknown). */
+export function methodOverrides(headers: unknown): { header: string; method: string }[] {
+  if (typeof headers !== 'object' || headers === null) return [];
+  return Object.entries(headers)
+    .filter(([header]) => METHOD_OVERRIDE_HEADERS.includes(header.toLowerCase()))
+    .map(([header, value]) => ({
+      header,
+      method: typeof value === 'string' ? value.trim().toUpperCase() : '',
+    }));
 }
 
 /**
@@ -151,8 +152,11 @@ export function defaultNeed(subject: ApprovalSubject, args: unknown): ApprovalNe
         mode: 'ask',
         reason: `It sends a ${method || 'non-GET'} request, which can change things on that server.`,
       };
-    const override = methodOverride((args as { headers?: unknown }).headers);
-    if (override && !SAFE_HTTP_METHODS.has(override.method))
+    // Every one counts: the same header may be given twice, in two spellings.
+    const override = methodOverrides((args as { headers?: unknown }).headers).find(
+      (named) => !SAFE_HTTP_METHODS.has(named.method),
+    );
+    if (override)
       return {
         mode: 'ask',
         reason: `It sends a ${method} request that asks the server to treat it as a ${override.method || 'different method'} (${override.header}), which can change things on that server.`,
