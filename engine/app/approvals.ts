@@ -86,10 +86,7 @@ export function answerApproval(desk: ApprovalDesk, input: AnswerApprovalInput): 
 export async function approvalSettings(context: OrgContext): Promise<IpcResult<ApprovalSettingsView>> {
   const valid = (await discoverAgents(context.orgPath)).filter((agent) => agent.valid);
   const identified = await Promise.all(
-    valid.map(async (agent) => ({
-      name: agent.resume.name,
-      id: await agentIdentity(context.orgPath, agent.folder),
-    })),
+    valid.map((agent) => identifiedAgent(context, agent.resume.name, agent.folder)),
   );
   const read = await readApprovalsFor(context.orgPath, identified);
   if (!read.ok)
@@ -125,6 +122,21 @@ export async function approvalSettings(context: OrgContext): Promise<IpcResult<A
   return ok({ timeoutSeconds: settings.timeout_seconds, agents });
 }
 
+/**
+ * An agent by name and identity, with the person's MCP choices kept under its name bound to it (those
+ * made for an agent that held the name before are dropped).
+ */
+async function identifiedAgent(
+  context: OrgContext,
+  name: string,
+  folder: string,
+): Promise<{ name: string; id: string }> {
+  const agent = { name, id: await agentIdentity(context.orgPath, folder) };
+  // When the record cannot be written, the engine asks before every call (see OrgEngine.approvalGate).
+  await context.trust.bindAgentName(orgKeyOf(context.orgPath), agent);
+  return agent;
+}
+
 /** A tool as the approval rule judges it: an MCP tool with the person's record of it. */
 function approvalSubject(context: OrgContext, verdict: ToolVerdict): ApprovalSubject {
   const origin = verdict.mcpTool;
@@ -143,8 +155,8 @@ export async function setApprovalMode(
 ): Promise<IpcResult<ApprovalSettingsView>> {
   const found = await findValidAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
+  const agent = await identifiedAgent(context, input.agent, found.value.folder);
   if (input.tool.startsWith('mcp__')) return setMcpApprovalMode(context, input);
-  const agent = { name: input.agent, id: await agentIdentity(context.orgPath, found.value.folder) };
   const allowed = await context.trust.allowAlways(
     orgKeyOf(context.orgPath),
     agent,

@@ -98,15 +98,15 @@ async function moveAgentOut(context: OrgContext, name: string, now: Date): Promi
   if (!found.ok) return found;
   const { folder } = found.value;
   // Its approval settings and the person's "always" answers go with it: a restored agent asks again.
-  const id = await keptAgentIdentity(context.orgPath, folder);
-  if (id) {
-    const forgotten = await context.trust.forgetAgent(orgKeyOf(context.orgPath), id);
-    if (!forgotten.ok)
-      return fail(
-        'invalid_change',
-        `The agent was not removed: your approval answers for it could not be removed (${forgotten.error}).`,
-      );
-  }
+  const forgotten = await context.trust.forgetAgent(orgKeyOf(context.orgPath), {
+    id: await keptAgentIdentity(context.orgPath, folder),
+    name: nameOf(found.value),
+  });
+  if (!forgotten.ok)
+    return fail(
+      'invalid_change',
+      `The agent was not removed: your approval answers for it could not be removed (${forgotten.error}).`,
+    );
   const stale = await forgetAgentApprovals(context.orgPath, nameOf(found.value));
   if (stale) return fail('invalid_change', `The agent was not removed: ${stale}`);
   const removedId = `${now.getTime()}-${folder}`;

@@ -1109,13 +1109,15 @@ export class OrgEngine {
     const id = await agentIdentity(this.orgPath, agent.folder);
     const read = await readApprovalsFor(this.orgPath, [{ name, id }]);
     const trust = this.options.trust;
+    const bound = await trust.bindAgentName(this.orgKey, { id, name });
+    const problem = !read.ok
+      ? `The approval settings cannot be read (${read.error.map(formatProblem).join('; ')}), so every call asks first.`
+      : !bound.ok
+        ? `Your approval choices cannot be checked (${bound.error}), so every call asks first.`
+        : null;
     return {
       settings: read.ok ? read.value : ApprovalSettings.parse({}),
-      ...(read.ok
-        ? {}
-        : {
-            settingsProblem: `The approval settings cannot be read (${read.error.map(formatProblem).join('; ')}), so every call asks first.`,
-          }),
+      ...(problem ? { settingsProblem: problem } : {}),
       asker,
       remember: async (asking, tool, mcpTool) => {
         const chosen = mcpTool

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { mcpToolVersion, withChoice, withListing } from '../tools/mcp/mcp-tool-record';
 import { emptyTrustStore } from './test-support/trust-as-is';
 
 const ORG = '/orgs/shop';
@@ -37,7 +38,29 @@ describe('the person\'s "always" answers for an org\'s agents, in the trust reco
     await store.allowAlways(ORG, ADA, 'http_request', true);
     await store.allowAlways(ORG, ADA, 'shell', false);
     expect(store.agentAlways(ORG, ADA)).toEqual(new Set(['http_request']));
-    await store.forgetAgent(ORG, ADA.id);
+    await store.forgetAgent(ORG, ADA);
     expect(store.record(ORG).agents).toEqual({});
+  });
+
+  it("binds the MCP choices kept under an agent's name to the agent holding it, and drops them for another", async () => {
+    const store = emptyTrustStore();
+    const server = 'stdio ["node","notes.mjs"]';
+    const version = mcpToolVersion({ annotations: {}, description: 'Saves.', inputSchema: {} });
+    await store.changeMcpServer(ORG, server, (record) =>
+      withChoice(
+        withListing(record, [{ name: 'save', version }], new Date()),
+        { server, name: 'save', version },
+        'ada',
+        'always',
+        new Date(),
+      ),
+    );
+    const modes = () => store.mcpServer(ORG, server)?.tools.save?.modes;
+    expect((await store.bindAgentName(ORG, ADA)).ok).toBe(true);
+    expect(modes()).toEqual({ ada: 'always' });
+    await store.bindAgentName(ORG, ADA);
+    expect(modes()).toEqual({ ada: 'always' });
+    await store.bindAgentName(ORG, { ...ADA, id: '00000000-0000-4000-8000-000000000000' });
+    expect(modes()).toEqual({});
   });
 });

@@ -29,6 +29,11 @@ const OrgRecord = z.object({
    * “Approvals”). Absent in files written before it existed.
    */
   agents: z.record(z.string(), AgentAllowances).default({}),
+  /**
+   * The agent (identity) each agent name's MCP choices (`mcp.*.tools.*.modes`, kept by name) were made
+   * for: when another agent holds the name, they are dropped (bindAgentName).
+   */
+  agentIds: z.record(z.string(), z.string()).default({}),
 });
 export type OrgRecord = z.infer<typeof OrgRecord>;
 
@@ -44,6 +49,7 @@ const EMPTY_RECORD: OrgRecord = {
   grants: { secrets: [], environment: [] },
   mcp: {},
   agents: {},
+  agentIds: {},
 };
 
 /**
@@ -168,13 +174,41 @@ export class TrustStore {
     );
   }
 
-  /** Forgets the person's answers for an agent that is removed. */
-  forgetAgent(orgRealPath: string, agentId: string): Promise<Result<OrgRecord, string>> {
+  /**
+   * Binds the person's MCP choices kept under the agent's name to the agent holding it now: the first
+   * time, those kept so far are its own; when another agent (another identity) holds the name, the
+   * choices made for the one before are dropped.
+   */
+  bindAgentName(
+    orgRealPath: string,
+    agent: { id: string; name: string },
+  ): Promise<Result<OrgRecord, string>> {
     return this.change(
       orgRealPath,
       (record) => {
-        const { [agentId]: _dropped, ...others } = record.agents;
-        return { ...record, agents: others };
+        const before = Object.hasOwn(record.agentIds, agent.name) ? record.agentIds[agent.name] : undefined;
+        if (before === agent.id) return record;
+        const agentIds = { ...record.agentIds, [agent.name]: agent.id };
+        if (before === undefined) return { ...record, agentIds };
+        return { ...record, agentIds, mcp: withoutModesOf(record.mcp, agent.name) };
+      },
+      { unlessSame: true },
+    );
+  }
+
+  /** Forgets the person's answers for an agent that is removed: its "always" answers and its MCP choices. */
+  forgetAgent(
+    orgRealPath: string,
+    agent: { id: string | null; name: string },
+  ): Promise<Result<OrgRecord, string>> {
+    return this.change(
+      orgRealPath,
+      (record) => {
+        const agents = { ...record.agents };
+        if (agent.id !== null) delete agents[agent.id];
+        const agentIds = { ...record.agentIds };
+        delete agentIds[agent.name];
+        return { ...record, agents, agentIds, mcp: withoutModesOf(record.mcp, agent.name) };
       },
       { unlessSame: true },
     );
@@ -221,6 +255,25 @@ export class TrustStore {
       };
     return { ok: true, value: parsed.data };
   }
+}
+
+/** The MCP records without any choice made for the agent named. */
+function withoutModesOf(servers: OrgRecord['mcp'], agent: string): OrgRecord['mcp'] {
+  return Object.fromEntries(
+    Object.entries(servers).map(([identity, server]) => [
+      identity,
+      {
+        ...server,
+        tools: Object.fromEntries(
+          Object.entries(server.tools).map(([name, tool]) => {
+            const modes = { ...tool.modes };
+            delete modes[agent];
+            return [name, { ...tool, modes }];
+          }),
+        ),
+      },
+    ]),
+  );
 }
 
 function union(held: readonly string[], added: readonly string[]): string[] {
