@@ -60,6 +60,7 @@ test("an MCP tool's claim to only read does not skip asking; a tool renamed by i
   lemming,
 }, testInfo) => {
   const { org, marker, scribe } = notesOrg(lemming);
+  await lemming.trustAsIs(org);
   await lemming.openOrgAt(org);
   const { page } = lemming;
   const step = page.getByRole('button', { name: 'Step one tick' });
