@@ -141,6 +141,22 @@ describe('approvals judge what a tool actually runs', () => {
     });
   });
 
+  it('a read-only REST API tool asks first while http_request is set to "ask", and unanswered sends nothing', async () => {
+    const path = org({ tool: 'inventory', args: { path: '/items' } }, ['inventory'], {
+      'lemming/config/approvals.json': { timeout_seconds: 0.3, tools: { http_request: 'ask' } },
+      'lemming/config/rest-apis.json': {
+        apis: { inventory: { base_url: loopback.network.url('api.example.test'), auth: { style: 'none' } } },
+      },
+    });
+    const engine = await runOnce(path);
+    expect(loopback.network.publicServer.requests).toEqual([]);
+    const [requested] = events(engine, ['approval_requested']);
+    expect(requested).toMatchObject({ tool: 'inventory' });
+    expect(requested!.reason).toBe(
+      'inventory runs http_request. http_request is set to "ask me first" for every agent in the approval settings.',
+    );
+  });
+
   it.each(['X-HTTP-Method-Override', 'x-http-method', 'X-METHOD-OVERRIDE'])(
     'a GET carrying %s: DELETE is judged as a DELETE: it asks, and unanswered nothing is sent',
     async (header) => {
