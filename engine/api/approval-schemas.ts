@@ -25,13 +25,32 @@ export const ApprovalSettings = z.looseObject({
     .default(DEFAULT_APPROVAL_TIMEOUT_SECONDS),
   /** Settings for every agent, by tool name; an agent's own setting wins. */
   tools: modesByTool('tools').default({}),
-  /** Each agent's settings, by agent name, then tool name. */
+  /**
+   * Each agent's settings, by agent name, then tool name. An agent's own `always` lets a tool run
+   * unasked only when the person said so (their record, outside the org); `never` and `ask` hold.
+   */
   agents: z
     .record(z.string(), modesByTool('each entry of agents'), {
       error: 'agents must map agent names to their tool settings',
     })
     .default({}),
+  /**
+   * Which agent each entry of `agents` was made for, by name: its identity (agents/<folder>/.agent-id),
+   * so a new agent given the name of one that is gone does not take its settings over.
+   */
+  agent_ids: z
+    .record(z.string(), z.string(), { error: 'agent_ids must map agent names to their ids' })
+    .default({}),
 });
+
+/** The person's "always" answers for one agent of an org, kept under the agent's identity in their record. */
+export const AgentAllowances = z.object({
+  /** The agent's name when the person answered, for whoever reads the record. */
+  name: z.string(),
+  /** Tools the person let this agent run without asking. */
+  always: z.array(z.string()).default([]),
+});
+export type AgentAllowances = z.infer<typeof AgentAllowances>;
 export type ApprovalSettings = z.output<typeof ApprovalSettings>;
 
 /**

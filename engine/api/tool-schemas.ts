@@ -56,10 +56,19 @@ export const McpToolOrigin = z.object({ server: z.string(), name: z.string(), ve
 export type McpToolOrigin = z.infer<typeof McpToolOrigin>;
 
 /**
- * The built-in call a composed tool ends in (the shell, a web request with its method, a file tool):
- * the approval rule judges that call, so a wrapper never asks less than what it wraps.
+ * The built-in call a wrapper ends in (the shell, a web request with its method, a file tool) and the
+ * composed tools it runs on the way: the approval rule judges that call and counts the settings of
+ * each, so a wrapper never asks less than what it runs.
  */
-export const ApprovalTarget = z.object({ name: z.string(), kind: ToolKind, method: z.string().optional() });
+export const ApprovalTarget = z.object({
+  name: z.string(),
+  kind: ToolKind,
+  method: z.string().optional(),
+  /** The method-override headers its request carries (X-HTTP-Method-Override…), '' for a templated value. */
+  headers: z.record(z.string(), z.string()).optional(),
+  /** The composed tools between the wrapper and the call, in order. */
+  through: z.array(z.string()).optional(),
+});
 export type ApprovalTarget = z.infer<typeof ApprovalTarget>;
 
 /** The policy resolver's verdict on one tool for one agent: what the explainer shows. */

@@ -10,7 +10,8 @@ import type {
 import { fail, ok, type IpcResult } from '../api/result';
 import type { JsonEdit } from '../files/json-edit';
 import { discoverAgents } from '../org/discover';
-import { readApprovals, updateApprovals } from '../org/approvals-file';
+import { readApprovalsFor, setAgentApproval, updateApprovals } from '../org/approvals-file';
+import { agentIdentity } from '../org/agent-identity';
 import type { ApprovalAsker } from '../tools/approval-gate';
 import { approvalSettingOf, type ApprovalSubject } from '../tools/approval-rule';
 import { mcpStanding, withChoice } from '../tools/mcp/mcp-tool-record';
@@ -71,7 +72,7 @@ export function pendingApprovals(desk: ApprovalDesk): IpcResult<PendingApprovals
   return ok({ requests: desk.pending() });
 }
 
-/** Answers one request: approve once, always for this agent (kept in approvals.json), or deny with a reason. */
+/** Answers one request: approve once, always for this agent (kept in the person's own record), or deny with a reason. */
 export function answerApproval(desk: ApprovalDesk, input: AnswerApprovalInput): IpcResult<PendingApprovals> {
   if (!desk.answer(input))
     return fail(
@@ -83,7 +84,11 @@ export function answerApproval(desk: ApprovalDesk, input: AnswerApprovalInput): 
 
 /** Each agent's granted tools with the approval setting that applies and where it comes from. */
 export async function approvalSettings(context: OrgContext): Promise<IpcResult<ApprovalSettingsView>> {
-  const read = await readApprovals(context.orgPath);
+  const valid = (await discoverAgents(context.orgPath)).filter((agent) => agent.valid);
+  const identified = await Promise.all(
+    valid.map((agent) => identifiedAgent(context, agent.resume.name, agent.folder)),
+  );
+  const read = await readApprovalsFor(context.orgPath, identified);
   if (!read.ok)
     return fail(
       'org_unusable',
@@ -91,17 +96,18 @@ export async function approvalSettings(context: OrgContext): Promise<IpcResult<A
       issuesFromProblems(read.error),
     );
   const settings = read.value;
+  const orgKey = orgKeyOf(context.orgPath);
   const agents = [];
-  for (const agent of await discoverAgents(context.orgPath)) {
-    if (!agent.valid) continue;
-    const name = agent.resume.name;
+  for (const { name, id } of identified) {
     const verdicts = await context.engine.explainTools(name);
+    const personsAlways = context.trust.agentAlways(orgKey, { id, name });
     agents.push({
       agent: name,
       tools: verdicts
         .filter((verdict) => verdict.layers[0]?.passed)
         .map((verdict) => {
-          const setting = approvalSettingOf(approvalSubject(context, verdict), settings, name);
+          const subject = approvalSubject(context, verdict);
+          const setting = approvalSettingOf(subject, settings, name, personsAlways);
           return {
             tool: verdict.name,
             title: verdict.title,
@@ -116,6 +122,21 @@ export async function approvalSettings(context: OrgContext): Promise<IpcResult<A
   return ok({ timeoutSeconds: settings.timeout_seconds, agents });
 }
 
+/**
+ * An agent by name and identity, with the person's MCP choices kept under its name bound to it (those
+ * made for an agent that held the name before are dropped).
+ */
+async function identifiedAgent(
+  context: OrgContext,
+  name: string,
+  folder: string,
+): Promise<{ name: string; id: string }> {
+  const agent = { name, id: await agentIdentity(context.orgPath, folder) };
+  // When the record cannot be written, the engine asks before every call (see OrgEngine.approvalGate).
+  await context.trust.bindAgentName(orgKeyOf(context.orgPath), agent);
+  return agent;
+}
+
 /** A tool as the approval rule judges it: an MCP tool with the person's record of it. */
 function approvalSubject(context: OrgContext, verdict: ToolVerdict): ApprovalSubject {
   const origin = verdict.mcpTool;
@@ -124,23 +145,34 @@ function approvalSubject(context: OrgContext, verdict: ToolVerdict): ApprovalSub
   return { ...verdict, mcpStanding: mcpStanding(server, origin) };
 }
 
-/** Sets (or clears, with `mode: null`) one agent's approval setting for one tool. */
+/**
+ * Sets (or clears, with `mode: null`) one agent's approval setting for one tool, for that agent (its
+ * identity). "Always" is the person's, kept in their own record; "never" and "ask" go to approvals.json.
+ */
 export async function setApprovalMode(
   context: OrgContext,
   input: SetApprovalModeInput,
 ): Promise<IpcResult<ApprovalSettingsView>> {
   const found = await findValidAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
+  const agent = await identifiedAgent(context, input.agent, found.value.folder);
   if (input.tool.startsWith('mcp__')) return setMcpApprovalMode(context, input);
-  const path = ['agents', input.agent, input.tool];
-  const read = await readApprovals(context.orgPath);
-  const own = read.ok ? Object.keys(read.value.agents[input.agent] ?? {}) : [];
-  // Clearing an agent's last setting removes its entry rather than leaving an empty one.
-  const clearPath = own.length === 1 && own[0] === input.tool ? ['agents', input.agent] : path;
-  return saveApprovals(
-    context,
-    input.mode === null ? [{ path: clearPath, remove: true }] : [{ path, value: input.mode }],
+  const allowed = await context.trust.allowAlways(
+    orgKeyOf(context.orgPath),
+    agent,
+    input.tool,
+    input.mode === 'always',
   );
+  if (!allowed.ok) return fail('invalid_change', `The approval setting could not be saved: ${allowed.error}`);
+  const mode = input.mode === 'always' ? null : input.mode;
+  const updated = await setAgentApproval(context.orgPath, agent, input.tool, mode);
+  if (!updated.ok)
+    return fail(
+      'invalid_change',
+      'The approval settings could not be saved.',
+      issuesFromProblems(updated.error),
+    );
+  return approvalSettings(context);
 }
 
 /**

@@ -7,6 +7,9 @@ import { fail, ok, type IpcResult } from '../api/result';
 import type { AgentListItem } from '../api/schemas';
 import { readModelsFile } from '../models/models-file';
 import { writeFileAtomic } from '../files/atomic-write';
+import { keptAgentIdentity, newAgentIdentity } from '../org/agent-identity';
+import { forgetAgentApprovals } from '../org/approvals-file';
+import { orgKeyOf } from '../trust/org-trust';
 import { discoverAgents } from '../org/discover';
 import { openOrg } from '../org/open-org';
 import { agentFolderProblem, createResumeText, resumeFileOf } from '../org/resume-file';
@@ -59,7 +62,11 @@ async function writeNewAgent(
   if (!created.ok)
     return fail('invalid_change', 'The new agent would not be valid.', issuesFromProblems(created.error));
 
+  // Settings an agent of this name had before are not the new agent's.
+  const stale = await forgetAgentApprovals(orgPath, created.value.name);
+  if (stale) return fail('invalid_change', `The agent was not created: ${stale}`);
   await mkdir(inOrg(orgPath, agentPaths(input.name).workspace), { recursive: true });
+  await newAgentIdentity(orgPath, input.name);
   await writeFileAtomic(join(orgPath, resumeFileOf(input.name)), created.text);
   return ok({
     folder: input.name,
@@ -90,6 +97,18 @@ async function moveAgentOut(context: OrgContext, name: string, now: Date): Promi
   const found = await findAgent(context.orgPath, name);
   if (!found.ok) return found;
   const { folder } = found.value;
+  // Its approval settings and the person's "always" answers go with it: a restored agent asks again.
+  const forgotten = await context.trust.forgetAgent(orgKeyOf(context.orgPath), {
+    id: await keptAgentIdentity(context.orgPath, folder),
+    name: nameOf(found.value),
+  });
+  if (!forgotten.ok)
+    return fail(
+      'invalid_change',
+      `The agent was not removed: your approval answers for it could not be removed (${forgotten.error}).`,
+    );
+  const stale = await forgetAgentApprovals(context.orgPath, nameOf(found.value));
+  if (stale) return fail('invalid_change', `The agent was not removed: ${stale}`);
   const removedId = `${now.getTime()}-${folder}`;
   const movedTo = `${REMOVED_AGENTS_FOLDER}/${removedId}`;
   await mkdir(join(context.orgPath, REMOVED_AGENTS_FOLDER), { recursive: true });

@@ -23,6 +23,8 @@ export const agentPaths = (folder: string) => {
     structuredLog: `${root}/logs/structured.jsonl`,
     skills: `${root}/skills`,
     apiTools: `${root}/api-tools`,
+    /** Who this agent is, apart from its name: see engine/org/agent-identity.ts. */
+    identity: `${root}/.agent-id`,
   };
 };
 

@@ -134,9 +134,8 @@ describe('"ask me first" in a run', () => {
     expect(desk.answer({ id: request!.id, answer: 'approve_always' })).toBe(true);
     await tick;
     expect(readFileSync(join(path, 'agents/z/workspace/made.txt'), 'utf8')).toBe('hi\n');
-    expect(JSON.parse(readFileSync(join(path, 'lemming/config/approvals.json'), 'utf8'))).toEqual({
-      agents: { z: { shell: 'always' } },
-    });
+    // Kept in the person's own record, outside the org: the org's files hold nothing of it.
+    expect(existsSync(join(path, 'lemming/config/approvals.json'))).toBe(false);
     await engine.runTick();
     expect(readFileSync(join(path, 'agents/z/workspace/made.txt'), 'utf8')).toBe('hi\nhi\n');
     expect(events(engine, ['approval_requested'])).toHaveLength(1);

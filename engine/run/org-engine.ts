@@ -60,7 +60,8 @@ import type { HttpTransport } from '../tools/http-request-tool';
 import type { ToolResult } from '../tools/tool-result';
 import { agentToolbox } from '../tools/agent-toolbox';
 import type { ApprovalAsker, ApprovalGateOptions } from '../tools/approval-gate';
-import { readApprovals, updateApprovals } from '../org/approvals-file';
+import { readApprovalsFor } from '../org/approvals-file';
+import { agentIdentity } from '../org/agent-identity';
 import { McpHub } from '../tools/mcp/mcp-hub';
 import { withChoice, withListing } from '../tools/mcp/mcp-tool-record';
 import { mcpToolOrigin } from '../tools/mcp/mcp-tools';
@@ -829,7 +830,7 @@ export class OrgEngine {
       ]),
       () => loadSkills(this.orgPath, agent.folder),
     );
-    const approvals = await this.approvalGate();
+    const approvals = await this.approvalGate(agent);
     return runAgentTurn({
       orgPath: this.orgPath,
       agent,
@@ -1098,32 +1099,37 @@ export class OrgEngine {
     return read.value;
   }
 
-  /** The "ask me first" gate for a turn, with the approval settings as they are now; null when no one answers. */
-  private async approvalGate(): Promise<ApprovalGateOptions | null> {
+  /**
+   * The "ask me first" gate for an agent's turn, with the approval settings made for that agent (by its
+   * identity) as they are now; null when no one answers.
+   */
+  private async approvalGate(agent: LoadedAgent): Promise<ApprovalGateOptions | null> {
     const asker = this.options.approvals;
     if (!asker) return null;
-    const read = await readApprovals(this.orgPath);
-    const orgPath = this.orgPath;
+    const name = agent.resume.name;
+    const id = await agentIdentity(this.orgPath, agent.folder);
+    const read = await readApprovalsFor(this.orgPath, [{ name, id }]);
+    const trust = this.options.trust;
+    const bound = await trust.bindAgentName(this.orgKey, { id, name });
+    const problem = !read.ok
+      ? `The approval settings cannot be read (${read.error.map(formatProblem).join('; ')}), so every call asks first.`
+      : !bound.ok
+        ? `Your approval choices cannot be checked (${bound.error}), so every call asks first.`
+        : null;
     return {
       settings: read.ok ? read.value : ApprovalSettings.parse({}),
-      ...(read.ok
-        ? {}
-        : {
-            settingsProblem: `The approval settings cannot be read (${read.error.map(formatProblem).join('; ')}), so every call asks first.`,
-          }),
+      ...(problem ? { settingsProblem: problem } : {}),
       asker,
-      remember: async (agent, tool, mcpTool) => {
-        if (mcpTool) {
-          const chosen = await this.options.trust.changeMcpServer(this.orgKey, mcpTool.server, (record) =>
-            withChoice(record, mcpTool, agent, 'always', this.clock()),
-          );
-          if (!chosen.ok) throw new Error(chosen.error);
-          return;
-        }
-        const updated = await updateApprovals(orgPath, [{ path: ['agents', agent, tool], value: 'always' }]);
-        if (!updated.ok) throw new Error(updated.error.map(formatProblem).join('; '));
+      remember: async (asking, tool, mcpTool) => {
+        const chosen = mcpTool
+          ? await trust.changeMcpServer(this.orgKey, mcpTool.server, (record) =>
+              withChoice(record, mcpTool, asking, 'always', this.clock()),
+            )
+          : await trust.allowAlways(this.orgKey, { id, name: asking }, tool, true);
+        if (!chosen.ok) throw new Error(chosen.error);
       },
-      mcpRecord: (identity) => this.options.trust.mcpServer(this.orgKey, identity),
+      personsAlways: () => trust.agentAlways(this.orgKey, { id, name }),
+      mcpRecord: (identity) => trust.mcpServer(this.orgKey, identity),
       redact: (value) => this.secrets.redactValue(value),
       clock: this.clock,
     };

@@ -145,7 +145,7 @@ export function agentToolbox(options: ToolboxOptions) {
                 ...(changes.length > 0 ? { changes } : {}),
                 fromSetting: true,
               }
-            : approvalNeed(subject, args, gate.settings, agent);
+            : approvalNeed(subject, args, gate.settings, agent, gate.personsAlways());
           if (need.mode === 'never') return toolFailure(`Tool '${name}' was not run: ${need.reason}`);
           if (need.mode === 'ask') {
             const answer = await ask(name, args, need, mcpTool);

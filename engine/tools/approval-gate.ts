@@ -7,6 +7,7 @@ import type {
 } from '../api/approval-schemas';
 import type { KnownEventFields } from '../api/timeline-events';
 import type { McpToolOrigin } from '../api/tool-schemas';
+import type { PersonsAlways } from './approval-rule';
 
 /**
  * Whoever answers approval requests: the app's approval cards, the terminal, or the command line's
@@ -24,10 +25,12 @@ export interface ApprovalGateOptions {
   settingsProblem?: string;
   asker: ApprovalAsker;
   /**
-   * Keeps "always for this agent": in the org's approval settings, or for an MCP tool in the person's
-   * own record (outside the org), for the tool as it is now.
+   * Keeps "always for this agent" in the person's own record (outside the org): for the agent's
+   * identity, or for an MCP tool for the tool as it is now.
    */
   remember(agent: string, tool: string, mcpTool?: McpToolOrigin): Promise<void>;
+  /** The tools the person let this turn's agent run without asking, as their record says now. */
+  personsAlways(): PersonsAlways;
   /** The person's record of one of the org's MCP servers, by its identity, as it is now; undefined when none. */
   mcpRecord(server: string): McpServerRecord | undefined;
   /** Replaces secret values in the arguments the person and the timeline are shown. */

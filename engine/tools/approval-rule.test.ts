@@ -143,19 +143,87 @@ describe('the built-in "ask me first" rule', () => {
     expect(approvalNeed(chosen, {}, none, 'bob').mode).toBe('ask');
   });
 
-  it("lets the agent's own setting win over the org's, and the org's over the rule", () => {
+  it("lets the person's \"always\" win, then the agent's own setting, then the org's, then the rule", () => {
     const settings = ApprovalSettings.parse({
       tools: { shell: 'never', memory_write: 'ask' },
-      agents: { writer: { shell: 'always' } },
+      agents: { writer: { shell: 'ask' } },
     });
     const shell = { name: 'shell', kind: 'shell' };
-    expect(approvalNeed(shell, {}, settings, 'writer')).toMatchObject({ mode: 'always', fromSetting: true });
+    expect(approvalNeed(shell, {}, settings, 'writer', new Set(['shell']))).toMatchObject({
+      mode: 'always',
+      reason: 'You let writer run shell without asking.',
+      fromSetting: true,
+    });
+    expect(approvalNeed(shell, {}, settings, 'writer')).toMatchObject({ mode: 'ask', fromSetting: true });
     expect(approvalNeed(shell, {}, settings, 'other')).toMatchObject({
       mode: 'never',
       reason: 'shell is set to "never allowed" for every agent in the approval settings.',
     });
     expect(approvalNeed({ name: 'memory_write', kind: 'memory' }, {}, settings, 'x').mode).toBe('ask');
     expect(approvalNeed(shell, {}, none, 'x')).toMatchObject({ mode: 'ask', fromSetting: false });
+  });
+
+  it('does not let the org\'s own "always" run a tool unasked: only the person can', () => {
+    const settings = ApprovalSettings.parse({
+      tools: { http_request: 'always' },
+      agents: { a: { shell: 'always' } },
+    });
+    expect(approvalNeed({ name: 'shell', kind: 'shell' }, {}, settings, 'a')).toMatchObject({
+      mode: 'ask',
+      reason:
+        "It runs a command on this computer with your rights. The org's approval settings say it may always run, but only you can let a tool run without asking.",
+      fromSetting: false,
+    });
+    const post = { method: 'POST', url: 'https://example.com' };
+    expect(approvalNeed({ name: 'http_request', kind: 'network' }, post, settings, 'a').mode).toBe('ask');
+  });
+
+  it('judges a wrapper by the strictest setting of what it runs, along its whole chain', () => {
+    const wrapper = {
+      name: 'outer',
+      kind: 'network',
+      endsIn: { name: 'http_request', kind: 'network' as const, method: 'GET', through: ['inner'] },
+    };
+    const settings = (tools: Record<string, string>) => ApprovalSettings.parse({ tools });
+    expect(approvalNeed(wrapper, {}, none, 'a').mode).toBe('always');
+    expect(approvalNeed(wrapper, {}, settings({ http_request: 'never' }), 'a')).toMatchObject({
+      mode: 'never',
+      reason:
+        'outer runs http_request. http_request is set to "never allowed" for every agent in the approval settings.',
+    });
+    expect(approvalNeed(wrapper, {}, settings({ inner: 'ask', outer: 'never' }), 'a').mode).toBe('never');
+    expect(approvalNeed(wrapper, {}, settings({ inner: 'ask' }), 'a').mode).toBe('ask');
+    // The person's "always" for the wrapper does not lift what they set for what it runs.
+    expect(approvalNeed(wrapper, {}, settings({ http_request: 'ask' }), 'a', new Set(['outer'])).mode).toBe(
+      'ask',
+    );
+  });
+
+  it('judges a request carrying a method-override header by the method it names, in any case', () => {
+    const http = { name: 'http_request', kind: 'network' };
+    const get = (headers: Record<string, string>) => ({ method: 'GET', url: 'https://example.com', headers });
+    for (const header of ['X-HTTP-Method-Override', 'x-http-method', 'X-Method-OVERRIDE'])
+      expect(defaultNeed(http, get({ [header]: 'delete' })).mode).toBe('ask');
+    expect(defaultNeed(http, get({ 'X-HTTP-Method-Override': 'HEAD' })).mode).toBe('always');
+    expect(defaultNeed(http, get({ Accept: 'DELETE' })).mode).toBe('always');
+    expect(
+      defaultNeed(http, get({ 'x-http-method-override': 'GET', 'X-HTTP-Method-Override': 'DELETE' })).mode,
+    ).toBe('ask');
+    const templated = {
+      name: 'read_it',
+      kind: 'network',
+      endsIn: {
+        name: 'http_request',
+        kind: 'network' as const,
+        method: 'GET',
+        headers: { 'X-HTTP-Method': '' },
+      },
+    };
+    expect(defaultNeed(templated, {})).toMatchObject({
+      mode: 'ask',
+      reason:
+        'read_it runs http_request. It sends a GET request that asks the server to treat it as a different method (X-HTTP-Method), which can change things on that server.',
+    });
   });
 
   it('refuses a settings file with a mode it does not know, saying where', () => {

@@ -59,10 +59,11 @@ const asks = (text: string): DefaultRule => ({ mode: 'ask', text });
 
 export function defaultRule(subject: ApprovalSubject): DefaultRule {
   if (subject.endsIn) {
-    const { name, method } = subject.endsIn;
+    const { name, method, headers } = subject.endsIn;
     if (method) {
-      // The method is fixed in the tool's file, so the rule for one call is the rule for every call.
-      const need = defaultNeed({ name, kind: subject.endsIn.kind }, { method });
+      // The method (and any override of it) is fixed in the tool's file, so the rule for one call is
+      // the rule for every call.
+      const need = defaultNeed({ name, kind: subject.endsIn.kind }, { method, headers });
       return need.mode === 'ask' ? asks(`Asks before every call: ${lowerFirst(need.reason)}`) : DOES_NOT_ASK;
     }
     const wrapped = defaultRule({ name, kind: subject.endsIn.kind });
@@ -83,6 +84,27 @@ export function defaultRule(subject: ApprovalSubject): DefaultRule {
     return risks.length > 0 ? asks(`Asks before every call: ${risks.join(' and ')}.`) : DOES_NOT_ASK;
   }
   return DOES_NOT_ASK;
+}
+
+/**
+ * Headers that ask a server to treat a request as another method (a GET that deletes): a request
+ * carrying one is judged by the method it names. Compared without regard to case, as HTTP does.
+ */
+export const METHOD_OVERRIDE_HEADERS: readonly string[] = [
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
+];
+
+/** The method-override headers among `headers` and the method each names ('' when unknown). */
+export function methodOverrides(headers: unknown): { header: string; method: string }[] {
+  if (typeof headers !== 'object' || headers === null) return [];
+  return Object.entries(headers)
+    .filter(([header]) => METHOD_OVERRIDE_HEADERS.includes(header.toLowerCase()))
+    .map(([header, value]) => ({
+      header,
+      method: typeof value === 'string' ? value.trim().toUpperCase() : '',
+    }));
 }
 
 /**
@@ -110,10 +132,10 @@ function mcpDefaultNeed(subject: ApprovalSubject): ApprovalNeed {
  */
 export function defaultNeed(subject: ApprovalSubject, args: unknown): ApprovalNeed {
   if (subject.endsIn) {
-    const { name, kind, method } = subject.endsIn;
+    const { name, kind, method, headers } = subject.endsIn;
     // A composed call's arguments are its own, not the wrapped tool's: the method comes from its file,
     // and a delegate to http_request (whose method is templated) is judged as an unknown method.
-    const need = defaultNeed({ name, kind }, method ? { method } : {});
+    const need = defaultNeed({ name, kind }, method ? { method, headers } : {});
     return need.mode === 'ask'
       ? { mode: 'ask', reason: `${subject.name} runs ${name}. ${need.reason}` }
       : need;
@@ -130,21 +152,33 @@ export function defaultNeed(subject: ApprovalSubject, args: unknown): ApprovalNe
         mode: 'ask',
         reason: `It sends a ${method || 'non-GET'} request, which can change things on that server.`,
       };
+    // Every one counts: the same header may be given twice, in two spellings.
+    const override = methodOverrides((args as { headers?: unknown }).headers).find(
+      (named) => !SAFE_HTTP_METHODS.has(named.method),
+    );
+    if (override)
+      return {
+        mode: 'ask',
+        reason: `It sends a ${method} request that asks the server to treat it as a ${override.method || 'different method'} (${override.header}), which can change things on that server.`,
+      };
     return { mode: 'always', reason: 'A GET or HEAD request only reads.' };
   }
   if (isMcp(subject)) return mcpDefaultNeed(subject);
   return { mode: 'always', reason: 'The built-in rule does not ask for this tool.' };
 }
 
-/** The mode the settings give a tool for an agent, and where it comes from; undefined: the built-in rule. */
-export function settingFor(
+const entryOf = <T>(record: Record<string, T>, key: string): T | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined;
+
+/** What the org's approvals.json says for a tool and an agent, and where: its own entry, else every agent's. */
+export function orgSetting(
   settings: ApprovalSettings,
   agent: string,
   tool: string,
 ): { mode: ApprovalMode; from: 'agent' | 'org' } | undefined {
-  const own = settings.agents[agent]?.[tool];
+  const own = entryOf(entryOf(settings.agents, agent) ?? {}, tool);
   if (own) return { mode: own, from: 'agent' };
-  const org = settings.tools[tool];
+  const org = entryOf(settings.tools, tool);
   return org ? { mode: org, from: 'org' } : undefined;
 }
 
@@ -154,28 +188,111 @@ const MODE_WORDS: Record<ApprovalMode, string> = {
   always: 'always allowed',
 };
 
+const STRICTNESS: Record<ApprovalMode, number> = { always: 0, ask: 1, never: 2 };
+
+/** The tools the person let an agent run without asking (their record, outside the org). */
+export type PersonsAlways = ReadonlySet<string>;
+const NONE: PersonsAlways = new Set();
+
+interface Setting {
+  mode: ApprovalMode;
+  from: 'agent' | 'org';
+  reason: string;
+}
+
 /**
- * What one call needs: the settings first (agent, then org), else the built-in rule. For an MCP tool
- * the person's own choice comes first, and the org's approvals.json may only make it ask or forbid
- * it: what a folder says cannot let a server's tool run without asking (docs/ARCHITECTURE.md, “Approvals”).
+ * The setting that decides for a tool and an agent, undefined for the built-in rule: the person's own
+ * "always" for the agent, else the org's `never` or `ask` (the agent's own, then every agent's). The
+ * org's `always` does not count: approvals.json is the org's file, whoever wrote the folder wrote it.
+ */
+function settingFor(
+  settings: ApprovalSettings,
+  agent: string,
+  tool: string,
+  personsAlways: PersonsAlways,
+): Setting | undefined {
+  if (personsAlways.has(tool))
+    return { mode: 'always', from: 'agent', reason: `You let ${agent} run ${tool} without asking.` };
+  const own = entryOf(entryOf(settings.agents, agent) ?? {}, tool);
+  if (own && own !== 'always')
+    return {
+      mode: own,
+      from: 'agent',
+      reason: `${tool} is set to "${MODE_WORDS[own]}" for ${agent} in the approval settings.`,
+    };
+  const org = entryOf(settings.tools, tool);
+  if (org && org !== 'always')
+    return {
+      mode: org,
+      from: 'org',
+      reason: `${tool} is set to "${MODE_WORDS[org]}" for every agent in the approval settings.`,
+    };
+  return undefined;
+}
+
+const ORG_ALWAYS_IGNORED =
+  " The org's approval settings say it may always run, but only you can let a tool run without asking.";
+
+/**
+ * The strictest setting among the tools a wrapper runs (the composed tools on its chain, then the call
+ * it ends in): a wrapper runs them without their own check, so it can never ask less than they would.
+ */
+function strictestWrapped(
+  subject: ApprovalSubject,
+  settings: ApprovalSettings,
+  agent: string,
+  personsAlways: PersonsAlways,
+): (Setting & { tool: string }) | undefined {
+  if (!subject.endsIn) return undefined;
+  let strictest: (Setting & { tool: string }) | undefined;
+  for (const tool of [...(subject.endsIn.through ?? []), subject.endsIn.name]) {
+    const set = settingFor(settings, agent, tool, personsAlways);
+    if (set && (!strictest || STRICTNESS[set.mode] > STRICTNESS[strictest.mode]))
+      strictest = { tool, ...set };
+  }
+  return strictest;
+}
+
+/**
+ * The one place a call's approval is decided (the toolbox asks it before every call): the person's
+ * "always" for the agent, else the org's `never` or `ask` (agent, then every agent), else the built-in
+ * rule; a wrapper (composed or REST API tool) also obeys the strictest setting of what it runs. For an
+ * MCP tool the person's own choice comes first, and the org's approvals.json may only make it ask or
+ * forbid it. What a folder says never lets a tool run without asking (docs/ARCHITECTURE.md, “Approvals”).
  */
 export function approvalNeed(
   subject: ApprovalSubject,
   args: unknown,
   settings: ApprovalSettings,
   agent: string,
+  personsAlways: PersonsAlways = NONE,
 ): ApprovalNeed & { fromSetting: boolean } {
   if (isMcp(subject)) return mcpNeed(subject, settings, agent);
-  const set = settingFor(settings, agent, subject.name);
-  if (!set) return { ...defaultNeed(subject, args), fromSetting: false };
-  const where =
-    set.from === 'agent'
-      ? `for ${agent} in the approval settings`
-      : 'for every agent in the approval settings';
+  const set = settingFor(settings, agent, subject.name, personsAlways);
+  const own = set
+    ? { mode: set.mode, reason: set.reason, fromSetting: true }
+    : withIgnoredAlways(defaultNeed(subject, args), settings, agent, subject.name);
+  const wrapped = strictestWrapped(subject, settings, agent, personsAlways);
+  if (!wrapped || STRICTNESS[wrapped.mode] <= STRICTNESS[own.mode]) return own;
   return {
-    mode: set.mode,
-    reason: `${subject.name} is set to "${MODE_WORDS[set.mode]}" ${where}.`,
+    mode: wrapped.mode,
+    reason: `${subject.name} runs ${wrapped.tool}. ${wrapped.reason}`,
     fromSetting: true,
+  };
+}
+
+/** The built-in rule's need; when it asks although the org's file says "always", the reason says why. */
+function withIgnoredAlways(
+  need: ApprovalNeed,
+  settings: ApprovalSettings,
+  agent: string,
+  tool: string,
+): ApprovalNeed & { fromSetting: boolean } {
+  const ignored = need.mode === 'ask' && orgSetting(settings, agent, tool)?.mode === 'always';
+  return {
+    ...need,
+    reason: ignored ? `${need.reason}${ORG_ALWAYS_IGNORED}` : need.reason,
+    fromSetting: false,
   };
 }
 
@@ -193,7 +310,7 @@ function mcpNeed(
       fromSetting: true,
     };
   const changes = standing.changes.length > 0 ? { changes: standing.changes } : {};
-  const set = settingFor(settings, agent, subject.name);
+  const set = orgSetting(settings, agent, subject.name);
   if (set && set.mode !== 'always') {
     const where = set.from === 'agent' ? `for ${agent}` : 'for every agent';
     return {
@@ -227,15 +344,19 @@ export function approvalSettingOf(
   subject: ApprovalSubject,
   settings: ApprovalSettings,
   agent: string,
+  personsAlways: PersonsAlways = NONE,
 ): ApprovalSettingOf {
   const rule = defaultRule(subject);
   if (!isMcp(subject)) {
-    const set = settingFor(settings, agent, subject.name);
-    return { mode: set?.mode ?? rule.mode, from: set?.from ?? 'default', rule, changes: [] };
+    const set = settingFor(settings, agent, subject.name, personsAlways);
+    const own = { mode: set?.mode ?? rule.mode, from: set?.from ?? ('default' as const) };
+    const wrapped = strictestWrapped(subject, settings, agent, personsAlways);
+    const applies = wrapped && STRICTNESS[wrapped.mode] > STRICTNESS[own.mode] ? wrapped : own;
+    return { mode: applies.mode, from: applies.from, rule, changes: [] };
   }
   const standing = subject.mcpStanding ?? UNKNOWN_STANDING;
   const own = Object.hasOwn(standing.modes, agent) ? standing.modes[agent] : undefined;
-  const set = settingFor(settings, agent, subject.name);
+  const set = orgSetting(settings, agent, subject.name);
   const from = own ? 'agent' : set && set.mode !== 'always' ? 'org' : 'default';
   return {
     mode: own ?? (from === 'org' && set ? set.mode : rule.mode),

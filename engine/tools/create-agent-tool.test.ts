@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverAgents } from '../org/discover';
@@ -55,6 +55,8 @@ describe('create_agent', () => {
       expect(JSON.parse(readFileSync(join(org, 'agents/analyst/resume.json'), 'utf8')).created_by).toBe(
         'founder',
       );
+      // Its own identity, which its approval settings are kept for.
+      expect(readFileSync(join(org, 'agents/analyst/.agent-id'), 'utf8')).toMatch(/^[0-9a-f-]{36}\n$/);
     } finally {
       engine.close();
     }
@@ -107,11 +109,17 @@ describe('create_agent', () => {
   });
 
   it('refuses a name that is taken or not a valid agent name', async () => {
-    const { engine } = await withCreator({});
+    const { org, engine } = await withCreator({});
     try {
       expect(await engine.callTool('founder', 'create_agent', { name: 'ops' })).toMatchObject({
         success: false,
         error: "Agent 'ops' already exists",
+      });
+      // An agent whose folder has another name holds it too: a second one would take over its settings.
+      writeFileSync(join(org, 'agents/ops/resume.json'), JSON.stringify(resume('operator')));
+      expect(await engine.callTool('founder', 'create_agent', { name: 'operator' })).toMatchObject({
+        success: false,
+        error: "Agent 'operator' already exists",
       });
       expect(await engine.callTool('founder', 'create_agent', { name: '../escape' })).toMatchObject({
         success: false,

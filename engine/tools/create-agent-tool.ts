@@ -2,6 +2,9 @@ import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../files/atomic-write';
+import { discoverAgents } from '../org/discover';
+import { newAgentIdentity } from '../org/agent-identity';
+import { forgetAgentApprovals } from '../org/approvals-file';
 import { createResumeText } from '../org/resume-file';
 import { AGENT_NAME_PATTERN, type Resume } from '../org/resume-schema';
 import { withArgs } from './lemming-core-tools';
@@ -92,7 +95,12 @@ export const createAgentTool: ToolSpec = {
       return toolFailure(`Cannot create agent '${args.name}': it would hold ${beyond.join(', ')}`);
 
     const folder = inOrg(context.orgPath, agentPaths(args.name).root);
-    if (await stat(folder).catch(() => null)) return toolFailure(`Agent '${args.name}' already exists`);
+    // Another folder's agent may hold the name: a second agent of it would take over its settings.
+    const named = (await discoverAgents(context.orgPath)).some(
+      (agent) => (agent.valid ? agent.resume.name : agent.name) === args.name,
+    );
+    if (named || (await stat(folder).catch(() => null)))
+      return toolFailure(`Agent '${args.name}' already exists`);
 
     const allowance = Math.min(
       args.credits ?? DEFAULT_CHILD_CREDITS,
@@ -121,7 +129,11 @@ export const createAgentTool: ToolSpec = {
       return toolFailure(
         `Cannot create agent '${args.name}': ${created.error.map((problem) => `${problem.field}: ${problem.message}`).join('; ')}`,
       );
+    // Settings an agent of this name had before are not the new agent's.
+    const stale = await forgetAgentApprovals(context.orgPath, args.name);
+    if (stale) return toolFailure(`Cannot create agent '${args.name}': ${stale}`);
     await mkdir(join(folder, 'workspace'), { recursive: true });
+    await newAgentIdentity(context.orgPath, args.name);
     await writeFileAtomic(join(folder, 'resume.json'), created.text);
     return toolSuccess(
       `Created agent '${args.name}' with tools [${tools.join(', ')}], reading [${readOutboxes.join(', ')}], ${allowance} credits`,

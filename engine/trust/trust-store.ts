@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Result } from '../api/result';
-import { McpServerRecord } from '../api/approval-schemas';
+import { AgentAllowances, McpServerRecord } from '../api/approval-schemas';
 import { OrgGrants, ReachItem, type OrgReach } from '../api/trust-schemas';
 import { writeFileAtomic } from '../files/atomic-write';
 import { runSerially } from '../files/serial-by-key';
@@ -23,6 +23,17 @@ const OrgRecord = z.object({
    * Absent in files written before it existed.
    */
   mcp: z.record(z.string(), McpServerRecord).default({}),
+  /**
+   * The person's "always" answers for the org's own tools, by agent identity (agents/<folder>/.agent-id),
+   * so they hold for that agent only, never for a new agent of its name (docs/ARCHITECTURE.md,
+   * “Approvals”). Absent in files written before it existed.
+   */
+  agents: z.record(z.string(), AgentAllowances).default({}),
+  /**
+   * The agent (identity) each agent name's MCP choices (`mcp.*.tools.*.modes`, kept by name) were made
+   * for: when another agent holds the name, they are dropped (bindAgentName).
+   */
+  agentIds: z.record(z.string(), z.string()).default({}),
 });
 export type OrgRecord = z.infer<typeof OrgRecord>;
 
@@ -33,7 +44,13 @@ const TrustFile = z.object({
 });
 type TrustFile = z.infer<typeof TrustFile>;
 
-const EMPTY_RECORD: OrgRecord = { trusted: null, grants: { secrets: [], environment: [] }, mcp: {} };
+const EMPTY_RECORD: OrgRecord = {
+  trusted: null,
+  grants: { secrets: [], environment: [] },
+  mcp: {},
+  agents: {},
+  agentIds: {},
+};
 
 /**
  * The person's trust decisions and grants, kept outside every org (the app's user data, the CLI's
@@ -124,6 +141,79 @@ export class TrustStore {
     );
   }
 
+  /**
+   * The tools the person let the agent run without asking: kept for its identity and the name it had
+   * then, so a copy of its folder under another name does not hold them.
+   */
+  agentAlways(orgRealPath: string, agent: { id: string; name: string }): ReadonlySet<string> {
+    const agents = this.record(orgRealPath).agents;
+    const kept = Object.hasOwn(agents, agent.id) ? agents[agent.id] : undefined;
+    return new Set(kept?.name === agent.name ? kept.always : []);
+  }
+
+  /** Lets the agent run `tool` without asking, or takes that back. */
+  allowAlways(
+    orgRealPath: string,
+    agent: { id: string; name: string },
+    tool: string,
+    allowed: boolean,
+  ): Promise<Result<OrgRecord, string>> {
+    return this.change(
+      orgRealPath,
+      (record) => {
+        const kept = Object.hasOwn(record.agents, agent.id) ? record.agents[agent.id] : undefined;
+        const held = kept?.name === agent.name ? kept.always : [];
+        const always = allowed ? union(held, [tool]) : held.filter((name) => name !== tool);
+        const { [agent.id]: _dropped, ...others } = record.agents;
+        return {
+          ...record,
+          agents: always.length > 0 ? { ...others, [agent.id]: { name: agent.name, always } } : others,
+        };
+      },
+      { unlessSame: true },
+    );
+  }
+
+  /**
+   * Binds the person's MCP choices kept under the agent's name to the agent holding it now: the first
+   * time, those kept so far are its own; when another agent (another identity) holds the name, the
+   * choices made for the one before are dropped.
+   */
+  bindAgentName(
+    orgRealPath: string,
+    agent: { id: string; name: string },
+  ): Promise<Result<OrgRecord, string>> {
+    return this.change(
+      orgRealPath,
+      (record) => {
+        const before = Object.hasOwn(record.agentIds, agent.name) ? record.agentIds[agent.name] : undefined;
+        if (before === agent.id) return record;
+        const agentIds = { ...record.agentIds, [agent.name]: agent.id };
+        if (before === undefined) return { ...record, agentIds };
+        return { ...record, agentIds, mcp: withoutModesOf(record.mcp, agent.name) };
+      },
+      { unlessSame: true },
+    );
+  }
+
+  /** Forgets the person's answers for an agent that is removed: its "always" answers and its MCP choices. */
+  forgetAgent(
+    orgRealPath: string,
+    agent: { id: string | null; name: string },
+  ): Promise<Result<OrgRecord, string>> {
+    return this.change(
+      orgRealPath,
+      (record) => {
+        const agents = { ...record.agents };
+        if (agent.id !== null) delete agents[agent.id];
+        const agentIds = { ...record.agentIds };
+        delete agentIds[agent.name];
+        return { ...record, agents, agentIds, mcp: withoutModesOf(record.mcp, agent.name) };
+      },
+      { unlessSame: true },
+    );
+  }
+
   private change(
     orgRealPath: string,
     edit: (record: OrgRecord) => OrgRecord,
@@ -165,6 +255,25 @@ export class TrustStore {
       };
     return { ok: true, value: parsed.data };
   }
+}
+
+/** The MCP records without any choice made for the agent named. */
+function withoutModesOf(servers: OrgRecord['mcp'], agent: string): OrgRecord['mcp'] {
+  return Object.fromEntries(
+    Object.entries(servers).map(([identity, server]) => [
+      identity,
+      {
+        ...server,
+        tools: Object.fromEntries(
+          Object.entries(server.tools).map(([name, tool]) => {
+            const modes = { ...tool.modes };
+            delete modes[agent];
+            return [name, { ...tool, modes }];
+          }),
+        ),
+      },
+    ]),
+  );
 }
 
 function union(held: readonly string[], added: readonly string[]): string[] {

@@ -112,8 +112,11 @@ test("the Tool Store shows and changes each agent's approval settings", async ({
 
   await shell.selectOption('never');
   await expect(shell).toHaveValue('never');
+  // Kept for this keeper, by the id in its folder: a new agent named keeper would not take it over.
+  const keeperId = readFileSync(join(org, 'agents/keeper/.agent-id'), 'utf8').trim();
   expect(JSON.parse(readFileSync(join(org, 'lemming/config/approvals.json'), 'utf8'))).toEqual({
     agents: { keeper: { shell: 'never' } },
+    agent_ids: { keeper: keeperId },
   });
   await shell.selectOption('default');
   await expect(shell).toHaveValue('default');
@@ -122,6 +125,7 @@ test("the Tool Store shows and changes each agent's approval settings", async ({
   await expect(section.getByText('(now 90 seconds)')).toBeVisible();
   expect(JSON.parse(readFileSync(join(org, 'lemming/config/approvals.json'), 'utf8'))).toEqual({
     agents: {},
+    agent_ids: {},
     timeout_seconds: 90,
   });
 });

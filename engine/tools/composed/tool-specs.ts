@@ -1,6 +1,7 @@
 import { TOOL_GROUPS, type CatalogEntry, type Readiness, type ToolDelegation } from '../tool-catalog';
 import type { ToolKind, ToolSpec } from '../tool-spec';
-import { isHttpCall, type ComposedTool } from './composed-tool';
+import { METHOD_OVERRIDE_HEADERS } from '../approval-rule';
+import { isHttpCall, type ComposedTool, type HttpCall } from './composed-tool';
 import type { HttpPrimitive } from './http-primitive';
 import { runComposedTool, type ComposedRunEnvironment, type DelegateTarget } from './run';
 import type { GrantRefusal } from '../../api/grant-refusal';
@@ -93,9 +94,17 @@ export function composedToolSpecs(
         kind,
         title: titleOf(tool.name),
         definition: { name: tool.name, description: tool.description, parameters: tool.parameters },
-        endsIn: isHttpCall(last.implementation)
-          ? { name: 'http_request', kind, method: last.implementation.method }
-          : { name: last.implementation.primitive, kind },
+        endsIn: {
+          ...(isHttpCall(last.implementation)
+            ? {
+                name: 'http_request',
+                kind,
+                method: last.implementation.method,
+                headers: overrideHeaders(last.implementation),
+              }
+            : { name: last.implementation.primitive, kind }),
+          ...(through.length > 0 ? { through } : {}),
+        },
         run: (args, context) => runComposedTool(tool, args, context, environment),
       },
     });
@@ -111,6 +120,18 @@ export function composedCatalogEntries(toolset: ComposedToolset): CatalogEntry[]
     readiness,
     ...(delegation ? { delegation } : {}),
   }));
+}
+
+/** The method-override headers a request's template carries, by name: their text, or '' when templated. */
+function overrideHeaders(call: HttpCall): Record<string, string> {
+  return Object.fromEntries(
+    call.headers
+      .filter((header) => METHOD_OVERRIDE_HEADERS.includes(header.name.toLowerCase()))
+      .map((header) => [
+        header.name,
+        header.value.segments.every((segment) => segment.kind === 'text') ? header.value.source : '',
+      ]),
+  );
 }
 
 function kindOf(last: ComposedTool, lookupTool: (name: string) => ToolSpec | undefined): ToolKind | null {

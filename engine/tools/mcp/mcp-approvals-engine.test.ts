@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalDesk, approvalSettings, setApprovalMode } from '../../app/approvals';
@@ -277,6 +277,43 @@ describe("an MCP server's claims never lower the person's choice", () => {
       // Allowing once does not accept the change: the next call asks again.
       await tickAnswering(engine, desk, 'deny');
       expect(events(engine, 'approval_requested')).toHaveLength(3);
+    },
+  );
+
+  it(
+    '"always" for an MCP tool belongs to the agent it was given to: a new agent of its name asks again',
+    { timeout: 60_000 },
+    async () => {
+      const { org, marker } = claimingOrg('mcp__notes__save_note', {
+        'lemming/config/approvals.json': { timeout_seconds: 0.3 },
+      });
+      const desk = new ApprovalDesk(() => {});
+      const { engine, trust, context } = await open(org, desk);
+      const { identity } = await card(context);
+      await tickAnswering(engine, desk, 'approve_always');
+      expect(readFileSync(marker, 'utf8')).toContain('written unasked');
+      expect(trust.mcpServer(orgKeyOf(org), identity)?.tools.save_note?.modes).toEqual({ ada: 'always' });
+      engine.releaseRun();
+      await engine.stopMcpServers();
+      engine.close();
+      engines.splice(engines.indexOf(engine), 1);
+
+      // Between runs ada's folder is deleted, and an agent of its name is made again (as create_agent does).
+      rmSync(join(org, 'agents/ada'), { recursive: true });
+      mkdirSync(join(org, 'agents/ada/workspace'), { recursive: true });
+      writeFileSync(
+        join(org, 'agents/ada/resume.json'),
+        JSON.stringify(resume('ada', { permissions: { read_outboxes: [], tools: ['group:mcp:notes'] } })),
+      );
+      rmSync(marker);
+      await trustAsIs(org, trust);
+      const again = await OrgEngine.open({ trust, orgPath: org, env: {}, approvals: desk });
+      engines.push(again);
+      expect(await again.claimRun()).toEqual({ ok: true, value: undefined });
+      await again.runTick();
+      expect(existsSync(marker)).toBe(false);
+      expect(events(again, 'approval_requested')).toHaveLength(2);
+      expect(trust.mcpServer(orgKeyOf(org), identity)?.tools.save_note?.modes).toEqual({});
     },
   );
 });

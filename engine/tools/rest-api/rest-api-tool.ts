@@ -1,3 +1,4 @@
+import { METHOD_OVERRIDE_HEADERS } from '../approval-rule';
 import type { Result } from '../../api/result';
 import { redactText } from '../../net/redact';
 import { describeNotGranted, notGrantedReadiness, type GrantRefusal } from '../../api/grant-refusal';
@@ -235,12 +236,18 @@ export function restApiCatalogEntries(
 ): CatalogEntry[] {
   return apis.map((api) => {
     const readOnly = api.entry.methods.every((method) => READ_METHODS.has(method));
+    const { auth } = api.entry;
+    // A key sent in a method-override header names a method no one can see: judged as unknown.
+    const headers =
+      auth.style === 'header' && METHOD_OVERRIDE_HEADERS.includes(auth.name.toLowerCase())
+        ? { headers: { [auth.name]: '' } }
+        : {};
     const spec: ToolSpec = {
       name: api.name,
       kind: 'network',
       title: restApiTitle(api.name),
       definition: definitionOf(api),
-      endsIn: { name: 'http_request', kind: 'network', ...(readOnly ? { method: 'GET' } : {}) },
+      endsIn: { name: 'http_request', kind: 'network', ...(readOnly ? { method: 'GET', ...headers } : {}) },
       run: (args, context) => callApi(api, args, options, options.http, context),
     };
     return {
