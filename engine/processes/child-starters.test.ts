@@ -298,11 +298,11 @@ describe.skipIf(process.platform !== 'linux')('opening the places a program gets
 
   it('opens a folder and a file that are still what was checked, in order', () => {
     const opened = openPinnedPlaces(fs, [pinned(folder), pinned(file)]);
-    if (!opened.ok) throw new Error(opened.message);
+    if (!opened.ok) throw new Error(opened.error);
     try {
-      expect(opened.fds.map((fd) => fs.readlinkSync(`/proc/self/fd/${fd}`))).toEqual([folder, file]);
+      expect(opened.value.map((fd) => fs.readlinkSync(`/proc/self/fd/${fd}`))).toEqual([folder, file]);
     } finally {
-      for (const fd of opened.fds) closeSync(fd);
+      for (const fd of opened.value) closeSync(fd);
     }
   });
 
@@ -341,7 +341,7 @@ describe.skipIf(process.platform !== 'linux')('opening the places a program gets
         const opened = openPinnedPlaces(fs, [pinned(file), checked]);
         expect(opened).toEqual({
           ok: false,
-          message: expect.stringContaining(`${folder} changed after it was checked (${why}`),
+          error: expect.stringContaining(`${folder} changed after it was checked (${why}`),
         });
         expect(openDescriptors()).toBe(before);
       } finally {
@@ -357,11 +357,11 @@ describe.skipIf(process.platform !== 'linux')('opening the places a program gets
     try {
       expect(openPinnedPlaces(fs, [checked])).toEqual({
         ok: false,
-        message: expect.stringContaining('another file or folder is there now'),
+        error: expect.stringContaining('another file or folder is there now'),
       });
       expect(openPinnedPlaces(fs, [{ ...checked, path: join(root, 'missing') }])).toEqual({
         ok: false,
-        message: expect.stringContaining('missing is gone'),
+        error: expect.stringContaining('missing is gone'),
       });
     } finally {
       rmSync(folder, { recursive: true });

@@ -234,7 +234,7 @@ export function programSpawnAddonPath(): string | null {
 export function openPinnedPlaces(
   fs: typeof nodeFs,
   places: readonly PinnedPlace[],
-): { ok: true; fds: number[] } | { ok: false; message: string } {
+): { ok: true; value: number[] } | { ok: false; error: string } {
   // Linux's O_PATH, the same on every architecture Node runs on; Node does not name it.
   const O_PATH = 0o10000000;
   const { O_DIRECTORY, O_NOFOLLOW } = fs.constants;
@@ -246,7 +246,7 @@ export function openPinnedPlaces(
     closeAll();
     return {
       ok: false as const,
-      message: `${place.path} changed after it was checked (${why}), so the program was not started`,
+      error: `${place.path} changed after it was checked (${why}), so the program was not started`,
     };
   };
   for (const place of places) {
@@ -284,7 +284,7 @@ export function openPinnedPlaces(
       );
     }
   }
-  return { ok: true, fds: opened };
+  return { ok: true, value: opened };
 }
 
 /**
@@ -322,15 +322,15 @@ export function childStarterFor(
     if (request.places === undefined || request.places.length === 0) return startChild(request, events);
     const opened = openPlaces(fs, request.places);
     if (!opened.ok) {
-      const { message } = opened;
-      queueMicrotask(() => events.error('ESTALE', message));
+      const { error } = opened;
+      queueMicrotask(() => events.error('ESTALE', error));
       return { pid: undefined, stopReading: () => undefined };
     }
     try {
-      return startChild(request, events, opened.fds);
+      return startChild(request, events, opened.value);
     } finally {
       // The program has its own copies now (both starters start it before they return).
-      for (const fd of opened.fds) fs.closeSync(fd);
+      for (const fd of opened.value) fs.closeSync(fd);
     }
   };
 }
