@@ -102,6 +102,8 @@ test('the Tool Store shows tool files that did not load, connector settings from
   await expect(errors).toContainText('tools/broken.yaml');
   await expect(errors).toContainText('town');
   writeFileSync(join(org, 'tools', 'broken.yaml'), BROKEN_TOOL.replace('params.town', 'params.city'));
+  // The mended tool reaches an address the org could not reach before: its person trusts that too.
+  await lemming.trustAsIs(org);
   await errors.getByRole('button', { name: 'Check again' }).click();
   await expect(errors).toHaveCount(0);
   await expect(page.getByRole('listitem', { name: 'Broken Tool' })).toBeVisible();
