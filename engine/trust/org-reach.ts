@@ -150,7 +150,7 @@ async function mcpReach(orgPath: string, reach: OrgReach, launches: Launch[]): P
         because,
         ...at('command'),
       });
-      launches.push({ words: [server.command, ...server.args], cwd: '.', because, ...at('command') });
+      launches.push({ words: [server.command, ...server.args], cwd: '.', because });
       for (const [variable, value] of Object.entries(server.env))
         for (const secret of secretReferences(value))
           reach.items.push({ kind: 'secret', subject: secret, because, ...at(`env.${variable}`) });
@@ -181,8 +181,6 @@ async function modelReach(orgPath: string, reach: OrgReach, launches: Launch[]):
         words: command,
         cwd: entry.provider_config.cwd ?? '.',
         because: `the model “${entry.key}”`,
-        file: MODELS_FILE,
-        field: `${entry.key}.provider_config.command`,
       });
   }
 }
@@ -452,7 +450,7 @@ function agentPowers(agents: readonly ReachAgent[], policy: OrgPolicy, reach: Or
 }
 
 /** A program the org starts: its words as written and the folder it starts in (relative to the org). */
-interface Launch extends Where {
+interface Launch {
   words: readonly string[];
   cwd: string;
   because: string;
@@ -490,8 +488,9 @@ function programFiles(orgPath: string, launches: readonly Launch[], reach: OrgRe
         kind: 'program',
         subject: `${name} (contents ${digest.value})`,
         because: `${launch.because}, which runs this file of the org`,
-        file: launch.file,
-        ...(launch.field ? { field: launch.field } : {}),
+        // The item is the file itself, not the config that names it: a change the person makes to that
+        // config (keepingTrust) must never carry along a script someone else changed meanwhile.
+        file: name,
       });
     }
   return [...files];
