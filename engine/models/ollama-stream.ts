@@ -45,7 +45,7 @@ export async function assembleOllamaStream(
       break;
     }
   }
-  if (!done) throw endedEarly('its `done: true` line');
+  if (!done) throw endedEarly('`done: true` line');
   return {
     ...last,
     message: { role: 'assistant', content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },

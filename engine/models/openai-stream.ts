@@ -84,7 +84,7 @@ export async function assembleOpenAiStream(
     }
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
-  if (finishReason === null) throw endedEarly('a finish reason');
+  if (finishReason === null) throw endedEarly('finish_reason');
   const toolCalls = calls.filter(Boolean).map((call) => ({
     ...(call.id ? { id: call.id } : {}),
     type: 'function',

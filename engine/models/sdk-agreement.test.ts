@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { Ollama } from 'ollama';
 import OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createProvider } from './create-provider';
 import { modelEntry, testDeps, useLoopbackServers } from './test-support/provider-test-kit';
 
@@ -528,7 +528,10 @@ describe('streams read as the official SDKs read them', () => {
   it.each(fixtures.map((fixture) => [`${fixture.api}: ${fixture.name}`, fixture] as const))(
     '%s',
     async (_name, fixture) => {
+      // The ollama client warns on the console for each line it drops.
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
       const official = await officialClient(fixture.api, await serveFixture(fixture));
+      warn.mockRestore();
       const ours = await ourProvider(fixture.api, await serveFixture(fixture));
       if (fixture.weFailWhere) {
         expect(official.ok).toBe(true);

@@ -18,9 +18,12 @@ export class StreamError extends Error {
   }
 }
 
-/** The stream ended without the marker that says the answer is whole. */
-export function endedEarly(what: string): StreamError {
-  return new StreamError(`ended its answer without ${what}; the answer may be cut off`, true);
+/** The stream ended without `marker`, which says the answer is whole. */
+export function endedEarly(marker: string): StreamError {
+  return new StreamError(
+    `stopped sending before its answer was complete (no ${marker} came); the answer may be cut off`,
+    true,
+  );
 }
 
 /** The body's lines as they arrive, split on LF, CRLF or a bare CR, decoded as UTF-8 across chunk edges. */
