@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ProgressDelta } from '../api/model-event-schemas';
-import { parseOrUndefined, serverSentEvents } from './stream-events';
+import { endedEarly, parseOrUndefined, parseStreamedJson, serverSentEvents } from './stream-events';
 
 const Usage = z.looseObject({
   input_tokens: z.number().nullish(),
@@ -20,6 +20,7 @@ const Event = z.looseObject({
       text: z.string().optional(),
       id: z.string().optional(),
       name: z.string().optional(),
+      input: z.unknown().optional(),
     })
     .optional(),
   delta: z
@@ -34,11 +35,12 @@ const Event = z.looseObject({
   error: z.unknown().optional(),
 });
 
-type Block = { type: string; text?: string; id?: string; name?: string; json?: string };
+type Block = { type: string; text?: string; id?: string; name?: string; input?: unknown; json?: string };
 
 /**
  * Reads a streamed Messages answer (message_start, content_block_start/delta/stop, message_delta,
  * message_stop, ping, error) and returns the message body the same call would have answered unstreamed.
+ * As the official SDK, a stream without message_stop is not whole (a StreamError).
  */
 export async function assembleAnthropicStream(
   chunks: AsyncIterable<Buffer>,
@@ -47,10 +49,18 @@ export async function assembleAnthropicStream(
   const blocks: Block[] = [];
   let usage: Usage = {};
   let stopReason: string | null = null;
-  for await (const { data } of serverSentEvents(chunks)) {
-    const parsed = Event.safeParse(parseOrUndefined(data));
+  let stopped = false;
+  for await (const { event: name, data } of serverSentEvents(chunks)) {
+    const value = parseStreamedJson(data);
+    if (name === 'error' && Event.safeParse(value).data?.type !== 'error')
+      return { type: 'error', error: value };
+    const parsed = Event.safeParse(value);
     if (!parsed.success) continue;
     const event = parsed.data;
+    if (event.type === 'message_stop') {
+      stopped = true;
+      break;
+    }
     switch (event.type) {
       case 'error':
         return { type: 'error', error: event.error };
@@ -59,12 +69,13 @@ export async function assembleAnthropicStream(
         break;
       case 'content_block_start':
         if (event.index !== undefined && event.content_block) {
-          const { type, text, id, name } = event.content_block;
+          const { type, text, id, name, input } = event.content_block;
           blocks[event.index] = {
             type,
             ...(text !== undefined ? { text } : {}),
             ...(id ? { id } : {}),
             ...(name ? { name } : {}),
+            ...(input !== undefined ? { input } : {}),
           };
           if (type === 'tool_use') emit({ type: 'tool_call', index: event.index, ...(name ? { name } : {}) });
           if (text) emit({ type: 'text', text });
@@ -90,13 +101,16 @@ export async function assembleAnthropicStream(
         break;
     }
   }
+  if (!stopped) throw endedEarly('message_stop');
   return {
     type: 'message',
     role: 'assistant',
     content: blocks
       .filter(Boolean)
       .map(({ json, ...block }) =>
-        block.type === 'tool_use' ? { ...block, input: parseOrUndefined(json || '{}') ?? {} } : block,
+        block.type === 'tool_use'
+          ? { ...block, input: json ? (parseOrUndefined(json) ?? {}) : (block.input ?? {}) }
+          : block,
       ),
     stop_reason: stopReason,
     usage: { input_tokens: 0, output_tokens: 0, ...usage },

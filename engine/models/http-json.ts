@@ -1,5 +1,6 @@
 import { Agent, request, type Dispatcher } from 'undici';
-import { ModelCallError, redactSecrets, type ModelCallErrorKind } from './model-call-error';
+import { isModelCallError, ModelCallError, redactSecrets, type ModelCallErrorKind } from './model-call-error';
+import { StreamError } from './stream-events';
 import { parseRetryAfter, retryDelayMs, type RetryTiming } from './retry-timing';
 
 /** A model answer bigger than this is not a chat completion; refuse it rather than exhaust memory. */
@@ -144,6 +145,7 @@ async function attemptOnce(
   let status: number;
   let text: string;
   let retryHeaders: RetryHeaders;
+  let readingStream = false;
   try {
     const get = call.method === 'GET';
     const response = await request(call.url, {
@@ -167,6 +169,7 @@ async function attemptOnce(
       !isJson(firstHeader(response.headers['content-type']))
     ) {
       streamPiece();
+      readingStream = true;
       return {
         done: true,
         body: await readStreamOnce(
@@ -189,6 +192,11 @@ async function attemptOnce(
     text = redactSecrets(await readCapped(response.body), call.secrets);
   } catch (error) {
     if (signal.aborted) throw aborted(attempt);
+    // A stream cut before its end is retried as a dropped connection is; its other faults stand as they are.
+    if (isModelCallError(error) && readingStream) {
+      if (error.retryable) return { done: false, error, retryAfterMs: null };
+      throw error;
+    }
     if (error instanceof ResponseTooLargeError) {
       throw fail(
         'bad_response',
@@ -287,6 +295,14 @@ async function readStreamOnce(
         retryable: true,
         attempts: attempt,
         message: `${call.service} stopped writing its answer: nothing came for ${call.timeoutMs} ms (timeout_ms)`,
+      });
+    }
+    if (error instanceof StreamError) {
+      throw new ModelCallError({
+        kind: error.retryable ? 'network' : 'bad_response',
+        retryable: error.retryable,
+        attempts: attempt,
+        message: redactSecrets(`${call.service} ${error.message}`, call.secrets),
       });
     }
     const tooLarge = error instanceof ResponseTooLargeError;

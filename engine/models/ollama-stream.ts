@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ProgressDelta } from '../api/model-event-schemas';
-import { jsonLines } from './stream-events';
+import { endedEarly, jsonLines } from './stream-events';
 
 const Line = z.looseObject({
   error: z.unknown().optional(),
@@ -15,7 +15,8 @@ const Line = z.looseObject({
 
 /**
  * Reads Ollama's streamed /api/chat (one JSON object a line; the last has `done: true` and the counts)
- * and returns the single answer the same call would have given unstreamed.
+ * and returns the single answer the same call would have given unstreamed. As the official client, a
+ * stream without `done: true` is not whole (a StreamError).
  */
 export async function assembleOllamaStream(
   chunks: AsyncIterable<Buffer>,
@@ -24,6 +25,7 @@ export async function assembleOllamaStream(
   let content = '';
   const toolCalls: unknown[] = [];
   let last: Record<string, unknown> = {};
+  let done = false;
   for await (const value of jsonLines(chunks)) {
     const line = Line.safeParse(value);
     if (!line.success) continue;
@@ -38,8 +40,12 @@ export async function assembleOllamaStream(
       toolCalls.push(call);
     }
     last = line.data;
-    if (line.data.done) break;
+    if (line.data.done) {
+      done = true;
+      break;
+    }
   }
+  if (!done) throw endedEarly('`done: true` line');
   return {
     ...last,
     message: { role: 'assistant', content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },

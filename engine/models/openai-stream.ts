@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ProgressDelta } from '../api/model-event-schemas';
-import { parseOrUndefined, serverSentEvents } from './stream-events';
+import { endedEarly, parseStreamedJson, serverSentEvents } from './stream-events';
 
 const ToolCallDelta = z.looseObject({
   index: z.int().nonnegative().optional(),
@@ -36,7 +36,8 @@ interface FormingCall {
 /**
  * Reads a streamed chat completion (`stream: true`, `stream_options.include_usage`): content, refusal
  * and tool-call pieces, the finish reason, and the usage of the last chunk, up to `data: [DONE]`.
- * Returns the chat.completion body the same call would have answered unstreamed.
+ * Returns the chat.completion body the same call would have answered unstreamed. As the official SDK,
+ * an answer without a finish reason is not whole (a StreamError), and a piece that is not JSON is an error.
  */
 export async function assembleOpenAiStream(
   chunks: AsyncIterable<Buffer>,
@@ -47,9 +48,11 @@ export async function assembleOpenAiStream(
   let finishReason: string | null = null;
   let usage: unknown = null;
   const calls: FormingCall[] = [];
-  for await (const { data } of serverSentEvents(chunks)) {
+  for await (const { event, data } of serverSentEvents(chunks)) {
     if (data === '[DONE]') break;
-    const chunk = Chunk.safeParse(parseOrUndefined(data));
+    const parsed = parseStreamedJson(data);
+    if (event === 'error') return { error: parsed };
+    const chunk = Chunk.safeParse(parsed);
     if (!chunk.success) continue;
     if (chunk.data.error !== undefined && chunk.data.error !== null) return { error: chunk.data.error };
     if (chunk.data.usage) usage = chunk.data.usage;
@@ -68,17 +71,20 @@ export async function assembleOpenAiStream(
       const index = piece.index ?? position;
       const call = (calls[index] ??= { id: undefined, name: '', arguments: '' });
       if (piece.id) call.id = piece.id;
-      if (piece.function?.name) call.name += piece.function.name;
+      // Some servers repeat the whole name in a later piece; the SDK ends up with it once.
+      const name = piece.function?.name && piece.function.name !== call.name ? piece.function.name : '';
+      if (name) call.name += name;
       if (piece.function?.arguments) call.arguments += piece.function.arguments;
       emit({
         type: 'tool_call',
         index,
-        ...(piece.function?.name ? { name: piece.function.name } : {}),
+        ...(name ? { name } : {}),
         ...(piece.function?.arguments ? { arguments: piece.function.arguments } : {}),
       });
     }
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
+  if (finishReason === null) throw endedEarly('finish_reason');
   const toolCalls = calls.filter(Boolean).map((call) => ({
     ...(call.id ? { id: call.id } : {}),
     type: 'function',

@@ -4,21 +4,44 @@ export interface ServerSentEvent {
   data: string;
 }
 
-/** The body's lines as they arrive, split on LF or CRLF, decoded as UTF-8 across chunk edges. */
+/**
+ * A streamed answer that cannot be taken as the answer: it ended before its terminal marker
+ * (`retryable`, as a dropped connection is), or it carried something that is not the format.
+ */
+export class StreamError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'StreamError';
+  }
+}
+
+/** The stream ended without `marker`, which says the answer is whole. */
+export function endedEarly(marker: string): StreamError {
+  return new StreamError(
+    `stopped sending before its answer was complete (no ${marker} came); the answer may be cut off`,
+    true,
+  );
+}
+
+/** The body's lines as they arrive, split on LF, CRLF or a bare CR, decoded as UTF-8 across chunk edges. */
 export async function* bodyLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let pending = '';
   for await (const chunk of chunks) {
     pending += decoder.decode(chunk, { stream: true });
-    let newline = pending.indexOf('\n');
-    while (newline >= 0) {
-      yield pending.slice(0, newline).replace(/\r$/, '');
-      pending = pending.slice(newline + 1);
-      newline = pending.indexOf('\n');
+    for (;;) {
+      const end = pending.search(/[\r\n]/);
+      // A CR at the edge of a chunk may be the first half of a CRLF.
+      if (end < 0 || (pending[end] === '\r' && end === pending.length - 1)) break;
+      yield pending.slice(0, end);
+      pending = pending.slice(pending.startsWith('\r\n', end) ? end + 2 : end + 1);
     }
   }
   pending += decoder.decode();
-  if (pending) yield pending.replace(/\r$/, '');
+  for (const line of pending.split(/\r\n|\r|\n/)) if (line) yield line;
 }
 
 /** Server-Sent Events (the WHATWG event-stream format, as OpenAI and Anthropic send it); comments are skipped. */
@@ -42,11 +65,21 @@ export async function* serverSentEvents(chunks: AsyncIterable<Buffer>): AsyncGen
   if (data.length > 0) yield { event, data: data.join('\n') };
 }
 
-/** Newline-delimited JSON (Ollama): each non-blank line parsed; a line that is not JSON is returned as `undefined`. */
+/** Newline-delimited JSON (Ollama): each non-blank line parsed; a line that is not JSON is a StreamError. */
 export async function* jsonLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<unknown> {
   for await (const line of bodyLines(chunks)) {
     if (line.trim() === '') continue;
-    yield parseOrUndefined(line);
+    yield parseStreamedJson(line);
+  }
+}
+
+/** One streamed piece as JSON; a piece that is not JSON is a StreamError saying what came. */
+export function parseStreamedJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    const shown = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+    throw new StreamError(`sent a piece of its answer that is not JSON: ${shown}`, false);
   }
 }
 

@@ -197,6 +197,7 @@ describe('how long a streamed answer may take', () => {
         'text/event-stream',
         [
           ...Array.from({ length: 12 }, (_, index) => sse(openAiChunk({ content: `${index} ` }))),
+          sse(openAiChunk({}, 'stop')),
           sse('[DONE]'),
         ],
         50,
@@ -375,5 +376,125 @@ describe('Ollama streaming', () => {
       usage: { inputTokens: 30, outputTokens: 9 },
       stop: 'tool_calls',
     });
+  });
+});
+
+describe('a streamed answer is whole or clearly failed', () => {
+  const openAi = (url: string) =>
+    createProvider(modelEntry('openai-compatible', { base_url: `${url}/v1`, max_retries: 1 }), testDeps());
+  const anthropic = (url: string) =>
+    createProvider(modelEntry('anthropic', { base_url: url, max_retries: 1 }), testDeps());
+  const ollama = (url: string) =>
+    createProvider(modelEntry('ollama', { base_url: url, max_retries: 1 }), testDeps());
+
+  it('takes a tool name repeated in a later piece as the same name', async () => {
+    const server = await serve((_request, response) =>
+      stream(response, 'text/event-stream', [
+        sse(
+          openAiChunk({
+            tool_calls: [{ index: 0, id: 'c1', function: { name: 'get_weather', arguments: '' } }],
+          }),
+        ),
+        sse(
+          openAiChunk({
+            tool_calls: [{ index: 0, function: { name: 'get_weather', arguments: '{"city":' } }],
+          }),
+        ),
+        sse(openAiChunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }, 'tool_calls')),
+        sse('[DONE]'),
+      ]),
+    );
+    const { response } = await follow(openAi(server.url));
+    expect(response.toolCalls).toEqual([
+      expect.objectContaining({ name: 'get_weather', arguments: { city: 'Paris' } }),
+    ]);
+  });
+
+  it.each([
+    ['OpenAI without a finish reason or [DONE]', openAi, [sse(openAiChunk({ content: 'Hello, wor' }))]],
+    [
+      'Anthropic cut after a text delta',
+      anthropic,
+      [
+        sse({ type: 'message_start', message: { usage: { input_tokens: 1 } } }, 'message_start'),
+        sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+        sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello, wor' } }),
+      ],
+    ],
+    ['Ollama without its done line', ollama, [`${JSON.stringify({ message: { content: 'Hello, wor' } })}\n`]],
+  ] as const)(
+    'a stream that ends before its end marker fails and is tried again (%s)',
+    async (_name, make, pieces) => {
+      const server = await serve((_request, response) =>
+        stream(response, make === ollama ? 'application/x-ndjson' : 'text/event-stream', [...pieces]),
+      );
+      const error = await callError(follow(make(server.url)));
+      expect(error.message).toContain('the answer may be cut off');
+      expect(error.retryable).toBe(true);
+      expect(server.received).toHaveLength(2);
+    },
+  );
+
+  it('an `event: error` is an error carrying its message', async () => {
+    const server = await serve((_request, response) =>
+      stream(response, 'text/event-stream', [
+        sse(openAiChunk({ content: 'Hel' })),
+        sse({ message: 'upstream went away', code: 502 }, 'error'),
+      ]),
+    );
+    const error = await callError(follow(openAi(server.url)));
+    expect(error.kind).toBe('bad_response');
+    expect(error.message).toContain('upstream went away');
+  });
+
+  it('a data line that is not JSON is an error, not a piece dropped', async () => {
+    const server = await serve((_request, response) =>
+      stream(response, 'text/event-stream', [
+        sse(openAiChunk({ content: 'Hello' })),
+        'data: {"choices": [{"delta": {"content": " wor\n\n',
+        sse(openAiChunk({ content: 'ld' }, 'stop')),
+        sse('[DONE]'),
+      ]),
+    );
+    const error = await callError(follow(openAi(server.url)));
+    expect(error.kind).toBe('bad_response');
+    expect(error.message).toContain('not JSON');
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('keeps an Anthropic tool input that came whole in content_block_start', async () => {
+    const server = await serve((_request, response) =>
+      stream(response, 'text/event-stream', [
+        sse({ type: 'message_start', message: { usage: { input_tokens: 1 } } }),
+        sse({
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'tool_use', id: 't1', name: 'get_weather', input: { city: 'Paris' } },
+        }),
+        sse({ type: 'content_block_stop', index: 0 }),
+        sse({ type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 3 } }),
+        sse({ type: 'message_stop' }),
+      ]),
+    );
+    const { response } = await follow(anthropic(server.url));
+    expect(response.toolCalls).toEqual([
+      expect.objectContaining({ name: 'get_weather', arguments: { city: 'Paris' } }),
+    ]);
+  });
+
+  it.each([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+    ['bare CR', '\r'],
+  ])('reads lines ended by %s, even when a chunk ends between CR and LF', async (_name, end) => {
+    const body = [
+      `data: ${JSON.stringify(openAiChunk({ content: 'Hello' }))}${end}${end}`,
+      `data: ${JSON.stringify(openAiChunk({ content: ' world' }, 'stop'))}${end}${end}`,
+      `data: [DONE]${end}${end}`,
+    ].join('');
+    const cuts = body.split('\r').flatMap((part, at) => (at === 0 ? [part] : ['\r', part]));
+    const server = await serve((_request, response) => stream(response, 'text/event-stream', cuts));
+    const { response } = await follow(openAi(server.url));
+    expect(response.text).toBe('Hello world');
   });
 });
