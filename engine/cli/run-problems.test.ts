@@ -211,3 +211,15 @@ describe('smaller LeMMing differences', () => {
     expect(pruned.flatMap((event) => event.files as string[])).toHaveLength(3);
   });
 });
+
+describe('an org whose run lock cannot be taken', () => {
+  it('is refused in one plain line naming the lock, with no stack trace', async () => {
+    const org = orgs.build({ ...MODELS, ...SCRIPT, 'agents/ok/resume.json': resume('ok') });
+    mkdirSync(join(org, '.lemming', 'run.lock'), { recursive: true });
+    const run = await lemming('run', org, '--ticks', '1');
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/LeMMing cannot take its run lock \(\.lemming\/run\.lock in the org folder\)/),
+    ]);
+  });
+});
