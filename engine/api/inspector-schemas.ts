@@ -66,6 +66,8 @@ export const TurnStep = z.discriminatedUnion('type', [
     seq: Seq,
     key: z.string(),
     op: z.string(),
+    /** What `value` holds: the items appended, the objects merged in (one JSON a line), or the value. */
+    shows: z.enum(['appended', 'merged', 'value']),
     value: z.string().nullable(),
   }),
   z.object({

@@ -25,6 +25,8 @@ export const AgentListItem = z.object({
   name: z.string(),
   title: z.string().nullable(),
   valid: z.boolean(),
+  /** Its resume.json exists but could not be read (the problem says why), which is not an invalid resume. */
+  unreadable: z.literal(true).optional(),
   problems: z.array(AgentProblem),
   warnings: z.array(AgentProblem),
 });

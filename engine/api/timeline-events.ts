@@ -87,7 +87,8 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
         finishReason: z.string().nullable(),
         /** The finish reason in the same words for every API (models' StopReason). */
         stop: z.string().optional(),
-        raw: z.unknown(),
+        /** Only in older events: the provider's whole body, which held the answer a second time. */
+        raw: z.unknown().optional(),
       })
       .optional(),
     usage: TokenUsage.nullish(),
@@ -129,7 +130,17 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     allowed: z.array(z.string()),
     entry: z.unknown(),
   }),
-  eventOf('memory_update', { key: z.string(), op: z.string(), value: z.unknown().optional() }),
+  /**
+   * An append records the items it added and a merge the objects it merged in; a set records the new value.
+   * Events written before this (and by LeMMing) hold the whole value after any op in `value`.
+   */
+  eventOf('memory_update', {
+    key: z.string(),
+    op: z.string(),
+    value: z.unknown().optional(),
+    appended: z.array(z.unknown()).optional(),
+    merged: z.array(z.unknown()).optional(),
+  }),
   eventOf('memory_snapshot', { ...sources, record: z.unknown() }),
   eventOf('credit', {
     entry: CreditEntryKind,
@@ -215,4 +226,22 @@ export type KnownEventFields = KnownTimelineEvent extends infer E
 export function knownEvent(value: unknown): KnownTimelineEvent | null {
   const parsed = KnownTimelineEvent.safeParse(value);
   return parsed.success ? parsed.data : null;
+}
+
+/**
+ * What a memory_update event says changed, for both shapes: an append's items or a merge's objects,
+ * or the value it holds (the new value of a set, or in an older event the whole value after any op).
+ */
+export type MemoryChangeShown =
+  | { shows: 'appended' | 'merged'; values: unknown[] }
+  | { shows: 'value'; values: [unknown] }
+  | { shows: 'nothing'; values: [] };
+
+export function memoryChangeShown(
+  event: Extract<KnownTimelineEvent, { kind: 'memory_update' }>,
+): MemoryChangeShown {
+  if (event.appended) return { shows: 'appended', values: event.appended };
+  if (event.merged) return { shows: 'merged', values: event.merged };
+  if (event.value !== undefined) return { shows: 'value', values: [event.value] };
+  return { shows: 'nothing', values: [] };
 }

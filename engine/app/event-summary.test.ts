@@ -7,6 +7,17 @@ const summary = (event: { kind: string; [field: string]: unknown }) =>
   summarizeEvent(event.kind, JSON.stringify(event));
 
 describe('summarizeEvent', () => {
+  it('says what a memory update changed, in the older whole-value shape and in the change shape', () => {
+    const memory = { kind: 'memory_update', agent: 'w1', key: 'seen' };
+    expect(summary({ ...memory, op: 'append', value: ['a', 'b'] })).toBe('memory append seen: now ["a","b"]');
+    expect(summary({ ...memory, op: 'append', appended: ['b'] })).toBe('memory append seen: added "b"');
+    expect(summary({ ...memory, op: 'merge', merged: [{ done: true }] })).toBe(
+      'memory merge seen: merged in {"done":true}',
+    );
+    expect(summary({ ...memory, op: 'set', value: 3 })).toBe('memory set seen: now 3');
+    expect(summary({ ...memory, op: 'delete' })).toBe('memory delete seen');
+  });
+
   it('phrases the kinds the engine writes from their key fields', () => {
     expect(summary(EVENT_SAMPLES.message)).toBe('request to researcher: Find three facts.');
     expect(summary(EVENT_SAMPLES.model_call)).toBe('demo (120 in, 30 out): Done.');

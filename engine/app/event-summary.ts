@@ -1,5 +1,5 @@
 import { plainFailure } from '../api/failure-words';
-import { knownEvent, type KnownTimelineEvent } from '../api/timeline-events';
+import { knownEvent, memoryChangeShown, type KnownTimelineEvent } from '../api/timeline-events';
 
 const APPROVAL_WORDS = {
   approve_once: 'approved once',
@@ -51,8 +51,11 @@ function describeKnown(event: KnownTimelineEvent): string | null {
       return `asks to run ${event.tool}(${compact(event.args)}): ${event.reason}${event.changes?.length ? ` What changed: ${event.changes.join(' ')}` : ''}`;
     case 'approval_answered':
       return `${event.tool} ${APPROVAL_WORDS[event.answer]} (${event.source})${event.reason ? `: ${event.reason}` : ''}`;
-    case 'memory_update':
-      return `memory ${event.op} ${event.key}`;
+    case 'memory_update': {
+      const change = memoryChangeShown(event);
+      const values = change.values.map(compact).join(', ');
+      return `memory ${event.op} ${event.key}${change.shows === 'nothing' ? '' : `: ${MEMORY_CHANGE_WORDS[change.shows]} ${values}`}`;
+    }
     case 'memory_snapshot':
       return `memory read from ${event.file ?? 'disk'}`;
     case 'credit':
@@ -99,6 +102,8 @@ function payloadText(payload: unknown): string {
   if (typeof payload === 'string') return payload;
   return text(record(payload).text) ?? compact(payload);
 }
+
+const MEMORY_CHANGE_WORDS = { appended: 'added', merged: 'merged in', value: 'now' } as const;
 
 function compact(value: unknown): string {
   try {

@@ -9,7 +9,7 @@ import type {
   TurnDetail,
   TurnStep,
 } from '../api/inspector-schemas';
-import { knownEvent, type KnownTimelineEvent } from '../api/timeline-events';
+import { knownEvent, memoryChangeShown, type KnownTimelineEvent } from '../api/timeline-events';
 import type { TimelineEvent, TimelineQuery } from '../api/timeline-schemas';
 import { payloadText, promptPart } from '../run/prompt';
 import type { TimelineStore } from '../timeline/timeline-store';
@@ -176,7 +176,7 @@ function stepsOf(events: ParsedEvent[]): TurnStep[] {
           seq: row.seq,
           key: known.key,
           op: known.op,
-          value: known.value === undefined ? null : cut(JSON.stringify(known.value)),
+          ...inspectedMemoryChange(known),
         });
         break;
       case 'message':
@@ -225,6 +225,12 @@ function otherText(event: ParsedEvent): string {
     if (typeof fields[key] === 'string' && fields[key] !== '') return fields[key];
   }
   return '';
+}
+
+function inspectedMemoryChange(event: Extract<KnownTimelineEvent, { kind: 'memory_update' }>) {
+  const change = memoryChangeShown(event);
+  if (change.shows === 'nothing') return { shows: 'value' as const, value: null };
+  return { shows: change.shows, value: cut(change.values.map((value) => JSON.stringify(value)).join('\n')) };
 }
 
 function cut(text: string): string {

@@ -211,3 +211,29 @@ describe('smaller LeMMing differences', () => {
     expect(pruned.flatMap((event) => event.files as string[])).toHaveLength(3);
   });
 });
+
+describe('an org whose run lock cannot be taken', () => {
+  it('is refused in one plain line naming the lock, with no stack trace', async () => {
+    const org = orgs.build({ ...MODELS, ...SCRIPT, 'agents/ok/resume.json': resume('ok') });
+    mkdirSync(join(org, '.lemming', 'run.lock'), { recursive: true });
+    const run = await lemming('run', org, '--ticks', '1');
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/LeMMing cannot take its run lock \(\.lemming\/run\.lock in the org folder\)/),
+    ]);
+  });
+});
+
+describe('an agent whose resume.json cannot be read', () => {
+  it('is named as unreadable, not invalid, and its turn is shown skipped while the others run', async () => {
+    const org = orgs.build({ ...MODELS, ...SCRIPT, 'agents/ok/resume.json': resume('ok') });
+    mkdirSync(join(org, 'agents', 'w1', 'resume.json'), { recursive: true });
+    const run = await lemming('run', org, '--ticks', '1');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^unreadable resume, w1's turns are skipped until it can be read: agents\/w1\/resume\.json: cannot read: EISDIR/m,
+    );
+    expect(run.stdout).not.toMatch(/invalid resume/);
+    expect(run.stdout).toMatch(/^tick 1: w1 skipped, ok completed$/m);
+  });
+});

@@ -1,7 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 
 export type TextFileRead =
-  { found: true; text: string } | { found: false; missing: boolean; message: string };
+  | { found: true; text: string }
+  /** `tooLarge` when the file was not read because it is over `maxBytes`, rather than failing to read. */
+  | { found: false; missing: boolean; tooLarge?: true; message: string };
 
 /**
  * Reads a UTF-8 file; a missing file and an unreadable one are told apart, neither throws.
@@ -24,6 +26,7 @@ export function readTextFileSync(path: string, options: { maxBytes?: number } = 
         return {
           found: false,
           missing: false,
+          tooLarge: true,
           message: `the file is ${size.toLocaleString('en')} bytes; at most ${options.maxBytes.toLocaleString('en')} are read`,
         };
     }

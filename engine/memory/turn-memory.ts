@@ -4,9 +4,31 @@ import type { FileWrite } from '../files/file-write';
 import { applyMemoryOp, type MemoryProblem, type MemoryUpdate } from './memory-ops';
 import { agentPaths } from '../org/org-layout';
 
+/**
+ * What a turn's appends or merges to a key add to the value the key held before the turn; null when
+ * the turn set (or deleted, or mixed append and merge on) the key, so the new value is the change.
+ */
+export type MemoryDelta = { op: 'append'; items: unknown[] } | { op: 'merge'; objects: unknown[] } | null;
+
 export type StagedMemoryChange =
-  | { key: string; effect: 'write'; operation: 'set' | 'append' | 'merge'; value: unknown }
+  | {
+      key: string;
+      effect: 'write';
+      operation: 'set' | 'append' | 'merge';
+      value: unknown;
+      delta: MemoryDelta;
+    }
   | { key: string; effect: 'delete' };
+
+/** A memory change as the timeline records it: the appended items or merged objects, or else the new value. */
+export type MemoryUpdateEvent = {
+  kind: 'memory_update';
+  key: string;
+  op: string;
+  value?: unknown;
+  appended?: unknown[];
+  merged?: unknown[];
+};
 
 export type MemoryChangeOutcome =
   | { ok: true; change: StagedMemoryChange | null; warning?: MemoryProblem }
@@ -38,10 +60,17 @@ export class TurnMemory {
     });
     if (!outcome.ok) return outcome;
     if (outcome.effect === 'none') return { ok: true, change: null, warning: outcome.warning };
+    const earlier = this.staged.get(update.key);
     const change: StagedMemoryChange =
       outcome.effect === 'delete'
         ? { key: update.key, effect: 'delete' }
-        : { key: update.key, effect: 'write', operation: outcome.operation, value: outcome.value };
+        : {
+            key: update.key,
+            effect: 'write',
+            operation: outcome.operation,
+            value: outcome.value,
+            delta: deltaAfter(earlier, outcome.operation, update.value === undefined ? null : update.value),
+          };
     if (!current.found && change.effect === 'write') this.keyCount += 1;
     if (current.found && change.effect === 'delete') this.keyCount -= 1;
     this.staged.set(update.key, change);
@@ -57,7 +86,7 @@ export class TurnMemory {
 export function memoryChangeRecord(
   change: StagedMemoryChange,
   where: { folder: string; agent: string; tick: number; now: Date },
-): { event: { kind: 'memory_update'; key: string; op: string; value?: unknown }; write: FileWrite } {
+): { event: MemoryUpdateEvent; write: FileWrite } {
   const path = agentPaths(where.folder).memoryFile(change.key);
   if (change.effect === 'delete')
     return {
@@ -73,7 +102,29 @@ export function memoryChangeRecord(
     tick: where.tick,
   };
   return {
-    event: { kind: 'memory_update', key: change.key, op: change.operation, value: change.value },
+    event: memoryUpdateEvent(change),
     write: { path, mode: 'write', content: memoryFileText(record) },
   };
+}
+
+/** Recording the whole value at each append would grow the timeline with the square of the list's length. */
+function memoryUpdateEvent(change: Extract<StagedMemoryChange, { effect: 'write' }>): MemoryUpdateEvent {
+  const base = { kind: 'memory_update' as const, key: change.key, op: change.operation };
+  if (change.delta?.op === 'append') return { ...base, appended: change.delta.items };
+  if (change.delta?.op === 'merge') return { ...base, merged: change.delta.objects };
+  return { ...base, value: change.value };
+}
+
+function deltaAfter(
+  earlier: StagedMemoryChange | undefined,
+  operation: 'set' | 'append' | 'merge',
+  value: unknown,
+): MemoryDelta {
+  if (operation === 'set') return null;
+  if (earlier === undefined)
+    return operation === 'append' ? { op: 'append', items: [value] } : { op: 'merge', objects: [value] };
+  if (earlier.effect !== 'write' || earlier.delta?.op !== operation) return null;
+  return earlier.delta.op === 'append'
+    ? { op: 'append', items: [...earlier.delta.items, value] }
+    : { op: 'merge', objects: [...earlier.delta.objects, value] };
 }

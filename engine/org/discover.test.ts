@@ -2,7 +2,15 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compareCodePoints, discoverAgents, ResumeCache, type DiscoveredAgent } from './discover';
+import { readTextFile } from '../files/read-text-file';
+import {
+  compareCodePoints,
+  discoverAgents,
+  ResumeCache,
+  type DiscoveredAgent,
+  type ResumeReader,
+} from './discover';
+import { MAX_RESUME_BYTES } from './resume-file';
 import { openOrg } from './open-org';
 
 const EXAMPLE_ORG = resolve(import.meta.dirname, '../../../shared/fixtures/lemming-upstream/example-org');
@@ -227,5 +235,30 @@ describe('discoverAgents with a resume cache', () => {
     const cache = new ResumeCache();
     await discoverAgents(org, cache);
     expect(await discoverAgents(org, cache)).toEqual(await discoverAgents(org));
+  });
+});
+
+describe('discoverAgents when a resume cannot be read', () => {
+  it('tries a failed read again, so a read error of a moment does not take the agent out', async () => {
+    await writeAgent('w1', resume('w1'));
+    let failures = 2;
+    const flakyReader: ResumeReader = async (path, options) =>
+      failures-- > 0
+        ? { found: false, missing: false, message: 'cannot read: EIO: i/o error, read' }
+        : readTextFile(path, options);
+    expect(byFolder(await discoverAgents(org, undefined, flakyReader), 'w1').valid).toBe(true);
+  });
+
+  it('reports a read that keeps failing as a read error, not as an invalid resume', async () => {
+    await mkdir(join(org, 'agents', 'w1', 'resume.json'), { recursive: true });
+    const agent = byFolder(await discoverAgents(org), 'w1');
+    expect(agent).toMatchObject({ valid: false, readError: expect.stringMatching(/^cannot read: EISDIR/) });
+  });
+
+  it('counts a resume over the size limit as invalid, not as unreadable', async () => {
+    await writeAgent('w1', `${resume('w1')}${' '.repeat(MAX_RESUME_BYTES)}`);
+    const agent = byFolder(await discoverAgents(org), 'w1');
+    expect(agent.valid).toBe(false);
+    expect(agent).not.toHaveProperty('readError');
   });
 });

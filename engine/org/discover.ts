@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentProblem } from '../api/schemas';
 import { fileProblem } from '../files/json-problems';
-import { readTextFile } from '../files/read-text-file';
+import { setTimeout } from 'node:timers/promises';
+import { readTextFile, type TextFileRead } from '../files/read-text-file';
 import { checkResumeText, MAX_RESUME_BYTES, resumeFileOf, type ResumeCheck } from './resume-file';
 import type { Resume } from './resume-schema';
 import { deepFreeze } from '../files/deep-freeze';
@@ -29,7 +30,16 @@ export type DiscoveredAgent =
       title: string | null;
       problems: AgentProblem[];
       warnings: AgentProblem[];
+      /** Set when resume.json exists but could not be read (after a few tries): what the system said. */
+      readError?: string;
     };
+
+/** How resume files are read; a test replaces it to make a read fail. */
+export type ResumeReader = (path: string, options: { maxBytes: number }) => Promise<TextFileRead>;
+
+/** A read that fails for a moment (EIO, EAGAIN, a file being replaced) is tried this often before it counts. */
+const RESUME_READ_TRIES = 3;
+const RESUME_READ_PAUSE_MS = 20;
 
 /**
  * Finds agents at `agents/<folder>/resume.json` and nowhere deeper, so an agent that writes a
@@ -37,7 +47,11 @@ export type DiscoveredAgent =
  * their problems, never thrown. A folder with only a legacy resume.txt is listed as invalid with a
  * problem saying it can be imported; a folder with neither is not an agent.
  */
-export async function discoverAgents(orgPath: string, cache?: ResumeCache): Promise<DiscoveredAgent[]> {
+export async function discoverAgents(
+  orgPath: string,
+  cache?: ResumeCache,
+  readResumeText: ResumeReader = readTextFile,
+): Promise<DiscoveredAgent[]> {
   const agentsDir = join(orgPath, AGENTS_FOLDER);
   const entries = whenExists(() => readdirSync(agentsDir, { withFileTypes: true })) ?? [];
   const folders = entries
@@ -46,7 +60,9 @@ export async function discoverAgents(orgPath: string, cache?: ResumeCache): Prom
     .sort(compareCodePoints);
 
   const check = cache ? cache.checker() : checkResumeText;
-  const read = await Promise.all(folders.map((folder) => readAgentFolder(orgPath, folder, check)));
+  const read = await Promise.all(
+    folders.map((folder) => readAgentFolder(orgPath, folder, check, readResumeText)),
+  );
   return markDuplicateNames(read.filter((agent): agent is DiscoveredAgent => agent !== null));
 }
 
@@ -76,11 +92,18 @@ async function readAgentFolder(
   orgPath: string,
   folder: string,
   check: (text: string, file: string) => ResumeCheck,
+  readResumeText: ResumeReader,
 ): Promise<DiscoveredAgent | null> {
   const resumeFile = resumeFileOf(folder);
-  const read = await readTextFile(join(orgPath, resumeFile), { maxBytes: MAX_RESUME_BYTES });
+  const read = await readWithRetries(() =>
+    readResumeText(join(orgPath, resumeFile), { maxBytes: MAX_RESUME_BYTES }),
+  );
   if (!read.found) {
-    if (!read.missing) return invalid(folder, resumeFile, null, [fileProblem(resumeFile, read.message)]);
+    if (!read.missing)
+      return {
+        ...invalid(folder, resumeFile, null, [fileProblem(resumeFile, read.message)]),
+        ...(read.tooLarge ? {} : { readError: read.message }),
+      };
     const legacyFile = agentPaths(folder).legacyResume;
     const legacy = await readTextFile(join(orgPath, legacyFile));
     if (!legacy.found) return null;
@@ -110,6 +133,19 @@ async function readAgentFolder(
     raw: checked.raw,
     warnings: [...misnamed, ...checked.warnings],
   };
+}
+
+async function readWithRetries(read: () => Promise<TextFileRead>): Promise<TextFileRead> {
+  let result = await read();
+  for (
+    let tried = 1;
+    tried < RESUME_READ_TRIES && !result.found && !result.missing && !result.tooLarge;
+    tried += 1
+  ) {
+    await setTimeout(RESUME_READ_PAUSE_MS);
+    result = await read();
+  }
+  return result;
 }
 
 function invalid(

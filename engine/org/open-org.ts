@@ -53,6 +53,7 @@ function toListItem(agent: DiscoveredAgent): AgentListItem {
         name: agent.name,
         title: agent.title,
         valid: false,
+        ...(agent.readError ? { unreadable: true as const } : {}),
         problems: agent.problems,
         warnings: agent.warnings,
       };

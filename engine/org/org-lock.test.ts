@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -126,5 +127,46 @@ describe('the org run lock', () => {
     const dir = org();
     expect(runLockHolder(dir)).toBeNull();
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('a run lock that cannot be taken at all', () => {
+  const failingWith = (code: string, message: string) => () => {
+    throw new Database.SqliteError(message, code);
+  };
+
+  it('says the org folder is read-only, in a sentence, when SQLite cannot write there', () => {
+    const attempt = OrgRunLock.take(
+      org(),
+      { program: 'test' },
+      failingWith('SQLITE_READONLY', 'attempt to write a readonly database'),
+    );
+    expect(attempt).toEqual({
+      ok: false,
+      error: {
+        holder: null,
+        message: expect.stringMatching(/^The org folder is read-only: LeMMing cannot take its run lock/),
+      },
+    });
+  });
+
+  it('says the disk is full when SQLite finds it full', () => {
+    const attempt = OrgRunLock.take(
+      org(),
+      { program: 'test' },
+      failingWith('SQLITE_FULL', 'database or disk is full'),
+    );
+    expect(attempt.ok ? '' : attempt.error.message).toMatch(
+      /^The disk is full: LeMMing cannot take its run lock \(\.lemming\/run\.lock in the org folder\)\. Free some space/,
+    );
+  });
+
+  it('names the lock file and what went wrong when its place is taken by something else', () => {
+    const orgPath = org();
+    writeFileSync(join(orgPath, '.lemming'), 'not a folder');
+    const attempt = OrgRunLock.take(orgPath, { program: 'test' });
+    expect(attempt.ok ? '' : attempt.error.message).toMatch(
+      /^LeMMing cannot take its run lock \(\.lemming\/run\.lock in the org folder\): E[A-Z]+: .*\.$/,
+    );
   });
 });

@@ -21,6 +21,7 @@ const TAKE_WAIT_MS = 250;
 
 /** Why the lock was not taken: who holds it (null when that is not known), in a sentence. */
 export interface RunLockRefusal {
+  /** Null also when the lock could not be taken at all (a read-only folder, a full disk): `message` says which. */
   holder: RunLockHolder | null;
   message: string;
 }
@@ -50,22 +51,27 @@ export class OrgRunLock {
    * Takes the org's run lock at once, or says who holds it. A holder file left by a program that
    * ended without releasing the lock (killed, crashed) is returned as `staleHolder`.
    */
-  static take(orgPath: string, options: RunLockOptions): RunLockAttempt {
+  static take(
+    orgPath: string,
+    options: RunLockOptions,
+    openLockFile: (file: string) => Database.Database = (file) => new Database(file),
+  ): RunLockAttempt {
     const ahead = takenAhead.get(resolve(orgPath));
     if (ahead) {
       takenAhead.delete(resolve(orgPath));
       return ahead;
     }
-    mkdirSync(join(orgPath, '.lemming'), { recursive: true });
-    const db = new Database(join(orgPath, RUN_LOCK_FILE));
+    let db: Database.Database | undefined;
     try {
+      mkdirSync(join(orgPath, '.lemming'), { recursive: true });
+      db = openLockFile(join(orgPath, RUN_LOCK_FILE));
       db.pragma(`busy_timeout = ${TAKE_WAIT_MS}`);
       // Nothing is written, so no rollback journal is kept beside it (a killed holder leaves none).
       db.pragma('journal_mode = OFF');
       db.exec('BEGIN EXCLUSIVE');
     } catch (error) {
-      db.close();
-      if (!isBusy(error)) throw error;
+      db?.close();
+      if (!isBusy(error)) return { ok: false, error: { holder: null, message: lockFailureMessage(error) } };
       const holder = holderOnceWritten(orgPath);
       return { ok: false, error: { holder, message: heldMessage(holder) } };
     }
@@ -76,7 +82,12 @@ export class OrgRunLock {
       since: new Date().toISOString(),
       program: options.program,
     };
-    writeFileAtomicUnflushed(join(orgPath, RUN_HOLDER_FILE), `${JSON.stringify(holder, null, 2)}\n`);
+    try {
+      writeFileAtomicUnflushed(join(orgPath, RUN_HOLDER_FILE), `${JSON.stringify(holder, null, 2)}\n`);
+    } catch (error) {
+      db.close();
+      return { ok: false, error: { holder: null, message: lockFailureMessage(error) } };
+    }
     return { ok: true, value: { lock: new OrgRunLock(db, orgPath, holder), staleHolder } };
   }
 
@@ -131,6 +142,28 @@ export function runLockHolder(orgPath: string): RunLockHolder | null {
   } finally {
     db.close();
   }
+}
+
+/** SQLite's and the system's codes for a folder or file that cannot be written, and for a full disk. */
+const READ_ONLY_CODES = new Set([
+  'SQLITE_READONLY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_PERM',
+  'EACCES',
+  'EPERM',
+  'EROFS',
+]);
+const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+
+/** Why the lock file could not be made or locked, in a sentence: never SQLite's code and stack. */
+export function lockFailureMessage(error: unknown): string {
+  const code = String((error as { code?: unknown }).code ?? '');
+  const where = `its run lock (${RUN_LOCK_FILE} in the org folder)`;
+  if (READ_ONLY_CODES.has(code))
+    return `The org folder is read-only: LeMMing cannot take ${where}. Make the folder writable, or copy the org to a folder you can write to.`;
+  if (DISK_FULL_CODES.has(code))
+    return `The disk is full: LeMMing cannot take ${where}. Free some space and try again.`;
+  return `LeMMing cannot take ${where}: ${error instanceof Error ? error.message : String(error)}.`;
 }
 
 /** The sentence a refused program shows. */

@@ -388,7 +388,6 @@ async function callOnce(
         toolCalls: response.toolCalls,
         finishReason: response.finishReason,
         ...(response.stop ? { stop: response.stop } : {}),
-        raw: response.raw,
       },
       usage: response.usage,
       latency_ms: response.latencyMs,

@@ -435,7 +435,7 @@ export class OrgEngine {
       tick,
     );
     this.warnOfInvalidResumes(invalid, tick);
-    const report: TickReport = { tick, turns: [] };
+    const report: TickReport = { tick, turns: this.skipUnreadableResumes(invalid, tick, runId) };
     const committed = this.committedTurns(tick);
     // Every turn tells its agent who is in the org: one list a tick, not one per turn.
     const org = agents.map(({ resume }) => ({ name: resume.name, title: resume.title }));
@@ -961,11 +961,36 @@ export class OrgEngine {
       );
   }
 
+  /**
+   * An agent whose resume.json could not be read (even after a few tries) is not an invalid agent: its
+   * turn is recorded as skipped, with the reason, at every tick until the file can be read again.
+   */
+  private skipUnreadableResumes(
+    invalid: DiscoveredAgent[],
+    tick: number,
+    runId: string,
+  ): TickReport['turns'] {
+    const unreadable = invalid.flatMap((agent) => (!agent.valid && agent.readError ? [agent] : []));
+    if (unreadable.length === 0) return [];
+    this.appendEvents(
+      unreadable.map((agent) => ({
+        kind: 'skip' as const,
+        time: this.clock().toISOString(),
+        tick,
+        run: runId,
+        agent: agent.name,
+        reason: 'resume_unreadable',
+        message: `${agent.name} did not run: its ${agent.resumeFile} could not be read (${agent.readError}); it runs again once the file can be read.`,
+      })),
+    );
+    return unreadable.map((agent) => ({ agent: agent.name, status: 'skipped' as const }));
+  }
+
   /** One `warning` event per invalid resume (again only when its problems change), located at its first problem. */
   private warnOfInvalidResumes(invalid: DiscoveredAgent[], tick: number): void {
     const events: KnownTimelineEvent[] = [];
     for (const agent of invalid) {
-      if (agent.valid) continue;
+      if (agent.valid || agent.readError) continue;
       const key = JSON.stringify([agent.folder, agent.problems]);
       if (this.warnedResumes.has(key)) continue;
       this.warnedResumes.add(key);

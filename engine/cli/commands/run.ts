@@ -93,10 +93,21 @@ export const runCommand: CommandCode = {
     const follow = values.follow ? new ProgressPrinter(io, Boolean(values.json)) : undefined;
     const invalidResumes = (await answerOf(listAgents(org)))
       .filter((agent) => !agent.valid)
-      .map(({ folder, name, problems }) => ({ folder, name, problems }));
+      .map(({ folder, name, problems, unreadable }) => ({
+        folder,
+        name,
+        problems,
+        ...(unreadable ? { unreadable } : {}),
+      }));
     if (!values.json) {
       for (const agent of invalidResumes) {
         const [first, ...rest] = agent.problems;
+        if (agent.unreadable) {
+          io.stdout.write(
+            `unreadable resume, ${agent.name}'s turns are skipped until it can be read: ${first ? formatProblem(first) : agent.folder}\n`,
+          );
+          continue;
+        }
         io.stdout.write(
           `invalid resume, ${agent.name} will not run: ${first ? formatProblem(first) : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`,
         );

@@ -130,6 +130,8 @@ function TurnTree({ turn }: { turn: TurnDetail }) {
   );
 }
 
+const MEMORY_STEP_LABELS = { appended: 'Added', merged: 'Merged in', value: 'New value' } as const;
+
 const PART_LABELS: Record<PromptPart, string> = {
   system: 'How to answer (from LeMMing)',
   role: "The agent's role",
@@ -182,7 +184,12 @@ function Step({ step }: { step: TurnStep }) {
             </>
           }
         >
-          {step.value !== null && <pre className="step-text">{step.value}</pre>}
+          {step.value !== null && (
+            <div>
+              <div className="pair-label">{MEMORY_STEP_LABELS[step.shows]}</div>
+              <pre className="step-text">{step.value}</pre>
+            </div>
+          )}
         </StepItem>
       );
     case 'message':

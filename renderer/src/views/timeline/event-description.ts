@@ -1,6 +1,7 @@
 import { plainFailure } from '../../../../engine/api/failure-words';
 import {
   knownEvent,
+  memoryChangeShown,
   type KnownEventKind,
   type KnownTimelineEvent,
 } from '../../../../engine/api/timeline-events';
@@ -120,11 +121,16 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
         { label: 'Output', value: event.result.output ?? '' },
         { label: 'Error', value: event.result.error ?? '' },
       ];
-    case 'memory_update':
+    case 'memory_update': {
+      const change = memoryChangeShown(event);
       return [
         { label: 'Change', value: event.op },
         { label: 'Key', value: event.key },
+        ...(change.shows === 'nothing'
+          ? []
+          : [{ label: MEMORY_CHANGE_LABELS[change.shows], value: change.values.map(compact).join('\n') }]),
       ];
+    }
     case 'memory_snapshot':
       return [{ label: 'File', value: event.file ?? '' }];
     case 'credit':
@@ -194,6 +200,8 @@ function payloadText(payload: unknown): string {
     return payload.text;
   return compact(payload);
 }
+
+const MEMORY_CHANGE_LABELS = { appended: 'Added', merged: 'Merged in', value: 'New value' } as const;
 
 function compact(value: unknown): string {
   if (value === undefined) return '';
