@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -212,6 +212,52 @@ describe('piping into head', () => {
           if (reader === 'head -1') expect(ran.stdout.split('\n').filter(Boolean)).toHaveLength(1);
         }
       }
+    },
+  );
+});
+
+describe('a fault during a run', () => {
+  it(
+    'a folder that cannot be written fails only its agent’s turn, in plain words and without a stack trace',
+    { timeout: 60_000 },
+    async () => {
+      const org = slowOrg(0);
+      rmSync(join(org, 'agents/beta/logs'), { recursive: true, force: true });
+      writeFileSync(join(org, 'agents/beta/logs'), 'not a folder');
+      const ran = await lemming(['run', org, '--ticks', '2']);
+      expect(ran.stderr).not.toMatch(/^\s+at /m);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stdout).toMatch(/^tick 1: alpha completed, beta failed$/m);
+      expect(ran.stdout).toMatch(/^tick 2: alpha completed, beta failed$/m);
+      const errors = await lemming(['timeline', org, '--kind', 'error', '--json']);
+      const messages = (JSON.parse(errors.stdout).events as { event: { message: string } }[]).map(
+        (row) => row.event.message,
+      );
+      expect(messages).toContain(
+        'could not write to agents/beta/logs/activity.log: a file is in the way of a folder',
+      );
+    },
+  );
+
+  it(
+    'an error nothing handled ends the run in one plain line, with the run lock released',
+    { timeout: 60_000 },
+    async () => {
+      const org = slowOrg(0);
+      const ran = await lemming(['run', org, '--ticks', '3'], undefined, {
+        LEMMING_REJECT_AT: 'tick:turns-committed#2',
+      });
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toBe(
+        'lemming run: stopped by an unexpected error (a fault injected at tick:turns-committed); the org is left as its last commit.\n',
+      );
+      const next = await lemming(['run', org, '--ticks', '1']);
+      expect(next.code, next.stderr).toBe(0);
+      const warnings = await lemming(['timeline', org, '--kind', 'warning', '--json']);
+      const codes = (JSON.parse(warnings.stdout).events as { event: { code: string } }[]).map(
+        (row) => row.event.code,
+      );
+      expect(codes).not.toContain('run_lock_taken_over');
     },
   );
 });
