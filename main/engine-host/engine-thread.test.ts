@@ -60,8 +60,11 @@ function workerOptions(dir: string, entry: URL, secretLocation = join(dir, 'secr
   });
 }
 
-/** The engine in its own thread, as main starts it, with main's relay in front of it. */
-async function startEngine(importFile: () => string | null) {
+/**
+ * The engine in its own thread, as main starts it, with main's relay in front of it; `faultEnv` adds
+ * fault-injection variables (crash-points.ts) to the thread's environment.
+ */
+async function startEngine(importFile: () => string | null, faultEnv: Record<string, string> = {}) {
   const dir = tempDir();
   const secrets = await openFileSecretStore(join(dir, 'secrets.json'));
   if (!secrets.ok) throw new Error(secrets.error);
@@ -71,7 +74,10 @@ async function startEngine(importFile: () => string | null) {
     secrets.value.store.location,
   );
   const events: { name: string; payload: unknown }[] = [];
-  const worker = new Worker(TSX_WORKER, options);
+  const worker = new Worker(TSX_WORKER, {
+    ...options,
+    env: { ...options.workerData.host.env, ...faultEnv },
+  });
   const thread = await EngineThread.start(worker, {
     secretStore: secrets.value.store,
     trust: new TrustStore(options.workerData.host.trustFile),
@@ -196,6 +202,32 @@ describe('the engine thread', () => {
       expect(server.received.map((request) => request.headers.authorization)).toEqual([
         'Bearer sk-main-only-4711',
       ]);
+    },
+  );
+
+  it(
+    'outlives an error nothing handled: the run ends saying so, and the next tick runs',
+    { timeout: 60_000 },
+    async () => {
+      const { dispatch, dir } = await startEngine(() => null, { LEMMING_REJECT_AT: 'tick:turns-committed' });
+      const org = join(dir, 'org');
+      cpSync(DEMO_ORG, org, { recursive: true });
+      expect(await dispatch('org.open', { path: org })).toMatchObject({ ok: true });
+      expect(await dispatch('run.start', { ticks: 5, intervalMs: 200 })).toMatchObject({ ok: true });
+      await expect
+        .poll(async () => dispatch('run.state', {}))
+        .toMatchObject({
+          ok: true,
+          value: {
+            phase: 'idle',
+            ended: {
+              reason: 'error',
+              message:
+                'The run stopped because of an unexpected error: a fault injected at tick:turns-committed',
+            },
+          },
+        });
+      expect(await dispatch('run.step', {})).toMatchObject({ ok: true, value: { report: { tick: 2 } } });
     },
   );
 
