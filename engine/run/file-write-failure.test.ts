@@ -76,4 +76,32 @@ describe('a file write that fails after a turn is committed', () => {
     const next = await engine.runTick();
     expect(next.turns.map((turn) => turn.agent)).toEqual(['w1', 'w2', 'w3']);
   });
+
+  it('still owed at the next start, is a warning, and the org runs', async () => {
+    const { org, engine } = await orgOfThree();
+    rmSync(join(org, 'agents/w2/logs'), { recursive: true, force: true });
+    writeFileSync(join(org, 'agents/w2/logs'), 'not a folder');
+    await engine.runTick();
+    world.close(engine);
+
+    const reopened = await world.open(org);
+    const warnings = reopened.timeline.db
+      .prepare("SELECT json FROM events WHERE kind = 'warning'")
+      .pluck()
+      .all() as string[];
+    expect(warnings.map((json) => JSON.parse(json) as { code: string; message: string })).toContainEqual({
+      kind: 'warning',
+      code: 'file_write_failed',
+      message: expect.stringMatching(
+        /^could not write to agents\/w2\/logs\/\S+: a file is in the way of a folder$/,
+      ),
+      time: expect.any(String),
+    });
+    const report = await reopened.runTick();
+    expect(report.turns).toEqual([
+      { agent: 'w1', status: 'completed' },
+      { agent: 'w2', status: 'failed' },
+      { agent: 'w3', status: 'completed' },
+    ]);
+  });
 });

@@ -364,7 +364,17 @@ export class OrgEngine {
 
   private async recover(staleHolder: RunLockHolder | null): Promise<void> {
     for (const file of [TICK_FILE, CREDITS_FILE]) restoreInterruptedReplacement(join(this.orgPath, file));
-    await this.pending.replay();
+    // A file that still cannot be written stays owed; it keeps only its own agent's turns from being whole.
+    const unwritten = await this.pending.replay();
+    if (unwritten.length > 0)
+      this.appendEvents(
+        unwritten.map((failure): KnownTimelineEvent => ({
+          kind: 'warning',
+          code: 'file_write_failed',
+          message: failure.message,
+          time: this.clock().toISOString(),
+        })),
+      );
     await this.diskImport.importAll();
     if (staleHolder) {
       const { program, pid, host, since } = staleHolder;

@@ -111,8 +111,11 @@ export class PendingFiles {
     return this.performAll(owed, { replay: false });
   }
 
-  /** Performs every write the journal still holds (after a crash), oldest first, clearing what the crash left half-written. */
-  async replay(): Promise<number> {
+  /**
+   * Performs every write the journal still holds (after a crash), oldest first, clearing what the crash
+   * left half-written. A write that fails again stays owed and is answered among the failures.
+   */
+  async replay(): Promise<FileWriteFailure[]> {
     const owed = this.selectAll.all() as OwedWrite[];
     await Promise.all(
       [...new Set(owed.map((write) => write.path))].map((path) =>
@@ -121,8 +124,7 @@ export class PendingFiles {
     );
     const failures = await this.performAll(owed, { replay: true });
     this.settle();
-    throwIfFailed(failures);
-    return owed.length;
+    return failures;
   }
 
   private async performAll(
