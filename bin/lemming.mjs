@@ -39,9 +39,13 @@ const { main } = await load('lemming');
 const { endQuietlyWhenReaderCloses, terminalQuestions } = await load('cli-io');
 endQuietlyWhenReaderCloses(process.stdout);
 endQuietlyWhenReaderCloses(process.stderr);
-process.exitCode = await main(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  ask: terminalQuestions(process.stdin, process.stdout),
-});
+process.exitCode = await main(
+  process.argv.slice(2),
+  {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    ask: terminalQuestions(process.stdin, process.stdout),
+  },
+  { lastResort: true },
+);

@@ -99,42 +99,45 @@ async function start(): Promise<void> {
   // The engine runs in its own thread (engine-worker): a long import or query never holds up the
   // windows or IPC. Main keeps what only it can do: the dialogs, safeStorage and its own environment,
   // of which the engine thread gets a minimal base and, asked by name, the variables granted to its org.
-  const engine = await EngineThread.start(new Worker(join(__dirname, 'engine-worker.cjs'), workerOptions), {
-    secretStore,
-    trust: new TrustStore(trustFile),
-    env: process.env,
-    pickFolder: async () => {
-      const options = { title: 'Open an org folder', properties: ['openDirectory' as const] };
-      const result = await showDialog((window) =>
-        window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
-      );
-      return result.canceled ? null : (result.filePaths[0] ?? null);
+  const engine = await EngineThread.start(
+    () => new Worker(join(__dirname, 'engine-worker.cjs'), workerOptions),
+    {
+      secretStore,
+      trust: new TrustStore(trustFile),
+      env: process.env,
+      pickFolder: async () => {
+        const options = { title: 'Open an org folder', properties: ['openDirectory' as const] };
+        const result = await showDialog((window) =>
+          window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
+        );
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+      pickExportFile: async (suggestedName) => {
+        const options = {
+          title: 'Export the timeline',
+          defaultPath: suggestedName,
+          filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
+        };
+        const result = await showDialog((window) =>
+          window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options),
+        );
+        return result.canceled ? null : (result.filePath ?? null);
+      },
+      pickImportFile: async () => {
+        const options = {
+          title: 'Import events into the timeline',
+          properties: ['openFile' as const],
+          filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
+        };
+        const result = await showDialog((window) =>
+          window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
+        );
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+      onEvent: broadcast,
+      logError,
     },
-    pickExportFile: async (suggestedName) => {
-      const options = {
-        title: 'Export the timeline',
-        defaultPath: suggestedName,
-        filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
-      };
-      const result = await showDialog((window) =>
-        window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options),
-      );
-      return result.canceled ? null : (result.filePath ?? null);
-    },
-    pickImportFile: async () => {
-      const options = {
-        title: 'Import events into the timeline',
-        properties: ['openFile' as const],
-        filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
-      };
-      const result = await showDialog((window) =>
-        window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
-      );
-      return result.canceled ? null : (result.filePaths[0] ?? null);
-    },
-    onEvent: broadcast,
-    logError,
-  });
+  );
   // Quitting stops the run first: a turn still waiting on its model is cancelled and recorded as such,
   // and the timeline is closed cleanly, before the app exits.
   let engineClosed = false;

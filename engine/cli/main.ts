@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, redactingIo, UsageError, type CliIo } from './cli-io';
 import type { CommandCode } from './command';
 import { commands } from './commands';
+import { installLastResort } from './last-resort';
 
 function usage(): string {
   const width = Math.max(...commands.map((command) => command.usage.length));
@@ -15,8 +16,15 @@ function usage(): string {
   ].join('\n');
 }
 
-/** Runs one `lemming` command line and returns its exit code. Never throws. */
-export async function main(argv: readonly string[], callerIo: CliIo): Promise<number> {
+/**
+ * Runs one `lemming` command line and returns its exit code. Never throws. The binary asks for the
+ * process-wide `lastResort` (see last-resort.ts); a caller that shares its process does not.
+ */
+export async function main(
+  argv: readonly string[],
+  callerIo: CliIo,
+  options: { lastResort?: boolean } = {},
+): Promise<number> {
   const io = redactingIo(callerIo);
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
@@ -28,6 +36,7 @@ export async function main(argv: readonly string[], callerIo: CliIo): Promise<nu
     io.stderr.write(`lemming: unknown command "${name}".\n\n${usage()}\n`);
     return EXIT_USAGE;
   }
+  if (options.lastResort) installLastResort(command.name, io.stderr);
   try {
     const code = await command.load();
     const parsed = parseCommandArgs(code, rest);

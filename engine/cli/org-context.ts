@@ -11,6 +11,7 @@ import type { ParsedCommandArgs } from './command';
 import { formatFailure } from './format-failure';
 import { TrustStore } from '../trust/trust-store';
 import { cliTrustFile } from '../trust/trust-file-location';
+import { closeOnLastResort } from './last-resort';
 
 /** The person's trust record for this command (LEMMING_CONFIG_DIR, else the OS's config folder). */
 export const cliTrustStore = (io: CliIo): TrustStore => new TrustStore(cliTrustFile(io.env));
@@ -64,6 +65,7 @@ export async function withOrgContext<T>(
   }).catch((error: unknown) =>
     Promise.reject(error instanceof OrgBusyError ? new CliFailure(error.message) : error),
   );
+  const forget = closeOnLastResort(engine);
   try {
     return await work({
       orgPath,
@@ -76,6 +78,7 @@ export async function withOrgContext<T>(
     });
   } finally {
     engine.close();
+    forget();
   }
 }
 

@@ -1,11 +1,12 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resume, REPO_ROOT, tempOrgs } from '../run/test-support/temp-org';
-import { runLemmingProcess, type ProcessRun } from './test-support/run-cli';
+import { cliConfigDir, runLemmingProcess, type ProcessRun } from './test-support/run-cli';
+import { CONFIG_DIR_VARIABLE } from '../trust/trust-file-location';
 
 const LEMMING = join(REPO_ROOT, 'bin', 'lemming.mjs');
 const orgs = tempOrgs();
@@ -212,6 +213,119 @@ describe('piping into head', () => {
           if (reader === 'head -1') expect(ran.stdout.split('\n').filter(Boolean)).toHaveLength(1);
         }
       }
+    },
+  );
+});
+
+/** Whether this process may mount in a mount namespace of its own (root, or a user namespace allowed). */
+function canBindReadOnly(): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    execFileSync('unshare', ['-m', 'sh', '-c', 'mount --bind / /mnt && mount -o remount,bind,ro /mnt'], {
+      stdio: 'ignore',
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `lemming <args>` in a mount namespace where `folder` is a read-only bind of itself. */
+function lemmingWithReadOnly(folder: string, args: string[]): Promise<Ran> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(
+      'unshare',
+      [
+        '-m',
+        'sh',
+        '-c',
+        'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"',
+        'sh',
+        folder,
+        process.execPath,
+        LEMMING,
+        ...args,
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '', [CONFIG_DIR_VARIABLE]: cliConfigDir() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr, ms: Date.now() - started }));
+  });
+}
+
+describe('a fault during a run', () => {
+  it.skipIf(!canBindReadOnly())(
+    'a read-only outbox fails only its agent’s turns, in plain words and without a stack trace',
+    { timeout: 60_000 },
+    async () => {
+      const org = slowOrg(0);
+      mkdirSync(join(org, 'agents/beta/outbox'), { recursive: true });
+      const ran = await lemmingWithReadOnly(join(org, 'agents/beta/outbox'), ['run', org, '--ticks', '2']);
+      expect(ran.stderr).not.toMatch(/^\s+at /m);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stdout).toMatch(/^tick 1: alpha completed, beta failed$/m);
+      expect(ran.stdout).toMatch(/^tick 2: alpha completed, beta failed$/m);
+      const errors = await lemming(['timeline', org, '--kind', 'error', '--json']);
+      const messages = (JSON.parse(errors.stdout).events as { event: { message: string } }[]).map(
+        (row) => row.event.message,
+      );
+      expect(messages).toContainEqual(
+        expect.stringMatching(
+          /^could not write to agents\/beta\/outbox\/\S+\.json: the folder is read-only$/,
+        ),
+      );
+    },
+  );
+
+  it(
+    'a folder that cannot be written fails only its agent’s turn, in plain words and without a stack trace',
+    { timeout: 60_000 },
+    async () => {
+      const org = slowOrg(0);
+      rmSync(join(org, 'agents/beta/logs'), { recursive: true, force: true });
+      writeFileSync(join(org, 'agents/beta/logs'), 'not a folder');
+      const ran = await lemming(['run', org, '--ticks', '2']);
+      expect(ran.stderr).not.toMatch(/^\s+at /m);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stdout).toMatch(/^tick 1: alpha completed, beta failed$/m);
+      expect(ran.stdout).toMatch(/^tick 2: alpha completed, beta failed$/m);
+      const errors = await lemming(['timeline', org, '--kind', 'error', '--json']);
+      const messages = (JSON.parse(errors.stdout).events as { event: { message: string } }[]).map(
+        (row) => row.event.message,
+      );
+      expect(messages).toContain(
+        'could not write to agents/beta/logs/activity.log: a file is in the way of a folder',
+      );
+    },
+  );
+
+  it(
+    'an error nothing handled ends the run in one plain line, with the run lock released',
+    { timeout: 60_000 },
+    async () => {
+      const org = slowOrg(0);
+      const ran = await lemming(['run', org, '--ticks', '3'], undefined, {
+        LEMMING_REJECT_AT: 'tick:turns-committed#2',
+      });
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toBe(
+        'lemming run: stopped by an unexpected error (a fault injected at tick:turns-committed); the org is left as its last commit.\n',
+      );
+      const next = await lemming(['run', org, '--ticks', '1']);
+      expect(next.code, next.stderr).toBe(0);
+      const warnings = await lemming(['timeline', org, '--kind', 'warning', '--json']);
+      const codes = (JSON.parse(warnings.stdout).events as { event: { code: string } }[]).map(
+        (row) => row.event.code,
+      );
+      expect(codes).not.toContain('run_lock_taken_over');
     },
   );
 });

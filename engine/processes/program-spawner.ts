@@ -202,8 +202,32 @@ function deliver(report: SpawnerReport): void {
   }
 }
 
+/**
+ * A request the helper cannot be sent breaks its channel: every program the engine listens to ends with
+ * an error (a lost spawn request would otherwise be waited for forever), and the channel is closed, so
+ * the helper ends the programs it runs and the next program starts a new helper.
+ */
 function send(channel: ChildProcess, request: SpawnerRequest): void {
-  if (channel.connected) channel.send(request);
+  const failed = (error: Error | null) => {
+    if (error) channelFailed(channel, error);
+  };
+  // Listeners hear of a failure after startProgram has answered, as they hear of everything else.
+  if (!channel.connected) return process.nextTick(failed, new Error('the channel is closed'));
+  try {
+    channel.send(request, failed);
+  } catch (error) {
+    process.nextTick(failed, error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+function channelFailed(channel: ChildProcess, error: Error): void {
+  if (helper === channel) helper = null;
+  const code = (error as NodeJS.ErrnoException).code ?? 'EPIPE';
+  for (const [id, listeners] of [...listening]) {
+    forget(id);
+    listeners.error({ code, message: `could not reach the program starter: ${error.message}` });
+  }
+  if (channel.connected) channel.disconnect();
 }
 
 /** Node types the IPC channel's ref/unref as internal; they exist on every ChildProcess with 'ipc'. */

@@ -77,7 +77,7 @@ import {
 import { inReadyRuns, startWithConcurrency, type ConcurrencyLimits } from './concurrency';
 import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './provider-concurrency';
 import { DiskImport } from './disk-import';
-import { PendingFiles, type FileWrite } from './pending-files';
+import { PendingFiles, throwIfFailed, type FileWrite, type FileWriteFailure } from './pending-files';
 import { RunSecrets } from './run-secrets';
 import { readRestApis } from '../tools/rest-api/rest-api-config';
 import { toolSettingValues } from '../tools/connectors/tool-settings-file';
@@ -174,6 +174,7 @@ export class OrgEngine {
   private readonly memoryListings = new MemoryListingCache();
   private readonly diskImport: DiskImport;
   private readonly insertTurn: Database.Statement;
+  private readonly markTurnFailed: Database.Statement;
   private readonly selectCommittedAgents: Database.Statement;
   private readonly providers = new Map<string, ModelProvider>();
   private readonly limits: TurnLimits;
@@ -215,6 +216,9 @@ export class OrgEngine {
     this.diskImport = new DiskImport(orgPath, timeline, this.messages, this.clock, this.secrets);
     this.insertTurn = timeline.db.prepare(
       'INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.markTurnFailed = timeline.db.prepare(
+      "UPDATE turns SET status = 'failed' WHERE tick = ? AND agent = ?",
     );
     this.selectCommittedAgents = timeline.db.prepare('SELECT agent FROM turns WHERE tick = ?').pluck();
     this.selectCreditsSeen = timeline.db.prepare(
@@ -360,7 +364,17 @@ export class OrgEngine {
 
   private async recover(staleHolder: RunLockHolder | null): Promise<void> {
     for (const file of [TICK_FILE, CREDITS_FILE]) restoreInterruptedReplacement(join(this.orgPath, file));
-    await this.pending.replay();
+    // A file that still cannot be written stays owed; it keeps only its own agent's turns from being whole.
+    const unwritten = await this.pending.replay();
+    if (unwritten.length > 0)
+      this.appendEvents(
+        unwritten.map((failure): KnownTimelineEvent => ({
+          kind: 'warning',
+          code: 'file_write_failed',
+          message: failure.message,
+          time: this.clock().toISOString(),
+        })),
+      );
     await this.diskImport.importAll();
     if (staleHolder) {
       const { program, pid, host, since } = staleHolder;
@@ -439,8 +453,8 @@ export class OrgEngine {
     const committed = this.committedTurns(tick);
     // Every turn tells its agent who is in the org: one list a tick, not one per turn.
     const org = agents.map(({ resume }) => ({ name: resume.name, title: resume.title }));
-    // Each committed turn's files are written while the next turns commit; all are on disk before the tick ends.
-    const fileWrites: Promise<void>[] = [];
+    // Each committed turn's files are written while the next turns commit; all are settled before the tick ends.
+    const fileWrites: Promise<string | null>[] = [];
     for (const group of groupByFirePoint(
       tick,
       agents.map((agent) => ({ ...agent, name: agent.resume.name, schedule: agent.resume.schedule })),
@@ -460,7 +474,8 @@ export class OrgEngine {
         for (const turn of turns) report.turns.push({ agent: turn.agent, status: turn.status });
       }
     }
-    await Promise.all(fileWrites);
+    const unwritten = new Set(await Promise.all(fileWrites));
+    for (const turn of report.turns) if (unwritten.has(turn.agent)) turn.status = 'failed';
     crashPoint('tick:turns-committed');
 
     // credits.json and tick.json are written after the commit that closes the tick, from the journal
@@ -496,7 +511,7 @@ export class OrgEngine {
       return { seq: completed, owed: owedWrites };
     });
     crashPoint('tick:closing-committed');
-    await this.pending.perform(owed);
+    throwIfFailed(await this.pending.perform(owed));
     crashPoint('tick:files-written');
     this.pending.settle();
     this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
@@ -549,7 +564,7 @@ export class OrgEngine {
         owed,
       };
     });
-    await this.pending.perform(owed);
+    throwIfFailed(await this.pending.perform(owed));
     this.pending.settle();
     this.options.onCommit?.({ tick, agent: 'human', firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
     return entry;
@@ -583,7 +598,7 @@ export class OrgEngine {
         this.rememberCreditsSeen(configWrites.credits);
         return this.pending.record(configWrites.writes);
       });
-      await this.pending.perform(owed);
+      throwIfFailed(await this.pending.perform(owed));
       this.pending.settle();
       return fromMicros(balance);
     });
@@ -703,7 +718,7 @@ export class OrgEngine {
       this.appendEvents(events);
       return owedWrites;
     });
-    await this.pending.perform(owed);
+    throwIfFailed(await this.pending.perform(owed));
     this.pending.settle();
     return result;
   }
@@ -863,9 +878,10 @@ export class OrgEngine {
    * One transaction for turns that are ready together (in order): each turn's events, messages, charges,
    * cursor, file journal and the record that it ran. Turns that share a commit share its page writes:
    * the ends of the same tables and indexes are written to the WAL once, not once per turn. Returns once
-   * they are committed, with the promises of their file writes.
+   * they are committed, with the promises of their file writes: each answers the turn's agent when a
+   * write failed (the turn is then recorded as failed, with the reason), null when all are on disk.
    */
-  private commitTurns(turns: readonly StagedTurn[]): Promise<void>[] {
+  private commitTurns(turns: readonly StagedTurn[]): Promise<string | null>[] {
     const commits = this.timeline.transaction(() => turns.map((turn) => this.insertTurnRows(turn)));
     return turns.map((turn, index) => {
       const { seqs, owed } = commits[index]!;
@@ -875,8 +891,35 @@ export class OrgEngine {
         firstSeq: seqs[0]!,
         lastSeq: seqs.at(-1)!,
       });
-      return this.pending.perform(owed);
+      return this.pending.perform(owed).then((failures) => {
+        if (failures.length === 0) return null;
+        this.recordUnwrittenFiles(turn, failures);
+        return turn.agent;
+      });
     });
+  }
+
+  /**
+   * A committed turn whose files could not be written: it is marked failed, with each reason on the
+   * timeline. Its writes stay owed and are performed on the next start, as after a crash.
+   */
+  private recordUnwrittenFiles(turn: StagedTurn, failures: readonly FileWriteFailure[]): void {
+    const [first, last] = this.timeline.transaction(() => {
+      this.markTurnFailed.run(turn.tick, turn.agent);
+      const seqs = this.appendEvents(
+        failures.map((failure): KnownTimelineEvent => ({
+          kind: 'error',
+          reason: 'file_write_failed',
+          message: failure.message,
+          time: this.clock().toISOString(),
+          tick: turn.tick,
+          agent: turn.agent,
+          turn: turn.turnId,
+        })),
+      );
+      return [seqs[0]!, seqs.at(-1)!];
+    });
+    this.options.onCommit?.({ tick: turn.tick, agent: turn.agent, firstSeq: first, lastSeq: last });
   }
 
   /** Inside the transaction of `commitTurns`: the rows of one turn. */

@@ -11,6 +11,38 @@ interface OwedWrite extends FileWrite {
   id: number;
 }
 
+/** A write that failed and stays owed: the file (relative to the org) and why, in plain words. */
+export interface FileWriteFailure {
+  path: string;
+  message: string;
+}
+
+/** Why a file could not be written, in words for a person rather than an error code. */
+const PLAIN_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the folder is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EIO: 'the disk reported an input/output error',
+  EEXIST: 'a file is in the way of a folder',
+  ENOTDIR: 'a file is in the way of a folder',
+  EISDIR: 'a folder is in the way of the file',
+  EMFILE: 'too many files are open',
+  ENFILE: 'too many files are open',
+};
+
+function writeFailure(path: string, error: unknown): FileWriteFailure {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const reason = (code && PLAIN_REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
+  return { path, message: `could not write to ${path}: ${reason}` };
+}
+
+/** The error a write that must succeed (tick.json, credits.json, a config edit) throws: its first failure, in plain words. */
+export function throwIfFailed(failures: readonly FileWriteFailure[]): void {
+  if (failures.length > 0) throw new Error(failures.map((failure) => failure.message).join('; '));
+}
+
 /**
  * A journal of file writes (and deletions) owed by committed transactions. A turn records its outbox,
  * memory and log writes here in the same transaction as everything else, then performs them; after a
@@ -72,36 +104,49 @@ export class PendingFiles {
 
   /**
    * Performs writes just recorded by this process, each file's in order and different files at once,
-   * removing each from the journal once it is on disk.
+   * removing each from the journal once it is on disk. A file whose write fails keeps it and its later
+   * writes owed (performed again on the next start) and is answered among the failures; the others go on.
    */
-  async perform(owed: readonly OwedWrite[]): Promise<void> {
-    await this.performAll(owed, { replay: false });
+  async perform(owed: readonly OwedWrite[]): Promise<FileWriteFailure[]> {
+    return this.performAll(owed, { replay: false });
   }
 
-  /** Performs every write the journal still holds (after a crash), oldest first, clearing what the crash left half-written. */
-  async replay(): Promise<number> {
+  /**
+   * Performs every write the journal still holds (after a crash), oldest first, clearing what the crash
+   * left half-written. A write that fails again stays owed and is answered among the failures.
+   */
+  async replay(): Promise<FileWriteFailure[]> {
     const owed = this.selectAll.all() as OwedWrite[];
     await Promise.all(
       [...new Set(owed.map((write) => write.path))].map((path) =>
         removeStaleTempFiles(join(this.orgPath, path)),
       ),
     );
-    await this.performAll(owed, { replay: true });
+    const failures = await this.performAll(owed, { replay: true });
     this.settle();
-    return owed.length;
+    return failures;
   }
 
-  private async performAll(owed: readonly OwedWrite[], options: { replay: boolean }): Promise<void> {
+  private async performAll(
+    owed: readonly OwedWrite[],
+    options: { replay: boolean },
+  ): Promise<FileWriteFailure[]> {
     const byPath = new Map<string, OwedWrite[]>();
     for (const write of owed) byPath.set(write.path, [...(byPath.get(write.path) ?? []), write]);
-    await Promise.all(
-      [...byPath.values()].map(async (writes) => {
+    const failures = await Promise.all(
+      [...byPath.values()].map(async (writes): Promise<FileWriteFailure | null> => {
         for (const write of writes) {
-          await this.performOne(join(this.orgPath, write.path), write, options);
+          try {
+            await this.performOne(join(this.orgPath, write.path), write, options);
+          } catch (error) {
+            return writeFailure(write.path, error);
+          }
           this.performed.push(write.id);
         }
+        return null;
       }),
     );
+    return failures.filter((failure) => failure !== null);
   }
 
   private async performOne(file: string, write: FileWrite, options: { replay: boolean }): Promise<void> {

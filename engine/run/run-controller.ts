@@ -65,6 +65,8 @@ export class RunController {
   private stepInFlight: Promise<unknown> = Promise.resolve();
   /** True from the moment a tick is begun until its outcome is known. */
   private busy = false;
+  /** How a stop asked for ends the run: by the person, or by an error nothing else handled. */
+  private stopCause: { reason: RunEndReason; message: string } = { reason: 'stopped', message: 'Stopped.' };
   private wakeUp: (() => void) | null = null;
   private readonly abort = new AbortController();
   /** Cancels the model calls of the tick in progress (stop); a new one for every tick. */
@@ -155,6 +157,20 @@ export class RunController {
    * state says `stopping` until then. Pausing, unlike stopping, lets the tick finish.
    */
   stop(): RunCommandResult {
+    this.stopCause = { reason: 'stopped', message: 'Stopped.' };
+    return this.stopping();
+  }
+
+  /**
+   * Ends the run as `stop` does, recorded as ended by an error (`message`): for the engine thread's
+   * last resort, when an error nothing handled came up while the org ran.
+   */
+  stopForError(message: string): RunCommandResult {
+    this.stopCause = { reason: 'error', message };
+    return this.stopping();
+  }
+
+  private stopping(): RunCommandResult {
     switch (this.current.phase) {
       case 'idle':
       case 'stopping':
@@ -165,7 +181,7 @@ export class RunController {
         return { ok: true, value: this.state() };
       default:
         if (this.busy) this.update({ phase: 'stopping' });
-        else this.end('stopped', 'Stopped.');
+        else this.end(this.stopCause.reason, this.stopCause.message);
         this.tickAbort?.abort();
         this.wake();
         return { ok: true, value: this.state() };
@@ -187,7 +203,7 @@ export class RunController {
     const running = this.runOne(null);
     this.stepInFlight = running;
     const outcome = await running;
-    if (this.current.phase === 'stopping') this.end('stopped', 'Stopped.');
+    if (this.current.phase === 'stopping') this.end(this.stopCause.reason, this.stopCause.message);
     else if (outcome.kind === 'failed') this.end('error', outcome.message);
     else this.update({ phase });
     if (this.current.phase === 'idle') this.runner.releaseRun();
@@ -226,7 +242,7 @@ export class RunController {
       if (outcome.kind === 'failed') return this.end('error', outcome.message);
       if (outcome.kind === 'past_last_tick') return this.endAtLastTick();
       const after = this.current.phase;
-      if (after === 'stopping') return this.end('stopped', 'Stopped.');
+      if (after === 'stopping') return this.end(this.stopCause.reason, this.stopCause.message);
       if (after === 'pausing') {
         this.update({ phase: 'paused' });
         continue;

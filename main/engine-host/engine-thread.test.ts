@@ -60,8 +60,11 @@ function workerOptions(dir: string, entry: URL, secretLocation = join(dir, 'secr
   });
 }
 
-/** The engine in its own thread, as main starts it, with main's relay in front of it. */
-async function startEngine(importFile: () => string | null) {
+/**
+ * The engine in its own thread, as main starts it, with main's relay in front of it; `faultEnv` adds
+ * fault-injection variables (crash-points.ts) to the thread's environment.
+ */
+async function startEngine(importFile: () => string | null, faultEnv: Record<string, string> = {}) {
   const dir = tempDir();
   const secrets = await openFileSecretStore(join(dir, 'secrets.json'));
   if (!secrets.ok) throw new Error(secrets.error);
@@ -71,8 +74,17 @@ async function startEngine(importFile: () => string | null) {
     secrets.value.store.location,
   );
   const events: { name: string; payload: unknown }[] = [];
-  const worker = new Worker(TSX_WORKER, options);
-  const thread = await EngineThread.start(worker, {
+  const workers: Worker[] = [];
+  const startWorker = () => {
+    const worker = new Worker(TSX_WORKER, {
+      ...options,
+      env: { ...options.workerData.host.env, ...faultEnv },
+    });
+    workers.push(worker);
+    return worker;
+  };
+  const logged: string[] = [];
+  const thread = await EngineThread.start(startWorker, {
     secretStore: secrets.value.store,
     trust: new TrustStore(options.workerData.host.trustFile),
     env: process.env,
@@ -80,11 +92,14 @@ async function startEngine(importFile: () => string | null) {
     pickExportFile: async () => null,
     pickImportFile: async () => importFile(),
     onEvent: (name, payload) => events.push({ name, payload }),
-    logError: (context, error) => console.error(context, error),
+    logError: (context, error) => {
+      logged.push(`${context}: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(context, error);
+    },
   });
   threads.push(thread);
   const dispatch: Dispatch = createRelay({ 'app.info': async () => ok(APP_INFO) }, thread.dispatch);
-  return { dispatch, events, dir };
+  return { dispatch, events, dir, workers, logged };
 }
 
 /**
@@ -196,6 +211,49 @@ describe('the engine thread', () => {
       expect(server.received.map((request) => request.headers.authorization)).toEqual([
         'Bearer sk-main-only-4711',
       ]);
+    },
+  );
+
+  it(
+    'outlives an error nothing handled: the run ends saying so, and the next tick runs',
+    { timeout: 60_000 },
+    async () => {
+      const { dispatch, dir } = await startEngine(() => null, { LEMMING_REJECT_AT: 'tick:turns-committed' });
+      const org = join(dir, 'org');
+      cpSync(DEMO_ORG, org, { recursive: true });
+      expect(await dispatch('org.open', { path: org })).toMatchObject({ ok: true });
+      expect(await dispatch('run.start', { ticks: 5, intervalMs: 200 })).toMatchObject({ ok: true });
+      await expect
+        .poll(async () => dispatch('run.state', {}))
+        .toMatchObject({
+          ok: true,
+          value: {
+            phase: 'idle',
+            ended: {
+              reason: 'error',
+              message:
+                'The run stopped because of an unexpected error: a fault injected at tick:turns-committed',
+            },
+          },
+        });
+      expect(await dispatch('run.step', {})).toMatchObject({ ok: true, value: { report: { tick: 2 } } });
+    },
+  );
+
+  it(
+    'that dies is started again and says so: the org it had open is closed, and the next call is answered',
+    { timeout: 60_000 },
+    async () => {
+      const { dispatch, events, dir, workers, logged } = await startEngine(() => null);
+      const org = join(dir, 'org');
+      cpSync(DEMO_ORG, org, { recursive: true });
+      expect(await dispatch('org.open', { path: org })).toMatchObject({ ok: true });
+      await workers[0]!.terminate();
+      await expect.poll(() => logged).toContain('engine thread: started again after it stopped');
+      await expect.poll(() => events.at(-1)).toEqual({ name: 'org.changed', payload: { path: null } });
+      expect(workers).toHaveLength(2);
+      expect(await dispatch('org.open', { path: org })).toMatchObject({ ok: true, value: { agentCount: 4 } });
+      expect(await dispatch('run.step', {})).toMatchObject({ ok: true, value: { report: { tick: 1 } } });
     },
   );
 

@@ -24,39 +24,55 @@ export interface MainServices {
 /**
  * Main's side of the engine thread: relays each call to the worker and its answer back, passes the
  * worker's event pings on, and does for it what only main can do (dialogs, the secret store, the
- * variables granted to an org). A worker that dies answers every call still waiting with an internal
- * error.
+ * variables granted to an org). A worker that dies after it was ready answers every call still waiting
+ * with an internal error and is started again: the org it had open is closed (`org.changed` to none),
+ * and the next call is answered by the new one.
  */
 export class EngineThread {
   private readonly calls = new Map<number, (result: IpcResult<unknown>) => void>();
   private nextId = 1;
   private exited = false;
   private disposed: (() => void) | null = null;
+  private worker!: Worker;
+  private restarting: Promise<unknown> | null = null;
 
   private constructor(
-    private readonly worker: Worker,
+    private readonly startWorker: () => Worker,
     private readonly services: MainServices,
   ) {}
 
-  /** Starts listening to a worker running engine-worker and waits until its engine host is ready. */
-  static start(worker: Worker, services: MainServices): Promise<EngineThread> {
-    const thread = new EngineThread(worker, services);
+  /** Starts a worker running engine-worker and waits until its engine host is ready. */
+  static start(startWorker: () => Worker, services: MainServices): Promise<EngineThread> {
+    return new EngineThread(startWorker, services).launch();
+  }
+
+  private launch(): Promise<EngineThread> {
+    const worker = this.startWorker();
+    this.worker = worker;
+    this.exited = false;
     return new Promise((resolve, reject) => {
+      let ready = false;
       worker.on('message', (message: WorkerToMain) => {
-        if (message.type === 'ready') resolve(thread);
-        else thread.received(message);
+        if (message.type === 'ready') {
+          ready = true;
+          resolve(this);
+        } else this.received(message);
       });
       worker.on('error', (error) => {
-        services.logError('engine thread', error);
+        this.services.logError('engine thread', error);
         reject(error);
       });
-      worker.on('exit', (code) => thread.ended(code));
+      worker.on('exit', (code) => {
+        this.ended(code, ready);
+        reject(new Error(`The engine thread exited with code ${code} before it was ready.`));
+      });
     });
   }
 
   /** The contract's dispatch, answered by the engine thread. */
-  readonly dispatch: Dispatch = (channel, input) => {
-    if (this.exited) return Promise.resolve(fail('internal', 'The engine has stopped. Restart the app.'));
+  readonly dispatch: Dispatch = async (channel, input) => {
+    if (this.restarting) await this.restarting;
+    if (this.exited) return fail('internal', 'The engine has stopped. Restart the app.');
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.calls.set(id, resolve);
@@ -144,14 +160,24 @@ export class EngineThread {
     );
   }
 
-  private ended(code: number): void {
+  private ended(code: number, wasReady: boolean): void {
     this.exited = true;
+    const restart = wasReady && !this.disposed;
     if (code !== 0 && !this.disposed)
       this.services.logError('engine thread', new Error(`exited with code ${code}`));
-    for (const answer of this.calls.values())
-      answer(fail('internal', 'The engine stopped before it answered. Restart the app.'));
+    const answer = restart
+      ? 'The engine stopped before it answered and has been started again: open your org again.'
+      : 'The engine stopped before it answered. Restart the app.';
+    for (const reply of this.calls.values()) reply(fail('internal', answer));
     this.calls.clear();
     this.disposed?.();
+    if (!restart) return;
+    this.services.logError('engine thread', new Error('started again after it stopped'));
+    this.restarting = this.launch().then(
+      () => this.services.onEvent('org.changed', { path: null }),
+      (error: unknown) => this.services.logError('engine thread (starting it again)', error),
+    );
+    void this.restarting.finally(() => (this.restarting = null));
   }
 
   private post(message: MainToWorker): void {

@@ -33,6 +33,15 @@ async function start(): Promise<void> {
   };
 
   let host: EngineHost | null = null;
+  // The last resort: an error nothing handled is logged and ends the open org's run (which lets go of
+  // its run lock), and the thread goes on answering, instead of dying with every later call refused.
+  const lastResort = (error: unknown) => {
+    logError('engine thread: an error nothing handled', error);
+    const message = error instanceof Error ? error.message : String(error);
+    host?.current()?.controller.stopForError(`The run stopped because of an unexpected error: ${message}`);
+  };
+  process.on('unhandledRejection', lastResort);
+  process.on('uncaughtException', lastResort);
   let dispatch: ReturnType<typeof createDispatch> | null = null;
   port.on('message', (message: MainToWorker) => {
     if (message.type === 'reply') {

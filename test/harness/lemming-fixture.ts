@@ -137,7 +137,7 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
         pingIntervalMs: 20,
       },
     });
-    const engine = await EngineThread.start(new Worker(ENGINE_WORKER, workerOptions), {
+    const engine = await EngineThread.start(() => new Worker(ENGINE_WORKER, workerOptions), {
       secretStore: secrets.value.store,
       trust,
       env: process.env,
