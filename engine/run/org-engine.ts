@@ -4,7 +4,14 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TurnProgress } from '../api/model-event-schemas';
 import { formatProblem } from '../api/problem';
-import { EngineInputError, OrgBusyError, OrgNotTrustedError, UnknownAgentError } from './engine-errors';
+import {
+  EngineInputError,
+  OrgBusyError,
+  OrgNotTrustedError,
+  TimelineUnusableError,
+  UnknownAgentError,
+} from './engine-errors';
+import { openProblem, TIMELINE_FILE, timelineProblemBeforeRun } from './timeline-health';
 import { ApprovalSettings } from '../api/approval-schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
@@ -294,13 +301,18 @@ export class OrgEngine {
    * writes a crash left owed and imports what LeMMing left on disk (the next run does it otherwise).
    */
   static async open(options: EngineOptions): Promise<OrgEngine> {
+    const file = options.timelineFile ?? join(options.orgPath, TIMELINE_FILE);
+    const problem = await timelineProblemBeforeRun(options.orgPath, file);
+    if (problem) throw new TimelineUnusableError(problem.fix, problem.message);
     const attempt = options.claimRun ? OrgRunLock.take(options.orgPath, lockOptions(options)) : null;
     if (attempt && !attempt.ok) throw new OrgBusyError(attempt.error.message, attempt.error.holder);
-    const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
     const opened = openTimeline(file);
     if (!opened.ok) {
       if (attempt?.ok) attempt.value.lock.release();
-      throw new Error(opened.error.message);
+      const unusable = openProblem(opened.error);
+      throw unusable
+        ? new TimelineUnusableError(unusable.fix, unusable.message)
+        : new Error(opened.error.message);
     }
     const engine: OrgEngine = new OrgEngine(options.orgPath, opened.timeline, options, {
       confinement: await detectConfinement(),
