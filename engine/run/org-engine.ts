@@ -46,7 +46,7 @@ import {
 } from '../org/credits-file';
 import { crashPoint } from '../files/crash-points';
 import { OrgRunLock, runLockHolder, type RunLockOptions, type RunLockRefusal } from '../org/org-lock';
-import { discoverAgents, ResumeCache, type DiscoveredAgent } from '../org/discover';
+import { discoverAgents, invalidAgentLabel, ResumeCache, type DiscoveredAgent } from '../org/discover';
 import { readTextFile } from '../files/read-text-file';
 import { readNextTick, TICK_FILE, TICK_SPEC } from '../org/tick-file';
 import type { Resume } from '../org/resume-schema';
@@ -985,7 +985,7 @@ export class OrgEngine {
       events.push({
         kind: 'warning',
         code: 'resume_invalid',
-        message: `${agent.name} will not run: ${first?.message ?? 'its resume is not valid'}`,
+        message: `${invalidAgentLabel(agent)} will not run: ${first?.message ?? 'its resume is not valid'}`,
         file: first?.file ?? agent.resumeFile,
         ...(first?.line !== undefined ? { line: first.line, column: first.column } : {}),
         problems: agent.problems,

@@ -10,6 +10,7 @@ import { APPROVAL_OPTIONS, approvalPolicies, cliApprovalAsker } from '../approva
 import { orgFolder, positiveInteger } from '../org-arg';
 import { answerOf, withOrgContext } from '../org-context';
 import { runElsewhereMessage } from '../run-elsewhere';
+import { invalidAgentLabel } from '../../org/discover';
 
 function printTick(io: CliIo, report: TickReport): void {
   const turns = report.turns.map((turn) => `${turn.agent} ${turn.status}`).join(', ');
@@ -98,7 +99,7 @@ export const runCommand: CommandCode = {
       for (const agent of invalidResumes) {
         const [first, ...rest] = agent.problems;
         io.stdout.write(
-          `invalid resume, ${agent.name} will not run: ${first ? formatProblem(first) : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`,
+          `invalid resume, ${invalidAgentLabel(agent)} will not run: ${first ? formatProblem(first) : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`,
         );
       }
     }

@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { resume, tempOrgs } from '../run/test-support/temp-org';
+import { runCli } from './test-support/run-cli';
+
+const orgs = tempOrgs();
+afterEach(() => orgs.cleanup());
+
+const lemming = (...argv: string[]) => runCli(argv);
+
+const SCRIPTED = {
+  'lemming/config/models.json': {
+    scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+  },
+  'script.json': {
+    default: [{ respond: { outbox_entries: [{ kind: 'message', payload: { text: 'hi' } }], notes: 'ok' } }],
+  },
+};
+
+describe('what run and status say matches what happens', () => {
+  it(
+    'a name two folders share: the folder that runs is not said not to run',
+    { timeout: 60_000 },
+    async () => {
+      const org = orgs.build({
+        ...SCRIPTED,
+        'agents/w1/resume.json': resume('w1'),
+        'agents/w1b/resume.json': resume('w1'),
+      });
+      const run = await lemming('run', org, '--ticks', '1');
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/^invalid resume, agents\/w1b will not run: .*already used by agents\/w1$/m);
+      expect(run.stdout).not.toMatch(/\bw1 will not run/);
+      expect(run.stdout).toMatch(/^tick 1: w1 completed$/m);
+      const warnings = await lemming('timeline', org, '--kind', 'warning', '--json');
+      expect(warnings.stdout).toContain('agents/w1b will not run');
+      expect(warnings.stdout).not.toMatch(/"w1 will not run/);
+    },
+  );
+});
