@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 import { runCli } from './test-support/run-cli';
@@ -34,6 +36,23 @@ describe('what run and status say matches what happens', () => {
       const warnings = await lemming('timeline', org, '--kind', 'warning', '--json');
       expect(warnings.stdout).toContain('agents/w1b will not run');
       expect(warnings.stdout).not.toMatch(/"w1 will not run/);
+    },
+  );
+
+  it(
+    'send refuses a message longer than the app takes, and writes nothing',
+    { timeout: 60_000 },
+    async () => {
+      const org = orgs.build({ ...SCRIPTED, 'agents/w1/resume.json': resume('w1') });
+      const sent = await lemming('send', org, 'x'.repeat(120_000));
+      expect(sent.code).not.toBe(0);
+      expect(sent.stderr).toMatch(/at most 100,000 characters/);
+      expect(
+        existsSync(join(org, 'agents', 'human', 'outbox'))
+          ? readdirSync(join(org, 'agents', 'human', 'outbox'))
+          : [],
+      ).toEqual([]);
+      expect((await lemming('send', org, 'x'.repeat(100_000))).code).toBe(0);
     },
   );
 });
