@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { plainFailure } from '../api/failure-words';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 import { runCli } from './test-support/run-cli';
 
@@ -53,6 +54,27 @@ describe('what run and status say matches what happens', () => {
           : [],
       ).toEqual([]);
       expect((await lemming('send', org, 'x'.repeat(100_000))).code).toBe(0);
+    },
+  );
+
+  it(
+    'a broken models.json is named in the plain words of the turn it failed',
+    { timeout: 60_000 },
+    async () => {
+      const org = orgs.build({
+        'agents/w1/resume.json': resume('w1'),
+        'lemming/config/models.json': '{ "scripted": ',
+      });
+      expect((await lemming('trust', org, '--yes')).code).toBe(0);
+      await lemming('run', org, '--ticks', '1');
+      const listed = await lemming('timeline', org, '--kind', 'error', '--json');
+      const [error] = (
+        JSON.parse(listed.stdout) as { events: { event: { reason: string; message: string } }[] }
+      ).events;
+      expect(error?.event.reason).toBe('model_unavailable');
+      const words = plainFailure(error!.event.reason, error!.event.message);
+      expect(words).toMatch(/models\.json/);
+      expect(words).not.toMatch(/Its model is not set up/);
     },
   );
 });
