@@ -77,4 +77,16 @@ describe('what run and status say matches what happens', () => {
       expect(words).not.toMatch(/Its model is not set up/);
     },
   );
+
+  it('status shows the balances in credits.json of an org LeMMing ran, before this app ran it', async () => {
+    const org = orgs.build({
+      ...SCRIPTED,
+      'agents/w1/resume.json': resume('w1'),
+      'lemming/config/tick.json': { current_tick: 12 },
+      'lemming/config/credits.json': { w1: { model: 'scripted', cost_per_action: 0.01, credits_left: 42.5 } },
+    });
+    const status = await lemming('status', org);
+    expect(status.stdout).toMatch(/^ {2}w1 {2}w1 title {2}credits 42\.5 /m);
+    expect(status.stdout).not.toMatch(/not yet seeded/);
+  });
 });
