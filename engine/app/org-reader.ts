@@ -4,10 +4,11 @@ import { checkConfigText } from '../org/config-file';
 import { readNextTick, TICK_FILE, TICK_SPEC } from '../org/tick-file';
 import { PendingFiles } from '../run/pending-files';
 import {
+  damagedTimelineProblem,
+  historyGapProblem,
   missingTimelineProblem,
   openProblem,
   TIMELINE_FILE,
-  timelineProblem,
   type TimelineProblem,
 } from '../run/timeline-health';
 import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
@@ -40,13 +41,12 @@ export async function openTimelineToRead(
 ): Promise<{ timeline: TimelineStore | null; note: string | null }> {
   const opened = openTimeline(join(org, TIMELINE_FILE), { readonly: true });
   if (opened.ok) {
-    const problem = await timelineProblem(org, opened.timeline, { checkPages: false }).catch(
-      (error: unknown) => {
-        opened.timeline.close();
-        throw error;
-      },
-    );
-    return { timeline: opened.timeline, note: problem && noteOf(problem) };
+    const problem = await readableProblem(org, opened.timeline).catch((error: unknown) => {
+      opened.timeline.close();
+      throw error;
+    });
+    if (problem?.damaged) opened.timeline.close();
+    return { timeline: problem?.damaged ? null : opened.timeline, note: problem && noteOf(problem) };
   }
   const problem =
     opened.error.code === 'not_found' ? await missingTimelineProblem(org) : openProblem(opened.error);
@@ -59,6 +59,32 @@ export async function openTimelineToRead(
 }
 
 const noteOf = (problem: TimelineProblem): string => `${problem.message}\n${problem.fix}`;
+
+/** A damaged page met while reading (no quick_check: status stays quick), else a history gap. */
+async function readableProblem(
+  org: string,
+  timeline: TimelineStore,
+): Promise<(TimelineProblem & { damaged: boolean }) | null> {
+  const damaged = damagedTimelineProblem(timeline, { checkPages: false });
+  if (damaged) return { ...damaged, damaged: true };
+  const gap = await historyGapProblem(org, timeline);
+  return gap && { ...gap, damaged: false };
+}
+
+/**
+ * The note on a history gap (tick.json ahead of the timeline) for a run about to start, which goes on
+ * (LeMMing itself may have run those ticks); null when there is none or the timeline cannot be read.
+ */
+export async function historyGapNote(org: string): Promise<string | null> {
+  const opened = openTimeline(join(org, TIMELINE_FILE), { readonly: true });
+  if (!opened.ok) return null;
+  try {
+    const gap = await historyGapProblem(org, opened.timeline).catch(() => null);
+    return gap && noteOf(gap);
+  } finally {
+    opened.timeline.close();
+  }
+}
 
 /** The next tick: tick.json (or the copy a killed write left aside), unless the journal owes it a newer value. */
 export async function nextTickToRead(reader: OrgReader): Promise<IpcResult<number>> {

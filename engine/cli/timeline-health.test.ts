@@ -75,7 +75,7 @@ describe('a timeline that is damaged, newer, behind tick.json or missing', () =>
   });
 
   it(
-    'a lost -wal (tick.json ahead of the history) names the missing ticks',
+    'a lost -wal (tick.json ahead of the history) is named, with what to do, by status and run',
     { timeout: 60_000 },
     async () => {
       const { org, timeline } = await orgThatRan();
@@ -83,14 +83,24 @@ describe('a timeline that is damaged, newer, behind tick.json or missing', () =>
       const db = new Database(timeline);
       db.prepare('DELETE FROM events WHERE tick > 1').run();
       db.close();
-      await expectRefusedAndUntouched(
-        org,
-        /history \(\.lemming\/timeline\.sqlite\) ends at tick 1.*tick 4 is next/s,
-        /keep a copy/i,
-      );
+      const said =
+        /history \(\.lemming\/timeline\.sqlite\) ends at tick 1.*tick 4 is next: ticks 2 to 3 are not in the history/s;
+      const status = await lemming('status', org);
+      expect(status.stderr).toMatch(said);
+      expect(status.stderr).toMatch(/keep a copy/i);
+      // LeMMing itself running ticks 2 and 3 leaves the same, so the run goes on, saying so first.
+      const run = await lemming('run', org, '--ticks', '1');
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(said);
+      expect(run.stdout).toMatch(/^tick 4: w1 completed$/m);
+      const completed = await lemming('timeline', org, '--kind', 'tick_completed', '--json', '--asc');
+      expect(
+        (JSON.parse(completed.stdout) as { events: { event: { tick: number } }[] }).events.map(
+          (row) => row.event.tick,
+        ),
+      ).toEqual([1, 4]);
     },
   );
-
   it('a deleted timeline on an org that ran is not silently started anew', { timeout: 60_000 }, async () => {
     const { org, timeline } = await orgThatRan();
     rmSync(timeline);
