@@ -299,6 +299,8 @@ export class OrgEngine {
   /**
    * Opens the org's timeline. Unless another program is running the org, it also finishes the file
    * writes a crash left owed and imports what LeMMing left on disk (the next run does it otherwise).
+   * A timeline that is damaged, from a newer version or missing is refused (TimelineUnusableError),
+   * checked read-only first so it is left as it was.
    */
   static async open(options: EngineOptions): Promise<OrgEngine> {
     const file = options.timelineFile ?? join(options.orgPath, TIMELINE_FILE);
