@@ -60,7 +60,11 @@ export type HumanImportance = z.infer<typeof HumanImportance>;
 
 export const SendMessageInput = z
   .object({
-    text: z.string().trim().min(1, 'Write a message first.').max(100_000),
+    text: z
+      .string()
+      .trim()
+      .min(1, 'Write a message first.')
+      .max(100_000, 'A message can be at most 100,000 characters.'),
     importance: HumanImportance.optional(),
     /** The agent it is for; everyone reading the human's outbox when absent. */
     target: z.string().min(1).max(256).nullish(),

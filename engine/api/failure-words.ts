@@ -1,3 +1,6 @@
+/** The engine's message for a models.json that is not a models object at all (org-engine's loadModels). */
+const MODEL_LIST_BROKEN = /models\.json(:\d+:\d+)? is not valid \(/;
+
 /**
  * Why a turn failed, in words for someone who has never seen the engine's error kinds, made from an
  * `error` event as it is stored (its `reason` and `message`). The event itself is never rewritten:
@@ -5,7 +8,9 @@
  */
 export function plainFailure(reason: string, message: string): string {
   if (reason === 'model_unavailable')
-    return 'Its model is not set up: choose or add one in Settings, under Models and providers.';
+    return MODEL_LIST_BROKEN.test(message)
+      ? "The org's list of models (models.json) cannot be read, so no model can be called: mend the file, or set the models up again in Settings, under Models and providers."
+      : 'Its model is not set up: choose or add one in Settings, under Models and providers.';
   if (reason === 'engine_error') return 'Something unexpected stopped its turn.';
   if (reason !== 'llm_call_failed') return 'Its turn could not finish.';
   return plainModelFailure(message);

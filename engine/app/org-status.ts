@@ -3,6 +3,7 @@ import { CreditLedger } from '../credits/ledger';
 import { ok, type IpcResult } from '../api/result';
 import type { TurnStatus } from '../api/run-schemas';
 import type { AgentStatus, OrgStatusReport } from '../api/status-schemas';
+import { readCredits } from '../org/credits-file';
 import { discoverAgents } from '../org/discover';
 import { runLockHolder } from '../org/org-lock';
 import { firesAt, nextFiringTicks } from '../org/schedule';
@@ -14,7 +15,11 @@ const FIRING_TICKS_SHOWN = 3;
 /** The next tick, who runs the org, and each agent's schedule, balance and last turn, or why its resume is invalid. */
 export async function orgStatusReport(reader: OrgReader): Promise<IpcResult<OrgStatusReport>> {
   const { orgPath, timeline } = reader;
-  const [discovered, tick] = await Promise.all([discoverAgents(orgPath), nextTickToRead(reader)]);
+  const [discovered, tick, credits] = await Promise.all([
+    discoverAgents(orgPath),
+    nextTickToRead(reader),
+    readCredits(orgPath),
+  ]);
   if (!tick.ok) return tick;
   const ledger = timeline ? new CreditLedger(timeline.db) : null;
   const lastTurns = new Map(
@@ -30,6 +35,8 @@ export async function orgStatusReport(reader: OrgReader): Promise<IpcResult<OrgS
     if (!agent.valid)
       return { folder: agent.folder, name: agent.name, valid: false, problems: agent.problems };
     const balance = ledger?.balance(agent.resume.name) ?? null;
+    // Before this app's first run seeds its ledger from credits.json (an org LeMMing ran), the file's balance is the balance.
+    const fileBalance = credits.ok ? (credits.value[agent.resume.name]?.credits_left ?? null) : null;
     return {
       folder: agent.folder,
       name: agent.resume.name,
@@ -38,7 +45,7 @@ export async function orgStatusReport(reader: OrgReader): Promise<IpcResult<OrgS
       model: agent.resume.model.key,
       firesNextTick: firesAt(tick.value, agent.resume.schedule),
       nextFiringTicks: nextFiringTicks(agent.resume.schedule, tick.value, FIRING_TICKS_SHOWN),
-      credits: balance === null ? null : fromMicros(balance),
+      credits: balance === null ? fileBalance : fromMicros(balance),
       lastTurn: lastTurns.get(agent.resume.name) ?? null,
     };
   });

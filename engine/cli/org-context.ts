@@ -2,7 +2,7 @@ import type { TurnProgress } from '../api/model-event-schemas';
 import type { TickReport } from '../api/run-schemas';
 import type { OrgContext } from '../app/org-context';
 import { engineRefusals } from '../app/org';
-import { OrgBusyError } from '../run/engine-errors';
+import { OrgBusyError, TimelineUnusableError } from '../run/engine-errors';
 import { openTimelineToRead, type OrgReader } from '../app/org-reader';
 import type { IpcResult } from '../api/result';
 import type { ApprovalAsker } from '../tools/approval-gate';
@@ -63,7 +63,13 @@ export async function withOrgContext<T>(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.approvals ? { approvals: options.approvals } : {}),
   }).catch((error: unknown) =>
-    Promise.reject(error instanceof OrgBusyError ? new CliFailure(error.message) : error),
+    Promise.reject(
+      error instanceof OrgBusyError
+        ? new CliFailure(error.message)
+        : error instanceof TimelineUnusableError
+          ? new CliFailure(`${error.message}\n${error.fix}`)
+          : error,
+    ),
   );
   const forget = closeOnLastResort(engine);
   try {
@@ -92,7 +98,7 @@ export async function withOrgReader<T>(
   io: CliIo,
   work: (reader: OrgReader) => Promise<T>,
 ): Promise<T> {
-  const { timeline, note } = openTimelineToRead(orgPath);
+  const { timeline, note } = await openTimelineToRead(orgPath);
   if (note) io.stderr.write(`note: ${note}\n`);
   try {
     return await work({ orgPath, timeline });

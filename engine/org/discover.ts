@@ -42,6 +42,14 @@ const RESUME_READ_TRIES = 3;
 const RESUME_READ_PAUSE_MS = 20;
 
 /**
+ * Who an invalid resume stops, for "… will not run": its name, or its folder when the name is another
+ * folder's too (a duplicated name), so the agent that does run under that name is not the one named.
+ */
+export function invalidAgentLabel(agent: { folder: string; name: string }): string {
+  return agent.folder === agent.name ? agent.name : `${AGENTS_FOLDER}/${agent.folder}`;
+}
+
+/**
  * Finds agents at `agents/<folder>/resume.json` and nowhere deeper, so an agent that writes a
  * resume.json into its own workspace cannot create a new agent. Invalid resumes are returned with
  * their problems, never thrown. A folder with only a legacy resume.txt is listed as invalid with a

@@ -77,7 +77,7 @@ describe('a kill inside any step of writing tick.json or credits.json', () => {
       expect(await runChildUntilKilled(org, crashAt)).toBe('SIGKILL');
 
       // Before anything repairs the org, a read-only look (lemming status) already sees the right next tick.
-      const look = openTimelineToRead(org);
+      const look = await openTimelineToRead(org);
       const seenByStatus = await nextTickToRead({ orgPath: org, timeline: look.timeline });
       const completedBefore = look.timeline
         ? (look.timeline.db

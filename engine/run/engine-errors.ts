@@ -37,3 +37,14 @@ export class OrgNotTrustedError extends Error {
     super(notTrustedMessage(trust));
   }
 }
+
+/** The org's timeline is damaged, newer, behind tick.json or missing: nothing ran and nothing was changed. */
+export class TimelineUnusableError extends Error {
+  override name = 'TimelineUnusableError';
+  constructor(
+    readonly fix: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

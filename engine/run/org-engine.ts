@@ -4,7 +4,14 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TurnProgress } from '../api/model-event-schemas';
 import { formatProblem } from '../api/problem';
-import { EngineInputError, OrgBusyError, OrgNotTrustedError, UnknownAgentError } from './engine-errors';
+import {
+  EngineInputError,
+  OrgBusyError,
+  OrgNotTrustedError,
+  TimelineUnusableError,
+  UnknownAgentError,
+} from './engine-errors';
+import { openProblem, TIMELINE_FILE, timelineProblemBeforeRun } from './timeline-health';
 import { ApprovalSettings } from '../api/approval-schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
@@ -39,7 +46,7 @@ import {
 } from '../org/credits-file';
 import { crashPoint } from '../files/crash-points';
 import { OrgRunLock, runLockHolder, type RunLockOptions, type RunLockRefusal } from '../org/org-lock';
-import { discoverAgents, ResumeCache, type DiscoveredAgent } from '../org/discover';
+import { discoverAgents, invalidAgentLabel, ResumeCache, type DiscoveredAgent } from '../org/discover';
 import { readTextFile } from '../files/read-text-file';
 import { readNextTick, TICK_FILE, TICK_SPEC } from '../org/tick-file';
 import type { Resume } from '../org/resume-schema';
@@ -296,15 +303,22 @@ export class OrgEngine {
   /**
    * Opens the org's timeline. Unless another program is running the org, it also finishes the file
    * writes a crash left owed and imports what LeMMing left on disk (the next run does it otherwise).
+   * A timeline that is damaged, from a newer version or missing is refused (TimelineUnusableError),
+   * checked read-only first so it is left as it was.
    */
   static async open(options: EngineOptions): Promise<OrgEngine> {
+    const file = options.timelineFile ?? join(options.orgPath, TIMELINE_FILE);
+    const problem = await timelineProblemBeforeRun(options.orgPath, file);
+    if (problem) throw new TimelineUnusableError(problem.fix, problem.message);
     const attempt = options.claimRun ? OrgRunLock.take(options.orgPath, lockOptions(options)) : null;
     if (attempt && !attempt.ok) throw new OrgBusyError(attempt.error.message, attempt.error.holder);
-    const file = options.timelineFile ?? join(options.orgPath, '.lemming', 'timeline.sqlite');
     const opened = openTimeline(file);
     if (!opened.ok) {
       if (attempt?.ok) attempt.value.lock.release();
-      throw new Error(opened.error.message);
+      const unusable = openProblem(opened.error);
+      throw unusable
+        ? new TimelineUnusableError(unusable.fix, unusable.message)
+        : new Error(opened.error.message);
     }
     const engine: OrgEngine = new OrgEngine(options.orgPath, opened.timeline, options, {
       confinement: await detectConfinement(),
@@ -1041,7 +1055,7 @@ export class OrgEngine {
       events.push({
         kind: 'warning',
         code: 'resume_invalid',
-        message: `${agent.name} will not run: ${first?.message ?? 'its resume is not valid'}`,
+        message: `${invalidAgentLabel(agent)} will not run: ${first?.message ?? 'its resume is not valid'}`,
         file: first?.file ?? agent.resumeFile,
         ...(first?.line !== undefined ? { line: first.line, column: first.column } : {}),
         problems: agent.problems,

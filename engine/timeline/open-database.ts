@@ -5,7 +5,7 @@ import { checkSchema, migrate, type Migration, type SchemaErrorCode } from './mi
 import { applyConnectionPragmas, openSqlite, type SqliteOptions } from './sqlite';
 
 export type OpenDatabaseErrorCode =
-  SchemaErrorCode | 'not_found' | 'not_a_database' | 'needs_migration' | 'cannot_open';
+  SchemaErrorCode | 'not_found' | 'not_a_database' | 'damaged' | 'needs_migration' | 'cannot_open';
 
 export interface OpenDatabaseError {
   code: OpenDatabaseErrorCode;
@@ -55,9 +55,10 @@ export function openDatabase(
     return { ok: true, db };
   } catch (error) {
     db.close();
-    return (error as { code?: string }).code === 'SQLITE_NOTADB'
-      ? fail('not_a_database', 'the file is not an SQLite database.')
-      : fail('cannot_open', `the file could not be read (${messageOf(error)}).`);
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB') return fail('not_a_database', 'the file is not an SQLite database.');
+    if (code === 'SQLITE_CORRUPT') return fail('damaged', `the file is damaged (${messageOf(error)}).`);
+    return fail('cannot_open', `the file could not be read (${messageOf(error)}).`);
   }
 }
 

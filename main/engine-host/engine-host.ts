@@ -13,6 +13,7 @@ import { createRedactor, type NamedSecret, type Redactor } from '../../engine/se
 import { revealAll, type SecretStore } from '../../engine/secrets/secret-store';
 import { HostEvents } from './host-events';
 import { OrgSession } from './org-session';
+import { TimelineUnusableError } from '../../engine/run/engine-errors';
 
 export interface EngineHostOptions {
   /** Where secrets live: safeStorage in the app, a file in a temp folder in tests. */
@@ -103,6 +104,8 @@ export class EngineHost {
         return fail(
           'org_unusable',
           `${opened.summary.path} cannot be opened: ${error instanceof Error ? error.message : String(error)}`,
+          undefined,
+          error instanceof TimelineUnusableError ? error.fix : undefined,
         );
       }
       this.events.emit('org.changed', { path: this.session.orgPath });

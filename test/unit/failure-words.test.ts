@@ -56,6 +56,14 @@ describe('plainFailure', () => {
     expect(plainFailure('model_unavailable', 'The model "x" is not in lemming/config/models.json.')).toBe(
       'Its model is not set up: choose or add one in Settings, under Models and providers.',
     );
+    expect(
+      plainFailure(
+        'model_unavailable',
+        'lemming/config/models.json:1:14 is not valid (invalid JSON: Unexpected end of JSON input), so no model can be called until it is fixed.',
+      ),
+    ).toBe(
+      "The org's list of models (models.json) cannot be read, so no model can be called: mend the file, or set the models up again in Settings, under Models and providers.",
+    );
     expect(plainFailure('engine_error', 'The turn stopped on an unexpected error: boom')).toBe(
       'Something unexpected stopped its turn.',
     );

@@ -1,4 +1,4 @@
-import { HumanImportance } from '../../api/credit-schemas';
+import { HumanImportance, SendMessageInput } from '../../api/credit-schemas';
 import type { InboxMessage } from '../../api/status-schemas';
 import { agentInbox } from '../../app/agent-inbox';
 import { sendMessage } from '../../app/org';
@@ -20,9 +20,14 @@ export const sendCommand: CommandCode = {
     if (!text) throw new UsageError('Give the message text after the org folder.');
     const importance = HumanImportance.safeParse(stringOption(values, 'importance') ?? 'normal');
     if (!importance.success) throw new UsageError('--importance must be normal, high or critical.');
-    const target = stringOption(values, 'to') ?? null;
+    const input = SendMessageInput.safeParse({
+      text,
+      importance: importance.data,
+      target: stringOption(values, 'to') ?? null,
+    });
+    if (!input.success) throw new UsageError(input.error.issues.map((issue) => issue.message).join(' '));
     const entry = await withOrgContext(org, io, values, (context) =>
-      answerOf(sendMessage(context, { text, importance: importance.data, target })),
+      answerOf(sendMessage(context, input.data)),
     );
     if (values.json) printJson(io, entry);
     else io.stdout.write(`sent ${entry.id} at tick ${entry.tick}\n`);

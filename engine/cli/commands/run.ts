@@ -10,6 +10,8 @@ import { APPROVAL_OPTIONS, approvalPolicies, cliApprovalAsker } from '../approva
 import { orgFolder, positiveInteger } from '../org-arg';
 import { answerOf, withOrgContext } from '../org-context';
 import { runElsewhereMessage } from '../run-elsewhere';
+import { invalidAgentLabel } from '../../org/discover';
+import { historyGapNote } from '../../app/org-reader';
 
 function printTick(io: CliIo, report: TickReport): void {
   const turns = report.turns.map((turn) => `${turn.agent} ${turn.status}`).join(', ');
@@ -89,6 +91,8 @@ export const runCommand: CommandCode = {
     );
     const approvals = cliApprovalAsker(io, approvalPolicies(values));
     refuseIfRunElsewhere(org);
+    const gap = await historyGapNote(org);
+    if (gap) io.stderr.write(`note: ${gap}\n`);
     const reports: TickReport[] = [];
     const follow = values.follow ? new ProgressPrinter(io, Boolean(values.json)) : undefined;
     const invalidResumes = (await answerOf(listAgents(org)))
@@ -109,7 +113,7 @@ export const runCommand: CommandCode = {
           continue;
         }
         io.stdout.write(
-          `invalid resume, ${agent.name} will not run: ${first ? formatProblem(first) : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`,
+          `invalid resume, ${invalidAgentLabel(agent)} will not run: ${first ? formatProblem(first) : agent.folder}${rest.length > 0 ? ` (and ${rest.length} more: lemming validate)` : ''}\n`,
         );
       }
     }
