@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, REPO_ROOT, test } from '../harness/lemming-fixture';
 
@@ -9,7 +11,11 @@ function cliRun(org: string): Promise<ChildProcess> {
     [join(REPO_ROOT, 'bin', 'lemming.mjs'), 'run', org, '--ticks', '1000', '--interval', '0.5'],
     {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '' },
+      // Its own trust record, never the person's real one in ~/.config.
+      env: {
+        PATH: process.env.PATH ?? '',
+        LEMMING_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'lemming-config-')),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
