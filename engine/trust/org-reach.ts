@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Result } from '../api/result';
 import type { OrgReach, ReachItem } from '../api/trust-schemas';
 import type { FileProblem } from '../files/json-problems';
@@ -10,6 +10,7 @@ import { whenExists } from '../files/when-exists';
 import { httpProviderDefaults } from '../models/create-provider';
 import { MODELS_FILE, parseModelsFile, type ModelEntry } from '../models/models-file';
 import { discoverAgents } from '../org/discover';
+import { isWithin, relativeWithin } from '../sandbox/sandbox-layout';
 import { AGENTS_FOLDER, agentPaths, inOrg } from '../org/org-layout';
 import { POLICY_FILE, readPolicy, type OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
@@ -474,11 +475,11 @@ function programFiles(orgPath: string, launches: readonly Launch[], reach: OrgRe
       if (word === '' || word.startsWith('-')) continue;
       const candidate = isAbsolute(word) ? word : resolve(orgPath, launch.cwd, word);
       const real = realPathOrNull(candidate);
-      if (real === null || !isInsideFolder(root, real)) continue;
+      if (real === null || !isWithin(root, real)) continue;
       const stats = statSync(real, { throwIfNoEntry: false });
       if (!stats?.isFile()) continue;
       files.add(candidate);
-      const name = relative(root, real).split(sep).join('/');
+      const name = relativeWithin(root, real);
       const digest = fileDigest(real, stats.size, stats.mtimeMs);
       if (!digest.ok) {
         reach.unreadable.push({ file: name, message: `cannot be read: ${digest.error}` });
@@ -513,8 +514,3 @@ function realPathOrNull(path: string): string | null {
     return null;
   }
 }
-
-const isInsideFolder = (folder: string, path: string): boolean => {
-  const inner = relative(folder, path);
-  return inner !== '' && !inner.startsWith('..') && !isAbsolute(inner);
-};
