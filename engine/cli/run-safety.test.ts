@@ -217,7 +217,10 @@ describe('piping into head', () => {
   );
 });
 
-/** Whether this process may mount in a mount namespace of its own (root, or a user namespace allowed). */
+/**
+ * Whether this process may mount in a mount namespace of its own (root, or a user namespace allowed). CI
+ * runs as root on Linux, where this holds, so the read-only-outbox test skipped without it runs there.
+ */
 function canBindReadOnly(): boolean {
   if (process.platform !== 'linux') return false;
   try {

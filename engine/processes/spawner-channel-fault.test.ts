@@ -38,7 +38,8 @@ function underStrace(straceArgs: string[], script: string, limitMs: number) {
   });
 }
 
-// strace's fault injection fails the very write that carries the spawn request to the helper.
+// strace's fault injection fails the very write that carries the spawn request to the helper. .ci/run
+// installs strace, so this skip (no strace, or not Linux) hides nothing on CI.
 describe.skipIf(process.platform !== 'linux' || !hasStrace())('the spawner helper’s channel', () => {
   it(
     'a failed write of a spawn request ends the program with a clear error instead of waiting forever',
