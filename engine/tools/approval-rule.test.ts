@@ -94,12 +94,30 @@ describe('the built-in "ask me first" rule', () => {
       mode: 'ask',
       reason: 'Its server says it reaches outside this computer.',
     });
-    // No hints: the specification says assume destructive and open-world.
-    expect(defaultNeed(mcp(undefined, trusted), {}).mode).toBe('ask');
     expect(defaultRule(mcp({ readOnlyHint: true, openWorldHint: false }, trusted))).toEqual({
       mode: 'always',
       text: 'Does not ask.',
     });
+  });
+
+  it('a trusted server that says nothing about a tool is not quoted as claiming anything: its silence asks, in those words', () => {
+    // The specification says assume destructive and open-world; the server itself said neither.
+    expect(defaultNeed(mcp(undefined, trusted), {})).toEqual({
+      mode: 'ask',
+      reason: 'Its server does not say whether it changes anything or whether it reaches outside this computer.',
+    });
+    expect(defaultRule(mcp({}, trusted)).text).toBe(
+      'Asks before every call: its server does not say whether it changes anything or whether it reaches outside this computer.',
+    );
+    expect(defaultNeed(mcp({ openWorldHint: false }, trusted), {}).reason).toBe(
+      'Its server does not say whether it changes anything.',
+    );
+    expect(defaultNeed(mcp({ destructiveHint: false }, trusted), {}).reason).toBe(
+      'Its server does not say whether it reaches outside this computer.',
+    );
+    expect(defaultNeed(mcp({ destructiveHint: true }, trusted), {}).reason).toBe(
+      'Its server says it may delete or overwrite things and does not say whether it reaches outside this computer.',
+    );
   });
 
   it('a changed MCP tool asks, even on a trusted server, and the need carries what changed', () => {

@@ -37,15 +37,29 @@ const isMcp = (subject: ApprovalSubject): boolean =>
 const HINTS_NOT_TRUSTED =
   'MCP servers describe their own tools, and you have not chosen to trust what this one says about which tools only read';
 
-/** The MCP specification's defaults: a tool without hints may change things and may reach the open world. */
-function mcpRisks(annotations: ToolAnnotations | undefined): string[] {
+/**
+ * Why an MCP tool asks, by the specification's defaults: a tool may change things and reach the open
+ * world unless its server says otherwise. What the server said is quoted as its claim; a hint it left
+ * out is said to be left out, never put in its mouth.
+ */
+function mcpRisks(annotations: ToolAnnotations | undefined): string | null {
   const readOnly = annotations?.readOnlyHint === true;
-  const destructive = !readOnly && (annotations?.destructiveHint ?? true);
-  const openWorld = annotations?.openWorldHint ?? true;
-  return [
-    ...(destructive ? ['its server says it may delete or overwrite things'] : []),
-    ...(openWorld ? ['its server says it reaches outside this computer'] : []),
+  const destructive = readOnly ? false : annotations?.destructiveHint;
+  const openWorld = annotations?.openWorldHint;
+  const says = [
+    ...(destructive === true ? ['it may delete or overwrite things'] : []),
+    ...(openWorld === true ? ['it reaches outside this computer'] : []),
   ];
+  const doesNotSay = [
+    ...(destructive === undefined ? ['it changes anything'] : []),
+    ...(openWorld === undefined ? ['it reaches outside this computer'] : []),
+  ];
+  if (says.length === 0 && doesNotSay.length === 0) return null;
+  const parts = [
+    ...(says.length > 0 ? [`says ${says.join(' and ')}`] : []),
+    ...(doesNotSay.length > 0 ? [`does not say whether ${doesNotSay.join(' or whether ')}`] : []),
+  ];
+  return `its server ${parts.join(' and ')}`;
 }
 
 /** The built-in rule for a tool, whatever the call's arguments: whether it asks, and in plain words (for the Tool Store). */
@@ -81,7 +95,7 @@ export function defaultRule(subject: ApprovalSubject): DefaultRule {
         'Asks before every call: you have not chosen to trust what its server says about which tools only read.',
       );
     const risks = mcpRisks(subject.annotations);
-    return risks.length > 0 ? asks(`Asks before every call: ${risks.join(' and ')}.`) : DOES_NOT_ASK;
+    return risks ? asks(`Asks before every call: ${risks}.`) : DOES_NOT_ASK;
   }
   return DOES_NOT_ASK;
 }
@@ -118,7 +132,7 @@ function mcpDefaultNeed(subject: ApprovalSubject): ApprovalNeed {
   if (!standing.hintsTrusted)
     return { mode: 'ask', reason: `${HINTS_NOT_TRUSTED}, so every call asks first.` };
   const risks = mcpRisks(subject.annotations);
-  if (risks.length > 0) return { mode: 'ask', reason: `${capitalize(risks.join(' and '))}.` };
+  if (risks) return { mode: 'ask', reason: `${capitalize(risks)}.` };
   return {
     mode: 'always',
     reason: 'Its server, whose hints you trust, says it only reads and stays on this computer.',
