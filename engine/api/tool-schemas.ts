@@ -217,6 +217,11 @@ export const McpServerView = z.object({
   happenings: z.array(z.object({ time: z.string(), message: z.string() })),
   /** What is wrong with its tool list, in words naming its own tool names (tools agents could not tell apart). */
   problems: z.array(z.string()),
+  /**
+   * What is wrong with its entry in mcp.json (file, field, line): such a server is not started, and the
+   * other servers are not held up by it.
+   */
+  entryProblems: z.array(AgentProblem),
   /** In plain words: what the server can reach (a stdio server runs with the user's rights, unconfined). */
   rights: z.string(),
 });

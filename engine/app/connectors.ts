@@ -124,12 +124,16 @@ async function mcpConnectors(context: OrgContext, policy: OrgPolicy) {
       : [],
   );
   const configs = new Map(context.engine.mcp.serverConfigs().map(({ name, config }) => [name, config]));
-  const connectors = context.engine.mcp.views().flatMap((view) => {
-    const config = configs.get(view.server);
-    return config
-      ? [mcpConnector({ view, config, policy, hasSecret, agents, orgPath: context.orgPath })]
-      : [];
-  });
+  const connectors = context.engine.mcp.views().map((view) =>
+    mcpConnector({
+      view,
+      config: configs.get(view.server) ?? null,
+      policy,
+      hasSecret,
+      agents,
+      orgPath: context.orgPath,
+    }),
+  );
   return { connectors, problems: context.engine.mcp.problems };
 }
 
@@ -366,8 +370,8 @@ async function addImportedServers(
       issuesFromProblems(current.error),
     );
   const planned = await planImport(file, {
-    servers: new Set(Object.keys(current.value.mcpServers)),
-    secretNames: new Set(Object.values(current.value.mcpServers).flatMap(serverSecretNames)),
+    servers: new Set(current.value.entries.map((entry) => entry.name)),
+    secretNames: new Set(Object.values(current.value.servers).flatMap(serverSecretNames)),
   });
   if (!planned.ok) return fail('not_found', `Nothing was imported: ${planned.error}.`);
   const replacing = await secretsReplaced(
@@ -399,7 +403,7 @@ async function addImportedServers(
   if (servers.length > 0) {
     const updated = await updateMcpConfig(
       context.orgPath,
-      servers.map((server) => ({ path: ['mcpServers', server.name], value: server.entry })),
+      servers.map((server) => ({ path: [current.value.list, server.name], value: server.entry })),
     );
     if (!updated.ok)
       return fail(

@@ -23,7 +23,13 @@ import { delegationChain } from '../tools/composed/tool-set';
 import { urlTemplateShape } from '../tools/composed/url-template';
 import { baseUrlSetting } from '../tools/composed/validate';
 import { readToolSettings, TOOL_SETTINGS_FILE } from '../tools/connectors/tool-settings-file';
-import { isStdioServer, MCP_CONFIG_FILE, readMcpConfig, secretReferences } from '../tools/mcp/mcp-config';
+import {
+  entryField,
+  isStdioServer,
+  MCP_CONFIG_FILE,
+  readMcpConfig,
+  secretReferences,
+} from '../tools/mcp/mcp-config';
 import { judgeTools } from '../tools/policy-resolver';
 import { keySecretOf, readRestApis, REST_API_FILE } from '../tools/rest-api/rest-api-config';
 import { loadSkills } from '../tools/skills/load-skills';
@@ -139,11 +145,14 @@ function unreadable(reach: OrgReach, file: string, problems: readonly Pick<FileP
 async function mcpReach(orgPath: string, reach: OrgReach, launches: Launch[]): Promise<void> {
   const read = await readMcpConfig(orgPath);
   if (!read.ok) return unreadable(reach, MCP_CONFIG_FILE, read.error);
-  for (const [name, server] of Object.entries(read.value.mcpServers)) {
+  // An entry that is not valid is never started; making it valid changes the file, and so the reach.
+  for (const entry of read.value.entries) {
+    if (!entry.ok) continue;
+    const { name, config: server } = entry;
     // A server turned off is never started; turning it on changes the reach.
     if (server.disabled === true) continue;
     const because = `the tool server “${name}”`;
-    const at = (field: string): Where => ({ file: MCP_CONFIG_FILE, field: `mcpServers.${name}.${field}` });
+    const at = (field: string): Where => ({ file: MCP_CONFIG_FILE, field: entryField(entry, field) });
     if (isStdioServer(server)) {
       reach.items.push({
         kind: 'program',

@@ -66,6 +66,7 @@ function describeMcpServer(server: McpServerView): string[] {
     `      status: ${server.status}${server.error ? ` — ${server.error}` : ''}`,
     `      ${server.transport === 'stdio' ? 'runs' : 'reached at'}: ${server.target}`,
     `      rights: ${server.rights}`,
+    ...server.entryProblems.map((problem) => `      problem: ${formatProblem(problem)}`),
     ...server.problems.map((problem) => `      problem: ${problem}`),
     server.hintsTrusted
       ? `      hints: trusted (its tools that say they only read and stay on this computer run without asking; --distrust-hints ${server.server} to stop)`

@@ -1,3 +1,4 @@
+import { formatProblem } from '../../api/problem';
 import type { McpServerView } from '../../api/tool-schemas';
 import { POLICY_FILE, type OrgPolicy } from '../../org/policy-file';
 import { MCP_CONFIG_FILE, serverSecretNames, type McpServerConfig } from '../mcp/mcp-config';
@@ -10,7 +11,8 @@ import type { Connector, ConnectorPermission, ConnectorReadiness } from './conne
 
 export interface McpConnectorInput {
   view: McpServerView;
-  config: McpServerConfig;
+  /** Its settings; null for an entry that is not valid (its card shows the entry's problems). */
+  config: McpServerConfig | null;
   policy: OrgPolicy;
   hasSecret: (name: string) => boolean;
   agents: readonly (AgentReading & { tools: readonly string[] })[];
@@ -36,7 +38,7 @@ export function mcpConnector(input: McpConnectorInput): Connector {
   const grants = new Set([...tools, group, TOOL_GROUPS.mcp]);
   const users = agents.filter((agent) => agent.tools.some((tool) => grants.has(tool)));
   // Its file tools answer to its own folders, not to the agents' grants: the card says where that reaches.
-  const reach = reachPastGrants(serverFolders(config, orgPath), users, orgPath);
+  const reach = config ? reachPastGrants(serverFolders(config, orgPath), users, orgPath) : [];
   const view = { ...input.view, rights: [input.view.rights, ...reach].join(' ') };
   const permissions: ConnectorPermission[] = [
     {
@@ -70,7 +72,7 @@ export function mcpConnector(input: McpConnectorInput): Connector {
         met: false,
       })),
   ];
-  const secrets = serverSecretNames(config).map((name) => ({
+  const secrets = (config ? serverSecretNames(config) : []).map((name) => ({
     name,
     description: `named in the ${view.server} entry of ${MCP_CONFIG_FILE}`,
     isSet: hasSecret(name),
@@ -120,6 +122,16 @@ function readiness(view: McpServerView): ConnectorReadiness {
       plain: {
         reason: `the tool server ${view.server} is ${STATUS_WORDS.not_trusted}`,
         fix: 'trust this org if you trust what it would run',
+      },
+    };
+  if (view.entryProblems.length > 0)
+    return {
+      ready: false,
+      reason: `the MCP server ${view.server} is not started: its entry in ${MCP_CONFIG_FILE} is not valid (${view.entryProblems.map(formatProblem).join('; ')})`,
+      fix: `fix its entry in ${MCP_CONFIG_FILE} as the problems say`,
+      plain: {
+        reason: `the tool server ${view.server} is not started: its settings have a problem`,
+        fix: 'correct its settings (what is wrong is under Advanced)',
       },
     };
   return {

@@ -1,19 +1,34 @@
+import { join } from 'node:path';
 import { z } from 'zod';
 import { SecretName } from '../../api/secret-name';
 import {
+  planConfigEdit,
   readConfigFile,
-  updateConfigFile,
   type ConfigFileSpec,
   type ConfigRead,
+  type ConfigUpdate,
 } from '../../org/config-file';
+import { writeFileAtomic } from '../../files/atomic-write';
 import type { JsonEdit } from '../../files/json-edit';
+import {
+  fileProblem,
+  problemsFromIssues,
+  type FileProblem,
+  type LocatedJson,
+} from '../../files/json-problems';
+import { formatJsonDocument } from '../../files/json-style';
+import { parseJsonTree } from '../../files/json-tree';
+import { runSerially } from '../../files/serial-by-key';
 import { isCredentialHeader } from '../../net/credential-headers';
 
-/** The org's MCP servers, in the `mcpServers` format Claude Desktop, Cursor and LM Studio share. */
+/** The org's MCP servers, in the spellings of Claude Desktop, Cursor and LM Studio (`mcpServers`) or VS Code (`servers`). */
 export const MCP_CONFIG_FILE = 'lemming/config/mcp.json';
 
 /** `${secrets.NAME}`: how a value names a secret; the value itself is never in the file. */
 export const SECRET_REFERENCE = /\$\{secrets\.([^}]*)\}/g;
+
+/** `${input:ID}`: VS Code's value asked for when the server starts (declared in the file's `inputs`). */
+export const INPUT_REFERENCE = /\$\{input:([^}]*)\}/;
 
 /** A server's name is part of its tools' names (`mcp__<server>__<tool>`), which model APIs limit to [A-Za-z0-9_-]. */
 export const McpServerName = z
@@ -47,8 +62,17 @@ export const McpStdioServer = z.looseObject({
 });
 export type McpStdioServer = z.output<typeof McpStdioServer>;
 
+/** The spellings of a server reached over the network: Streamable HTTP (VS Code's `http`) or legacy SSE (`sse`). */
+const HTTP_TYPES = ['http', 'streamable-http', 'streamableHttp'] as const;
+const SSE_TYPES = ['sse'] as const;
+
 export const McpHttpServer = z.looseObject({
-  type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
+  /** Left out: Streamable HTTP is tried first, then legacy SSE (as the MCP specification advises clients). */
+  type: z
+    .enum([...HTTP_TYPES, ...SSE_TYPES], {
+      error: `type must be one of stdio, ${[...HTTP_TYPES, ...SSE_TYPES].join(', ')}`,
+    })
+    .optional(),
   url: z.url({ protocol: /^https?$/, error: 'url must be an http or https URL' }),
   headers: stringMap('headers').default({}),
   ...timing,
@@ -57,8 +81,16 @@ export type McpHttpServer = z.output<typeof McpHttpServer>;
 
 export type McpServerConfig = McpStdioServer | McpHttpServer;
 
+/** How a server at a URL is spoken to: as its entry says, or (no `type`) Streamable HTTP with legacy SSE as the fallback. */
+export type McpHttpTransport = 'streamable-http' | 'sse' | 'either';
+
+export function httpTransportOf(server: McpHttpServer): McpHttpTransport {
+  if (server.type === undefined) return 'either';
+  return server.type === 'sse' ? 'sse' : 'streamable-http';
+}
+
 const McpServerEntry = z
-  .looseObject({})
+  .looseObject({}, { error: 'a server entry must be an object' })
   .superRefine((raw, context) => {
     const hasCommand = 'command' in raw;
     const hasUrl = 'url' in raw;
@@ -66,6 +98,18 @@ const McpServerEntry = z
       context.addIssue({
         code: 'custom',
         message: 'a server has either "command" (a program to start) or "url" (a server to reach), not both',
+      });
+    else if (raw.type === 'stdio' && hasUrl)
+      context.addIssue({
+        code: 'custom',
+        path: ['type'],
+        message: 'type "stdio" starts a program: give "command", not "url"',
+      });
+    else if (typeof raw.type === 'string' && raw.type !== 'stdio' && hasCommand)
+      context.addIssue({
+        code: 'custom',
+        path: ['type'],
+        message: `type "${raw.type}" reaches a server at a URL: give "url", or write "type": "stdio" to start a program`,
       });
   })
   .transform((raw, context): McpServerConfig => {
@@ -79,10 +123,54 @@ const McpServerEntry = z
     for (const problem of literalSecretProblems(server)) context.addIssue({ code: 'custom', ...problem });
   });
 
+/** Where servers are listed: `mcpServers` (Claude Desktop, Cursor, LM Studio) or `servers` (VS Code). */
+export const SERVER_LISTS = ['mcpServers', 'servers'] as const;
+export type ServerList = (typeof SERVER_LISTS)[number];
+
+const serverList = (key: ServerList) =>
+  z.record(z.string(), z.unknown(), { error: `${key} must be an object of servers by name` }).optional();
+
+/**
+ * The file's own shape; each entry is read on its own (`readMcpConfig`), so one bad server is that
+ * server's problem and the others start. Unknown fields are kept.
+ */
 export const McpConfigSchema = z.looseObject({
-  mcpServers: z.record(McpServerName, McpServerEntry).default({}),
+  mcpServers: serverList('mcpServers'),
+  servers: serverList('servers'),
 });
-export type McpConfig = z.output<typeof McpConfigSchema>;
+
+/** One server of the file: where it is listed, and its settings or what is wrong with them. */
+export type McpEntry = { name: string; list: ServerList } & (
+  | { ok: true; config: McpServerConfig }
+  | {
+      ok: false;
+      problems: FileProblem[];
+      /** What the entry seems to be, for its card: a program to start or a server at a URL. */
+      looksLike: 'program' | 'address';
+      /** Its command line or URL as far as they are text. */
+      target: string;
+    }
+);
+
+export interface McpConfig {
+  /** Every entry in the file's order (`mcpServers` first), valid or not. */
+  entries: McpEntry[];
+  /** The valid ones by name: the servers that may start. */
+  servers: Record<string, McpServerConfig>;
+  /** Where a new server is written: `servers` in a file that has only VS Code's list, else `mcpServers`. */
+  list: ServerList;
+}
+
+function mcpConfigOf(document: unknown, entries: McpEntry[]): McpConfig {
+  const has = (list: ServerList) => typeof document === 'object' && document !== null && list in document;
+  return {
+    entries,
+    servers: Object.fromEntries(
+      entries.flatMap((entry) => (entry.ok ? [[entry.name, entry.config] as const] : [])),
+    ),
+    list: has('servers') && !has('mcpServers') ? 'servers' : 'mcpServers',
+  };
+}
 
 export const MCP_CONFIG_SPEC: ConfigFileSpec<typeof McpConfigSchema> = {
   file: MCP_CONFIG_FILE,
@@ -94,13 +182,100 @@ export function isStdioServer(server: McpServerConfig): server is McpStdioServer
   return 'command' in server;
 }
 
-/** The org's MCP servers; a missing file is no servers. Problems name the file, field, line and column. */
-export function readMcpConfig(orgPath: string): Promise<ConfigRead<McpConfig>> {
-  return readConfigFile(orgPath, MCP_CONFIG_SPEC);
+/** The field of a server's entry: `mcpServers.files.command`, or `servers.files.command` in VS Code's spelling. */
+export function entryField(entry: Pick<McpEntry, 'name' | 'list'>, field?: string): string {
+  return [entry.list, entry.name, ...(field === undefined ? [] : [field])].join('.');
 }
 
+/**
+ * Each server of an MCP config's document on its own: its name and settings checked, problems located
+ * at its own fields (file, field, line), the other entries untouched by them.
+ */
+export function readMcpEntries(document: unknown, file: string, located: LocatedJson | null): McpEntry[] {
+  const entries: McpEntry[] = [];
+  const seen = new Set<string>();
+  const lists = (document ?? {}) as Partial<Record<ServerList, Record<string, unknown>>>;
+  for (const list of SERVER_LISTS) {
+    for (const [name, raw] of Object.entries(lists[list] ?? {})) {
+      const issues: z.core.$ZodIssue[] = [];
+      const named = McpServerName.safeParse(name);
+      if (!named.success)
+        issues.push(...named.error.issues.map((issue) => ({ ...issue, path: [list, name] })));
+      if (seen.has(name))
+        issues.push({
+          code: 'custom',
+          input: raw,
+          path: [list, name],
+          message: `"${name}" is also listed under mcpServers: a server name is used once`,
+        });
+      seen.add(name);
+      const parsed = McpServerEntry.safeParse(raw);
+      if (!parsed.success)
+        issues.push(...parsed.error.issues.map((issue) => ({ ...issue, path: [list, name, ...issue.path] })));
+      if (!parsed.success || issues.length > 0)
+        entries.push({
+          name,
+          list,
+          ok: false,
+          problems: problemsFromIssues(issues, file, document, located),
+          ...roughly(raw),
+        });
+      else entries.push({ name, list, ok: true, config: parsed.data });
+    }
+  }
+  return entries;
+}
+
+/** What an entry that is not valid seems to be, from whatever of it is text. */
+function roughly(raw: unknown): { looksLike: 'program' | 'address'; target: string } {
+  const entry = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' ? [value] : []);
+  if ('command' in entry || entry.type === 'stdio') {
+    const args = Array.isArray(entry.args) ? entry.args.flatMap(text) : [];
+    return { looksLike: 'program', target: [...text(entry.command), ...args].join(' ') };
+  }
+  return { looksLike: 'address', target: text(entry.url).join('') };
+}
+
+/** The org's MCP servers; a missing file is no servers. Problems name the file, field, line and column. */
+export async function readMcpConfig(orgPath: string): Promise<ConfigRead<McpConfig>> {
+  const read = await readConfigFile(orgPath, MCP_CONFIG_SPEC);
+  if (!read.ok) return read;
+  const text = read.text ?? formatJsonDocument(MCP_CONFIG_SPEC.defaultDocument);
+  const tree = parseJsonTree(text);
+  const located = tree.ok ? { text, root: tree.root } : null;
+  return { ...read, value: mcpConfigOf(read.value, readMcpEntries(read.value, MCP_CONFIG_FILE, located)) };
+}
+
+/**
+ * Edits mcp.json in place (unknown fields and untouched bytes kept). An edit that leaves a server it
+ * touches invalid is refused with that server's problems and nothing is written; another entry's
+ * problems do not stop it.
+ */
 export function updateMcpConfig(orgPath: string, edits: readonly JsonEdit[]) {
-  return updateConfigFile(orgPath, MCP_CONFIG_SPEC, edits);
+  const path = join(orgPath, MCP_CONFIG_FILE);
+  return runSerially(path, async (): Promise<ConfigUpdate<McpConfig>> => {
+    const planned = await planConfigEdit(orgPath, MCP_CONFIG_SPEC, edits);
+    if (!planned.ok) return planned;
+    const tree = parseJsonTree(planned.text);
+    const located = tree.ok ? { text: planned.text, root: tree.root } : null;
+    const entries = readMcpEntries(planned.value, MCP_CONFIG_FILE, located);
+    const touched = (entry: McpEntry) =>
+      edits.some((edit) => edit.path[0] === entry.list && (edit.path.length < 2 || edit.path[1] === entry.name));
+    const broken = entries.flatMap((entry) => (!entry.ok && touched(entry) ? entry.problems : []));
+    if (broken.length > 0) return { ok: false, error: broken };
+    if (planned.changed) {
+      try {
+        await writeFileAtomic(path, planned.text);
+      } catch (error) {
+        return {
+          ok: false,
+          error: [fileProblem(MCP_CONFIG_FILE, `cannot write: ${(error as Error).message}`)],
+        };
+      }
+    }
+    return { ...planned, value: mcpConfigOf(planned.value, entries) };
+  });
 }
 
 /** The secret names a text refers to with `${secrets.NAME}`. */
@@ -135,7 +310,13 @@ function literalSecretProblems(server: McpServerConfig): { path: (string | numbe
             message: `"${name}" is not a valid secret name: ${checked.error.issues[0]?.message ?? 'invalid'}`,
           });
       }
-      if (names.length === 0 && isCredential(key))
+      if (INPUT_REFERENCE.test(value))
+        problems.push({
+          path: [where, key],
+          message:
+            'a "${input:…}" value is asked for by VS Code as it starts the server; here a value you give is kept as a secret: write "${secrets.NAME}" (lemming secret set NAME), or paste or import this entry, which asks for it',
+        });
+      else if (names.length === 0 && isCredential(key))
         problems.push({
           path: [where, key],
           message: `${key} holds a credential: keep its value in the secret store and write "\${secrets.NAME}" here (lemming secret set NAME)`,

@@ -4,7 +4,13 @@ import type { McpServerView } from '../../api/tool-schemas';
 import type { FileProblem } from '../../files/json-problems';
 import type { OrgPolicy } from '../../org/policy-file';
 import type { CatalogEntry } from '../tool-catalog';
-import { isStdioServer, readMcpConfig, serverSecretNames, type McpServerConfig } from './mcp-config';
+import {
+  isStdioServer,
+  readMcpConfig,
+  serverSecretNames,
+  type McpEntry,
+  type McpServerConfig,
+} from './mcp-config';
 import { McpServer, type McpServerDeps } from './mcp-server';
 import {
   annotationsOf,
@@ -43,8 +49,10 @@ const HTTP_RIGHTS =
  */
 export class McpHub {
   private readonly held = new Map<string, Held>();
-  /** Problems of mcp.json as last read; its servers are left as they were while it is invalid. */
+  /** Problems of mcp.json as a whole, as last read; its servers are left as they were while it cannot be read. */
   problems: FileProblem[] = [];
+  /** Entries of mcp.json that are not valid: each is a card with its problems, and is not started. */
+  private invalid: Extract<McpEntry, { ok: false }>[] = [];
   /** The org is not trusted as it is now: no server is started, and those running were stopped. */
   private untrusted = false;
 
@@ -68,7 +76,8 @@ export class McpHub {
       return;
     }
     this.problems = [];
-    const wanted = new Map(Object.entries(read.value.mcpServers));
+    this.invalid = read.value.entries.flatMap((entry) => (entry.ok ? [] : [entry]));
+    const wanted = new Map(Object.entries(read.value.servers));
     const stops: Promise<void>[] = [];
     for (const [name, held] of this.held) {
       const config = wanted.get(name);
@@ -120,7 +129,7 @@ export class McpHub {
   }
 
   views(): McpServerView[] {
-    return [...this.held.values()].map((held) => this.viewOf(held));
+    return [...[...this.held.values()].map((held) => this.viewOf(held)), ...this.invalid.map(invalidView)];
   }
 
   private viewOf({ server, disabled, networkOff }: Held): McpServerView {
@@ -151,6 +160,7 @@ export class McpHub {
       })),
       happenings: [...server.happenings],
       problems: describeToolNameProblems(toolNameProblems(server.name, server.tools)),
+      entryProblems: [],
       rights: isStdioServer(server.config) ? STDIO_RIGHTS : HTTP_RIGHTS,
     };
   }
@@ -193,6 +203,24 @@ export class McpHub {
     this.held.clear();
     await Promise.all(servers.map((server) => server.stop()));
   }
+}
+
+/** The card of an entry that is not valid: not started, its problems located, nothing claimed about what it is. */
+function invalidView(entry: Extract<McpEntry, { ok: false }>): McpServerView {
+  return {
+    server: entry.name,
+    identity: '',
+    hintsTrusted: false,
+    transport: entry.looksLike === 'program' ? 'stdio' : 'http',
+    target: entry.target,
+    status: 'failed',
+    error: `it was not started: its settings have ${entry.problems.length === 1 ? "a problem" : `${entry.problems.length} problems`}`,
+    tools: [],
+    happenings: [],
+    problems: [],
+    entryProblems: entry.problems,
+    rights: entry.looksLike === 'program' ? STDIO_RIGHTS : HTTP_RIGHTS,
+  };
 }
 
 /**

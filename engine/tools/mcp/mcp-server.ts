@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ListRootsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { mkdir } from 'node:fs/promises';
@@ -15,6 +14,7 @@ import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/
 import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } from './mcp-config';
 import { offeredRoots } from './mcp-roots';
 import { mcpServerIdentity } from './mcp-tool-record';
+import { describeHttpRefusal, httpTransportTries, triesLegacySseNext, type HttpTransportTry } from './mcp-transport';
 
 /** What one server is doing now, as its card shows it. */
 export type McpServerStatus = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed';
@@ -76,6 +76,8 @@ export class McpServer {
    * the reason, rather than leaving it to its timeout (a stream that broke is otherwise only logged).
    */
   private readonly callInFlight = new AsyncLocalStorage<AbortController>();
+  /** The clients whose server asked for its roots while starting (each gets one more round trip). */
+  private readonly rootsAsked = new WeakSet<Client>();
   /** Lists from tools/list_changed, taken one after another in the order they came. */
   private listing: Promise<void> = Promise.resolve();
   /** What the server is, for the person's choices about it (its command line, or its URL). */
@@ -152,6 +154,50 @@ export class McpServer {
       return;
     }
     this.setStatus(this.status === 'restarting' ? 'restarting' : 'starting');
+    const tries = this.transportTries();
+    const timeoutMs = this.config.start_timeout_ms;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`it did not start within ${timeoutMs / 1000} s`)), timeoutMs);
+    });
+    let firstRefusal: unknown = null;
+    try {
+      for (const [index, attempt] of tries.entries()) {
+        const client = this.newClient();
+        const transport = attempt.create();
+        try {
+          await Promise.race([this.handshake(client, transport), timedOut]);
+          this.client = client;
+          this.transport = transport;
+          break;
+        } catch (error) {
+          this.client = client;
+          this.transport = transport;
+          await this.disconnect();
+          const next = tries[index + 1];
+          if (next && triesLegacySseNext(error)) {
+            firstRefusal = error;
+            this.stderrTail = '';
+            continue;
+          }
+          this.fail(this.describeStartError(error, firstRefusal, tries));
+          return;
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    // What it says from here on is what a crash report quotes, not its start-up banner.
+    this.stderrTail = '';
+    const client = this.client as Client | null;
+    if (client) client.onclose = () => this.closed(client);
+    this.restarts = this.status === 'restarting' ? this.restarts : 0;
+    this.setStatus('running');
+    this.note(`started with ${this.tools.length} tool${this.tools.length === 1 ? '' : 's'}`);
+  }
+
+  /** A client that offers roots and keeps the tool list current (tools/list_changed). */
+  private newClient(): Client {
     const client = new Client(
       { name: 'lemming-desktop', version: '0.1.0' },
       {
@@ -167,53 +213,25 @@ export class McpServer {
         },
       },
     );
-    let rootsAsked = false;
     client.setRequestHandler(ListRootsRequestSchema, async () => {
-      rootsAsked = true;
+      this.rootsAsked.add(client);
       const roots = offeredRoots(this.config, this.deps.orgPath);
       // A server checks that its roots exist and keeps the folders it was started with otherwise.
       await Promise.all(roots.map((root) => mkdir(root, { recursive: true })));
       return { roots: roots.map((root) => ({ uri: pathToFileURL(root).href, name: basename(root) })) };
     });
-    const transport = this.createTransport();
-    const timeoutMs = this.config.start_timeout_ms;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        (async () => {
-          await client.connect(transport);
-          const { tools } = await client.listTools();
-          // A server asks for its roots as it starts; one more round trip lets it read the answer
-          // before agents may call it (applying them is the server's own doing).
-          if (rootsAsked) await client.ping();
-          await this.deps.toolsListed?.(this, tools);
-          this.tools = tools;
-        })(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`it did not start within ${timeoutMs / 1000} s`)),
-            timeoutMs,
-          );
-        }),
-      ]);
-    } catch (error) {
-      clearTimeout(timer);
-      this.client = client;
-      this.transport = transport;
-      await this.disconnect();
-      this.fail(this.describeStartError(error));
-      return;
-    } finally {
-      clearTimeout(timer);
-    }
-    this.client = client;
-    this.transport = transport;
-    // What it says from here on is what a crash report quotes, not its start-up banner.
-    this.stderrTail = '';
-    client.onclose = () => this.closed(client);
-    this.restarts = this.status === 'restarting' ? this.restarts : 0;
-    this.setStatus('running');
-    this.note(`started with ${this.tools.length} tool${this.tools.length === 1 ? '' : 's'}`);
+    return client;
+  }
+
+  /** Connects and lists the tools; the person's record hears of them before any can be called. */
+  private async handshake(client: Client, transport: Transport): Promise<void> {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    // A server asks for its roots as it starts; one more round trip lets it read the answer
+    // before agents may call it (applying them is the server's own doing).
+    if (this.rootsAsked.has(client)) await client.ping();
+    await this.deps.toolsListed?.(this, tools);
+    this.tools = tools;
   }
 
   /** A list from tools/list_changed: the person's record hears of it first, then agents may call its tools. */
@@ -226,39 +244,42 @@ export class McpServer {
     else this.deps.onChange?.();
   }
 
-  private createTransport(): Transport {
+  /** How to reach it: its program over stdio, or its URL (Streamable HTTP, legacy SSE, or the one then the other). */
+  private transportTries(): HttpTransportTry[] {
     const { config, deps } = this;
     if (isStdioServer(config)) {
       const env: Record<string, string> = {};
       for (const [key, value] of Object.entries(config.env)) env[key] = fillSecrets(value, deps.secret).text;
-      // The SDK adds only HOME, LOGNAME, PATH, SHELL, TERM and USER (their Windows equivalents there) to `env`.
-      const transport = new StdioClientTransport({
-        command: config.command,
-        args: config.args,
-        env,
-        cwd: deps.orgPath,
-        stderr: 'pipe',
-      });
-      (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => {
-        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEPT);
-      });
-      return transport;
+      const create = () => {
+        // The SDK adds only HOME, LOGNAME, PATH, SHELL, TERM and USER (their Windows equivalents there) to `env`.
+        const transport = new StdioClientTransport({
+          command: config.command,
+          args: config.args,
+          env,
+          cwd: deps.orgPath,
+          stderr: 'pipe',
+        });
+        (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => {
+          this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEPT);
+        });
+        return transport;
+      };
+      return [{ kind: 'stdio', create }];
     }
-    this.fetcher = checkedFetch({
-      allowPrivateHosts: deps.privateHosts,
-      ...(deps.lookup ? { lookup: deps.lookup } : {}),
-      ...(deps.classifyAddress ? { classifyAddress: deps.classifyAddress } : {}),
-    });
     const headers: Record<string, string> = {};
     for (const [key, value] of Object.entries(config.headers))
       headers[key] = fillSecrets(value, deps.secret).text;
-    const fetcher = this.fetcher;
-    return new StreamableHTTPClientTransport(new URL(config.url), {
+    return httpTransportTries(config, {
+      headers,
       fetch: (url, init) => {
+        this.fetcher ??= checkedFetch({
+          allowPrivateHosts: deps.privateHosts,
+          ...(deps.lookup ? { lookup: deps.lookup } : {}),
+          ...(deps.classifyAddress ? { classifyAddress: deps.classifyAddress } : {}),
+        });
         const call = this.callInFlight.getStore();
-        return fetcher.fetch(url, init, { onTooLarge: (error) => call?.abort(error) });
+        return this.fetcher.fetch(url, init, { onTooLarge: (error) => call?.abort(error) });
       },
-      requestInit: { headers },
     });
   }
 
@@ -301,7 +322,12 @@ export class McpServer {
     await fetcher?.close();
   }
 
-  private describeStartError(error: unknown): string {
+  private describeStartError(error: unknown, firstRefusal: unknown, tries: readonly HttpTransportTry[]): string {
+    const refused = isStdioServer(this.config)
+      ? null
+      : (describeHttpRefusal(error, this.config.url, tries) ??
+        (firstRefusal === null ? null : describeHttpRefusal(firstRefusal, this.config.url, tries)));
+    if (refused) return `it could not be started: ${refused}`;
     const message = error instanceof Error ? error.message : String(error);
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
     const notFound = (error as { code?: string }).code === 'ENOENT';

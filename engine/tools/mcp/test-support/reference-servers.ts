@@ -19,4 +19,6 @@ export const referenceServers = {
   }),
   /** server-everything over Streamable HTTP on `port` (it listens on every interface, as it does for users). */
   everythingHttpArgs: () => [join(packageDir('server-everything'), 'dist', 'index.js'), 'streamableHttp'],
+  /** server-everything over legacy SSE on `port` (GET /sse, POST /message), the transport older servers speak. */
+  everythingSseArgs: () => [join(packageDir('server-everything'), 'dist', 'index.js'), 'sse'],
 };

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { McpServerView } from '../../../../engine/api';
+import { formatProblem } from '../../../../engine/api/problem';
 import { Badge, type BadgeTone } from '../../components/Badge';
 import { useToolStore } from './tool-store-store';
 
@@ -46,7 +47,17 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
           ))}
         </ul>
       )}
-      <HintsSwitch server={server} />
+      {server.entryProblems.length > 0 && (
+        <details className="mcp-error" aria-label={`What is wrong with the settings of ${server.server}`}>
+          <summary>Advanced: what is wrong with its settings</summary>
+          <ul>
+            {server.entryProblems.map((problem) => (
+              <li key={formatProblem(problem)}>{formatProblem(problem)}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {server.identity !== '' && <HintsSwitch server={server} />}
       {server.tools.length > 0 && (
         <ul className="mcp-tools" aria-label={`Tools of ${server.server}`}>
           {server.tools.map((tool) => {

@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resume, tempOrgs } from '../../run/test-support/temp-org';
+import { callOnce, lemming, SCRIPTED_MODELS, trustOrg } from './test-support/mcp-cli';
+import { referenceServers } from './test-support/reference-servers';
+
+const orgs = tempOrgs();
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  orgs.cleanup();
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** The reference server (server-everything) speaking legacy SSE on loopback: GET /sse, POST /message. */
+async function legacySseServer(): Promise<number> {
+  const port = await freePort();
+  const child = spawn(process.execPath, referenceServers.everythingSseArgs(), {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  await new Promise<void>((resolve) =>
+    child.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('running on port') && resolve()),
+  );
+  return port;
+}
+
+describe('a legacy SSE server', () => {
+  it(
+    'works in a turn, whether its entry says "type": "sse" or names only its URL; a bad entry beside it is its own card’s problem',
+    { timeout: 60_000 },
+    async () => {
+      const port = await legacySseServer();
+      const url = `http://127.0.0.1:${port}/sse`;
+      const org = orgs.build({
+        'lemming/config/models.json': SCRIPTED_MODELS,
+        'lemming/config/mcp.json': {
+          servers: {
+            legacy: { type: 'sse', url },
+            guessed: { url },
+            broken: { type: 'sse', command: 'npx' },
+          },
+        },
+        'lemming/config/policy.json': { network: { enabled: true, private_hosts: [`127.0.0.1:${port}`] } },
+        'script.json': callOnce('mcp__legacy__echo', { message: 'over legacy SSE' }),
+        'agents/ada/resume.json': resume('ada', {
+          permissions: { read_outboxes: [], tools: ['mcp__legacy__echo', 'mcp__guessed__echo'] },
+        }),
+      });
+      await trustOrg(org);
+
+      const listed = await lemming(['connectors', org]);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toMatch(/^  ready +legacy \(mcp:legacy\)$/m);
+      expect(listed.stdout).toMatch(/^  ready +guessed \(mcp:guessed\)$/m);
+      expect(listed.stdout).toContain('tool mcp__guessed__echo');
+      expect(listed.stdout).toMatch(/not ready\s+broken \(mcp:broken\)/);
+      expect(listed.stdout).toMatch(
+        /problem: lemming\/config\/mcp\.json:\d+:\d+ \(servers\.broken\.type\): type "sse" reaches a server at a URL/,
+      );
+
+      const run = await lemming(['run', org, '--ticks', '1', '--approve', 'mcp__legacy__echo']);
+      expect(run.code, run.stderr).toBe(0);
+      const timeline = await lemming(['timeline', org, '--kind', 'tool_result', '--json']);
+      const results = (
+        JSON.parse(timeline.stdout) as { events: { event: { result: { success: boolean; output: string } } }[] }
+      ).events.map(({ event }) => event.result);
+      expect(results).toEqual([expect.objectContaining({ success: true, output: 'Echo: over legacy SSE' })]);
+
+      const called = await lemming(['call', org, 'ada', 'mcp__guessed__echo', '{"message": "guessed"}']);
+      expect(called.stdout).toContain('Echo: guessed');
+    },
+  );
+
+  it(
+    'named as Streamable HTTP, it is said in plain words not to answer as one; what it sent back is not shown',
+    { timeout: 60_000 },
+    async () => {
+      const port = await legacySseServer();
+      const org = orgs.build({
+        'lemming/config/mcp.json': {
+          mcpServers: {
+            wrong: { type: 'http', url: `http://127.0.0.1:${port}/sse` },
+            nowhere: { url: `http://127.0.0.1:${port}/nothing-here` },
+          },
+        },
+        'lemming/config/policy.json': { network: { enabled: true, private_hosts: [`127.0.0.1:${port}`] } },
+      });
+      await trustOrg(org);
+      const listed = await lemming(['connectors', org]);
+      expect(listed.stdout).toContain(
+        `status: failed — it could not be started: the address http://127.0.0.1:${port}/sse does not answer as an MCP server over Streamable HTTP (it answered HTTP 404)`,
+      );
+      expect(listed.stdout).toContain(
+        `status: failed — it could not be started: the address http://127.0.0.1:${port}/nothing-here does not answer as an MCP server over Streamable HTTP or legacy SSE (it answered HTTP 404)`,
+      );
+      expect(listed.stdout).not.toMatch(/Cannot (POST|GET)|<!DOCTYPE|<html/i);
+    },
+  );
+});
