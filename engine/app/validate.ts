@@ -6,7 +6,9 @@ import { MODELS_FILE, parseModelsFile } from '../models/models-file';
 import { readCredits } from '../org/credits-file';
 import { discoverAgents } from '../org/discover';
 import { readOrgConfig } from '../org/org-config-file';
+import { readPolicy } from '../org/policy-file';
 import { readNextTick } from '../org/tick-file';
+import { readMcpConfig } from '../tools/mcp/mcp-config';
 
 export interface ValidationReport {
   org: string;
@@ -31,10 +33,14 @@ export async function validateOrg(org: string): Promise<ValidationReport> {
   }
   const modelKeys = new Set(models?.entries.map((entry) => entry.key) ?? []);
 
-  for (const read of [await readOrgConfig(org), await readCredits(org)]) {
+  for (const read of [await readOrgConfig(org), await readCredits(org), await readPolicy(org)]) {
     if (read.ok) report.warnings.push(...read.warnings);
     else report.errors.push(...read.error);
   }
+  const mcp = await readMcpConfig(org);
+  if (!mcp.ok) report.errors.push(...mcp.error);
+  else
+    for (const entry of mcp.value.entries) if (!entry.ok) report.errors.push(...entry.problems);
   const tick = await readNextTick(org);
   if (!tick.ok) report.errors.push(...tick.error);
 

@@ -97,6 +97,38 @@ describe('lemming validate', () => {
     expect((await lemming('validate', orgs.copy(DEMO_ORG), '--strict')).code).toBe(0);
   });
 
+  it(
+    'reads mcp.json and policy.json: --strict fails on either, naming file, field and line (the real command)',
+    { timeout: 120_000 },
+    async () => {
+      const org = orgs.copy(DEMO_ORG);
+      writeFileSync(
+        join(org, 'lemming/config/mcp.json'),
+        '{\n  "servers": {\n    "files": { "type": "stdio", "command": "npx" },\n    "remote": { "type": "sse", "url": "ftp://x" }\n  }\n}\n',
+      );
+      const badMcp = await npxLemming('validate', org, '--strict');
+      expect(badMcp.code).toBe(1);
+      expect(badMcp.stdout).toMatch(
+        /^error: lemming\/config\/mcp\.json:4:39 \(servers\.remote\.url\): url must be an http or https URL$/m,
+      );
+      expect(badMcp.stdout).not.toContain('servers.files');
+
+      writeFileSync(join(org, 'lemming/config/mcp.json'), '{ "mcpServers": {} }\n');
+      writeFileSync(
+        join(org, 'lemming/config/policy.json'),
+        '{\n  "network": { "enabled": "yes" }\n}\n',
+      );
+      const badPolicy = await npxLemming('validate', org, '--strict');
+      expect(badPolicy.code).toBe(1);
+      expect(badPolicy.stdout).toMatch(
+        /^error: lemming\/config\/policy\.json:2:27 \(network\.enabled\): network\.enabled must be true or false$/m,
+      );
+
+      writeFileSync(join(org, 'lemming/config/policy.json'), '{ "network": { "enabled": true } }\n');
+      expect((await npxLemming('validate', org, '--strict')).code).toBe(0);
+    },
+  );
+
   it('reports as JSON', async () => {
     const report = JSON.parse((await lemming('validate', brokenExampleOrg(), '--json')).stdout);
     expect(
