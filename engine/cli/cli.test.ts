@@ -114,10 +114,7 @@ describe('lemming validate', () => {
       expect(badMcp.stdout).not.toContain('servers.files');
 
       writeFileSync(join(org, 'lemming/config/mcp.json'), '{ "mcpServers": {} }\n');
-      writeFileSync(
-        join(org, 'lemming/config/policy.json'),
-        '{\n  "network": { "enabled": "yes" }\n}\n',
-      );
+      writeFileSync(join(org, 'lemming/config/policy.json'), '{\n  "network": { "enabled": "yes" }\n}\n');
       const badPolicy = await npxLemming('validate', org, '--strict');
       expect(badPolicy.code).toBe(1);
       expect(badPolicy.stdout).toMatch(

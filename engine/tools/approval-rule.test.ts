@@ -104,7 +104,8 @@ describe('the built-in "ask me first" rule', () => {
     // The specification says assume destructive and open-world; the server itself said neither.
     expect(defaultNeed(mcp(undefined, trusted), {})).toEqual({
       mode: 'ask',
-      reason: 'Its server does not say whether it changes anything or whether it reaches outside this computer.',
+      reason:
+        'Its server does not say whether it changes anything or whether it reaches outside this computer.',
     });
     expect(defaultRule(mcp({}, trusted)).text).toBe(
       'Asks before every call: its server does not say whether it changes anything or whether it reaches outside this computer.',

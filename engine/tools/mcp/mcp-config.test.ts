@@ -2,7 +2,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempOrgs } from '../../run/test-support/temp-org';
-import { httpTransportOf, readMcpConfig, updateMcpConfig, type McpEntry, type McpHttpServer } from './mcp-config';
+import {
+  httpTransportOf,
+  readMcpConfig,
+  updateMcpConfig,
+  type McpEntry,
+  type McpHttpServer,
+} from './mcp-config';
 
 const orgs = tempOrgs();
 afterEach(() => orgs.cleanup());
@@ -36,7 +42,13 @@ describe('mcp.json, one entry at a time', () => {
     );
     expect(Object.keys(config.servers)).toEqual(['files']);
     expect(problemsOf(config.entries, 'broken')).toEqual([
-      { file: FILE, field: 'mcpServers.broken.command', message: 'command must be text', line: 4, column: 28 },
+      {
+        file: FILE,
+        field: 'mcpServers.broken.command',
+        message: 'command must be text',
+        line: 4,
+        column: 28,
+      },
     ]);
     expect(problemsOf(config.entries, 'web')).toEqual([
       expect.objectContaining({
@@ -60,10 +72,15 @@ describe('mcp.json, one entry at a time', () => {
     });
     const config = await readMcpConfig(org);
     expect(config.ok && config.value.servers.files).toMatchObject({ autoApprove: ['read'], note: 'mine' });
-    const updated = await updateMcpConfig(org, [{ path: ['mcpServers', 'more'], value: { command: 'node' } }]);
+    const updated = await updateMcpConfig(org, [
+      { path: ['mcpServers', 'more'], value: { command: 'node' } },
+    ]);
     expect(updated.ok).toBe(true);
     const written = JSON.parse(readFileSync(join(org, FILE), 'utf8'));
-    expect(written).toMatchObject({ extra: 1, mcpServers: { files: { autoApprove: ['read'], note: 'mine' } } });
+    expect(written).toMatchObject({
+      extra: 1,
+      mcpServers: { files: { autoApprove: ['read'], note: 'mine' } },
+    });
   });
 
   it("an edit is refused when it leaves the server it writes invalid, not because of another entry's problem", async () => {
@@ -81,7 +98,10 @@ describe('mcp.json, one entry at a time', () => {
     const org = orgs.build({ [FILE]: '{ "mcpServers": [1, 2] }' });
     const listed = await readMcpConfig(org);
     expect(listed.ok ? [] : listed.error).toEqual([
-      expect.objectContaining({ field: 'mcpServers', message: 'mcpServers must be an object of servers by name' }),
+      expect.objectContaining({
+        field: 'mcpServers',
+        message: 'mcpServers must be an object of servers by name',
+      }),
     ]);
     writeFileSync(join(org, FILE), '{ "mcpServers": ');
     expect((await readMcpConfig(org)).ok).toBe(false);
@@ -113,7 +133,8 @@ describe('the spellings of other apps', () => {
     expect(problemsOf(config.entries, 'mixed')).toEqual([
       expect.objectContaining({
         field: 'servers.mixed.type',
-        message: 'type "http" reaches a server at a URL: give "url", or write "type": "stdio" to start a program',
+        message:
+          'type "http" reaches a server at a URL: give "url", or write "type": "stdio" to start a program',
       }),
     ]);
     expect(problemsOf(config.entries, 'asked')).toEqual([
@@ -130,7 +151,9 @@ describe('the spellings of other apps', () => {
   });
 
   it('an unknown type names the ones there are', async () => {
-    const config = await read('{ "mcpServers": { "remote": { "type": "websocket", "url": "https://x.example/" } } }');
+    const config = await read(
+      '{ "mcpServers": { "remote": { "type": "websocket", "url": "https://x.example/" } } }',
+    );
     expect(problemsOf(config.entries, 'remote')).toEqual([
       expect.objectContaining({
         field: 'mcpServers.remote.type',
@@ -147,7 +170,11 @@ describe('the spellings of other apps', () => {
     expect(config.entries.filter((entry) => !entry.ok)).toEqual([
       expect.objectContaining({
         list: 'servers',
-        problems: [expect.objectContaining({ message: '"files" is also listed under mcpServers: a server name is used once' })],
+        problems: [
+          expect.objectContaining({
+            message: '"files" is also listed under mcpServers: a server name is used once',
+          }),
+        ],
       }),
     ]);
   });

@@ -261,7 +261,9 @@ export function updateMcpConfig(orgPath: string, edits: readonly JsonEdit[]) {
     const located = tree.ok ? { text: planned.text, root: tree.root } : null;
     const entries = readMcpEntries(planned.value, MCP_CONFIG_FILE, located);
     const touched = (entry: McpEntry) =>
-      edits.some((edit) => edit.path[0] === entry.list && (edit.path.length < 2 || edit.path[1] === entry.name));
+      edits.some(
+        (edit) => edit.path[0] === entry.list && (edit.path.length < 2 || edit.path[1] === entry.name),
+      );
     const broken = entries.flatMap((entry) => (!entry.ok && touched(entry) ? entry.problems : []));
     if (broken.length > 0) return { ok: false, error: broken };
     if (planned.changed) {
@@ -326,7 +328,7 @@ function literalSecretProblems(server: McpServerConfig): { path: (string | numbe
   if (isStdioServer(server)) {
     named('env', server.env, (key) => CREDENTIAL_ENV.test(key));
     server.args.forEach((arg, index) => {
-      if (secretReferences(arg).length > 0)
+      if (secretReferences(arg).length > 0 || INPUT_REFERENCE.test(arg))
         problems.push({
           path: ['args', index],
           message:

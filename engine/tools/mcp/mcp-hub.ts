@@ -214,7 +214,7 @@ function invalidView(entry: Extract<McpEntry, { ok: false }>): McpServerView {
     transport: entry.looksLike === 'program' ? 'stdio' : 'http',
     target: entry.target,
     status: 'failed',
-    error: `it was not started: its settings have ${entry.problems.length === 1 ? "a problem" : `${entry.problems.length} problems`}`,
+    error: `it was not started: its settings have ${entry.problems.length === 1 ? 'a problem' : `${entry.problems.length} problems`}`,
     tools: [],
     happenings: [],
     problems: [],

@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Result } from '../../api/result';
 import { McpImportSource } from '../../api/tool-schemas';
-import { parseJsonText } from '../../files/json-text';
+import { formatProblem } from '../../api/problem';
+import { syntaxProblem, type FileProblem } from '../../files/json-problems';
+import { locatePath, parseJsonTree } from '../../files/json-tree';
 import { readTextFile } from '../../files/read-text-file';
-import { McpServerName, SECRET_REFERENCE } from './mcp-config';
+import { INPUT_REFERENCE, McpServerName, readMcpEntries, SECRET_REFERENCE, SERVER_LISTS } from './mcp-config';
 
 /** Apps whose MCP settings can be imported, and where each keeps them on this OS. */
 export const IMPORT_SOURCES = McpImportSource.options;
@@ -31,17 +33,6 @@ export function importSourceFile(
   return join(place.home, '.config', 'Claude', 'claude_desktop_config.json');
 }
 
-const ForeignServer = z.looseObject({
-  command: z.string().optional(),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  url: z.string().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  type: z.string().optional(),
-  disabled: z.boolean().optional(),
-});
-const ForeignConfig = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).default({}) });
-
 /** One server ready to be written to mcp.json, and the secrets to store first (values never in the file). */
 export interface ImportedServer {
   name: string;
@@ -49,9 +40,24 @@ export interface ImportedServer {
   secrets: { name: string; value: string }[];
 }
 
+/**
+ * A secret the person is to be asked for: VS Code's `${input:ID}` (declared in the file's `inputs`,
+ * which VS Code asks for as the server starts); the entry names it, its value is not in what was read.
+ */
+export interface SecretToAsk {
+  server: string;
+  name: string;
+  /** The input's own description, as VS Code would show it, or its id. */
+  description: string;
+}
+
 export interface ImportPlan {
   servers: ImportedServer[];
+  /** Secrets the entries name whose values the person must give (VS Code's inputs). */
+  asks: SecretToAsk[];
   skipped: { name: string; reason: string }[];
+  /** What was wrong with the servers skipped for their settings, each located in what was read. */
+  problems: FileProblem[];
 }
 
 const SECRET_NAME_MAX = 128;
@@ -80,24 +86,95 @@ export interface ImportTarget {
   secretNames: ReadonlySet<string>;
 }
 
-/**
- * Reads another app's `mcpServers` and plans their import: every env and header value moves to the
- * secret store (imported values are often keys, and which ones is not written anywhere), and the entry
- * names it, each value its own name (none the org's servers use); servers the org already has, or
- * whose names cannot name tools, are skipped with the reason.
- */
+/** Reads another app's MCP settings file and plans their import (`readServersFromAnySpelling`). */
 export async function planImport(file: string, existing: ImportTarget): Promise<Result<ImportPlan, string>> {
   const read = await readTextFile(file);
   if (!read.found) return { ok: false, error: read.missing ? `${file} does not exist` : read.message };
-  const parsed = parseJsonText(read.text);
-  if (!parsed.ok) return { ok: false, error: `${file} is not valid JSON: ${parsed.error.message}` };
-  const config = ForeignConfig.safeParse(parsed.value);
-  if (!config.success) return { ok: false, error: `${file} has no mcpServers object` };
-  const plan: ImportPlan = { servers: [], skipped: [] };
+  const planned = readServersFromAnySpelling(read.text, file, existing);
+  return planned.ok ? planned : { ok: false, error: planned.error.map(formatProblem).join('; ') };
+}
+
+const VsCodeInput = z.looseObject({ id: z.string(), description: z.string().optional() });
+
+/** Where the servers are in what was read, and the inputs VS Code declares beside them. */
+interface FoundServers {
+  /** The path of the server list in the document (`["mcpServers"]`, `["mcp", "servers"]`, or `[]`). */
+  at: string[];
+  servers: Record<string, unknown>;
+  /** VS Code's inputs: each id with its description. */
+  inputs: Map<string, string>;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const looksLikeServer = (value: unknown): boolean =>
+  isObject(value) && (typeof value.command === 'string' || typeof value.url === 'string');
+
+/**
+ * The server list of any spelling: `mcpServers` (Claude Desktop, Cursor, LM Studio), `servers` with
+ * `inputs` (VS Code's mcp.json; `mcp.servers` in its settings.json), one server with its `name` (VS
+ * Code's `--add-mcp`), or servers by name with no wrapper (as pasted from a README).
+ */
+function findServers(document: unknown, source: string): Result<FoundServers, FileProblem[]> {
+  const none = (message: string, field = ''): Result<FoundServers, FileProblem[]> => ({
+    ok: false,
+    error: [{ file: source, field, message }],
+  });
+  if (!isObject(document)) return none('it is not an object of MCP servers');
+  const holder = isObject(document.mcp) ? { value: document.mcp, at: ['mcp'] } : { value: document, at: [] };
+  const inputs = new Map<string, string>();
+  if (Array.isArray(holder.value.inputs))
+    for (const raw of holder.value.inputs) {
+      const input = VsCodeInput.safeParse(raw);
+      if (input.success) inputs.set(input.data.id, input.data.description ?? input.data.id);
+    }
+  for (const list of SERVER_LISTS) {
+    const servers = holder.value[list];
+    if (servers === undefined) continue;
+    if (!isObject(servers))
+      return none(`${list} must be an object of servers by name`, [...holder.at, list].join('.'));
+    return { ok: true, value: { at: [...holder.at, list], servers, inputs } };
+  }
+  if (looksLikeServer(document)) {
+    if (typeof document.name !== 'string' || document.name === '')
+      return none(
+        'this is one server without a name: give it one ("name": "…"), or write { "mcpServers": { "<name>": … } }',
+      );
+    const { name, ...server } = document;
+    return { ok: true, value: { at: [], servers: { [name]: server }, inputs } };
+  }
+  const values = Object.values(document);
+  if (values.length > 0 && values.every(looksLikeServer))
+    return { ok: true, value: { at: [], servers: document, inputs } };
+  return none(
+    'no MCP servers found: expected "mcpServers" (Claude Desktop, Cursor, LM Studio), "servers" (VS Code) or servers by name, each with a "command" or a "url"',
+  );
+}
+
+/**
+ * Reads MCP servers in any app's spelling (Claude Desktop, Cursor, VS Code, LM Studio; a file, or JSON
+ * pasted by the person) into entries for the org's mcp.json: every env and header value moves to the
+ * secret store (imported values are often keys, and which ones is not written anywhere), each its own
+ * name (none the org's servers use), and the entry names it; a VS Code `${input:ID}` becomes a secret
+ * to ask the person for. A server the org already has, whose name cannot name tools, or whose settings
+ * are not valid is skipped with the reason (and, for its settings, the located problems); the others
+ * are read. `source` names what was read in problems (a file, or "pasted JSON").
+ */
+export function readServersFromAnySpelling(
+  text: string,
+  source: string,
+  existing: ImportTarget,
+): Result<ImportPlan, FileProblem[]> {
+  const tree = parseJsonTree(text);
+  if (!tree.ok) return { ok: false, error: [syntaxProblem(source, tree.error)] };
+  const found = findServers(tree.value, source);
+  if (!found.ok) return found;
+  const { at, servers, inputs } = found.value;
+  const plan: ImportPlan = { servers: [], asks: [], skipped: [], problems: [] };
   const taken = new Set(existing.secretNames);
-  for (const [name, raw] of Object.entries(config.data.mcpServers)) {
-    const server = ForeignServer.safeParse(raw);
-    if (!server.success || (server.data.command === undefined) === (server.data.url === undefined)) {
+  for (const [name, raw] of Object.entries(servers)) {
+    if (!isObject(raw) || (raw.command === undefined) === (raw.url === undefined)) {
       plan.skipped.push({ name, reason: 'it has neither a command nor a url (or both)' });
       continue;
     }
@@ -113,22 +190,61 @@ export async function planImport(file: string, existing: ImportTarget): Promise<
       continue;
     }
     const secrets: { name: string; value: string }[] = [];
-    const toSecrets = (values: Record<string, string> | undefined) =>
-      Object.fromEntries(
-        Object.entries(values ?? {}).map(([key, value]) => {
-          if (value.replace(SECRET_REFERENCE, '') === '') return [key, value];
-          const secret = secretNameFor(name, key, taken);
-          secrets.push({ name: secret, value });
-          return [key, `\${secrets.${secret}}`];
-        }),
-      );
-    const { command, args, env, url, headers, disabled } = server.data;
-    const entry: Record<string, unknown> =
-      command !== undefined
-        ? { command, args: args ?? [], env: toSecrets(env) }
-        : { url, headers: toSecrets(headers) };
-    if (disabled) entry.disabled = true;
+    const asks: SecretToAsk[] = [];
+    const askedFor = new Map<string, string>();
+    const askFor = (id: string): string => {
+      const known = askedFor.get(id);
+      if (known) return known;
+      const secret = secretNameFor(name, id, taken);
+      askedFor.set(id, secret);
+      asks.push({ server: name, name: secret, description: inputs.get(id) ?? id });
+      return secret;
+    };
+    const toSecrets = (values: unknown) =>
+      isObject(values)
+        ? Object.fromEntries(
+            Object.entries(values).map(([key, value]) => {
+              if (typeof value !== 'string' || value.replace(SECRET_REFERENCE, '') === '')
+                return [key, value];
+              // "Bearer ${input:token}": the asked-for part is the secret, the rest stays as written.
+              if (INPUT_REFERENCE.test(value))
+                return [
+                  key,
+                  value.replace(
+                    new RegExp(INPUT_REFERENCE.source, 'g'),
+                    (_, id: string) => `\${secrets.${askFor(id)}}`,
+                  ),
+                ];
+              const secret = secretNameFor(name, key, taken);
+              secrets.push({ name: secret, value });
+              return [key, `\${secrets.${secret}}`];
+            }),
+          )
+        : values;
+    const entry: Record<string, unknown> = { ...raw };
+    if (raw.command !== undefined) {
+      entry.args = raw.args ?? [];
+      entry.env = toSecrets(raw.env ?? {});
+    } else entry.headers = toSecrets(raw.headers ?? {});
+    const problems = readMcpEntries({ mcpServers: { [name]: entry } }, source, null).flatMap((read) =>
+      read.ok ? [] : read.problems,
+    );
+    if (problems.length > 0) {
+      // Located in what was read, where the person can find them.
+      const located = problems.map((problem) => {
+        const path = [...at, name, ...problem.field.split('.').slice(2)];
+        return { ...problem, field: path.join('.'), ...locatePath(text, tree.root, path) };
+      });
+      plan.skipped.push({
+        name,
+        reason: located.map((problem) => `${problem.field}: ${problem.message}`).join('; '),
+      });
+      plan.problems.push(...located);
+      for (const secret of [...secrets, ...asks]) taken.delete(secret.name);
+      continue;
+    }
     plan.servers.push({ name, entry, secrets });
+    plan.asks.push(...asks);
   }
   return { ok: true, value: plan };
 }

@@ -14,7 +14,12 @@ import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/
 import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } from './mcp-config';
 import { offeredRoots } from './mcp-roots';
 import { mcpServerIdentity } from './mcp-tool-record';
-import { describeHttpRefusal, httpTransportTries, triesLegacySseNext, type HttpTransportTry } from './mcp-transport';
+import {
+  describeHttpRefusal,
+  httpTransportTries,
+  triesLegacySseNext,
+  type HttpTransportTry,
+} from './mcp-transport';
 
 /** What one server is doing now, as its card shows it. */
 export type McpServerStatus = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed';
@@ -322,7 +327,11 @@ export class McpServer {
     await fetcher?.close();
   }
 
-  private describeStartError(error: unknown, firstRefusal: unknown, tries: readonly HttpTransportTry[]): string {
+  private describeStartError(
+    error: unknown,
+    firstRefusal: unknown,
+    tries: readonly HttpTransportTry[],
+  ): string {
     const refused = isStdioServer(this.config)
       ? null
       : (describeHttpRefusal(error, this.config.url, tries) ??

@@ -64,8 +64,8 @@ describe('a legacy SSE server', () => {
 
       const listed = await lemming(['connectors', org]);
       expect(listed.code, listed.stderr).toBe(0);
-      expect(listed.stdout).toMatch(/^  ready +legacy \(mcp:legacy\)$/m);
-      expect(listed.stdout).toMatch(/^  ready +guessed \(mcp:guessed\)$/m);
+      expect(listed.stdout).toMatch(/^ {2}ready +legacy \(mcp:legacy\)$/m);
+      expect(listed.stdout).toMatch(/^ {2}ready +guessed \(mcp:guessed\)$/m);
       expect(listed.stdout).toContain('tool mcp__guessed__echo');
       expect(listed.stdout).toMatch(/not ready\s+broken \(mcp:broken\)/);
       expect(listed.stdout).toMatch(
@@ -76,7 +76,9 @@ describe('a legacy SSE server', () => {
       expect(run.code, run.stderr).toBe(0);
       const timeline = await lemming(['timeline', org, '--kind', 'tool_result', '--json']);
       const results = (
-        JSON.parse(timeline.stdout) as { events: { event: { result: { success: boolean; output: string } } }[] }
+        JSON.parse(timeline.stdout) as {
+          events: { event: { result: { success: boolean; output: string } } }[];
+        }
       ).events.map(({ event }) => event.result);
       expect(results).toEqual([expect.objectContaining({ success: true, output: 'Echo: over legacy SSE' })]);
 

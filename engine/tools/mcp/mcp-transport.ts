@@ -26,7 +26,10 @@ export function httpTransportTries(
   const streamable: HttpTransportTry = {
     kind: 'streamable-http',
     create: () =>
-      new StreamableHTTPClientTransport(url, { fetch: options.fetch, requestInit: { headers: options.headers } }),
+      new StreamableHTTPClientTransport(url, {
+        fetch: options.fetch,
+        requestInit: { headers: options.headers },
+      }),
   };
   const sse: HttpTransportTry = {
     kind: 'sse',
@@ -45,7 +48,8 @@ export function refusedStatus(error: unknown): number | null {
   if (error instanceof StreamableHTTPError || error instanceof SseError)
     return typeof error.code === 'number' && error.code >= 400 ? error.code : null;
   // The SSE transport's POSTs fail with a plain Error naming the status.
-  const posted = error instanceof Error ? /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(error.message) : null;
+  const posted =
+    error instanceof Error ? /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(error.message) : null;
   return posted ? Number(posted[1]) : null;
 }
 
@@ -64,7 +68,11 @@ export function triesLegacySseNext(error: unknown): boolean {
  * it sent back (often a web page, "Cannot POST /sse") is never shown. Null when the error is not an
  * HTTP answer (its own message says what happened).
  */
-export function describeHttpRefusal(error: unknown, url: string, tried: readonly HttpTransportTry[]): string | null {
+export function describeHttpRefusal(
+  error: unknown,
+  url: string,
+  tried: readonly HttpTransportTry[],
+): string | null {
   const status = refusedStatus(error);
   if (status === null || status === 401) return null;
   const how =
