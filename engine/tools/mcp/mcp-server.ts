@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ListRootsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -81,6 +82,8 @@ export class McpServer {
    * the reason, rather than leaving it to its timeout (a stream that broke is otherwise only logged).
    */
   private readonly callInFlight = new AsyncLocalStorage<AbortController>();
+  /** Every call waiting for its answer: a legacy SSE server answers them all on one stream. */
+  private readonly callsInFlight = new Set<AbortController>();
   /** The clients whose server asked for its roots while starting (each gets one more round trip). */
   private readonly rootsAsked = new WeakSet<Client>();
   /** Lists from tools/list_changed, taken one after another in the order they came. */
@@ -110,6 +113,7 @@ export class McpServer {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the MCP server ${this.name} is not running`);
     const tooLarge = new AbortController();
+    this.callsInFlight.add(tooLarge);
     try {
       return (await this.callInFlight.run(tooLarge, () =>
         client.callTool({ name: tool, arguments: args }, undefined, {
@@ -119,6 +123,8 @@ export class McpServer {
       )) as CallToolResult;
     } catch (error) {
       throw tooLarge.signal.aborted ? tooLarge.signal.reason : error;
+    } finally {
+      this.callsInFlight.delete(tooLarge);
     }
   }
 
@@ -283,9 +289,24 @@ export class McpServer {
           ...(deps.classifyAddress ? { classifyAddress: deps.classifyAddress } : {}),
         });
         const call = this.callInFlight.getStore();
-        return this.fetcher.fetch(url, init, { onTooLarge: (error) => call?.abort(error) });
+        return this.fetcher.fetch(url, init, {
+          onTooLarge: (error) => (call ? call.abort(error) : this.streamTooLarge(error)),
+        });
       },
     });
+  }
+
+  /**
+   * An answer past the cap on the stream opened as the server started. A legacy SSE server answers every
+   * call on that one stream, which is now cut: each waiting call ends with the reason at once, and the
+   * connection is closed, so the server is started again as after a crash. (A Streamable HTTP server
+   * answers each call on the call's own request; its other stream only carries news.)
+   */
+  private streamTooLarge(error: Error): void {
+    if (!(this.transport instanceof SSEClientTransport)) return;
+    for (const call of this.callsInFlight) call.abort(error);
+    this.note(`its event stream was cut: ${error.message}`);
+    void this.transport.close();
   }
 
   /** The client closed: on purpose (stop), or the server went away (a crash), which restarts it with backoff. */

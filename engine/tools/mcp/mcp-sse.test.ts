@@ -4,6 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { callOnce, lemming, SCRIPTED_MODELS, trustOrg } from './test-support/mcp-cli';
 import { referenceServers } from './test-support/reference-servers';
+import { startEndlessServer } from './test-support/endless-server';
+import { refusesNothing } from '../../api/grant-refusal';
+import { McpHttpServer } from './mcp-config';
+import { McpServer } from './mcp-server';
 
 const orgs = tempOrgs();
 const children: ChildProcess[] = [];
@@ -112,4 +116,85 @@ describe('a legacy SSE server', () => {
       expect(listed.stdout).not.toMatch(/Cannot (POST|GET)|<!DOCTYPE|<html/i);
     },
   );
+});
+
+describe('a legacy SSE server goes through the same checks as any HTTP server', () => {
+  it('on loopback it is refused until the org names its host', { timeout: 60_000 }, async () => {
+    const { child, port } = await startEndlessServer('legacy-sse');
+    children.push(child);
+    const org = orgs.build({
+      'lemming/config/mcp.json': {
+        mcpServers: { old: { type: 'sse', url: `http://127.0.0.1:${port}/sse` } },
+      },
+      'lemming/config/policy.json': { network: { enabled: true } },
+    });
+    await trustOrg(org);
+    const listed = await lemming(['connectors', org]);
+    expect(listed.stdout).toMatch(
+      /status: failed — it could not be started: .*127\.0\.0\.1.*agents may not reach it/,
+    );
+  });
+
+  it(
+    'an answer on its event stream past the cap ends the call at once with the reason',
+    { timeout: 60_000 },
+    async () => {
+      const { child, port } = await startEndlessServer('legacy-sse');
+      children.push(child);
+      const org = orgs.build({
+        'lemming/config/mcp.json': {
+          mcpServers: { old: { type: 'sse', url: `http://127.0.0.1:${port}/sse`, call_timeout_ms: 60_000 } },
+        },
+        'lemming/config/policy.json': { network: { enabled: true, private_hosts: [`127.0.0.1:${port}`] } },
+        'agents/ada/resume.json': resume('ada', {
+          permissions: { read_outboxes: [], tools: ['group:mcp:old'] },
+        }),
+      });
+      await trustOrg(org);
+      const started = Date.now();
+      const call = await lemming(['call', org, 'ada', 'mcp__old__flood', '{}']);
+      expect(Date.now() - started, 'the call waited for its timeout').toBeLessThan(30_000);
+      expect(call.stdout + call.stderr).toMatch(/the server's answer went past 16 MB and was stopped/);
+    },
+  );
+});
+
+describe('a legacy SSE server whose event stream was cut', () => {
+  it('is started again, and answers the next call', { timeout: 60_000 }, async () => {
+    const { child, port } = await startEndlessServer('legacy-sse');
+    children.push(child);
+    const org = orgs.build({});
+    const server = new McpServer(
+      'old',
+      McpHttpServer.parse({ type: 'sse', url: `http://127.0.0.1:${port}/sse` }),
+      {
+        orgPath: org,
+        secret: () => undefined,
+        refusal: refusesNothing,
+        redact: (text) => text,
+        privateHosts: [`127.0.0.1:${port}`],
+        restartDelayMs: 50,
+      },
+    );
+    try {
+      await server.start();
+      expect(server.status).toBe('running');
+      await expect(server.callTool('flood', {})).rejects.toThrow(/went past 16 MB and was stopped/);
+      const end = Date.now() + 20_000;
+      while (
+        server.status !== 'running' ||
+        server.happenings.every((happening) => !/restarted/.test(happening.message))
+      ) {
+        if (Date.now() > end) throw new Error(`not started again: ${JSON.stringify(server.happenings)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(server.happenings.map((happening) => happening.message)).toContainEqual(
+        expect.stringMatching(/^its event stream was cut: the server's answer went past 16 MB/),
+      );
+      const echoed = await server.callTool('echo', { message: 'again' });
+      expect(echoed.content).toEqual([{ type: 'text', text: 'Echo: again' }]);
+    } finally {
+      await server.stop();
+    }
+  });
 });

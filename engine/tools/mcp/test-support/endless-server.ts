@@ -3,17 +3,29 @@ import { join } from 'node:path';
 
 /**
  * Starts endless-http-server.mjs (an MCP server over Streamable HTTP on loopback whose `flood` tool never
- * finishes its answer) and gives its port and the requests it got so far; the caller kills `child`.
+ * finishes its answer), or with `legacySse` endless-sse-server.mjs (the same over legacy SSE), and gives
+ * its port and the requests it got so far; the caller kills `child`.
  */
-export async function startEndlessServer(): Promise<{
+export async function startEndlessServer(
+  transport: 'streamable-http' | 'legacy-sse' = 'streamable-http',
+): Promise<{
   child: ChildProcess;
   port: number;
   requests: () => string[];
 }> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'endless-http-server.mjs')], {
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(
+        import.meta.dirname,
+        transport === 'legacy-sse' ? 'endless-sse-server.mjs' : 'endless-http-server.mjs',
+      ),
+    ],
+    {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let said = '';
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
