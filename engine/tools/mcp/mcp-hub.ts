@@ -14,6 +14,7 @@ import {
 import { McpServer, type McpServerDeps } from './mcp-server';
 import {
   annotationsOf,
+  invalidServerEntries,
   describeToolNameProblems,
   mcpCatalogEntries,
   mcpToolName,
@@ -75,8 +76,10 @@ export class McpHub {
       this.problems = read.error;
       return;
     }
-    this.problems = [];
     this.invalid = read.value.entries.flatMap((entry) => (entry.ok ? [] : [entry]));
+    this.problems = this.invalid
+      .filter((entry) => entry.name in read.value.servers)
+      .flatMap((entry) => entry.problems);
     const wanted = new Map(Object.entries(read.value.servers));
     const stops: Promise<void>[] = [];
     for (const [name, held] of this.held) {
@@ -117,19 +120,28 @@ export class McpHub {
 
   /** The MCP tools an agent could have, judged ready while their server runs. */
   catalogEntries(grants: readonly string[]): CatalogEntry[] {
-    return mcpCatalogEntries(
-      [...this.held.values()].map(({ server, disabled, networkOff }) => ({
-        server,
-        disabled,
-        untrusted: this.untrusted,
-        networkOff,
-      })),
-      grants,
-    );
+    return [
+      ...mcpCatalogEntries(
+        [...this.held.values()].map(({ server, disabled, networkOff }) => ({
+          server,
+          disabled,
+          untrusted: this.untrusted,
+          networkOff,
+        })),
+        grants,
+      ),
+      ...this.invalid
+        .filter((entry) => !this.held.has(entry.name))
+        .flatMap((entry) => invalidServerEntries(entry.name, entry.problems, grants)),
+    ];
   }
 
   views(): McpServerView[] {
-    return [...[...this.held.values()].map((held) => this.viewOf(held)), ...this.invalid.map(invalidView)];
+    // A name listed twice is the running server's card; the second entry's problem is the file's.
+    return [
+      ...[...this.held.values()].map((held) => this.viewOf(held)),
+      ...this.invalid.filter((entry) => !this.held.has(entry.name)).map(invalidView),
+    ];
   }
 
   private viewOf({ server, disabled, networkOff }: Held): McpServerView {

@@ -61,7 +61,10 @@ describe('a legacy SSE server', () => {
         'lemming/config/policy.json': { network: { enabled: true, private_hosts: [`127.0.0.1:${port}`] } },
         'script.json': callOnce('mcp__legacy__echo', { message: 'over legacy SSE' }),
         'agents/ada/resume.json': resume('ada', {
-          permissions: { read_outboxes: [], tools: ['mcp__legacy__echo', 'mcp__guessed__echo'] },
+          permissions: {
+            read_outboxes: [],
+            tools: ['mcp__legacy__echo', 'mcp__guessed__echo', 'mcp__broken__run'],
+          },
         }),
       });
       await trustOrg(org);
@@ -74,6 +77,20 @@ describe('a legacy SSE server', () => {
       expect(listed.stdout).toMatch(/not ready\s+broken \(mcp:broken\)/);
       expect(listed.stdout).toMatch(
         /problem: lemming\/config\/mcp\.json:\d+:\d+ \(servers\.broken\.type\): type "sse" reaches a server at a URL/,
+      );
+
+      const tools = await lemming(['tools', org, 'ada', '--json']);
+      const verdicts = (
+        JSON.parse(tools.stdout) as {
+          tools: { name: string; available: boolean; layers: { passed: boolean; reason: string }[] }[];
+        }
+      ).tools;
+      expect(verdicts.find((tool) => tool.name === 'mcp__legacy__echo')?.available).toBe(true);
+      expect(
+        verdicts.find((tool) => tool.name === 'mcp__broken__run')?.layers.find((layer) => !layer.passed)
+          ?.reason,
+      ).toMatch(
+        /^the MCP server broken is not started: its entry in lemming\/config\/mcp\.json is not valid \(lemming\/config\/mcp\.json:\d+:\d+ \(servers\.broken\.type\): type "sse" reaches a server at a URL/,
       );
 
       const run = await lemming(['run', org, '--ticks', '1', '--approve', 'mcp__legacy__echo']);

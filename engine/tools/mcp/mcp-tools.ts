@@ -1,6 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import Ajv, { type ValidateFunction } from 'ajv';
+import { formatProblem } from '../../api/problem';
 import type { McpToolOrigin, ToolAnnotations } from '../../api/tool-schemas';
+import type { FileProblem } from '../../files/json-problems';
 import { TOOL_GROUPS, type CatalogEntry, type Readiness } from '../tool-catalog';
 import { plainWords } from '../policy-plain-words';
 import { toolFailure } from '../tool-result';
@@ -231,6 +233,33 @@ export function mcpCatalogEntries(
     }
   }
   return entries;
+}
+
+/**
+ * The granted tools of a server whose entry in mcp.json is not valid: never offered, each saying why
+ * (its entry's problems) so `lemming tools` and the agent's page tell the person what to fix.
+ */
+export function invalidServerEntries(
+  server: string,
+  problems: readonly FileProblem[],
+  grants: readonly string[],
+): CatalogEntry[] {
+  const readiness: Readiness = {
+    ready: false,
+    reason: `the MCP server ${server} is not started: its entry in lemming/config/mcp.json is not valid (${problems.map(formatProblem).join('; ')})`,
+    fix: `fix the entry of the MCP server ${server} in lemming/config/mcp.json as its problems say`,
+    plain: {
+      reason: `the tool server ${server} is not started: its settings have a problem`,
+      fix: 'correct its settings on its card in the Tool Store',
+    },
+  };
+  return grants
+    .filter((grant) => grant.startsWith('mcp__') && serverOfName(grant) === server)
+    .map((grant) => ({
+      spec: unknownToolSpec(grant),
+      grantedBy: [grant, mcpServerGroup(server), TOOL_GROUPS.mcp],
+      readiness,
+    }));
 }
 
 /** Tools of a server that agents would know by one name: which one a call ran could not be told. */
