@@ -231,7 +231,7 @@ function invalidView(entry: Extract<McpEntry, { ok: false }>): McpServerView {
     happenings: [],
     problems: [],
     entryProblems: entry.problems,
-    rights: entry.looksLike === 'program' ? STDIO_RIGHTS : HTTP_RIGHTS,
+    rights: 'Nothing of it runs or is reached until its settings are corrected.',
   };
 }
 
