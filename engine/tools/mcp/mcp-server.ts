@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ListRootsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -202,6 +202,14 @@ export class McpServer {
     this.stderrTail = '';
     const client = this.client as Client | null;
     if (client) client.onclose = () => this.closed(client);
+    if (client && this.transport instanceof SSEClientTransport)
+      client.onerror = (error) => {
+        if (error instanceof SseError && this.client === client)
+          this.streamCut(
+            error.code === undefined ? 'the server ended it' : `the server answered HTTP ${error.code}`,
+            new Error(`the server's event stream broke before it answered (${error.message})`),
+          );
+      };
     this.restarts = this.status === 'restarting' ? this.restarts : 0;
     this.setStatus('running');
     this.note(`started with ${this.tools.length} tool${this.tools.length === 1 ? '' : 's'}`);
@@ -303,10 +311,18 @@ export class McpServer {
    * answers each call on the call's own request; its other stream only carries news.)
    */
   private streamTooLarge(error: Error): void {
-    if (!(this.transport instanceof SSEClientTransport)) return;
+    if (this.transport instanceof SSEClientTransport) this.streamCut(error.message, error);
+  }
+
+  /**
+   * A legacy SSE server's event stream broke: the calls waiting for answers on it end now with the
+   * reason, and the connection is closed, so the server is started again as after a crash (the stream
+   * the SDK would reopen belongs to a new session that was never initialized).
+   */
+  private streamCut(why: string, error: Error): void {
     for (const call of this.callsInFlight) call.abort(error);
-    this.note(`its event stream was cut: ${error.message}`);
-    void this.transport.close();
+    this.note(`its event stream was cut: ${why}`);
+    void this.transport?.close();
   }
 
   /** The client closed: on purpose (stop), or the server went away (a crash), which restarts it with backoff. */

@@ -176,42 +176,74 @@ describe('a legacy SSE server goes through the same checks as any HTTP server', 
   );
 });
 
-describe('a legacy SSE server whose event stream was cut', () => {
-  it('is started again, and answers the next call', { timeout: 60_000 }, async () => {
-    const { child, port } = await startEndlessServer('legacy-sse');
-    children.push(child);
-    const org = orgs.build({});
-    const server = new McpServer(
-      'old',
-      McpHttpServer.parse({ type: 'sse', url: `http://127.0.0.1:${port}/sse` }),
-      {
-        orgPath: org,
-        secret: () => undefined,
-        refusal: refusesNothing,
-        redact: (text) => text,
-        privateHosts: [`127.0.0.1:${port}`],
-        restartDelayMs: 50,
-      },
-    );
-    try {
-      await server.start();
-      expect(server.status).toBe('running');
-      await expect(server.callTool('flood', {})).rejects.toThrow(/went past 16 MB and was stopped/);
-      const end = Date.now() + 20_000;
-      while (
-        server.status !== 'running' ||
-        server.happenings.every((happening) => !/restarted/.test(happening.message))
-      ) {
-        if (Date.now() > end) throw new Error(`not started again: ${JSON.stringify(server.happenings)}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(server.happenings.map((happening) => happening.message)).toContainEqual(
-        expect.stringMatching(/^its event stream was cut: the server's answer went past 16 MB/),
-      );
-      const echoed = await server.callTool('echo', { message: 'again' });
-      expect(echoed.content).toEqual([{ type: 'text', text: 'Echo: again' }]);
-    } finally {
-      await server.stop();
-    }
+/** The endless SSE server on `port` as one McpServer of an org, restarted quickly after a crash. */
+function sseServer(org: string, port: number): McpServer {
+  return new McpServer('old', McpHttpServer.parse({ type: 'sse', url: `http://127.0.0.1:${port}/sse` }), {
+    orgPath: org,
+    secret: () => undefined,
+    refusal: refusesNothing,
+    redact: (text) => text,
+    privateHosts: [`127.0.0.1:${port}`],
+    restartDelayMs: 50,
   });
+}
+
+async function startedAgain(server: McpServer): Promise<void> {
+  const end = Date.now() + 20_000;
+  while (
+    server.status !== 'running' ||
+    server.happenings.every((happening) => !/restarted/.test(happening.message))
+  ) {
+    if (Date.now() > end) throw new Error(`not started again: ${JSON.stringify(server.happenings)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('a legacy SSE server whose event stream was cut', () => {
+  it(
+    'by the server ending it: the waiting call ends, and the server is started again',
+    { timeout: 60_000 },
+    async () => {
+      const { child, port } = await startEndlessServer('legacy-sse');
+      children.push(child);
+      const server = sseServer(orgs.build({}), port);
+      try {
+        await server.start();
+        await expect(server.callTool('hang_up', {})).rejects.toThrow(
+          /^the server's event stream broke before it answered/,
+        );
+        expect(server.happenings.map((happening) => happening.message)).toContain(
+          'its event stream was cut: the server ended it',
+        );
+        await startedAgain(server);
+        const echoed = await server.callTool('echo', { message: 'after hanging up' });
+        expect(echoed.content).toEqual([{ type: 'text', text: 'Echo: after hanging up' }]);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+
+  it(
+    'by an answer past the cap: the server is started again, and answers the next call',
+    { timeout: 60_000 },
+    async () => {
+      const { child, port } = await startEndlessServer('legacy-sse');
+      children.push(child);
+      const server = sseServer(orgs.build({}), port);
+      try {
+        await server.start();
+        expect(server.status).toBe('running');
+        await expect(server.callTool('flood', {})).rejects.toThrow(/went past 16 MB and was stopped/);
+        await startedAgain(server);
+        expect(server.happenings.map((happening) => happening.message)).toContainEqual(
+          expect.stringMatching(/^its event stream was cut: the server's answer went past 16 MB/),
+        );
+        const echoed = await server.callTool('echo', { message: 'again' });
+        expect(echoed.content).toEqual([{ type: 'text', text: 'Echo: again' }]);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 });

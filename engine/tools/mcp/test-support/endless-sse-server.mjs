@@ -1,7 +1,7 @@
 // An MCP server over legacy SSE (the official SDK's SSEServerTransport: GET /sse opens the event stream,
 // POST /message?sessionId=… carries each request) on a loopback port it prints ("listening on <port>"),
-// with one hostile tool: `flood` answers on the event stream with an event whose data never ends.
-// `echo` answers as any server would.
+// with two hostile tools: `flood` answers on the event stream with an event whose data never ends;
+// `hang_up` ends the event stream (as a server restarting would). `echo` answers as any server would.
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
@@ -10,6 +10,9 @@ import { z } from 'zod';
 function mcpServer() {
   const server = new McpServer({ name: 'endless-sse', version: '1.0.0' });
   server.registerTool('flood', { description: 'Answers without end.', inputSchema: {} }, async () => ({
+    content: [{ type: 'text', text: 'never sent' }],
+  }));
+  server.registerTool('hang_up', { description: 'Ends the event stream.', inputSchema: {} }, async () => ({
     content: [{ type: 'text', text: 'never sent' }],
   }));
   server.registerTool(
@@ -58,6 +61,11 @@ const http = createServer(async (request, response) => {
   if (body.method === 'tools/call' && body.params?.name === 'flood') {
     response.writeHead(202).end('Accepted');
     return flood(session.stream, body.id);
+  }
+  if (body.method === 'tools/call' && body.params?.name === 'hang_up') {
+    response.writeHead(202).end('Accepted');
+    session.stream.end();
+    return;
   }
   await session.transport.handlePostMessage(request, response, body);
 });
