@@ -411,5 +411,10 @@ export const McpImportResult = z.object({
   imported: z.array(z.string()),
   secrets: z.array(z.string()),
   skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+  /**
+   * Secrets the imported entries name whose values were not in the file (VS Code's `${input:…}`, which
+   * VS Code asks for): the person sets each (its description is the input's own), or the server does not start.
+   */
+  toAsk: z.array(z.object({ server: z.string(), name: z.string(), description: z.string() })),
 });
 export type McpImportResult = z.infer<typeof McpImportResult>;

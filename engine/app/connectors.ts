@@ -417,6 +417,7 @@ async function addImportedServers(
     imported: servers.map((server) => server.name),
     secrets: servers.flatMap((server) => server.secrets.map((secret) => secret.name)),
     skipped,
+    toAsk: planned.value.asks,
   });
 }
 

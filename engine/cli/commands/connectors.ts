@@ -188,6 +188,10 @@ export const connectorsCommand: CommandCode = {
           io.stdout.write(`Their settings went to the secret store as: ${imported.secrets.join(', ')}\n`);
         for (const skipped of imported.skipped)
           io.stdout.write(`  skipped ${skipped.name}: ${skipped.reason}\n`);
+        for (const ask of imported.toAsk)
+          io.stdout.write(
+            `  ${ask.server} needs the secret ${ask.name} (${ask.description}), which VS Code asks for as it starts the server: set it with lemming secret set ${ask.name}\n`,
+          );
       }
       return EXIT_OK;
     }

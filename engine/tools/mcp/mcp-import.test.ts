@@ -155,6 +155,63 @@ describe('importing MCP servers from Claude Desktop and Cursor', () => {
     expect(storedValue(secretsFile, 'MCP_SEARCH_API_KEY')).toBe('imported-key-0be3');
   });
 
+  it(
+    "imports VS Code's file into an org that uses VS Code's spelling: its ${input:…} is a secret the person is told to set, and then the server runs",
+    { timeout: 60_000 },
+    async () => {
+      const org = orgs.build({
+        'lemming/config/mcp.json': { servers: { memory: referenceServers.memory('memory.jsonl') } },
+        'agents/ada/resume.json': resume('ada', { permissions: { read_outboxes: [], tools: ['group:mcp'] } }),
+      });
+      await trustOrg(org);
+      const secretsFile = join(org, '..', 'secrets.json');
+      const vscode = join(org, '..', 'vscode-mcp.json');
+      writeFileSync(
+        vscode,
+        JSON.stringify({
+          inputs: [
+            { type: 'promptString', id: 'api-key', description: 'Everything API key', password: true },
+          ],
+          servers: {
+            everything: {
+              type: 'stdio',
+              ...referenceServers.everything(),
+              env: { API_KEY: '${input:api-key}' },
+            },
+          },
+        }),
+      );
+      const imported = await lemming(['connectors', org, '--import', vscode], {
+        LEMMING_SECRETS_FILE: secretsFile,
+      });
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stdout).toContain(
+        'everything needs the secret MCP_EVERYTHING_API_KEY (Everything API key), which VS Code asks for as it starts the server: set it with lemming secret set MCP_EVERYTHING_API_KEY',
+      );
+      const written = JSON.parse(readFileSync(join(org, 'lemming/config/mcp.json'), 'utf8'));
+      expect(written.mcpServers).toBeUndefined();
+      expect(written.servers.everything.env).toEqual({ API_KEY: '${secrets.MCP_EVERYTHING_API_KEY}' });
+
+      const waiting = await lemming(['connectors', org], { LEMMING_SECRETS_FILE: secretsFile });
+      expect(waiting.stdout).toContain('it needs the secret MCP_EVERYTHING_API_KEY, which is not set');
+      const set = await lemming(
+        ['secret', 'set', 'MCP_EVERYTHING_API_KEY', '--value', 'k-given-by-the-person'],
+        {
+          LEMMING_SECRETS_FILE: secretsFile,
+        },
+      );
+      expect(set.code, set.stderr).toBe(0);
+      await trustOrg(org, ['MCP_EVERYTHING_API_KEY']);
+      const call = await lemming(
+        ['call', org, 'ada', 'mcp__everything__echo', '{"message": "from VS Code"}'],
+        {
+          LEMMING_SECRETS_FILE: secretsFile,
+        },
+      );
+      expect(call.stdout).toContain('Echo: from VS Code');
+    },
+  );
+
   it('reports two server tools whose names agents would see alike, with both names, and offers neither', async () => {
     const wrote = join(orgs.build({}), 'wrote.txt');
     const org = orgs.build({
