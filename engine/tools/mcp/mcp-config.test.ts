@@ -1,7 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { refusesNothing } from '../../api/grant-refusal';
+import { DEFAULT_ORG_POLICY } from '../../org/policy-file';
 import { tempOrgs } from '../../run/test-support/temp-org';
+import { McpHub } from './mcp-hub';
 import {
   httpTransportOf,
   readMcpConfig,
@@ -177,5 +180,46 @@ describe('the spellings of other apps', () => {
         ],
       }),
     ]);
+  });
+});
+
+describe("the hub's cards for mcp.json's entries", () => {
+  it('a bad entry gets a card of its own with its problems (whatever its name); a name listed twice is the file’s problem', async () => {
+    const org = orgs.build({
+      [FILE]: {
+        mcpServers: { files: { command: 'npx' } },
+        servers: { files: { command: 'node' }, constructor: { command: 42 } },
+      },
+    });
+    const hub = new McpHub(org, {
+      orgPath: org,
+      secret: () => undefined,
+      refusal: refusesNothing,
+      redact: (text) => text,
+    });
+    await hub.sync(DEFAULT_ORG_POLICY, false);
+    expect(
+      hub.views().map((view) => [view.server, view.entryProblems.map((problem) => problem.field)]),
+    ).toEqual([
+      ['files', []],
+      ['constructor', ['servers.constructor.command']],
+    ]);
+    expect(hub.problems).toEqual([
+      expect.objectContaining({
+        field: 'servers.files',
+        message: '"files" is also listed under mcpServers: a server name is used once',
+      }),
+    ]);
+    expect(hub.catalogEntries(['mcp__constructor__run'])).toEqual([
+      expect.objectContaining({
+        readiness: expect.objectContaining({
+          ready: false,
+          reason: expect.stringMatching(
+            /^the MCP server constructor is not started: its entry in lemming\/config\/mcp\.json is not valid/,
+          ),
+        }),
+      }),
+    ]);
+    await hub.stopAll();
   });
 });

@@ -78,7 +78,7 @@ export class McpHub {
     }
     this.invalid = read.value.entries.flatMap((entry) => (entry.ok ? [] : [entry]));
     this.problems = this.invalid
-      .filter((entry) => entry.name in read.value.servers)
+      .filter((entry) => Object.hasOwn(read.value.servers, entry.name))
       .flatMap((entry) => entry.problems);
     const wanted = new Map(Object.entries(read.value.servers));
     const stops: Promise<void>[] = [];
