@@ -5,6 +5,7 @@ import type { Result } from '../../api/result';
 import { McpImportSource } from '../../api/tool-schemas';
 import { formatProblem } from '../../api/problem';
 import { syntaxProblem, type FileProblem } from '../../files/json-problems';
+import { jsonNestingProblem } from '../../files/json-text';
 import { locatePath, parseJsonTree } from '../../files/json-tree';
 import { readTextFile } from '../../files/read-text-file';
 import { INPUT_REFERENCE, McpServerName, readMcpEntries, SECRET_REFERENCE, SERVER_LISTS } from './mcp-config';
@@ -166,6 +167,8 @@ export function readServersFromAnySpelling(
   source: string,
   existing: ImportTarget,
 ): Result<ImportPlan, FileProblem[]> {
+  const tooDeep = jsonNestingProblem(text);
+  if (tooDeep) return { ok: false, error: [syntaxProblem(source, tooDeep)] };
   const tree = parseJsonTree(text);
   if (!tree.ok) return { ok: false, error: [syntaxProblem(source, tree.error)] };
   const found = findServers(tree.value, source);

@@ -141,5 +141,8 @@ describe('MCP servers in any app’s spelling', () => {
       'no MCP servers found: expected "mcpServers" (Claude Desktop, Cursor, LM Studio), "servers" (VS Code) or servers by name, each with a "command" or a "url"',
     ]);
     expect(problems('[1]')).toEqual(['it is not an object of MCP servers']);
+    // Hostile text nested past what anything here recurses over is refused before it is read.
+    const deep = `{ "mcpServers": { "x": { "command": "npx", "extra": ${'['.repeat(100_000)}${']'.repeat(100_000)} } } }`;
+    expect(problems(deep)[0]).toMatch(/nest/);
   });
 });
