@@ -172,13 +172,14 @@ export class McpServer {
       timer = setTimeout(() => reject(new Error(`it did not start within ${timeoutMs / 1000} s`)), timeoutMs);
     });
     let firstRefusal: unknown = null;
+    let connected: Client | null = null;
     try {
       for (const [index, attempt] of tries.entries()) {
         const client = this.newClient();
         const transport = attempt.create();
         try {
           await Promise.race([this.handshake(client, transport), timedOut]);
-          this.client = client;
+          this.client = connected = client;
           this.transport = transport;
           break;
         } catch (error) {
@@ -200,9 +201,10 @@ export class McpServer {
     }
     // What it says from here on is what a crash report quotes, not its start-up banner.
     this.stderrTail = '';
-    const client = this.client as Client | null;
-    if (client) client.onclose = () => this.closed(client);
-    if (client && this.transport instanceof SSEClientTransport)
+    const client = connected;
+    if (!client) return;
+    client.onclose = () => this.closed(client);
+    if (this.transport instanceof SSEClientTransport)
       client.onerror = (error) => {
         if (error instanceof SseError && this.client === client)
           this.streamCut(
