@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { callOnce, lemming, SCRIPTED_MODELS, trustOrg } from './test-support/mcp-cli';
@@ -131,6 +132,40 @@ describe('a legacy SSE server', () => {
         `status: failed — it could not be started: the address http://127.0.0.1:${port}/nothing-here does not answer as an MCP server over Streamable HTTP or legacy SSE (it answered HTTP 404)`,
       );
       expect(listed.stdout).not.toMatch(/Cannot (POST|GET)|<!DOCTYPE|<html/i);
+    },
+  );
+
+  it(
+    'a web page at the address is said not to answer as an MCP server, by either transport; the page is not shown',
+    { timeout: 60_000 },
+    async () => {
+      const page = createHttpServer((_, response) =>
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html>Welcome</html>'),
+      );
+      await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+      const { port } = page.address() as AddressInfo;
+      try {
+        const org = orgs.build({
+          'lemming/config/mcp.json': {
+            mcpServers: {
+              streamable: { type: 'http', url: `http://127.0.0.1:${port}/` },
+              legacy: { type: 'sse', url: `http://127.0.0.1:${port}/` },
+            },
+          },
+          'lemming/config/policy.json': { network: { enabled: true, private_hosts: [`127.0.0.1:${port}`] } },
+        });
+        await trustOrg(org);
+        const listed = await lemming(['connectors', org]);
+        expect(listed.stdout).toContain(
+          `it could not be started: the address http://127.0.0.1:${port}/ does not answer as an MCP server over Streamable HTTP (it answered with text/html, not MCP)`,
+        );
+        expect(listed.stdout).toContain(
+          `it could not be started: the address http://127.0.0.1:${port}/ does not answer as an MCP server over legacy SSE (it answered, but not with an event stream)`,
+        );
+        expect(listed.stdout).not.toMatch(/Welcome|<html/i);
+      } finally {
+        page.close();
+      }
     },
   );
 });

@@ -64,22 +64,38 @@ export function triesLegacySseNext(error: unknown): boolean {
 }
 
 /**
- * Why a server at a URL could not be reached, in plain words, when it answered with an HTTP error: what
- * it sent back (often a web page, "Cannot POST /sse") is never shown. Null when the error is not an
- * HTTP answer (its own message says what happened).
+ * What a server answered that was not MCP, in words: an HTTP error (its status), or an answer of another
+ * kind (a web page where MCP or an event stream was expected). Null for any other failure, whose own
+ * message says what happened.
+ */
+function notMcpAnswer(error: unknown): string | null {
+  const status = refusedStatus(error);
+  if (status !== null) return status === 401 ? null : `it answered HTTP ${status}`;
+  const message = error instanceof Error ? error.message : '';
+  const other = /Unexpected content type: ([^\s;]+)/.exec(message);
+  if (error instanceof StreamableHTTPError && other) return `it answered with ${other[1]}, not MCP`;
+  if (error instanceof SseError && /Invalid content type/.test(message))
+    return 'it answered, but not with an event stream';
+  return null;
+}
+
+/**
+ * Why a server at a URL could not be reached, in plain words, when it answered something that is not
+ * MCP: what it sent back (often a web page, "Cannot POST /sse") is never shown. Null when the error is
+ * not such an answer (its own message says what happened).
  */
 export function describeHttpRefusal(
   error: unknown,
   url: string,
   tried: readonly HttpTransportTry[],
 ): string | null {
-  const status = refusedStatus(error);
-  if (status === null || status === 401) return null;
+  const answered = notMcpAnswer(error);
+  if (answered === null) return null;
   const how =
     tried.length > 1
       ? 'over Streamable HTTP or legacy SSE'
       : tried[0]?.kind === 'sse'
         ? 'over legacy SSE'
         : 'over Streamable HTTP';
-  return `the address ${url} does not answer as an MCP server ${how} (it answered HTTP ${status}); check the address and the "type" of its entry`;
+  return `the address ${url} does not answer as an MCP server ${how} (${answered}); check the address and the "type" of its entry`;
 }
