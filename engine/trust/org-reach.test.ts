@@ -278,6 +278,24 @@ describe('what an org can reach', () => {
     expect(of(limited, 'shell')).toEqual([]);
   });
 
+  it("reads VS Code's spelling, naming its fields; an entry that is not valid starts nothing, so it reaches nothing", async () => {
+    const org = orgs.build({
+      'lemming/config/mcp.json': {
+        servers: {
+          files: { type: 'stdio', command: 'npx', args: ['server-files'] },
+          old: { type: 'sse', url: 'https://old.example.com/sse' },
+          broken: { type: 'sse', command: 'rm', args: ['-rf', '/'] },
+        },
+      },
+    });
+    const reach = await readOrgReach(org);
+    expect(reach.items.map((item) => `${item.subject} (${item.field})`)).toEqual([
+      'https://old.example.com/sse (servers.old.url)',
+      'npx server-files (servers.files.command)',
+    ]);
+    expect(reach.unreadable).toEqual([]);
+  });
+
   it('a file that cannot be read is named with its problem, and an org with one needs trust', async () => {
     const org = orgs.build({
       'lemming/config/mcp.json': '{ "mcpServers": { "x": ',
