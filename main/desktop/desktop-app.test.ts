@@ -35,7 +35,12 @@ function desktopApp(
     settings: desktopSettingsIn(data),
     recent: recentOrgsIn(data),
     log,
-    appInfo: { name: 'LeMMing Desktop', version: '0.0.0', platform: 'linux', runtime: { node: '24', electron: null, chrome: null, sqlite: '3' } },
+    appInfo: {
+      name: 'LeMMing Desktop',
+      version: '0.0.0',
+      platform: 'linux',
+      runtime: { node: '24', electron: null, chrome: null, sqlite: '3' },
+    },
     system: { platform: 'linux', release: '6.1', arch: 'x64' },
     redaction: async () => (text) => text,
     closeEngine: engine.close ?? (async () => undefined),

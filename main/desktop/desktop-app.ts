@@ -15,6 +15,7 @@ import {
   type Attention,
 } from './attention';
 import type { DesktopSettingsFile } from './desktop-settings';
+import type { DesktopPreferences } from './desktop-handlers';
 import type { DesktopShell } from './desktop-shell';
 import { diagnosticsArchive, diagnosticsFileName } from './diagnostics';
 import { launchRequestOf } from './launch-arguments';
@@ -47,7 +48,7 @@ const RUNNING_PHASES: RunState['phase'][] = ['running', 'pausing', 'stepping', '
  * handed to the first, closing and quitting while a run goes on, and the log and diagnostics. It hears
  * the engine's pings and reads what it needs through the same channels as the renderer.
  */
-export class DesktopApp {
+export class DesktopApp implements DesktopPreferences {
   private attention: Attention = NOTHING_NEEDS_ATTENTION;
   private settingsNow: DesktopSettings | null = null;
   private reading: Promise<void> | null = null;
@@ -79,7 +80,8 @@ export class DesktopApp {
   onEngineEvent(name: EventName, payload: unknown): void {
     if (name === 'org.changed') {
       const path = (payload as { path: string | null }).path;
-      if (path) void this.options.recent.remember(path).then(() => this.refreshMenus(), this.logged('recent orgs'));
+      if (path)
+        void this.options.recent.remember(path).then(() => this.refreshMenus(), this.logged('recent orgs'));
     }
     if (name === 'turn.progress' || name === 'timeline.appended' || name === 'updates.changed') return;
     if (this.settleTimer) return;
@@ -116,7 +118,10 @@ export class DesktopApp {
   private async readOrg(): Promise<Attention> {
     const summary = await this.call('org.summary', {});
     if (!summary) return NOTHING_NEEDS_ATTENTION;
-    const [approvals, graph] = await Promise.all([this.call('approvals.pending', {}), this.call('org.graph', {})]);
+    const [approvals, graph] = await Promise.all([
+      this.call('approvals.pending', {}),
+      this.call('org.graph', {}),
+    ]);
     return {
       org: summary.path,
       approvals: (approvals?.requests ?? []).map(({ id, agent, tool }) => ({ id, agent, tool })),
@@ -125,7 +130,11 @@ export class DesktopApp {
     };
   }
 
-  /** The current desktop settings; Settings changes them through `update`. */
+  get recent(): RecentOrgs {
+    return this.options.recent;
+  }
+
+  /** The current desktop settings; Settings changes them through `updateSettings`. */
   async settings(): Promise<DesktopSettings> {
     return (this.settingsNow ??= await this.options.settings.read());
   }
@@ -231,7 +240,8 @@ export class DesktopApp {
     stop: () => void this.call('run.stop', {}),
     go: (view) => this.goTo({ view }),
     openUserGuide: () => this.options.shell.openUserGuide(),
-    showLogs: () => this.options.shell.showFileInFolder(this.options.log.files()[0] ?? this.options.log.folder),
+    showLogs: () =>
+      this.options.shell.showFileInFolder(this.options.log.files()[0] ?? this.options.log.folder),
     copyDiagnostics: () => void this.copyDiagnostics(),
     about: () => void this.options.shell.showMessage(aboutText(this.options.appInfo, this.attention.org)),
   };
@@ -251,7 +261,8 @@ export class DesktopApp {
 
   /** Help → Copy Diagnostics: a zip the person saves where they choose and can send along with a question. */
   async copyDiagnostics(target?: string): Promise<string | null> {
-    const file = target ?? (await this.options.shell.pickSaveFile('Save diagnostics', diagnosticsFileName(new Date())));
+    const file =
+      target ?? (await this.options.shell.pickSaveFile('Save diagnostics', diagnosticsFileName(new Date())));
     if (!file) return null;
     const [status, agents] = await Promise.all([this.call('org.status', {}), this.call('org.agents', {})]);
     const archive = diagnosticsArchive({
@@ -263,7 +274,12 @@ export class DesktopApp {
         ? {
             path: this.attention.org,
             status,
-            agents: (agents ?? []).map(({ name, folder, valid, problems }) => ({ name, folder, valid, problems })),
+            agents: (agents ?? []).map(({ name, folder, valid, problems }) => ({
+              name,
+              folder,
+              valid,
+              problems,
+            })),
           }
         : null,
       redact: await this.options.redaction(),
@@ -312,7 +328,10 @@ export class DesktopApp {
     };
   }
 
-  private async call<C extends Channel>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C> | null> {
+  private async call<C extends Channel>(
+    channel: C,
+    input: ChannelInput<C>,
+  ): Promise<ChannelOutput<C> | null> {
     const result = await this.options.dispatch(channel, input);
     if (result.ok) return result.value as ChannelOutput<C>;
     if (result.error.code !== 'no_org_open') this.options.log.info(channel, result.error.message);

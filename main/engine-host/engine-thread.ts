@@ -90,6 +90,13 @@ export class EngineThread {
     await this.worker.terminate();
   }
 
+  /** Ends the thread now, without waiting for it to close its org: for a quit that cannot wait any longer. */
+  async terminate(): Promise<void> {
+    if (this.exited) return;
+    this.disposed ??= () => undefined;
+    await this.worker.terminate();
+  }
+
   private received(message: WorkerToMain): void {
     switch (message.type) {
       case 'result':
