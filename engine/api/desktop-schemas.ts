@@ -43,3 +43,11 @@ export type AppView = z.infer<typeof AppView>;
 /** A place in the app a menu item or a notification leads to. */
 export const AppPlace = z.object({ view: AppView, agent: z.string().optional() });
 export type AppPlace = z.infer<typeof AppPlace>;
+
+/** The views the nav bar and the View menu offer, in order, each with the digit that opens it with Ctrl (Cmd on macOS). */
+export const MAIN_VIEWS: readonly { view: AppView; label: string; key: string }[] = [
+  { view: 'org', label: 'Org', key: '1' },
+  { view: 'timeline', label: 'Timeline', key: '2' },
+  { view: 'tools', label: 'Tool Store', key: '3' },
+  { view: 'settings', label: 'Settings', key: '4' },
+];

@@ -1,5 +1,5 @@
 import type { AppInfo } from '../../engine/api/schemas';
-import type { AppView, RecentOrg } from '../../engine/api/desktop-schemas';
+import { MAIN_VIEWS, type AppView, type RecentOrg } from '../../engine/api/desktop-schemas';
 
 /** What the menu's own items do; the Edit and Window items are the OS's standard roles. */
 export interface MenuActions {
@@ -39,14 +39,6 @@ export interface MenuItem {
 }
 
 const separator: MenuItem = { type: 'separator' };
-
-/** The views the View menu opens, with the shortcuts the nav bar shows (renderer/src/shell/main-views.ts). */
-const VIEW_ITEMS: { view: AppView; label: string; key: string }[] = [
-  { view: 'org', label: 'Org', key: '1' },
-  { view: 'timeline', label: 'Timeline', key: '2' },
-  { view: 'tools', label: 'Tool Store', key: '3' },
-  { view: 'settings', label: 'Settings', key: '4' },
-];
 
 /** The application menu on every OS: File, Edit, Run, View, Window, Help (and the app menu on macOS). */
 export function appMenuTemplate(state: MenuState, actions: MenuActions): MenuItem[] {
@@ -110,7 +102,7 @@ export function appMenuTemplate(state: MenuState, actions: MenuActions): MenuIte
   const view: MenuItem = {
     label: 'View',
     submenu: [
-      ...VIEW_ITEMS.map((item): MenuItem => ({
+      ...MAIN_VIEWS.map((item): MenuItem => ({
         label: item.label,
         accelerator: `CmdOrCtrl+${item.key}`,
         enabled: state.orgOpen,

@@ -89,6 +89,8 @@ export interface LemmingHarness {
    * (a slow disk, as the user's machine may have one): the tests use it to let events land mid-read.
    */
   holdCalls(channel: string): () => void;
+  /** Pushes an event into the page as main does of its own (a menu item or a notification leads somewhere). */
+  pushFromMain(name: EventName, payload: unknown): void;
 }
 
 /**
@@ -233,6 +235,7 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
           release();
         };
       },
+      pushFromMain: deliver,
     });
 
     await engine.dispose();
