@@ -52,6 +52,9 @@ async function start(): Promise<void> {
       void dispatch!(message.channel, message.input).then((result) =>
         post({ type: 'result', id: message.id, result }),
       );
+    } else if (message.type === 'kill-programs') {
+      host?.killPrograms();
+      post({ type: 'programs-killed' });
     } else if (message.type === 'dispose') {
       void (host?.dispose() ?? Promise.resolve()).finally(() => post({ type: 'disposed' }));
     }

@@ -67,6 +67,8 @@ export class McpServer {
   private transport: Transport | null = null;
   private fetcher: CheckedFetch | null = null;
   private starting: Promise<void> | null = null;
+  /** The transport of a start in progress, until it runs or has failed. */
+  private startingTransport: Transport | null = null;
   private stopping = false;
   private restarts = 0;
   private restartTimer: NodeJS.Timeout | null = null;
@@ -126,6 +128,21 @@ export class McpServer {
     this.stopping = false;
   }
 
+  /**
+   * Ends its program at once (SIGKILL), without the polite close that may take seconds: for an app that
+   * must quit now. A program still starting is ended too.
+   */
+  kill(): void {
+    const transport = this.transport ?? this.startingTransport;
+    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    if (pid === null) return;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // It has ended already.
+    }
+  }
+
   /** The process id of a stdio server's program while it runs. */
   get pid(): number | null {
     return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
@@ -176,6 +193,7 @@ export class McpServer {
       return { roots: roots.map((root) => ({ uri: pathToFileURL(root).href, name: basename(root) })) };
     });
     const transport = this.createTransport();
+    this.startingTransport = transport;
     const timeoutMs = this.config.start_timeout_ms;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -205,6 +223,7 @@ export class McpServer {
       return;
     } finally {
       clearTimeout(timer);
+      this.startingTransport = null;
     }
     this.client = client;
     this.transport = transport;
