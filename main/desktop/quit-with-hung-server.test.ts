@@ -52,7 +52,7 @@ function running(pid: number): boolean {
 async function until<T>(check: () => T | null | false, timeoutMs = 5_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    let value: T | null | false = null;
+    let value: T | null | false;
     try {
       value = check();
     } catch {
