@@ -26,6 +26,7 @@ describe('notices between two readings of an org', () => {
         title: 'Waiting for your answer',
         body: 'clerk asks before it uses Echo Tool.',
         place: { view: 'org' },
+        approvalId: 'a1',
       },
     ]);
     expect(noticesBetween(withApproval('a1'), withApproval('a1'))).toEqual([]);

@@ -18,6 +18,8 @@ export interface Notice {
   title: string;
   body: string;
   place: AppPlace;
+  /** The one approval it asks about, which the notification may answer where the OS offers buttons. */
+  approvalId?: string;
 }
 
 /**
@@ -39,7 +41,8 @@ function approvalNotices(before: Attention, after: Attention): Notice[] {
     added.length === 1
       ? `${first.agent} asks before it uses ${first.tool}.`
       : `${added.length} tool calls wait for your yes or no.`;
-  return [{ kind: 'approval', title: 'Waiting for your answer', body, place: { view: 'org' } }];
+  const notice: Notice = { kind: 'approval', title: 'Waiting for your answer', body, place: { view: 'org' } };
+  return [added.length === 1 ? { ...notice, approvalId: first.id } : notice];
 }
 
 function agentNotices(before: Attention, after: Attention): Notice[] {

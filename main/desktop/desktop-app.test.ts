@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { resume } from '../../engine/run/test-support/temp-org';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,7 +60,76 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20
   }
 }
 
+/** Writes `files` (JSON unless text) into a new org folder. */
+function writeOrg(files: Record<string, unknown>): string {
+  const org = join(userData(), 'org');
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(org, file)), { recursive: true });
+    writeFileSync(join(org, file), typeof content === 'string' ? content : JSON.stringify(content));
+  }
+  return org;
+}
+
+/** An org whose agent `clerk` asks to run a shell command in its first turn (which asks the person first). */
+function orgThatAsks(): string {
+  return writeOrg({
+    'lemming/config/models.json': {
+      scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+    },
+    'lemming/config/approvals.json': { timeout_seconds: 60 },
+    'script.json': {
+      agents: {
+        clerk: [
+          { when: { round: 1 }, respond: { tool_calls: [{ tool: 'shell', args: { command: 'echo hi' } }] } },
+          { respond: { notes: 'done' } },
+        ],
+      },
+      default: [{ respond: { notes: 'nothing to do' } }],
+    },
+    'agents/clerk/resume.json': resume('clerk', { permissions: { read_outboxes: [], tools: ['shell'] } }),
+    'shared/.keep': '',
+  });
+}
+
 describe('the app as a desktop app, over the real engine', () => {
+  it('tells of an approval waiting once, counts it on the badge, and its Allow button answers it', async () => {
+    const harness = await harnesses.create();
+    const org = orgThatAsks();
+    valueOf(await harness.dispatch('org.open', { path: org }));
+    await harness.trustOpenOrg();
+    const { shell, notices, state } = recordingShell();
+    const app = desktopApp(harness, shell);
+    await app.start(['/opt/lemming-desktop'], '/');
+    await app.readAttention();
+
+    valueOf(await harness.dispatch('run.start', { ticks: 1 }));
+    await until(async () => {
+      await app.readAttention();
+      return state.badge === 1;
+    });
+    for (let reading = 0; reading < 3; reading++) await app.readAttention();
+    expect(notices.map(({ title, body }) => `${title}: ${body}`)).toEqual([
+      'Waiting for your answer: clerk asks before it uses shell.',
+    ]);
+
+    notices[0]!.answers!.allow();
+    await until(async () => {
+      await app.readAttention();
+      return notices.length === 2;
+    });
+    expect(state.badge).toBe(0);
+    expect(notices[1]?.title).toBe('The run ended');
+    const answered = valueOf<{ rows: { kind: string; summary: string }[] }>(
+      await harness.dispatch('timeline.page', {
+        kinds: ['approval_answered'],
+        direction: 'asc',
+        cursor: null,
+        limit: 10,
+      }),
+    ).rows;
+    expect(answered).toHaveLength(1);
+  });
+
   it('a second launch with an org folder brings the window to the front and opens that org', async () => {
     const harness = await harnesses.create();
     const org = harness.copy(DEMO_ORG);
@@ -80,6 +151,35 @@ describe('the app as a desktop app, over the real engine', () => {
     await app.secondLaunch(['/opt/lemming-desktop', join(userData(), 'nothing-here')], '/');
     expect(said[0]).toBe('showWindow');
     expect(said[1]).toMatch(/^error: The org could not be opened: /);
+  });
+
+  it('tells of an agent that starts failing once, not at every tick it keeps failing', async () => {
+    const harness = await harnesses.create();
+    // Port 9 (discard) on loopback: no model server answers there.
+    const org = writeOrg({
+      'lemming/config/models.json': {
+        gone: {
+          provider: 'ollama',
+          model_name: 'llama3.2',
+          provider_config: { base_url: 'http://127.0.0.1:9' },
+        },
+      },
+      'agents/clerk/resume.json': resume('clerk', { model: { key: 'gone' } }),
+      'shared/.keep': '',
+    });
+    valueOf(await harness.dispatch('org.open', { path: org }));
+    await harness.trustOpenOrg();
+    const { shell, notices } = recordingShell();
+    const app = desktopApp(harness, shell);
+    await app.start(['/opt/lemming-desktop'], '/');
+    await app.readAttention();
+
+    for (let tick = 0; tick < 3; tick++) {
+      valueOf(await harness.dispatch('run.step', {}));
+      await app.readAttention();
+    }
+    expect(notices.map(({ title }) => title)).toEqual(['clerk is failing']);
+    expect(notices[0]?.body).toContain('The model could not be reached');
   });
 
   it('tells of a run that ended once, keeps the org in Open Recent, and shows it in the tray', async () => {

@@ -105,7 +105,10 @@ export class DesktopApp implements DesktopPreferences {
         this.attention = next;
         const settings = this.settingsNow ?? (await this.options.settings.read());
         for (const notice of noticesToShow(notices, settings, this.options.shell.windowFocused()))
-          this.options.shell.notify(notice, () => this.goTo(notice.place));
+          this.options.shell.notify(notice, {
+            click: () => this.goTo(notice.place),
+            ...(notice.approvalId ? { answers: this.answersTo(notice.approvalId) } : {}),
+          });
         this.options.shell.setBadge(badgeCount(next));
         await this.refreshMenus();
       } while (this.readAgain);
@@ -214,6 +217,17 @@ export class DesktopApp implements DesktopPreferences {
   private running(): boolean {
     const phase = this.attention.run?.phase;
     return phase !== undefined && RUNNING_PHASES.includes(phase);
+  }
+
+  /** The notification's buttons answer the approval as the card's do, from the person. */
+  private answersTo(id: string) {
+    const answer = (kind: 'approve_once' | 'deny') => () =>
+      void this.call('approvals.answer', {
+        id,
+        answer: kind,
+        ...(kind === 'deny' ? { reason: 'The person said no from a notification.' } : {}),
+      });
+    return { allow: answer('approve_once'), deny: answer('deny') };
   }
 
   private goTo(place: AppPlace): void {

@@ -6,8 +6,14 @@ import type { MenuItem } from './app-menu';
  * without Electron (electron-desktop-shell.ts is the real one; tests use a stand-in).
  */
 export interface DesktopShell {
-  /** An OS notification; `onClick` runs when the person clicks it. */
-  notify(notice: { title: string; body: string }, onClick: () => void): void;
+  /**
+   * An OS notification; `click` runs when the person clicks it. With `answers`, it offers Allow once and
+   * Deny buttons where the OS has them (macOS); elsewhere a click opens the approval card.
+   */
+  notify(
+    notice: { title: string; body: string },
+    handlers: { click: () => void; answers?: { allow: () => void; deny: () => void } },
+  ): void;
   /** The count on the dock (macOS), the taskbar overlay (Windows) or the launcher (Linux); 0 clears it. */
   setBadge(count: number): void;
   setMenu(template: MenuItem[]): void;

@@ -33,13 +33,31 @@ export function electronDesktopShell(options: ElectronShellOptions): DesktopShel
   const icon = () => nativeImage.createFromPath(options.iconPath);
 
   return {
-    notify(notice, onClick) {
+    notify(notice, { click, answers }) {
       if (!Notification.isSupported()) return;
-      const notification = new Notification({ title: notice.title, body: notice.body, icon: icon() });
+      const buttons = answers && process.platform === 'darwin';
+      const notification = new Notification({
+        title: notice.title,
+        body: notice.body,
+        icon: icon(),
+        ...(buttons
+          ? {
+              actions: [
+                { type: 'button' as const, text: 'Allow once' },
+                { type: 'button' as const, text: 'Deny' },
+              ],
+            }
+          : {}),
+      });
       shown.add(notification);
       notification.on('click', () => {
         shown.delete(notification);
-        onClick();
+        click();
+      });
+      notification.on('action', (_event, index) => {
+        shown.delete(notification);
+        if (index === 0) answers?.allow();
+        else answers?.deny();
       });
       notification.on('close', () => shown.delete(notification));
       notification.show();

@@ -5,7 +5,12 @@ import type { DesktopShell } from '../desktop-shell';
 /** A DesktopShell that records what the app asked of the OS, answering questions as told. */
 export function recordingShell(answers: { ask?: number; pickFolder?: string | null } = {}) {
   const said: string[] = [];
-  const notices: { title: string; body: string; click: () => void }[] = [];
+  const notices: {
+    title: string;
+    body: string;
+    click: () => void;
+    answers?: { allow: () => void; deny: () => void };
+  }[] = [];
   const state = {
     focused: false,
     badge: 0,
@@ -14,7 +19,7 @@ export function recordingShell(answers: { ask?: number; pickFolder?: string | nu
     places: [] as AppPlace[],
   };
   const shell: DesktopShell = {
-    notify: (notice, onClick) => notices.push({ title: notice.title, body: notice.body, click: onClick }),
+    notify: (notice, handlers) => notices.push({ title: notice.title, body: notice.body, ...handlers }),
     setBadge: (count) => {
       state.badge = count;
     },
