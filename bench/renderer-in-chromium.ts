@@ -12,6 +12,7 @@ import { createHandlers, type Handlers } from '../main/ipc/handlers';
 import { updateHandlers } from '../main/updates/update-handlers';
 import { UpdateController } from '../main/updates/update-controller';
 import { updatePreferenceIn } from '../main/updates/update-preference';
+import { desktopHandlers, desktopPreferencesIn } from '../main/desktop/desktop-handlers';
 import { startRendererServer } from '../test/harness/renderer-server';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, harnessPreloadScript } from '../test/harness/system-chromium';
 
@@ -63,6 +64,7 @@ export async function withOrgInChromium<T>(
         host,
       }),
       ...updateHandlers(updates),
+      ...desktopHandlers(desktopPreferencesIn(dir)),
     } satisfies Handlers,
     { redact: (value) => host.redact(value) },
   );

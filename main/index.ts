@@ -1,8 +1,20 @@
-import { app, BrowserWindow, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  crashReporter,
+  dialog,
+  ipcMain,
+  net,
+  protocol,
+  safeStorage,
+  session,
+  shell,
+} from 'electron';
+import { release } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { EVENT_CHANNEL } from '../engine/api/events';
+import { EVENT_CHANNEL, type EventName } from '../engine/api/events';
 import { sqliteVersion } from '../engine/timeline/sqlite';
 import { ok } from '../engine/api/result';
 import { EngineThread } from './engine-host/engine-thread';
@@ -21,6 +33,15 @@ import { UpdateController, type Updater } from './updates/update-controller';
 import { updateHandlers } from './updates/update-handlers';
 import { updatePreferenceIn } from './updates/update-preference';
 import { mainWindowOptions } from './window/main-window-options';
+import { openAppLog } from './desktop/app-log';
+import { crashReportsNotYetShown } from './desktop/crash-reports';
+import { DesktopApp } from './desktop/desktop-app';
+import { desktopHandlers } from './desktop/desktop-handlers';
+import { desktopSettingsIn } from './desktop/desktop-settings';
+import { electronDesktopShell } from './desktop/electron-desktop-shell';
+import { LINK_SCHEME } from './desktop/launch-arguments';
+import { recentOrgsIn } from './desktop/recent-orgs';
+import { SecretRedaction } from './desktop/secret-redaction';
 
 /** Set by `npm run dev`: the Vite dev server that serves the renderer with hot reload. */
 const devServerUrl = app.isPackaged ? undefined : process.env.LEMMING_DEV_SERVER_URL;
@@ -31,7 +52,13 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 
-if (!app.requestSingleInstanceLock()) app.quit();
+// Crash reports stay on this computer: they are offered to the person on the next start, never uploaded.
+crashReporter.start({ uploadToServer: false });
+
+// One app at a time: a second launch hands its arguments to this one (`second-instance` below) and ends.
+const firstInstance = app.requestSingleInstanceLock();
+if (!firstInstance) app.quit();
+app.setAsDefaultProtocolClient(LINK_SCHEME);
 
 function serveRenderer(): void {
   protocol.handle(APP_SCHEME, async (request) => {
@@ -45,12 +72,41 @@ function serveRenderer(): void {
   });
 }
 
-function createMainWindow(): BrowserWindow {
-  const window = new BrowserWindow(mainWindowOptions(join(__dirname, '..', 'preload', 'index.cjs')));
+let mainWindow: BrowserWindow | null = null;
+/** A packaged build offers the developer tools only when Settings or `--developer-tools` ask for them. */
+let developerTools = !app.isPackaged || process.argv.includes('--developer-tools');
+
+function createMainWindow(desktop: DesktopApp): BrowserWindow {
+  const window = new BrowserWindow(
+    mainWindowOptions(join(__dirname, '..', 'preload', 'index.cjs'), { devTools: developerTools }),
+  );
+  mainWindow = window;
   window.once('ready-to-show', () => window.show());
   void window.loadURL(devServerUrl ?? APP_ENTRY_URL);
+  // With a run going on, closing the window may leave the org running in the background (asked once).
+  let closing = false;
+  window.on('close', (event) => {
+    if (closing) return;
+    event.preventDefault();
+    void desktop.keepRunningOnClose().then((keep) => {
+      if (keep) return window.hide();
+      closing = true;
+      window.close();
+    });
+  });
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = null;
+  });
   return window;
 }
+
+/** Where the app's own files are: beside the bundles in a checkout, in resources when installed. */
+const resourceOf = (name: string) =>
+  app.isPackaged ? join(process.resourcesPath, name) : join(app.getAppPath(), ...resourceInCheckout[name]!);
+const resourceInCheckout: Record<string, string[]> = {
+  'icon.png': ['build', 'icon.png'],
+  'USER-GUIDE.md': ['docs', 'USER-GUIDE.md'],
+};
 
 async function start(): Promise<void> {
   await app.whenReady();
@@ -64,7 +120,15 @@ async function start(): Promise<void> {
     return;
   }
   const secretStore = secrets.value.store;
-  const logError = (context: string, error: unknown) => console.error(`[engine] ${context}:`, error);
+  // One log for main and the engine thread, in the OS's log folder, every line redacted.
+  const redaction = new SecretRedaction(secretStore);
+  await redaction.refresh();
+  const log = openAppLog({ folder: app.getPath('logs'), redact: redaction.redactText });
+  log.info('app', `started ${app.getName()} ${app.getVersion()} on ${process.platform} ${release()}`);
+  process.on('uncaughtException', (error) => log.error('main: an error nothing handled', error));
+  process.on('unhandledRejection', (error) => log.error('main: a rejection nothing handled', error));
+  const logError = (context: string, error: unknown) => log.error(context, error);
+  let desktop: DesktopApp | null = null;
   const appInfo = {
     name: app.getName(),
     version: app.getVersion(),
@@ -89,9 +153,10 @@ async function start(): Promise<void> {
     },
   });
   // Pings only (docs/ARCHITECTURE.md, “The path of an IPC request”): every window of the app hears them and pulls what it needs.
-  const broadcast = (name: string, payload: unknown) => {
+  const broadcast = (name: EventName, payload: unknown) => {
     for (const window of BrowserWindow.getAllWindows())
       window.webContents.send(EVENT_CHANNEL, { name, payload });
+    desktop?.onEngineEvent(name, payload);
   };
   const showDialog = async <T extends { canceled: boolean }>(
     open: (window: BrowserWindow | null) => Promise<T>,
@@ -138,39 +203,99 @@ async function start(): Promise<void> {
       logError,
     },
   );
-  // Quitting stops the run first: a turn still waiting on its model is cancelled and recorded as such,
-  // and the timeline is closed cleanly, before the app exits.
-  let engineClosed = false;
-  app.on('before-quit', (event) => {
-    if (engineClosed) return;
-    event.preventDefault();
-    void engine.dispose().finally(() => {
-      engineClosed = true;
-      app.quit();
-    });
-  });
-
   // The app's own updates live here, beside electron-updater; main answers their channels itself.
   const updates = await UpdateController.create({
     updater: await appUpdater(),
     preference: updatePreferenceIn(app.getPath('userData')),
     onChange: (status) => broadcast('updates.changed', status),
-    logError: (error) => console.error('[updates]', error),
+    logError: (error) => log.error('updates', error),
   });
+
+  const userData = app.getPath('userData');
+  const desktopApp: DesktopApp = new DesktopApp({
+    shell: electronDesktopShell({
+      window: () => mainWindow,
+      createWindow: (): BrowserWindow => createMainWindow(desktopApp),
+      iconPath: resourceOf('icon.png'),
+      userGuidePath: resourceOf('USER-GUIDE.md'),
+    }),
+    dispatch: engine.dispatch,
+    settings: desktopSettingsIn(userData),
+    recent: recentOrgsIn(userData),
+    log,
+    appInfo,
+    system: { platform: process.platform, release: release(), arch: process.arch },
+    redaction: () => redaction.current(),
+    closeEngine: () => engine.dispose(),
+    forceCloseEngine: () => engine.terminate(),
+  });
+  desktop = desktopApp;
 
   bindIpc(
     ipcMain,
-    createRelay({ 'app.info': async () => ok(appInfo), ...updateHandlers(updates) }, engine.dispatch, {
-      logError: (channel, error) => console.error(`[ipc] ${channel} failed:`, error),
-    }),
+    createRelay(
+      { 'app.info': async () => ok(appInfo), ...updateHandlers(updates), ...desktopHandlers(desktopApp) },
+      engine.dispatch,
+      { logError: (channel, error) => log.error(`ipc ${channel}`, error) },
+    ),
     trustedOrigins,
   );
 
-  createMainWindow();
+  // Quitting asks first while a run goes on, stops it (a turn still waiting on its model is cancelled
+  // and recorded as such) and closes the timeline; an engine that does not close in time is ended anyway.
+  let readyToQuit = false;
+  app.on('before-quit', (event) => {
+    if (readyToQuit) return;
+    event.preventDefault();
+    void desktopApp.quit().then((quitting) => {
+      if (!quitting) return;
+      readyToQuit = true;
+      app.quit();
+    });
+  });
+  app.on(
+    'second-instance',
+    (_event, argv, workingDirectory) => void desktopApp.secondLaunch(argv, workingDirectory),
+  );
+  // macOS hands a `lemming://` link to the running app this way, and a folder dropped on the dock icon.
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    void desktopApp.secondLaunch(['', url], process.cwd());
+  });
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    void desktopApp.secondLaunch(['', path], process.cwd());
+  });
+
+  developerTools ||= (await desktopApp.settings()).developerTools;
+  createMainWindow(desktopApp);
+  await desktopApp.start(process.argv, process.cwd());
   updates.start();
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
+    if (!mainWindow) createMainWindow(desktopApp);
+    else mainWindow.show();
   });
+  void offerCrashReports();
+}
+
+/** Crash reports written since the person was last told: offered once, to open where they are. */
+async function offerCrashReports(): Promise<void> {
+  const reports = await crashReportsNotYetShown(app.getPath('crashDumps'), app.getPath('userData'));
+  const [newest] = reports;
+  if (!newest) return;
+  const window = mainWindow;
+  const question = {
+    type: 'warning' as const,
+    message: 'LeMMing Desktop closed unexpectedly last time.',
+    detail:
+      'A crash report was saved on this computer; nothing was sent anywhere. You can send it with your question, together with Help → Copy Diagnostics.',
+    buttons: ['Show the report', 'Not now'],
+    cancelId: 1,
+  };
+  const answer = window
+    ? await dialog.showMessageBox(window, question)
+    : await dialog.showMessageBox(question);
+  if (answer.response === 0) shell.showItemInFolder(newest);
 }
 
 /** electron-updater, in an installed app that knows its GitHub Releases; never in a developer checkout. */
@@ -189,4 +314,4 @@ app.on('web-contents-created', (_event, contents) => {
   guardNavigation(contents, APP_ORIGIN, (url) => void shell.openExternal(url));
 });
 
-void start();
+if (firstInstance) void start();

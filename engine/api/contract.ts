@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import {
+  DesktopSettings,
+  ForgetRecentOrgInput,
+  PinRecentOrgInput,
+  RecentOrg,
+  UpdateDesktopSettingsInput,
+} from './desktop-schemas';
+import {
   AgentDetail,
   AgentUpdateInput,
   FileAccessPreview,
@@ -507,6 +514,34 @@ export const contract = {
     summary: "Copy the demo org to the user's folder (once, or afresh) and open it; it runs offline.",
     input: OpenDemoInput,
     output: OrgSummary.extend({ created: z.boolean() }),
+  }),
+
+  'desktop.settings': channel({
+    summary:
+      "The app's desktop preferences: which notifications are on, running in the background, developer tools.",
+    input: NoInput,
+    output: DesktopSettings,
+  }),
+  'desktop.updateSettings': channel({
+    summary: 'Change desktop preferences (remembered for the next start).',
+    input: UpdateDesktopSettingsInput,
+    output: DesktopSettings,
+  }),
+  'recentOrgs.list': channel({
+    summary:
+      'The orgs opened before, pinned ones first, then the newest; a folder that is gone is marked missing.',
+    input: NoInput,
+    output: z.array(RecentOrg),
+  }),
+  'recentOrgs.pin': channel({
+    summary: 'Pin an org to the top of the recent list, or unpin it.',
+    input: PinRecentOrgInput,
+    output: z.array(RecentOrg),
+  }),
+  'recentOrgs.forget': channel({
+    summary: 'Take an org off the recent list (its folder is not touched).',
+    input: ForgetRecentOrgInput,
+    output: z.array(RecentOrg),
   }),
 
   'updates.status': channel({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TurnProgress } from './model-event-schemas';
 import { RunState } from './run-schemas';
 import { UpdateStatus } from './update-schemas';
+import { AppPlace } from './desktop-schemas';
 
 /**
  * Main → renderer pushes. They are pings with cursors, not payloads: the renderer pulls what changed
@@ -18,6 +19,8 @@ export const events = {
   'agents.changed': z.object({ names: z.array(z.string()) }),
   /** Another org was opened, or the org was closed (`path` null). */
   'org.changed': z.object({ path: z.string().nullable() }),
+  /** Main asks the window to show a place: a menu item, a notification the person clicked. It travels whole. */
+  'app.navigate': AppPlace,
   /** The app's own update moved on (found, downloaded, failed); it is small, so it travels whole. */
   'updates.changed': UpdateStatus,
   /**

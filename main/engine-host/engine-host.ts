@@ -52,6 +52,8 @@ export class EngineHost {
   /** The person's trust decisions and grants for every org. */
   readonly trust: TrustStore;
   private session: OrgSession | null = null;
+  /** Sessions closing now (their run finishing its tick): a quit that cannot wait ends their programs too. */
+  private readonly closing = new Set<OrgSession>();
   private lifecycle: Promise<unknown> = Promise.resolve();
   private secretValues = new Map<string, string>();
   /** Values replaced or deleted during this session: still redacted, since the timeline may hold them. */
@@ -175,6 +177,12 @@ export class EngineHost {
     return this.redacting ? this.redactor.redactValue(value) : value;
   }
 
+  /** Ends the open org's programs (its MCP servers) at once, for a quit that cannot wait for them. */
+  killPrograms(): void {
+    this.session?.engine.mcp.killAll();
+    for (const session of this.closing) session.engine.mcp.killAll();
+  }
+
   async dispose(): Promise<void> {
     await this.close();
     this.events.flush();
@@ -183,7 +191,9 @@ export class EngineHost {
   private async closeSession(): Promise<void> {
     const session = this.session;
     this.session = null;
-    if (session) await session.close();
+    if (!session) return;
+    this.closing.add(session);
+    await session.close().finally(() => this.closing.delete(session));
   }
 
   private serially<T>(work: () => Promise<T>): Promise<T> {

@@ -33,6 +33,7 @@ export class EngineThread {
   private nextId = 1;
   private exited = false;
   private disposed: (() => void) | null = null;
+  private programsKilled: (() => void) | null = null;
   private worker!: Worker;
   private restarting: Promise<unknown> | null = null;
 
@@ -90,6 +91,25 @@ export class EngineThread {
     await this.worker.terminate();
   }
 
+  /**
+   * Ends the thread now, without waiting for it to close its org: for a quit that cannot wait any longer.
+   * The org's programs (MCP servers) are ended first, so none outlives the app; a thread too busy to
+   * answer within `graceMs` is terminated anyway.
+   */
+  async terminate(graceMs = 500): Promise<void> {
+    if (this.exited) return;
+    this.disposed ??= () => undefined;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, graceMs);
+      this.programsKilled = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.post({ type: 'kill-programs' });
+    });
+    await this.worker.terminate();
+  }
+
   private received(message: WorkerToMain): void {
     switch (message.type) {
       case 'result':
@@ -115,6 +135,9 @@ export class EngineThread {
         return;
       case 'disposed':
         this.disposed?.();
+        return;
+      case 'programs-killed':
+        this.programsKilled?.();
         return;
       case 'ready':
         return;

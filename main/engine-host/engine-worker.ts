@@ -15,12 +15,12 @@ async function start(): Promise<void> {
   if (!port) throw new Error('engine-worker runs as a worker thread');
   const data = workerData as EngineWorkerData;
   const post = (message: WorkerToMain) => port.postMessage(message);
-  const logError = (context: string, error: unknown) =>
-    post({
-      type: 'log',
-      context,
-      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    });
+  // Declared before the log: what the thread logs is redacted with its secrets as soon as the host has them.
+  let host: EngineHost | null = null;
+  const logError = (context: string, error: unknown) => {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    post({ type: 'log', context, message: host ? host.redact(message) : message });
+  };
 
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
@@ -32,7 +32,6 @@ async function start(): Promise<void> {
     });
   };
 
-  let host: EngineHost | null = null;
   // The last resort: an error nothing handled is logged and ends the open org's run (which lets go of
   // its run lock), and the thread goes on answering, instead of dying with every later call refused.
   const lastResort = (error: unknown) => {
@@ -53,6 +52,9 @@ async function start(): Promise<void> {
       void dispatch!(message.channel, message.input).then((result) =>
         post({ type: 'result', id: message.id, result }),
       );
+    } else if (message.type === 'kill-programs') {
+      host?.killPrograms();
+      post({ type: 'programs-killed' });
     } else if (message.type === 'dispose') {
       void (host?.dispose() ?? Promise.resolve()).finally(() => post({ type: 'disposed' }));
     }

@@ -40,7 +40,9 @@ export type MainService =
 export type MainToWorker =
   | { type: 'call'; id: number; channel: Channel | string; input: unknown }
   | { type: 'reply'; id: number; result: Result<unknown, string> }
-  | { type: 'dispose' };
+  | { type: 'dispose' }
+  /** Main quits now: end the org's programs at once and say so, before the thread is terminated. */
+  | { type: 'kill-programs' };
 
 export type WorkerToMain =
   | { type: 'ready' }
@@ -48,4 +50,5 @@ export type WorkerToMain =
   | { type: 'event'; name: EventName; payload: unknown }
   | { type: 'request'; id: number; service: MainService; args: unknown[] }
   | { type: 'log'; context: string; message: string }
-  | { type: 'disposed' };
+  | { type: 'disposed' }
+  | { type: 'programs-killed' };

@@ -54,6 +54,7 @@ import { applyToolFix, explainTools, setToolEnabled, toolsCatalog } from '../../
 import type { EngineHost } from '../engine-host/engine-host';
 import type { OrgSession } from '../engine-host/org-session';
 import type { UpdateChannel } from '../updates/update-handlers';
+import type { DesktopChannel } from '../desktop/desktop-handlers';
 
 export type Handlers = {
   [C in Channel]: (input: ChannelParsedInput<C>) => Promise<IpcResult<ChannelOutput<C>>>;
@@ -74,8 +75,8 @@ export interface HandlerDeps {
  * The main-process side of every channel, on top of the engine host. Nothing here imports Electron,
  * so the renderer test harness runs these same handlers in the test process.
  */
-/** Every channel but the app's updates, which main answers itself (main/updates/update-handlers.ts). */
-export type EngineHandlers = Omit<Handlers, UpdateChannel>;
+/** Every channel but the app's updates and desktop preferences, which main answers itself (main/updates, main/desktop). */
+export type EngineHandlers = Omit<Handlers, UpdateChannel | DesktopChannel>;
 
 export function createHandlers(deps: HandlerDeps): EngineHandlers {
   const { host } = deps;

@@ -203,6 +203,16 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   'updates.status': [{ check: true }],
   'updates.setEnabled': [{}, { enabled: 'yes' }, { enabled: true, channel: 'beta' }],
   'updates.restartNow': [{ force: true }],
+  'desktop.settings': [{ all: true }],
+  'desktop.updateSettings': [
+    { notify: { approval: 'yes' } },
+    { notify: { everything: true } },
+    { developerTools: 1 },
+    { theme: 'dark' },
+  ],
+  'recentOrgs.list': [{ limit: 3 }],
+  'recentOrgs.pin': [{}, { path: '' }, { path: '/x', pinned: 'yes' }],
+  'recentOrgs.forget': [{}, { path: 7 }],
 };
 
 describe('dispatch', () => {
@@ -343,6 +353,11 @@ describe('dispatch', () => {
       ['updates.status', {}],
       ['updates.setEnabled', { enabled: false }],
       ['updates.restartNow', {}],
+      ['desktop.settings', {}],
+      ['desktop.updateSettings', { notify: { failing: false }, keepRunningInBackground: true }],
+      ['recentOrgs.list', {}],
+      ['recentOrgs.pin', { path: org, pinned: true }],
+      ['recentOrgs.forget', { path: org }],
     ];
     for (const [channel, input] of calls) {
       const result = await harness.dispatch(channel, input);

@@ -31,6 +31,11 @@ describe('main window webPreferences', () => {
     expect(preferences.preload).toBe('/app/out/preload/index.cjs');
   });
 
+  it('offers the developer tools only when asked for', () => {
+    expect(preferences.devTools).toBe(false);
+    expect(mainWindowOptions('/p', { devTools: true }).webPreferences?.devTools).toBe(true);
+  });
+
   it('does not show the window before it has painted', () => {
     expect(mainWindowOptions('/p').show).toBe(false);
   });

@@ -1,6 +1,13 @@
 import type { BrowserWindowConstructorOptions } from 'electron';
 
-export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+/**
+ * `devTools`: a packaged build has no developer tools unless the person turned them on in Settings (or
+ * started the app with --developer-tools); a developer checkout always has them.
+ */
+export function mainWindowOptions(
+  preloadPath: string,
+  { devTools }: { devTools: boolean } = { devTools: false },
+): BrowserWindowConstructorOptions {
   return {
     width: 1280,
     height: 820,
@@ -22,7 +29,7 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: false,
-      devTools: true,
+      devTools,
     },
   };
 }

@@ -33,6 +33,8 @@ interface RunningApp {
   page: Page;
   /** Every window the app has open. */
   windows(): Page[];
+  /** The application menu's top items and the roles of every item; null for the installed app (main is out of reach there). */
+  menu(): Promise<{ top: string[]; roles: string[] } | null>;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,17 @@ async function launchCheckout(home: string): Promise<RunningApp> {
     env: isolatedEnv(home) as Record<string, string>,
   });
   const page = await app.firstWindow();
-  return { page, windows: () => app.windows(), close: () => app.close() };
+  const menu = () =>
+    app.evaluate(({ Menu }) => {
+      const items = Menu.getApplicationMenu()?.items ?? [];
+      const every = (list: Electron.MenuItem[]): Electron.MenuItem[] =>
+        list.flatMap((item) => [item, ...every(item.submenu?.items ?? [])]);
+      return {
+        top: items.map((item) => item.label),
+        roles: every(items).map((item) => String(item.role ?? '').toLowerCase()),
+      };
+    });
+  return { page, windows: () => app.windows(), menu, close: () => app.close() };
 }
 
 async function freePort(): Promise<number> {
@@ -85,6 +97,7 @@ async function launchPackaged(home: string): Promise<RunningApp> {
   return {
     page: appPages()[0]!,
     windows: appPages,
+    menu: async () => null,
     close: async () => {
       await browser?.close();
       child.kill();
@@ -123,11 +136,13 @@ test('the real app opens hardened on app:// and lists an org', async ({ browserN
       'app',
       'connectors',
       'credits',
+      'desktop',
       'firstRun',
       'messages',
       'models',
       'on',
       'org',
+      'recentOrgs',
       'run',
       'secrets',
       'settings',
@@ -181,4 +196,13 @@ test('the bundled demo org opens, runs one tick, and the timeline shows it; the 
   } else {
     expect(status).toMatchObject({ enabled: true, state: 'off', offReason: 'development' });
   }
+});
+
+test("the app's own menu replaces Electron's", async ({ browserName: _ }) => {
+  const menu = await running.menu();
+  test.skip(menu === null, "the installed app's main process cannot be reached to read its menu");
+  const top = process.platform === 'darwin' ? ['LeMMing Desktop'] : [];
+  expect(menu!.top).toEqual([...top, 'File', 'Edit', 'Run', 'View', 'Window', 'Help']);
+  // A checkout is not packaged: it offers the developer tools, which an installed app does only when asked.
+  expect(menu!.roles).toContain('toggledevtools');
 });

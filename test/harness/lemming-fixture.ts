@@ -13,6 +13,7 @@ import { engineWorkerOptions } from '../../main/engine-host/engine-worker-enviro
 import { TrustStore } from '../../engine/trust/trust-store';
 import { createRelay } from '../../main/ipc/dispatch';
 import { updateHandlers } from '../../main/updates/update-handlers';
+import { desktopHandlers, desktopPreferencesIn } from '../../main/desktop/desktop-handlers';
 import { isTrustedSender } from '../../main/security/sender';
 import { UpdateController } from '../../main/updates/update-controller';
 import { trustAsIs } from '../../engine/trust/test-support/trust-as-is';
@@ -88,6 +89,8 @@ export interface LemmingHarness {
    * (a slow disk, as the user's machine may have one): the tests use it to let events land mid-read.
    */
   holdCalls(channel: string): () => void;
+  /** Pushes an event into the page as main does of its own (a menu item or a notification leads somewhere). */
+  pushFromMain(name: EventName, payload: unknown): void;
 }
 
 /**
@@ -117,8 +120,12 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
     const calls: RecordedCall[] = [];
     const events: DeliveredEvent[] = [];
     const held = new Map<unknown, Promise<void>>();
+    // Main's desktop preferences; as in the app, an org that opens joins the recent orgs.
+    const desktop = desktopPreferencesIn(tempDir());
     const deliver = (name: EventName, payload: unknown) => {
       events.push({ name, payload });
+      const opened = name === 'org.changed' ? (payload as { path: string | null }).path : null;
+      if (opened) void desktop.recent.remember(opened);
       // A page that is navigating or closed misses the event, as a reloading window would.
       page.evaluate((message) => window.__lemmingDeliver(message), { name, payload }).catch(() => undefined);
     };
@@ -155,7 +162,7 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       logError: () => undefined,
     });
     const dispatch = createRelay(
-      { 'app.info': async () => ok(APP_INFO), ...updateHandlers(updates) },
+      { 'app.info': async () => ok(APP_INFO), ...updateHandlers(updates), ...desktopHandlers(desktop) },
       engine.dispatch,
     );
 
@@ -228,6 +235,7 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
           release();
         };
       },
+      pushFromMain: deliver,
     });
 
     await engine.dispose();

@@ -50,6 +50,8 @@ const HTTP_RIGHTS =
  */
 export class McpHub {
   private readonly held = new Map<string, Held>();
+  /** Servers asked to stop that have not ended yet: a quit that cannot wait ends them too. */
+  private readonly stopping = new Set<McpServer>();
   /** Problems of mcp.json as a whole, as last read; its servers are left as they were while it cannot be read. */
   problems: FileProblem[] = [];
   /** Entries of mcp.json that are not valid: each is a card with its problems, and is not started. */
@@ -209,11 +211,18 @@ export class McpHub {
     });
   }
 
+  /** Ends every server's program at once: the app quits and cannot wait for them to close. */
+  killAll(): void {
+    for (const { server } of this.held.values()) server.kill();
+    for (const server of this.stopping) server.kill();
+  }
+
   /** Stops every server (the run stopped, or the engine closes); the next sync starts them again. */
   async stopAll(): Promise<void> {
     const servers = [...this.held.values()].map(({ server }) => server);
     this.held.clear();
-    await Promise.all(servers.map((server) => server.stop()));
+    for (const server of servers) this.stopping.add(server);
+    await Promise.all(servers.map((server) => server.stop().finally(() => this.stopping.delete(server))));
   }
 }
 

@@ -73,6 +73,8 @@ export class McpServer {
   private transport: Transport | null = null;
   private fetcher: CheckedFetch | null = null;
   private starting: Promise<void> | null = null;
+  /** The transport of a start in progress, until it runs or has failed. */
+  private startingTransport: Transport | null = null;
   private stopping = false;
   private restarts = 0;
   private restartTimer: NodeJS.Timeout | null = null;
@@ -139,6 +141,21 @@ export class McpServer {
     this.stopping = false;
   }
 
+  /**
+   * Ends its program at once (SIGKILL), without the polite close that may take seconds: for an app that
+   * must quit now. A program still starting is ended too.
+   */
+  kill(): void {
+    const transport = this.transport ?? this.startingTransport;
+    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    if (pid === null) return;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // It has ended already.
+    }
+  }
+
   /** The process id of a stdio server's program while it runs. */
   get pid(): number | null {
     return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
@@ -177,6 +194,7 @@ export class McpServer {
       for (const [index, attempt] of tries.entries()) {
         const client = this.newClient();
         const transport = attempt.create();
+        this.startingTransport = transport;
         try {
           await Promise.race([this.handshake(client, transport), timedOut]);
           this.client = connected = client;
@@ -198,6 +216,7 @@ export class McpServer {
       }
     } finally {
       clearTimeout(timer);
+      this.startingTransport = null;
     }
     // What it says from here on is what a crash report quotes, not its start-up banner.
     this.stderrTail = '';

@@ -8,6 +8,7 @@ import { EngineHost } from '../../engine-host/engine-host';
 import { createDispatch, type Dispatch } from '../dispatch';
 import { createHandlers, type Handlers } from '../handlers';
 import { updateHandlers } from '../../updates/update-handlers';
+import { desktopHandlers, desktopPreferencesIn } from '../../desktop/desktop-handlers';
 import { UpdateController } from '../../updates/update-controller';
 import { updatePreferenceIn } from '../../updates/update-preference';
 
@@ -94,6 +95,7 @@ export function ipcHarnesses() {
             host,
           }),
           ...updateHandlers(updates),
+          ...desktopHandlers(desktopPreferencesIn(tempDir())),
         } satisfies Handlers,
         { redact: (value) => host.redact(value) },
       );

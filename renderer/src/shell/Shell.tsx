@@ -41,6 +41,15 @@ export function Shell() {
   const shownBefore = useTrustStore((store) => store.trust === null || store.decided !== null);
   useViewShortcuts(isOpen && !deciding, focusMain);
   useTrustRefresh(isOpen);
+  // The menu and notifications lead to a place; focus follows, as with the nav bar.
+  useEffect(
+    () =>
+      lemming().on('app.navigate', (place) => {
+        useNavigation.getState().goTo(place);
+        focusMain();
+      }),
+    [focusMain],
+  );
 
   return (
     <div className="app" data-app-state={state.status}>

@@ -1,8 +1,9 @@
 import { create } from 'zustand';
+import { AppView, type AppPlace } from '../../../engine/api/desktop-schemas';
 
 /** The app's main views; one is shown at a time. */
-export const VIEWS = ['org', 'agent', 'timeline', 'tools', 'settings', 'inspector', 'inbox'] as const;
-export type View = (typeof VIEWS)[number];
+export const VIEWS = AppView.options;
+export type View = AppView;
 
 export interface TimelineFocus {
   agent?: string;
@@ -18,6 +19,8 @@ interface NavigationStore {
   go(view: View): void;
   openAgent(agent: string): void;
   openTimeline(focus?: TimelineFocus): void;
+  /** A place main asked for (a menu item, a notification the person clicked). */
+  goTo(place: AppPlace): void;
 }
 
 export const useNavigation = create<NavigationStore>((set) => ({
@@ -27,4 +30,5 @@ export const useNavigation = create<NavigationStore>((set) => ({
   go: (view) => set({ view }),
   openAgent: (agent) => set({ view: 'agent', agent }),
   openTimeline: (focus) => set({ view: 'timeline', timelineFocus: focus ?? null }),
+  goTo: ({ view, agent }) => set(view === 'agent' && agent ? { view, agent } : { view }),
 }));

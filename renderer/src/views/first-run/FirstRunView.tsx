@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { IpcError } from '../../../../engine/api';
 import { useOrgStore } from '../../stores/org-store';
 import { OpenOrgForm } from '../OpenOrgForm';
+import { RecentOrgs } from './RecentOrgs';
 import './first-run.css';
 
 /** What a window with no org offers: the demo org (runs offline, no key needed) or an org folder of your own. */
@@ -21,6 +22,7 @@ export function FirstRunView() {
           private workspace and a budget of credits, and they work together by leaving messages for each
           other.
         </p>
+        <RecentOrgs />
         <div className="first-run-choices">
           <div className="choice">
             <h3>Try the demo</h3>

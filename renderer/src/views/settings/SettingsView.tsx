@@ -5,6 +5,7 @@ import { ModelsSection } from './ModelsSection';
 import { RunSettingsSection } from './RunSettingsSection';
 import { SecretsSection } from './SecretsSection';
 import { UpdatesSection } from './UpdatesSection';
+import { DesktopSection } from './DesktopSection';
 import './settings.css';
 
 /** The org's trust, providers and models, API keys (write-only) and what the org may use of them, the org's run settings and the app's own updates. */
@@ -19,6 +20,7 @@ export function SettingsView() {
       <ModelsSection onModelsSaved={() => setSecretsVersion((version) => version + 1)} />
       <SecretsSection version={secretsVersion} />
       <RunSettingsSection />
+      <DesktopSection />
       <UpdatesSection />
       <section className="panel" aria-labelledby={glossaryId}>
         <h3 id={glossaryId}>Words the app uses</h3>

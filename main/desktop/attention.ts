@@ -1,0 +1,91 @@
+import type { AgentState } from '../../engine/api/org-schemas';
+import type { RunState } from '../../engine/api/run-schemas';
+import type { AppPlace, DesktopSettings, NoticeKind } from '../../engine/api/desktop-schemas';
+
+/** What of the open org may need the person, as main last read it. */
+export interface Attention {
+  org: string | null;
+  approvals: { id: string; agent: string; tool: string }[];
+  agents: { name: string; state: AgentState; stateReason: string }[];
+  run: Pick<RunState, 'phase' | 'ended'> | null;
+}
+
+export const NOTHING_NEEDS_ATTENTION: Attention = { org: null, approvals: [], agents: [], run: null };
+
+/** One OS notification: plain words, and the place in the app a click opens. */
+export interface Notice {
+  kind: NoticeKind;
+  title: string;
+  body: string;
+  place: AppPlace;
+  /** The one approval it asks about, which the notification may answer where the OS offers buttons. */
+  approvalId?: string;
+}
+
+/**
+ * The news between two readings of the same org: only what became true since (a new approval, an agent
+ * that started failing, a run that ended), so a state that lasts is told once, not at every tick.
+ * Another org, or none, is a fresh start with nothing to tell.
+ */
+export function noticesBetween(before: Attention, after: Attention): Notice[] {
+  if (after.org === null || before.org !== after.org) return [];
+  return [...approvalNotices(before, after), ...agentNotices(before, after), ...runNotices(before, after)];
+}
+
+function approvalNotices(before: Attention, after: Attention): Notice[] {
+  const known = new Set(before.approvals.map((request) => request.id));
+  const added = after.approvals.filter((request) => !known.has(request.id));
+  const [first] = added;
+  if (!first) return [];
+  const body =
+    added.length === 1
+      ? `${first.agent} asks before it uses ${first.tool}.`
+      : `${added.length} tool calls wait for your yes or no.`;
+  const notice: Notice = { kind: 'approval', title: 'Waiting for your answer', body, place: { view: 'org' } };
+  return [added.length === 1 ? { ...notice, approvalId: first.id } : notice];
+}
+
+function agentNotices(before: Attention, after: Attention): Notice[] {
+  const stateBefore = new Map(before.agents.map((agent) => [agent.name, agent.state]));
+  const notices: Notice[] = [];
+  for (const agent of after.agents) {
+    const was = stateBefore.get(agent.name);
+    if (was === undefined || was === agent.state) continue;
+    const place: AppPlace = { view: 'agent', agent: agent.name };
+    if (agent.state === 'failing')
+      notices.push({ kind: 'failing', title: `${agent.name} is failing`, body: agent.stateReason, place });
+    if (agent.state === 'out_of_credits')
+      notices.push({
+        kind: 'credits',
+        title: `${agent.name} is out of credits`,
+        body: 'It takes no more turns until you top up its credits.',
+        place,
+      });
+  }
+  return notices;
+}
+
+function runNotices(before: Attention, after: Attention): Notice[] {
+  const ended = after.run?.ended;
+  if (!ended || after.run?.phase !== 'idle') return [];
+  const endedBefore = before.run?.ended;
+  if (endedBefore && endedBefore.reason === ended.reason && endedBefore.atTick === ended.atTick) return [];
+  if (before.run === null || before.run.phase === 'idle') return [];
+  const title = ended.reason === 'error' ? 'The run stopped because of an error' : 'The run ended';
+  return [{ kind: 'run_ended', title, body: ended.message, place: { view: 'org' } }];
+}
+
+/** The notices the person asked for: their kind switched on, and the window not in front of them. */
+export function noticesToShow(
+  notices: Notice[],
+  settings: DesktopSettings,
+  windowFocused: boolean,
+): Notice[] {
+  if (windowFocused) return [];
+  return notices.filter((notice) => settings.notify[notice.kind]);
+}
+
+/** The count on the dock, taskbar or launcher: what waits for the person's answer. */
+export function badgeCount(attention: Attention): number {
+  return attention.approvals.length;
+}

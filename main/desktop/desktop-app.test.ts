@@ -1,0 +1,249 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { resume } from '../../engine/run/test-support/temp-org';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_ORG, ipcHarnesses, valueOf, type IpcHarness } from '../ipc/test-support/ipc-harness';
+import { openAppLog } from './app-log';
+import { DesktopApp } from './desktop-app';
+import { desktopSettingsIn } from './desktop-settings';
+import { recentOrgsIn } from './recent-orgs';
+import { recordingShell } from './test-support/recording-shell';
+
+const harnesses = ipcHarnesses();
+const made: string[] = [];
+afterEach(async () => {
+  await harnesses.cleanup();
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function userData(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lemming-desktop-'));
+  made.push(dir);
+  return dir;
+}
+
+function desktopApp(
+  harness: IpcHarness,
+  shell: ReturnType<typeof recordingShell>['shell'],
+  engine: { close?: () => Promise<void>; forceClose?: () => Promise<void> } = {},
+) {
+  const data = userData();
+  const log = openAppLog({ folder: join(data, 'logs'), redact: (text) => text });
+  return new DesktopApp({
+    shell,
+    dispatch: harness.dispatch,
+    settings: desktopSettingsIn(data),
+    recent: recentOrgsIn(data),
+    log,
+    appInfo: {
+      name: 'LeMMing Desktop',
+      version: '0.0.0',
+      platform: 'linux',
+      runtime: { node: '24', electron: null, chrome: null, sqlite: '3' },
+    },
+    system: { platform: 'linux', release: '6.1', arch: 'x64' },
+    redaction: async () => (text) => text,
+    closeEngine: engine.close ?? (async () => undefined),
+    forceCloseEngine: engine.forceClose ?? (async () => undefined),
+    quitLimitMs: 300,
+    settleMs: 5,
+  });
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Writes `files` (JSON unless text) into a new org folder. */
+function writeOrg(files: Record<string, unknown>): string {
+  const org = join(userData(), 'org');
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(org, file)), { recursive: true });
+    writeFileSync(join(org, file), typeof content === 'string' ? content : JSON.stringify(content));
+  }
+  return org;
+}
+
+/** An org whose agent `clerk` asks to run a shell command in its first turn (which asks the person first). */
+function orgThatAsks(): string {
+  return writeOrg({
+    'lemming/config/models.json': {
+      scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+    },
+    'lemming/config/approvals.json': { timeout_seconds: 60 },
+    'script.json': {
+      agents: {
+        clerk: [
+          { when: { round: 1 }, respond: { tool_calls: [{ tool: 'shell', args: { command: 'echo hi' } }] } },
+          { respond: { notes: 'done' } },
+        ],
+      },
+      default: [{ respond: { notes: 'nothing to do' } }],
+    },
+    'agents/clerk/resume.json': resume('clerk', { permissions: { read_outboxes: [], tools: ['shell'] } }),
+    'shared/.keep': '',
+  });
+}
+
+describe('the app as a desktop app, over the real engine', () => {
+  it('tells of an approval waiting once, counts it on the badge, and its Allow button answers it', async () => {
+    const harness = await harnesses.create();
+    const org = orgThatAsks();
+    valueOf(await harness.dispatch('org.open', { path: org }));
+    await harness.trustOpenOrg();
+    const { shell, notices, state } = recordingShell();
+    const app = desktopApp(harness, shell);
+    await app.start(['/opt/lemming-desktop'], '/');
+    await app.readAttention();
+
+    valueOf(await harness.dispatch('run.start', { ticks: 1 }));
+    await until(async () => {
+      await app.readAttention();
+      return state.badge === 1;
+    });
+    for (let reading = 0; reading < 3; reading++) await app.readAttention();
+    expect(notices.map(({ title, body }) => `${title}: ${body}`)).toEqual([
+      'Waiting for your answer: clerk asks before it uses shell.',
+    ]);
+
+    notices[0]!.answers!.allow();
+    await until(async () => {
+      await app.readAttention();
+      return notices.length === 2;
+    });
+    expect(state.badge).toBe(0);
+    expect(notices[1]?.title).toBe('The run ended');
+    const answered = valueOf<{ rows: { kind: string; summary: string }[] }>(
+      await harness.dispatch('timeline.page', {
+        kinds: ['approval_answered'],
+        direction: 'asc',
+        cursor: null,
+        limit: 10,
+      }),
+    ).rows;
+    expect(answered).toHaveLength(1);
+  });
+
+  it('a second launch with an org folder brings the window to the front and opens that org', async () => {
+    const harness = await harnesses.create();
+    const org = harness.copy(DEMO_ORG);
+    const { shell, said, state } = recordingShell();
+    const app = desktopApp(harness, shell);
+    await app.start(['/opt/lemming-desktop'], '/');
+
+    await app.secondLaunch(['/opt/lemming-desktop', org], '/home/ann');
+
+    expect(said[0]).toBe('showWindow');
+    expect(valueOf<{ path: string }>(await harness.dispatch('org.summary', {})).path).toBe(org);
+    expect(state.places).toEqual([{ view: 'org' }]);
+  });
+
+  it('a second launch with a folder that is not an org says so and keeps the window', async () => {
+    const harness = await harnesses.create();
+    const { shell, said } = recordingShell();
+    const app = desktopApp(harness, shell);
+    await app.secondLaunch(['/opt/lemming-desktop', join(userData(), 'nothing-here')], '/');
+    expect(said[0]).toBe('showWindow');
+    expect(said[1]).toMatch(/^error: The org could not be opened: /);
+  });
+
+  it('tells of an agent that starts failing once, not at every tick it keeps failing', async () => {
+    const harness = await harnesses.create();
+    // Port 9 (discard) on loopback: no model server answers there.
+    const org = writeOrg({
+      'lemming/config/models.json': {
+        gone: {
+          provider: 'ollama',
+          model_name: 'llama3.2',
+          provider_config: { base_url: 'http://127.0.0.1:9' },
+        },
+      },
+      'agents/clerk/resume.json': resume('clerk', { model: { key: 'gone' } }),
+      'shared/.keep': '',
+    });
+    valueOf(await harness.dispatch('org.open', { path: org }));
+    await harness.trustOpenOrg();
+    const { shell, notices } = recordingShell();
+    const app = desktopApp(harness, shell);
+    await app.start(['/opt/lemming-desktop'], '/');
+    await app.readAttention();
+
+    for (let tick = 0; tick < 3; tick++) {
+      valueOf(await harness.dispatch('run.step', {}));
+      await app.readAttention();
+    }
+    expect(notices.map(({ title }) => title)).toEqual(['clerk is failing']);
+    expect(notices[0]?.body).toContain('The model could not be reached');
+  });
+
+  it('tells of a run that ended once, keeps the org in Open Recent, and shows it in the tray', async () => {
+    const { harness, org } = await harnesses.openDemo();
+    await harness.trustOpenOrg();
+    const { shell, notices, state } = recordingShell();
+    const app = desktopApp(harness, shell);
+    await app.start(['/opt/lemming-desktop'], '/');
+    app.onEngineEvent('org.changed', { path: org });
+    await until(async () => {
+      await app.readAttention();
+      return state.tray !== null;
+    });
+    expect(state.tray?.tooltip).toBe('org: stopped');
+
+    valueOf(await harness.dispatch('run.start', { ticks: 1 }));
+    await app.readAttention();
+    await until(async () => {
+      await app.readAttention();
+      return notices.length > 0;
+    });
+    expect(notices.map(({ title }) => title)).toEqual(['The run ended']);
+    for (let reading = 0; reading < 3; reading++) await app.readAttention();
+    expect(notices).toHaveLength(1);
+
+    notices[0]!.click();
+    expect(state.places.at(-1)).toEqual({ view: 'org' });
+    const file = state.menu.find((item) => item.label === 'File');
+    const recent = file?.submenu?.find((item) => item.label === 'Open Recent');
+    expect(recent?.submenu?.map((item) => item.label)).toEqual(['org']);
+  });
+
+  it('quitting during a run asks first, and ends the engine after the limit when it does not close', async () => {
+    const { harness } = await harnesses.openDemo();
+    await harness.trustOpenOrg();
+    const { shell, said } = recordingShell({ ask: 0 });
+    let forced = false;
+    const app = desktopApp(harness, shell, {
+      close: () => new Promise(() => undefined),
+      forceClose: async () => {
+        forced = true;
+      },
+    });
+    await app.start(['/opt/lemming-desktop'], '/');
+    valueOf(await harness.dispatch('run.start', { intervalMs: 60_000 }));
+    await app.readAttention();
+
+    const started = Date.now();
+    expect(await app.quit()).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(forced).toBe(true);
+    expect(said).toContain('ask: Stop the run and quit?');
+    valueOf(await harness.dispatch('run.stop', {}));
+  });
+
+  it('keeps quitting when the person says Cancel', async () => {
+    const { harness } = await harnesses.openDemo();
+    await harness.trustOpenOrg();
+    const { shell } = recordingShell({ ask: 1 });
+    const app = desktopApp(harness, shell);
+    await app.start(['/opt/lemming-desktop'], '/');
+    valueOf(await harness.dispatch('run.start', { intervalMs: 60_000 }));
+    await app.readAttention();
+    expect(await app.quit()).toBe(false);
+    valueOf(await harness.dispatch('run.stop', {}));
+  });
+});
