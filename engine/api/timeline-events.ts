@@ -91,6 +91,8 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
         raw: z.unknown().optional(),
       })
       .optional(),
+    /** What the provider read past in the answer (an Ollama line that is not JSON), in plain words. */
+    warnings: z.array(z.string()).optional(),
     usage: TokenUsage.nullish(),
     latency_ms: z.number(),
     cost: z.number().optional(),

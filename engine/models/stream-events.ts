@@ -65,11 +65,19 @@ export async function* serverSentEvents(chunks: AsyncIterable<Buffer>): AsyncGen
   if (data.length > 0) yield { event, data: data.join('\n') };
 }
 
-/** Newline-delimited JSON (Ollama): each non-blank line parsed; a line that is not JSON is a StreamError. */
-export async function* jsonLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<unknown> {
+/**
+ * Newline-delimited JSON (Ollama): each non-blank line parsed. A line that is not JSON is passed to
+ * `skipped` and read past, as the official `ollama` client does.
+ */
+export async function* jsonLines(
+  chunks: AsyncIterable<Buffer>,
+  skipped: (line: string) => void,
+): AsyncGenerator<unknown> {
   for await (const line of bodyLines(chunks)) {
     if (line.trim() === '') continue;
-    yield parseStreamedJson(line);
+    const value = parseOrUndefined(line);
+    if (value === undefined) skipped(line);
+    else yield value;
   }
 }
 
@@ -78,9 +86,13 @@ export function parseStreamedJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    const shown = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-    throw new StreamError(`sent a piece of its answer that is not JSON: ${shown}`, false);
+    throw new StreamError(`sent a piece of its answer that is not JSON: ${shownPiece(text)}`, false);
   }
+}
+
+/** The start of a streamed piece, for a message. */
+export function shownPiece(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 export function parseOrUndefined(text: string): unknown {

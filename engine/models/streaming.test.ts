@@ -462,6 +462,25 @@ describe('a streamed answer is whole or clearly failed', () => {
     expect(server.received).toHaveLength(1);
   });
 
+  it('an Ollama line that is not JSON is skipped, as its official client does, with a warning that says so', async () => {
+    const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+    const server = await serve((_request, response) =>
+      stream(response, 'application/x-ndjson', [
+        line({ message: { content: 'Hello' } }),
+        '{"message": {"content": " wor\n',
+        line({ message: { content: ' world' } }),
+        line({ message: { content: '' }, done: true, done_reason: 'stop' }),
+      ]),
+    );
+    const { response, text } = await follow(ollama(server.url));
+    expect(response.text).toBe('Hello world');
+    expect(text).toBe('Hello world');
+    expect(response.warnings).toEqual([
+      'Ollama sent a line of its answer that is not JSON; it was skipped, as Ollama\'s own client skips it: {"message": {"content": " wor',
+    ]);
+    expect(server.received).toHaveLength(1);
+  });
+
   it('keeps an Anthropic tool input that came whole in content_block_start', async () => {
     const server = await serve((_request, response) =>
       stream(response, 'text/event-stream', [

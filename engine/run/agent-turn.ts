@@ -389,6 +389,7 @@ async function callOnce(
         finishReason: response.finishReason,
         ...(response.stop ? { stop: response.stop } : {}),
       },
+      ...(response.warnings ? { warnings: response.warnings } : {}),
       usage: response.usage,
       latency_ms: response.latencyMs,
       cost: fromMicros(costMicro),
