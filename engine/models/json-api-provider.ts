@@ -51,10 +51,18 @@ export abstract class JsonApiProvider implements ModelProvider {
     const started = performance.now();
     const onProgress = this.endpoint.stream ? request.onProgress : undefined;
     const secrets = key ? [key] : [];
-    // Only the attempt that is taken as the answer speaks: each attempt starts its own list.
+    // Only the attempt that is taken as the answer speaks: each attempt starts its own list, and the
+    // pieces an attempt that failed has shown are declared void.
     let warnings: string[] = [];
-    const readStream = (emit: (delta: ProgressDelta) => void) => (chunks: AsyncIterable<Buffer>) => {
+    let shownPieces = false;
+    const readStream = (onPiece: (delta: ProgressDelta) => void) => (chunks: AsyncIterable<Buffer>) => {
       warnings = [];
+      if (shownPieces) onPiece({ type: 'restart' });
+      shownPieces = false;
+      const emit = (delta: ProgressDelta) => {
+        shownPieces = true;
+        onPiece(delta);
+      };
       return this.assembleStream(chunks, emit, (warning) =>
         warnings.push(redactSecrets(`${this.endpoint.service} ${warning}`, secrets)),
       );

@@ -473,6 +473,12 @@ function progressReporter(
   };
   return {
     piece(delta) {
+      if (delta.type === 'restart') {
+        // What the failed attempt held back is never shown: its streams start again empty.
+        text = input.redaction.stream();
+        toolArguments.clear();
+        return send([delta]);
+      }
       if (delta.type === 'text') {
         const shown = text.push(delta.text);
         return send(shown === '' ? [] : [{ type: 'text', text: shown }]);
