@@ -79,9 +79,7 @@ export abstract class JsonApiProvider implements ModelProvider {
         { ...this.endpoint.sampling, ...definedOnly(request) },
         onProgress !== undefined,
       ),
-      ...(onProgress
-        ? { readStream: readStream(onProgress) }
-        : {}),
+      ...(onProgress ? { readStream: readStream(onProgress) } : {}),
       timeoutMs: this.endpoint.timeoutMs,
       maxRetries: this.endpoint.maxRetries,
       signal: request.signal,

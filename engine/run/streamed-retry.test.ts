@@ -60,7 +60,7 @@ function modelCalls(engine: OrgEngine) {
 }
 
 describe('a streamed answer that is tried again', () => {
-  it("tells the live text to start again, so the person sees only the answer that was kept", async () => {
+  it('tells the live text to start again, so the person sees only the answer that was kept', async () => {
     const server = await startLoopbackServer((_request, response, index) =>
       index === 0
         ? // Cut before its finish reason: a failed attempt, tried again.

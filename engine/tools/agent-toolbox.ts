@@ -10,6 +10,7 @@ import { isWithin } from '../sandbox/sandbox-layout';
 import { askApproval, denialText, type ApprovalGateOptions } from './approval-gate';
 import { approvalNeed, writeApprovalReason, type ApprovalNeed, type ApprovalSubject } from './approval-rule';
 import { mcpStanding } from './mcp/mcp-tool-record';
+import { mayChangeTheWorld } from './side-effects';
 import type { AgentTools, ToolTurnContext } from './agent-tools';
 import { judgeTools, withFix, type ToolAvailability } from './policy-resolver';
 import type { CatalogEntry } from './tool-catalog';
@@ -114,7 +115,7 @@ export function agentToolbox(options: ToolboxOptions) {
         const tool = judged.get(name);
         return tool && withFix(tool.verdict, tool.entry, input);
       },
-      async call(name, args): Promise<ToolResult> {
+      async call(name, args, beforeChange): Promise<ToolResult> {
         const entry = available.get(name);
         if (!entry) {
           const verdict = judged.get(name)?.verdict;
@@ -131,12 +132,13 @@ export function agentToolbox(options: ToolboxOptions) {
           );
         }
         let writesAsk = false;
-        if (gate) {
-          const { mcpTool } = entry.spec;
-          // The person's record is read at the call, so a choice made or a change seen during the turn counts.
-          const subject: ApprovalSubject = mcpTool
+        const { mcpTool } = entry.spec;
+        // The person's record is read at the call, so a choice made or a change seen during the turn counts.
+        const subject: ApprovalSubject =
+          mcpTool && gate
             ? { ...entry.spec, mcpStanding: mcpStanding(gate.mcpRecord(mcpTool.server), mcpTool) }
             : entry.spec;
+        if (gate) {
           const changes = subject.mcpStanding?.changes ?? [];
           const need = gate.settingsProblem
             ? {
@@ -153,6 +155,7 @@ export function agentToolbox(options: ToolboxOptions) {
           }
           writesAsk = need.mode === 'always' && !need.fromSetting;
         }
+        if (beforeChange && mayChangeTheWorld(subject, args)) beforeChange();
         current = { tool: name, args, writesAsk };
         const result = await entry.spec.run(args, toolContext()).finally(() => {
           current = null;
