@@ -215,6 +215,23 @@ const fixtures: Fixture[] = [
     api: 'openai',
     pieces: whole(openAiText('Hey').replace(/data: /g, 'data:')),
   },
+  {
+    name: 'id and retry fields, and a field it does not know',
+    api: 'openai',
+    pieces: whole(
+      `id: 1\nretry: 3000\nwhatever: x\n\n${openAiText('Hi').replace('data: ', 'id: 2\ndata: ')}`,
+    ),
+  },
+  {
+    name: 'an event name on a normal chunk',
+    api: 'openai',
+    pieces: whole(openAiText('Hi').replace('data: ', 'event: message\ndata: ')),
+  },
+  {
+    name: 'the last event without its blank line',
+    api: 'openai',
+    pieces: whole(openAiText('Hi').replace(/\n\n$/, '\n')),
+  },
   { name: 'tool call in pieces', api: 'openai', pieces: whole(openAiTool) },
   { name: 'tool call cut every 4 bytes', api: 'openai', pieces: cutEvery(4, openAiTool) },
   { name: 'parallel tool calls with usage', api: 'openai', pieces: whole(openAiParallel) },
@@ -363,6 +380,16 @@ const fixtures: Fixture[] = [
         'event: message_delta',
       )[0]!,
     ),
+  },
+  {
+    name: 'message_stop without its blank line',
+    api: 'anthropic',
+    pieces: whole(anthropicEvents(textBlock(0, ['Hello'])).replace(/\n\n$/, '\n')),
+  },
+  {
+    name: 'message_stop ended by a bare CR at the very end',
+    api: 'anthropic',
+    pieces: whole(withLineEnds('\r', anthropicEvents(textBlock(0, ['Hello'])))),
   },
   {
     name: 'no message_stop',
