@@ -1,81 +1,15 @@
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { turnDetail } from '../app/turn-inspector';
 import { openTimeline } from '../timeline/timeline-store';
 import { trustAsIs } from '../trust/test-support/trust-as-is';
 import { OrgEngine } from './org-engine';
-import { REPO_ROOT, resume, tempOrgs } from './test-support/temp-org';
+import { bellOrg, runTicksInChild } from './test-support/bell-org';
+import { resume, tempOrgs } from './test-support/temp-org';
 
-const CHILD = join(REPO_ROOT, 'engine', 'run', 'test-support', 'crash-child.ts');
-const BELL = join(REPO_ROOT, 'engine', 'run', 'test-support', 'counting-mcp-server.mjs');
 const orgs = tempOrgs();
 afterAll(() => orgs.cleanup());
-
-/** An org whose agent ada rings the bell (an MCP tool that may change things) in the first round of every turn. */
-function bellOrg(hangAt: number) {
-  const org = orgs.build({
-    'lemming/config/models.json': {
-      scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
-    },
-    'script.json': {
-      default: [
-        {
-          when: { round: 1 },
-          respond: { tool_calls: [{ id: 'c1', name: 'mcp__bell__ring_bell', arguments: { room: 'hall' } }] },
-        },
-        { respond: { outbox_entries: [], notes: 'done' } },
-      ],
-    },
-    'agents/ada/resume.json': resume('ada', {
-      permissions: { read_outboxes: [], tools: ['group:mcp:bell'] },
-    }),
-  });
-  const counter = join(dirname(org), 'rings.txt');
-  writeFileSync(
-    join(org, 'lemming/config/mcp.json'),
-    JSON.stringify({
-      mcpServers: {
-        bell: {
-          command: process.execPath,
-          args: [BELL],
-          env: { COUNT_FILE: counter, HANG_AT: String(hangAt) },
-        },
-      },
-    }),
-  );
-  return {
-    org,
-    rings: () => (existsSync(counter) ? readFileSync(counter, 'utf8').split('\n').filter(Boolean).length : 0),
-  };
-}
-
-/** Runs `ticks` ticks in a child process; `killWhen` (checked every 20 ms) kills it with SIGKILL. */
-function runChild(
-  org: string,
-  ticks: number,
-  killWhen: (() => boolean) | null,
-): Promise<{ finished: boolean }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, org, String(ticks)], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    const watch = killWhen && setInterval(() => killWhen() && child.kill('SIGKILL'), 20);
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (watch) clearInterval(watch);
-      if (code !== 0 && signal !== 'SIGKILL') return reject(new Error(`child failed (${code}): ${stderr}`));
-      resolve({ finished: stdout.split('\n').includes('DONE') });
-    });
-  });
-}
 
 function eventsOf(org: string, kind: string): Record<string, any>[] {
   const db = new Database(join(org, '.lemming', 'timeline.sqlite'), { fileMustExist: true });
@@ -109,16 +43,16 @@ describe('a tool call that may change things, cut off by a kill', () => {
     'is recorded as about to run before it runs, and the turn run again tells the model its outcome is unknown instead of repeating it',
     { timeout: 60_000 },
     async () => {
-      const { org, rings } = bellOrg(2);
+      const { org, rings } = bellOrg(orgs, 2);
       // Tick 1 rings once; tick 2's ring never answers, and the engine is killed during it.
-      expect(await runChild(org, 2, () => rings() === 2)).toEqual({ finished: false });
+      expect(await runTicksInChild(org, 2, () => rings() === 2)).toEqual({ finished: false });
       expect(rings()).toBe(2);
       // The inspector shows the cut-off call for what it is.
       expect(toolSteps(org, 2)).toEqual([
         expect.objectContaining({ tool: 'mcp__bell__ring_bell', success: null, startedBeforeStop: true }),
       ]);
 
-      expect(await runChild(org, 1, null)).toEqual({ finished: true });
+      expect(await runTicksInChild(org, 1, null)).toEqual({ finished: true });
       // Two committed turns, two rings: tick 2's bell was not rung again.
       expect(rings()).toBe(2);
 
