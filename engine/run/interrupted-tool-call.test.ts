@@ -1,8 +1,10 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { turnDetail } from '../app/turn-inspector';
 import { openTimeline } from '../timeline/timeline-store';
+import { envSecretStore } from '../secrets/env-secret-store';
 import { trustAsIs } from '../trust/test-support/trust-as-is';
 import { OrgEngine } from './org-engine';
 import { bellOrg, runTicksInChild } from './test-support/bell-org';
@@ -126,6 +128,57 @@ describe('a tool call that may change things, cut off by a kill', () => {
       expect(kinds.findIndex(([kind]) => kind === 'tool_intent')).toBeLessThan(
         kinds.findIndex(([kind]) => kind === 'turn_started'),
       );
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('records the arguments redacted, and knows the call again by them when the turn runs again', async () => {
+    const secret = 'sk-intent-4f1c9a27e0';
+    const org = orgs.build({
+      'lemming/config/models.json': {
+        scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+      },
+      'script.json': {
+        default: [
+          {
+            when: { round: 1 },
+            respond: {
+              tool_calls: [
+                { id: 'w', name: 'file_write', arguments: { path: 'key.txt', content: `key ${secret}` } },
+              ],
+            },
+          },
+          { respond: { outbox_entries: [], notes: 'done' } },
+        ],
+      },
+      'agents/ada/resume.json': resume('ada', { permissions: { read_outboxes: [], tools: ['file_write'] } }),
+    });
+    const engine = await OrgEngine.open({
+      trust: await trustAsIs(org),
+      orgPath: org,
+      env: {},
+      secrets: envSecretStore({ LEMMING_SECRET_TOKEN: secret }),
+    });
+    const written = join(org, 'agents', 'ada', 'workspace', 'key.txt');
+    try {
+      await engine.runTick();
+      const [intent] = engine.timeline
+        .page({ kinds: ['tool_intent'], direction: 'asc', limit: 10 })
+        .rows.map((row) => JSON.parse(row.json) as Record<string, any>);
+      expect(JSON.stringify(intent)).not.toContain(secret);
+      expect(intent!.args).toEqual({ path: 'key.txt', content: 'key [redacted:TOKEN]' });
+      expect(readFileSync(written, 'utf8')).toBe(`key ${secret}`);
+
+      // What a kill during tick 2's write would have left: its intent, and no committed turn.
+      rmSync(written);
+      engine.timeline.appendMany([{ ...intent!, tick: 2, turn: '2:ada', call_id: 'before' }]);
+      expect((await engine.runTick()).turns).toEqual([{ agent: 'ada', status: 'completed' }]);
+      expect(existsSync(written)).toBe(false);
+      const result = engine.timeline
+        .page({ kinds: ['tool_result'], tickFrom: 2, tickTo: 2, direction: 'asc', limit: 10 })
+        .rows.map((row) => JSON.parse(row.json) as Record<string, any>);
+      expect(result).toEqual([expect.objectContaining({ started_before_stop: 'before' })]);
     } finally {
       engine.close();
     }
