@@ -51,14 +51,11 @@ export abstract class JsonApiProvider implements ModelProvider {
     const started = performance.now();
     const onProgress = this.endpoint.stream ? request.onProgress : undefined;
     const secrets = key ? [key] : [];
-    // Only the attempt that is taken as the answer speaks: each attempt starts its own list, and the
-    // pieces an attempt that failed has shown are declared void.
+    // Only the attempt that is taken as the answer speaks: when one fails and another follows, its
+    // warnings go and the pieces it showed are declared void.
     let warnings: string[] = [];
     let shownPieces = false;
     const readStream = (onPiece: (delta: ProgressDelta) => void) => (chunks: AsyncIterable<Buffer>) => {
-      warnings = [];
-      if (shownPieces) onPiece({ type: 'restart' });
-      shownPieces = false;
       const emit = (delta: ProgressDelta) => {
         shownPieces = true;
         onPiece(delta);
@@ -66,6 +63,11 @@ export abstract class JsonApiProvider implements ModelProvider {
       return this.assembleStream(chunks, emit, (warning) =>
         warnings.push(redactSecrets(`${this.endpoint.service} ${warning}`, secrets)),
       );
+    };
+    const onRetry = () => {
+      warnings = [];
+      if (shownPieces) onProgress?.({ type: 'restart' });
+      shownPieces = false;
     };
     const { body, attempts } = await postJson({
       service: this.endpoint.service,
@@ -79,7 +81,7 @@ export abstract class JsonApiProvider implements ModelProvider {
         { ...this.endpoint.sampling, ...definedOnly(request) },
         onProgress !== undefined,
       ),
-      ...(onProgress ? { readStream: readStream(onProgress) } : {}),
+      ...(onProgress ? { readStream: readStream(onProgress), onRetry } : {}),
       timeoutMs: this.endpoint.timeoutMs,
       maxRetries: this.endpoint.maxRetries,
       signal: request.signal,

@@ -481,6 +481,24 @@ describe('a streamed answer is whole or clearly failed', () => {
     expect(server.received).toHaveLength(1);
   });
 
+  it('a stream that broke off is declared void as soon as the call is tried again, whatever the next attempt answers', async () => {
+    const server = await serve((_request, response, index) =>
+      index === 0
+        ? stream(response, 'text/event-stream', [sse(openAiChunk({ content: 'Broken' }))])
+        : sendJson(response, 200, {
+            choices: [{ index: 0, message: { role: 'assistant', content: 'Whole' }, finish_reason: 'stop' }],
+          }),
+    );
+    const { response, deltas } = await follow(
+      createProvider(
+        modelEntry('openai-compatible', { base_url: `${server.url}/v1`, max_retries: 1 }),
+        testDeps(),
+      ),
+    );
+    expect(response.text).toBe('Whole');
+    expect(deltas).toEqual([{ type: 'text', text: 'Broken' }, { type: 'restart' }]);
+  });
+
   it('keeps an Anthropic tool input that came whole in content_block_start', async () => {
     const server = await serve((_request, response) =>
       stream(response, 'text/event-stream', [
