@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { turnDetail } from '../app/turn-inspector';
 import { openTimeline } from '../timeline/timeline-store';
+import type { OtherTimelineEvent } from '../api/timeline-events';
 import { envSecretStore } from '../secrets/env-secret-store';
 import { trustAsIs } from '../trust/test-support/trust-as-is';
 import { OrgEngine } from './org-engine';
@@ -165,7 +166,7 @@ describe('a tool call that may change things, cut off by a kill', () => {
       await engine.runTick();
       const [intent] = engine.timeline
         .page({ kinds: ['tool_intent'], direction: 'asc', limit: 10 })
-        .rows.map((row) => JSON.parse(row.json) as Record<string, any>);
+        .rows.map((row) => JSON.parse(row.json) as OtherTimelineEvent);
       expect(JSON.stringify(intent)).not.toContain(secret);
       expect(intent!.args).toEqual({ path: 'key.txt', content: 'key [redacted:TOKEN]' });
       expect(readFileSync(written, 'utf8')).toBe(`key ${secret}`);
