@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProgressDelta, TurnProgress } from '../api/model-event-schemas';
+import { main } from '../cli/main';
+import { cliConfigDir, runCli } from '../cli/test-support/run-cli';
 import { startLoopbackServer, type LoopbackServer } from '../models/test-support/loopback-server';
 import { OrgEngine } from './org-engine';
 import { resume, tempOrgs } from './test-support/temp-org';
@@ -59,20 +61,25 @@ function modelCalls(engine: OrgEngine) {
     .rows.map((row) => JSON.parse(row.json) as Record<string, any>);
 }
 
+/** A model server whose first answer breaks off (no finish reason) and whose second is whole. */
+async function brokenThenWhole(): Promise<LoopbackServer> {
+  const server = await startLoopbackServer((_request, response, index) =>
+    index === 0
+      ? write(response, 'text/event-stream', [sse({ content: '{"notes": "wro' }), sse({ content: 'ng' })])
+      : write(response, 'text/event-stream', [
+          sse({ content: '{"notes": "ri' }),
+          sse({ content: 'ght"}' }),
+          sse({}, 'stop'),
+          'data: [DONE]\n\n',
+        ]),
+  );
+  servers.push(server);
+  return server;
+}
+
 describe('a streamed answer that is tried again', () => {
   it('tells the live text to start again, so the person sees only the answer that was kept', async () => {
-    const server = await startLoopbackServer((_request, response, index) =>
-      index === 0
-        ? // Cut before its finish reason: a failed attempt, tried again.
-          write(response, 'text/event-stream', [sse({ content: '{"notes": "wro' }), sse({ content: 'ng' })])
-        : write(response, 'text/event-stream', [
-            sse({ content: '{"notes": "ri' }),
-            sse({ content: 'ght"}' }),
-            sse({}, 'stop'),
-            'data: [DONE]\n\n',
-          ]),
-    );
-    servers.push(server);
+    const server = await brokenThenWhole();
     const { engine, progress } = await orgWithModel('openai-compatible', `${server.url}/v1`);
     try {
       expect((await engine.runTick()).turns).toEqual([{ agent: 'writer', status: 'completed' }]);
@@ -107,5 +114,30 @@ describe('a streamed answer that is tried again', () => {
     } finally {
       engine.close();
     }
+  });
+
+  it('lemming run --follow says that what it printed broke off, then prints the new answer', async () => {
+    const server = await brokenThenWhole();
+    const org = orgs.build({
+      'lemming/config/models.json': {
+        m: {
+          provider: 'openai-compatible',
+          model_name: 'm',
+          provider_config: { base_url: `${server.url}/v1`, max_retries: 1 },
+        },
+      },
+      'agents/writer/resume.json': resume('writer', { model: { key: 'm' } }),
+    });
+    expect((await runCli(['trust', org, '--yes'])).code).toBe(0);
+    let output = '';
+    const io = {
+      stdout: { write: (text: string) => void (output += text) },
+      stderr: { write: () => undefined },
+      env: { LEMMING_CONFIG_DIR: cliConfigDir() },
+    };
+    expect(await main(['run', org, '--follow'], io)).toBe(0);
+    expect(output).toBe(
+      '[tick 1] writer, model call 1:\n{"notes": "wrong\n(that answer broke off; the model is asked again)\n{"notes": "right"}\ntick 1: writer completed\n',
+    );
   });
 });
