@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { turnDetail } from '../app/turn-inspector';
+import { main } from '../cli/main';
+import { cliConfigDir } from '../cli/test-support/run-cli';
 import { openTimeline } from '../timeline/timeline-store';
 import type { OtherTimelineEvent } from '../api/timeline-events';
 import { envSecretStore } from '../secrets/env-secret-store';
@@ -85,6 +87,16 @@ describe('a tool call that may change things, cut off by a kill', () => {
       expect(toolSteps(org, 2)).toEqual([
         expect.objectContaining({ success: false, error: UNKNOWN_OUTCOME, startedBeforeStop: true }),
       ]);
+      let printed = '';
+      const io = {
+        stdout: { write: (text: string) => void (printed += text) },
+        stderr: { write: () => undefined },
+        env: { LEMMING_CONFIG_DIR: cliConfigDir() },
+      };
+      expect(await main(['turn', org, 'ada', '2'], io)).toBe(0);
+      expect(printed).toContain(
+        'tool mcp__bell__ring_bell {"room":"hall"} -> started before the app stopped; whether it finished is not known',
+      );
       expect(toolSteps(org, 1)).toEqual([
         expect.objectContaining({ success: true, output: 'rang in the hall', startedBeforeStop: false }),
       ]);
