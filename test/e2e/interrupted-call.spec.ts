@@ -1,9 +1,18 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { bellOrg, runTicksInChild } from '../../engine/run/test-support/bell-org';
 import { tempOrgs } from '../../engine/run/test-support/temp-org';
 import { expect, test } from '../harness/lemming-fixture';
 
 const orgs = tempOrgs();
 test.afterEach(() => orgs.cleanup());
+
+/** No serious accessibility problem in the inspector (the new badge's contrast among them). */
+async function expectReadable(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).include('.inspector').analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+}
 
 const NOT_KNOWN = 'Started before the app stopped; whether it finished is not known';
 
@@ -29,6 +38,11 @@ test('a tool call the app stopped during shows as started with its outcome unkno
   await expect(call).toHaveAttribute('data-outcome', 'unknown');
   await expect(call.getByTestId('tool-outcome')).toHaveText(NOT_KNOWN);
   await page.screenshot({ path: testInfo.outputPath('inspector-call-cut-off.png'), fullPage: true });
+  await expectReadable(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: testInfo.outputPath('inspector-call-cut-off-dark.png'), fullPage: true });
+  await expectReadable(page);
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // The app runs tick 2 again: the model is told, and the bell is not rung a third time.
   await page.getByRole('button', { name: 'Step one tick' }).click();
