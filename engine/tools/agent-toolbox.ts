@@ -155,7 +155,16 @@ export function agentToolbox(options: ToolboxOptions) {
           }
           writesAsk = need.mode === 'always' && !need.fromSetting;
         }
-        if (beforeChange && mayChangeTheWorld(subject, args)) beforeChange();
+        if (beforeChange && mayChangeTheWorld(subject, args)) {
+          // A call whose start cannot be recorded does not run: after a kill nothing would say it had.
+          try {
+            beforeChange();
+          } catch (error) {
+            return toolFailure(
+              `Tool '${name}' was not run: the app could not record that it was about to run (${error instanceof Error ? error.message : String(error)}).`,
+            );
+          }
+        }
         current = { tool: name, args, writesAsk };
         const result = await entry.spec.run(args, toolContext()).finally(() => {
           current = null;

@@ -33,7 +33,8 @@ export interface AgentTools {
   verdict(name: string): ToolVerdict | undefined;
   /**
    * Never throws: an unknown, forbidden or failing call is a failed result. `beforeChange` is called
-   * right before a call that may change things runs (after any approval), and not for one that only reads.
+   * right before a call that may change things runs (after any approval), and not for one that only reads;
+   * when it throws, the call does not run.
    */
   call(name: string, args: unknown, beforeChange?: () => void): Promise<ToolResult>;
 }
