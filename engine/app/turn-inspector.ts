@@ -142,36 +142,14 @@ function stepsOf(events: ParsedEvent[]): TurnStep[] {
         if (known.call_id && followedUp.has(known.call_id)) break;
         steps.push({
           type: 'tool_call',
-          call: {
-            callSeq: row.seq,
-            resultSeq: null,
-            round: known.round ?? null,
-            tool: known.tool,
-            args: cut(JSON.stringify(known.args ?? null)),
-            success: null,
-            output: null,
-            error: null,
-            durationMs: null,
-            startedBeforeStop: true,
-          },
+          call: { ...unansweredCall(row.seq, known), startedBeforeStop: true },
         });
         break;
       case 'model_call':
         steps.push({ type: 'model_call', call: modelCall(row.seq, known) });
         break;
       case 'tool_call': {
-        const call: InspectedToolCall = {
-          callSeq: row.seq,
-          resultSeq: null,
-          round: known.round ?? null,
-          tool: known.tool,
-          args: cut(JSON.stringify(known.args ?? null)),
-          success: null,
-          output: null,
-          error: null,
-          durationMs: null,
-          startedBeforeStop: false,
-        };
+        const call = unansweredCall(row.seq, known);
         openCalls.push({ call, callId: known.call_id ?? null });
         steps.push({ type: 'tool_call', call });
         break;
@@ -225,6 +203,25 @@ function stepsOf(events: ParsedEvent[]): TurnStep[] {
     }
   }
   return steps;
+}
+
+/** A call as its tool_call (or tool_intent) event says it, before any result joins it. */
+function unansweredCall(
+  seq: number,
+  event: { round?: number | undefined; tool: string; args: unknown },
+): InspectedToolCall {
+  return {
+    callSeq: seq,
+    resultSeq: null,
+    round: event.round ?? null,
+    tool: event.tool,
+    args: cut(JSON.stringify(event.args ?? null)),
+    success: null,
+    output: null,
+    error: null,
+    durationMs: null,
+    startedBeforeStop: false,
+  };
 }
 
 function modelCall(

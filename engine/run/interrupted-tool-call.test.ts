@@ -10,8 +10,8 @@ import type { OtherTimelineEvent } from '../api/timeline-events';
 import { envSecretStore } from '../secrets/env-secret-store';
 import { trustAsIs } from '../trust/test-support/trust-as-is';
 import { OrgEngine } from './org-engine';
-import { bellOrg, runTicksInChild } from './test-support/bell-org';
-import { resume, tempOrgs } from './test-support/temp-org';
+import { bellOrg, callingOrg, runTicksInChild } from './test-support/bell-org';
+import { tempOrgs } from './test-support/temp-org';
 
 const orgs = tempOrgs();
 afterAll(() => orgs.cleanup());
@@ -108,28 +108,14 @@ describe('a tool call that may change things, cut off by a kill', () => {
   );
 
   it('a call that only reads writes no intent; one that writes does, before the turn is committed', async () => {
-    const org = orgs.build({
-      'lemming/config/models.json': {
-        scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
-      },
-      'script.json': {
-        default: [
-          {
-            when: { round: 1 },
-            respond: {
-              tool_calls: [
-                { id: 'r', name: 'file_read', arguments: { path: 'notes.md' } },
-                { id: 'w', name: 'file_write', arguments: { path: 'notes.md', content: 'hello' } },
-              ],
-            },
-          },
-          { respond: { outbox_entries: [], notes: 'done' } },
-        ],
-      },
-      'agents/ada/resume.json': resume('ada', {
-        permissions: { read_outboxes: [], tools: ['file_read', 'file_write'] },
-      }),
-    });
+    const org = callingOrg(
+      orgs,
+      [
+        { id: 'r', name: 'file_read', arguments: { path: 'notes.md' } },
+        { id: 'w', name: 'file_write', arguments: { path: 'notes.md', content: 'hello' } },
+      ],
+      ['file_read', 'file_write'],
+    );
     const engine = await OrgEngine.open({ trust: await trustAsIs(org), orgPath: org, env: {} });
     try {
       expect((await engine.runTick()).turns).toEqual([{ agent: 'ada', status: 'completed' }]);
@@ -148,25 +134,11 @@ describe('a tool call that may change things, cut off by a kill', () => {
 
   it('records the arguments redacted, and knows the call again by them when the turn runs again', async () => {
     const secret = 'sk-intent-4f1c9a27e0';
-    const org = orgs.build({
-      'lemming/config/models.json': {
-        scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
-      },
-      'script.json': {
-        default: [
-          {
-            when: { round: 1 },
-            respond: {
-              tool_calls: [
-                { id: 'w', name: 'file_write', arguments: { path: 'key.txt', content: `key ${secret}` } },
-              ],
-            },
-          },
-          { respond: { outbox_entries: [], notes: 'done' } },
-        ],
-      },
-      'agents/ada/resume.json': resume('ada', { permissions: { read_outboxes: [], tools: ['file_write'] } }),
-    });
+    const org = callingOrg(
+      orgs,
+      [{ id: 'w', name: 'file_write', arguments: { path: 'key.txt', content: `key ${secret}` } }],
+      ['file_write'],
+    );
     const engine = await OrgEngine.open({
       trust: await trustAsIs(org),
       orgPath: org,

@@ -27,13 +27,18 @@ async function write(response: ServerResponse, contentType: string, pieces: read
   response.end();
 }
 
-async function orgWithModel(provider: string, baseUrl: string) {
-  const org = orgs.build({
+/** An org whose writer is on the model server at `baseUrl`, tried once more when a call fails. */
+function writerOn(provider: string, baseUrl: string): string {
+  return orgs.build({
     'lemming/config/models.json': {
       m: { provider, model_name: 'm', provider_config: { base_url: baseUrl, max_retries: 1 } },
     },
     'agents/writer/resume.json': resume('writer', { model: { key: 'm' } }),
   });
+}
+
+async function orgWithModel(provider: string, baseUrl: string) {
+  const org = writerOn(provider, baseUrl);
   const progress: TurnProgress[] = [];
   const engine = await OrgEngine.open({
     trust: await trustAsIs(org),
@@ -118,16 +123,7 @@ describe('a streamed answer that is tried again', () => {
 
   it('lemming run --follow says that what it printed broke off, then prints the new answer', async () => {
     const server = await brokenThenWhole();
-    const org = orgs.build({
-      'lemming/config/models.json': {
-        m: {
-          provider: 'openai-compatible',
-          model_name: 'm',
-          provider_config: { base_url: `${server.url}/v1`, max_retries: 1 },
-        },
-      },
-      'agents/writer/resume.json': resume('writer', { model: { key: 'm' } }),
-    });
+    const org = writerOn('openai-compatible', `${server.url}/v1`);
     expect((await runCli(['trust', org, '--yes'])).code).toBe(0);
     let output = '';
     const io = {

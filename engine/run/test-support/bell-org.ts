@@ -8,30 +8,39 @@ const CHILD = join(REPO_ROOT, 'engine', 'run', 'test-support', 'crash-child.ts')
 const BELL = join(REPO_ROOT, 'engine', 'run', 'test-support', 'counting-mcp-server.mjs');
 
 /**
- * An org whose agent ada rings a bell in the first round of every turn: `ring_bell` of the MCP server
- * `bell` (counting-mcp-server.mjs), a tool that may change things. The ring that makes the count
- * `hangAt` never answers. `rings()` says how many times the bell rang.
+ * An org whose agent ada makes `calls` in the first round of every turn (a scripted model), then
+ * stops; its resume grants `tools`.
  */
-export function bellOrg(orgs: ReturnType<typeof tempOrgs>, hangAt: number) {
-  const org = orgs.build({
+export function callingOrg(
+  orgs: ReturnType<typeof tempOrgs>,
+  calls: { id: string; name: string; arguments: Record<string, unknown> }[],
+  tools: string[],
+): string {
+  return orgs.build({
     'lemming/config/models.json': {
       scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
     },
     'script.json': {
       default: [
-        {
-          when: { round: 1 },
-          respond: {
-            tool_calls: [{ id: 'c1', name: 'mcp__bell__ring_bell', arguments: { room: 'hall' } }],
-          },
-        },
+        { when: { round: 1 }, respond: { tool_calls: calls } },
         { respond: { outbox_entries: [], notes: 'done' } },
       ],
     },
-    'agents/ada/resume.json': resume('ada', {
-      permissions: { read_outboxes: [], tools: ['group:mcp:bell'] },
-    }),
+    'agents/ada/resume.json': resume('ada', { permissions: { read_outboxes: [], tools } }),
   });
+}
+
+/**
+ * An org whose agent ada rings a bell in the first round of every turn: `ring_bell` of the MCP server
+ * `bell` (counting-mcp-server.mjs), a tool that may change things. The ring that makes the count
+ * `hangAt` never answers. `rings()` says how many times the bell rang.
+ */
+export function bellOrg(orgs: ReturnType<typeof tempOrgs>, hangAt: number) {
+  const org = callingOrg(
+    orgs,
+    [{ id: 'c1', name: 'mcp__bell__ring_bell', arguments: { room: 'hall' } }],
+    ['group:mcp:bell'],
+  );
   const counter = join(dirname(org), 'rings.txt');
   writeFileSync(
     join(org, 'lemming/config/mcp.json'),
