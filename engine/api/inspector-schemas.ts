@@ -54,6 +54,11 @@ export const InspectedToolCall = z.object({
   output: z.string().nullable(),
   error: z.string().nullable(),
   durationMs: z.number().nullable(),
+  /**
+   * The call was started before the app stopped, and whether it finished is not known: the turn was cut
+   * off there (and, when run again, did not run the call a second time).
+   */
+  startedBeforeStop: z.boolean(),
 });
 export type InspectedToolCall = z.infer<typeof InspectedToolCall>;
 

@@ -30,6 +30,8 @@ export const ProgressDelta = z.discriminatedUnion('type', [
     name: z.string().optional(),
     arguments: z.string().optional(),
   }),
+  /** The pieces so far are void: the call is tried again and its answer starts anew. */
+  z.object({ type: z.literal('restart') }),
 ]);
 export type ProgressDelta = z.infer<typeof ProgressDelta>;
 

@@ -91,6 +91,8 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
         raw: z.unknown().optional(),
       })
       .optional(),
+    /** What the provider read past in the answer (an Ollama line that is not JSON), in plain words. */
+    warnings: z.array(z.string()).optional(),
     usage: TokenUsage.nullish(),
     latency_ms: z.number(),
     cost: z.number().optional(),
@@ -110,12 +112,28 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     tool: z.string(),
     args: z.unknown(),
   }),
+  /**
+   * A call that may change things is about to run. Written to the timeline on its own, before the call
+   * runs (the turn's other events wait for its commit), so a turn run again after the app stopped knows
+   * the call was started; `args` are redacted as tool_call's are.
+   */
+  eventOf('tool_intent', {
+    round: z.int().optional(),
+    call_id: z.string().optional(),
+    tool: z.string(),
+    args: z.unknown(),
+  }),
   eventOf('tool_result', {
     round: z.int().optional(),
     call_id: z.string().optional(),
     tool: z.string(),
     result: ToolResult,
     duration_ms: z.number(),
+    /**
+     * The call was not run: an earlier attempt at this turn started it (the call id of its tool_intent)
+     * before the app stopped, and whether it finished is not known. `result` says so to the model.
+     */
+    started_before_stop: z.string().optional(),
   }),
   eventOf('message', {
     ...sources,

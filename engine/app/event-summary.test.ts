@@ -40,6 +40,10 @@ describe('summarizeEvent', () => {
     ).toBe('The model "gpt-4o" (OpenAI) needs an API key: paste it in Settings, under Models and providers.');
     expect(summary(EVENT_SAMPLES.tool_call)).toBe('memory_write({"key":"plan"})');
     expect(summary(EVENT_SAMPLES.tool_result)).toBe('file_read → failed: no such file');
+    expect(summary(EVENT_SAMPLES.tool_intent)).toBe('about to run shell({"command":"make"})');
+    expect(summary({ ...EVENT_SAMPLES.tool_result, started_before_stop: 'c1' })).toBe(
+      'file_read not run again: it was started before the app stopped, and whether it finished is not known',
+    );
     expect(summary(EVENT_SAMPLES.credit)).toBe('top_up 10 credits: top-up');
     expect(summary(EVENT_SAMPLES.skip)).toBe('manager has no credits left.');
     expect(summary(EVENT_SAMPLES.tick_completed)).toBe('tick 4 completed: 2 turns');

@@ -45,7 +45,11 @@ function describeKnown(event: KnownTimelineEvent): string | null {
     }
     case 'tool_call':
       return `${event.tool}(${compact(event.args)})`;
+    case 'tool_intent':
+      return `about to run ${event.tool}(${compact(event.args)})`;
     case 'tool_result':
+      if (event.started_before_stop !== undefined)
+        return `${event.tool} not run again: it was started before the app stopped, and whether it finished is not known`;
       return `${event.tool} → ${event.result.success ? (event.result.output ?? 'ok') : `failed: ${event.result.error ?? ''}`}`;
     case 'approval_requested':
       return `asks to run ${event.tool}(${compact(event.args)}): ${event.reason}${event.changes?.length ? ` What changed: ${event.changes.join(' ')}` : ''}`;

@@ -119,31 +119,37 @@ export function turnDetail(timeline: TimelineStore, agent: string, tick: number)
   });
 }
 
-/** The turn's steps in order; a tool result joins its call (by call id, else the first open call of that tool). */
+/**
+ * The turn's steps in order; a tool result joins its call (by call id, else the first open call of that
+ * tool). A tool_intent is its call's, and shown only when the call went no further: the app stopped
+ * during it, and the turn never ran again or, run again, was not asked for it.
+ */
 function stepsOf(events: ParsedEvent[]): TurnStep[] {
   const steps: TurnStep[] = [];
   const openCalls: { call: InspectedToolCall; callId: string | null }[] = [];
+  const followedUp = new Set<string>();
+  for (const { known } of events) {
+    if (known?.kind === 'tool_call' && known.call_id) followedUp.add(known.call_id);
+    if (known?.kind === 'tool_result' && known.started_before_stop) followedUp.add(known.started_before_stop);
+  }
   for (const event of events) {
     const { known, row } = event;
     switch (known?.kind) {
       case 'turn_started':
       case 'turn_completed':
         break;
+      case 'tool_intent':
+        if (known.call_id && followedUp.has(known.call_id)) break;
+        steps.push({
+          type: 'tool_call',
+          call: { ...unansweredCall(row.seq, known), startedBeforeStop: true },
+        });
+        break;
       case 'model_call':
         steps.push({ type: 'model_call', call: modelCall(row.seq, known) });
         break;
       case 'tool_call': {
-        const call: InspectedToolCall = {
-          callSeq: row.seq,
-          resultSeq: null,
-          round: known.round ?? null,
-          tool: known.tool,
-          args: cut(JSON.stringify(known.args ?? null)),
-          success: null,
-          output: null,
-          error: null,
-          durationMs: null,
-        };
+        const call = unansweredCall(row.seq, known);
         openCalls.push({ call, callId: known.call_id ?? null });
         steps.push({ type: 'tool_call', call });
         break;
@@ -161,6 +167,7 @@ function stepsOf(events: ParsedEvent[]): TurnStep[] {
           output: known.result.output,
           error: known.result.error,
           durationMs: known.duration_ms,
+          startedBeforeStop: known.started_before_stop !== undefined,
         };
         if (call) Object.assign(call, result);
         else
@@ -196,6 +203,25 @@ function stepsOf(events: ParsedEvent[]): TurnStep[] {
     }
   }
   return steps;
+}
+
+/** A call as its tool_call (or tool_intent) event says it, before any result joins it. */
+function unansweredCall(
+  seq: number,
+  event: { round?: number | undefined; tool: string; args: unknown },
+): InspectedToolCall {
+  return {
+    callSeq: seq,
+    resultSeq: null,
+    round: event.round ?? null,
+    tool: event.tool,
+    args: cut(JSON.stringify(event.args ?? null)),
+    success: null,
+    output: null,
+    error: null,
+    durationMs: null,
+    startedBeforeStop: false,
+  };
 }
 
 function modelCall(

@@ -38,6 +38,8 @@ export interface JsonPost {
    * for minutes). A server that answers with plain JSON instead (it ignored `stream`) is read as JSON.
    */
   readStream?: (body: AsyncIterable<Buffer>) => Promise<unknown>;
+  /** Called when an attempt failed and another follows: what it streamed does not count. */
+  onRetry?: () => void;
 }
 
 export interface JsonPostResult {
@@ -87,6 +89,7 @@ export async function postJson(call: JsonPost): Promise<JsonPostResult> {
       if (attempt > call.maxRetries) throw outcome.error;
       const delay = retryDelayMs(attempt, outcome.retryAfterMs, call.timing);
       if (call.timing.now() - started + delay >= call.timeoutMs) throw outcome.error;
+      call.onRetry?.();
       try {
         await call.timing.sleep(delay, signal);
       } catch {

@@ -1,6 +1,6 @@
 import { joinUrl, requireApiKey, type HttpEndpoint } from './endpoint';
 import { postJson } from './http-json';
-import { ModelCallError } from './model-call-error';
+import { ModelCallError, redactSecrets } from './model-call-error';
 import type { ParsedAnswer } from './parsed-answer';
 import type { ServerModel } from '../api/model-setup-schemas';
 import type { ProgressDelta } from '../api/model-event-schemas';
@@ -30,11 +30,13 @@ export abstract class JsonApiProvider implements ModelProvider {
   protected abstract parseAnswer(body: unknown): ParsedAnswer;
   /**
    * Reads a streamed answer, reporting each piece, and returns it assembled into the body the API
-   * would have sent unstreamed, so `parseAnswer` reads both.
+   * would have sent unstreamed, so `parseAnswer` reads both. `warn` says what it read past (words
+   * that follow the service's name).
    */
   protected abstract assembleStream(
     chunks: AsyncIterable<Buffer>,
     emit: (delta: ProgressDelta) => void,
+    warn: (warning: string) => void,
   ): Promise<unknown>;
   /** Where the server lists its models (GET), and how to read that list; null when it is not one. */
   protected abstract readonly modelsPath: string;
@@ -48,6 +50,25 @@ export abstract class JsonApiProvider implements ModelProvider {
     const key = requireApiKey(this.endpoint);
     const started = performance.now();
     const onProgress = this.endpoint.stream ? request.onProgress : undefined;
+    const secrets = key ? [key] : [];
+    // Only the attempt that is taken as the answer speaks: when one fails and another follows, its
+    // warnings go and the pieces it showed are declared void.
+    let warnings: string[] = [];
+    let shownPieces = false;
+    const readStream = (onPiece: (delta: ProgressDelta) => void) => (chunks: AsyncIterable<Buffer>) => {
+      const emit = (delta: ProgressDelta) => {
+        shownPieces = true;
+        onPiece(delta);
+      };
+      return this.assembleStream(chunks, emit, (warning) =>
+        warnings.push(redactSecrets(`${this.endpoint.service} ${warning}`, secrets)),
+      );
+    };
+    const onRetry = () => {
+      warnings = [];
+      if (shownPieces) onProgress?.({ type: 'restart' });
+      shownPieces = false;
+    };
     const { body, attempts } = await postJson({
       service: this.endpoint.service,
       url: joinUrl(this.endpoint.baseUrl, this.path),
@@ -60,15 +81,13 @@ export abstract class JsonApiProvider implements ModelProvider {
         { ...this.endpoint.sampling, ...definedOnly(request) },
         onProgress !== undefined,
       ),
-      ...(onProgress
-        ? { readStream: (chunks: AsyncIterable<Buffer>) => this.assembleStream(chunks, onProgress) }
-        : {}),
+      ...(onProgress ? { readStream: readStream(onProgress), onRetry } : {}),
       timeoutMs: this.endpoint.timeoutMs,
       maxRetries: this.endpoint.maxRetries,
       signal: request.signal,
       dispatcher: this.endpoint.dispatcher,
       timing: this.endpoint.timing,
-      secrets: key ? [key] : [],
+      secrets,
     });
     const parsed = this.parseAnswer(body);
     if (!parsed.ok) {
@@ -78,7 +97,11 @@ export abstract class JsonApiProvider implements ModelProvider {
         attempts,
       });
     }
-    return { ...parsed.value, latencyMs: performance.now() - started };
+    return {
+      ...parsed.value,
+      ...(warnings.length > 0 ? { warnings } : {}),
+      latencyMs: performance.now() - started,
+    };
   }
 
   /** Who this provider calls, for messages. */

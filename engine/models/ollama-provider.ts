@@ -46,8 +46,9 @@ export class OllamaProvider extends JsonApiProvider {
   protected assembleStream(
     chunks: AsyncIterable<Buffer>,
     emit: (delta: ProgressDelta) => void,
+    warn: (warning: string) => void,
   ): Promise<unknown> {
-    return assembleOllamaStream(chunks, emit);
+    return assembleOllamaStream(chunks, emit, warn);
   }
 
   protected parseAnswer(body: unknown): ParsedAnswer {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ProgressDelta } from '../api/model-event-schemas';
-import { endedEarly, jsonLines } from './stream-events';
+import { endedEarly, jsonLines, shownPiece } from './stream-events';
 
 const Line = z.looseObject({
   error: z.unknown().optional(),
@@ -16,17 +16,23 @@ const Line = z.looseObject({
 /**
  * Reads Ollama's streamed /api/chat (one JSON object a line; the last has `done: true` and the counts)
  * and returns the single answer the same call would have given unstreamed. As the official client, a
- * stream without `done: true` is not whole (a StreamError).
+ * stream without `done: true` is not whole (a StreamError), and a line that is not JSON is skipped, with
+ * a warning (the official client skips it and warns on the console).
  */
 export async function assembleOllamaStream(
   chunks: AsyncIterable<Buffer>,
   emit: (delta: ProgressDelta) => void,
+  warn: (warning: string) => void,
 ): Promise<unknown> {
   let content = '';
   const toolCalls: unknown[] = [];
   let last: Record<string, unknown> = {};
   let done = false;
-  for await (const value of jsonLines(chunks)) {
+  const skipped = (line: string) =>
+    warn(
+      `sent a line of its answer that is not JSON; it was skipped, as Ollama's own client skips it: ${shownPiece(line)}`,
+    );
+  for await (const value of jsonLines(chunks, skipped)) {
     const line = Line.safeParse(value);
     if (!line.success) continue;
     if (line.data.error !== undefined && line.data.error !== null) return { error: line.data.error };

@@ -1,3 +1,4 @@
+import { createParser } from 'eventsource-parser';
 /** One Server-Sent Event: its `event:` name (empty when none) and its joined `data:` lines. */
 export interface ServerSentEvent {
   event: string;
@@ -44,32 +45,40 @@ export async function* bodyLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<
   for (const line of pending.split(/\r\n|\r|\n/)) if (line) yield line;
 }
 
-/** Server-Sent Events (the WHATWG event-stream format, as OpenAI and Anthropic send it); comments are skipped. */
+/**
+ * Server-Sent Events (the WHATWG event-stream format, as OpenAI and Anthropic send it), read by
+ * `eventsource-parser`: comments skipped, lines ended by LF, CRLF or CR, and an event cut off before its
+ * blank line not dispatched, as the format and the official SDKs say.
+ */
 export async function* serverSentEvents(chunks: AsyncIterable<Buffer>): AsyncGenerator<ServerSentEvent> {
-  let event = '';
-  let data: string[] = [];
-  for await (const line of bodyLines(chunks)) {
-    if (line === '') {
-      if (data.length > 0) yield { event, data: data.join('\n') };
-      event = '';
-      data = [];
-      continue;
-    }
-    if (line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
+  const decoder = new TextDecoder();
+  const ready: ServerSentEvent[] = [];
+  const parser = createParser({ onEvent: ({ event, data }) => ready.push({ event: event ?? '', data }) });
+  let last = '';
+  for await (const chunk of chunks) {
+    const text = decoder.decode(chunk, { stream: true });
+    parser.feed(text);
+    last = text.at(-1) ?? last;
+    yield* ready.splice(0);
   }
-  if (data.length > 0) yield { event, data: data.join('\n') };
+  // The parser holds a final CR back in case an LF follows; at the end of the body it ends a line.
+  parser.feed(`${decoder.decode()}${last === '\r' ? '\n' : ''}`);
+  yield* ready.splice(0);
 }
 
-/** Newline-delimited JSON (Ollama): each non-blank line parsed; a line that is not JSON is a StreamError. */
-export async function* jsonLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<unknown> {
+/**
+ * Newline-delimited JSON (Ollama): each non-blank line parsed. A line that is not JSON is passed to
+ * `skipped` and read past, as the official `ollama` client does.
+ */
+export async function* jsonLines(
+  chunks: AsyncIterable<Buffer>,
+  skipped: (line: string) => void,
+): AsyncGenerator<unknown> {
   for await (const line of bodyLines(chunks)) {
     if (line.trim() === '') continue;
-    yield parseStreamedJson(line);
+    const value = parseOrUndefined(line);
+    if (value === undefined) skipped(line);
+    else yield value;
   }
 }
 
@@ -78,9 +87,13 @@ export function parseStreamedJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    const shown = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-    throw new StreamError(`sent a piece of its answer that is not JSON: ${shown}`, false);
+    throw new StreamError(`sent a piece of its answer that is not JSON: ${shownPiece(text)}`, false);
   }
+}
+
+/** The start of a streamed piece, for a message. */
+export function shownPiece(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 export function parseOrUndefined(text: string): unknown {

@@ -462,6 +462,43 @@ describe('a streamed answer is whole or clearly failed', () => {
     expect(server.received).toHaveLength(1);
   });
 
+  it('an Ollama line that is not JSON is skipped, as its official client does, with a warning that says so', async () => {
+    const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+    const server = await serve((_request, response) =>
+      stream(response, 'application/x-ndjson', [
+        line({ message: { content: 'Hello' } }),
+        '{"message": {"content": " wor\n',
+        line({ message: { content: ' world' } }),
+        line({ message: { content: '' }, done: true, done_reason: 'stop' }),
+      ]),
+    );
+    const { response, text } = await follow(ollama(server.url));
+    expect(response.text).toBe('Hello world');
+    expect(text).toBe('Hello world');
+    expect(response.warnings).toEqual([
+      'Ollama sent a line of its answer that is not JSON; it was skipped, as Ollama\'s own client skips it: {"message": {"content": " wor',
+    ]);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('a stream that broke off is declared void as soon as the call is tried again, whatever the next attempt answers', async () => {
+    const server = await serve((_request, response, index) =>
+      index === 0
+        ? stream(response, 'text/event-stream', [sse(openAiChunk({ content: 'Broken' }))])
+        : sendJson(response, 200, {
+            choices: [{ index: 0, message: { role: 'assistant', content: 'Whole' }, finish_reason: 'stop' }],
+          }),
+    );
+    const { response, deltas } = await follow(
+      createProvider(
+        modelEntry('openai-compatible', { base_url: `${server.url}/v1`, max_retries: 1 }),
+        testDeps(),
+      ),
+    );
+    expect(response.text).toBe('Whole');
+    expect(deltas).toEqual([{ type: 'text', text: 'Broken' }, { type: 'restart' }]);
+  });
+
   it('keeps an Anthropic tool input that came whole in content_block_start', async () => {
     const server = await serve((_request, response) =>
       stream(response, 'text/event-stream', [

@@ -70,6 +70,8 @@ export const ModelResponse = z.object({
   stop: StopReason.optional(),
   /** The provider's response body as parsed JSON (stdout for the cli provider), kept for the timeline. */
   raw: z.unknown(),
+  /** What the provider read past in the answer (an Ollama line that is not JSON), in plain words. */
+  warnings: z.array(z.string()).optional(),
   latencyMs: z.number().nonnegative(),
 });
 export type ModelResponse = z.infer<typeof ModelResponse>;

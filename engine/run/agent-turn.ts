@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { callDeadline } from './call-deadline';
 import type { LedgerPosting } from '../credits/ledger';
 import { fromMicros } from '../credits/credit-amount';
@@ -17,11 +18,11 @@ import type {
 import type { Resume } from '../org/resume-schema';
 import type { KnownEventFields, KnownTimelineEvent } from '../api/timeline-events';
 import type { TurnStatus } from '../api/run-schemas';
-import type { AgentToolsFactory } from '../tools/agent-tools';
+import type { AgentTools, AgentToolsFactory } from '../tools/agent-tools';
 import type { Skill } from '../tools/skills/skill';
 import { skillsPrompt } from '../tools/skills/skills-prompt';
 import { skillUsability } from '../tools/skills/skill-usability';
-import type { ToolResult } from '../tools/tool-result';
+import { toolFailure, type ToolResult } from '../tools/tool-result';
 import { worstCaseCallMicros, usageCostMicros, type ModelPrices } from './model-cost';
 import type { FileWrite } from './pending-files';
 import { buildPrompt, type PromptMemoryEntry } from './prompt';
@@ -67,7 +68,22 @@ export interface TurnInput {
   onProgress?: (progress: TurnProgress) => void;
   /** What every model request and every live piece passes through, so no secret value leaves the engine. */
   redaction: Redaction;
+  /** Writes an event to the timeline at once, not with the turn: the intent of a call that may change things. */
+  recordNow?: (event: KnownTimelineEvent) => void;
+  /** Calls an earlier attempt at this turn started before the app stopped (its tool_intent events). */
+  startedBeforeStop?: readonly StartedCall[];
 }
+
+/** A call an earlier attempt at the turn started, as its tool_intent recorded it (arguments redacted). */
+export interface StartedCall {
+  callId: string;
+  tool: string;
+  args: unknown;
+}
+
+/** What the model is told instead of the result of a call started before the app stopped. */
+export const STARTED_BEFORE_STOP =
+  'This call was started before the app stopped, and whether it finished is not known. It was not run again: check whether it took effect before you call it again.';
 
 export interface TurnLimits {
   /** Model calls in one turn; the last one cannot call tools any more. */
@@ -148,6 +164,9 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
       ),
     }),
   });
+  const earlier = new EarlierAttempt(input.startedBeforeStop ?? [], input.redaction);
+  const told = earlier.toldBeforehand();
+  if (told) messages[messages.length - 1]!.content += `\n\n${told}`;
   turn.shownInbox();
 
   const parsedEntries: ParsedOutboxEntry[] = [];
@@ -217,7 +236,8 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
       ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}),
     });
     const results: { call: ToolCall; result: ToolResult }[] = [];
-    for (const call of calls) results.push({ call, result: await runTool(tools.call, call, round, turn) });
+    for (const call of calls)
+      results.push({ call, result: await runTool(tools, call, round, turn, earlier) });
     if (response.toolCalls.length > 0) {
       for (const { call, result } of results)
         messages.push({
@@ -389,6 +409,7 @@ async function callOnce(
         finishReason: response.finishReason,
         ...(response.stop ? { stop: response.stop } : {}),
       },
+      ...(response.warnings ? { warnings: response.warnings } : {}),
       usage: response.usage,
       latency_ms: response.latencyMs,
       cost: fromMicros(costMicro),
@@ -472,6 +493,12 @@ function progressReporter(
   };
   return {
     piece(delta) {
+      if (delta.type === 'restart') {
+        // What the failed attempt held back is never shown: its streams start again empty.
+        text = input.redaction.stream();
+        toolArguments.clear();
+        return send([delta]);
+      }
       if (delta.type === 'text') {
         const shown = text.push(delta.text);
         return send(shown === '' ? [] : [{ type: 'text', text: shown }]);
@@ -500,28 +527,60 @@ function progressReporter(
   };
 }
 
+/**
+ * The calls an earlier attempt at this turn started before the app stopped. Each is not run again when
+ * the model asks for it (the same tool with the same arguments): it is told the outcome is unknown.
+ */
+class EarlierAttempt {
+  private readonly unanswered: StartedCall[];
+
+  constructor(
+    started: readonly StartedCall[],
+    private readonly redaction: Redaction,
+  ) {
+    this.unanswered = [...started];
+  }
+
+  /** What the model is told before its first call, so it knows even if it does not ask again; null when nothing. */
+  toldBeforehand(): string | null {
+    if (this.unanswered.length === 0) return null;
+    const calls = this.unanswered.map((call) => `- ${call.tool} ${JSON.stringify(call.args)}`).join('\n');
+    return `This turn was started once before and cut off when the app stopped. It had started these tool calls, and whether they finished is not known:\n${calls}\nCheck whether they took effect before you call them again.`;
+  }
+
+  /** The earlier call this one repeats, taken so that a second request for it runs; undefined when none. */
+  take(call: ToolCall): StartedCall | undefined {
+    // The intent's arguments were redacted when recorded: compare like with like.
+    const args = this.redaction.redactValue(call.arguments);
+    const index = this.unanswered.findIndex(
+      (earlier) => earlier.tool === call.name && isDeepStrictEqual(earlier.args, args),
+    );
+    return index < 0 ? undefined : this.unanswered.splice(index, 1)[0];
+  }
+}
+
 async function runTool(
-  call: (name: string, args: unknown) => Promise<ToolResult>,
+  tools: AgentTools,
   toolCall: ToolCall,
   round: number,
   turn: TurnRecorder,
+  earlier: EarlierAttempt,
 ): Promise<ToolResult> {
-  turn.event({
-    kind: 'tool_call',
-    round,
-    call_id: toolCall.id,
-    tool: toolCall.name,
-    args: toolCall.arguments,
-  });
+  const which = { round, call_id: toolCall.id, tool: toolCall.name };
+  turn.event({ kind: 'tool_call', ...which, args: toolCall.arguments });
   const started = Date.now();
-  const result = await call(toolCall.name, toolCall.arguments);
+  const startedBefore = earlier.take(toolCall);
+  const result = startedBefore
+    ? toolFailure(STARTED_BEFORE_STOP)
+    : await tools.call(toolCall.name, toolCall.arguments, () =>
+        turn.recordNow({ kind: 'tool_intent', ...which, args: toolCall.arguments }),
+      );
   turn.event({
     kind: 'tool_result',
-    round,
-    call_id: toolCall.id,
-    tool: toolCall.name,
+    ...which,
     result,
     duration_ms: Date.now() - started,
+    ...(startedBefore ? { started_before_stop: startedBefore.callId } : {}),
   });
   turn.toolCount += 1;
   return result;
@@ -564,14 +623,23 @@ class TurnRecorder {
   }
 
   event(fields: KnownEventFields): void {
-    this.events.push({
+    this.events.push(this.placed(fields));
+  }
+
+  /** Straight to the timeline, not kept for the commit: what must be there even if the turn never ends. */
+  recordNow(fields: KnownEventFields): void {
+    this.input.recordNow?.(this.placed(fields));
+  }
+
+  private placed(fields: KnownEventFields): KnownTimelineEvent {
+    return {
       ...fields,
       time: this.now(),
       run: this.input.runId,
       tick: this.input.tick,
       agent: this.name,
       turn: this.input.turnId,
-    });
+    };
   }
 
   available(): number {

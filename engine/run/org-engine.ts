@@ -50,7 +50,7 @@ import { discoverAgents, invalidAgentLabel, ResumeCache, type DiscoveredAgent } 
 import { readTextFile } from '../files/read-text-file';
 import { readNextTick, TICK_FILE, TICK_SPEC } from '../org/tick-file';
 import type { Resume } from '../org/resume-schema';
-import type { KnownTimelineEvent } from '../api/timeline-events';
+import { knownEvent, type KnownTimelineEvent } from '../api/timeline-events';
 import { openTimeline, type TimelineStore } from '../timeline/timeline-store';
 import type { ToolTurnContext, TurnBudget } from '../tools/agent-tools';
 import { resolveTools, type ToolVerdict } from '../tools/policy-resolver';
@@ -74,10 +74,12 @@ import { withChoice, withListing } from '../tools/mcp/mcp-tool-record';
 import { mcpToolOrigin } from '../tools/mcp/mcp-tools';
 import type { CatalogEntry, CatalogEnvironment } from '../tools/tool-catalog';
 import { readPolicy, type OrgPolicy } from '../org/policy-file';
+import { parseJsonText } from '../files/json-text';
 import {
   DEFAULT_TURN_LIMITS,
   runAgentTurn,
   type StagedTurn,
+  type StartedCall,
   type TurnLimits,
   type TurnModel,
 } from './agent-turn';
@@ -860,12 +862,13 @@ export class OrgEngine {
       () => loadSkills(this.orgPath, agent.folder),
     );
     const approvals = await this.approvalGate(agent);
+    const turnId = `${tick}:${name}`;
     return runAgentTurn({
       orgPath: this.orgPath,
       agent,
       tick,
       runId,
-      turnId: `${tick}:${name}`,
+      turnId,
       model: this.turnModel(agent.resume.model.key, models),
       inbox: this.messages.inbox(name, readableSenders(agent.resume), horizon),
       memory: { entries: memory.entries, truncated: memory.truncated },
@@ -885,7 +888,37 @@ export class OrgEngine {
       ...(signal ? { signal } : {}),
       ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
       redaction: this.secrets,
+      recordNow: (event) => this.record(event, tick),
+      startedBeforeStop: this.startedBeforeStop(name, tick, turnId),
     });
+  }
+
+  /**
+   * The calls an earlier attempt at this turn started (its tool_intent events, written before each ran):
+   * the turn is run again only when that attempt was never committed, so each one's outcome is unknown.
+   */
+  private startedBeforeStop(agent: string, tick: number, turnId: string): StartedCall[] {
+    const started: StartedCall[] = [];
+    let cursor: number | null = null;
+    do {
+      const page = this.timeline.page({
+        kinds: ['tool_intent'],
+        agents: [agent],
+        tickFrom: tick,
+        tickTo: tick,
+        direction: 'asc',
+        cursor,
+        limit: 1000,
+      });
+      for (const row of page.rows) {
+        const stored = parseJsonText(row.json);
+        const intent = stored.ok ? knownEvent(stored.value) : null;
+        if (intent?.kind === 'tool_intent' && intent.turn === turnId)
+          started.push({ callId: intent.call_id ?? '', tool: intent.tool, args: intent.args });
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return started;
   }
 
   /**

@@ -10,6 +10,7 @@ import { isWithin } from '../sandbox/sandbox-layout';
 import { askApproval, denialText, type ApprovalGateOptions } from './approval-gate';
 import { approvalNeed, writeApprovalReason, type ApprovalNeed, type ApprovalSubject } from './approval-rule';
 import { mcpStanding } from './mcp/mcp-tool-record';
+import { mayChangeTheWorld } from './side-effects';
 import type { AgentTools, ToolTurnContext } from './agent-tools';
 import { judgeTools, withFix, type ToolAvailability } from './policy-resolver';
 import type { CatalogEntry } from './tool-catalog';
@@ -114,7 +115,7 @@ export function agentToolbox(options: ToolboxOptions) {
         const tool = judged.get(name);
         return tool && withFix(tool.verdict, tool.entry, input);
       },
-      async call(name, args): Promise<ToolResult> {
+      async call(name, args, beforeChange): Promise<ToolResult> {
         const entry = available.get(name);
         if (!entry) {
           const verdict = judged.get(name)?.verdict;
@@ -131,12 +132,13 @@ export function agentToolbox(options: ToolboxOptions) {
           );
         }
         let writesAsk = false;
-        if (gate) {
-          const { mcpTool } = entry.spec;
-          // The person's record is read at the call, so a choice made or a change seen during the turn counts.
-          const subject: ApprovalSubject = mcpTool
+        const { mcpTool } = entry.spec;
+        // The person's record is read at the call, so a choice made or a change seen during the turn counts.
+        const subject: ApprovalSubject =
+          mcpTool && gate
             ? { ...entry.spec, mcpStanding: mcpStanding(gate.mcpRecord(mcpTool.server), mcpTool) }
             : entry.spec;
+        if (gate) {
           const changes = subject.mcpStanding?.changes ?? [];
           const need = gate.settingsProblem
             ? {
@@ -152,6 +154,16 @@ export function agentToolbox(options: ToolboxOptions) {
             if (answer.answer === 'deny') return toolFailure(denialText(name, answer));
           }
           writesAsk = need.mode === 'always' && !need.fromSetting;
+        }
+        if (beforeChange && mayChangeTheWorld(subject, args)) {
+          // A call whose start cannot be recorded does not run: after a kill nothing would say it had.
+          try {
+            beforeChange();
+          } catch (error) {
+            return toolFailure(
+              `Tool '${name}' was not run: the app could not record that it was about to run (${error instanceof Error ? error.message : String(error)}).`,
+            );
+          }
         }
         current = { tool: name, args, writesAsk };
         const result = await entry.spec.run(args, toolContext()).finally(() => {

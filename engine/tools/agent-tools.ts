@@ -31,8 +31,12 @@ export interface AgentTools {
   definitions: ToolDefinition[];
   /** The policy resolver's verdict on a tool the agent could have, with its fix (for skills), or undefined. */
   verdict(name: string): ToolVerdict | undefined;
-  /** Never throws: an unknown, forbidden or failing call is a failed result. */
-  call(name: string, args: unknown): Promise<ToolResult>;
+  /**
+   * Never throws: an unknown, forbidden or failing call is a failed result. `beforeChange` is called
+   * right before a call that may change things runs (after any approval), and not for one that only reads;
+   * when it throws, the call does not run.
+   */
+  call(name: string, args: unknown, beforeChange?: () => void): Promise<ToolResult>;
 }
 
 export type AgentToolsFactory = (context: ToolTurnContext) => AgentTools;

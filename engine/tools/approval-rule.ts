@@ -26,9 +26,14 @@ const SAFE_HTTP_METHODS = new Set(['GET', 'HEAD']);
 const MCP_PREFIX = 'mcp__';
 
 /** A tool of an MCP server the person has no record of: its hints are not trusted and nothing was chosen. */
-const UNKNOWN_STANDING: McpStanding = { hintsTrusted: false, changes: [], changeReason: null, modes: {} };
+export const UNKNOWN_STANDING: McpStanding = {
+  hintsTrusted: false,
+  changes: [],
+  changeReason: null,
+  modes: {},
+};
 
-const isMcp = (subject: ApprovalSubject): boolean =>
+export const isMcp = (subject: ApprovalSubject): boolean =>
   subject.kind === 'mcp' ||
   subject.name.startsWith(MCP_PREFIX) ||
   subject.annotations !== undefined ||

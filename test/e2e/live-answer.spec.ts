@@ -1,12 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ServerResponse } from 'node:http';
+import { startLoopbackServer, type LoopbackServer } from '../../engine/models/test-support/loopback-server';
 import {
+  contractPieces,
   startStreamingServer,
   type StreamingServer,
 } from '../../engine/models/test-support/streaming-server';
 import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
 
-let server: StreamingServer | null = null;
+let server: StreamingServer | LoopbackServer | null = null;
 test.afterEach(async () => {
   await server?.close();
   server = null;
@@ -15,13 +18,19 @@ test.afterEach(async () => {
 /** The demo org with its writer on a slow streaming model server: 50 pieces, 20 ms apart. */
 async function openOrgWithSlowWriter(lemming: LemmingHarness): Promise<StreamingServer> {
   const slow = await startStreamingServer({ deltas: 50, gapMs: 20 });
+  await openOrgWithWriterOn(lemming, slow.url, 0);
+  return slow;
+}
+
+/** The demo org, opened, with its writer on the OpenAI-compatible server at `url`. */
+async function openOrgWithWriterOn(lemming: LemmingHarness, url: string, maxRetries: number): Promise<void> {
   const org = lemming.copyOfFolder(DEMO_ORG);
   const modelsFile = join(org, 'lemming/config/models.json');
   const models = JSON.parse(readFileSync(modelsFile, 'utf8'));
   models.slow = {
     provider: 'openai-compatible',
     model_name: 'slow-local',
-    provider_config: { base_url: `${slow.url}/v1`, max_retries: 0 },
+    provider_config: { base_url: `${url}/v1`, max_retries: maxRetries },
   };
   writeFileSync(modelsFile, JSON.stringify(models, null, 2));
   const resumeFile = join(org, 'agents/writer/resume.json');
@@ -32,7 +41,19 @@ async function openOrgWithSlowWriter(lemming: LemmingHarness): Promise<Streaming
   await lemming.gotoApp();
   await lemming.page.getByRole('button', { name: 'Choose org folder…' }).click();
   await expect(lemming.page.getByRole('heading', { name: 'Org', exact: true })).toBeVisible();
-  return slow;
+}
+
+/** Writes `pieces` as OpenAI chunks, `gapMs` apart; with `finish`, then the finish reason and [DONE]. */
+async function streamChunks(response: ServerResponse, pieces: string[], gapMs: number, finish: boolean) {
+  const chunk = (delta: object, finish_reason: string | null = null) =>
+    `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  for (const content of pieces) {
+    if (response.destroyed) return;
+    response.write(chunk({ content }));
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
+  }
+  response.end(finish ? `${chunk({}, 'stop')}data: [DONE]\n\n` : '');
 }
 
 test('the agent node shows the answer as the model writes it, before the turn ends', async ({
@@ -83,4 +104,30 @@ test("the agent's page shows the whole answer being written", async ({ lemming }
   expect(await panel.locator('pre').textContent()).not.toContain('w47');
   await page.screenshot({ path: testInfo.outputPath('agent-page-live-answer.png') });
   await expect(panel).toHaveCount(0, { timeout: 10_000 });
+});
+
+test('an answer that broke off and is asked again shows only the new answer, not the broken one', async ({
+  lemming,
+}, testInfo) => {
+  // The first answer stops before its end (no finish reason): the call is tried again.
+  const broken = ['{"notes": "', ...Array.from({ length: 20 }, (_, index) => `BROKEN${index} `)];
+  server = await startLoopbackServer((_request, response, index) =>
+    index === 0
+      ? streamChunks(response, broken, 20, false)
+      : streamChunks(response, contractPieces(60), 25, true),
+  );
+  await openOrgWithWriterOn(lemming, server.url, 1);
+  const { page } = lemming;
+  const live = page.getByTestId('org-graph').locator('[data-live-answer="writer"]');
+
+  await page.getByRole('button', { name: 'Step one tick' }).click();
+  await expect(live).toContainText('BROKEN5');
+  // The new answer is being written, and the broken one is gone from it.
+  await expect(live).toContainText('w3 ');
+  const shown = await live.textContent();
+  expect(shown).not.toContain('BROKEN');
+  expect(shown).not.toContain('w57');
+  await page.screenshot({ path: testInfo.outputPath('agent-node-live-answer-after-retry.png') });
+  await expect(live).toHaveCount(0, { timeout: 10_000 });
+  expect((server as LoopbackServer).received).toHaveLength(2);
 });

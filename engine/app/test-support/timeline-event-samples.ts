@@ -44,6 +44,14 @@ export const EVENT_SAMPLES: { [K in KnownEventKind]: Sample<K> } = {
     tool: 'memory_write',
     args: { key: 'plan' },
   },
+  tool_intent: {
+    ...at,
+    kind: 'tool_intent',
+    round: 1,
+    call_id: 'c2',
+    tool: 'shell',
+    args: { command: 'make' },
+  },
   tool_result: {
     ...at,
     kind: 'tool_result',

@@ -45,6 +45,9 @@ class ProgressPrinter {
         this.writer = who;
       }
       if (delta.type === 'text') this.write(delta.text);
+      // What was printed stays on the terminal: say that it does not count.
+      else if (delta.type === 'restart')
+        this.write(`${this.midLine ? '\n' : ''}(that answer broke off; the model is asked again)\n`);
       else if (delta.name) this.write(`${this.midLine ? '\n' : ''}(calling ${delta.name}…)\n`);
     }
   };

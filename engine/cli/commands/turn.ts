@@ -44,8 +44,9 @@ function stepLine(step: TurnStep): string {
     }
     case 'tool_call': {
       const { call } = step;
-      const outcome =
-        call.success === null
+      const outcome = call.startedBeforeStop
+        ? 'started before the app stopped; whether it finished is not known'
+        : call.success === null
           ? 'no result'
           : call.success
             ? `ok: ${firstLine(call.output ?? '')}`

@@ -319,7 +319,13 @@ function ModelCallStep({ call }: { call: InspectedModelCall }) {
 }
 
 function ToolCallStep({ call }: { call: InspectedToolCall }) {
-  const outcome = call.success === null ? 'no result' : call.success ? 'success' : 'error';
+  const outcome = call.startedBeforeStop
+    ? 'unknown'
+    : call.success === null
+      ? 'no result'
+      : call.success
+        ? 'success'
+        : 'error';
   return (
     <li className={`turn-step step-tool outcome-${outcome}`} data-testid="tool-call" data-outcome={outcome}>
       <div className="step-head">
@@ -328,7 +334,13 @@ function ToolCallStep({ call }: { call: InspectedToolCall }) {
         </span>
         Tool <code>{call.tool}</code>
         <span className={`tool-outcome ${outcome}`} data-testid="tool-outcome">
-          {call.success === null ? 'no result recorded' : call.success ? '✓ succeeded' : '✕ failed'}
+          {call.startedBeforeStop
+            ? 'Started before the app stopped; whether it finished is not known'
+            : call.success === null
+              ? 'no result recorded'
+              : call.success
+                ? '✓ succeeded'
+                : '✕ failed'}
         </span>
         {call.durationMs !== null && <span className="muted">{milliseconds(call.durationMs)}</span>}
       </div>

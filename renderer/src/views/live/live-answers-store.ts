@@ -18,7 +18,10 @@ interface LiveAnswersStore {
   clearAll(): void;
 }
 
-/** The live answer grows only from pieces; a new model call (round) or turn starts it afresh. */
+/**
+ * The live answer grows only from pieces; a new model call (round) or turn starts it afresh, and so
+ * does a call tried again (a restart: the failed attempt's pieces are void).
+ */
 export const useLiveAnswers = create<LiveAnswersStore>((set) => ({
   byAgent: {},
   receive(progress) {
@@ -31,7 +34,8 @@ export const useLiveAnswers = create<LiveAnswersStore>((set) => ({
             ? { ...current }
             : { turn: piece.turn, round: piece.round, text: '', tool: null };
         for (const delta of piece.deltas) {
-          if (delta.type === 'text') answer = { ...answer, text: answer.text + delta.text };
+          if (delta.type === 'restart') answer = { ...answer, text: '', tool: null };
+          else if (delta.type === 'text') answer = { ...answer, text: answer.text + delta.text };
           else if (delta.name) answer = { ...answer, tool: delta.name };
         }
         next[piece.agent] = answer;

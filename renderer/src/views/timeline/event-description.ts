@@ -21,6 +21,7 @@ const TITLES: Record<KnownEventKind, string> = {
   model_call: 'Model call',
   model_refused: 'The model declined',
   tool_call: 'Tool call',
+  tool_intent: 'About to run a tool that may change things',
   tool_result: 'Tool result',
   approval_requested: 'Asked for approval',
   approval_answered: 'Approval answered',
@@ -88,6 +89,7 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
         { label: 'Took', value: `${event.latency_ms} ms` },
         { label: 'Reply', value: event.response?.text ?? '' },
         { label: 'Failed', value: event.error?.message ?? '' },
+        { label: 'Read past in the answer', value: (event.warnings ?? []).join('\n') },
       ];
     case 'model_refused':
       return [
@@ -98,6 +100,16 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
       return [
         { label: 'Tool', value: event.tool },
         { label: 'Arguments', value: compact(event.args) },
+      ];
+    case 'tool_intent':
+      return [
+        { label: 'Tool', value: event.tool },
+        { label: 'Arguments', value: compact(event.args) },
+        {
+          label: 'Why this is recorded',
+          value:
+            'It was written just before the call ran, so that if the app stops during the call, the turn run again knows the call was started.',
+        },
       ];
     case 'approval_requested':
       return [
@@ -117,7 +129,15 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
     case 'tool_result':
       return [
         { label: 'Tool', value: event.tool },
-        { label: 'Outcome', value: event.result.success ? 'succeeded' : 'failed' },
+        {
+          label: 'Outcome',
+          value:
+            event.started_before_stop !== undefined
+              ? STARTED_BEFORE_STOP_WORDS
+              : event.result.success
+                ? 'succeeded'
+                : 'failed',
+        },
         { label: 'Output', value: event.result.output ?? '' },
         { label: 'Error', value: event.result.error ?? '' },
       ];
@@ -183,6 +203,10 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
       return unreachable(event);
   }
 }
+
+/** A call not run again because a turn cut off by the app stopping had started it. */
+export const STARTED_BEFORE_STOP_WORDS =
+  'Started before the app stopped; whether it finished is not known. It was not run again.';
 
 function unreachable(event: never): Fact[] {
   void event;
