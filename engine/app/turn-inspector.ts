@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { z } from 'zod';
 import type {
@@ -291,7 +292,7 @@ export function tickTurns(timeline: TimelineStore, tick: number): TickTurns {
 
 const RECENT_TURNS = 20;
 
-const turnStatusQueries = new WeakMap<TimelineStore['db'], ReturnType<TimelineStore['db']['prepare']>>();
+const turnStatusQueries = new WeakMap<Database.Database, Database.Statement<[number, string], string>>();
 
 /**
  * A turn's status as the engine holds it now: turn_completed is written in the turn's commit, and a turn
@@ -302,7 +303,9 @@ function statusNow(timeline: TimelineStore, tick: number, agent: string, recorde
   if (recorded !== 'completed') return recorded;
   let query = turnStatusQueries.get(timeline.db);
   if (!query) {
-    query = timeline.db.prepare('SELECT status FROM turns WHERE tick = ? AND agent = ?').pluck();
+    query = timeline.db
+      .prepare<[number, string], string>('SELECT status FROM turns WHERE tick = ? AND agent = ?')
+      .pluck();
     turnStatusQueries.set(timeline.db, query);
   }
   const now = query.get(tick, agent);

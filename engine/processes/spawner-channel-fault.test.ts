@@ -117,12 +117,12 @@ describe.skipIf(process.platform !== 'linux' || !hasStrace())('the spawner helpe
 async function helperOf(pid: number): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const found = childrenOf(pid).find((child) => {
-        try {
-          return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('--jitless');
-        } catch {
-          return false;
-        }
-      });
+      try {
+        return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('--jitless');
+      } catch {
+        return false;
+      }
+    });
     // Once the helper has started the program, it is past its own start and waits for the program.
     if (found && childrenOf(Number(found)).length > 0) return Number(found);
     await new Promise((resolve) => setTimeout(resolve, 25));

@@ -123,9 +123,9 @@ test('an outbox made unwritable during a run fails only its agent’s turn, in p
     await page.getByRole('button', { name: 'beta', exact: true }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Its last turn (tick 3) failed' });
     await expect(alert).toContainText(reason);
-    await expect(page.getByRole('list', { name: 'Recent turns of beta' }).getByRole('listitem').first()).toHaveText(
-      /^Tick 3 failed/,
-    );
+    await expect(
+      page.getByRole('list', { name: 'Recent turns of beta' }).getByRole('listitem').first(),
+    ).toHaveText(/^Tick 3 failed/);
     await page.screenshot({ path: testInfo.outputPath('outbox-unwritable-agent.png') });
 
     // The app keeps answering and runs the next tick; once the outbox can be written again, beta completes.

@@ -221,7 +221,8 @@ export class SweepWorld {
       : [];
     const problems: string[] = [];
     if (faulted.hung) problems.push(`the faulted run hung (killed after ${limitMs} ms)`);
-    if (hasStackTrace(faulted.stderr)) problems.push(`the faulted run printed a stack trace:\n${faulted.stderr}`);
+    if (hasStackTrace(faulted.stderr))
+      problems.push(`the faulted run printed a stack trace:\n${faulted.stderr}`);
     // Clean runs until tick 3 is done: one when the faulted run finished tick 2, two when it stopped in it.
     let recovery: Ran;
     for (let run = 1; ; run++) {
@@ -266,9 +267,11 @@ export function checkOrg(org: string): string[] {
   try {
     turns = db.prepare('SELECT tick, agent, status FROM turns ORDER BY tick, agent').all() as TurnRow[];
     owed = db.prepare('SELECT count(*) FROM pending_files').pluck().get() as number;
-    const results = db
-      .prepare("SELECT tick, agent, json FROM events WHERE kind = 'tool_result'")
-      .all() as { tick: number; agent: string; json: string }[];
+    const results = db.prepare("SELECT tick, agent, json FROM events WHERE kind = 'tool_result'").all() as {
+      tick: number;
+      agent: string;
+      json: string;
+    }[];
     failedToolWrites = new Set(
       results
         .filter((row) => (JSON.parse(row.json) as { result: { success: boolean } }).result.success === false)
@@ -297,9 +300,10 @@ export function checkOrg(org: string): string[] {
       // A file_write the fault failed was answered to the model as a failed tool call: an honest outcome.
       const written = existsSync(file) && readFileSync(file, 'utf8') === expected.file.content;
       if (!written && !failedToolWrites.has(`${agent}@${tick}`))
-        problems.push(`${agent}'s file of tick ${tick} is missing or wrong, and its tool call did not say so`);
-      if (!messages.includes(expected.message))
-        problems.push(`${agent}'s message of tick ${tick} is lost`);
+        problems.push(
+          `${agent}'s file of tick ${tick} is missing or wrong, and its tool call did not say so`,
+        );
+      if (!messages.includes(expected.message)) problems.push(`${agent}'s message of tick ${tick} is lost`);
       if (!memory.includes(expected.memoryItem))
         problems.push(`${agent}'s memory item of tick ${tick} is lost`);
     }
@@ -324,7 +328,10 @@ function outboxTexts(org: string, agent: string): string[] {
     .filter((name) => name.endsWith('.json'))
     .map((name) => {
       try {
-        return String((JSON.parse(readFileSync(join(folder, name), 'utf8')) as { payload: { text: string } }).payload.text);
+        return String(
+          (JSON.parse(readFileSync(join(folder, name), 'utf8')) as { payload: { text: string } }).payload
+            .text,
+        );
       } catch {
         return `unreadable outbox file ${name}`;
       }

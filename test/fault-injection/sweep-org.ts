@@ -23,7 +23,9 @@ export function expectedTurn(agent: string, tick: number) {
 
 function promptText(body: Body): string {
   return (body.messages ?? [])
-    .map((message) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content)))
+    .map((message) =>
+      typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
+    )
     .join('\n');
 }
 
@@ -56,7 +58,14 @@ function answer(
   const toolDeltas = (message.tool_calls ?? []).map((call, index) => ({ index, ...(call as object) }));
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   response.end(
-    chunk({ role: 'assistant', content: message.content ?? '', ...(toolDeltas.length ? { tool_calls: toolDeltas } : {}) }, null) +
+    chunk(
+      {
+        role: 'assistant',
+        content: message.content ?? '',
+        ...(toolDeltas.length ? { tool_calls: toolDeltas } : {}),
+      },
+      null,
+    ) +
       chunk({}, finish) +
       `data: ${JSON.stringify({ id: 'chatcmpl-sweep', object: 'chat.completion.chunk', choices: [], usage })}\n\n` +
       'data: [DONE]\n\n',

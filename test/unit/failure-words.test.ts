@@ -78,7 +78,9 @@ describe('plainFailure', () => {
         'file_write_failed',
         'could not write to agents/beta/logs/activity.log: a file is in the way of a folder',
       ),
-    ).toBe('What it did could not be saved in its folder agents/beta/logs: a file is in the way of a folder.');
+    ).toBe(
+      'What it did could not be saved in its folder agents/beta/logs: a file is in the way of a folder.',
+    );
     expect(plainFailure('some_future_reason', 'whatever')).toBe('Its turn could not finish.');
   });
 });
