@@ -85,29 +85,34 @@ export function hasStackTrace(stderr: string): boolean {
 }
 
 /**
- * The sweep's world: a loopback model, a template org that has run one tick (trusted in a config folder of
- * its own), and the folder where each case restores it, so that every case runs the same second tick.
+ * The sweep's world: a loopback model, a template org that has run `ticksBefore` ticks (trusted in a config
+ * folder of its own), and the folders where each case restores it, so that every case runs the same tick.
  */
 export class SweepWorld {
   private constructor(
+    /** How many ticks the template org has run: the faulted tick is the next one. */
+    readonly ticksBefore: number,
     private readonly server: LoopbackServer,
     private readonly base: string,
     readonly configDir: string,
     private readonly template: string,
   ) {}
 
-  static async create(): Promise<SweepWorld> {
+  /** `ticksBefore` 0 faults an org's very first tick (its timeline created), 1 a tick of an org that ran. */
+  static async create(ticksBefore: 0 | 1 = 1): Promise<SweepWorld> {
     const server = await startSweepModelServer();
     const base = mkdtempSync(join(tmpdir(), 'lemming-fault-sweep-'));
     const configDir = join(base, 'config');
     const template = join(base, 'template');
-    const world = new SweepWorld(server, base, configDir, template);
+    const world = new SweepWorld(ticksBefore, server, base, configDir, template);
     const org = world.orgFolder(0);
     writeSweepOrg(org, server.url);
     const trusted = await world.lemming(['trust', org, '--yes']);
     if (trusted.code !== 0) throw new Error(`could not trust the sweep org: ${trusted.stderr}`);
-    const first = await world.lemming(['run', org, '--ticks', '1']);
-    if (first.code !== 0) throw new Error(`the sweep org's first tick failed: ${first.stderr}`);
+    if (ticksBefore > 0) {
+      const first = await world.lemming(['run', org, '--ticks', String(ticksBefore)]);
+      if (first.code !== 0) throw new Error(`the sweep org's first tick failed: ${first.stderr}`);
+    }
     cpSync(org, template, { recursive: true });
     return world;
   }
@@ -117,7 +122,7 @@ export class SweepWorld {
     return join(this.base, `org-${slot}`);
   }
 
-  /** Restores slot `slot`'s org to the template (one tick done), trusting that path if not yet trusted. */
+  /** Restores slot `slot`'s org to the template, trusting that path if not yet trusted. */
   async restore(slot: number): Promise<string> {
     const org = this.orgFolder(slot);
     rmSync(org, { recursive: true, force: true });
@@ -223,7 +228,9 @@ export class SweepWorld {
     if (faulted.hung) problems.push(`the faulted run hung (killed after ${limitMs} ms)`);
     if (hasStackTrace(faulted.stderr))
       problems.push(`the faulted run printed a stack trace:\n${faulted.stderr}`);
-    // Clean runs until tick 3 is done: one when the faulted run finished tick 2, two when it stopped in it.
+    // Clean runs until the tick after the faulted one is done: one when the faulted run finished its tick,
+    // two when it stopped in it.
+    const lastTick = this.ticksBefore + 2;
     let recovery: Ran;
     for (let run = 1; ; run++) {
       recovery = await this.lemming(['run', org, '--ticks', '1'], null, limitMs);
@@ -232,9 +239,9 @@ export class SweepWorld {
         problems.push(`a clean run after the fault printed a stack trace:\n${recovery.stderr}`);
       if (recovery.code !== 0)
         problems.push(`a clean run after the fault exited ${recovery.code}: ${recovery.stderr.trim()}`);
-      if (run === 2 || recovery.code !== 0 || /^tick 3: /m.test(recovery.stdout)) break;
+      if (run === 2 || recovery.code !== 0 || recovery.stdout.includes(`tick ${lastTick}: `)) break;
     }
-    problems.push(...checkOrg(org));
+    problems.push(...checkOrg(org, lastTick));
     const hitAWrite = injected.some((line) => !line.startsWith('openat(') || WRITE_OPEN.test(line));
     return { fault, faulted, injected, hitAWrite, recovery: recovery!, problems };
   }
@@ -258,7 +265,7 @@ interface TurnRow {
  * the model it failed), no turn's message or memory item is there
  * twice (none doubled), and no committed write is still owed.
  */
-export function checkOrg(org: string): string[] {
+export function checkOrg(org: string, lastTick: number): string[] {
   const problems: string[] = [];
   const db = new Database(join(org, '.lemming', 'timeline.sqlite'), { readonly: true, fileMustExist: true });
   let turns: TurnRow[];
@@ -281,8 +288,9 @@ export function checkOrg(org: string): string[] {
     db.close();
   }
   if (owed > 0) problems.push(`${owed} committed file writes are still owed`);
-  const lastTick = Math.max(0, ...turns.map((turn) => turn.tick));
-  if (lastTick < 3) problems.push(`the last recorded tick is ${lastTick}, not 3: a tick was lost`);
+  const recorded = Math.max(0, ...turns.map((turn) => turn.tick));
+  if (recorded !== lastTick)
+    problems.push(`the last recorded tick is ${recorded}, not ${lastTick}: a tick was lost or doubled`);
   for (const agent of SWEEP_AGENTS) {
     const own = turns.filter((turn) => turn.agent === agent);
     for (let tick = 1; tick <= lastTick; tick++) {
