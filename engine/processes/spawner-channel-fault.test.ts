@@ -113,6 +113,35 @@ describe.skipIf(process.platform !== 'linux' || !hasStrace())('the spawner helpe
   );
 });
 
+describe.skipIf(process.platform !== 'linux' || !hasStrace())('starting the spawner helper', () => {
+  it(
+    'a helper that cannot be started (its /dev/null cannot be opened) ends the program with an error, and nothing throws',
+    { timeout: 60_000 },
+    async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'lemming-strace-'));
+      folders.push(folder);
+      const faulted = await underStrace(
+        [
+          '-f',
+          '-qq',
+          '-P',
+          '/dev/null',
+          '-e',
+          'trace=openat',
+          '-e',
+          'inject=openat:error=EIO',
+          '-o',
+          join(folder, 'faulted.txt'),
+        ],
+        'echo hi',
+        15_000,
+      );
+      expect(faulted.hung).toBe(false);
+      expect(faulted.stdout).toBe('error: EIO could not start the program starter: spawn EIO\n');
+    },
+  );
+});
+
 /** The spawner helper the process `pid` started (its child running Node with --jitless), once it runs a program. */
 async function helperOf(pid: number): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
