@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { checkSchema, migrate, type Migration, type SchemaErrorCode } from './migrate';
 import { applyConnectionPragmas, openSqlite, type SqliteOptions } from './sqlite';
+import { storageFailure } from './storage-failure';
 
 export type OpenDatabaseErrorCode =
   SchemaErrorCode | 'not_found' | 'not_a_database' | 'damaged' | 'needs_migration' | 'cannot_open';
@@ -58,7 +59,10 @@ export function openDatabase(
     const code = (error as { code?: string }).code;
     if (code === 'SQLITE_NOTADB') return fail('not_a_database', 'the file is not an SQLite database.');
     if (code === 'SQLITE_CORRUPT') return fail('damaged', `the file is damaged (${messageOf(error)}).`);
-    return fail('cannot_open', `the file could not be read (${messageOf(error)}).`);
+    const storage = storageFailure(error);
+    if (storage && !readonly && !storage.reading)
+      return fail('cannot_open', `the file could not be written: ${storage.reason}.`);
+    return fail('cannot_open', `the file could not be read (${storage?.reason ?? messageOf(error)}).`);
   }
 }
 

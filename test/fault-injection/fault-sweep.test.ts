@@ -54,6 +54,55 @@ describe.skipIf(!hasStrace())('the fault-injection sweep (a bounded subset)', ()
   );
 });
 
+describe.skipIf(!hasStrace())('what a run says when its timeline cannot be written', () => {
+  let world: SweepWorld;
+  beforeAll(async () => {
+    world = await SweepWorld.create();
+  }, 120_000);
+  afterAll(() => world?.close());
+
+  /** `lemming run` with the `nth` `syscall` on the timeline's file `file` (in .lemming) failing with `error`. */
+  async function runFailing(file: string, syscall: string, nth: number, error: string) {
+    const org = await world.restore(0);
+    return world.lemming(
+      ['run', org, '--ticks', '1'],
+      [
+        '-f',
+        '-qq',
+        '-o',
+        '/dev/null',
+        '-P',
+        join(org, '.lemming', file),
+        '-e',
+        `trace=${syscall}`,
+        '-e',
+        `inject=${syscall}:error=${error}:when=${nth}`,
+      ],
+    );
+  }
+
+  it('a tick whose timeline write fails says what failed in plain words, and the next run goes on', async () => {
+    const full = await runFailing('timeline.sqlite-wal', 'pwrite64', 1, 'ENOSPC');
+    expect(full.stderr).toBe(
+      'lemming run: The tick failed: could not write to the timeline (.lemming/timeline.sqlite): the disk is full.\n',
+    );
+    const broken = await runFailing('timeline.sqlite-wal', 'pwrite64', 1, 'EIO');
+    expect(broken.stderr).toBe(
+      'lemming run: The tick failed: could not write to the timeline (.lemming/timeline.sqlite): the disk reported an input/output error.\n',
+    );
+    const next = await world.lemming(['run', world.orgFolder(0), '--ticks', '1']);
+    expect(next.code, next.stderr).toBe(0);
+  });
+
+  it('a timeline that cannot be opened for writing is not said to be unreadable', async () => {
+    const ran = await runFailing('timeline.sqlite-journal', 'fsync', 1, 'EIO');
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toMatch(
+      /^lemming run: \S+\/\.lemming\/timeline\.sqlite: the file could not be written: the disk reported an input\/output error\.\n$/,
+    );
+  });
+});
+
 describe.skipIf(!hasStrace())('a program file that cannot be read', () => {
   it(
     'stops `lemming run` at its start with one plain line, not a stack trace',

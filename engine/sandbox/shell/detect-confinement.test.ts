@@ -46,7 +46,9 @@ describe('detectConfinement', () => {
       const found = await detectConfinement({ platform: 'linux', bwrapPath: fake });
       expect(found.kind).toBe('none');
       expect(found.kind === 'none' && found.reason).toMatch(
-        new RegExp(`^bubblewrap is installed at ${fake} but cannot make a sandbox here \\(could not make a folder to test it in: ENOTDIR`),
+        new RegExp(
+          `^bubblewrap is installed at ${fake} but cannot make a sandbox here \\(could not make a folder to test it in: ENOTDIR`,
+        ),
       );
     } finally {
       if (savedTmpdir === undefined) delete process.env.TMPDIR;
