@@ -91,14 +91,15 @@ test('an outbox made unwritable during a run fails only its agent’s turn, in p
     await expect(page.locator('[data-app-state="open"]')).toBeVisible();
     const controls = page.getByRole('region', { name: 'Run controls' });
 
-    // A run of three ticks, a second apart; after its first tick beta's outbox becomes unwritable.
+    // A run of three ticks, four seconds apart; after its first tick beta's outbox becomes unwritable (the
+    // pause leaves the page time to show the first tick done on a loaded machine).
     const start = controls.getByRole('form', { name: 'Start a run' });
     await start.getByLabel('Ticks to run').fill('3');
-    await start.getByLabel('Seconds between ticks').fill('1');
+    await start.getByLabel('Seconds between ticks').fill('4');
     await start.getByRole('button', { name: 'Start' }).click();
     await expect(controls.getByTestId('ticks-done')).toHaveText('1 of 3 ticks done', { timeout: 30_000 });
     chattr('+i', outbox);
-    await expect(controls.getByTestId('ticks-done')).toHaveText('3 of 3 ticks done', { timeout: 30_000 });
+    await expect(controls.getByTestId('ticks-done')).toHaveText('3 of 3 ticks done', { timeout: 60_000 });
     await expect(controls).toHaveAttribute('data-run-phase', 'idle');
 
     const reason = 'What it did could not be saved in its folder agents/beta/outbox: permission denied.';
@@ -127,6 +128,10 @@ test('an outbox made unwritable during a run fails only its agent’s turn, in p
       page.getByRole('list', { name: 'Recent turns of beta' }).getByRole('listitem').first(),
     ).toHaveText(/^Tick 3 failed/);
     await page.screenshot({ path: testInfo.outputPath('outbox-unwritable-agent.png') });
+    await alert.getByRole('button', { name: 'Show that turn in the timeline' }).click();
+    await expect(page.getByRole('heading', { name: 'Timeline', level: 2 })).toBeVisible();
+    await expect(page.getByText(reason).first()).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('outbox-unwritable-timeline.png') });
 
     // The app keeps answering and runs the next tick; once the outbox can be written again, beta completes.
     expect(await page.evaluate(() => window.lemming.app.info())).toMatchObject({ ok: true });
