@@ -64,7 +64,8 @@ export interface FaultOutcome {
    * thread's write-open may fail another thread's read-only open (of Node's own modules, say) instead.
    */
   hitAWrite: boolean;
-  recovery: Ran;
+  /** The clean runs after it: one when the faulted run finished its tick, two when it stopped in it. */
+  recoveries: Ran[];
   /** What is wrong: a stack trace, a hang, a lost or doubled turn, a failed recovery; empty when all is well. */
   problems: string[];
 }
@@ -228,22 +229,22 @@ export class SweepWorld {
     if (faulted.hung) problems.push(`the faulted run hung (killed after ${limitMs} ms)`);
     if (hasStackTrace(faulted.stderr))
       problems.push(`the faulted run printed a stack trace:\n${faulted.stderr}`);
-    // Clean runs until the tick after the faulted one is done: one when the faulted run finished its tick,
-    // two when it stopped in it.
+    // Clean runs until the tick after the faulted one is done.
     const lastTick = this.ticksBefore + 2;
-    let recovery: Ran;
-    for (let run = 1; ; run++) {
-      recovery = await this.lemming(['run', org, '--ticks', '1'], null, limitMs);
+    const recoveries: Ran[] = [];
+    while (recoveries.length < 2) {
+      const recovery = await this.lemming(['run', org, '--ticks', '1'], null, limitMs);
+      recoveries.push(recovery);
       if (recovery.hung) problems.push('a clean run after the fault hung');
       if (hasStackTrace(recovery.stderr))
         problems.push(`a clean run after the fault printed a stack trace:\n${recovery.stderr}`);
       if (recovery.code !== 0)
         problems.push(`a clean run after the fault exited ${recovery.code}: ${recovery.stderr.trim()}`);
-      if (run === 2 || recovery.code !== 0 || recovery.stdout.includes(`tick ${lastTick}: `)) break;
+      if (recovery.code !== 0 || recovery.stdout.includes(`tick ${lastTick}: `)) break;
     }
     problems.push(...checkOrg(org, lastTick));
     const hitAWrite = injected.some((line) => !line.startsWith('openat(') || WRITE_OPEN.test(line));
-    return { fault, faulted, injected, hitAWrite, recovery: recovery!, problems };
+    return { fault, faulted, injected, hitAWrite, recoveries, problems };
   }
 
   async close(): Promise<void> {
