@@ -118,6 +118,18 @@ test('an outbox made unwritable during a run fails only its agent’s turn, in p
     expect(errors.value.rows.map((row) => row.agent)).toContain('beta');
     expect(errors.value.rows.filter((row) => row.agent !== 'beta')).toEqual([]);
     expect(errors.value.rows.find((row) => row.tick === 3)?.summary).toBe(reason);
+    const others = await page.evaluate(() =>
+      window.lemming.timeline.page({ kinds: ['turn_completed'], agents: ['alpha', 'gamma'], limit: 100 }),
+    );
+    if (!others.ok) throw new Error(others.error.message);
+    expect(others.value.rows.map((row) => `${row.agent}@${row.tick}`).sort()).toEqual([
+      'alpha@1',
+      'alpha@2',
+      'alpha@3',
+      'gamma@1',
+      'gamma@2',
+      'gamma@3',
+    ]);
 
     await page.getByRole('button', { name: 'Table' }).click();
     await expect(page.locator('[data-agent-row="beta"]')).toContainText(reason);
