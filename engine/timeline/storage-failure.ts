@@ -9,7 +9,7 @@ export function storageFailure(error: unknown): { reading: boolean; reason: stri
   if (code.startsWith('SQLITE_FULL')) return { reading, reason: 'the disk is full' };
   if (code.startsWith('SQLITE_IOERR')) return { reading, reason: 'the disk reported an input/output error' };
   if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_PERM'))
-    return { reading, reason: 'the file cannot be written' };
+    return { reading, reason: 'the file or its folder is read-only' };
   if (code.startsWith('SQLITE_CANTOPEN')) return { reading, reason: 'the file cannot be opened' };
   return null;
 }

@@ -268,7 +268,14 @@ interface TurnRow {
  */
 export function checkOrg(org: string, lastTick: number): string[] {
   const problems: string[] = [];
-  const db = new Database(join(org, '.lemming', 'timeline.sqlite'), { readonly: true, fileMustExist: true });
+  const file = join(org, '.lemming', 'timeline.sqlite');
+  if (!existsSync(file)) return ['the org has no timeline'];
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+  if (!tables.includes('turns') || !tables.includes('pending_files')) {
+    db.close();
+    return [`the timeline is not a whole LeMMing timeline (tables: ${tables.join(', ') || 'none'})`];
+  }
   let turns: TurnRow[];
   let owed: number;
   let failedToolWrites: Set<string>;
