@@ -94,6 +94,30 @@ describe.skipIf(!hasStrace())('what a run says when its timeline cannot be writt
     expect(next.code, next.stderr).toBe(0);
   });
 
+  it('a run whose holder file cannot be removed at its end still ends as its ticks did, in plain words', async () => {
+    const org = await world.restore(0);
+    const ran = await world.lemming(
+      ['run', org, '--ticks', '1'],
+      [
+        '-f',
+        '-qq',
+        '-o',
+        '/dev/null',
+        '-P',
+        join(org, '.lemming', 'run-holder.json'),
+        '-e',
+        'trace=unlink',
+        '-e',
+        'inject=unlink:error=EIO',
+      ],
+    );
+    expect(ran.stdout).toMatch(/^tick 2: alpha completed, beta completed, gamma completed$/m);
+    expect(ran.stderr).not.toMatch(/Unknown error|^lemming run: ,/m);
+    expect(ran.code, ran.stderr).toBe(0);
+    const next = await world.lemming(['run', org, '--ticks', '1']);
+    expect(next.code, next.stderr).toBe(0);
+  });
+
   it('a timeline that cannot be opened for writing is not said to be unreadable', async () => {
     const ran = await runFailing('timeline.sqlite-journal', 'fsync', 1, 'EIO');
     expect(ran.code).toBe(1);
