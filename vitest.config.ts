@@ -8,6 +8,7 @@ export default defineConfig({
       'renderer/**/*.test.ts',
       'test/unit/**/*.test.ts',
       'test/integration/**/*.test.ts',
+      'test/fault-injection/**/*.test.ts',
     ],
     environment: 'node',
     globalSetup: ['test/setup/build-cli.ts'],

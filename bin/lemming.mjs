@@ -15,6 +15,13 @@ async function load(name) {
   try {
     return await import(`../out/cli/${name}.mjs`);
   } catch (error) {
+    // A disk that fails while the program's own files are read: one plain line, as for a failed run.
+    if (typeof error?.syscall === 'string') {
+      process.stderr.write(
+        `lemming: could not read its own program files (${error.message}). Check the disk, or install LeMMing Desktop again.\n`,
+      );
+      process.exit(1);
+    }
     if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !/out[\\/]cli[\\/]/.test(String(error.message)))
       throw error;
     process.stderr.write(

@@ -12,8 +12,18 @@ export function plainFailure(reason: string, message: string): string {
       ? "The org's list of models (models.json) cannot be read, so no model can be called: mend the file, or set the models up again in Settings, under Models and providers."
       : 'Its model is not set up: choose or add one in Settings, under Models and providers.';
   if (reason === 'engine_error') return 'Something unexpected stopped its turn.';
+  if (reason === 'file_write_failed') return plainWriteFailure(message);
   if (reason !== 'llm_call_failed') return 'Its turn could not finish.';
   return plainModelFailure(message);
+}
+
+/** The engine's message for a committed turn's file that could not be written (pending-files.ts). */
+const WRITE_FAILED = /^could not write to (.+)\/[^/]+: (.+)$/;
+
+function plainWriteFailure(message: string): string {
+  const match = WRITE_FAILED.exec(message);
+  if (!match) return 'What it did could not be saved in its folder.';
+  return `What it did could not be saved in its folder ${match[1]}: ${match[2]}.`;
 }
 
 const STATUS_WORDS: Readonly<Record<number, string>> = {

@@ -48,10 +48,12 @@ export async function openTimelineToRead(
     if (problem?.damaged) opened.timeline.close();
     return { timeline: problem?.damaged ? null : opened.timeline, note: problem && noteOf(problem) };
   }
-  const problem =
-    opened.error.code === 'not_found' ? await missingTimelineProblem(org) : openProblem(opened.error);
+  const nothingYet = opened.error.code === 'not_found' || opened.error.code === 'empty';
+  const problem = nothingYet
+    ? await missingTimelineProblem(org, { empty: opened.error.code === 'empty' })
+    : openProblem(opened.error);
   if (problem) return { timeline: null, note: noteOf(problem) };
-  if (opened.error.code === 'not_found') return { timeline: null, note: null };
+  if (nothingYet) return { timeline: null, note: null };
   return {
     timeline: null,
     note: `the timeline cannot be read without writing to it (${opened.error.message}); the next run recovers it`,

@@ -1,4 +1,4 @@
-import { chmodSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HumanInbox } from '../messages/human-inbox';
@@ -104,6 +104,22 @@ describe('the turn inspector', () => {
     expect(tick.turns.map((turn) => turn.agent).sort()).toEqual(['clerk', 'herald']);
     expect(tick.turns.every((turn) => turn.durationMs !== null && turn.offsetMs >= 0)).toBe(true);
     expect(agentTurns(timeline, 'clerk').turns.map((turn) => turn.tick)).toEqual([2, 1]);
+  });
+
+  it('shows a committed turn whose files could not be written as failed, as its agent’s state does', async () => {
+    const org = buildInspectorOrg(orgs);
+    // A file where herald's logs folder should be: its turns commit, then their log writes fail.
+    rmSync(join(org, 'agents/herald/logs'), { recursive: true, force: true });
+    writeFileSync(join(org, 'agents/herald/logs'), 'not a folder');
+    await runTicks(org, 1);
+    const timeline = readOnlyTimeline(org);
+    const herald = (turns: { agent: string; status: string | null }[]) =>
+      turns.find((turn) => turn.agent === 'herald')?.status;
+    expect(herald(tickTurns(timeline, 1).turns)).toBe('failed');
+    expect(agentTurns(timeline, 'herald').turns).toMatchObject([{ tick: 1, status: 'failed' }]);
+    const detail = turnDetail(timeline, 'herald', 1);
+    expect(detail.ok && detail.value.status).toBe('failed');
+    expect(agentTurns(timeline, 'clerk').turns).toMatchObject([{ tick: 1, status: 'completed' }]);
   });
 
   it('reads a turn through the indexes: no step of its queries scans the events table', async () => {

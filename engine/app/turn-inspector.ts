@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { z } from 'zod';
 import type {
@@ -10,6 +11,7 @@ import type {
   TurnStep,
 } from '../api/inspector-schemas';
 import { knownEvent, memoryChangeShown, type KnownTimelineEvent } from '../api/timeline-events';
+import type { TurnStatus } from '../api/run-schemas';
 import type { TimelineEvent, TimelineQuery } from '../api/timeline-schemas';
 import { payloadText, promptPart } from '../run/prompt';
 import type { TimelineStore } from '../timeline/timeline-store';
@@ -88,7 +90,7 @@ export function turnDetail(timeline: TimelineStore, agent: string, tick: number)
     turnId,
     runId: (started ?? events[0]!).row.runId,
     startedAt: (started ?? events[0]!).row.time,
-    status: completed?.kind === 'turn_completed' ? completed.status : null,
+    status: completed?.kind === 'turn_completed' ? statusNow(timeline, tick, agent, completed.status) : null,
     durationMs: completed?.kind === 'turn_completed' ? completed.duration_ms : null,
     spent: completed?.kind === 'turn_completed' ? completed.spent : null,
     prompt:
@@ -299,7 +301,7 @@ export function tickTurns(timeline: TimelineStore, tick: number): TickTurns {
       turn.startMs = row.time ? Date.parse(row.time) : null;
     } else if (known.kind === 'turn_completed') {
       turn.durationMs = known.duration_ms;
-      turn.status = known.status;
+      turn.status = statusNow(timeline, tick, known.agent, known.status);
       turn.spent = known.spent;
     }
     turns.set(key, turn);
@@ -316,6 +318,26 @@ export function tickTurns(timeline: TimelineStore, tick: number): TickTurns {
 
 const RECENT_TURNS = 20;
 
+const turnStatusQueries = new WeakMap<Database.Database, Database.Statement<[number, string], string>>();
+
+/**
+ * A turn's status as the engine holds it now: turn_completed is written in the turn's commit, and a turn
+ * whose files could not be written after it is marked failed in the turns table (with an error event).
+ * A turn the table does not hold (imported from another timeline) keeps its event's status.
+ */
+function statusNow(timeline: TimelineStore, tick: number, agent: string, recorded: TurnStatus): TurnStatus {
+  if (recorded !== 'completed') return recorded;
+  let query = turnStatusQueries.get(timeline.db);
+  if (!query) {
+    query = timeline.db
+      .prepare<[number, string], string>('SELECT status FROM turns WHERE tick = ? AND agent = ?')
+      .pluck();
+    turnStatusQueries.set(timeline.db, query);
+  }
+  const now = query.get(tick, agent);
+  return now === 'failed' ? 'failed' : recorded;
+}
+
 /** An agent's newest turns, newest first: one keyset page of its turn_completed events. */
 export function agentTurns(timeline: TimelineStore, agent: string): z.output<typeof AgentTurns> {
   const page = timeline.page({ agents: [agent], kinds: ['turn_completed'], limit: RECENT_TURNS });
@@ -324,7 +346,13 @@ export function agentTurns(timeline: TimelineStore, agent: string): z.output<typ
     turns: page.rows.flatMap((row) => {
       const known = parsed(row).known;
       return known?.kind === 'turn_completed' && row.tick !== null
-        ? [{ tick: row.tick, status: known.status, durationMs: known.duration_ms }]
+        ? [
+            {
+              tick: row.tick,
+              status: statusNow(timeline, row.tick, agent, known.status),
+              durationMs: known.duration_ms,
+            },
+          ]
         : [];
     }),
   };

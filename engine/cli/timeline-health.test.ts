@@ -1,4 +1,13 @@
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -109,4 +118,44 @@ describe('a timeline that is damaged, newer, behind tick.json or missing', () =>
     await expectRefusedAndUntouched(org, /history .* is missing/, /restore it from a backup/i);
     expect(existsSync(timeline)).toBe(false);
   });
+
+  it(
+    'an empty timeline, as a first run that failed while creating it leaves, is no history: the next run starts it',
+    { timeout: 60_000 },
+    async () => {
+      const org = orgs.build(ORG_FILES);
+      // What a first run leaves when it cannot make the -shm file: a WAL-mode SQLite file with no tables.
+      mkdirSync(join(org, '.lemming'));
+      const empty = new Database(join(org, '.lemming', 'timeline.sqlite'));
+      empty.pragma('journal_mode = WAL');
+      empty.close();
+      const status = await lemming('status', org);
+      expect(`${status.stdout}${status.stderr}`).not.toMatch(/damaged|cannot be read/);
+      const run = await lemming('run', org, '--ticks', '1');
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/^tick 1: w1 completed$/m);
+    },
+  );
+
+  it(
+    'an empty timeline on an org whose tick.json says ticks ran is refused as a missing one',
+    { timeout: 60_000 },
+    async () => {
+      const { org, timeline } = await orgThatRan();
+      for (const extra of ['', '-wal', '-shm']) rmSync(timeline + extra, { force: true });
+      const empty = new Database(timeline);
+      empty.pragma('journal_mode = WAL');
+      empty.close();
+      const before = readFileSync(timeline);
+      const run = await lemming('run', org, '--ticks', '1');
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(
+        /history .* has nothing in it, but lemming\/config\/tick.json says 3 ticks ran/,
+      );
+      expect(run.stderr).toMatch(/restore it from a backup/i);
+      const status = await lemming('status', org);
+      expect(`${status.stdout}${status.stderr}`).toMatch(/history .* has nothing in it/);
+      expect(readFileSync(timeline)).toEqual(before);
+    },
+  );
 });

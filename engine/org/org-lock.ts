@@ -94,10 +94,16 @@ export class OrgRunLock {
   release(): void {
     if (this.released) return;
     this.released = true;
-    const current = readHolder(this.orgPath);
-    if (current && current.pid === this.holder.pid && current.since === this.holder.since)
-      rmSync(join(this.orgPath, RUN_HOLDER_FILE), { force: true });
-    this.db.close();
+    try {
+      const current = readHolder(this.orgPath);
+      if (current && current.pid === this.holder.pid && current.since === this.holder.since)
+        rmSync(join(this.orgPath, RUN_HOLDER_FILE), { force: true });
+    } catch {
+      // The holder file only names the holder; the lock is the database's, released below. A file left
+      // behind names a program that has ended, and the next run takes over from it and says so.
+    } finally {
+      this.db.close();
+    }
   }
 }
 

@@ -49,7 +49,18 @@ export function startProgram(request: ProgramRequest, listeners: ProgramListener
   // run the helper: in the app the engine thread starts programs itself.
   if (process.versions.electron !== undefined) return startProgramHere(request, listeners);
   const id = nextId++;
-  const channel = helperProcess();
+  let channel: ChildProcess;
+  try {
+    channel = helperProcess();
+  } catch (error) {
+    // Node's spawn throws at once for some failures (EIO, ENOSPC while the helper's stdio is set up): an
+    // error like any other, heard after startProgram has answered.
+    const { code, message } = error as NodeJS.ErrnoException;
+    process.nextTick(() =>
+      listeners.error({ code, message: `could not start the program starter: ${message}` }),
+    );
+    return { signalGroup: () => undefined, release: () => undefined };
+  }
   listening.set(id, listeners);
   // The engine waits for the helper's reports only while one of its programs runs.
   if (listening.size === 1) refChannel(channel, true);

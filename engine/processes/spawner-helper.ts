@@ -20,16 +20,19 @@ export function spawnerHelperMain(startChild: StartChild, helper: NodeJS.Process
       // The group is already gone.
     }
   };
+  const endWithEngine = () => {
+    for (const child of running.values()) if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+    helper.exit(0);
+  };
+  // A report that cannot be sent breaks the channel (the engine would wait for it forever): the helper
+  // ends as when the engine goes, and the engine hears its programs ended with the helper.
   const send = (message: unknown) => {
-    if (helper.connected) helper.send!(message);
+    if (helper.connected) helper.send!(message, (error: Error | null) => error && endWithEngine());
   };
   // A Ctrl-C in a terminal reaches the whole foreground group, the helper too: the engine decides what to
   // stop; the helper ends with the engine's channel.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) helper.on(signal, () => undefined);
-  helper.on('disconnect', () => {
-    for (const child of running.values()) if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
-    helper.exit(0);
-  });
+  helper.on('disconnect', endWithEngine);
   helper.on('message', (message: SpawnerRequest) => {
     if (message.type === 'spawn') {
       const { id } = message;

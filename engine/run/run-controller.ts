@@ -1,6 +1,8 @@
 import type { Result } from '../api/result';
 import type { RunEndReason, RunLockHolder, RunPhase, RunState, TickReport } from '../api/run-schemas';
 import { heldMessage } from '../org/org-lock';
+import { storageFailure } from '../timeline/storage-failure';
+import { TIMELINE_FILE } from './timeline-health';
 
 /** The part of the org engine a run drives: OrgEngine in the app, the CLI and the tests. */
 export interface TickRunner {
@@ -271,7 +273,7 @@ export class RunController {
       return { kind: 'ran', report };
     } catch (error) {
       this.update({ tickInProgress: null, heldElsewhere: this.runner.runLockHolder() });
-      return { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
+      return { kind: 'failed', message: tickFailure(error) };
     } finally {
       this.busy = false;
       this.tickAbort = null;
@@ -339,4 +341,12 @@ export class RunController {
 
 function refuse(reason: string): { ok: false; error: RunRefusal } {
   return { ok: false, error: { reason } };
+}
+
+/** Why a tick failed: the timeline's storage in plain words, anything else in its own. */
+function tickFailure(error: unknown): string {
+  const storage = storageFailure(error);
+  if (storage)
+    return `could not ${storage.reading ? 'read' : 'write to'} the timeline (${TIMELINE_FILE}): ${storage.reason}.`;
+  return error instanceof Error ? error.message : String(error);
 }

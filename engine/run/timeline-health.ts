@@ -100,7 +100,10 @@ export async function timelineProblemBeforeRun(
   if (!existsSync(file))
     return file === join(orgPath, TIMELINE_FILE) ? missingTimelineProblem(orgPath) : null;
   const opened = openTimeline(file, { readonly: true });
-  if (!opened.ok) return openProblem(opened.error);
+  if (!opened.ok)
+    return opened.error.code === 'empty' && file === join(orgPath, TIMELINE_FILE)
+      ? missingTimelineProblem(orgPath, { empty: true })
+      : openProblem(opened.error);
   try {
     return damagedTimelineProblem(opened.timeline, { checkPages: true });
   } finally {
@@ -109,16 +112,21 @@ export async function timelineProblemBeforeRun(
 }
 
 /**
- * The timeline file is missing although this app ran the org (its run lock file is there) and tick.json
- * says ticks ran: a run would otherwise start a new, empty history without a word.
+ * The timeline file is missing (or `empty`: an SQLite file with nothing in it) although this app ran the
+ * org (its run lock file is there) and tick.json says ticks ran: a run would otherwise start a new, empty
+ * history without a word.
  */
-export async function missingTimelineProblem(orgPath: string): Promise<TimelineProblem | null> {
-  if (existsSync(join(orgPath, TIMELINE_FILE)) || !existsSync(join(orgPath, RUN_LOCK_FILE))) return null;
+export async function missingTimelineProblem(
+  orgPath: string,
+  { empty = false }: { empty?: boolean } = {},
+): Promise<TimelineProblem | null> {
+  if (!empty && existsSync(join(orgPath, TIMELINE_FILE))) return null;
+  if (!existsSync(join(orgPath, RUN_LOCK_FILE))) return null;
   const next = await readNextTick(orgPath);
   if (!next.ok || next.value.nextTick <= FIRST_TICK) return null;
   return {
     message:
-      `The org's history (${TIMELINE_FILE}) is missing, but ${TICK_FILE} says ${next.value.nextTick - FIRST_TICK} ` +
+      `The org's history (${TIMELINE_FILE}) ${empty ? 'has nothing in it' : 'is missing'}, but ${TICK_FILE} says ${next.value.nextTick - FIRST_TICK} ` +
       'ticks ran.',
     fix: `Restore it from a backup. To start a new history instead, set current_tick in ${TICK_FILE} to 1.`,
   };

@@ -3,9 +3,10 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { checkSchema, migrate, type Migration, type SchemaErrorCode } from './migrate';
 import { applyConnectionPragmas, openSqlite, type SqliteOptions } from './sqlite';
+import { storageFailure } from './storage-failure';
 
 export type OpenDatabaseErrorCode =
-  SchemaErrorCode | 'not_found' | 'not_a_database' | 'damaged' | 'needs_migration' | 'cannot_open';
+  SchemaErrorCode | 'not_found' | 'empty' | 'not_a_database' | 'damaged' | 'needs_migration' | 'cannot_open';
 
 export interface OpenDatabaseError {
   code: OpenDatabaseErrorCode;
@@ -58,7 +59,10 @@ export function openDatabase(
     const code = (error as { code?: string }).code;
     if (code === 'SQLITE_NOTADB') return fail('not_a_database', 'the file is not an SQLite database.');
     if (code === 'SQLITE_CORRUPT') return fail('damaged', `the file is damaged (${messageOf(error)}).`);
-    return fail('cannot_open', `the file could not be read (${messageOf(error)}).`);
+    const storage = storageFailure(error);
+    if (storage && !readonly && !storage.reading)
+      return fail('cannot_open', `the file could not be written: ${storage.reason}.`);
+    return fail('cannot_open', `the file could not be read (${storage?.reason ?? messageOf(error)}).`);
   }
 }
 
@@ -74,6 +78,10 @@ function readonlyProblem(db: Database.Database, migrations: readonly Migration[]
   if (!check.ok) return { code: check.error.code, message: `${check.error.message}.` };
   if (check.pending.length === 0) return null;
   if (check.pending.length === migrations.length) {
+    // A first open that failed before the schema was written (the -shm file could not be made, say)
+    // leaves an SQLite file with nothing in it: no history yet, not a damaged one.
+    const entries = db.prepare('SELECT count(*) FROM sqlite_master').pluck().get() as number;
+    if (entries === 0) return { code: 'empty', message: 'the timeline has nothing in it yet.' };
     return { code: 'not_a_timeline', message: 'the file is empty or is not a LeMMing timeline.' };
   }
   return {

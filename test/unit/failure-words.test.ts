@@ -67,6 +67,20 @@ describe('plainFailure', () => {
     expect(plainFailure('engine_error', 'The turn stopped on an unexpected error: boom')).toBe(
       'Something unexpected stopped its turn.',
     );
+    expect(
+      plainFailure(
+        'file_write_failed',
+        'could not write to agents/beta/outbox/00000003_9303b0f4a02a499b8e51bd7f01aa56aa.json: permission denied',
+      ),
+    ).toBe('What it did could not be saved in its folder agents/beta/outbox: permission denied.');
+    expect(
+      plainFailure(
+        'file_write_failed',
+        'could not write to agents/beta/logs/activity.log: a file is in the way of a folder',
+      ),
+    ).toBe(
+      'What it did could not be saved in its folder agents/beta/logs: a file is in the way of a folder.',
+    );
     expect(plainFailure('some_future_reason', 'whatever')).toBe('Its turn could not finish.');
   });
 });

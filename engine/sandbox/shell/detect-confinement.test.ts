@@ -32,6 +32,31 @@ describe('detectConfinement', () => {
     }
   });
 
+  it('reports unconfined, without throwing, when its test folder cannot be made', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'lemming-fake-bwrap-'));
+    const savedTmpdir = process.env.TMPDIR;
+    try {
+      const fake = join(folder, 'bwrap');
+      await writeFile(fake, '#!/bin/sh\nexit 0\n');
+      await chmod(fake, 0o755);
+      // A file where the temp folder should be: the probe's folder cannot be made in it.
+      const notAFolder = join(folder, 'tmp');
+      await writeFile(notAFolder, '');
+      process.env.TMPDIR = notAFolder;
+      const found = await detectConfinement({ platform: 'linux', bwrapPath: fake });
+      expect(found.kind).toBe('none');
+      expect(found.kind === 'none' && found.reason).toMatch(
+        new RegExp(
+          `^bubblewrap is installed at ${fake} but cannot make a sandbox here \\(could not make a folder to test it in: ENOTDIR`,
+        ),
+      );
+    } finally {
+      if (savedTmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmpdir;
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('reports unconfined on a system with no supported sandbox', async () => {
     expect(await detectConfinement({ platform: 'win32' })).toEqual({
       kind: 'none',

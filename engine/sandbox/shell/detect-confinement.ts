@@ -87,7 +87,12 @@ async function detectSandboxExec(path: string): Promise<Confinement> {
 
 /** Runs a command that writes and reads a file in a writable folder; null when it worked. */
 async function probe(confinement: Confinement): Promise<string | null> {
-  const folder = await realpath(await mkdtemp(join(tmpdir(), 'lemming-shell-probe-')));
+  let folder: string;
+  try {
+    folder = await realpath(await mkdtemp(join(tmpdir(), 'lemming-shell-probe-')));
+  } catch (error) {
+    return `could not make a folder to test it in: ${error instanceof Error ? error.message : String(error)}`;
+  }
   try {
     const { dev, ino } = await lstat(folder, { bigint: true });
     const identity = { device: String(dev), inode: String(ino) };
