@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApprovalAnswerKind, ApprovalSource } from './approval-schemas';
+import { ApprovalAnswerKind, ApprovalSource, FormRequest, FormValues } from './approval-schemas';
 import { CreditEntryKind } from './credit-schemas';
 import { Problem } from './problem';
 import { TurnOutcome, TurnStatus } from './run-schemas';
@@ -178,6 +178,8 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     reason: z.string(),
     /** For an MCP tool that changed since the person chose how it runs: what changed. */
     changes: z.array(z.string()).optional(),
+    /** A form an MCP server asked the person to fill in during the call. */
+    form: FormRequest.optional(),
     expires_at: z.string(),
   }),
   /** The answer to an approval request: who gave it, and for a denial the reason the model is told. */
@@ -187,6 +189,9 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     answer: ApprovalAnswerKind,
     source: ApprovalSource,
     reason: z.string().optional(),
+    /** For a form: the values sent (secret values replaced by their names), or that it was closed unanswered. */
+    values: FormValues.optional(),
+    dismissed: z.boolean().optional(),
     waited_ms: z.number(),
   }),
   eventOf('lemming_log', { ...sources, line: z.int(), record: z.record(z.string(), z.unknown()) }),

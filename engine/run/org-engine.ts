@@ -663,12 +663,17 @@ export class OrgEngine {
    * Runs one tool as `agentName` outside a turn, with the same enforcement as in a turn (trust, policy,
    * sandbox, costs), and records the call, its result, its charges and its memory changes in the timeline.
    */
-  async callTool(agentName: string, tool: string, args: unknown): Promise<ToolResult> {
+  async callTool(agentName: string, tool: string, args: unknown, forms?: ApprovalAsker): Promise<ToolResult> {
     await this.requireTrust();
-    return this.withRunLock(() => this.callToolLocked(agentName, tool, args));
+    return this.withRunLock(() => this.callToolLocked(agentName, tool, args, forms));
   }
 
-  private async callToolLocked(agentName: string, tool: string, args: unknown): Promise<ToolResult> {
+  private async callToolLocked(
+    agentName: string,
+    tool: string,
+    args: unknown,
+    forms: ApprovalAsker | undefined,
+  ): Promise<ToolResult> {
     const agent = await this.findAgent(agentName);
     const tick = await this.currentTick();
     await this.secrets.refresh();
@@ -696,6 +701,7 @@ export class OrgEngine {
       credits: fromMicros(balance),
       catalog: (context) => this.catalogFor(context, composed),
       redaction: this.secrets,
+      ...(forms ? { forms } : {}),
     })(this.toolTurnContext(agent, tick, memory, budget));
     const started = Date.now();
     const result = await toolbox.call(tool, args);

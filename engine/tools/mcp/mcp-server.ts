@@ -2,7 +2,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ListRootsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type ElicitRequestFormParams,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +21,13 @@ import type { AddressClassifier } from '../../net/address-policy';
 import type { HostLookup } from '../../net/host-lookup';
 import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/grant-refusal';
 import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } from './mcp-config';
+import {
+  elicitResult,
+  formRequest,
+  SAMPLING_DECLINED,
+  UNATTENDED_FORM,
+  type AskPerson,
+} from './mcp-elicitation';
 import { offeredRoots } from './mcp-roots';
 import { mcpServerIdentity } from './mcp-tool-record';
 
@@ -51,6 +66,12 @@ export interface McpServerDeps {
 }
 
 const STDERR_KEPT = 4096;
+
+/** A call being sent: aborted at once when an answer passes the byte cap; who to ask when the server asks for a form. */
+interface CallInFlight {
+  tooLarge: AbortController;
+  askPerson: AskPerson | undefined;
+}
 const HAPPENINGS_KEPT = 20;
 
 /**
@@ -75,7 +96,9 @@ export class McpServer {
    * The call whose requests are being sent: an answer past the byte cap aborts that call at once with
    * the reason, rather than leaving it to its timeout (a stream that broke is otherwise only logged).
    */
-  private readonly callInFlight = new AsyncLocalStorage<AbortController>();
+  private readonly callInFlight = new AsyncLocalStorage<CallInFlight>();
+  /** Every call being sent, for a request the server makes while one runs that arrives outside its context (stdio). */
+  private readonly callsInFlight = new Set<CallInFlight>();
   /** Lists from tools/list_changed, taken one after another in the order they came. */
   private listing: Promise<void> = Promise.resolve();
   /** What the server is, for the person's choices about it (its command line, or its URL). */
@@ -98,13 +121,23 @@ export class McpServer {
     return this.starting;
   }
 
-  /** Calls one of its tools; a server that is not running, a timeout or a protocol error is thrown. */
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Calls one of its tools; a server that is not running, a timeout or a protocol error is thrown. A form
+   * the server asks for while the call runs goes to `askPerson` (declined when absent).
+   */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    askPerson?: AskPerson,
+  ): Promise<CallToolResult> {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the MCP server ${this.name} is not running`);
     const tooLarge = new AbortController();
+    const call: CallInFlight = { tooLarge, askPerson };
+    this.callsInFlight.add(call);
     try {
-      return (await this.callInFlight.run(tooLarge, () =>
+      return (await this.callInFlight.run(call, () =>
         client.callTool({ name: tool, arguments: args }, undefined, {
           timeout: this.config.call_timeout_ms,
           signal: signal ? AbortSignal.any([signal, tooLarge.signal]) : tooLarge.signal,
@@ -112,6 +145,8 @@ export class McpServer {
       )) as CallToolResult;
     } catch (error) {
       throw tooLarge.signal.aborted ? tooLarge.signal.reason : error;
+    } finally {
+      this.callsInFlight.delete(call);
     }
   }
 
@@ -155,7 +190,7 @@ export class McpServer {
     const client = new Client(
       { name: 'lemming-desktop', version: '0.1.0' },
       {
-        capabilities: { roots: { listChanged: false } },
+        capabilities: { roots: { listChanged: false }, elicitation: { form: {} }, sampling: {} },
         listChanged: {
           tools: {
             onChanged: (error, tools) => {
@@ -174,6 +209,15 @@ export class McpServer {
       // A server checks that its roots exist and keeps the folders it was started with otherwise.
       await Promise.all(roots.map((root) => mkdir(root, { recursive: true })));
       return { roots: roots.map((root) => ({ uri: pathToFileURL(root).href, name: basename(root) })) };
+    });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const form = formRequest(this.name, request.params as ElicitRequestFormParams);
+      const answer = await (this.callAsking()?.(form) ?? UNATTENDED_FORM);
+      return elicitResult(form, answer);
+    });
+    // Declared so a server can be told why, rather than "Method not found".
+    client.setRequestHandler(CreateMessageRequestSchema, () => {
+      throw new McpError(-1, SAMPLING_DECLINED);
     });
     const transport = this.createTransport();
     const timeoutMs = this.config.start_timeout_ms;
@@ -216,6 +260,17 @@ export class McpServer {
     this.note(`started with ${this.tools.length} tool${this.tools.length === 1 ? '' : 's'}`);
   }
 
+  /**
+   * Who to ask for a form the server wants now: the call whose request it came with (HTTP keeps that
+   * context), else the only call running; with none, or several to choose from, no one.
+   */
+  private callAsking(): AskPerson | undefined {
+    const call =
+      this.callInFlight.getStore() ??
+      (this.callsInFlight.size === 1 ? [...this.callsInFlight][0] : undefined);
+    return call?.askPerson;
+  }
+
   /** A list from tools/list_changed: the person's record hears of it first, then agents may call its tools. */
   private async takeChangedList(tools: Tool[]): Promise<void> {
     await this.deps.toolsListed?.(this, tools);
@@ -256,7 +311,7 @@ export class McpServer {
     return new StreamableHTTPClientTransport(new URL(config.url), {
       fetch: (url, init) => {
         const call = this.callInFlight.getStore();
-        return fetcher.fetch(url, init, { onTooLarge: (error) => call?.abort(error) });
+        return fetcher.fetch(url, init, { onTooLarge: (error) => call?.tooLarge.abort(error) });
       },
       requestInit: { headers },
     });

@@ -143,6 +143,7 @@ export function mcpToolSpec(server: McpServer, tool: Tool): ToolSpec | null {
           tool.name,
           (args ?? {}) as Record<string, unknown>,
           context.signal,
+          context.askPerson,
         );
         return mcpToolResult(result, context.redaction);
       } catch (error) {
