@@ -30,11 +30,25 @@ function eventOf<K extends string, S extends z.ZodRawShape>(kind: K, shape: S) {
   return z.object({ ...EventBase, kind: z.literal(kind), ...shape });
 }
 
-/** LeMMing's tool result: prompts written for LeMMing read these three fields. */
+/** An image or sound a tool gave, kept beside the timeline under its sha256 (engine/timeline/attachments.ts). */
+export const ToolAttachment = z.object({
+  kind: z.enum(['image', 'audio']),
+  mime_type: z.string(),
+  bytes: z.int().nonnegative(),
+  sha256: z.string(),
+});
+export type ToolAttachment = z.infer<typeof ToolAttachment>;
+
+/**
+ * LeMMing's tool result: prompts written for LeMMing read these three fields. An MCP tool's result also
+ * keeps its images and sounds (`attachments`, by reference) and its structured content (`structured`).
+ */
 export const ToolResult = z.object({
   success: z.boolean(),
   output: z.string().nullable(),
   error: z.string().nullable(),
+  attachments: z.array(ToolAttachment).optional(),
+  structured: z.unknown().optional(),
 });
 export type ToolResult = z.infer<typeof ToolResult>;
 

@@ -170,6 +170,15 @@ const ModelEntryFields = z.looseObject({
   model_name: text('model_name'),
   /** Stream the answer as it is written (the default for providers that can). */
   stream: z.boolean({ error: 'stream must be true or false' }).optional(),
+  /**
+   * What the model takes besides text: `["text", "image"]` gives it the images of tool results,
+   * `"audio"` their sounds (as its API allows). Text only when absent.
+   */
+  input: z
+    .array(z.enum(['text', 'image', 'audio']), {
+      error: 'input must be a list of "text", "image" and "audio"',
+    })
+    .optional(),
   provider_config: ProviderConfig.optional(),
 });
 

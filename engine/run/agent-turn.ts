@@ -8,6 +8,8 @@ import { isModelCallError } from '../models/model-call-error';
 import type { ModelWarningCode, ProgressDelta, TurnProgress } from '../api/model-event-schemas';
 import type {
   ChatMessage,
+  MessageMedia,
+  ModelInput,
   ModelProvider,
   ModelResponse,
   TokenUsage,
@@ -21,7 +23,8 @@ import type { AgentToolsFactory } from '../tools/agent-tools';
 import type { Skill } from '../tools/skills/skill';
 import { skillsPrompt } from '../tools/skills/skills-prompt';
 import { skillUsability } from '../tools/skills/skill-usability';
-import type { ToolResult } from '../tools/tool-result';
+import type { ToolOutcome, ToolResult } from '../tools/tool-result';
+import { keepMedia, mediaForModel, recordedMessage, toolMessageText } from './tool-media';
 import { worstCaseCallMicros, usageCostMicros, type ModelPrices } from './model-cost';
 import type { FileWrite } from './pending-files';
 import { buildPrompt, type PromptMemoryEntry } from './prompt';
@@ -43,6 +46,8 @@ export interface TurnModel {
   problem: string | null;
   modelName: string;
   prices: ModelPrices | undefined;
+  /** What the model takes besides text (models.json `input`); text only when absent. */
+  input?: readonly ModelInput[];
 }
 
 export interface TurnInput {
@@ -216,20 +221,27 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
       content: response.text,
       ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}),
     });
-    const results: { call: ToolCall; result: ToolResult }[] = [];
-    for (const call of calls) results.push({ call, result: await runTool(tools.call, call, round, turn) });
+    const results: { call: ToolCall; result: ToolResult; given: MessageMedia[]; text: string }[] = [];
+    for (const call of calls) {
+      const { media, ...result } = await runTool(tools.call, call, round, turn);
+      const { given, notShown } = mediaForModel(media, model.input, model.provider ?? {});
+      results.push({ call, result, given, text: toolMessageText(result, notShown) });
+    }
     if (response.toolCalls.length > 0) {
-      for (const { call, result } of results)
+      for (const { call, result, given, text } of results)
         messages.push({
           role: 'tool',
           toolCallId: call.id,
-          content: JSON.stringify(result),
+          content: text,
           ...(result.success ? {} : { isError: true }),
+          ...(given.length > 0 ? { media: given } : {}),
         });
     } else {
+      const given = results.flatMap((entry) => entry.given);
       messages.push({
         role: 'user',
-        content: `TOOL RESULTS:\n${results.map(({ call, result }) => `${call.name}: ${JSON.stringify(result)}`).join('\n')}`,
+        content: `TOOL RESULTS:\n${results.map(({ call, text }) => `${call.name}: ${text}`).join('\n')}`,
+        ...(given.length > 0 ? { media: given } : {}),
       });
     }
   }
@@ -359,13 +371,17 @@ async function callOnce(
     round,
     model: input.model.key,
     provider: provider.name,
-    prompt: [...messages],
+    prompt: messages.map(recordedMessage),
   };
   try {
     // Tool definitions come from the org's files and its MCP servers: what they say is redacted as all else is.
     const response = await provider.complete({
       model: input.model.modelName,
-      messages: input.redaction.redactValue(messages),
+      // An image's or a sound's bytes are not text a secret could be read from: only the words are redacted.
+      messages: messages.map(({ media, ...words }) => {
+        const redacted = input.redaction.redactValue(words);
+        return media ? { ...redacted, media } : redacted;
+      }),
       ...(tools.length > 0
         ? { tools: input.redaction.redactValue(tools), ...(toolChoice ? { toolChoice } : {}) }
         : {}),
@@ -501,11 +517,11 @@ function progressReporter(
 }
 
 async function runTool(
-  call: (name: string, args: unknown) => Promise<ToolResult>,
+  call: (name: string, args: unknown) => Promise<ToolOutcome>,
   toolCall: ToolCall,
   round: number,
   turn: TurnRecorder,
-): Promise<ToolResult> {
+): Promise<ToolOutcome> {
   turn.event({
     kind: 'tool_call',
     round,
@@ -514,7 +530,9 @@ async function runTool(
     args: toolCall.arguments,
   });
   const started = Date.now();
-  const result = await call(toolCall.name, toolCall.arguments);
+  const outcome = await call(toolCall.name, toolCall.arguments);
+  const { media, ...result } = outcome;
+  for (const problem of await keepMedia(turn.orgPath, media)) turn.warn('attachment_not_kept', problem);
   turn.event({
     kind: 'tool_result',
     round,
@@ -524,7 +542,7 @@ async function runTool(
     duration_ms: Date.now() - started,
   });
   turn.toolCount += 1;
-  return result;
+  return outcome;
 }
 
 /** Collects a turn's events, messages, charges and file writes as it goes. */
@@ -557,6 +575,10 @@ class TurnRecorder {
 
   private get name(): string {
     return this.input.agent.resume.name;
+  }
+
+  get orgPath(): string {
+    return this.input.orgPath;
   }
 
   private now(): string {

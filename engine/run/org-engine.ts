@@ -84,6 +84,7 @@ import {
 import { inReadyRuns, startWithConcurrency, type ConcurrencyLimits } from './concurrency';
 import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './provider-concurrency';
 import { DiskImport } from './disk-import';
+import { keepMedia } from './tool-media';
 import { PendingFiles, throwIfFailed, type FileWrite, type FileWriteFailure } from './pending-files';
 import { RunSecrets } from './run-secrets';
 import { readRestApis } from '../tools/rest-api/rest-api-config';
@@ -704,11 +705,19 @@ export class OrgEngine {
       ...(forms ? { forms } : {}),
     })(this.toolTurnContext(agent, tick, memory, budget));
     const started = Date.now();
-    const result = await toolbox.call(tool, args);
+    const { media, ...result } = await toolbox.call(tool, args);
+    const notKept = await keepMedia(this.orgPath, media);
     const base = { agent: name, tick, source: 'cli' };
     const events: KnownTimelineEvent[] = [
       { kind: 'tool_call', ...base, time: time(), tool, args },
       { kind: 'tool_result', ...base, time: time(), tool, result, duration_ms: Date.now() - started },
+      ...notKept.map((message): KnownTimelineEvent => ({
+        kind: 'warning',
+        ...base,
+        time: time(),
+        code: 'attachment_not_kept',
+        message,
+      })),
     ];
     const writes: FileWrite[] = [];
     for (const change of memory.changes()) {
@@ -1141,6 +1150,7 @@ export class OrgEngine {
       problem: null,
       modelName: entry.model_name,
       prices: entry.provider_config.prices,
+      ...(entry.input ? { input: entry.input } : {}),
     };
   }
 

@@ -21,7 +21,7 @@ import { mcpStanding } from './mcp/mcp-tool-record';
 import type { AgentTools, ToolTurnContext } from './agent-tools';
 import { judgeTools, withFix, type ToolAvailability } from './policy-resolver';
 import type { CatalogEntry } from './tool-catalog';
-import { toolFailure, type ToolResult } from './tool-result';
+import { toolFailure, type ToolOutcome } from './tool-result';
 import type { ToolContext } from './tool-spec';
 import type { Redaction } from '../secrets/redactor';
 
@@ -151,7 +151,7 @@ export function agentToolbox(options: ToolboxOptions) {
         const tool = judged.get(name);
         return tool && withFix(tool.verdict, tool.entry, input);
       },
-      async call(name, args): Promise<ToolResult> {
+      async call(name, args): Promise<ToolOutcome> {
         const entry = available.get(name);
         if (!entry) {
           const verdict = judged.get(name)?.verdict;
@@ -195,7 +195,10 @@ export function agentToolbox(options: ToolboxOptions) {
           current = null;
         });
         if (cost > 0) context.budget.charge(cost, `tool ${name}`);
-        return options.redaction.redactValue(result);
+        // An image's or a sound's bytes are not text a secret could be read from: only the words are redacted.
+        const { media, ...words } = result;
+        const redacted = options.redaction.redactValue(words);
+        return media ? { ...redacted, media } : redacted;
       },
     };
   };

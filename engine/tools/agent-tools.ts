@@ -3,7 +3,7 @@ import type { ToolDefinition } from '../models/types';
 import type { Resume } from '../org/resume-schema';
 import type { TurnMemory } from '../memory/turn-memory';
 import type { ToolVerdict } from './policy-resolver';
-import type { ToolResult } from './tool-result';
+import type { ToolOutcome } from './tool-result';
 
 /** Spending from the turn's credits: a tool call that costs more than is left is refused before it runs. */
 export interface TurnBudget {
@@ -32,7 +32,7 @@ export interface AgentTools {
   /** The policy resolver's verdict on a tool the agent could have, with its fix (for skills), or undefined. */
   verdict(name: string): ToolVerdict | undefined;
   /** Never throws: an unknown, forbidden or failing call is a failed result. */
-  call(name: string, args: unknown): Promise<ToolResult>;
+  call(name: string, args: unknown): Promise<ToolOutcome>;
 }
 
 export type AgentToolsFactory = (context: ToolTurnContext) => AgentTools;

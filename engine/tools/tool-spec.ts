@@ -5,7 +5,7 @@ import type { OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
 import type { TurnMemory } from '../memory/turn-memory';
 import type { AgentSandbox } from '../sandbox/agent-sandbox';
-import type { ToolResult } from './tool-result';
+import type { ToolOutcome } from './tool-result';
 import type { Redaction } from '../secrets/redactor';
 import type { AskPerson } from './mcp/mcp-elicitation';
 
@@ -54,5 +54,5 @@ export interface ToolSpec {
   endsIn?: ApprovalTarget;
   /** For an MCP tool: its server's identity and the tool as listed, which the person's approval choices are kept for. */
   mcpTool?: McpToolOrigin;
-  run(args: unknown, context: ToolContext): Promise<ToolResult>;
+  run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
 }
