@@ -54,5 +54,7 @@ export interface ToolSpec {
   endsIn?: ApprovalTarget;
   /** For an MCP tool: its server's identity and the tool as listed, which the person's approval choices are kept for. */
   mcpTool?: McpToolOrigin;
+  /** The engine's own tool that only reads (an MCP server's resources): no approval by the built-in rule. */
+  onlyReads?: true;
   run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
 }

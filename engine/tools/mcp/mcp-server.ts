@@ -9,6 +9,10 @@ import {
   McpError,
   type CallToolResult,
   type ElicitRequestFormParams,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { mkdir } from 'node:fs/promises';
@@ -83,6 +87,10 @@ export class McpServer {
   status: McpServerStatus = 'stopped';
   error: string | null = null;
   tools: Tool[] = [];
+  /** Whether it offers resources (agents read them through its `read_resource` tool). */
+  offersResources = false;
+  /** The prompts it offers, as it listed them when it started (shown on its card). */
+  prompts: Prompt[] = [];
   readonly happenings: McpServerHappening[] = [];
   private client: Client | null = null;
   private transport: Transport | null = null;
@@ -148,6 +156,45 @@ export class McpServer {
     } finally {
       this.callsInFlight.delete(call);
     }
+  }
+
+  /** The resources and resource templates it offers (first page of each). */
+  async listResources(
+    signal?: AbortSignal,
+  ): Promise<{ resources: Resource[]; templates: ResourceTemplate[] }> {
+    const client = this.runningClient();
+    const options = { timeout: this.config.call_timeout_ms, ...(signal ? { signal } : {}) };
+    const { resources } = await client.listResources(undefined, options);
+    const templates = await client
+      .listResourceTemplates(undefined, options)
+      .then((listed) => listed.resourceTemplates)
+      .catch(() => []);
+    return { resources, templates };
+  }
+
+  /** Reads one of its resources; like a call, an answer past the byte cap ends it at once. */
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const client = this.runningClient();
+    const tooLarge = new AbortController();
+    try {
+      return await this.callInFlight.run({ tooLarge, askPerson: undefined }, () =>
+        client.readResource(
+          { uri },
+          {
+            timeout: this.config.call_timeout_ms,
+            signal: signal ? AbortSignal.any([signal, tooLarge.signal]) : tooLarge.signal,
+          },
+        ),
+      );
+    } catch (error) {
+      throw tooLarge.signal.aborted ? tooLarge.signal.reason : error;
+    }
+  }
+
+  private runningClient(): Client {
+    if (!this.client || this.status !== 'running')
+      throw new Error(`the MCP server ${this.name} is not running`);
+    return this.client;
   }
 
   /** Stops it for good (until `start`): the program ends, open connections close, no restart follows. */
@@ -232,6 +279,15 @@ export class McpServer {
           if (rootsAsked) await client.ping();
           await this.deps.toolsListed?.(this, tools);
           this.tools = tools;
+          const offers = client.getServerCapabilities();
+          this.offersResources = offers?.resources !== undefined;
+          // Prompts are shown on the card only; a server that cannot list them still starts.
+          this.prompts = offers?.prompts
+            ? await client
+                .listPrompts()
+                .then((listed) => listed.prompts)
+                .catch(() => [])
+            : [];
         })(),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
