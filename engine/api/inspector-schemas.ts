@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HumanImportance } from './credit-schemas';
+import { ToolAttachment } from './timeline-events';
 
 /** Which turn to inspect: an agent's turn at one tick (the engine runs at most one per tick). */
 export const TurnRef = z.object({ agent: z.string().min(1).max(256), tick: z.int() }).strict();
@@ -54,6 +55,10 @@ export const InspectedToolCall = z.object({
   output: z.string().nullable(),
   error: z.string().nullable(),
   durationMs: z.number().nullable(),
+  /** The images and sounds the result gave, by reference (their bytes: timeline.attachment). */
+  attachments: z.array(ToolAttachment).optional(),
+  /** The result's structured content (an MCP tool's), as JSON text. */
+  structured: z.string().optional(),
 });
 export type InspectedToolCall = z.infer<typeof InspectedToolCall>;
 

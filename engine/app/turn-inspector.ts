@@ -161,6 +161,10 @@ function stepsOf(events: ParsedEvent[]): TurnStep[] {
           output: known.result.output,
           error: known.result.error,
           durationMs: known.duration_ms,
+          ...(known.result.attachments?.length ? { attachments: known.result.attachments } : {}),
+          ...(known.result.structured !== undefined
+            ? { structured: cut(JSON.stringify(known.result.structured, null, 2)) }
+            : {}),
         };
         if (call) Object.assign(call, result);
         else
