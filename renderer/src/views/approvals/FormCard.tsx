@@ -65,6 +65,8 @@ export function FormCard({ request, onAnswered }: { request: ApprovalRequest; on
       </p>
       <form
         className="form-fields"
+        // The engine checks the answers and says what is wrong, by field, in the app's own words.
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
           void send({ id: request.id, answer: 'approve_once', values: valuesOf(form, draft) });
