@@ -120,10 +120,15 @@ describe('a form an MCP server asks for', () => {
 });
 
 /** An org whose agent ada calls `tool` of the reference server "everything" in the first round of each turn. */
-async function everythingOrg(tool: string, args: Record<string, unknown> = {}, desk?: ApprovalDesk) {
+async function everythingOrg(
+  tool: string,
+  args: Record<string, unknown> = {},
+  desk?: ApprovalDesk,
+  entry: Record<string, unknown> = {},
+) {
   const org = orgs.build({
     'lemming/config/models.json': SCRIPTED_MODELS,
-    'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
+    'lemming/config/mcp.json': { mcpServers: { everything: { ...referenceServers.everything(), ...entry } } },
     'script.json': callOnce(`mcp__everything__${tool}`, args),
     'agents/ada/resume.json': resume('ada', {
       permissions: { read_outboxes: [], tools: ['group:mcp:everything'] },
@@ -219,6 +224,16 @@ describe('elicitation: a server asks the person, the way a call is approved', { 
     const [declined, cancelled] = events(engine, 'tool_result');
     expect(declined!.result.output).toContain('User declined');
     expect(cancelled!.result.output).toContain('User cancelled');
+  });
+
+  it("the call's time does not run while the person fills in the form", async () => {
+    const desk = new ApprovalDesk(() => {});
+    const engine = await everythingOrg('trigger-elicitation-request', {}, desk, { call_timeout_ms: 1000 });
+    await tickWithForm(engine, desk, (_, id) => {
+      setTimeout(() => desk.answer({ id, answer: 'approve_once', values: { name: 'Slow Typist' } }), 2500);
+    });
+    const [result] = events(engine, 'tool_result');
+    expect(result!.result.output).toContain('- Name: Slow Typist');
   });
 
   it('with no one to ask (a call no person answers for) the form is declined', async () => {

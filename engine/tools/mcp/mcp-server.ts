@@ -70,6 +70,8 @@ export interface McpServerDeps {
 }
 
 const STDERR_KEPT = 4096;
+/** The SDK's own request timeout, out of the way: a call keeps its own clock (paused while a form is asked). */
+const NO_SDK_TIMEOUT = 2_147_483_647;
 
 /** A call being sent: aborted at once when an answer passes the byte cap; who to ask when the server asks for a form. */
 interface CallInFlight {
@@ -142,18 +144,44 @@ export class McpServer {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the MCP server ${this.name} is not running`);
     const tooLarge = new AbortController();
-    const call: CallInFlight = { tooLarge, askPerson };
+    // The call's time runs while the server works, not while the person fills in a form it asked for.
+    const timeoutMs = this.config.call_timeout_ms;
+    const timedOut = new AbortController();
+    const startClock = () =>
+      setTimeout(
+        () => timedOut.abort(new Error(`it did not answer within ${timeoutMs / 1000} s (call_timeout_ms)`)),
+        timeoutMs,
+      );
+    let clock = startClock();
+    const call: CallInFlight = {
+      tooLarge,
+      askPerson:
+        askPerson &&
+        (async (form) => {
+          clearTimeout(clock);
+          try {
+            return await askPerson(form);
+          } finally {
+            clock = startClock();
+          }
+        }),
+    };
     this.callsInFlight.add(call);
     try {
       return (await this.callInFlight.run(call, () =>
         client.callTool({ name: tool, arguments: args }, undefined, {
-          timeout: this.config.call_timeout_ms,
-          signal: signal ? AbortSignal.any([signal, tooLarge.signal]) : tooLarge.signal,
+          timeout: NO_SDK_TIMEOUT,
+          signal: AbortSignal.any([...(signal ? [signal] : []), tooLarge.signal, timedOut.signal]),
         }),
       )) as CallToolResult;
     } catch (error) {
-      throw tooLarge.signal.aborted ? tooLarge.signal.reason : error;
+      throw tooLarge.signal.aborted
+        ? tooLarge.signal.reason
+        : timedOut.signal.aborted
+          ? timedOut.signal.reason
+          : error;
     } finally {
+      clearTimeout(clock);
       this.callsInFlight.delete(call);
     }
   }
