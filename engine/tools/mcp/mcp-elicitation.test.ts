@@ -4,7 +4,7 @@ import { ApprovalDesk, answerApproval } from '../../app/approvals';
 import { OrgEngine } from '../../run/org-engine';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { trustAsIs } from '../../trust/test-support/trust-as-is';
-import { formProblems, formRequest, withDefaults } from './mcp-elicitation';
+import { formProblems, formRequest, formTooLarge, withDefaults } from './mcp-elicitation';
 import { callOnce, SCRIPTED_MODELS } from './test-support/mcp-cli';
 import { referenceServers } from './test-support/reference-servers';
 
@@ -105,6 +105,18 @@ describe('a form an MCP server asks for', () => {
       { field: 'tools', message: 'allows at most 1 chosen' },
     ]);
     expect(formProblems(form, {})).toEqual([{ field: 'name', message: 'must be filled in' }]);
+  });
+
+  it('is too large to show with more than 50 fields or a text past 4000 characters', () => {
+    const fields = (count: number) =>
+      Object.fromEntries(
+        Array.from({ length: count }, (_, index) => [`f${index}`, { type: 'string' as const }]),
+      );
+    const form = (properties: Record<string, { type: 'string' }>, message = 'fill') =>
+      formRequest('s', { message, requestedSchema: { type: 'object', properties } });
+    expect(formTooLarge(form(fields(50)))).toBe(false);
+    expect(formTooLarge(form(fields(51)))).toBe(true);
+    expect(formTooLarge(form(fields(1), 'x'.repeat(4001)))).toBe(true);
   });
 
   it('gets the defaults of the fields left out, as SEP-1034 says', () => {

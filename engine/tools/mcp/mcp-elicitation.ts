@@ -105,6 +105,19 @@ export function formRequest(server: string, params: ElicitRequestFormParams): Fo
   };
 }
 
+/** The most fields and characters of a server's words a form may have to be shown to the person. */
+export const FORM_MAX_FIELDS = 50;
+export const FORM_MAX_TEXT = 4000;
+
+/** Whether the form is more than a person could read and fill in (then it is declined unasked). */
+export function formTooLarge(form: FormRequest): boolean {
+  const words = [
+    form.message,
+    ...form.fields.flatMap((field) => [field.title ?? '', field.description ?? '']),
+  ];
+  return form.fields.length > FORM_MAX_FIELDS || words.some((text) => text.length > FORM_MAX_TEXT);
+}
+
 /** The values given, with each omitted field that has a default given its default (SEP-1034). */
 export function withDefaults(form: FormRequest, values: FormValues): FormValues {
   const filled: FormValues = {};

@@ -28,6 +28,7 @@ import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } f
 import {
   elicitResult,
   formRequest,
+  formTooLarge,
   SAMPLING_DECLINED,
   UNATTENDED_FORM,
   type AskPerson,
@@ -287,6 +288,8 @@ export class McpServer {
     });
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       const form = formRequest(this.name, request.params as ElicitRequestFormParams);
+      // A form no one could fill in (hundreds of fields) is not put in front of the person.
+      if (formTooLarge(form)) return { action: 'decline' };
       const answer = await (this.callAsking()?.(form) ?? UNATTENDED_FORM);
       return elicitResult(form, answer);
     });
