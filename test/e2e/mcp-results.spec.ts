@@ -75,4 +75,15 @@ test("a server's form goes to the person as a card, and the image a tool gave is
   await expect(elicited.getByTestId('tool-result')).toContainText('- Favorite Integer: 7');
   await image.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('inspector-image.png'), fullPage: true });
+
+  // Its card says it offers resources and lists its prompts with what each asks for.
+  await lemming.showView('Tool Store');
+  const card = page.getByRole('listitem', { name: 'everything' });
+  await expect(card).toContainText('It also offers documents and data to read.');
+  await card.getByText(/Prompts it offers \(\d+\)/).click();
+  const prompts = card.getByRole('list', { name: 'Prompts of everything' });
+  await expect(prompts).toContainText('Arguments Prompt');
+  await expect(prompts).toContainText('It asks for: city, state (optional)');
+  await prompts.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('card-prompts.png') });
 });

@@ -31,6 +31,7 @@ function McpPrompts({ server }: { server: McpServerView }) {
   return (
     <details className="mcp-prompts">
       <summary>Prompts it offers ({prompts.length})</summary>
+      <p className="muted">Ready-made requests the server suggests, with what each asks for.</p>
       <ul aria-label={`Prompts of ${server.server}`}>
         {prompts.map((prompt) => (
           <li key={prompt.name}>
