@@ -165,6 +165,8 @@ export const ProviderConfig = z.looseObject({
 });
 export type ProviderConfig = z.infer<typeof ProviderConfig>;
 
+const INPUT_WORDS = 'input must be a list of "text", "image" and "audio"';
+
 const ModelEntryFields = z.looseObject({
   provider: text('provider'),
   model_name: text('model_name'),
@@ -175,9 +177,7 @@ const ModelEntryFields = z.looseObject({
    * `"audio"` their sounds (as its API allows). Text only when absent.
    */
   input: z
-    .array(z.enum(['text', 'image', 'audio']), {
-      error: 'input must be a list of "text", "image" and "audio"',
-    })
+    .array(z.enum(['text', 'image', 'audio'], { error: INPUT_WORDS }), { error: INPUT_WORDS })
     .optional(),
   provider_config: ProviderConfig.optional(),
 });

@@ -73,13 +73,11 @@ async function turnWithImage(input: string[] | undefined) {
   const engine = await OrgEngine.open({ trust: await trustAsIs(org), orgPath: org, env: {} });
   engines.push(engine);
   await engine.runTick();
-  const events = engine.timeline
-    .page({ direction: 'asc', limit: 1000, cursor: null })
-    .rows.map((row) => ({
-      kind: row.kind,
-      json: row.json,
-      event: JSON.parse(row.json) as Record<string, any>,
-    }));
+  const events = engine.timeline.page({ direction: 'asc', limit: 1000, cursor: null }).rows.map((row) => ({
+    kind: row.kind,
+    json: row.json,
+    event: JSON.parse(row.json) as Record<string, any>,
+  }));
   return { org, events, bodies: server.received.map((request) => request.json as Body) };
 }
 
