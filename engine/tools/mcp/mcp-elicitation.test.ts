@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FormRequest } from '../../api/approval-schemas';
 import { ApprovalDesk, answerApproval } from '../../app/approvals';
@@ -252,6 +253,37 @@ describe('elicitation: a server asks the person, the way a call is approved', { 
     const engine = await everythingOrg('trigger-elicitation-request');
     const result = await engine.callTool('ada', 'mcp__everything__trigger-elicitation-request', {});
     expect(result.output).toContain('User declined');
+  });
+});
+
+describe('a server asking when none of its calls runs', () => {
+  it('is declined without being put in front of the person', { timeout: 60_000 }, async () => {
+    const org = orgs.build({
+      'lemming/config/mcp.json': {
+        mcpServers: {
+          asking: {
+            command: process.execPath,
+            args: [join(import.meta.dirname, 'test-support', 'asking-server.mjs')],
+          },
+        },
+      },
+      'agents/ada/resume.json': resume('ada', {
+        permissions: { read_outboxes: [], tools: ['group:mcp:asking'] },
+      }),
+    });
+    const engine = await OrgEngine.open({ trust: await trustAsIs(org), orgPath: org, env: {} });
+    engines.push(engine);
+    // As during a run: the server stays up between calls.
+    expect(await engine.claimRun()).toEqual({ ok: true, value: undefined });
+    const desk = new ApprovalDesk(() => {});
+    expect((await engine.callTool('ada', 'mcp__asking__ask_later', {}, desk)).output).toBe('will ask later');
+    let got = 'nothing yet';
+    for (let waited = 0; got === 'nothing yet' && waited < 5_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      got = (await engine.callTool('ada', 'mcp__asking__what_came_back', {})).output ?? '';
+    }
+    expect(got).toBe('decline');
+    expect(desk.pending()).toEqual([]);
   });
 });
 
