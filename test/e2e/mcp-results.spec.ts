@@ -1,7 +1,17 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_ORG, REPO_ROOT, expect, test } from '../harness/lemming-fixture';
 import { addScriptedAgents } from '../harness/scripted-demo-org';
+
+async function expectNoSeriousA11yViolations(page: Page, selector: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).include(selector).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
+}
 
 const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -56,6 +66,7 @@ test("a server's form goes to the person as a card, and the image a tool gave is
   await form.getByRole('button', { name: 'Send' }).click();
   await expect(form.getByRole('alert').first()).toContainText('Integer must be at most 100');
   await page.screenshot({ path: testInfo.outputPath('form-card.png'), fullPage: true });
+  await expectNoSeriousA11yViolations(page, '.form-card');
   await form.getByLabel('Integer', { exact: true }).fill('7');
   await form.getByRole('button', { name: 'Send' }).click();
   await expect(form).toBeHidden();
@@ -75,6 +86,7 @@ test("a server's form goes to the person as a card, and the image a tool gave is
   await expect(elicited.getByTestId('tool-result')).toContainText('- Favorite Integer: 7');
   await image.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('inspector-image.png'), fullPage: true });
+  await expectNoSeriousA11yViolations(page, '.tool-attachment');
 
   // Its card says it offers resources and lists its prompts with what each asks for.
   await lemming.showView('Tool Store');
