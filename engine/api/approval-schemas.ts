@@ -89,6 +89,47 @@ export const ApprovalSource = z.enum([
 ]);
 export type ApprovalSource = z.infer<typeof ApprovalSource>;
 
+/** One answer a form field takes: text, a number, yes/no, or several choices. */
+export const FormValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+export type FormValue = z.infer<typeof FormValue>;
+
+/** One choice of a choice field: the value sent, and the words shown (the value itself when the server gave none). */
+export const FormChoice = z.object({ value: z.string(), label: z.string() });
+export type FormChoice = z.infer<typeof FormChoice>;
+
+/**
+ * One field of a form an MCP server asks the person to fill in (elicitation, form mode): the kinds the
+ * specification allows, flat, with the server's words, limits and default.
+ */
+export const FormField = z.object({
+  name: z.string(),
+  /** text, a whole number, a number, yes/no, one of `choices`, or several of `choices`. */
+  type: z.enum(['text', 'integer', 'number', 'yes_no', 'choice', 'choices']),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  required: z.boolean(),
+  /** For text: email, uri, date or date-time. */
+  format: z.string().optional(),
+  choices: z.array(FormChoice).optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  /** Characters for text, choices for several choices. */
+  minLength: z.number().optional(),
+  maxLength: z.number().optional(),
+  default: FormValue.optional(),
+});
+export type FormField = z.infer<typeof FormField>;
+
+/** A form an MCP server asks the person to fill in while an agent's call to it runs. */
+export const FormRequest = z.object({
+  /** The server's name in mcp.json. */
+  server: z.string(),
+  /** What the server says it wants, in its own words. */
+  message: z.string(),
+  fields: z.array(FormField),
+});
+export type FormRequest = z.infer<typeof FormRequest>;
+
 /** A call waiting for the person's answer, as the approval card shows it. Secrets in `args` are redacted. */
 export const ApprovalRequest = z.object({
   id: z.string(),
@@ -100,6 +141,11 @@ export const ApprovalRequest = z.object({
   reason: z.string(),
   /** For an MCP tool that changed since the person chose how it runs: what changed, one sentence each. */
   changes: z.array(z.string()).optional(),
+  /**
+   * Set when an MCP server asks the person to fill in a form during the call (`tool`): approving sends the
+   * form's values, denying declines it.
+   */
+  form: FormRequest.optional(),
   tick: z.int(),
   /** When it was asked and when it will count as denied (ISO 8601). */
   asked_at: z.string(),
@@ -110,11 +156,21 @@ export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 export const ApprovalAnswerKind = z.enum(['approve_once', 'approve_always', 'deny']);
 export type ApprovalAnswerKind = z.infer<typeof ApprovalAnswerKind>;
 
-/** The answer to one request. A denial's reason is given to the model with the tool error. */
+/** The values a form was filled in with, by field name. */
+export const FormValues = z.record(z.string(), FormValue);
+export type FormValues = z.infer<typeof FormValues>;
+
+/**
+ * The answer to one request. A denial's reason is given to the model with the tool error. For a form:
+ * approving sends `values`; a denial declines it, unless `dismissed` (closed without a choice: the
+ * specification's "cancel").
+ */
 export const ApprovalAnswer = z.object({
   answer: ApprovalAnswerKind,
   reason: z.string().max(2000).optional(),
   source: ApprovalSource,
+  values: FormValues.optional(),
+  dismissed: z.boolean().optional(),
 });
 export type ApprovalAnswer = z.infer<typeof ApprovalAnswer>;
 
@@ -122,6 +178,10 @@ export const AnswerApprovalInput = z.strictObject({
   id: z.string().min(1),
   answer: ApprovalAnswerKind,
   reason: z.string().max(2000).optional(),
+  /** For a form: what the person filled in (approving), by field name. */
+  values: FormValues.optional(),
+  /** For a form: closed without accepting or declining. */
+  dismissed: z.boolean().optional(),
 });
 export type AnswerApprovalInput = z.infer<typeof AnswerApprovalInput>;
 

@@ -342,6 +342,13 @@ export const contract = {
     input: z.object({ seq: z.int().positive() }).strict(),
     output: TimelineEvent,
   }),
+  'timeline.attachment': channel({
+    summary: "An image's or sound's bytes a tool gave (base64), by the sha256 its tool_result event names.",
+    input: z
+      .object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 is 64 lowercase hex digits') })
+      .strict(),
+    output: z.object({ sha256: z.string(), base64: z.string() }),
+  }),
   'timeline.facets': channel({
     summary: 'The kinds and agents the timeline holds and its tick range, for the filter controls.',
     input: NoInput,

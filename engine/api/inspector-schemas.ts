@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HumanImportance } from './credit-schemas';
+import { ToolAttachment } from './timeline-events';
 
 /** Which turn to inspect: an agent's turn at one tick (the engine runs at most one per tick). */
 export const TurnRef = z.object({ agent: z.string().min(1).max(256), tick: z.int() }).strict();
@@ -59,6 +60,10 @@ export const InspectedToolCall = z.object({
    * off there (and, when run again, did not run the call a second time).
    */
   startedBeforeStop: z.boolean(),
+  /** The images and sounds the result gave, by reference (their bytes: timeline.attachment). */
+  attachments: z.array(ToolAttachment).optional(),
+  /** The result's structured content (an MCP tool's), as JSON text. */
+  structured: z.string().optional(),
 });
 export type InspectedToolCall = z.infer<typeof InspectedToolCall>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApprovalAnswerKind, ApprovalSource } from './approval-schemas';
+import { ApprovalAnswerKind, ApprovalSource, FormRequest, FormValues } from './approval-schemas';
 import { CreditEntryKind } from './credit-schemas';
 import { Problem } from './problem';
 import { TurnOutcome, TurnStatus } from './run-schemas';
@@ -30,11 +30,25 @@ function eventOf<K extends string, S extends z.ZodRawShape>(kind: K, shape: S) {
   return z.object({ ...EventBase, kind: z.literal(kind), ...shape });
 }
 
-/** LeMMing's tool result: prompts written for LeMMing read these three fields. */
+/** An image or sound a tool gave, kept beside the timeline under its sha256 (engine/timeline/attachments.ts). */
+export const ToolAttachment = z.object({
+  kind: z.enum(['image', 'audio']),
+  mime_type: z.string(),
+  bytes: z.int().nonnegative(),
+  sha256: z.string(),
+});
+export type ToolAttachment = z.infer<typeof ToolAttachment>;
+
+/**
+ * LeMMing's tool result: prompts written for LeMMing read these three fields. An MCP tool's result also
+ * keeps its images and sounds (`attachments`, by reference) and its structured content (`structured`).
+ */
 export const ToolResult = z.object({
   success: z.boolean(),
   output: z.string().nullable(),
   error: z.string().nullable(),
+  attachments: z.array(ToolAttachment).optional(),
+  structured: z.unknown().optional(),
 });
 export type ToolResult = z.infer<typeof ToolResult>;
 
@@ -196,6 +210,8 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     reason: z.string(),
     /** For an MCP tool that changed since the person chose how it runs: what changed. */
     changes: z.array(z.string()).optional(),
+    /** A form an MCP server asked the person to fill in during the call. */
+    form: FormRequest.optional(),
     expires_at: z.string(),
   }),
   /** The answer to an approval request: who gave it, and for a denial the reason the model is told. */
@@ -205,6 +221,9 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     answer: ApprovalAnswerKind,
     source: ApprovalSource,
     reason: z.string().optional(),
+    /** For a form: the values sent (secret values replaced by their names), or that it was closed unanswered. */
+    values: FormValues.optional(),
+    dismissed: z.boolean().optional(),
     waited_ms: z.number(),
   }),
   eventOf('lemming_log', { ...sources, line: z.int(), record: z.record(z.string(), z.unknown()) }),

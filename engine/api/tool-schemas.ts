@@ -97,6 +97,8 @@ export const ToolVerdict = z.object({
   endsIn: ApprovalTarget.optional(),
   /** For an MCP tool: its server's identity and the tool as it is now, for the person's own approval choices. */
   mcpTool: McpToolOrigin.optional(),
+  /** The engine's own tool that only reads (an MCP server's resources): the built-in rule does not ask. */
+  onlyReads: z.literal(true).optional(),
 });
 export type ToolVerdict = z.infer<typeof ToolVerdict>;
 
@@ -184,6 +186,17 @@ export const McpToolView = z.object({
 });
 export type McpToolView = z.infer<typeof McpToolView>;
 
+/** A prompt an MCP server offers (a template a person could start a conversation with), as its card lists it. */
+export const McpPromptView = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string(),
+  arguments: z.array(
+    z.object({ name: z.string(), description: z.string().optional(), required: z.boolean() }),
+  ),
+});
+export type McpPromptView = z.infer<typeof McpPromptView>;
+
 /** An MCP server's live state for its connector card. */
 export const McpServerView = z.object({
   server: z.string(),
@@ -224,6 +237,10 @@ export const McpServerView = z.object({
   entryProblems: z.array(AgentProblem),
   /** In plain words: what the server can reach (a stdio server runs with the user's rights, unconfined). */
   rights: z.string(),
+  /** The prompts it offers, as it listed them when it started. */
+  prompts: z.array(McpPromptView).optional(),
+  /** When it offers resources: the tool agents read them with (granted by name or with the server's group). */
+  resourceTool: z.string().optional(),
 });
 export type McpServerView = z.infer<typeof McpServerView>;
 

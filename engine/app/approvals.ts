@@ -14,6 +14,7 @@ import { readApprovalsFor, setAgentApproval, updateApprovals } from '../org/appr
 import { agentIdentity } from '../org/agent-identity';
 import type { ApprovalAsker } from '../tools/approval-gate';
 import { approvalSettingOf, type ApprovalSubject } from '../tools/approval-rule';
+import { formProblems } from '../tools/mcp/mcp-elicitation';
 import { mcpStanding, withChoice } from '../tools/mcp/mcp-tool-record';
 import { orgKeyOf } from '../trust/org-trust';
 import type { ToolVerdict } from '../api/tool-schemas';
@@ -56,6 +57,11 @@ export class ApprovalDesk implements ApprovalAsker {
     return [...this.waiting.values()].map((waiting) => waiting.request);
   }
 
+  /** The request waiting under this id, if it still waits. */
+  request(id: string): ApprovalRequest | undefined {
+    return this.waiting.get(id)?.request;
+  }
+
   answer(input: AnswerApprovalInput): boolean {
     const waiting = this.waiting.get(input.id);
     if (!waiting) return false;
@@ -63,6 +69,8 @@ export class ApprovalDesk implements ApprovalAsker {
       answer: input.answer,
       source: 'person',
       ...(input.reason?.trim() ? { reason: input.reason.trim() } : {}),
+      ...(input.values ? { values: input.values } : {}),
+      ...(input.dismissed ? { dismissed: true } : {}),
     });
     return true;
   }
@@ -74,6 +82,17 @@ export function pendingApprovals(desk: ApprovalDesk): IpcResult<PendingApprovals
 
 /** Answers one request: approve once, always for this agent (kept in the person's own record), or deny with a reason. */
 export function answerApproval(desk: ApprovalDesk, input: AnswerApprovalInput): IpcResult<PendingApprovals> {
+  const form = desk.request(input.id)?.form;
+  if (form && input.answer !== 'deny') {
+    // A form that does not fit keeps waiting, so the person can put it right.
+    const problems = formProblems(form, input.values ?? {});
+    if (problems.length > 0)
+      return fail(
+        'invalid_input',
+        'Some answers do not fit the form.',
+        problems.map((problem) => ({ path: problem.field, message: problem.message })),
+      );
+  }
   if (!desk.answer(input))
     return fail(
       'not_found',

@@ -1,3 +1,4 @@
+import { readAttachment } from '../timeline/attachments';
 import type Database from 'better-sqlite3';
 import type { z } from 'zod';
 import { entryKindOf } from '../api/message-kind';
@@ -49,6 +50,17 @@ function summarizedPage<Extra extends object>(
     ...(page.total === undefined ? {} : { total: page.total }),
     ...(page.position === undefined ? {} : { position: page.position }),
   };
+}
+
+/** The bytes of an image or sound a tool gave, kept beside the timeline; not found when missing or changed since. */
+export async function timelineAttachment(
+  orgPath: string,
+  sha256: string,
+): Promise<IpcResult<{ sha256: string; base64: string }>> {
+  const bytes = await readAttachment(orgPath, sha256);
+  return bytes
+    ? ok({ sha256, base64: bytes.toString('base64') })
+    : fail('not_found', 'This image or sound is no longer kept, or was changed since it was kept.');
 }
 
 export function timelineEvent(timeline: TimelineStore, seq: number): IpcResult<TimelineEvent> {

@@ -1,3 +1,4 @@
+import type { ApprovalAsker } from '../tools/approval-gate';
 import type { z } from 'zod';
 import { AGENT_RESUMES, keepingTrust } from './trust';
 import type { PolicyChange } from '../api/tool-schemas';
@@ -41,11 +42,13 @@ const CATALOG_PROBE: Resume = ResumeSchema.parse({
  * Runs one tool as the agent outside a turn, with every check a turn has (policy, sandbox, costs);
  * the call and its result are recorded in the timeline. A tool that fails is still an answer.
  */
+/** The person calls one tool as an agent; `forms` fills in the forms its MCP server asks for (else they are declined). */
 export async function callTool(
   context: OrgContext,
   input: { agent: string; tool: string; args: unknown },
+  forms?: ApprovalAsker,
 ): Promise<IpcResult<ToolResult>> {
-  return ok(await context.engine.callTool(input.agent, input.tool, input.args));
+  return ok(await context.engine.callTool(input.agent, input.tool, input.args, forms));
 }
 
 export async function explainTools(

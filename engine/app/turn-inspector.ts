@@ -170,6 +170,10 @@ function stepsOf(events: ParsedEvent[]): TurnStep[] {
           error: known.result.error,
           durationMs: known.duration_ms,
           startedBeforeStop: known.started_before_stop !== undefined,
+          ...(known.result.attachments?.length ? { attachments: known.result.attachments } : {}),
+          ...(known.result.structured !== undefined
+            ? { structured: cut(JSON.stringify(known.result.structured, null, 2)) }
+            : {}),
         };
         if (call) Object.assign(call, result);
         else

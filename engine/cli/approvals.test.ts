@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, resume, tempOrgs } from '../run/test-support/temp-org';
 import { cliConfigDir, runCli, runLemmingProcess } from './test-support/run-cli';
-import type { ApprovalRequest } from '../api/approval-schemas';
+import type { ApprovalRequest, FormRequest } from '../api/approval-schemas';
 import { cliApprovalAsker, parseTerminalAnswer } from './approval-answers';
 import type { CliIo } from './cli-io';
 
@@ -223,5 +223,101 @@ describe('the terminal asker', () => {
       source: 'command_line',
     });
     expect(asked).toEqual([]);
+  });
+});
+
+describe('a form an MCP server asks for, at the terminal', () => {
+  const form: FormRequest = {
+    server: 'everything',
+    message: 'Who are you?',
+    fields: [
+      { name: 'name', type: 'text', required: true },
+      { name: 'age', type: 'integer', required: false, maximum: 120, default: 30 },
+      {
+        name: 'pet',
+        type: 'choice',
+        required: false,
+        choices: [
+          { value: 'p1', label: 'Cats' },
+          { value: 'p2', label: 'Dogs' },
+        ],
+      },
+      { name: 'agree', type: 'yes_no', required: false },
+    ],
+  };
+  const request: ApprovalRequest = {
+    id: 'f1',
+    agent: 'writer',
+    tool: 'mcp__everything__ask',
+    args: {},
+    reason: 'The tool server everything asks you to fill in a form.',
+    form,
+    tick: 1,
+    asked_at: '2026-01-01T00:00:00.000Z',
+    expires_at: '2026-01-01T00:05:00.000Z',
+  };
+  const written: string[] = [];
+  const io = (answers: string[] | null, asked: string[]): CliIo => ({
+    stdout: { write: (text: string) => written.push(text) > 0 },
+    stderr: { write: (text: string) => written.push(text) > 0 },
+    env: {},
+    ...(answers
+      ? {
+          ask: async (question: string) => {
+            asked.push(question);
+            return answers.shift() ?? '';
+          },
+        }
+      : {}),
+  });
+  const none = { approve: new Set<string>(), deny: new Set<string>() };
+  const signal = new AbortController().signal;
+
+  it('asks each field in turn; empty keeps the default, an answer that does not fit is asked again', async () => {
+    const asked: string[] = [];
+    const answer = await cliApprovalAsker(io(['y', 'Ada', '200', '', 'dogs', 'y'], asked), none).ask(
+      request,
+      signal,
+    );
+    expect(answer).toEqual({
+      answer: 'approve_once',
+      source: 'person',
+      values: { name: 'Ada', pet: 'p2', agree: true },
+    });
+    expect(asked[0]).toContain(
+      'writer uses mcp__everything__ask, and the tool server everything asks you: Who are you?',
+    );
+    expect(asked[2]).toContain('age [30]');
+    expect(asked[3]).toBe(asked[2]);
+    expect(written.join('')).toContain('age must be at most 120');
+  });
+
+  it('n declines it', async () => {
+    expect(await cliApprovalAsker(io(['n'], []), none).ask(request, signal)).toEqual({
+      answer: 'deny',
+      source: 'person',
+    });
+  });
+
+  it('with no one at a terminal it is declined, unless --accept-forms accepts it with its defaults', async () => {
+    expect(await cliApprovalAsker(io(null, []), none).ask(request, signal)).toMatchObject({
+      answer: 'deny',
+      source: 'unattended',
+    });
+    const defaultsOnly = { ...request, form: { ...form, fields: form.fields.slice(1) } };
+    expect(
+      await cliApprovalAsker(io(null, []), { ...none, acceptForms: true }).ask(defaultsOnly, signal),
+    ).toEqual({
+      answer: 'approve_once',
+      source: 'command_line',
+      values: {},
+    });
+    // A required field without a default cannot be answered for the person.
+    expect(
+      await cliApprovalAsker(io(null, []), { ...none, acceptForms: true }).ask(request, signal),
+    ).toMatchObject({
+      answer: 'deny',
+      source: 'unattended',
+    });
   });
 });

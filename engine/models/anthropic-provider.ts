@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { ProgressDelta } from '../api/model-event-schemas';
 import type { ServerModel } from '../api/model-setup-schemas';
 import { JsonApiProvider } from './json-api-provider';
+import { ANTHROPIC_MEDIA } from './message-media';
 import { assembleAnthropicStream } from './anthropic-stream';
 import { isPlainObject } from './json-values';
 import { modelListIn } from './model-list';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
-import type { ChatMessage, ModelRequest, StopReason, TokenUsage, ToolCall } from './types';
+import type { ChatMessage, MessageMedia, ModelRequest, StopReason, TokenUsage, ToolCall } from './types';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 /** The Messages API requires max_tokens; this is what LeMMing always sent. */
@@ -14,6 +15,7 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
 /** Anthropic Messages API with tool use. */
 export class AnthropicProvider extends JsonApiProvider {
+  readonly media = ANTHROPIC_MEDIA;
   protected readonly path = 'v1/messages';
   protected readonly modelsPath = 'v1/models?limit=1000';
   override readonly continuesAssistantMessage = true;
@@ -166,14 +168,21 @@ function toTurn(message: ChatMessage): AnthropicMessage {
             {
               type: 'tool_result',
               tool_use_id: message.toolCallId,
-              content: message.content,
+              content: message.media?.length
+                ? [{ type: 'text', text: message.content }, ...message.media.map(toImageBlock)]
+                : message.content,
               ...(message.isError ? { is_error: true } : {}),
             },
           ],
         }
       : { role: 'user', content: [{ type: 'text', text: `Tool result:\n${message.content}` }] };
   }
-  return { role: 'user', content: text };
+  return { role: 'user', content: [...text, ...(message.media ?? []).map(toImageBlock)] };
+}
+
+/** An image as Anthropic's base64 image block (the only media it takes). */
+function toImageBlock(media: MessageMedia): Block {
+  return { type: 'image', source: { type: 'base64', media_type: media.mimeType, data: media.data } };
 }
 
 const AnthropicResponse = z.looseObject({

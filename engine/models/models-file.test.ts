@@ -175,3 +175,18 @@ describe('parseModelsFile', () => {
     expect(models.warnings[0]?.message).toContain('unknown provider "my-plugin"');
   });
 });
+
+describe('what a model takes besides text (input)', () => {
+  it('reads "text", "image" and "audio", and names the entry and field of anything else', () => {
+    const models = parseModelsFile(
+      JSON.stringify({
+        seeing: { provider: 'openai', model_name: 'gpt-4o', input: ['text', 'image'] },
+        watching: { provider: 'openai', model_name: 'x', input: ['video'] },
+      }),
+    );
+    expect(models.entries.map((entry) => [entry.key, entry.input])).toEqual([['seeing', ['text', 'image']]]);
+    expect(models.problems).toMatchObject([
+      { field: 'watching.input.0', message: expect.stringContaining('"text", "image" and "audio"') },
+    ]);
+  });
+});

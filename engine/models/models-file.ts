@@ -165,11 +165,20 @@ export const ProviderConfig = z.looseObject({
 });
 export type ProviderConfig = z.infer<typeof ProviderConfig>;
 
+const INPUT_WORDS = 'input must be a list of "text", "image" and "audio"';
+
 const ModelEntryFields = z.looseObject({
   provider: text('provider'),
   model_name: text('model_name'),
   /** Stream the answer as it is written (the default for providers that can). */
   stream: z.boolean({ error: 'stream must be true or false' }).optional(),
+  /**
+   * What the model takes besides text: `["text", "image"]` gives it the images of tool results,
+   * `"audio"` their sounds (as its API allows). Text only when absent.
+   */
+  input: z
+    .array(z.enum(['text', 'image', 'audio'], { error: INPUT_WORDS }), { error: INPUT_WORDS })
+    .optional(),
   provider_config: ProviderConfig.optional(),
 });
 

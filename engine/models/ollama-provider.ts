@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { ProgressDelta } from '../api/model-event-schemas';
 import type { ServerModel } from '../api/model-setup-schemas';
 import { JsonApiProvider } from './json-api-provider';
+import { OLLAMA_MEDIA, TOOL_MEDIA_INTRO, withToolMediaAfter } from './message-media';
 import { assembleOllamaStream } from './ollama-stream';
 import { functionToolCalls, isPlainObject } from './json-values';
 import { modelListIn } from './model-list';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
-import type { ChatMessage, ModelRequest, StopReason, ToolCall } from './types';
+import type { ChatMessage, MessageMedia, ModelRequest, StopReason, ToolCall } from './types';
 import type { HttpEndpoint } from './endpoint';
 
 /** What models.json may set for Ollama: `options` (num_ctx, top_k, …) and `think`. */
@@ -21,6 +22,7 @@ const OLLAMA_MAX_AUTO_CONTEXT = 131_072;
 
 /** Ollama's native /api/chat. Its errors are errors (LeMMing returned them as the answer). */
 export class OllamaProvider extends JsonApiProvider {
+  readonly media = OLLAMA_MEDIA;
   protected readonly path = 'api/chat';
   protected readonly modelsPath = 'api/tags';
 
@@ -114,23 +116,37 @@ export function toOllamaRequest(
 
 function toOllamaMessages(messages: ChatMessage[]): Record<string, unknown>[] {
   const toolNames = new Map<string, string>();
-  return messages.map((message) => {
-    if (message.role === 'assistant' && message.toolCalls?.length) {
-      for (const call of message.toolCalls) toolNames.set(call.id, call.name);
-      return {
-        role: 'assistant',
-        content: message.content,
-        tool_calls: message.toolCalls.map((call) => ({
-          function: { name: call.name, arguments: isPlainObject(call.arguments) ? call.arguments : {} },
-        })),
-      };
-    }
-    if (message.role === 'tool') {
-      const toolName = message.toolCallId ? toolNames.get(message.toolCallId) : undefined;
-      return { role: 'tool', content: message.content, ...(toolName ? { tool_name: toolName } : {}) };
-    }
-    return { role: message.role, content: message.content };
+  const images = (media: readonly MessageMedia[]) => media.map((item) => item.data);
+  const carrier = (media: MessageMedia[]) => ({
+    role: 'user',
+    content: TOOL_MEDIA_INTRO,
+    images: images(media),
   });
+  return withToolMediaAfter<Record<string, unknown>>(
+    messages,
+    (message) => {
+      if (message.role === 'assistant' && message.toolCalls?.length) {
+        for (const call of message.toolCalls) toolNames.set(call.id, call.name);
+        return {
+          role: 'assistant',
+          content: message.content,
+          tool_calls: message.toolCalls.map((call) => ({
+            function: { name: call.name, arguments: isPlainObject(call.arguments) ? call.arguments : {} },
+          })),
+        };
+      }
+      if (message.role === 'tool') {
+        const toolName = message.toolCallId ? toolNames.get(message.toolCallId) : undefined;
+        return { role: 'tool', content: message.content, ...(toolName ? { tool_name: toolName } : {}) };
+      }
+      return {
+        role: message.role,
+        content: message.content,
+        ...(message.media?.length ? { images: images(message.media) } : {}),
+      };
+    },
+    carrier,
+  );
 }
 
 const OllamaResponse = z.looseObject({

@@ -7,13 +7,23 @@ import { assembleOpenAiStream } from './openai-stream';
 import { functionToolCalls } from './json-values';
 import { modelListIn } from './model-list';
 import { describeIssue, errorInBody, type ParsedAnswer } from './parsed-answer';
-import type { ChatMessage, ModelRequest, StopReason, TokenUsage, ToolCall, ToolDefinition } from './types';
+import { OPENAI_MEDIA, TOOL_MEDIA_INTRO, withToolMediaAfter } from './message-media';
+import type {
+  ChatMessage,
+  MessageMedia,
+  ModelRequest,
+  StopReason,
+  TokenUsage,
+  ToolCall,
+  ToolDefinition,
+} from './types';
 
 /** OpenAI's own API wants max_completion_tokens (reasoning models refuse max_tokens); compatible servers want max_tokens. */
 export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
 
 /** OpenAI chat completions, and every server that speaks it (OpenRouter, LM Studio, vLLM, llama.cpp). */
 export class OpenAiCompatibleProvider extends JsonApiProvider {
+  readonly media = OPENAI_MEDIA;
   protected readonly path = 'chat/completions';
   protected readonly modelsPath = 'models';
 
@@ -57,7 +67,10 @@ export function toOpenAiRequest(
     model: request.model,
     // Without include_usage a streamed answer reports no tokens, and nothing could be charged.
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
-    messages: request.messages.map(toOpenAiMessage),
+    messages: withToolMediaAfter(request.messages, toOpenAiMessage, (media) => ({
+      role: 'user',
+      content: [{ type: 'text', text: TOOL_MEDIA_INTRO }, ...media.map(toOpenAiPart)],
+    })),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.topP !== undefined ? { top_p: request.topP } : {}),
     ...(request.maxTokens !== undefined ? { [maxTokensField]: request.maxTokens } : {}),
@@ -106,7 +119,22 @@ function toOpenAiMessage(message: ChatMessage): Record<string, unknown> {
       ? { role: 'tool', tool_call_id: message.toolCallId, content: message.content }
       : { role: 'user', content: `Tool result:\n${message.content}` };
   }
+  if (message.role === 'user' && message.media?.length)
+    return {
+      role: 'user',
+      content: [{ type: 'text', text: message.content }, ...message.media.map(toOpenAiPart)],
+    };
   return { role: message.role, content: message.content };
+}
+
+/** An image as an `image_url` data URL; a sound as `input_audio` (wav or mp3). */
+function toOpenAiPart(media: MessageMedia): Record<string, unknown> {
+  if (media.kind === 'audio')
+    return {
+      type: 'input_audio',
+      input_audio: { data: media.data, format: /wav/.test(media.mimeType) ? 'wav' : 'mp3' },
+    };
+  return { type: 'image_url', image_url: { url: `data:${media.mimeType};base64,${media.data}` } };
 }
 
 function toOpenAiTool(tool: ToolDefinition): Record<string, unknown> {

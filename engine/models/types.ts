@@ -13,6 +13,20 @@ export type ToolCall = z.infer<typeof ToolCall>;
 export const ChatRole = z.enum(['system', 'user', 'assistant', 'tool']);
 export type ChatRole = z.infer<typeof ChatRole>;
 
+/** What a model may be given besides text (models.json `input`). */
+export const ModelInput = z.enum(['text', 'image', 'audio']);
+export type ModelInput = z.infer<typeof ModelInput>;
+
+/** An image or a sound given to the model with a message, its bytes in base64. */
+export const MessageMedia = z.object({
+  kind: z.enum(['image', 'audio']),
+  mimeType: z.string(),
+  data: z.string(),
+  /** Where the bytes are kept beside the timeline, for the record of what the model was sent. */
+  sha256: z.string().optional(),
+});
+export type MessageMedia = z.infer<typeof MessageMedia>;
+
 export const ChatMessage = z.object({
   role: ChatRole,
   content: z.string(),
@@ -22,6 +36,8 @@ export const ChatMessage = z.object({
   toolCallId: z.string().optional(),
   /** Only on tool messages: the tool failed (Anthropic's `is_error`). */
   isError: z.boolean().optional(),
+  /** Images and sounds of a tool result (or a user message), for a model that takes them. */
+  media: z.array(MessageMedia).optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
@@ -103,8 +119,16 @@ export interface ModelRequest {
   onProgress?: (delta: ProgressDelta) => void;
 }
 
+/** The media types a wire format can carry to a model, by kind. */
+export interface MediaSupport {
+  image: readonly string[];
+  audio: readonly string[];
+}
+
 export interface ModelProvider {
   readonly name: string;
+  /** What its API can carry besides text; absent when nothing (cli, scripted). */
+  readonly media?: MediaSupport;
   /** True when the provider takes tool definitions and returns structured tool calls. */
   readonly nativeTools: boolean;
   /**

@@ -9,6 +9,8 @@ import { isModelCallError } from '../models/model-call-error';
 import type { ModelWarningCode, ProgressDelta, TurnProgress } from '../api/model-event-schemas';
 import type {
   ChatMessage,
+  MessageMedia,
+  ModelInput,
   ModelProvider,
   ModelResponse,
   TokenUsage,
@@ -22,7 +24,8 @@ import type { AgentTools, AgentToolsFactory } from '../tools/agent-tools';
 import type { Skill } from '../tools/skills/skill';
 import { skillsPrompt } from '../tools/skills/skills-prompt';
 import { skillUsability } from '../tools/skills/skill-usability';
-import { toolFailure, type ToolResult } from '../tools/tool-result';
+import { toolFailure, type ToolOutcome, type ToolResult } from '../tools/tool-result';
+import { keepMedia, mediaForModel, recordedMessage, toolMessageText } from './tool-media';
 import { worstCaseCallMicros, usageCostMicros, type ModelPrices } from './model-cost';
 import type { FileWrite } from './pending-files';
 import { buildPrompt, type PromptMemoryEntry } from './prompt';
@@ -44,6 +47,8 @@ export interface TurnModel {
   problem: string | null;
   modelName: string;
   prices: ModelPrices | undefined;
+  /** What the model takes besides text (models.json `input`); text only when absent. */
+  input?: readonly ModelInput[];
 }
 
 export interface TurnInput {
@@ -235,21 +240,27 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
       content: response.text,
       ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}),
     });
-    const results: { call: ToolCall; result: ToolResult }[] = [];
-    for (const call of calls)
-      results.push({ call, result: await runTool(tools, call, round, turn, earlier) });
+    const results: { call: ToolCall; result: ToolResult; given: MessageMedia[]; text: string }[] = [];
+    for (const call of calls) {
+      const { media, ...result } = await runTool(tools, call, round, turn, earlier);
+      const { given, notShown } = mediaForModel(media, model.input, model.provider ?? {});
+      results.push({ call, result, given, text: toolMessageText(result, notShown) });
+    }
     if (response.toolCalls.length > 0) {
-      for (const { call, result } of results)
+      for (const { call, result, given, text } of results)
         messages.push({
           role: 'tool',
           toolCallId: call.id,
-          content: JSON.stringify(result),
+          content: text,
           ...(result.success ? {} : { isError: true }),
+          ...(given.length > 0 ? { media: given } : {}),
         });
     } else {
+      const given = results.flatMap((entry) => entry.given);
       messages.push({
         role: 'user',
-        content: `TOOL RESULTS:\n${results.map(({ call, result }) => `${call.name}: ${JSON.stringify(result)}`).join('\n')}`,
+        content: `TOOL RESULTS:\n${results.map(({ call, text }) => `${call.name}: ${text}`).join('\n')}`,
+        ...(given.length > 0 ? { media: given } : {}),
       });
     }
   }
@@ -379,13 +390,17 @@ async function callOnce(
     round,
     model: input.model.key,
     provider: provider.name,
-    prompt: [...messages],
+    prompt: messages.map(recordedMessage),
   };
   try {
     // Tool definitions come from the org's files and its MCP servers: what they say is redacted as all else is.
     const response = await provider.complete({
       model: input.model.modelName,
-      messages: input.redaction.redactValue(messages),
+      // An image's or a sound's bytes are not text a secret could be read from: only the words are redacted.
+      messages: messages.map(({ media, ...words }) => {
+        const redacted = input.redaction.redactValue(words);
+        return media ? { ...redacted, media } : redacted;
+      }),
       ...(tools.length > 0
         ? { tools: input.redaction.redactValue(tools), ...(toolChoice ? { toolChoice } : {}) }
         : {}),
@@ -565,16 +580,18 @@ async function runTool(
   round: number,
   turn: TurnRecorder,
   earlier: EarlierAttempt,
-): Promise<ToolResult> {
+): Promise<ToolOutcome> {
   const which = { round, call_id: toolCall.id, tool: toolCall.name };
   turn.event({ kind: 'tool_call', ...which, args: toolCall.arguments });
   const started = Date.now();
   const startedBefore = earlier.take(toolCall);
-  const result = startedBefore
+  const outcome: ToolOutcome = startedBefore
     ? toolFailure(STARTED_BEFORE_STOP)
     : await tools.call(toolCall.name, toolCall.arguments, () =>
         turn.recordNow({ kind: 'tool_intent', ...which, args: toolCall.arguments }),
       );
+  const { media, ...result } = outcome;
+  for (const problem of await keepMedia(turn.orgPath, media)) turn.warn('attachment_not_kept', problem);
   turn.event({
     kind: 'tool_result',
     ...which,
@@ -583,7 +600,7 @@ async function runTool(
     ...(startedBefore ? { started_before_stop: startedBefore.callId } : {}),
   });
   turn.toolCount += 1;
-  return result;
+  return outcome;
 }
 
 /** Collects a turn's events, messages, charges and file writes as it goes. */
@@ -616,6 +633,10 @@ class TurnRecorder {
 
   private get name(): string {
     return this.input.agent.resume.name;
+  }
+
+  get orgPath(): string {
+    return this.input.orgPath;
   }
 
   private now(): string {

@@ -86,6 +86,7 @@ import {
 import { inReadyRuns, startWithConcurrency, type ConcurrencyLimits } from './concurrency';
 import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './provider-concurrency';
 import { DiskImport } from './disk-import';
+import { keepMedia } from './tool-media';
 import { PendingFiles, throwIfFailed, type FileWrite, type FileWriteFailure } from './pending-files';
 import { RunSecrets } from './run-secrets';
 import { readRestApis } from '../tools/rest-api/rest-api-config';
@@ -665,12 +666,17 @@ export class OrgEngine {
    * Runs one tool as `agentName` outside a turn, with the same enforcement as in a turn (trust, policy,
    * sandbox, costs), and records the call, its result, its charges and its memory changes in the timeline.
    */
-  async callTool(agentName: string, tool: string, args: unknown): Promise<ToolResult> {
+  async callTool(agentName: string, tool: string, args: unknown, forms?: ApprovalAsker): Promise<ToolResult> {
     await this.requireTrust();
-    return this.withRunLock(() => this.callToolLocked(agentName, tool, args));
+    return this.withRunLock(() => this.callToolLocked(agentName, tool, args, forms));
   }
 
-  private async callToolLocked(agentName: string, tool: string, args: unknown): Promise<ToolResult> {
+  private async callToolLocked(
+    agentName: string,
+    tool: string,
+    args: unknown,
+    forms: ApprovalAsker | undefined,
+  ): Promise<ToolResult> {
     const agent = await this.findAgent(agentName);
     const tick = await this.currentTick();
     await this.secrets.refresh();
@@ -698,13 +704,22 @@ export class OrgEngine {
       credits: fromMicros(balance),
       catalog: (context) => this.catalogFor(context, composed),
       redaction: this.secrets,
+      ...(forms ? { forms } : {}),
     })(this.toolTurnContext(agent, tick, memory, budget));
     const started = Date.now();
-    const result = await toolbox.call(tool, args);
+    const { media, ...result } = await toolbox.call(tool, args);
+    const notKept = await keepMedia(this.orgPath, media);
     const base = { agent: name, tick, source: 'cli' };
     const events: KnownTimelineEvent[] = [
       { kind: 'tool_call', ...base, time: time(), tool, args },
       { kind: 'tool_result', ...base, time: time(), tool, result, duration_ms: Date.now() - started },
+      ...notKept.map((message): KnownTimelineEvent => ({
+        kind: 'warning',
+        ...base,
+        time: time(),
+        code: 'attachment_not_kept',
+        message,
+      })),
     ];
     const writes: FileWrite[] = [];
     for (const change of memory.changes()) {
@@ -1168,6 +1183,7 @@ export class OrgEngine {
       problem: null,
       modelName: entry.model_name,
       prices: entry.provider_config.prices,
+      ...(entry.input ? { input: entry.input } : {}),
     };
   }
 

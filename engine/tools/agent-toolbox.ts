@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import type { McpToolOrigin } from '../api/tool-schemas';
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, type FormRequest } from '../api/approval-schemas';
 import { toMicros } from '../credits/credit-amount';
 import type { OrgPolicy } from '../org/policy-file';
 import { AgentSandbox } from '../sandbox/agent-sandbox';
@@ -7,14 +8,21 @@ import type { AccessRequest, AccessVerdict } from '../sandbox/access-policy';
 import { accessKindOf } from '../sandbox/access-policy';
 import { DiskAgentFilesystem } from '../sandbox/disk-agent-filesystem';
 import { isWithin } from '../sandbox/sandbox-layout';
-import { askApproval, denialText, type ApprovalGateOptions } from './approval-gate';
+import {
+  askApproval,
+  askForm,
+  denialText,
+  type ApprovalAsker,
+  type FormGate,
+  type ApprovalGateOptions,
+} from './approval-gate';
 import { approvalNeed, writeApprovalReason, type ApprovalNeed, type ApprovalSubject } from './approval-rule';
 import { mcpStanding } from './mcp/mcp-tool-record';
 import { mayChangeTheWorld } from './side-effects';
 import type { AgentTools, ToolTurnContext } from './agent-tools';
 import { judgeTools, withFix, type ToolAvailability } from './policy-resolver';
 import type { CatalogEntry } from './tool-catalog';
-import { toolFailure, type ToolResult } from './tool-result';
+import { toolFailure, type ToolOutcome } from './tool-result';
 import type { ToolContext } from './tool-spec';
 import type { Redaction } from '../secrets/redactor';
 
@@ -28,6 +36,11 @@ export interface ToolboxOptions {
   redaction: Redaction;
   /** "Ask me first": absent, no call asks (only `lemming call`, where the person is the caller, and tests). */
   approvals?: ApprovalGateOptions;
+  /**
+   * Who fills in the forms MCP servers ask for when no one answers approvals (`lemming call`: the person
+   * at the terminal); without either, every form is declined.
+   */
+  forms?: ApprovalAsker;
 }
 
 /** The call being run, for the sandbox's write check: whether its writes outside the workspace still ask. */
@@ -35,6 +48,15 @@ interface CurrentCall {
   tool: string;
   args: unknown;
   writesAsk: boolean;
+}
+
+/** The forms-only gate of `lemming call`: the default timeout, values redacted as approvals are. */
+function formsOnly(asker: ApprovalAsker, redaction: Redaction): FormGate {
+  return {
+    asker,
+    settings: { timeout_seconds: DEFAULT_APPROVAL_TIMEOUT_SECONDS },
+    redact: <T>(value: T): T => redaction.redactValue(value),
+  };
 }
 
 /** Why a verdict refuses a tool, as one sentence: its first failing layer. */
@@ -92,7 +114,20 @@ export function agentToolbox(options: ToolboxOptions) {
       current.writesAsk = false;
       return { allowed: true };
     };
-    const toolContext = (): ToolContext => {
+    const formGate = gate ?? (options.forms && formsOnly(options.forms, options.redaction));
+    const askPerson = (tool: string) =>
+      formGate
+        ? (form: FormRequest) =>
+            askForm(formGate, {
+              agent,
+              tool,
+              form,
+              tick: context.tick,
+              record: context.record,
+              signal: context.signal,
+            })
+        : undefined;
+    const toolContext = (tool: string): ToolContext => {
       sandbox ??= new AgentSandbox({
         orgPath: context.orgPath,
         agentDir: context.agentDir,
@@ -100,12 +135,14 @@ export function agentToolbox(options: ToolboxOptions) {
         fs: new DiskAgentFilesystem(),
         ...(gate ? { checkAccess: checkWrite } : {}),
       });
+      const asking = askPerson(tool);
       return {
         ...context,
         sandbox,
         policy: options.policy,
         redaction: options.redaction,
         ...(context.signal ? { signal: context.signal } : {}),
+        ...(asking ? { askPerson: asking } : {}),
       };
     };
 
@@ -115,7 +152,7 @@ export function agentToolbox(options: ToolboxOptions) {
         const tool = judged.get(name);
         return tool && withFix(tool.verdict, tool.entry, input);
       },
-      async call(name, args, beforeChange): Promise<ToolResult> {
+      async call(name, args, beforeChange): Promise<ToolOutcome> {
         const entry = available.get(name);
         if (!entry) {
           const verdict = judged.get(name)?.verdict;
@@ -166,11 +203,14 @@ export function agentToolbox(options: ToolboxOptions) {
           }
         }
         current = { tool: name, args, writesAsk };
-        const result = await entry.spec.run(args, toolContext()).finally(() => {
+        const result = await entry.spec.run(args, toolContext(name)).finally(() => {
           current = null;
         });
         if (cost > 0) context.budget.charge(cost, `tool ${name}`);
-        return options.redaction.redactValue(result);
+        // An image's or a sound's bytes are not text a secret could be read from: only the words are redacted.
+        const { media, ...words } = result;
+        const redacted = options.redaction.redactValue(words);
+        return media ? { ...redacted, media } : redacted;
       },
     };
   };

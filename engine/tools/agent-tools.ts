@@ -3,7 +3,7 @@ import type { ToolDefinition } from '../models/types';
 import type { Resume } from '../org/resume-schema';
 import type { TurnMemory } from '../memory/turn-memory';
 import type { ToolVerdict } from './policy-resolver';
-import type { ToolResult } from './tool-result';
+import type { ToolOutcome } from './tool-result';
 
 /** Spending from the turn's credits: a tool call that costs more than is left is refused before it runs. */
 export interface TurnBudget {
@@ -36,7 +36,7 @@ export interface AgentTools {
    * right before a call that may change things runs (after any approval), and not for one that only reads;
    * when it throws, the call does not run.
    */
-  call(name: string, args: unknown, beforeChange?: () => void): Promise<ToolResult>;
+  call(name: string, args: unknown, beforeChange?: () => void): Promise<ToolOutcome>;
 }
 
 export type AgentToolsFactory = (context: ToolTurnContext) => AgentTools;

@@ -3,6 +3,7 @@ import type {
   ApprovalAnswer,
   ApprovalRequest,
   ApprovalSettings,
+  FormRequest,
   McpServerRecord,
 } from '../api/approval-schemas';
 import type { KnownEventFields } from '../api/timeline-events';
@@ -34,6 +35,14 @@ export interface ApprovalGateOptions {
   /** The person's record of one of the org's MCP servers, by its identity, as it is now; undefined when none. */
   mcpRecord(server: string): McpServerRecord | undefined;
   /** Replaces secret values in the arguments the person and the timeline are shown. */
+  redact<T>(value: T): T;
+  clock?: () => Date;
+}
+
+/** What asking for a form needs of the gate: an asker, how long to wait, and the redaction. */
+export interface FormGate {
+  asker: ApprovalAsker;
+  settings: Pick<ApprovalSettings, 'timeout_seconds'>;
   redact<T>(value: T): T;
   clock?: () => Date;
 }
@@ -81,6 +90,40 @@ export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall)
     expires_at: request.expires_at,
   });
   const started = Date.now();
+  const answer = await waitForAnswer(gate, request, call.signal);
+  let recorded = answer;
+  if (answer.answer === 'approve_always') {
+    try {
+      await gate.remember(call.agent, call.tool, call.mcpTool);
+    } catch (error) {
+      recorded = {
+        ...answer,
+        reason: `Approved, but the setting could not be saved: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  }
+  call.record?.({
+    kind: 'approval_answered',
+    request_id: request.id,
+    tool: request.tool,
+    answer: recorded.answer,
+    source: recorded.source,
+    ...(recorded.reason ? { reason: recorded.reason } : {}),
+    waited_ms: Date.now() - started,
+  });
+  return recorded;
+}
+
+/**
+ * The first of the asker's answer, the timeout and the end of the run (both denials); the asker's
+ * request is withdrawn once one of them comes.
+ */
+async function waitForAnswer(
+  gate: Pick<FormGate, 'asker' | 'settings'>,
+  request: ApprovalRequest,
+  signal: AbortSignal | undefined,
+): Promise<ApprovalAnswer> {
+  const timeoutMs = gate.settings.timeout_seconds * 1000;
   const withdraw = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onStop: (() => void) | undefined;
@@ -105,35 +148,69 @@ export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall)
     new Promise<ApprovalAnswer>((resolve) => {
       const stopped = () =>
         resolve({ answer: 'deny', source: 'stopped', reason: 'The run was stopped before anyone answered.' });
-      if (call.signal?.aborted) return stopped();
+      if (signal?.aborted) return stopped();
       onStop = stopped;
-      call.signal?.addEventListener('abort', stopped, { once: true });
+      signal?.addEventListener('abort', stopped, { once: true });
     }),
   ]);
   clearTimeout(timer);
-  if (onStop) call.signal?.removeEventListener('abort', onStop);
+  if (onStop) signal?.removeEventListener('abort', onStop);
   withdraw.abort();
-  let recorded = answer;
-  if (answer.answer === 'approve_always') {
-    try {
-      await gate.remember(call.agent, call.tool, call.mcpTool);
-    } catch (error) {
-      recorded = {
-        ...answer,
-        reason: `Approved, but the setting could not be saved: ${error instanceof Error ? error.message : String(error)}`,
-      };
-    }
-  }
+  return answer;
+}
+
+/**
+ * Asks the person to fill in the form an MCP server wants during a call, the way a call is approved:
+ * the same asker, timeout and stop, recorded as the request and its answer (values redacted). A timeout
+ * or a stopped run dismisses it (the server is told "cancel"); no one to ask declines it.
+ */
+export async function askForm(
+  gate: FormGate,
+  call: Omit<ApprovalCall, 'args' | 'reason' | 'changes' | 'mcpTool'> & { form: FormRequest },
+): Promise<ApprovalAnswer> {
+  const now = gate.clock ?? (() => new Date());
+  const asked = now();
+  const form = gate.redact(call.form);
+  const request: ApprovalRequest = {
+    id: randomUUID(),
+    agent: call.agent,
+    tool: call.tool,
+    args: {},
+    reason: `The tool server ${form.server} asks you to fill in a form while ${call.agent} uses ${call.tool}.`,
+    form,
+    tick: call.tick,
+    asked_at: asked.toISOString(),
+    expires_at: new Date(asked.getTime() + gate.settings.timeout_seconds * 1000).toISOString(),
+  };
+  call.record?.({
+    kind: 'approval_requested',
+    request_id: request.id,
+    tool: request.tool,
+    args: request.args,
+    reason: request.reason,
+    form,
+    expires_at: request.expires_at,
+  });
+  const started = Date.now();
+  const waited = await waitForAnswer(gate, request, call.signal);
+  const answer: ApprovalAnswer =
+    waited.answer === 'deny' && (waited.source === 'timeout' || waited.source === 'stopped')
+      ? { ...waited, dismissed: true }
+      : waited.answer === 'approve_always'
+        ? { ...waited, answer: 'approve_once' }
+        : waited;
   call.record?.({
     kind: 'approval_answered',
     request_id: request.id,
     tool: request.tool,
-    answer: recorded.answer,
-    source: recorded.source,
-    ...(recorded.reason ? { reason: recorded.reason } : {}),
+    answer: answer.answer,
+    source: answer.source,
+    ...(answer.reason ? { reason: answer.reason } : {}),
+    ...(answer.values ? { values: gate.redact(answer.values) } : {}),
+    ...(answer.dismissed ? { dismissed: true } : {}),
     waited_ms: Date.now() - started,
   });
-  return recorded;
+  return answer;
 }
 
 /** The tool error a denied call returns to the model. */

@@ -12,6 +12,8 @@ export interface ApprovalSubject {
   endsIn?: ApprovalTarget | undefined;
   /** For an MCP tool: the person's record of it (their choices, whether they trust its server's hints, what changed). */
   mcpStanding?: McpStanding | undefined;
+  /** The engine's own tool that only reads (an MCP server's resources, read by the engine): judged as such, not by MCP claims. */
+  onlyReads?: true | undefined;
 }
 
 /** Whether a call may run: at once, after the person says yes, or not at all, and why. */
@@ -34,10 +36,11 @@ export const UNKNOWN_STANDING: McpStanding = {
 };
 
 export const isMcp = (subject: ApprovalSubject): boolean =>
-  subject.kind === 'mcp' ||
-  subject.name.startsWith(MCP_PREFIX) ||
-  subject.annotations !== undefined ||
-  subject.mcpStanding !== undefined;
+  !subject.onlyReads &&
+  (subject.kind === 'mcp' ||
+    subject.name.startsWith(MCP_PREFIX) ||
+    subject.annotations !== undefined ||
+    subject.mcpStanding !== undefined);
 
 const HINTS_NOT_TRUSTED =
   'MCP servers describe their own tools, and you have not chosen to trust what this one says about which tools only read';

@@ -49,6 +49,7 @@ export function judgeTools(input: PolicyInput): ToolAvailability[] {
       ...(entry.spec.annotations ? { annotations: entry.spec.annotations } : {}),
       ...(entry.spec.endsIn ? { endsIn: entry.spec.endsIn } : {}),
       ...(entry.spec.mcpTool ? { mcpTool: entry.spec.mcpTool } : {}),
+      ...(entry.spec.onlyReads ? { onlyReads: true as const } : {}),
     };
   });
 }

@@ -25,6 +25,7 @@ const REPEATABLE_BUILT_INS: ReadonlySet<string> = new Set([
  * composed tool that ends in one of these.
  */
 export function mayChangeTheWorld(subject: ApprovalSubject, args: unknown): boolean {
+  if (subject.onlyReads) return false;
   if (subject.endsIn) {
     const { name, kind, method, headers } = subject.endsIn;
     // A delegate whose method is templated is judged as an unknown method, as the approval rule does.

@@ -5,8 +5,9 @@ import type { OrgPolicy } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
 import type { TurnMemory } from '../memory/turn-memory';
 import type { AgentSandbox } from '../sandbox/agent-sandbox';
-import type { ToolResult } from './tool-result';
+import type { ToolOutcome } from './tool-result';
 import type { Redaction } from '../secrets/redactor';
+import type { AskPerson } from './mcp/mcp-elicitation';
 
 /** What a tool can touch; the org and each agent decide which kinds are allowed (docs/ARCHITECTURE.md, “Tools”). */
 export { ToolKind } from '../api/agent-schemas';
@@ -28,6 +29,8 @@ export interface ToolContext {
   /** The engine's redaction: a tool that cuts text cuts with it (`cutText`, `redactCut`), so no secret's first characters stay at the cut. */
   redaction: Redaction;
   signal?: AbortSignal;
+  /** Asks the person to fill in a form an MCP server wants during the call; absent when no one can be asked. */
+  askPerson?: AskPerson;
 }
 
 /**
@@ -51,5 +54,7 @@ export interface ToolSpec {
   endsIn?: ApprovalTarget;
   /** For an MCP tool: its server's identity and the tool as listed, which the person's approval choices are kept for. */
   mcpTool?: McpToolOrigin;
-  run(args: unknown, context: ToolContext): Promise<ToolResult>;
+  /** The engine's own tool that only reads (an MCP server's resources): no approval by the built-in rule. */
+  onlyReads?: true;
+  run(args: unknown, context: ToolContext): Promise<ToolOutcome>;
 }

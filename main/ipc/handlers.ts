@@ -43,6 +43,7 @@ import { readSettings, updateSettings } from '../../engine/app/settings';
 import {
   exportTimeline,
   importTimeline,
+  timelineAttachment,
   timelineEvent,
   timelineFacets,
   timelinePage,
@@ -167,6 +168,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
 
     'timeline.page': (query) => inOrg(async (session) => ok(timelinePage(session.engine.timeline, query))),
     'timeline.get': ({ seq }) => inOrg(async (session) => timelineEvent(session.engine.timeline, seq)),
+    'timeline.attachment': ({ sha256 }) => inOrg((session) => timelineAttachment(session.orgPath, sha256)),
     'timeline.facets': () => inOrg(async (session) => ok(timelineFacets(session.engine.timeline))),
     'timeline.export': ({ filter }) =>
       inOrg((session) =>

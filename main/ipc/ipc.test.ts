@@ -148,6 +148,7 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { evil: 1 },
   ],
   'timeline.get': [{}, { seq: 0 }, { seq: 'one' }],
+  'timeline.attachment': [{}, { sha256: '../../etc/passwd' }, { sha256: 'A'.repeat(64) }],
   'timeline.facets': [{ kinds: true }],
   'timeline.export': [{ path: '/tmp/timeline.jsonl' }, { filter: { agents: 'manager' } }],
   'timeline.import': [{ path: '/tmp/timeline.jsonl' }],
@@ -388,6 +389,11 @@ describe('dispatch', () => {
         trusted: true,
       }),
     ).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    // The demo org's tools give no images: an attachment never kept is not found, in words.
+    expect(await harness.dispatch('timeline.attachment', { sha256: '0'.repeat(64) })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
     // Nothing is waiting for approval here: an answer says so in words.
     expect(await harness.dispatch('approvals.answer', { id: 'gone', answer: 'deny' })).toMatchObject({
       ok: false,

@@ -7,6 +7,8 @@ export const RENDERER_CSP = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
+  // A tool's sounds are played from their bytes, as its images are shown.
+  'media-src data:',
   "font-src 'self'",
   "connect-src 'self'",
   "object-src 'none'",

@@ -81,6 +81,16 @@ function describeMcpServer(server: McpServerView): string[] {
       ...tool.changes.map((change) => `        changed: ${change}`),
     );
   }
+  if (server.resourceTool)
+    lines.push(
+      `      resources: agents read them with ${server.resourceTool} (it only reads, so it does not ask)`,
+    );
+  for (const prompt of server.prompts ?? []) {
+    const args = prompt.arguments.map((argument) => `${argument.name}${argument.required ? '' : '?'}`);
+    lines.push(
+      `      prompt ${prompt.name}${args.length > 0 ? `(${args.join(', ')})` : ''}${prompt.description ? `: ${prompt.description.split('\n')[0]}` : ''}`,
+    );
+  }
   for (const happening of server.happenings.slice(-5))
     lines.push(`      ${happening.time} ${happening.message}`);
   return lines;

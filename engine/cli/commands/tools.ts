@@ -2,6 +2,7 @@ import { formatProblem } from '../../api/problem';
 import type { ToolVerdict } from '../../api/tool-schemas';
 import { explainSkills, type AgentSkills } from '../../app/skills';
 import { callTool, explainTools } from '../../app/tools';
+import { approvalPolicies, cliApprovalAsker, FORM_OPTIONS } from '../approval-answers';
 import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import type { CommandCode } from '../command';
 import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
@@ -61,7 +62,7 @@ export const toolsCommand: CommandCode = {
 };
 
 export const callCommand: CommandCode = {
-  options: { ...secretsFileOption },
+  options: { ...secretsFileOption, ...FORM_OPTIONS },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
     const agent = agentArgument(positionals);
@@ -76,7 +77,7 @@ export const callCommand: CommandCode = {
       }
     }
     const result = await withOrgContext(org, io, values, (context) =>
-      answerOf(callTool(context, { agent, tool, args })),
+      answerOf(callTool(context, { agent, tool, args }, cliApprovalAsker(io, approvalPolicies(values)))),
     );
     printJson(io, result);
     return EXIT_OK;

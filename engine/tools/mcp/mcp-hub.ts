@@ -22,6 +22,7 @@ import {
   toolNameProblems,
 } from './mcp-tools';
 import { mcpStanding } from './mcp-tool-record';
+import { READ_RESOURCE } from './mcp-resources';
 
 export type McpHubDeps = Omit<McpServerDeps, 'privateHosts'> & {
   /** The person's record of a server of this org, by its identity (kept outside the org); undefined when none. */
@@ -176,6 +177,17 @@ export class McpHub {
       problems: describeToolNameProblems(toolNameProblems(server.name, server.tools)),
       entryProblems: [],
       rights: isStdioServer(server.config) ? STDIO_RIGHTS : HTTP_RIGHTS,
+      prompts: server.prompts.map((prompt) => ({
+        name: prompt.name,
+        ...(prompt.title ? { title: prompt.title } : {}),
+        description: prompt.description ?? '',
+        arguments: (prompt.arguments ?? []).map((argument) => ({
+          name: argument.name,
+          ...(argument.description ? { description: argument.description } : {}),
+          required: argument.required ?? false,
+        })),
+      })),
+      ...(server.offersResources ? { resourceTool: mcpToolName(server.name, READ_RESOURCE) } : {}),
     };
   }
 

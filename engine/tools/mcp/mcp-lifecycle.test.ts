@@ -139,10 +139,11 @@ describe('MCP server lifecycle', () => {
       process.kill(pid!, 'SIGKILL');
       await until(() => server()?.status === 'restarting', 'the crash to be seen');
       await until(() => server()?.status === 'running', 'the restart');
+      // 16: the reference server adds its elicitation and sampling tools for a client that declares both.
       expect(server()?.happenings.map((happening) => happening.message)).toEqual([
-        'started with 14 tools',
+        'started with 16 tools',
         expect.stringMatching(/^stopped unexpectedly; restarting in 100 ms \(restart 1 of 5\)$/),
-        'started with 14 tools',
+        'started with 16 tools',
         'restarted after a crash',
       ]);
       const report = await engine.runTick();

@@ -2,7 +2,19 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ListRootsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type ElicitRequestFormParams,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +25,14 @@ import type { AddressClassifier } from '../../net/address-policy';
 import type { HostLookup } from '../../net/host-lookup';
 import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/grant-refusal';
 import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } from './mcp-config';
+import {
+  elicitResult,
+  formRequest,
+  formTooLarge,
+  SAMPLING_DECLINED,
+  UNATTENDED_FORM,
+  type AskPerson,
+} from './mcp-elicitation';
 import { offeredRoots } from './mcp-roots';
 import { mcpServerIdentity } from './mcp-tool-record';
 import {
@@ -57,6 +77,14 @@ export interface McpServerDeps {
 }
 
 const STDERR_KEPT = 4096;
+/** The SDK's own request timeout, out of the way: a call keeps its own clock (paused while a form is asked). */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+/** A call being sent: aborted at once when an answer passes the byte cap; who to ask when the server asks for a form. */
+interface CallInFlight {
+  tooLarge: AbortController;
+  askPerson: AskPerson | undefined;
+}
 const HAPPENINGS_KEPT = 20;
 
 /**
@@ -68,6 +96,10 @@ export class McpServer {
   status: McpServerStatus = 'stopped';
   error: string | null = null;
   tools: Tool[] = [];
+  /** Whether it offers resources (agents read them through its `read_resource` tool). */
+  offersResources = false;
+  /** The prompts it offers, as it listed them when it started (shown on its card). */
+  prompts: Prompt[] = [];
   readonly happenings: McpServerHappening[] = [];
   private client: Client | null = null;
   private transport: Transport | null = null;
@@ -83,9 +115,12 @@ export class McpServer {
    * The call whose requests are being sent: an answer past the byte cap aborts that call at once with
    * the reason, rather than leaving it to its timeout (a stream that broke is otherwise only logged).
    */
-  private readonly callInFlight = new AsyncLocalStorage<AbortController>();
-  /** Every call waiting for its answer: a legacy SSE server answers them all on one stream. */
-  private readonly callsInFlight = new Set<AbortController>();
+  private readonly callInFlight = new AsyncLocalStorage<CallInFlight>();
+  /**
+   * Every call waiting for its answer: a legacy SSE server answers them all on one stream, and a request
+   * the server makes while one runs may arrive outside its context (stdio).
+   */
+  private readonly callsInFlight = new Set<CallInFlight>();
   /** The clients whose server asked for its roots while starting (each gets one more round trip). */
   private readonly rootsAsked = new WeakSet<Client>();
   /** Lists from tools/list_changed, taken one after another in the order they came. */
@@ -110,24 +145,102 @@ export class McpServer {
     return this.starting;
   }
 
-  /** Calls one of its tools; a server that is not running, a timeout or a protocol error is thrown. */
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Calls one of its tools; a server that is not running, a timeout or a protocol error is thrown. A form
+   * the server asks for while the call runs goes to `askPerson` (declined when absent).
+   */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    askPerson?: AskPerson,
+  ): Promise<CallToolResult> {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the MCP server ${this.name} is not running`);
     const tooLarge = new AbortController();
-    this.callsInFlight.add(tooLarge);
+    // The call's time runs while the server works, not while the person fills in a form it asked for.
+    const timeoutMs = this.config.call_timeout_ms;
+    const timedOut = new AbortController();
+    const startClock = () =>
+      setTimeout(
+        () => timedOut.abort(new Error(`it did not answer within ${timeoutMs / 1000} s (call_timeout_ms)`)),
+        timeoutMs,
+      );
+    let clock = startClock();
+    const call: CallInFlight = {
+      tooLarge,
+      askPerson:
+        askPerson &&
+        (async (form) => {
+          clearTimeout(clock);
+          try {
+            return await askPerson(form);
+          } finally {
+            clock = startClock();
+          }
+        }),
+    };
+    this.callsInFlight.add(call);
     try {
-      return (await this.callInFlight.run(tooLarge, () =>
+      return (await this.callInFlight.run(call, () =>
         client.callTool({ name: tool, arguments: args }, undefined, {
-          timeout: this.config.call_timeout_ms,
-          signal: signal ? AbortSignal.any([signal, tooLarge.signal]) : tooLarge.signal,
+          timeout: NO_SDK_TIMEOUT,
+          signal: AbortSignal.any([...(signal ? [signal] : []), tooLarge.signal, timedOut.signal]),
         }),
       )) as CallToolResult;
     } catch (error) {
+      throw tooLarge.signal.aborted
+        ? tooLarge.signal.reason
+        : timedOut.signal.aborted
+          ? timedOut.signal.reason
+          : error;
+    } finally {
+      clearTimeout(clock);
+      this.callsInFlight.delete(call);
+    }
+  }
+
+  /** The resources and resource templates it offers (first page of each). */
+  async listResources(
+    signal?: AbortSignal,
+  ): Promise<{ resources: Resource[]; templates: ResourceTemplate[] }> {
+    const client = this.runningClient();
+    const options = { timeout: this.config.call_timeout_ms, ...(signal ? { signal } : {}) };
+    const { resources } = await client.listResources(undefined, options);
+    const templates = await client
+      .listResourceTemplates(undefined, options)
+      .then((listed) => listed.resourceTemplates)
+      .catch(() => []);
+    return { resources, templates };
+  }
+
+  /** Reads one of its resources; like a call, an answer past the byte cap ends it at once. */
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const client = this.runningClient();
+    const tooLarge = new AbortController();
+    const call: CallInFlight = { tooLarge, askPerson: undefined };
+    this.callsInFlight.add(call);
+    try {
+      return await this.callInFlight.run(call, () =>
+        client.readResource(
+          { uri },
+          {
+            timeout: this.config.call_timeout_ms,
+            signal: signal ? AbortSignal.any([signal, tooLarge.signal]) : tooLarge.signal,
+          },
+        ),
+      );
+    } catch (error) {
       throw tooLarge.signal.aborted ? tooLarge.signal.reason : error;
     } finally {
-      this.callsInFlight.delete(tooLarge);
+      this.callsInFlight.delete(call);
     }
+  }
+
+  private runningClient(): Client {
+    if (!this.client || this.status !== 'running')
+      throw new Error(`the MCP server ${this.name} is not running`);
+    return this.client;
   }
 
   /** Stops it for good (until `start`): the program ends, open connections close, no restart follows. */
@@ -241,7 +354,7 @@ export class McpServer {
     const client = new Client(
       { name: 'lemming-desktop', version: '0.1.0' },
       {
-        capabilities: { roots: { listChanged: false } },
+        capabilities: { roots: { listChanged: false }, elicitation: { form: {} }, sampling: {} },
         listChanged: {
           tools: {
             onChanged: (error, tools) => {
@@ -260,6 +373,17 @@ export class McpServer {
       await Promise.all(roots.map((root) => mkdir(root, { recursive: true })));
       return { roots: roots.map((root) => ({ uri: pathToFileURL(root).href, name: basename(root) })) };
     });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const form = formRequest(this.name, request.params as ElicitRequestFormParams);
+      // A form no one could fill in (hundreds of fields) is not put in front of the person.
+      if (formTooLarge(form)) return { action: 'decline' };
+      const answer = await (this.callAsking()?.(form) ?? UNATTENDED_FORM);
+      return elicitResult(form, answer);
+    });
+    // Declared so a server can be told why, rather than "Method not found".
+    client.setRequestHandler(CreateMessageRequestSchema, () => {
+      throw new McpError(-1, SAMPLING_DECLINED);
+    });
     return client;
   }
 
@@ -272,6 +396,26 @@ export class McpServer {
     if (this.rootsAsked.has(client)) await client.ping();
     await this.deps.toolsListed?.(this, tools);
     this.tools = tools;
+    const offers = client.getServerCapabilities();
+    this.offersResources = offers?.resources !== undefined;
+    // Prompts are shown on the card only; a server that cannot list them still starts.
+    this.prompts = offers?.prompts
+      ? await client
+          .listPrompts()
+          .then((listed) => listed.prompts)
+          .catch(() => [])
+      : [];
+  }
+
+  /**
+   * Who to ask for a form the server wants now: the call whose request it came with (HTTP keeps that
+   * context), else the only call running; with none, or several to choose from, no one.
+   */
+  private callAsking(): AskPerson | undefined {
+    const call =
+      this.callInFlight.getStore() ??
+      (this.callsInFlight.size === 1 ? [...this.callsInFlight][0] : undefined);
+    return call?.askPerson;
   }
 
   /** A list from tools/list_changed: the person's record hears of it first, then agents may call its tools. */
@@ -319,7 +463,7 @@ export class McpServer {
         });
         const call = this.callInFlight.getStore();
         return this.fetcher.fetch(url, init, {
-          onTooLarge: (error) => (call ? call.abort(error) : this.streamTooLarge(error)),
+          onTooLarge: (error) => (call ? call.tooLarge.abort(error) : this.streamTooLarge(error)),
         });
       },
     });
@@ -341,7 +485,7 @@ export class McpServer {
    * the SDK would reopen belongs to a new session that was never initialized).
    */
   private streamCut(why: string, error: Error): void {
-    for (const call of this.callsInFlight) call.abort(error);
+    for (const call of this.callsInFlight) call.tooLarge.abort(error);
     this.note(`its event stream was cut: ${why}`);
     void this.transport?.close();
   }

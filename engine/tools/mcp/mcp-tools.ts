@@ -8,6 +8,7 @@ import { plainWords } from '../policy-plain-words';
 import { toolFailure } from '../tool-result';
 import type { ToolSpec } from '../tool-spec';
 import { mcpToolResult } from './mcp-result';
+import { resourceToolSpec } from './mcp-resources';
 import type { McpServer } from './mcp-server';
 import { mcpToolVersion } from './mcp-tool-record';
 
@@ -145,6 +146,7 @@ export function mcpToolSpec(server: McpServer, tool: Tool): ToolSpec | null {
           tool.name,
           (args ?? {}) as Record<string, unknown>,
           context.signal,
+          context.askPerson,
         );
         return mcpToolResult(result, context.redaction);
       } catch (error) {
@@ -220,6 +222,16 @@ export function mcpCatalogEntries(
       if (!spec || names.has(spec.name)) continue;
       names.add(spec.name);
       entries.push({ spec, grantedBy: [spec.name, mcpServerGroup(server.name), TOOL_GROUPS.mcp], readiness });
+    }
+    // A tool of the server's own by that name keeps it: the reader is then not offered.
+    const reader = server.offersResources ? resourceToolSpec(server) : null;
+    if (reader && !names.has(reader.name)) {
+      names.add(reader.name);
+      entries.push({
+        spec: reader,
+        grantedBy: [reader.name, mcpServerGroup(server.name), TOOL_GROUPS.mcp],
+        readiness,
+      });
     }
     if (readiness.ready) continue;
     for (const grant of grants) {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import type { AnswerApprovalInput, ApprovalRequest } from '../../../../engine/api';
 import { attempt } from '../../components/activity-store';
 import { lemming } from '../../lemming';
+import { FormCard } from './FormCard';
 import './approvals.css';
 
 /** Calls waiting for the person's approval: read once, then again on every `approvals.changed` ping. */
@@ -40,9 +41,17 @@ export function ApprovalCards() {
   if (requests.length === 0) return null;
   return (
     <section className="approval-cards" aria-label="Waiting for your approval">
-      {requests.map((request) => (
-        <ApprovalCard key={request.id} request={request} onAnswer={answer} />
-      ))}
+      {requests.map((request) =>
+        request.form ? (
+          <FormCard
+            key={request.id}
+            request={request}
+            onAnswered={() => setRequests(requests.filter((other) => other.id !== request.id))}
+          />
+        ) : (
+          <ApprovalCard key={request.id} request={request} onAnswer={answer} />
+        ),
+      )}
     </section>
   );
 }

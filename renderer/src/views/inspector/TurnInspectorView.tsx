@@ -1,4 +1,4 @@
-import { useCallback, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type {
   InspectedModelCall,
   InspectedToolCall,
@@ -352,11 +352,56 @@ function ToolCallStep({ call }: { call: InspectedToolCall }) {
         <div data-testid="tool-result">
           <div className="pair-label">{call.success === false ? 'Error' : 'Result'}</div>
           <pre className="step-text">{call.success === false ? call.error : (call.output ?? '—')}</pre>
+          {call.attachments?.map((attachment) => (
+            <ToolAttachmentView key={attachment.sha256} attachment={attachment} />
+          ))}
+          {call.structured !== undefined && (
+            <details data-testid="tool-structured">
+              <summary>Structured content</summary>
+              <pre className="step-text">{call.structured}</pre>
+            </details>
+          )}
         </div>
       </div>
       <RawEvent seq={call.callSeq} label="Raw JSON of the call" />
       {call.resultSeq !== null && <RawEvent seq={call.resultSeq} label="Raw JSON of the result" />}
     </li>
+  );
+}
+
+type ToolAttachment = NonNullable<InspectedToolCall['attachments']>[number];
+
+/** An image a tool gave, shown; a sound, playable. Its bytes are read from where the engine keeps them. */
+function ToolAttachmentView({ attachment }: { attachment: ToolAttachment }) {
+  const [source, setSource] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void lemming()
+      .timeline.attachment({ sha256: attachment.sha256 })
+      .then((result) => {
+        if (!live) return;
+        if (result.ok) setSource(`data:${attachment.mime_type};base64,${result.value.base64}`);
+        else setProblem(result.error.message);
+      });
+    return () => {
+      live = false;
+    };
+  }, [attachment.sha256, attachment.mime_type]);
+  const what = `${attachment.kind === 'image' ? 'Image' : 'Sound'} from the tool (${attachment.mime_type}, ${attachment.bytes} bytes)`;
+  return (
+    <figure className="tool-attachment" data-testid="tool-attachment">
+      {problem ? (
+        <p className="muted">{problem}</p>
+      ) : source === null ? (
+        <p className="muted">Loading…</p>
+      ) : attachment.kind === 'image' ? (
+        <img src={source} alt={what} />
+      ) : (
+        <audio controls src={source} aria-label={what} />
+      )}
+      <figcaption className="muted">{what}</figcaption>
+    </figure>
   );
 }
 

@@ -25,6 +25,34 @@ const HINTS: {
   { key: 'openWorldHint', words: 'says it reaches outside this computer' },
 ];
 
+/** The prompts a server offers: ready-made requests a person could start from, with what each asks for. */
+function McpPrompts({ server }: { server: McpServerView }) {
+  const prompts = server.prompts ?? [];
+  if (prompts.length === 0) return null;
+  return (
+    <details className="mcp-prompts">
+      <summary>Prompts it offers ({prompts.length})</summary>
+      <p className="muted">Ready-made requests the server suggests, with what each asks for.</p>
+      <ul aria-label={`Prompts of ${server.server}`}>
+        {prompts.map((prompt) => (
+          <li key={prompt.name}>
+            <strong>{prompt.title ?? prompt.name}</strong>
+            {prompt.description && <p>{prompt.description}</p>}
+            {prompt.arguments.length > 0 && (
+              <p className="muted">
+                It asks for:{' '}
+                {prompt.arguments
+                  .map((argument) => `${argument.name}${argument.required ? '' : ' (optional)'}`)
+                  .join(', ')}
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 /** An MCP server's card body: its state, what it may do on this computer, its tools and what happened to it. */
 export function McpServerDetails({ server }: { server: McpServerView }) {
   const status = STATUS[server.status];
@@ -97,6 +125,19 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
           })}
         </ul>
       )}
+      {server.resourceTool && (
+        <div className="mcp-resources">
+          <p>
+            It also offers documents and data to read. Agents given its tools can read them; reading them
+            never asks first, since it changes nothing.
+          </p>
+          <details>
+            <summary>Advanced: name</summary>
+            Agents read them with <code>{server.resourceTool}</code>.
+          </details>
+        </div>
+      )}
+      <McpPrompts server={server} />
       {server.happenings.length > 0 && (
         <details>
           <summary>What happened</summary>
