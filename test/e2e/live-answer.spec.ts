@@ -43,8 +43,16 @@ async function openOrgWithWriterOn(lemming: LemmingHarness, url: string, maxRetr
   await expect(lemming.page.getByRole('heading', { name: 'Org', exact: true })).toBeVisible();
 }
 
-/** Writes `pieces` as OpenAI chunks, `gapMs` apart; with `finish`, then the finish reason and [DONE]. */
-async function streamChunks(response: ServerResponse, pieces: string[], gapMs: number, finish: boolean) {
+/**
+ * Writes `pieces` as OpenAI chunks, `gapMs` apart, then the finish reason and [DONE]; or, to break off,
+ * stays silent for `breakAfterMs` and ends there.
+ */
+async function streamChunks(
+  response: ServerResponse,
+  pieces: string[],
+  gapMs: number,
+  ending: { finish: true } | { breakAfterMs: number },
+) {
   const chunk = (delta: object, finish_reason: string | null = null) =>
     `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
   response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -53,7 +61,8 @@ async function streamChunks(response: ServerResponse, pieces: string[], gapMs: n
     response.write(chunk({ content }));
     await new Promise((resolve) => setTimeout(resolve, gapMs));
   }
-  response.end(finish ? `${chunk({}, 'stop')}data: [DONE]\n\n` : '');
+  if ('breakAfterMs' in ending) await new Promise((resolve) => setTimeout(resolve, ending.breakAfterMs));
+  response.end('finish' in ending ? `${chunk({}, 'stop')}data: [DONE]\n\n` : '');
 }
 
 test('the agent node shows the answer as the model writes it, before the turn ends', async ({
@@ -113,8 +122,9 @@ test('an answer that broke off and is asked again shows only the new answer, not
   const broken = ['{"notes": "', ...Array.from({ length: 20 }, (_, index) => `BROKEN${index} `)];
   server = await startLoopbackServer((_request, response, index) =>
     index === 0
-      ? streamChunks(response, broken, 20, false)
-      : streamChunks(response, contractPieces(60), 25, true),
+      ? // Held open a while, so the broken answer is on screen before the call is tried again.
+        streamChunks(response, broken, 20, { breakAfterMs: 1500 })
+      : streamChunks(response, contractPieces(60), 25, { finish: true }),
   );
   await openOrgWithWriterOn(lemming, server.url, 1);
   const { page } = lemming;
