@@ -52,6 +52,21 @@ describe('summarizeEvent', () => {
       'asks to run shell({"command":"ls"}): It runs a command on this computer with your rights.',
     );
     expect(summary(EVENT_SAMPLES.approval_answered)).toBe('shell denied (person): not now');
+    const form = { server: 'everything', message: 'Who are you?', fields: [] };
+    expect(
+      summary({ ...EVENT_SAMPLES.approval_requested, tool: 'mcp__everything__ask', args: {}, form }),
+    ).toBe('everything asks the person to fill in a form while mcp__everything__ask runs: “Who are you?”');
+    expect(
+      summary({
+        ...EVENT_SAMPLES.approval_answered,
+        tool: 'mcp__everything__ask',
+        answer: 'approve_once',
+        values: {},
+      }),
+    ).toBe('the form of mcp__everything__ask was sent (person)');
+    expect(
+      summary({ ...EVENT_SAMPLES.approval_answered, answer: 'deny', source: 'timeout', dismissed: true }),
+    ).toBe('the form of shell was closed unanswered (timeout)');
     expect(
       summary({
         ...EVENT_SAMPLES.approval_requested,

@@ -52,8 +52,12 @@ function describeKnown(event: KnownTimelineEvent): string | null {
         return `${event.tool} not run again: it was started before the app stopped, and whether it finished is not known`;
       return `${event.tool} → ${event.result.success ? (event.result.output ?? 'ok') : `failed: ${event.result.error ?? ''}`}`;
     case 'approval_requested':
+      if (event.form)
+        return `${event.form.server} asks the person to fill in a form while ${event.tool} runs: “${event.form.message}”`;
       return `asks to run ${event.tool}(${compact(event.args)}): ${event.reason}${event.changes?.length ? ` What changed: ${event.changes.join(' ')}` : ''}`;
     case 'approval_answered':
+      if (event.values !== undefined || event.dismissed)
+        return `the form of ${event.tool} was ${event.dismissed ? 'closed unanswered' : event.answer === 'deny' ? 'declined' : 'sent'} (${event.source})`;
       return `${event.tool} ${APPROVAL_WORDS[event.answer]} (${event.source})${event.reason ? `: ${event.reason}` : ''}`;
     case 'memory_update': {
       const change = memoryChangeShown(event);

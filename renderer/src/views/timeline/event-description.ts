@@ -117,6 +117,16 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
         { label: 'Arguments', value: compact(event.args) },
         { label: 'Why it asks', value: event.reason },
         ...(event.changes?.length ? [{ label: 'What changed', value: event.changes.join(' ') }] : []),
+        ...(event.form
+          ? [
+              { label: 'Form of', value: event.form.server },
+              { label: 'It asks', value: event.form.message },
+              {
+                label: 'Fields',
+                value: event.form.fields.map((field) => field.title ?? field.name).join(', '),
+              },
+            ]
+          : []),
         { label: 'Denied if unanswered by', value: event.expires_at },
       ];
     case 'approval_answered':
@@ -125,6 +135,8 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
         { label: 'Answer', value: event.answer.replace('_', ' ') },
         { label: 'Answered by', value: event.source.replace('_', ' ') },
         { label: 'Reason', value: event.reason ?? '' },
+        ...(event.values ? [{ label: 'Form sent', value: compact(event.values) }] : []),
+        ...(event.dismissed ? [{ label: 'Form', value: 'closed unanswered' }] : []),
       ];
     case 'tool_result':
       return [
