@@ -30,6 +30,7 @@ import {
   ModelProbeInput,
   ModelServerInput,
   ServerModels,
+  SetModelKeyInput,
 } from './model-setup-schemas';
 import {
   AnswerApprovalInput,
@@ -495,6 +496,12 @@ export const contract = {
   'models.add': channel({
     summary: 'Add a model with its API key: the key goes to the secret store and is never shown again.',
     input: AddModelInput,
+    output: ModelList,
+  }),
+  'models.setKey': channel({
+    summary:
+      'Paste a key on a saved model: kept in the secret store under its provider account, so every model of that provider that names no key of its own uses it.',
+    input: SetModelKeyInput,
     output: ModelList,
   }),
   'models.detectLocal': channel({

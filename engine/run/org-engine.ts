@@ -28,7 +28,12 @@ import {
 import type { HumanImportance } from '../api/credit-schemas';
 import { ORG_CONFIG_FILE, readOrgConfig } from '../org/org-config-file';
 import { whenExists } from '../files/when-exists';
-import { createProvider, modelSetupProblem, type ProviderDeps } from '../models/create-provider';
+import {
+  createProvider,
+  modelSetupProblem,
+  type ModelSetupProblem,
+  type ProviderDeps,
+} from '../models/create-provider';
 import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-file';
 import type { ModelProvider } from '../models/types';
 import type { Result } from '../api/result';
@@ -1100,13 +1105,20 @@ export class OrgEngine {
   }
 
   /** Why a turn with this model would fail before calling it (not in models.json, no API key, …); null when it would not. */
-  async modelProblem(key: string): Promise<string | null> {
+  async modelProblem(key: string): Promise<ModelSetupProblem | null> {
     await this.secrets.refresh();
     const models = await this.loadModels();
     const entry = models.get(key) ?? models.get(MODELS_FILE_BROKEN);
     if (entry === undefined)
-      return `its model "${key}" is not in ${MODELS_FILE} (add it in Settings → Models)`;
-    if (typeof entry === 'string') return entry;
+      return {
+        message: `its model "${key}" is not in ${MODELS_FILE} (add it in Settings → Models)`,
+        plain: `its model ${key} is not in the org’s list of models: add it in Settings, under Models and providers`,
+      };
+    if (typeof entry === 'string')
+      return {
+        message: entry,
+        plain: `the org’s list of models has a mistake at ${key}: see Settings, under Models and providers`,
+      };
     return modelSetupProblem(entry, this.providerDeps());
   }
 

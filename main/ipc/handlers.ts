@@ -26,6 +26,7 @@ import {
   detectLocalServers,
   listServerModels,
   probeModel,
+  setModelKey,
   type SetupDeps,
 } from '../../engine/app/model-setup';
 import { listModels, updateModels } from '../../engine/app/models';
@@ -240,6 +241,20 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
           }),
         );
         if (!added.ok) return added;
+        await host.reloadSecrets();
+        return ok(await listModels(session.orgPath, host.secretStore));
+      }),
+    'models.setKey': (input) =>
+      inOrg(async (session) => {
+        const set = await keepingTrust(session, [MODELS_FILE], () =>
+          setModelKey(input, {
+            secrets: host.secretStore,
+            org: session,
+            nameKeySecret: (key, secret) =>
+              updateModels(session.orgPath, { action: 'set', key, patch: { api_key_secret: secret } }),
+          }),
+        );
+        if (!set.ok) return set;
         await host.reloadSecrets();
         return ok(await listModels(session.orgPath, host.secretStore));
       }),
