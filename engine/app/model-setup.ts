@@ -246,11 +246,9 @@ export async function setModelKey(
   const config = entry.provider_config;
   const secret = config.api_key_secret ?? accountSecretName(entry.provider, config.base_url);
   if (!secret)
-    return fail(
-      'invalid_change',
-      `${input.model} does not call a server, so it has no API key.`,
-      [{ path: 'apiKey', message: 'this kind of model does not use an API key' }],
-    );
+    return fail('invalid_change', `${input.model} does not call a server, so it has no API key.`, [
+      { path: 'apiKey', message: 'this kind of model does not use an API key' },
+    ]);
   const stored = await deps.secrets.set(secret, input.apiKey);
   if (!stored.ok)
     return fail(

@@ -54,7 +54,9 @@ describe('one key per provider account', () => {
     expect(modelSetupProblem(entry, refused)?.message).toContain('needs an API key');
 
     const own = modelEntry('openai', { api_key_secret: 'MY_OWN_KEY' }, 'gpt-4o');
-    expect(modelSetupProblem(own, granted)?.message).toContain('uses the secret "MY_OWN_KEY", which is not set');
+    expect(modelSetupProblem(own, granted)?.message).toContain(
+      'uses the secret "MY_OWN_KEY", which is not set',
+    );
   });
 
   it('says in plain words where to paste a missing key', () => {

@@ -224,7 +224,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         const updated = await keepingTrust(session, [MODELS_FILE], () =>
           updateModels(session.orgPath, input),
         );
-        return updated.ok ? ok(await listModels(session.orgPath, host.secretStore)) : updated;
+        return updated.ok ? agentsChanged(ok(await listModels(session.orgPath, host.secretStore))) : updated;
       }),
 
     'models.serverModels': (input) =>
@@ -242,7 +242,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         );
         if (!added.ok) return added;
         await host.reloadSecrets();
-        return ok(await listModels(session.orgPath, host.secretStore));
+        return agentsChanged(ok(await listModels(session.orgPath, host.secretStore)));
       }),
     'models.setKey': (input) =>
       inOrg(async (session) => {
@@ -256,7 +256,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         );
         if (!set.ok) return set;
         await host.reloadSecrets();
-        return ok(await listModels(session.orgPath, host.secretStore));
+        return agentsChanged(ok(await listModels(session.orgPath, host.secretStore)));
       }),
     'models.detectLocal': () =>
       inOrg(async (session) => ok(await detectLocalServers(await setupDeps(session)))),

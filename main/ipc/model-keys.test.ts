@@ -37,6 +37,8 @@ describe('a key pasted on a saved model (LeMMing’s example org)', () => {
     for (const model of list.models.filter((model) => model.provider === 'anthropic'))
       expect(model).toMatchObject({ keySecret: 'ANTHROPIC_API_KEY', apiKeySet: false });
 
+    // The run bar and the graph ask again at once: the agents' readiness changed.
+    expect(harness.events).toContainEqual({ name: 'agents.changed', payload: { names: [] } });
     const after = valueOf<RunReadiness>(await harness.dispatch('run.readiness', {}));
     expect(after.blocked.filter((note) => /\(OpenAI\)/.test(note.reason))).toEqual([]);
     // LeMMing's files are as they were: the key is in the secret store, not in the org.

@@ -177,7 +177,10 @@ test("before a run, LeMMing's example org says beside Start which agents will no
     .getByRole('status', { name: 'Before you start' });
   await expect(note).toContainText(/\d agents will not run: .*manager/);
   await note.getByText(/agents will not run/).click();
-  await expect(note).toContainText('manager: model "gpt-4o" (OpenAI) needs an API key');
+  await expect(note).toContainText(
+    'manager: its model gpt-4o (OpenAI) has no API key yet: paste one in Settings, under Models and providers',
+  );
+  expect(await note.getByRole('listitem').first().innerText()).not.toContain('provider_config');
   await expect(note).not.toContainText('human');
   await expect(note).not.toContainText('echo_cli');
   await page.screenshot({ path: testInfo.outputPath('readiness-beside-start.png') });
