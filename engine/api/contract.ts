@@ -23,6 +23,7 @@ import {
   RemovedAgent,
   SavePositionsInput,
 } from './org-schemas';
+import { AgentMemory, MemoryEditInput } from './memory-schemas';
 import {
   AddModelInput,
   LocalServers,
@@ -200,6 +201,17 @@ export const contract = {
       'Where each file_access entry leads for this agent, as the sandbox will judge it, or why it is refused.',
     input: FileAccessPreviewInput,
     output: FileAccessPreview,
+  }),
+  'memory.get': channel({
+    summary: "An agent's memory: every key and value, files that cannot be read, and the newest changes.",
+    input: AgentRef,
+    output: AgentMemory,
+  }),
+  'memory.edit': channel({
+    summary:
+      "The person sets or removes one key of an agent's memory, in LeMMing's file format, recorded in the timeline as theirs.",
+    input: MemoryEditInput,
+    output: AgentMemory,
   }),
 
   'tools.catalog': channel({

@@ -103,7 +103,7 @@ import { variablesIn, type VariableSource } from '../trust/org-grants';
 import type { GrantRefusal } from '../api/grant-refusal';
 import { mayRun, orgKeyOf, orgTrust } from '../trust/org-trust';
 import type { OrgTrust } from '../api/trust-schemas';
-import { memoryChangeRecord, TurnMemory } from '../memory/turn-memory';
+import { memoryChangeRecord, TurnMemory, type MemoryChangeOutcome } from '../memory/turn-memory';
 import { groupByFirePoint } from '../org/schedule';
 import { agentPaths, inOrg } from '../org/org-layout';
 
@@ -620,6 +620,45 @@ export class OrgEngine {
       throwIfFailed(await this.pending.perform(owed));
       this.pending.settle();
       return fromMicros(balance);
+    });
+  }
+
+  /**
+   * The person changes one key of an agent's memory in the app: set to a value, or removed. The file is
+   * written in LeMMing's format (as the agent's own change would be) and the change is recorded in the
+   * timeline as a memory_update `by: "human"`, through the redactor like every write. A refusal (a bad
+   * key, a value too large) comes back as a value and changes nothing.
+   */
+  async editMemory(
+    agentName: string,
+    edit: { key: string; value: unknown } | { key: string; remove: true },
+  ): Promise<MemoryChangeOutcome> {
+    return this.withRunLock(async () => {
+      const agent = await this.findAgent(agentName);
+      const name = agent.resume.name;
+      const tick = await this.currentTick();
+      await this.secrets.refresh();
+      const memory = new TurnMemory(this.agentDir(agent));
+      const outcome = await memory.apply(
+        'remove' in edit
+          ? { key: edit.key, op: 'delete', value: undefined }
+          : { key: edit.key, op: 'set', value: edit.value },
+      );
+      if (!outcome.ok || outcome.change === null) return outcome;
+      const now = this.clock();
+      const { event, write } = memoryChangeRecord(outcome.change, { folder: agent.folder, agent: name, tick, now });
+      const { seqs, owed } = this.timeline.transaction(() => {
+        const owed = this.pending.record(this.redactWrites([write]));
+        this.diskImport.markWritten([write.path]);
+        return {
+          seqs: this.appendEvents([{ ...event, by: 'human', agent: name, tick, time: now.toISOString() }]),
+          owed,
+        };
+      });
+      throwIfFailed(await this.pending.perform(owed));
+      this.pending.settle();
+      this.options.onCommit?.({ tick, agent: name, firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
+      return outcome;
     });
   }
 

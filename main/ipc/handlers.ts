@@ -29,6 +29,7 @@ import {
   setModelKey,
   type SetupDeps,
 } from '../../engine/app/model-setup';
+import { agentMemory, editMemory } from '../../engine/app/memory';
 import { listModels, updateModels } from '../../engine/app/models';
 import { listAgents, orgStatus, sendMessage, topUp } from '../../engine/app/org';
 import { agentInbox } from '../../engine/app/agent-inbox';
@@ -135,6 +136,8 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'agent.schedulePreview': async (input) =>
       ok(schedulePreview(input, host.current()?.controller.state().nextTick ?? null)),
     'agent.fileAccessPreview': (input) => inOrg((session) => fileAccessPreview(session, input)),
+    'memory.get': ({ agent }) => inOrg((session) => agentMemory(session, agent)),
+    'memory.edit': (input) => inOrg((session) => editMemory(session, input)),
 
     'tools.catalog': () => inOrg((session) => toolsCatalog(session)),
     'tools.explain': ({ agent }) => inOrg((session) => explainTools(session, agent)),

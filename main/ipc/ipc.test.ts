@@ -62,6 +62,13 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { schedule: { run_every_n_ticks: 2, phase_offset: 0 }, count: 1000 },
     { schedule: { run_every_n_ticks: 2, phase_offset: 0 }, fromTick: -1 },
   ],
+  'memory.get': [{}, { agent: '' }, { agent: 'manager', key: 'x' }],
+  'memory.edit': [
+    { agent: 'manager', key: 'notes', value: 'x' },
+    { action: 'set', agent: 'manager', key: '  ', value: 'x' },
+    { action: 'set', agent: 'manager', key: 'notes' },
+    { action: 'remove', agent: 'manager', key: 'notes', value: 1 },
+  ],
   'agent.fileAccessPreview': [
     manager,
     { ...manager, entries: 'shared' },
@@ -281,6 +288,8 @@ describe('dispatch', () => {
       ['agent.update', { ...manager, patch: { title: 'Lead' } }],
       ['agent.schedulePreview', { schedule: { run_every_n_ticks: 2, phase_offset: 1 } }],
       ['agent.fileAccessPreview', { ...manager, entries: ['shared', '../../outside'] }],
+      ['memory.edit', { action: 'set', ...manager, key: 'plan', value: 'Ship the launch note' }],
+      ['memory.get', manager],
       ['tools.catalog', {}],
       ['tools.explain', manager],
       ['tools.applyFix', { ...manager, tool: 'file_read' }],
