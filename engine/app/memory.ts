@@ -86,7 +86,12 @@ async function readMemoryFolder(
       continue;
     }
     const { record } = parsed.value;
-    entries.push({ key: record.key, value: record.value, updatedAt: record.timestamp_utc, tick: record.tick });
+    entries.push({
+      key: record.key,
+      value: record.value,
+      updatedAt: record.timestamp_utc,
+      tick: record.tick,
+    });
   }
   return { entries, problems };
 }
@@ -116,7 +121,12 @@ function memoryHistory(
     } else if (event?.kind === 'memory_snapshot') {
       const record = event.record as { key?: unknown; value?: unknown } | null;
       const key =
-        typeof record?.key === 'string' ? record.key : (event.file?.split('/').at(-1)?.replace(/\.json$/, '') ?? '');
+        typeof record?.key === 'string'
+          ? record.key
+          : (event.file
+              ?.split('/')
+              .at(-1)
+              ?.replace(/\.json$/, '') ?? '');
       history.push({ ...at, key, by: 'file', shows: 'value', values: [record?.value ?? null] });
     }
   }

@@ -646,7 +646,12 @@ export class OrgEngine {
       );
       if (!outcome.ok || outcome.change === null) return outcome;
       const now = this.clock();
-      const { event, write } = memoryChangeRecord(outcome.change, { folder: agent.folder, agent: name, tick, now });
+      const { event, write } = memoryChangeRecord(outcome.change, {
+        folder: agent.folder,
+        agent: name,
+        tick,
+        now,
+      });
       const { seqs, owed } = this.timeline.transaction(() => {
         const owed = this.pending.record(this.redactWrites([write]));
         this.diskImport.markWritten([write.path]);

@@ -92,7 +92,10 @@ describe('an agent’s memory in the app', () => {
       }),
     ).toMatchObject({
       ok: false,
-      error: { code: 'invalid_change', issues: [{ path: 'key', message: expect.stringContaining('invalid') }] },
+      error: {
+        code: 'invalid_change',
+        issues: [{ path: 'key', message: expect.stringContaining('invalid') }],
+      },
     });
     expect(existsSync(join(org, 'agents', 'manager', 'memory', '..', 'resume.json.json'))).toBe(false);
     expect(
