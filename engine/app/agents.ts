@@ -166,10 +166,7 @@ export async function fileAccessPreview(
   if (!found.ok) return found;
   const agentDir = inOrg(context.orgPath, agentPaths(found.value.folder).root);
   const kind = input.access ?? 'read';
-  const others =
-    kind === 'write'
-      ? await otherWorkspaces(context.orgPath, found.value.folder)
-      : [];
+  const others = kind === 'write' ? await otherWorkspaces(context.orgPath, found.value.folder) : [];
   const previews = await Promise.all(
     input.entries.map(async (entry): Promise<FileAccessPreview['previews'][number]> => {
       const preview = await previewAccessPath(context.orgPath, entry, { agentDir, kind });

@@ -186,7 +186,8 @@ function entryFormProblem(entry: string): string | null {
     return `${quote(entry)} starts with "~", but ${NOT_EXPANDED}`;
   const variable = VARIABLE.exec(entry);
   if (variable) return `${quote(entry)} names ${variable[0]}, but ${NOT_EXPANDED}`;
-  if (URL_FORM.test(entry)) return `${quote(entry)} is an address (a URL), not a folder; pick a folder inside the org`;
+  if (URL_FORM.test(entry))
+    return `${quote(entry)} is an address (a URL), not a folder; pick a folder inside the org`;
   const pattern = GLOB.exec(entry);
   if (pattern) {
     const folder = entry.slice(0, pattern.index).split('/').slice(0, -1).join('/');

@@ -65,14 +65,32 @@ describe('previewAccessPath on the disk', () => {
 
   it('refuses variables, "~", addresses and patterns, which a path here never expands', async () => {
     for (const [entry, reason] of [
-      ['$HOME/Documents', "'$HOME/Documents' names $HOME, but variables are not expanded; pick a folder inside the org"],
+      [
+        '$HOME/Documents',
+        "'$HOME/Documents' names $HOME, but variables are not expanded; pick a folder inside the org",
+      ],
       ['${HOME}', "'${HOME}' names ${HOME}, but variables are not expanded; pick a folder inside the org"],
-      ['%USERPROFILE%', "'%USERPROFILE%' names %USERPROFILE%, but variables are not expanded; pick a folder inside the org"],
-      ['~/x', "'~/x' starts with \"~\", but variables are not expanded; pick a folder inside the org"],
-      ['file:///etc/passwd', "'file:///etc/passwd' is an address (a URL), not a folder; pick a folder inside the org"],
-      ['https://example.com/reports', "'https://example.com/reports' is an address (a URL), not a folder; pick a folder inside the org"],
-      ['shared/*', "'shared/*' is a pattern (\"*\"), but patterns are not expanded; name one folder, e.g. shared"],
-      ['shared/report?', "'shared/report?' is a pattern (\"?\"), but patterns are not expanded; name one folder, e.g. shared"],
+      [
+        '%USERPROFILE%',
+        "'%USERPROFILE%' names %USERPROFILE%, but variables are not expanded; pick a folder inside the org",
+      ],
+      ['~/x', '\'~/x\' starts with "~", but variables are not expanded; pick a folder inside the org'],
+      [
+        'file:///etc/passwd',
+        "'file:///etc/passwd' is an address (a URL), not a folder; pick a folder inside the org",
+      ],
+      [
+        'https://example.com/reports',
+        "'https://example.com/reports' is an address (a URL), not a folder; pick a folder inside the org",
+      ],
+      [
+        'shared/*',
+        '\'shared/*\' is a pattern ("*"), but patterns are not expanded; name one folder, e.g. shared',
+      ],
+      [
+        'shared/report?',
+        '\'shared/report?\' is a pattern ("?"), but patterns are not expanded; name one folder, e.g. shared',
+      ],
     ] as const)
       expect(await previewAccessPath(org, entry), entry).toEqual({ ok: false, error: reason });
     // A dollar or percent sign inside a name is only a character.

@@ -108,7 +108,7 @@ test('the path editor shows what the sandbox allows: blank, ~ and protected plac
   const note = writable.locator('[data-path-note="0"]');
   for (const [typed, why] of [
     ['   ', 'The path is blank'],
-    ['~/Documents', 'not your home folder here: paths are relative to the org folder'],
+    ['~/Documents', 'variables are not expanded; pick a folder inside the org'],
     ['agents/manager/resume.json', 'cannot be given for writing'],
     ['agents/manager/outbox', 'cannot be given for writing'],
     ['lemming/config', 'cannot be given for writing'],
