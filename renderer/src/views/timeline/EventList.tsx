@@ -94,17 +94,18 @@ export function EventList() {
 
   // Home and End select the newest and the oldest event; when that row is not read yet, the list
   // scrolls there and selects it once its page arrives.
-  const [edgeWanted, setEdgeWanted] = useState<'first' | 'last' | null>(null);
-  useEffect(() => {
-    if (edgeWanted === null || count === 0) return;
-    const index = edgeWanted === 'first' ? 0 : count - 1;
+  const edgeWanted = useRef<'first' | 'last' | null>(null);
+  const selectEdge = useCallback(() => {
+    if (edgeWanted.current === null || count === 0) return;
+    const index = edgeWanted.current === 'first' ? 0 : count - 1;
     const row = rows[index - offset];
     if (!row) return;
-    setEdgeWanted(null);
+    edgeWanted.current = null;
     void select(row.seq);
     scrollToRow(index, 'nearest');
     focusRow(row.seq);
-  }, [edgeWanted, rows, offset, count, select, scrollToRow, focusRow]);
+  }, [rows, offset, count, select, scrollToRow, focusRow]);
+  useEffect(selectEdge, [selectEdge]);
 
   // Arrow keys move the selection (and focus) to the neighbouring row, paging as the edges near.
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
@@ -112,7 +113,8 @@ export function EventList() {
       event.preventDefault();
       const element = scrollRef.current;
       if (element) element.scrollTop = event.key === 'Home' ? 0 : element.scrollHeight;
-      setEdgeWanted(event.key === 'Home' ? 'first' : 'last');
+      edgeWanted.current = event.key === 'Home' ? 'first' : 'last';
+      selectEdge();
       return;
     }
     const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
