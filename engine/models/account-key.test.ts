@@ -16,6 +16,11 @@ describe('one key per provider account', () => {
     expect(accountSecretName('anthropic', undefined)).toBe('ANTHROPIC_API_KEY');
     expect(accountSecretName('openrouter', undefined)).toBe('OPENROUTER_API_KEY');
     expect(accountSecretName('openai', 'https://api.together.xyz/v1')).toBe('API_TOGETHER_XYZ_API_KEY');
+    expect(accountSecretName('openai-compatible', 'https://openrouter.ai/api/v1')).toBe('OPENROUTER_API_KEY');
+    // A key is only ever sent where it was pasted for: another host is another account.
+    expect(accountSecretName('openai', 'https://api.openai.com.evil.example/v1')).toBe(
+      'API_OPENAI_COM_EVIL_EXAMPLE_API_KEY',
+    );
     expect(accountSecretName('lmstudio', undefined)).toBe('LOCALHOST_1234_API_KEY');
     expect(accountSecretName('openai-compatible', 'http://127.0.0.1:8000/v1')).toBe(
       'HOST_127_0_0_1_8000_API_KEY',

@@ -117,8 +117,9 @@ function sameAddress(a: string, b: string | undefined): boolean {
 
 /**
  * The stored secret that holds the key of a provider account, which every model of that account uses
- * when its entry names no key of its own (docs/ARCHITECTURE.md, "Keys per provider"): the provider's
- * usual variable name at its own address (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENROUTER_API_KEY), else
+ * when its entry names no key of its own (docs/ARCHITECTURE.md, "Keys per provider"): at a provider's
+ * own address, whichever provider field names it, its usual variable name (OPENAI_API_KEY,
+ * ANTHROPIC_API_KEY, OPENROUTER_API_KEY), else
  * a name made from the server's host (API_TOGETHER_XYZ_API_KEY, LOCALHOST_1234_API_KEY). Null for a
  * model with no server (`cli`, `scripted`, an unknown provider, a compatible server without an address).
  */
@@ -127,7 +128,10 @@ export function accountSecretName(provider: string, baseUrl: string | undefined)
   if (!defaults) return null;
   const address = baseUrl ?? defaults.baseUrl;
   if (address === undefined) return null;
-  if (defaults.keyEnv && sameAddress(address, defaults.baseUrl)) return defaults.keyEnv;
+  const known = [...Object.values(OPENAI_FAMILY), ANTHROPIC].find(
+    (provider) => provider.keyEnv && sameAddress(address, provider.baseUrl),
+  );
+  if (known?.keyEnv) return known.keyEnv;
   let host: string;
   try {
     host = new URL(address).host;
