@@ -7,6 +7,7 @@ import { knownEvent, memoryChangeShown } from '../api/timeline-events';
 import { readTextFile } from '../files/read-text-file';
 import { parseMemoryText } from '../memory/memory-file';
 import { agentPaths, inOrg } from '../org/org-layout';
+import { OrgBusyError } from '../run/engine-errors';
 import type { TimelineStore } from '../timeline/timeline-store';
 import { findAgent, findValidAgent, nameOf } from './agent-lookup';
 import { engineRefusals } from './org';
@@ -40,14 +41,22 @@ export async function editMemory(
   const found = await findValidAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
   const name = found.value.resume.name;
-  const edited = await engineRefusals(async () =>
-    ok(
-      await context.engine.editMemory(
-        name,
-        input.action === 'remove' ? { key: input.key, remove: true } : { key: input.key, value: input.value },
-      ),
-    ),
-  );
+  const edited = await engineRefusals(async () => {
+    try {
+      return ok(
+        await context.engine.editMemory(
+          name,
+          input.action === 'remove'
+            ? { key: input.key, remove: true }
+            : { key: input.key, value: input.value },
+        ),
+      );
+    } catch (error) {
+      if (error instanceof OrgBusyError)
+        return fail('busy', `${error.message} ${name}’s memory can be changed once that run ends.`);
+      throw error;
+    }
+  });
   if (!edited.ok) return edited;
   const outcome = edited.value;
   if (!outcome.ok)
