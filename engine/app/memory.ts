@@ -89,14 +89,16 @@ async function readMemoryFolder(
       if (!read.missing) problems.push({ file: relative, field: '', message: read.message });
       continue;
     }
-    const parsed = parseMemoryText(read.text, relative, file.slice(0, -'.json'.length));
+    // The file's name is the key, as LeMMing's prompt lists it and as an edit writes it back.
+    const key = file.slice(0, -'.json'.length);
+    const parsed = parseMemoryText(read.text, relative, key);
     if (!parsed.ok) {
       problems.push({ ...parsed.error, file: relative });
       continue;
     }
     const { record } = parsed.value;
     entries.push({
-      key: record.key,
+      key,
       value: record.value,
       updatedAt: record.timestamp_utc,
       tick: record.tick,

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMemory, TimelinePage } from '../../engine/api';
@@ -79,6 +79,19 @@ describe('an agent’s memory in the app', () => {
     expect(removed.entries).toEqual([]);
     expect(removed.history[0]).toMatchObject({ key: 'plan', by: 'person', shows: 'removed' });
     expect(existsSync(join(org, 'agents', 'manager', 'memory', 'plan.json'))).toBe(false);
+  });
+
+  it('names each memory after its file, and says which files cannot be read', async () => {
+    const { harness, org } = await demoAfterOneTick();
+    const folder = join(org, 'agents', 'manager', 'memory');
+    writeFileSync(
+      join(folder, 'notes.json'),
+      JSON.stringify({ key: 'plan', value: 'a record whose key is not its file name' }),
+    );
+    writeFileSync(join(folder, 'broken.json'), '{ "key": "broken", ');
+    const memory = valueOf<AgentMemory>(await harness.dispatch('memory.get', { agent: 'manager' }));
+    expect(memory.entries.map((entry) => entry.key)).toEqual(['notes', 'plan']);
+    expect(memory.problems).toEqual([expect.objectContaining({ file: 'agents/manager/memory/broken.json' })]);
   });
 
   it('refuses a key LeMMing could not store, at the key, and changes nothing', async () => {
