@@ -142,6 +142,13 @@ export const FileAccessPreview = z.object({
         exists: z.boolean(),
         /** What agents can never change there whatever their grants (the protected places), in words. */
         readOnly: z.string().optional(),
+        /** A grant to write agents/ or an agent's folder: the engine refuses every write there but in workspaces. */
+        writesOnlyInWorkspaces: z.literal(true).optional(),
+        /**
+         * For a grant to write: the other agents whose workspace (their private files) it lets this agent
+         * change, which the person is asked about before it is saved; empty for a grant to read.
+         */
+        otherAgents: z.array(z.string()),
       }),
       z.object({ entry: z.string(), ok: z.literal(false), reason: z.string() }),
     ]),

@@ -30,6 +30,7 @@ import {
   RemovedAgent,
   SavePositionsInput,
 } from './org-schemas';
+import { AgentMemory, MemoryEditInput } from './memory-schemas';
 import {
   AddModelInput,
   LocalServers,
@@ -37,6 +38,7 @@ import {
   ModelProbeInput,
   ModelServerInput,
   ServerModels,
+  SetModelKeyInput,
 } from './model-setup-schemas';
 import {
   AnswerApprovalInput,
@@ -206,6 +208,17 @@ export const contract = {
       'Where each file_access entry leads for this agent, as the sandbox will judge it, or why it is refused.',
     input: FileAccessPreviewInput,
     output: FileAccessPreview,
+  }),
+  'memory.get': channel({
+    summary: "An agent's memory: every key and value, files that cannot be read, and the newest changes.",
+    input: AgentRef,
+    output: AgentMemory,
+  }),
+  'memory.edit': channel({
+    summary:
+      "The person sets or removes one key of an agent's memory, in LeMMing's file format, recorded in the timeline as theirs.",
+    input: MemoryEditInput,
+    output: AgentMemory,
   }),
 
   'tools.catalog': channel({
@@ -509,6 +522,12 @@ export const contract = {
   'models.add': channel({
     summary: 'Add a model with its API key: the key goes to the secret store and is never shown again.',
     input: AddModelInput,
+    output: ModelList,
+  }),
+  'models.setKey': channel({
+    summary:
+      'Paste a key on a saved model: kept in the secret store under its provider account, so every model of that provider that names no key of its own uses it.',
+    input: SetModelKeyInput,
     output: ModelList,
   }),
   'models.detectLocal': channel({

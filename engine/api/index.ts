@@ -22,3 +22,4 @@ export * from './human-operator';
 export * from './tool-kind-words';
 export * from './failure-words';
 export * from './message-kind';
+export * from './memory-schemas';

@@ -72,6 +72,18 @@ export const AddModelInput = z
   .strict();
 export type AddModelInput = z.infer<typeof AddModelInput>;
 
+/**
+ * A key pasted on a saved model: it goes to the secret the model reads its key from (its own, else its
+ * provider account's, which every model of that provider shares).
+ */
+export const SetModelKeyInput = z
+  .object({
+    model: ModelKey,
+    apiKey: z.string().trim().min(1, 'Paste the API key.').max(4096),
+  })
+  .strict();
+export type SetModelKeyInput = z.infer<typeof SetModelKeyInput>;
+
 /** A model server found running on this computer. */
 export const LocalServer = z.object({
   provider: z.enum(['ollama', 'lmstudio']),

@@ -60,7 +60,17 @@ export const TickReport = z.object({
 export type TickReport = z.infer<typeof TickReport>;
 
 /** One agent and, in plain words, what keeps it from running or from using a tool it was given. */
-export const AgentReadinessNote = z.object({ agent: z.string(), reason: z.string() });
+/**
+ * Why one agent will not run (or will, with a tool that cannot work): `reason` in plain words, `detail` in
+ * the precise words of the command line (file fields, variables; shown under Advanced), and where the
+ * person fixes it in the app (`settings`: Settings, under Models and providers).
+ */
+export const AgentReadinessNote = z.object({
+  agent: z.string(),
+  reason: z.string(),
+  detail: z.string().nullable(),
+  fixIn: z.enum(['settings']).nullable(),
+});
 
 /**
  * Before a run: whether the org may run at all (null when it may; else it is not trusted as it is now,

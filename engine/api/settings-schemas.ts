@@ -63,7 +63,13 @@ export const ModelInfo = z.object({
   modelName: z.string(),
   baseUrl: z.string().nullable(),
   apiKeySecret: z.string().nullable(),
-  /** Whether the secret named by apiKeySecret is set; null when none is named. */
+  /**
+   * The secret the model's key is read from: its own (apiKeySecret), else its provider account's, which
+   * every model of that provider shares (docs/ARCHITECTURE.md, "Keys per provider"); null when it reads a
+   * variable or needs no key.
+   */
+  keySecret: z.string().nullable(),
+  /** Whether keySecret is set; null when there is none. */
   apiKeySet: z.boolean().nullable(),
   apiKeyEnv: z.string().nullable(),
   prices: Prices.nullable(),

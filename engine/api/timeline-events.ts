@@ -172,6 +172,8 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     value: z.unknown().optional(),
     appended: z.array(z.unknown()).optional(),
     merged: z.array(z.unknown()).optional(),
+    /** Set when the person changed the memory in the app rather than the agent in a turn. */
+    by: z.literal('human').optional(),
   }),
   eventOf('memory_snapshot', { ...sources, record: z.unknown() }),
   eventOf('credit', {

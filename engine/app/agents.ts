@@ -10,10 +10,13 @@ import type {
 } from '../api/agent-schemas';
 import { fail, ok, type IpcResult } from '../api/result';
 import { fromMicros } from '../credits/credit-amount';
-import type { DiscoveredAgent } from '../org/discover';
+import { realpath } from 'node:fs/promises';
+import { isHumanOperator } from '../api/human-operator';
+import { discoverAgents, type DiscoveredAgent } from '../org/discover';
 import { readResume, updateResume } from '../org/resume-file';
 import { firePoint, nextFiringTicks } from '../org/schedule';
 import { previewAccessPath } from '../sandbox/preview-access-path';
+import { isWithin } from '../sandbox/sandbox-layout';
 import { findAgent, nameOf } from './agent-lookup';
 import { agentStateOf } from './agent-state';
 import type { OrgContext } from './org-context';
@@ -162,14 +165,34 @@ export async function fileAccessPreview(
   const found = await findAgent(context.orgPath, input.agent);
   if (!found.ok) return found;
   const agentDir = inOrg(context.orgPath, agentPaths(found.value.folder).root);
+  const kind = input.access ?? 'read';
+  const others = kind === 'write' ? await otherWorkspaces(context.orgPath, found.value.folder) : [];
   const previews = await Promise.all(
     input.entries.map(async (entry): Promise<FileAccessPreview['previews'][number]> => {
-      const preview = await previewAccessPath(context.orgPath, entry, {
-        agentDir,
-        kind: input.access ?? 'read',
-      });
-      return preview.ok ? { entry, ok: true, ...preview.value } : { entry, ok: false, reason: preview.error };
+      const preview = await previewAccessPath(context.orgPath, entry, { agentDir, kind });
+      if (!preview.ok) return { entry, ok: false, reason: preview.error };
+      const { canonical } = preview.value;
+      const otherAgents = others
+        .filter(({ workspace }) => isWithin(workspace, canonical) || isWithin(canonical, workspace))
+        .map(({ name }) => name);
+      return { entry, ok: true, ...preview.value, otherAgents };
     }),
   );
   return ok({ previews });
+}
+
+/** The other agents of the org and the real paths of their workspaces, their private files. */
+async function otherWorkspaces(
+  orgPath: string,
+  ownFolder: string,
+): Promise<{ name: string; workspace: string }[]> {
+  const agents = (await discoverAgents(orgPath)).filter(
+    (agent) => agent.folder !== ownFolder && !isHumanOperator(agent.folder),
+  );
+  return Promise.all(
+    agents.map(async (agent) => {
+      const workspace = inOrg(orgPath, agentPaths(agent.folder).workspace);
+      return { name: nameOf(agent), workspace: await realpath(workspace).catch(() => workspace) };
+    }),
+  );
 }

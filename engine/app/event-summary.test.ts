@@ -16,6 +16,7 @@ describe('summarizeEvent', () => {
     );
     expect(summary({ ...memory, op: 'set', value: 3 })).toBe('memory set seen: now 3');
     expect(summary({ ...memory, op: 'delete' })).toBe('memory delete seen');
+    expect(summary({ ...memory, op: 'set', value: 4, by: 'human' })).toBe('you: memory set seen: now 4');
   });
 
   it('phrases the kinds the engine writes from their key fields', () => {

@@ -62,7 +62,7 @@ function describeKnown(event: KnownTimelineEvent): string | null {
     case 'memory_update': {
       const change = memoryChangeShown(event);
       const values = change.values.map(compact).join(', ');
-      return `memory ${event.op} ${event.key}${change.shows === 'nothing' ? '' : `: ${MEMORY_CHANGE_WORDS[change.shows]} ${values}`}`;
+      return `${event.by === 'human' ? 'you: ' : ''}memory ${event.op} ${event.key}${change.shows === 'nothing' ? '' : `: ${MEMORY_CHANGE_WORDS[change.shows]} ${values}`}`;
     }
     case 'memory_snapshot':
       return `memory read from ${event.file ?? 'disk'}`;

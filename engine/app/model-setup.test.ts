@@ -237,7 +237,7 @@ describe('testing a model', () => {
 });
 
 describe('adding a model with its key', () => {
-  it('keeps the key in the secret store, names the secret in models.json and grants it to the org', async () => {
+  it('keeps the key in the secret store under its provider account, names it in models.json and grants it to the org', async () => {
     const store = await openFileSecretStore(join(tempDir(), 'secrets.json'));
     if (!store.ok) throw new Error(store.error);
     const org = { orgPath: tempDir(), trust: emptyTrustStore() };
@@ -250,13 +250,13 @@ describe('adding a model with its key', () => {
         saveModel: async (key, patch) => (saved.push({ key, patch }), ok(null)),
       },
     );
-    expect(added).toEqual({ ok: true, value: { secret: 'GPT_4O_API_KEY' } });
-    expect(org.trust.record(orgKeyOf(org.orgPath)).grants.secrets).toEqual(['GPT_4O_API_KEY']);
-    expect(await store.value.store.reveal('GPT_4O_API_KEY')).toBe('sk-live-123');
+    expect(added).toEqual({ ok: true, value: { secret: 'OPENAI_API_KEY' } });
+    expect(org.trust.record(orgKeyOf(org.orgPath)).grants.secrets).toEqual(['OPENAI_API_KEY']);
+    expect(await store.value.store.reveal('OPENAI_API_KEY')).toBe('sk-live-123');
     expect(saved).toEqual([
       {
         key: 'gpt-4o',
-        patch: { provider: 'openai', model_name: 'gpt-4o', base_url: null, api_key_secret: 'GPT_4O_API_KEY' },
+        patch: { provider: 'openai', model_name: 'gpt-4o', base_url: null, api_key_secret: 'OPENAI_API_KEY' },
       },
     ]);
     expect(JSON.stringify(saved)).not.toContain('sk-live-123');
@@ -274,7 +274,7 @@ describe('adding a model with its key', () => {
       },
     );
     expect(refused.ok).toBe(false);
-    expect(await store.value.store.has('X_API_KEY')).toBe(false);
+    expect(await store.value.store.has('OPENAI_API_KEY')).toBe(false);
   });
 
   it('names secrets the way the secret store accepts', () => {

@@ -6,11 +6,12 @@ import type {
   ModelProbeInput,
   ModelServerInput,
   ServerModels,
+  SetModelKeyInput,
   SetupProblem,
 } from '../api/model-setup-schemas';
 import { fail, ok, type IpcResult, type Result } from '../api/result';
 import type { SecretStore } from '../secrets/secret-store';
-import { createProvider, type ProviderDeps } from '../models/create-provider';
+import { accountSecretName, createProvider, type ProviderDeps } from '../models/create-provider';
 import { isLoopbackUrl } from '../models/endpoint';
 import { JsonApiProvider } from '../models/json-api-provider';
 import { isModelCallError, ModelCallError } from '../models/model-call-error';
@@ -159,7 +160,7 @@ export async function askForOk(
   return { message: `${modelName} answered in ${latencyMs} ms${reply ? `: "${reply}"` : ''}.`, latencyMs };
 }
 
-/** The secret a model's key is kept under: GPT_4O_API_KEY for the model "gpt-4o". */
+/** The secret a model's key is kept under when its provider has no account name: GPT_4O_API_KEY for "gpt-4o". */
 export function apiKeySecretName(modelKey: string): string {
   const stem = modelKey
     .toUpperCase()
@@ -182,14 +183,17 @@ export interface AddModelDeps {
 
 /**
  * Adds a model with its API key: the key goes to the secret store (never into the org folder, never
- * back to the screen), models.json names that secret, and the org is granted it. If the entry cannot
+ * back to the screen) under its provider account's name, so every model of that provider shares it;
+ * models.json names that secret, and the org is granted it. If the entry cannot
  * be written, a secret this call created is removed again.
  */
 export async function addModelWithKey(
   input: AddModelInput,
   deps: AddModelDeps,
 ): Promise<IpcResult<{ secret: string | null }>> {
-  const secret = input.apiKey ? apiKeySecretName(input.key) : null;
+  const secret = input.apiKey
+    ? (accountSecretName(input.provider, input.baseUrl || undefined) ?? apiKeySecretName(input.key))
+    : null;
   let created = false;
   if (secret && input.apiKey) {
     const stored = await deps.secrets.set(secret, input.apiKey);
@@ -217,6 +221,48 @@ export async function addModelWithKey(
     if (!granted.ok) return granted;
   }
   return ok({ secret });
+}
+
+export interface SetModelKeyDeps {
+  secrets: SecretStore;
+  /** The org the key is pasted in: the secret is granted to it, since the person chose it for this org. */
+  org: TrustContext;
+  /** Names the secret in the model's entry (the text-preserving models.json editor). */
+  nameKeySecret: (key: string, secret: string) => Promise<IpcResult<null>>;
+}
+
+/**
+ * Stores a key pasted on a saved model under the secret it reads its key from: the one its entry names,
+ * else its provider account's, which then serves every model of that provider that names none. A model
+ * that reads a variable instead gets the account secret named in its entry, since a named secret comes
+ * first. The org is granted the secret.
+ */
+export async function setModelKey(
+  input: SetModelKeyInput,
+  deps: SetModelKeyDeps,
+): Promise<IpcResult<{ secret: string }>> {
+  const entry = findModelEntry(await readModelsFile(deps.org.orgPath), input.model);
+  if (!entry) return fail('not_found', `There is no model "${input.model}" in this org.`);
+  const config = entry.provider_config;
+  const secret = config.api_key_secret ?? accountSecretName(entry.provider, config.base_url);
+  if (!secret)
+    return fail('invalid_change', `${input.model} does not call a server, so it has no API key.`, [
+      { path: 'apiKey', message: 'this kind of model does not use an API key' },
+    ]);
+  const stored = await deps.secrets.set(secret, input.apiKey);
+  if (!stored.ok)
+    return fail(
+      'refused',
+      `The API key was not saved: ${stored.error.reason}.`,
+      [{ path: 'apiKey', message: stored.error.reason }],
+      stored.error.fix,
+    );
+  if (!config.api_key_secret && config.api_key_env) {
+    const named = await deps.nameKeySecret(input.model, secret);
+    if (!named.ok) return named;
+  }
+  const granted = await grantStoredSecrets(deps.org, [secret]);
+  return granted.ok ? ok({ secret }) : granted;
 }
 
 export interface LocalCandidate {

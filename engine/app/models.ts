@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { fail, ok, type IpcResult } from '../api/result';
 import type { ModelList, ModelPatch, ModelUpdateInput } from '../api/settings-schemas';
-import { MODELS_FILE, parseModelsFile, readModelsFile } from '../models/models-file';
+import { accountSecretName } from '../models/create-provider';
+import { MODELS_FILE, parseModelsFile, readModelsFile, type ModelEntry } from '../models/models-file';
 import { writeFileAtomic } from '../files/atomic-write';
 import { discoverAgents } from '../org/discover';
 import { editJsonText, type JsonEdit } from '../files/json-edit';
@@ -11,6 +12,19 @@ import { runSerially } from '../files/serial-by-key';
 import type { SecretStore } from '../secrets/secret-store';
 import { issuesFromProblems } from './problems';
 import { PROVIDERS } from './providers';
+
+/**
+ * Where a model's key comes from: the secret its entry names, else (when it names no variable either) its
+ * provider account's secret, if the provider needs a key or that secret was stored.
+ */
+export function keySecretOf(entry: ModelEntry, stored: ReadonlySet<string>): string | null {
+  const config = entry.provider_config;
+  if (config.api_key_secret) return config.api_key_secret;
+  if (config.api_key_env) return null;
+  const account = accountSecretName(entry.provider, config.base_url);
+  const needsKey = PROVIDERS.find((provider) => provider.name === entry.provider)?.needsApiKey ?? false;
+  return account && (needsKey || stored.has(account)) ? account : null;
+}
 
 /** models.json as the settings view shows it: no header values, no keys, only whether a key is set. */
 export async function listModels(orgPath: string, secrets: SecretStore): Promise<ModelList> {
@@ -29,13 +43,15 @@ export async function listModels(orgPath: string, secrets: SecretStore): Promise
   return {
     models: models.entries.map((entry) => {
       const config = entry.provider_config;
+      const keySecret = keySecretOf(entry, setNames);
       return {
         key: entry.key,
         provider: entry.provider,
         modelName: entry.model_name,
         baseUrl: config.base_url ?? null,
         apiKeySecret: config.api_key_secret ?? null,
-        apiKeySet: config.api_key_secret ? setNames.has(config.api_key_secret) : null,
+        keySecret,
+        apiKeySet: keySecret ? setNames.has(keySecret) : null,
         apiKeyEnv: config.api_key_env ?? null,
         prices: config.prices
           ? {

@@ -31,6 +31,8 @@ export async function runReadiness(context: OrgContext): Promise<IpcResult<RunRe
       blocked.push({
         agent: name,
         reason: `its resume cannot be used: ${agent.problems[0]?.message ?? 'it is not valid'}`,
+        detail: null,
+        fixIn: null,
       });
       continue;
     }
@@ -39,13 +41,23 @@ export async function runReadiness(context: OrgContext): Promise<IpcResult<RunRe
     if (next === undefined || next - nextTick > LOOKAHEAD_TICKS) continue;
     const modelProblem = await context.engine.modelProblem(resume.model.key);
     if (modelProblem) {
-      blocked.push({ agent: name, reason: modelProblem });
+      blocked.push({
+        agent: name,
+        reason: modelProblem.plain,
+        detail: modelProblem.message,
+        fixIn: 'settings',
+      });
       continue;
     }
     const micros = context.engine.ledger.balance(name);
     const balance = micros === null ? (resume.credits?.max_credits ?? null) : fromMicros(micros);
     if (balance !== null && balance <= 0) {
-      blocked.push({ agent: name, reason: 'it has no credits left (top it up in its page or in Credits)' });
+      blocked.push({
+        agent: name,
+        reason: 'it has no credits left (top it up in its page or in Credits)',
+        detail: null,
+        fixIn: null,
+      });
       continue;
     }
     const needsNetwork = (await context.engine.explainTools(name)).filter(
@@ -59,6 +71,8 @@ export async function runReadiness(context: OrgContext): Promise<IpcResult<RunRe
       warnings.push({
         agent: name,
         reason: `${needsNetwork.map((tool) => tool.title).join(', ')} ${needsNetwork.length > 1 ? 'need' : 'needs'} network access, which is off for this org`,
+        detail: null,
+        fixIn: null,
       });
   }
   const notTrusted =

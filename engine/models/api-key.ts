@@ -17,6 +17,11 @@ export interface KeyRule {
   service: string;
   /** The variable this provider's own tools read, e.g. OPENAI_API_KEY; none for generic endpoints. */
   conventionalEnv?: string;
+  /**
+   * The stored secret of the provider account (accountSecretName): used when the entry names no key
+   * of its own, and only when it is granted to the org, since the person pasted it for this org.
+   */
+  accountSecret?: string;
   /** False for local endpoints, which work without a key. */
   required: boolean;
 }
@@ -37,7 +42,7 @@ const problem = (message: string, notGranted: NotGranted | null = null): ApiKeyL
 
 /**
  * Finds the API key for a call: the secret named in `api_key_secret`, else the variable named in
- * `api_key_env`, else the conventional variable. A source that is named but empty, or not granted to
+ * `api_key_env`, else the provider account's stored key, else the conventional variable. A source that is named but empty, or not granted to
  * the org, is an error even when no key is required, because the user asked for it.
  */
 export function lookUpApiKey(config: ProviderConfig, rule: KeyRule, sources: KeySources): ApiKeyLookup {
@@ -62,6 +67,10 @@ export function lookUpApiKey(config: ProviderConfig, rule: KeyRule, sources: Key
     return problem(
       `${model} reads its API key from the environment variable ${config.api_key_env}, which is not set`,
     );
+  }
+  if (rule.accountSecret !== undefined && sources.refusal('secret', rule.accountSecret) === null) {
+    const key = nonEmpty(sources.resolveSecret(rule.accountSecret));
+    if (key) return { ok: true, value: key };
   }
   const conventional = rule.conventionalEnv ? nonEmpty(sources.env[rule.conventionalEnv]) : undefined;
   if (conventional || !rule.required) return { ok: true, value: conventional };

@@ -110,6 +110,43 @@ export function httpProviderDefaults(provider: string): HttpDefaults | null {
   return null;
 }
 
+/** An address without the slashes that make no difference: https://api.openai.com/v1/ is https://api.openai.com/v1. */
+function sameAddress(a: string, b: string | undefined): boolean {
+  return b !== undefined && a.replace(/\/+$/, '').toLowerCase() === b.replace(/\/+$/, '').toLowerCase();
+}
+
+/**
+ * The stored secret that holds the key of a provider account, which every model of that account uses
+ * when its entry names no key of its own (docs/ARCHITECTURE.md, "Keys per provider"): at a provider's
+ * own address, whichever provider field names it, its usual variable name (OPENAI_API_KEY,
+ * ANTHROPIC_API_KEY, OPENROUTER_API_KEY), else
+ * a name made from the server's host (API_TOGETHER_XYZ_API_KEY, LOCALHOST_1234_API_KEY). Null for a
+ * model with no server (`cli`, `scripted`, an unknown provider, a compatible server without an address).
+ */
+export function accountSecretName(provider: string, baseUrl: string | undefined): string | null {
+  const defaults = httpProviderDefaults(provider);
+  if (!defaults) return null;
+  const address = baseUrl ?? defaults.baseUrl;
+  if (address === undefined) return null;
+  const known = [...Object.values(OPENAI_FAMILY), ANTHROPIC].find(
+    (provider) => provider.keyEnv && sameAddress(address, provider.baseUrl),
+  );
+  if (known?.keyEnv) return known.keyEnv;
+  let host: string;
+  try {
+    host = new URL(address).host;
+  } catch {
+    return null;
+  }
+  const stem = host
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  if (stem === '') return null;
+  const named = /^[A-Z]/.test(stem) ? stem : `HOST_${stem}`;
+  return `${named.slice(0, 100)}_API_KEY`;
+}
+
 /**
  * The provider for one models.json entry. Never throws: a configuration that cannot work yields a
  * provider whose every call fails with a `config` error that says what to fix.
@@ -145,25 +182,49 @@ export function createProvider(entry: ModelEntry, deps: ProviderDeps): ModelProv
   );
 }
 
+/** Why a model cannot be called: in the words its failed call would use, and in plain words for the run bar. */
+export interface ModelSetupProblem {
+  message: string;
+  plain: string;
+}
+
+const IN_SETTINGS = 'in Settings, under Models and providers';
+
 /**
  * What keeps a model from being called at all, before any call is made (no base URL, an API key that is
- * not set, no program or script, an unknown provider), in the words its failed call would use; null when
- * nothing does. The run's readiness check asks it.
+ * not set, no program or script, an unknown provider); null when nothing does. The run's readiness check
+ * asks it.
  */
-export function modelSetupProblem(entry: ModelEntry, deps: ProviderDeps): string | null {
+export function modelSetupProblem(entry: ModelEntry, deps: ProviderDeps): ModelSetupProblem | null {
+  const model = `its model ${entry.key}`;
   const defaults = httpProviderDefaults(entry.provider);
   if (defaults) {
     const endpoint = httpEndpoint(entry, defaults, deps);
-    if (!endpoint.ok) return endpoint.error;
+    if (!endpoint.ok)
+      return {
+        message: endpoint.error,
+        plain: `${model} (${defaults.service}) needs the address of its server: add it ${IN_SETTINGS}`,
+      };
     const key = endpoint.value.apiKey();
-    return key.ok ? null : key.error.message;
+    if (key.ok) return null;
+    const refused = key.error.notGranted;
+    return {
+      message: key.error.message,
+      plain: refused
+        ? `${model}: ${refused.plain.reason}; ${refused.plain.fix}`
+        : `${model} (${defaults.service}) has no API key yet: paste one ${IN_SETTINGS}`,
+    };
   }
+  const incomplete = (message: string) => ({
+    message,
+    plain: `${model} is not set up completely: open it ${IN_SETTINGS}`,
+  });
   if (entry.provider === 'cli' && !entry.provider_config.command)
-    return `model "${entry.key}" (cli) needs provider_config.command, the program to run`;
+    return incomplete(`model "${entry.key}" (cli) needs provider_config.command, the program to run`);
   if (entry.provider === 'scripted' && !entry.provider_config.script)
-    return `model "${entry.key}" (scripted) needs provider_config.script, the path of its script`;
+    return incomplete(`model "${entry.key}" (scripted) needs provider_config.script, the path of its script`);
   if (!['cli', 'scripted'].includes(entry.provider))
-    return `model "${entry.key}" uses unknown provider "${entry.provider}"`;
+    return incomplete(`model "${entry.key}" uses unknown provider "${entry.provider}"`);
   return null;
 }
 
@@ -221,6 +282,7 @@ function httpEndpoint(entry: ModelEntry, defaults: HttpDefaults, deps: ProviderD
     modelKey: entry.key,
     service: defaults.service,
     conventionalEnv: defaults.keyEnv,
+    accountSecret: accountSecretName(entry.provider, baseUrl) ?? undefined,
     required: defaults.keyRequired && !isLoopbackUrl(baseUrl),
   };
   return {

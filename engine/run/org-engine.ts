@@ -28,7 +28,12 @@ import {
 import type { HumanImportance } from '../api/credit-schemas';
 import { ORG_CONFIG_FILE, readOrgConfig } from '../org/org-config-file';
 import { whenExists } from '../files/when-exists';
-import { createProvider, modelSetupProblem, type ProviderDeps } from '../models/create-provider';
+import {
+  createProvider,
+  modelSetupProblem,
+  type ModelSetupProblem,
+  type ProviderDeps,
+} from '../models/create-provider';
 import { parseModelsFile, MODELS_FILE, type ModelEntry } from '../models/models-file';
 import type { ModelProvider } from '../models/types';
 import type { Result } from '../api/result';
@@ -101,7 +106,7 @@ import { variablesIn, type VariableSource } from '../trust/org-grants';
 import type { GrantRefusal } from '../api/grant-refusal';
 import { mayRun, orgKeyOf, orgTrust } from '../trust/org-trust';
 import type { OrgTrust } from '../api/trust-schemas';
-import { memoryChangeRecord, TurnMemory } from '../memory/turn-memory';
+import { memoryChangeRecord, TurnMemory, type MemoryChangeOutcome } from '../memory/turn-memory';
 import { groupByFirePoint } from '../org/schedule';
 import { agentPaths, inOrg } from '../org/org-layout';
 
@@ -618,6 +623,50 @@ export class OrgEngine {
       throwIfFailed(await this.pending.perform(owed));
       this.pending.settle();
       return fromMicros(balance);
+    });
+  }
+
+  /**
+   * The person changes one key of an agent's memory in the app: set to a value, or removed. The file is
+   * written in LeMMing's format (as the agent's own change would be) and the change is recorded in the
+   * timeline as a memory_update `by: "human"`, through the redactor like every write. A refusal (a bad
+   * key, a value too large) comes back as a value and changes nothing.
+   */
+  async editMemory(
+    agentName: string,
+    edit: { key: string; value: unknown } | { key: string; remove: true },
+  ): Promise<MemoryChangeOutcome> {
+    return this.withRunLock(async () => {
+      const agent = await this.findAgent(agentName);
+      const name = agent.resume.name;
+      const tick = await this.currentTick();
+      await this.secrets.refresh();
+      const memory = new TurnMemory(this.agentDir(agent));
+      const outcome = await memory.apply(
+        'remove' in edit
+          ? { key: edit.key, op: 'delete', value: undefined }
+          : { key: edit.key, op: 'set', value: edit.value },
+      );
+      if (!outcome.ok || outcome.change === null) return outcome;
+      const now = this.clock();
+      const { event, write } = memoryChangeRecord(outcome.change, {
+        folder: agent.folder,
+        agent: name,
+        tick,
+        now,
+      });
+      const { seqs, owed } = this.timeline.transaction(() => {
+        const owed = this.pending.record(this.redactWrites([write]));
+        this.diskImport.markWritten([write.path]);
+        return {
+          seqs: this.appendEvents([{ ...event, by: 'human', agent: name, tick, time: now.toISOString() }]),
+          owed,
+        };
+      });
+      throwIfFailed(await this.pending.perform(owed));
+      this.pending.settle();
+      this.options.onCommit?.({ tick, agent: name, firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
+      return outcome;
     });
   }
 
@@ -1148,13 +1197,20 @@ export class OrgEngine {
   }
 
   /** Why a turn with this model would fail before calling it (not in models.json, no API key, …); null when it would not. */
-  async modelProblem(key: string): Promise<string | null> {
+  async modelProblem(key: string): Promise<ModelSetupProblem | null> {
     await this.secrets.refresh();
     const models = await this.loadModels();
     const entry = models.get(key) ?? models.get(MODELS_FILE_BROKEN);
     if (entry === undefined)
-      return `its model "${key}" is not in ${MODELS_FILE} (add it in Settings → Models)`;
-    if (typeof entry === 'string') return entry;
+      return {
+        message: `its model "${key}" is not in ${MODELS_FILE} (add it in Settings → Models)`,
+        plain: `its model ${key} is not in the org’s list of models: add it in Settings, under Models and providers`,
+      };
+    if (typeof entry === 'string')
+      return {
+        message: entry,
+        plain: `the org’s list of models has a mistake at ${key}: see Settings, under Models and providers`,
+      };
     return modelSetupProblem(entry, this.providerDeps());
   }
 

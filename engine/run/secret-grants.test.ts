@@ -118,7 +118,7 @@ describe('an org trusted but not granted the secret X', () => {
     const trust = await trustedWithout(org, 'secrets', 'X');
     const engine = await open(org, trust, { secrets: { LEMMING_SECRET_X: VALUE } });
 
-    expect(await engine.modelProblem('gpt')).toBe(
+    expect((await engine.modelProblem('gpt'))?.message).toBe(
       `model "gpt" (OpenAI-compatible server): ${NOT_GRANTED_X(org)}`,
     );
     const verdict = (await engine.explainTools('buyer')).find((tool) => tool.name === 'echo_order');
@@ -250,7 +250,7 @@ describe('an environment variable an org names', () => {
     const engine = await open(org, trust, { env: { SHOP_MODEL_KEY: VALUE } });
 
     const notGranted = `model "gpt" (OpenAI-compatible server): this org may not read the environment variable SHOP_MODEL_KEY; allow it on the org's trust screen (from the command line: lemming trust ${org} --yes --env SHOP_MODEL_KEY)`;
-    expect(await engine.modelProblem('gpt')).toBe(notGranted);
+    expect((await engine.modelProblem('gpt'))?.message).toBe(notGranted);
     await engine.runTick();
     expect(eventsOf(engine, 'error')).toEqual([expect.objectContaining({ message: notGranted })]);
     expect(model.received).toEqual([]);

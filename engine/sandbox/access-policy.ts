@@ -3,7 +3,7 @@ import type { Result } from '../api/result';
 import type { Resume } from '../org/resume-schema';
 import type { PathResolver } from './agent-filesystem';
 import { realPathOf, type RealPath } from './canonicalize';
-import { AGENTS_FOLDER, protectedTarget } from './protected-places';
+import { protectedTarget, workspacesHeldBy } from './protected-places';
 import { isWithin, relativeWithin, type SandboxLayout } from './sandbox-layout';
 import {
   CONTROL_CHARACTER,
@@ -174,7 +174,8 @@ export type ResolvedEntry = Result<{ path: string; display: string; lexicalPath:
 
 /**
  * Forms of a `file_access` entry that would not mean what the person who typed it meant: a blank entry,
- * spaces around it, and `~` (a home folder in a shell, but an ordinary folder name here, inside the org).
+ * spaces around it, `~` and variables ($HOME, %USERPROFILE%: a shell expands them, here each would be
+ * an ordinary folder name inside the org), an address (file:///etc/passwd) and a pattern (shared/*).
  */
 function entryFormProblem(entry: string): string | null {
   if (entry.trim() === '')
@@ -182,9 +183,24 @@ function entryFormProblem(entry: string): string | null {
   if (entry !== entry.trim())
     return `${quote(entry)} has spaces at its start or end; remove them (a name with them is another folder)`;
   if (entry === '~' || entry.startsWith('~/') || entry.startsWith('~\\'))
-    return `${quote(entry)} starts with "~", which is not your home folder here: paths are relative to the org folder, so it would name a folder called "~" inside the org`;
+    return `${quote(entry)} starts with "~", but ${NOT_EXPANDED}`;
+  const variable = VARIABLE.exec(entry);
+  if (variable) return `${quote(entry)} names ${variable[0]}, but ${NOT_EXPANDED}`;
+  if (URL_FORM.test(entry))
+    return `${quote(entry)} is an address (a URL), not a folder; pick a folder inside the org`;
+  const pattern = GLOB.exec(entry);
+  if (pattern) {
+    const folder = entry.slice(0, pattern.index).split('/').slice(0, -1).join('/');
+    return `${quote(entry)} is a pattern ("${pattern[0]}"), but patterns are not expanded; name one folder${folder ? `, e.g. ${folder}` : ''}`;
+  }
   return null;
 }
+
+/** Shells expand these, the sandbox does not: typed into a grant, each would be a folder of that name. */
+const NOT_EXPANDED = 'variables are not expanded; pick a folder inside the org';
+const VARIABLE = /\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}]*\}|%[A-Za-z_][A-Za-z0-9_()]*%/;
+const URL_FORM = /^[A-Za-z][A-Za-z0-9+.-]+:\/\//;
+const GLOB = /[*?]/;
 
 /**
  * A `file_access` entry (relative to the org folder, or absolute) canonicalized the way agent paths
@@ -230,7 +246,7 @@ export async function resolveAccessEntry(
   if (options.kind === 'write') {
     const orgReal = await realPathOf(orgPath, fs);
     const kept =
-      orgReal.ok && !holdsWorkspaces(orgReal.value, real.value)
+      orgReal.ok && workspacesHeldBy(orgReal.value, real.value) === null
         ? await protectedTarget(orgReal.value, real.value, fs)
         : null;
     if (kept)
@@ -243,13 +259,6 @@ export async function resolveAccessEntry(
     ok: true,
     value: { path: real.value, display: home.display(relativeWithin(home.root, real.value)), lexicalPath },
   };
-}
-
-/** agents/ and agents/<folder> are protected but hold workspaces an agent may write in, so a grant of them is not void. */
-function holdsWorkspaces(orgRealPath: string, target: string): boolean {
-  if (!isWithin(orgRealPath, target)) return false;
-  const parts = relativeWithin(orgRealPath, target).split('/');
-  return parts[0] === AGENTS_FOLDER && parts.length <= 2;
 }
 
 /**

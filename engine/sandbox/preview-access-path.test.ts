@@ -53,14 +53,70 @@ describe('previewAccessPath on the disk', () => {
     for (const [entry, reason] of [
       ['   ', 'The path is blank'],
       [' shared/reports', 'has spaces at its start or end'],
-      ['~/Documents', 'starts with "~", which is not your home folder here'],
-      ['~', 'paths are relative to the org folder'],
+      ['~/Documents', 'starts with "~", but variables are not expanded'],
+      ['~', 'pick a folder inside the org'],
       ['C:/Users', 'use a path relative to the org folder'],
     ] as const)
       expect(await previewAccessPath(org, entry), entry).toMatchObject({
         ok: false,
         error: expect.stringContaining(reason),
       });
+  });
+
+  it('refuses variables, "~", addresses and patterns, which a path here never expands', async () => {
+    for (const [entry, reason] of [
+      [
+        '$HOME/Documents',
+        "'$HOME/Documents' names $HOME, but variables are not expanded; pick a folder inside the org",
+      ],
+      ['${HOME}', "'${HOME}' names ${HOME}, but variables are not expanded; pick a folder inside the org"],
+      [
+        '%USERPROFILE%',
+        "'%USERPROFILE%' names %USERPROFILE%, but variables are not expanded; pick a folder inside the org",
+      ],
+      ['~/x', '\'~/x\' starts with "~", but variables are not expanded; pick a folder inside the org'],
+      [
+        'file:///etc/passwd',
+        "'file:///etc/passwd' is an address (a URL), not a folder; pick a folder inside the org",
+      ],
+      [
+        'https://example.com/reports',
+        "'https://example.com/reports' is an address (a URL), not a folder; pick a folder inside the org",
+      ],
+      [
+        'shared/*',
+        '\'shared/*\' is a pattern ("*"), but patterns are not expanded; name one folder, e.g. shared',
+      ],
+      [
+        'shared/report?',
+        '\'shared/report?\' is a pattern ("?"), but patterns are not expanded; name one folder, e.g. shared',
+      ],
+    ] as const)
+      expect(await previewAccessPath(org, entry), entry).toEqual({ ok: false, error: reason });
+    // A dollar or percent sign inside a name is only a character.
+    for (const entry of ['shared/costs in $', 'shared/100% done'])
+      expect(await previewAccessPath(org, entry), entry).toMatchObject({ ok: true });
+  });
+
+  it('says that a write grant of an agent’s folder only reaches its workspace', async () => {
+    expect(await previewAccessPath(org, 'agents/writer', { kind: 'write' })).toMatchObject({
+      ok: true,
+      value: {
+        readOnly:
+          'Agents can never change anything here except in the workspace (agents/writer/workspace): the app keeps resumes, outboxes, memory and logs',
+        writesOnlyInWorkspaces: true,
+      },
+    });
+    expect(await previewAccessPath(org, 'agents', { kind: 'write' })).toMatchObject({
+      ok: true,
+      value: { writesOnlyInWorkspaces: true },
+    });
+    expect(await previewAccessPath(org, 'agents/writer/workspace', { kind: 'write' })).not.toHaveProperty(
+      'value.writesOnlyInWorkspaces',
+    );
+    expect(await previewAccessPath(org, 'agents/writer', { kind: 'read' })).not.toHaveProperty(
+      'value.writesOnlyInWorkspaces',
+    );
   });
 
   it('refuses a protected place as a grant to write, and allows it to read', async () => {
@@ -84,7 +140,7 @@ describe('previewAccessPath on the disk', () => {
           "Agents can never change lemming/, .lemming/, tools/ or agents/ in it (except each agent's workspace)",
       },
     });
-    expect(await previewAccessPath(org, 'agents/writer')).toMatchObject({
+    expect(await previewAccessPath(org, 'agents/writer/outbox')).toMatchObject({
       ok: true,
       value: {
         readOnly:

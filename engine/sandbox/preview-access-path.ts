@@ -2,7 +2,7 @@ import type { Result } from '../api/result';
 import type { PathResolver } from './agent-filesystem';
 import { resolveAccessEntry, type AccessKind } from './access-policy';
 import { DiskAgentFilesystem } from './disk-agent-filesystem';
-import { protectedWithin } from './protected-places';
+import { protectedWithin, workspacesHeldBy } from './protected-places';
 import { agentLayout } from './sandbox-layout';
 
 /** What an entry will grant, or why it is refused (a sentence naming the entry). */
@@ -15,6 +15,8 @@ export type AccessPathPreview = Result<
     exists: boolean;
     /** What agents can never change there whatever their grants (the protected places), in words. */
     readOnly?: string;
+    /** A grant to write agents/ or an agent's folder: every write there is refused but in workspaces. */
+    writesOnlyInWorkspaces?: true;
   },
   string
 >;
@@ -42,5 +44,15 @@ export async function previewAccessPath(
   const exists = (await fs.stat(path).catch(() => null)) !== null;
   const orgReal = await fs.realpath(orgPath).catch(() => orgPath);
   const readOnly = protectedWithin(orgReal, path);
-  return { ok: true, value: { canonical: path, display, exists, ...(readOnly ? { readOnly } : {}) } };
+  const onlyWorkspaces = options.kind === 'write' && workspacesHeldBy(orgReal, path) !== null;
+  return {
+    ok: true,
+    value: {
+      canonical: path,
+      display,
+      exists,
+      ...(readOnly ? { readOnly } : {}),
+      ...(onlyWorkspaces ? { writesOnlyInWorkspaces: true as const } : {}),
+    },
+  };
 }

@@ -72,6 +72,9 @@ export const PROTECTED_PLACES_IN_WORDS =
  * lies in a protected place, the protected places inside it when it holds some, or null.
  */
 export function protectedWithin(orgRealPath: string, canonical: string): string | null {
+  const workspaces = workspacesHeldBy(orgRealPath, canonical);
+  if (workspaces !== null)
+    return `Agents can never change anything here except in ${workspaces}: the app keeps resumes, outboxes, memory and logs`;
   if (protectedFromAgents(orgRealPath, canonical) !== null)
     return 'Agents can read here if allowed, but never change anything here: the app keeps these files';
   const inside = protectedFolders(orgRealPath).filter((folder) => isWithin(canonical, folder));
@@ -79,4 +82,17 @@ export function protectedWithin(orgRealPath: string, canonical: string): string 
   const names = inside.map((folder) => `${relativeWithin(canonical, folder)}/`);
   const listed = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
   return `Agents can never change ${listed} in it${inside.includes(join(orgRealPath, AGENTS_FOLDER)) ? " (except each agent's workspace)" : ''}`;
+}
+
+/**
+ * For agents/ or one agent's folder (protected, but holding workspaces an agent may write in): where a
+ * grant of it lets writes land, in words; null for any other place.
+ */
+export function workspacesHeldBy(orgRealPath: string, canonical: string): string | null {
+  if (!isWithin(orgRealPath, canonical)) return null;
+  const parts = relativeWithin(orgRealPath, canonical).split('/');
+  if (parts[0] !== AGENTS_FOLDER || parts.length > 2) return null;
+  return parts.length === 1
+    ? "each agent's workspace"
+    : `the workspace (${AGENTS_FOLDER}/${parts[1]}/${WORKSPACE_FOLDER})`;
 }

@@ -170,10 +170,46 @@ describe('previews', () => {
       canonical: join(org, 'shared'),
       display: 'shared',
       exists: true,
+      otherAgents: [],
     });
     expect(previews[1]).toMatchObject({ ok: true, display: 'agents/writer/workspace/drafts', exists: false });
     expect(previews[2]).toMatchObject({ entry: 'shared/etc-link', ok: false });
     expect(previews[3]).toMatchObject({ ok: false, reason: expect.stringMatching(/NUL|control/i) });
+  });
+});
+
+describe('the path editor’s verdicts, from the engine', () => {
+  const preview = async (entries: string[], access: 'read' | 'write') => {
+    const { harness } = await openDemo();
+    return valueOf<{ previews: Record<string, unknown>[] }>(
+      await harness.dispatch('agent.fileAccessPreview', { agent: 'researcher', entries, access }),
+    ).previews;
+  };
+
+  it('names the other agents whose private files a grant to write would let this agent change', async () => {
+    const [own, manager, agents, whole] = await preview(
+      ['agents/researcher/workspace', 'agents/manager/workspace/notes', 'agents', '.'],
+      'write',
+    );
+    expect(own).toMatchObject({ ok: true, otherAgents: [] });
+    expect(manager).toMatchObject({ ok: true, otherAgents: ['manager'] });
+    expect(agents).toMatchObject({
+      ok: true,
+      otherAgents: ['manager', 'writer'],
+      writesOnlyInWorkspaces: true,
+    });
+    expect(whole).toMatchObject({ ok: true, otherAgents: ['manager', 'writer'] });
+    const [reading] = await preview(['agents/manager/workspace'], 'read');
+    expect(reading).toMatchObject({ ok: true, otherAgents: [] });
+  });
+
+  it('says that a grant to write the agent’s own folder reaches only its workspace', async () => {
+    const [folder] = await preview(['agents/researcher'], 'write');
+    expect(folder).toMatchObject({
+      ok: true,
+      writesOnlyInWorkspaces: true,
+      readOnly: expect.stringContaining('except in the workspace (agents/researcher/workspace)'),
+    });
   });
 });
 

@@ -26,8 +26,10 @@ import {
   detectLocalServers,
   listServerModels,
   probeModel,
+  setModelKey,
   type SetupDeps,
 } from '../../engine/app/model-setup';
+import { agentMemory, editMemory } from '../../engine/app/memory';
 import { listModels, updateModels } from '../../engine/app/models';
 import { listAgents, orgStatus, sendMessage, topUp } from '../../engine/app/org';
 import { agentInbox } from '../../engine/app/agent-inbox';
@@ -136,6 +138,8 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'agent.schedulePreview': async (input) =>
       ok(schedulePreview(input, host.current()?.controller.state().nextTick ?? null)),
     'agent.fileAccessPreview': (input) => inOrg((session) => fileAccessPreview(session, input)),
+    'memory.get': ({ agent }) => inOrg((session) => agentMemory(session, agent)),
+    'memory.edit': (input) => inOrg((session) => editMemory(session, input)),
 
     'tools.catalog': () => inOrg((session) => toolsCatalog(session)),
     'tools.explain': ({ agent }) => inOrg((session) => explainTools(session, agent)),
@@ -226,7 +230,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         const updated = await keepingTrust(session, [MODELS_FILE], () =>
           updateModels(session.orgPath, input),
         );
-        return updated.ok ? ok(await listModels(session.orgPath, host.secretStore)) : updated;
+        return updated.ok ? agentsChanged(ok(await listModels(session.orgPath, host.secretStore))) : updated;
       }),
 
     'models.serverModels': (input) =>
@@ -244,7 +248,21 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         );
         if (!added.ok) return added;
         await host.reloadSecrets();
-        return ok(await listModels(session.orgPath, host.secretStore));
+        return agentsChanged(ok(await listModels(session.orgPath, host.secretStore)));
+      }),
+    'models.setKey': (input) =>
+      inOrg(async (session) => {
+        const set = await keepingTrust(session, [MODELS_FILE], () =>
+          setModelKey(input, {
+            secrets: host.secretStore,
+            org: session,
+            nameKeySecret: (key, secret) =>
+              updateModels(session.orgPath, { action: 'set', key, patch: { api_key_secret: secret } }),
+          }),
+        );
+        if (!set.ok) return set;
+        await host.reloadSecrets();
+        return agentsChanged(ok(await listModels(session.orgPath, host.secretStore)));
       }),
     'models.detectLocal': () =>
       inOrg(async (session) => ok(await detectLocalServers(await setupDeps(session)))),

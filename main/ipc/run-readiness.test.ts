@@ -31,10 +31,28 @@ describe('run.readiness', () => {
     expect(valueOf(await harness.dispatch('run.readiness', {}))).toEqual({
       notTrusted: null,
       blocked: [
-        { agent: 'researcher', reason: expect.stringContaining('no credits left') },
-        { agent: 'writer', reason: expect.stringContaining('its model "not-there" is not in') },
+        {
+          agent: 'researcher',
+          reason: expect.stringContaining('no credits left'),
+          detail: null,
+          fixIn: null,
+        },
+        {
+          agent: 'writer',
+          reason:
+            'its model not-there is not in the org’s list of models: add it in Settings, under Models and providers',
+          detail: expect.stringContaining('its model "not-there" is not in lemming/config/models.json'),
+          fixIn: 'settings',
+        },
       ],
-      warnings: [{ agent: 'manager', reason: expect.stringContaining('needs network access, which is off') }],
+      warnings: [
+        {
+          agent: 'manager',
+          reason: expect.stringContaining('needs network access, which is off'),
+          detail: null,
+          fixIn: null,
+        },
+      ],
     });
   });
 });

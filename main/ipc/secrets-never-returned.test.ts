@@ -181,8 +181,10 @@ describe('secrets across IPC', () => {
     const list = valueOf<{
       models: { key: string; apiKeySecret: string | null; apiKeySet: boolean | null }[];
     }>(await harness.dispatch('models.add', { key: 'echo', modelName: 'echo-1', ...input }));
+    // Kept for the server's account (its host), which every model of that server shares.
+    const account = `HOST_${new URL(server.url).host.replace(/[^0-9A-Za-z]+/g, '_')}_API_KEY`;
     expect(list.models.find((model) => model.key === 'echo')).toMatchObject({
-      apiKeySecret: 'ECHO_API_KEY',
+      apiKeySecret: account,
       apiKeySet: true,
     });
     expect(readFileSync(join(org, 'lemming/config/models.json'), 'utf8')).not.toContain(FIRST_KEY);

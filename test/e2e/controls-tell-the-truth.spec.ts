@@ -108,7 +108,7 @@ test('the path editor shows what the sandbox allows: blank, ~ and protected plac
   const note = writable.locator('[data-path-note="0"]');
   for (const [typed, why] of [
     ['   ', 'The path is blank'],
-    ['~/Documents', 'not your home folder here: paths are relative to the org folder'],
+    ['~/Documents', 'variables are not expanded; pick a folder inside the org'],
     ['agents/manager/resume.json', 'cannot be given for writing'],
     ['agents/manager/outbox', 'cannot be given for writing'],
     ['lemming/config', 'cannot be given for writing'],
@@ -177,7 +177,10 @@ test("before a run, LeMMing's example org says beside Start which agents will no
     .getByRole('status', { name: 'Before you start' });
   await expect(note).toContainText(/\d agents will not run: .*manager/);
   await note.getByText(/agents will not run/).click();
-  await expect(note).toContainText('manager: model "gpt-4o" (OpenAI) needs an API key');
+  await expect(note).toContainText(
+    'manager: its model gpt-4o (OpenAI) has no API key yet: paste one in Settings, under Models and providers',
+  );
+  expect(await note.getByRole('listitem').first().innerText()).not.toContain('provider_config');
   await expect(note).not.toContainText('human');
   await expect(note).not.toContainText('echo_cli');
   await page.screenshot({ path: testInfo.outputPath('readiness-beside-start.png') });

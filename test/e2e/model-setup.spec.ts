@@ -73,7 +73,9 @@ test('adding an OpenAI-compatible model by its key, picked from the server’s l
   await expect(card).toBeVisible();
   await expect(card).toContainText('Key is set');
   await expect(key).toHaveValue('');
-  await expect(page.getByText('GPT_TEST_MINI_API_KEY', { exact: true })).toBeVisible();
+  // The key is kept for the server's account (its address), so every model of that server shares it.
+  const accountSecret = `HOST_${new URL(server.url).host.replace(/[^0-9A-Za-z]+/g, '_')}_API_KEY`;
+  await expect(page.getByText(accountSecret, { exact: true })).toBeVisible();
   // The saved model tests with its saved key; the key itself is never shown.
   await expect(card.getByLabel('API key')).toHaveValue('');
   await card.getByRole('button', { name: 'Test', exact: true }).click();
@@ -84,7 +86,7 @@ test('adding an OpenAI-compatible model by its key, picked from the server’s l
   expect(models['gpt-test-mini']).toEqual({
     provider: 'openai-compatible',
     model_name: 'gpt-test-mini',
-    provider_config: { base_url: `${server.url}/v1`, api_key_secret: 'GPT_TEST_MINI_API_KEY' },
+    provider_config: { base_url: `${server.url}/v1`, api_key_secret: accountSecret },
   });
   // The key went to the server, never into the org folder nor back to the page.
   expect(server.received.at(-1)?.headers.authorization).toBe(`Bearer ${GOOD_KEY}`);

@@ -186,7 +186,11 @@ async function stepUntilManagerFails(page: Page, reason: string): Promise<Locato
   await page.getByRole('button', { name: 'Step one tick' }).click();
   const node = page.locator('[data-agent-node="manager"]');
   await expect(node).toContainText('Failing', { timeout: 30_000 });
-  await expect(node.locator('.agent-node-reason')).toHaveText(reason);
+  // The card's badge says "Failing"; its reason line says why, and its title holds the whole sentence.
+  await expect(node.locator('.agent-node-reason')).toHaveAttribute('title', reason);
+  await expect(node.locator('.agent-node-reason')).toHaveText(
+    reason.replace(/^Its last turn \(tick \d+\) failed\. /, ''),
+  );
   return node;
 }
 

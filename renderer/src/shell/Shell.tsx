@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { AgentListItem, OrgSummary } from '../../../engine/api';
 import { ActivityIndicator } from '../components/ActivityIndicator';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -40,6 +40,12 @@ export function Shell() {
   // The org's views appear once the person has chosen (or its trust could not be read: they only look).
   const shownBefore = useTrustStore((store) => store.trust === null || store.decided !== null);
   useViewShortcuts(isOpen && !deciding, focusMain);
+  // Each view starts at its top: the last view's scroll position means nothing in the next one.
+  const view = useNavigation((store) => store.view);
+  const agentShown = useNavigation((store) => store.agent);
+  useLayoutEffect(() => {
+    if (main.current) main.current.scrollTop = 0;
+  }, [view, agentShown]);
   useTrustRefresh(isOpen);
   // The menu and notifications lead to a place; focus follows, as with the nav bar.
   useEffect(

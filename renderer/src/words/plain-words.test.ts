@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, kindWords, localTime } from './plain-words';
+import { countOf, duration, kindWords, localTime } from './plain-words';
 
 describe('plain words', () => {
   it('counts with the right form of the noun', () => {
@@ -22,5 +22,15 @@ describe('plain words', () => {
     expect(localTime('2026-01-07T12:00:00Z', now)?.relative).toBe('3 days ago');
     expect(localTime('2026-01-10T12:00:00Z', now)?.relative).toBe('just now');
     expect(localTime('not a time', now)).toBeNull();
+  });
+
+  it('says a duration rounded, as a person reads it', () => {
+    expect(duration(0.03200800000001891)).toBe('under 1 ms');
+    expect(duration(0)).toBe('under 1 ms');
+    expect(duration(12.6)).toBe('13 ms');
+    expect(duration(999.4)).toBe('999 ms');
+    expect(duration(1234)).toBe('1.2 s');
+    expect(duration(65_000)).toBe('1 min 5 s');
+    expect(duration(Number.NaN)).toBe('—');
   });
 });

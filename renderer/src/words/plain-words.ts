@@ -42,3 +42,13 @@ export function localTime(iso: string, now: number = Date.now()): { local: strin
           ),
   };
 }
+
+/** A duration as a person reads it: "under 1 ms", "13 ms", "1.2 s", "1 min 5 s". */
+export function duration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  if (ms < 1) return 'under 1 ms';
+  if (ms < 999.5) return `${Math.round(ms)} ms`;
+  if (ms < 59_950) return `${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min${seconds % 60 === 0 ? '' : ` ${seconds % 60} s`}`;
+}

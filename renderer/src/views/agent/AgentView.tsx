@@ -7,6 +7,7 @@ import { AgentStateBadge } from '../org/agent-state-badge';
 import { useNavigation } from '../../stores/navigation-store';
 import '../org/org-view.css';
 import { AgentProblems } from './AgentProblems';
+import { MemorySection } from './MemorySection';
 import { ResumeForm } from './ResumeForm';
 import { ToolToggles } from './ToolToggles';
 import './agent-view.css';
@@ -88,6 +89,7 @@ export function AgentView({ agent }: { agent: string }) {
           editor, then come back: the page updates by itself.
         </p>
       )}
+      {detail.valid && <MemorySection agent={agent} />}
       <details className="raw-resume">
         <summary>Show the resume file</summary>
         <pre tabIndex={0} aria-label={`Text of ${detail.file}`}>

@@ -2,6 +2,8 @@ import { useId } from 'react';
 import type { PathsPreview } from './use-file-access-preview';
 
 interface Props {
+  /** The agent the paths are for. */
+  agent: string;
   /** "Paths it may read", shown as the list's heading. */
   title: string;
   /** Names each entry: "Readable path 2". */
@@ -12,8 +14,19 @@ interface Props {
   onChange(entries: string[]): void;
 }
 
+/** "manager’s", "manager’s and writer’s". */
+export function ownersOf(agents: readonly string[]): string {
+  const owners = agents.map((name) => `${name}’s`);
+  return owners.length === 1 ? owners[0]! : `${owners.slice(0, -1).join(', ')} and ${owners.at(-1)}`;
+}
+
+/** "manager’s private files", "manager’s and writer’s private files". */
+export function privateFilesOf(agents: readonly string[]): string {
+  return `${ownersOf(agents)} private files`;
+}
+
 /** A list of file_access paths: add, edit, remove, each with where it really leads or why it is refused. */
-export function FileAccessEditor({ title, entryLabel, help, entries, preview, onChange }: Props) {
+export function FileAccessEditor({ agent, title, entryLabel, help, entries, preview, onChange }: Props) {
   const id = useId();
   const setEntry = (index: number, value: string) =>
     onChange(entries.map((entry, at) => (at === index ? value : entry)));
@@ -55,8 +68,8 @@ export function FileAccessEditor({ title, entryLabel, help, entries, preview, on
               <div id={noteId} className="path-note" data-path-note={index}>
                 {!entryPreview && <span className="muted">Checking…</span>}
                 {entryPreview?.ok === true && (
-                  <span className="path-ok">
-                    <span aria-hidden="true">✓ </span>
+                  <span className={entryPreview.writesOnlyInWorkspaces ? 'path-warn' : 'path-ok'}>
+                    <span aria-hidden="true">{entryPreview.writesOnlyInWorkspaces ? '⚠ ' : '✓ '}</span>
                     Leads to{' '}
                     {entryPreview.display === '.' ? (
                       'the whole org folder'
@@ -79,6 +92,20 @@ export function FileAccessEditor({ title, entryLabel, help, entries, preview, on
                         {entryPreview.readOnly}.
                       </span>
                     )}
+                    {entryPreview.writesOnlyInWorkspaces && (
+                      <span data-writes-refused>
+                        {' '}
+                        Every other write here is refused, so give the workspace folder instead.
+                      </span>
+                    )}
+                  </span>
+                )}
+                {entryPreview?.ok === true && entryPreview.otherAgents.length > 0 && (
+                  <span className="path-warn" data-other-agents>
+                    {' '}
+                    <span aria-hidden="true">⚠ </span>
+                    This lets {agent} change {privateFilesOf(entryPreview.otherAgents)}; you are asked before
+                    it is saved.
                   </span>
                 )}
                 {entryPreview?.ok === false && (

@@ -3,7 +3,8 @@ import { GlossaryLink } from '../../components/Glossary';
 import type { AgentDetail, IpcError, ResumePatch, ResumeView } from '../../../../engine/api';
 import { lemming } from '../../lemming';
 import { ErrorAlert } from '../org/ErrorAlert';
-import { FileAccessEditor } from './FileAccessEditor';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FileAccessEditor, ownersOf, privateFilesOf } from './FileAccessEditor';
 import { SchedulePreviewLine } from './SchedulePreviewLine';
 import { trimmedPath, useFileAccessPreview, type PathsPreview } from './use-file-access-preview';
 
@@ -76,6 +77,12 @@ function patchFrom(draft: Draft, shown: Shown): { patch: ResumePatch } | { refus
   return { patch };
 }
 
+/** The other agents whose private files the write paths reach, each once. */
+function otherAgentsReached(preview: PathsPreview): string[] {
+  if (preview.status !== 'ready') return [];
+  return [...new Set(preview.previews.flatMap((entry) => (entry.ok ? entry.otherAgents : [])))];
+}
+
 function pathsRefusal(previews: PathsPreview[]): string | null {
   if (previews.some((preview) => preview.status === 'pending'))
     return 'The paths are still being checked; try again in a moment.';
@@ -101,6 +108,7 @@ export function ResumeForm({
   const [error, setError] = useState<IpcError | null>(null);
   const [saving, setSaving] = useState(false);
   const [savedAt, setSavedAt] = useState<string | null>(null);
+  const [asking, setAsking] = useState<{ others: string[]; patch: ResumePatch } | null>(null);
   const [models, setModels] = useState<string[]>([]);
   const shown = useMemo(() => shownValues(resume, draft), [resume, draft]);
   const readPreview = useFileAccessPreview(agent, shown.allowRead, 'read');
@@ -136,8 +144,18 @@ export function ResumeForm({
           ]);
     setRefusal(refused);
     if (refused || 'refused' in built) return;
+    const others = draft.allowWrite !== undefined ? otherAgentsReached(writePreview) : [];
+    if (others.length > 0) {
+      setAsking({ others, patch: built.patch });
+      return;
+    }
+    await saveNow(built.patch);
+  }
+
+  async function saveNow(patch: ResumePatch) {
+    setAsking(null);
     setSaving(true);
-    const result = await lemming().agent.update({ agent, patch: built.patch });
+    const result = await lemming().agent.update({ agent, patch });
     setSaving(false);
     if (!result.ok) return setError(result.error);
     setError(null);
@@ -234,6 +252,7 @@ export function ResumeForm({
 
       <div className="file-access-editors">
         <FileAccessEditor
+          agent={detail.name}
           title="Folders and files it may read"
           entryLabel="Readable path"
           help="Paths inside the org folder, written from the org folder (for example shared/reports). Its own workspace is always readable."
@@ -242,6 +261,7 @@ export function ResumeForm({
           onChange={(entries) => change({ allowRead: entries })}
         />
         <FileAccessEditor
+          agent={detail.name}
           title="Folders and files it may write"
           entryLabel="Writable path"
           help="Paths inside the org folder, written from the org folder, where it may create and change files. Agents' settings, outboxes and the org's configuration can never be written."
@@ -251,6 +271,20 @@ export function ResumeForm({
         />
       </div>
 
+      <ConfirmDialog
+        open={asking !== null}
+        title={`Let ${detail.name} change ${privateFilesOf(asking?.others ?? [])}?`}
+        confirmLabel="Allow and save"
+        destructive
+        onConfirm={() => asking && void saveNow(asking.patch)}
+        onCancel={() => setAsking(null)}
+      >
+        <p>
+          A workspace is an agent’s own folder for its drafts and notes. With this, {detail.name} can change
+          or delete the files in {ownersOf(asking?.others ?? [])}{' '}
+          {asking && asking.others.length > 1 ? 'workspaces' : 'workspace'}.
+        </p>
+      </ConfirmDialog>
       {refusal && (
         <p className="inline-alert" role="alert">
           <strong>Not saved.</strong> {refusal}

@@ -121,7 +121,13 @@ function InboxItem({
           <span className="importance">{message.importance === 'critical' ? 'Critical' : 'Important'}</span>
         )}
       </div>
-      <p className="inbox-text">{message.text}</p>
+      {message.text.trim() === '' ? (
+        <p className="inbox-text muted" data-empty-message>
+          (empty message)
+        </p>
+      ) : (
+        <p className="inbox-text">{message.text}</p>
+      )}
       <div className="inbox-actions">
         <button type="button" onClick={() => setReplying((open) => !open)} aria-expanded={replying}>
           Reply

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { lemming } from '../../lemming';
 import { useLemmingQuery } from '../../use-lemming-query';
-import { milliseconds } from './inspector-format';
+import { duration } from '../../words/plain-words';
 import { openTurn } from './open-turn';
 
 const whenTimelineGrows = (refresh: () => void) => lemming().on('timeline.appended', refresh);
@@ -26,7 +26,7 @@ export function RecentTurns({ agent }: { agent: string }) {
               </button>{' '}
               <span className="muted">
                 {turn.status ?? '—'}
-                {turn.durationMs !== null && `, ${milliseconds(turn.durationMs)}`}
+                {turn.durationMs !== null && `, ${duration(turn.durationMs)}`}
               </span>
             </li>
           ))}

@@ -1,18 +1,27 @@
 import { useCallback } from 'react';
-import type { TickTurn } from '../../../../engine/api';
+import type { RunState, TickTurn } from '../../../../engine/api';
 import { lemming } from '../../lemming';
 import { useLemmingQuery } from '../../use-lemming-query';
 import { ErrorAlert } from '../org/ErrorAlert';
-import { milliseconds } from './inspector-format';
+import { duration } from '../../words/plain-words';
+import { useRunStore } from '../run/run-store';
 import { openTick, openTurn } from './open-turn';
 import './inspector.css';
 
 const whenTimelineGrows = (refresh: () => void) => lemming().on('timeline.appended', refresh);
 
+/** The newest tick that has run or is running; null while the run's state is not known. */
+function lastTickRun({ run }: { run: RunState | null }): number | null {
+  if (!run) return null;
+  if (run.tickInProgress !== null) return run.tickInProgress;
+  return run.nextTick === null ? null : run.nextTick - 1;
+}
+
 /** Every turn of one tick as a bar from when it started to when it ended; a click opens the turn. */
 export function TickWaterfall({ tick }: { tick: number }) {
   const ask = useCallback(() => lemming().inspector.tick({ tick }), [tick]);
   const { result } = useLemmingQuery(String(tick), ask, { refreshWhen: whenTimelineGrows });
+  const lastTick = useRunStore(lastTickRun);
 
   return (
     <section className="inspector" aria-labelledby="inspector-heading">
@@ -22,7 +31,12 @@ export function TickWaterfall({ tick }: { tick: number }) {
           <button type="button" onClick={() => openTick(tick - 1)} disabled={tick <= 0}>
             ← Tick {tick - 1}
           </button>
-          <button type="button" onClick={() => openTick(tick + 1)}>
+          <button
+            type="button"
+            onClick={() => openTick(tick + 1)}
+            disabled={lastTick !== null && tick + 1 > lastTick}
+            title={lastTick !== null && tick + 1 > lastTick ? `Tick ${tick + 1} has not run yet` : undefined}
+          >
             Tick {tick + 1} →
           </button>
         </span>
@@ -43,7 +57,7 @@ function Waterfall({ tick, turns }: { tick: number; turns: TickTurn[] }) {
   return (
     <>
       <p className="muted">
-        Each bar runs from when the turn started to when it ended; the tick took {milliseconds(span)} from its
+        Each bar runs from when the turn started to when it ended; the tick took {duration(span)} from its
         first turn to its last. The longest turn is marked.
       </p>
       <ol className="waterfall" aria-label={`Turns of tick ${tick}`}>
@@ -62,8 +76,7 @@ function Waterfall({ tick, turns }: { tick: number; turns: TickTurn[] }) {
               />
             </span>
             <span className="waterfall-numbers">
-              {turn.durationMs === null ? 'not finished' : milliseconds(turn.durationMs)} ·{' '}
-              {turn.status ?? '—'}
+              {turn.durationMs === null ? 'not finished' : duration(turn.durationMs)} · {turn.status ?? '—'}
             </span>
           </li>
         ))}

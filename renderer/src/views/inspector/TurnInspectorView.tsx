@@ -14,7 +14,8 @@ import { ErrorAlert } from '../org/ErrorAlert';
 import { formatJsonText } from '../timeline/format-json-text';
 import { TickWaterfall } from './TickWaterfall';
 import { openTick, useInspectorTarget } from './open-turn';
-import { credits, milliseconds, tokens } from './inspector-format';
+import { duration } from '../../words/plain-words';
+import { credits, tokens } from './inspector-format';
 import './inspector.css';
 
 /** The inspector: a turn as a tree, or a tick's turns as a waterfall. */
@@ -66,7 +67,7 @@ function TurnInspector({ agent, tick }: { agent: string; tick: number }) {
 function TurnTree({ turn }: { turn: TurnDetail }) {
   const facts = [
     { label: 'Outcome', value: turn.status ?? 'not finished' },
-    { label: 'Took', value: turn.durationMs === null ? '—' : milliseconds(turn.durationMs) },
+    { label: 'Took', value: turn.durationMs === null ? '—' : duration(turn.durationMs) },
     { label: 'Model calls', value: String(turn.totals.modelCalls) },
     {
       label: 'Tokens',
@@ -282,7 +283,7 @@ function ModelCallStep({ call }: { call: InspectedModelCall }) {
       <dl className="step-numbers">
         <div>
           <dt>Latency</dt>
-          <dd>{call.latencyMs === null ? '—' : milliseconds(call.latencyMs)}</dd>
+          <dd>{call.latencyMs === null ? '—' : duration(call.latencyMs)}</dd>
         </div>
         <div>
           <dt>Tokens</dt>
@@ -342,7 +343,7 @@ function ToolCallStep({ call }: { call: InspectedToolCall }) {
                 ? '✓ succeeded'
                 : '✕ failed'}
         </span>
-        {call.durationMs !== null && <span className="muted">{milliseconds(call.durationMs)}</span>}
+        {call.durationMs !== null && <span className="muted">{duration(call.durationMs)}</span>}
       </div>
       <div className="tool-pair">
         <div>

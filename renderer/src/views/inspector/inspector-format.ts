@@ -1,9 +1,5 @@
 /** Numbers as the inspector shows them. */
 
-export function milliseconds(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-}
-
 export function tokens(count: number): string {
   return count.toLocaleString('en-US');
 }

@@ -1,4 +1,4 @@
-import { Handle, Position as HandleSide, type Node, type NodeProps } from '@xyflow/react';
+import { Handle, Position as HandleSide, useStore, type Node, type NodeProps } from '@xyflow/react';
 import type { ReactNode } from 'react';
 import type { GraphNode } from '../../../../engine/api';
 import { LiveAnswerTail } from '../live/LiveAnswer';
@@ -19,14 +19,24 @@ export interface AgentNodeData extends Record<string, unknown> {
 }
 export type AgentFlowNode = Node<AgentNodeData, 'agent'>;
 
+/** The reason's own size, and the least it may look on screen once the graph is zoomed out to fit. */
+const REASON_FONT_PX = 12;
+const READABLE_PX = 12;
+/** The card's badge already says "Failing": its few lines go to why (the whole sentence is its title). */
+const FAILED_TURN = /^Its last turn \(tick \d+\) failed[.;]\s*/;
+
 export function AgentNodeCard({ data, selected }: NodeProps<AgentFlowNode>) {
   const { agent, status, holdsUp, emphasis, problem } = data;
+  // Why an agent fails must stay readable however far the graph is zoomed out, as a map's labels do.
+  const zoom = useStore((store) => store.transform[2]);
+  const showsReason = status.look === 'failing' || status.look === 'invalid' || status.look === 'starved';
   const classes = [
     'agent-node',
     `agent-node-${status.look}`,
     selected ? 'agent-node-selected' : '',
     holdsUp.length > 0 ? 'agent-node-bottleneck' : '',
     emphasis === 'dim' ? 'agent-node-dim' : '',
+    showsReason && zoom < READABLE_PX / REASON_FONT_PX - 0.01 ? 'agent-node-reason-first' : '',
   ];
   return (
     <div className={classes.filter(Boolean).join(' ')} data-agent-node={agent.name} data-look={status.look}>
@@ -66,9 +76,13 @@ export function AgentNodeCard({ data, selected }: NodeProps<AgentFlowNode>) {
         <AgentStateBadge state={status.look} reason={status.reason} />
         {agent.balance !== null && <span className="agent-node-balance">{agent.balance} credits</span>}
       </div>
-      {(status.look === 'failing' || status.look === 'invalid' || status.look === 'starved') && (
-        <div className="agent-node-reason" title={status.reason}>
-          {status.reason}
+      {showsReason && (
+        <div
+          className="agent-node-reason"
+          title={status.reason}
+          style={{ fontSize: `${Math.max(REASON_FONT_PX, READABLE_PX / zoom)}px` }}
+        >
+          {status.look === 'failing' ? status.reason.replace(FAILED_TURN, '') : status.reason}
         </div>
       )}
       <div className="agent-node-badges">

@@ -11,7 +11,7 @@ interface Props {
   onCancel(): void;
 }
 
-/** A new agent: the few fields it needs to exist; the Agent view edits the rest. */
+/** A new agent: the few fields it needs to exist; the Agent view edits the rest. Escape cancels it. */
 export function CreateAgentForm({ onCreated, onCancel }: Props) {
   const id = useId();
   const [name, setName] = useState('');
@@ -41,7 +41,16 @@ export function CreateAgentForm({ onCreated, onCancel }: Props) {
   }
 
   return (
-    <form className="create-agent-form" aria-label="New agent" onSubmit={submit}>
+    <form
+      className="create-agent-form"
+      aria-label="New agent"
+      onSubmit={submit}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        onCancel();
+      }}
+    >
       <h3>New agent</h3>
       <div className="form-grid">
         <label htmlFor={`${id}-name`}>Name</label>
@@ -50,6 +59,7 @@ export function CreateAgentForm({ onCreated, onCancel }: Props) {
           value={name}
           onChange={(event) => setName(event.target.value)}
           required
+          autoFocus
           aria-describedby={`${id}-name-help`}
         />
         <p id={`${id}-name-help`} className="help">

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { IpcError, Position, RemovedAgent } from '../../../../engine/api';
 import { lemming } from '../../lemming';
 import { useNavigation } from '../../stores/navigation-store';
@@ -28,6 +28,7 @@ export function OrgView() {
   const [layout, setLayout] = useState<Layout>('graph');
   const [tidyRequest, setTidyRequest] = useState(0);
   const [creating, setCreating] = useState(false);
+  const newAgentButton = useRef<HTMLButtonElement>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [actionError, setActionError] = useState<{ title: string; error: IpcError } | null>(null);
 
@@ -124,6 +125,7 @@ export function OrgView() {
           </button>
         )}
         <button
+          ref={newAgentButton}
           type="button"
           className="primary-button"
           onClick={() => setCreating(true)}
@@ -135,7 +137,10 @@ export function OrgView() {
 
       {creating && (
         <CreateAgentForm
-          onCancel={() => setCreating(false)}
+          onCancel={() => {
+            setCreating(false);
+            requestAnimationFrame(() => newAgentButton.current?.focus());
+          }}
           onCreated={() => {
             setCreating(false);
             void load();

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { RunPhase, RunReadiness } from '../../../../engine/api';
+import { Advanced } from '../../components/Advanced';
 import { lemming } from '../../lemming';
+import { useNavigation } from '../../stores/navigation-store';
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
@@ -62,7 +64,7 @@ export function RunReadinessNote({ phase }: { phase: RunPhase }) {
   );
 }
 
-/** One line naming the agents; opened, each agent's reason. */
+/** One line naming the agents; opened, each agent's reason in plain words, where to fix it, and the precise words under Advanced. */
 function NoteGroup({
   notes,
   headline,
@@ -72,6 +74,7 @@ function NoteGroup({
   headline: string;
   className?: string;
 }) {
+  const go = useNavigation((state) => state.go);
   if (notes.length === 0) return null;
   return (
     <details>
@@ -82,6 +85,15 @@ function NoteGroup({
         {notes.map((note) => (
           <li key={note.agent}>
             <strong>{note.agent}</strong>: {note.reason}
+            {note.fixIn === 'settings' && (
+              <>
+                {' '}
+                <button type="button" className="link-button" onClick={() => go('settings')}>
+                  Open Settings
+                </button>
+              </>
+            )}
+            {note.detail && <Advanced>{note.detail}</Advanced>}
           </li>
         ))}
       </ul>

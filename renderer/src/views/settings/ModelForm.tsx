@@ -70,6 +70,15 @@ function problemOf(error: IpcError): SetupProblem {
   return { field: null, kind: 'other', message: error.message };
 }
 
+/** Where a pasted key went, and which other models it serves now (every one of the same account). */
+function keptWords(list: ModelList, name: string): string {
+  const secret = list.models.find((model) => model.key === name)?.keySecret;
+  const sharing = list.models.filter((model) => model.key !== name && secret && model.keySecret === secret);
+  const shared =
+    sharing.length > 0 ? ` The same key now serves ${sharing.map((model) => model.key).join(', ')}.` : '';
+  return `Its API key is kept in the secret store on this computer.${shared}`;
+}
+
 /**
  * The one model form: adding a model in a minute and changing a saved one use the same fields, words
  * and checks. Where it runs, its address, the API key itself (kept in the secret store, never shown
@@ -169,29 +178,33 @@ export function ModelForm(props: ModelFormProps) {
     setProblem(null);
     const activity = useActivity.getState();
     const id = activity.begin(`Saving ${name}…`);
-    // A new key goes to the secret store with the model; otherwise only the fields change.
+    // A new model goes to models.json with its key; a saved one changes its fields, then keeps a pasted
+    // key under the secret it reads (its provider account's, shared by every model of that provider).
     const result =
-      saved === null || apiKey.trim()
+      saved === null
         ? await lemming().models.add({ ...server(), key: name, modelName: modelName.trim() })
-        : await lemming().models.update({
-            action: 'set',
-            key: saved.key,
-            patch: {
-              model_name: modelName.trim(),
-              base_url: baseUrl.trim() === '' ? null : baseUrl.trim(),
-              api_key_secret: secret.trim() === '' ? null : secret.trim(),
-            },
-          });
+        : await lemming()
+            .models.update({
+              action: 'set',
+              key: saved.key,
+              patch: {
+                model_name: modelName.trim(),
+                base_url: baseUrl.trim() === '' ? null : baseUrl.trim(),
+                api_key_secret: secret.trim() === '' ? null : secret.trim(),
+              },
+            })
+            .then((updated) =>
+              updated.ok && apiKey.trim()
+                ? lemming().models.setKey({ model: saved.key, apiKey: apiKey.trim() })
+                : updated,
+            );
     activity.end(id, result.ok);
     if (!result.ok) {
       setProblem(problemOf(result.error));
       return;
     }
     onSaved(result.value);
-    toast.success(
-      `Saved ${name}`,
-      apiKey.trim() ? 'Its API key is kept in the secret store on this computer.' : undefined,
-    );
+    toast.success(`Saved ${name}`, apiKey.trim() ? keptWords(result.value, name) : undefined);
     setApiKey('');
     setProbe({ state: 'idle' });
     if (saved === null) {
@@ -217,6 +230,7 @@ export function ModelForm(props: ModelFormProps) {
     ) : null;
 
   const needsKey = info?.needsApiKey ?? false;
+  const sharedAccount = saved !== null && saved.apiKeySecret === null && saved.keySecret !== null;
   const canTest = (modelName.trim() !== '' || !onServer) && probe.state !== 'testing';
   const local = mode === 'add' ? (props.localServers ?? []) : [];
 
@@ -281,7 +295,7 @@ export function ModelForm(props: ModelFormProps) {
                 spellCheck={false}
                 placeholder={
                   saved?.apiKeySet
-                    ? 'Saved. Paste a new key to replace it'
+                    ? `Saved${sharedAccount ? ` for every ${info?.service ?? ''} model` : ''}. Paste a new key to replace it`
                     : needsKey
                       ? `Paste your ${info?.service ?? ''} API key`
                       : 'Not needed for most local servers'

@@ -98,10 +98,12 @@ function ModelCard({
         <strong>{model.key}</strong>
         <span className="muted">{providerWords(providers, model.provider)}</span>
         {model.apiKeySet === true && <Badge tone="ok">Key is set</Badge>}
-        {model.apiKeySet === false && <Badge tone="bad">Key not set</Badge>}
-        {provider?.needsApiKey && model.apiKeySecret === null && model.apiKeyEnv === null && (
-          <Badge tone="warn">Needs an API key</Badge>
-        )}
+        {model.apiKeySet === false &&
+          (provider?.needsApiKey && model.apiKeySecret === null ? (
+            <Badge tone="warn">Needs an API key</Badge>
+          ) : (
+            <Badge tone="bad">Key not set</Badge>
+          ))}
       </div>
       <p className="muted small">
         {model.usedBy.length > 0 ? `Used by ${model.usedBy.join(', ')}` : 'No agent uses this model yet'}

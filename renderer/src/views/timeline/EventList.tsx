@@ -86,8 +86,37 @@ export function EventList() {
     if (index >= 0) scrollToRow(current.offset + index, 'center');
   }, [scrollTarget, scrollToRow]);
 
+  const focusRow = useCallback((seq: number) => {
+    requestAnimationFrame(() =>
+      scrollRef.current?.querySelector<HTMLButtonElement>(`[data-seq="${seq}"]`)?.focus(),
+    );
+  }, []);
+
+  // Home and End select the newest and the oldest event; when that row is not read yet, the list
+  // scrolls there and selects it once its page arrives.
+  const edgeWanted = useRef<'first' | 'last' | null>(null);
+  const selectEdge = useCallback(() => {
+    if (edgeWanted.current === null || count === 0) return;
+    const index = edgeWanted.current === 'first' ? 0 : count - 1;
+    const row = rows[index - offset];
+    if (!row) return;
+    edgeWanted.current = null;
+    void select(row.seq);
+    scrollToRow(index, 'nearest');
+    focusRow(row.seq);
+  }, [rows, offset, count, select, scrollToRow, focusRow]);
+  useEffect(selectEdge, [selectEdge]);
+
   // Arrow keys move the selection (and focus) to the neighbouring row, paging as the edges near.
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    if (event.key === 'Home' || event.key === 'End') {
+      event.preventDefault();
+      const element = scrollRef.current;
+      if (element) element.scrollTop = event.key === 'Home' ? 0 : element.scrollHeight;
+      edgeWanted.current = event.key === 'Home' ? 'first' : 'last';
+      selectEdge();
+      return;
+    }
     const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0;
     const seq = Number((event.target as HTMLElement).dataset.seq);
     const index = rows.findIndex((row) => row.seq === seq);
@@ -96,9 +125,7 @@ export function EventList() {
     event.preventDefault();
     void select(next.seq);
     scrollToRow(offset + index + step, 'nearest');
-    requestAnimationFrame(() =>
-      scrollRef.current?.querySelector<HTMLButtonElement>(`[data-seq="${next.seq}"]`)?.focus(),
-    );
+    focusRow(next.seq);
   };
 
   const onScroll = useCallback(() => {
@@ -157,7 +184,7 @@ export function EventList() {
         })}
       </ul>
       <p id="timeline-keys-hint" className="visually-hidden">
-        Up and down arrows move between events.
+        Up and down arrows move between events; Home and End go to the newest and the oldest.
       </p>
       {fetching && (
         <p className="timeline-fetching" role="status">

@@ -1,4 +1,5 @@
 import { plainFailure } from '../../../../engine/api/failure-words';
+import { duration } from '../../words/plain-words';
 import {
   knownEvent,
   memoryChangeShown,
@@ -86,7 +87,7 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
               : '',
         },
         { label: 'Cost', value: event.cost !== undefined ? `${event.cost} credits` : '' },
-        { label: 'Took', value: `${event.latency_ms} ms` },
+        { label: 'Took', value: duration(event.latency_ms) },
         { label: 'Reply', value: event.response?.text ?? '' },
         { label: 'Failed', value: event.error?.message ?? '' },
         { label: 'Read past in the answer', value: (event.warnings ?? []).join('\n') },
