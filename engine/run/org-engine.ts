@@ -101,6 +101,7 @@ import type { OrgTrust } from '../api/trust-schemas';
 import { memoryChangeRecord, TurnMemory } from '../memory/turn-memory';
 import { groupByFirePoint } from '../org/schedule';
 import { agentPaths, inOrg } from '../org/org-layout';
+import { signInStoreIn } from '../tools/mcp/auth/mcp-sign-in-store';
 
 export interface EngineOptions {
   orgPath: string;
@@ -255,6 +256,7 @@ export class OrgEngine {
       refusal: this.secrets.refusal,
       redact: this.secrets.redactText,
       clock: this.clock,
+      ...(options.secrets ? { signInStore: signInStoreIn(options.secrets, this.orgKey) } : {}),
       ...(options.httpTransport?.lookup ? { lookup: options.httpTransport.lookup } : {}),
       ...(options.httpTransport?.classifyAddress
         ? { classifyAddress: options.httpTransport.classifyAddress }

@@ -116,6 +116,7 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { server: 'files', identity: 'stdio ["x"]', trusted: 'yes' },
     { server: 'files', identity: 'stdio ["x"]', trusted: true, evil: 1 },
   ],
+  'connectors.signIn': [{}, { server: '' }, { server: 'remote', evil: 1 }],
   'trust.state': [{ org: '/tmp' }],
   'trust.accept': [
     {},

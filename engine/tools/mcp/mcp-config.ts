@@ -47,10 +47,32 @@ export const McpStdioServer = z.looseObject({
 });
 export type McpStdioServer = z.output<typeof McpStdioServer>;
 
+/**
+ * How an HTTP server is signed in to, when its authorization server needs more than the defaults
+ * (a person signing in, the client registering itself): a client registered beforehand, a client
+ * metadata document, the app signing in by itself with client credentials. Credentials name secrets.
+ */
+export const McpOAuthEntry = z.strictObject({
+  grant: z
+    .enum(['authorization_code', 'client_credentials'], {
+      error: 'grant must be "authorization_code" (a person signs in) or "client_credentials"',
+    })
+    .default('authorization_code'),
+  client_id: z.string({ error: 'client_id must be text' }).min(1).optional(),
+  client_secret: z.string({ error: 'client_secret must be text' }).optional(),
+  private_key: z.string({ error: 'private_key must be text' }).optional(),
+  signing_algorithm: z.string({ error: 'signing_algorithm must be text' }).optional(),
+  client_metadata_url: z.url({ protocol: /^https$/, error: 'client_metadata_url must be an https URL' }).optional(),
+  scope: z.string({ error: 'scope must be text' }).optional(),
+  issuer: z.url({ protocol: /^https?$/, error: 'issuer must be an http or https URL' }).optional(),
+});
+export type McpOAuthEntry = z.output<typeof McpOAuthEntry>;
+
 export const McpHttpServer = z.looseObject({
   type: z.enum(['http', 'streamable-http', 'streamableHttp']).optional(),
   url: z.url({ protocol: /^https?$/, error: 'url must be an http or https URL' }),
   headers: stringMap('headers').default({}),
+  oauth: McpOAuthEntry.optional(),
   ...timing,
 });
 export type McpHttpServer = z.output<typeof McpHttpServer>;
@@ -110,7 +132,9 @@ export function secretReferences(text: string): string[] {
 
 /** Every secret a server names (env values, header values), each once. */
 export function serverSecretNames(server: McpServerConfig): string[] {
-  const values = isStdioServer(server) ? Object.values(server.env) : Object.values(server.headers);
+  const values = isStdioServer(server)
+    ? Object.values(server.env)
+    : [...Object.values(server.headers), server.oauth?.client_secret ?? '', server.oauth?.private_key ?? ''];
   return [...new Set(values.flatMap(secretReferences))];
 }
 
@@ -121,7 +145,7 @@ export function serverSecretNames(server: McpServerConfig): string[] {
 function literalSecretProblems(server: McpServerConfig): { path: (string | number)[]; message: string }[] {
   const problems: { path: (string | number)[]; message: string }[] = [];
   const named = (
-    where: 'env' | 'headers',
+    where: 'env' | 'headers' | 'oauth',
     entries: Record<string, string>,
     isCredential: (key: string) => boolean,
   ) => {
@@ -154,6 +178,12 @@ function literalSecretProblems(server: McpServerConfig): { path: (string | numbe
     });
   } else {
     named('headers', server.headers, isCredentialHeader);
+    const credentials: Record<string, string> = {};
+    if (server.oauth?.client_secret !== undefined) credentials.client_secret = server.oauth.client_secret;
+    if (server.oauth?.private_key !== undefined) credentials.private_key = server.oauth.private_key;
+    named('oauth', credentials, () => true);
+    if (server.oauth?.grant === 'client_credentials' && !server.oauth.client_id)
+      problems.push({ path: ['oauth', 'client_id'], message: 'client credentials need the client_id registered for this app' });
     if (secretReferences(decodeURIComponent(server.url)).length > 0)
       problems.push({ path: ['url'], message: 'a secret may not be part of the URL; send it in a header' });
   }

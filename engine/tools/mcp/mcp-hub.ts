@@ -152,7 +152,23 @@ export class McpHub {
       happenings: [...server.happenings],
       problems: describeToolNameProblems(toolNameProblems(server.name, server.tools)),
       rights: isStdioServer(server.config) ? STDIO_RIGHTS : HTTP_RIGHTS,
+      signIn: server.signIn,
     };
+  }
+
+  /**
+   * The person signs in to one HTTP server (its page opened with `open`), which then starts with the
+   * new tokens. Refused while the org is not trusted, the server is off or network access is off.
+   */
+  async signIn(name: string, open: (url: URL) => Promise<void>): Promise<void> {
+    const held = this.held.get(name);
+    if (!held) throw new Error(`there is no MCP server "${name}" in this org`);
+    if (isStdioServer(held.server.config))
+      throw new Error(`${name} is a program on this computer: there is nothing to sign in to`);
+    if (this.untrusted) throw new Error('the org is not trusted as it is now: trust it first');
+    if (held.disabled) throw new Error(`${name} is turned off`);
+    if (held.networkOff) throw new Error("the org's internet access is off: turn it on first");
+    await held.server.signInAndStart(open);
   }
 
   /** Secrets each server names, for the card (presence only). */

@@ -15,9 +15,11 @@ import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/
 import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } from './mcp-config';
 import { offeredRoots } from './mcp-roots';
 import { mcpServerIdentity } from './mcp-tool-record';
+import type { McpSignInStore } from './auth/mcp-sign-in-store';
+import { McpSignIn, type SignInView } from './auth/mcp-sign-in';
 
 /** What one server is doing now, as its card shows it. */
-export type McpServerStatus = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed';
+export type McpServerStatus = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed' | 'needs_sign_in';
 
 /** One thing that happened to a server (started, crashed, restarted, gave up), newest last. */
 export interface McpServerHappening {
@@ -45,6 +47,8 @@ export interface McpServerDeps {
    */
   toolsListed?: (server: McpServer, tools: readonly Tool[]) => Promise<void>;
   clock?: () => Date;
+  /** Where an HTTP server's sign-in (tokens, client registration) is kept for this org; none: no sign-in. */
+  signInStore?: (server: string) => McpSignInStore;
   /** Restarts after a crash, with the delay doubling from `restartDelayMs`; then the server is failed. */
   maxRestarts?: number;
   restartDelayMs?: number;
@@ -80,6 +84,8 @@ export class McpServer {
   private listing: Promise<void> = Promise.resolve();
   /** What the server is, for the person's choices about it (its command line, or its URL). */
   readonly identity: string;
+  /** An HTTP server's sign-in (OAuth), when this org keeps sign-ins. */
+  private readonly auth: McpSignIn | null;
 
   constructor(
     readonly name: string,
@@ -87,6 +93,39 @@ export class McpServer {
     private readonly deps: McpServerDeps,
   ) {
     this.identity = mcpServerIdentity(config);
+    this.auth =
+      !isStdioServer(config) && deps.signInStore
+        ? new McpSignIn(config, deps.signInStore(name), deps.secret)
+        : null;
+  }
+
+  /** Whether someone is signed in to it, for its card; null when it has not asked anyone to sign in. */
+  get signIn(): SignInView | null {
+    return this.auth?.view ?? null;
+  }
+
+  /**
+   * The person signs in: the sign-in page opens with `open`, the answer comes back to a loopback
+   * redirect, and the server is started again with the new tokens. Resolves when it runs or failed.
+   */
+  async signInAndStart(open: (url: URL) => Promise<void>): Promise<void> {
+    if (!this.auth) throw new Error(`the MCP server ${this.name} is not signed in to (it is a program)`);
+    const fetcher = this.fetcherForSignIn();
+    try {
+      await this.auth.signIn(open, (url, init) => fetcher.fetch(url, init));
+    } finally {
+      await fetcher.close();
+    }
+    await this.stop();
+    await this.start();
+  }
+
+  private fetcherForSignIn(): CheckedFetch {
+    return checkedFetch({
+      allowPrivateHosts: this.deps.privateHosts,
+      ...(this.deps.lookup ? { lookup: this.deps.lookup } : {}),
+      ...(this.deps.classifyAddress ? { classifyAddress: this.deps.classifyAddress } : {}),
+    });
   }
 
   /** Starts the server unless it runs or is starting; resolves when it runs or has failed. */
@@ -111,7 +150,15 @@ export class McpServer {
         }),
       )) as CallToolResult;
     } catch (error) {
-      throw tooLarge.signal.aborted ? tooLarge.signal.reason : error;
+      if (tooLarge.signal.aborted) throw tooLarge.signal.reason;
+      const signIn = McpSignIn.neededBy(error);
+      if (signIn) {
+        this.error = this.deps.redact(signIn);
+        this.setStatus('needs_sign_in');
+        this.note(`needs sign-in: ${this.error}`);
+        throw new Error(`the MCP server ${this.name} needs you to sign in: ${this.error}`, { cause: error });
+      }
+      throw error;
     }
   }
 
@@ -201,6 +248,14 @@ export class McpServer {
       this.client = client;
       this.transport = transport;
       await this.disconnect();
+      const signIn = McpSignIn.neededBy(error);
+      if (signIn) {
+        await this.auth?.refreshView();
+        this.error = this.deps.redact(signIn);
+        this.setStatus('needs_sign_in');
+        this.note(`waits for sign-in: ${this.error}`);
+        return;
+      }
       this.fail(this.describeStartError(error));
       return;
     } finally {
@@ -208,6 +263,7 @@ export class McpServer {
     }
     this.client = client;
     this.transport = transport;
+    await this.auth?.refreshView();
     // What it says from here on is what a crash report quotes, not its start-up banner.
     this.stderrTail = '';
     client.onclose = () => this.closed(client);
@@ -253,12 +309,16 @@ export class McpServer {
     for (const [key, value] of Object.entries(config.headers))
       headers[key] = fillSecrets(value, deps.secret).text;
     const fetcher = this.fetcher;
+    const auth = this.auth;
     return new StreamableHTTPClientTransport(new URL(config.url), {
-      fetch: (url, init) => {
+      fetch: async (url, init) => {
         const call = this.callInFlight.getStore();
-        return fetcher.fetch(url, init, { onTooLarge: (error) => call?.abort(error) });
+        const response = await fetcher.fetch(url, init, { onTooLarge: (error) => call?.abort(error) });
+        if (auth && String(url) === config.url) await auth.heard(response);
+        return response;
       },
       requestInit: { headers },
+      ...(auth ? { authProvider: auth.provider({ kind: 'unattended' }) } : {}),
     });
   }
 
