@@ -54,8 +54,9 @@ export type McpStdioServer = z.output<typeof McpStdioServer>;
  */
 export const McpOAuthEntry = z.strictObject({
   grant: z
-    .enum(['authorization_code', 'client_credentials'], {
-      error: 'grant must be "authorization_code" (a person signs in) or "client_credentials"',
+    .enum(['authorization_code', 'client_credentials', 'identity_assertion'], {
+      error:
+        'grant must be "authorization_code" (a person signs in), "client_credentials" or "identity_assertion" (your organization\'s sign-in service vouches)',
     })
     .default('authorization_code'),
   client_id: z.string({ error: 'client_id must be text' }).min(1).optional(),
@@ -65,6 +66,12 @@ export const McpOAuthEntry = z.strictObject({
   client_metadata_url: z.url({ protocol: /^https$/, error: 'client_metadata_url must be an https URL' }).optional(),
   scope: z.string({ error: 'scope must be text' }).optional(),
   issuer: z.url({ protocol: /^https?$/, error: 'issuer must be an http or https URL' }).optional(),
+  /** Enterprise-managed authorization (SEP-990): the organization's identity provider trades its ID token for a grant. */
+  idp_token_endpoint: z
+    .url({ protocol: /^https?$/, error: 'idp_token_endpoint must be an http or https URL' })
+    .optional(),
+  idp_client_id: z.string({ error: 'idp_client_id must be text' }).optional(),
+  idp_id_token: z.string({ error: 'idp_id_token must be text' }).optional(),
 });
 export type McpOAuthEntry = z.output<typeof McpOAuthEntry>;
 
@@ -134,7 +141,12 @@ export function secretReferences(text: string): string[] {
 export function serverSecretNames(server: McpServerConfig): string[] {
   const values = isStdioServer(server)
     ? Object.values(server.env)
-    : [...Object.values(server.headers), server.oauth?.client_secret ?? '', server.oauth?.private_key ?? ''];
+    : [
+        ...Object.values(server.headers),
+        server.oauth?.client_secret ?? '',
+        server.oauth?.private_key ?? '',
+        server.oauth?.idp_id_token ?? '',
+      ];
   return [...new Set(values.flatMap(secretReferences))];
 }
 
@@ -181,9 +193,17 @@ function literalSecretProblems(server: McpServerConfig): { path: (string | numbe
     const credentials: Record<string, string> = {};
     if (server.oauth?.client_secret !== undefined) credentials.client_secret = server.oauth.client_secret;
     if (server.oauth?.private_key !== undefined) credentials.private_key = server.oauth.private_key;
+    if (server.oauth?.idp_id_token !== undefined) credentials.idp_id_token = server.oauth.idp_id_token;
     named('oauth', credentials, () => true);
-    if (server.oauth?.grant === 'client_credentials' && !server.oauth.client_id)
-      problems.push({ path: ['oauth', 'client_id'], message: 'client credentials need the client_id registered for this app' });
+    if (server.oauth && server.oauth.grant !== 'authorization_code' && !server.oauth.client_id)
+      problems.push({
+        path: ['oauth', 'client_id'],
+        message: `${server.oauth.grant} needs the client_id registered for this app`,
+      });
+    if (server.oauth?.grant === 'identity_assertion')
+      for (const key of ['idp_token_endpoint', 'idp_client_id', 'idp_id_token'] as const)
+        if (!server.oauth[key])
+          problems.push({ path: ['oauth', key], message: `identity_assertion needs ${key}` });
     if (secretReferences(decodeURIComponent(server.url)).length > 0)
       problems.push({ path: ['url'], message: 'a secret may not be part of the URL; send it in a header' });
   }

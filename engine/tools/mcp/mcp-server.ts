@@ -318,7 +318,9 @@ export class McpServer {
         return response;
       },
       requestInit: { headers },
-      ...(auth ? { authProvider: auth.provider({ kind: 'unattended' }) } : {}),
+      ...(auth
+        ? { authProvider: auth.provider({ kind: 'unattended' }, (url, init) => fetcher.fetch(url, init)) }
+        : {}),
     });
   }
 

@@ -5,12 +5,17 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpSignInStore, SignInRecord } from './mcp-sign-in-store';
 
 /** How the server's entry in mcp.json says to authorize, its `${secrets.NAME}` values filled in. */
 export interface McpOAuthSettings {
-  /** `authorization_code`: a person signs in in their browser; `client_credentials`: the app signs in by itself. */
-  grant: 'authorization_code' | 'client_credentials';
+  /**
+   * `authorization_code`: a person signs in in their browser; `client_credentials`: the app signs in by
+   * itself; `identity_assertion`: the organization's identity provider vouches (SEP-990: its ID token is
+   * exchanged there for an identity assertion grant, which the authorization server takes).
+   */
+  grant: 'authorization_code' | 'client_credentials' | 'identity_assertion';
   /** A client registered beforehand with the authorization server (no dynamic registration then). */
   clientId?: string;
   clientSecret?: string;
@@ -23,7 +28,13 @@ export interface McpOAuthSettings {
   scope?: string;
   /** The authorization server a pre-registered client belongs to: its credentials are sent nowhere else. */
   issuer?: string;
+  idpTokenEndpoint?: string;
+  idpClientId?: string;
+  idpIdToken?: string;
 }
+
+const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** The server needs a person to sign in (no sign-in yet, it expired, or it asks for more), and none is here. */
 export class SignInNeededError extends Error {
@@ -68,6 +79,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
     private readonly store: McpSignInStore,
     private readonly settings: McpOAuthSettings,
     private readonly mode: SignInMode,
+    /** How the identity provider is reached (the same checked fetch as every other request). */
+    private readonly fetchFn: FetchLike,
+    private readonly serverUrl: string,
   ) {
     if (settings.grant === 'client_credentials' && settings.privateKey && settings.clientId)
       this.addClientAuthentication = createPrivateKeyJwtAuth({
@@ -79,7 +93,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   get redirectUrl(): string | undefined {
-    if (this.settings.grant === 'client_credentials') return undefined;
+    if (this.settings.grant !== 'authorization_code') return undefined;
     return this.mode.kind === 'person' ? this.mode.redirectUrl : UNATTENDED_REDIRECT;
   }
 
@@ -92,10 +106,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
       client_name: 'LeMMing Desktop',
       redirect_uris: this.redirectUrl ? [this.redirectUrl] : [],
       grant_types:
-        this.settings.grant === 'client_credentials'
-          ? ['client_credentials']
-          : ['authorization_code', 'refresh_token'],
-      response_types: this.settings.grant === 'client_credentials' ? [] : ['code'],
+        this.settings.grant === 'authorization_code'
+          ? ['authorization_code', 'refresh_token']
+          : [this.settings.grant === 'client_credentials' ? 'client_credentials' : JWT_BEARER],
+      response_types: this.settings.grant === 'authorization_code' ? ['code'] : [],
       ...(this.settings.privateKey ? { token_endpoint_auth_method: 'private_key_jwt' } : {}),
       ...(this.settings.scope ? { scope: this.settings.scope } : {}),
     };
@@ -190,12 +204,47 @@ export class McpOAuthProvider implements OAuthClientProvider {
     });
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
-    if (this.settings.grant !== 'client_credentials') return undefined;
-    const params = new URLSearchParams({ grant_type: 'client_credentials' });
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
     const asked = scope ?? this.settings.scope;
-    if (asked) params.set('scope', asked);
-    return params;
+    const withScope = (params: Record<string, string>) =>
+      new URLSearchParams({ ...params, ...(asked ? { scope: asked } : {}) });
+    if (this.settings.grant === 'client_credentials') return withScope({ grant_type: 'client_credentials' });
+    if (this.settings.grant === 'identity_assertion')
+      return withScope({ grant_type: JWT_BEARER, assertion: await this.identityAssertion() });
+    return undefined;
+  }
+
+  /**
+   * SEP-990's first step: the organization's identity provider trades its ID token for an identity
+   * assertion grant (ID-JAG) for this server's authorization server and resource (RFC 8693).
+   */
+  private async identityAssertion(): Promise<string> {
+    const { idpTokenEndpoint, idpClientId, idpIdToken } = this.settings;
+    if (!idpTokenEndpoint || !idpClientId || !idpIdToken)
+      throw new Error("the entry's oauth needs idp_token_endpoint, idp_client_id and idp_id_token");
+    const discovery = await this.discoveryState();
+    const audience = discovery?.authorizationServerMetadata?.issuer ?? discovery?.authorizationServerUrl;
+    const resource = discovery?.resourceMetadata?.resource ?? this.serverUrl;
+    if (!audience) throw new Error('its authorization server is not known yet');
+    const answer = await this.fetchFn(idpTokenEndpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({
+        grant_type: TOKEN_EXCHANGE,
+        requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+        audience,
+        resource,
+        subject_token: idpIdToken,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+        client_id: idpClientId,
+      }).toString(),
+    });
+    const body = (await answer.json().catch(() => ({}))) as { access_token?: unknown; error?: unknown };
+    if (!answer.ok || typeof body.access_token !== 'string')
+      throw new Error(
+        `your organization's sign-in service did not vouch for you (${answer.status}${typeof body.error === 'string' ? `: ${body.error}` : ''})`,
+      );
+    return body.access_token;
   }
 
   async saveDiscoveryState(discovery: OAuthDiscoveryState): Promise<void> {

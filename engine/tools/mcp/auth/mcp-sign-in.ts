@@ -54,14 +54,17 @@ export class McpSignIn {
       clientMetadataUrl: entry?.client_metadata_url,
       scope: entry?.scope,
       issuer: entry?.issuer,
+      idpTokenEndpoint: entry?.idp_token_endpoint,
+      idpClientId: entry?.idp_client_id,
+      idpIdToken: filled(entry?.idp_id_token),
     };
     for (const [key, value] of Object.entries(values))
       if (value !== undefined && value !== '') Object.assign(settings, { [key]: value });
     return settings;
   }
 
-  provider(mode: SignInMode): McpOAuthProvider {
-    return new McpOAuthProvider(this.store, this.settings, mode);
+  provider(mode: SignInMode, fetchFn: FetchLike): McpOAuthProvider {
+    return new McpOAuthProvider(this.store, this.settings, mode, fetchFn, this.config.url);
   }
 
   /**
@@ -98,7 +101,10 @@ export class McpSignIn {
   async signIn(open: (url: URL) => Promise<void>, fetchFn: FetchLike): Promise<void> {
     const redirect = await listenForRedirect(SIGN_IN_TIMEOUT_MS);
     try {
-      const provider = this.provider({ kind: 'person', redirectUrl: redirect.url, state: redirect.state, open });
+      const provider = this.provider(
+        { kind: 'person', redirectUrl: redirect.url, state: redirect.state, open },
+        fetchFn,
+      );
       const record = await this.store.update(({ tokens: _tokens, ...rest }) => rest);
       const options = {
         serverUrl: this.config.url,
