@@ -135,7 +135,7 @@ export const connectorsCommand: CommandCode = {
           signInToMcpServer(context, { server }, async (url) => {
             io.stdout.write(`Opening the sign-in page of ${server} in your browser:\n  ${url.href}\n`);
             // Without a browser here (a server, a remote shell) the person opens the page elsewhere on this computer.
-            await openInBrowser(url).catch((error: Error) =>
+            await openInBrowser(url, io.env).catch((error: Error) =>
               io.stdout.write(`${error.message}; open the page above yourself. Waiting for the sign-in…\n`),
             );
           }),

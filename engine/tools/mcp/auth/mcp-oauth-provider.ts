@@ -124,8 +124,13 @@ export class McpOAuthProvider implements OAuthClientProvider {
     const { clientId, clientSecret, issuer } = this.settings;
     if (clientId) {
       // A pre-registered client: as stored once the SDK bound it to its authorization server, else as configured.
-      if (stored?.client_id === clientId) return { ...stored, ...(clientSecret ? { client_secret: clientSecret } : {}) };
-      return { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}), ...(issuer ? { issuer } : {}) };
+      if (stored?.client_id === clientId)
+        return { ...stored, ...(clientSecret ? { client_secret: clientSecret } : {}) };
+      return {
+        client_id: clientId,
+        ...(clientSecret ? { client_secret: clientSecret } : {}),
+        ...(issuer ? { issuer } : {}),
+      };
     }
     if (this.mode.kind === 'unattended') {
       if (!stored) throw new SignInNeededError('it asks you to sign in');
@@ -262,7 +267,10 @@ function subjectOf(tokens: OAuthTokens): string | undefined {
     const payload = token?.split('.')[1];
     if (!payload) continue;
     try {
-      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<
+        string,
+        unknown
+      >;
       for (const claim of ['email', 'preferred_username', 'name', 'sub'])
         if (typeof claims[claim] === 'string' && claims[claim] !== '') return claims[claim];
     } catch {

@@ -115,7 +115,8 @@ export class McpSignIn {
         fetchFn,
       };
       let result = await auth(provider, options);
-      if (result === 'REDIRECT') result = await auth(provider, { ...options, authorizationCode: await redirect.code });
+      if (result === 'REDIRECT')
+        result = await auth(provider, { ...options, authorizationCode: await redirect.code });
       if (result !== 'AUTHORIZED') throw new Error('the sign-in did not finish');
     } finally {
       await redirect.close();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The client the official MCP conformance suite runs (`conformance client --command "node
-// test/conformance/lemming-client.mjs"`): it appends the scenario server's URL and says the scenario in
+// engine/tools/mcp/test-support/conformance-client.mjs"`): it appends the scenario server's URL and says the scenario in
 // MCP_CONFORMANCE_SCENARIO (and its credentials in MCP_CONFORMANCE_CONTEXT). This makes a temp org whose
 // only MCP server is that URL, trusts it, and then does what a person does with the real `lemming`
 // command: looks at the server's card (which starts it), signs in when the card asks for it (the
@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const LEMMING = join(HERE, '..', '..', 'bin', 'lemming.mjs');
+const LEMMING = join(HERE, '..', '..', '..', '..', 'bin', 'lemming.mjs');
 const SERVER = 'conformance';
 /** A client ID metadata document's URL, as the suite's own reference client uses it. */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
@@ -47,7 +47,11 @@ function write(path, value) {
 function oauthFor() {
   if (scenario === 'auth/client-credentials-basic')
     return {
-      oauth: { grant: 'client_credentials', client_id: context.client_id, client_secret: '${secrets.CONFORMANCE_CLIENT_SECRET}' },
+      oauth: {
+        grant: 'client_credentials',
+        client_id: context.client_id,
+        client_secret: '${secrets.CONFORMANCE_CLIENT_SECRET}',
+      },
       secrets: { CONFORMANCE_CLIENT_SECRET: context.client_secret },
     };
   if (scenario === 'auth/client-credentials-jwt')
@@ -75,9 +79,13 @@ function oauthFor() {
         idp_client_id: context.idp_client_id,
         idp_id_token: '${secrets.CONFORMANCE_IDP_ID_TOKEN}',
       },
-      secrets: { CONFORMANCE_CLIENT_SECRET: context.client_secret, CONFORMANCE_IDP_ID_TOKEN: context.idp_id_token },
+      secrets: {
+        CONFORMANCE_CLIENT_SECRET: context.client_secret,
+        CONFORMANCE_IDP_ID_TOKEN: context.idp_id_token,
+      },
     };
-  if (scenario.startsWith('auth/')) return { oauth: { client_metadata_url: CLIENT_METADATA_URL }, secrets: {} };
+  if (scenario.startsWith('auth/'))
+    return { oauth: { client_metadata_url: CLIENT_METADATA_URL }, secrets: {} };
   return { oauth: undefined, secrets: {} };
 }
 
@@ -85,7 +93,9 @@ function oauthFor() {
 function argumentsFor(schema) {
   const sample = { number: 1, integer: 1, string: 'x', boolean: true, object: {}, array: [] };
   const properties = schema?.properties ?? {};
-  return Object.fromEntries((schema?.required ?? []).map((name) => [name, sample[properties[name]?.type] ?? null]));
+  return Object.fromEntries(
+    (schema?.required ?? []).map((name) => [name, sample[properties[name]?.type] ?? null]),
+  );
 }
 
 function card() {
@@ -98,7 +108,9 @@ function card() {
 try {
   lemming(['init', org]);
   const { oauth, secrets } = oauthFor();
-  write('lemming/config/mcp.json', { mcpServers: { [SERVER]: { url: serverUrl, ...(oauth ? { oauth } : {}) } } });
+  write('lemming/config/mcp.json', {
+    mcpServers: { [SERVER]: { url: serverUrl, ...(oauth ? { oauth } : {}) } },
+  });
   const policyFile = join(org, 'lemming/config/policy.json');
   const policy = existsSync(policyFile) ? JSON.parse(readFileSync(policyFile, 'utf8')) : {};
   write('lemming/config/policy.json', {
@@ -134,7 +146,13 @@ try {
     for (const call of calls) {
       for (;;) {
         const result = JSON.parse(
-          lemming(['call', org, 'ada', call.tool.grantName, JSON.stringify(argumentsFor(call.tool.inputSchema))]),
+          lemming([
+            'call',
+            org,
+            'ada',
+            call.tool.grantName,
+            JSON.stringify(argumentsFor(call.tool.inputSchema)),
+          ]),
         );
         if (result.success !== false || !/sign in/.test(String(result.error))) break;
         signIn();
