@@ -374,6 +374,11 @@ describe('dispatch', () => {
         trusted: true,
       }),
     ).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    // Nor is there one to sign in to: the sign-in says so, and opens nothing.
+    expect(await harness.dispatch('connectors.signIn', { server: 'remote' })).toMatchObject({
+      ok: false,
+      error: { code: 'refused', message: expect.stringContaining('there is no MCP server "remote"') },
+    });
     // Nothing is waiting for approval here: an answer says so in words.
     expect(await harness.dispatch('approvals.answer', { id: 'gone', answer: 'deny' })).toMatchObject({
       ok: false,
