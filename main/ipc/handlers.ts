@@ -160,8 +160,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'connectors.removeRestApi': (input) => inOrg((session) => removeRestApi(session, input)),
     'connectors.importMcp': (input) => inOrg((session) => importMcpServers(session, input)),
     'connectors.trustMcpHints': (input) => inOrg((session) => trustMcpHints(session, input)),
-    'connectors.signIn': (input) =>
-      inOrg((session) => signInToMcpServer(session, input, deps.openInBrowser)),
+    'connectors.signIn': (input) => inOrg((session) => signInToMcpServer(session, input, deps.openInBrowser)),
 
     'trust.state': () => inOrg((session) => trustState(session)),
     'trust.accept': (input) => inOrg((session) => acceptTrust(session, input)),

@@ -63,7 +63,9 @@ export const McpOAuthEntry = z.strictObject({
   client_secret: z.string({ error: 'client_secret must be text' }).optional(),
   private_key: z.string({ error: 'private_key must be text' }).optional(),
   signing_algorithm: z.string({ error: 'signing_algorithm must be text' }).optional(),
-  client_metadata_url: z.url({ protocol: /^https$/, error: 'client_metadata_url must be an https URL' }).optional(),
+  client_metadata_url: z
+    .url({ protocol: /^https$/, error: 'client_metadata_url must be an https URL' })
+    .optional(),
   scope: z.string({ error: 'scope must be text' }).optional(),
   issuer: z.url({ protocol: /^https?$/, error: 'issuer must be an http or https URL' }).optional(),
   /** Enterprise-managed authorization (SEP-990): the organization's identity provider trades its ID token for a grant. */

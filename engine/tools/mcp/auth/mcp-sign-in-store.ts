@@ -58,13 +58,7 @@ export class McpSignInStore {
     const [state, access, refresh, clientSecret] = await Promise.all(
       ['STATE', ...CREDENTIALS].map((part) => this.store.reveal(`${this.prefix}_${part}`)),
     );
-    let record: SignInRecord = {};
-    try {
-      record = state ? (JSON.parse(state) as SignInRecord) : {};
-    } catch {
-      // A record that cannot be read is no sign-in: the person is asked to sign in again.
-      record = {};
-    }
+    const record = readRecord(state);
     if (record.tokens && access) record.tokens.access_token = access;
     else delete record.tokens;
     if (record.tokens && refresh) record.tokens.refresh_token = refresh;
@@ -104,6 +98,15 @@ export class McpSignInStore {
   /** Forgets the sign-in entirely (its tokens, its client registration, what was discovered). */
   async clear(): Promise<void> {
     for (const name of this.secretNames()) if (await this.store.has(name)) await this.store.delete(name);
+  }
+}
+
+/** A kept record; one that cannot be read is no sign-in (the person is asked to sign in again). */
+function readRecord(state: string | undefined): SignInRecord {
+  try {
+    return state ? (JSON.parse(state) as SignInRecord) : {};
+  } catch {
+    return {};
   }
 }
 
