@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Connector } from '../../../api/tool-schemas';
 import { resume, tempOrgs } from '../../../run/test-support/temp-org';
 import { lemming, trustOrg } from '../test-support/mcp-cli';
 import { startSignInServer } from '../test-support/sign-in-server';
@@ -49,16 +50,13 @@ async function signInOrg() {
   return { server, org, ...outside() };
 }
 
-async function card(org: string, env: Record<string, string>) {
+async function card(org: string, env: Record<string, string>): Promise<Connector> {
   const listed = await lemming(['connectors', org, '--json'], env);
   expect(listed.code, listed.stderr).toBe(0);
-  const found = (
-    JSON.parse(listed.stdout) as { connectors: { id: string; mcp?: Record<string, unknown> }[] }
-  ).connectors.find((connector) => connector.id === 'mcp:remote');
-  return found as {
-    mcp: { status: string; error: string | null; signIn: unknown; tools: unknown[] };
-    readiness: { ready: boolean; reason?: string };
-  };
+  const { connectors } = JSON.parse(listed.stdout) as { connectors: Connector[] };
+  const found = connectors.find((connector) => connector.id === 'mcp:remote');
+  if (!found) throw new Error('no card for remote');
+  return found;
 }
 
 function filesUnder(folder: string): string[] {
