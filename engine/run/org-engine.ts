@@ -256,7 +256,10 @@ export class OrgEngine {
       refusal: this.secrets.refusal,
       redact: this.secrets.redactText,
       clock: this.clock,
-      ...(options.secrets ? { signInStore: signInStoreIn(options.secrets, this.orgKey) } : {}),
+      // A token refreshed in the middle of a call is redacted from that call's answer already.
+      ...(options.secrets
+        ? { signInStore: signInStoreIn(options.secrets, this.orgKey, () => this.secrets.refresh()) }
+        : {}),
       ...(options.httpTransport?.lookup ? { lookup: options.httpTransport.lookup } : {}),
       ...(options.httpTransport?.classifyAddress
         ? { classifyAddress: options.httpTransport.classifyAddress }

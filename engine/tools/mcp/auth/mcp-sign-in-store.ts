@@ -44,6 +44,8 @@ export class McpSignInStore {
     private readonly store: SecretStore,
     orgKey: string,
     server: string,
+    /** Told after new credentials were kept, so every redaction knows them before they can appear anywhere. */
+    private readonly changed: () => Promise<void> = async () => undefined,
   ) {
     const org = createHash('sha256').update(orgKey).digest('hex').slice(0, 10).toUpperCase();
     this.prefix = `MCP_SIGNIN_${server.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_${org}`;
@@ -87,6 +89,7 @@ export class McpSignInStore {
       const change = value ? await this.store.set(name, value) : await this.store.delete(name);
       if (!change.ok) throw new Error(`the sign-in could not be kept: ${change.error.reason}`);
     }
+    await this.changed();
   }
 
   async update(change: (record: SignInRecord) => SignInRecord): Promise<SignInRecord> {
@@ -111,6 +114,10 @@ function readRecord(state: string | undefined): SignInRecord {
 }
 
 /** The sign-in store of each server of one org (by its key), in the person's secret store. */
-export function signInStoreIn(store: SecretStore, orgKey: string): (server: string) => McpSignInStore {
-  return (server) => new McpSignInStore(store, orgKey, server);
+export function signInStoreIn(
+  store: SecretStore,
+  orgKey: string,
+  changed?: () => Promise<void>,
+): (server: string) => McpSignInStore {
+  return (server) => new McpSignInStore(store, orgKey, server, changed);
 }

@@ -120,9 +120,13 @@ export async function startSignInServer(options: SignInServerOptions = {}) {
             },
           );
         const mcp = new SdkMcpServer({ name: 'sign-in-server', version: '1.0.0' });
-        mcp.registerTool('whoami', { description: 'Says who is signed in' }, () => ({
-          content: [{ type: 'text', text: `signed in with ${bearer}` }],
-        }));
+        mcp.registerTool(
+          'whoami',
+          { description: 'Says who is signed in (with the token it was given)' },
+          () => ({
+            content: [{ type: 'text', text: `signed in with ${bearer}` }],
+          }),
+        );
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
         await mcp.connect(transport);
         await transport.handleRequest(request, response, body ? JSON.parse(body) : undefined);
