@@ -310,11 +310,13 @@ export class McpServer {
       headers[key] = fillSecrets(value, deps.secret).text;
     const fetcher = this.fetcher;
     const auth = this.auth;
+    // Only the MCP endpoint's refusals are challenges to sign in; metadata and token answers are not.
+    const endpoint = new URL(config.url).href;
     return new StreamableHTTPClientTransport(new URL(config.url), {
       fetch: async (url, init) => {
         const call = this.callInFlight.getStore();
         const response = await fetcher.fetch(url, init, { onTooLarge: (error) => call?.abort(error) });
-        if (auth && String(url) === config.url) await auth.heard(response);
+        if (auth && new URL(String(url)).href === endpoint) await auth.heard(response);
         return response;
       },
       requestInit: { headers },
