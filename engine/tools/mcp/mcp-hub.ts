@@ -163,8 +163,6 @@ export class McpHub {
   async signIn(name: string, open: (url: URL) => Promise<void>): Promise<void> {
     const held = this.held.get(name);
     if (!held) throw new Error(`there is no MCP server "${name}" in this org`);
-    if (isStdioServer(held.server.config))
-      throw new Error(`${name} is a program on this computer: there is nothing to sign in to`);
     if (this.untrusted) throw new Error('the org is not trusted as it is now: trust it first');
     if (held.disabled) throw new Error(`${name} is turned off`);
     if (held.networkOff) throw new Error("the org's internet access is off: turn it on first");

@@ -109,7 +109,12 @@ export class McpServer {
    * redirect, and the server is started again with the new tokens. Resolves when it runs or failed.
    */
   async signInAndStart(open: (url: URL) => Promise<void>): Promise<void> {
-    if (!this.auth) throw new Error(`the MCP server ${this.name} is not signed in to (it is a program)`);
+    if (!this.auth)
+      throw new Error(
+        isStdioServer(this.config)
+          ? `${this.name} is a program on this computer: there is nothing to sign in to`
+          : 'there is no secret store here to keep a sign-in in',
+      );
     const fetcher = this.fetcherForSignIn();
     try {
       await this.auth.signIn(open, (url, init) => fetcher.fetch(url, init));

@@ -139,6 +139,17 @@ describe(
       });
       expect(missing.code).not.toBe(0);
       expect(missing.stderr).toContain('there is no MCP server "nope" in this org');
+
+      const programOrg = orgs.build({
+        'lemming/config/mcp.json': { mcpServers: { local: { command: 'no-such-mcp-program' } } },
+      });
+      await trustOrg(programOrg);
+      const program = await lemming(['connectors', programOrg, '--sign-in', 'local'], {
+        LEMMING_SECRETS_FILE: secretsFile,
+        BROWSER: followingBrowser,
+      });
+      expect(program.code).not.toBe(0);
+      expect(program.stderr).toContain('local is a program on this computer: there is nothing to sign in to');
     });
   },
 );
