@@ -148,6 +148,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
+    // The person asked to sign in: a new authorization, not a refresh of what is held (which stays until then).
+    if (this.mode.kind === 'person') return undefined;
     return (await this.store.load()).tokens;
   }
 

@@ -28,7 +28,14 @@ function outside() {
     noting,
     `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(opened)}, process.argv.at(-1) + '\\n');\n`,
   );
+  // A person who says no on the sign-in page: the page's redirect address answered with access_denied.
+  const denying = join(folder, 'denying-browser.mjs');
+  writeFileSync(
+    denying,
+    `const page = new URL(process.argv.at(-1));\nconst back = new URL(page.searchParams.get('redirect_uri'));\nback.searchParams.set('error', 'access_denied');\nback.searchParams.set('state', page.searchParams.get('state'));\nawait fetch(back);\n`,
+  );
   return {
+    denyingBrowser: `${process.execPath} ${denying}`,
     secretsFile: join(folder, 'secrets.json'),
     opened,
     notingBrowser: `${process.execPath} ${noting}`,
@@ -115,6 +122,29 @@ describe(
       expect(secrets).toMatch(/MCP_SIGNIN_REMOTE_[0-9A-F]{10}_ACCESS/);
       expect(secrets).toMatch(/MCP_SIGNIN_REMOTE_[0-9A-F]{10}_REFRESH/);
       for (const file of filesUnder(org)) expect(readFileSync(file).includes('access-1'), file).toBe(false);
+    });
+
+    it('signing in again that the person declines keeps the sign-in they had', async () => {
+      const { org, secretsFile, followingBrowser, denyingBrowser } = await signInOrg();
+      expect(
+        (
+          await lemming(['connectors', org, '--sign-in', 'remote'], {
+            LEMMING_SECRETS_FILE: secretsFile,
+            BROWSER: followingBrowser,
+          })
+        ).code,
+      ).toBe(0);
+
+      const declined = await lemming(['connectors', org, '--sign-in', 'remote'], {
+        LEMMING_SECRETS_FILE: secretsFile,
+        BROWSER: denyingBrowser,
+      });
+      expect(declined.code).not.toBe(0);
+      expect(declined.stderr).toContain('the sign-in was not completed (access_denied)');
+      const call = await lemming(['call', org, 'ada', 'mcp__remote__whoami', '{}'], {
+        LEMMING_SECRETS_FILE: secretsFile,
+      });
+      expect(call.stdout).toContain('signed in with');
     });
 
     it('an expired sign-in is refreshed on its own with the refresh token', async () => {

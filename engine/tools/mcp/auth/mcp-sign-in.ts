@@ -94,8 +94,8 @@ export class McpSignIn {
   }
 
   /**
-   * The person signs in: a new authorization (the tokens held are let go, the client registration
-   * kept) for what the server last asked, its page opened with `open`, its answer taken at a
+   * The person signs in: a new authorization (the tokens held stay until new ones come, the client
+   * registration is kept) for what the server last asked, its page opened with `open`, its answer taken at a
    * loopback redirect; then the tokens are kept. Every request goes through `fetchFn`.
    */
   async signIn(open: (url: URL) => Promise<void>, fetchFn: FetchLike): Promise<void> {
@@ -105,7 +105,7 @@ export class McpSignIn {
         { kind: 'person', redirectUrl: redirect.url, state: redirect.state, open },
         fetchFn,
       );
-      const record = await this.store.update(({ tokens: _tokens, ...rest }) => rest);
+      const record = await this.store.load();
       const options = {
         serverUrl: this.config.url,
         ...(record.challenge?.scope ? { scope: record.challenge.scope } : {}),
