@@ -188,6 +188,11 @@ async function start(): Promise<void> {
         );
         return result.canceled ? null : (result.filePath ?? null);
       },
+      // Only web pages: the engine checked the address, and main does not open anything else either.
+      openExternal: async (url) => {
+        if (!/^https?:\/\//i.test(url)) throw new Error('only web pages are opened');
+        await shell.openExternal(url);
+      },
       pickImportFile: async () => {
         const options = {
           title: 'Import events into the timeline',

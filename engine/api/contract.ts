@@ -81,6 +81,7 @@ import {
   RestApiRemoved,
   McpImportInput,
   TrustMcpHintsInput,
+  McpSignInInput,
   McpImportResult,
   ConnectorList,
   SetEnabledInput,
@@ -297,6 +298,13 @@ export const contract = {
       "Add the MCP servers Claude Desktop or Cursor uses to this org's mcp.json; their env and header values go to the secret store.",
     input: McpImportInput,
     output: McpImportResult,
+  }),
+
+  'connectors.signIn': channel({
+    summary:
+      "Sign in to one MCP server over HTTP: its sign-in page opens in the person's browser, the answer comes back to the app, the server starts with the new sign-in.",
+    input: McpSignInInput,
+    output: Connector,
   }),
 
   'connectors.trustMcpHints': channel({

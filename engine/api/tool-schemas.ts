@@ -212,7 +212,8 @@ export const McpServerView = z.object({
   target: z.string(),
   /**
    * `not_trusted`: not started, because the org is not trusted as it is now (docs/ARCHITECTURE.md, “Trust”);
-   * `network_off`: an HTTP server not started, because the org's internet access is off.
+   * `network_off`: an HTTP server not started, because the org's internet access is off;
+   * `needs_sign_in`: an HTTP server that waits for the person to sign in (`connectors.signIn`).
    */
   status: z.enum([
     'stopped',
@@ -223,6 +224,7 @@ export const McpServerView = z.object({
     'disabled',
     'not_trusted',
     'network_off',
+    'needs_sign_in',
   ]),
   error: z.string().nullable(),
   tools: z.array(McpToolView),
@@ -241,6 +243,13 @@ export const McpServerView = z.object({
   prompts: z.array(McpPromptView).optional(),
   /** When it offers resources: the tool agents read them with (granted by name or with the server's group). */
   resourceTool: z.string().optional(),
+  /**
+   * An HTTP server's sign-in (OAuth): whether someone is signed in, and who when the token says; `byPerson`
+   * false when the app signs in by itself (client credentials). Null when the server never asked for one.
+   */
+  signIn: z
+    .object({ signedIn: z.boolean(), subject: z.string().nullable(), byPerson: z.boolean() })
+    .nullable(),
 });
 export type McpServerView = z.infer<typeof McpServerView>;
 
@@ -410,6 +419,10 @@ export const TrustMcpHintsInput = z
   })
   .strict();
 export type TrustMcpHintsInput = z.infer<typeof TrustMcpHintsInput>;
+
+/** The person signs in to one of the org's MCP servers over HTTP (its sign-in page opens in their browser). */
+export const McpSignInInput = z.object({ server: z.string().min(1).max(500) }).strict();
+export type McpSignInInput = z.infer<typeof McpSignInInput>;
 
 export const McpImportSource = z.enum(['claude', 'cursor']);
 export type McpImportSource = z.infer<typeof McpImportSource>;

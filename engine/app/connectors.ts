@@ -7,6 +7,7 @@ import type {
   ConnectorConfigInput,
   ConnectorList,
   McpImportResult,
+  McpSignInInput,
   TrustMcpHintsInput,
 } from '../api/tool-schemas';
 import type { JsonEdit } from '../files/json-edit';
@@ -28,6 +29,7 @@ import { isBareOrigin } from '../tools/composed/template';
 import { MCP_CONFIG_FILE, readMcpConfig, serverSecretNames, updateMcpConfig } from '../tools/mcp/mcp-config';
 import { IMPORT_SOURCES, importSourceFile, planImport, type ImportSource } from '../tools/mcp/mcp-import';
 import { withHintsTrusted } from '../tools/mcp/mcp-tool-record';
+import { openInBrowser } from '../tools/mcp/auth/open-browser';
 import { orgKeyOf } from '../trust/org-trust';
 import type { CatalogEntry } from '../tools/tool-catalog';
 import { resolveTools } from '../tools/policy-resolver';
@@ -239,6 +241,34 @@ export async function trustMcpHints(
     withHintsTrusted(record, input.trusted),
   );
   if (!changed.ok) return fail('invalid_change', `Your choice could not be saved: ${changed.error}`);
+  const updated = (await connectorViews(context)).views.find(({ view }) => view.id === `mcp:${input.server}`);
+  return updated
+    ? ok(updated.view)
+    : fail('not_found', `The MCP server ${input.server} is no longer in this org.`);
+}
+
+/**
+ * The person signs in to one MCP server over HTTP: its sign-in page opens with `openPage` (the app's
+ * system browser, the CLI's `BROWSER` or system default), the answer comes back to a loopback redirect,
+ * and the tokens go to the secret store (scoped to this org and server); the server then starts.
+ */
+export async function signInToMcpServer(
+  context: OrgContext,
+  input: McpSignInInput,
+  openPage: (url: URL) => Promise<void> = (url) => openInBrowser(url),
+): Promise<IpcResult<Connector>> {
+  const policy = await readPolicy(context.orgPath);
+  await context.engine.syncMcpServers(policy.ok ? policy.value : DEFAULT_ORG_POLICY);
+  try {
+    await context.engine.mcp.signIn(input.server, openPage);
+  } catch (error) {
+    return fail(
+      'refused',
+      `Signing in to ${input.server} did not work: ${error instanceof Error ? error.message : String(error)}.`,
+    );
+  } finally {
+    await context.secrets.changed();
+  }
   const updated = (await connectorViews(context)).views.find(({ view }) => view.id === `mcp:${input.server}`);
   return updated
     ? ok(updated.view)

@@ -109,6 +109,7 @@ import type { OrgTrust } from '../api/trust-schemas';
 import { memoryChangeRecord, TurnMemory, type MemoryChangeOutcome } from '../memory/turn-memory';
 import { groupByFirePoint } from '../org/schedule';
 import { agentPaths, inOrg } from '../org/org-layout';
+import { signInStoreIn } from '../tools/mcp/auth/mcp-sign-in-store';
 
 export interface EngineOptions {
   orgPath: string;
@@ -263,6 +264,10 @@ export class OrgEngine {
       refusal: this.secrets.refusal,
       redact: this.secrets.redactText,
       clock: this.clock,
+      // A token refreshed in the middle of a call is redacted from that call's answer already.
+      ...(options.secrets
+        ? { signInStore: signInStoreIn(options.secrets, this.orgKey, () => this.secrets.refresh()) }
+        : {}),
       ...(options.httpTransport?.lookup ? { lookup: options.httpTransport.lookup } : {}),
       ...(options.httpTransport?.classifyAddress
         ? { classifyAddress: options.httpTransport.classifyAddress }

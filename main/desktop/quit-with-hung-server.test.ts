@@ -103,6 +103,7 @@ describe.skipIf(process.platform !== 'linux')('quitting (reads /proc)', () => {
         pickFolder: async () => null,
         pickExportFile: async () => null,
         pickImportFile: async () => null,
+        openExternal: async () => undefined,
         onEvent: () => undefined,
         logError: () => undefined,
       },

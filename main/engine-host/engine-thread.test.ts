@@ -91,6 +91,7 @@ async function startEngine(importFile: () => string | null, faultEnv: Record<str
     pickFolder: async () => null,
     pickExportFile: async () => null,
     pickImportFile: async () => importFile(),
+    openExternal: async () => undefined,
     onEvent: (name, payload) => events.push({ name, payload }),
     logError: (context, error) => {
       logged.push(`${context}: ${error instanceof Error ? error.message : String(error)}`);

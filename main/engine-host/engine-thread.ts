@@ -17,6 +17,8 @@ export interface MainServices {
   pickFolder: () => Promise<string | null>;
   pickExportFile: (suggestedName: string) => Promise<string | null>;
   pickImportFile: () => Promise<string | null>;
+  /** Opens a web page (an MCP server's sign-in page) in the person's default browser. */
+  openExternal: (url: string) => Promise<void>;
   onEvent: (name: EventName, payload: unknown) => void;
   logError: (context: string, error: unknown) => void;
 }
@@ -156,6 +158,8 @@ export class EngineThread {
         return this.services.pickExportFile(name);
       case 'pickImportFile':
         return this.services.pickImportFile();
+      case 'openExternal':
+        return this.services.openExternal(name);
       case 'secrets.availability':
         return store.availability();
       case 'secrets.list':

@@ -84,6 +84,7 @@ async function start(): Promise<void> {
       pickFolder: () => ask('pickFolder'),
       pickExportFile: (suggestedName) => ask('pickExportFile', suggestedName),
       pickImportFile: () => ask('pickImportFile'),
+      openInBrowser: (url) => ask('openExternal', url.href),
     }),
     { redact: (value) => engineHost.redact(value), logError: (channel, error) => logError(channel, error) },
   );

@@ -30,6 +30,7 @@ export type MainService =
   | 'pickFolder'
   | 'pickExportFile'
   | 'pickImportFile'
+  | 'openExternal'
   | 'secrets.availability'
   | 'secrets.list'
   | 'secrets.has'

@@ -15,6 +15,7 @@ import {
   importMcpServers,
   listConnectors,
   setConnectorConfig,
+  signInToMcpServer,
   trustMcpHints,
 } from '../../engine/app/connectors';
 import { removeRestApi, saveRestApi } from '../../engine/app/rest-apis';
@@ -71,6 +72,11 @@ export interface HandlerDeps {
   pickExportFile: (suggestedName: string) => Promise<string | null>;
   /** The system open dialog for a JSON Lines file to import; null when the user cancels. */
   pickImportFile: () => Promise<string | null>;
+  /**
+   * Opens a sign-in page in the person's browser: Electron's shell.openExternal in the app; without it,
+   * the program BROWSER names or the system's own (what the CLI does).
+   */
+  openInBrowser?: (url: URL) => Promise<void>;
   host: EngineHost;
 }
 
@@ -160,6 +166,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'connectors.removeRestApi': (input) => inOrg((session) => removeRestApi(session, input)),
     'connectors.importMcp': (input) => inOrg((session) => importMcpServers(session, input)),
     'connectors.trustMcpHints': (input) => inOrg((session) => trustMcpHints(session, input)),
+    'connectors.signIn': (input) => inOrg((session) => signInToMcpServer(session, input, deps.openInBrowser)),
 
     'trust.state': () => inOrg((session) => trustState(session)),
     'trust.accept': (input) => inOrg((session) => acceptTrust(session, input)),

@@ -123,6 +123,7 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { server: 'files', identity: 'stdio ["x"]', trusted: 'yes' },
     { server: 'files', identity: 'stdio ["x"]', trusted: true, evil: 1 },
   ],
+  'connectors.signIn': [{}, { server: '' }, { server: 'remote', evil: 1 }],
   'trust.state': [{ org: '/tmp' }],
   'trust.accept': [
     {},
@@ -404,6 +405,11 @@ describe('dispatch', () => {
     expect(await harness.dispatch('timeline.attachment', { sha256: '0'.repeat(64) })).toMatchObject({
       ok: false,
       error: { code: 'not_found' },
+    });
+    // Nor is there one to sign in to: the sign-in says so, and opens nothing.
+    expect(await harness.dispatch('connectors.signIn', { server: 'remote' })).toMatchObject({
+      ok: false,
+      error: { code: 'refused', message: expect.stringContaining('there is no MCP server "remote"') },
     });
     // Nothing is waiting for approval here: an answer says so in words.
     expect(await harness.dispatch('approvals.answer', { id: 'gone', answer: 'deny' })).toMatchObject({

@@ -9,6 +9,7 @@ import type { AppInfo } from '../../engine/api/schemas';
 import { openFileSecretStore } from '../../engine/secrets/file-secret-store';
 import { sqliteVersion } from '../../engine/timeline/sqlite';
 import { EngineThread } from '../../main/engine-host/engine-thread';
+import { openInBrowser } from '../../engine/tools/mcp/auth/open-browser';
 import { engineWorkerOptions } from '../../main/engine-host/engine-worker-environment';
 import { TrustStore } from '../../engine/trust/trust-store';
 import { createRelay } from '../../main/ipc/dispatch';
@@ -151,6 +152,8 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       pickFolder: async () => pickedFolder,
       pickExportFile: async () => exportFile,
       pickImportFile: async () => importFile,
+      // The person's browser, as main opens it: here the program BROWSER names (a spec sets one that follows a sign-in).
+      openExternal: (url) => openInBrowser(new URL(url)),
       onEvent: deliver,
       logError: (context, error) => console.error(`[engine] ${context}:`, error),
     });

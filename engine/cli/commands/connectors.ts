@@ -1,6 +1,7 @@
 import { formatProblem } from '../../api/problem';
 import type { Connector, McpServerView } from '../../api/tool-schemas';
-import { importMcpServers, listConnectors, trustMcpHints } from '../../app/connectors';
+import { importMcpServers, listConnectors, signInToMcpServer, trustMcpHints } from '../../app/connectors';
+import { openInBrowser } from '../../tools/mcp/auth/open-browser';
 import { removeRestApi, saveRestApi } from '../../app/rest-apis';
 import { orgSkills, type AgentSkills } from '../../app/skills';
 import { RestApiInput } from '../../api/tool-schemas';
@@ -67,6 +68,13 @@ function describeMcpServer(server: McpServerView): string[] {
     `      ${server.transport === 'stdio' ? 'runs' : 'reached at'}: ${server.target}`,
     `      rights: ${server.rights}`,
     ...server.entryProblems.map((problem) => `      problem: ${formatProblem(problem)}`),
+    ...(server.signIn
+      ? [
+          server.signIn.signedIn
+            ? `      sign-in: signed in${server.signIn.subject ? ` as ${server.signIn.subject}` : ''}${server.signIn.byPerson ? ` (--sign-in ${server.server} to sign in again)` : ''}`
+            : `      sign-in: not signed in (--sign-in ${server.server})`,
+        ]
+      : []),
     ...server.problems.map((problem) => `      problem: ${problem}`),
     server.hintsTrusted
       ? `      hints: trusted (its tools that say they only read and stay on this computer run without asking; --distrust-hints ${server.server} to stop)`
@@ -126,10 +134,33 @@ export const connectorsCommand: CommandCode = {
     'remove-rest-api': { type: 'string' },
     'trust-hints': { type: 'string' },
     'distrust-hints': { type: 'string' },
+    'sign-in': { type: 'string' },
     ...secretsFileOption,
   },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
+    if (typeof values['sign-in'] === 'string') {
+      const server = values['sign-in'];
+      const card = await withOrgContext(org, io, values, (context) =>
+        answerOf(
+          signInToMcpServer(context, { server }, async (url) => {
+            io.stdout.write(`Opening the sign-in page of ${server} in your browser:\n  ${url.href}\n`);
+            // Without a browser here (a server, a remote shell) the person opens the page elsewhere on this computer.
+            await openInBrowser(url, io.env).catch((error: Error) =>
+              io.stdout.write(`${error.message}; open the page above yourself. Waiting for the sign-in…\n`),
+            );
+          }),
+        ),
+      );
+      if (values.json) printJson(io, card);
+      else {
+        const signIn = card.mcp?.signIn;
+        io.stdout.write(
+          `${signIn?.signedIn ? `Signed in to ${server}${signIn.subject ? ` as ${signIn.subject}` : ''}.` : `Not signed in to ${server}.`}\n${describeConnector(card)}\n`,
+        );
+      }
+      return EXIT_OK;
+    }
     const hints =
       typeof values['trust-hints'] === 'string'
         ? { server: values['trust-hints'], trusted: true }

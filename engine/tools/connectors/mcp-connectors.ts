@@ -28,6 +28,7 @@ const STATUS_WORDS: Record<McpServerView['status'], string> = {
   disabled: 'turned off',
   not_trusted: 'not started: this org is not trusted yet',
   network_off: "not started: the org's internet access is off",
+  needs_sign_in: 'waiting for you to sign in',
 };
 
 /** An MCP server as a Tool Store card: its status, its tools, the secrets it names and who may use it. */
@@ -112,6 +113,16 @@ function readiness(view: McpServerView): ConnectorReadiness {
       plain: {
         reason: `the tool server ${view.server} is ${STATUS_WORDS.network_off}`,
         fix: 'turn internet access on for the org',
+      },
+    };
+  if (view.status === 'needs_sign_in')
+    return {
+      ready: false,
+      reason: `the MCP server ${view.server} is ${STATUS_WORDS.needs_sign_in}${view.error ? `: ${view.error}` : ''}`,
+      fix: `sign in to it (lemming connectors <org> --sign-in ${view.server}, or Sign in on its card in the app)`,
+      plain: {
+        reason: `the tool server ${view.server} is ${STATUS_WORDS.needs_sign_in}`,
+        fix: `sign in to ${view.server} on its card`,
       },
     };
   if (view.status === 'not_trusted')

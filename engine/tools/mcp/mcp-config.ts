@@ -65,6 +65,35 @@ export type McpStdioServer = z.output<typeof McpStdioServer>;
 /** The spellings of a server reached over the network: Streamable HTTP (VS Code's `http`) or legacy SSE (`sse`). */
 const HTTP_TYPES = ['http', 'streamable-http', 'streamableHttp'] as const;
 const SSE_TYPES = ['sse'] as const;
+/**
+ * How an HTTP server is signed in to, when its authorization server needs more than the defaults
+ * (a person signing in, the client registering itself): a client registered beforehand, a client
+ * metadata document, the app signing in by itself with client credentials. Credentials name secrets.
+ */
+export const McpOAuthEntry = z.strictObject({
+  grant: z
+    .enum(['authorization_code', 'client_credentials', 'identity_assertion'], {
+      error:
+        'grant must be "authorization_code" (a person signs in), "client_credentials" or "identity_assertion" (your organization\'s sign-in service vouches)',
+    })
+    .default('authorization_code'),
+  client_id: z.string({ error: 'client_id must be text' }).min(1).optional(),
+  client_secret: z.string({ error: 'client_secret must be text' }).optional(),
+  private_key: z.string({ error: 'private_key must be text' }).optional(),
+  signing_algorithm: z.string({ error: 'signing_algorithm must be text' }).optional(),
+  client_metadata_url: z
+    .url({ protocol: /^https$/, error: 'client_metadata_url must be an https URL' })
+    .optional(),
+  scope: z.string({ error: 'scope must be text' }).optional(),
+  issuer: z.url({ protocol: /^https?$/, error: 'issuer must be an http or https URL' }).optional(),
+  /** Enterprise-managed authorization (SEP-990): the organization's identity provider trades its ID token for a grant. */
+  idp_token_endpoint: z
+    .url({ protocol: /^https?$/, error: 'idp_token_endpoint must be an http or https URL' })
+    .optional(),
+  idp_client_id: z.string({ error: 'idp_client_id must be text' }).optional(),
+  idp_id_token: z.string({ error: 'idp_id_token must be text' }).optional(),
+});
+export type McpOAuthEntry = z.output<typeof McpOAuthEntry>;
 
 export const McpHttpServer = z.looseObject({
   /** Left out: Streamable HTTP is tried first, then legacy SSE (as the MCP specification advises clients). */
@@ -75,6 +104,7 @@ export const McpHttpServer = z.looseObject({
     .optional(),
   url: z.url({ protocol: /^https?$/, error: 'url must be an http or https URL' }),
   headers: stringMap('headers').default({}),
+  oauth: McpOAuthEntry.optional(),
   ...timing,
 });
 export type McpHttpServer = z.output<typeof McpHttpServer>;
@@ -287,7 +317,14 @@ export function secretReferences(text: string): string[] {
 
 /** Every secret a server names (env values, header values), each once. */
 export function serverSecretNames(server: McpServerConfig): string[] {
-  const values = isStdioServer(server) ? Object.values(server.env) : Object.values(server.headers);
+  const values = isStdioServer(server)
+    ? Object.values(server.env)
+    : [
+        ...Object.values(server.headers),
+        server.oauth?.client_secret ?? '',
+        server.oauth?.private_key ?? '',
+        server.oauth?.idp_id_token ?? '',
+      ];
   return [...new Set(values.flatMap(secretReferences))];
 }
 
@@ -298,7 +335,7 @@ export function serverSecretNames(server: McpServerConfig): string[] {
 function literalSecretProblems(server: McpServerConfig): { path: (string | number)[]; message: string }[] {
   const problems: { path: (string | number)[]; message: string }[] = [];
   const named = (
-    where: 'env' | 'headers',
+    where: 'env' | 'headers' | 'oauth',
     entries: Record<string, string>,
     isCredential: (key: string) => boolean,
   ) => {
@@ -337,6 +374,20 @@ function literalSecretProblems(server: McpServerConfig): { path: (string | numbe
     });
   } else {
     named('headers', server.headers, isCredentialHeader);
+    const credentials: Record<string, string> = {};
+    if (server.oauth?.client_secret !== undefined) credentials.client_secret = server.oauth.client_secret;
+    if (server.oauth?.private_key !== undefined) credentials.private_key = server.oauth.private_key;
+    if (server.oauth?.idp_id_token !== undefined) credentials.idp_id_token = server.oauth.idp_id_token;
+    named('oauth', credentials, () => true);
+    if (server.oauth && server.oauth.grant !== 'authorization_code' && !server.oauth.client_id)
+      problems.push({
+        path: ['oauth', 'client_id'],
+        message: `${server.oauth.grant} needs the client_id registered for this app`,
+      });
+    if (server.oauth?.grant === 'identity_assertion')
+      for (const key of ['idp_token_endpoint', 'idp_client_id', 'idp_id_token'] as const)
+        if (!server.oauth[key])
+          problems.push({ path: ['oauth', key], message: `identity_assertion needs ${key}` });
     if (secretReferences(decodeURIComponent(server.url)).length > 0)
       problems.push({ path: ['url'], message: 'a secret may not be part of the URL; send it in a header' });
   }

@@ -188,7 +188,21 @@ export class McpHub {
         })),
       })),
       ...(server.offersResources ? { resourceTool: mcpToolName(server.name, READ_RESOURCE) } : {}),
+      signIn: server.signIn,
     };
+  }
+
+  /**
+   * The person signs in to one HTTP server (its page opened with `open`), which then starts with the
+   * new tokens. Refused while the org is not trusted, the server is off or network access is off.
+   */
+  async signIn(name: string, open: (url: URL) => Promise<void>): Promise<void> {
+    const held = this.held.get(name);
+    if (!held) throw new Error(`there is no MCP server "${name}" in this org`);
+    if (this.untrusted) throw new Error('the org is not trusted as it is now: trust it first');
+    if (held.disabled) throw new Error(`${name} is turned off`);
+    if (held.networkOff) throw new Error("the org's internet access is off: turn it on first");
+    await held.server.signInAndStart(open);
   }
 
   /** Secrets each server names, for the card (presence only). */
@@ -246,6 +260,7 @@ function invalidView(entry: Extract<McpEntry, { ok: false }>): McpServerView {
     hintsTrusted: false,
     transport: entry.looksLike === 'program' ? 'stdio' : 'http',
     target: entry.target,
+    signIn: null,
     status: 'failed',
     error: `it was not started: its settings have ${entry.problems.length === 1 ? 'a problem' : `${entry.problems.length} problems`}`,
     tools: [],

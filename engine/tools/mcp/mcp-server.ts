@@ -41,9 +41,11 @@ import {
   triesLegacySseNext,
   type HttpTransportTry,
 } from './mcp-transport';
+import type { McpSignInStore } from './auth/mcp-sign-in-store';
+import { McpSignIn, type SignInView } from './auth/mcp-sign-in';
 
 /** What one server is doing now, as its card shows it. */
-export type McpServerStatus = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed';
+export type McpServerStatus = 'stopped' | 'starting' | 'running' | 'restarting' | 'failed' | 'needs_sign_in';
 
 /** One thing that happened to a server (started, crashed, restarted, gave up), newest last. */
 export interface McpServerHappening {
@@ -71,6 +73,8 @@ export interface McpServerDeps {
    */
   toolsListed?: (server: McpServer, tools: readonly Tool[]) => Promise<void>;
   clock?: () => Date;
+  /** Where an HTTP server's sign-in (tokens, client registration) is kept for this org; none: no sign-in. */
+  signInStore?: (server: string) => McpSignInStore;
   /** Restarts after a crash, with the delay doubling from `restartDelayMs`; then the server is failed. */
   maxRestarts?: number;
   restartDelayMs?: number;
@@ -127,6 +131,8 @@ export class McpServer {
   private listing: Promise<void> = Promise.resolve();
   /** What the server is, for the person's choices about it (its command line, or its URL). */
   readonly identity: string;
+  /** An HTTP server's sign-in (OAuth), when this org keeps sign-ins. */
+  private readonly auth: McpSignIn | null;
 
   constructor(
     readonly name: string,
@@ -134,6 +140,50 @@ export class McpServer {
     private readonly deps: McpServerDeps,
   ) {
     this.identity = mcpServerIdentity(config);
+    this.auth =
+      !isStdioServer(config) && deps.signInStore
+        ? new McpSignIn(config, deps.signInStore(name), deps.secret)
+        : null;
+  }
+
+  /** Whether someone is signed in to it, for its card; null when it has not asked anyone to sign in. */
+  get signIn(): SignInView | null {
+    return this.auth?.view ?? null;
+  }
+
+  /**
+   * The person signs in: the sign-in page opens with `open`, the answer comes back to a loopback
+   * redirect, and the server is started again with the new tokens. Resolves when it runs or failed.
+   */
+  async signInAndStart(open: (url: URL) => Promise<void>): Promise<void> {
+    if (!this.auth)
+      throw new Error(
+        isStdioServer(this.config)
+          ? `${this.name} is a program on this computer: there is nothing to sign in to`
+          : 'there is no secret store here to keep a sign-in in',
+      );
+    const fetcher = this.newFetcher();
+    try {
+      await this.auth.signIn(open, (url, init) => fetcher.fetch(url, init));
+    } finally {
+      await fetcher.close();
+    }
+    await this.stop();
+    await this.start();
+  }
+
+  /** The HTTP client of its connection, made on the first request (closed with the connection). */
+  private httpFetcher(): CheckedFetch {
+    return (this.fetcher ??= this.newFetcher());
+  }
+
+  /** An HTTP client under the org's network rules: every request through the SSRF checks. */
+  private newFetcher(): CheckedFetch {
+    return checkedFetch({
+      allowPrivateHosts: this.deps.privateHosts,
+      ...(this.deps.lookup ? { lookup: this.deps.lookup } : {}),
+      ...(this.deps.classifyAddress ? { classifyAddress: this.deps.classifyAddress } : {}),
+    });
   }
 
   /** Starts the server unless it runs or is starting; resolves when it runs or has failed. */
@@ -189,11 +239,16 @@ export class McpServer {
         }),
       )) as CallToolResult;
     } catch (error) {
-      throw tooLarge.signal.aborted
-        ? tooLarge.signal.reason
-        : timedOut.signal.aborted
-          ? timedOut.signal.reason
-          : error;
+      if (tooLarge.signal.aborted) throw tooLarge.signal.reason;
+      if (timedOut.signal.aborted) throw timedOut.signal.reason;
+      const signIn = McpSignIn.neededBy(error);
+      if (signIn) {
+        this.error = this.deps.redact(signIn);
+        this.setStatus('needs_sign_in');
+        this.note(`needs sign-in: ${this.error}`);
+        throw new Error(`the MCP server ${this.name} needs you to sign in: ${this.error}`, { cause: error });
+      }
+      throw error;
     } finally {
       clearTimeout(clock);
       this.callsInFlight.delete(call);
@@ -323,6 +378,14 @@ export class McpServer {
             this.stderrTail = '';
             continue;
           }
+          const signIn = McpSignIn.neededBy(error);
+          if (signIn) {
+            await this.auth?.refreshView();
+            this.error = this.deps.redact(signIn);
+            this.setStatus('needs_sign_in');
+            this.note(`waits for sign-in: ${this.error}`);
+            return;
+          }
           this.fail(this.describeStartError(error, firstRefusal, tries));
           return;
         }
@@ -335,6 +398,7 @@ export class McpServer {
     this.stderrTail = '';
     const client = connected;
     if (!client) return;
+    await this.auth?.refreshView();
     client.onclose = () => this.closed(client);
     if (this.transport instanceof SSEClientTransport)
       client.onerror = (error) => {
@@ -453,19 +517,26 @@ export class McpServer {
     const headers: Record<string, string> = {};
     for (const [key, value] of Object.entries(config.headers))
       headers[key] = fillSecrets(value, deps.secret).text;
+    const auth = this.auth;
+    const endpoint = new URL(config.url).href;
     return httpTransportTries(config, {
       headers,
-      fetch: (url, init) => {
-        this.fetcher ??= checkedFetch({
-          allowPrivateHosts: deps.privateHosts,
-          ...(deps.lookup ? { lookup: deps.lookup } : {}),
-          ...(deps.classifyAddress ? { classifyAddress: deps.classifyAddress } : {}),
-        });
+      fetch: async (url, init) => {
         const call = this.callInFlight.getStore();
-        return this.fetcher.fetch(url, init, {
+        const response = await this.httpFetcher().fetch(url, init, {
           onTooLarge: (error) => (call ? call.tooLarge.abort(error) : this.streamTooLarge(error)),
         });
+        // Only the MCP endpoint's refusals are challenges to sign in; metadata and token answers are not.
+        if (auth && new URL(String(url)).href === endpoint) await auth.heard(response);
+        return response;
       },
+      ...(auth
+        ? {
+            authProvider: auth.provider({ kind: 'unattended' }, (url, init) =>
+              this.httpFetcher().fetch(url, init),
+            ),
+          }
+        : {}),
     });
   }
 

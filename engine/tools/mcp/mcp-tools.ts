@@ -188,6 +188,17 @@ function readinessOf(
     };
   if (server.status === 'running') return { ready: true };
   const why = server.error ? `: ${server.error}` : '';
+  // Unattended ticks never open a browser: its tools wait, saying why, until the person signs in.
+  if (server.status === 'needs_sign_in')
+    return {
+      ready: false,
+      reason: `the MCP server ${server.name} is waiting for you to sign in${why}`,
+      fix: `sign in to it: lemming connectors <org> --sign-in ${server.name}, or Sign in on its card in the app`,
+      plain: {
+        reason: `the tool server ${server.name} is waiting for you to sign in`,
+        fix: `sign in to ${server.name} on its card`,
+      },
+    };
   return {
     ready: false,
     reason: `the MCP server ${server.name} is ${server.status === 'stopped' ? 'not running' : server.status}${why}`,

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
   StreamableHTTPClientTransport,
@@ -20,22 +21,19 @@ export interface HttpTransportTry {
  */
 export function httpTransportTries(
   server: McpHttpServer,
-  options: { headers: Record<string, string>; fetch: FetchLike },
+  options: { headers: Record<string, string>; fetch: FetchLike; authProvider?: OAuthClientProvider },
 ): HttpTransportTry[] {
   const url = new URL(server.url);
+  const common = {
+    fetch: options.fetch,
+    requestInit: { headers: options.headers },
+    ...(options.authProvider ? { authProvider: options.authProvider } : {}),
+  };
   const streamable: HttpTransportTry = {
     kind: 'streamable-http',
-    create: () =>
-      new StreamableHTTPClientTransport(url, {
-        fetch: options.fetch,
-        requestInit: { headers: options.headers },
-      }),
+    create: () => new StreamableHTTPClientTransport(url, common),
   };
-  const sse: HttpTransportTry = {
-    kind: 'sse',
-    create: () =>
-      new SSEClientTransport(url, { fetch: options.fetch, requestInit: { headers: options.headers } }),
-  };
+  const sse: HttpTransportTry = { kind: 'sse', create: () => new SSEClientTransport(url, common) };
   const kind = httpTransportOf(server);
   return kind === 'either' ? [streamable, sse] : kind === 'sse' ? [sse] : [streamable];
 }

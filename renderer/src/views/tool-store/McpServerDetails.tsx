@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { McpServerView } from '../../../../engine/api';
 import { formatProblem } from '../../../../engine/api/problem';
 import { Badge, type BadgeTone } from '../../components/Badge';
@@ -13,6 +13,7 @@ const STATUS: Record<McpServerView['status'], { words: string; tone: BadgeTone }
   disabled: { words: 'Turned off', tone: 'neutral' },
   not_trusted: { words: 'Not started: this org is not trusted yet', tone: 'warn' },
   network_off: { words: "Not started: the org's internet access is off", tone: 'warn' },
+  needs_sign_in: { words: 'Waiting for you to sign in', tone: 'warn' },
 };
 
 const HINTS: {
@@ -67,6 +68,7 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
           {server.error}
         </p>
       )}
+      <SignIn server={server} />
       <p className="mcp-rights">{server.rights}</p>
       {server.problems.length > 0 && (
         <ul className="mcp-error" aria-label={`Problems of ${server.server}`}>
@@ -155,6 +157,53 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
         <summary>Advanced: how it is started</summary>
         <code>{server.target}</code>
       </details>
+    </div>
+  );
+}
+
+/**
+ * Signing in to a server over HTTP that asks for it: the page opens in the person's browser and the
+ * card waits until they finish there. Agents never open it: until then its tools wait.
+ */
+function SignIn({ server }: { server: McpServerView }) {
+  const signInToMcp = useToolStore((store) => store.signInToMcp);
+  const [waiting, setWaiting] = useState(false);
+  const signIn = server.signIn;
+  if (server.transport !== 'http' || (!signIn && server.status !== 'needs_sign_in')) return null;
+  if (signIn && !signIn.byPerson)
+    return (
+      <p className="mcp-sign-in">
+        {signIn.signedIn ? 'Signed in by the app with its own credentials' : 'Not signed in yet'}
+      </p>
+    );
+  const start = async () => {
+    setWaiting(true);
+    try {
+      await signInToMcp(server);
+    } finally {
+      setWaiting(false);
+    }
+  };
+  return (
+    <div className="mcp-sign-in" role="group" aria-label={`Sign-in to ${server.server}`}>
+      {signIn?.signedIn && <p>{signIn.subject ? `Signed in as ${signIn.subject}` : 'Signed in'}</p>}
+      <button
+        type="button"
+        className={signIn?.signedIn ? undefined : 'primary'}
+        disabled={waiting}
+        onClick={() => void start()}
+      >
+        {waiting
+          ? 'Finish signing in in your browser…'
+          : signIn?.signedIn
+            ? 'Sign in again'
+            : `Sign in to ${server.server}`}
+      </button>
+      {!signIn?.signedIn && !waiting && (
+        <p className="muted">
+          Its sign-in page opens in your browser. Its tools wait until you have signed in.
+        </p>
+      )}
     </div>
   );
 }

@@ -34,6 +34,8 @@ interface ToolStoreStore {
   removeRestApi(name: string): Promise<boolean>;
   /** Trusts (or stops trusting) what an MCP server says about which of its tools only read. */
   trustMcpHints(server: McpServerView, trusted: boolean): Promise<void>;
+  /** Signs in to an MCP server over HTTP: its sign-in page opens in the person's browser; resolves when done or failed. */
+  signInToMcp(server: McpServerView): Promise<void>;
   setSecret(name: string, value: string): Promise<boolean>;
   deleteSecret(name: string): Promise<boolean>;
 }
@@ -128,6 +130,20 @@ export const useToolStore = create<ToolStoreStore>((set, get) => ({
         ? `Trusting what ${server.server} says about its tools`
         : `Every call of ${server.server}'s tools asks you first`,
     );
+    await get().load();
+  },
+
+  async signInToMcp(server) {
+    const result = await lemming().connectors.signIn({ server: server.server });
+    if (!result.ok) toast.error(`Could not sign in to ${server.server}`, result.error);
+    else {
+      const signIn = result.value.mcp?.signIn;
+      toast.success(
+        signIn?.signedIn
+          ? `Signed in to ${server.server}${signIn.subject ? ` as ${signIn.subject}` : ''}`
+          : `${server.server} did not finish the sign-in`,
+      );
+    }
     await get().load();
   },
 
