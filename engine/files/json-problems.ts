@@ -39,7 +39,9 @@ export function problemsFromIssues(
   return issues.map((issue) => {
     const path = issue.path.filter((step): step is string | number => typeof step !== 'symbol');
     const field = dottedPath(path);
-    const message = hasPath(raw, path) ? issue.message : `missing required field "${field}"`;
+    // zod says only what type it expected of a field that is not there; a rule of ours says it in its own words.
+    const missing = !hasPath(raw, path) && issue.code !== 'custom';
+    const message = missing ? `missing required field "${field}"` : issue.message;
     const where = located ? locatePath(located.text, located.root, path) : {};
     return { file, field, message: describe(message), ...where };
   });

@@ -145,8 +145,9 @@ const McpServerEntry = z
   .transform((raw, context): McpServerConfig => {
     const parsed = ('command' in raw ? McpStdioServer : McpHttpServer).safeParse(raw);
     if (parsed.success) return parsed.data;
+    // Each issue as zod gave it (its code kept), so a field that is not there reads as missing.
     for (const issue of parsed.error.issues)
-      context.addIssue({ ...issue, code: 'custom', message: issue.message });
+      context.addIssue({ ...issue, input: issue.input } as z.core.$ZodRawIssue);
     return z.NEVER;
   })
   .superRefine((server, context) => {

@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { McpConfigSchema, serverSecretNames, type McpServerConfig } from './mcp-config';
+import { readMcpEntries, serverSecretNames } from './mcp-config';
+
+/** The entry `remote` as mcp.json's reader takes it: its settings, or its problems. */
+function remote(entry: Record<string, unknown>) {
+  const [read] = readMcpEntries(
+    { mcpServers: { remote: { url: 'https://mcp.example.test/mcp', ...entry } } },
+    'lemming/config/mcp.json',
+    null,
+  );
+  return read!;
+}
 
 function issues(entry: Record<string, unknown>) {
-  const parsed = McpConfigSchema.safeParse({
-    mcpServers: { remote: { url: 'https://mcp.example.test/mcp', ...entry } },
-  });
-  return parsed.success
-    ? []
-    : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  const read = remote(entry);
+  return read.ok ? [] : read.problems.map((problem) => `${problem.field}: ${problem.message}`);
 }
 
 describe("an HTTP server's oauth settings in mcp.json", () => {
@@ -41,14 +47,9 @@ describe("an HTTP server's oauth settings in mcp.json", () => {
   });
 
   it("count the secrets they name among the server's secrets (so the card and trust show them)", () => {
-    const parsed = McpConfigSchema.parse({
-      mcpServers: {
-        remote: {
-          url: 'https://mcp.example.test/mcp',
-          oauth: { grant: 'client_credentials', client_id: 'app', client_secret: '${secrets.APP_SECRET}' },
-        },
-      },
+    const read = remote({
+      oauth: { grant: 'client_credentials', client_id: 'app', client_secret: '${secrets.APP_SECRET}' },
     });
-    expect(serverSecretNames(parsed.mcpServers?.remote as McpServerConfig)).toEqual(['APP_SECRET']);
+    expect(read.ok && serverSecretNames(read.config)).toEqual(['APP_SECRET']);
   });
 });
