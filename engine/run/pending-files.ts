@@ -32,9 +32,14 @@ const PLAIN_REASONS: Record<string, string> = {
   ENFILE: 'too many files are open',
 };
 
-function writeFailure(path: string, error: unknown): FileWriteFailure {
+/** Why a file system call failed, in PLAIN_REASONS' words; null for a code they do not name. */
+export function plainFileReason(error: unknown): string | null {
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  const reason = (code && PLAIN_REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
+  return (code && PLAIN_REASONS[code]) || null;
+}
+
+function writeFailure(path: string, error: unknown): FileWriteFailure {
+  const reason = plainFileReason(error) ?? (error instanceof Error ? error.message : String(error));
   return { path, message: `could not write to ${path}: ${reason}` };
 }
 

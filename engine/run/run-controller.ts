@@ -2,6 +2,7 @@ import type { Result } from '../api/result';
 import type { RunEndReason, RunLockHolder, RunPhase, RunState, TickReport } from '../api/run-schemas';
 import { heldMessage } from '../org/org-lock';
 import { storageFailure } from '../timeline/storage-failure';
+import { plainFileReason } from './pending-files';
 import { TIMELINE_FILE } from './timeline-health';
 
 /** The part of the org engine a run drives: OrgEngine in the app, the CLI and the tests. */
@@ -343,10 +344,17 @@ function refuse(reason: string): { ok: false; error: RunRefusal } {
   return { ok: false, error: { reason } };
 }
 
-/** Why a tick failed: the timeline's storage in plain words, anything else in its own. */
+/** Why a tick failed: the timeline's storage and the system's file errors in plain words, anything else in its own. */
 function tickFailure(error: unknown): string {
   const storage = storageFailure(error);
   if (storage)
     return `could not ${storage.reading ? 'read' : 'write to'} the timeline (${TIMELINE_FILE}): ${storage.reason}.`;
+  const reason = plainFileReason(error);
+  if (reason !== null) {
+    const path = (error as NodeJS.ErrnoException).path;
+    return path === undefined
+      ? `a file could not be written: ${reason}.`
+      : `could not use ${path}: ${reason}.`;
+  }
   return error instanceof Error ? error.message : String(error);
 }

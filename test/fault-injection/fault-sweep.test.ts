@@ -127,6 +127,36 @@ describe.skipIf(!hasStrace())('what a run says when its timeline cannot be writt
   });
 });
 
+describe.skipIf(!hasStrace())('what a first tick says when a file of the org cannot be used', () => {
+  it('names the file and the reason in words, not the system call', { timeout: 120_000 }, async () => {
+    const world = await SweepWorld.create(0);
+    try {
+      const org = await world.restore(0);
+      const agentId = join(org, 'agents', 'beta', '.agent-id');
+      const ran = await world.lemming(
+        ['run', org, '--ticks', '1'],
+        [
+          '-f',
+          '-qq',
+          '-o',
+          '/dev/null',
+          '-P',
+          agentId,
+          '-e',
+          'trace=openat',
+          '-e',
+          'inject=openat:error=EIO',
+        ],
+      );
+      expect(ran.stderr).toBe(
+        `lemming run: The tick failed: could not use ${agentId}: the disk reported an input/output error.\n`,
+      );
+    } finally {
+      await world.close();
+    }
+  });
+});
+
 describe.skipIf(!hasStrace())('a program file that cannot be read', () => {
   it(
     'stops `lemming run` at its start with one plain line, not a stack trace',
