@@ -61,7 +61,7 @@ const SECRET_NAME_MAX = 128;
  * Different servers and keys can spell alike (`gh` + `X_TOKEN`, `gh_x` + `TOKEN`); a name already
  * `taken` gets `_2`, `_3`…, so no server is handed another one's value.
  */
-function secretNameFor(server: string, key: string, taken: Set<string>): string {
+export function secretNameFor(server: string, key: string, taken: Set<string>): string {
   const base = `MCP_${server}_${key}`
     .toUpperCase()
     .replace(/[^A-Z0-9_]+/g, '_')
@@ -91,8 +91,17 @@ export async function planImport(file: string, existing: ImportTarget): Promise<
   if (!read.found) return { ok: false, error: read.missing ? `${file} does not exist` : read.message };
   const parsed = parseJsonText(read.text);
   if (!parsed.ok) return { ok: false, error: `${file} is not valid JSON: ${parsed.error.message}` };
-  const config = ForeignConfig.safeParse(parsed.value);
-  if (!config.success) return { ok: false, error: `${file} has no mcpServers object` };
+  return planServers(parsed.value, existing, file);
+}
+
+/** The import plan of settings already read (`where` names them in the error): see planImport. */
+export function planServers(
+  value: unknown,
+  existing: ImportTarget,
+  where: string,
+): Result<ImportPlan, string> {
+  const config = ForeignConfig.safeParse(value);
+  if (!config.success) return { ok: false, error: `${where} has no mcpServers object` };
   const plan: ImportPlan = { servers: [], skipped: [] };
   const taken = new Set(existing.secretNames);
   for (const [name, raw] of Object.entries(config.data.mcpServers)) {
