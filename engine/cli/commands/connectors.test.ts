@@ -225,3 +225,64 @@ describe('lemming connectors', () => {
     },
   );
 });
+
+describe('lemming connectors --add / --remove', () => {
+  const LEAKY = join(import.meta.dirname, '..', '..', 'tools', 'mcp', 'test-support', 'secret-server.mjs');
+  const TOKEN = 'svc-Rk47Hd2Qw9Zm5Lp3';
+
+  it(
+    'adds a program whose --env value goes to the secret store, asks before replacing it, and removes it with its secret',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lemming-cli-mcp-add-'));
+      made.push(dir);
+      const file = join(dir, 'secrets.json');
+      // An org that needs no trust yet: the person's own addition keeps it trusted, so the server starts.
+      const folder = orgs.build({ 'agents/writer/resume.json': resume('writer') });
+      const add = ['connectors', folder, '--add', 'leaky', '--command', process.execPath, '--arg', LEAKY];
+      const added = await lemming([...add, '--env', `SERVICE_TOKEN=${TOKEN}`, '--secrets-file', file]);
+      expect(added.code, added.stderr).toBe(0);
+      expect(added.stdout).toContain(
+        'Added the MCP server leaky; its environment values went to the secret store.',
+      );
+      // It starts only with the value; the tool description that repeats it is redacted in the output.
+      expect(added.stdout).toMatch(/^ {6}status: running$/m);
+      expect(added.stdout).not.toContain(TOKEN);
+      const mcpFile = readFileSync(join(folder, 'lemming/config/mcp.json'), 'utf8');
+      expect(JSON.parse(mcpFile)).toEqual({
+        mcpServers: {
+          leaky: {
+            command: process.execPath,
+            args: [LEAKY],
+            env: { SERVICE_TOKEN: '${secrets.MCP_LEAKY_SERVICE_TOKEN}' },
+          },
+        },
+      });
+      expect(readFileSync(file, 'utf8')).toContain(TOKEN);
+
+      const again = await lemming([...add, '--env', 'SERVICE_TOKEN=other', '--secrets-file', file]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('There is already a server named leaky; nothing was added.');
+      expect(again.stderr).toContain('--replace');
+      const both = await lemming([
+        'connectors',
+        folder,
+        '--add',
+        'x',
+        '--command',
+        'a',
+        '--url',
+        'https://a.example',
+      ]);
+      expect(both.code).toBe(1);
+      expect(both.stderr).toContain('either --command');
+      const noValue = await lemming(['connectors', folder, '--add', 'x', '--command', 'a', '--env', 'TOKEN']);
+      expect(noValue.stderr).toContain('--env TOKEN: give it as NAME=VALUE.');
+
+      const removed = await lemming(['connectors', folder, '--remove', 'leaky', '--secrets-file', file]);
+      expect(removed.code, removed.stderr).toBe(0);
+      expect(removed.stdout).toBe('Removed the MCP server leaky and its secrets MCP_LEAKY_SERVICE_TOKEN.\n');
+      expect(readFileSync(file, 'utf8')).not.toContain(TOKEN);
+    },
+  );
+});
