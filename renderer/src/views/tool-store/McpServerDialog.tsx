@@ -93,6 +93,16 @@ function ServerForm({ server, onDone }: { server: EditedServer | null; onDone():
   const [otherError, setOtherError] = useState<string | null>(null);
   const [replacing, setReplacing] = useState<Replacing | null>(null);
   const [busy, setBusy] = useState(false);
+  // A label around a text area would take the text in it into its name.
+  const argsId = useId();
+
+  /** A field the person changes no longer shows what was wrong with what it held. */
+  const editing =
+    (field: string, set: (value: string) => void) =>
+    (value: string): void => {
+      set(value);
+      setErrors(({ [field]: _fixed, ...rest }) => rest);
+    };
 
   const save = async (agreed: Replacing = { servers: [], secrets: [] }) => {
     const secretRows = rows
@@ -147,7 +157,7 @@ function ServerForm({ server, onDone }: { server: EditedServer | null; onDone():
         label="Name"
         hint="Letters, digits, - and _, such as github. Agents see it in the names of its tools."
         value={name}
-        onChange={setName}
+        onChange={editing('name', setName)}
         errors={errors.name}
         disabled={server !== null}
       />
@@ -178,20 +188,19 @@ function ServerForm({ server, onDone }: { server: EditedServer | null; onDone():
             label="Program to start"
             hint="Such as npx, uvx, docker or the full path of a program."
             value={command}
-            onChange={setCommand}
+            onChange={editing('command', setCommand)}
             errors={errors.command}
           />
           <div className="drawer-field" aria-invalid={errors.args ? true : undefined}>
-            <label>
-              What to give it (one per line)
-              <textarea
-                rows={3}
-                value={args}
-                spellCheck={false}
-                aria-invalid={errors.args ? true : undefined}
-                onChange={(event) => setArgs(event.target.value)}
-              />
-            </label>
+            <label htmlFor={argsId}>What to give it (one per line)</label>
+            <textarea
+              id={argsId}
+              rows={3}
+              value={args}
+              spellCheck={false}
+              aria-invalid={errors.args ? true : undefined}
+              onChange={(event) => editing('args', setArgs)(event.target.value)}
+            />
             <span className="muted field-hint">
               Such as -y on one line and @modelcontextprotocol/server-github on the next.
             </span>
@@ -203,7 +212,7 @@ function ServerForm({ server, onDone }: { server: EditedServer | null; onDone():
           label="Address"
           hint="Such as https://mcp.example.com/mcp."
           value={url}
-          onChange={setUrl}
+          onChange={editing('url', setUrl)}
           errors={errors.url}
         />
       )}
@@ -283,6 +292,7 @@ function PasteForm({ onDone }: { onDone(): void }) {
   const [busy, setBusy] = useState(false);
   const file = useRef<HTMLInputElement>(null);
   const hintId = useId();
+  const textId = useId();
 
   const add = async (agreed: Replacing = { servers: [], secrets: [] }) => {
     setBusy(true);
@@ -316,19 +326,18 @@ function PasteForm({ onDone }: { onDone(): void }) {
       }}
     >
       <div className="drawer-field" aria-invalid={errors ? true : undefined}>
-        <label>
-          Settings
-          <textarea
-            rows={12}
-            value={text}
-            spellCheck={false}
-            autoFocus
-            className="mcp-paste"
-            aria-describedby={hintId}
-            aria-invalid={errors ? true : undefined}
-            onChange={(event) => setText(event.target.value)}
-          />
-        </label>
+        <label htmlFor={textId}>Settings</label>
+        <textarea
+          id={textId}
+          rows={12}
+          value={text}
+          spellCheck={false}
+          autoFocus
+          className="mcp-paste"
+          aria-describedby={hintId}
+          aria-invalid={errors ? true : undefined}
+          onChange={(event) => setText(event.target.value)}
+        />
         <span className="muted field-hint" id={hintId}>
           Paste the settings from a server&apos;s instructions, or from Claude Desktop, Cursor, VS Code or LM
           Studio. Keys in them go to the secret store, never into a file.
