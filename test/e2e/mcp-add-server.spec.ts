@@ -135,6 +135,24 @@ test('a person adds a program with the form and another by pasting VS Code setti
     // The renderer sent the value once; no answer ever carries it back.
     expect(JSON.stringify(lemming.calls.map((call) => call.response))).not.toContain(TOKEN);
 
+    // Changing it: the saved value is kept when its field is left empty.
+    await card.getByRole('button', { name: 'Change everything…' }).click();
+    const change = page.getByRole('dialog', { name: 'Change everything' });
+    await expect(change.getByLabel('Name', { exact: true }).first()).toBeDisabled();
+    await expect(change).toContainText('Saved. Leave empty to keep it.');
+    await change.getByRole('button', { name: 'Add a secret value' }).click();
+    await change.getByLabel('Name', { exact: true }).last().fill('REGION');
+    await change.getByLabel('Value', { exact: true }).last().fill('eu-west');
+    await change.getByRole('button', { name: 'Save changes' }).click();
+    await expect(change).toBeHidden();
+    await expect(card).toContainText('Running');
+    expect(
+      JSON.parse(readFileSync(join(org, 'lemming/config/mcp.json'), 'utf8')).mcpServers.everything.env,
+    ).toEqual({
+      EVERYTHING_TOKEN: '${secrets.MCP_EVERYTHING_EVERYTHING_TOKEN}',
+      REGION: '${secrets.MCP_EVERYTHING_REGION}',
+    });
+
     // Pasted settings, in VS Code's spelling.
     await page.getByRole('button', { name: 'Add a server…' }).click();
     await dialog.getByRole('tab', { name: 'Paste settings' }).click();
