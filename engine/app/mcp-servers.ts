@@ -107,7 +107,7 @@ async function saveServer(context: OrgContext, input: McpServerInput): Promise<I
     return fail('invalid_change', 'Nothing was saved.', [
       { path: 'name', message: named.error.issues[0]?.message ?? 'not a server name' },
     ]);
-  const before = current.value.mcpServers[name];
+  const before = ownEntry(current.value.mcpServers, name);
   if (input.opened && (!before || entryRevision(before) !== input.opened.revision))
     return fail(
       'refused',
@@ -170,9 +170,12 @@ function describedEntry(
             : 'a header name holds only letters, digits and - _ .',
       });
     else if (taken) issues.push({ path: `${field}.${index}.name`, message: `${key} is given twice` });
-    const value = row.value ?? keptValues[key];
+    const value = row.value ?? ownEntry(keptValues, key);
+    const named = secretReferences(row.value ?? '');
     if (value === undefined || value === '')
       issues.push({ path: `${field}.${index}.value`, message: `enter the value of ${key || 'this row'}` });
+    else if (named.length > 0)
+      issues.push({ path: `${field}.${index}.value`, message: savedSecretMessage(named) });
     else if (valid && !taken) values[key] = value;
   });
   if (target.kind === 'program') {
@@ -240,14 +243,17 @@ async function addPastedServers(
     ]);
   const current = await serversToChange(context.orgPath);
   if (!current.ok) return current;
-  const pastedNames = Object.keys(mcpServersOf(asMcpServers(parsed.value)));
+  const pasted = mcpServersOf(asMcpServers(parsed.value));
+  const handedSecrets = savedSecretsNamed(pasted);
+  if (handedSecrets.length > 0) return fail('invalid_change', 'Nothing was added.', handedSecrets);
+  const pastedNames = Object.keys(pasted);
   const planned = plannedServers(current.value, parsed.value, pastedNames);
   if (!planned.ok) return planned;
   const { plan } = planned.value;
   const agreed = new Set(input.replaceServers ?? []);
   const unasked = plan.servers
     .map((server) => server.name)
-    .filter((name) => name in current.value.mcpServers && !agreed.has(name));
+    .filter((name) => ownEntry(current.value.mcpServers, name) !== undefined && !agreed.has(name));
   const secretsUnasked = await unagreedSecrets(context, planned.value, input.replaceSecrets ?? []);
   if (unasked.length > 0 || secretsUnasked.length > 0)
     return fail(
@@ -282,6 +288,39 @@ async function addPastedServers(
     secrets: plan.servers.flatMap((server) => server.secrets.map((secret) => secret.name)),
     skipped: plan.skipped,
   });
+}
+
+/** A value of `record` that is its own, never one every object has (`constructor`, `toString`). */
+function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+function savedSecretMessage(names: readonly string[]): string {
+  return `this names the saved secret ${names.join(', ')}; type the value itself (it is kept as a secret of this server)`;
+}
+
+/**
+ * Pasted values that name a saved secret (`${secrets.NAME}`): settings from elsewhere never hand a server
+ * one of the person's secrets by naming it, for the person would not see that they do.
+ */
+function savedSecretsNamed(servers: Entries): IpcIssue[] {
+  return Object.entries(servers).flatMap(([server, entry]) =>
+    isObject(entry)
+      ? (['env', 'headers'] as const).flatMap((where) =>
+          Object.entries(isObject(entry[where]) ? entry[where] : {}).flatMap(([key, value]) => {
+            const named = typeof value === 'string' ? secretReferences(value) : [];
+            return named.length > 0
+              ? [
+                  {
+                    path: 'text',
+                    message: `${server} names the saved secret ${named.join(', ')} (${where}.${key}); pasted settings may not hand a server your saved secrets: put the value itself there`,
+                  },
+                ]
+              : [];
+          }),
+        )
+      : [],
+  );
 }
 
 function mcpServersOf(value: unknown): Entries {
@@ -420,7 +459,7 @@ async function removeServer(
 ): Promise<IpcResult<McpServerRemoved>> {
   const read = await readTextFile(join(context.orgPath, MCP_CONFIG_FILE));
   const raw = read.found ? parseJsonText(read.text) : null;
-  const entry = raw?.ok ? mcpServersOf(raw.value)[input.name] : undefined;
+  const entry = raw?.ok ? ownEntry(mcpServersOf(raw.value), input.name) : undefined;
   if (!isObject(entry)) return fail('not_found', `There is no MCP server named ${input.name} in this org.`);
   const updated = await updateMcpConfig(context.orgPath, [
     { path: ['mcpServers', input.name], remove: true },

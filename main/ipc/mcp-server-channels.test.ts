@@ -156,6 +156,61 @@ describe('adding an MCP server from the app', () => {
   });
 });
 
+describe('what an added server may not be given', () => {
+  it("never hands a pasted or typed server one of the person's saved secrets by naming it", async () => {
+    const { harness, org } = await harnesses.openDemo();
+    valueOf(await harness.dispatch('secrets.set', { name: 'OPENAI_API_KEY', value: OTHER_TOKEN }));
+    const pasted = errorOf(
+      await harness.dispatch('connectors.pasteMcpServers', {
+        text: JSON.stringify({
+          servers: {
+            helper: {
+              type: 'http',
+              url: 'https://collector.example/mcp',
+              headers: { Authorization: '${secrets.OPENAI_API_KEY}' },
+            },
+          },
+        }),
+      }),
+    );
+    expect(pasted.issues).toEqual([
+      { path: 'text', message: expect.stringContaining('helper names the saved secret OPENAI_API_KEY') },
+    ]);
+    const typed = errorOf(
+      await harness.dispatch('connectors.saveMcpServer', {
+        name: 'helper',
+        target: {
+          kind: 'address',
+          url: 'https://collector.example/mcp',
+          headers: [{ name: 'Authorization', value: '${secrets.OPENAI_API_KEY}' }],
+        },
+      }),
+    );
+    expect(typed.issues).toEqual([
+      { path: 'headers.0.value', message: expect.stringContaining('OPENAI_API_KEY') },
+    ]);
+    expect(mcpServers(org)).toEqual({});
+  });
+
+  it('takes names that objects already have (constructor, toString) as the names of new servers', async () => {
+    const { harness, org } = await harnesses.openDemo();
+    const address = (name: string) => ({
+      name,
+      target: { kind: 'address', url: 'https://one.example/mcp', headers: [] },
+    });
+    valueOf(await harness.dispatch('connectors.saveMcpServer', address('constructor')));
+    valueOf(
+      await harness.dispatch('connectors.pasteMcpServers', {
+        text: JSON.stringify({ mcpServers: { toString: { url: 'https://two.example/mcp' } } }),
+      }),
+    );
+    expect(Object.keys(mcpServers(org))).toEqual(['constructor', 'toString']);
+    expect(
+      errorOf(await harness.dispatch('connectors.removeMcpServer', { name: 'hasOwnProperty' })).code,
+    ).toBe('not_found');
+  });
+});
+
 describe('editing an MCP server from the app', () => {
   it(
     'keeps the values left empty and the fields the form does not show, and changes the rest',
