@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sendJson, startLoopbackServer } from '../../engine/models/test-support/loopback-server';
@@ -158,7 +159,13 @@ test('a person adds a program with the form and another by pasting VS Code setti
     await dialog.getByRole('tab', { name: 'Paste settings' }).click();
     const settings = dialog.getByLabel('Settings', { exact: true });
     await expect(settings).toBeFocused();
-    await settings.fill('{"servers": {"second": }}');
+    // A file the person picks fills the box, to be looked at before anything is added.
+    await dialog.getByLabel('Settings file').setInputFiles({
+      name: 'mcp.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"servers": {"second": }}'),
+    });
+    await expect(settings).toHaveValue('{"servers": {"second": }}');
     await dialog.getByRole('button', { name: 'Add these servers' }).click();
     await expect(dialog.getByRole('alert', { name: 'Problems with Settings' })).toContainText(
       'line 1, column',
@@ -171,6 +178,10 @@ test('a person adds a program with the form and another by pasting VS Code setti
       ),
     );
     await page.screenshot({ path: testInfo.outputPath('mcp-server-dialog-paste.png') });
+    const scan = await new AxeBuilder({ page }).include('.mcp-server-dialog').analyze();
+    expect(
+      scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    ).toEqual([]);
     await dialog.getByRole('button', { name: 'Add these servers' }).click();
     await expect(dialog).toBeHidden();
     const second = page.getByRole('listitem', { name: 'second' });

@@ -44,10 +44,13 @@ export function TextField({
 export function FieldErrors({ label, errors }: { label: string; errors: string[] | undefined }) {
   if (!errors) return null;
   return (
-    <ul className="field-errors" role="alert" aria-label={`Problems with ${label}`}>
-      {errors.map((message) => (
-        <li key={message}>Not saved: {message}</li>
-      ))}
-    </ul>
+    // The alert wraps the list: a list that is itself an alert is no list, and its items belong to none.
+    <div role="alert" aria-label={`Problems with ${label}`}>
+      <ul className="field-errors">
+        {errors.map((message) => (
+          <li key={message}>Not saved: {message}</li>
+        ))}
+      </ul>
+    </div>
   );
 }

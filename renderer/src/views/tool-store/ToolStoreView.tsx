@@ -210,23 +210,23 @@ function ConnectorCard({
         </ul>
       )}
       {!connector.mcp && <ConnectorDetail connector={connector} />}
-      <div className="connector-actions">
-        {(hasSettings || connector.secrets.length > 0 || connector.restApi) && (
-          <button type="button" onClick={onOpen}>
-            Set up {connector.name}
-          </button>
-        )}
-        {connector.mcpEntry && (
-          <button type="button" onClick={onEdit}>
-            Change {connector.name}…
-          </button>
-        )}
-        {connector.mcp && (
+      {(hasSettings || connector.secrets.length > 0 || connector.restApi) && (
+        <button type="button" onClick={onOpen}>
+          Set up {connector.name}
+        </button>
+      )}
+      {connector.mcp && (
+        <div className="connector-actions">
+          {connector.mcpEntry && (
+            <button type="button" onClick={onEdit}>
+              Change {connector.name}…
+            </button>
+          )}
           <button type="button" className="danger" onClick={onRemove}>
             Remove {connector.name}…
           </button>
-        )}
-      </div>
+        </div>
+      )}
     </li>
   );
 }
