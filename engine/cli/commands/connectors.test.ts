@@ -285,4 +285,35 @@ describe('lemming connectors --add / --remove', () => {
       expect(readFileSync(file, 'utf8')).not.toContain(TOKEN);
     },
   );
+
+  it('adds an address whose --header value goes to the secret store', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lemming-cli-mcp-url-'));
+    made.push(dir);
+    const file = join(dir, 'secrets.json');
+    const folder = orgs.build({ 'agents/writer/resume.json': resume('writer') });
+    const added = await lemming([
+      'connectors',
+      folder,
+      '--add',
+      'remote',
+      '--url',
+      'https://tools.example/mcp',
+      '--header',
+      `X-Api-Key=${TOKEN}`,
+      '--secrets-file',
+      file,
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('Added the MCP server remote; its headers went to the secret store.');
+    expect(added.stdout).not.toContain(TOKEN);
+    expect(JSON.parse(readFileSync(join(folder, 'lemming/config/mcp.json'), 'utf8'))).toEqual({
+      mcpServers: {
+        remote: {
+          url: 'https://tools.example/mcp',
+          headers: { 'X-Api-Key': '${secrets.MCP_REMOTE_X_API_KEY}' },
+        },
+      },
+    });
+    expect(readFileSync(file, 'utf8')).toContain(TOKEN);
+  });
 });
