@@ -280,7 +280,7 @@ async function addPastedServers(
     planned.value,
     plan.servers.map((server) => ({ path: ['mcpServers', server.name], value: server.entry })),
     input.replaceSecrets ?? [],
-    issuesFromProblems,
+    pastedIssues,
   );
   if (!written.ok) return written;
   return ok({
@@ -439,6 +439,16 @@ function fieldIssues(name: string, problems: readonly Problem[]): IpcIssue[] {
       ? { path: problem.field.slice(prefix.length), message: problem.message }
       : (issuesFromProblems([problem])[0] as IpcIssue),
   );
+}
+
+/** File problems of pasted servers, said at the pasted text by server and field (`x, args.0: …`). */
+function pastedIssues(problems: readonly Problem[]): IpcIssue[] {
+  return problems.map((problem) => {
+    const [, server, field] = /^mcpServers\.([^.]+)(?:\.(.+))?$/.exec(problem.field ?? '') ?? [];
+    return server
+      ? { path: 'text', message: `${server}${field ? `, ${field}` : ''}: ${problem.message}` }
+      : (issuesFromProblems([problem])[0] as IpcIssue);
+  });
 }
 
 /**

@@ -307,6 +307,22 @@ describe('pasting MCP settings in the app', () => {
     expect(empty.message).toBe('Nothing was added: the settings name no server.');
   });
 
+  it('says what in the pasted settings the file would not accept, at the pasted text', async () => {
+    const { harness, org } = await harnesses.openDemo();
+    const refused = errorOf(
+      await harness.dispatch('connectors.pasteMcpServers', {
+        text: JSON.stringify({ mcpServers: { x: { command: 'tool', args: ['--key=${secrets.KEY}'] } } }),
+      }),
+    );
+    expect(refused.issues).toEqual([
+      {
+        path: 'text',
+        message: expect.stringMatching(/^x, args\.0: a secret may not be passed as an argument/),
+      },
+    ]);
+    expect(mcpServers(org)).toEqual({});
+  });
+
   it('asks before replacing servers the org has, and replaces only those the person agreed to', async () => {
     const { harness, org } = await harnesses.openDemo();
     const text = (url: string) => JSON.stringify({ mcpServers: { remote: { url }, fresh: { url } } });

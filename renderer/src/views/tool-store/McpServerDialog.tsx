@@ -134,9 +134,13 @@ function ServerForm({ server, onDone }: { server: EditedServer | null; onDone():
       setReplacing(replacingOf(error, name.trim()));
       return;
     }
-    const byField = errorsByField(error, rows.length);
+    const { [ELSEWHERE]: elsewhere, ...byField } = errorsByField(error, rows.length);
     setErrors(byField);
-    setOtherError(error && Object.keys(byField).length === 0 ? error.message : null);
+    setOtherError(
+      error && (elsewhere || Object.keys(byField).length === 0)
+        ? [error.message, ...(elsewhere ?? [])].join(' ')
+        : null,
+    );
     if (!error) onDone();
   };
 
@@ -310,7 +314,16 @@ function PasteForm({ onDone }: { onDone(): void }) {
       ? []
       : (answer.error.issues ?? []).filter((issue) => issue.path === 'text').map((issue) => issue.message);
     setErrors(textErrors.length > 0 ? textErrors : undefined);
-    setOtherError(!answer.ok && textErrors.length === 0 ? answer.error.message : null);
+    const elsewhere = answer.ok
+      ? []
+      : (answer.error.issues ?? [])
+          .filter((issue) => issue.path !== 'text')
+          .map((issue) => `${issue.path}: ${issue.message}`);
+    setOtherError(
+      !answer.ok && (textErrors.length === 0 || elsewhere.length > 0)
+        ? [answer.error.message, ...elsewhere].join(' ')
+        : null,
+    );
     if (!answer.ok) return;
     if (answer.value.skipped.length === 0) onDone();
     else setOutcome(answer.value);
@@ -430,7 +443,10 @@ function replacingOf(error: IpcError, formName: string | null): Replacing {
   return { servers, secrets };
 }
 
-/** `name`, `command`, `args.2`, `env.0.value`, `headers.1.name`… → the form's fields (rows as `rows.N.…`). */
+/**
+ * `name`, `command`, `args.2`, `env.0.value`, `headers.1.name`… → the form's fields (rows as `rows.N.…`);
+ * any other place under ELSEWHERE, said with where it is.
+ */
 function errorsByField(error: IpcError | null, rowCount: number): Errors {
   const byField: Errors = {};
   const put = (field: string, message: string) => (byField[field] = [...(byField[field] ?? []), message]);
@@ -439,6 +455,10 @@ function errorsByField(error: IpcError | null, rowCount: number): Errors {
     if (rowField && Number(rowField[1]) < rowCount) put(`rows.${rowField[1]}.${rowField[2]}`, message);
     else if (/^args\.\d+$/.test(path)) put('args', message);
     else if (['name', 'command', 'url'].includes(path)) put(path, message);
+    else put(ELSEWHERE, `${path}: ${message}`);
   }
   return byField;
 }
+
+/** Problems the answer names at no field of the form (another entry of the file, say). */
+const ELSEWHERE = 'elsewhere';
