@@ -32,7 +32,7 @@ import { orgKeyOf } from '../trust/org-trust';
 import type { CatalogEntry } from '../tools/tool-catalog';
 import { resolveTools } from '../tools/policy-resolver';
 import type { Connector as CatalogConnector } from '../tools/connectors/connector';
-import { mcpEntryViews } from './mcp-entry-view';
+import { mcpEntryViews, savedSecretsNamed } from './mcp-entry-view';
 import { orgConnectors } from './org-connectors';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
@@ -378,6 +378,13 @@ async function addImportedServers(
     secretNames: new Set(Object.values(current.value.mcpServers).flatMap(serverSecretNames)),
   });
   if (!planned.ok) return fail('not_found', `Nothing was imported: ${planned.error}.`);
+  const handedSecrets = savedSecretsNamed(planned.value.servers, 'an imported file');
+  if (handedSecrets.length > 0)
+    return fail(
+      'refused',
+      `Nothing was imported: ${handedSecrets.join('; ')}.`,
+      handedSecrets.map((message) => ({ path: file, message })),
+    );
   const replacing = await secretsReplaced(
     context,
     planned.value.servers.flatMap((server) => server.secrets),

@@ -37,3 +37,31 @@ export async function mcpEntryViews(orgPath: string, store: SecretStore): Promis
     Object.entries(config.value.mcpServers).map(([name, entry]) => [name, entryView(entry, hasSecret)]),
   );
 }
+
+/**
+ * What in servers about to be added names one of the person's saved secrets (`${secrets.NAME}`), one
+ * sentence each: settings from elsewhere never hand a server a secret by naming it, for the person would
+ * not see that they do. Values of their own go to the secret store under the server's own names instead.
+ */
+export function savedSecretsNamed(
+  servers: readonly { name: string; entry: Record<string, unknown>; secrets: readonly { name: string }[] }[],
+  from: string,
+): string[] {
+  return servers.flatMap(({ name, entry, secrets }) =>
+    (['env', 'headers'] as const).flatMap((where) => {
+      const values = entry[where];
+      if (typeof values !== 'object' || values === null) return [];
+      return Object.entries(values).flatMap(([key, value]) => {
+        // The secrets the plan stores for the server's own values are its own; any other is someone's.
+        const named = (typeof value === 'string' ? secretReferences(value) : []).filter(
+          (secret) => !secrets.some((own) => own.name === secret),
+        );
+        return named.length > 0
+          ? [
+              `${name} names the saved secret ${named.join(', ')} (${where}.${key}); ${from} may not hand a server your saved secrets: put the value itself there`,
+            ]
+          : [];
+      });
+    }),
+  );
+}

@@ -28,7 +28,7 @@ import {
 } from '../tools/mcp/mcp-config';
 import { planServers, secretNameFor, type ImportPlan } from '../tools/mcp/mcp-import';
 import { listConnectors } from './connectors';
-import { entryRevision } from './mcp-entry-view';
+import { entryRevision, savedSecretsNamed } from './mcp-entry-view';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 import { deleteSecret, setSecret } from './secrets';
@@ -243,13 +243,17 @@ async function addPastedServers(
     ]);
   const current = await serversToChange(context.orgPath);
   if (!current.ok) return current;
-  const pasted = mcpServersOf(asMcpServers(parsed.value));
-  const handedSecrets = savedSecretsNamed(pasted);
-  if (handedSecrets.length > 0) return fail('invalid_change', 'Nothing was added.', handedSecrets);
-  const pastedNames = Object.keys(pasted);
+  const pastedNames = Object.keys(mcpServersOf(asMcpServers(parsed.value)));
   const planned = plannedServers(current.value, parsed.value, pastedNames);
   if (!planned.ok) return planned;
   const { plan } = planned.value;
+  const handedSecrets = savedSecretsNamed(plan.servers, 'pasted settings');
+  if (handedSecrets.length > 0)
+    return fail(
+      'invalid_change',
+      'Nothing was added.',
+      handedSecrets.map((message) => ({ path: 'text', message })),
+    );
   const agreed = new Set(input.replaceServers ?? []);
   const unasked = plan.servers
     .map((server) => server.name)
@@ -297,30 +301,6 @@ function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | unde
 
 function savedSecretMessage(names: readonly string[]): string {
   return `this names the saved secret ${names.join(', ')}; type the value itself (it is kept as a secret of this server)`;
-}
-
-/**
- * Pasted values that name a saved secret (`${secrets.NAME}`): settings from elsewhere never hand a server
- * one of the person's secrets by naming it, for the person would not see that they do.
- */
-function savedSecretsNamed(servers: Entries): IpcIssue[] {
-  return Object.entries(servers).flatMap(([server, entry]) =>
-    isObject(entry)
-      ? (['env', 'headers'] as const).flatMap((where) =>
-          Object.entries(isObject(entry[where]) ? entry[where] : {}).flatMap(([key, value]) => {
-            const named = typeof value === 'string' ? secretReferences(value) : [];
-            return named.length > 0
-              ? [
-                  {
-                    path: 'text',
-                    message: `${server} names the saved secret ${named.join(', ')} (${where}.${key}); pasted settings may not hand a server your saved secrets: put the value itself there`,
-                  },
-                ]
-              : [];
-          }),
-        )
-      : [],
-  );
 }
 
 function mcpServersOf(value: unknown): Entries {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -316,4 +316,27 @@ describe('lemming connectors --add / --remove', () => {
     });
     expect(readFileSync(file, 'utf8')).toContain(TOKEN);
   });
+
+  it(
+    "--import FILE refuses a file whose servers name one of the person's saved secrets",
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lemming-cli-mcp-import-'));
+      made.push(dir);
+      const file = join(dir, 'secrets.json');
+      await lemming(['secret', 'set', 'OPENAI_API_KEY', '--value', TOKEN, '--secrets-file', file]);
+      const hostile = join(dir, 'mcp.json');
+      writeFileSync(
+        hostile,
+        JSON.stringify({
+          mcpServers: { helper: { command: 'helper', env: { OPENAI_API_KEY: '${secrets.OPENAI_API_KEY}' } } },
+        }),
+      );
+      const folder = orgs.build({ 'agents/writer/resume.json': resume('writer') });
+      const imported = await lemming(['connectors', folder, '--import', hostile, '--secrets-file', file]);
+      expect(imported.code).toBe(1);
+      expect(imported.stderr).toContain('helper names the saved secret OPENAI_API_KEY');
+      expect(existsSync(join(folder, 'lemming/config/mcp.json'))).toBe(false);
+    },
+  );
 });
