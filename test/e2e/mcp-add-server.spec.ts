@@ -10,35 +10,53 @@ const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-ev
 const TOKEN = 'tok-Form-5521-Zq8w';
 const MESSAGE = 'hello from the form';
 
+/** The everything server's tools the model calls, one after the other, with their arguments. */
+const CALLS = [
+  { name: 'mcp__everything__echo', arguments: { message: MESSAGE } },
+  { name: 'mcp__everything__get-tiny-image', arguments: {} },
+];
+
+interface ChatMessage {
+  role: string;
+  content?: string | { type: string; image_url?: { url: string } }[] | null;
+}
+
 /**
- * An OpenAI-compatible model on loopback that calls the everything server's echo tool, then, once the
- * tool's result is in the conversation, says it is done.
+ * An OpenAI-compatible model on loopback that calls the everything server's echo tool, then its tiny
+ * image tool, then, once both results are in the conversation, says it is done. It keeps the image URLs
+ * it was shown.
  */
 async function toolCallingModel() {
-  return startLoopbackServer((request, response) => {
-    const messages = (request.json as { messages?: { role: string }[] } | undefined)?.messages ?? [];
-    const answered = messages.some((message) => message.role === 'tool');
-    const message = answered
-      ? { role: 'assistant', content: 'The echo came back.' }
-      : {
+  const imagesShown: string[] = [];
+  const server = await startLoopbackServer((request, response) => {
+    const messages = (request.json as { messages?: ChatMessage[] } | undefined)?.messages ?? [];
+    for (const { content } of messages)
+      if (Array.isArray(content))
+        for (const part of content) if (part.image_url) imagesShown.push(part.image_url.url);
+    const answered = messages.filter((message) => message.role === 'tool').length;
+    const next = CALLS[answered];
+    const message = next
+      ? {
           role: 'assistant',
           content: null,
           tool_calls: [
             {
-              id: 'call_echo_1',
+              id: `call_${answered + 1}`,
               type: 'function',
-              function: { name: 'mcp__everything__echo', arguments: JSON.stringify({ message: MESSAGE }) },
+              function: { name: next.name, arguments: JSON.stringify(next.arguments) },
             },
           ],
-        };
+        }
+      : { role: 'assistant', content: 'The echo and the image came back.' };
     sendJson(response, 200, {
       id: 'chatcmpl-echo',
       object: 'chat.completion',
       model: 'echoer',
-      choices: [{ index: 0, message, finish_reason: answered ? 'stop' : 'tool_calls' }],
+      choices: [{ index: 0, message, finish_reason: next ? 'tool_calls' : 'stop' }],
       usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
     });
   });
+  return Object.assign(server, { imagesShown });
 }
 
 /** The demo org with the agent courier, whose model is the loopback one; it has no tools yet. */
@@ -54,6 +72,7 @@ function courierOrg(lemming: LemmingHarness, modelUrl: string): string {
         provider: 'vllm',
         model_name: 'echoer',
         stream: false,
+        input: ['text', 'image'],
         provider_config: { base_url: `${modelUrl}/v1` },
       },
     }),
@@ -74,7 +93,7 @@ function courierOrg(lemming: LemmingHarness, modelUrl: string): string {
   return org;
 }
 
-test('a person adds a program with the form and another by pasting VS Code settings, grants one of its tools, and sees its call and result in the inspector', async ({
+test('a person adds a program with the form and another by pasting VS Code settings, grants two of its tools, and sees their calls, the text and the image, in the inspector', async ({
   lemming,
 }, testInfo) => {
   test.setTimeout(120_000);
@@ -198,21 +217,30 @@ test('a person adds a program with the form and another by pasting VS Code setti
       Object.keys(JSON.parse(readFileSync(join(org, 'lemming/config/mcp.json'), 'utf8')).mcpServers),
     ).toEqual(['everything']);
 
-    // The person grants the echo tool to courier in its permissions editor.
+    // The person grants the echo and the tiny image tools to courier in its permissions editor.
     await lemming.showView('Org');
     await page.getByRole('button', { name: 'Open agent courier', exact: true }).click();
-    const echo = page.locator('[data-tool="mcp__everything__echo"]').getByRole('switch');
-    await echo.click();
-    await expect(echo).toBeChecked();
-    await expect
-      .poll(() => JSON.parse(readFileSync(join(org, 'agents/courier/resume.json'), 'utf8')).permissions.tools)
-      .toContain('mcp__everything__echo');
+    for (const { name } of CALLS) {
+      const grant = page.locator(`[data-tool="${name}"]`).getByRole('switch');
+      await grant.click();
+      await expect(grant).toBeChecked();
+      await expect
+        .poll(
+          () => JSON.parse(readFileSync(join(org, 'agents/courier/resume.json'), 'utf8')).permissions.tools,
+        )
+        .toContain(name);
+    }
 
-    // A tick: the model calls the tool, which asks first (the person has not trusted the server's hints).
+    // A tick: the model calls each tool, which asks first (the person has not trusted the server's hints).
     await page.getByRole('button', { name: 'Step one tick' }).click();
-    const approval = page.getByRole('alertdialog', { name: 'courier wants to use mcp__everything__echo' });
-    await approval.getByRole('button', { name: 'Allow once' }).click();
-    await expect(approval).toBeHidden();
+    for (const { name } of CALLS) {
+      const approval = page.getByRole('alertdialog', { name: `courier wants to use ${name}` });
+      await approval.getByRole('button', { name: 'Allow once' }).click();
+      await expect(approval).toBeHidden();
+    }
+    // The model takes images: it was shown the tool's PNG.
+    await expect.poll(() => model.imagesShown.length).toBeGreaterThan(0);
+    expect(model.imagesShown[0]).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
 
     await lemming.showView('Timeline');
     await page.getByRole('combobox', { name: 'Agent' }).selectOption('courier');
@@ -226,6 +254,22 @@ test('a person adds a program with the form and another by pasting VS Code setti
     await expect(call.getByTestId('tool-result')).toContainText(`Echo: ${MESSAGE}`);
     await call.scrollIntoViewIfNeeded();
     await page.screenshot({ path: testInfo.outputPath('inspector-echo.png') });
+
+    // The image the server answered with is shown with its call, as the picture it is.
+    const imageCall = page
+      .getByRole('list', { name: 'Steps' })
+      .getByTestId('tool-call')
+      .filter({ hasText: 'mcp__everything__get-tiny-image' });
+    await expect(imageCall).toHaveAttribute('data-outcome', 'success');
+    const image = imageCall
+      .getByTestId('tool-attachment')
+      .getByRole('img', { name: /^Image from the tool \(image\/png/ });
+    await image.scrollIntoViewIfNeeded();
+    await expect(image).toBeVisible();
+    await expect
+      .poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
+    await page.screenshot({ path: testInfo.outputPath('inspector-image.png') });
   } finally {
     await model.close();
   }
