@@ -37,7 +37,7 @@ import { orgConnectors } from './org-connectors';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 import { deleteSecret, setSecret } from './secrets';
-import { grantStoredSecrets } from './trust';
+import { grantAskedSecrets, grantStoredSecrets } from './trust';
 
 type Settings = Record<string, unknown>;
 
@@ -415,6 +415,11 @@ async function addImportedServers(
     servers.flatMap((server) => server.secrets.map((secret) => secret.name)),
   );
   if (!granted.ok) return granted;
+  const grantedAsked = await grantAskedSecrets(
+    context,
+    planned.value.asks.map((ask) => ask.name),
+  );
+  if (!grantedAsked.ok) return grantedAsked;
   if (servers.length > 0) {
     const updated = await updateMcpConfig(
       context.orgPath,

@@ -35,7 +35,7 @@ import { entryRevision, savedSecretsNamed } from './mcp-entry-view';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 import { deleteSecret, setSecret } from './secrets';
-import { grantStoredSecrets, keepingTrust } from './trust';
+import { grantAskedSecrets, grantStoredSecrets, keepingTrust } from './trust';
 
 /** An environment variable's name, as shells and `env` take it. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -411,6 +411,11 @@ async function writeServers(
     secrets.map((secret) => secret.name),
   );
   if (!granted.ok) return granted;
+  const grantedAsked = await grantAskedSecrets(
+    context,
+    planned.plan.asks.map((ask) => ask.name),
+  );
+  if (!grantedAsked.ok) return grantedAsked;
   const updated = await updateMcpConfig(context.orgPath, edits);
   if (!updated.ok) return fail('invalid_change', 'Nothing was saved.', located(updated.error));
   const deleted = await deleteUnusedSecrets(context, planned.replaced, updated.value);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IpcError } from '../../engine/api/result';
 import type { Connector, McpPasteResult } from '../../engine/api/tool-schemas';
+import type { SecretListItem } from '../../engine/api/settings-schemas';
 import type { OrgTrust } from '../../engine/api/trust-schemas';
 import { referenceServers } from '../../engine/tools/mcp/test-support/reference-servers';
 import { ipcHarnesses, valueOf, type IpcHarness } from './test-support/ipc-harness';
@@ -402,6 +403,30 @@ describe("an org whose mcp.json is in VS Code's spelling", () => {
       toAsk: [{ server: 'remote', name: 'MCP_REMOTE_TOKEN', description: 'Your token' }],
     });
     expect(mcpServers(org).remote?.headers).toEqual({ Authorization: 'Bearer ${secrets.MCP_REMOTE_TOKEN}' });
+    // The person gives the value for this org's server: the org may use it, as it may the ones stored for it.
+    valueOf(await harness.dispatch('secrets.set', { name: 'MCP_REMOTE_TOKEN', value: TOKEN }));
+    const secrets = valueOf<{ secrets: SecretListItem[] }>(
+      await harness.dispatch('secrets.list', {}),
+    ).secrets;
+    expect(secrets.find((secret) => secret.name === 'MCP_REMOTE_TOKEN')?.grantedToOrg).toBe(true);
+  });
+
+  it("leaves a secret asked for ungranted when the store already holds one of its name, for it is not this server's", async () => {
+    const { harness } = await harnesses.openDemo();
+    valueOf(await harness.dispatch('secrets.set', { name: 'MCP_REMOTE_TOKEN', value: OTHER_TOKEN }));
+    valueOf(
+      await harness.dispatch('trust.grant', { kind: 'secret', name: 'MCP_REMOTE_TOKEN', granted: false }),
+    );
+    const pasted = {
+      servers: {
+        remote: { url: 'https://one.example/mcp', headers: { Authorization: 'Bearer ${input:token}' } },
+      },
+    };
+    valueOf(await harness.dispatch('connectors.pasteMcpServers', { text: JSON.stringify(pasted) }));
+    const secrets = valueOf<{ secrets: SecretListItem[] }>(
+      await harness.dispatch('secrets.list', {}),
+    ).secrets;
+    expect(secrets.find((secret) => secret.name === 'MCP_REMOTE_TOKEN')?.grantedToOrg).toBe(false);
   });
 });
 

@@ -9,6 +9,7 @@ test.use({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
 const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const TOKEN = 'tok-Form-5521-Zq8w';
 const MESSAGE = 'hello from the form';
+const SECOND_KEY = 'key-Paste-7730-Hw2v';
 
 /** The everything server's tools the model calls, one after the other, with their arguments. */
 const CALLS = [
@@ -189,9 +190,27 @@ test('a person adds a program with the form and another by pasting VS Code setti
     await expect(dialog.getByRole('alert', { name: 'Problems with Settings' })).toContainText(
       'line 1, column',
     );
+    // VS Code asks for the value of an input as the server starts; here it is asked for once it is added.
     await settings.fill(
       JSON.stringify(
-        { servers: { second: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } } },
+        {
+          inputs: [
+            {
+              type: 'promptString',
+              id: 'second-key',
+              description: 'Key of the second server',
+              password: true,
+            },
+          ],
+          servers: {
+            second: {
+              type: 'stdio',
+              command: process.execPath,
+              args: [EVERYTHING, 'stdio'],
+              env: { SECOND_KEY: '${input:second-key}' },
+            },
+          },
+        },
         null,
         2,
       ),
@@ -202,7 +221,16 @@ test('a person adds a program with the form and another by pasting VS Code setti
       scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
     ).toEqual([]);
     await dialog.getByRole('button', { name: 'Add these servers' }).click();
+    await expect(dialog.getByRole('status')).toHaveText('Added second.');
+    const toGive = dialog.getByRole('region', { name: 'Values to give' });
+    await expect(toGive).toContainText('second: Key of the second server');
+    await toGive.getByRole('textbox', { name: 'MCP_SECOND_SECOND_KEY' }).fill(SECOND_KEY);
+    await toGive.getByRole('button', { name: 'Save MCP_SECOND_SECOND_KEY' }).click();
+    await expect(toGive).toContainText('is set');
+    await page.screenshot({ path: testInfo.outputPath('mcp-server-dialog-values-to-give.png') });
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(dialog).toBeHidden();
+    expect(readFileSync(join(org, 'lemming/config/mcp.json'), 'utf8')).not.toContain(SECOND_KEY);
     const second = page.getByRole('listitem', { name: 'second' });
     await expect(second).toContainText('Running');
     await page.screenshot({ path: testInfo.outputPath('tool-store-added.png'), fullPage: true });

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { IpcError, McpEntryView, McpPasteResult } from '../../../../engine/api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { SecretField } from './SecretField';
 import { FieldErrors, TextField } from './DrawerFields';
 import { useToolStore } from './tool-store-store';
 
@@ -325,7 +326,7 @@ function PasteForm({ onDone }: { onDone(): void }) {
         : null,
     );
     if (!answer.ok) return;
-    if (answer.value.skipped.length === 0) onDone();
+    if (answer.value.skipped.length === 0 && answer.value.toAsk.length === 0) onDone();
     else setOutcome(answer.value);
   };
 
@@ -381,10 +382,12 @@ function PasteForm({ onDone }: { onDone(): void }) {
       )}
       {outcome && (
         <p role="status">
-          {outcome.imported.length > 0 ? `Added ${outcome.imported.join(', ')}.` : 'No server was added.'}{' '}
-          Left out: {outcome.skipped.map((server) => `${server.name} (${server.reason})`).join('; ')}.
+          {outcome.imported.length > 0 ? `Added ${outcome.imported.join(', ')}.` : 'No server was added.'}
+          {outcome.skipped.length > 0 &&
+            ` Left out: ${outcome.skipped.map((server) => `${server.name} (${server.reason})`).join('; ')}.`}
         </p>
       )}
+      {outcome && outcome.toAsk.length > 0 && <ValuesToGive asks={outcome.toAsk} />}
       <div className="drawer-actions">
         <button type="submit" className="primary" disabled={busy || text.trim() === ''}>
           Add these servers
@@ -400,6 +403,31 @@ function PasteForm({ onDone }: { onDone(): void }) {
 }
 
 /** Asks before servers of the org or saved values are replaced; the answer is what the person agreed to. */
+/**
+ * The values pasted settings ask the person for (VS Code's inputs) and do not hold: each is given here,
+ * straight to the secret store, as VS Code would ask for it when the server starts.
+ */
+function ValuesToGive({ asks }: { asks: McpPasteResult['toAsk'] }) {
+  const secrets = useToolStore((store) => (store.state.status === 'loaded' ? store.state.secrets : []));
+  return (
+    <section aria-label="Values to give" className="drawer-secrets">
+      <p>
+        {asks.length === 1 ? 'This value is' : 'These values are'} asked for by the settings and not in them.
+        Give {asks.length === 1 ? 'it' : 'them'} here; {asks.length === 1 ? 'it goes' : 'they go'} to the
+        secret store.
+      </p>
+      {asks.map((ask) => (
+        <SecretField
+          key={ask.name}
+          name={ask.name}
+          description={`${ask.server}: ${ask.description}`}
+          isSet={secrets.some((secret) => secret.name === ask.name && secret.isSet)}
+        />
+      ))}
+    </section>
+  );
+}
+
 function ReplaceDialog({
   replacing,
   onCancel,
