@@ -224,6 +224,8 @@ test('a person adds a program with the form and another by pasting VS Code setti
     await expect(dialog.getByRole('status')).toHaveText('Added second.');
     const toGive = dialog.getByRole('region', { name: 'Values to give' });
     await expect(toGive).toContainText('second: Key of the second server');
+    // What was added is not added again by a second click.
+    await expect(dialog.getByRole('button', { name: 'Add these servers' })).toBeDisabled();
     await toGive.getByRole('textbox', { name: 'MCP_SECOND_SECOND_KEY' }).fill(SECOND_KEY);
     await toGive.getByRole('button', { name: 'Save MCP_SECOND_SECOND_KEY' }).click();
     await expect(toGive).toContainText('is set');

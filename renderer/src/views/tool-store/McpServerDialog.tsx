@@ -350,7 +350,10 @@ function PasteForm({ onDone }: { onDone(): void }) {
           className="mcp-paste"
           aria-describedby={hintId}
           aria-invalid={errors ? true : undefined}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            setOutcome(null);
+          }}
         />
         <span className="muted field-hint" id={hintId}>
           Paste the settings from a server&apos;s instructions, or from Claude Desktop, Cursor, VS Code or LM
@@ -371,7 +374,11 @@ function PasteForm({ onDone }: { onDone(): void }) {
           onChange={(event) => {
             const picked = event.target.files?.[0];
             event.target.value = '';
-            if (picked) void picked.text().then(setText);
+            if (picked)
+              void picked.text().then((read) => {
+                setText(read);
+                setOutcome(null);
+              });
           }}
         />
       </div>
@@ -389,7 +396,7 @@ function PasteForm({ onDone }: { onDone(): void }) {
       )}
       {outcome && outcome.toAsk.length > 0 && <ValuesToGive asks={outcome.toAsk} />}
       <div className="drawer-actions">
-        <button type="submit" className="primary" disabled={busy || text.trim() === ''}>
+        <button type="submit" className="primary" disabled={busy || text.trim() === '' || outcome !== null}>
           Add these servers
         </button>
       </div>
