@@ -83,6 +83,11 @@ import {
   TrustMcpHintsInput,
   McpSignInInput,
   McpImportResult,
+  McpPasteInput,
+  McpPasteResult,
+  McpServerInput,
+  McpServerRef,
+  McpServerRemoved,
   ConnectorList,
   SetEnabledInput,
   SetEnabledResult,
@@ -298,6 +303,23 @@ export const contract = {
       "Add the MCP servers Claude Desktop or Cursor uses to this org's mcp.json; their env and header values go to the secret store.",
     input: McpImportInput,
     output: McpImportResult,
+  }),
+  'connectors.saveMcpServer': channel({
+    summary:
+      "Add an MCP server to this org's mcp.json (a program and its arguments, or an address), or change one; its environment values and headers go to the secret store and are never returned.",
+    input: McpServerInput,
+    output: Connector,
+  }),
+  'connectors.pasteMcpServers': channel({
+    summary:
+      "Add the MCP servers of pasted settings (Claude Desktop's, Cursor's, VS Code's or LM Studio's spelling) to this org's mcp.json; their values go to the secret store.",
+    input: McpPasteInput,
+    output: McpPasteResult,
+  }),
+  'connectors.removeMcpServer': channel({
+    summary: "Remove an MCP server from this org's mcp.json, and the secrets stored for it alone.",
+    input: McpServerRef,
+    output: McpServerRemoved,
   }),
 
   'connectors.signIn': channel({

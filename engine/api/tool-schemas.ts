@@ -366,6 +366,26 @@ export const CatalogConnector = z.object({
 });
 export type CatalogConnector = z.infer<typeof CatalogConnector>;
 
+/** An MCP server's entry as its edit form shows it: names of its values and whether each is set, never a value. */
+export const McpEntryView = z.object({
+  /** Changes whenever the entry in the file does. */
+  revision: z.string(),
+  target: z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('program'),
+      command: z.string(),
+      args: z.array(z.string()),
+      env: z.array(z.object({ name: z.string(), isSet: z.boolean() })),
+    }),
+    z.object({
+      kind: z.literal('address'),
+      url: z.string(),
+      headers: z.array(z.object({ name: z.string(), isSet: z.boolean() })),
+    }),
+  ]),
+});
+export type McpEntryView = z.infer<typeof McpEntryView>;
+
 /** A connector as the Tool Store shows it: the catalog entry and the current values of its settings. */
 export const Connector = CatalogConnector.extend({
   /**
@@ -375,6 +395,8 @@ export const Connector = CatalogConnector.extend({
   usable: ConnectorReadiness,
   /** The current values of its settings (never secrets); empty when it has none. */
   settings: z.record(z.string(), z.unknown()),
+  /** For an MCP server: its entry in mcp.json, for its edit form. */
+  mcpEntry: McpEntryView.optional(),
 });
 export type Connector = z.infer<typeof Connector>;
 
@@ -448,3 +470,80 @@ export const McpImportResult = z.object({
   toAsk: z.array(z.object({ server: z.string(), name: z.string(), description: z.string() })),
 });
 export type McpImportResult = z.infer<typeof McpImportResult>;
+
+/**
+ * One environment value or header of an MCP server the person adds or edits. The value goes to the secret
+ * store, never into mcp.json and never back; left out when editing, the one the server has is kept.
+ */
+export const McpSecretRow = z
+  .object({ name: z.string().max(200), value: z.string().max(65_536).optional() })
+  .strict();
+export type McpSecretRow = z.infer<typeof McpSecretRow>;
+
+/** What an MCP server is: a program started on this computer, or a server reached at an address. */
+export const McpServerTarget = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('program'),
+      command: z.string().max(4096),
+      args: z.array(z.string().max(4096)).max(200),
+      env: z.array(McpSecretRow).max(100),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('address'),
+      url: z.string().max(4096),
+      headers: z.array(McpSecretRow).max(100),
+    })
+    .strict(),
+]);
+export type McpServerTarget = z.infer<typeof McpServerTarget>;
+
+/**
+ * Adds an MCP server to the org's mcp.json, or (with `opened`) changes one. Problems come back located
+ * at these field names (`name`, `command`, `args.0`, `env.1.name`, `url`, `headers.0.value`…).
+ */
+export const McpServerInput = z
+  .object({
+    name: z.string().max(200),
+    target: McpServerTarget,
+    /**
+     * The entry's revision when its form opened (absent for a new server). When the file says something
+     * else now, someone changed it meanwhile, and nothing is written over their change.
+     */
+    opened: z
+      .object({ revision: z.string().min(1).max(200) })
+      .strict()
+      .optional(),
+    /** The person agreed to replace the server of that name the org has (a new server only). */
+    replace: z.boolean().optional(),
+    /** Stored secrets the person agreed may be replaced; any other one stops the change (`needs_confirmation`). */
+    replaceSecrets: z.array(z.string().min(1).max(128)).max(1000).optional(),
+  })
+  .strict();
+export type McpServerInput = z.infer<typeof McpServerInput>;
+
+/**
+ * MCP servers pasted as JSON (or read from a file the person picked) in any spelling other apps write:
+ * Claude Desktop's and Cursor's `mcpServers`, VS Code's `servers`, LM Studio's.
+ */
+export const McpPasteInput = z
+  .object({
+    text: z.string().max(1_048_576),
+    /** Servers of the org the person agreed the pasted ones of the same name replace. */
+    replaceServers: z.array(z.string().min(1).max(200)).max(1000).optional(),
+    replaceSecrets: z.array(z.string().min(1).max(128)).max(1000).optional(),
+  })
+  .strict();
+export type McpPasteInput = z.infer<typeof McpPasteInput>;
+
+/** What pasting did: the servers added, the secrets stored for them (names only), what was left out. */
+export const McpPasteResult = McpImportResult.omit({ file: true });
+export type McpPasteResult = z.infer<typeof McpPasteResult>;
+
+export const McpServerRef = z.object({ name: z.string().min(1).max(200) }).strict();
+
+/** What removing a server did: the secrets removed with it (those named for it that no other server uses). */
+export const McpServerRemoved = z.object({ name: z.string(), secretsDeleted: z.array(z.string()) });
+export type McpServerRemoved = z.infer<typeof McpServerRemoved>;

@@ -34,11 +34,12 @@ import { orgKeyOf } from '../trust/org-trust';
 import type { CatalogEntry } from '../tools/tool-catalog';
 import { resolveTools } from '../tools/policy-resolver';
 import type { Connector as CatalogConnector } from '../tools/connectors/connector';
+import { mcpEntryViews, savedSecretsNamed } from './mcp-entry-view';
 import { orgConnectors } from './org-connectors';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 import { deleteSecret, setSecret } from './secrets';
-import { grantStoredSecrets } from './trust';
+import { grantAskedSecrets, grantStoredSecrets } from './trust';
 
 type Settings = Record<string, unknown>;
 
@@ -84,6 +85,7 @@ async function connectorViews(context: OrgContext) {
   };
   const agents = discovered.flatMap((agent) => (agent.valid ? [agent] : []));
   const mcp = await mcpConnectors(context, policy.ok ? policy.value : DEFAULT_ORG_POLICY);
+  const entries = await mcpEntryViews(context.orgPath, context.secrets.store);
   const catalogs = new Map<string, Promise<CatalogEntry[]>>();
   const catalogOf = (name: string) => {
     if (!catalogs.has(name)) catalogs.set(name, context.engine.agentToolCatalog(name));
@@ -98,9 +100,15 @@ async function connectorViews(context: OrgContext) {
       agent && policy.ok
         ? usableFor(connector, agent.resume, policy.value, await catalogOf(agent.resume.name))
         : connector.readiness;
+    const mcpEntry = connector.mcp && entries.get(connector.mcp.server);
     views.push({
       connector,
-      view: { ...connector, usable, settings: settingsOf(connector, files) },
+      view: {
+        ...connector,
+        usable,
+        settings: settingsOf(connector, files),
+        ...(mcpEntry ? { mcpEntry } : {}),
+      },
     });
   }
   return { views, loadErrors: [...loadErrors, ...mcp.problems] };
@@ -404,6 +412,13 @@ async function addImportedServers(
     secretNames: new Set(Object.values(current.value.servers).flatMap(serverSecretNames)),
   });
   if (!planned.ok) return fail('not_found', `Nothing was imported: ${planned.error}.`);
+  const handedSecrets = savedSecretsNamed(planned.value, 'an imported file');
+  if (handedSecrets.length > 0)
+    return fail(
+      'refused',
+      `Nothing was imported: ${handedSecrets.join('; ')}.`,
+      handedSecrets.map((message) => ({ path: file, message })),
+    );
   const replacing = await secretsReplaced(
     context,
     planned.value.servers.flatMap((server) => server.secrets),
@@ -430,6 +445,11 @@ async function addImportedServers(
     servers.flatMap((server) => server.secrets.map((secret) => secret.name)),
   );
   if (!granted.ok) return granted;
+  const grantedAsked = await grantAskedSecrets(
+    context,
+    planned.value.asks.map((ask) => ask.name),
+  );
+  if (!grantedAsked.ok) return grantedAsked;
   if (servers.length > 0) {
     const updated = await updateMcpConfig(
       context.orgPath,

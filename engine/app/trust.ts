@@ -72,6 +72,21 @@ export async function grantStoredSecrets(
   return ok(null);
 }
 
+/**
+ * Secrets a server the person added asks them for (VS Code's inputs), named for that server, are the
+ * org's as the ones stored for it are: granted at once, so the value the person gives is usable. A name
+ * the store already holds is not this server's value (another org's, perhaps): the person grants that
+ * one themselves, or not.
+ */
+export async function grantAskedSecrets(
+  context: TrustContext & { secrets: { store: { has(name: string): Promise<boolean> } } },
+  names: readonly string[],
+): Promise<IpcResult<null>> {
+  const fresh: string[] = [];
+  for (const name of names) if (!(await context.secrets.store.has(name))) fresh.push(name);
+  return grantStoredSecrets(context, fresh);
+}
+
 /** Which files a change the person makes may touch: their paths relative to the org, or a rule. */
 export type ChangedFiles = readonly string[] | ((file: string) => boolean);
 

@@ -79,7 +79,7 @@ export async function withOrgContext<T>(
       trust,
       controller: new RunController(engine, options.onTick ? { onTick: options.onTick } : {}),
       turnStatus: new TurnStatusReader(engine.timeline.db),
-      secrets: cliSecretsAccess(store),
+      secrets: cliSecretsAccess(store, io),
       isRunning: () => false,
     });
   } finally {

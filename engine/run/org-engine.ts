@@ -298,12 +298,17 @@ export class OrgEngine {
 
   /**
    * Brings the MCP servers in line with mcp.json and starts them; one sync at a time. While the org is
-   * not trusted, none is started and those running are stopped.
+   * not trusted, none is started and those running are stopped. Servers start with the secrets granted
+   * now: one the person just stored and granted (a server added in the app) is read again first, for a
+   * server that fails for want of it stays failed until its entry changes.
    */
   syncMcpServers(policy: OrgPolicy): Promise<void> {
     this.mcpSync = this.mcpSync
       .catch(() => undefined)
-      .then(async () => this.mcp.sync(policy, mayRun(await this.trust())));
+      .then(async () => {
+        await this.secrets.refresh();
+        return this.mcp.sync(policy, mayRun(await this.trust()));
+      });
     return this.mcpSync;
   }
 

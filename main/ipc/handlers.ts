@@ -18,6 +18,7 @@ import {
   signInToMcpServer,
   trustMcpHints,
 } from '../../engine/app/connectors';
+import { pasteMcpServers, removeMcpServer, saveMcpServer } from '../../engine/app/mcp-servers';
 import { removeRestApi, saveRestApi } from '../../engine/app/rest-apis';
 import { creditBalances, creditHistory } from '../../engine/app/credits';
 import { prepareDemoOrg } from '../../engine/app/demo-org';
@@ -165,6 +166,9 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'connectors.saveRestApi': (input) => inOrg((session) => saveRestApi(session, input)),
     'connectors.removeRestApi': (input) => inOrg((session) => removeRestApi(session, input)),
     'connectors.importMcp': (input) => inOrg((session) => importMcpServers(session, input)),
+    'connectors.saveMcpServer': (input) => inOrg((session) => saveMcpServer(session, input)),
+    'connectors.pasteMcpServers': (input) => inOrg((session) => pasteMcpServers(session, input)),
+    'connectors.removeMcpServer': (input) => inOrg((session) => removeMcpServer(session, input)),
     'connectors.trustMcpHints': (input) => inOrg((session) => trustMcpHints(session, input)),
     'connectors.signIn': (input) => inOrg((session) => signInToMcpServer(session, input, deps.openInBrowser)),
 

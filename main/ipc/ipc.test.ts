@@ -117,6 +117,20 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   ],
   'connectors.removeRestApi': [{}, { name: '' }, { name: 'x', evil: 1 }],
   'connectors.importMcp': [{}, { from: 'windsurf' }, { from: '/etc/passwd' }, { from: 'claude', file: 'x' }],
+  'connectors.saveMcpServer': [
+    {},
+    { name: 'x', target: { kind: 'program', command: 'npx', args: [] } },
+    { name: 'x', target: { kind: 'address', url: 'https://a.example', headers: [{ name: 'A', val: 'b' }] } },
+    { name: 'x', target: { kind: 'socket', path: '/tmp/s' } },
+    { name: 'x', target: { kind: 'program', command: 'npx', args: [], env: [] }, evil: 1 },
+  ],
+  'connectors.pasteMcpServers': [
+    {},
+    { text: 42 },
+    { text: '{}', replaceServers: 'all' },
+    { text: '{}', evil: 1 },
+  ],
+  'connectors.removeMcpServer': [{}, { name: '' }, { name: 'x', evil: 1 }],
   'connectors.trustMcpHints': [
     {},
     { server: 'files', trusted: true },
@@ -313,6 +327,16 @@ describe('dispatch', () => {
         { name: 'weather', baseUrl: 'https://api.weather.example', authStyle: 'none', methods: ['GET'] },
       ],
       ['connectors.removeRestApi', { name: 'weather' }],
+      [
+        'connectors.saveMcpServer',
+        { name: 'remote', target: { kind: 'address', url: 'http://127.0.0.1:9/mcp', headers: [] } },
+      ],
+      [
+        'connectors.pasteMcpServers',
+        { text: '{"servers": {"other": {"type": "http", "url": "http://127.0.0.1:9/x"}}}' },
+      ],
+      ['connectors.removeMcpServer', { name: 'remote' }],
+      ['connectors.removeMcpServer', { name: 'other' }],
       ['approvals.pending', {}],
       ['approvals.settings', {}],
       ['approvals.setMode', { ...manager, tool: 'memory_write', mode: 'ask' }],

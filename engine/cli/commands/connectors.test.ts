@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -222,6 +222,121 @@ describe('lemming connectors', () => {
         file,
       ]);
       expect(removed.code, removed.stderr).toBe(0);
+    },
+  );
+});
+
+describe('lemming connectors --add / --remove', () => {
+  const LEAKY = join(import.meta.dirname, '..', '..', 'tools', 'mcp', 'test-support', 'secret-server.mjs');
+  const TOKEN = 'svc-Rk47Hd2Qw9Zm5Lp3';
+
+  it(
+    'adds a program whose --env value goes to the secret store, asks before replacing it, and removes it with its secret',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lemming-cli-mcp-add-'));
+      made.push(dir);
+      const file = join(dir, 'secrets.json');
+      // An org that needs no trust yet: the person's own addition keeps it trusted, so the server starts.
+      const folder = orgs.build({ 'agents/writer/resume.json': resume('writer') });
+      const add = ['connectors', folder, '--add', 'leaky', '--command', process.execPath, '--arg', LEAKY];
+      const added = await lemming([...add, '--env', `SERVICE_TOKEN=${TOKEN}`, '--secrets-file', file]);
+      expect(added.code, added.stderr).toBe(0);
+      expect(added.stdout).toContain(
+        'Added the MCP server leaky; its environment values went to the secret store.',
+      );
+      // It starts only with the value; the tool description that repeats it is redacted in the output.
+      expect(added.stdout).toMatch(/^ {6}status: running$/m);
+      expect(added.stdout).not.toContain(TOKEN);
+      const mcpFile = readFileSync(join(folder, 'lemming/config/mcp.json'), 'utf8');
+      expect(JSON.parse(mcpFile)).toEqual({
+        mcpServers: {
+          leaky: {
+            command: process.execPath,
+            args: [LEAKY],
+            env: { SERVICE_TOKEN: '${secrets.MCP_LEAKY_SERVICE_TOKEN}' },
+          },
+        },
+      });
+      expect(readFileSync(file, 'utf8')).toContain(TOKEN);
+
+      const again = await lemming([...add, '--env', 'SERVICE_TOKEN=other', '--secrets-file', file]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('There is already a server named leaky; nothing was added.');
+      expect(again.stderr).toContain('--replace');
+      const both = await lemming([
+        'connectors',
+        folder,
+        '--add',
+        'x',
+        '--command',
+        'a',
+        '--url',
+        'https://a.example',
+      ]);
+      expect(both.code).toBe(1);
+      expect(both.stderr).toContain('either --command');
+      const noValue = await lemming(['connectors', folder, '--add', 'x', '--command', 'a', '--env', 'TOKEN']);
+      expect(noValue.stderr).toContain('--env TOKEN: give it as NAME=VALUE.');
+
+      const removed = await lemming(['connectors', folder, '--remove', 'leaky', '--secrets-file', file]);
+      expect(removed.code, removed.stderr).toBe(0);
+      expect(removed.stdout).toBe('Removed the MCP server leaky and its secrets MCP_LEAKY_SERVICE_TOKEN.\n');
+      expect(readFileSync(file, 'utf8')).not.toContain(TOKEN);
+    },
+  );
+
+  it('adds an address whose --header value goes to the secret store', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lemming-cli-mcp-url-'));
+    made.push(dir);
+    const file = join(dir, 'secrets.json');
+    const folder = orgs.build({ 'agents/writer/resume.json': resume('writer') });
+    const added = await lemming([
+      'connectors',
+      folder,
+      '--add',
+      'remote',
+      '--url',
+      'https://tools.example/mcp',
+      '--header',
+      `X-Api-Key=${TOKEN}`,
+      '--secrets-file',
+      file,
+    ]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('Added the MCP server remote; its headers went to the secret store.');
+    expect(added.stdout).not.toContain(TOKEN);
+    expect(JSON.parse(readFileSync(join(folder, 'lemming/config/mcp.json'), 'utf8'))).toEqual({
+      mcpServers: {
+        remote: {
+          url: 'https://tools.example/mcp',
+          headers: { 'X-Api-Key': '${secrets.MCP_REMOTE_X_API_KEY}' },
+        },
+      },
+    });
+    expect(readFileSync(file, 'utf8')).toContain(TOKEN);
+  });
+
+  it(
+    "--import FILE refuses a file whose servers name one of the person's saved secrets",
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lemming-cli-mcp-import-'));
+      made.push(dir);
+      const file = join(dir, 'secrets.json');
+      await lemming(['secret', 'set', 'OPENAI_API_KEY', '--value', TOKEN, '--secrets-file', file]);
+      const hostile = join(dir, 'mcp.json');
+      writeFileSync(
+        hostile,
+        JSON.stringify({
+          mcpServers: { helper: { command: 'helper', env: { OPENAI_API_KEY: '${secrets.OPENAI_API_KEY}' } } },
+        }),
+      );
+      const folder = orgs.build({ 'agents/writer/resume.json': resume('writer') });
+      const imported = await lemming(['connectors', folder, '--import', hostile, '--secrets-file', file]);
+      expect(imported.code).toBe(1);
+      expect(imported.stderr).toContain('helper names the saved secret OPENAI_API_KEY');
+      expect(existsSync(join(folder, 'lemming/config/mcp.json'))).toBe(false);
     },
   );
 });

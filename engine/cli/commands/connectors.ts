@@ -1,10 +1,11 @@
 import { formatProblem } from '../../api/problem';
 import type { Connector, McpServerView } from '../../api/tool-schemas';
 import { importMcpServers, listConnectors, signInToMcpServer, trustMcpHints } from '../../app/connectors';
+import { removeMcpServer, saveMcpServer } from '../../app/mcp-servers';
 import { openInBrowser } from '../../tools/mcp/auth/open-browser';
 import { removeRestApi, saveRestApi } from '../../app/rest-apis';
 import { orgSkills, type AgentSkills } from '../../app/skills';
-import { RestApiInput } from '../../api/tool-schemas';
+import { McpServerInput, RestApiInput } from '../../api/tool-schemas';
 import { CliFailure, EXIT_OK, printJson } from '../cli-io';
 import type { CommandCode } from '../command';
 import { orgFolder } from '../org-arg';
@@ -60,6 +61,52 @@ function restApiInput(values: Record<string, unknown>) {
       `The REST API was not saved: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')}.`,
     );
   return parsed.data;
+}
+
+/** `--env K=V` / `--header K=V` rows; a row without `=` is refused, naming the option. */
+function secretRows(option: string, given: unknown): { name: string; value: string }[] {
+  const items = Array.isArray(given) ? (given as string[]) : [];
+  return items.map((item) => {
+    const at = item.indexOf('=');
+    if (at <= 0) throw new CliFailure(`--${option} ${item}: give it as NAME=VALUE.`);
+    return { name: item.slice(0, at), value: item.slice(at + 1) };
+  });
+}
+
+/** The `--add` options as the use-case takes them: a program (`--command`, `--arg`, `--env`) or an address (`--url`, `--header`). */
+function mcpServerInput(values: Record<string, unknown>) {
+  const program = typeof values.command === 'string';
+  if (program === (typeof values.url === 'string'))
+    throw new CliFailure(
+      '--add needs either --command (a program to start) or --url (a server to reach), not both.',
+    );
+  const parsed = McpServerInput.safeParse({
+    name: values.add,
+    target: program
+      ? {
+          kind: 'program',
+          command: values.command,
+          args: Array.isArray(values.arg) ? values.arg : [],
+          env: secretRows('env', values.env),
+        }
+      : { kind: 'address', url: values.url, headers: secretRows('header', values.header) },
+    replace: values.replace === true,
+    replaceSecrets: listOption(values['replace-secrets']),
+  });
+  if (!parsed.success)
+    throw new CliFailure(
+      `The server was not added: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')}.`,
+    );
+  return parsed.data;
+}
+
+function listOption(value: unknown): string[] {
+  return typeof value === 'string'
+    ? value
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean)
+    : [];
 }
 
 function describeMcpServer(server: McpServerView): string[] {
@@ -132,6 +179,14 @@ export const connectorsCommand: CommandCode = {
     methods: { type: 'string' },
     description: { type: 'string' },
     'remove-rest-api': { type: 'string' },
+    add: { type: 'string' },
+    command: { type: 'string' },
+    arg: { type: 'string', multiple: true },
+    env: { type: 'string', multiple: true },
+    url: { type: 'string' },
+    header: { type: 'string', multiple: true },
+    replace: { type: 'boolean' },
+    remove: { type: 'string' },
     'trust-hints': { type: 'string' },
     'distrust-hints': { type: 'string' },
     'sign-in': { type: 'string' },
@@ -183,6 +238,30 @@ export const connectorsCommand: CommandCode = {
         );
       return EXIT_OK;
     }
+    if (typeof values.add === 'string') {
+      const input = mcpServerInput(values);
+      const added = await withOrgContext(org, io, values, (context) =>
+        answerOf(saveMcpServer(context, input)),
+      );
+      if (values.json) printJson(io, added);
+      else
+        io.stdout.write(
+          `Added the MCP server ${input.name}${input.target.kind === 'program' && input.target.env.length > 0 ? '; its environment values went to the secret store' : input.target.kind === 'address' && input.target.headers.length > 0 ? '; its headers went to the secret store' : ''}.\n${describeConnector(added)}\n`,
+        );
+      return EXIT_OK;
+    }
+    if (typeof values.remove === 'string') {
+      const name = values.remove;
+      const removed = await withOrgContext(org, io, values, (context) =>
+        answerOf(removeMcpServer(context, { name })),
+      );
+      if (values.json) printJson(io, removed);
+      else
+        io.stdout.write(
+          `Removed the MCP server ${name}${removed.secretsDeleted.length > 0 ? ` and its secrets ${removed.secretsDeleted.join(', ')}` : ''}.\n`,
+        );
+      return EXIT_OK;
+    }
     if (typeof values['remove-rest-api'] === 'string') {
       const name = values['remove-rest-api'];
       await withOrgContext(org, io, values, (context) => answerOf(removeRestApi(context, { name })));
@@ -210,13 +289,7 @@ export const connectorsCommand: CommandCode = {
     }
     if (typeof values.import === 'string') {
       const from = values.import;
-      const replaceSecrets =
-        typeof values['replace-secrets'] === 'string'
-          ? values['replace-secrets']
-              .split(',')
-              .map((name) => name.trim())
-              .filter(Boolean)
-          : [];
+      const replaceSecrets = listOption(values['replace-secrets']);
       const imported = await withOrgContext(org, io, values, (context) =>
         answerOf(importMcpServers(context, { from, replaceSecrets })),
       );

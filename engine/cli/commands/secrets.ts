@@ -44,10 +44,13 @@ export async function cliSecretStore(
   return opened.value;
 }
 
-/** The CLI's secrets for the use-cases: nothing else in this process needs telling of a change. */
-export const cliSecretsAccess = (store: SecretStore): SecretsAccess => ({
+/**
+ * The CLI's secrets for the use-cases. A secret set meanwhile (a server added with its values) is
+ * redacted from the command's output from then on, as those it opened with are.
+ */
+export const cliSecretsAccess = (store: SecretStore, io: CommandIo): SecretsAccess => ({
   store,
-  changed: async () => undefined,
+  changed: async () => io.redactSecrets(await revealAll(store)),
 });
 
 function nameArgument(positionals: string[], action: string): string {
@@ -72,7 +75,10 @@ async function orgOption(io: CliIo, values: ParsedCommandArgs['values']): Promis
 async function list(io: CommandIo, values: ParsedCommandArgs['values']): Promise<number> {
   const org = await orgOption(io, values);
   const listed = await answerOf(
-    listSecrets(cliSecretsAccess((await cliSecretStore(io, values, org ? [org.orgPath] : [])).store), org),
+    listSecrets(
+      cliSecretsAccess((await cliSecretStore(io, values, org ? [org.orgPath] : [])).store, io),
+      org,
+    ),
   );
   if (values.json) {
     printJson(io, listed);
@@ -132,7 +138,7 @@ async function set(
   if (file === null) throw new UsageError(NO_FILE);
   const given = stringOption(values, 'value');
   const value = given ?? (await readValue(io, name));
-  const changed = await answerOf(setSecret(cliSecretsAccess(store), name, value));
+  const changed = await answerOf(setSecret(cliSecretsAccess(store, io), name, value));
   io.stdout.write(`${changed.existed ? 'Replaced' : 'Set'} ${name} in the secrets file ${file}.\n`);
   if ([...value].length < MIN_REDACTED_LENGTH)
     io.stderr.write(
@@ -149,7 +155,7 @@ async function remove(
   const name = nameArgument(positionals, 'delete');
   const { store, file } = await cliSecretStore(io, values);
   if (file === null) throw new UsageError(NO_FILE);
-  const changed = await answerOf(deleteSecret(cliSecretsAccess(store), name));
+  const changed = await answerOf(deleteSecret(cliSecretsAccess(store, io), name));
   const fromEnvironment = `the environment variable ${SECRET_VARIABLE_PREFIX}${name}`;
   if (!changed.existed) {
     throw new CliFailure(

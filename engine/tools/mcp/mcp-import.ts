@@ -68,7 +68,7 @@ const SECRET_NAME_MAX = 128;
  * Different servers and keys can spell alike (`gh` + `X_TOKEN`, `gh_x` + `TOKEN`); a name already
  * `taken` gets `_2`, `_3`…, so no server is handed another one's value.
  */
-function secretNameFor(server: string, key: string, taken: Set<string>): string {
+export function secretNameFor(server: string, key: string, taken: Set<string>): string {
   const base = `MCP_${server}_${key}`
     .toUpperCase()
     .replace(/[^A-Z0-9_]+/g, '_')

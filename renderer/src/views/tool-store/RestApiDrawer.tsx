@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { IpcError, RestApiView, RestAuthStyle } from '../../../../engine/api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FieldErrors, TextField } from './DrawerFields';
 import { useToolStore } from './tool-store-store';
 
 const METHODS = [
@@ -241,57 +242,6 @@ export function RestApiDrawer({ api, onClose }: { api: RestApiView | null; onClo
         </ConfirmDialog>
       )}
     </dialog>
-  );
-}
-
-function TextField({
-  label,
-  hint,
-  value,
-  onChange,
-  errors,
-  disabled = false,
-  secret = false,
-}: {
-  label: string;
-  hint: ReactNode;
-  value: string;
-  onChange(value: string): void;
-  errors: string[] | undefined;
-  disabled?: boolean;
-  secret?: boolean;
-}) {
-  const hintId = useId();
-  return (
-    <div className="drawer-field" aria-invalid={errors ? true : undefined}>
-      <label>
-        {label}
-        <input
-          type={secret ? 'password' : 'text'}
-          autoComplete="off"
-          value={value}
-          disabled={disabled}
-          aria-describedby={hintId}
-          aria-invalid={errors ? true : undefined}
-          onChange={(event) => onChange(event.target.value)}
-        />
-      </label>
-      <span className="muted field-hint" id={hintId}>
-        {hint}
-      </span>
-      <FieldErrors label={label} errors={errors} />
-    </div>
-  );
-}
-
-function FieldErrors({ label, errors }: { label: string; errors: string[] | undefined }) {
-  if (!errors) return null;
-  return (
-    <ul className="field-errors" role="alert" aria-label={`Problems with ${label}`}>
-      {errors.map((message) => (
-        <li key={message}>Not saved: {message}</li>
-      ))}
-    </ul>
   );
 }
 

@@ -11,7 +11,9 @@ import { Badge } from '../../components/Badge';
 import { ApprovalSettingsSection } from '../approvals/ApprovalSettingsSection';
 import { lemming } from '../../lemming';
 import { ConnectorDrawer } from './ConnectorDrawer';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { McpImport } from './McpImport';
+import { McpServerDialog, type EditedServer } from './McpServerDialog';
 import { McpServerDetails } from './McpServerDetails';
 import { RestApiDrawer } from './RestApiDrawer';
 import { useToolStore } from './tool-store-store';
@@ -25,6 +27,9 @@ export function ToolStoreView() {
   const state = useToolStore((store) => store.state);
   const load = useToolStore((store) => store.load);
   const [drawer, setDrawer] = useState<string | null>(null);
+  const [mcpDialog, setMcpDialog] = useState<EditedServer | 'new' | null>(null);
+  const [removing, setRemoving] = useState<string | null>(null);
+  const removeMcpServer = useToolStore((store) => store.removeMcpServer);
 
   useEffect(() => {
     void load();
@@ -84,6 +89,9 @@ export function ToolStoreView() {
       )}
       <div className="connectors-heading">
         <h3>Connectors</h3>
+        <button type="button" onClick={() => setMcpDialog('new')}>
+          Add a server…
+        </button>
         <button type="button" onClick={() => setDrawer(NEW_REST_API)}>
           Add a REST API…
         </button>
@@ -98,6 +106,12 @@ export function ToolStoreView() {
               connector={connector}
               tools={catalog.tools}
               onOpen={() => setDrawer(connector.id)}
+              onEdit={() =>
+                connector.mcp &&
+                connector.mcpEntry &&
+                setMcpDialog({ name: connector.mcp.server, entry: connector.mcpEntry })
+              }
+              onRemove={() => connector.mcp && setRemoving(connector.mcp.server)}
             />
           ))}
         </ul>
@@ -105,6 +119,27 @@ export function ToolStoreView() {
       <McpImport onImported={() => void load()} />
       <ToolGrants tools={catalog.tools} grants={catalog.grants} />
       <ApprovalSettingsSection shownWith={connectors} onSaved={() => void load()} />
+      {mcpDialog && (
+        <McpServerDialog
+          key={mcpDialog === 'new' ? 'new' : mcpDialog.name}
+          server={mcpDialog === 'new' ? null : mcpDialog}
+          onClose={() => setMcpDialog(null)}
+        />
+      )}
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove ${removing ?? ''}?`}
+        confirmLabel={`Remove ${removing ?? ''}`}
+        destructive
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          const name = removing;
+          setRemoving(null);
+          if (name) void removeMcpServer(name);
+        }}
+      >
+        Agents lose its tools, and the secret values saved for it are deleted.
+      </ConfirmDialog>
       {drawer === NEW_REST_API && <RestApiDrawer api={null} onClose={() => setDrawer(null)} />}
       {open?.restApi && <RestApiDrawer key={open.id} api={open.restApi} onClose={() => setDrawer(null)} />}
       {open && !open.restApi && (
@@ -118,10 +153,14 @@ function ConnectorCard({
   connector,
   tools,
   onOpen,
+  onEdit,
+  onRemove,
 }: {
   connector: Connector;
   tools: CatalogTool[];
   onOpen(): void;
+  onEdit(): void;
+  onRemove(): void;
 }) {
   const titles = connector.tools.flatMap((name) => tools.find((tool) => tool.name === name)?.title ?? []);
   const hasSettings = Object.keys((connector.configSchema.properties as object | undefined) ?? {}).length > 0;
@@ -175,6 +214,18 @@ function ConnectorCard({
         <button type="button" onClick={onOpen}>
           Set up {connector.name}
         </button>
+      )}
+      {connector.mcp && (
+        <div className="connector-actions">
+          {connector.mcpEntry && (
+            <button type="button" onClick={onEdit}>
+              Change {connector.name}…
+            </button>
+          )}
+          <button type="button" className="danger" onClick={onRemove}>
+            Remove {connector.name}…
+          </button>
+        </div>
       )}
     </li>
   );

@@ -4,6 +4,10 @@ import type {
   Connector,
   ConnectorList,
   IpcError,
+  IpcResult,
+  McpPasteInput,
+  McpPasteResult,
+  McpServerInput,
   McpServerView,
   RestApiInput as RestApiInputSchema,
   SecretListItem,
@@ -32,6 +36,11 @@ interface ToolStoreStore {
   /** Adds or changes a REST API connector; null when saved, else why not (its issues name the fields). */
   saveRestApi(input: RestApiInput): Promise<IpcError | null>;
   removeRestApi(name: string): Promise<boolean>;
+  /** Adds or changes an MCP server; null when saved, else why not (its issues name the fields). */
+  saveMcpServer(input: McpServerInput): Promise<IpcError | null>;
+  /** Adds the MCP servers of pasted settings; the answer as it came, for the dialog to ask or tell. */
+  pasteMcpServers(input: McpPasteInput): Promise<IpcResult<McpPasteResult>>;
+  removeMcpServer(name: string): Promise<boolean>;
   /** Trusts (or stops trusting) what an MCP server says about which of its tools only read. */
   trustMcpHints(server: McpServerView, trusted: boolean): Promise<void>;
   /** Signs in to an MCP server over HTTP: its sign-in page opens in the person's browser; resolves when done or failed. */
@@ -105,6 +114,38 @@ export const useToolStore = create<ToolStoreStore>((set, get) => ({
 
   async removeRestApi(name) {
     const result = await lemming().connectors.removeRestApi({ name });
+    if (!result.ok) {
+      toast.error(`Could not remove ${name}`, result.error);
+      return false;
+    }
+    toast.success(`Removed ${name}`);
+    await get().load();
+    return true;
+  },
+
+  async saveMcpServer(input) {
+    const result = await lemming().connectors.saveMcpServer(input);
+    if (!result.ok) {
+      if (!result.error.issues?.length)
+        toast.error(`Could not save ${input.name || 'the server'}`, result.error);
+      return result.error;
+    }
+    toast.success(input.opened ? `Saved ${result.value.name}` : `Added ${result.value.name}`);
+    await get().load();
+    return null;
+  },
+
+  async pasteMcpServers(input) {
+    const result = await lemming().connectors.pasteMcpServers(input);
+    if (result.ok && result.value.imported.length > 0) {
+      toast.success(`Added ${result.value.imported.join(', ')}`);
+      await get().load();
+    }
+    return result;
+  },
+
+  async removeMcpServer(name) {
+    const result = await lemming().connectors.removeMcpServer({ name });
     if (!result.ok) {
       toast.error(`Could not remove ${name}`, result.error);
       return false;
