@@ -230,7 +230,7 @@ function ServerForm({ server, onDone }: { server: EditedServer | null; onDone():
           They are kept in the secret store, outside the org folder, and never shown again.
         </span>
         {rows.map((entry, index) => (
-          <div key={entry.key} className="secret-row">
+          <div key={entry.key} className="mcp-secret-row">
             <TextField
               label={rowWords.name}
               hint={rowWords.nameHint}
