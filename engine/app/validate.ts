@@ -39,7 +39,7 @@ export async function validateOrg(org: string): Promise<ValidationReport> {
   }
   const mcp = await readMcpConfig(org);
   if (!mcp.ok) report.errors.push(...mcp.error);
-  else for (const entry of mcp.value.entries) if (!entry.ok) report.errors.push(...entry.problems);
+  else for (const entry of mcp.value.entries) if (!entry.valid) report.errors.push(...entry.problems);
   const tick = await readNextTick(org);
   if (!tick.ok) report.errors.push(...tick.error);
 

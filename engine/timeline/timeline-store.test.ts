@@ -265,7 +265,7 @@ describe('read-only', () => {
     await writeFile(join(temp.dir, 'empty.sqlite'), '');
     await writeFile(join(temp.dir, 'notes.sqlite'), 'these are not the droids\n'.repeat(100));
     const empty = temp.openResult('empty.sqlite', { readonly: true });
-    expect(!empty.ok && empty.error.code).toBe('not_a_timeline');
+    expect(!empty.ok && empty.error.code).toBe('empty');
     const notes = temp.openResult('notes.sqlite', { readonly: true });
     expect(!notes.ok && notes.error.code).toBe('not_a_database');
     const notesWritable = temp.openResult('notes.sqlite');

@@ -147,7 +147,7 @@ async function mcpReach(orgPath: string, reach: OrgReach, launches: Launch[]): P
   if (!read.ok) return unreadable(reach, MCP_CONFIG_FILE, read.error);
   // An entry that is not valid is never started; making it valid changes the file, and so the reach.
   for (const entry of read.value.entries) {
-    if (!entry.ok) continue;
+    if (!entry.valid) continue;
     const { name, config: server } = entry;
     // A server turned off is never started; turning it on changes the reach.
     if (server.disabled === true) continue;

@@ -27,7 +27,7 @@ async function read(text: string) {
 }
 
 const problemsOf = (entries: McpEntry[], name: string) =>
-  entries.flatMap((entry) => (entry.name === name && !entry.ok ? entry.problems : []));
+  entries.flatMap((entry) => (entry.name === name && !entry.valid ? entry.problems : []));
 
 describe('mcp.json, one entry at a time', () => {
   it('a bad entry is a problem of that server only, located at its field and line; the others are read', async () => {
@@ -170,7 +170,7 @@ describe('the spellings of other apps', () => {
       '{ "mcpServers": { "files": { "command": "npx" } }, "servers": { "files": { "command": "node" } } }',
     );
     expect(config.servers.files).toMatchObject({ command: 'npx' });
-    expect(config.entries.filter((entry) => !entry.ok)).toEqual([
+    expect(config.entries.filter((entry) => !entry.valid)).toEqual([
       expect.objectContaining({
         list: 'servers',
         problems: [

@@ -172,9 +172,9 @@ export const McpConfigSchema = z.looseObject({
 
 /** One server of the file: where it is listed, and its settings or what is wrong with them. */
 export type McpEntry = { name: string; list: ServerList } & (
-  | { ok: true; config: McpServerConfig }
+  | { valid: true; config: McpServerConfig }
   | {
-      ok: false;
+      valid: false;
       problems: FileProblem[];
       /** What the entry seems to be, for its card: a program to start or a server at a URL. */
       looksLike: 'program' | 'address';
@@ -197,7 +197,7 @@ function mcpConfigOf(document: unknown, entries: McpEntry[]): McpConfig {
   return {
     entries,
     servers: Object.fromEntries(
-      entries.flatMap((entry) => (entry.ok ? [[entry.name, entry.config] as const] : [])),
+      entries.flatMap((entry) => (entry.valid ? [[entry.name, entry.config] as const] : [])),
     ),
     list: has('servers') && !has('mcpServers') ? 'servers' : 'mcpServers',
   };
@@ -247,11 +247,11 @@ export function readMcpEntries(document: unknown, file: string, located: Located
         entries.push({
           name,
           list,
-          ok: false,
+          valid: false,
           problems: problemsFromIssues(issues, file, document, located),
           ...roughly(raw),
         });
-      else entries.push({ name, list, ok: true, config: parsed.data });
+      else entries.push({ name, list, valid: true, config: parsed.data });
     }
   }
   return entries;
@@ -295,7 +295,7 @@ export function updateMcpConfig(orgPath: string, edits: readonly JsonEdit[]) {
       edits.some(
         (edit) => edit.path[0] === entry.list && (edit.path.length < 2 || edit.path[1] === entry.name),
       );
-    const broken = entries.flatMap((entry) => (!entry.ok && touched(entry) ? entry.problems : []));
+    const broken = entries.flatMap((entry) => (!entry.valid && touched(entry) ? entry.problems : []));
     if (broken.length > 0) return { ok: false, error: broken };
     if (planned.changed) {
       try {

@@ -56,7 +56,7 @@ export class McpHub {
   /** Problems of mcp.json as a whole, as last read; its servers are left as they were while it cannot be read. */
   problems: FileProblem[] = [];
   /** Entries of mcp.json that are not valid: each is a card with its problems, and is not started. */
-  private invalid: Extract<McpEntry, { ok: false }>[] = [];
+  private invalid: Extract<McpEntry, { valid: false }>[] = [];
   /** The org is not trusted as it is now: no server is started, and those running were stopped. */
   private untrusted = false;
 
@@ -79,7 +79,7 @@ export class McpHub {
       this.problems = read.error;
       return;
     }
-    this.invalid = read.value.entries.flatMap((entry) => (entry.ok ? [] : [entry]));
+    this.invalid = read.value.entries.flatMap((entry) => (entry.valid ? [] : [entry]));
     this.problems = this.invalid
       .filter((entry) => Object.hasOwn(read.value.servers, entry.name))
       .flatMap((entry) => entry.problems);
@@ -253,7 +253,7 @@ export class McpHub {
 }
 
 /** The card of an entry that is not valid: not started, its problems located, nothing claimed about what it is. */
-function invalidView(entry: Extract<McpEntry, { ok: false }>): McpServerView {
+function invalidView(entry: Extract<McpEntry, { valid: false }>): McpServerView {
   return {
     server: entry.name,
     identity: '',

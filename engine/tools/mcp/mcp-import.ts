@@ -230,7 +230,7 @@ export function readServersFromAnySpelling(
       entry.env = toSecrets(raw.env ?? {});
     } else entry.headers = toSecrets(raw.headers ?? {});
     const problems = readMcpEntries({ mcpServers: { [name]: entry } }, source, null).flatMap((read) =>
-      read.ok ? [] : read.problems,
+      read.valid ? [] : read.problems,
     );
     if (problems.length > 0) {
       // Located in what was read, where the person can find them.

@@ -13,7 +13,7 @@ function remote(entry: Record<string, unknown>) {
 
 function issues(entry: Record<string, unknown>) {
   const read = remote(entry);
-  return read.ok ? [] : read.problems.map((problem) => `${problem.field}: ${problem.message}`);
+  return read.valid ? [] : read.problems.map((problem) => `${problem.field}: ${problem.message}`);
 }
 
 describe("an HTTP server's oauth settings in mcp.json", () => {
@@ -50,6 +50,6 @@ describe("an HTTP server's oauth settings in mcp.json", () => {
     const read = remote({
       oauth: { grant: 'client_credentials', client_id: 'app', client_secret: '${secrets.APP_SECRET}' },
     });
-    expect(read.ok && serverSecretNames(read.config)).toEqual(['APP_SECRET']);
+    expect(read.valid && serverSecretNames(read.config)).toEqual(['APP_SECRET']);
   });
 });
