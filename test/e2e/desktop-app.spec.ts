@@ -48,7 +48,7 @@ test('Settings turns each kind of notification on or off, and it is remembered',
   await lemming.trustAsIs(org);
   await lemming.openOrgAt(org);
   await lemming.showView('Settings');
-  const section = page.getByRole('region', { name: 'Notifications and the background' });
+  const section = page.getByRole('region', { name: 'Alerts and running in the background' });
   const failing = section.getByRole('switch', { name: 'An agent starts failing' });
   await expect(failing).toBeChecked();
   await failing.click();
@@ -62,12 +62,12 @@ test('Settings turns each kind of notification on or off, and it is remembered',
   await lemming.showView('Settings');
   await expect(
     page
-      .getByRole('region', { name: 'Notifications and the background' })
+      .getByRole('region', { name: 'Alerts and running in the background' })
       .getByRole('switch', { name: 'An agent starts failing' }),
   ).not.toBeChecked();
   await expect(
     page
-      .getByRole('region', { name: 'Notifications and the background' })
+      .getByRole('region', { name: 'Alerts and running in the background' })
       .getByRole('switch', { name: 'An agent waits for your yes or no' }),
   ).toBeChecked();
 });

@@ -32,7 +32,7 @@ export function DesktopSection() {
 
   return (
     <section className="panel" aria-labelledby={headingId}>
-      <h3 id={headingId}>Notifications and the background</h3>
+      <h3 id={headingId}>Alerts and running in the background</h3>
       <fieldset className="plain-fieldset">
         <legend>Tell me when…</legend>
         {(Object.keys(NOTICE_LABELS) as NoticeKind[]).map((kind) => (
