@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { lemming, SCRIPTED_MODELS, trustOrg } from './test-support/mcp-cli';
-import { referenceServers } from './test-support/reference-servers';
+import { legacySseServer } from './test-support/legacy-sse-server';
 import { startSignInServer } from './test-support/sign-in-server';
 
 const orgs = tempOrgs();
@@ -22,38 +21,12 @@ afterEach(async () => {
 
 const FOLLOW = join(import.meta.dirname, 'test-support', 'follow-sign-in.mjs');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** The reference server (server-everything) speaking legacy SSE on loopback. */
-async function legacySseServer(): Promise<number> {
-  const port = await freePort();
-  const child = spawn(process.execPath, referenceServers.everythingSseArgs(), {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  await new Promise<void>((resolve) =>
-    child.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('running on port') && resolve()),
-  );
-  return port;
-}
-
 describe('remote MCP servers in a turn (issue 27, Done-means 2)', () => {
   it(
     'a legacy-SSE server and a Streamable-HTTP server that requires sign-in both answer in one turn, with a bad entry beside them',
     { timeout: 120_000 },
     async () => {
-      const ssePort = await legacySseServer();
+      const ssePort = await legacySseServer(children);
       const signInServer = await startSignInServer();
       closing.push(signInServer.close);
       const signInPort = new URL(signInServer.url).port;

@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { callOnce, lemming, SCRIPTED_MODELS, trustOrg } from './test-support/mcp-cli';
-import { referenceServers } from './test-support/reference-servers';
 import { startEndlessServer } from './test-support/endless-server';
+import { legacySseServer } from './test-support/legacy-sse-server';
 import { refusesNothing } from '../../api/grant-refusal';
 import { McpHttpServer } from './mcp-config';
 import { McpServer } from './mcp-server';
@@ -17,38 +17,12 @@ afterEach(() => {
   orgs.cleanup();
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** The reference server (server-everything) speaking legacy SSE on loopback: GET /sse, POST /message. */
-async function legacySseServer(): Promise<number> {
-  const port = await freePort();
-  const child = spawn(process.execPath, referenceServers.everythingSseArgs(), {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  await new Promise<void>((resolve) =>
-    child.stderr!.on('data', (chunk: Buffer) => chunk.toString().includes('running on port') && resolve()),
-  );
-  return port;
-}
-
 describe('a legacy SSE server', () => {
   it(
     'works in a turn, whether its entry says "type": "sse" or names only its URL; a bad entry beside it is its own card’s problem',
     { timeout: 60_000 },
     async () => {
-      const port = await legacySseServer();
+      const port = await legacySseServer(children);
       const url = `http://127.0.0.1:${port}/sse`;
       const org = orgs.build({
         'lemming/config/models.json': SCRIPTED_MODELS,
@@ -113,7 +87,7 @@ describe('a legacy SSE server', () => {
     'named as Streamable HTTP, it is said in plain words not to answer as one; what it sent back is not shown',
     { timeout: 60_000 },
     async () => {
-      const port = await legacySseServer();
+      const port = await legacySseServer(children);
       const org = orgs.build({
         'lemming/config/mcp.json': {
           mcpServers: {
