@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { RUN_NODE_FLAGS } from '../bin/node-runtime.mjs';
 
 /**
  * A bench driver compiled as the CLI is (esbuild, one ESM file), so it measures the shipped code path.
@@ -32,8 +32,7 @@ export async function compileBenchChild(entry: string): Promise<string> {
   return child;
 }
 
-/** The Node flags `lemming` runs with: those on its launcher's `#!/usr/bin/env -S node …` line. */
+/** The Node flags `lemming run` runs with (bin/node-runtime.mjs). */
 export function cliNodeFlags(): string[] {
-  const shebang = readFileSync(join(import.meta.dirname, '..', 'bin', 'lemming.mjs'), 'utf8').split('\n')[0]!;
-  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
+  return [...RUN_NODE_FLAGS];
 }

@@ -73,7 +73,7 @@ export default async function engineMemoryBench(): Promise<BenchSection> {
       },
     ],
     notes: [
-      'The engine runs compiled (esbuild) in a Node process of its own, with the Node flags of `bin/lemming.mjs` and without forced garbage collection. Every agent fires every tick, sends one status message and sets one memory key.',
+      'The engine runs compiled (esbuild) in a Node process of its own, with the Node flags of `lemming run` (`bin/node-runtime.mjs`) and without forced garbage collection. Every agent fires every tick, sends one status message and sets one memory key.',
     ],
   };
 }

@@ -308,7 +308,7 @@ export default async function lemmingSideBySideBench(): Promise<BenchSection> {
       notes: [
         `${CLI_AGENTS}-agent org: every agent fires every tick and reads two others' outboxes; its model is one shell script that prints a message and notes (the same program for both engines, the prompt as its last argument). ` +
           `Each repetition runs each engine in a process of its own on a fresh copy of the org: ${WARM_UP_TICKS} warm-up ticks, then ${CLI_TICKS} measured; ${REPS} repetitions, the order alternating. ` +
-          "Wall and CPU are per measured tick; CPU is the process tree (the engine, our program-spawner helper, the model programs). Ours runs compiled with `bin/lemming.mjs`'s Node flags; LeMMing runs `lemming run`'s loop without its sleep between ticks.",
+          "Wall and CPU are per measured tick; CPU is the process tree (the engine, our program-spawner helper, the model programs). Ours runs compiled with `lemming run`'s Node flags (`bin/node-runtime.mjs`); LeMMing runs `lemming run`'s loop without its sleep between ticks.",
         checkout
           ? `LeMMing from ${checkout} with ${python}.`
           : 'LeMMing not compared: set LEMMING_CHECKOUT to a LeMMing checkout (and LEMMING_PYTHON if needed) to run it in the same run.',

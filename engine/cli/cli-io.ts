@@ -4,6 +4,8 @@ export interface CliIo {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
   env: Record<string, string | undefined>;
+  /** The terminal's width when stdout is one; help is laid out for 80 columns otherwise. */
+  columns?: number;
   /** Asks the person at the terminal and returns their line; absent when no one is there (not a TTY). */
   ask?: (question: string, signal: AbortSignal) => Promise<string>;
 }

@@ -2,19 +2,8 @@ import { parseArgs } from 'node:util';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, redactingIo, UsageError, type CliIo } from './cli-io';
 import type { CommandCode } from './command';
 import { commands } from './commands';
+import { commandHelp, commandUsage, overviewHelp } from './help';
 import { installLastResort } from './last-resort';
-
-function usage(): string {
-  const width = Math.max(...commands.map((command) => command.usage.length));
-  return [
-    'Usage: lemming <command> [arguments]',
-    '',
-    'Commands:',
-    ...commands.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
-    '',
-    'Exit codes: 0 success, 1 failure, 2 usage error.',
-  ].join('\n');
-}
 
 /**
  * Runs one `lemming` command line and returns its exit code. Never throws. The binary asks for the
@@ -26,28 +15,39 @@ export async function main(
   options: { lastResort?: boolean } = {},
 ): Promise<number> {
   const io = redactingIo(callerIo);
+  const columns = callerIo.columns;
   const [name, ...rest] = argv;
-  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-    (name === undefined ? io.stderr : io.stdout).write(`${usage()}\n`);
-    return name === undefined ? EXIT_USAGE : EXIT_OK;
-  }
-  const command = commands.find((candidate) => candidate.name === name);
-  if (!command) {
-    io.stderr.write(`lemming: unknown command "${name}".\n\n${usage()}\n`);
+  if (name === undefined) {
+    io.stderr.write(`${overviewHelp(columns)}\n`);
     return EXIT_USAGE;
+  }
+  const asksHelp = name === 'help' || name === '--help' || name === '-h';
+  const named = asksHelp ? rest[0] : name;
+  if (asksHelp && named === undefined) {
+    io.stdout.write(`${overviewHelp(columns)}\n`);
+    return EXIT_OK;
+  }
+  const command = commands.find((candidate) => candidate.name === named);
+  if (!command) {
+    io.stderr.write(`lemming: unknown command "${named}".\n\n${overviewHelp(columns)}\n`);
+    return EXIT_USAGE;
+  }
+  if (asksHelp) {
+    io.stdout.write(`${commandHelp(command, columns)}\n`);
+    return EXIT_OK;
   }
   if (options.lastResort) installLastResort(command.name, io.stderr);
   try {
     const code = await command.load();
     const parsed = parseCommandArgs(code, rest);
     if (parsed.values.help) {
-      io.stdout.write(`Usage: lemming ${command.usage}\n${command.summary}\n`);
+      io.stdout.write(`${commandHelp(command, columns)}\n`);
       return EXIT_OK;
     }
     return await code.run(parsed, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`lemming ${command.name}: ${error.message}\nUsage: lemming ${command.usage}\n`);
+      io.stderr.write(`lemming ${command.name}: ${error.message}\n${commandUsage(command, columns)}\n`);
       return EXIT_USAGE;
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -7,7 +7,7 @@ import type { EngineHostOptions } from './engine-host';
 /**
  * The engine thread's young generation, in MiB (three semi-spaces of 1 MiB, as the CLI runs): a run
  * allocates fast and keeps little, and a big one only promotes garbage into old space (the CLI's
- * --max-semi-space-size=1, bin/lemming.mjs).
+ * --max-semi-space-size=1, bin/node-runtime.mjs).
  */
 export const ENGINE_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 3 };
 
