@@ -1,4 +1,4 @@
-// `npm start`'s first step: Electron's own program, which npm does not install (the electron package
+// The first step of `npm start` and `npm run dev`: Electron's own program, which npm does not install (the electron package
 // downloads it the first time it is used). When it is missing it is downloaded now, before the build;
 // when that fails (offline, a blocked download), one line says how to get it and what works without it,
 // instead of Electron's "failed to install correctly" after a full build.
@@ -29,8 +29,8 @@ if (!existsSync(electronProgram())) {
       .split('\n')[0]
       .replace(/^\w*Error: /, '');
     process.stderr.write(
-      `npm start: Electron's program is not installed and could not be downloaded${reason ? ` (${reason})` : ''}. ` +
-        'Connect to the internet and run npm start again, or get it with `npx install-electron` ' +
+      `Electron's program, which opens the app, is not installed and could not be downloaded${reason ? ` (${reason})` : ''}. ` +
+        'Connect to the internet and try again, or get it with `npx install-electron` ' +
         '(ELECTRON_MIRROR names a mirror). The lemming command (npx lemming help) and the tests (npm test) work without it.\n',
     );
     process.exit(1);

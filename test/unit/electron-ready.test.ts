@@ -20,9 +20,10 @@ async function closedPort(): Promise<number> {
 }
 
 describe('npm start without Electron’s program', () => {
-  it('runs the check before the build', () => {
+  it('npm start and npm run dev check for it first (npm start before the build)', () => {
     const scripts = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts;
     expect(scripts.start).toMatch(/^node scripts\/electron-ready\.mjs && npm run build && /);
+    expect(scripts.dev).toMatch(/^node scripts\/electron-ready\.mjs && /);
   });
 
   it('says in one line how to get it, and what works without it, when it cannot be downloaded', async () => {
@@ -43,7 +44,7 @@ describe('npm start without Electron’s program', () => {
     expect(result).toMatchObject({ code: 1 });
     expect(result.stderr.split('\n')).toEqual([
       expect.stringMatching(
-        /^npm start: Electron's program is not installed and could not be downloaded \(.+\)\. Connect to the internet and run npm start again, or get it with `npx install-electron` .*The lemming command \(npx lemming help\) and the tests \(npm test\) work without it\.$/,
+        /^Electron's program, which opens the app, is not installed and could not be downloaded \(.+\)\. Connect to the internet and try again, or get it with `npx install-electron` .*The lemming command \(npx lemming help\) and the tests \(npm test\) work without it\.$/,
       ),
       '',
     ]);
