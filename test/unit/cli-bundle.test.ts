@@ -1,9 +1,10 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUN_NODE_FLAGS } from '../../bin/node-runtime.mjs';
 
 const run = promisify(execFile);
 const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -64,6 +65,46 @@ describe('the lemming command', () => {
     ]);
     expect(JSON.parse(stdout).nextTick).toBe(1);
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'started by its own first line, runs a run with its memory flags in the same process',
+    async () => {
+      const org = join(installed, 'flags-org');
+      cpSync(join(repoRoot, 'examples', 'demo-org'), org, { recursive: true });
+      // The launcher itself, not `node launcher`: `#!/usr/bin/env node` finds this Node first on PATH.
+      const child = spawn(
+        join(installed, 'bin', 'lemming.mjs'),
+        ['run', org, '--ticks', '100', '--interval', '0.5'],
+        {
+          env: {
+            PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
+            LEMMING_CONFIG_DIR: join(installed, 'config'),
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      const exited = new Promise((resolved) => child.on('exit', resolved));
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await new Promise<void>((ticked, failed) => {
+        let stdout = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (/^tick 1:/m.test(stdout)) ticked();
+        });
+        child.on('exit', () => failed(new Error(`lemming run ended before its first tick: ${stderr}`)));
+      });
+      // Linux lists the running program's command line; the process id is the one that was spawned.
+      const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+      child.kill('SIGINT');
+      await exited;
+      expect(commandLine.slice(1, 1 + RUN_NODE_FLAGS.length)).toEqual(RUN_NODE_FLAGS);
+      expect(commandLine.slice(1 + RUN_NODE_FLAGS.length, 1 + RUN_NODE_FLAGS.length + 2)).toEqual([
+        join(installed, 'bin', 'lemming.mjs'),
+        'run',
+      ]);
+    },
+  );
 
   it('says how to build it when the bundle is missing', async () => {
     const bare = mkdtempSync(join(tmpdir(), 'lemming-cli-unbuilt-'));
