@@ -1,7 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { unsupportedNode } from '../../bin/node-runtime.mjs';
@@ -64,6 +64,33 @@ describe('an unsupported Node is told so in one line', () => {
     async () => {
       const result = await exited(run(old!.node, [join(repoRoot, 'scripts', 'check-node.mjs')]));
       expect(result).toMatchObject({ code: 1, stderr: `${refusal(old!.version, old!.node)}\n` });
+    },
+  );
+
+  it.skipIf(!old?.npm)(
+    'npm start and npm test, run by an old Node, print the line before anything else',
+    async () => {
+      const project = mkdtempSync(join(tmpdir(), 'lemming-old-scripts-'));
+      try {
+        copyFileSync(join(repoRoot, 'package.json'), join(project, 'package.json'));
+        for (const file of ['bin/node-runtime.mjs', 'scripts/check-node.mjs']) {
+          mkdirSync(dirname(join(project, file)), { recursive: true });
+          copyFileSync(join(repoRoot, file), join(project, file));
+        }
+        for (const script of ['start', 'test']) {
+          // The old Node first on PATH, as on a machine that has only it.
+          const result = await exited(
+            run(old!.node, [old!.npm!, script], {
+              cwd: project,
+              env: { PATH: `${dirname(old!.node)}${delimiter}${process.env.PATH ?? ''}`, HOME: project },
+            }),
+          );
+          expect(result.code, script).not.toBe(0);
+          expect(result.stderr.split('\n'), script).toContain(refusal(old!.version, old!.node));
+        }
+      } finally {
+        rmSync(project, { recursive: true, force: true });
+      }
     },
   );
 
