@@ -2,7 +2,7 @@ import type { Command } from './command';
 import { commands } from './commands';
 
 /** The width help is laid out for when the output is not a terminal (a pipe, a file). */
-export const DEFAULT_COLUMNS = 80;
+const DEFAULT_COLUMNS = 80;
 /** Narrower terminals get this width anyway: a summary column of a few characters reads worse than a wrap. */
 const NARROWEST = 40;
 
@@ -14,7 +14,7 @@ function widthFor(columns: number | undefined): number {
  * `text` broken at spaces into lines of at most `width` columns: the first begins with `first`, the others
  * with `rest` (a hanging indent). A word longer than a line stays whole.
  */
-export function wrap(text: string, width: number, first = '', rest = first): string[] {
+function wrap(text: string, width: number, first = '', rest = first): string[] {
   const lines: string[] = [];
   let line = first;
   let lineHasWord = false;
