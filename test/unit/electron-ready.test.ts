@@ -22,7 +22,7 @@ async function closedPort(): Promise<number> {
 describe('npm start without Electron’s program', () => {
   it('npm start and npm run dev check for it first (npm start before the build)', () => {
     const scripts = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).scripts;
-    expect(scripts.start).toMatch(/^node scripts\/electron-ready\.mjs && npm run build && /);
+    expect(scripts.start).toMatch(/&& node scripts\/electron-ready\.mjs && npm run build && /);
     expect(scripts.dev).toMatch(/^node scripts\/electron-ready\.mjs && /);
   });
 
