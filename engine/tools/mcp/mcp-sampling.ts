@@ -16,8 +16,13 @@ import type { ToolMedia } from '../tool-result';
 /** The most questions one tool call may have its server ask: a server asking in a loop cannot drain an agent's credits. */
 export const MAX_QUESTIONS_PER_CALL = 3;
 
-/** MCP's code for a request the user declined (the specification's sampling example uses it). */
-export const SAMPLING_DECLINED_CODE = -1;
+/**
+ * A server's question declined, with MCP's code for a request the user declined (the specification's
+ * sampling example uses it). Its message goes to the server as it is (McpError would prefix its code).
+ */
+export class QuestionDeclined extends Error {
+  readonly code = -1;
+}
 
 /** A server's question as the engine puts it to the agent's model. */
 export interface ServerQuestion {

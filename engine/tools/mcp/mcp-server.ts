@@ -35,7 +35,7 @@ import {
   notAllowedReason,
   OUTSIDE_A_CALL,
   OUTSIDE_A_TURN,
-  SAMPLING_DECLINED_CODE,
+  QuestionDeclined,
   samplingResult,
   serverQuestion,
   SEVERAL_CALLS,
@@ -551,7 +551,7 @@ export class McpServer {
     if (!question.ok) this.decline(call, question.error);
     call.questions += 1;
     const answer = await call.askModel.ask(question.value);
-    if (!answer.ok) throw new McpError(SAMPLING_DECLINED_CODE, answer.error);
+    if (!answer.ok) throw new QuestionDeclined(answer.error);
     return samplingResult(answer.value);
   }
 
@@ -559,7 +559,7 @@ export class McpServer {
   private decline(call: CallInFlight | undefined, reason: string): never {
     call?.askModel?.refused(this.name, reason);
     this.note(`asked a model a question, declined: ${reason}`);
-    throw new McpError(SAMPLING_DECLINED_CODE, reason);
+    throw new QuestionDeclined(reason);
   }
 
   /** A list from tools/list_changed: the person's record hears of it first, then agents may call its tools. */
