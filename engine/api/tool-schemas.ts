@@ -447,6 +447,9 @@ export const TrustMcpHintsInput = z
   .strict();
 export type TrustMcpHintsInput = z.infer<typeof TrustMcpHintsInput>;
 
+/** The most questions one tool call may have its MCP server ask a model: a server asking in a loop cannot drain an agent's credits. */
+export const MCP_QUESTIONS_PER_CALL = 3;
+
 /**
  * Let (or stop letting) one MCP server of the open org ask the models of the agents using it.
  * `identity` is what the card showed: when the entry now runs something else, nothing is recorded.

@@ -14,7 +14,7 @@ import { OrgEngine } from '../../run/org-engine';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { trustAsIs } from '../../trust/test-support/trust-as-is';
 import type { TrustStore } from '../../trust/trust-store';
-import { MAX_QUESTIONS_PER_CALL } from './mcp-sampling';
+import { MCP_QUESTIONS_PER_CALL } from '../../api/tool-schemas';
 import { lemming } from './test-support/mcp-cli';
 import { referenceServers } from './test-support/reference-servers';
 
@@ -233,7 +233,7 @@ describe('an MCP server asking the models (sampling)', { timeout: 60_000 }, () =
     expect(readFileSync(join(org, 'lemming/config/mcp.json'), 'utf8')).toContain('samplingAllowed');
   });
 
-  it(`a call may ask at most ${MAX_QUESTIONS_PER_CALL} questions; the rest are declined, saying why`, async () => {
+  it(`a call may ask at most ${MCP_QUESTIONS_PER_CALL} questions; the rest are declined, saying why`, async () => {
     const { org, model, trust, engine } = await samplingOrg({
       tool: 'mcp__sampling__ask',
       args: { question: 'Again?', times: 5 },
@@ -243,19 +243,19 @@ describe('an MCP server asking the models (sampling)', { timeout: 60_000 }, () =
     await engine.runTick();
     const lines = events(engine, 'tool_result')[0]!.result.output.split('\n');
     expect(lines).toEqual([
-      ...Array(MAX_QUESTIONS_PER_CALL).fill('answer (v, endTurn): Paris'),
-      ...Array(5 - MAX_QUESTIONS_PER_CALL).fill(
-        `refused: MCP error -1: it already asked ${MAX_QUESTIONS_PER_CALL} questions during this one tool call, the most one call may ask (so a server asking again and again cannot use up the agent's credits)`,
+      ...Array(MCP_QUESTIONS_PER_CALL).fill('answer (v, endTurn): Paris'),
+      ...Array(5 - MCP_QUESTIONS_PER_CALL).fill(
+        `refused: MCP error -1: it already asked ${MCP_QUESTIONS_PER_CALL} questions during this one tool call, the most one call may ask (so a server asking again and again cannot use up the agent's credits)`,
       ),
     ]);
-    expect(questionsTo(model)).toHaveLength(MAX_QUESTIONS_PER_CALL);
+    expect(questionsTo(model)).toHaveLength(MCP_QUESTIONS_PER_CALL);
     // What it asked for and was not done is kept in the record: other conversations, a model hint.
     expect(events(engine, 'model_call').find((call) => call.asked_by)!.asked_by).toMatchObject({
       include_context: 'allServers',
       model_preferences: { hints: [{ name: 'claude-3-sonnet' }] },
     });
     expect(events(engine, 'warning').filter((entry) => entry.code === 'mcp_sampling_declined')).toHaveLength(
-      5 - MAX_QUESTIONS_PER_CALL,
+      5 - MCP_QUESTIONS_PER_CALL,
     );
   });
 

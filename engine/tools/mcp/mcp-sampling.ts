@@ -5,6 +5,7 @@ import type {
   SamplingMessageContentBlock,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Result } from '../../api/result';
+import { MCP_QUESTIONS_PER_CALL } from '../../api/tool-schemas';
 import type { ToolMedia } from '../tool-result';
 
 /**
@@ -12,9 +13,6 @@ import type { ToolMedia } from '../tool-result';
  * allowed (in their own record, never the org's files) may; the question goes to the model of the agent
  * whose tool call the server is serving, and that agent pays for it (docs/ARCHITECTURE.md, “MCP servers”).
  */
-
-/** The most questions one tool call may have its server ask: a server asking in a loop cannot drain an agent's credits. */
-export const MAX_QUESTIONS_PER_CALL = 3;
 
 /**
  * A server's question declined, with MCP's code for a request the user declined (the specification's
@@ -67,7 +65,7 @@ export const SEVERAL_CALLS =
   "several calls of its tools are running at once, so which agent's model should answer is not known";
 export const OUTSIDE_A_TURN =
   "its tool was called outside an agent's turn (tried by hand), so there is no agent's model to answer";
-export const TOO_MANY_QUESTIONS = `it already asked ${MAX_QUESTIONS_PER_CALL} questions during this one tool call, the most one call may ask (so a server asking again and again cannot use up the agent's credits)`;
+export const TOO_MANY_QUESTIONS = `it already asked ${MCP_QUESTIONS_PER_CALL} questions during this one tool call, the most one call may ask (so a server asking again and again cannot use up the agent's credits)`;
 
 const mediaOf = (kind: 'image' | 'audio', mimeType: string, data: string): ToolMedia => {
   const bytes = Buffer.from(data, 'base64');

@@ -30,8 +30,8 @@ import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/
 import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } from './mcp-config';
 import type { McpServerRecord } from '../../api/approval-schemas';
 import { elicitResult, formRequest, formTooLarge, UNATTENDED_FORM, type AskPerson } from './mcp-elicitation';
+import { MCP_QUESTIONS_PER_CALL } from '../../api/tool-schemas';
 import {
-  MAX_QUESTIONS_PER_CALL,
   notAllowedReason,
   OUTSIDE_A_CALL,
   OUTSIDE_A_TURN,
@@ -537,7 +537,7 @@ export class McpServer {
 
   /**
    * A question the server asks a model (sampling/createMessage): put to the model of the agent whose call
-   * it serves, while the person allows this server that, at most MAX_QUESTIONS_PER_CALL times per call.
+   * it serves, while the person allows this server that, at most MCP_QUESTIONS_PER_CALL times per call.
    */
   private async answerQuestion(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
     const call = this.callWaiting('several');
@@ -546,7 +546,7 @@ export class McpServer {
     if (call === 'several') this.decline(undefined, SEVERAL_CALLS);
     if (!call) this.decline(undefined, OUTSIDE_A_CALL);
     if (!call.askModel) this.decline(call, OUTSIDE_A_TURN);
-    if (call.questions >= MAX_QUESTIONS_PER_CALL) this.decline(call, TOO_MANY_QUESTIONS);
+    if (call.questions >= MCP_QUESTIONS_PER_CALL) this.decline(call, TOO_MANY_QUESTIONS);
     const question = serverQuestion(this.name, params);
     if (!question.ok) this.decline(call, question.error);
     call.questions += 1;
