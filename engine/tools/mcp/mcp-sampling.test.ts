@@ -17,6 +17,7 @@ import type { TrustStore } from '../../trust/trust-store';
 import { MCP_QUESTIONS_PER_CALL } from '../../api/tool-schemas';
 import { lemming } from './test-support/mcp-cli';
 import { referenceServers } from './test-support/reference-servers';
+import { questionsTo, samplingModelServer } from './test-support/sampling-model';
 
 const orgs = tempOrgs();
 const engines: OrgEngine[] = [];
@@ -34,50 +35,6 @@ const SAMPLING_SERVER = {
   command: process.execPath,
   args: [join(import.meta.dirname, 'test-support', 'sampling-server.mjs')],
 };
-/** The system prompts the servers ask with: how the model server tells a server's question from the agent's turn. */
-const SERVER_PROMPTS = ['You answer in one word.', 'You are a helpful test server.'];
-
-type Body = { messages: { role: string; content: unknown }[]; max_tokens?: number };
-
-/**
- * An OpenAI-compatible model on loopback: a server's question is answered "Paris" (20 tokens in, 2 out);
- * the agent calls `tool` with `args` in its first round, then finishes.
- */
-async function modelServer(tool: string, args: Record<string, unknown>): Promise<LoopbackServer> {
-  const server = await startLoopbackServer((request, response, index) => {
-    const body = request.json as Body;
-    const question = SERVER_PROMPTS.includes(String(body.messages[0]?.content));
-    const called = body.messages.some((message) => message.role === 'tool');
-    const message = question
-      ? { role: 'assistant', content: 'Paris' }
-      : called
-        ? { role: 'assistant', content: JSON.stringify({ notes: 'done' }) }
-        : {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              { id: 'c1', type: 'function', function: { name: tool, arguments: JSON.stringify(args) } },
-            ],
-          };
-    sendJson(response, 200, {
-      id: `chatcmpl-${index}`,
-      object: 'chat.completion',
-      model: 'v',
-      choices: [{ index: 0, message, finish_reason: question || called ? 'stop' : 'tool_calls' }],
-      usage: question
-        ? { prompt_tokens: 20, completion_tokens: 2, total_tokens: 22 }
-        : { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-    });
-  });
-  servers.push(server);
-  return server;
-}
-
-const questionsTo = (model: LoopbackServer) =>
-  model.received
-    .map((request) => request.json as Body)
-    .filter((body) => SERVER_PROMPTS.includes(String(body.messages[0]?.content)));
-
 interface SamplingOrg {
   tool: string;
   args?: Record<string, unknown>;
@@ -88,7 +45,8 @@ interface SamplingOrg {
 
 /** An org whose agent ada (1 credit a token, 50 tokens at most an answer) calls `tool` once in a turn. */
 async function samplingOrg({ tool, args = {}, mcp, credits = 10_000, input }: SamplingOrg) {
-  const model = await modelServer(tool, args);
+  const model = await samplingModelServer(tool, args);
+  servers.push(model);
   const org = orgs.build({
     'lemming/config/models.json': {
       v: {
