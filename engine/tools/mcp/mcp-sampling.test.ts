@@ -15,6 +15,7 @@ import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { trustAsIs } from '../../trust/test-support/trust-as-is';
 import type { TrustStore } from '../../trust/trust-store';
 import { MCP_QUESTIONS_PER_CALL } from '../../api/tool-schemas';
+import { serverQuestion } from './mcp-sampling';
 import { lemming } from './test-support/mcp-cli';
 import { referenceServers } from './test-support/reference-servers';
 import { questionsTo, samplingModelServer } from './test-support/sampling-model';
@@ -234,7 +235,7 @@ describe('an MCP server asking the models (sampling)', { timeout: 60_000 }, () =
     expect(questionsTo(model)).toEqual([]);
   });
 
-  it('a question asked while no call of the server runs is declined, and one with a picture reaches only a model that takes pictures', async () => {
+  it('a question asked while no call of the server runs is declined, and one with a picture reaches a model that takes pictures with it', async () => {
     const { org, model, trust, engine } = await samplingOrg({
       tool: 'mcp__sampling__ask_with_image',
       mcp: { sampling: SAMPLING_SERVER },
@@ -293,5 +294,64 @@ describe('an MCP server asking the models (sampling)', { timeout: 60_000 }, () =
     );
     await trustAsIs(org, trust);
     expect((await card(context, 'sampling')).samplingAllowed).toBe(false);
+  });
+});
+
+describe("a server's question as the model is asked it", () => {
+  const asking = {
+    messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Hi?' } }],
+    maxTokens: 10,
+  };
+
+  it('is refused when it lets the model use tools, or sends a tool’s use or result, or wants a task', () => {
+    expect(
+      serverQuestion('s', { ...asking, tools: [{ name: 't', inputSchema: { type: 'object' } }] }),
+    ).toEqual({
+      ok: false,
+      error: 'it asked to let the model use tools, which this app does not let servers do',
+    });
+    expect(
+      serverQuestion('s', {
+        ...asking,
+        messages: [{ role: 'user', content: [{ type: 'tool_result', toolUseId: 'u1', content: [] }] }],
+      }),
+    ).toMatchObject({ ok: false, error: expect.stringContaining("a tool's use or result") });
+    expect(serverQuestion('s', { ...asking, task: { ttl: 1000 } })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('as a task'),
+    });
+  });
+
+  it('keeps its words, pictures and what it asked for that is not done', () => {
+    const question = serverQuestion('s', {
+      ...asking,
+      systemPrompt: 'Be brief.',
+      includeContext: 'thisServer',
+      modelPreferences: { hints: [{ name: 'gpt' }] },
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image', data: Buffer.from('png!').toString('base64'), mimeType: 'image/png' },
+          ],
+        },
+      ],
+    });
+    expect(question).toMatchObject({
+      ok: true,
+      value: {
+        systemPrompt: 'Be brief.',
+        messages: [
+          {
+            role: 'user',
+            text: 'What is this?',
+            media: [{ kind: 'image', mimeType: 'image/png', bytes: 4 }],
+          },
+        ],
+        includeContext: 'thisServer',
+        modelPreferences: { hints: [{ name: 'gpt' }] },
+      },
+    });
   });
 });
