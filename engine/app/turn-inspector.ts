@@ -248,7 +248,13 @@ function modelCall(
     answer: event.response?.text ?? null,
     error: event.error?.message ?? null,
     ...(event.asked_by
-      ? { askedBy: { server: event.asked_by.server, callId: event.asked_by.call_id, tool: event.asked_by.tool } }
+      ? {
+          askedBy: {
+            server: event.asked_by.server,
+            callId: event.asked_by.call_id,
+            tool: event.asked_by.tool,
+          },
+        }
       : {}),
   };
 }

@@ -5,11 +5,7 @@ import { listConnectors } from '../../app/connectors';
 import { orgContextOf } from '../../app/test-support/org-context-of';
 import { turnDetail } from '../../app/turn-inspector';
 import { fromMicros } from '../../credits/credit-amount';
-import {
-  sendJson,
-  startLoopbackServer,
-  type LoopbackServer,
-} from '../../models/test-support/loopback-server';
+import type { LoopbackServer } from '../../models/test-support/loopback-server';
 import { OrgEngine } from '../../run/org-engine';
 import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { trustAsIs } from '../../trust/test-support/trust-as-is';
