@@ -299,7 +299,7 @@ describe("a server's question as the model is asked it", () => {
     maxTokens: 10,
   };
 
-  it('is refused when it lets the model use tools, or sends a tool’s use or result, or wants a task', () => {
+  it('is refused when it lets the model use tools, sends a tool’s use or result, wants no tokens or a task', () => {
     expect(
       serverQuestion('s', { ...asking, tools: [{ name: 't', inputSchema: { type: 'object' } }] }),
     ).toEqual({
@@ -312,6 +312,10 @@ describe("a server's question as the model is asked it", () => {
         messages: [{ role: 'user', content: [{ type: 'tool_result', toolUseId: 'u1', content: [] }] }],
       }),
     ).toMatchObject({ ok: false, error: expect.stringContaining("a tool's use or result") });
+    expect(serverQuestion('s', { ...asking, maxTokens: 0 })).toEqual({
+      ok: false,
+      error: 'it asked for an answer of 0 tokens, which is no answer',
+    });
     expect(serverQuestion('s', { ...asking, task: { ttl: 1000 } })).toMatchObject({
       ok: false,
       error: expect.stringContaining('as a task'),

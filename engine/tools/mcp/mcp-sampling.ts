@@ -107,6 +107,8 @@ export function serverQuestion(
       ok: false,
       error: 'it asked to let the model use tools, which this app does not let servers do',
     };
+  if (!(params.maxTokens >= 1))
+    return { ok: false, error: `it asked for an answer of ${params.maxTokens} tokens, which is no answer` };
   if (params.task !== undefined)
     return { ok: false, error: 'it asked to be answered later as a task, which this app does not do' };
   const messages: ServerQuestion['messages'] = [];

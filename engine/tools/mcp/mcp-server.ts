@@ -522,17 +522,15 @@ export class McpServer {
    * context), else the only call running; with none, or several to choose from, no one.
    */
   private callAsking(): AskPerson | undefined {
-    return this.callWaiting()?.askPerson;
+    const call = this.callWaiting();
+    return call === 'several' ? undefined : call?.askPerson;
   }
 
-  /** The call a request of the server's belongs to (see callAsking); 'several' when it cannot be told. */
-  private callWaiting(): CallInFlight | undefined;
-  private callWaiting(several: 'several'): CallInFlight | 'several' | undefined;
-  private callWaiting(several?: 'several'): CallInFlight | 'several' | undefined {
+  /** The call a request of the server's belongs to (see callAsking); 'several' when it cannot be told which. */
+  private callWaiting(): CallInFlight | 'several' | undefined {
     const own = this.callInFlight.getStore();
     if (own) return own;
-    if (this.callsInFlight.size > 1) return several;
-    return [...this.callsInFlight][0];
+    return this.callsInFlight.size > 1 ? 'several' : [...this.callsInFlight][0];
   }
 
   /**
@@ -540,11 +538,10 @@ export class McpServer {
    * it serves, while the person allows this server that, at most MCP_QUESTIONS_PER_CALL times per call.
    */
   private async answerQuestion(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
-    const call = this.callWaiting('several');
-    const waiting = call === 'several' ? undefined : call;
-    if (!this.samplingAllowed()) this.decline(waiting, notAllowedReason(this.name));
-    if (call === 'several') this.decline(undefined, SEVERAL_CALLS);
-    if (!call) this.decline(undefined, OUTSIDE_A_CALL);
+    const call = this.callWaiting();
+    if (!this.samplingAllowed()) this.decline(call, notAllowedReason(this.name));
+    if (call === 'several') this.decline(call, SEVERAL_CALLS);
+    if (!call) this.decline(call, OUTSIDE_A_CALL);
     if (!call.askModel) this.decline(call, OUTSIDE_A_TURN);
     if (call.questions >= MCP_QUESTIONS_PER_CALL) this.decline(call, TOO_MANY_QUESTIONS);
     const question = serverQuestion(this.name, params);
@@ -555,9 +552,9 @@ export class McpServer {
     return samplingResult(answer.value);
   }
 
-  /** The server is told no, with why; the turn of the call it came during records it. */
-  private decline(call: CallInFlight | undefined, reason: string): never {
-    call?.askModel?.refused(this.name, reason);
+  /** The server is told no, with why; the turn of the call it came during (when known) records it. */
+  private decline(call: CallInFlight | 'several' | undefined, reason: string): never {
+    if (call !== 'several') call?.askModel?.refused(this.name, reason);
     this.note(`asked a model a question, declined: ${reason}`);
     throw new QuestionDeclined(reason);
   }
