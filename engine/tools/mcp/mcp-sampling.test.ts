@@ -11,7 +11,7 @@ import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { trustAsIs } from '../../trust/test-support/trust-as-is';
 import type { TrustStore } from '../../trust/trust-store';
 import { MCP_QUESTIONS_PER_CALL } from '../../api/tool-schemas';
-import { serverQuestion } from './mcp-sampling';
+import { QUESTION_MAX_CHARACTERS, serverQuestion } from './mcp-sampling';
 import { lemming } from './test-support/mcp-cli';
 import { referenceServers } from './test-support/reference-servers';
 import { questionsTo, samplingModelServer } from './test-support/sampling-model';
@@ -299,7 +299,7 @@ describe("a server's question as the model is asked it", () => {
     maxTokens: 10,
   };
 
-  it('is refused when it lets the model use tools, sends a tool’s use or result, wants no tokens or a task', () => {
+  it('is refused when it lets the model use tools, sends a tool’s use or result, is too long, wants no tokens or a task', () => {
     expect(
       serverQuestion('s', { ...asking, tools: [{ name: 't', inputSchema: { type: 'object' } }] }),
     ).toEqual({
@@ -315,6 +315,15 @@ describe("a server's question as the model is asked it", () => {
     expect(serverQuestion('s', { ...asking, maxTokens: 0 })).toEqual({
       ok: false,
       error: 'it asked for an answer of 0 tokens, which is no answer',
+    });
+    expect(
+      serverQuestion('s', {
+        ...asking,
+        systemPrompt: 'x'.repeat(QUESTION_MAX_CHARACTERS),
+      }),
+    ).toEqual({
+      ok: false,
+      error: `its question has ${QUESTION_MAX_CHARACTERS + 3} characters, more than the ${QUESTION_MAX_CHARACTERS} a server may ask`,
     });
     expect(serverQuestion('s', { ...asking, task: { ttl: 1000 } })).toMatchObject({
       ok: false,

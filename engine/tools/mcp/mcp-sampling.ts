@@ -54,6 +54,13 @@ export interface ModelAsker {
   refused(server: string, reason: string): void;
 }
 
+/**
+ * The most a question may hold: its words (system prompt included) and its images and sounds. A question
+ * is recorded whole in the timeline, so a server cannot fill it (nor a free local model's context) unasked.
+ */
+export const QUESTION_MAX_CHARACTERS = 100_000;
+export const QUESTION_MAX_MEDIA = 8;
+
 /** Why a server that is not allowed is told no, naming how the person can allow it. */
 export function notAllowedReason(server: string): string {
   return `the person using this app has not let the MCP server ${server} ask their models. They can allow it with "Let this server ask your models" on its card in the Tool Store, or with lemming connectors <org> --allow-sampling ${server}`;
@@ -121,6 +128,21 @@ export function serverQuestion(
       };
     messages.push({ role: message.role, ...content });
   }
+  const characters = messages.reduce(
+    (sum, message) => sum + message.text.length,
+    params.systemPrompt?.length ?? 0,
+  );
+  if (characters > QUESTION_MAX_CHARACTERS)
+    return {
+      ok: false,
+      error: `its question has ${characters} characters, more than the ${QUESTION_MAX_CHARACTERS} a server may ask`,
+    };
+  const media = messages.reduce((sum, message) => sum + message.media.length, 0);
+  if (media > QUESTION_MAX_MEDIA)
+    return {
+      ok: false,
+      error: `its question has ${media} images and sounds, more than the ${QUESTION_MAX_MEDIA} a server may send`,
+    };
   return {
     ok: true,
     value: {
