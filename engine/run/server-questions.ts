@@ -139,7 +139,11 @@ export function modelAskerOf(input: TurnInput, turn: QuestionTurn): ModelAsker {
           },
           latency_ms: Date.now() - started,
         });
-        return { ok: false, error: `${name}'s model could not answer: ${message}` };
+        // The provider's words go to the server: through the redactor, as everything leaving the engine.
+        return {
+          ok: false,
+          error: `${name}'s model could not answer: ${input.redaction.redactText(message)}`,
+        };
       } finally {
         deadline.dispose();
       }
