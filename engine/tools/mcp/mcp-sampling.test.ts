@@ -34,6 +34,7 @@ const SAMPLING_SERVER = {
 };
 interface SamplingOrg {
   tool: string;
+  questionsFail?: boolean;
   args?: Record<string, unknown>;
   mcp: Record<string, unknown>;
   credits?: number;
@@ -41,8 +42,15 @@ interface SamplingOrg {
 }
 
 /** An org whose agent ada (1 credit a token, 50 tokens at most an answer) calls `tool` once in a turn. */
-async function samplingOrg({ tool, args = {}, mcp, credits = 10_000, input }: SamplingOrg) {
-  const model = await samplingModelServer(tool, args);
+async function samplingOrg({
+  tool,
+  args = {},
+  mcp,
+  credits = 10_000,
+  input,
+  questionsFail = false,
+}: SamplingOrg) {
+  const model = await samplingModelServer(tool, args, { questionsFail });
   servers.push(model);
   const org = orgs.build({
     'lemming/config/models.json': {
@@ -229,6 +237,25 @@ describe('an MCP server asking the models (sampling)', { timeout: 60_000 }, () =
       /^refused: MCP error -1: ada does not have the credits for it \(up to [\d.]+ needed, [\d.]+ left\)$/,
     );
     expect(questionsTo(model)).toEqual([]);
+  });
+
+  it("a model that fails to answer is the server's refusal and a failed model call of the turn, not a failed turn", async () => {
+    const { org, trust, engine } = await samplingOrg({
+      tool: 'mcp__sampling__ask',
+      args: { question: 'Capital of France?' },
+      mcp: { sampling: SAMPLING_SERVER },
+      questionsFail: true,
+    });
+    await allowOnCommandLine(org, trust, 'sampling');
+    const report = await engine.runTick();
+    expect(report.turns).toEqual([{ agent: 'ada', status: 'completed' }]);
+    expect(events(engine, 'tool_result')[0]!.result.output).toMatch(
+      /^refused: MCP error -1: ada's model could not answer: .*500/,
+    );
+    expect(events(engine, 'model_call').find((call) => call.asked_by)).toMatchObject({
+      asked_by: { server: 'sampling', call_id: 'c1' },
+      error: { status: 500 },
+    });
   });
 
   it('a question asked while no call of the server runs is declined, and one with a picture reaches a model that takes pictures with it', async () => {

@@ -10,16 +10,21 @@ const SERVER_PROMPTS = ['You answer in one word.', 'You are a helpful test serve
 export type Body = { messages: { role: string; content: unknown }[]; max_tokens?: number };
 
 /**
- * An OpenAI-compatible model on loopback: a server's question is answered "Paris" (20 tokens in, 2 out);
- * the agent calls `tool` with `args` in its first round, then finishes.
+ * An OpenAI-compatible model on loopback: a server's question is answered "Paris" (20 tokens in, 2 out),
+ * or with OpenAI's 500 when `questionsFail`; the agent calls `tool` with `args` in its first round, then finishes.
  */
 export async function samplingModelServer(
   tool: string,
   args: Record<string, unknown>,
+  { questionsFail = false } = {},
 ): Promise<LoopbackServer> {
   const server = await startLoopbackServer((request, response, index) => {
     const body = request.json as Body;
     const question = SERVER_PROMPTS.includes(String(body.messages[0]?.content));
+    if (question && questionsFail)
+      return sendJson(response, 500, {
+        error: { message: 'The server had an error while processing your request.', type: 'server_error' },
+      });
     const called = body.messages.some((message) => message.role === 'tool');
     const message = question
       ? { role: 'assistant', content: 'Paris' }
