@@ -73,6 +73,11 @@ export type McpToolRecord = z.infer<typeof McpToolRecord>;
 export const McpServerRecord = z.object({
   /** The person trusts what this server says about which of its tools only read. Off unless they said so. */
   hintsTrusted: z.boolean().default(false),
+  /**
+   * The person lets this server ask the models of the agents using it (MCP sampling), each question paid
+   * by the agent whose tool call it serves. Off unless they said so; absent in records written before it.
+   */
+  samplingAllowed: z.boolean().optional(),
   /** By the tool's name on the server. */
   tools: z.record(z.string(), McpToolRecord).default({}),
 });

@@ -81,6 +81,7 @@ import {
   RestApiRemoved,
   McpImportInput,
   TrustMcpHintsInput,
+  AllowMcpSamplingInput,
   McpSignInInput,
   McpImportResult,
   McpPasteInput,
@@ -333,6 +334,13 @@ export const contract = {
     summary:
       "Trust (or stop trusting) what one MCP server says about which of its tools only read; kept in the person's own record, outside the org.",
     input: TrustMcpHintsInput,
+    output: Connector,
+  }),
+
+  'connectors.allowMcpSampling': channel({
+    summary:
+      "Let (or stop letting) one MCP server ask the models of the agents using it, each question paid by the agent whose call it serves; kept in the person's own record, outside the org. The server is started again so it is told.",
+    input: AllowMcpSamplingInput,
     output: Connector,
   }),
 

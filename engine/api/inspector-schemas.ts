@@ -40,6 +40,8 @@ export const InspectedModelCall = z.object({
   answer: z.string().nullable(),
   /** The call's error in the provider's words, when it failed. */
   error: z.string().nullable(),
+  /** Set when an MCP server asked it during one of the turn's tool calls (shown under that call). */
+  askedBy: z.object({ server: z.string(), callId: z.string().nullable(), tool: z.string() }).optional(),
 });
 export type InspectedModelCall = z.infer<typeof InspectedModelCall>;
 

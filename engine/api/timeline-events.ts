@@ -110,6 +110,19 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     usage: TokenUsage.nullish(),
     latency_ms: z.number(),
     cost: z.number().optional(),
+    /**
+     * Set when an MCP server asked the question during one of the agent's tool calls (sampling): which
+     * server, during which call, and what it asked for that was not done (context, model hints).
+     */
+    asked_by: z
+      .looseObject({
+        server: z.string(),
+        call_id: z.string().nullable(),
+        tool: z.string(),
+        include_context: z.string().optional(),
+        model_preferences: z.unknown().optional(),
+      })
+      .optional(),
     /** Set when the call failed; the provider's own words are in `message`. */
     error: z
       .looseObject({

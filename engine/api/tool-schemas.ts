@@ -207,6 +207,11 @@ export const McpServerView = z.object({
    * they turned it on): only then do its tools' hints decide whether a call asks first.
    */
   hintsTrusted: z.boolean(),
+  /**
+   * Whether the person lets this server ask the models of the agents using it (MCP sampling; off unless
+   * they turned it on). Only such a server is told, as it starts, that it may ask.
+   */
+  samplingAllowed: z.boolean(),
   transport: z.enum(['stdio', 'http']),
   /** For stdio, the program and its arguments; for HTTP, the URL (no header values). */
   target: z.string(),
@@ -441,6 +446,22 @@ export const TrustMcpHintsInput = z
   })
   .strict();
 export type TrustMcpHintsInput = z.infer<typeof TrustMcpHintsInput>;
+
+/** The most questions one tool call may have its MCP server ask a model: a server asking in a loop cannot drain an agent's credits. */
+export const MCP_QUESTIONS_PER_CALL = 3;
+
+/**
+ * Let (or stop letting) one MCP server of the open org ask the models of the agents using it.
+ * `identity` is what the card showed: when the entry now runs something else, nothing is recorded.
+ */
+export const AllowMcpSamplingInput = z
+  .object({
+    server: z.string().min(1).max(500),
+    identity: z.string().min(1).max(65_536),
+    allowed: z.boolean(),
+  })
+  .strict();
+export type AllowMcpSamplingInput = z.infer<typeof AllowMcpSamplingInput>;
 
 /** The person signs in to one of the org's MCP servers over HTTP (its sign-in page opens in their browser). */
 export const McpSignInInput = z.object({ server: z.string().min(1).max(500) }).strict();

@@ -9,7 +9,9 @@ import type {
   McpImportResult,
   McpSignInInput,
   TrustMcpHintsInput,
+  AllowMcpSamplingInput,
 } from '../api/tool-schemas';
+import type { McpServerRecord } from '../api/approval-schemas';
 import type { JsonEdit } from '../files/json-edit';
 import { parseHostPatterns } from '../net/host-patterns';
 import type { OrgPolicy } from '../org/policy-file';
@@ -28,7 +30,7 @@ import {
 import { isBareOrigin } from '../tools/composed/template';
 import { MCP_CONFIG_FILE, readMcpConfig, serverSecretNames, updateMcpConfig } from '../tools/mcp/mcp-config';
 import { IMPORT_SOURCES, importSourceFile, planImport, type ImportSource } from '../tools/mcp/mcp-import';
-import { withHintsTrusted } from '../tools/mcp/mcp-tool-record';
+import { withHintsTrusted, withSamplingAllowed } from '../tools/mcp/mcp-tool-record';
 import { openInBrowser } from '../tools/mcp/auth/open-browser';
 import { orgKeyOf } from '../trust/org-trust';
 import type { CatalogEntry } from '../tools/tool-catalog';
@@ -232,9 +234,28 @@ function hostSettingProblems(
  * Kept in their own record, outside the org, under what the server is (its identity): the org's files
  * cannot say it for them, and an entry pointed at another program or address is not trusted by it.
  */
-export async function trustMcpHints(
+export function trustMcpHints(context: OrgContext, input: TrustMcpHintsInput): Promise<IpcResult<Connector>> {
+  return changeMcpServerChoice(context, input, (record) => withHintsTrusted(record, input.trusted));
+}
+
+/**
+ * The person lets (or stops letting) one MCP server ask the models of the agents using it (sampling),
+ * each question paid by the agent whose tool call it serves. Kept like the hints choice: in their own
+ * record, under the server's identity, so no org file can allow it and another program or address is
+ * asked about again. The server is started again with its new choice (it is told as it starts).
+ */
+export function allowMcpSampling(
   context: OrgContext,
-  input: TrustMcpHintsInput,
+  input: AllowMcpSamplingInput,
+): Promise<IpcResult<Connector>> {
+  return changeMcpServerChoice(context, input, (record) => withSamplingAllowed(record, input.allowed));
+}
+
+/** Records a choice about the server the person was shown; the card after it (listing it restarts a server whose choices changed). */
+async function changeMcpServerChoice(
+  context: OrgContext,
+  input: { server: string; identity: string },
+  edit: (record: McpServerRecord | undefined) => McpServerRecord,
 ): Promise<IpcResult<Connector>> {
   const card = (await connectorViews(context)).views.find(({ view }) => view.id === `mcp:${input.server}`);
   if (!card?.view.mcp) return fail('not_found', `There is no MCP server "${input.server}" in this org.`);
@@ -245,9 +266,7 @@ export async function trustMcpHints(
       undefined,
       'Look at its card again and choose again.',
     );
-  const changed = await context.trust.changeMcpServer(orgKeyOf(context.orgPath), input.identity, (record) =>
-    withHintsTrusted(record, input.trusted),
-  );
+  const changed = await context.trust.changeMcpServer(orgKeyOf(context.orgPath), input.identity, edit);
   if (!changed.ok) return fail('invalid_change', `Your choice could not be saved: ${changed.error}`);
   const updated = (await connectorViews(context)).views.find(({ view }) => view.id === `mcp:${input.server}`);
   return updated

@@ -247,6 +247,15 @@ function modelCall(
     stop: event.response?.stop ?? event.response?.finishReason ?? null,
     answer: event.response?.text ?? null,
     error: event.error?.message ?? null,
+    ...(event.asked_by
+      ? {
+          askedBy: {
+            server: event.asked_by.server,
+            callId: event.asked_by.call_id,
+            tool: event.asked_by.tool,
+          },
+        }
+      : {}),
   };
 }
 

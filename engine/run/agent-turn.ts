@@ -33,6 +33,7 @@ import { parseModelResponse, type ParsedOutboxEntry } from './response-parser';
 import { memoryChangeRecord, TurnMemory, type StagedMemoryChange } from '../memory/turn-memory';
 import { agentPaths, inOrg } from '../org/org-layout';
 import type { Redaction, StreamRedactor } from '../secrets/redactor';
+import { modelAskerOf, type ToolCallRunning } from './server-questions';
 
 export interface TurnAgent {
   folder: string;
@@ -152,6 +153,7 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
       charge: (micros, reason) => turn.charge('tool', micros, reason),
     },
     record: (fields) => turn.event(fields),
+    askModel: modelAskerOf(input, turn),
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const maxTokens = agent.resume.model.max_tokens ?? limits.maxTokens;
@@ -585,11 +587,14 @@ async function runTool(
   turn.event({ kind: 'tool_call', ...which, args: toolCall.arguments });
   const started = Date.now();
   const startedBefore = earlier.take(toolCall);
+  turn.toolCallRunning = which;
   const outcome: ToolOutcome = startedBefore
     ? toolFailure(STARTED_BEFORE_STOP)
-    : await tools.call(toolCall.name, toolCall.arguments, () =>
-        turn.recordNow({ kind: 'tool_intent', ...which, args: toolCall.arguments }),
-      );
+    : await tools
+        .call(toolCall.name, toolCall.arguments, () =>
+          turn.recordNow({ kind: 'tool_intent', ...which, args: toolCall.arguments }),
+        )
+        .finally(() => (turn.toolCallRunning = null));
   const { media, ...result } = outcome;
   for (const problem of await keepMedia(turn.orgPath, media)) turn.warn('attachment_not_kept', problem);
   turn.event({
@@ -615,6 +620,8 @@ class TurnRecorder {
   private memoryUpdateCount = 0;
   private readonly started = Date.now();
   toolCount = 0;
+  /** The call whose server may ask the agent's model a question now (tool calls run one at a time). */
+  toolCallRunning: ToolCallRunning | null = null;
 
   constructor(private readonly input: TurnInput) {
     this.event({

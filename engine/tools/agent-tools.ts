@@ -4,6 +4,7 @@ import type { Resume } from '../org/resume-schema';
 import type { TurnMemory } from '../memory/turn-memory';
 import type { ToolVerdict } from './policy-resolver';
 import type { ToolOutcome } from './tool-result';
+import type { ModelAsker } from './mcp/mcp-sampling';
 
 /** Spending from the turn's credits: a tool call that costs more than is left is refused before it runs. */
 export interface TurnBudget {
@@ -24,6 +25,8 @@ export interface ToolTurnContext {
   signal?: AbortSignal;
   /** Adds an event to the turn's timeline (approval requests and answers). */
   record?: (fields: KnownEventFields) => void;
+  /** The agent's model, lent to the MCP server whose tool it calls, for that server's questions (sampling). */
+  askModel?: ModelAsker;
 }
 
 /** The tools one agent has in one turn: what the model is told, and how a call is carried out. */

@@ -8,6 +8,7 @@ import type { AgentSandbox } from '../sandbox/agent-sandbox';
 import type { ToolOutcome } from './tool-result';
 import type { Redaction } from '../secrets/redactor';
 import type { AskPerson } from './mcp/mcp-elicitation';
+import type { ModelAsker } from './mcp/mcp-sampling';
 
 /** What a tool can touch; the org and each agent decide which kinds are allowed (docs/ARCHITECTURE.md, “Tools”). */
 export { ToolKind } from '../api/agent-schemas';
@@ -31,6 +32,8 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** Asks the person to fill in a form an MCP server wants during the call; absent when no one can be asked. */
   askPerson?: AskPerson;
+  /** The agent's model, for a question an MCP server asks during the call (sampling); absent outside a turn. */
+  askModel?: ModelAsker;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   setConnectorConfig,
   signInToMcpServer,
   trustMcpHints,
+  allowMcpSampling,
 } from '../../engine/app/connectors';
 import { pasteMcpServers, removeMcpServer, saveMcpServer } from '../../engine/app/mcp-servers';
 import { removeRestApi, saveRestApi } from '../../engine/app/rest-apis';
@@ -170,6 +171,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'connectors.pasteMcpServers': (input) => inOrg((session) => pasteMcpServers(session, input)),
     'connectors.removeMcpServer': (input) => inOrg((session) => removeMcpServer(session, input)),
     'connectors.trustMcpHints': (input) => inOrg((session) => trustMcpHints(session, input)),
+    'connectors.allowMcpSampling': (input) => inOrg((session) => allowMcpSampling(session, input)),
     'connectors.signIn': (input) => inOrg((session) => signInToMcpServer(session, input, deps.openInBrowser)),
 
     'trust.state': () => inOrg((session) => trustState(session)),

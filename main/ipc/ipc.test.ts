@@ -137,6 +137,12 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
     { server: 'files', identity: 'stdio ["x"]', trusted: 'yes' },
     { server: 'files', identity: 'stdio ["x"]', trusted: true, evil: 1 },
   ],
+  'connectors.allowMcpSampling': [
+    {},
+    { server: 'files', allowed: true },
+    { server: 'files', identity: 'stdio ["x"]', allowed: 'yes' },
+    { server: 'files', identity: 'stdio ["x"]', allowed: true, evil: 1 },
+  ],
   'connectors.signIn': [{}, { server: '' }, { server: 'remote', evil: 1 }],
   'trust.state': [{ org: '/tmp' }],
   'trust.accept': [
@@ -423,6 +429,13 @@ describe('dispatch', () => {
         server: 'files',
         identity: 'stdio ["x"]',
         trusted: true,
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(
+      await harness.dispatch('connectors.allowMcpSampling', {
+        server: 'files',
+        identity: 'stdio ["x"]',
+        allowed: true,
       }),
     ).toMatchObject({ ok: false, error: { code: 'not_found' } });
     // The demo org's tools give no images: an attachment never kept is not found, in words.

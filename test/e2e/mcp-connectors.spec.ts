@@ -42,6 +42,25 @@ test('the Tool Store shows MCP servers as cards: running with their tools, or fa
   await expect(running).toHaveScreenshot('mcp-card-running.png', { maxDiffPixelRatio: 0.02 });
   await expect(failed).toHaveScreenshot('mcp-card-failed.png', { maxDiffPixelRatio: 0.02 });
 
+  // It may not ask the agents' models until the person lets it; turning that on starts it again, told so.
+  const sampling = running.getByRole('switch', { name: 'Let this server ask your models' });
+  await expect(sampling).not.toBeChecked();
+  await expect(running).toContainText(
+    "When one of your agents uses this server, the server may ask that agent's model a question. The agent pays for it.",
+  );
+  await expect(tools).not.toContainText('trigger-sampling-request');
+  await sampling.click();
+  const notifications = page.getByRole('region', { name: 'Notifications' });
+  await expect(notifications).toContainText('everything may ask your models');
+  await notifications.getByRole('button', { name: 'Dismiss: everything may ask your models' }).click();
+  await expect(sampling).toBeChecked();
+  await expect(tools).toContainText('trigger-sampling-request');
+  await expect(running).toContainText('On: it may ask up to 3 questions during each call of its tools');
+  const samplingSwitch = running.locator('.mcp-sampling');
+  await samplingSwitch.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('tool-store-mcp-sampling.png') });
+  await expect(samplingSwitch).toHaveScreenshot('mcp-sampling-allowed.png', { maxDiffPixelRatio: 0.02 });
+
   // Its tools are toggled per agent like any other tool, and the resume says so.
   await page.getByLabel('Show tools for agent').selectOption('writer');
   const echo = page

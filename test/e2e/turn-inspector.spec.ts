@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { buildInspectorOrg, runInspectorOrg } from '../../engine/app/test-support/inspector-org';
-import { tempOrgs } from '../../engine/run/test-support/temp-org';
+import { resume, tempOrgs } from '../../engine/run/test-support/temp-org';
+import { referenceServers } from '../../engine/tools/mcp/test-support/reference-servers';
+import { samplingModelServer } from '../../engine/tools/mcp/test-support/sampling-model';
 import { expect, test } from '../harness/lemming-fixture';
 
 const orgs = tempOrgs();
@@ -104,4 +106,75 @@ test('the agent page lists its turns, each opening the inspector', async ({ lemm
   await turns.getByRole('button', { name: 'Tick 1' }).click();
   await expect(page.getByRole('heading', { name: 'Turn of clerk at tick 1', level: 2 })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Steps' }).getByTestId('tool-call')).toHaveCount(2);
+});
+
+test('a question an MCP server asked the agent’s model shows under the tool call it came during', async ({
+  lemming,
+}, testInfo) => {
+  const tool = 'mcp__everything__trigger-sampling-request';
+  const model = await samplingModelServer(tool, { prompt: 'the capital of France' });
+  try {
+    const org = orgs.build({
+      'lemming/config/models.json': {
+        v: {
+          provider: 'openai-compatible',
+          model_name: 'v',
+          stream: false,
+          provider_config: {
+            base_url: `${model.url}/v1`,
+            max_retries: 0,
+            prices: { input_per_million: 1_000_000, output_per_million: 1_000_000 },
+          },
+        },
+      },
+      'lemming/config/mcp.json': { mcpServers: { everything: referenceServers.everything() } },
+      'lemming/config/credits.json': { ada: { model: 'v', cost_per_action: 0, credits_left: 10_000 } },
+      'agents/ada/resume.json': resume('ada', {
+        model: { key: 'v', max_tokens: 50 },
+        permissions: { read_outboxes: [], tools: [tool] },
+      }),
+    });
+    await lemming.trustAsIs(org);
+    await lemming.openOrgAt(org);
+    const { page } = lemming;
+    await lemming.showView('Tool Store');
+    const card = page.getByRole('listitem', { name: 'everything' });
+    await card.getByRole('switch', { name: 'Let this server ask your models' }).click();
+    await expect(card.getByRole('list', { name: 'Tools of everything' })).toContainText(
+      'trigger-sampling-request',
+    );
+
+    await page.getByRole('button', { name: 'Step one tick' }).click();
+    const asking = page.getByRole('alertdialog', { name: `ada wants to use ${tool}` });
+    await asking.getByRole('button', { name: 'Allow once' }).click();
+    await expect(asking).toBeHidden();
+    await lemming.showView('Timeline');
+    await page.locator('.timeline-row', { hasText: 'trigger-sampling-request' }).first().click();
+    await page.getByRole('button', { name: 'Open this turn in the inspector' }).click();
+    await expect(page.getByRole('heading', { name: 'Turn of ada at tick 1', level: 2 })).toBeVisible();
+
+    const steps = page.getByRole('list', { name: 'Steps' });
+    await expect(steps.getByTestId('tool-call').getByTestId('tool-result')).toContainText('Paris');
+    const calls = steps.getByTestId('model-call');
+    await expect(calls).toHaveCount(3);
+    const question = calls.nth(1);
+    await expect(question).toContainText(`Question from the server everything during ${tool}, answered by v`);
+    await expect(question.getByTestId('model-call-tokens')).toHaveText('20 in, 2 out');
+    await expect(question.getByTestId('model-call-cost')).toHaveText('22 credits');
+    // In order: the agent's model, its tool call, the server's question during it, the agent's model again.
+    expect(
+      await steps
+        .locator(':scope > li')
+        .evaluateAll((items) =>
+          items
+            .map((item) => (item as HTMLElement).dataset.testid)
+            .filter((id) => id === 'model-call' || id === 'tool-call'),
+        ),
+    ).toEqual(['model-call', 'tool-call', 'model-call', 'model-call']);
+    await question.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath('turn-inspector-server-question.png') });
+    await expectNoSeriousA11yViolations(page, '.asked-by-server');
+  } finally {
+    await model.close();
+  }
 });

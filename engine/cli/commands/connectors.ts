@@ -1,6 +1,12 @@
 import { formatProblem } from '../../api/problem';
 import type { Connector, McpServerView } from '../../api/tool-schemas';
-import { importMcpServers, listConnectors, signInToMcpServer, trustMcpHints } from '../../app/connectors';
+import {
+  allowMcpSampling,
+  importMcpServers,
+  listConnectors,
+  signInToMcpServer,
+  trustMcpHints,
+} from '../../app/connectors';
 import { removeMcpServer, saveMcpServer } from '../../app/mcp-servers';
 import { openInBrowser } from '../../tools/mcp/auth/open-browser';
 import { removeRestApi, saveRestApi } from '../../app/rest-apis';
@@ -10,6 +16,7 @@ import { CliFailure, EXIT_OK, printJson } from '../cli-io';
 import type { CommandCode } from '../command';
 import { orgFolder } from '../org-arg';
 import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
+import type { OrgContext } from '../../app/org-context';
 
 function describeConnector(connector: Connector): string {
   const lines = [
@@ -126,6 +133,9 @@ function describeMcpServer(server: McpServerView): string[] {
     server.hintsTrusted
       ? `      hints: trusted (its tools that say they only read and stay on this computer run without asking; --distrust-hints ${server.server} to stop)`
       : `      hints: not trusted (every call of its tools asks first; --trust-hints ${server.server} to trust what it says)`,
+    server.samplingAllowed
+      ? `      models: it may ask your models (the model of the agent using it answers, and that agent pays; --deny-sampling ${server.server} to stop)`
+      : `      models: it may not ask your models (--allow-sampling ${server.server} to let it; the agent using it then pays)`,
   ];
   for (const tool of server.tools) {
     const hints = Object.entries(tool.annotations)
@@ -168,6 +178,14 @@ function describeSkills(agentSkills: AgentSkills): string {
   return lines.join('\n');
 }
 
+/** A command line says what the person wants now: the server as its entry is at this moment. */
+async function identityNow(context: OrgContext, org: string, server: string): Promise<string> {
+  const { connectors } = await answerOf(listConnectors(context));
+  const identity = connectors.find((connector) => connector.id === `mcp:${server}`)?.mcp?.identity;
+  if (!identity) throw new CliFailure(`There is no MCP server "${server}" in ${org}.`);
+  return identity;
+}
+
 export const connectorsCommand: CommandCode = {
   options: {
     json: { type: 'boolean' },
@@ -189,6 +207,8 @@ export const connectorsCommand: CommandCode = {
     remove: { type: 'string' },
     'trust-hints': { type: 'string' },
     'distrust-hints': { type: 'string' },
+    'allow-sampling': { type: 'string' },
+    'deny-sampling': { type: 'string' },
     'sign-in': { type: 'string' },
     ...secretsFileOption,
   },
@@ -223,18 +243,37 @@ export const connectorsCommand: CommandCode = {
           ? { server: values['distrust-hints'], trusted: false }
           : null;
     if (hints) {
-      // A command line says what the person wants now: the server as its entry is at this moment.
-      const card = await withOrgContext(org, io, values, async (context) => {
-        const { connectors } = await answerOf(listConnectors(context));
-        const identity = connectors.find((connector) => connector.id === `mcp:${hints.server}`)?.mcp
-          ?.identity;
-        if (!identity) throw new CliFailure(`There is no MCP server "${hints.server}" in ${org}.`);
-        return answerOf(trustMcpHints(context, { ...hints, identity }));
-      });
+      const card = await withOrgContext(org, io, values, async (context) =>
+        answerOf(
+          trustMcpHints(context, { ...hints, identity: await identityNow(context, org, hints.server) }),
+        ),
+      );
       if (values.json) printJson(io, card);
       else
         io.stdout.write(
           `${hints.trusted ? 'Trusted' : 'No longer trusting'} what ${hints.server} says about its tools.\n${describeConnector(card)}\n`,
+        );
+      return EXIT_OK;
+    }
+    const sampling =
+      typeof values['allow-sampling'] === 'string'
+        ? { server: values['allow-sampling'], allowed: true }
+        : typeof values['deny-sampling'] === 'string'
+          ? { server: values['deny-sampling'], allowed: false }
+          : null;
+    if (sampling) {
+      const card = await withOrgContext(org, io, values, async (context) =>
+        answerOf(
+          allowMcpSampling(context, {
+            ...sampling,
+            identity: await identityNow(context, org, sampling.server),
+          }),
+        ),
+      );
+      if (values.json) printJson(io, card);
+      else
+        io.stdout.write(
+          `${sampling.allowed ? `${sampling.server} may now ask your models: the model of the agent using it answers, and that agent pays.` : `${sampling.server} may no longer ask your models.`}\n${describeConnector(card)}\n`,
         );
       return EXIT_OK;
     }

@@ -112,7 +112,7 @@ export const commands: readonly Command[] = [
     summary:
       "List the org's connectors (built-in tools, MCP servers with their status and tools, and composed tools) with their readiness, what they need, the secrets they use (set or not, never values), tool files that did not load, and each agent's skills with why they can or cannot be used; add an MCP server (--add, its --env and --header values go to the secret store), remove one (--remove), import them, sign in to one (--sign-in), or add a REST API.",
     usage:
-      'connectors <org> [--json] [--secrets-file PATH] [--import claude|cursor|FILE [--replace-secrets NAME,…]] [--add NAME (--command CMD [--arg A]… [--env K=V]… | --url URL [--header K=V]…) [--replace] [--replace-secrets NAME,…]] [--remove NAME] [--rest-api NAME --base-url URL [--auth bearer|header:NAME|query:NAME|none] [--methods GET,POST,…] [--description TEXT]] [--remove-rest-api NAME] [--trust-hints SERVER | --distrust-hints SERVER] [--sign-in SERVER]',
+      'connectors <org> [--json] [--secrets-file PATH] [--import claude|cursor|FILE [--replace-secrets NAME,…]] [--add NAME (--command CMD [--arg A]… [--env K=V]… | --url URL [--header K=V]…) [--replace] [--replace-secrets NAME,…]] [--remove NAME] [--rest-api NAME --base-url URL [--auth bearer|header:NAME|query:NAME|none] [--methods GET,POST,…] [--description TEXT]] [--remove-rest-api NAME] [--trust-hints SERVER | --distrust-hints SERVER] [--allow-sampling SERVER | --deny-sampling SERVER] [--sign-in SERVER]',
     load: async () => (await import('./connectors')).connectorsCommand,
   },
   {

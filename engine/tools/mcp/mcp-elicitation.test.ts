@@ -286,14 +286,3 @@ describe('a server asking when none of its calls runs', () => {
     expect(desk.pending()).toEqual([]);
   });
 });
-
-describe('sampling', () => {
-  it('a server asking to use the models is told no, with the reason', { timeout: 60_000 }, async () => {
-    const engine = await everythingOrg('trigger-sampling-request');
-    const result = await engine.callTool('ada', 'mcp__everything__trigger-sampling-request', {
-      prompt: 'hi',
-    });
-    expect(result.success).toBe(false);
-    expect(result.error).toContain('this app does not let servers use your models');
-  });
-});

@@ -208,6 +208,3 @@ export const UNATTENDED_FORM: ApprovalAnswer = {
   source: 'unattended',
   reason: 'No one was there to fill in the form (an unattended run).',
 };
-
-/** What `sampling/createMessage` is answered: this app does not let servers use the person's models. */
-export const SAMPLING_DECLINED = 'this app does not let servers use your models';

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { McpServerRecord } from '../../api/approval-schemas';
 import type { McpServerView } from '../../api/tool-schemas';
 import type { FileProblem } from '../../files/json-problems';
 import type { OrgPolicy } from '../../org/policy-file';
@@ -21,13 +20,10 @@ import {
   mcpToolOrigin,
   toolNameProblems,
 } from './mcp-tools';
-import { mcpStanding } from './mcp-tool-record';
+import { mcpServerIdentity, mcpStanding } from './mcp-tool-record';
 import { READ_RESOURCE } from './mcp-resources';
 
-export type McpHubDeps = Omit<McpServerDeps, 'privateHosts'> & {
-  /** The person's record of a server of this org, by its identity (kept outside the org); undefined when none. */
-  serverRecord?: (identity: string) => McpServerRecord | undefined;
-};
+export type McpHubDeps = Omit<McpServerDeps, 'privateHosts'>;
 
 interface Held {
   server: McpServer;
@@ -153,6 +149,7 @@ export class McpHub {
       server: server.name,
       identity: server.identity,
       hintsTrusted: record?.hintsTrusted ?? false,
+      samplingAllowed: record?.samplingAllowed === true,
       transport: isStdioServer(server.config) ? 'stdio' : 'http',
       target: isStdioServer(server.config)
         ? [server.config.command, ...server.config.args].join(' ')
@@ -211,9 +208,9 @@ export class McpHub {
   }
 
   /**
-   * What a server was started with: its entry, the private hosts an HTTP server may be at, and a
-   * fingerprint of the secrets it names and whether the org may use them (kept in memory only), so
-   * setting, changing or granting one restarts it.
+   * What a server was started with: its entry, the private hosts an HTTP server may be at, a
+   * fingerprint of the secrets it names and whether the org may use them (kept in memory only), and
+   * whether the person lets it ask their models (it is told as it starts), so changing any restarts it.
    */
   private keyOf(config: McpServerConfig, policy: OrgPolicy): string {
     const { disabled: _disabled, ...rest } = config;
@@ -231,6 +228,7 @@ export class McpHub {
     return JSON.stringify({
       ...rest,
       secrets,
+      samplingAllowed: this.deps.serverRecord?.(mcpServerIdentity(config))?.samplingAllowed === true,
       ...(isStdioServer(config)
         ? {}
         : { privateHosts: policy.network.private_hosts, network: policy.network.enabled }),
@@ -258,6 +256,7 @@ function invalidView(entry: Extract<McpEntry, { valid: false }>): McpServerView 
     server: entry.name,
     identity: '',
     hintsTrusted: false,
+    samplingAllowed: false,
     transport: entry.looksLike === 'program' ? 'stdio' : 'http',
     target: entry.target,
     signIn: null,

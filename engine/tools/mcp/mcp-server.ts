@@ -5,9 +5,12 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ErrorCode,
   ListRootsRequestSchema,
   McpError,
   type CallToolResult,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
   type ElicitRequestFormParams,
   type Prompt,
   type ReadResourceResult,
@@ -25,14 +28,20 @@ import type { AddressClassifier } from '../../net/address-policy';
 import type { HostLookup } from '../../net/host-lookup';
 import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/grant-refusal';
 import { fillSecrets, isStdioServer, serverSecretNames, type McpServerConfig } from './mcp-config';
+import type { McpServerRecord } from '../../api/approval-schemas';
+import { elicitResult, formRequest, formTooLarge, UNATTENDED_FORM, type AskPerson } from './mcp-elicitation';
+import { MCP_QUESTIONS_PER_CALL } from '../../api/tool-schemas';
 import {
-  elicitResult,
-  formRequest,
-  formTooLarge,
-  SAMPLING_DECLINED,
-  UNATTENDED_FORM,
-  type AskPerson,
-} from './mcp-elicitation';
+  notAllowedReason,
+  OUTSIDE_A_CALL,
+  OUTSIDE_A_TURN,
+  QuestionDeclined,
+  samplingResult,
+  serverQuestion,
+  SEVERAL_CALLS,
+  TOO_MANY_QUESTIONS,
+  type ModelAsker,
+} from './mcp-sampling';
 import { offeredRoots } from './mcp-roots';
 import { mcpServerIdentity } from './mcp-tool-record';
 import {
@@ -65,6 +74,8 @@ export interface McpServerDeps {
   privateHosts: readonly string[];
   lookup?: HostLookup;
   classifyAddress?: AddressClassifier;
+  /** The person's record of a server of this org, by its identity (kept outside the org); undefined when none. */
+  serverRecord?: (identity: string) => McpServerRecord | undefined;
   /** Called when status, tools or happenings change (a card to redraw). */
   onChange?: () => void;
   /**
@@ -84,10 +95,22 @@ const STDERR_KEPT = 4096;
 /** The SDK's own request timeout, out of the way: a call keeps its own clock (paused while a form is asked). */
 const NO_SDK_TIMEOUT = 2_147_483_647;
 
-/** A call being sent: aborted at once when an answer passes the byte cap; who to ask when the server asks for a form. */
+/**
+ * A call being sent: aborted at once when an answer passes the byte cap; who to ask when the server asks
+ * for a form, and whose model answers when it asks a question (and how many it asked so far).
+ */
 interface CallInFlight {
   tooLarge: AbortController;
   askPerson: AskPerson | undefined;
+  askModel: ModelAsker | undefined;
+  questions: number;
+}
+
+/** Who a call may turn to while it runs: the person (a form), the model of the agent that made it (a question). */
+export interface CallHelpers {
+  signal?: AbortSignal | undefined;
+  askPerson?: AskPerson | undefined;
+  askModel?: ModelAsker | undefined;
 }
 const HAPPENINGS_KEPT = 20;
 
@@ -197,13 +220,13 @@ export class McpServer {
 
   /**
    * Calls one of its tools; a server that is not running, a timeout or a protocol error is thrown. A form
-   * the server asks for while the call runs goes to `askPerson` (declined when absent).
+   * the server asks for while the call runs goes to `askPerson` (declined when absent); a question it
+   * asks a model goes to `askModel` when the person allows this server that (declined otherwise).
    */
   async callTool(
     tool: string,
     args: Record<string, unknown>,
-    signal?: AbortSignal,
-    askPerson?: AskPerson,
+    { signal, askPerson, askModel }: CallHelpers = {},
   ): Promise<CallToolResult> {
     const client = this.client;
     if (!client || this.status !== 'running') throw new Error(`the MCP server ${this.name} is not running`);
@@ -217,18 +240,23 @@ export class McpServer {
         timeoutMs,
       );
     let clock = startClock();
+    // The call's time stands still while the person or the agent's model answers the server.
+    const paused = async <T>(answer: () => Promise<T>): Promise<T> => {
+      clearTimeout(clock);
+      try {
+        return await answer();
+      } finally {
+        clock = startClock();
+      }
+    };
     const call: CallInFlight = {
       tooLarge,
-      askPerson:
-        askPerson &&
-        (async (form) => {
-          clearTimeout(clock);
-          try {
-            return await askPerson(form);
-          } finally {
-            clock = startClock();
-          }
-        }),
+      askPerson: askPerson && ((form) => paused(() => askPerson(form))),
+      askModel: askModel && {
+        ask: (question) => paused(() => askModel.ask(question)),
+        refused: (server, reason) => askModel.refused(server, reason),
+      },
+      questions: 0,
     };
     this.callsInFlight.add(call);
     try {
@@ -273,7 +301,7 @@ export class McpServer {
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     const client = this.runningClient();
     const tooLarge = new AbortController();
-    const call: CallInFlight = { tooLarge, askPerson: undefined };
+    const call: CallInFlight = { tooLarge, askPerson: undefined, askModel: undefined, questions: 0 };
     this.callsInFlight.add(call);
     try {
       return await this.callInFlight.run(call, () =>
@@ -413,12 +441,25 @@ export class McpServer {
     this.note(`started with ${this.tools.length} tool${this.tools.length === 1 ? '' : 's'}`);
   }
 
-  /** A client that offers roots and keeps the tool list current (tools/list_changed). */
+  /** Whether the person lets this server ask their agents' models (their own record, never the org's files). */
+  private samplingAllowed(): boolean {
+    return this.deps.serverRecord?.(this.identity)?.samplingAllowed === true;
+  }
+
+  /**
+   * A client that offers roots and keeps the tool list current (tools/list_changed). It says it can
+   * answer a server's questions to a model (sampling) only when the person allows this server that.
+   */
   private newClient(): Client {
+    const sampling = this.samplingAllowed();
     const client = new Client(
       { name: 'lemming-desktop', version: '0.1.0' },
       {
-        capabilities: { roots: { listChanged: false }, elicitation: { form: {} }, sampling: {} },
+        capabilities: {
+          roots: { listChanged: false },
+          elicitation: { form: {} },
+          ...(sampling ? { sampling: {} } : {}),
+        },
         listChanged: {
           tools: {
             onChanged: (error, tools) => {
@@ -444,10 +485,15 @@ export class McpServer {
       const answer = await (this.callAsking()?.(form) ?? UNATTENDED_FORM);
       return elicitResult(form, answer);
     });
-    // Declared so a server can be told why, rather than "Method not found".
-    client.setRequestHandler(CreateMessageRequestSchema, () => {
-      throw new McpError(-1, SAMPLING_DECLINED);
-    });
+    if (sampling)
+      client.setRequestHandler(CreateMessageRequestSchema, (request) => this.answerQuestion(request.params));
+    // A server that asks anyway is told why, and how the person could allow it, rather than "Method not found".
+    else
+      client.fallbackRequestHandler = (request) => {
+        if (request.method === 'sampling/createMessage')
+          this.decline(this.callWaiting(), notAllowedReason(this.name));
+        throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+      };
     return client;
   }
 
@@ -476,10 +522,41 @@ export class McpServer {
    * context), else the only call running; with none, or several to choose from, no one.
    */
   private callAsking(): AskPerson | undefined {
-    const call =
-      this.callInFlight.getStore() ??
-      (this.callsInFlight.size === 1 ? [...this.callsInFlight][0] : undefined);
-    return call?.askPerson;
+    const call = this.callWaiting();
+    return call === 'several' ? undefined : call?.askPerson;
+  }
+
+  /** The call a request of the server's belongs to (see callAsking); 'several' when it cannot be told which. */
+  private callWaiting(): CallInFlight | 'several' | undefined {
+    const own = this.callInFlight.getStore();
+    if (own) return own;
+    return this.callsInFlight.size > 1 ? 'several' : [...this.callsInFlight][0];
+  }
+
+  /**
+   * A question the server asks a model (sampling/createMessage): put to the model of the agent whose call
+   * it serves, while the person allows this server that, at most MCP_QUESTIONS_PER_CALL times per call.
+   */
+  private async answerQuestion(params: CreateMessageRequestParams): Promise<CreateMessageResult> {
+    const call = this.callWaiting();
+    if (!this.samplingAllowed()) this.decline(call, notAllowedReason(this.name));
+    if (call === 'several') this.decline(call, SEVERAL_CALLS);
+    if (!call) this.decline(call, OUTSIDE_A_CALL);
+    if (!call.askModel) this.decline(call, OUTSIDE_A_TURN);
+    if (call.questions >= MCP_QUESTIONS_PER_CALL) this.decline(call, TOO_MANY_QUESTIONS);
+    const question = serverQuestion(this.name, params);
+    if (!question.ok) this.decline(call, question.error);
+    call.questions += 1;
+    const answer = await call.askModel.ask(question.value);
+    if (!answer.ok) throw new QuestionDeclined(answer.error);
+    return samplingResult(answer.value);
+  }
+
+  /** The server is told no, with why; the turn of the call it came during (when known) records it. */
+  private decline(call: CallInFlight | 'several' | undefined, reason: string): never {
+    if (call !== 'several') call?.askModel?.refused(this.name, reason);
+    this.note(`asked a model a question, declined: ${reason}`);
+    throw new QuestionDeclined(reason);
   }
 
   /** A list from tools/list_changed: the person's record hears of it first, then agents may call its tools. */

@@ -203,3 +203,8 @@ export function withChoice(
 export function withHintsTrusted(server: McpServerRecord | undefined, trusted: boolean): McpServerRecord {
   return { ...(server ?? EMPTY_SERVER), hintsTrusted: trusted };
 }
+
+/** The record after the person let the server ask their agents' models, or took that back. */
+export function withSamplingAllowed(server: McpServerRecord | undefined, allowed: boolean): McpServerRecord {
+  return { ...(server ?? EMPTY_SERVER), samplingAllowed: allowed };
+}

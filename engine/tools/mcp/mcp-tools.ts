@@ -142,12 +142,11 @@ export function mcpToolSpec(server: McpServer, tool: Tool): ToolSpec | null {
       const problem = argumentProblem(tool, args);
       if (problem) return toolFailure(`The arguments do not fit ${name}'s input schema: ${problem}`);
       try {
-        const result = await server.callTool(
-          tool.name,
-          (args ?? {}) as Record<string, unknown>,
-          context.signal,
-          context.askPerson,
-        );
+        const result = await server.callTool(tool.name, (args ?? {}) as Record<string, unknown>, {
+          signal: context.signal,
+          askPerson: context.askPerson,
+          askModel: context.askModel,
+        });
         return mcpToolResult(result, context.redaction);
       } catch (error) {
         return toolFailure(`${name} failed: ${(error as Error).message}`);

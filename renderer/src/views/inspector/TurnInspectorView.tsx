@@ -271,14 +271,27 @@ function StepItem({
   );
 }
 
+/** A model call of the turn; one an MCP server asked for during a tool call is shown under that call. */
 function ModelCallStep({ call }: { call: InspectedModelCall }) {
   return (
-    <li className={`turn-step step-model${call.error ? ' failed' : ''}`} data-testid="model-call">
+    <li
+      className={`turn-step step-model${call.askedBy ? ' asked-by-server' : ''}${call.error ? ' failed' : ''}`}
+      data-testid="model-call"
+    >
       <div className="step-head">
         <span className="step-icon" aria-hidden="true">
           ✦
         </span>
-        Model call{call.round !== null && ` ${call.round}`}: {call.model}
+        {call.askedBy ? (
+          <>
+            Question from the server {call.askedBy.server} during {call.askedBy.tool}, answered by{' '}
+            {call.model}
+          </>
+        ) : (
+          <>
+            Model call{call.round !== null && ` ${call.round}`}: {call.model}
+          </>
+        )}
       </div>
       <dl className="step-numbers">
         <div>

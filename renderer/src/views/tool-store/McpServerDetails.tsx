@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import type { McpServerView } from '../../../../engine/api';
+import { MCP_QUESTIONS_PER_CALL } from '../../../../engine/api/tool-schemas';
 import { formatProblem } from '../../../../engine/api/problem';
 import { Badge, type BadgeTone } from '../../components/Badge';
 import { useToolStore } from './tool-store-store';
@@ -88,6 +89,7 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
         </details>
       )}
       {server.identity !== '' && <HintsSwitch server={server} />}
+      {server.identity !== '' && <SamplingSwitch server={server} />}
       {server.tools.length > 0 && (
         <ul className="mcp-tools" aria-label={`Tools of ${server.server}`}>
           {server.tools.map((tool) => {
@@ -231,6 +233,36 @@ function HintsSwitch({ server }: { server: McpServerView }) {
         {server.hintsTrusted
           ? 'On: its tools that say they only read and stay on this computer run without asking. The server says this itself, so turn it off unless you trust this program. A tool that changes asks again.'
           : 'Off: every call of its tools asks you first, whatever the server says about them. Turn it on only if you trust this program to tell the truth about which tools only read.'}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * The person's choice to let the server ask the models of the agents using it (MCP sampling). Off, the
+ * server is told no; the choice reaches the server as it starts, so changing it starts the server again.
+ */
+function SamplingSwitch({ server }: { server: McpServerView }) {
+  const explanationId = useId();
+  const allowMcpSampling = useToolStore((store) => store.allowMcpSampling);
+  return (
+    <div className="mcp-sampling">
+      <label>
+        <input
+          type="checkbox"
+          role="switch"
+          checked={server.samplingAllowed}
+          aria-describedby={explanationId}
+          onChange={(event) => void allowMcpSampling(server, event.target.checked)}
+        />
+        Let this server ask your models
+      </label>
+      <p className="muted" id={explanationId}>
+        When one of your agents uses this server, the server may ask that agent&apos;s model a question. The
+        agent pays for it.{' '}
+        {server.samplingAllowed
+          ? `On: it may ask up to ${MCP_QUESTIONS_PER_CALL} questions during each call of its tools; each question is in the timeline under that call.`
+          : 'Off: when it asks, it is told no. Turning this on starts the server again, so it knows.'}
       </p>
     </div>
   );

@@ -43,6 +43,8 @@ interface ToolStoreStore {
   removeMcpServer(name: string): Promise<boolean>;
   /** Trusts (or stops trusting) what an MCP server says about which of its tools only read. */
   trustMcpHints(server: McpServerView, trusted: boolean): Promise<void>;
+  /** Lets (or stops letting) an MCP server ask the models of the agents using it; the server starts again. */
+  allowMcpSampling(server: McpServerView, allowed: boolean): Promise<void>;
   /** Signs in to an MCP server over HTTP: its sign-in page opens in the person's browser; resolves when done or failed. */
   signInToMcp(server: McpServerView): Promise<void>;
   setSecret(name: string, value: string): Promise<boolean>;
@@ -170,6 +172,23 @@ export const useToolStore = create<ToolStoreStore>((set, get) => ({
       trusted
         ? `Trusting what ${server.server} says about its tools`
         : `Every call of ${server.server}'s tools asks you first`,
+    );
+    await get().load();
+  },
+
+  async allowMcpSampling(server, allowed) {
+    const result = await lemming().connectors.allowMcpSampling({
+      server: server.server,
+      identity: server.identity,
+      allowed,
+    });
+    if (!result.ok) {
+      toast.error(`Could not change whether ${server.server} may ask your models`, result.error);
+      await get().load();
+      return;
+    }
+    toast.success(
+      allowed ? `${server.server} may ask your models` : `${server.server} may no longer ask your models`,
     );
     await get().load();
   },
