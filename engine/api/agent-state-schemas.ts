@@ -21,14 +21,26 @@ export type WillNotRunReason = z.infer<typeof WillNotRunReason>;
  * An agent's state, decided once by the engine (engine/app/agent-state.ts) and shown the same on the
  * graph, the Agents list, its page, the run bar and the card. Every state says why in `words`.
  */
+/**
+ * An agent's last turn failed: at which tick, why in plain words, and the engine's own words (its error
+ * kind and message, for "Advanced"; null when none was recorded).
+ */
+export const FailedTurn = z.object({ tick: z.int(), why: z.string(), technical: z.string().nullable() });
+
 export const AgentState = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('ready'),
     words: z.string(),
     /** Its last turn failed and what caused it is fixed since: history, not its state. */
-    lastTurnFailed: z.object({ tick: z.int(), why: z.string() }).nullable(),
+    lastTurnFailed: FailedTurn.nullable(),
   }),
-  z.object({ kind: z.literal('will_not_run'), words: z.string(), reasons: z.array(WillNotRunReason).min(1) }),
+  z.object({
+    kind: z.literal('will_not_run'),
+    words: z.string(),
+    reasons: z.array(WillNotRunReason).min(1),
+    /** Its last turn failed (most often for the same reason); null when it did not. */
+    lastTurnFailed: FailedTurn.nullable(),
+  }),
   z.object({ kind: z.literal('running'), words: z.string() }),
   z.object({
     kind: z.literal('needs_you'),

@@ -114,6 +114,7 @@ describe('agentStateOf: the one place an agent’s state is decided', () => {
       lastTurnFailed: {
         tick: 4,
         why: 'The model "gpt-4o" (openai) needs an API key: paste it in Settings, under Models and providers.',
+        technical: `llm_call_failed: ${keyMissing.message}`,
       },
     });
   });

@@ -51,12 +51,6 @@ export function agentStateOf(facts: AgentFacts): AgentState {
   if (facts.running) return { kind: 'running', words: 'Taking its turn in the tick in progress.' };
   if (facts.balance !== null && facts.balance <= 0)
     return { kind: 'out_of_credits', words: 'No credits left: it skips its turns until topped up.' };
-  if (facts.willNotRun.length > 0)
-    return {
-      kind: 'will_not_run',
-      words: `It will not run: ${facts.willNotRun.map((reason) => reason.reason).join('; ')}.`,
-      reasons: facts.willNotRun,
-    };
   const failed = lastTurn?.status === 'failed' ? lastTurn.tick : null;
   const why =
     failed === null
@@ -64,12 +58,21 @@ export function agentStateOf(facts: AgentFacts): AgentState {
       : facts.lastError
         ? plainFailure(facts.lastError.reason, facts.lastError.message)
         : 'The timeline says why.';
+  const technical = facts.lastError ? `${facts.lastError.reason}: ${facts.lastError.message}` : null;
+  const lastTurnFailed = failed !== null && why !== null ? { tick: failed, why, technical } : null;
+  if (facts.willNotRun.length > 0)
+    return {
+      kind: 'will_not_run',
+      words: `It will not run: ${facts.willNotRun.map((reason) => reason.reason).join('; ')}.`,
+      reasons: facts.willNotRun,
+      lastTurnFailed,
+    };
   if (failed !== null && why !== null && !facts.lastFailureFixed)
     return {
       kind: 'failing',
       words: `Its last turn (tick ${failed}) failed. ${why}`,
       sinceTick: failed,
-      technical: facts.lastError ? `${facts.lastError.reason}: ${facts.lastError.message}` : null,
+      technical,
     };
   if (facts.runPaused)
     return {
@@ -85,7 +88,7 @@ export function agentStateOf(facts: AgentFacts): AgentState {
         : lastTurn
           ? `Ready. Last ran at tick ${lastTurn.tick}.`
           : 'Ready. It has not run yet.',
-    lastTurnFailed: failed !== null && why !== null ? { tick: failed, why } : null,
+    lastTurnFailed,
   };
 }
 

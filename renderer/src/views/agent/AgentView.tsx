@@ -110,6 +110,13 @@ function AgentStateNote({ agent, state }: { agent: string; state: AgentState }) 
       </p>
     );
   if (!PROBLEM_STATES.has(state.kind)) return null;
+  const failed =
+    state.kind === 'failing'
+      ? { tick: state.sinceTick, technical: state.technical, why: null }
+      : state.kind === 'will_not_run'
+        ? state.lastTurnFailed
+        : null;
+  const details = state.kind === 'will_not_run' ? state.reasons.flatMap((reason) => reason.detail ?? []) : [];
   return (
     <div className="inline-alert agent-state-reason" role="alert">
       {state.words}
@@ -121,14 +128,23 @@ function AgentStateNote({ agent, state }: { agent: string; state: AgentState }) 
           </button>
         </>
       )}
-      {state.kind === 'failing' && <> {showTurn(state.sinceTick)}</>}
-      {state.kind === 'failing' && state.technical !== null && (
-        <Advanced>
-          <code>{state.technical}</code>
-        </Advanced>
+      {failed && (
+        <div>
+          {failed.why !== null && (
+            <>
+              Its last turn (tick {failed.tick}) failed: {failed.why}{' '}
+            </>
+          )}
+          {showTurn(failed.tick)}
+        </div>
       )}
-      {state.kind === 'will_not_run' && state.reasons.some((reason) => reason.detail !== null) && (
-        <Advanced>{state.reasons.flatMap((reason) => reason.detail ?? []).join('; ')}</Advanced>
+      {(details.length > 0 || failed?.technical) && (
+        <Advanced>
+          {details.map((detail) => (
+            <div key={detail}>{detail}</div>
+          ))}
+          {failed?.technical && <code>{failed.technical}</code>}
+        </Advanced>
       )}
     </div>
   );
