@@ -178,7 +178,7 @@ test("before a run, LeMMing's example org says beside Start which agents will no
   await expect(note).toContainText(/\d agents will not run: .*manager/);
   await note.getByText(/agents will not run/).click();
   await expect(note).toContainText(
-    'manager: its model gpt-4o (OpenAI) has no API key yet: paste one in Settings, under Models and providers',
+    'manager ⊘ Will not run: its model gpt-4o (OpenAI) has no API key yet: paste one in Settings, under Models and providers',
   );
   expect(await note.getByRole('listitem').first().innerText()).not.toContain('provider_config');
   await expect(note).not.toContainText('human');
