@@ -6,7 +6,7 @@ const STATE_LOOK: Record<AgentStateKind, { label: string; icon: string }> = {
   ready: { label: 'Ready', icon: '✓' },
   will_not_run: { label: 'Will not run', icon: '⊘' },
   running: { label: 'Running now', icon: '▶' },
-  needs_you: { label: 'Needs you', icon: '✋' },
+  needs_you: { label: 'Needs you', icon: '⚑' },
   failing: { label: 'Failing', icon: '⚠' },
   paused: { label: 'Paused', icon: '❚❚' },
   out_of_credits: { label: 'Out of credits', icon: '⊖' },
