@@ -21,18 +21,11 @@ export async function agentStates(
   agents: readonly DiscoveredAgent[],
 ): Promise<Map<string, AgentState>> {
   const nextTick = await context.engine.currentTick();
-  const modelProblems = new Map<string, Promise<WillNotRunReason | null>>();
-  const modelProblem = (key: string) => {
-    let found = modelProblems.get(key);
-    if (!found) {
-      found = context.engine
-        .modelProblem(key)
-        .then((problem) =>
-          problem ? { reason: problem.plain, detail: problem.message, fixIn: 'settings' as const } : null,
-        );
-      modelProblems.set(key, found);
-    }
-    return found;
+  const keys = new Set(agents.flatMap((agent) => (agent.valid ? [agent.resume.model.key] : [])));
+  const problems = await context.engine.modelProblems([...keys]);
+  const modelProblem = (key: string): WillNotRunReason | null => {
+    const problem = problems.get(key);
+    return problem ? { reason: problem.plain, detail: problem.message, fixIn: 'settings' } : null;
   };
   const paused = ['paused', 'pausing'].includes(context.controller.state().phase);
   const states = await Promise.all(
@@ -52,7 +45,7 @@ export async function agentState(context: OrgContext, agent: DiscoveredAgent): P
 async function stateOf(
   context: OrgContext,
   agent: DiscoveredAgent,
-  now: { nextTick: number; paused: boolean; modelProblem(key: string): Promise<WillNotRunReason | null> },
+  now: { nextTick: number; paused: boolean; modelProblem(key: string): WillNotRunReason | null },
 ): Promise<AgentState> {
   const name = nameOf(agent);
   if (!agent.valid) {
@@ -70,7 +63,7 @@ async function stateOf(
   const takesTurns = !isHumanOperator(agent.folder);
   const next = nextFiringTicks(resume.schedule, now.nextTick, 1)[0];
   const runsSoon = takesTurns && next !== undefined && next - now.nextTick <= LOOKAHEAD_TICKS;
-  const modelProblem = takesTurns ? await now.modelProblem(resume.model.key) : null;
+  const modelProblem = takesTurns ? now.modelProblem(resume.model.key) : null;
   const micros = context.engine.ledger.balance(name);
   const lastTurn = context.turnStatus.latest(name);
   const lastError = lastTurn?.status === 'failed' ? context.turnStatus.errorOf(name, lastTurn.tick) : null;
