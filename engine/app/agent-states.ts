@@ -1,9 +1,10 @@
-import { access, constants } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { isWithin } from '../sandbox/sandbox-layout';
 import type { AgentState, WillNotRunReason } from '../api/agent-state-schemas';
 import { isHumanOperator } from '../api/human-operator';
 import { fromMicros } from '../credits/credit-amount';
 import type { DiscoveredAgent } from '../org/discover';
-import { inOrg } from '../org/org-layout';
 import { nextFiringTicks } from '../org/schedule';
 import { nameOf } from './agent-lookup';
 import { agentStateOf, failureCause, type AgentFacts } from './agent-state';
@@ -102,10 +103,11 @@ async function causeFixed(
 ): Promise<boolean> {
   const cause = failureCause(error);
   if (cause.kind === 'model_setup') return modelSetUp;
-  if (cause.kind === 'unwritable_folder')
-    return access(inOrg(context.orgPath, cause.folder), constants.W_OK).then(
-      () => true,
-      () => false,
-    );
-  return false;
+  if (cause.kind !== 'unwritable_folder') return false;
+  // The folder is named by the timeline, which came with the org: only one inside the org is looked at.
+  const folder = resolve(context.orgPath, cause.folder);
+  if (!isWithin(resolve(context.orgPath), folder)) return false;
+  return stat(folder)
+    .then((found) => found.isDirectory() && access(folder, constants.W_OK).then(() => true))
+    .catch(() => false);
 }

@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentState } from '../../engine/api/agent-state-schemas';
+import { canMakeImmutable, chattr } from '../../test/harness/immutable-folder';
 import { addScriptedAgents } from '../../test/harness/scripted-demo-org';
 import { DEMO_ORG, ipcHarnesses, valueOf, type IpcHarness } from './test-support/ipc-harness';
 
@@ -114,5 +115,28 @@ describe("an agent's state, from the engine, changes the moment its cause does",
     expect(harness.events.slice(before).some((event) => event.name === 'agents.changed')).toBe(true);
     valueOf(await harness.dispatch('run.stop', {}));
     await expect.poll(async () => (await stateOf(harness, 'manager')).kind).toBe('ready');
+  });
+});
+
+describe.skipIf(!canMakeImmutable())('a failure the engine can see fixed (needs `chattr +i`)', () => {
+  it('a folder its files could not be written to: failing while it cannot be, ready once it can, without another turn', async () => {
+    const harness = await harnesses.create();
+    const org = harness.copy(DEMO_ORG);
+    valueOf(await harness.dispatch('org.open', { path: org }));
+    await harness.trustOpenOrg();
+    const outbox = join(org, 'agents', 'manager', 'outbox');
+    mkdirSync(outbox, { recursive: true });
+    chattr('+i', outbox);
+    try {
+      valueOf(await harness.dispatch('run.step', {}));
+      expect(await stateOf(harness, 'manager')).toMatchObject({
+        kind: 'failing',
+        sinceTick: 1,
+        words: expect.stringContaining('could not be saved in its folder agents/manager/outbox'),
+      });
+    } finally {
+      chattr('-i', outbox);
+    }
+    expect(await stateOf(harness, 'manager')).toMatchObject({ kind: 'ready', lastTurnFailed: { tick: 1 } });
   });
 });
