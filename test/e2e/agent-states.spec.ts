@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { AgentStateKind } from '../../engine/api';
@@ -120,6 +121,13 @@ test('an agent waiting for an approval shows "Needs you" on the graph, the list 
   await page.screenshot({ path: testInfo.outputPath('needs-you-graph.png') });
   await listRow(page, 'keeper').scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('needs-you-list.png') });
+  const scan = await new AxeBuilder({ page })
+    .include('[data-agent-node="keeper"]')
+    .include('[aria-label="Agents"]')
+    .analyze();
+  expect(
+    scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+  ).toEqual([]);
 
   await page.getByRole('button', { name: 'Open agent keeper', exact: true }).click();
   const toolbar = page.locator('.agent-view .view-toolbar');
