@@ -9,6 +9,9 @@ import { AgentState, FixPlace } from './agent-state-schemas';
 export const RunPhase = z.enum(['idle', 'running', 'pausing', 'paused', 'stepping', 'stopping']);
 export type RunPhase = z.infer<typeof RunPhase>;
 
+/** The person paused the run (or asked to, and the tick in progress is finishing): no agent starts a turn. */
+export const isPaused = (phase: RunPhase): boolean => phase === 'paused' || phase === 'pausing';
+
 /** Why the last run ended. */
 export const RunEndReason = z.enum(['stopped', 'tick_limit', 'max_turns', 'error']);
 export type RunEndReason = z.infer<typeof RunEndReason>;

@@ -2,6 +2,7 @@ import { access, constants, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isWithin } from '../sandbox/sandbox-layout';
 import type { AgentState, WillNotRunReason } from '../api/agent-state-schemas';
+import { isPaused } from '../api/run-schemas';
 import { isHumanOperator } from '../api/human-operator';
 import { fromMicros } from '../credits/credit-amount';
 import type { DiscoveredAgent } from '../org/discover';
@@ -28,7 +29,7 @@ export async function agentStates(
     const problem = problems.get(key);
     return problem ? { reason: problem.plain, detail: problem.message, fixIn: 'settings' } : null;
   };
-  const paused = ['paused', 'pausing'].includes(context.controller.state().phase);
+  const paused = isPaused(context.controller.state().phase);
   const states = await Promise.all(
     agents.map(async (agent) => {
       const name = nameOf(agent);

@@ -1,5 +1,5 @@
 import type { ApprovalRequest } from '../../engine/api/approval-schemas';
-import type { RunPhase } from '../../engine/api/run-schemas';
+import { isPaused } from '../../engine/api/run-schemas';
 import { ApprovalDesk } from '../../engine/app/approvals';
 import { firingAgents } from '../../engine/app/org';
 import type { OrgContext, SecretsAccess } from '../../engine/app/org-context';
@@ -9,8 +9,6 @@ import { TurnStatusReader } from '../../engine/run/turn-status';
 import type { HostEvents } from './host-events';
 import type { TrustStore } from '../../engine/trust/trust-store';
 import type { VariableSource } from '../../engine/trust/org-grants';
-
-const PAUSED_PHASES: ReadonlySet<RunPhase> = new Set(['paused', 'pausing']);
 
 /** How often an idle session looks for another program running its org. */
 const WATCH_MS = 1000;
@@ -61,7 +59,7 @@ export class OrgSession implements OrgContext {
         if (state.tickInProgress === null && this.tickInProgress !== null) this.tickEnded();
         options.events.emit('run.state', state);
         // Every agent not taking a turn shows "paused" while the run is paused, and no longer after.
-        const paused = PAUSED_PHASES.has(state.phase);
+        const paused = isPaused(state.phase);
         if (paused !== this.paused) options.events.emit('agents.changed', { names: [] });
         this.paused = paused;
       },
