@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AgentState, CreditsInput, ScheduleInput } from './org-schemas';
+import { AgentState } from './agent-state-schemas';
+import { CreditsInput, ScheduleInput } from './org-schemas';
 import { AgentProblem } from './schemas';
 
 export const TOOLS_PROFILES = ['lemming', 'codex', 'gemini', 'model-agnostic', 'auto'] as const;
@@ -45,12 +46,6 @@ export const AgentDetail = z.object({
   /** The file's text exactly, for the raw view and for repairing an invalid resume. */
   text: z.string().nullable(),
   state: AgentState,
-  /** Why it is in that state, in plain words: for a failed last turn, the error it recorded. */
-  stateReason: z.string(),
-  /** For a failed last turn, the error as the engine recorded it (its kind and message); null otherwise. */
-  stateTechnical: z.string().nullable(),
-  /** The tick of its last turn when that turn failed (to open it in the timeline); null otherwise. */
-  failedTick: z.int().nullable(),
   balance: z.number().nullable(),
 });
 export type AgentDetail = z.infer<typeof AgentDetail>;

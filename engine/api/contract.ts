@@ -48,6 +48,7 @@ import {
   SetApprovalTimeoutInput,
 } from './approval-schemas';
 import { RunReadiness, RunState, TickReport } from './run-schemas';
+import { AgentListEntry } from './agent-state-schemas';
 import { AgentListItem, AppInfo, OrgSummary } from './schemas';
 import {
   ConnectionTest,
@@ -150,7 +151,7 @@ export const contract = {
   'org.agents': channel({
     summary: "The current org's agents, valid or not, with the reasons a resume is invalid.",
     input: NoInput,
-    output: z.array(AgentListItem),
+    output: z.array(AgentListEntry),
   }),
   'org.summary': channel({
     summary: 'The current org: counts, the next tick, the newest timeline seq and the run state.',

@@ -2,6 +2,7 @@ export * from './contract';
 export * from './events';
 export * from './schemas';
 export * from './org-schemas';
+export * from './agent-state-schemas';
 export * from './agent-schemas';
 export * from './tool-schemas';
 export * from './timeline-schemas';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RunState } from './run-schemas';
+import { AgentState } from './agent-state-schemas';
 import { OrgSummary } from './schemas';
 
 /** LeMMing's rule for agent names: they become folder names and outbox owners. */
@@ -21,10 +22,6 @@ export const OrgStatus = OrgSummary.extend({
 });
 export type OrgStatus = z.infer<typeof OrgStatus>;
 
-/** What a node of the org graph shows. */
-export const AgentState = z.enum(['idle', 'running', 'out_of_credits', 'failing', 'invalid']);
-export type AgentState = z.infer<typeof AgentState>;
-
 export const Position = z
   .object({ x: z.number().finite().min(-1e7).max(1e7), y: z.number().finite().min(-1e7).max(1e7) })
   .strict();
@@ -35,8 +32,6 @@ export const GraphNode = z.object({
   folder: z.string(),
   title: z.string().nullable(),
   state: AgentState,
-  /** Why the node is in that state, in words. */
-  stateReason: z.string(),
   /** Balance in credits; null until the agent's first turn seeds it. */
   balance: z.number().nullable(),
   /** What each of its turns costs before any model or tool charge (credits.json's cost_per_action); null when the file cannot be read. */

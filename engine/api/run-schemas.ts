@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentState, FixPlace } from './agent-state-schemas';
 
 /**
  * Where a run is: `idle` (nothing running), `running` (ticks follow each other), `pausing` (the tick in
@@ -7,6 +8,9 @@ import { z } from 'zod';
  */
 export const RunPhase = z.enum(['idle', 'running', 'pausing', 'paused', 'stepping', 'stopping']);
 export type RunPhase = z.infer<typeof RunPhase>;
+
+/** The person paused the run (or asked to, and the tick in progress is finishing): no agent starts a turn. */
+export const isPaused = (phase: RunPhase): boolean => phase === 'paused' || phase === 'pausing';
 
 /** Why the last run ended. */
 export const RunEndReason = z.enum(['stopped', 'tick_limit', 'max_turns', 'error']);
@@ -59,18 +63,24 @@ export const TickReport = z.object({
 });
 export type TickReport = z.infer<typeof TickReport>;
 
-/** One agent and, in plain words, what keeps it from running or from using a tool it was given. */
 /**
- * Why one agent will not run (or will, with a tool that cannot work): `reason` in plain words, `detail` in
- * the precise words of the command line (file fields, variables; shown under Advanced), and where the
- * person fixes it in the app (`settings`: Settings, under Models and providers).
+ * An agent that will run with a tool that cannot work: `reason` in plain words, `detail` in the precise
+ * words of the command line (shown under Advanced).
  */
 export const AgentReadinessNote = z.object({
   agent: z.string(),
   reason: z.string(),
   detail: z.string().nullable(),
-  fixIn: z.enum(['settings']).nullable(),
+  fixIn: FixPlace.nullable(),
 });
+export type AgentReadinessNote = z.infer<typeof AgentReadinessNote>;
+
+/**
+ * An agent that will not run its turns: its state from the engine's one state function (will not run,
+ * out of credits, or an unusable resume), and the line the run bar shows for it, made from that state.
+ */
+export const BlockedAgent = AgentReadinessNote.extend({ state: AgentState });
+export type BlockedAgent = z.infer<typeof BlockedAgent>;
 
 /**
  * Before a run: whether the org may run at all (null when it may; else it is not trusted as it is now,
@@ -79,7 +89,7 @@ export const AgentReadinessNote = z.object({
  */
 export const RunReadiness = z.object({
   notTrusted: z.object({ state: z.enum(['untrusted', 'changed']), reason: z.string() }).nullable(),
-  blocked: z.array(AgentReadinessNote),
+  blocked: z.array(BlockedAgent),
   warnings: z.array(AgentReadinessNote),
 });
 export type RunReadiness = z.infer<typeof RunReadiness>;

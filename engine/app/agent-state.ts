@@ -1,51 +1,116 @@
+import type { AgentState, WillNotRunReason } from '../api/agent-state-schemas';
 import { plainFailure } from '../api/failure-words';
-import type { AgentState } from '../api/org-schemas';
 import type { RecordedError } from '../run/turn-status';
 
-export interface AgentStateInput {
-  /** Why the resume cannot be used; null when it can. */
-  invalidBecause: string | null;
+/** Everything an agent's state is decided from, gathered by the use-case (engine/app/agent-facts.ts). */
+export interface AgentFacts {
+  /** Its resume cannot be used: where, and why; null when it can. */
+  invalidResume: { file: string; line: number | null; message: string } | null;
+  /** The oldest request of its turn waiting for the person; null when none waits. */
+  waiting: { id: string; tool: string; form: boolean; askedAt: string } | null;
+  /** It is taking its turn in the tick in progress. */
   running: boolean;
-  /** Credits left; null until the first turn seeds the balance. */
+  /** The person paused the run. */
+  runPaused: boolean;
+  /** Credits left; null while it has none recorded and no cap. */
   balance: number | null;
+  /** What keeps its next turn from running, found now: a model not set up, a key not set. */
+  willNotRun: WillNotRunReason[];
   lastTurn: { tick: number; status: string } | null;
-  /** The error the last turn recorded, when it failed. */
-  lastError?: RecordedError | null;
+  /** The error its last turn recorded, when that turn failed. */
+  lastError: RecordedError | null;
+  /** What caused its last turn to fail is put right since (a key now set, a folder now writable). */
+  lastFailureFixed: boolean;
 }
 
-export interface DescribedState {
-  state: AgentState;
-  /** Why, in plain words. */
-  reason: string;
-  /** The engine's own words for a failed turn (its error kind and message), for "Advanced"; null otherwise. */
-  technical: string | null;
-}
-
-/** What the org graph shows for an agent, and why, in words. The first state that applies wins. */
-export function agentStateOf(input: AgentStateInput): DescribedState {
-  const described = stateOf(input);
-  const error = input.lastError;
-  return {
-    ...described,
-    technical: described.state === 'failing' && error ? `${error.reason}: ${error.message}` : null,
-  };
-}
-
-function stateOf(input: AgentStateInput): { state: AgentState; reason: string } {
-  if (input.invalidBecause !== null)
-    return { state: 'invalid', reason: `Its resume cannot be used: ${input.invalidBecause}` };
-  if (input.running) return { state: 'running', reason: 'Taking its turn in the tick in progress.' };
-  if (input.balance !== null && input.balance <= 0)
-    return { state: 'out_of_credits', reason: 'No credits left: it skips its turns until topped up.' };
-  if (input.lastTurn?.status === 'failed')
+/**
+ * An agent's state, the one place it is decided. The first that applies wins: an unusable resume, a
+ * request waiting for the person (over running: its turn is held up by them), running, out of credits,
+ * will not run, failing (until its cause is fixed or a turn succeeds), paused, ready.
+ */
+export function agentStateOf(facts: AgentFacts): AgentState {
+  const { invalidResume, waiting, lastTurn } = facts;
+  if (invalidResume)
     return {
-      state: 'failing',
-      reason: input.lastError
-        ? `Its last turn (tick ${input.lastTurn.tick}) failed. ${plainFailure(input.lastError.reason, input.lastError.message)}`
-        : `Its last turn (tick ${input.lastTurn.tick}) failed; the timeline says why.`,
+      kind: 'invalid_resume',
+      words: `Its resume cannot be used: ${invalidResume.message}`,
+      file: invalidResume.file,
+      line: invalidResume.line,
+    };
+  if (waiting)
+    return {
+      kind: 'needs_you',
+      words: waiting.form
+        ? `Its turn waits for you to fill in a form for ${waiting.tool}.`
+        : `Its turn waits for you to allow or deny ${waiting.tool}.`,
+      waitingFor: waiting.form ? 'form' : 'approval',
+      requestId: waiting.id,
+      tool: waiting.tool,
+      since: waiting.askedAt,
+    };
+  if (facts.running) return { kind: 'running', words: 'Taking its turn in the tick in progress.' };
+  if (facts.balance !== null && facts.balance <= 0)
+    return { kind: 'out_of_credits', words: 'No credits left: it skips its turns until topped up.' };
+  const failed = lastTurn?.status === 'failed' ? lastTurn.tick : null;
+  const why =
+    failed === null
+      ? null
+      : facts.lastError
+        ? plainFailure(facts.lastError.reason, facts.lastError.message)
+        : 'The timeline says why.';
+  const technical = facts.lastError ? `${facts.lastError.reason}: ${facts.lastError.message}` : null;
+  const lastTurnFailed = failed !== null && why !== null ? { tick: failed, why, technical } : null;
+  if (facts.willNotRun.length > 0)
+    return {
+      kind: 'will_not_run',
+      words: `It will not run: ${facts.willNotRun.map((reason) => reason.reason).join('; ')}.`,
+      reasons: facts.willNotRun,
+      lastTurnFailed,
+    };
+  if (failed !== null && why !== null && !facts.lastFailureFixed)
+    return {
+      kind: 'failing',
+      words: `Its last turn (tick ${failed}) failed. ${why}`,
+      sinceTick: failed,
+      technical,
+    };
+  if (facts.runPaused)
+    return {
+      kind: 'paused',
+      words: 'The run is paused: it takes its turn when the run continues.',
+      by: 'person',
     };
   return {
-    state: 'idle',
-    reason: input.lastTurn ? `Last ran at tick ${input.lastTurn.tick}.` : 'Has not run yet.',
+    kind: 'ready',
+    words:
+      failed !== null
+        ? `Ready: what made its last turn (tick ${failed}) fail is fixed.`
+        : lastTurn
+          ? `Ready. Last ran at tick ${lastTurn.tick}.`
+          : 'Ready. It has not run yet.',
+    lastTurnFailed,
   };
+}
+
+/** What a failure came from, so the engine can tell when it is fixed without waiting for another turn. */
+export type FailureCause =
+  { kind: 'model_setup' } | { kind: 'unwritable_folder'; folder: string } | { kind: 'other' };
+
+const MODEL_SETUP_MESSAGE =
+  /needs an API key|API key from the environment variable|uses the secret|may not use the secret|may not read the environment variable|needs the address of its server/;
+const WRITE_FAILED = /^could not write to (.+)\/[^/]+: /;
+
+/**
+ * A model that is not set up (not in the list, no key, a key the org may not use) is fixed once the
+ * engine finds the model set up; a file that could not be written, once its folder is writable. A
+ * server's refusal or a timeout is fixed only by a turn that succeeds.
+ */
+export function failureCause(error: RecordedError | null): FailureCause {
+  if (!error) return { kind: 'other' };
+  if (error.reason === 'model_unavailable') return { kind: 'model_setup' };
+  if (error.reason === 'llm_call_failed' && MODEL_SETUP_MESSAGE.test(error.message))
+    return { kind: 'model_setup' };
+  const unwritable = error.reason === 'file_write_failed' ? WRITE_FAILED.exec(error.message) : null;
+  if (unwritable?.[1]) return { kind: 'unwritable_folder', folder: unwritable[1] };
+  return { kind: 'other' };
 }

@@ -18,7 +18,7 @@ import { firePoint, nextFiringTicks } from '../org/schedule';
 import { previewAccessPath } from '../sandbox/preview-access-path';
 import { isWithin } from '../sandbox/sandbox-layout';
 import { findAgent, nameOf } from './agent-lookup';
-import { agentStateOf } from './agent-state';
+import { agentState } from './agent-states';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 import { resumeEdits } from './resume-patch';
@@ -26,22 +26,6 @@ import { otherFields, resumeView } from './resume-view';
 import { agentPaths, inOrg } from '../org/org-layout';
 
 const DEFAULT_PREVIEW_COUNT = 10;
-
-/** The state and balance of one agent as the graph and the agent view show them. */
-export function describeAgentState(context: OrgContext, agent: DiscoveredAgent) {
-  const name = nameOf(agent);
-  const micros = agent.valid ? context.engine.ledger.balance(name) : null;
-  const balance = micros === null ? null : fromMicros(micros);
-  const lastTurn = agent.valid ? context.turnStatus.latest(name) : null;
-  const described = agentStateOf({
-    invalidBecause: agent.valid ? null : (agent.problems[0]?.message ?? 'it is not valid'),
-    running: context.isRunning(name),
-    balance,
-    lastTurn,
-    lastError: lastTurn?.status === 'failed' ? context.turnStatus.errorOf(name, lastTurn.tick) : null,
-  });
-  return { ...described, balance, failedTick: lastTurn?.status === 'failed' ? lastTurn.tick : null };
-}
 
 export async function getAgent(context: OrgContext, name: string): Promise<IpcResult<AgentDetail>> {
   const found = await findAgent(context.orgPath, name);
@@ -51,7 +35,7 @@ export async function getAgent(context: OrgContext, name: string): Promise<IpcRe
 
 async function detailOf(context: OrgContext, agent: DiscoveredAgent): Promise<AgentDetail> {
   const read = await readResume(context.orgPath, agent.folder);
-  const { state, reason, technical, balance, failedTick } = describeAgentState(context, agent);
+  const micros = agent.valid ? context.engine.ledger.balance(nameOf(agent)) : null;
   return {
     folder: agent.folder,
     name: nameOf(agent),
@@ -62,11 +46,8 @@ async function detailOf(context: OrgContext, agent: DiscoveredAgent): Promise<Ag
     resume: read.ok ? resumeView(read.value) : null,
     otherFields: otherFields(read.raw),
     text: read.text,
-    state,
-    stateReason: reason,
-    stateTechnical: technical,
-    failedTick,
-    balance,
+    state: await agentState(context, agent),
+    balance: micros === null ? null : fromMicros(micros),
   };
 }
 

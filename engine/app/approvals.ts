@@ -29,13 +29,13 @@ interface Waiting {
 
 /**
  * The app's approval requests: each waits here until the person answers its card, or the gate
- * withdraws it (timeout, run stopped). Only the asking agent's turn waits; `changed` tells the
- * renderer to pull the list again.
+ * withdraws it (timeout, run stopped). Only the asking agent's turn waits; `changed` names that agent,
+ * so the renderer pulls the list again and the agent's state ("needs you") is asked again.
  */
 export class ApprovalDesk implements ApprovalAsker {
   private readonly waiting = new Map<string, Waiting>();
 
-  constructor(private readonly changed: () => void) {}
+  constructor(private readonly changed: (agent: string) => void) {}
 
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
@@ -43,13 +43,13 @@ export class ApprovalDesk implements ApprovalAsker {
         if (!this.waiting.delete(request.id)) return;
         signal.removeEventListener('abort', withdraw);
         resolve(answer);
-        this.changed();
+        this.changed(request.agent);
       };
       const withdraw = () =>
         settle({ answer: 'deny', source: 'stopped', reason: 'The request was withdrawn.' });
       this.waiting.set(request.id, { request, answer: settle });
       signal.addEventListener('abort', withdraw, { once: true });
-      this.changed();
+      this.changed(request.agent);
     });
   }
 

@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from '../api/approval-schemas';
 import type { OrgEngine } from '../run/org-engine';
 import type { RunController } from '../run/run-controller';
 import type { TurnStatusReader } from '../run/turn-status';
@@ -25,4 +26,6 @@ export interface OrgContext {
   readonly trust: TrustStore;
   /** Whether the agent is taking its turn in the tick in progress. */
   isRunning(agent: string): boolean;
+  /** The requests of the agent's turn waiting for the person, oldest first (none between CLI commands). */
+  waitingRequests(agent: string): ApprovalRequest[];
 }

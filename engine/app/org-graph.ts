@@ -2,7 +2,8 @@ import type { GraphEdge, GraphNode, OrgGraph } from '../api/org-schemas';
 import { defaultCreditEntry, readCredits } from '../org/credits-file';
 import { discoverAgents } from '../org/discover';
 import { nameOf } from './agent-lookup';
-import { describeAgentState } from './agents';
+import { agentStates } from './agent-states';
+import { fromMicros } from '../credits/credit-amount';
 import { firePoint, firesAt } from '../org/schedule';
 import { readPositions } from './layout-file';
 import { messageTraffic, TRAFFIC_WINDOW_TICKS } from './message-traffic';
@@ -65,6 +66,7 @@ export async function orgGraph(
     readPositions(context.orgPath),
     readCredits(context.orgPath),
   ]);
+  const states = await agentStates(context, agents);
   if (!layout.ok) logError?.('reading node positions', new Error(layout.error));
   const positions = layout.ok ? layout.value : {};
   const links: AgentLinks[] = agents.map((agent) => ({
@@ -76,14 +78,13 @@ export async function orgGraph(
   const nextTick = context.controller.state().nextTick;
   const nodes: GraphNode[] = agents.map((agent) => {
     const name = nameOf(agent);
-    const { state, reason, balance } = describeAgentState(context, agent);
+    const micros = agent.valid ? context.engine.ledger.balance(name) : null;
     return {
       name,
       folder: agent.folder,
       title: agent.valid ? agent.resume.title : agent.title,
-      state,
-      stateReason: reason,
-      balance,
+      state: states.get(name)!,
+      balance: micros === null ? null : fromMicros(micros),
       costPerAction: !credits.ok
         ? null
         : (credits.value[name]?.cost_per_action ??

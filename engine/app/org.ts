@@ -2,7 +2,9 @@ import type { z } from 'zod';
 import type { SendMessageInput, SentMessage, TopUpInput } from '../api/credit-schemas';
 import type { OrgStatus } from '../api/org-schemas';
 import { fail, ok, type IpcResult } from '../api/result';
+import type { AgentListEntry } from '../api/agent-state-schemas';
 import type { AgentListItem } from '../api/schemas';
+import { agentStates } from './agent-states';
 import { outboxFileName } from '../messages/outbox-entry';
 import { discoverAgents } from '../org/discover';
 import { NotAnOrgError, openOrg, OrgNotFoundError, type OpenedOrg } from '../org/open-org';
@@ -34,6 +36,19 @@ export async function openOrgFolder(path: string): Promise<IpcResult<OpenedOrg>>
 export async function listAgents(orgPath: string): Promise<IpcResult<AgentListItem[]>> {
   const opened = await openOrgFolder(orgPath);
   return opened.ok ? ok(opened.value.agents) : opened;
+}
+
+/** Every agent of the org with its state, for the Agents list. */
+export async function agentList(context: OrgContext): Promise<IpcResult<AgentListEntry[]>> {
+  const listed = await listAgents(context.orgPath);
+  if (!listed.ok) return listed;
+  const states = await agentStates(context, await discoverAgents(context.orgPath));
+  return ok(
+    listed.value.flatMap((agent) => {
+      const state = states.get(agent.name);
+      return state ? [{ ...agent, state }] : [];
+    }),
+  );
 }
 
 /** Counts, the next tick, the newest timeline seq and the run state. */

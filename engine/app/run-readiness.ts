@@ -1,65 +1,34 @@
-import type { RunReadiness } from '../api/run-schemas';
+import type { AgentState } from '../api/agent-state-schemas';
+import type { AgentReadinessNote, RunReadiness } from '../api/run-schemas';
 import { ok, type IpcResult } from '../api/result';
-import { fromMicros } from '../credits/credit-amount';
+import { isHumanOperator } from '../api/human-operator';
 import { discoverAgents } from '../org/discover';
-import { nextFiringTicks } from '../org/schedule';
+import { agentStates } from './agent-states';
 import { trustHeadline } from '../trust/trust-words';
 import { nameOf } from './agent-lookup';
 import type { OrgContext } from './org-context';
 
-/** How far ahead an agent's next turn may be and still count as part of the coming run. */
-const LOOKAHEAD_TICKS = 1000;
-
 /**
  * Before a run: whether the org is trusted as it is now (nothing runs until it is; the check itself
- * starts nothing), which agents will not run their turns and why (an unusable resume, a model that is not
- * set up or whose API key is not set, no credits), and which will run with a tool that cannot work
- * (it needs network access the org has off). Agents whose next turn is far away (the human operator)
- * are left out. The same check the run bar shows beside Start and `lemming status` can print.
+ * starts nothing), which agents will not run their turns and why — those whose state (the one state
+ * function, agent-states.ts) is "will not run", out of credits or an unusable resume — and which will run
+ * with a tool that cannot work (it needs network access the org has off). The same check the run bar
+ * shows beside Start and `lemming status` can print.
  */
 export async function runReadiness(context: OrgContext): Promise<IpcResult<RunReadiness>> {
-  const [agents, nextTick, trust] = await Promise.all([
-    discoverAgents(context.orgPath),
-    context.engine.currentTick(),
-    context.engine.trust(),
-  ]);
+  const [agents, trust] = await Promise.all([discoverAgents(context.orgPath), context.engine.trust()]);
+  const states = await agentStates(context, agents);
   const blocked: RunReadiness['blocked'] = [];
   const warnings: RunReadiness['warnings'] = [];
   for (const agent of agents) {
     const name = nameOf(agent);
-    if (!agent.valid) {
-      blocked.push({
-        agent: name,
-        reason: `its resume cannot be used: ${agent.problems[0]?.message ?? 'it is not valid'}`,
-        detail: null,
-        fixIn: null,
-      });
+    const state = states.get(name);
+    const line = state && blockedLine(state);
+    if (state && line) {
+      blocked.push({ agent: name, state, ...line });
       continue;
     }
-    const { resume } = agent;
-    const next = nextFiringTicks(resume.schedule, nextTick, 1)[0];
-    if (next === undefined || next - nextTick > LOOKAHEAD_TICKS) continue;
-    const modelProblem = await context.engine.modelProblem(resume.model.key);
-    if (modelProblem) {
-      blocked.push({
-        agent: name,
-        reason: modelProblem.plain,
-        detail: modelProblem.message,
-        fixIn: 'settings',
-      });
-      continue;
-    }
-    const micros = context.engine.ledger.balance(name);
-    const balance = micros === null ? (resume.credits?.max_credits ?? null) : fromMicros(micros);
-    if (balance !== null && balance <= 0) {
-      blocked.push({
-        agent: name,
-        reason: 'it has no credits left (top it up in its page or in Credits)',
-        detail: null,
-        fixIn: null,
-      });
-      continue;
-    }
+    if (!agent.valid || isHumanOperator(agent.folder)) continue;
     const needsNetwork = (await context.engine.explainTools(name)).filter(
       (tool) =>
         tool.layers.find((layer) => layer.layer === 'allowlist')?.passed &&
@@ -80,4 +49,26 @@ export async function runReadiness(context: OrgContext): Promise<IpcResult<RunRe
       ? { state: trust.state, reason: trustHeadline(trust) }
       : null;
   return ok({ notTrusted, blocked, warnings });
+}
+
+/** The run bar's line for an agent that will not run, in the state's own words; null for one that will. */
+function blockedLine(state: AgentState): Omit<AgentReadinessNote, 'agent'> | null {
+  if (state.kind === 'will_not_run') {
+    const [first, ...more] = state.reasons;
+    if (!first) return null;
+    return {
+      reason: [first, ...more].map((reason) => reason.reason).join('; '),
+      detail: [first, ...more].flatMap((reason) => reason.detail ?? []).join('; ') || null,
+      fixIn: first.fixIn,
+    };
+  }
+  if (state.kind === 'out_of_credits')
+    return {
+      reason: 'it has no credits left (top it up in its page or in Credits)',
+      detail: null,
+      fixIn: null,
+    };
+  if (state.kind === 'invalid_resume')
+    return { reason: state.words.replace(/^Its resume/, 'its resume'), detail: null, fixIn: null };
+  return null;
 }

@@ -81,6 +81,7 @@ export async function withOrgContext<T>(
       turnStatus: new TurnStatusReader(engine.timeline.db),
       secrets: cliSecretsAccess(store, io),
       isRunning: () => false,
+      waitingRequests: () => [],
     });
   } finally {
     engine.close();

@@ -1208,8 +1208,17 @@ export class OrgEngine {
 
   /** Why a turn with this model would fail before calling it (not in models.json, no API key, …); null when it would not. */
   async modelProblem(key: string): Promise<ModelSetupProblem | null> {
+    return (await this.modelProblems([key])).get(key) ?? null;
+  }
+
+  /** `modelProblem` for several models at once, the secrets and models.json read once for all. */
+  async modelProblems(keys: readonly string[]): Promise<Map<string, ModelSetupProblem | null>> {
     await this.secrets.refresh();
     const models = await this.loadModels();
+    return new Map(keys.map((key) => [key, this.setupProblemOf(key, models)]));
+  }
+
+  private setupProblemOf(key: string, models: Map<string, ModelEntry | string>): ModelSetupProblem | null {
     const entry = models.get(key) ?? models.get(MODELS_FILE_BROKEN);
     if (entry === undefined)
       return {

@@ -6,7 +6,7 @@ const quiet: Attention = {
   org: '/orgs/acme',
   approvals: [],
   agents: [
-    { name: 'clerk', state: 'idle', stateReason: 'Waiting for its next turn.' },
+    { name: 'clerk', state: 'ready', stateReason: 'Waiting for its next turn.' },
     { name: 'writer', state: 'running', stateReason: 'Taking its turn.' },
   ],
   run: { phase: 'running', ended: null },

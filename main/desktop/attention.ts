@@ -1,4 +1,4 @@
-import type { AgentState } from '../../engine/api/org-schemas';
+import type { AgentStateKind } from '../../engine/api/agent-state-schemas';
 import type { RunState } from '../../engine/api/run-schemas';
 import type { AppPlace, DesktopSettings, NoticeKind } from '../../engine/api/desktop-schemas';
 
@@ -6,7 +6,7 @@ import type { AppPlace, DesktopSettings, NoticeKind } from '../../engine/api/des
 export interface Attention {
   org: string | null;
   approvals: { id: string; agent: string; tool: string }[];
-  agents: { name: string; state: AgentState; stateReason: string }[];
+  agents: { name: string; state: AgentStateKind; stateReason: string }[];
   run: Pick<RunState, 'phase' | 'ended'> | null;
 }
 

@@ -128,7 +128,11 @@ export class DesktopApp implements DesktopPreferences {
     return {
       org: summary.path,
       approvals: (approvals?.requests ?? []).map(({ id, agent, tool }) => ({ id, agent, tool })),
-      agents: (graph?.nodes ?? []).map(({ name, state, stateReason }) => ({ name, state, stateReason })),
+      agents: (graph?.nodes ?? []).map(({ name, state }) => ({
+        name,
+        state: state.kind,
+        stateReason: state.words,
+      })),
       run: { phase: summary.run.phase, ended: summary.run.ended },
     };
   }

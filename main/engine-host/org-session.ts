@@ -1,3 +1,5 @@
+import type { ApprovalRequest } from '../../engine/api/approval-schemas';
+import { isPaused } from '../../engine/api/run-schemas';
 import { ApprovalDesk } from '../../engine/app/approvals';
 import { firingAgents } from '../../engine/app/org';
 import type { OrgContext, SecretsAccess } from '../../engine/app/org-context';
@@ -40,6 +42,7 @@ export class OrgSession implements OrgContext {
   /** Looks every WATCH_MS for another program running the org (see watchOtherPrograms). */
   private watch: ReturnType<typeof setInterval> | null = null;
   private lastSeenSeq = 0;
+  private paused = false;
 
   private constructor(
     readonly orgPath: string,
@@ -55,6 +58,10 @@ export class OrgSession implements OrgContext {
       onState: (state) => {
         if (state.tickInProgress === null && this.tickInProgress !== null) this.tickEnded();
         options.events.emit('run.state', state);
+        // Every agent not taking a turn shows "paused" while the run is paused, and no longer after.
+        const paused = isPaused(state.phase);
+        if (paused !== this.paused) options.events.emit('agents.changed', { names: [] });
+        this.paused = paused;
       },
       onTickStart: (tick) => this.tickStarted(tick),
     });
@@ -63,9 +70,10 @@ export class OrgSession implements OrgContext {
   /** Opens the org's engine; throws when its timeline cannot be opened or a crash left work it cannot finish. */
   static async open(options: OrgSessionOptions): Promise<OrgSession> {
     const commits: { session: OrgSession | null } = { session: null };
-    const approvals = new ApprovalDesk(() =>
-      options.events.emit('approvals.changed', { pending: approvals.pending().length }),
-    );
+    const approvals = new ApprovalDesk((agent) => {
+      options.events.emit('approvals.changed', { pending: approvals.pending().length });
+      options.events.emit('agents.changed', { names: [agent] });
+    });
     let mcpChanged: NodeJS.Timeout | undefined;
     const engine = await OrgEngine.open({
       approvals,
@@ -93,6 +101,10 @@ export class OrgSession implements OrgContext {
 
   isRunning(agent: string): boolean {
     return this.running.has(agent);
+  }
+
+  waitingRequests(agent: string): ApprovalRequest[] {
+    return this.approvals.pending().filter((request) => request.agent === agent);
   }
 
   /** After the host itself added events (a top-up, a message): the renderer's tail should pull them. */

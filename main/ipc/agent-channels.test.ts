@@ -23,7 +23,7 @@ describe('agent.get and agent.update', () => {
       valid: true,
       text,
       otherFields: ['x_color'],
-      state: 'idle',
+      state: { kind: 'ready', words: 'Ready. It has not run yet.', lastTurnFailed: null },
       balance: null,
       resume: {
         title: 'Researcher',
@@ -102,7 +102,7 @@ describe('agent.get and agent.update', () => {
     );
     expect(valueOf(await harness.dispatch('agent.get', { agent: 'researcher' }))).toMatchObject({
       valid: false,
-      state: 'invalid',
+      state: { kind: 'invalid_resume', file: 'agents/researcher/resume.json' },
       resume: null,
     });
     const repaired = await harness.dispatch('agent.update', {
@@ -111,7 +111,7 @@ describe('agent.get and agent.update', () => {
     });
     expect(repaired).toMatchObject({
       ok: true,
-      value: { valid: true, state: 'idle', resume: { schedule: { run_every_n_ticks: 3 } } },
+      value: { valid: true, state: { kind: 'ready' }, resume: { schedule: { run_every_n_ticks: 3 } } },
     });
   });
 
@@ -219,11 +219,11 @@ describe('org channels', () => {
     valueOf(await harness.dispatch('org.savePositions', { positions: { manager: { x: 100, y: -40.5 } } }));
     valueOf(await harness.dispatch('org.savePositions', { positions: { writer: { x: 1, y: 2 } } }));
     const graph = valueOf<{ nodes: any[]; edges: any[] }>(await harness.dispatch('org.graph', {}));
-    expect(graph.nodes.map((node) => [node.name, node.state, node.position])).toEqual([
-      ['human', 'idle', null],
-      ['manager', 'idle', { x: 100, y: -40.5 }],
-      ['researcher', 'idle', null],
-      ['writer', 'idle', { x: 1, y: 2 }],
+    expect(graph.nodes.map((node) => [node.name, node.state.kind, node.position])).toEqual([
+      ['human', 'ready', null],
+      ['manager', 'ready', { x: 100, y: -40.5 }],
+      ['researcher', 'ready', null],
+      ['writer', 'ready', { x: 1, y: 2 }],
     ]);
     expect(graph.edges).toContainEqual({ from: 'human', to: 'manager', kind: 'read', viaWildcard: false });
     expect(graph.edges).toContainEqual({
@@ -259,7 +259,7 @@ describe('org channels', () => {
     valueOf(await harness.dispatch('run.step', {}));
     const graph = valueOf<{ nodes: any[] }>(await harness.dispatch('org.graph', {}));
     expect(graph.nodes.find((node) => node.name === 'researcher')).toMatchObject({
-      state: 'out_of_credits',
+      state: { kind: 'out_of_credits' },
       balance: 0,
     });
   });

@@ -87,7 +87,11 @@ describe('the CLI and the app answer from the same use-case', () => {
       const writer = await app('agent.get', { agent: 'writer' });
       await app('org.close');
       expect(list).toContainEqual(expect.objectContaining({ name: 'writer', valid: false }));
-      expect(manager).toMatchObject({ name: 'manager', state: 'idle', balance: expect.any(Number) });
+      expect(manager).toMatchObject({
+        name: 'manager',
+        state: { kind: 'ready' },
+        balance: expect.any(Number),
+      });
       expect(await cli('agents', org)).toEqual(list);
       expect(await cli('agents', org, 'manager')).toEqual(manager);
       expect(await cli('agents', org, 'writer')).toEqual(writer);

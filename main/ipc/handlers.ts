@@ -34,7 +34,7 @@ import {
 } from '../../engine/app/model-setup';
 import { agentMemory, editMemory } from '../../engine/app/memory';
 import { listModels, updateModels } from '../../engine/app/models';
-import { listAgents, orgStatus, sendMessage, topUp } from '../../engine/app/org';
+import { agentList, orgStatus, sendMessage, topUp } from '../../engine/app/org';
 import { agentInbox } from '../../engine/app/agent-inbox';
 import { readerOf } from '../../engine/app/org-reader';
 import { orgStatusReport } from '../../engine/app/org-status';
@@ -92,7 +92,7 @@ export type EngineHandlers = Omit<Handlers, UpdateChannel | DesktopChannel>;
 export function createHandlers(deps: HandlerDeps): EngineHandlers {
   const { host } = deps;
   const inOrg = <T>(work: (session: OrgSession) => Promise<IpcResult<T>>) => host.withSession(work);
-  /** After a change to agents: the org graph and agent views reload. */
+  /** After a change to agents or to what their state is decided from: the org graph and agent views reload. */
   const agentsChanged = <T>(result: IpcResult<T>, names: string[] = []): IpcResult<T> => {
     if (result.ok) host.events.emit('agents.changed', { names });
     return result;
@@ -124,7 +124,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
       const opened = await host.open(created.value.path);
       return opened.ok ? ok(opened.value.summary) : opened;
     },
-    'org.agents': () => inOrg((session) => listAgents(session.orgPath)),
+    'org.agents': () => inOrg((session) => agentList(session)),
     'org.summary': () => inOrg((session) => orgStatus(session)),
     'org.status': () => inOrg((session) => orgStatusReport(readerOf(session))),
     'org.close': async () => ok({ closed: await host.close() }),
@@ -175,13 +175,14 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'connectors.signIn': (input) => inOrg((session) => signInToMcpServer(session, input, deps.openInBrowser)),
 
     'trust.state': () => inOrg((session) => trustState(session)),
-    'trust.accept': (input) => inOrg((session) => acceptTrust(session, input)),
-    'trust.revoke': () => inOrg((session) => revokeTrust(session)),
-    'trust.grant': (input) => inOrg((session) => grantToOrg(session, input)),
+    'trust.accept': (input) => inOrg(async (session) => agentsChanged(await acceptTrust(session, input))),
+    'trust.revoke': () => inOrg(async (session) => agentsChanged(await revokeTrust(session))),
+    'trust.grant': (input) => inOrg(async (session) => agentsChanged(await grantToOrg(session, input))),
 
     'secrets.list': () => listSecrets(host.secrets, host.current()),
-    'secrets.set': ({ name, value }) => setSecret(host.secrets, name, value),
-    'secrets.delete': ({ name }) => deleteSecret(host.secrets, name),
+    // A key set or removed may make agents ready or keep them from running.
+    'secrets.set': async ({ name, value }) => agentsChanged(await setSecret(host.secrets, name, value)),
+    'secrets.delete': async ({ name }) => agentsChanged(await deleteSecret(host.secrets, name)),
 
     'timeline.page': (query) => inOrg(async (session) => ok(timelinePage(session.engine.timeline, query))),
     'timeline.get': ({ seq }) => inOrg(async (session) => timelineEvent(session.engine.timeline, seq)),
@@ -231,7 +232,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
 
     'settings.get': () => inOrg((session) => readSettings(session.orgPath, host.secretStore)),
     'settings.update': (input) =>
-      inOrg((session) => updateSettings(session.orgPath, host.secretStore, input)),
+      inOrg(async (session) => agentsChanged(await updateSettings(session.orgPath, host.secretStore, input))),
     'settings.testConnection': ({ model }) =>
       inOrg(async (session) =>
         testConnection(model, { ...(await setupDeps(session)), engine: session.engine }),

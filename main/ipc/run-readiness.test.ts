@@ -36,6 +36,7 @@ describe('run.readiness', () => {
           reason: expect.stringContaining('no credits left'),
           detail: null,
           fixIn: null,
+          state: { kind: 'out_of_credits', words: expect.any(String) },
         },
         {
           agent: 'writer',
@@ -43,6 +44,7 @@ describe('run.readiness', () => {
             'its model not-there is not in the org’s list of models: add it in Settings, under Models and providers',
           detail: expect.stringContaining('its model "not-there" is not in lemming/config/models.json'),
           fixIn: 'settings',
+          state: expect.objectContaining({ kind: 'will_not_run' }),
         },
       ],
       warnings: [
@@ -54,6 +56,25 @@ describe('run.readiness', () => {
         },
       ],
     });
+  });
+
+  it('each blocked line carries the state the graph, the list and the agent page show', async () => {
+    const harness = await harnesses.create();
+    const org = harness.copy(DEMO_ORG);
+    valueOf(await harness.dispatch('org.open', { path: org }));
+    editResume(org, 'writer', (resume) => (resume.model.key = 'not-there'));
+    const { blocked } = valueOf<{ blocked: { agent: string; state: unknown }[] }>(
+      await harness.dispatch('run.readiness', {}),
+    );
+    const graph = valueOf<{ nodes: { name: string; state: unknown }[] }>(
+      await harness.dispatch('org.graph', {}),
+    );
+    const list = valueOf<{ name: string; state: unknown }[]>(await harness.dispatch('org.agents', {}));
+    const page = valueOf<{ state: unknown }>(await harness.dispatch('agent.get', { agent: 'writer' }));
+    expect(blocked.map((line) => line.agent)).toEqual(['writer']);
+    expect(graph.nodes.find((node) => node.name === 'writer')?.state).toEqual(blocked[0]?.state);
+    expect(list.find((agent) => agent.name === 'writer')?.state).toEqual(blocked[0]?.state);
+    expect(page.state).toEqual(blocked[0]?.state);
   });
 });
 

@@ -178,7 +178,7 @@ test("before a run, LeMMing's example org says beside Start which agents will no
   await expect(note).toContainText(/\d agents will not run: .*manager/);
   await note.getByText(/agents will not run/).click();
   await expect(note).toContainText(
-    'manager: its model gpt-4o (OpenAI) has no API key yet: paste one in Settings, under Models and providers',
+    'manager ⊘ Will not run: its model gpt-4o (OpenAI) has no API key yet: paste one in Settings, under Models and providers',
   );
   expect(await note.getByRole('listitem').first().innerText()).not.toContain('provider_config');
   await expect(note).not.toContainText('human');
@@ -193,16 +193,17 @@ test('an agent whose last turn failed says why on its node, its page and the age
   await openOrg(lemming, org);
   const { page } = lemming;
   await page.getByRole('button', { name: 'Step one tick' }).click();
-  await expect(page.locator('[data-agent-node="manager"]')).toContainText('Failing', { timeout: 30_000 });
+  await expect(page.getByTestId('current-tick')).toHaveText('Next tick 2', { timeout: 30_000 });
 
+  // Its key is still missing, so it will not run its next turn either: the node says that, and why.
   const why = 'needs an API key';
   const node = page.locator('[data-agent-node="manager"]');
-  await expect(node).toContainText('Failing');
-  await expect(node.locator('.agent-node-reason')).toContainText(why);
+  await expect(node).toContainText('Will not run');
+  await expect(node.locator('.agent-node-reason')).toContainText('has no API key yet');
   await page.screenshot({ path: testInfo.outputPath('failing-node.png') });
 
   await page.getByRole('button', { name: 'Table' }).click();
-  await expect(page.locator('[data-agent-row="manager"]')).toContainText(why);
+  await expect(page.locator('[data-agent-row="manager"]')).toContainText('has no API key yet');
 
   await page.getByRole('button', { name: 'manager', exact: true }).click();
   const alert = page.getByRole('alert').filter({ hasText: 'Its last turn (tick 1) failed' });

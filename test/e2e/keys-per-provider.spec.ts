@@ -18,7 +18,7 @@ test('pasting an OpenAI key on an existing model card makes its agents ready and
     .getByRole('status', { name: 'Before you start' });
   await expect(note).toContainText(/5 agents will not run: .*manager/);
   await note.getByText(/agents will not run/).click();
-  const managerLine = note.getByRole('listitem').filter({ hasText: /^manager:/ });
+  const managerLine = note.getByRole('listitem').filter({ hasText: /^manager\b/ });
   await expect(managerLine).toContainText(
     'its model gpt-4o (OpenAI) has no API key yet: paste one in Settings, under Models and providers',
   );

@@ -75,7 +75,9 @@ test('a malformed resume shows as an invalid agent with its reason, and the app 
   const badSchedule = list.getByRole('listitem', { name: 'ui_copy_editor', exact: true });
   await expect(badSchedule).toContainText('schedule.run_every_n_ticks');
   await expect(badSchedule).toContainText('run_every_n_ticks must be at least 1');
-  await expect(list.getByRole('listitem', { name: 'manager', exact: true })).toContainText('Ready');
+  // A valid resume is not "Ready" by itself: the manager's model has no key yet, and its row says so.
+  await expect(list.getByRole('listitem', { name: 'manager', exact: true })).toContainText('Will not run');
+  await expect(list.getByRole('listitem', { name: 'echo_cli', exact: true })).toContainText('Ready');
   await expect(lemming.page.getByText('2 need attention')).toBeVisible();
   await lemming.page.screenshot({ path: testInfo.outputPath('invalid-resumes.png'), fullPage: true });
 

@@ -192,11 +192,11 @@ test('one tick of the demo: the manager goes running → idle, its dot pings on 
   await expect(graph.locator('[data-agent-node="manager"]')).toHaveAttribute('data-look', 'running');
   await expect(graph.locator('[data-ping="manager"]')).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath('tick-running.png') });
-  await expect(graph.locator('[data-agent-node="manager"]')).toHaveAttribute('data-look', 'idle', {
+  await expect(graph.locator('[data-agent-node="manager"]')).toHaveAttribute('data-look', 'ready', {
     timeout: 15_000,
   });
   const seen = await page.evaluate(() => (window as unknown as { seenLooks: string[] }).seenLooks);
-  expect(seen.filter((look) => look !== 'ping')).toEqual(['idle', 'running', 'idle']);
+  expect(seen.filter((look) => look !== 'ping')).toEqual(['ready', 'running', 'ready']);
   expect(seen).toContain('ping');
   await expect(researcherReadsManager).toHaveText('1');
   await page.screenshot({ path: testInfo.outputPath('tick-done.png') });

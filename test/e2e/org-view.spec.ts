@@ -32,7 +32,7 @@ test('the graph shows the demo org’s agents and its read and send permissions,
   await expect(graph.locator('[data-agent-node="human"]')).toContainText('Reads every outbox');
   await expect(graph.locator('.react-flow__edge.edge-send')).toHaveCount(1);
   await expect(graph.locator('[data-agent-node="manager"]')).toContainText('Project Manager');
-  await expect(graph.locator('[data-agent-node="manager"]')).toContainText('Idle');
+  await expect(graph.locator('[data-agent-node="manager"]')).toContainText('Ready');
   await expect(lemming.page.getByRole('list', { name: 'Legend' })).toContainText('Dashed orange arrow');
 
   // The first layout is saved, so the next org.graph carries a position for every agent.

@@ -201,14 +201,21 @@ test('an agent of LeMMing’s example org that failed its first step says why in
   const { page } = lemming;
   const { agents } = await openExampleOrg(lemming);
   const plain =
-    'Its last turn (tick 1) failed. The model "gpt-4o" (OpenAI) needs an API key: paste it in Settings, under Models and providers.';
-  const node = await stepUntilManagerFails(page, plain);
+    'The model "gpt-4o" (OpenAI) needs an API key: paste it in Settings, under Models and providers.';
+  const missingKey =
+    'its model gpt-4o (OpenAI) has no API key yet: paste one in Settings, under Models and providers';
+  await page.getByRole('button', { name: 'Step one tick' }).click();
+  await expect(page.getByTestId('current-tick')).toHaveText('Next tick 2', { timeout: 30_000 });
+  // The key is still missing: the node says what keeps the agent from running, not only that it failed.
+  const node = page.locator('[data-agent-node="manager"]');
+  await expect(node).toContainText('Will not run');
+  await expect(node.locator('.agent-node-reason')).toHaveText(missingKey);
   expect(jargonIn(await textOutsideAdvanced(node), agents), 'graph node').toEqual([]);
   await page.screenshot({ path: testInfo.outputPath('failing-node-plain.png') });
 
   await page.getByRole('button', { name: 'Table' }).click();
   const row = page.locator('[data-agent-row="manager"]');
-  await expect(row).toContainText(plain);
+  await expect(row).toContainText(missingKey);
   expect(jargonIn(await textOutsideAdvanced(row), agents), 'agent table').toEqual([]);
 
   await page.getByRole('button', { name: 'manager', exact: true }).click();

@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { canMakeImmutable, chattr } from '../harness/immutable-folder';
 import { expect, test } from '../harness/lemming-fixture';
 
 // Issue 26, Done-means 2: one agent's outbox becomes unwritable during a run (`chattr +i`, which even root
@@ -46,30 +46,6 @@ function threeAgentOrg(folder: string): string {
   }
   mkdirSync(join(org, 'agents', 'beta', 'outbox'));
   return org;
-}
-
-function chattr(flag: '+i' | '-i', path: string): void {
-  execFileSync('chattr', [flag, path], { stdio: 'ignore' });
-}
-
-/** Whether `chattr +i` makes a folder unwritable here (Linux, root, a file system that keeps the flag). */
-function canMakeImmutable(): boolean {
-  const folder = mkdtempSync(join(tmpdir(), 'lemming-chattr-'));
-  try {
-    chattr('+i', folder);
-    try {
-      writeFileSync(join(folder, 'probe'), '');
-      return false;
-    } catch {
-      return true;
-    } finally {
-      chattr('-i', folder);
-    }
-  } catch {
-    return false;
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
 }
 
 test.skip(

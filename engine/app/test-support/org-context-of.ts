@@ -15,5 +15,6 @@ export function orgContextOf(engine: OrgEngine, trust: TrustStore): OrgContext {
     turnStatus: new TurnStatusReader(engine.timeline.db),
     secrets: { store: envSecretStore({}), changed: async () => undefined },
     isRunning: () => false,
+    waitingRequests: () => [],
   };
 }

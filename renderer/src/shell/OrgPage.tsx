@@ -1,11 +1,11 @@
-import type { AgentListItem, OrgSummary } from '../../../engine/api';
+import type { AgentListEntry, OrgSummary } from '../../../engine/api';
 import { CreditsPanel } from '../views/credits/CreditsPanel';
 import { SendMessageForm } from '../views/run/SendMessageForm';
 import { AgentList } from '../views/AgentList';
 import { OrgView } from '../views/org/OrgView';
 
 /** The Org view (graph and table), the agents' resume health, beside the two things you do to a running org: write to it and watch what it spends. */
-export function OrgPage({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) {
+export function OrgPage({ org, agents }: { org: OrgSummary; agents: AgentListEntry[] }) {
   return (
     <div className="org-page">
       <div className="org-page-main">

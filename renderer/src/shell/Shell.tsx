@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { AgentListItem, OrgSummary } from '../../../engine/api';
+import type { AgentListEntry, OrgSummary } from '../../../engine/api';
 import { ActivityIndicator } from '../components/ActivityIndicator';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Toasts } from '../components/Toasts';
@@ -160,7 +160,7 @@ function useAgentRefresh() {
   }, [refreshAgents]);
 }
 
-function OpenOrg({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) {
+function OpenOrg({ org, agents }: { org: OrgSummary; agents: AgentListEntry[] }) {
   const view = useNavigation((store) => store.view);
   const agent = useNavigation((store) => store.agent);
   useAgentRefresh();

@@ -1,12 +1,12 @@
 import { create } from 'zustand';
-import type { AgentListItem, IpcError, IpcResult, OrgSummary } from '../../../engine/api';
+import type { AgentListEntry, IpcError, IpcResult, OrgSummary } from '../../../engine/api';
 import { lemming } from '../lemming';
 import { useTrustStore } from './trust-store';
 
 type OrgState =
   | { status: 'none' }
   | { status: 'opening'; path: string }
-  | { status: 'open'; org: OrgSummary; agents: AgentListItem[] }
+  | { status: 'open'; org: OrgSummary; agents: AgentListEntry[] }
   | { status: 'failed'; path: string; error: IpcError };
 
 interface OrgStore {

@@ -1,7 +1,8 @@
-import { problemLocation, type AgentListItem, type OrgSummary } from '../../../engine/api';
+import { problemLocation, type AgentListEntry, type OrgSummary } from '../../../engine/api';
+import { AgentStateBadge } from '../components/AgentStateBadge';
 import { useNavigation } from '../stores/navigation-store';
 
-export function AgentList({ org, agents }: { org: OrgSummary; agents: AgentListItem[] }) {
+export function AgentList({ org, agents }: { org: OrgSummary; agents: AgentListEntry[] }) {
   if (agents.length === 0) {
     return (
       <section className="empty-state" aria-labelledby="no-agents-heading">
@@ -32,7 +33,7 @@ export function AgentList({ org, agents }: { org: OrgSummary; agents: AgentListI
   );
 }
 
-function AgentRow({ agent }: { agent: AgentListItem }) {
+function AgentRow({ agent }: { agent: AgentListEntry }) {
   const openAgent = useNavigation((store) => store.openAgent);
   return (
     <li
@@ -42,14 +43,15 @@ function AgentRow({ agent }: { agent: AgentListItem }) {
     >
       <div className="agent-heading">
         <span className="agent-name">{agent.name}</span>
-        <span className={agent.valid ? 'badge ok' : 'badge bad'}>
-          {agent.valid ? 'Ready' : 'Invalid resume'}
-        </span>
+        <AgentStateBadge state={agent.state} />
         <button type="button" className="agent-open" onClick={() => openAgent(agent.name)}>
           Open {agent.name}
         </button>
       </div>
       {agent.title && <div className="agent-title">{agent.title}</div>}
+      {agent.valid && agent.state.kind !== 'ready' && (
+        <p className="agent-state-words">{agent.state.words}</p>
+      )}
       {agent.problems.length > 0 && (
         <ul className="problems" aria-label={`Problems with ${agent.name}`}>
           {agent.problems.map((problem, index) => (

@@ -1,9 +1,10 @@
+import type { AgentState } from '../../../../engine/api';
 import { RecentTurns } from '../inspector/RecentTurns';
 import { LiveAnswerPanel } from '../live/LiveAnswer';
 import { Advanced } from '../../components/Advanced';
 import { GlossaryLink } from '../../components/Glossary';
 import { ErrorAlert } from '../org/ErrorAlert';
-import { AgentStateBadge } from '../org/agent-state-badge';
+import { AgentStateBadge } from '../../components/AgentStateBadge';
 import { useNavigation } from '../../stores/navigation-store';
 import '../org/org-view.css';
 import { AgentProblems } from './AgentProblems';
@@ -14,12 +15,16 @@ import './agent-view.css';
 import { useAgentDetail } from './use-agent-detail';
 
 /** States that keep an agent from working: their reason is shown in words, not only on hover. */
-const PROBLEM_STATES: ReadonlySet<string> = new Set(['failing', 'invalid', 'out_of_credits']);
+const PROBLEM_STATES: ReadonlySet<AgentState['kind']> = new Set([
+  'failing',
+  'will_not_run',
+  'invalid_resume',
+  'out_of_credits',
+]);
 
 /** One agent: its resume as a form, its tools with the explainer, and the files it may touch. */
 export function AgentView({ agent }: { agent: string }) {
   const { detail, error, replace } = useAgentDetail(agent);
-  const openTimeline = useNavigation((store) => store.openTimeline);
 
   if (error) return <ErrorAlert error={error} title={`Could not open the agent ${agent}.`} />;
   if (!detail) return <p role="status">Opening {agent}…</p>;
@@ -33,28 +38,7 @@ export function AgentView({ agent }: { agent: string }) {
         </h2>
         <AgentStateBadge state={detail.state} />
       </div>
-      {PROBLEM_STATES.has(detail.state) && (
-        <div className="inline-alert agent-state-reason" role="alert">
-          {detail.stateReason}
-          {detail.failedTick !== null && (
-            <>
-              {' '}
-              <button
-                type="button"
-                className="link-button"
-                onClick={() => openTimeline({ agent, tick: detail.failedTick ?? undefined })}
-              >
-                Show that turn in the timeline
-              </button>
-            </>
-          )}
-          {detail.stateTechnical !== null && (
-            <Advanced>
-              <code>{detail.stateTechnical}</code>
-            </Advanced>
-          )}
-        </div>
-      )}
+      <AgentStateNote agent={agent} state={detail.state} />
       <LiveAnswerPanel agent={agent} />
       <RecentTurns agent={agent} />
       <div className="muted">
@@ -97,5 +81,71 @@ export function AgentView({ agent }: { agent: string }) {
         </pre>
       </details>
     </section>
+  );
+}
+
+/**
+ * Under the badge: why an agent does not work, with where to fix it (red, an alert); "needs you" with
+ * the way to what waits; and a failure already fixed kept as history (quiet, not an alert).
+ */
+function AgentStateNote({ agent, state }: { agent: string; state: AgentState }) {
+  const openTimeline = useNavigation((store) => store.openTimeline);
+  const go = useNavigation((store) => store.go);
+  const showTurn = (tick: number) => (
+    <button type="button" className="link-button" onClick={() => openTimeline({ agent, tick })}>
+      Show that turn in the timeline
+    </button>
+  );
+  if (state.kind === 'needs_you')
+    return (
+      <p className="agent-state-reason" role="status">
+        {state.words} Use the card at the top of the window, or the “Needs you” button.
+      </p>
+    );
+  if (state.kind === 'ready' && state.lastTurnFailed)
+    return (
+      <p className="muted agent-state-history">
+        Its last turn (tick {state.lastTurnFailed.tick}) failed: {state.lastTurnFailed.why} That is fixed now.{' '}
+        {showTurn(state.lastTurnFailed.tick)}
+      </p>
+    );
+  if (!PROBLEM_STATES.has(state.kind)) return null;
+  const failed =
+    state.kind === 'failing'
+      ? { tick: state.sinceTick, technical: state.technical, why: null }
+      : state.kind === 'will_not_run'
+        ? state.lastTurnFailed
+        : null;
+  const details = state.kind === 'will_not_run' ? state.reasons.flatMap((reason) => reason.detail ?? []) : [];
+  return (
+    <div className="inline-alert agent-state-reason" role="alert">
+      {state.words}
+      {state.kind === 'will_not_run' && state.reasons.some((reason) => reason.fixIn === 'settings') && (
+        <>
+          {' '}
+          <button type="button" className="link-button" onClick={() => go('settings')}>
+            Open Settings
+          </button>
+        </>
+      )}
+      {failed && (
+        <div>
+          {failed.why !== null && (
+            <>
+              Its last turn (tick {failed.tick}) failed: {failed.why}{' '}
+            </>
+          )}
+          {showTurn(failed.tick)}
+        </div>
+      )}
+      {(details.length > 0 || failed?.technical) && (
+        <Advanced>
+          {details.map((detail) => (
+            <div key={detail}>{detail}</div>
+          ))}
+          {failed?.technical && <code>{failed.technical}</code>}
+        </Advanced>
+      )}
+    </div>
   );
 }

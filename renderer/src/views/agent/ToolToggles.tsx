@@ -106,6 +106,8 @@ export function ToolToggles({ agent }: { agent: string }) {
       <ul className="tool-list">
         {tools.map((tool) => {
           const failing = tool.layers.filter((layer) => !layer.passed);
+          // A tool only not given to the agent is off, not broken: its switch turns it on.
+          const simplyOff = failing.length > 0 && failing.every((layer) => layer.layer === 'allowlist');
           const noteId = `tool-note-${tool.name}`;
           return (
             <li key={tool.name} className="tool-row" data-tool={tool.name}>
@@ -125,6 +127,8 @@ export function ToolToggles({ agent }: { agent: string }) {
                   <span className="tool-available">
                     <span aria-hidden="true">✓ </span>Available to the agent
                   </span>
+                ) : simplyOff ? (
+                  <span className="tool-off">Off: this agent does not have it</span>
                 ) : (
                   <>
                     <span className="tool-unavailable">

@@ -69,7 +69,13 @@ function ApprovalCard({
   const [reason, setReason] = useState('');
   const deadline = new Date(request.expires_at).toLocaleTimeString();
   return (
-    <article className="approval-card" role="alertdialog" aria-labelledby={headingId}>
+    <article
+      className="approval-card"
+      role="alertdialog"
+      aria-labelledby={headingId}
+      data-request-id={request.id}
+      tabIndex={-1}
+    >
       <h2 id={headingId}>
         {request.agent} wants to use {request.tool}
       </h2>

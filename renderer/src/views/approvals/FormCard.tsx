@@ -56,7 +56,13 @@ export function FormCard({ request, onAnswered }: { request: ApprovalRequest; on
     setProblem(result.error.message);
   };
   return (
-    <article className="approval-card form-card" role="alertdialog" aria-labelledby={headingId}>
+    <article
+      className="approval-card form-card"
+      role="alertdialog"
+      aria-labelledby={headingId}
+      data-request-id={request.id}
+      tabIndex={-1}
+    >
       <h2 id={headingId}>{form.server} asks you to fill in a form</h2>
       <p className="approval-why">{request.reason}</p>
       <p className="form-message">“{form.message}”</p>

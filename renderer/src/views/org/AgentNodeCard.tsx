@@ -2,12 +2,12 @@ import { Handle, Position as HandleSide, useStore, type Node, type NodeProps } f
 import type { ReactNode } from 'react';
 import type { GraphNode } from '../../../../engine/api';
 import { LiveAnswerTail } from '../live/LiveAnswer';
-import { AgentStateBadge } from './agent-state-badge';
-import type { NodeStatus } from './graph-model';
+import { AgentStateBadge } from '../../components/AgentStateBadge';
 
 export interface AgentNodeData extends Record<string, unknown> {
   agent: GraphNode;
-  status: NodeStatus;
+  /** Why it may have nothing to read (nothing reached it for a while); null when it has. */
+  starved: string | null;
   /** Readers it holds up in the next tick (the dependency-bottleneck halo); empty when none. */
   holdsUp: string[];
   /** Lit (hovered, selected or next to one) or dimmed; null when nothing is hovered or selected. */
@@ -25,21 +25,30 @@ const READABLE_PX = 12;
 /** The card's badge already says "Failing": its few lines go to why (the whole sentence is its title). */
 const FAILED_TURN = /^Its last turn \(tick \d+\) failed[.;]\s*/;
 
+/** What the card says under its badge about why: for the states that keep it from working. */
+function reasonOf(state: GraphNode['state']): string | null {
+  if (state.kind === 'failing') return state.words.replace(FAILED_TURN, '');
+  if (state.kind === 'will_not_run') return state.reasons.map((reason) => reason.reason).join('; ');
+  if (state.kind === 'invalid_resume' || state.kind === 'needs_you') return state.words;
+  return null;
+}
+
 export function AgentNodeCard({ data, selected }: NodeProps<AgentFlowNode>) {
-  const { agent, status, holdsUp, emphasis, problem } = data;
+  const { agent, starved, holdsUp, emphasis, problem } = data;
+  const { state } = agent;
+  const reason = reasonOf(state);
   // Why an agent fails must stay readable however far the graph is zoomed out, as a map's labels do.
   const zoom = useStore((store) => store.transform[2]);
-  const showsReason = status.look === 'failing' || status.look === 'invalid' || status.look === 'starved';
   const classes = [
     'agent-node',
-    `agent-node-${status.look}`,
+    `agent-node-${state.kind}`,
     selected ? 'agent-node-selected' : '',
     holdsUp.length > 0 ? 'agent-node-bottleneck' : '',
     emphasis === 'dim' ? 'agent-node-dim' : '',
-    showsReason && zoom < READABLE_PX / REASON_FONT_PX - 0.01 ? 'agent-node-reason-first' : '',
+    reason !== null && zoom < READABLE_PX / REASON_FONT_PX - 0.01 ? 'agent-node-reason-first' : '',
   ];
   return (
-    <div className={classes.filter(Boolean).join(' ')} data-agent-node={agent.name} data-look={status.look}>
+    <div className={classes.filter(Boolean).join(' ')} data-agent-node={agent.name} data-look={state.kind}>
       <Handle type="target" position={HandleSide.Left} isConnectable={false} className="agent-port-in" />
       <div className="agent-node-heading">
         <button
@@ -73,21 +82,26 @@ export function AgentNodeCard({ data, selected }: NodeProps<AgentFlowNode>) {
         </div>
       )}
       <div className="agent-node-status">
-        <AgentStateBadge state={status.look} reason={status.reason} />
+        <AgentStateBadge state={state} />
         {agent.balance !== null && <span className="agent-node-balance">{agent.balance} credits</span>}
       </div>
-      {showsReason && (
+      {reason !== null && (
         <div
           className="agent-node-reason"
-          title={status.reason}
+          title={state.words}
           style={{ fontSize: `${Math.max(REASON_FONT_PX, READABLE_PX / zoom)}px` }}
         >
-          {status.look === 'failing' ? status.reason.replace(FAILED_TURN, '') : status.reason}
+          {reason}
         </div>
       )}
       <div className="agent-node-badges">
         {agent.readsAll && <span className="agent-node-badge">Reads every outbox</span>}
         {agent.sendsAnywhere && <span className="agent-node-badge">May send to anyone</span>}
+        {starved !== null && (
+          <span className="agent-node-badge agent-node-badge-starved" title={starved}>
+            Nothing to read lately
+          </span>
+        )}
         {holdsUp.length > 0 && (
           <span
             className="agent-node-badge agent-node-badge-bottleneck"

@@ -3,15 +3,12 @@ import type { GraphNode, IpcError, OrgGraph, TimelineRowSummary } from '../../..
 import { lemming } from '../../lemming';
 import { ToolToggles } from '../agent/ToolToggles';
 import { useAgentDetail } from '../agent/use-agent-detail';
-import { AgentStateBadge } from './agent-state-badge';
+import { AgentStateBadge } from '../../components/AgentStateBadge';
 import { ErrorAlert } from './ErrorAlert';
-import { nodeStatus } from './graph-model';
-import type { RunPhase } from '../../../../engine/api';
 
 interface Props {
   graph: OrgGraph;
   agent: GraphNode;
-  runPhase: RunPhase | null;
   onOpenAgent(name: string): void;
   /** Shows one turn of an agent (the turn inspector). */
   onOpenTurn(agent: string, tick: number): void;
@@ -55,12 +52,11 @@ function useLastTurn(agent: string, graph: OrgGraph): TimelineRowSummary | null 
 }
 
 /** The selected agent at a glance, beside the graph: who it is, what it may do, what it last did. */
-export function BaseballCard({ graph, agent, runPhase, onOpenAgent, onOpenTurn, onClose }: Props) {
+export function BaseballCard({ graph, agent, onOpenAgent, onOpenTurn, onClose }: Props) {
   const { detail, error, replace } = useAgentDetail(agent.name);
   const [models, setModels] = useState<string[]>([]);
   const [saveError, setSaveError] = useState<IpcError | null>(null);
   const lastTurn = useLastTurn(agent.name, graph);
-  const status = nodeStatus(graph, agent.name, runPhase);
 
   useEffect(() => {
     void lemming()
@@ -93,8 +89,8 @@ export function BaseballCard({ graph, agent, runPhase, onOpenAgent, onOpenTurn, 
         </button>
       </header>
       {agent.title && <p className="card-title">{agent.title}</p>}
-      <AgentStateBadge state={status.look} reason={status.reason} />
-      <p className="card-reason">{status.reason}</p>
+      <AgentStateBadge state={agent.state} />
+      <p className="card-reason">{agent.state.words}</p>
       {resume?.short_description && <p className="card-description">{resume.short_description}</p>}
       {error && <ErrorAlert error={error} title="Could not read its resume." />}
       {saveError && <ErrorAlert error={saveError} title="Could not change its model." />}

@@ -13,10 +13,10 @@ import {
 import '@xyflow/react/dist/style.css';
 import './graph.css';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { OrgGraph, Position, RunPhase } from '../../../../engine/api';
+import type { OrgGraph, Position } from '../../../../engine/api';
 import { AgentNodeCard, type AgentFlowNode } from './AgentNodeCard';
 import { edgeKey, layoutAgents, placeBelow, type GraphLayout } from './elk-layout';
-import { bottlenecks, drawnEdges, neighbourhood, nodeStatus, trafficCount } from './graph-model';
+import { bottlenecks, drawnEdges, neighbourhood, starvedBecause, trafficCount } from './graph-model';
 import { RoutedEdge, type RoutedFlowEdge } from './RoutedEdge';
 import { OrgTimerRing } from './OrgTimerRing';
 
@@ -43,7 +43,6 @@ export function edgeLabel(edge: OrgGraph['edges'][number]): string {
 
 interface Props {
   graph: OrgGraph;
-  runPhase: RunPhase | null;
   /** Changes when the user asks for a fresh layout. */
   tidyRequest: number;
   selected: string | null;
@@ -67,7 +66,7 @@ function samePlace(a: Position | undefined, b: Position | undefined): boolean {
  * touching a card the user moved goes card to card. Wildcards are badges on the cards, not N arrows.
  */
 export function OrgGraphCanvas(props: Props) {
-  const { graph, runPhase, tidyRequest, selected, problemOf } = props;
+  const { graph, tidyRequest, selected, problemOf } = props;
   const [nodes, setNodes, onNodesChange] = useNodesState<AgentFlowNode>([]);
   const [layout, setLayout] = useState<GraphLayout | null>(null);
   const [hovered, setHovered] = useState<string | null>(null);
@@ -168,7 +167,7 @@ export function OrgGraphCanvas(props: Props) {
           ariaLabel: `${agent.name}${agent.title ? `, ${agent.title}` : ''}`,
           data: {
             agent,
-            status: nodeStatus(graph, agent.name, runPhase),
+            starved: starvedBecause(graph, agent.name),
             holdsUp: halos.get(agent.name) ?? [],
             emphasis: lit ? (lit.has(agent.name) ? 'lit' : 'dim') : null,
             problem: problemOf?.(agent.name) ?? null,
@@ -177,7 +176,7 @@ export function OrgGraphCanvas(props: Props) {
           },
         };
       });
-  }, [nodes, graph, runPhase, selected, halos, lit, problemOf]);
+  }, [nodes, graph, selected, halos, lit, problemOf]);
 
   const edges = useMemo<RoutedFlowEdge[]>(() => {
     const where = new Map(nodes.map((node) => [node.id, node.position]));

@@ -62,7 +62,11 @@ export function OrgTimerRing({ graph }: { graph: OrgGraph }) {
   }, [tickInProgress]);
 
   useEffect(() => {
-    const running = new Set(graph.nodes.filter((node) => node.state === 'running').map((node) => node.name));
+    const running = new Set(
+      graph.nodes
+        .filter((node) => node.state.kind === 'running' || node.state.kind === 'needs_you')
+        .map((node) => node.name),
+    );
     const started = [...running].filter((name) => !wasRunning.current.has(name));
     const finished = [...wasRunning.current].filter((name) => !running.has(name));
     wasRunning.current = running;

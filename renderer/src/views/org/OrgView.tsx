@@ -3,7 +3,6 @@ import type { IpcError, Position, RemovedAgent } from '../../../../engine/api';
 import { lemming } from '../../lemming';
 import { useNavigation } from '../../stores/navigation-store';
 import { openTurn } from '../inspector/open-turn';
-import { useRunStore } from '../run/run-store';
 import { BaseballCard } from './BaseballCard';
 import { CreateAgentForm } from './CreateAgentForm';
 import { ErrorAlert } from './ErrorAlert';
@@ -23,7 +22,6 @@ type Notice =
 export function OrgView() {
   const { graph, error, load, savePositions } = useOrgGraph();
   const openAgent = useNavigation((store) => store.openAgent);
-  const runPhase = useRunStore((store) => store.run?.phase ?? null);
   const [selected, setSelected] = useState<string | null>(null);
   const [layout, setLayout] = useState<Layout>('graph');
   const [tidyRequest, setTidyRequest] = useState(0);
@@ -179,7 +177,6 @@ export function OrgView() {
           <div className="org-graph-with-card">
             <OrgGraphCanvas
               graph={graph}
-              runPhase={runPhase}
               tidyRequest={tidyRequest}
               selected={selectedNode ? selectedNode.name : null}
               onSelect={setSelected}
@@ -192,7 +189,6 @@ export function OrgView() {
               <BaseballCard
                 graph={graph}
                 agent={selectedNode}
-                runPhase={runPhase}
                 onOpenAgent={openAgent}
                 onOpenTurn={openTurn}
                 onClose={() => setSelected(null)}

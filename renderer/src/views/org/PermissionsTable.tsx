@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { OrgGraph } from '../../../../engine/api';
-import { AgentStateBadge } from './agent-state-badge';
+import { AgentStateBadge } from '../../components/AgentStateBadge';
 
 interface Props {
   graph: OrgGraph;
@@ -58,8 +58,8 @@ export function PermissionsTable({ graph, onOpen, onRemove }: Props) {
                 {node.title && <div className="muted">{node.title}</div>}
               </th>
               <td>
-                <AgentStateBadge state={node.state} reason={node.stateReason} />
-                <div className="muted">{node.stateReason}</div>
+                <AgentStateBadge state={node.state} />
+                <div className="muted">{node.state.words}</div>
               </td>
               <td>
                 {node.readsAll && <div>Every outbox (*)</div>}

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphNode, OrgGraph } from '../../../../engine/api';
-import { bottlenecks, drawnEdges, nodeStatus } from './graph-model';
+import { bottlenecks, drawnEdges, starvedBecause } from './graph-model';
 
 function node(name: string, firePoint: number, firesNextTick = true): GraphNode {
   return {
     name,
     folder: name,
     title: null,
-    state: 'idle',
-    stateReason: 'Has not run yet.',
+    state: { kind: 'ready', words: 'Ready. It has not run yet.', lastTurnFailed: null },
     balance: null,
     costPerAction: null,
     position: null,
@@ -44,17 +43,20 @@ describe('the org graph model', () => {
 
   it('halos an upstream agent that fires no earlier than its reader and has sent it nothing', () => {
     // The planner fires before the writer; the writer fires after the editor that reads it.
-    expect(bottlenecks(org(1))).toEqual(new Map([['writer', ['editor']]]));
+    expect(bottlenecks(org(2))).toEqual(new Map([['writer', ['editor']]]));
     expect(bottlenecks(org(3, [{ from: 'writer', to: 'editor', count: 2 }]))).toEqual(new Map());
   });
 
-  it('calls an idle reader starved only after a whole window of ticks with nothing to read', () => {
-    expect(nodeStatus(org(2), 'editor', 'idle').look).toBe('idle');
-    expect(nodeStatus(org(9), 'editor', 'idle')).toMatchObject({ look: 'starved' });
-    expect(nodeStatus(org(9, [{ from: 'boss', to: 'editor', count: 1 }]), 'editor', 'idle').look).toBe(
-      'idle',
+  it('holds up no one before the first tick ran: nobody has written anything yet', () => {
+    expect(bottlenecks(org(1))).toEqual(new Map());
+  });
+
+  it('says a reader has nothing to read only after a whole window of ticks with nothing to read', () => {
+    expect(starvedBecause(org(2), 'editor')).toBeNull();
+    expect(starvedBecause(org(9), 'editor')).toBe(
+      'Nothing reached it in the last 5 ticks from the outboxes it reads.',
     );
-    expect(nodeStatus(org(9), 'editor', 'paused').look).toBe('paused');
-    expect(nodeStatus(org(9), 'planner', 'idle').look).toBe('idle');
+    expect(starvedBecause(org(9, [{ from: 'boss', to: 'editor', count: 1 }]), 'editor')).toBeNull();
+    expect(starvedBecause(org(9), 'planner')).toBeNull();
   });
 });

@@ -1,13 +1,4 @@
-import type { AgentState, GraphEdge, OrgGraph, RunPhase } from '../../../../engine/api';
-
-/** What a node shows: the engine's state, and two the graph works out (the run paused, nothing to read). */
-export type NodeLook = AgentState | 'paused' | 'starved';
-
-export interface NodeStatus {
-  look: NodeLook;
-  /** Why, in words. */
-  reason: string;
-}
+import type { GraphEdge, OrgGraph } from '../../../../engine/api';
 
 /** Edges drawn as lines: one per agent pair by name. Wildcards (`*`) become badges on the card instead. */
 export function drawnEdges(graph: OrgGraph): GraphEdge[] {
@@ -28,11 +19,12 @@ function received(graph: OrgGraph, agent: string): number {
 /**
  * Upstream agents that have not written before a downstream reader fires in the next tick: both fire,
  * the reader no later than they do, and they sent it nothing in the traffic window. Keyed by the upstream
- * agent, with the readers it holds up.
+ * agent, with the readers it holds up. None before the first tick ran: nobody has written anything yet.
  */
 export function bottlenecks(graph: OrgGraph): Map<string, string[]> {
   const byName = new Map(graph.nodes.map((node) => [node.name, node]));
   const halos = new Map<string, string[]>();
+  if (graph.nextTick === null || graph.nextTick <= 1) return halos;
   for (const edge of drawnEdges(graph)) {
     if (edge.kind !== 'read') continue;
     const reader = byName.get(edge.to)?.schedule;
@@ -46,26 +38,16 @@ export function bottlenecks(graph: OrgGraph): Map<string, string[]> {
 }
 
 /**
- * The node's look: the engine's running / failing / out of credits / invalid win; an idle agent shows
- * "paused" while the run is paused, and "starved" when it reads other agents, a whole traffic window of
- * ticks has run, and none
- * wrote to it in the traffic window.
+ * Why a reader may have nothing to work with, shown on its card beside its state: it reads other agents,
+ * a whole traffic window of ticks has run, and none wrote to it in that window. Null otherwise.
  */
-export function nodeStatus(graph: OrgGraph, agent: string, runPhase: RunPhase | null): NodeStatus {
+export function starvedBecause(graph: OrgGraph, agent: string): string | null {
   const node = graph.nodes.find((candidate) => candidate.name === agent);
-  if (!node) return { look: 'invalid', reason: 'This agent is not in the org.' };
-  if (node.state !== 'idle') return { look: node.state, reason: node.stateReason };
-  if (runPhase === 'paused' || runPhase === 'pausing')
-    return { look: 'paused', reason: 'The run is paused; it takes its turn when the run continues.' };
   const readsOthers = graph.edges.some((edge) => edge.kind === 'read' && edge.to === agent);
   // Only once a whole window of ticks has run: at the start nobody has written anything yet.
   const ticksRan = graph.nextTick !== null && graph.nextTick - 1 >= graph.traffic.windowTicks;
-  if (readsOthers && ticksRan && node.schedule !== null && received(graph, agent) === 0)
-    return {
-      look: 'starved',
-      reason: `Nothing reached it in the last ${graph.traffic.windowTicks} ticks from the outboxes it reads.`,
-    };
-  return { look: 'idle', reason: node.stateReason };
+  if (!node?.schedule || !readsOthers || !ticksRan || received(graph, agent) > 0) return null;
+  return `Nothing reached it in the last ${graph.traffic.windowTicks} ticks from the outboxes it reads.`;
 }
 
 /** Agents lit when one is hovered or selected: itself and its direct neighbours. */

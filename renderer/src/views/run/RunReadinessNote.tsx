@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { RunPhase, RunReadiness } from '../../../../engine/api';
+import type { AgentReadinessNote, BlockedAgent, RunPhase, RunReadiness } from '../../../../engine/api';
+import { AgentStateBadge } from '../../components/AgentStateBadge';
 import { Advanced } from '../../components/Advanced';
 import { lemming } from '../../lemming';
 import { useNavigation } from '../../stores/navigation-store';
@@ -70,7 +71,7 @@ function NoteGroup({
   headline,
   className,
 }: {
-  notes: RunReadiness['blocked'];
+  notes: (AgentReadinessNote | BlockedAgent)[];
   headline: string;
   className?: string;
 }) {
@@ -84,7 +85,14 @@ function NoteGroup({
       <ul>
         {notes.map((note) => (
           <li key={note.agent}>
-            <strong>{note.agent}</strong>: {note.reason}
+            <strong>{note.agent}</strong>
+            {'state' in note && (
+              <>
+                {' '}
+                <AgentStateBadge state={note.state} />
+              </>
+            )}
+            : {note.reason}
             {note.fixIn === 'settings' && (
               <>
                 {' '}
