@@ -33,6 +33,13 @@ export interface OpenTimelineOptions {
 export type OpenTimelineResult =
   { ok: true; timeline: TimelineStore } | { ok: false; error: OpenDatabaseError };
 
+export interface ExportOptions {
+  /** Aborted: the export stops between batches and leaves no file. */
+  signal?: AbortSignal;
+  /** Told the events written so far of those that match, after every batch. */
+  progress?: (done: number, total: number) => void;
+}
+
 export interface ImportSummary {
   imported: number;
   /** Lines that were not imported and why; at most MAX_REPORTED_SKIPS of them. */
@@ -248,21 +255,34 @@ export class TimelineStore {
 
   /**
    * Writes the events matching `filter`, oldest first, one stored JSON text per line, as they were
-   * when the export started. Streams in batches; the file appears only when complete.
+   * when the export started. Streams in batches; the file appears only when complete, so an export
+   * cancelled (its signal aborted) or failed leaves none.
    */
-  async exportJsonl(filePath: string, filter: TimelineFilter = {}): Promise<{ exported: number }> {
+  async exportJsonl(
+    filePath: string,
+    filter: TimelineFilter = {},
+    { signal, progress }: ExportOptions = {},
+  ): Promise<{ exported: number }> {
     const parsed = TimelineFilter.parse(filter);
     this.catchUpSearchFor(parsed);
     const upTo = this.latestSeq();
+    const total = progress ? this.countNow(parsed, null) : 0;
     const fetchBatch = (cursor: number | null): TimelineEvent[] =>
       this.fetch(parsed, { direction: 'asc', cursor, upTo, limit: BULK_BATCH_SIZE });
-    function* batches(): Generator<string[]> {
+    async function* batches(): AsyncGenerator<string[]> {
       let cursor: number | null = null;
+      let written = 0;
+      progress?.(0, total);
       for (;;) {
+        signal?.throwIfAborted();
         const rows = fetchBatch(cursor);
         if (rows.length > 0) yield rows.map((row) => row.json);
+        written += rows.length;
+        progress?.(written, Math.max(total, written));
         if (rows.length < BULK_BATCH_SIZE) return;
         cursor = rows.at(-1)!.seq;
+        // Between batches the thread hears other calls: a cancel, the window's own reads.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     }
     try {

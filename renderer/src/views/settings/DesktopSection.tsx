@@ -14,6 +14,7 @@ const NOTICE_LABELS: Record<NoticeKind, string> = {
   failing: 'An agent starts failing',
   run_ended: 'A run ends or stops',
   credits: 'An agent runs out of credits',
+  sign_in: 'A tool server needs you to sign in',
 };
 
 /** The app on this computer: notifications, running in the background, and what it is built on. */
