@@ -286,7 +286,7 @@ export class TimelineStore {
       }
     }
     try {
-      return { exported: await writeLinesAtomically(filePath, batches()) };
+      return { exported: await writeLinesAtomically(filePath, batches(), signal) };
     } catch (error) {
       throw new Error(`Could not export the timeline to ${filePath}: ${messageOf(error)}`, { cause: error });
     }
