@@ -106,6 +106,7 @@ const resourceOf = (name: string) =>
 const resourceInCheckout: Record<string, string[]> = {
   'icon.png': ['build', 'icon.png'],
   'USER-GUIDE.md': ['docs', 'USER-GUIDE.md'],
+  badges: ['build', 'badges'],
 };
 
 async function start(): Promise<void> {
@@ -222,6 +223,7 @@ async function start(): Promise<void> {
       window: () => mainWindow,
       createWindow: (): BrowserWindow => createMainWindow(desktopApp),
       iconPath: resourceOf('icon.png'),
+      badgesFolder: resourceOf('badges'),
       userGuidePath: resourceOf('USER-GUIDE.md'),
     }),
     dispatch: engine.dispatch,

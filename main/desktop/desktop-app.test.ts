@@ -4,6 +4,7 @@ import { resume } from '../../engine/run/test-support/temp-org';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BULK_BATCH_SIZE } from '../../engine/timeline/timeline-store';
 import { DEMO_ORG, ipcHarnesses, valueOf, type IpcHarness } from '../ipc/test-support/ipc-harness';
 import { openAppLog } from './app-log';
 import { DesktopApp } from './desktop-app';
@@ -210,6 +211,31 @@ describe('the app as a desktop app, over the real engine', () => {
     const file = state.menu.find((item) => item.label === 'File');
     const recent = file?.submenu?.find((item) => item.label === 'Open Recent');
     expect(recent?.submenu?.map((item) => item.label)).toEqual(['org']);
+  });
+
+  it('follows a long export on the taskbar, and removes the bar when it ends or is cancelled', async () => {
+    const { harness } = await harnesses.openDemo();
+    const timeline = harness.host.current()!.engine.timeline;
+    timeline.appendMany(Array.from({ length: 4 * BULK_BATCH_SIZE }, (_, n) => ({ kind: 'note', n })));
+    const { shell, state } = recordingShell();
+    const app = desktopApp(harness, shell);
+    harness.host.events.on((name, payload) => app.onEngineEvent(name, payload));
+    harness.setExportFile(join(userData(), 'all.jsonl'));
+
+    valueOf(await harness.dispatch('timeline.export', {}));
+    expect(state.progress[0]).toBe(0);
+    expect(state.progress.at(-1)).toBeNull();
+    expect(state.progress.slice(0, -1).every((fraction) => fraction !== null && fraction < 1)).toBe(true);
+
+    state.progress.length = 0;
+    let cancelling: Promise<unknown> | null = null;
+    harness.host.events.on((name, payload) => {
+      if (name === 'job.progress' && !cancelling)
+        cancelling = harness.dispatch('jobs.cancel', { id: (payload as { id: string }).id });
+    });
+    valueOf(await harness.dispatch('timeline.export', {}));
+    await cancelling;
+    expect(state.progress).toEqual([0, null]);
   });
 
   it('quitting during a run asks first, and ends the engine after the limit when it does not close', async () => {

@@ -3,6 +3,7 @@ import type { AppInfo } from '../../engine/api/schemas';
 import type { ChannelInput, ChannelOutput, Channel } from '../../engine/api/contract';
 import type { EventName } from '../../engine/api/events';
 import type { AppPlace, DesktopSettings } from '../../engine/api/desktop-schemas';
+import type { JobProgress } from '../../engine/api/job-schemas';
 import type { RunState } from '../../engine/api/run-schemas';
 import type { Dispatch } from '../ipc/dispatch';
 import { aboutText, appMenuTemplate, type MenuActions, type MenuItem } from './app-menu';
@@ -19,6 +20,7 @@ import type { DesktopPreferences } from './desktop-handlers';
 import type { DesktopShell } from './desktop-shell';
 import { diagnosticsArchive, diagnosticsFileName } from './diagnostics';
 import { launchRequestOf } from './launch-arguments';
+import { taskbarProgress } from './taskbar';
 import type { RecentOrgs } from './recent-orgs';
 
 export interface DesktopAppOptions {
@@ -56,6 +58,8 @@ export class DesktopApp implements DesktopPreferences {
   private settleTimer: NodeJS.Timeout | null = null;
   private quitting: Promise<void> | null = null;
   private askedToClose = false;
+  /** The long jobs going on (exports), as their last `job.progress` told. */
+  private readonly jobs = new Map<string, JobProgress>();
 
   constructor(private readonly options: DesktopAppOptions) {}
 
@@ -78,6 +82,7 @@ export class DesktopApp implements DesktopPreferences {
 
   /** Every engine ping passes here; what may need the person is read again once they settle. */
   onEngineEvent(name: EventName, payload: unknown): void {
+    if (name === 'job.progress') return this.jobMoved(payload as JobProgress);
     if (name === 'org.changed') {
       const path = (payload as { path: string | null }).path;
       if (path)
@@ -89,6 +94,13 @@ export class DesktopApp implements DesktopPreferences {
       this.settleTimer = null;
       void this.readAttention();
     }, this.options.settleMs ?? 150);
+  }
+
+  /** A long job moved on or ended: the taskbar's progress bar follows. */
+  private jobMoved(progress: JobProgress): void {
+    if (progress.ended) this.jobs.delete(progress.id);
+    else this.jobs.set(progress.id, progress);
+    this.options.shell.setProgress(taskbarProgress(this.jobs.values()));
   }
 
   /** Reads the org again and tells the person what became true since the last reading. */

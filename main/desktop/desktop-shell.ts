@@ -16,6 +16,8 @@ export interface DesktopShell {
   ): void;
   /** The count on the dock (macOS), the taskbar overlay (Windows) or the launcher (Linux); 0 clears it. */
   setBadge(count: number): void;
+  /** The window's progress bar on the taskbar or dock, from 0 to 1, for long jobs; null removes it. */
+  setProgress(fraction: number | null): void;
   setMenu(template: MenuItem[]): void;
   /** The tray or menu-bar icon with its menu; null removes it. */
   setTray(tray: { tooltip: string; menu: MenuItem[] } | null): void;

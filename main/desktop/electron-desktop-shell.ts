@@ -1,7 +1,9 @@
 import { app, dialog, Menu, nativeImage, Notification, shell, Tray } from 'electron';
 import type { MenuItemConstructorOptions, BrowserWindow } from 'electron';
 import { EVENT_CHANNEL } from '../../engine/api/events';
+import { join } from 'node:path';
 import type { MenuItem } from './app-menu';
+import { overlayBadge, overlayBadgeFile } from './taskbar';
 import type { DesktopShell } from './desktop-shell';
 
 export interface ElectronShellOptions {
@@ -10,6 +12,8 @@ export interface ElectronShellOptions {
   createWindow: () => BrowserWindow;
   /** The icon the tray and notifications show. */
   iconPath: string;
+  /** The Windows taskbar's overlay badges (build/badges: badge-1.png … badge-9-plus.png). */
+  badgesFolder: string;
   /** The user guide shipped with the app. */
   userGuidePath: string;
 }
@@ -63,10 +67,17 @@ export function electronDesktopShell(options: ElectronShellOptions): DesktopShel
       notification.show();
     },
     setBadge(count) {
-      // macOS dock and Linux launchers (Unity count); Windows has no count badge, so the taskbar flashes once.
-      app.setBadgeCount(count);
-      if (process.platform === 'win32' && count > 0) windowNow()?.flashFrame(true);
+      // macOS dock and Linux launchers (Unity count); Windows has no count badge: an overlay icon draws it.
+      if (process.platform !== 'win32') return void app.setBadgeCount(count);
+      const overlay = overlayBadge(count);
+      windowNow()?.setOverlayIcon(
+        overlay
+          ? nativeImage.createFromPath(join(options.badgesFolder, overlayBadgeFile(overlay.badge)))
+          : null,
+        overlay?.description ?? '',
+      );
     },
+    setProgress: (fraction) => windowNow()?.setProgressBar(fraction ?? -1),
     setMenu: (template) => Menu.setApplicationMenu(Menu.buildFromTemplate(electronItems(template))),
     setTray(next) {
       if (!next) {

@@ -14,6 +14,8 @@ export function recordingShell(answers: { ask?: number; pickFolder?: string | nu
   const state = {
     focused: false,
     badge: 0,
+    /** Every value the taskbar progress took, in order (null: removed). */
+    progress: [] as (number | null)[],
     menu: [] as MenuItem[],
     tray: null as { tooltip: string; menu: MenuItem[] } | null,
     places: [] as AppPlace[],
@@ -22,6 +24,9 @@ export function recordingShell(answers: { ask?: number; pickFolder?: string | nu
     notify: (notice, handlers) => notices.push({ title: notice.title, body: notice.body, ...handlers }),
     setBadge: (count) => {
       state.badge = count;
+    },
+    setProgress: (fraction) => {
+      state.progress.push(fraction);
     },
     setMenu: (template) => {
       state.menu = template;
