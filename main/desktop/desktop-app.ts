@@ -5,6 +5,7 @@ import type { EventName } from '../../engine/api/events';
 import type { AppPlace, DesktopSettings } from '../../engine/api/desktop-schemas';
 import type { JobProgress } from '../../engine/api/job-schemas';
 import type { RunState } from '../../engine/api/run-schemas';
+import type { McpServerStatuses } from '../../engine/api/tool-schemas';
 import type { Dispatch } from '../ipc/dispatch';
 import { aboutText, appMenuTemplate, type MenuActions, type MenuItem } from './app-menu';
 import type { AppLog } from './app-log';
@@ -13,6 +14,7 @@ import {
   noticesBetween,
   noticesToShow,
   NOTHING_NEEDS_ATTENTION,
+  waitingForSignIn,
   type Attention,
 } from './attention';
 import type { DesktopSettingsFile } from './desktop-settings';
@@ -58,6 +60,8 @@ export class DesktopApp implements DesktopPreferences {
   private settleTimer: NodeJS.Timeout | null = null;
   private quitting: Promise<void> | null = null;
   private askedToClose = false;
+  /** The open org's MCP servers waiting for the person to sign in, as `mcp.statuses` told. */
+  private signInWaiting: string[] = [];
   /** The long jobs going on (exports), as their last `job.progress` told. */
   private readonly jobs = new Map<string, JobProgress>();
 
@@ -83,7 +87,10 @@ export class DesktopApp implements DesktopPreferences {
   /** Every engine ping passes here; what may need the person is read again once they settle. */
   onEngineEvent(name: EventName, payload: unknown): void {
     if (name === 'job.progress') return this.jobMoved(payload as JobProgress);
+    if (name === 'mcp.statuses')
+      this.signInWaiting = waitingForSignIn(this.signInWaiting, (payload as McpServerStatuses).servers);
     if (name === 'org.changed') {
+      this.signInWaiting = [];
       const path = (payload as { path: string | null }).path;
       if (path)
         void this.options.recent.remember(path).then(() => this.refreshMenus(), this.logged('recent orgs'));
@@ -142,6 +149,7 @@ export class DesktopApp implements DesktopPreferences {
       approvals: (approvals?.requests ?? []).map(({ id, agent, tool }) => ({ id, agent, tool })),
       agents: (graph?.nodes ?? []).map(({ name, state, stateReason }) => ({ name, state, stateReason })),
       run: { phase: summary.run.phase, ended: summary.run.ended },
+      signIn: this.signInWaiting,
     };
   }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { McpServerRecord } from '../../api/approval-schemas';
-import type { McpServerView } from '../../api/tool-schemas';
+import type { McpServerStatuses, McpServerView, McpStatus } from '../../api/tool-schemas';
 import type { FileProblem } from '../../files/json-problems';
 import type { OrgPolicy } from '../../org/policy-file';
 import type { CatalogEntry } from '../tool-catalog';
@@ -147,6 +147,17 @@ export class McpHub {
     ];
   }
 
+  /** What each server is doing, by name: its card's status without the rest of the card (cheap). */
+  statuses(): McpServerStatuses['servers'] {
+    return [...this.held.values()].map((held) => ({ name: held.server.name, status: this.statusOf(held) }));
+  }
+
+  private statusOf({ server, disabled, networkOff }: Omit<Held, 'key'>): McpStatus {
+    if (disabled) return 'disabled';
+    if (this.untrusted) return 'not_trusted';
+    return networkOff ? 'network_off' : server.status;
+  }
+
   private viewOf({ server, disabled, networkOff }: Held): McpServerView {
     const record = this.deps.serverRecord?.(server.identity);
     return {
@@ -157,13 +168,7 @@ export class McpHub {
       target: isStdioServer(server.config)
         ? [server.config.command, ...server.config.args].join(' ')
         : server.config.url,
-      status: disabled
-        ? 'disabled'
-        : this.untrusted
-          ? 'not_trusted'
-          : networkOff
-            ? 'network_off'
-            : server.status,
+      status: this.statusOf({ server, disabled, networkOff }),
       error: this.untrusted || networkOff ? null : server.error,
       tools: server.tools.map((tool) => ({
         name: tool.name,
