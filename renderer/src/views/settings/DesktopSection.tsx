@@ -51,7 +51,7 @@ export function DesktopSection() {
       </fieldset>
       <p className="muted">
         Notifications appear while the app's window is not in front of you; the app's icon shows how many
-        answers are waiting.
+        things wait for you (answers, sign-ins).
       </p>
       <label className="checkbox-line">
         <input
