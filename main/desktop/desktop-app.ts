@@ -124,10 +124,12 @@ export class DesktopApp implements DesktopPreferences {
         this.attention = next;
         const settings = this.settingsNow ?? (await this.options.settings.read());
         for (const notice of noticesToShow(notices, settings, this.options.shell.windowFocused()))
-          this.options.shell.notify(notice, {
-            click: () => this.goTo(notice.place),
-            ...(notice.approvalId ? { answers: this.answersTo(notice.approvalId) } : {}),
-          });
+          void this.options.shell
+            .notify(notice, {
+              click: () => this.goTo(notice.place),
+              ...(notice.approvalId ? { answers: this.answersTo(notice.approvalId) } : {}),
+            })
+            .catch(this.logged('showing a notification'));
         this.options.shell.setBadge(badgeCount(next));
         await this.refreshMenus();
       } while (this.readAgain);

@@ -21,7 +21,10 @@ export function recordingShell(answers: { ask?: number; pickFolder?: string | nu
     places: [] as AppPlace[],
   };
   const shell: DesktopShell = {
-    notify: (notice, handlers) => notices.push({ title: notice.title, body: notice.body, ...handlers }),
+    notify: async (notice, handlers) => {
+      notices.push({ title: notice.title, body: notice.body, ...handlers });
+      return 'shown';
+    },
     setBadge: (count) => {
       state.badge = count;
     },
@@ -31,9 +34,11 @@ export function recordingShell(answers: { ask?: number; pickFolder?: string | nu
     setMenu: (template) => {
       state.menu = template;
     },
+    appliedMenu: () => state.menu,
     setTray: (tray) => {
       state.tray = tray;
     },
+    appliedTray: () => state.tray,
     showWindow: () => said.push('showWindow'),
     hideWindow: () => said.push('hideWindow'),
     windowFocused: () => state.focused,
