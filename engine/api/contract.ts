@@ -407,7 +407,7 @@ export const contract = {
 
   'timeline.import': channel({
     summary:
-      "Append the events of a JSON Lines file the user picks to the org's timeline; bad lines are listed.",
+      "Append the events of a JSON Lines file the user picks to the org's timeline; bad lines are listed. Its progress is told (`job.progress`); cancelled, it keeps what it imported.",
     input: NoInput,
     output: TimelineImportResult,
   }),

@@ -133,12 +133,18 @@ export async function exportTimeline(
   });
 }
 
-/** Imports a JSON Lines file the user picked in main or the CLI was given; every line kept exactly, bad lines listed. */
+/**
+ * Imports a JSON Lines file the user picked in main or the CLI was given; every line kept exactly, bad
+ * lines listed. With `jobs`, the import is a job: its progress is told (bytes read of the file's size),
+ * and cancelled it stops, keeping the events imported so far (the answer counts them).
+ */
 export async function importTimeline(
   timeline: TimelineStore,
   pickFile: () => Promise<string | null>,
+  jobs?: JobRunner,
 ): Promise<IpcResult<z.output<typeof TimelineImportResult>>> {
   const path = await pickFile();
   if (path === null) return ok({ path: null, imported: 0, skipped: [], skippedCount: 0 });
-  return ok({ path, ...(await timeline.importJsonl(path)) });
+  if (!jobs) return ok({ path, ...(await timeline.importJsonl(path)) });
+  return jobs.run('timeline_import', async (job) => ok({ path, ...(await timeline.importJsonl(path, job)) }));
 }

@@ -197,7 +197,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'jobs.cancel': async ({ id }) => ok({ cancelled: host.jobs.cancel(id) }),
     'timeline.import': () =>
       inOrg(async (session) => {
-        const imported = await importTimeline(session.engine.timeline, deps.pickImportFile);
+        const imported = await importTimeline(session.engine.timeline, deps.pickImportFile, host.jobs);
         session.timelineGrew();
         return imported;
       }),

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobProgress } from '../../engine/api/job-schemas';
@@ -62,5 +62,35 @@ describe('a timeline export as a job', () => {
     expect(existsSync(file)).toBe(false);
     expect(readdirSync(folder)).toEqual([]);
     expect(valueOf(await harness.dispatch('jobs.cancel', { id: last.id }))).toEqual({ cancelled: false });
+  });
+});
+
+describe('a timeline import as a job', () => {
+  it('tells its progress in bytes of the file, and cancelled it keeps what it imported, counted', async () => {
+    const { harness, total } = await demoWithLongTimeline();
+    const file = join(harness.tempDir(), 'all.jsonl');
+    harness.setExportFile(file);
+    valueOf(await harness.dispatch('timeline.export', {}));
+    harness.setImportFile(file);
+    const size = statSync(file).size;
+
+    const whole = valueOf<{ imported: number }>(await harness.dispatch('timeline.import', {}));
+    expect(whole.imported).toBe(total);
+    const importing = progressOf(harness).filter((progress) => progress.kind === 'timeline_import');
+    expect(importing[0]).toMatchObject({ done: 0, total: size, ended: false });
+    expect(importing.at(-1)).toMatchObject({ done: size, total: size, ended: true });
+
+    const timeline = harness.host.current()!.engine.timeline;
+    const before = timeline.latestSeq();
+    let cancelled: Promise<unknown> | null = null;
+    harness.host.events.on((name, payload) => {
+      const progress = payload as JobProgress;
+      if (name === 'job.progress' && progress.kind === 'timeline_import' && !progress.ended && !cancelled)
+        cancelled = harness.dispatch('jobs.cancel', { id: progress.id });
+    });
+    const cut = valueOf<{ imported: number }>(await harness.dispatch('timeline.import', {}));
+    expect(valueOf(await cancelled)).toEqual({ cancelled: true });
+    expect(cut.imported).toBeLessThan(total);
+    expect(timeline.latestSeq() - before).toBe(cut.imported);
   });
 });
