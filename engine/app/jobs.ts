@@ -12,19 +12,18 @@ export interface JobRunner {
   run<T>(kind: JobKind, work: (job: JobControl) => Promise<T>): Promise<T>;
 }
 
+/** How often a job's progress is told at most: often enough for a bar that moves, not a flood of pings. */
+const PROGRESS_INTERVAL_MS = 100;
+
 /**
  * The long jobs going on (exports, imports): each gets an id, its progress is told at most every
- * `intervalMs` (the first and the last always), and `cancel` aborts its signal. The last word on every
- * job, however it ended, has `ended: true`.
+ * PROGRESS_INTERVAL_MS (the first and the last always), and `cancel` aborts its signal. The last word
+ * on every job, however it ended, has `ended: true`.
  */
 export class Jobs implements JobRunner {
   private readonly going = new Map<string, AbortController>();
 
-  constructor(
-    private readonly tell: (progress: JobProgress) => void,
-    private readonly intervalMs = 100,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly tell: (progress: JobProgress) => void) {}
 
   async run<T>(kind: JobKind, work: (job: JobControl) => Promise<T>): Promise<T> {
     const id = randomUUID();
@@ -34,8 +33,8 @@ export class Jobs implements JobRunner {
     let toldAt: number | null = null;
     const progress = (done: number, total: number) => {
       latest = { done: Math.min(done, total), total };
-      const now = this.now();
-      if (toldAt !== null && now - toldAt < this.intervalMs) return;
+      const now = Date.now();
+      if (toldAt !== null && now - toldAt < PROGRESS_INTERVAL_MS) return;
       toldAt = now;
       this.tell({ id, kind, ...latest, ended: false });
     };
