@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, existsSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,6 +89,8 @@ test('a long export shows how far it is, and Cancel stops it and leaves no file'
     await page
       .locator('.timeline-header')
       .screenshot({ path: test.info().outputPath('export-progress.png') });
+    const axe = await new AxeBuilder({ page }).include('.timeline-header').analyze();
+    expect(axe.violations.map((violation) => violation.id)).toEqual([]);
 
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Export cancelled.' })).toBeVisible();
