@@ -288,6 +288,17 @@ describe('the app as a desktop app, over the real engine', () => {
     valueOf(await harness.dispatch('timeline.export', {}));
     await cancelling;
     expect(state.progress).toEqual([0, null]);
+
+    // An engine thread started again says no job ended: the org it had open is gone, and the bar with it.
+    app.onEngineEvent('job.progress', {
+      id: 'lost',
+      kind: 'timeline_export',
+      done: 5,
+      total: 10,
+      ended: false,
+    });
+    app.onEngineEvent('org.changed', { path: null });
+    expect(state.progress.slice(-2)).toEqual([0.5, null]);
   });
 
   it('quitting during a run asks first, and ends the engine after the limit when it does not close', async () => {

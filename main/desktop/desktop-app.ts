@@ -62,7 +62,7 @@ export class DesktopApp implements DesktopPreferences {
   private askedToClose = false;
   /** The open org's MCP servers waiting for the person to sign in, as `mcp.statuses` told. */
   private signInWaiting: string[] = [];
-  /** The long jobs going on (exports), as their last `job.progress` told. */
+  /** The long jobs going on (exports, imports), as their last `job.progress` told. */
   private readonly jobs = new Map<string, JobProgress>();
 
   constructor(private readonly options: DesktopAppOptions) {}
@@ -91,6 +91,11 @@ export class DesktopApp implements DesktopPreferences {
       this.signInWaiting = waitingForSignIn(this.signInWaiting, (payload as McpServerStatuses).servers);
     if (name === 'org.changed') {
       this.signInWaiting = [];
+      // A job of the org closed under it (or of an engine thread started again) will not say it ended.
+      if (this.jobs.size > 0) {
+        this.jobs.clear();
+        this.options.shell.setProgress(null);
+      }
       const path = (payload as { path: string | null }).path;
       if (path)
         void this.options.recent.remember(path).then(() => this.refreshMenus(), this.logged('recent orgs'));
