@@ -10,6 +10,7 @@ import {
   session,
   shell,
 } from 'electron';
+import { writeFile } from 'node:fs/promises';
 import { release } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -42,6 +43,7 @@ import { electronDesktopShell } from './desktop/electron-desktop-shell';
 import { LINK_SCHEME } from './desktop/launch-arguments';
 import { recentOrgsIn } from './desktop/recent-orgs';
 import { SecretRedaction } from './desktop/secret-redaction';
+import { smokeReportPath, smokeTest } from './desktop/smoke-test';
 
 /** Set by `npm run dev`: the Vite dev server that serves the renderer with hot reload. */
 const devServerUrl = app.isPackaged ? undefined : process.env.LEMMING_DEV_SERVER_URL;
@@ -106,6 +108,7 @@ const resourceOf = (name: string) =>
 const resourceInCheckout: Record<string, string[]> = {
   'icon.png': ['build', 'icon.png'],
   'USER-GUIDE.md': ['docs', 'USER-GUIDE.md'],
+  badges: ['build', 'badges'],
 };
 
 async function start(): Promise<void> {
@@ -217,13 +220,15 @@ async function start(): Promise<void> {
   });
 
   const userData = app.getPath('userData');
+  const desktopShell = electronDesktopShell({
+    window: () => mainWindow,
+    createWindow: (): BrowserWindow => createMainWindow(desktopApp),
+    iconPath: resourceOf('icon.png'),
+    badgesFolder: resourceOf('badges'),
+    userGuidePath: resourceOf('USER-GUIDE.md'),
+  });
   const desktopApp: DesktopApp = new DesktopApp({
-    shell: electronDesktopShell({
-      window: () => mainWindow,
-      createWindow: (): BrowserWindow => createMainWindow(desktopApp),
-      iconPath: resourceOf('icon.png'),
-      userGuidePath: resourceOf('USER-GUIDE.md'),
-    }),
+    shell: desktopShell,
     dispatch: engine.dispatch,
     settings: desktopSettingsIn(userData),
     recent: recentOrgsIn(userData),
@@ -275,6 +280,21 @@ async function start(): Promise<void> {
   developerTools ||= (await desktopApp.settings()).developerTools;
   createMainWindow(desktopApp);
   await desktopApp.start(process.argv, process.cwd());
+  // The installers workflow's smoke test of the packaged app: its report, then the app ends.
+  const smokeReport = smokeReportPath(process.argv);
+  if (smokeReport) {
+    const report = await smokeTest({
+      shell: desktopShell,
+      openOrg: async () => {
+        const opened = await engine.dispatch('firstRun.openDemo', {});
+        if (!opened.ok) throw new Error(opened.error.message);
+      },
+      refresh: () => desktopApp.readAttention(),
+    });
+    await writeFile(smokeReport, JSON.stringify(report, null, 2));
+    app.exit(report.passed ? 0 : 1);
+    return;
+  }
   updates.start();
   app.on('activate', () => {
     if (!mainWindow) createMainWindow(desktopApp);

@@ -31,6 +31,7 @@ import {
   SavePositionsInput,
 } from './org-schemas';
 import { AgentMemory, MemoryEditInput } from './memory-schemas';
+import { CancelJobInput, CancelJobResult } from './job-schemas';
 import {
   AddModelInput,
   LocalServers,
@@ -407,16 +408,24 @@ export const contract = {
     output: TimelineFacets,
   }),
   'timeline.export': channel({
-    summary: 'Write the events matching the filters to a JSON Lines file the user picks.',
+    summary:
+      'Write the events matching the filters to a JSON Lines file the user picks, telling its progress (`job.progress`); cancelled, it leaves no file.',
     input: z.object({ filter: TimelineFilter.optional() }).strict(),
     output: TimelineExportResult,
   }),
 
   'timeline.import': channel({
     summary:
-      "Append the events of a JSON Lines file the user picks to the org's timeline; bad lines are listed.",
+      "Append the events of a JSON Lines file the user picks to the org's timeline; bad lines are listed. Its progress is told (`job.progress`); cancelled, it keeps what it imported.",
     input: NoInput,
     output: TimelineImportResult,
+  }),
+
+  'jobs.cancel': channel({
+    summary:
+      'Cancel a long job (an export, an import) that `job.progress` told of; an export leaves no file.',
+    input: CancelJobInput,
+    output: CancelJobResult,
   }),
 
   'inspector.turn': channel({

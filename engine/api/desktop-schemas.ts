@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The kinds of news the app tells the person about with an OS notification, each with its own switch. */
-export const NoticeKind = z.enum(['approval', 'failing', 'run_ended', 'credits']);
+export const NoticeKind = z.enum(['approval', 'failing', 'run_ended', 'credits', 'sign_in']);
 export type NoticeKind = z.infer<typeof NoticeKind>;
 
 /**
@@ -40,8 +40,12 @@ export const ForgetRecentOrgInput = z.strictObject({ path: z.string().min(1) });
 export const AppView = z.enum(['org', 'agent', 'timeline', 'tools', 'settings', 'inspector', 'inbox']);
 export type AppView = z.infer<typeof AppView>;
 
-/** A place in the app a menu item or a notification leads to. */
-export const AppPlace = z.object({ view: AppView, agent: z.string().optional() });
+/** A place in the app a menu item or a notification leads to: a view, an agent's page, an MCP server's card. */
+export const AppPlace = z.object({
+  view: AppView,
+  agent: z.string().optional(),
+  server: z.string().optional(),
+});
 export type AppPlace = z.infer<typeof AppPlace>;
 
 /** The views the nav bar and the View menu offer, in order, each with the digit that opens it with Ctrl (Cmd on macOS). */

@@ -3,6 +3,8 @@ import { TurnProgress } from './model-event-schemas';
 import { RunState } from './run-schemas';
 import { UpdateStatus } from './update-schemas';
 import { AppPlace } from './desktop-schemas';
+import { JobProgress } from './job-schemas';
+import { McpServerStatuses } from './tool-schemas';
 
 /**
  * Main → renderer pushes. They are pings with cursors, not payloads: the renderer pulls what changed
@@ -21,6 +23,13 @@ export const events = {
   'org.changed': z.object({ path: z.string().nullable() }),
   /** Main asks the window to show a place: a menu item, a notification the person clicked. It travels whole. */
   'app.navigate': AppPlace,
+  /** A long job (an export, an import) moved on or ended; it is small, so it travels whole. */
+  'job.progress': JobProgress,
+  /**
+   * The statuses of the open org's MCP servers changed (one started, crashed, waits for sign-in); the
+   * names and statuses only, so it travels whole. The Tool Store pulls the cards themselves.
+   */
+  'mcp.statuses': McpServerStatuses,
   /** The app's own update moved on (found, downloaded, failed); it is small, so it travels whole. */
   'updates.changed': UpdateStatus,
   /**

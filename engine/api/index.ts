@@ -24,3 +24,4 @@ export * from './tool-kind-words';
 export * from './failure-words';
 export * from './message-kind';
 export * from './memory-schemas';
+export * from './job-schemas';

@@ -76,7 +76,7 @@ export const TimelineFacets = z.object({
 export type TimelineFacets = z.infer<typeof TimelineFacets>;
 
 export const TimelineExportResult = z.object({
-  /** Where the JSON Lines file was written; null when the user cancelled. */
+  /** Where the JSON Lines file was written; null when the person cancelled (the save dialog, or the export as it ran: no file is left). */
   path: z.string().nullable(),
   exported: z.int().nonnegative(),
 });

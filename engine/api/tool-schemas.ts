@@ -197,6 +197,31 @@ export const McpPromptView = z.object({
 });
 export type McpPromptView = z.infer<typeof McpPromptView>;
 
+/**
+ * What an MCP server is doing, as its card says. `not_trusted`: not started, because the org is not
+ * trusted as it is now (docs/ARCHITECTURE.md, “Trust”); `network_off`: an HTTP server not started,
+ * because the org's internet access is off; `needs_sign_in`: an HTTP server that waits for the person to
+ * sign in (`connectors.signIn`).
+ */
+export const McpStatus = z.enum([
+  'stopped',
+  'starting',
+  'running',
+  'restarting',
+  'failed',
+  'disabled',
+  'not_trusted',
+  'network_off',
+  'needs_sign_in',
+]);
+export type McpStatus = z.infer<typeof McpStatus>;
+
+/** The open org's MCP servers by name with what each is doing (the `mcp.statuses` push). */
+export const McpServerStatuses = z.object({
+  servers: z.array(z.object({ name: z.string(), status: McpStatus })),
+});
+export type McpServerStatuses = z.infer<typeof McpServerStatuses>;
+
 /** An MCP server's live state for its connector card. */
 export const McpServerView = z.object({
   server: z.string(),
@@ -215,22 +240,7 @@ export const McpServerView = z.object({
   transport: z.enum(['stdio', 'http']),
   /** For stdio, the program and its arguments; for HTTP, the URL (no header values). */
   target: z.string(),
-  /**
-   * `not_trusted`: not started, because the org is not trusted as it is now (docs/ARCHITECTURE.md, “Trust”);
-   * `network_off`: an HTTP server not started, because the org's internet access is off;
-   * `needs_sign_in`: an HTTP server that waits for the person to sign in (`connectors.signIn`).
-   */
-  status: z.enum([
-    'stopped',
-    'starting',
-    'running',
-    'restarting',
-    'failed',
-    'disabled',
-    'not_trusted',
-    'network_off',
-    'needs_sign_in',
-  ]),
+  status: McpStatus,
   error: z.string().nullable(),
   tools: z.array(McpToolView),
   /** Started, crashed, restarted, failed: newest last. */

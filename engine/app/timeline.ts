@@ -14,6 +14,7 @@ import type {
 } from '../api/timeline-schemas';
 import type { TimelineStore } from '../timeline/timeline-store';
 import { summarizeEvent } from './event-summary';
+import type { JobRunner } from './jobs';
 
 /** Distinct values the filter lists offer; an org with more shows the first ones. */
 const MAX_FACET_VALUES = 1000;
@@ -108,24 +109,42 @@ function distinctValues(db: Database.Database, column: 'kind' | 'agent'): string
     .slice(0, MAX_FACET_VALUES) as string[];
 }
 
-/** Exports to a file the user picked in main, or the CLI was given (the renderer never names a path to write). */
+/**
+ * Exports to a file the user picked in main, or the CLI was given (the renderer never names a path to
+ * write). With `jobs`, the export is a job: its progress is told and the person may cancel it, which
+ * leaves no file and answers as a cancelled pick does (no path).
+ */
 export async function exportTimeline(
   timeline: TimelineStore,
   filter: z.output<typeof TimelineFilter>,
   pickFile: () => Promise<string | null>,
+  jobs?: JobRunner,
 ): Promise<IpcResult<z.output<typeof TimelineExportResult>>> {
   const path = await pickFile();
   if (path === null) return ok({ path: null, exported: 0 });
-  const { exported } = await timeline.exportJsonl(path, filter);
-  return ok({ path, exported });
+  if (!jobs) return ok({ path, ...(await timeline.exportJsonl(path, filter)) });
+  return jobs.run('timeline_export', async ({ signal, progress }) => {
+    try {
+      return ok({ path, ...(await timeline.exportJsonl(path, filter, { signal, progress })) });
+    } catch (error) {
+      if (signal.aborted) return ok({ path: null, exported: 0 });
+      throw error;
+    }
+  });
 }
 
-/** Imports a JSON Lines file the user picked in main or the CLI was given; every line kept exactly, bad lines listed. */
+/**
+ * Imports a JSON Lines file the user picked in main or the CLI was given; every line kept exactly, bad
+ * lines listed. With `jobs`, the import is a job: its progress is told (bytes read of the file's size),
+ * and cancelled it stops, keeping the events imported so far (the answer counts them).
+ */
 export async function importTimeline(
   timeline: TimelineStore,
   pickFile: () => Promise<string | null>,
+  jobs?: JobRunner,
 ): Promise<IpcResult<z.output<typeof TimelineImportResult>>> {
   const path = await pickFile();
   if (path === null) return ok({ path: null, imported: 0, skipped: [], skippedCount: 0 });
-  return ok({ path, ...(await timeline.importJsonl(path)) });
+  if (!jobs) return ok({ path, ...(await timeline.importJsonl(path)) });
+  return jobs.run('timeline_import', async (job) => ok({ path, ...(await timeline.importJsonl(path, job)) }));
 }

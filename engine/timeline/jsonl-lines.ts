@@ -18,6 +18,8 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 export async function* readJsonlLines(
   filePath: string,
   maxLineBytes = MAX_LINE_BYTES,
+  /** Told the size of each chunk as it is read, before its lines. */
+  onRead?: (bytes: number) => void,
 ): AsyncGenerator<JsonlLine> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let lineNumber = 0;
@@ -40,6 +42,7 @@ export async function* readJsonlLines(
   };
 
   for await (const chunk of createReadStream(filePath) as AsyncIterable<Buffer>) {
+    onRead?.(chunk.length);
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
       const piece = chunk.subarray(start, end);

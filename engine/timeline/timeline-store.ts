@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
+import { stat } from 'node:fs/promises';
 import { recordFromEvent, recordFromLine, type EventRecord } from './event-record';
 import type { TimelineEventInput } from '../api/timeline-events';
 import { MESSAGE_KIND_PREFIX } from '../api/message-kind';
 import { TimelineFilter, TimelineQuery, type TimelineEvent } from '../api/timeline-schemas';
-import { readJsonlLines } from './jsonl-lines';
+import { MAX_LINE_BYTES, readJsonlLines } from './jsonl-lines';
 import { timelineMigrations } from './migrations';
 import { openDatabase, type OpenDatabaseError } from './open-database';
 import { buildPageSql, MAX_MERGED_ARMS, type PageSql, type PageSqlOptions } from './page-sql';
@@ -32,6 +33,20 @@ export interface OpenTimelineOptions {
 
 export type OpenTimelineResult =
   { ok: true; timeline: TimelineStore } | { ok: false; error: OpenDatabaseError };
+
+export interface ExportOptions {
+  /** Aborted: the export stops between batches and leaves no file. */
+  signal?: AbortSignal;
+  /** Told the events written so far of those that match, after every batch. */
+  progress?: (done: number, total: number) => void;
+}
+
+export interface ImportOptions {
+  /** Aborted: the import stops after the line it is at, keeping the events imported so far. */
+  signal?: AbortSignal;
+  /** Told the bytes of the file read so far of its size, as it reads. */
+  progress?: (done: number, total: number) => void;
+}
 
 export interface ImportSummary {
   imported: number;
@@ -248,25 +263,38 @@ export class TimelineStore {
 
   /**
    * Writes the events matching `filter`, oldest first, one stored JSON text per line, as they were
-   * when the export started. Streams in batches; the file appears only when complete.
+   * when the export started. Streams in batches; the file appears only when complete, so an export
+   * cancelled (its signal aborted) or failed leaves none.
    */
-  async exportJsonl(filePath: string, filter: TimelineFilter = {}): Promise<{ exported: number }> {
+  async exportJsonl(
+    filePath: string,
+    filter: TimelineFilter = {},
+    { signal, progress }: ExportOptions = {},
+  ): Promise<{ exported: number }> {
     const parsed = TimelineFilter.parse(filter);
     this.catchUpSearchFor(parsed);
     const upTo = this.latestSeq();
+    const total = progress ? this.countNow(parsed, null) : 0;
     const fetchBatch = (cursor: number | null): TimelineEvent[] =>
       this.fetch(parsed, { direction: 'asc', cursor, upTo, limit: BULK_BATCH_SIZE });
-    function* batches(): Generator<string[]> {
+    async function* batches(): AsyncGenerator<string[]> {
       let cursor: number | null = null;
+      let written = 0;
+      progress?.(0, total);
       for (;;) {
+        signal?.throwIfAborted();
         const rows = fetchBatch(cursor);
         if (rows.length > 0) yield rows.map((row) => row.json);
+        written += rows.length;
+        progress?.(written, Math.max(total, written));
         if (rows.length < BULK_BATCH_SIZE) return;
         cursor = rows.at(-1)!.seq;
+        // Between batches the thread hears other calls: a cancel, the window's own reads.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     }
     try {
-      return { exported: await writeLinesAtomically(filePath, batches()) };
+      return { exported: await writeLinesAtomically(filePath, batches(), signal) };
     } catch (error) {
       throw new Error(`Could not export the timeline to ${filePath}: ${messageOf(error)}`, { cause: error });
     }
@@ -276,9 +304,10 @@ export class TimelineStore {
    * Appends every event of a JSON Lines file as a new event, keeping each line's text exactly. A line
    * that is not an event is skipped and reported with its line number; it never stops the import.
    * Commits in batches, so an import cut short keeps the batches before the cut. Indexes the imported
-   * events for search at the end.
+   * events for search at the end. Cancelled (its signal aborted), it stops after the line it is at and
+   * keeps what it imported, which its summary counts.
    */
-  async importJsonl(filePath: string): Promise<ImportSummary> {
+  async importJsonl(filePath: string, { signal, progress }: ImportOptions = {}): Promise<ImportSummary> {
     this.assertWritable('import events');
     const summary: ImportSummary = { imported: 0, skipped: [], skippedCount: 0 };
     const skip = (line: number, reason: string): void => {
@@ -292,7 +321,15 @@ export class TimelineStore {
       batch = [];
     };
     try {
-      for await (const line of readJsonlLines(filePath)) {
+      const total = progress ? (await stat(filePath)).size : 0;
+      let read = 0;
+      progress?.(0, total);
+      const chunkRead = (bytes: number) => {
+        read += bytes;
+        progress?.(read, Math.max(total, read));
+      };
+      for await (const line of readJsonlLines(filePath, MAX_LINE_BYTES, chunkRead)) {
+        if (signal?.aborted) break;
         if ('problem' in line) {
           skip(line.line, line.problem);
           continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badgeCount, noticesBetween, noticesToShow, type Attention } from './attention';
+import { badgeCount, noticesBetween, noticesToShow, waitingForSignIn, type Attention } from './attention';
 import { DEFAULT_DESKTOP_SETTINGS } from './desktop-settings';
 
 const quiet: Attention = {
@@ -10,6 +10,7 @@ const quiet: Attention = {
     { name: 'writer', state: 'running', stateReason: 'Taking its turn.' },
   ],
   run: { phase: 'running', ended: null },
+  signIn: [],
 };
 
 const withApproval = (...ids: string[]): Attention => ({
@@ -112,5 +113,40 @@ describe('notices between two readings of an org', () => {
   it('counts on the badge what waits for the person', () => {
     expect(badgeCount(quiet)).toBe(0);
     expect(badgeCount(withApproval('a1', 'a2'))).toBe(2);
+    expect(badgeCount({ ...withApproval('a1'), signIn: ['github'] })).toBe(2);
+  });
+});
+
+describe('an MCP server that needs the person to sign in', () => {
+  it('is told once, with its name, and a click opens its card in the Tool Store', () => {
+    const waiting = { ...quiet, signIn: ['github'] };
+    expect(noticesBetween(quiet, waiting)).toEqual([
+      {
+        kind: 'sign_in',
+        title: 'Your org needs you to sign in to github',
+        body: 'Agents cannot use the tools of github until you sign in. Open its card in the Tool Store to sign in.',
+        place: { view: 'tools', server: 'github' },
+      },
+    ]);
+    expect(noticesBetween(waiting, waiting)).toEqual([]);
+  });
+
+  it('keeps waiting across its restarts until it runs, then may ask again', () => {
+    let waiting = waitingForSignIn([], [{ name: 'github', status: 'needs_sign_in' }]);
+    expect(waiting).toEqual(['github']);
+    for (const status of ['stopped', 'starting', 'needs_sign_in', 'failed'] as const) {
+      waiting = waitingForSignIn(waiting, [{ name: 'github', status }]);
+      expect(waiting).toEqual(['github']);
+    }
+    waiting = waitingForSignIn(waiting, [{ name: 'github', status: 'running' }]);
+    expect(waiting).toEqual([]);
+    expect(waitingForSignIn(waiting, [{ name: 'github', status: 'needs_sign_in' }])).toEqual(['github']);
+  });
+
+  it('stops waiting when it is turned off or removed', () => {
+    expect(waitingForSignIn(['github'], [{ name: 'github', status: 'disabled' }])).toEqual([]);
+    expect(waitingForSignIn(['github', 'linear'], [{ name: 'linear', status: 'needs_sign_in' }])).toEqual([
+      'linear',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { AgentStateKind } from '../../engine/api/agent-state-schemas';
 import type { RunState } from '../../engine/api/run-schemas';
+import type { McpServerStatuses } from '../../engine/api/tool-schemas';
 import type { AppPlace, DesktopSettings, NoticeKind } from '../../engine/api/desktop-schemas';
 
 /** What of the open org may need the person, as main last read it. */
@@ -8,9 +9,17 @@ export interface Attention {
   approvals: { id: string; agent: string; tool: string }[];
   agents: { name: string; state: AgentStateKind; stateReason: string }[];
   run: Pick<RunState, 'phase' | 'ended'> | null;
+  /** MCP servers waiting for the person to sign in, from the first time one asked until it is signed in. */
+  signIn: string[];
 }
 
-export const NOTHING_NEEDS_ATTENTION: Attention = { org: null, approvals: [], agents: [], run: null };
+export const NOTHING_NEEDS_ATTENTION: Attention = {
+  org: null,
+  approvals: [],
+  agents: [],
+  run: null,
+  signIn: [],
+};
 
 /** One OS notification: plain words, and the place in the app a click opens. */
 export interface Notice {
@@ -29,7 +38,38 @@ export interface Notice {
  */
 export function noticesBetween(before: Attention, after: Attention): Notice[] {
   if (after.org === null || before.org !== after.org) return [];
-  return [...approvalNotices(before, after), ...agentNotices(before, after), ...runNotices(before, after)];
+  return [
+    ...approvalNotices(before, after),
+    ...agentNotices(before, after),
+    ...runNotices(before, after),
+    ...signInNotices(before, after),
+  ];
+}
+
+/**
+ * The servers still waiting for the person to sign in, given what the servers do now: one joins when it
+ * asks for a sign-in and leaves only when it runs (signed in), is turned off or removed, so a server that
+ * asks again at every start is told of once.
+ */
+export function waitingForSignIn(before: readonly string[], servers: McpServerStatuses['servers']): string[] {
+  const status = new Map(servers.map((server) => [server.name, server.status]));
+  const kept = before.filter((name) => {
+    const now = status.get(name);
+    return now !== undefined && now !== 'running' && now !== 'disabled';
+  });
+  const asking = servers.filter((server) => server.status === 'needs_sign_in' && !kept.includes(server.name));
+  return [...kept, ...asking.map((server) => server.name)];
+}
+
+function signInNotices(before: Attention, after: Attention): Notice[] {
+  return after.signIn
+    .filter((server) => !before.signIn.includes(server))
+    .map((server) => ({
+      kind: 'sign_in',
+      title: `Your org needs you to sign in to ${server}`,
+      body: `Agents cannot use the tools of ${server} until you sign in. Open its card in the Tool Store to sign in.`,
+      place: { view: 'tools', server },
+    }));
 }
 
 function approvalNotices(before: Attention, after: Attention): Notice[] {
@@ -85,7 +125,7 @@ export function noticesToShow(
   return notices.filter((notice) => settings.notify[notice.kind]);
 }
 
-/** The count on the dock, taskbar or launcher: what waits for the person's answer. */
+/** The count on the dock, taskbar or launcher: what waits for the person (an answer, a sign-in). */
 export function badgeCount(attention: Attention): number {
-  return attention.approvals.length;
+  return attention.approvals.length + attention.signIn.length;
 }

@@ -4,7 +4,9 @@ import { resume } from '../../engine/run/test-support/temp-org';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_ORG, ipcHarnesses, valueOf, type IpcHarness } from '../ipc/test-support/ipc-harness';
+import { BULK_BATCH_SIZE } from '../../engine/timeline/timeline-store';
+import { DEMO_ORG, ipcHarnesses, REPO_ROOT, valueOf, type IpcHarness } from '../ipc/test-support/ipc-harness';
+import { startSignInServer } from '../../engine/tools/mcp/test-support/sign-in-server';
 import { openAppLog } from './app-log';
 import { DesktopApp } from './desktop-app';
 import { desktopSettingsIn } from './desktop-settings';
@@ -13,8 +15,11 @@ import { recordingShell } from './test-support/recording-shell';
 
 const harnesses = ipcHarnesses();
 const made: string[] = [];
+const serving: (() => Promise<void>)[] = [];
+const FOLLOW_SIGN_IN = join(REPO_ROOT, 'engine', 'tools', 'mcp', 'test-support', 'follow-sign-in.mjs');
 afterEach(async () => {
   await harnesses.cleanup();
+  await Promise.all(serving.splice(0).map((close) => close()));
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -210,6 +215,90 @@ describe('the app as a desktop app, over the real engine', () => {
     const file = state.menu.find((item) => item.label === 'File');
     const recent = file?.submenu?.find((item) => item.label === 'Open Recent');
     expect(recent?.submenu?.map((item) => item.label)).toEqual(['org']);
+  });
+
+  it('tells once that an MCP server needs the person to sign in, opens its card, and counts it until signed in', async () => {
+    const signInServer = await startSignInServer();
+    serving.push(signInServer.close);
+    const harness = await harnesses.create();
+    const org = writeOrg({
+      'lemming/config/mcp.json': { mcpServers: { remote: { url: signInServer.url } } },
+      'lemming/config/policy.json': {
+        network: { enabled: true, private_hosts: [`127.0.0.1:${new URL(signInServer.url).port}`] },
+      },
+      'agents/clerk/resume.json': resume('clerk'),
+      'shared/.keep': '',
+    });
+    valueOf(await harness.dispatch('org.open', { path: org }));
+    await harness.trustOpenOrg();
+    const { shell, notices, state } = recordingShell();
+    const app = desktopApp(harness, shell);
+    harness.host.events.on((name, payload) => app.onEngineEvent(name, payload));
+    await app.start(['/opt/lemming-desktop'], '/');
+    await app.readAttention();
+
+    // The Tool Store opens: the server starts, and asks for a sign-in.
+    valueOf(await harness.dispatch('connectors.list', {}));
+    await until(() => notices.length > 0);
+    expect(notices.map(({ title, body }) => `${title}: ${body}`)).toEqual([
+      'Your org needs you to sign in to remote: Agents cannot use the tools of remote until you sign in. Open its card in the Tool Store to sign in.',
+    ]);
+    expect(state.badge).toBe(1);
+    notices[0]!.click();
+    expect(state.places.at(-1)).toEqual({ view: 'tools', server: 'remote' });
+
+    // Still not signed in when the Tool Store looks again: nothing new to tell.
+    valueOf(await harness.dispatch('connectors.list', {}));
+    for (let reading = 0; reading < 3; reading++) await app.readAttention();
+    expect(notices).toHaveLength(1);
+
+    // The person signs in (the browser follows the sign-in page): the server runs, nothing waits.
+    const browser = process.env.BROWSER;
+    process.env.BROWSER = `${process.execPath} ${FOLLOW_SIGN_IN}`;
+    try {
+      valueOf(await harness.dispatch('connectors.signIn', { server: 'remote' }));
+    } finally {
+      if (browser === undefined) delete process.env.BROWSER;
+      else process.env.BROWSER = browser;
+    }
+    await until(() => state.badge === 0);
+    expect(notices).toHaveLength(1);
+  });
+
+  it('follows a long export on the taskbar, and removes the bar when it ends or is cancelled', async () => {
+    const { harness } = await harnesses.openDemo();
+    const timeline = harness.host.current()!.engine.timeline;
+    timeline.appendMany(Array.from({ length: 4 * BULK_BATCH_SIZE }, (_, n) => ({ kind: 'note', n })));
+    const { shell, state } = recordingShell();
+    const app = desktopApp(harness, shell);
+    harness.host.events.on((name, payload) => app.onEngineEvent(name, payload));
+    harness.setExportFile(join(userData(), 'all.jsonl'));
+
+    valueOf(await harness.dispatch('timeline.export', {}));
+    expect(state.progress[0]).toBe(0);
+    expect(state.progress.at(-1)).toBeNull();
+    expect(state.progress.slice(0, -1).every((fraction) => fraction !== null && fraction < 1)).toBe(true);
+
+    state.progress.length = 0;
+    let cancelling: Promise<unknown> | null = null;
+    harness.host.events.on((name, payload) => {
+      if (name === 'job.progress' && !cancelling)
+        cancelling = harness.dispatch('jobs.cancel', { id: (payload as { id: string }).id });
+    });
+    valueOf(await harness.dispatch('timeline.export', {}));
+    await cancelling;
+    expect(state.progress).toEqual([0, null]);
+
+    // An engine thread started again says no job ended: the org it had open is gone, and the bar with it.
+    app.onEngineEvent('job.progress', {
+      id: 'lost',
+      kind: 'timeline_export',
+      done: 5,
+      total: 10,
+      ended: false,
+    });
+    app.onEngineEvent('org.changed', { path: null });
+    expect(state.progress.slice(-2)).toEqual([0.5, null]);
   });
 
   it('quitting during a run asks first, and ends the engine after the limit when it does not close', async () => {

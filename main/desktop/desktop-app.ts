@@ -3,7 +3,9 @@ import type { AppInfo } from '../../engine/api/schemas';
 import type { ChannelInput, ChannelOutput, Channel } from '../../engine/api/contract';
 import type { EventName } from '../../engine/api/events';
 import type { AppPlace, DesktopSettings } from '../../engine/api/desktop-schemas';
+import type { JobProgress } from '../../engine/api/job-schemas';
 import type { RunState } from '../../engine/api/run-schemas';
+import type { McpServerStatuses } from '../../engine/api/tool-schemas';
 import type { Dispatch } from '../ipc/dispatch';
 import { aboutText, appMenuTemplate, type MenuActions, type MenuItem } from './app-menu';
 import type { AppLog } from './app-log';
@@ -12,6 +14,7 @@ import {
   noticesBetween,
   noticesToShow,
   NOTHING_NEEDS_ATTENTION,
+  waitingForSignIn,
   type Attention,
 } from './attention';
 import type { DesktopSettingsFile } from './desktop-settings';
@@ -19,6 +22,7 @@ import type { DesktopPreferences } from './desktop-handlers';
 import type { DesktopShell } from './desktop-shell';
 import { diagnosticsArchive, diagnosticsFileName } from './diagnostics';
 import { launchRequestOf } from './launch-arguments';
+import { taskbarProgress } from './taskbar';
 import type { RecentOrgs } from './recent-orgs';
 
 export interface DesktopAppOptions {
@@ -56,6 +60,10 @@ export class DesktopApp implements DesktopPreferences {
   private settleTimer: NodeJS.Timeout | null = null;
   private quitting: Promise<void> | null = null;
   private askedToClose = false;
+  /** The open org's MCP servers waiting for the person to sign in, as `mcp.statuses` told. */
+  private signInWaiting: string[] = [];
+  /** The long jobs going on (exports, imports), as their last `job.progress` told. */
+  private readonly jobs = new Map<string, JobProgress>();
 
   constructor(private readonly options: DesktopAppOptions) {}
 
@@ -78,7 +86,16 @@ export class DesktopApp implements DesktopPreferences {
 
   /** Every engine ping passes here; what may need the person is read again once they settle. */
   onEngineEvent(name: EventName, payload: unknown): void {
+    if (name === 'job.progress') return this.jobMoved(payload as JobProgress);
+    if (name === 'mcp.statuses')
+      this.signInWaiting = waitingForSignIn(this.signInWaiting, (payload as McpServerStatuses).servers);
     if (name === 'org.changed') {
+      this.signInWaiting = [];
+      // A job of the org closed under it (or of an engine thread started again) will not say it ended.
+      if (this.jobs.size > 0) {
+        this.jobs.clear();
+        this.options.shell.setProgress(null);
+      }
       const path = (payload as { path: string | null }).path;
       if (path)
         void this.options.recent.remember(path).then(() => this.refreshMenus(), this.logged('recent orgs'));
@@ -89,6 +106,13 @@ export class DesktopApp implements DesktopPreferences {
       this.settleTimer = null;
       void this.readAttention();
     }, this.options.settleMs ?? 150);
+  }
+
+  /** A long job moved on or ended: the taskbar's progress bar follows. */
+  private jobMoved(progress: JobProgress): void {
+    if (progress.ended) this.jobs.delete(progress.id);
+    else this.jobs.set(progress.id, progress);
+    this.options.shell.setProgress(taskbarProgress(this.jobs.values()));
   }
 
   /** Reads the org again and tells the person what became true since the last reading. */
@@ -105,10 +129,12 @@ export class DesktopApp implements DesktopPreferences {
         this.attention = next;
         const settings = this.settingsNow ?? (await this.options.settings.read());
         for (const notice of noticesToShow(notices, settings, this.options.shell.windowFocused()))
-          this.options.shell.notify(notice, {
-            click: () => this.goTo(notice.place),
-            ...(notice.approvalId ? { answers: this.answersTo(notice.approvalId) } : {}),
-          });
+          void this.options.shell
+            .notify(notice, {
+              click: () => this.goTo(notice.place),
+              ...(notice.approvalId ? { answers: this.answersTo(notice.approvalId) } : {}),
+            })
+            .catch(this.logged('showing a notification'));
         this.options.shell.setBadge(badgeCount(next));
         await this.refreshMenus();
       } while (this.readAgain);
@@ -134,6 +160,7 @@ export class DesktopApp implements DesktopPreferences {
         stateReason: state.words,
       })),
       run: { phase: summary.run.phase, ended: summary.run.ended },
+      signIn: this.signInWaiting,
     };
   }
 

@@ -1,15 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DesktopSettings, type UpdateDesktopSettingsInput } from '../../engine/api/desktop-schemas';
+import { z } from 'zod';
+import {
+  DesktopSettings,
+  NoticeKind,
+  type UpdateDesktopSettingsInput,
+} from '../../engine/api/desktop-schemas';
 import { writeJsonAtomic } from '../../engine/files/atomic-write';
 
 export const DESKTOP_SETTINGS_FILE = 'desktop.json';
 
 export const DEFAULT_DESKTOP_SETTINGS: DesktopSettings = {
-  notify: { approval: true, failing: true, run_ended: true, credits: true },
+  notify: { approval: true, failing: true, run_ended: true, credits: true, sign_in: true },
   keepRunningInBackground: null,
   developerTools: false,
 };
+
+/** The file as written by this version or an earlier one, which may not know every kind of notification. */
+const StoredDesktopSettings = DesktopSettings.extend({
+  notify: z.partialRecord(NoticeKind, z.boolean()),
+}).partial();
 
 /** The app's desktop preferences in `<userData>/desktop.json`; what cannot be read counts as the defaults. */
 export interface DesktopSettingsFile {
@@ -21,7 +31,7 @@ export function desktopSettingsIn(userDataPath: string): DesktopSettingsFile {
   const file = join(userDataPath, DESKTOP_SETTINGS_FILE);
   const read = async (): Promise<DesktopSettings> => {
     try {
-      const parsed = DesktopSettings.partial().safeParse(JSON.parse(await readFile(file, 'utf8')));
+      const parsed = StoredDesktopSettings.safeParse(JSON.parse(await readFile(file, 'utf8')));
       if (!parsed.success) return DEFAULT_DESKTOP_SETTINGS;
       return {
         ...DEFAULT_DESKTOP_SETTINGS,

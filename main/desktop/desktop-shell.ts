@@ -2,6 +2,12 @@ import type { AppPlace } from '../../engine/api/desktop-schemas';
 import type { MenuItem } from './app-menu';
 
 /**
+ * What became of a notification: the OS said it was shown, notifications are not supported here, or the
+ * OS said nothing either way within a few seconds (some never do). An OS that refuses it rejects.
+ */
+export type NoticeOutcome = 'shown' | 'not_supported' | 'no_word';
+
+/**
  * What the desktop side of the app asks of the OS and its window, so its rules run and are tested
  * without Electron (electron-desktop-shell.ts is the real one; tests use a stand-in).
  */
@@ -13,12 +19,18 @@ export interface DesktopShell {
   notify(
     notice: { title: string; body: string },
     handlers: { click: () => void; answers?: { allow: () => void; deny: () => void } },
-  ): void;
+  ): Promise<NoticeOutcome>;
   /** The count on the dock (macOS), the taskbar overlay (Windows) or the launcher (Linux); 0 clears it. */
   setBadge(count: number): void;
+  /** The window's progress bar on the taskbar or dock, from 0 to 1, for long jobs; null removes it. */
+  setProgress(fraction: number | null): void;
   setMenu(template: MenuItem[]): void;
+  /** The application menu as the OS holds it now (for the smoke test). */
+  appliedMenu(): MenuItem[];
   /** The tray or menu-bar icon with its menu; null removes it. */
   setTray(tray: { tooltip: string; menu: MenuItem[] } | null): void;
+  /** The tray's menu as the OS holds it now; null when there is no tray (for the smoke test). */
+  appliedTray(): { menu: MenuItem[] } | null;
   /** Shows the main window (creating it when there is none), brings it to the front and focuses it. */
   showWindow(): void;
   /** Hides the main window; the app and its run go on. */

@@ -1,8 +1,13 @@
 import { app, dialog, Menu, nativeImage, Notification, shell, Tray } from 'electron';
 import type { MenuItemConstructorOptions, BrowserWindow } from 'electron';
 import { EVENT_CHANNEL } from '../../engine/api/events';
+import { join } from 'node:path';
 import type { MenuItem } from './app-menu';
-import type { DesktopShell } from './desktop-shell';
+import { overlayBadge, overlayBadgeFile } from './taskbar';
+import type { DesktopShell, NoticeOutcome } from './desktop-shell';
+
+/** How long a notification's outcome is waited for: some OSes never say it was shown. */
+const NOTICE_WORD_MS = 5000;
 
 export interface ElectronShellOptions {
   /** The main window now, if there is one; `createWindow` makes it when there is none. */
@@ -10,6 +15,8 @@ export interface ElectronShellOptions {
   createWindow: () => BrowserWindow;
   /** The icon the tray and notifications show. */
   iconPath: string;
+  /** The Windows taskbar's overlay badges (build/badges: badge-1.png … badge-9-plus.png). */
+  badgesFolder: string;
   /** The user guide shipped with the app. */
   userGuidePath: string;
 }
@@ -17,6 +24,7 @@ export interface ElectronShellOptions {
 /** The DesktopShell of the real app: Electron's menu, tray, notifications, dialogs and window. */
 export function electronDesktopShell(options: ElectronShellOptions): DesktopShell {
   let tray: Tray | null = null;
+  let trayMenu: Electron.Menu | null = null;
   // Notifications are kept until clicked or closed: one that is collected early loses its click handler.
   const shown = new Set<Notification>();
   const windowNow = () => {
@@ -34,7 +42,7 @@ export function electronDesktopShell(options: ElectronShellOptions): DesktopShel
 
   return {
     notify(notice, { click, answers }) {
-      if (!Notification.isSupported()) return;
+      if (!Notification.isSupported()) return Promise.resolve('not_supported');
       const buttons = answers && process.platform === 'darwin';
       const notification = new Notification({
         title: notice.title,
@@ -60,24 +68,49 @@ export function electronDesktopShell(options: ElectronShellOptions): DesktopShel
         else answers?.deny();
       });
       notification.on('close', () => shown.delete(notification));
-      notification.show();
+      return new Promise<NoticeOutcome>((resolve, reject) => {
+        const quiet = setTimeout(() => resolve('no_word'), NOTICE_WORD_MS);
+        quiet.unref();
+        notification.once('show', () => {
+          clearTimeout(quiet);
+          resolve('shown');
+        });
+        // Windows says when it could not show one.
+        notification.once('failed', (_event, error) => {
+          clearTimeout(quiet);
+          shown.delete(notification);
+          reject(new Error(`the notification could not be shown: ${error}`));
+        });
+        notification.show();
+      });
     },
     setBadge(count) {
-      // macOS dock and Linux launchers (Unity count); Windows has no count badge, so the taskbar flashes once.
-      app.setBadgeCount(count);
-      if (process.platform === 'win32' && count > 0) windowNow()?.flashFrame(true);
+      // macOS dock and Linux launchers (Unity count); Windows has no count badge: an overlay icon draws it.
+      if (process.platform !== 'win32') return void app.setBadgeCount(count);
+      const overlay = overlayBadge(count);
+      windowNow()?.setOverlayIcon(
+        overlay
+          ? nativeImage.createFromPath(join(options.badgesFolder, overlayBadgeFile(overlay.badge)))
+          : null,
+        overlay?.description ?? '',
+      );
     },
+    setProgress: (fraction) => windowNow()?.setProgressBar(fraction ?? -1),
     setMenu: (template) => Menu.setApplicationMenu(Menu.buildFromTemplate(electronItems(template))),
+    appliedMenu: () => ourItems(Menu.getApplicationMenu()?.items ?? []),
     setTray(next) {
       if (!next) {
         tray?.destroy();
         tray = null;
+        trayMenu = null;
         return;
       }
       tray ??= new Tray(icon().resize({ width: 16, height: 16 }));
       tray.setToolTip(next.tooltip);
-      tray.setContextMenu(Menu.buildFromTemplate(electronItems(next.menu)));
+      trayMenu = Menu.buildFromTemplate(electronItems(next.menu));
+      tray.setContextMenu(trayMenu);
     },
+    appliedTray: () => (tray && !tray.isDestroyed() && trayMenu ? { menu: ourItems(trayMenu.items) } : null),
     showWindow: () => void showWindow(),
     hideWindow: () => windowNow()?.hide(),
     windowFocused: () => windowNow()?.isFocused() ?? false,
@@ -113,6 +146,15 @@ export function electronDesktopShell(options: ElectronShellOptions): DesktopShel
     openUserGuide: () => void shell.openPath(options.userGuidePath),
     exit: () => app.exit(0),
   };
+}
+
+/** Electron's built menu items in the shape the app's menus are written in. */
+function ourItems(items: Electron.MenuItem[]): MenuItem[] {
+  return items.map((item) => ({
+    label: item.label,
+    ...(item.role ? { role: String(item.role) } : {}),
+    ...(item.submenu ? { submenu: ourItems(item.submenu.items) } : {}),
+  }));
 }
 
 function electronItems(items: MenuItem[]): MenuItemConstructorOptions[] {

@@ -6,6 +6,7 @@ import {
   type VariableSource,
 } from '../../engine/trust/org-grants';
 import { engineRefusals, openOrgFolder } from '../../engine/app/org';
+import { Jobs } from '../../engine/app/jobs';
 import type { SecretsAccess } from '../../engine/app/org-context';
 import { fail, ok, type IpcResult } from '../../engine/api/result';
 import type { OpenedOrg } from '../../engine/org/open-org';
@@ -51,6 +52,8 @@ export class EngineHost {
   readonly secrets: SecretsAccess;
   /** The person's trust decisions and grants for every org. */
   readonly trust: TrustStore;
+  /** The long jobs going on (exports), each told as `job.progress` and cancelled through `jobs.cancel`. */
+  readonly jobs: Jobs;
   private session: OrgSession | null = null;
   /** Sessions closing now (their run finishing its tick): a quit that cannot wait ends their programs too. */
   private readonly closing = new Set<OrgSession>();
@@ -65,6 +68,7 @@ export class EngineHost {
     this.events = new HostEvents(options.pingIntervalMs);
     this.secrets = { store: options.secretStore, changed: () => this.reloadSecrets() };
     this.trust = new TrustStore(options.trustFile);
+    this.jobs = new Jobs((progress) => this.events.emit('job.progress', progress));
   }
 
   static async create(options: EngineHostOptions): Promise<EngineHost> {

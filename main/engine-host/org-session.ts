@@ -75,6 +75,7 @@ export class OrgSession implements OrgContext {
       options.events.emit('agents.changed', { names: [agent] });
     });
     let mcpChanged: NodeJS.Timeout | undefined;
+    let statusesTold = '[]';
     const engine = await OrgEngine.open({
       approvals,
       orgPath: options.orgPath,
@@ -85,10 +86,17 @@ export class OrgSession implements OrgContext {
       secrets: options.secrets.store,
       onCommit: (commit) => commits.session?.committed(commit),
       onProgress: (progress) => options.events.turnProgress(progress),
-      // An MCP card changed (a crash, a restart, new tools): the Tool Store pulls the cards again.
+      // An MCP card changed (a crash, a restart, new tools): the Tool Store pulls the cards again, and
+      // whoever follows the servers' statuses (main's notifications) hears them when they moved.
       onMcpChange: () => {
         clearTimeout(mcpChanged);
-        mcpChanged = setTimeout(() => options.events.emit('agents.changed', { names: [] }), 200);
+        mcpChanged = setTimeout(() => {
+          options.events.emit('agents.changed', { names: [] });
+          const servers = commits.session?.engine.mcp.statuses() ?? [];
+          if (JSON.stringify(servers) === statusesTold) return;
+          statusesTold = JSON.stringify(servers);
+          options.events.emit('mcp.statuses', { servers });
+        }, 200);
         mcpChanged.unref();
       },
     });

@@ -190,11 +190,17 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'timeline.facets': () => inOrg(async (session) => ok(timelineFacets(session.engine.timeline))),
     'timeline.export': ({ filter }) =>
       inOrg((session) =>
-        exportTimeline(session.engine.timeline, filter ?? {}, () => deps.pickExportFile('timeline.jsonl')),
+        exportTimeline(
+          session.engine.timeline,
+          filter ?? {},
+          () => deps.pickExportFile('timeline.jsonl'),
+          host.jobs,
+        ),
       ),
+    'jobs.cancel': async ({ id }) => ok({ cancelled: host.jobs.cancel(id) }),
     'timeline.import': () =>
       inOrg(async (session) => {
-        const imported = await importTimeline(session.engine.timeline, deps.pickImportFile);
+        const imported = await importTimeline(session.engine.timeline, deps.pickImportFile, host.jobs);
         session.timelineGrew();
         return imported;
       }),

@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSignInServer } from '../../engine/tools/mcp/test-support/sign-in-server';
 import { DEMO_ORG, expect, test } from '../harness/lemming-fixture';
 
 test('the start screen lists recent orgs: pinned first, a missing folder as such, one click to open', async ({
@@ -84,4 +86,41 @@ test('a menu item or a clicked notification takes the window to its place', asyn
 
   lemming.pushFromMain('app.navigate', { view: 'agent', agent: 'writer' });
   await expect(page.getByRole('heading', { name: /writer/, level: 2 })).toBeVisible();
+});
+
+test('a notification that an MCP server needs a sign-in opens the Tool Store at its card', async ({
+  lemming,
+}, testInfo) => {
+  const server = await startSignInServer();
+  try {
+    const { page } = lemming;
+    const org = lemming.copyOfFolder(DEMO_ORG);
+    writeFileSync(
+      join(org, 'lemming/config/mcp.json'),
+      JSON.stringify({ mcpServers: { remote: { url: server.url } } }),
+    );
+    const policyFile = join(org, 'lemming/config/policy.json');
+    const policy = existsSync(policyFile) ? JSON.parse(readFileSync(policyFile, 'utf8')) : {};
+    writeFileSync(
+      policyFile,
+      JSON.stringify({
+        ...policy,
+        network: { ...policy.network, enabled: true, private_hosts: ['127.0.0.1'] },
+      }),
+    );
+    await lemming.trustAsIs(org);
+    await lemming.openOrgAt(org);
+    await expect(page.locator('[data-app-state="open"]')).toBeVisible();
+    await page.setViewportSize({ width: 1100, height: 500 });
+
+    lemming.pushFromMain('app.navigate', { view: 'tools', server: 'remote' });
+
+    const card = page.getByRole('listitem', { name: 'remote' });
+    await expect(card).toBeFocused();
+    await expect(card).toBeInViewport();
+    await expect(card).toContainText('Waiting for you to sign in');
+    await page.screenshot({ path: testInfo.outputPath('tool-store-at-sign-in-card.png') });
+  } finally {
+    await server.close();
+  }
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { McpServerView } from '../../api/tool-schemas';
+import type { McpServerStatuses, McpServerView, McpStatus } from '../../api/tool-schemas';
 import type { FileProblem } from '../../files/json-problems';
 import type { OrgPolicy } from '../../org/policy-file';
 import type { CatalogEntry } from '../tool-catalog';
@@ -143,6 +143,17 @@ export class McpHub {
     ];
   }
 
+  /** What each server is doing, by name: its card's status without the rest of the card (cheap). */
+  statuses(): McpServerStatuses['servers'] {
+    return [...this.held.values()].map((held) => ({ name: held.server.name, status: this.statusOf(held) }));
+  }
+
+  private statusOf({ server, disabled, networkOff }: Omit<Held, 'key'>): McpStatus {
+    if (disabled) return 'disabled';
+    if (this.untrusted) return 'not_trusted';
+    return networkOff ? 'network_off' : server.status;
+  }
+
   private viewOf({ server, disabled, networkOff }: Held): McpServerView {
     const record = this.deps.serverRecord?.(server.identity);
     return {
@@ -154,13 +165,7 @@ export class McpHub {
       target: isStdioServer(server.config)
         ? [server.config.command, ...server.config.args].join(' ')
         : server.config.url,
-      status: disabled
-        ? 'disabled'
-        : this.untrusted
-          ? 'not_trusted'
-          : networkOff
-            ? 'network_off'
-            : server.status,
+      status: this.statusOf({ server, disabled, networkOff }),
       error: this.untrusted || networkOff ? null : server.error,
       tools: server.tools.map((tool) => ({
         name: tool.name,

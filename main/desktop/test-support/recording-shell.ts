@@ -14,21 +14,31 @@ export function recordingShell(answers: { ask?: number; pickFolder?: string | nu
   const state = {
     focused: false,
     badge: 0,
+    /** Every value the taskbar progress took, in order (null: removed). */
+    progress: [] as (number | null)[],
     menu: [] as MenuItem[],
     tray: null as { tooltip: string; menu: MenuItem[] } | null,
     places: [] as AppPlace[],
   };
   const shell: DesktopShell = {
-    notify: (notice, handlers) => notices.push({ title: notice.title, body: notice.body, ...handlers }),
+    notify: async (notice, handlers) => {
+      notices.push({ title: notice.title, body: notice.body, ...handlers });
+      return 'shown';
+    },
     setBadge: (count) => {
       state.badge = count;
+    },
+    setProgress: (fraction) => {
+      state.progress.push(fraction);
     },
     setMenu: (template) => {
       state.menu = template;
     },
+    appliedMenu: () => state.menu,
     setTray: (tray) => {
       state.tray = tray;
     },
+    appliedTray: () => state.tray,
     showWindow: () => said.push('showWindow'),
     hideWindow: () => said.push('hideWindow'),
     windowFocused: () => state.focused,

@@ -16,6 +16,8 @@ interface NavigationStore {
   agent: string | null;
   /** Filters the Timeline view opens with (jump to an agent or a tick). */
   timelineFocus: TimelineFocus | null;
+  /** The MCP server whose card the Tool Store brings into view and focuses when it opens (a clicked notification). */
+  toolStoreFocus: string | null;
   go(view: View): void;
   openAgent(agent: string): void;
   openTimeline(focus?: TimelineFocus): void;
@@ -27,8 +29,16 @@ export const useNavigation = create<NavigationStore>((set) => ({
   view: 'org',
   agent: null,
   timelineFocus: null,
+  toolStoreFocus: null,
   go: (view) => set({ view }),
   openAgent: (agent) => set({ view: 'agent', agent }),
   openTimeline: (focus) => set({ view: 'timeline', timelineFocus: focus ?? null }),
-  goTo: ({ view, agent }) => set(view === 'agent' && agent ? { view, agent } : { view }),
+  goTo: ({ view, agent, server }) =>
+    set(
+      view === 'agent' && agent
+        ? { view, agent }
+        : view === 'tools' && server
+          ? { view, toolStoreFocus: server }
+          : { view },
+    ),
 }));

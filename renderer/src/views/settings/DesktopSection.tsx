@@ -14,6 +14,7 @@ const NOTICE_LABELS: Record<NoticeKind, string> = {
   failing: 'An agent starts failing',
   run_ended: 'A run ends or stops',
   credits: 'An agent runs out of credits',
+  sign_in: 'A tool server needs you to sign in',
 };
 
 /** The app on this computer: notifications, running in the background, and what it is built on. */
@@ -50,7 +51,7 @@ export function DesktopSection() {
       </fieldset>
       <p className="muted">
         Notifications appear while the app's window is not in front of you; the app's icon shows how many
-        answers are waiting.
+        things wait for you (answers, sign-ins).
       </p>
       <label className="checkbox-line">
         <input

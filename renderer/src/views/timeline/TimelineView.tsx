@@ -76,8 +76,23 @@ function TimelineStatus() {
 
 function ExportButton() {
   const exporting = useTimeline((store) => store.exporting);
+  const job = useTimeline((store) => store.exportJob);
   const exportFiltered = useTimeline((store) => store.exportFiltered);
+  const cancelExport = useTimeline((store) => store.cancelExport);
   const filtered = useTimeline((store) => isFiltered(store.fields));
+  // While it writes: how far it is, and a way out (the file is left only when the export is complete).
+  if (job)
+    return (
+      <span className="timeline-export">
+        <progress value={job.done} max={Math.max(job.total, 1)} aria-label="Export progress" />
+        <span>
+          Exporting {job.done.toLocaleString()} of {countOf(job.total, 'event')}…
+        </span>
+        <button type="button" onClick={() => void cancelExport()}>
+          Cancel
+        </button>
+      </span>
+    );
   return (
     <button type="button" disabled={exporting} onClick={() => void exportFiltered()}>
       {exporting ? 'Exporting…' : filtered ? 'Export filtered events…' : 'Export all events…'}

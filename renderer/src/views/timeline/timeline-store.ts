@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type {
   IpcResult,
+  JobProgress,
   TimelineEvent,
   TimelineFacets,
   TimelinePage,
@@ -58,6 +59,8 @@ interface TimelineStore {
   scrollTarget: { seq: number; version: number } | null;
   notice: Notice;
   exporting: boolean;
+  /** The export going on, as its last `job.progress` told (null until the file is picked and it starts). */
+  exportJob: JobProgress | null;
 
   /** Reads the facets and the first page, or opens on `focus` (an agent, a tick) when another view asked. */
   start(focus?: TimelineFocus | null): Promise<void>;
@@ -76,6 +79,8 @@ interface TimelineStore {
   jumpToTick(tick: number): Promise<void>;
   select(seq: number): Promise<void>;
   exportFiltered(): Promise<void>;
+  /** Stops the export going on; it leaves no file. */
+  cancelExport(): Promise<void>;
   dismissNotice(): void;
   /** The view closed: its rows go (the filters stay), so coming back reads the timeline afresh. */
   leave(): void;
@@ -148,6 +153,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     scrollTarget: null,
     notice: null,
     exporting: false,
+    exportJob: null,
 
     async start(focus) {
       await get().refreshFacets();
@@ -319,13 +325,23 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     },
 
     async exportFiltered() {
-      set({ exporting: true, notice: null });
-      const result = await lemming().timeline.export({ filter: toTimelineFilter(get().fields) });
-      set({ exporting: false });
+      set({ exporting: true, exportJob: null, notice: null });
+      const following = lemming().on('job.progress', (progress) => {
+        if (progress.kind === 'timeline_export' && !progress.ended) set({ exportJob: progress });
+      });
+      const result = await lemming()
+        .timeline.export({ filter: toTimelineFilter(get().fields) })
+        .finally(following);
+      set({ exporting: false, exportJob: null });
       if (!result.ok) return set({ notice: { tone: 'bad', text: `Export failed: ${result.error.message}` } });
       if (result.value.path === null) return set({ notice: { tone: 'ok', text: 'Export cancelled.' } });
       const count = countOf(result.value.exported, 'event');
       set({ notice: { tone: 'ok', text: `Exported ${count} to ${result.value.path}` } });
+    },
+
+    async cancelExport() {
+      const job = get().exportJob;
+      if (job) await lemming().jobs.cancel({ id: job.id });
     },
 
     dismissNotice() {

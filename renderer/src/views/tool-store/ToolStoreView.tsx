@@ -16,6 +16,7 @@ import { McpImport } from './McpImport';
 import { McpServerDialog, type EditedServer } from './McpServerDialog';
 import { McpServerDetails } from './McpServerDetails';
 import { RestApiDrawer } from './RestApiDrawer';
+import { useNavigation } from '../../stores/navigation-store';
 import { useToolStore } from './tool-store-store';
 import './tool-store.css';
 
@@ -40,6 +41,8 @@ export function ToolStoreView() {
       offOrg();
     };
   }, [load]);
+
+  useFocusAskedFor(state.status === 'loaded');
 
   if (state.status === 'loading') return <p role="status">Loading the Tool Store…</p>;
   if (state.status === 'failed')
@@ -149,6 +152,18 @@ export function ToolStoreView() {
   );
 }
 
+/** A notification led here for one MCP server: its card comes into view and takes the focus, once. */
+function useFocusAskedFor(loaded: boolean) {
+  const server = useNavigation((store) => store.toolStoreFocus);
+  useEffect(() => {
+    if (!loaded || server === null) return;
+    useNavigation.setState({ toolStoreFocus: null });
+    const card = document.querySelector<HTMLElement>(`[data-mcp-server="${CSS.escape(server)}"]`);
+    card?.scrollIntoView({ block: 'start' });
+    card?.focus({ preventScroll: true });
+  }, [loaded, server]);
+}
+
 function ConnectorCard({
   connector,
   tools,
@@ -165,7 +180,12 @@ function ConnectorCard({
   const titles = connector.tools.flatMap((name) => tools.find((tool) => tool.name === name)?.title ?? []);
   const hasSettings = Object.keys((connector.configSchema.properties as object | undefined) ?? {}).length > 0;
   return (
-    <li className="connector-card" aria-label={connector.name}>
+    <li
+      className="connector-card"
+      aria-label={connector.name}
+      tabIndex={-1}
+      {...(connector.mcp ? { 'data-mcp-server': connector.mcp.server } : {})}
+    >
       <div className="connector-heading">
         <h4>{connector.name}</h4>
         {connector.usable.ready ? (
