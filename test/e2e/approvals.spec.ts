@@ -45,8 +45,8 @@ test('approving one call and denying another: the model sees the denial, and eve
   const { page } = lemming;
   await page.getByRole('button', { name: 'Step one tick' }).click();
 
-  const keeper = page.getByRole('alertdialog', { name: 'keeper wants to use shell' });
-  const tidier = page.getByRole('alertdialog', { name: 'tidier wants to use shell' });
+  const keeper = page.getByRole('alertdialog', { name: 'keeper wants to use Run a shell command' });
+  const tidier = page.getByRole('alertdialog', { name: 'tidier wants to use Run a shell command' });
   await expect(keeper).toBeVisible();
   await expect(tidier).toBeVisible();
   await expect(tidier).toContainText('rm -rf ../../../shared');

@@ -44,8 +44,11 @@ test('every dialog and drawer takes focus to its first field, closes on Escape a
   await openDemoWithTools(lemming);
   const { page } = lemming;
 
-  await expectDialogKeepsTheEye(page, page.getByRole('button', { name: 'New agent…' }), 'New agent', (dialog) =>
-    dialog.getByLabel('Name'),
+  await expectDialogKeepsTheEye(
+    page,
+    page.getByRole('button', { name: 'New agent…' }),
+    'New agent',
+    (dialog) => dialog.getByLabel('Name'),
   );
 
   await lemming.showView('Tool Store');

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { AnswerApprovalInput, ApprovalRequest } from '../../../../engine/api';
+import { toolWords, type AnswerApprovalInput, type ApprovalRequest } from '../../../../engine/api';
+import { Advanced } from '../../components/Advanced';
 import { attempt } from '../../components/activity-store';
 import { lemming } from '../../lemming';
 import { FormCard } from './FormCard';
@@ -71,7 +72,7 @@ function ApprovalCard({
   return (
     <article className="approval-card" role="alertdialog" aria-labelledby={headingId}>
       <h2 id={headingId}>
-        {request.agent} wants to use {request.tool}
+        {request.agent} wants to use {toolWords(request.tool, request.title)}
       </h2>
       <p className="approval-why">{request.reason}</p>
       {request.changes && request.changes.length > 0 && (
@@ -86,6 +87,9 @@ function ApprovalCard({
       )}
       <p className="approval-args-label">Exactly what it will do:</p>
       <pre className="approval-args">{JSON.stringify(request.args, null, 2)}</pre>
+      <Advanced>
+        Tool id: <code>{request.tool}</code>
+      </Advanced>
       <p className="muted">
         Only {request.agent} waits for your answer; the other agents go on. If you do not answer by {deadline}
         , the call is denied.
