@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { toolWords, type AnswerApprovalInput, type ApprovalRequest } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
 import { attempt } from '../../components/activity-store';
@@ -57,6 +57,35 @@ export function ApprovalCards() {
   );
 }
 
+/**
+ * A card that arrives is scrolled into view, and takes focus only when nothing has it (never from a
+ * field the person is typing in). A card answered with focus inside gives it to the next card, or to
+ * the view, instead of dropping it to the page.
+ */
+function useComesIntoView() {
+  const card = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const element = card.current;
+    if (!element) return;
+    element.scrollIntoView({ block: 'nearest' });
+    if (document.activeElement === null || document.activeElement === document.body)
+      element.focus({ preventScroll: true });
+    return () => {
+      if (!element.contains(document.activeElement)) return;
+      const neighbours = [element.nextElementSibling, element.previousElementSibling];
+      requestAnimationFrame(() => {
+        const next = neighbours.find(
+          (candidate) => candidate instanceof HTMLElement && candidate.isConnected,
+        );
+        ((next as HTMLElement | undefined) ?? document.getElementById('main'))?.focus({
+          preventScroll: true,
+        });
+      });
+    };
+  }, []);
+  return card;
+}
+
 function ApprovalCard({
   request,
   onAnswer,
@@ -68,9 +97,16 @@ function ApprovalCard({
   const reasonId = useId();
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState('');
+  const card = useComesIntoView();
   const deadline = new Date(request.expires_at).toLocaleTimeString();
   return (
-    <article className="approval-card" role="alertdialog" aria-labelledby={headingId}>
+    <article
+      ref={card}
+      className="approval-card"
+      role="alertdialog"
+      aria-labelledby={headingId}
+      tabIndex={-1}
+    >
       <h2 id={headingId}>
         {request.agent} wants to use {toolWords(request.tool, request.title)}
       </h2>
