@@ -1,4 +1,12 @@
-import { useEffect, useId, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
+import {
+  useEffect,
+  useEffectEvent,
+  useId,
+  useLayoutEffect,
+  useRef,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import './components.css';
 
 /** What the person fills first: a field, else the first action that is not the header's Close. */
@@ -16,8 +24,7 @@ const FIRST_CONTROL =
  */
 function useModal(open: boolean, onClose: () => void): RefObject<HTMLDialogElement | null> {
   const dialog = useRef<HTMLDialogElement>(null);
-  const closeRef = useRef(onClose);
-  closeRef.current = onClose;
+  const close = useEffectEvent(onClose);
 
   useLayoutEffect(() => {
     const element = dialog.current;
@@ -40,7 +47,7 @@ function useModal(open: boolean, onClose: () => void): RefObject<HTMLDialogEleme
     if (!element) return;
     const cancel = (event: Event) => {
       event.preventDefault();
-      closeRef.current();
+      close();
     };
     // A modal <dialog> makes the window inert, but Tab past its last control leaves for the browser.
     const wrapTab = (event: KeyboardEvent) => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { IpcError, Position, RemovedAgent } from '../../../../engine/api';
 import { lemming } from '../../lemming';
 import { useNavigation } from '../../stores/navigation-store';

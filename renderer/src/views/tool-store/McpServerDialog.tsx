@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { IpcError, McpEntryView, McpPasteResult } from '../../../../engine/api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Drawer } from '../../components/Dialog';

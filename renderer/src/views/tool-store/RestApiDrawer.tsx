@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { IpcError, RestApiView, RestAuthStyle } from '../../../../engine/api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Drawer } from '../../components/Dialog';

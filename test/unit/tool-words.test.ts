@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toolWords } from './tool-words';
+import { toolWords } from '../../engine/api/tool-words';
 
 describe('toolWords', () => {
   it('says the title the engine gives a tool', () => {
