@@ -40,9 +40,12 @@ async function expectDialogKeepsTheEye(
 
 test('every dialog and drawer takes focus to its first field, closes on Escape and gives focus back', async ({
   lemming,
-}) => {
+}, testInfo) => {
   await openDemoWithTools(lemming);
   const { page } = lemming;
+  await page.getByRole('button', { name: 'New agent…' }).click();
+  await page.screenshot({ path: testInfo.outputPath('new-agent-dialog.png') });
+  await page.keyboard.press('Escape');
 
   await expectDialogKeepsTheEye(
     page,
