@@ -104,7 +104,7 @@ test("the Tool Store shows and changes each agent's approval settings", async ({
   await section.getByLabel('Approval settings for agent').selectOption('keeper');
   const table = section.getByRole('table', { name: 'Approval settings for keeper' });
   await expect(table).toContainText('Asks before every command.');
-  const shell = table.getByLabel('When shell runs for keeper');
+  const shell = table.getByLabel('When Run a shell command runs for keeper');
   await expect(shell).toHaveValue('default');
   await section.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('tool-store-approvals.png'), fullPage: true });

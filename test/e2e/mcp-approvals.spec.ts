@@ -127,7 +127,7 @@ test("an MCP tool's claim to only read does not skip asking; a tool renamed by i
   // Choosing again how it runs accepts the change.
   const section = page.getByRole('region', { name: 'Ask me first' });
   await section.getByLabel('Approval settings for agent').selectOption('scribe');
-  const row = section.getByLabel('When mcp__notes__keep_note runs for scribe');
+  const row = section.getByLabel('When Keep note (notes) runs for scribe');
   await expect(row).toHaveValue('changed');
   await expect(section.getByRole('list', { name: /What changed in/ })).toContainText('save_note');
   await row.selectOption('ask');
@@ -148,7 +148,7 @@ test("an MCP tool's claim to only read does not skip asking; a tool renamed by i
     'On: its tools that say they only read and stay on this computer run without asking.',
   );
   const rules = section.getByRole('table', { name: 'Approval settings for scribe' });
-  await expect(rules.getByRole('row', { name: /erase_notes/ })).toContainText(
+  await expect(rules.getByRole('row', { name: /Erase notes \(notes\)/ })).toContainText(
     'Asks before every call: its server says it may delete or overwrite things.',
   );
   await page.screenshot({ path: testInfo.outputPath('mcp-card-hints-trusted.png'), fullPage: true });

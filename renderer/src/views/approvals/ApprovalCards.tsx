@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { toolWords, type AnswerApprovalInput, type ApprovalRequest } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
 import { attempt } from '../../components/activity-store';
 import { lemming } from '../../lemming';
 import { FormCard } from './FormCard';
+import { useComesIntoView } from './use-comes-into-view';
 import './approvals.css';
 
 /** Calls waiting for the person's approval: read once, then again on every `approvals.changed` ping. */
@@ -55,35 +56,6 @@ export function ApprovalCards() {
       )}
     </section>
   );
-}
-
-/**
- * A card that arrives is scrolled into view, and takes focus only when nothing has it (never from a
- * field the person is typing in). A card answered with focus inside gives it to the next card, or to
- * the view, instead of dropping it to the page.
- */
-function useComesIntoView() {
-  const card = useRef<HTMLElement>(null);
-  useLayoutEffect(() => {
-    const element = card.current;
-    if (!element) return;
-    element.scrollIntoView({ block: 'nearest' });
-    if (document.activeElement === null || document.activeElement === document.body)
-      element.focus({ preventScroll: true });
-    return () => {
-      if (!element.contains(document.activeElement)) return;
-      const neighbours = [element.nextElementSibling, element.previousElementSibling];
-      requestAnimationFrame(() => {
-        const next = neighbours.find(
-          (candidate) => candidate instanceof HTMLElement && candidate.isConnected,
-        );
-        ((next as HTMLElement | undefined) ?? document.getElementById('main'))?.focus({
-          preventScroll: true,
-        });
-      });
-    };
-  }, []);
-  return card;
 }
 
 function ApprovalCard({
