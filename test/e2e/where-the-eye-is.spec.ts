@@ -85,3 +85,19 @@ test('coming back to a view starts it at its top too', async ({ lemming }) => {
   // The window itself never scrolls with an org open: only the view does.
   expect(await page.evaluate(() => document.scrollingElement?.scrollTop ?? 0)).toBe(0);
 });
+
+test('opening an agent or a turn from a control that goes with its view gives focus to the new view, not the page', async ({
+  lemming,
+}) => {
+  const org = lemming.copyOfFolder(DEMO_ORG);
+  await lemming.trustAsIs(org);
+  await lemming.openOrgAt(org);
+  const { page } = lemming;
+  await page.getByRole('button', { name: 'Open agent researcher', exact: true }).click();
+  await expect(page.getByRole('heading', { name: /^researcher/ })).toBeVisible();
+  await expect(page.locator('#main')).toBeFocused();
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.querySelector('#main')?.contains(document.activeElement))).toBe(
+    true,
+  );
+});
