@@ -140,6 +140,8 @@ export const ApprovalRequest = z.object({
   id: z.string(),
   agent: z.string(),
   tool: z.string(),
+  /** The tool's title, as the person reads it (the id stays in `tool`). */
+  title: z.string().optional(),
   /** The call's exact arguments, secret values replaced by their names. */
   args: z.unknown(),
   /** Why this call asks, in plain words. */

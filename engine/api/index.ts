@@ -21,6 +21,7 @@ export * from './approval-schemas';
 export * from './inspector-schemas';
 export * from './human-operator';
 export * from './tool-kind-words';
+export * from './tool-words';
 export * from './failure-words';
 export * from './message-kind';
 export * from './memory-schemas';

@@ -148,6 +148,14 @@ export const AgentTurns = z.object({
   ),
 });
 
+/** The human's reply to a message of the inbox, shown under it. */
+export const HumanReply = z.object({
+  text: z.string(),
+  tick: z.int().nullable(),
+  sentAt: z.string().nullable(),
+});
+export type HumanReply = z.infer<typeof HumanReply>;
+
 /** A message the human can read: addressed to the human, or to everyone by an agent the human reads. */
 export const HumanInboxMessage = z.object({
   seq: Seq,
@@ -160,6 +168,8 @@ export const HumanInboxMessage = z.object({
   importance: HumanImportance.nullable(),
   sentAt: z.string().nullable(),
   read: z.boolean(),
+  /** The human's replies to it, oldest first. */
+  replies: z.array(HumanReply),
 });
 export type HumanInboxMessage = z.infer<typeof HumanInboxMessage>;
 

@@ -10,11 +10,11 @@ import type {
 } from '../api/inspector-schemas';
 import { fail, ok, type IpcResult } from '../api/result';
 import { HUMAN_OPERATOR as HUMAN } from '../api/human-operator';
-import { HumanInbox, type HumanInboxRow } from '../messages/human-inbox';
+import { HumanInbox, type HumanInboxRow, type HumanReplyRow } from '../messages/human-inbox';
 import type { ReadableSenders } from '../messages/message-store';
 import { discoverAgents } from '../org/discover';
 import { readableSenders } from '../messages/readable-senders';
-import { messageText } from '../run/prompt';
+import { messageText, payloadText } from '../run/prompt';
 import { sendMessage } from './org';
 import type { OrgContext } from './org-context';
 
@@ -44,8 +44,11 @@ export async function humanInboxPage(
   const rows = inbox.page(readable, { ...(query.before ? { before: query.before } : {}), limit: limit + 1 });
   const more = rows.length > limit;
   if (more) rows.pop();
+  const replies = new Map<number, HumanReplyRow[]>();
+  for (const reply of inbox.replies(rows.map((row) => row.seq)))
+    replies.set(reply.messageSeq, [...(replies.get(reply.messageSeq) ?? []), reply]);
   return ok({
-    messages: rows.map(inboxMessage),
+    messages: rows.map((row) => inboxMessage(row, replies.get(row.seq) ?? [])),
     unread: inbox.unreadCount(readable),
     nextBefore: more ? rows.at(-1)!.seq : null,
   });
@@ -83,11 +86,14 @@ export async function replyToMessage(
     target: message.sender,
     ...(input.importance ? { importance: input.importance } : {}),
   });
-  if (sent.ok) inbox.markRead({ seqs: [message.seq] }, new Date());
+  if (sent.ok) {
+    inbox.recordReply(message.seq, sent.value.id);
+    inbox.markRead({ seqs: [message.seq] }, new Date());
+  }
   return sent;
 }
 
-function inboxMessage(row: HumanInboxRow): HumanInboxMessage {
+function inboxMessage(row: HumanInboxRow, replies: HumanReplyRow[]): HumanInboxMessage {
   const entry = parseObject(row.json);
   const payload = isObject(entry.payload) ? entry.payload : {};
   const importance = HumanImportance.safeParse(payload.importance);
@@ -101,6 +107,14 @@ function inboxMessage(row: HumanInboxRow): HumanInboxMessage {
     importance: importance.success ? importance.data : null,
     sentAt: typeof entry.created_at === 'string' ? entry.created_at : null,
     read: row.readAt !== null,
+    replies: replies.map((reply) => {
+      const sent = parseObject(reply.json);
+      return {
+        text: payloadText(sent.payload),
+        tick: reply.tick,
+        sentAt: typeof sent.created_at === 'string' ? sent.created_at : null,
+      };
+    }),
   };
 }
 

@@ -165,6 +165,32 @@ describe("the human's inbox", () => {
     stores.push(again.timeline);
     expect(new HumanInbox(again.timeline.db, true).page(readsClerk, { limit: 1 })[0]!.readAt).not.toBeNull();
   });
+  it("keeps the human's replies under the message they answer, for every later reading", async () => {
+    const org = buildInspectorOrg(orgs);
+    await runTicks(org, 1);
+    const opened = openTimeline(join(org, '.lemming', 'timeline.sqlite'));
+    if (!opened.ok) throw new Error(opened.error.message);
+    stores.push(opened.timeline);
+    const inbox = new HumanInbox(opened.timeline.db, false);
+    inbox.catchUp();
+    const [report] = inbox.page({ all: false, senders: ['clerk'] }, { limit: 1 });
+    const reply = { id: 'reply-1', recipients: ['clerk'], payload: { text: 'Thanks, go on.' } };
+    opened.timeline.db
+      .prepare('INSERT INTO messages (id, sender, tick, kind, file, json) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(reply.id, 'human', 1, 'message', 'agents/human/outbox/reply-1.json', JSON.stringify(reply));
+    inbox.recordReply(report!.seq, reply.id);
+    inbox.recordReply(report!.seq, reply.id);
+
+    expect(inbox.replies([report!.seq])).toEqual([
+      { messageSeq: report!.seq, tick: 1, json: JSON.stringify(reply) },
+    ]);
+    expect(inbox.replies([report!.seq + 1000])).toEqual([]);
+    opened.timeline.close();
+    const again = openTimeline(join(org, '.lemming', 'timeline.sqlite'), { readonly: true });
+    if (!again.ok) throw new Error(again.error.message);
+    stores.push(again.timeline);
+    expect(new HumanInbox(again.timeline.db, true).replies([report!.seq])).toHaveLength(1);
+  });
 });
 
 describe('lemming turn', () => {

@@ -11,6 +11,13 @@ export interface HumanInboxRow extends StoredMessage {
   readAt: string | null;
 }
 
+/** One of the human's replies to a message of the inbox: the human's own message as stored. */
+export interface HumanReplyRow {
+  messageSeq: number;
+  tick: number | null;
+  json: string;
+}
+
 /**
  * The messages for the human: those that name the human as a recipient, and those sent to everyone by
  * an agent the human reads. Which messages are for the human is worked out once per message, by
@@ -19,12 +26,18 @@ export interface HumanInboxRow extends StoredMessage {
  */
 export class HumanInbox {
   private readonly statements: StatementCache;
+  /** A store opened read-only may predate the replies table (its writer is an older app). */
+  private readonly keepsReplies: boolean;
 
   constructor(
     private readonly db: Database.Database,
     private readonly readonly: boolean,
   ) {
     this.statements = new StatementCache(db, 16);
+    this.keepsReplies =
+      db
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'human_inbox_replies'")
+        .get() !== undefined;
   }
 
   /** Sorts the messages added since the last catch-up; a read-only store leaves that to its writer. */
@@ -73,6 +86,26 @@ export class HumanInbox {
       .get(`SELECT count(*) FROM human_inbox h WHERE h.read_at IS NULL AND ${senders}`)
       .pluck()
       .get(...params) as number;
+  }
+
+  /** Notes that the human's message `replyId` answers the inbox's message `messageSeq`. */
+  recordReply(messageSeq: number, replyId: string): void {
+    if (this.readonly || !this.keepsReplies) return;
+    this.statements
+      .get('INSERT OR IGNORE INTO human_inbox_replies (message_seq, reply_id) VALUES (?, ?)')
+      .run(messageSeq, replyId);
+  }
+
+  /** The human's replies to the given messages, oldest first. */
+  replies(messageSeqs: readonly number[]): HumanReplyRow[] {
+    if (messageSeqs.length === 0 || !this.keepsReplies) return [];
+    return this.statements
+      .get(
+        `SELECT r.message_seq AS messageSeq, m.tick, m.json
+         FROM human_inbox_replies r JOIN messages m ON m.sender = ? AND m.id = r.reply_id
+         WHERE r.message_seq IN (SELECT value FROM json_each(?)) ORDER BY m.seq`,
+      )
+      .all(HUMAN, JSON.stringify(messageSeqs)) as HumanReplyRow[];
   }
 
   /** Marks the given messages (or every one) read; returns how many were unread. */

@@ -1,6 +1,7 @@
 import { creditsFileSeenMigration, engineStateMigration } from './engine-state-migration';
 import { eventCountsMigration } from './event-counts-migration';
 import { humanInboxMigration } from './human-inbox-migration';
+import { humanRepliesMigration } from './human-replies-migration';
 import type { Migration } from './migrate';
 
 /**
@@ -80,4 +81,5 @@ export const timelineMigrations: readonly Migration[] = [
   creditsFileSeenMigration,
   humanInboxMigration,
   eventCountsMigration,
+  humanRepliesMigration,
 ];

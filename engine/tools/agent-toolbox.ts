@@ -92,6 +92,7 @@ export function agentToolbox(options: ToolboxOptions) {
       askApproval(gate!, {
         agent,
         tool,
+        title: judged.get(tool)?.entry.spec.title,
         args,
         reason: need.reason,
         changes: need.changes,
@@ -121,6 +122,7 @@ export function agentToolbox(options: ToolboxOptions) {
             askForm(formGate, {
               agent,
               tool,
+              title: judged.get(tool)?.entry.spec.title,
               form,
               tick: context.tick,
               record: context.record,

@@ -50,6 +50,8 @@ export interface FormGate {
 export interface ApprovalCall {
   agent: string;
   tool: string;
+  /** The tool's title, for the person; the id is `tool`. */
+  title?: string | undefined;
   args: unknown;
   reason: string;
   /** For an MCP tool that changed since the person chose how it runs: what changed. */
@@ -73,6 +75,7 @@ export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall)
     id: randomUUID(),
     agent: call.agent,
     tool: call.tool,
+    ...(call.title ? { title: call.title } : {}),
     args: gate.redact(call.args),
     reason: call.reason,
     ...(call.changes?.length ? { changes: call.changes } : {}),
@@ -175,8 +178,9 @@ export async function askForm(
     id: randomUUID(),
     agent: call.agent,
     tool: call.tool,
+    ...(call.title ? { title: call.title } : {}),
     args: {},
-    reason: `The tool server ${form.server} asks you to fill in a form while ${call.agent} uses ${call.tool}.`,
+    reason: `The tool server ${form.server} asks you to fill in a form while ${call.agent} uses ${call.title ?? call.tool}.`,
     form,
     tick: call.tick,
     asked_at: asked.toISOString(),

@@ -473,6 +473,13 @@ describe('dispatch', () => {
     ).toMatchObject({
       ok: true,
     });
+    // The reply is read back under the message it answers.
+    const answered = valueOf<{ messages: { seq: number; replies: { text: string }[] }[] }>(
+      await harness.dispatch('inbox.page', {}),
+    );
+    expect(answered.messages.find((message) => message.seq === inbox.messages[0]!.seq)?.replies).toEqual([
+      expect.objectContaining({ text: 'Thanks' }),
+    ]);
     expect(await harness.dispatch('inbox.markRead', { all: true })).toMatchObject({ ok: true });
 
     const called = new Set(harness.responses.map((entry) => entry.channel));

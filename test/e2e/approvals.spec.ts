@@ -45,8 +45,8 @@ test('approving one call and denying another: the model sees the denial, and eve
   const { page } = lemming;
   await page.getByRole('button', { name: 'Step one tick' }).click();
 
-  const keeper = page.getByRole('alertdialog', { name: 'keeper wants to use shell' });
-  const tidier = page.getByRole('alertdialog', { name: 'tidier wants to use shell' });
+  const keeper = page.getByRole('alertdialog', { name: 'keeper wants to use Run a shell command' });
+  const tidier = page.getByRole('alertdialog', { name: 'tidier wants to use Run a shell command' });
   await expect(keeper).toBeVisible();
   await expect(tidier).toBeVisible();
   await expect(tidier).toContainText('rm -rf ../../../shared');
@@ -104,7 +104,7 @@ test("the Tool Store shows and changes each agent's approval settings", async ({
   await section.getByLabel('Approval settings for agent').selectOption('keeper');
   const table = section.getByRole('table', { name: 'Approval settings for keeper' });
   await expect(table).toContainText('Asks before every command.');
-  const shell = table.getByLabel('When shell runs for keeper');
+  const shell = table.getByLabel('When Run a shell command runs for keeper');
   await expect(shell).toHaveValue('default');
   await section.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('tool-store-approvals.png'), fullPage: true });

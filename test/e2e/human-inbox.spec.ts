@@ -67,6 +67,9 @@ test('an agent replies to the human: the header shows 1 unread, the inbox shows 
   await message.getByRole('textbox', { name: 'Reply to manager' }).fill('Sounds good. Keep it short.');
   await message.getByRole('button', { name: 'Send reply' }).click();
   await expect(page.getByText('Reply sent to manager.')).toBeVisible();
+  // The reply sits under the message it answers.
+  const replies = message.getByRole('list', { name: 'Your replies to manager' });
+  await expect(replies).toContainText('Sounds good. Keep it short.');
 
   const outbox = humanOutbox(org);
   expect(outbox).toHaveLength(before + 1);
@@ -79,6 +82,10 @@ test('an agent replies to the human: the header shows 1 unread, the inbox shows 
   await page.screenshot({ path: testInfo.outputPath('inbox-replied.png'), fullPage: true });
   await reopenDemo(page);
   await expect(page.getByRole('button', { name: 'Messages', exact: true })).toBeVisible();
+  // Read again from the org's timeline, the reply is still under its message.
+  await page.getByRole('button', { name: 'Messages', exact: true }).click();
+  await expect(replies).toContainText('Sounds good. Keep it short.');
+  await page.screenshot({ path: testInfo.outputPath('inbox-reply-under-message.png'), fullPage: true });
 });
 
 test('marking a message read is remembered', async ({ lemming }) => {

@@ -13,8 +13,8 @@ const SECOND_KEY = 'key-Paste-7730-Hw2v';
 
 /** The everything server's tools the model calls, one after the other, with their arguments. */
 const CALLS = [
-  { name: 'mcp__everything__echo', arguments: { message: MESSAGE } },
-  { name: 'mcp__everything__get-tiny-image', arguments: {} },
+  { name: 'mcp__everything__echo', title: 'Echo Tool', arguments: { message: MESSAGE } },
+  { name: 'mcp__everything__get-tiny-image', title: 'Get Tiny Image Tool', arguments: {} },
 ];
 
 interface ChatMessage {
@@ -263,8 +263,9 @@ test('a person adds a program with the form and another by pasting VS Code setti
 
     // A tick: the model calls each tool, which asks first (the person has not trusted the server's hints).
     await page.getByRole('button', { name: 'Step one tick' }).click();
-    for (const { name } of CALLS) {
-      const approval = page.getByRole('alertdialog', { name: `courier wants to use ${name}` });
+    // The card names each tool by the title its server gives it (the id is under "Advanced").
+    for (const { title } of CALLS) {
+      const approval = page.getByRole('alertdialog', { name: `courier wants to use ${title}` });
       await approval.getByRole('button', { name: 'Allow once' }).click();
       await expect(approval).toBeHidden();
     }
@@ -279,6 +280,7 @@ test('a person adds a program with the form and another by pasting VS Code setti
     await page.getByRole('button', { name: 'Open this turn in the inspector' }).click();
     await expect(page.getByRole('heading', { name: /^Turn of courier at tick/, level: 2 })).toBeVisible();
     const call = page.getByRole('list', { name: 'Steps' }).getByTestId('tool-call').first();
+    await expect(call).toContainText('Echo Tool');
     await expect(call).toContainText('mcp__everything__echo');
     await expect(call).toHaveAttribute('data-outcome', 'success');
     await expect(call.getByTestId('tool-result')).toContainText(`Echo: ${MESSAGE}`);

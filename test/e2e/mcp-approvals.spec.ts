@@ -66,7 +66,7 @@ test("an MCP tool's claim to only read does not skip asking; a tool renamed by i
   const step = page.getByRole('button', { name: 'Step one tick' });
 
   await step.click();
-  const asking = page.getByRole('alertdialog', { name: 'scribe wants to use mcp__notes__save_note' });
+  const asking = page.getByRole('alertdialog', { name: 'scribe wants to use Save note (notes)' });
   await expect(asking).toContainText(
     'you have not chosen to trust what this one says about which tools only read',
   );
@@ -78,7 +78,7 @@ test("an MCP tool's claim to only read does not skip asking; a tool renamed by i
   // The server renames the tool (scribe asks it to, and the person lets that call run once).
   scribe('mcp__notes__shapeshift', { into: 'renamed' });
   await step.click();
-  const shapeshift = page.getByRole('alertdialog', { name: 'scribe wants to use mcp__notes__shapeshift' });
+  const shapeshift = page.getByRole('alertdialog', { name: 'scribe wants to use Shapeshift (notes)' });
   await shapeshift.getByRole('button', { name: 'Allow once' }).click();
   await expect(shapeshift).toBeHidden();
   await expect
@@ -89,7 +89,7 @@ test("an MCP tool's claim to only read does not skip asking; a tool renamed by i
 
   scribe('mcp__notes__keep_note', { text: 'renamed' });
   await step.click();
-  const renamed = page.getByRole('alertdialog', { name: 'scribe wants to use mcp__notes__keep_note' });
+  const renamed = page.getByRole('alertdialog', { name: 'scribe wants to use Keep note (notes)' });
   await expect(renamed).toContainText('It is new and may be a renamed tool');
   const changed = renamed.getByRole('group', { name: 'What changed' });
   await expect(changed).toContainText('It appeared when “save_note” disappeared from the same server');
@@ -127,7 +127,7 @@ test("an MCP tool's claim to only read does not skip asking; a tool renamed by i
   // Choosing again how it runs accepts the change.
   const section = page.getByRole('region', { name: 'Ask me first' });
   await section.getByLabel('Approval settings for agent').selectOption('scribe');
-  const row = section.getByLabel('When mcp__notes__keep_note runs for scribe');
+  const row = section.getByLabel('When Keep note (notes) runs for scribe');
   await expect(row).toHaveValue('changed');
   await expect(section.getByRole('list', { name: /What changed in/ })).toContainText('save_note');
   await row.selectOption('ask');
@@ -148,7 +148,7 @@ test("an MCP tool's claim to only read does not skip asking; a tool renamed by i
     'On: its tools that say they only read and stay on this computer run without asking.',
   );
   const rules = section.getByRole('table', { name: 'Approval settings for scribe' });
-  await expect(rules.getByRole('row', { name: /erase_notes/ })).toContainText(
+  await expect(rules.getByRole('row', { name: /Erase notes \(notes\)/ })).toContainText(
     'Asks before every call: its server says it may delete or overwrite things.',
   );
   await page.screenshot({ path: testInfo.outputPath('mcp-card-hints-trusted.png'), fullPage: true });

@@ -63,8 +63,9 @@ test('the Tool Store shows MCP servers as cards: running with their tools, or fa
 
   // Its tools are toggled per agent like any other tool, and the resume says so.
   await page.getByLabel('Show tools for agent').selectOption('writer');
+  // The grants list the app's own tools apart from each server's.
   const echo = page
-    .getByRole('list', { name: 'Tools' })
+    .getByRole('list', { name: 'From everything' })
     .getByRole('listitem')
     .filter({ hasText: 'mcp__everything__echo' });
   await echo.getByRole('checkbox', { name: 'Enabled for writer' }).check();

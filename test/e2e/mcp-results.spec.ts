@@ -50,8 +50,9 @@ test("a server's form goes to the person as a card, and the image a tool gave is
   const { page } = lemming;
 
   await page.getByRole('button', { name: 'Step one tick' }).click();
-  for (const tool of ['get-tiny-image', 'trigger-elicitation-request']) {
-    const asking = page.getByRole('alertdialog', { name: `viewer wants to use mcp__everything__${tool}` });
+  // Each card names the tool by the title its server gives it.
+  for (const tool of ['Get Tiny Image Tool', 'Trigger Elicitation Request Tool']) {
+    const asking = page.getByRole('alertdialog', { name: `viewer wants to use ${tool}` });
     await asking.getByRole('button', { name: 'Allow once' }).click();
     await expect(asking).toBeHidden();
   }

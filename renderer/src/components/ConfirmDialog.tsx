@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
-import './components.css';
+import type { ReactNode } from 'react';
+import { Dialog } from './Dialog';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -22,36 +22,23 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const headingId = useId();
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) element.showModal();
-    if (!open && element.open) element.close();
-  }, [open]);
-
   return (
-    <dialog
-      ref={dialog}
-      className="confirm-dialog"
-      aria-labelledby={headingId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onCancel();
-      }}
+    <Dialog
+      open={open}
+      title={title}
+      onClose={onCancel}
+      actions={
+        <>
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="button" className={destructive ? 'danger' : 'primary'} onClick={onConfirm}>
+            {confirmLabel}
+          </button>
+        </>
+      }
     >
-      <h2 id={headingId}>{title}</h2>
-      {children && <div className="confirm-body">{children}</div>}
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="button" className={destructive ? 'danger' : 'primary'} onClick={onConfirm}>
-          {confirmLabel}
-        </button>
-      </div>
-    </dialog>
+      {children}
+    </Dialog>
   );
 }

@@ -43,9 +43,17 @@ export function Shell() {
   // Each view starts at its top: the last view's scroll position means nothing in the next one.
   const view = useNavigation((store) => store.view);
   const agentShown = useNavigation((store) => store.agent);
+  const placeShown = useRef<string | null>(null);
   useLayoutEffect(() => {
-    if (main.current) main.current.scrollTop = 0;
-  }, [view, agentShown]);
+    if (!main.current) return;
+    main.current.scrollTop = 0;
+    const place = `${view}:${agentShown ?? ''}`;
+    const moved = placeShown.current !== null && placeShown.current !== place;
+    placeShown.current = place;
+    // The control that led here (a graph node's "Open agent", a turn's row) went with the last view:
+    // the view takes focus instead of the page.
+    if (moved && (document.activeElement === null || document.activeElement === document.body)) focusMain();
+  }, [view, agentShown, focusMain]);
   useTrustRefresh(isOpen);
   // The menu and notifications lead to a place; focus follows, as with the nav bar.
   useEffect(

@@ -1,9 +1,11 @@
 import { useCallback, useMemo, useState } from 'react';
-import { orgWideChange, type IpcError, type ToolVerdict } from '../../../../engine/api';
+import { KIND_WORDS, orgWideChange, type IpcError, type ToolVerdict } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ToolSearch } from '../../components/ToolSearch';
 import { lemming } from '../../lemming';
 import { useLemmingQuery, whenAgentChanges } from '../../use-lemming-query';
+import { groupByServer, searchTools, SEARCH_FROM } from '../../words/tool-groups';
 import { ErrorAlert } from '../org/ErrorAlert';
 
 function granted(tool: ToolVerdict): boolean {
@@ -39,6 +41,7 @@ export function ToolToggles({ agent }: { agent: string }) {
   const [needsUser, setNeedsUser] = useState<Record<string, { plain: string; summary: string }[]>>({});
   const [busy, setBusy] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<{ tool: ToolVerdict; orgWide: string[] } | null>(null);
+  const [query, setQuery] = useState('');
 
   const ask = useCallback(() => lemming().tools.explain({ agent }), [agent]);
   const refreshWhen = useMemo(
@@ -96,6 +99,71 @@ export function ToolToggles({ agent }: { agent: string }) {
       <p role="status">Reading its tools…</p>
     );
 
+  const found = searchTools(tools, query, (tool) => [tool.title, tool.name, KIND_WORDS[tool.kind]]);
+  // Grouped when the org's tools come from more than one place, also while a search shows fewer.
+  const grouped = groupByServer(tools, (tool) => tool.name).length > 1;
+  const groups = groupByServer(found, (tool) => tool.name);
+  const row = (tool: ToolVerdict) => {
+    const failing = tool.layers.filter((layer) => !layer.passed);
+    // A tool only not given to the agent is off, not broken: its switch turns it on.
+    const simplyOff = failing.length > 0 && failing.every((layer) => layer.layer === 'allowlist');
+    const noteId = `tool-note-${tool.name}`;
+    return (
+      <li key={tool.name} className="tool-row" data-tool={tool.name}>
+        <label className="tool-toggle">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={granted(tool)}
+            disabled={busy === tool.name}
+            aria-describedby={noteId}
+            onChange={(event) => void toggle(tool, event.target.checked)}
+          />
+          <span className="tool-name">{tool.title}</span>
+        </label>
+        <div id={noteId} className="tool-note">
+          {tool.available ? (
+            <span className="tool-available">
+              <span aria-hidden="true">✓ </span>Available to the agent
+            </span>
+          ) : simplyOff ? (
+            <span className="tool-off">Off: this agent does not have it</span>
+          ) : (
+            <>
+              <span className="tool-unavailable">
+                <span aria-hidden="true">✗ </span>Not available:{' '}
+              </span>
+              <span className="tool-reason">{failing.map((layer) => layer.plain).join('; ')}</span>
+              {tool.fix && (
+                <div className="tool-fix">
+                  To fix: {tool.fix.plain}{' '}
+                  <button
+                    type="button"
+                    disabled={busy === tool.name}
+                    aria-label={`Apply fix for ${tool.title}`}
+                    onClick={() => askThenApplyFix(tool)}
+                  >
+                    Apply fix
+                  </button>
+                </div>
+              )}
+              {!tool.fix && <div className="muted">No setting can make it available.</div>}
+            </>
+          )}
+          {tool.plainNote && <div className="muted">{tool.plainNote}</div>}
+          {needsUser[tool.name]?.map(({ plain }) => (
+            <div key={plain} className="warning-text">
+              Still up to you: {plain}
+            </div>
+          ))}
+          <Advanced>
+            <ToolDetail tool={tool} needsUser={needsUser[tool.name] ?? []} />
+          </Advanced>
+        </div>
+      </li>
+    );
+  };
+
   return (
     <section className="tool-toggles" aria-labelledby="tool-toggles-heading">
       <h3 id="tool-toggles-heading">Tools</h3>
@@ -103,68 +171,29 @@ export function ToolToggles({ agent }: { agent: string }) {
       {tools.length === 0 && (
         <p className="muted">No tools are known to this org. Add connectors in the Tool Store.</p>
       )}
-      <ul className="tool-list">
-        {tools.map((tool) => {
-          const failing = tool.layers.filter((layer) => !layer.passed);
-          // A tool only not given to the agent is off, not broken: its switch turns it on.
-          const simplyOff = failing.length > 0 && failing.every((layer) => layer.layer === 'allowlist');
-          const noteId = `tool-note-${tool.name}`;
-          return (
-            <li key={tool.name} className="tool-row" data-tool={tool.name}>
-              <label className="tool-toggle">
-                <input
-                  type="checkbox"
-                  role="switch"
-                  checked={granted(tool)}
-                  disabled={busy === tool.name}
-                  aria-describedby={noteId}
-                  onChange={(event) => void toggle(tool, event.target.checked)}
-                />
-                <span className="tool-name">{tool.title}</span>
-              </label>
-              <div id={noteId} className="tool-note">
-                {tool.available ? (
-                  <span className="tool-available">
-                    <span aria-hidden="true">✓ </span>Available to the agent
-                  </span>
-                ) : simplyOff ? (
-                  <span className="tool-off">Off: this agent does not have it</span>
-                ) : (
-                  <>
-                    <span className="tool-unavailable">
-                      <span aria-hidden="true">✗ </span>Not available:{' '}
-                    </span>
-                    <span className="tool-reason">{failing.map((layer) => layer.plain).join('; ')}</span>
-                    {tool.fix && (
-                      <div className="tool-fix">
-                        To fix: {tool.fix.plain}{' '}
-                        <button
-                          type="button"
-                          disabled={busy === tool.name}
-                          aria-label={`Apply fix for ${tool.title}`}
-                          onClick={() => askThenApplyFix(tool)}
-                        >
-                          Apply fix
-                        </button>
-                      </div>
-                    )}
-                    {!tool.fix && <div className="muted">No setting can make it available.</div>}
-                  </>
-                )}
-                {tool.plainNote && <div className="muted">{tool.plainNote}</div>}
-                {needsUser[tool.name]?.map(({ plain }) => (
-                  <div key={plain} className="warning-text">
-                    Still up to you: {plain}
-                  </div>
-                ))}
-                <Advanced>
-                  <ToolDetail tool={tool} needsUser={needsUser[tool.name] ?? []} />
-                </Advanced>
-              </div>
+      {tools.length >= SEARCH_FROM && (
+        <ToolSearch
+          label={`Search ${agent}’s tools`}
+          query={query}
+          onChange={setQuery}
+          shown={found.length}
+          total={tools.length}
+        />
+      )}
+      {grouped ? (
+        <ul className="tool-list">
+          {groups.map((group) => (
+            <li key={group.label} className="tool-group">
+              <h4 className="tool-group-heading">{group.label}</h4>
+              <ul className="tool-list" aria-label={group.label}>
+                {group.tools.map(row)}
+              </ul>
             </li>
-          );
-        })}
-      </ul>
+          ))}
+        </ul>
+      ) : (
+        <ul className="tool-list">{found.map(row)}</ul>
+      )}
       <ConfirmDialog
         open={confirming !== null}
         title={`Change the whole org for ${confirming?.tool.title ?? ''}?`}

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { AnswerApprovalInput, ApprovalRequest } from '../../../../engine/api';
+import { toolWords, type AnswerApprovalInput, type ApprovalRequest } from '../../../../engine/api';
+import { Advanced } from '../../components/Advanced';
 import { attempt } from '../../components/activity-store';
 import { lemming } from '../../lemming';
 import { FormCard } from './FormCard';
+import { useComesIntoView } from './use-comes-into-view';
 import './approvals.css';
 
 /** Calls waiting for the person's approval: read once, then again on every `approvals.changed` ping. */
@@ -67,9 +69,11 @@ function ApprovalCard({
   const reasonId = useId();
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState('');
+  const card = useComesIntoView();
   const deadline = new Date(request.expires_at).toLocaleTimeString();
   return (
     <article
+      ref={card}
       className="approval-card"
       role="alertdialog"
       aria-labelledby={headingId}
@@ -77,7 +81,7 @@ function ApprovalCard({
       tabIndex={-1}
     >
       <h2 id={headingId}>
-        {request.agent} wants to use {request.tool}
+        {request.agent} wants to use {toolWords(request.tool, request.title)}
       </h2>
       <p className="approval-why">{request.reason}</p>
       {request.changes && request.changes.length > 0 && (
@@ -92,6 +96,9 @@ function ApprovalCard({
       )}
       <p className="approval-args-label">Exactly what it will do:</p>
       <pre className="approval-args">{JSON.stringify(request.args, null, 2)}</pre>
+      <Advanced>
+        Tool id: <code>{request.tool}</code>
+      </Advanced>
       <p className="muted">
         Only {request.agent} waits for your answer; the other agents go on. If you do not answer by {deadline}
         , the call is denied.

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { ApprovalMode, ApprovalSettingsView } from '../../../../engine/api';
+import { toolWords, type ApprovalMode, type ApprovalSettingsView } from '../../../../engine/api';
 import { attempt } from '../../components/activity-store';
 import { lemming } from '../../lemming';
 import './approvals.css';
@@ -138,10 +138,10 @@ export function ApprovalSettingsSection({
           <tbody>
             {shown.tools.map((tool) => (
               <tr key={tool.tool}>
-                <th scope="row">{tool.title}</th>
+                <th scope="row">{toolWords(tool.tool, tool.title)}</th>
                 <td>
                   <select
-                    aria-label={`When ${tool.tool} runs for ${shown.agent}`}
+                    aria-label={`When ${toolWords(tool.tool, tool.title)} runs for ${shown.agent}`}
                     // A changed tool shows no choice: picking any one, even the one it had, accepts the change.
                     value={tool.changes.length > 0 ? CHANGED : tool.from === 'agent' ? tool.mode : 'default'}
                     onChange={(event) =>

@@ -9,6 +9,7 @@ import type {
   IpcIssue,
 } from '../../../../engine/api';
 import { lemming } from '../../lemming';
+import { useComesIntoView } from './use-comes-into-view';
 
 /** What a field's input holds while the person types: text for text and numbers, the value otherwise. */
 type Draft = Record<string, string | boolean | string[]>;
@@ -45,6 +46,7 @@ function valuesOf(form: FormRequest, draft: Draft): FormValues {
 export function FormCard({ request, onAnswered }: { request: ApprovalRequest; onAnswered(): void }) {
   const form = request.form!;
   const headingId = useId();
+  const card = useComesIntoView();
   const [draft, setDraft] = useState<Draft>(() => startingDraft(form));
   const [issues, setIssues] = useState<IpcIssue[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
@@ -57,6 +59,7 @@ export function FormCard({ request, onAnswered }: { request: ApprovalRequest; on
   };
   return (
     <article
+      ref={card}
       className="approval-card form-card"
       role="alertdialog"
       aria-labelledby={headingId}

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import type { HumanInboxMessage, HumanInboxPage } from '../../../../engine/api';
+import type { HumanInboxMessage, HumanInboxPage, HumanReply } from '../../../../engine/api';
 import { describeError } from '../../components/describe-error';
 import { useToasts } from '../../components/toast-store';
 import { lemming } from '../../lemming';
@@ -51,8 +51,8 @@ export function InboxView() {
               key={message.seq}
               message={message}
               onRead={() => void markRead({ seqs: [message.seq] })}
-              onReplied={() => {
-                replace(withRead(result.value, { seqs: [message.seq] }, null));
+              onReplied={(reply) => {
+                replace(withReply(withRead(result.value, { seqs: [message.seq] }, null), message.seq, reply));
                 void refreshUnread();
               }}
             />
@@ -75,6 +75,16 @@ function withRead(
   return { ...page, messages, unread: unread ?? messages.filter((message) => !message.read).length };
 }
 
+/** The reply just sent, under its message at once (the next read of the inbox has it too). */
+function withReply(page: HumanInboxPage, seq: number, reply: HumanReply): HumanInboxPage {
+  return {
+    ...page,
+    messages: page.messages.map((message) =>
+      message.seq === seq ? { ...message, replies: [...message.replies, reply] } : message,
+    ),
+  };
+}
+
 function InboxItem({
   message,
   onRead,
@@ -82,7 +92,7 @@ function InboxItem({
 }: {
   message: HumanInboxMessage;
   onRead: () => void;
-  onReplied: () => void;
+  onReplied: (reply: HumanReply) => void;
 }) {
   const [replying, setReplying] = useState(false);
   const [text, setText] = useState('');
@@ -105,7 +115,7 @@ function InboxItem({
     });
     setReplying(false);
     setText('');
-    onReplied();
+    onReplied({ text: text.trim(), tick: sent.value.tick, sentAt: new Date().toISOString() });
   };
 
   return (
@@ -127,6 +137,16 @@ function InboxItem({
         </p>
       ) : (
         <p className="inbox-text">{message.text}</p>
+      )}
+      {message.replies.length > 0 && (
+        <ol className="inbox-replies" aria-label={`Your replies to ${message.from}`}>
+          {message.replies.map((reply, index) => (
+            <li key={index} className="inbox-reply-sent">
+              <span className="muted">You replied{reply.tick !== null && <> · tick {reply.tick}</>}</span>
+              <p className="inbox-text">{reply.text}</p>
+            </li>
+          ))}
+        </ol>
       )}
       <div className="inbox-actions">
         <button type="button" onClick={() => setReplying((open) => !open)} aria-expanded={replying}>

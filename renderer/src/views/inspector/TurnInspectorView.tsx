@@ -7,7 +7,10 @@ import type {
   TurnDetail,
   TurnStep,
 } from '../../../../engine/api';
+import { toolWords } from '../../../../engine/api';
+import { Advanced } from '../../components/Advanced';
 import { lemming } from '../../lemming';
+import { useToolTitles } from '../../stores/tool-titles';
 import { useNavigation } from '../../stores/navigation-store';
 import { useLemmingQuery } from '../../use-lemming-query';
 import { ErrorAlert } from '../org/ErrorAlert';
@@ -333,6 +336,7 @@ function ModelCallStep({ call }: { call: InspectedModelCall }) {
 }
 
 function ToolCallStep({ call }: { call: InspectedToolCall }) {
+  const titles = useToolTitles(call.tool);
   const outcome = call.startedBeforeStop
     ? 'unknown'
     : call.success === null
@@ -346,7 +350,7 @@ function ToolCallStep({ call }: { call: InspectedToolCall }) {
         <span className="step-icon" aria-hidden="true">
           ⚙
         </span>
-        Tool <code>{call.tool}</code>
+        {toolWords(call.tool, titles)}
         <span className={`tool-outcome ${outcome}`} data-testid="tool-outcome">
           {call.startedBeforeStop
             ? 'Started before the app stopped; whether it finished is not known'
@@ -377,6 +381,9 @@ function ToolCallStep({ call }: { call: InspectedToolCall }) {
           )}
         </div>
       </div>
+      <Advanced>
+        Tool id: <code>{call.tool}</code>
+      </Advanced>
       <RawEvent seq={call.callSeq} label="Raw JSON of the call" />
       {call.resultSeq !== null && <RawEvent seq={call.resultSeq} label="Raw JSON of the result" />}
     </li>

@@ -1,3 +1,5 @@
+import { toolWords } from '../../../../engine/api';
+import { useKnownToolTitles } from '../../stores/tool-titles';
 import './live-answer.css';
 import { useLiveAnswer } from './live-answers-store';
 
@@ -11,7 +13,11 @@ export function LiveAnswerTail({ agent }: { agent: string }) {
   const text = answer.text.length > NODE_TAIL_CHARS ? `…${answer.text.slice(-NODE_TAIL_CHARS)}` : answer.text;
   return (
     <div className="live-answer-tail" data-live-answer={agent} title="What the model is writing now">
-      {answer.tool ? `Asking to use ${answer.tool}… ` : ''}
+      {answer.tool && (
+        <>
+          Asking to use <ToolName id={answer.tool} />…{' '}
+        </>
+      )}
       {text}
     </div>
   );
@@ -26,9 +32,18 @@ export function LiveAnswerPanel({ agent }: { agent: string }) {
       <h3>
         Writing now <span className="muted">(model call {answer.round})</span>
       </h3>
-      {answer.tool && <p className="muted">Asking to use the tool {answer.tool}…</p>}
+      {answer.tool && (
+        <p className="muted">
+          Asking to use the tool <ToolName id={answer.tool} />…
+        </p>
+      )}
       <pre data-live-answer-full={agent}>{answer.text}</pre>
       <p className="muted">The whole answer is saved in the timeline when the turn ends.</p>
     </section>
   );
+}
+
+/** A tool the model asks for, by its title if already known. */
+function ToolName({ id }: { id: string }) {
+  return <>{toolWords(id, useKnownToolTitles())}</>;
 }

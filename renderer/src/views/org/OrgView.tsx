@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { IpcError, Position, RemovedAgent } from '../../../../engine/api';
 import { lemming } from '../../lemming';
 import { useNavigation } from '../../stores/navigation-store';
@@ -26,7 +26,6 @@ export function OrgView() {
   const [layout, setLayout] = useState<Layout>('graph');
   const [tidyRequest, setTidyRequest] = useState(0);
   const [creating, setCreating] = useState(false);
-  const newAgentButton = useRef<HTMLButtonElement>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [actionError, setActionError] = useState<{ title: string; error: IpcError } | null>(null);
 
@@ -122,23 +121,14 @@ export function OrgView() {
             Tidy up
           </button>
         )}
-        <button
-          ref={newAgentButton}
-          type="button"
-          className="primary-button"
-          onClick={() => setCreating(true)}
-          disabled={creating}
-        >
+        <button type="button" className="primary-button" onClick={() => setCreating(true)}>
           New agent…
         </button>
       </div>
 
       {creating && (
         <CreateAgentForm
-          onCancel={() => {
-            setCreating(false);
-            requestAnimationFrame(() => newAgentButton.current?.focus());
-          }}
+          onCancel={() => setCreating(false)}
           onCreated={() => {
             setCreating(false);
             void load();

@@ -3,6 +3,7 @@ import type { TimelineEvent } from '../../../../engine/api';
 import { openTurn } from '../inspector/open-turn';
 import { kindWords, localTime } from '../../words/plain-words';
 import { describeEvent } from './event-description';
+import { useToolTitles } from '../../stores/tool-titles';
 import { formatJsonText } from './format-json-text';
 import { useTimeline } from './timeline-store';
 
@@ -41,7 +42,8 @@ export function EventDetail() {
 }
 
 function LoadedEvent({ event }: { event: TimelineEvent }) {
-  const description = useMemo(() => describeEvent(event.kind, event.json), [event]);
+  const titles = useToolTitles(toolOf(event.json));
+  const description = useMemo(() => describeEvent(event.kind, event.json, titles), [event, titles]);
   const formatted = useMemo(
     () => (event.json.length > FORMAT_LIMIT ? event.json : formatJsonText(event.json)),
     [event],
@@ -109,4 +111,14 @@ function LoadedEvent({ event }: { event: TimelineEvent }) {
 function timeInWords(recorded: string): string {
   const time = localTime(recorded);
   return time ? `${time.local} (${time.relative})` : recorded;
+}
+
+/** The tool an event names, if it names one (its title is looked up for the facts). */
+function toolOf(json: string): string | undefined {
+  try {
+    const tool = (JSON.parse(json) as { tool?: unknown }).tool;
+    return typeof tool === 'string' ? tool : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,4 +1,5 @@
 import { plainFailure } from '../../../../engine/api/failure-words';
+import { toolWords, type ToolTitles } from '../../../../engine/api/tool-words';
 import { duration } from '../../words/plain-words';
 import {
   knownEvent,
@@ -47,19 +48,19 @@ const TITLES: Record<KnownEventKind, string> = {
  * no facts, and so does a known kind whose fields are not the engine's (its title kept): its raw
  * JSON says the rest.
  */
-export function describeEvent(kind: string, json: string): EventDescription {
+export function describeEvent(kind: string, json: string, titles?: ToolTitles): EventDescription {
   const event = knownEvent(parseJson(json));
   if (event)
     return {
       title: TITLES[event.kind],
       known: true,
-      facts: factsOf(event).filter((fact) => fact.value !== ''),
+      facts: factsOf(event, titles).filter((fact) => fact.value !== ''),
     };
   const title = Object.hasOwn(TITLES, kind) ? TITLES[kind as KnownEventKind] : `Event of kind “${kind}”`;
   return { title, known: false, facts: [] };
 }
 
-function factsOf(event: KnownTimelineEvent): Fact[] {
+function factsOf(event: KnownTimelineEvent, titles: ToolTitles | undefined): Fact[] {
   switch (event.kind) {
     case 'message':
       return [
@@ -99,12 +100,12 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
       ];
     case 'tool_call':
       return [
-        { label: 'Tool', value: event.tool },
+        { label: 'Tool', value: toolWords(event.tool, titles) },
         { label: 'Arguments', value: compact(event.args) },
       ];
     case 'tool_intent':
       return [
-        { label: 'Tool', value: event.tool },
+        { label: 'Tool', value: toolWords(event.tool, titles) },
         { label: 'Arguments', value: compact(event.args) },
         {
           label: 'Why this is recorded',
@@ -114,7 +115,7 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
       ];
     case 'approval_requested':
       return [
-        { label: 'Tool', value: event.tool },
+        { label: 'Tool', value: toolWords(event.tool, titles) },
         { label: 'Arguments', value: compact(event.args) },
         { label: 'Why it asks', value: event.reason },
         ...(event.changes?.length ? [{ label: 'What changed', value: event.changes.join(' ') }] : []),
@@ -132,7 +133,7 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
       ];
     case 'approval_answered':
       return [
-        { label: 'Tool', value: event.tool },
+        { label: 'Tool', value: toolWords(event.tool, titles) },
         { label: 'Answer', value: event.answer.replace('_', ' ') },
         { label: 'Answered by', value: event.source.replace('_', ' ') },
         { label: 'Reason', value: event.reason ?? '' },
@@ -141,7 +142,7 @@ function factsOf(event: KnownTimelineEvent): Fact[] {
       ];
     case 'tool_result':
       return [
-        { label: 'Tool', value: event.tool },
+        { label: 'Tool', value: toolWords(event.tool, titles) },
         {
           label: 'Outcome',
           value:

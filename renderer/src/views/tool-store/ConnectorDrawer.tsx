@@ -1,6 +1,7 @@
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import type { Connector, IpcError } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
+import { Drawer } from '../../components/Dialog';
 import { schemaFields, type SchemaField } from './schema-fields';
 import { SecretField } from './SecretField';
 import { useToolStore } from './tool-store-store';
@@ -9,8 +10,6 @@ type SettingValue = string | number | boolean | string[] | null;
 
 /** The settings of one connector, as a form generated from its JSON Schema; secrets are write-only. */
 export function ConnectorDrawer({ connector, onClose }: { connector: Connector; onClose(): void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const headingId = useId();
   const fields = useMemo(() => schemaFields(connector.configSchema), [connector.configSchema]);
   const settings = fields.filter((field) => field.type !== 'secret');
   const saveSettings = useToolStore((store) => store.saveSettings);
@@ -18,11 +17,6 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
     () => ({ ...connector.settings }) as Record<string, SettingValue>,
   );
   const [changed, setChanged] = useState<Set<string>>(new Set());
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
 
   const change = (name: string, value: SettingValue) => {
     setValues((current) => ({ ...current, [name]: value }));
@@ -39,21 +33,7 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
   };
 
   return (
-    <dialog
-      ref={dialog}
-      className="connector-drawer"
-      aria-labelledby={headingId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-    >
-      <header className="drawer-header">
-        <h2 id={headingId}>{connector.name} settings</h2>
-        <button type="button" onClick={onClose}>
-          Close
-        </button>
-      </header>
+    <Drawer title={`${connector.name} settings`} className="connector-drawer" onClose={onClose}>
       <p>{connector.description}</p>
       {settings.length > 0 && (
         <form
@@ -117,7 +97,7 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
           .
         </Advanced>
       )}
-    </dialog>
+    </Drawer>
   );
 }
 

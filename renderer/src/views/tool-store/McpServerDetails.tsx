@@ -1,8 +1,10 @@
 import { useId, useState } from 'react';
-import type { McpServerView } from '../../../../engine/api';
+import type { McpServerView, McpToolView } from '../../../../engine/api';
 import { MCP_QUESTIONS_PER_CALL } from '../../../../engine/api/tool-schemas';
 import { formatProblem } from '../../../../engine/api/problem';
 import { Badge, type BadgeTone } from '../../components/Badge';
+import { ToolSearch } from '../../components/ToolSearch';
+import { groupByEffect, searchTools, SEARCH_FROM } from '../../words/tool-groups';
 import { useToolStore } from './tool-store-store';
 
 const STATUS: Record<McpServerView['status'], { words: string; tone: BadgeTone }> = {
@@ -58,6 +60,47 @@ function McpPrompts({ server }: { server: McpServerView }) {
 /** An MCP server's card body: its state, what it may do on this computer, its tools and what happened to it. */
 export function McpServerDetails({ server }: { server: McpServerView }) {
   const status = STATUS[server.status];
+  const [query, setQuery] = useState('');
+  const found = searchTools(server.tools, query, (tool) => [
+    tool.annotations.title ?? '',
+    tool.name,
+    tool.description,
+  ]);
+  const row = (tool: McpToolView) => {
+    const hints = HINTS.filter((hint) => tool.annotations[hint.key] === true);
+    return (
+      <li key={tool.name}>
+        <strong>{tool.annotations.title ?? tool.name}</strong>
+        {hints.map((hint) => (
+          <Badge
+            key={hint.key}
+            tone={hint.key === 'destructiveHint' || hint.key === 'openWorldHint' ? 'warn' : 'neutral'}
+          >
+            {hint.words}
+          </Badge>
+        ))}
+        <p>{tool.description}</p>
+        {tool.changes.length > 0 && (
+          <div className="mcp-tool-changed" role="note" aria-label={`${tool.name} changed`}>
+            <strong>This tool changed.</strong> It asks you before every call until you choose again how it
+            runs, under “Ask me first” below.
+            <ul>
+              {tool.changes.map((change) => (
+                <li key={change}>{change}</li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <details>
+          <summary>Advanced: name and input</summary>
+          <p>
+            Agents call it <code>{tool.grantName}</code>. It takes:
+          </p>
+          <pre>{JSON.stringify(tool.inputSchema, null, 2)}</pre>
+        </details>
+      </li>
+    );
+  };
   return (
     <div className="mcp-server">
       <p>
@@ -90,43 +133,27 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
       )}
       {server.identity !== '' && <HintsSwitch server={server} />}
       {server.identity !== '' && <SamplingSwitch server={server} />}
+      {server.tools.length >= SEARCH_FROM && (
+        <ToolSearch
+          label={`Search the tools of ${server.server}`}
+          query={query}
+          onChange={setQuery}
+          shown={found.length}
+          total={server.tools.length}
+        />
+      )}
       {server.tools.length > 0 && (
         <ul className="mcp-tools" aria-label={`Tools of ${server.server}`}>
-          {server.tools.map((tool) => {
-            const hints = HINTS.filter((hint) => tool.annotations[hint.key] === true);
-            return (
-              <li key={tool.name}>
-                <strong>{tool.annotations.title ?? tool.name}</strong>
-                {hints.map((hint) => (
-                  <Badge
-                    key={hint.key}
-                    tone={hint.key === 'destructiveHint' || hint.key === 'openWorldHint' ? 'warn' : 'neutral'}
-                  >
-                    {hint.words}
-                  </Badge>
-                ))}
-                <p>{tool.description}</p>
-                {tool.changes.length > 0 && (
-                  <div className="mcp-tool-changed" role="note" aria-label={`${tool.name} changed`}>
-                    <strong>This tool changed.</strong> It asks you before every call until you choose again
-                    how it runs, under “Ask me first” below.
-                    <ul>
-                      {tool.changes.map((change) => (
-                        <li key={change}>{change}</li>
-                      ))}
-                    </ul>
-                  </div>
-                )}
-                <details>
-                  <summary>Advanced: name and input</summary>
-                  <p>
-                    Agents call it <code>{tool.grantName}</code>. It takes:
-                  </p>
-                  <pre>{JSON.stringify(tool.inputSchema, null, 2)}</pre>
-                </details>
-              </li>
-            );
-          })}
+          {server.tools.length >= SEARCH_FROM
+            ? groupByEffect(found, (tool) => tool.annotations.readOnlyHint === true).map((group) => (
+                <li key={group.label} className="tool-group">
+                  <h4 className="tool-group-heading">{group.label}</h4>
+                  <ul className="mcp-tools" aria-label={group.label}>
+                    {group.tools.map(row)}
+                  </ul>
+                </li>
+              ))
+            : found.map(row)}
         </ul>
       )}
       {server.resourceTool && (

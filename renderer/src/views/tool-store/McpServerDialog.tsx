@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { IpcError, McpEntryView, McpPasteResult } from '../../../../engine/api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Drawer } from '../../components/Dialog';
 import { SecretField } from './SecretField';
 import { FieldErrors, TextField } from './DrawerFields';
 import { useToolStore } from './tool-store-store';
@@ -27,33 +28,14 @@ export interface EditedServer {
  * again; an empty value of a saved row keeps the saved one.
  */
 export function McpServerDialog({ server, onClose }: { server: EditedServer | null; onClose(): void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const headingId = useId();
   const [tab, setTab] = useState<'form' | 'paste'>('form');
 
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    // The first field the person can fill, not the Close button the dialog would focus first.
-    element?.querySelector<HTMLElement>('form input:not([disabled]), form textarea')?.focus();
-  }, []);
-
   return (
-    <dialog
-      ref={dialog}
+    <Drawer
+      title={server ? `Change ${server.name}` : 'Add a server'}
       className="connector-drawer mcp-server-dialog"
-      aria-labelledby={headingId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
+      onClose={onClose}
     >
-      <header className="drawer-header">
-        <h2 id={headingId}>{server ? `Change ${server.name}` : 'Add a server'}</h2>
-        <button type="button" onClick={onClose}>
-          Close
-        </button>
-      </header>
       <p>
         A tool server (MCP) gives agents its tools. Add only servers you trust: a program runs on this
         computer with your rights.
@@ -73,7 +55,7 @@ export function McpServerDialog({ server, onClose }: { server: EditedServer | nu
       ) : (
         <PasteForm onDone={onClose} />
       )}
-    </dialog>
+    </Drawer>
   );
 }
 

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { IpcError, RestApiView, RestAuthStyle } from '../../../../engine/api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Drawer } from '../../components/Dialog';
 import { FieldErrors, TextField } from './DrawerFields';
 import { useToolStore } from './tool-store-store';
 
@@ -27,8 +28,6 @@ type Field = 'name' | 'baseUrl' | 'authName' | 'apiKey' | 'methods' | 'descripti
  * with it. The key is write-only: it goes to the secret store and is never shown again.
  */
 export function RestApiDrawer({ api, onClose }: { api: RestApiView | null; onClose(): void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const headingId = useId();
   const saveRestApi = useToolStore((store) => store.saveRestApi);
   const removeRestApi = useToolStore((store) => store.removeRestApi);
   const keyIsSet = useToolStore((store) =>
@@ -46,11 +45,6 @@ export function RestApiDrawer({ api, onClose }: { api: RestApiView | null; onClo
   const [errors, setErrors] = useState<Partial<Record<Field, string[]>>>({});
   const [otherError, setOtherError] = useState<string | null>(null);
   const [confirmingRemove, setConfirmingRemove] = useState(false);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
 
   const save = async () => {
     const error = await saveRestApi({
@@ -91,21 +85,7 @@ export function RestApiDrawer({ api, onClose }: { api: RestApiView | null; onClo
 
   const title = api ? `${api.name} API settings` : 'Add a REST API';
   return (
-    <dialog
-      ref={dialog}
-      className="connector-drawer rest-api-drawer"
-      aria-labelledby={headingId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-    >
-      <header className="drawer-header">
-        <h2 id={headingId}>{title}</h2>
-        <button type="button" onClick={onClose}>
-          Close
-        </button>
-      </header>
+    <Drawer title={title} className="connector-drawer rest-api-drawer" onClose={onClose}>
       <p>
         Lets agents call a web service of yours. They give only the path (such as /items/42); the app adds the
         address and the key, and sends nothing anywhere else.
@@ -241,7 +221,7 @@ export function RestApiDrawer({ api, onClose }: { api: RestApiView | null; onClo
           Agents lose the {api.name} tool and its key is deleted.
         </ConfirmDialog>
       )}
-    </dialog>
+    </Drawer>
   );
 }
 

@@ -8,6 +8,8 @@ import {
 } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
 import { Badge } from '../../components/Badge';
+import { ToolSearch } from '../../components/ToolSearch';
+import { groupByServer, searchTools, SEARCH_FROM } from '../../words/tool-groups';
 import { ApprovalSettingsSection } from '../approvals/ApprovalSettingsSection';
 import { lemming } from '../../lemming';
 import { ConnectorDrawer } from './ConnectorDrawer';
@@ -301,6 +303,45 @@ function ToolGrants({
   const agents = grants.filter((entry) => !isHumanOperator(entry.agent));
   const [agent, setAgent] = useState(agents[0]?.agent ?? '');
   const grant = agents.find((entry) => entry.agent === agent) ?? agents[0];
+  const [query, setQuery] = useState('');
+
+  const found = searchTools(tools, query, (tool) => [tool.title, tool.name, tool.description]);
+  // Grouped when the org's tools come from more than one place, also while a search shows fewer.
+  const grouped = groupByServer(tools, (tool) => tool.name).length > 1;
+  const groups = groupByServer(found, (tool) => tool.name);
+  const row = (tool: CatalogTool) => {
+    const enabled =
+      pending[`${grant?.agent}\u0000${tool.name}`] ?? grant?.enabled.includes(tool.name) ?? false;
+    const available = grant?.available.includes(tool.name) ?? false;
+    return (
+      <li key={tool.name} className="tool-item">
+        <div>
+          <strong>{tool.title}</strong> <Badge tone="neutral">{KIND_WORDS[tool.kind]}</Badge>
+          {tool.plainNeeds.length > 0 && <p className="muted">Needs: {tool.plainNeeds.join('; ')}</p>}
+          <Advanced>
+            <div>
+              Tool name: <code>{tool.name}</code>
+            </div>
+            <div>What its model is told: {tool.description}</div>
+            <div>Needs: {tool.requiredPermissions.join('; ')}</div>
+          </Advanced>
+        </div>
+        {grant && (
+          <div className="store-tool-toggle">
+            <label>
+              <input
+                type="checkbox"
+                checked={enabled}
+                onChange={(event) => void toggle(grant.agent, tool.name, event.target.checked)}
+              />
+              Enabled for {grant.agent}
+            </label>
+            {enabled && !available && <Badge tone="warn">Not reaching the model</Badge>}
+          </div>
+        )}
+      </li>
+    );
+  };
 
   return (
     <section aria-labelledby="tool-grants-heading">
@@ -322,40 +363,26 @@ function ToolGrants({
       {agents.length === 0 && (
         <p>No valid agents yet: create or fix an agent in the Org view to give it tools.</p>
       )}
+      {tools.length >= SEARCH_FROM && (
+        <ToolSearch
+          label="Search the tools"
+          query={query}
+          onChange={setQuery}
+          shown={found.length}
+          total={tools.length}
+        />
+      )}
       <ul className="store-tool-list" aria-label="Tools">
-        {tools.map((tool) => {
-          const enabled =
-            pending[`${grant?.agent}\u0000${tool.name}`] ?? grant?.enabled.includes(tool.name) ?? false;
-          const available = grant?.available.includes(tool.name) ?? false;
-          return (
-            <li key={tool.name} className="tool-item">
-              <div>
-                <strong>{tool.title}</strong> <Badge tone="neutral">{KIND_WORDS[tool.kind]}</Badge>
-                {tool.plainNeeds.length > 0 && <p className="muted">Needs: {tool.plainNeeds.join('; ')}</p>}
-                <Advanced>
-                  <div>
-                    Tool name: <code>{tool.name}</code>
-                  </div>
-                  <div>What its model is told: {tool.description}</div>
-                  <div>Needs: {tool.requiredPermissions.join('; ')}</div>
-                </Advanced>
-              </div>
-              {grant && (
-                <div className="store-tool-toggle">
-                  <label>
-                    <input
-                      type="checkbox"
-                      checked={enabled}
-                      onChange={(event) => void toggle(grant.agent, tool.name, event.target.checked)}
-                    />
-                    Enabled for {grant.agent}
-                  </label>
-                  {enabled && !available && <Badge tone="warn">Not reaching the model</Badge>}
-                </div>
-              )}
-            </li>
-          );
-        })}
+        {grouped
+          ? groups.map((group) => (
+              <li key={group.label} className="tool-group">
+                <h4 className="tool-group-heading">{group.label}</h4>
+                <ul className="store-tool-list" aria-label={group.label}>
+                  {group.tools.map(row)}
+                </ul>
+              </li>
+            ))
+          : found.map(row)}
       </ul>
     </section>
   );
