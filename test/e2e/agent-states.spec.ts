@@ -109,7 +109,7 @@ test('an agent waiting for an approval shows "Needs you" on the graph, the list 
   await openOrg(lemming, org);
   const { page } = lemming;
   await page.getByRole('button', { name: 'Step one tick' }).click();
-  const approval = page.getByRole('alertdialog', { name: 'keeper wants to use shell' });
+  const approval = page.getByRole('alertdialog', { name: 'keeper wants to use Run a shell command' });
   await expect(approval).toBeVisible();
 
   const node = graphNode(page, 'keeper');

@@ -145,7 +145,7 @@ test('a question an MCP server asked the agent’s model shows under the tool ca
     );
 
     await page.getByRole('button', { name: 'Step one tick' }).click();
-    const asking = page.getByRole('alertdialog', { name: `ada wants to use ${tool}` });
+    const asking = page.getByRole('alertdialog', { name: 'ada wants to use Trigger Sampling Request Tool' });
     await asking.getByRole('button', { name: 'Allow once' }).click();
     await expect(asking).toBeHidden();
     await lemming.showView('Timeline');
