@@ -3,7 +3,7 @@ import { isModelCallError, ModelCallError, redactSecrets, type ModelCallErrorKin
 import { StreamError } from './stream-events';
 import { parseRetryAfter, retryDelayMs, type RetryTiming } from './retry-timing';
 import { rateLimitBudget, type RateLimitBudget } from './rate-limit-headers';
-import type { ServerAnswer } from './types';
+import type { ServerAnswer, ServerCallWatch } from './types';
 
 /** A model answer bigger than this is not a chat completion; refuse it rather than exhaust memory. */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -42,8 +42,8 @@ export interface JsonPost {
   readStream?: (body: AsyncIterable<Buffer>) => Promise<unknown>;
   /** Called when an attempt failed and another follows: what it streamed does not count. */
   onRetry?: () => void;
-  /** Told how each attempt went (the adaptive concurrency of engine/run learns the server from it). */
-  onAttempt?: (answer: ServerAnswer) => void;
+  /** Told of each attempt (the adaptive concurrency of engine/run learns the server from it). */
+  watch?: ServerCallWatch;
 }
 
 export interface JsonPostResult {
@@ -100,7 +100,7 @@ export async function postJson(call: JsonPost): Promise<JsonPostResult> {
     budget: RateLimitBudget,
     extra: Partial<ServerAnswer> = {},
   ) =>
-    call.onAttempt?.({
+    call.watch?.answered({
       startedAt,
       endedAt: call.timing.now(),
       status,
@@ -115,6 +115,7 @@ export async function postJson(call: JsonPost): Promise<JsonPostResult> {
     let retries = 0;
     for (let attempt = 1; ; attempt += 1) {
       const attemptStarted = call.timing.now();
+      call.watch?.sent();
       let outcome: Attempt;
       try {
         outcome = await attemptOnce(call, signal, attempt, errors, streamPiece);

@@ -115,6 +115,12 @@ export interface ServerAnswer {
   retryInMs: number | null;
 }
 
+/** Told of each HTTP attempt at a model call: when it is sent, and how it was answered. */
+export interface ServerCallWatch {
+  sent(): void;
+  answered(answer: ServerAnswer): void;
+}
+
 export interface ModelRequest {
   /** The model id sent to the provider (models.json `model_name`). */
   model: string;
@@ -133,8 +139,8 @@ export interface ModelRequest {
    * given (unless models.json says `"stream": false`); the resolved response is the same either way.
    */
   onProgress?: (delta: ProgressDelta) => void;
-  /** Told how each HTTP attempt went (providers that call no server never call it). */
-  onServerAnswer?: (answer: ServerAnswer) => void;
+  /** Told of each HTTP attempt (providers that call no server never tell it). */
+  serverCalls?: ServerCallWatch;
 }
 
 /** The media types a wire format can carry to a model, by kind. */

@@ -51,16 +51,19 @@ describe('the adaptive limit of one model server', () => {
     expect(limits).toEqual([4, 8, 16, 32, 64]);
   });
 
-  it('is lowered when latency climbs (calls queue at the server), then rises by one a round trip', () => {
+  it('is lowered as far as latency climbed past its tolerance (calls queue at the server), then rises by one a round trip', () => {
     let state = startingLimit(8);
     state = roundTrip(state, 0, 1000);
     expect(admitted(state)).toBe(16);
     // Half of the 16 calls queue behind the server's 8 slots: the mean latency is 1.5 s against 1 s.
     state = roundTrip(state, 1000, 1500);
-    expect(admitted(state)).toBe(14);
+    expect(state.limit).toBeCloseTo(16 * (1.25 / 1.5), 1);
     expect(state.slowStart).toBe(false);
     state = roundTrip(state, 2500, 1000);
-    expect(admitted(state)).toBe(15);
+    expect(admitted(state)).toBe(14);
+    // A little past the tolerance still cuts a tenth; far past it, by half at most.
+    expect(roundTrip(state, 3500, 1300).limit).toBeCloseTo(state.limit * 0.9);
+    expect(roundTrip(state, 3500, 9000).limit).toBeCloseTo(state.limit * 0.5);
   });
 
   it('settles near what a server with 8 slots and a queue serves, not at what it accepts', () => {
@@ -90,6 +93,24 @@ describe('the adaptive limit of one model server', () => {
     // A refusal of a call sent a round trip later cuts again.
     state = observe(state, refused(2100, null));
     expect(admitted(state)).toBe(51);
+  });
+
+  it('is not lowered below the calls a server was serving when it refused one (its cap on calls in flight)', () => {
+    // 52 sent at once to a server that serves 50: the refusal cuts to 46.8, then the 50 answers to
+    // calls that were in flight through it show the server's cap.
+    let state = observe(startingLimit(52), refused(0, 1000));
+    expect(admitted(state)).toBe(46);
+    for (let call = 0; call < 50; call += 1)
+      state = observe(state, {
+        startedAt: 0,
+        endedAt: 1000 + call,
+        inFlight: 50 - call,
+        answer: 'answered',
+        retryAfterMs: null,
+        remaining: 1,
+        resetMs: null,
+      });
+    expect(admitted(state)).toBe(50);
   });
 
   it('holds new calls until the reset when the server says none of its budget remains', () => {
@@ -135,6 +156,6 @@ describe('the adaptive limit of one model server', () => {
     expect(admitted(state)).toBe(10);
     expect(state.slowStart).toBe(false);
     // The calls queue already (1.5 s against the 1 s learned): lowered, not taken as the new normal.
-    expect(admitted(roundTrip(state, 0, 1500))).toBe(9);
+    expect(admitted(roundTrip(state, 0, 1500))).toBe(8);
   });
 });

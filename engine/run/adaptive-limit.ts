@@ -7,8 +7,10 @@
  *   mean latency stays within LATENCY_TOLERANCE of the lowest window mean seen (the server's latency
  *   when it is not queueing) raises the limit: doubled while still in slow start, else by one.
  * - A window slower than that (calls queue at the server: by Little's law their latency grows with the
- *   calls sent beyond what it serves at once) lowers it by LATENCY_CUT; so does a rate-limit answer
- *   (429, 503) by RATE_LIMIT_CUT. Either ends slow start. Answers to calls begun before the last cut
+ *   calls sent beyond what it serves at once) lowers it in proportion (the latency gradient, Gradient2's
+ *   idea): by LATENCY_CUT at least, by half at most. A rate-limit answer (429, 503) lowers it by
+ *   RATE_LIMIT_CUT, though not below the calls the server was serving when it refused (their answers
+ *   show it: for a server that caps the calls in flight, that is its cap). Either ends slow start. Answers to calls begun before the last cut
  *   do not cut again (they were sent under the old limit), nor do rate-limit answers within a round
  *   trip of it (the refused calls' own retries meet the calls still in flight).
  * - A window in which fewer than half the allowed calls were in flight says nothing about the server's
@@ -22,7 +24,7 @@
 export const LATENCY_TOLERANCE = 1.25;
 export const LATENCY_CUT = 0.9;
 export const RATE_LIMIT_CUT = 0.9;
-export const BASELINE_RELAX = 0.002;
+export const BASELINE_RELAX = 0.001;
 /** No server is asked for more than this at once, whatever it seems to take. */
 export const LIMIT_CEILING = 1024;
 
@@ -31,7 +33,7 @@ export interface LimitSample {
   /** Milliseconds on one clock (the limiter never reads the time itself). */
   startedAt: number;
   endedAt: number;
-  /** Calls to this server in flight when this one ended, itself included. */
+  /** Calls sent to this server and not answered when this one was answered, itself included. */
   inFlight: number;
   /** `rate_limited`: 429 or 503; `failed`: any other failure, which says nothing about capacity. */
   answer: 'answered' | 'rate_limited' | 'failed';
@@ -52,6 +54,8 @@ export interface LimitState {
   lastCutAt: number;
   /** No new call starts before this time (the server's retry-after or rate-limit reset). */
   holdUntil: number;
+  /** The last refusal (429, 503): when, the limit before it, and how many calls the server was serving then. */
+  refusal: { at: number; limitBefore: number; servedThrough: number } | null;
 }
 
 /** What is remembered of a server across runs. */
@@ -74,6 +78,7 @@ export function startingLimit(defaultLimit: number, learned?: LearnedLimit): Lim
     window: EMPTY_WINDOW,
     lastCutAt: Number.NEGATIVE_INFINITY,
     holdUntil: Number.NEGATIVE_INFINITY,
+    refusal: null,
   };
 }
 
@@ -90,13 +95,26 @@ export function observe(state: LimitState, sample: LimitSample): LimitState {
     // what was in flight then.
     const roundTripSinceCut = sample.endedAt >= state.lastCutAt + (state.baselineMs ?? 0);
     if (sample.startedAt < state.lastCutAt || !roundTripSinceCut) return { ...state, holdUntil };
-    return cut(state, RATE_LIMIT_CUT, sample.endedAt, holdUntil);
+    return {
+      ...cut(state, RATE_LIMIT_CUT, sample.endedAt, holdUntil),
+      refusal: { at: sample.endedAt, limitBefore: state.limit, servedThrough: 0 },
+    };
   }
   const exhausted = sample.remaining === 0;
   const holdUntil =
     exhausted && sample.resetMs !== null
       ? Math.max(state.holdUntil, sample.endedAt + sample.resetMs)
       : state.holdUntil;
+  const refusal = state.refusal;
+  // A call the server was serving when it refused another: it serves at least as many as those at once.
+  if (refusal && sample.startedAt <= refusal.at && sample.endedAt >= refusal.at) {
+    const servedThrough = refusal.servedThrough + 1;
+    state = {
+      ...state,
+      refusal: { ...refusal, servedThrough },
+      limit: Math.max(state.limit, Math.min(refusal.limitBefore, servedThrough)),
+    };
+  }
   // Answers to calls sent under a limit since cut belong to no window: they would judge the new limit by the old.
   if (sample.startedAt < state.lastCutAt) return { ...state, holdUntil };
   const window = {
@@ -113,7 +131,10 @@ function closeWindow(state: LimitState, window: LimitState['window'], now: numbe
   const mean = window.totalMs / window.count;
   const relaxed = state.baselineMs === null ? mean : state.baselineMs * (1 + BASELINE_RELAX);
   const baselineMs = Math.min(relaxed, mean);
-  if (mean > LATENCY_TOLERANCE * baselineMs) return cut({ ...state, baselineMs }, LATENCY_CUT, now);
+  // The gradient: how far the calls are past what the server serves without queueing, at least a
+  // LATENCY_CUT, at most halving.
+  const gradient = (LATENCY_TOLERANCE * baselineMs) / mean;
+  if (gradient < 1) return cut({ ...state, baselineMs }, Math.max(0.5, Math.min(LATENCY_CUT, gradient)), now);
   const used = window.peakInFlight * 2 >= state.limit;
   const limit =
     used && !window.exhausted

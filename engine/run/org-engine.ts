@@ -91,7 +91,7 @@ import {
 import { inReadyRuns, startWithConcurrency, type ConcurrencyLimits } from './concurrency';
 import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './provider-concurrency';
 import { ServerLimits } from './server-limits';
-import type { ServerAnswer } from '../models/types';
+import type { ServerCallWatch } from '../models/types';
 import { DiskImport } from './disk-import';
 import { keepMedia } from './tool-media';
 import { PendingFiles, throwIfFailed, type FileWrite, type FileWriteFailure } from './pending-files';
@@ -513,13 +513,16 @@ export class OrgEngine {
         const name = agent.resume.name;
         const server = providerKey(models.get(agent.resume.model.key));
         serverWaits.set(name, performance.now() - queuedAt);
-        const onServerAnswer = (answer: ServerAnswer) => {
-          this.serverLimits.answered(server, answer);
-          if (answer.retryInMs !== null) serverWaits.set(name, serverWaits.get(name)! + answer.retryInMs);
+        const serverCalls: ServerCallWatch = {
+          sent: () => this.serverLimits.sent(server),
+          answered: (answer) => {
+            this.serverLimits.answered(server, answer);
+            if (answer.retryInMs !== null) serverWaits.set(name, serverWaits.get(name)! + answer.retryInMs);
+          },
         };
         return this.stageTurn(agent, tick, runId, horizon, models, credits, { policy, restApis }, org, {
           signal,
-          onServerAnswer,
+          serverCalls,
         });
       });
       for await (const turns of inReadyRuns(staged, TURN_COMMIT_GATHER_MS)) {
@@ -962,10 +965,7 @@ export class OrgEngine {
     credits: CreditsFile,
     { policy, restApis }: { policy: OrgPolicy; restApis: RestApi[] },
     org: readonly { name: string; title: string }[],
-    {
-      signal,
-      onServerAnswer,
-    }: { signal: AbortSignal | undefined; onServerAnswer: (answer: ServerAnswer) => void },
+    { signal, serverCalls }: { signal: AbortSignal | undefined; serverCalls: ServerCallWatch },
   ): Promise<StagedTurn> {
     const name = agent.resume.name;
     const agentDir = inOrg(this.orgPath, agentPaths(agent.folder).root);
@@ -1009,7 +1009,7 @@ export class OrgEngine {
       redaction: this.secrets,
       recordNow: (event) => this.record(event, tick),
       startedBeforeStop: this.startedBeforeStop(name, tick, turnId),
-      onServerAnswer,
+      serverCalls,
     });
   }
 

@@ -42,6 +42,8 @@ interface Server {
   state: LimitState;
   slots: Slots;
   adaptive: boolean;
+  /** Attempts sent to the server and not answered yet. */
+  atServer: number;
 }
 
 /**
@@ -85,14 +87,23 @@ export class ServerLimits {
     return this.serverOf(server, start, fixed).slots;
   }
 
+  /** An attempt at a call was sent to `server`. */
+  sent(server: string): void {
+    const entry = this.servers.get(server);
+    if (entry) entry.atServer += 1;
+  }
+
   /** Takes in how one attempt at a call to `server` went. */
   answered(server: string, answer: ServerAnswer): void {
     const entry = this.servers.get(server);
-    if (!entry?.adaptive) return;
+    if (!entry) return;
+    const inFlight = entry.atServer;
+    entry.atServer = Math.max(0, entry.atServer - 1);
+    if (!entry.adaptive) return;
     entry.state = observe(entry.state, {
       startedAt: answer.startedAt,
       endedAt: answer.endedAt,
-      inFlight: entry.slots.inUse,
+      inFlight,
       answer:
         answer.status !== null && answer.status >= 200 && answer.status < 300
           ? 'answered'
@@ -154,6 +165,7 @@ export class ServerLimits {
     const entry: Server = {
       state,
       adaptive: !fixed,
+      atServer: existing?.atServer ?? 0,
       slots: new Slots(
         () => admitted(entry.state),
         () => entry.state.holdUntil,
