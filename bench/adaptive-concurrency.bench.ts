@@ -29,6 +29,8 @@ interface ServerUnderTest {
   serves: number;
   /** Our provider for it: a local server speaks Ollama's API, a hosted one OpenAI's. */
   provider: 'ollama' | 'openai-compatible';
+  /** Also run with the limit opened by hand (max_concurrent_calls = agents): what the engine does unheld. */
+  openedByHand?: boolean;
   /** Each size's ticks and the target a tick from the third on is held to, in ms. */
   ticks: (agents: number) => number;
   target: (agents: number, idealMs: number) => number | null;
@@ -40,6 +42,7 @@ const SERVERS_UNDER_TEST: Record<number, ServerUnderTest> = {
     capacity: { kind: 'unlimited' },
     serves: Number.POSITIVE_INFINITY,
     provider: 'ollama',
+    openedByHand: true,
     ticks: () => 5,
     // Done-means 1 of issue 34: 500 agents ≤ 2 s, 100 agents ≤ 1.5 s; Done-means 2 for the others.
     target: (agents) => (agents >= 500 ? 2000 : agents >= 100 ? 1500 : null),
@@ -114,22 +117,33 @@ async function measure(
 ): Promise<BenchRow[]> {
   const model = await startCapacityServer(server.capacity, LATENCY_MS);
   const url = model.server.url;
-  const ours = buildOrg(
-    agents,
-    {
-      checkin: {
-        provider: server.provider,
-        model_name: 'checkin',
-        provider_config: { base_url: server.provider === 'ollama' ? url : `${url}/v1` },
+  const orgOnServer = (providerConfig: Record<string, unknown> = {}) =>
+    buildOrg(
+      agents,
+      {
+        checkin: {
+          provider: server.provider,
+          model_name: 'checkin',
+          provider_config: { base_url: server.provider === 'ollama' ? url : `${url}/v1`, ...providerConfig },
+        },
       },
-    },
-    'checkin',
-  );
+      'checkin',
+    );
+  const ours = orgOnServer();
   try {
     const ticks = await runOurs(child, ours, server.ticks(agents));
     const learned = JSON.parse(readFileSync(join(ours, SERVER_LIMITS_FILE), 'utf8')) as {
       servers: Record<string, { limit: number }>;
     };
+    let byHand: OurTick[] | null = null;
+    if (server.openedByHand) {
+      const opened = orgOnServer({ max_concurrent_calls: agents });
+      try {
+        byHand = await runOurs(child, opened, server.ticks(agents));
+      } finally {
+        removeOrg(opened);
+      }
+    }
     const lemmingMs = await lemming;
     const idealMs = LATENCY_MS * Math.ceil(agents / server.serves);
     const settled = median(ticks.slice(2).map((tick) => tick.wallMs));
@@ -147,6 +161,14 @@ async function measure(
           ? {}
           : { target: `≤ ${seconds(target)}, 0 failed`, met: settled <= target && failed === 0 }),
       },
+      ...(byHand
+        ? [
+            {
+              metric: `same, the limit opened by hand (max_concurrent_calls ${agents}): our tick from the third on (median)`,
+              value: `${seconds(median(byHand.slice(2).map((tick) => tick.wallMs)))}; ticks ${byHand.map((tick) => (tick.wallMs / 1000).toFixed(1)).join(', ')} s`,
+            },
+          ]
+        : []),
       {
         metric: `same server and org, LeMMing's tick (one tick)`,
         value:

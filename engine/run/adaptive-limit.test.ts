@@ -111,6 +111,10 @@ describe('the adaptive limit of one model server', () => {
         resetMs: null,
       });
     expect(admitted(state)).toBe(50);
+    // Nor raised past that cap for a while: the next round trips at 50 do not probe 51.
+    state = roundTrip(state, 2000, 1000, { inFlight: 50 });
+    state = roundTrip(state, 3000, 1000, { inFlight: 50 });
+    expect(admitted(state)).toBe(50);
   });
 
   it('holds new calls until the reset when the server says none of its budget remains', () => {

@@ -10,7 +10,8 @@
  *   calls sent beyond what it serves at once) lowers it in proportion (the latency gradient, Gradient2's
  *   idea): by LATENCY_CUT at least, by half at most. A rate-limit answer (429, 503) lowers it by
  *   RATE_LIMIT_CUT, though not below the calls the server was serving when it refused (their answers
- *   show it: for a server that caps the calls in flight, that is its cap). Either ends slow start. Answers to calls begun before the last cut
+ *   show it: for a server that caps the calls in flight, that is its cap), nor raised past that for
+ *   PROBE_AFTER_WINDOWS windows. Either ends slow start. Answers to calls begun before the last cut
  *   do not cut again (they were sent under the old limit), nor do rate-limit answers within a round
  *   trip of it (the refused calls' own retries meet the calls still in flight).
  * - A window in which fewer than half the allowed calls were in flight says nothing about the server's
@@ -19,12 +20,17 @@
  *   `x-ratelimit-reset-*` hold every new call to that server until then.
  * - The lowest window mean relaxes by BASELINE_RELAX a window, so a model that became slower for good
  *   (longer answers) is not taken for queueing for ever.
+ * - A window whose answers mostly came while the engine's own thread was busy nearly all the time (its
+ *   turns' work, or other programs taking the CPU) is not judged by latency: the engine read those
+ *   answers late, so their latency is partly its own, and fewer calls would not make the server faster.
  */
 
 export const LATENCY_TOLERANCE = 1.25;
 export const LATENCY_CUT = 0.9;
 export const RATE_LIMIT_CUT = 0.9;
 export const BASELINE_RELAX = 0.001;
+/** Windows after a refusal before the limit is raised past the calls the server was serving then. */
+export const PROBE_AFTER_WINDOWS = 8;
 /** No server is asked for more than this at once, whatever it seems to take. */
 export const LIMIT_CEILING = 1024;
 
@@ -42,6 +48,11 @@ export interface LimitSample {
   /** The lowest `x-ratelimit-remaining-*` the answer carried, and when that budget resets (ms from now). */
   remaining: number | null;
   resetMs: number | null;
+  /**
+   * The engine itself was busy all but a little of the time when the answer came: its latency is then
+   * partly the engine's own (it read the answer late), not the server's.
+   */
+  engineBusy?: boolean;
 }
 
 export interface LimitState {
@@ -50,12 +61,12 @@ export interface LimitState {
   slowStart: boolean;
   /** The lowest window mean latency seen (relaxing), null until the first window closes. */
   baselineMs: number | null;
-  window: { count: number; totalMs: number; peakInFlight: number; exhausted: boolean };
+  window: { count: number; totalMs: number; peakInFlight: number; exhausted: boolean; engineBusy: number };
   lastCutAt: number;
   /** No new call starts before this time (the server's retry-after or rate-limit reset). */
   holdUntil: number;
   /** The last refusal (429, 503): when, the limit before it, and how many calls the server was serving then. */
-  refusal: { at: number; limitBefore: number; servedThrough: number } | null;
+  refusal: { at: number; limitBefore: number; servedThrough: number; windowsSince: number } | null;
 }
 
 /** What is remembered of a server across runs. */
@@ -64,7 +75,13 @@ export interface LearnedLimit {
   baselineMs: number | null;
 }
 
-const EMPTY_WINDOW: LimitState['window'] = { count: 0, totalMs: 0, peakInFlight: 0, exhausted: false };
+const EMPTY_WINDOW: LimitState['window'] = {
+  count: 0,
+  totalMs: 0,
+  peakInFlight: 0,
+  exhausted: false,
+  engineBusy: 0,
+};
 
 /**
  * The state a server starts with: its default (slow start from there), or what a run before learned
@@ -97,7 +114,7 @@ export function observe(state: LimitState, sample: LimitSample): LimitState {
     if (sample.startedAt < state.lastCutAt || !roundTripSinceCut) return { ...state, holdUntil };
     return {
       ...cut(state, RATE_LIMIT_CUT, sample.endedAt, holdUntil),
-      refusal: { at: sample.endedAt, limitBefore: state.limit, servedThrough: 0 },
+      refusal: { at: sample.endedAt, limitBefore: state.limit, servedThrough: 0, windowsSince: 0 },
     };
   }
   const exhausted = sample.remaining === 0;
@@ -122,6 +139,7 @@ export function observe(state: LimitState, sample: LimitSample): LimitState {
     totalMs: state.window.totalMs + Math.max(0, sample.endedAt - sample.startedAt),
     peakInFlight: Math.max(state.window.peakInFlight, sample.inFlight),
     exhausted: state.window.exhausted || exhausted,
+    engineBusy: state.window.engineBusy + (sample.engineBusy ? 1 : 0),
   };
   if (window.count < admitted(state)) return { ...state, window, holdUntil };
   return closeWindow({ ...state, holdUntil }, window, sample.endedAt);
@@ -129,18 +147,33 @@ export function observe(state: LimitState, sample: LimitSample): LimitState {
 
 function closeWindow(state: LimitState, window: LimitState['window'], now: number): LimitState {
   const mean = window.totalMs / window.count;
+  // Latency read by an engine busy most of the window measures the engine: it neither cuts nor teaches.
+  if (window.engineBusy * 2 > window.count) return { ...afterWindow(state), ...grown(state, window) };
   const relaxed = state.baselineMs === null ? mean : state.baselineMs * (1 + BASELINE_RELAX);
   const baselineMs = Math.min(relaxed, mean);
   // The gradient: how far the calls are past what the server serves without queueing, at least a
   // LATENCY_CUT, at most halving.
   const gradient = (LATENCY_TOLERANCE * baselineMs) / mean;
-  if (gradient < 1) return cut({ ...state, baselineMs }, Math.max(0.5, Math.min(LATENCY_CUT, gradient)), now);
+  if (gradient < 1)
+    return cut({ ...afterWindow(state), baselineMs }, Math.max(0.5, Math.min(LATENCY_CUT, gradient)), now);
+  return { ...afterWindow(state), baselineMs, ...grown(state, window) };
+}
+
+function afterWindow(state: LimitState): LimitState {
+  const refusal = state.refusal && { ...state.refusal, windowsSince: state.refusal.windowsSince + 1 };
+  return { ...state, refusal, window: EMPTY_WINDOW };
+}
+
+/** The limit after a window that did not cut it: raised when the window used it and no budget ran out. */
+function grown(state: LimitState, window: LimitState['window']): { limit: number } {
   const used = window.peakInFlight * 2 >= state.limit;
-  const limit =
-    used && !window.exhausted
-      ? clamp(state.slowStart ? state.limit + window.count : state.limit + 1)
-      : state.limit;
-  return { ...state, baselineMs, limit, window: EMPTY_WINDOW };
+  if (!used || window.exhausted) return { limit: state.limit };
+  const raised = clamp(state.slowStart ? state.limit + window.count : state.limit + 1);
+  // Not past what the server showed it serves at its last refusal, until a while after it.
+  const shown = state.refusal;
+  if (shown && shown.windowsSince < PROBE_AFTER_WINDOWS && shown.servedThrough > 0)
+    return { limit: Math.max(state.limit, Math.min(raised, shown.servedThrough)) };
+  return { limit: raised };
 }
 
 function cut(state: LimitState, factor: number, now: number, holdUntil = state.holdUntil): LimitState {

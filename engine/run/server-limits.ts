@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeJsonAtomic } from '../files/atomic-write';
@@ -44,6 +45,7 @@ interface Server {
   adaptive: boolean;
   /** Attempts sent to the server and not answered yet. */
   atServer: number;
+  called: boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ interface Server {
  */
 export class ServerLimits {
   private readonly servers = new Map<string, Server>();
+  private readonly engineLoad = new EngineLoad();
   private learned: Record<string, LearnedLimit> | undefined;
   private savedText = '';
 
@@ -63,20 +66,9 @@ export class ServerLimits {
   /** Reads what earlier runs learned; a missing or unreadable file means nothing was learned. */
   async load(): Promise<void> {
     if (this.learned !== undefined) return;
-    const text = await readFile(join(this.orgPath, SERVER_LIMITS_FILE), 'utf8').catch(() => '');
+    const { text, learned } = await readLearned(this.orgPath);
     this.savedText = text;
-    let parsed: z.infer<typeof LearnedServers>['servers'] = {};
-    try {
-      parsed = LearnedServers.parse(JSON.parse(text)).servers;
-    } catch {
-      // A file the app did not write (or a broken one) teaches nothing; the defaults hold until it is rewritten.
-    }
-    this.learned = Object.fromEntries(
-      Object.entries(parsed).map(([server, entry]) => [
-        server,
-        { limit: entry.limit, baselineMs: entry.baseline_ms },
-      ]),
-    );
+    this.learned = learned;
   }
 
   /**
@@ -90,7 +82,9 @@ export class ServerLimits {
   /** An attempt at a call was sent to `server`. */
   sent(server: string): void {
     const entry = this.servers.get(server);
-    if (entry) entry.atServer += 1;
+    if (!entry) return;
+    entry.atServer += 1;
+    entry.called = true;
   }
 
   /** Takes in how one attempt at a call to `server` went. */
@@ -113,17 +107,20 @@ export class ServerLimits {
       retryAfterMs: answer.retryAfterMs,
       remaining: answer.remaining,
       resetMs: answer.resetMs,
+      engineBusy: this.engineLoad.busy(),
     });
     entry.slots.admit();
   }
 
-  /** Calls at once now allowed to each server the engine has called. */
+  /** Calls at once now allowed to each model server the engine has sent calls to (not programs). */
   limits(): ServerLimitView[] {
-    return [...this.servers].map(([server, entry]) => ({
-      server,
-      limit: admitted(entry.state),
-      learned: entry.adaptive,
-    }));
+    return [...this.servers]
+      .filter(([, entry]) => entry.called)
+      .map(([server, entry]) => ({
+        server,
+        limit: admitted(entry.state),
+        learned: entry.adaptive,
+      }));
   }
 
   /** Sum of what the servers in use now allow: the turns of a tick in flight at once follow it. */
@@ -166,6 +163,7 @@ export class ServerLimits {
       state,
       adaptive: !fixed,
       atServer: existing?.atServer ?? 0,
+      called: existing?.called ?? false,
       slots: new Slots(
         () => admitted(entry.state),
         () => entry.state.holdUntil,
@@ -176,6 +174,48 @@ export class ServerLimits {
     this.servers.set(server, entry);
     return entry;
   }
+}
+
+/** Share of its time the engine's thread was busy, over the last quarter second or more. */
+const BUSY_UTILIZATION = 0.9;
+const LOAD_INTERVAL_MS = 250;
+
+/** Whether the engine's own thread is busy nearly all the time (its event loop utilization). */
+class EngineLoad {
+  private since: EventLoopUtilization = performance.eventLoopUtilization();
+  private sinceAt = performance.now();
+  private last = false;
+
+  busy(): boolean {
+    if (performance.now() - this.sinceAt < LOAD_INTERVAL_MS) return this.last;
+    const now = performance.eventLoopUtilization();
+    this.last = performance.eventLoopUtilization(now, this.since).utilization >= BUSY_UTILIZATION;
+    this.since = now;
+    this.sinceAt = performance.now();
+    return this.last;
+  }
+}
+
+/** What earlier runs of the org learned of each model server (by `providerKey`), and the file's text. */
+export async function readLearned(
+  orgPath: string,
+): Promise<{ text: string; learned: Record<string, LearnedLimit> }> {
+  const text = await readFile(join(orgPath, SERVER_LIMITS_FILE), 'utf8').catch(() => '');
+  let parsed: z.infer<typeof LearnedServers>['servers'] = {};
+  try {
+    parsed = LearnedServers.parse(JSON.parse(text)).servers;
+  } catch {
+    // A file the app did not write (or a broken one) teaches nothing; the defaults hold until it is rewritten.
+  }
+  return {
+    text,
+    learned: Object.fromEntries(
+      Object.entries(parsed).map(([server, entry]) => [
+        server,
+        { limit: entry.limit, baselineMs: entry.baseline_ms },
+      ]),
+    ),
+  };
 }
 
 function roundedOrNull(value: number | null): number | null {
