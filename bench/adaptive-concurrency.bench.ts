@@ -145,7 +145,7 @@ async function measure(
       }
     }
     const lemmingMs = await lemming;
-    const idealMs = LATENCY_MS * Math.ceil(agents / server.serves);
+    const idealMs = LATENCY_MS * Math.max(1, Math.ceil(agents / server.serves));
     const settled = median(ticks.slice(2).map((tick) => tick.wallMs));
     const target = server.target(agents, idealMs);
     const failed = ticks.reduce((sum, tick) => sum + tick.failed, 0);

@@ -148,6 +148,14 @@ describe('the adaptive limit of one model server', () => {
     expect(admitted(state)).toBe(LIMIT_CEILING);
   });
 
+  it('does not take slow answers read while the engine itself was busy for queueing at the server', () => {
+    let state = roundTrip(startingLimit(16), 0, 1000);
+    expect(admitted(state)).toBe(32);
+    state = roundTrip(state, 1000, 3000, { engineBusy: true });
+    expect(admitted(state)).toBe(64);
+    expect(state.baselineMs).toBe(1000);
+  });
+
   it('ignores failures that are not about capacity (a 500, a dropped connection)', () => {
     const state = startingLimit(8);
     expect(
