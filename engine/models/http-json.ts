@@ -113,6 +113,8 @@ export async function postJson(call: JsonPost): Promise<JsonPostResult> {
     // Rate-limit answers are not counted against max_retries (unless it is 0, no retries): they are
     // waited out within the deadline, so a busy server slows a turn instead of failing it.
     let retries = 0;
+    // The waits asked for so far: the deadline holds them even where `sleep` does not take real time.
+    let waited = 0;
     for (let attempt = 1; ; attempt += 1) {
       const attemptStarted = call.timing.now();
       call.watch?.sent();
@@ -128,8 +130,18 @@ export async function postJson(call: JsonPost): Promise<JsonPostResult> {
         return { body: outcome.body, attempts: attempt };
       }
       if (call.maxRetries === 0 || !isRateLimitStatus(outcome.error.status)) retries += 1;
-      const delay = retryDelayMs(attempt, outcome.retryAfterMs, call.timing);
-      const retrying = retries <= call.maxRetries && call.timing.now() - started + delay < call.timeoutMs;
+      // Past max_retries a rate-limited call backs off at least as a failed one would, whatever the
+      // server's retry-after says: a server answering "retry after 0" cannot spin it for its whole deadline.
+      const delay =
+        attempt > call.maxRetries
+          ? Math.max(
+              retryDelayMs(attempt, outcome.retryAfterMs, call.timing),
+              retryDelayMs(attempt, null, call.timing),
+            )
+          : retryDelayMs(attempt, outcome.retryAfterMs, call.timing);
+      const spent = Math.max(call.timing.now() - started, waited);
+      const retrying = retries <= call.maxRetries && spent + delay < call.timeoutMs;
+      waited += delay;
       report(attemptStarted, outcome.error.status ?? null, outcome.budget, {
         retryAfterMs: outcome.retryAfterMs,
         retryInMs: retrying ? delay : null,
