@@ -400,6 +400,7 @@ export function ModelForm(props: ModelFormProps) {
 function callsAtOnceWords({ limit, how }: ModelInfo['callsAtOnce']): string {
   const calls = `Up to ${limit} ${limit === 1 ? 'call' : 'calls'} at once`;
   if (how === 'learned') return `${calls}, learned from how the server answered.`;
-  if (how === 'default') return `${calls} to start with; the app learns how many the server takes as the org runs.`;
+  if (how === 'default')
+    return `${calls} to start with; the app learns how many the server takes as the org runs.`;
   return `${calls}, as set (max_concurrent_calls).`;
 }

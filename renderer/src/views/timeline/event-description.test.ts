@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_SAMPLES } from '../../../../engine/app/test-support/timeline-event-samples';
 import { describeEvent } from './event-description';
+
+/** A tick_completed as the engine writes it, before issue 34's fields. */
+const TICK = {
+  time: '2026-01-01T00:00:00.000Z',
+  run: 'run-1',
+  tick: 4,
+  agent: null,
+  turn: null,
+  kind: 'tick_completed',
+  turns: [
+    { agent: 'manager', status: 'completed' },
+    { agent: 'writer', status: 'failed' },
+  ],
+};
 
 describe("a tick's record", () => {
   it('says how long its turns waited for the model server and how many calls at once it allowed', () => {
     const tick = {
-      ...EVENT_SAMPLES.tick_completed,
+      ...TICK,
       server_wait: { turns: 12, total_ms: 30_500, longest_ms: 4_200 },
       server_limits: [{ server: 'ollama http://127.0.0.1:11434/', limit: 9, learned: true }],
     };
@@ -17,7 +30,7 @@ describe("a tick's record", () => {
   });
 
   it('says nothing of waiting when no turn waited (a record from before, or a tick on programs only)', () => {
-    expect(describeEvent('tick_completed', JSON.stringify(EVENT_SAMPLES.tick_completed)).facts).toEqual([
+    expect(describeEvent('tick_completed', JSON.stringify(TICK)).facts).toEqual([
       { label: 'Turns', value: '2' },
     ]);
   });
