@@ -76,7 +76,7 @@ function agentName(index: number): string {
 }
 
 /** An org in LeMMing's format that both engines open: `models` for every agent's model `key`. */
-function buildOrg(agentCount: number, models: Record<string, unknown>, key: string): string {
+export function buildOrg(agentCount: number, models: Record<string, unknown>, key: string): string {
   const org = join(mkdtempSync(join(tmpdir(), 'lemming-side-by-side-')), 'org');
   const write = (path: string, value: unknown) => {
     mkdirSync(dirname(join(org, path)), { recursive: true });
@@ -122,9 +122,14 @@ function cliOrg(): string {
   return org;
 }
 
-const removeOrg = (org: string) => rmSync(dirname(org), { recursive: true, force: true });
+export const removeOrg = (org: string) => rmSync(dirname(org), { recursive: true, force: true });
 
-async function runLemming(org: string, warm: number, measured: number, env = process.env): Promise<TickCost> {
+export async function runLemming(
+  org: string,
+  warm: number,
+  measured: number,
+  env = process.env,
+): Promise<TickCost> {
   const { stdout } = await run(python, ['-c', LEMMING_DRIVER, org, String(warm), String(measured)], {
     cwd: checkout,
     env,
@@ -150,7 +155,7 @@ const perTick = (cost: TickCost, ticks: number): TickCost => ({
   ...(cost.engineCpuMs === undefined ? {} : { engineCpuMs: cost.engineCpuMs / ticks }),
 });
 
-const median = (values: number[]) => {
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;

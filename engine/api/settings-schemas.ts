@@ -76,6 +76,11 @@ export const ModelInfo = z.object({
   headerNames: z.array(z.string()),
   /** Agents whose resume uses this model. */
   usedBy: z.array(z.string()),
+  /**
+   * How many agents may wait on this model's server at once: `learned` from its answers in earlier runs,
+   * the `default` it starts learning from, or `fixed` (max_concurrent_calls, or a program's core count).
+   */
+  callsAtOnce: z.object({ limit: z.int().positive(), how: z.enum(['learned', 'default', 'fixed']) }),
 });
 export type ModelInfo = z.infer<typeof ModelInfo>;
 

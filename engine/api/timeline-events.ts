@@ -77,7 +77,17 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     agents: z.int(),
     invalid_agents: z.array(z.looseObject({ folder: z.string(), problems: z.array(Problem) })),
   }),
-  eventOf('tick_completed', { turns: z.array(z.looseObject({ agent: z.string(), status: TurnOutcome })) }),
+  eventOf('tick_completed', {
+    turns: z.array(z.looseObject({ agent: z.string(), status: TurnOutcome })),
+    /** How long the tick's turns waited for their model servers (room at the server, retries it asked for). */
+    server_wait: z
+      .object({ turns: z.int().nonnegative(), total_ms: z.number(), longest_ms: z.number() })
+      .optional(),
+    /** Calls at once each model server allowed at the tick's end; `learned` when it adapts. */
+    server_limits: z
+      .array(z.object({ server: z.string(), limit: z.int().positive(), learned: z.boolean() }))
+      .optional(),
+  }),
   eventOf('turn_started', {
     inbox: z.looseObject({
       fresh: z.array(z.looseObject({ seq: z.int(), id: z.string(), from: z.string() })),

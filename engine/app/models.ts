@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { fail, ok, type IpcResult } from '../api/result';
-import type { ModelList, ModelPatch, ModelUpdateInput } from '../api/settings-schemas';
+import type { ModelInfo, ModelList, ModelPatch, ModelUpdateInput } from '../api/settings-schemas';
+import type { LearnedLimit } from '../run/adaptive-limit';
+import { providerConcurrency, providerKey } from '../run/provider-concurrency';
+import { readLearned } from '../run/server-limits';
 import { accountSecretName } from '../models/create-provider';
 import { MODELS_FILE, parseModelsFile, readModelsFile, type ModelEntry } from '../models/models-file';
 import { writeFileAtomic } from '../files/atomic-write';
@@ -28,10 +31,11 @@ export function keySecretOf(entry: ModelEntry, stored: ReadonlySet<string>): str
 
 /** models.json as the settings view shows it: no header values, no keys, only whether a key is set. */
 export async function listModels(orgPath: string, secrets: SecretStore): Promise<ModelList> {
-  const [models, agents, stored] = await Promise.all([
+  const [models, agents, stored, { learned }] = await Promise.all([
     readModelsFile(orgPath),
     discoverAgents(orgPath),
     secrets.list(),
+    readLearned(orgPath),
   ]);
   const setNames = new Set(stored.map((info) => info.name));
   const usedBy = new Map<string, string[]>();
@@ -67,12 +71,20 @@ export async function listModels(orgPath: string, secrets: SecretStore): Promise
           : null,
         headerNames: Object.keys(config.headers ?? {}),
         usedBy: usedBy.get(entry.key) ?? [],
+        callsAtOnce: callsAtOnce(entry, learned),
       };
     }),
     problems: models.problems,
     warnings: models.warnings,
     providers: [...PROVIDERS],
   };
+}
+
+function callsAtOnce(entry: ModelEntry, learned: Record<string, LearnedLimit>): ModelInfo['callsAtOnce'] {
+  const { limit, adaptive } = providerConcurrency(entry);
+  if (!adaptive) return { limit, how: 'fixed' };
+  const known = learned[providerKey(entry)];
+  return known ? { limit: known.limit, how: 'learned' } : { limit, how: 'default' };
 }
 
 const TOP_LEVEL: readonly string[] = ['provider', 'model_name'];

@@ -2,6 +2,8 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { isModelCallError, ModelCallError, redactSecrets, type ModelCallErrorKind } from './model-call-error';
 import { StreamError } from './stream-events';
 import { parseRetryAfter, retryDelayMs, type RetryTiming } from './retry-timing';
+import { rateLimitBudget, type RateLimitBudget } from './rate-limit-headers';
+import type { ServerAnswer, ServerCallWatch } from './types';
 
 /** A model answer bigger than this is not a chat completion; refuse it rather than exhaust memory. */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -40,6 +42,8 @@ export interface JsonPost {
   readStream?: (body: AsyncIterable<Buffer>) => Promise<unknown>;
   /** Called when an attempt failed and another follows: what it streamed does not count. */
   onRetry?: () => void;
+  /** Told of each attempt (the adaptive concurrency of engine/run learns the server from it). */
+  watch?: ServerCallWatch;
 }
 
 export interface JsonPostResult {
@@ -47,8 +51,16 @@ export interface JsonPostResult {
   attempts: number;
 }
 
-type Attempt =
-  { done: true; body: unknown } | { done: false; error: ModelCallError; retryAfterMs: number | null };
+type Attempt = { budget: RateLimitBudget } & (
+  { done: true; body: unknown } | { done: false; error: ModelCallError; retryAfterMs: number | null }
+);
+
+const NO_BUDGET: RateLimitBudget = { remaining: null, resetMs: null };
+
+/** Answers that say the server has no room now: waited out and retried for as long as the deadline allows. */
+export function isRateLimitStatus(status: number | undefined): boolean {
+  return status === 429 || status === 503;
+}
 
 let sharedDispatcher: Dispatcher | undefined;
 
@@ -82,13 +94,59 @@ export async function postJson(call: JsonPost): Promise<JsonPostResult> {
     }, call.timeoutMs);
   };
 
+  const report = (
+    startedAt: number,
+    status: number | null,
+    budget: RateLimitBudget,
+    extra: Partial<ServerAnswer> = {},
+  ) =>
+    call.watch?.answered({
+      startedAt,
+      endedAt: call.timing.now(),
+      status,
+      retryAfterMs: null,
+      retryInMs: null,
+      ...budget,
+      ...extra,
+    });
   try {
+    // Rate-limit answers are not counted against max_retries (unless it is 0, no retries): they are
+    // waited out within the deadline, so a busy server slows a turn instead of failing it.
+    let retries = 0;
+    // The waits asked for so far: the deadline holds them even where `sleep` does not take real time.
+    let waited = 0;
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = await attemptOnce(call, signal, attempt, errors, streamPiece);
-      if (outcome.done) return { body: outcome.body, attempts: attempt };
-      if (attempt > call.maxRetries) throw outcome.error;
-      const delay = retryDelayMs(attempt, outcome.retryAfterMs, call.timing);
-      if (call.timing.now() - started + delay >= call.timeoutMs) throw outcome.error;
+      const attemptStarted = call.timing.now();
+      call.watch?.sent();
+      let outcome: Attempt;
+      try {
+        outcome = await attemptOnce(call, signal, attempt, errors, streamPiece);
+      } catch (error) {
+        report(attemptStarted, isModelCallError(error) ? (error.status ?? null) : null, NO_BUDGET);
+        throw error;
+      }
+      if (outcome.done) {
+        report(attemptStarted, 200, outcome.budget);
+        return { body: outcome.body, attempts: attempt };
+      }
+      if (call.maxRetries === 0 || !isRateLimitStatus(outcome.error.status)) retries += 1;
+      // Past max_retries a rate-limited call backs off at least as a failed one would, whatever the
+      // server's retry-after says: a server answering "retry after 0" cannot spin it for its whole deadline.
+      const delay =
+        attempt > call.maxRetries
+          ? Math.max(
+              retryDelayMs(attempt, outcome.retryAfterMs, call.timing),
+              retryDelayMs(attempt, null, call.timing),
+            )
+          : retryDelayMs(attempt, outcome.retryAfterMs, call.timing);
+      const spent = Math.max(call.timing.now() - started, waited);
+      const retrying = retries <= call.maxRetries && spent + delay < call.timeoutMs;
+      waited += delay;
+      report(attemptStarted, outcome.error.status ?? null, outcome.budget, {
+        retryAfterMs: outcome.retryAfterMs,
+        retryInMs: retrying ? delay : null,
+      });
+      if (!retrying) throw outcome.error;
       call.onRetry?.();
       try {
         await call.timing.sleep(delay, signal);
@@ -148,6 +206,7 @@ async function attemptOnce(
   let status: number;
   let text: string;
   let retryHeaders: RetryHeaders;
+  let budget = NO_BUDGET;
   let readingStream = false;
   try {
     const get = call.method === 'GET';
@@ -165,6 +224,7 @@ async function attemptOnce(
       bodyTimeout: call.timeoutMs,
     });
     status = response.statusCode;
+    budget = rateLimitBudget(response.headers, call.timing.now());
     if (
       call.readStream &&
       status >= 200 &&
@@ -174,6 +234,7 @@ async function attemptOnce(
       streamPiece();
       readingStream = true;
       return {
+        budget,
         done: true,
         body: await readStreamOnce(
           call.readStream,
@@ -197,7 +258,7 @@ async function attemptOnce(
     if (signal.aborted) throw aborted(attempt);
     // A stream cut before its end is retried as a dropped connection is; its other faults stand as they are.
     if (isModelCallError(error) && readingStream) {
-      if (error.retryable) return { done: false, error, retryAfterMs: null };
+      if (error.retryable) return { budget, done: false, error, retryAfterMs: null };
       throw error;
     }
     if (error instanceof ResponseTooLargeError) {
@@ -222,7 +283,8 @@ async function attemptOnce(
         retryable: true,
       },
     );
-    if (CONNECTION_RESET_CODES.has(code)) return { done: false, error: networkError, retryAfterMs: null };
+    if (CONNECTION_RESET_CODES.has(code))
+      return { budget, done: false, error: networkError, retryAfterMs: null };
     throw networkError;
   }
 
@@ -236,7 +298,7 @@ async function attemptOnce(
         { status },
       );
     }
-    return { done: true, body: parsed.value };
+    return { budget, done: true, body: parsed.value };
   }
   const retryable = shouldRetryStatus(status, retryHeaders.shouldRetry);
   const error = fail(
@@ -249,7 +311,7 @@ async function attemptOnce(
     },
   );
   if (!retryable) throw error;
-  return { done: false, error, retryAfterMs: serverRetryDelay(retryHeaders, call.timing.now()) };
+  return { budget, done: false, error, retryAfterMs: serverRetryDelay(retryHeaders, call.timing.now()) };
 }
 
 interface RetryHeaders {

@@ -84,6 +84,7 @@ export abstract class JsonApiProvider implements ModelProvider {
       ...(onProgress ? { readStream: readStream(onProgress), onRetry } : {}),
       timeoutMs: this.endpoint.timeoutMs,
       maxRetries: this.endpoint.maxRetries,
+      ...(request.serverCalls ? { watch: request.serverCalls } : {}),
       signal: request.signal,
       dispatcher: this.endpoint.dispatcher,
       timing: this.endpoint.timing,

@@ -99,6 +99,28 @@ export interface CallContext {
   round: number;
 }
 
+/** How one HTTP attempt at a model call went: what the adaptive concurrency per server learns from. */
+export interface ServerAnswer {
+  /** Milliseconds on the provider's retry clock. */
+  startedAt: number;
+  endedAt: number;
+  /** The HTTP status; null when no answer came (the connection failed, the call was cancelled). */
+  status: number | null;
+  /** The server's retry-after or retry-after-ms, in milliseconds. */
+  retryAfterMs: number | null;
+  /** The lowest x-ratelimit-remaining-* the answer carried, and when that budget resets (ms). */
+  remaining: number | null;
+  resetMs: number | null;
+  /** When another attempt follows: how long the call waits for it. */
+  retryInMs: number | null;
+}
+
+/** Told of each HTTP attempt at a model call: when it is sent, and how it was answered. */
+export interface ServerCallWatch {
+  sent(): void;
+  answered(answer: ServerAnswer): void;
+}
+
 export interface ModelRequest {
   /** The model id sent to the provider (models.json `model_name`). */
   model: string;
@@ -117,6 +139,8 @@ export interface ModelRequest {
    * given (unless models.json says `"stream": false`); the resolved response is the same either way.
    */
   onProgress?: (delta: ProgressDelta) => void;
+  /** Told of each HTTP attempt (providers that call no server never tell it). */
+  serverCalls?: ServerCallWatch;
 }
 
 /** The media types a wire format can carry to a model, by kind. */

@@ -13,6 +13,7 @@ import type {
   ModelInput,
   ModelProvider,
   ModelResponse,
+  ServerCallWatch,
   TokenUsage,
   ToolCall,
   ToolDefinition,
@@ -78,6 +79,8 @@ export interface TurnInput {
   recordNow?: (event: KnownTimelineEvent) => void;
   /** Calls an earlier attempt at this turn started before the app stopped (its tool_intent events). */
   startedBeforeStop?: readonly StartedCall[];
+  /** Told of each HTTP attempt at a model call (the server's adaptive limit learns from it). */
+  serverCalls?: ServerCallWatch;
 }
 
 /** A call an earlier attempt at the turn started, as its tool_intent recorded it (arguments redacted). */
@@ -414,6 +417,7 @@ async function callOnce(
         deadline.restart();
         progress?.piece(delta);
       },
+      ...(input.serverCalls ? { serverCalls: input.serverCalls } : {}),
     });
     const costMicro = response.usage ? usageCostMicros(response.usage, input.model.prices) : 0;
     turn.event({

@@ -1,8 +1,18 @@
-/** How many items may run at once: overall, and per key (for turns, the model provider they wait on). */
+/** Admits callers one at a time as room allows; each admitted caller releases once. */
+export interface Gate {
+  acquire(): Promise<void>;
+  release(): void;
+}
+
+/**
+ * How many items may run at once: overall, and per key (for turns, the model server they wait on). A
+ * key's limit is a number of slots, or a gate of its own (a server's adaptive limit); the overall one
+ * may change while items run (it follows the servers' limits).
+ */
 export interface ConcurrencyLimits<T> {
-  overall: number;
+  overall: number | (() => number);
   keyOf: (item: T) => string;
-  limitOf: (key: string) => number;
+  limitOf: (key: string) => number | Gate;
 }
 
 /**
@@ -17,23 +27,27 @@ export function startWithConcurrency<T, R>(
 ): Promise<R>[] {
   const limits =
     typeof limit === 'number' ? { overall: limit, keyOf: () => '', limitOf: () => limit } : limit;
-  const overall = new Slots(limits.overall);
-  const byKey = new Map<string, Slots>();
-  const slotsOf = (key: string) => {
-    let slots = byKey.get(key);
-    if (!slots) byKey.set(key, (slots = new Slots(limits.limitOf(key))));
-    return slots;
+  const overallLimit = limits.overall;
+  const overall = new Slots(typeof overallLimit === 'number' ? () => overallLimit : overallLimit);
+  const byKey = new Map<string, Gate>();
+  const gateOf = (key: string) => {
+    let gate = byKey.get(key);
+    if (!gate) {
+      const keyLimit = limits.limitOf(key);
+      byKey.set(key, (gate = typeof keyLimit === 'number' ? new Slots(() => keyLimit) : keyLimit));
+    }
+    return gate;
   };
   return items.map(async (item) => {
-    const keySlots = slotsOf(limits.keyOf(item));
+    const keyGate = gateOf(limits.keyOf(item));
     // The key's slot first: an item waiting for its provider holds no overall slot another provider could use.
-    await keySlots.acquire();
+    await keyGate.acquire();
     await overall.acquire();
     try {
       return await fn(item);
     } finally {
       overall.release();
-      keySlots.release();
+      keyGate.release();
     }
   });
 }
@@ -69,26 +83,50 @@ async function settledOrAfter(settled: Promise<unknown>, ms: number): Promise<vo
   clearTimeout(timer);
 }
 
-class Slots {
+/**
+ * A number of slots that may change while they are held (never fewer than one), and that can be held
+ * shut until a time: waiting callers are admitted in order as room comes.
+ */
+export class Slots implements Gate {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
-  private readonly size: number;
+  private timer: NodeJS.Timeout | undefined;
 
-  constructor(size: number) {
-    this.size = Math.max(1, size);
+  constructor(
+    private readonly size: () => number,
+    private readonly heldUntil: () => number = () => Number.NEGATIVE_INFINITY,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get inUse(): number {
+    return this.running;
   }
 
   acquire(): Promise<void> {
-    if (this.running < this.size) {
-      this.running += 1;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => this.waiting.push(resolve));
+    const admitted = new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.admit();
+    return admitted;
   }
 
   release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running -= 1;
+    this.running -= 1;
+    this.admit();
+  }
+
+  /** Lets in as many waiting callers as there is room for now; call it when the size grew or a hold ended. */
+  admit(): void {
+    const held = this.heldUntil() - this.now();
+    if (held > 0) {
+      if (this.waiting.length > 0 && this.timer === undefined)
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.admit();
+        }, held);
+      return;
+    }
+    while (this.waiting.length > 0 && this.running < Math.max(1, this.size())) {
+      this.running += 1;
+      this.waiting.shift()!();
+    }
   }
 }

@@ -90,6 +90,8 @@ import {
 } from './agent-turn';
 import { inReadyRuns, startWithConcurrency, type ConcurrencyLimits } from './concurrency';
 import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './provider-concurrency';
+import { ServerLimits } from './server-limits';
+import type { ServerCallWatch } from '../models/types';
 import { DiskImport } from './disk-import';
 import { keepMedia } from './tool-media';
 import { PendingFiles, throwIfFailed, type FileWrite, type FileWriteFailure } from './pending-files';
@@ -115,7 +117,10 @@ export interface EngineOptions {
   orgPath: string;
   /** Default: <org>/.lemming/timeline.sqlite. */
   timelineFile?: string;
-  /** Agents of one fire point that may run at once in all (each provider has its own limit too). */
+  /**
+   * Agents of one fire point that may run at once in all (each model server has its own limit too).
+   * Default: DEFAULT_TURN_CONCURRENCY, or what the servers in use allow together when that is more.
+   */
   concurrency?: number;
   limits?: Partial<TurnLimits>;
   /** Where API keys and connector secrets come from; none when absent. */
@@ -213,6 +218,7 @@ export class OrgEngine {
   private mcpSync: Promise<void> = Promise.resolve();
   /** The key of this org's record in the person's trust record (its real path). */
   private readonly orgKey: string;
+  private readonly serverLimits: ServerLimits;
 
   private constructor(
     readonly orgPath: string,
@@ -245,6 +251,7 @@ export class OrgEngine {
       'INSERT INTO credits_file_seen (agent, credits_left_micro, cost_per_action_micro) VALUES (?, ?, ?) ON CONFLICT (agent) DO UPDATE SET credits_left_micro = excluded.credits_left_micro, cost_per_action_micro = excluded.cost_per_action_micro',
     );
     this.limits = { ...DEFAULT_TURN_LIMITS, ...options.limits };
+    this.serverLimits = new ServerLimits(orgPath);
     this.orgKey = orgKeyOf(orgPath);
     const trust = options.trust;
     this.mcp = new McpHub(orgPath, {
@@ -463,6 +470,7 @@ export class OrgEngine {
     this.seedBalances(agents, credits, tick);
     this.takeInCreditsEdits(agents, credits, tick);
     const models = await this.loadModels();
+    await this.serverLimits.load();
     const policy = await this.readPolicyFile();
     const restApis = await this.restApis();
     await this.syncMcpServers(policy);
@@ -483,6 +491,8 @@ export class OrgEngine {
     this.warnOfInvalidResumes(invalid, tick);
     const report: TickReport = { tick, turns: this.skipUnreadableResumes(invalid, tick, runId) };
     const committed = this.committedTurns(tick);
+    // How long each turn waited for its model server: for room at it, and before retries it asked for.
+    const serverWaits = new Map<string, number>();
     // Every turn tells its agent who is in the org: one list a tick, not one per turn.
     const org = agents.map(({ resume }) => ({ name: resume.name, title: resume.title }));
     // Each committed turn's files are written while the next turns commit; all are settled before the tick ends.
@@ -497,10 +507,24 @@ export class OrgEngine {
         return false;
       });
       const horizon = this.messages.latestSeq();
+      const queuedAt = performance.now();
       // Turns run concurrently but commit in LeMMing's order, each as soon as it and those before it are done.
-      const staged = startWithConcurrency(pendingAgents, this.turnLimits(pendingAgents, models), (agent) =>
-        this.stageTurn(agent, tick, runId, horizon, models, credits, { policy, restApis }, org, signal),
-      );
+      const staged = startWithConcurrency(pendingAgents, this.turnLimits(pendingAgents, models), (agent) => {
+        const name = agent.resume.name;
+        const server = providerKey(models.get(agent.resume.model.key));
+        serverWaits.set(name, performance.now() - queuedAt);
+        const serverCalls: ServerCallWatch = {
+          sent: () => this.serverLimits.sent(server),
+          answered: (answer) => {
+            this.serverLimits.answered(server, answer);
+            if (answer.retryInMs !== null) serverWaits.set(name, serverWaits.get(name)! + answer.retryInMs);
+          },
+        };
+        return this.stageTurn(agent, tick, runId, horizon, models, credits, { policy, restApis }, org, {
+          signal,
+          serverCalls,
+        });
+      });
       for await (const turns of inReadyRuns(staged, TURN_COMMIT_GATHER_MS)) {
         fileWrites.push(...this.commitTurns(turns));
         for (const turn of turns) report.turns.push({ agent: turn.agent, status: turn.status });
@@ -537,7 +561,15 @@ export class OrgEngine {
       // One commit closes the tick: its last event, the journal of its config files, and the search
       // index brought up to the tick's events (in one batch rather than inside every turn's commit).
       const [completed] = this.appendEvents([
-        { time: this.clock().toISOString(), kind: 'tick_completed', tick, run: runId, turns: report.turns },
+        {
+          time: this.clock().toISOString(),
+          kind: 'tick_completed',
+          tick,
+          run: runId,
+          turns: report.turns,
+          server_wait: serverWaitRecord(serverWaits),
+          server_limits: this.serverLimits.limits(),
+        },
       ]) as [number];
       this.timeline.catchUpSearch();
       return { seq: completed, owed: owedWrites };
@@ -547,27 +579,40 @@ export class OrgEngine {
     crashPoint('tick:files-written');
     this.pending.settle();
     this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
+    // What was learned of the servers is a head start for the next run, not part of the tick: a folder
+    // that cannot take it leaves the next run starting from the defaults, and this tick stands.
+    await this.serverLimits.save().catch(() => undefined);
     return report;
   }
 
   /**
-   * Turns run at once up to the engine's concurrency in all and up to each provider's own limit; when
-   * models sharing a provider ask for different limits, the smallest holds.
+   * Turns run at once up to each model server's limit (learned from its answers, or set by hand) and up
+   * to the engine's concurrency in all, which grows with what the servers allow together unless it was
+   * set. When models sharing a server ask for different limits, one set by hand wins, and the smallest.
    */
   private turnLimits(
     agents: readonly { resume: Resume }[],
     models: Map<string, ModelEntry | string>,
   ): ConcurrencyLimits<{ resume: Resume }> {
-    const byKey = new Map<string, number>();
+    const byKey = new Map<string, { limit: number; adaptive: boolean }>();
     for (const agent of agents) {
       const entry = models.get(agent.resume.model.key);
       const key = providerKey(entry);
-      byKey.set(key, Math.min(byKey.get(key) ?? Infinity, providerConcurrency(entry)));
+      const wanted = providerConcurrency(entry);
+      const known = byKey.get(key);
+      if (!known || (known.adaptive && !wanted.adaptive)) byKey.set(key, wanted);
+      else if (known.adaptive === wanted.adaptive && wanted.limit < known.limit) byKey.set(key, wanted);
     }
+    const servers = [...byKey.keys()];
     return {
-      overall: this.options.concurrency ?? DEFAULT_TURN_CONCURRENCY,
+      overall:
+        this.options.concurrency ??
+        (() => Math.max(DEFAULT_TURN_CONCURRENCY, this.serverLimits.total(servers))),
       keyOf: (agent) => providerKey(models.get(agent.resume.model.key)),
-      limitOf: (key) => byKey.get(key) ?? 1,
+      limitOf: (key) => {
+        const { limit, adaptive } = byKey.get(key) ?? { limit: 1, adaptive: false };
+        return this.serverLimits.gate(key, limit, !adaptive);
+      },
     };
   }
 
@@ -920,7 +965,7 @@ export class OrgEngine {
     credits: CreditsFile,
     { policy, restApis }: { policy: OrgPolicy; restApis: RestApi[] },
     org: readonly { name: string; title: string }[],
-    signal: AbortSignal | undefined,
+    { signal, serverCalls }: { signal: AbortSignal | undefined; serverCalls: ServerCallWatch },
   ): Promise<StagedTurn> {
     const name = agent.resume.name;
     const agentDir = inOrg(this.orgPath, agentPaths(agent.folder).root);
@@ -964,6 +1009,7 @@ export class OrgEngine {
       redaction: this.secrets,
       recordNow: (event) => this.record(event, tick),
       startedBeforeStop: this.startedBeforeStop(name, tick, turnId),
+      serverCalls,
     });
   }
 
@@ -1497,4 +1543,18 @@ const TURN_COMMIT_GATHER_MS = 20;
 
 function lockOptions(options: EngineOptions): RunLockOptions {
   return { program: options.program ?? 'lemming' };
+}
+
+/** The tick's record of waiting for model servers: how many turns waited at all, in all, and the longest. */
+function serverWaitRecord(waits: ReadonlyMap<string, number>): {
+  turns: number;
+  total_ms: number;
+  longest_ms: number;
+} {
+  const waited = [...waits.values()].map(Math.round).filter((ms) => ms > 0);
+  return {
+    turns: waited.length,
+    total_ms: waited.reduce((sum, ms) => sum + ms, 0),
+    longest_ms: Math.max(0, ...waited),
+  };
 }

@@ -1,15 +1,16 @@
 import { availableParallelism } from 'node:os';
+import { describeEndpoint } from '../models/http-json';
 import type { ModelEntry, ProviderName } from '../models/models-file';
 
 /** Turns of one tick that may run at once in all, whatever their providers. */
 export const DEFAULT_TURN_CONCURRENCY = 64;
 
 /**
- * How many turns may wait on one provider at once. A hosted API serves many calls at once and each turn
- * mostly waits on the network, so 20 agents on a one-second model take about a second, not twenty; a
- * rate limit (429) is retried with backoff inside the call, which slows those turns instead of failing
- * them. A program or server on this computer shares its cores; the scripted provider is the engine's own
- * CPU. `provider_config.max_concurrent_calls` overrides the default for one model's provider.
+ * How many turns may wait on one provider at once when nothing was learned of it yet: where the
+ * adaptive limit of a model server (engine/run/adaptive-limit.ts) starts. A hosted API serves many
+ * calls at once; a server on this computer shares its cores. A program's limit (the `cli` provider)
+ * and the scripted provider's stay as they are: the engine's own CPU. `max_concurrent_calls` fixes one
+ * model's provider to a number.
  */
 const BY_PROVIDER: Record<ProviderName, number | 'cores'> = {
   openai: 32,
@@ -24,18 +25,29 @@ const BY_PROVIDER: Record<ProviderName, number | 'cores'> = {
   scripted: 4,
 };
 const UNKNOWN_MODEL = 4;
+const NOT_A_SERVER = new Set<ProviderName>(['cli', 'scripted']);
 
 /** The key turns share a limit by: the provider and where it is (a base URL names another server). */
 export function providerKey(entry: ModelEntry | string | undefined): string {
   if (entry === undefined || typeof entry === 'string') return '';
   const baseUrl = entry.provider_config.base_url;
-  return typeof baseUrl === 'string' ? `${entry.provider} ${baseUrl}` : entry.provider;
+  // Without its user:password and query: the same server, and the key is kept in the org's run state.
+  return typeof baseUrl === 'string' ? `${entry.provider} ${describeEndpoint(baseUrl)}` : entry.provider;
 }
 
-export function providerConcurrency(entry: ModelEntry | string | undefined): number {
-  if (entry === undefined || typeof entry === 'string') return UNKNOWN_MODEL;
+/**
+ * Where a provider's limit starts, and whether it is learned from the server's answers: a number set
+ * by hand (`max_concurrent_calls`) stays as it is, and so does the limit of a provider that is no
+ * server (a program, the scripted provider, a model that cannot be used).
+ */
+export function providerConcurrency(entry: ModelEntry | string | undefined): {
+  limit: number;
+  adaptive: boolean;
+} {
+  if (entry === undefined || typeof entry === 'string') return { limit: UNKNOWN_MODEL, adaptive: false };
   if (entry.provider_config.max_concurrent_calls !== undefined)
-    return entry.provider_config.max_concurrent_calls;
+    return { limit: entry.provider_config.max_concurrent_calls, adaptive: false };
   const limit = BY_PROVIDER[entry.provider as ProviderName] ?? UNKNOWN_MODEL;
-  return limit === 'cores' ? Math.max(2, availableParallelism()) : limit;
+  if (limit === 'cores') return { limit: Math.max(2, availableParallelism()), adaptive: false };
+  return { limit, adaptive: !NOT_A_SERVER.has(entry.provider as ProviderName) };
 }

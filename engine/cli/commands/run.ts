@@ -3,7 +3,6 @@ import { formatProblem } from '../../api/problem';
 import type { TickReport } from '../../api/run-schemas';
 import { listAgents } from '../../app/org';
 import { runToEnd, stepRun } from '../../app/run';
-import { DEFAULT_TURN_CONCURRENCY } from '../../run/provider-concurrency';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type CommandCode } from '../command';
 import { APPROVAL_OPTIONS, approvalPolicies, cliApprovalAsker } from '../approval-answers';
@@ -87,11 +86,10 @@ export const runCommand: CommandCode = {
     const interval = intervalText === undefined ? 0 : Number(intervalText);
     if (!Number.isFinite(interval) || interval < 0)
       throw new UsageError(`--interval must be a number of seconds, not "${intervalText}".`);
-    const concurrency = positiveInteger(
-      stringOption(values, 'concurrency'),
-      '--concurrency',
-      DEFAULT_TURN_CONCURRENCY,
-    );
+    // Unset, the turns in flight at once follow what the model servers allow (OrgEngine's default).
+    const concurrencyText = stringOption(values, 'concurrency');
+    const concurrency =
+      concurrencyText === undefined ? undefined : positiveInteger(concurrencyText, '--concurrency', 1);
     const approvals = cliApprovalAsker(io, approvalPolicies(values));
     refuseIfRunElsewhere(org);
     const gap = await historyGapNote(org);
@@ -127,7 +125,7 @@ export const runCommand: CommandCode = {
       (context) => answerOf(runToEnd(context, { ticks, intervalMs: interval * 1000 })),
       // The run lock comes before anything else: a second run of the org is refused at once, before any model call.
       {
-        concurrency,
+        ...(concurrency === undefined ? {} : { concurrency }),
         program: 'lemming run',
         claimRun: true,
         approvals,

@@ -369,6 +369,7 @@ export function ModelForm(props: ModelFormProps) {
                 spellCheck={false}
               />
             </label>
+            <p className="muted small">{callsAtOnceWords(saved.callsAtOnce)}</p>
           </details>
         )}
         <div className="button-row">
@@ -393,4 +394,13 @@ export function ModelForm(props: ModelFormProps) {
       </form>
     </>
   );
+}
+
+/** How many agents may wait on the model's server at once, and where that number comes from. */
+function callsAtOnceWords({ limit, how }: ModelInfo['callsAtOnce']): string {
+  const calls = `Up to ${limit} ${limit === 1 ? 'call' : 'calls'} at once`;
+  if (how === 'learned') return `${calls}, learned from how the server answered.`;
+  if (how === 'default')
+    return `${calls} to start with; the app learns how many the server takes as the org runs.`;
+  return `${calls}, as set (max_concurrent_calls).`;
 }

@@ -199,7 +199,21 @@ function factsOf(event: KnownTimelineEvent, titles: ToolTitles | undefined): Fac
     case 'tick_started':
       return [{ label: 'Agents firing', value: String(event.agents) }];
     case 'tick_completed':
-      return [{ label: 'Turns', value: String(event.turns.length) }];
+      return [
+        { label: 'Turns', value: String(event.turns.length) },
+        ...(event.server_wait && event.server_wait.turns > 0
+          ? [
+              {
+                label: 'Waited for the model',
+                value: `${event.server_wait.turns} turns, the longest ${duration(event.server_wait.longest_ms)}`,
+              },
+            ]
+          : []),
+        ...(event.server_limits ?? []).map((server) => ({
+          label: 'Calls at once',
+          value: `${server.server}: up to ${server.limit}${server.learned ? ', learned from its answers' : ''}`,
+        })),
+      ];
     case 'turn_started':
       return [{ label: 'New messages', value: String(event.inbox.fresh.length) }];
     case 'turn_completed':
