@@ -1,0 +1,192 @@
+import type {
+  ChannelInput,
+  ChannelOutput,
+  EventName,
+  EventPayload,
+  IpcResult,
+  LemmingApi,
+} from '../../../engine/api';
+import {
+  answeredByEvent,
+  queryKey,
+  staleAfterEvent,
+  staleAfterWrite,
+  type ReadChannel,
+  type StaleTarget,
+  type WriteChannel,
+} from './stale-map';
+
+/** Pushes that arrive within this long of each other make one refetch of each read they touch. */
+export const COALESCE_MS = 40;
+
+interface Entry {
+  channel: ReadChannel;
+  input: unknown;
+  result: IpcResult<unknown> | null;
+  /** Set by a push or a write: the answer is old; a watched entry is asked again. */
+  stale: boolean;
+  inFlight: Promise<IpcResult<unknown>> | null;
+  /** Made stale while in flight: the answer on its way may be older than the push. */
+  again: boolean;
+  timer: ReturnType<typeof setTimeout> | null;
+  /** Counts answers taken from elsewhere (a push, an update's answer): one on its way from before is older. */
+  replaced: number;
+  watchers: Set<() => void>;
+}
+
+export interface ServerState {
+  /** The answer of a read: the cached one while it is fresh, else one call shared by all who ask meanwhile. */
+  read<C extends ReadChannel>(channel: C, input: ChannelInput<C>): Promise<IpcResult<ChannelOutput<C>>>;
+  /** Keeps a read's answer fresh while watched: `changed` runs whenever its answer changes. */
+  watch<C extends ReadChannel>(channel: C, input: ChannelInput<C>, changed: () => void): () => void;
+  /** The answer the cache holds now, fresh or stale; null before the first answer. */
+  peek<C extends ReadChannel>(channel: C, input: ChannelInput<C>): IpcResult<ChannelOutput<C>> | null;
+  /** Takes a value main gave by another call as a read's answer (an update answers with what it changed). */
+  replace<C extends ReadChannel>(channel: C, input: ChannelInput<C>, value: ChannelOutput<C>): void;
+  /** Sends a write; when it succeeds, what it changed (stale-map.ts) is stale at once. */
+  write<C extends WriteChannel>(channel: C, input: ChannelInput<C>): Promise<IpcResult<ChannelOutput<C>>>;
+  /** Listens to a push itself, for the ones that carry what the page shows (`turn.progress`, `app.navigate`). */
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+/**
+ * The renderer's one server-state layer: every read of main goes through this cache, keyed by channel
+ * and input; every push marks stale what `staleAfterEvent` says. Answers arrive as values (IpcResult),
+ * a call that throws becomes an `internal` error. Built once per window over `window.lemming`.
+ */
+export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): ServerState {
+  const entries = new Map<string, Entry>();
+
+  const call = async (channel: string, input: unknown): Promise<IpcResult<unknown>> => {
+    const [namespace, method] = channel.split('.') as [string, string];
+    const send = (api as unknown as Record<string, Record<string, (input: unknown) => Promise<unknown>>>)[
+      namespace
+    ]![method]!;
+    try {
+      return (await send(input)) as IpcResult<unknown>;
+    } catch (error) {
+      return { ok: false, error: { code: 'internal', message: String(error) } };
+    }
+  };
+
+  function entryOf(channel: ReadChannel, input: unknown): Entry {
+    const key = queryKey(channel, input as never);
+    let entry = entries.get(key);
+    if (!entry) {
+      entry = {
+        channel,
+        input,
+        result: null,
+        stale: false,
+        inFlight: null,
+        again: false,
+        timer: null,
+        replaced: 0,
+        watchers: new Set(),
+      };
+      entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  const notify = (entry: Entry) => entry.watchers.forEach((changed) => changed());
+
+  function fetch(entry: Entry): Promise<IpcResult<unknown>> {
+    if (entry.inFlight) return entry.inFlight;
+    if (entry.timer !== null) clearTimeout(entry.timer);
+    entry.timer = null;
+    entry.stale = false;
+    entry.again = false;
+    const replacedBefore = entry.replaced;
+    const asked = call(entry.channel, entry.input).then((result) => {
+      entry.inFlight = null;
+      if (entry.replaced === replacedBefore) {
+        entry.result = result;
+        notify(entry);
+      }
+      if (entry.again) markStale(entry);
+      return result;
+    });
+    entry.inFlight = asked;
+    return asked;
+  }
+
+  /** A watched entry is asked again once the burst is over; an unwatched one is forgotten. */
+  function markStale(entry: Entry) {
+    entry.stale = true;
+    if (entry.inFlight) {
+      entry.again = true;
+      return;
+    }
+    if (entry.watchers.size === 0) {
+      entries.delete(queryKey(entry.channel, entry.input as never));
+      return;
+    }
+    entry.timer ??= setTimeout(() => {
+      entry.timer = null;
+      if (entry.watchers.size > 0) void fetch(entry);
+      else if (!entry.inFlight) entries.delete(queryKey(entry.channel, entry.input as never));
+    }, coalesceMs);
+  }
+
+  function markTargetsStale<P>(targets: readonly StaleTarget<P>[], payload: P) {
+    for (const entry of [...entries.values()]) {
+      const hit = targets.some((target) =>
+        typeof target === 'string'
+          ? target === entry.channel
+          : target.channel === entry.channel && target.matches(entry.input, payload),
+      );
+      if (hit) markStale(entry);
+    }
+  }
+
+  function replace(channel: ReadChannel, input: unknown, value: unknown) {
+    const entry = entryOf(channel, input);
+    entry.result = { ok: true, value };
+    entry.replaced += 1;
+    entry.stale = false;
+    notify(entry);
+  }
+
+  for (const event of Object.keys(staleAfterEvent) as EventName[]) {
+    const answers = (answeredByEvent as Partial<Record<EventName, ReadChannel>>)[event];
+    api.on(event, (payload: unknown) => {
+      if (answers) replace(answers, {}, payload);
+      markTargetsStale(staleAfterEvent[event] as readonly StaleTarget<unknown>[], payload);
+    });
+  }
+
+  return {
+    read(channel, input) {
+      const entry = entryOf(channel, input);
+      if (entry.result && !entry.stale && !entry.inFlight) return Promise.resolve(entry.result as never);
+      return fetch(entry) as never;
+    },
+
+    watch(channel, input, changed) {
+      const entry = entryOf(channel, input);
+      entry.watchers.add(changed);
+      if (!entry.result || entry.stale) void fetch(entry);
+      return () => {
+        entry.watchers.delete(changed);
+        if (entry.watchers.size === 0 && entry.stale && !entry.inFlight) markStale(entry);
+      };
+    },
+
+    peek(channel, input) {
+      return (entries.get(queryKey(channel, input))?.result ?? null) as never;
+    },
+
+    replace,
+
+    async write(channel, input) {
+      const result = await call(channel, input);
+      if (result.ok) markTargetsStale(staleAfterWrite[channel], undefined);
+      return result as never;
+    },
+
+    on(event, listener) {
+      return api.on(event, listener);
+    },
+  };
+}
