@@ -1,4 +1,4 @@
-import { lemming } from '../lemming';
+import { lemming } from './lemming';
 import { createServerState, type ServerState } from './server-state';
 
 let instance: ServerState | null = null;

@@ -58,8 +58,16 @@ describe('the server-state layer', () => {
     ]);
     expect(calls).toEqual(['agent.get {"agent":"ana"}', 'org.graph {}']);
     expect(answers[0]).toBe(answers[1]);
-    await state.read('agent.get', { agent: 'ana' });
-    expect(calls).toHaveLength(2);
+  });
+
+  it('keeps an answer that is shown until a push makes it stale, and none that nobody shows', async () => {
+    const { calls, state } = mainThatCounts();
+    state.watch('org.graph', {}, () => undefined)();
+    await settle();
+    await state.read('org.graph', {});
+    await state.read('timeline.page', { limit: 1 });
+    await state.read('timeline.page', { limit: 1 });
+    expect(calls).toEqual(['org.graph {}', 'timeline.page {"limit":1}', 'timeline.page {"limit":1}']);
   });
 
   it('asks a watched read once more after a burst of pushes, however many there were', async () => {

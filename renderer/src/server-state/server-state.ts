@@ -9,6 +9,7 @@ import type {
 import {
   answeredByEvent,
   queryKey,
+  slowRefetchMs,
   staleAfterEvent,
   staleAfterWrite,
   type ReadChannel,
@@ -16,8 +17,8 @@ import {
   type WriteChannel,
 } from './stale-map';
 
-/** Pushes that arrive within this long of each other make one refetch of each read they touch. */
-export const COALESCE_MS = 40;
+/** Pushes that arrive within this long of the first make one refetch of each read they touch (main pings every 50 ms at most). */
+export const COALESCE_MS = 100;
 
 interface Entry {
   channel: ReadChannel;
@@ -32,10 +33,15 @@ interface Entry {
   /** Counts answers taken from elsewhere (a push, an update's answer): one on its way from before is older. */
   replaced: number;
   watchers: Set<() => void>;
+  /** Someone showed this answer: it is kept (until stale) for the next one who shows it. */
+  shown: boolean;
 }
 
 export interface ServerState {
-  /** The answer of a read: the cached one while it is fresh, else one call shared by all who ask meanwhile. */
+  /**
+   * The answer of a read: the one shown while it is fresh, else one call shared by all who ask meanwhile.
+   * An answer nobody shows is not kept (a timeline page read once stays out of memory).
+   */
   read<C extends ReadChannel>(channel: C, input: ChannelInput<C>): Promise<IpcResult<ChannelOutput<C>>>;
   /** Keeps a read's answer fresh while watched: `changed` runs whenever its answer changes. */
   watch<C extends ReadChannel>(channel: C, input: ChannelInput<C>, changed: () => void): () => void;
@@ -43,6 +49,8 @@ export interface ServerState {
   peek<C extends ReadChannel>(channel: C, input: ChannelInput<C>): IpcResult<ChannelOutput<C>> | null;
   /** Takes a value main gave by another call as a read's answer (an update answers with what it changed). */
   replace<C extends ReadChannel>(channel: C, input: ChannelInput<C>, value: ChannelOutput<C>): void;
+  /** Makes every answer of `channel` stale (the person came back to the window: its files may have changed). */
+  markStale(channel: ReadChannel): void;
   /** Sends a write; when it succeeds, what it changed (stale-map.ts) is stale at once. */
   write<C extends WriteChannel>(channel: C, input: ChannelInput<C>): Promise<IpcResult<ChannelOutput<C>>>;
   /** Listens to a push itself, for the ones that carry what the page shows (`turn.progress`, `app.navigate`). */
@@ -83,6 +91,7 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
         timer: null,
         replaced: 0,
         watchers: new Set(),
+        shown: false,
       };
       entries.set(key, entry);
     }
@@ -105,11 +114,14 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
         notify(entry);
       }
       if (entry.again) markStale(entry);
+      else if (!entry.shown) forget(entry);
       return result;
     });
     entry.inFlight = asked;
     return asked;
   }
+
+  const forget = (entry: Entry) => entries.delete(queryKey(entry.channel, entry.input as never));
 
   /** A watched entry is asked again once the burst is over; an unwatched one is forgotten. */
   function markStale(entry: Entry) {
@@ -118,15 +130,12 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
       entry.again = true;
       return;
     }
-    if (entry.watchers.size === 0) {
-      entries.delete(queryKey(entry.channel, entry.input as never));
-      return;
-    }
+    if (entry.watchers.size === 0) return forget(entry);
     entry.timer ??= setTimeout(() => {
       entry.timer = null;
       if (entry.watchers.size > 0) void fetch(entry);
-      else if (!entry.inFlight) entries.delete(queryKey(entry.channel, entry.input as never));
-    }, coalesceMs);
+      else if (!entry.inFlight) forget(entry);
+    }, slowRefetchMs[entry.channel] ?? coalesceMs);
   }
 
   function markTargetsStale<P>(targets: readonly StaleTarget<P>[], payload: P) {
@@ -166,6 +175,7 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
     watch(channel, input, changed) {
       const entry = entryOf(channel, input);
       entry.watchers.add(changed);
+      entry.shown = true;
       if (!entry.result || entry.stale) void fetch(entry);
       return () => {
         entry.watchers.delete(changed);
@@ -178,6 +188,10 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
     },
 
     replace,
+
+    markStale(channel) {
+      markTargetsStale([channel], undefined);
+    },
 
     async write(channel, input) {
       const result = await call(channel, input);

@@ -22,6 +22,9 @@ export const READS = [
   'connectors.list',
   'trust.state',
   'secrets.list',
+  'timeline.page',
+  'timeline.get',
+  'timeline.attachment',
   'timeline.facets',
   'inspector.turn',
   'inspector.tick',
@@ -59,6 +62,7 @@ const forNamedAgents = (channel: ReadChannel): StaleTarget<{ names: string[] }> 
 
 /** What the timeline holds: a new event may change every one of these. */
 const TIMELINE_READS = [
+  'timeline.page',
   'timeline.facets',
   'inspector.turn',
   'inspector.tick',
@@ -138,7 +142,8 @@ export const staleAfterWrite: Record<WriteChannel, readonly ReadChannel[]> = {
   'tools.applyFix': [...AGENT_READS, 'agent.get', 'tools.explain'],
   'tools.setEnabled': [...AGENT_READS, 'agent.get', 'tools.explain'],
   'approvals.answer': ['approvals.pending', 'org.graph'],
-  'approvals.setMode': ['approvals.settings', 'tools.explain'],
+  // A choice about a changed MCP tool accepts the change, which its server's card shows.
+  'approvals.setMode': ['approvals.settings', 'tools.explain', 'connectors.list'],
   'approvals.setTimeout': ['approvals.settings'],
   'connectors.setConfig': [...AGENT_READS, 'tools.explain'],
   'connectors.saveRestApi': [...AGENT_READS, 'tools.explain'],
@@ -154,9 +159,6 @@ export const staleAfterWrite: Record<WriteChannel, readonly ReadChannel[]> = {
   'trust.grant': ['trust.state', 'run.readiness', 'org.graph', 'secrets.list'],
   'secrets.set': [...AGENT_READS, 'tools.explain'],
   'secrets.delete': [...AGENT_READS, 'tools.explain'],
-  'timeline.page': [],
-  'timeline.get': [],
-  'timeline.attachment': [],
   'timeline.export': [],
   'timeline.import': READS,
   'inbox.markRead': ['inbox.page', 'inbox.unread'],
@@ -181,6 +183,15 @@ export const staleAfterWrite: Record<WriteChannel, readonly ReadChannel[]> = {
   'recentOrgs.forget': ['recentOrgs.list'],
   'updates.setEnabled': ['updates.status'],
   'updates.restartNow': [],
+};
+
+/**
+ * Reads asked again later than the others after a push: many answers each (one per agent), and a run
+ * pings many times a second.
+ */
+export const slowRefetchMs: Partial<Record<ReadChannel, number>> = {
+  'credits.balances': 600,
+  'credits.history': 600,
 };
 
 /** The key of one read in the cache: its channel and its input, the input's fields in a fixed order. */

@@ -17,11 +17,14 @@ export type WriteError = IpcError & { fields: FieldProblems };
 export interface WriteOptions<T> {
   /** The error toast's title when the write is refused (and the form shows none of its problems). */
   failure: string;
-  /** The success toast: its title, or one made from the answer; nothing said when it gives undefined. */
-  success?: string | ((value: T) => string | undefined);
+  /** The success toast: its title, or one made from the answer (with a line under it); nothing said when it gives undefined. */
+  success?: string | ((value: T) => string | { title: string; detail?: string } | undefined);
   /** The header's "in progress" words while the write is on its way. */
   progress?: string;
-  /** Which form field an issue's path belongs to (null: none). Without it the form shows no field problems. */
+  /**
+   * Which form field an issue's path belongs to (null: none). With it, the form shows the refusal's
+   * problems (at its fields and under it) and a refusal with problems is not toasted.
+   */
   fieldOf?: (path: string) => string | null;
 }
 
@@ -46,7 +49,7 @@ export function placeProblems(
 /**
  * One write to main, the way every form and button writes: the header shows it is on its way, what it
  * changed is stale at once, success and failure are toasted through one path (a failure only when
- * the form cannot show it at its fields), and the answer comes back as a value with its problems placed.
+ * the form cannot show it), and the answer comes back as a value with its problems placed.
  */
 export async function write<C extends WriteChannel>(
   channel: C,
@@ -58,11 +61,17 @@ export async function write<C extends WriteChannel>(
   const result = await serverState().write(channel, input);
   activity.end(id, result.ok);
   if (result.ok) {
-    const title = typeof success === 'function' ? success(result.value) : success;
-    if (title) toast.success(title);
+    const said = typeof success === 'function' ? success(result.value) : success;
+    if (typeof said === 'string') toast.success(said);
+    else if (said) toast.success(said.title, said.detail);
     return result;
   }
   const fields = placeProblems(result.error, fieldOf ?? (() => null));
-  if (Object.keys(fields.byField).length === 0) toast.error(failure, result.error);
+  // A write that needs the person's yes is asked by its form, not toasted.
+  const formSays = result.error.code === 'needs_confirmation' || (fieldOf && result.error.issues?.length);
+  if (!formSays) toast.error(failure, result.error);
   return { ok: false, error: { ...result.error, fields } };
 }
+
+/** A write's value, or null when it was refused (the refusal was already said): `write(…).then(valueOf)`. */
+export const valueOf = <T>(result: Result<T, WriteError>): T | null => (result.ok ? result.value : null);

@@ -2,7 +2,7 @@ import { RecentTurns } from '../inspector/RecentTurns';
 import { LiveAnswerPanel } from '../live/LiveAnswer';
 import { Advanced } from '../../components/Advanced';
 import { GlossaryLink } from '../../components/Glossary';
-import { ErrorAlert } from '../org/ErrorAlert';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { AgentStateBadge } from '../org/agent-state-badge';
 import { useNavigation } from '../../stores/navigation-store';
 import '../org/org-view.css';

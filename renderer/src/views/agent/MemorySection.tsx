@@ -1,11 +1,9 @@
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { AgentMemory, IpcError, MemoryChangeView, MemoryEntryView } from '../../../../engine/api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { toast } from '../../components/toast-store';
-import { lemming } from '../../lemming';
-import { useLemmingQuery } from '../../use-lemming-query';
-
-const whenTimelineGrows = (refresh: () => void) => lemming().on('timeline.appended', refresh);
+import { serverState } from '../../server-state/instance';
+import { useQuery } from '../../server-state/use-query';
 
 /** A value as the person reads it: text as it is, anything else as indented JSON. */
 function shown(value: unknown): string {
@@ -40,8 +38,7 @@ function problemAt(error: IpcError, field: 'key' | 'value'): string | null {
  * timeline as the person's.
  */
 export function MemorySection({ agent }: { agent: string }) {
-  const ask = useCallback(() => lemming().memory.get({ agent }), [agent]);
-  const { result, replace } = useLemmingQuery(agent, ask, { refreshWhen: whenTimelineGrows });
+  const { result, replace } = useQuery('memory.get', { agent });
   const [search, setSearch] = useState('');
   const headingId = useId();
   const searchId = useId();
@@ -126,7 +123,7 @@ function MemoryItem({
       setProblem('This value holds a structure: write it as JSON, e.g. {"status": "done"}.');
       return;
     }
-    const saved = await lemming().memory.edit({ action: 'set', agent, key: entry.key, value });
+    const saved = await serverState().write('memory.edit', { action: 'set', agent, key: entry.key, value });
     if (!saved.ok) {
       setProblem(problemAt(saved.error, 'value') ?? saved.error.message);
       return;
@@ -139,7 +136,7 @@ function MemoryItem({
 
   const remove = async () => {
     setRemoving(false);
-    const removed = await lemming().memory.edit({ action: 'remove', agent, key: entry.key });
+    const removed = await serverState().write('memory.edit', { action: 'remove', agent, key: entry.key });
     if (!removed.ok) {
       toast.error(`Could not remove ${entry.key}`, removed.error);
       return;
@@ -228,7 +225,7 @@ function AddMemoryForm({ agent, onAdded }: { agent: string; onAdded: (memory: Ag
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
-    const added = await lemming().memory.edit({ action: 'set', agent, key: key.trim(), value });
+    const added = await serverState().write('memory.edit', { action: 'set', agent, key: key.trim(), value });
     if (!added.ok) {
       const atKey = problemAt(added.error, 'key');
       const atValue = problemAt(added.error, 'value');

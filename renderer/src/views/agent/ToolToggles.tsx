@@ -1,10 +1,10 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useState } from 'react';
 import { orgWideChange, type IpcError, type ToolVerdict } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { lemming } from '../../lemming';
-import { useLemmingQuery, whenAgentChanges } from '../../use-lemming-query';
-import { ErrorAlert } from '../org/ErrorAlert';
+import { serverState } from '../../server-state/instance';
+import { useQuery } from '../../server-state/use-query';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 function granted(tool: ToolVerdict): boolean {
   return tool.layers.find((layer) => layer.layer === 'allowlist')?.passed ?? false;
@@ -40,12 +40,7 @@ export function ToolToggles({ agent }: { agent: string }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<{ tool: ToolVerdict; orgWide: string[] } | null>(null);
 
-  const ask = useCallback(() => lemming().tools.explain({ agent }), [agent]);
-  const refreshWhen = useMemo(
-    () => whenAgentChanges((listener) => lemming().on('agents.changed', listener), agent),
-    [agent],
-  );
-  const { result, replace } = useLemmingQuery(agent, ask, { refreshWhen });
+  const { result, replace } = useQuery('tools.explain', { agent });
   const tools = result?.ok ? result.value.tools : null;
   const error =
     actionError ??
@@ -57,7 +52,7 @@ export function ToolToggles({ agent }: { agent: string }) {
 
   async function toggle(tool: ToolVerdict, enabled: boolean) {
     setBusy(tool.name);
-    const result = await lemming().tools.setEnabled({ agent, tool: tool.name, enabled });
+    const result = await serverState().write('tools.setEnabled', { agent, tool: tool.name, enabled });
     setBusy(null);
     if (!result.ok)
       return setError({
@@ -77,7 +72,7 @@ export function ToolToggles({ agent }: { agent: string }) {
   async function applyFix(tool: ToolVerdict, confirmOrgWide: boolean) {
     setConfirming(null);
     setBusy(tool.name);
-    const result = await lemming().tools.applyFix({ agent, tool: tool.name, confirmOrgWide });
+    const result = await serverState().write('tools.applyFix', { agent, tool: tool.name, confirmOrgWide });
     setBusy(null);
     if (!result.ok)
       return setError({ title: `Could not apply the fix for ${tool.title}.`, error: result.error });

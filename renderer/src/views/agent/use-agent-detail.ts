@@ -1,7 +1,5 @@
-import { useCallback, useMemo } from 'react';
 import type { AgentDetail, IpcError } from '../../../../engine/api';
-import { lemming } from '../../lemming';
-import { useLemmingQuery, whenAgentChanges } from '../../use-lemming-query';
+import { useQuery } from '../../server-state/use-query';
 
 export interface AgentDetailState {
   detail: AgentDetail | null;
@@ -12,12 +10,7 @@ export interface AgentDetailState {
 
 /** One agent's resume, kept fresh when main says the agent (or the list) changed. */
 export function useAgentDetail(agent: string): AgentDetailState {
-  const ask = useCallback(() => lemming().agent.get({ agent }), [agent]);
-  const refreshWhen = useMemo(
-    () => whenAgentChanges((listener) => lemming().on('agents.changed', listener), agent),
-    [agent],
-  );
-  const { result, replace } = useLemmingQuery(agent, ask, { refreshWhen });
+  const { result, replace } = useQuery('agent.get', { agent });
   return {
     detail: result?.ok ? result.value : null,
     error: result && !result.ok ? result.error : null,

@@ -8,7 +8,7 @@ import type {
   FormValues,
   IpcIssue,
 } from '../../../../engine/api';
-import { lemming } from '../../lemming';
+import { serverState } from '../../server-state/instance';
 
 /** What a field's input holds while the person types: text for text and numbers, the value otherwise. */
 type Draft = Record<string, string | boolean | string[]>;
@@ -50,7 +50,7 @@ export function FormCard({ request, onAnswered }: { request: ApprovalRequest; on
   const [problem, setProblem] = useState<string | null>(null);
   const deadline = new Date(request.expires_at).toLocaleTimeString();
   const send = async (input: AnswerApprovalInput) => {
-    const result = await lemming().approvals.answer(input);
+    const result = await serverState().write('approvals.answer', input);
     if (result.ok) return onAnswered();
     setIssues(result.error.issues ?? []);
     setProblem(result.error.message);

@@ -13,7 +13,7 @@ import type {
 } from '../../../../engine/api';
 import { useActivity } from '../../components/activity-store';
 import { toast } from '../../components/toast-store';
-import { lemming } from '../../lemming';
+import { serverState } from '../../server-state/instance';
 
 /** Providers that run on a server; a command or a script has nothing to connect to. */
 export const SERVER_PROVIDERS: ReadonlySet<string> = new Set([
@@ -135,7 +135,7 @@ export function ModelForm(props: ModelFormProps) {
   const listModels = async () => {
     setListing({ state: 'listing' });
     setProblem(null);
-    const result = await lemming().models.serverModels(server());
+    const result = await serverState().read('models.serverModels', server());
     if (!result.ok) {
       setListing({ state: 'idle' });
       setProblem(problemOf(result.error));
@@ -156,9 +156,9 @@ export function ModelForm(props: ModelFormProps) {
     setProbe({ state: 'testing' });
     setProblem(null);
     const result: IpcResult<ModelProbe> = onServer
-      ? await lemming().models.probe({ ...server(), modelName: modelName.trim() })
-      : await lemming()
-          .settings.testConnection({ model: saved?.key ?? key.trim() })
+      ? await serverState().write('models.probe', { ...server(), modelName: modelName.trim() })
+      : await serverState()
+          .write('settings.testConnection', { model: saved?.key ?? key.trim() })
           .then((tested) => (tested.ok ? { ok: true, value: { ...tested.value, problem: null } } : tested));
     if (!result.ok) {
       setProbe({ state: 'idle' });
@@ -182,9 +182,9 @@ export function ModelForm(props: ModelFormProps) {
     // key under the secret it reads (its provider account's, shared by every model of that provider).
     const result =
       saved === null
-        ? await lemming().models.add({ ...server(), key: name, modelName: modelName.trim() })
-        : await lemming()
-            .models.update({
+        ? await serverState().write('models.add', { ...server(), key: name, modelName: modelName.trim() })
+        : await serverState()
+            .write('models.update', {
               action: 'set',
               key: saved.key,
               patch: {
@@ -195,7 +195,7 @@ export function ModelForm(props: ModelFormProps) {
             })
             .then((updated) =>
               updated.ok && apiKey.trim()
-                ? lemming().models.setKey({ model: saved.key, apiKey: apiKey.trim() })
+                ? serverState().write('models.setKey', { model: saved.key, apiKey: apiKey.trim() })
                 : updated,
             );
     activity.end(id, result.ok);

@@ -1,12 +1,12 @@
 import { useEffect, useId, useState } from 'react';
 import type { ModelInfo, ModelList, ProviderInfo } from '../../../../engine/api';
-import { attempt } from '../../components/activity-store';
+import { valueOf, write } from '../../server-state/write';
 import { Badge } from '../../components/Badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { RawJson } from '../../components/RawJson';
 import { toast } from '../../components/toast-store';
-import { lemming } from '../../lemming';
+import { serverState } from '../../server-state/instance';
 import { ModelForm } from './ModelForm';
 import { ModelSetupForm } from './ModelSetupForm';
 
@@ -21,8 +21,8 @@ export function ModelsSection({ onModelsSaved }: { onModelsSaved?: () => void })
 
   useEffect(() => {
     let live = true;
-    void lemming()
-      .models.list()
+    void serverState()
+      .read('models.list', {})
       .then((result) => {
         if (!live) return;
         if (result.ok) setList(result.value);
@@ -83,9 +83,11 @@ function ModelCard({
 
   const remove = async () => {
     setRemoving(false);
-    const updated = await attempt(`Removing ${model.key}…`, `Could not remove ${model.key}`, () =>
-      lemming().models.update({ action: 'remove', key: model.key }),
-    );
+    const updated = await write(
+      'models.update',
+      { action: 'remove', key: model.key },
+      { progress: `Removing ${model.key}…`, failure: `Could not remove ${model.key}` },
+    ).then(valueOf);
     if (updated) {
       onChanged(updated);
       toast.success(`Removed the model ${model.key}`);

@@ -2,8 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { IpcError } from '../../../../engine/api';
 import { useActivity } from '../../components/activity-store';
 import { toast } from '../../components/toast-store';
-import { lemming } from '../../lemming';
-import { useRunStore } from '../run/run-store';
+import { serverState } from '../../server-state/instance';
 import { GlossaryLink } from '../../components/Glossary';
 
 /** The longest pause between ticks the engine accepts: one day. */
@@ -50,8 +49,8 @@ export function RunSettingsSection() {
 
   useEffect(() => {
     let live = true;
-    void lemming()
-      .settings.get()
+    void serverState()
+      .read('settings.get', {})
       .then((result) => {
         if (!live) return;
         if (!result.ok) return void setRefusal(result.error);
@@ -80,14 +79,13 @@ export function RunSettingsSection() {
     const activity = useActivity.getState();
     const id = activity.begin('Saving run settings…');
     const secondsValue = Number(seconds);
-    const result = await lemming().settings.update({
+    const result = await serverState().write('settings.update', {
       tickIntervalSeconds: secondsValue,
       maxTurns: maxTurns.trim() === '' ? null : Number(maxTurns),
     });
     activity.end(id, result.ok);
     if (!result.ok) return void setRefusal(result.error);
     setRefusal(null);
-    useRunStore.getState().settingsSaved(secondsValue);
     toast.success('Run settings saved');
   };
 

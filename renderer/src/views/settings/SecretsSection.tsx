@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import type { SecretListItem, SecretStoreStatus } from '../../../../engine/api';
-import { attempt } from '../../components/activity-store';
+import { valueOf, write } from '../../server-state/write';
 import { Badge } from '../../components/Badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { toast } from '../../components/toast-store';
-import { lemming } from '../../lemming';
+import { serverState } from '../../server-state/instance';
 import { useTrustStore } from '../../stores/trust-store';
 
 /**
@@ -19,8 +19,8 @@ export function SecretsSection({ version = 0 }: { version?: number }) {
 
   const load = useCallback(
     () =>
-      lemming()
-        .secrets.list()
+      serverState()
+        .read('secrets.list', {})
         .then((result) => {
           if (!result.ok) return void toast.error('Could not read the secret list', result.error);
           setSecrets(result.value.secrets);
@@ -89,9 +89,11 @@ function SecretRow({
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const changed = await attempt(`Saving ${secret.name}…`, `Could not save ${secret.name}`, () =>
-      lemming().secrets.set({ name: secret.name, value }),
-    );
+    const changed = await write(
+      'secrets.set',
+      { name: secret.name, value },
+      { progress: `Saving ${secret.name}…`, failure: `Could not save ${secret.name}` },
+    ).then(valueOf);
     setValue('');
     if (!changed) return;
     toast.success(changed.existed ? `Replaced ${secret.name}` : `Set ${secret.name}`);
@@ -100,9 +102,11 @@ function SecretRow({
 
   const remove = async () => {
     setDeleting(false);
-    const changed = await attempt(`Deleting ${secret.name}…`, `Could not delete ${secret.name}`, () =>
-      lemming().secrets.delete({ name: secret.name }),
-    );
+    const changed = await write(
+      'secrets.delete',
+      { name: secret.name },
+      { progress: `Deleting ${secret.name}…`, failure: `Could not delete ${secret.name}` },
+    ).then(valueOf);
     if (!changed) return;
     toast.success(`Deleted ${secret.name}`);
     await onChanged();
@@ -187,9 +191,11 @@ function NewSecretForm({ disabled, onAdded }: { disabled: boolean; onAdded: () =
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const changed = await attempt(`Saving ${name}…`, `Could not save ${name}`, () =>
-      lemming().secrets.set({ name, value }),
-    );
+    const changed = await write(
+      'secrets.set',
+      { name, value },
+      { progress: `Saving ${name}…`, failure: `Could not save ${name}` },
+    ).then(valueOf);
     setValue('');
     if (!changed) return;
     toast.success(changed.existed ? `Replaced ${name}` : `Set ${name}`);

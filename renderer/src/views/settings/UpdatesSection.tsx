@@ -1,6 +1,5 @@
 import { useId } from 'react';
-import { attempt } from '../../components/activity-store';
-import { lemming } from '../../lemming';
+import { valueOf, write } from '../../server-state/write';
 import { describeUpdateStatus, useUpdateStatus } from '../updates/use-update-status';
 import '../updates/updates.css';
 
@@ -10,11 +9,14 @@ export function UpdatesSection() {
   const [status, setStatus] = useUpdateStatus();
 
   const toggle = async (enabled: boolean) => {
-    const saved = await attempt(
-      enabled ? 'Turning updates on…' : 'Turning updates off…',
-      'Could not change the update setting',
-      () => lemming().updates.setEnabled({ enabled }),
-    );
+    const saved = await write(
+      'updates.setEnabled',
+      { enabled },
+      {
+        progress: enabled ? 'Turning updates on…' : 'Turning updates off…',
+        failure: 'Could not change the update setting',
+      },
+    ).then(valueOf);
     if (saved) setStatus(saved);
   };
 

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { TimelineEvent } from '../../../../engine/api';
-import { openTurn } from '../inspector/open-turn';
+import { openTurn } from '../../stores/open-turn';
 import { kindWords, localTime } from '../../words/plain-words';
 import { describeEvent } from './event-description';
 import { formatJsonText } from './format-json-text';

@@ -6,7 +6,7 @@ import type {
   TimelinePage,
   TimelineQuery,
 } from '../../../../engine/api';
-import { lemming } from '../../lemming';
+import { serverState } from '../../server-state/instance';
 import { countOf } from '../../words/plain-words';
 import type { TimelineFocus } from '../../stores/navigation-store';
 import {
@@ -100,7 +100,7 @@ function cancelLaterFacetsRefresh(): void {
 let generation = 0;
 
 function page(query: TimelineQuery): Promise<IpcResult<TimelinePage>> {
-  return lemming().timeline.page(query);
+  return serverState().read('timeline.page', query);
 }
 
 /** The detail pane follows the list: an event the filter no longer shows is no longer the one shown. */
@@ -162,7 +162,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     async refreshFacets() {
       cancelLaterFacetsRefresh();
       facetsReadAt = Date.now();
-      const facets = await lemming().timeline.facets();
+      const facets = await serverState().read('timeline.facets', {});
       if (facets.ok)
         set({ facets: facets.value, latestSeq: Math.max(get().latestSeq, facets.value.latestSeq) });
       else set({ error: facets.error.message });
@@ -309,7 +309,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
 
     async select(seq) {
       set({ selected: seq, detail: { status: 'loading', seq } });
-      const result = await lemming().timeline.get({ seq });
+      const result = await serverState().read('timeline.get', { seq });
       if (get().selected !== seq) return;
       set({
         detail: result.ok
@@ -320,7 +320,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
 
     async exportFiltered() {
       set({ exporting: true, notice: null });
-      const result = await lemming().timeline.export({ filter: toTimelineFilter(get().fields) });
+      const result = await serverState().write('timeline.export', { filter: toTimelineFilter(get().fields) });
       set({ exporting: false });
       if (!result.ok) return set({ notice: { tone: 'bad', text: `Export failed: ${result.error.message}` } });
       if (result.value.path === null) return set({ notice: { tone: 'ok', text: 'Export cancelled.' } });

@@ -1,9 +1,11 @@
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { Connector, IpcError } from '../../../../engine/api';
+import type { Connector } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
+import { ProblemList } from '../../components/ProblemList';
+import type { FieldProblems } from '../../server-state/write';
 import { schemaFields, type SchemaField } from './schema-fields';
 import { SecretField } from './SecretField';
-import { useToolStore } from './tool-store-store';
+import { saveConnectorSettings } from './tool-store-writes';
 
 type SettingValue = string | number | boolean | string[] | null;
 
@@ -13,7 +15,6 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
   const headingId = useId();
   const fields = useMemo(() => schemaFields(connector.configSchema), [connector.configSchema]);
   const settings = fields.filter((field) => field.type !== 'secret');
-  const saveSettings = useToolStore((store) => store.saveSettings);
   const [values, setValues] = useState<Record<string, SettingValue>>(
     () => ({ ...connector.settings }) as Record<string, SettingValue>,
   );
@@ -29,12 +30,13 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
     setChanged((current) => new Set(current).add(name));
   };
 
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [problems, setProblems] = useState<FieldProblems>({ byField: {}, elsewhere: [] });
+  const fieldErrors = problems.byField;
 
   const save = async () => {
     const patch = Object.fromEntries([...changed].map((name) => [name, values[name] ?? null]));
-    const error = await saveSettings(connector, patch);
-    setFieldErrors(errorsByField(error));
+    const error = await saveConnectorSettings(connector, patch);
+    setProblems(error?.fields ?? { byField: {}, elsewhere: [] });
     if (!error) setChanged(new Set());
   };
 
@@ -75,6 +77,7 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
               )}
             </div>
           ))}
+          <ProblemList problems={problems.elsewhere} label="Not saved" />
           <button type="submit" className="primary" disabled={changed.size === 0}>
             Save settings
           </button>
@@ -119,16 +122,6 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
       )}
     </dialog>
   );
-}
-
-/** `values.private_hosts[1]` → the messages of each setting the answer names. */
-function errorsByField(error: IpcError | null): Record<string, string[]> {
-  const byField: Record<string, string[]> = {};
-  for (const issue of error?.issues ?? []) {
-    const name = /^values\.([^.[]+)/.exec(issue.path)?.[1];
-    if (name) byField[name] = [...(byField[name] ?? []), issue.message];
-  }
-  return byField;
 }
 
 function SettingInput({

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import type { McpServerView } from '../../../../engine/api';
 import { formatProblem } from '../../../../engine/api/problem';
 import { Badge, type BadgeTone } from '../../components/Badge';
-import { useToolStore } from './tool-store-store';
+import { signInToMcp, trustMcpHints } from './tool-store-writes';
 
 const STATUS: Record<McpServerView['status'], { words: string; tone: BadgeTone }> = {
   running: { words: 'Running', tone: 'ok' },
@@ -166,7 +166,6 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
  * card waits until they finish there. Agents never open it: until then its tools wait.
  */
 function SignIn({ server }: { server: McpServerView }) {
-  const signInToMcp = useToolStore((store) => store.signInToMcp);
   const [waiting, setWaiting] = useState(false);
   const signIn = server.signIn;
   if (server.transport !== 'http' || (!signIn && server.status !== 'needs_sign_in')) return null;
@@ -214,7 +213,6 @@ function SignIn({ server }: { server: McpServerView }) {
  */
 function HintsSwitch({ server }: { server: McpServerView }) {
   const explanationId = useId();
-  const trustMcpHints = useToolStore((store) => store.trustMcpHints);
   return (
     <div className="mcp-hints">
       <label>
