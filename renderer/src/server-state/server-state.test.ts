@@ -82,6 +82,36 @@ describe('the server-state layer', () => {
     expect(heard).toBe(2);
   });
 
+  it('waits for a burst to be quiet: pushes closer together than the wait make one refetch', async () => {
+    const { calls, push, state } = mainThatCounts();
+    state.watch('org.graph', {}, () => undefined);
+    await settle();
+    for (let index = 0; index < 8; index += 1) {
+      push('agents.changed', { names: ['ana'] });
+      await settle(COALESCE_MS / 2);
+    }
+    await settle();
+    expect(calls).toEqual(['org.graph {}', 'org.graph {}']);
+  });
+
+  it('asks the reads of how the org is set up again once the tick in progress is over, not after every turn', async () => {
+    const { calls, push, state } = mainThatCounts((channel) =>
+      channel === 'run.state' ? { ok: true, value: runState('idle') } : { ok: true, value: {} },
+    );
+    state.watch('run.state', {}, () => undefined);
+    state.watch('run.readiness', {}, () => undefined);
+    await settle();
+    push('run.state', { ...runState('stepping'), tickInProgress: 3 });
+    for (const name of ['ana', 'bo', 'cy']) {
+      push('agents.changed', { names: [name] });
+      await settle();
+    }
+    expect(calls.filter((call) => call.startsWith('run.readiness'))).toHaveLength(1);
+    push('run.state', runState('idle'));
+    await settle();
+    expect(calls.filter((call) => call.startsWith('run.readiness'))).toHaveLength(2);
+  });
+
   it('asks once more after an answer that was on its way when a push made it stale', async () => {
     const { calls, push, state } = mainThatCounts();
     state.watch('approvals.pending', {}, () => undefined);

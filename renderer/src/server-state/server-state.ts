@@ -5,10 +5,12 @@ import type {
   EventPayload,
   IpcResult,
   LemmingApi,
+  RunState,
 } from '../../../engine/api';
 import {
   answeredByEvent,
   queryKey,
+  SETTLED_AFTER_TICK,
   slowRefetchMs,
   staleAfterEvent,
   staleAfterWrite,
@@ -17,8 +19,13 @@ import {
   type WriteChannel,
 } from './stale-map';
 
-/** Pushes that arrive within this long of the first make one refetch of each read they touch (main pings every 50 ms at most). */
+/**
+ * A burst of pushes makes one refetch of each read it touches: the read is asked once the pushes have
+ * been quiet this long (main pings every 50 ms at most while a tick runs)…
+ */
 export const COALESCE_MS = 100;
+/** …but no later than this after the first, so a long tick still shows what changes in it. */
+export const LONGEST_WAIT_MS = 1000;
 
 interface Entry {
   channel: ReadChannel;
@@ -30,6 +37,8 @@ interface Entry {
   /** Made stale while in flight: the answer on its way may be older than the push. */
   again: boolean;
   timer: ReturnType<typeof setTimeout> | null;
+  /** When the refetch the timer waits for was first asked (the burst began). */
+  staleSince: number;
   /** Counts answers taken from elsewhere (a push, an update's answer): one on its way from before is older. */
   replaced: number;
   watchers: Set<() => void>;
@@ -64,6 +73,12 @@ export interface ServerState {
  */
 export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): ServerState {
   const entries = new Map<string, Entry>();
+  /** Stale reads that wait for the tick in progress to end (SETTLED_AFTER_TICK). */
+  const waitingForTick = new Set<Entry>();
+  const tickRunning = () => {
+    const run = entries.get(queryKey('run.state', {}))?.result;
+    return run?.ok === true && (run.value as RunState).tickInProgress !== null;
+  };
 
   const call = async (channel: string, input: unknown): Promise<IpcResult<unknown>> => {
     const [namespace, method] = channel.split('.') as [string, string];
@@ -89,6 +104,7 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
         inFlight: null,
         again: false,
         timer: null,
+        staleSince: 0,
         replaced: 0,
         watchers: new Set(),
         shown: false,
@@ -98,12 +114,20 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
     return entry;
   }
 
-  const notify = (entry: Entry) => entry.watchers.forEach((changed) => changed());
+  function notify(entry: Entry) {
+    entry.watchers.forEach((changed) => changed());
+    if (entry.channel === 'run.state' && !tickRunning()) {
+      const waiting = [...waitingForTick];
+      waitingForTick.clear();
+      waiting.forEach((entry) => markStale(entry));
+    }
+  }
 
   function fetch(entry: Entry): Promise<IpcResult<unknown>> {
     if (entry.inFlight) return entry.inFlight;
     if (entry.timer !== null) clearTimeout(entry.timer);
     entry.timer = null;
+    waitingForTick.delete(entry);
     entry.stale = false;
     entry.again = false;
     const replacedBefore = entry.replaced;
@@ -121,31 +145,47 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
     return asked;
   }
 
-  const forget = (entry: Entry) => entries.delete(queryKey(entry.channel, entry.input as never));
+  function forget(entry: Entry) {
+    waitingForTick.delete(entry);
+    entries.delete(queryKey(entry.channel, entry.input as never));
+  }
 
-  /** A watched entry is asked again once the burst is over; an unwatched one is forgotten. */
-  function markStale(entry: Entry) {
+  /**
+   * A watched entry is asked again once the burst of pushes is over, or at once after the person's own
+   * write (`now`); an unwatched one is forgotten.
+   */
+  function markStale(entry: Entry, now = false) {
     entry.stale = true;
     if (entry.inFlight) {
       entry.again = true;
       return;
     }
     if (entry.watchers.size === 0) return forget(entry);
-    entry.timer ??= setTimeout(() => {
+    if (now) return void fetch(entry);
+    if (SETTLED_AFTER_TICK.has(entry.channel) && tickRunning()) {
+      waitingForTick.add(entry);
+      return;
+    }
+    const at = Date.now();
+    if (entry.timer === null) entry.staleSince = at;
+    else clearTimeout(entry.timer);
+    const quiet = slowRefetchMs[entry.channel] ?? coalesceMs;
+    const due = Math.min(at + quiet, entry.staleSince + Math.max(quiet, LONGEST_WAIT_MS));
+    entry.timer = setTimeout(() => {
       entry.timer = null;
       if (entry.watchers.size > 0) void fetch(entry);
       else if (!entry.inFlight) forget(entry);
-    }, slowRefetchMs[entry.channel] ?? coalesceMs);
+    }, due - at);
   }
 
-  function markTargetsStale<P>(targets: readonly StaleTarget<P>[], payload: P) {
+  function markTargetsStale<P>(targets: readonly StaleTarget<P>[], payload: P, now = false) {
     for (const entry of [...entries.values()]) {
       const hit = targets.some((target) =>
         typeof target === 'string'
           ? target === entry.channel
           : target.channel === entry.channel && target.matches(entry.input, payload),
       );
-      if (hit) markStale(entry);
+      if (hit) markStale(entry, now);
     }
   }
 
@@ -195,7 +235,7 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
 
     async write(channel, input) {
       const result = await call(channel, input);
-      if (result.ok) markTargetsStale(staleAfterWrite[channel], undefined);
+      if (result.ok) markTargetsStale(staleAfterWrite[channel], undefined, true);
       return result as never;
     },
 

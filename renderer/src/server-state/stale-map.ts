@@ -163,11 +163,12 @@ export const staleAfterWrite: Record<WriteChannel, readonly ReadChannel[]> = {
   'timeline.import': READS,
   'inbox.markRead': ['inbox.page', 'inbox.unread'],
   'inbox.reply': ['inbox.page', 'inbox.unread', ...TIMELINE_READS],
-  'run.start': ['run.state'],
-  'run.pause': ['run.state'],
-  'run.resume': ['run.state'],
-  'run.step': ['run.state', 'run.readiness'],
-  'run.stop': ['run.state'],
+  // A run control answers with the new run state (the controls put it in the cache); its pushes follow.
+  'run.start': [],
+  'run.pause': [],
+  'run.resume': [],
+  'run.step': [],
+  'run.stop': [],
   'credits.topUp': ['credits.balances', 'credits.history', 'org.graph', 'run.readiness', 'org.status'],
   'messages.send': TIMELINE_READS,
   'settings.update': ['settings.get', 'run.readiness'],
@@ -193,6 +194,26 @@ export const slowRefetchMs: Partial<Record<ReadChannel, number>> = {
   'credits.balances': 600,
   'credits.history': 600,
 };
+
+/**
+ * Reads of what the org is set up to do, which a tick's turns do not change (only its commits' balances,
+ * which are read again once the tick is over): made stale while a tick runs, they are asked again once,
+ * when it ends, not after every turn.
+ */
+export const SETTLED_AFTER_TICK: ReadonlySet<ReadChannel> = new Set([
+  'run.readiness',
+  'trust.state',
+  'approvals.settings',
+  'tools.catalog',
+  'connectors.list',
+  'secrets.list',
+  'models.list',
+  'org.agents',
+  'org.summary',
+  'org.status',
+  'credits.balances',
+  'credits.history',
+]);
 
 /** The key of one read in the cache: its channel and its input, the input's fields in a fixed order. */
 export function queryKey<C extends ReadChannel>(channel: C, input: ChannelInput<C>): string {
