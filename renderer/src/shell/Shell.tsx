@@ -13,7 +13,7 @@ import { FirstRunView } from '../views/first-run/FirstRunView';
 import { InboxButton } from '../views/inbox/InboxButton';
 import { InboxView } from '../views/inbox/InboxView';
 import { InspectorView } from '../views/inspector/TurnInspectorView';
-import { useLiveAnswerFeed } from '../views/live/use-live-answers';
+import { useLiveAnswerFeed } from '../shared/live/use-live-answers';
 import { RunControls } from '../views/run/RunControls';
 import { SettingsView } from '../views/settings/SettingsView';
 import { TimelineView } from '../views/timeline/TimelineView';

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { IpcError } from '../../../../engine/api';
 import { useOrgStore } from '../../stores/org-store';
-import { OpenOrgForm } from '../OpenOrgForm';
+import { OpenOrgForm } from './OpenOrgForm';
 import { RecentOrgs } from './RecentOrgs';
 import './first-run.css';
 

@@ -11,7 +11,7 @@ import { serverState } from '../../server-state/instance';
 import { useNavigation } from '../../stores/navigation-store';
 import { useQuery } from '../../server-state/use-query';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { formatJsonText } from '../timeline/format-json-text';
+import { formatJsonText } from '../../components/format-json-text';
 import { TickWaterfall } from './TickWaterfall';
 import { openTick, useInspectorTarget } from '../../stores/open-turn';
 import { duration } from '../../words/plain-words';

@@ -1,8 +1,8 @@
 import { Handle, Position as HandleSide, useStore, type Node, type NodeProps } from '@xyflow/react';
 import type { ReactNode } from 'react';
 import type { GraphNode } from '../../../../engine/api';
-import { LiveAnswerTail } from '../live/LiveAnswer';
-import { AgentStateBadge } from './agent-state-badge';
+import { LiveAnswerTail } from '../../shared/live/LiveAnswer';
+import { AgentStateBadge } from '../../shared/agent-state-badge';
 import type { NodeStatus } from './graph-model';
 
 export interface AgentNodeData extends Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { OrgGraph } from '../../../../engine/api';
-import { AgentStateBadge } from './agent-state-badge';
+import { AgentStateBadge } from '../../shared/agent-state-badge';
 
 interface Props {
   graph: OrgGraph;

@@ -1,7 +1,7 @@
-import type { AgentState, GraphEdge, OrgGraph, RunPhase } from '../../../../engine/api';
+import type { NodeLook } from '../../shared/agent-state-badge';
+import type { GraphEdge, OrgGraph, RunPhase } from '../../../../engine/api';
 
 /** What a node shows: the engine's state, and two the graph works out (the run paused, nothing to read). */
-export type NodeLook = AgentState | 'paused' | 'starved';
 
 export interface NodeStatus {
   look: NodeLook;

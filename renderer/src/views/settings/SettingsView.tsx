@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { GlossaryList } from '../../components/Glossary';
-import { TrustSettingsSection } from '../trust/TrustSettingsSection';
+import { TrustSettingsSection } from '../../shared/TrustSettingsSection';
 import { ModelsSection } from './ModelsSection';
 import { RunSettingsSection } from './RunSettingsSection';
 import { SecretsSection } from './SecretsSection';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { valueOf, write } from '../../server-state/write';
-import { describeUpdateStatus, useUpdateStatus } from '../updates/use-update-status';
+import { describeUpdateStatus, useUpdateStatus } from '../../shared/use-update-status';
 import '../updates/updates.css';
 
 /** The app's own updates: the switch for automatic checks, and where they stand. */

@@ -3,7 +3,7 @@ import type { TimelineEvent } from '../../../../engine/api';
 import { openTurn } from '../../stores/open-turn';
 import { kindWords, localTime } from '../../words/plain-words';
 import { describeEvent } from './event-description';
-import { formatJsonText } from './format-json-text';
+import { formatJsonText } from '../../components/format-json-text';
 import { useTimeline } from './timeline-store';
 
 /** Events above this size are shown unindented: indenting megabytes of JSON would stall the pane. */

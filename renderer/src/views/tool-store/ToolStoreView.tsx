@@ -8,7 +8,7 @@ import {
 } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
 import { Badge } from '../../components/Badge';
-import { ApprovalSettingsSection } from '../approvals/ApprovalSettingsSection';
+import { ApprovalSettingsSection } from '../../shared/ApprovalSettingsSection';
 import { serverState } from '../../server-state/instance';
 import { useQuery } from '../../server-state/use-query';
 import { ConnectorDrawer } from './ConnectorDrawer';

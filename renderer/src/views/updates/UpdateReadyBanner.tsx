@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { valueOf, write } from '../../server-state/write';
-import { useUpdateStatus } from './use-update-status';
+import { useUpdateStatus } from '../../shared/use-update-status';
 import './updates.css';
 
 /**

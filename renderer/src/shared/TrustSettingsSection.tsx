@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
-import type { OrgTrust } from '../../../../engine/api';
-import { Advanced } from '../../components/Advanced';
-import { Badge, type BadgeTone } from '../../components/Badge';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { useTrustStore } from '../../stores/trust-store';
-import { useRunState, useRunStore } from '../../stores/run-store';
-import './trust.css';
+import type { OrgTrust } from '../../../engine/api';
+import { Advanced } from '../components/Advanced';
+import { Badge, type BadgeTone } from '../components/Badge';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { useTrustStore } from '../stores/trust-store';
+import { useRunState, useRunStore } from '../stores/run-store';
+import '../views/trust/trust.css';
 
 const STATE_WORDS: Record<OrgTrust['state'], { badge: string; tone: BadgeTone; words: string }> = {
   not_needed: {

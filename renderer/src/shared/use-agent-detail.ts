@@ -1,5 +1,5 @@
-import type { AgentDetail, IpcError } from '../../../../engine/api';
-import { useQuery } from '../../server-state/use-query';
+import type { AgentDetail, IpcError } from '../../../engine/api';
+import { useQuery } from '../server-state/use-query';
 
 export interface AgentDetailState {
   detail: AgentDetail | null;

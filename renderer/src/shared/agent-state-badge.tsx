@@ -1,4 +1,7 @@
-import type { NodeLook } from './graph-model';
+import type { AgentState } from '../../../engine/api';
+
+/** How an agent looks on screen: its state, or the run's (paused) or its readers' (starved). */
+export type NodeLook = AgentState | 'paused' | 'starved';
 
 /** Each state in words, with an icon and a colour class: never colour alone. */
 const STATE_LOOK: Record<NodeLook, { label: string; icon: string }> = {

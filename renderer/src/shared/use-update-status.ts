@@ -1,5 +1,5 @@
-import type { UpdateStatus } from '../../../../engine/api';
-import { useQuery } from '../../server-state/use-query';
+import type { UpdateStatus } from '../../../engine/api';
+import { useQuery } from '../server-state/use-query';
 
 /** The app's own update status: read once, then kept current by main's `updates.changed` pushes. */
 export function useUpdateStatus(): [UpdateStatus | null, (status: UpdateStatus) => void] {

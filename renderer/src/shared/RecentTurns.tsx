@@ -1,6 +1,6 @@
-import { useQuery } from '../../server-state/use-query';
-import { duration } from '../../words/plain-words';
-import { openTurn } from '../../stores/open-turn';
+import { useQuery } from '../server-state/use-query';
+import { duration } from '../words/plain-words';
+import { openTurn } from '../stores/open-turn';
 
 /** An agent's newest turns, each a link into the inspector (for the agent page). */
 export function RecentTurns({ agent }: { agent: string }) {

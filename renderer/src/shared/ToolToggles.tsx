@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { orgWideChange, type IpcError, type ToolVerdict } from '../../../../engine/api';
-import { Advanced } from '../../components/Advanced';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { serverState } from '../../server-state/instance';
-import { useQuery } from '../../server-state/use-query';
-import { ErrorAlert } from '../../components/ErrorAlert';
+import { orgWideChange, type IpcError, type ToolVerdict } from '../../../engine/api';
+import { Advanced } from '../components/Advanced';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { serverState } from '../server-state/instance';
+import { useQuery } from '../server-state/use-query';
+import { ErrorAlert } from '../components/ErrorAlert';
 
 function granted(tool: ToolVerdict): boolean {
   return tool.layers.find((layer) => layer.layer === 'allowlist')?.passed ?? false;

@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
-import type { ApprovalMode } from '../../../../engine/api';
-import { valueOf, write } from '../../server-state/write';
-import { useQuery } from '../../server-state/use-query';
-import './approvals.css';
+import type { ApprovalMode } from '../../../engine/api';
+import { valueOf, write } from '../server-state/write';
+import { useQuery } from '../server-state/use-query';
+import '../views/approvals/approvals.css';
 
 const MODE_WORDS: Record<ApprovalMode, string> = {
   always: 'Always allowed',
