@@ -14,16 +14,19 @@ export interface FieldProblems {
 /** A refused write: main's error, its issues placed on the form's fields. */
 export type WriteError = IpcError & { fields: FieldProblems };
 
+/** A toast's title, or its title with a line under it. */
+type Toasted = string | { title: string; detail?: string };
+
 export interface WriteOptions<T> {
   /** The error toast's title when the write is refused (and the form shows none of its problems). */
   failure: string;
   /** The success toast: its title, or one made from the answer (with a line under it); nothing said when it gives undefined. */
-  success?: string | ((value: T) => string | { title: string; detail?: string } | undefined);
+  success?: Toasted | ((value: T) => Toasted | undefined);
   /** The header's "in progress" words while the write is on its way. */
   progress?: string;
   /**
-   * Which form field an issue's path belongs to (null: none). With it, the form shows the refusal's
-   * problems (at its fields and under it) and a refusal with problems is not toasted.
+   * Which form field an issue's path belongs to (null: none). With it, the form shows the refusal (its
+   * problems at its fields, the others and the message under it), so it is not toasted.
    */
   fieldOf?: (path: string) => string | null;
 }
@@ -48,8 +51,8 @@ export function placeProblems(
 
 /**
  * One write to main, the way every form and button writes: the header shows it is on its way, what it
- * changed is stale at once, success and failure are toasted through one path (a failure only when
- * the form cannot show it), and the answer comes back as a value with its problems placed.
+ * changed is stale at once, success and failure are toasted through one path (a failure only when no
+ * form shows it), and the answer comes back as a value with its problems placed.
  */
 export async function write<C extends WriteChannel>(
   channel: C,
@@ -67,9 +70,8 @@ export async function write<C extends WriteChannel>(
     return result;
   }
   const fields = placeProblems(result.error, fieldOf ?? (() => null));
-  // A write that needs the person's yes is asked by its form, not toasted.
-  const formSays = result.error.code === 'needs_confirmation' || (fieldOf && result.error.issues?.length);
-  if (!formSays) toast.error(failure, result.error);
+  // A form shows its own refusals, and asks for the person's yes when a write needs it.
+  if (!fieldOf && result.error.code !== 'needs_confirmation') toast.error(failure, result.error);
   return { ok: false, error: { ...result.error, fields } };
 }
 

@@ -14,6 +14,7 @@ import type {
 import { useActivity } from '../../components/activity-store';
 import { toast } from '../../components/toast-store';
 import { serverState } from '../../server-state/instance';
+import { placeProblems } from '../../server-state/write';
 
 /** Providers that run on a server; a command or a script has nothing to connect to. */
 export const SERVER_PROVIDERS: ReadonlySet<string> = new Set([
@@ -63,11 +64,11 @@ type ModelFormProps = {
 
 /** The first field an engine refusal names, as a problem shown at that field. */
 function problemOf(error: IpcError): SetupProblem {
-  for (const issue of error.issues ?? []) {
-    const field = FIELD_OF_PATH[issue.path.split('.').at(-1) ?? ''];
-    if (field) return { field, kind: 'other', message: issue.message };
-  }
-  return { field: null, kind: 'other', message: error.message };
+  const { byField } = placeProblems(error, (path) => FIELD_OF_PATH[path.split('.').at(-1) ?? ''] ?? null);
+  const [field, messages] = Object.entries(byField)[0] ?? [];
+  return field && messages?.[0]
+    ? { field: field as SetupField, kind: 'other', message: messages[0] }
+    : { field: null, kind: 'other', message: error.message };
 }
 
 /** Where a pasted key went, and which other models it serves now (every one of the same account). */

@@ -2,7 +2,9 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { IpcError } from '../../../../engine/api';
 import { useActivity } from '../../components/activity-store';
 import { toast } from '../../components/toast-store';
+import { ProblemList } from '../../components/ProblemList';
 import { serverState } from '../../server-state/instance';
+import { placeProblems } from '../../server-state/write';
 import { GlossaryLink } from '../../components/Glossary';
 
 /** The longest pause between ticks the engine accepts: one day. */
@@ -64,14 +66,14 @@ export function RunSettingsSection() {
   }, []);
 
   const typed = fieldProblems(seconds, maxTurns);
-  const refusedAt = (field: Field) =>
-    refusal?.issues?.find((issue) => fieldOf(issue.path) === field)?.message ?? null;
+  const placed = placeProblems(refusal, fieldOf);
+  const refusedAt = (field: Field) => placed.byField[field]?.[0] ?? null;
   const problems: Record<Field, string | null> = {
     seconds: loaded ? (typed.seconds ?? refusedAt('seconds')) : null,
     lastTick: loaded ? (typed.lastTick ?? refusedAt('lastTick')) : null,
   };
   const valid = typed.seconds === null && typed.lastTick === null;
-  const otherIssues = refusal?.issues?.filter((issue) => fieldOf(issue.path) === null) ?? [];
+  const otherIssues = placed.elsewhere;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -155,13 +157,7 @@ export function RunSettingsSection() {
           <details>
             <summary>Advanced</summary>
             <p>{refusal.message}</p>
-            <ul>
-              {(refusal.issues ?? []).map((issue) => (
-                <li key={`${issue.path}:${issue.message}`}>
-                  <code>{issue.path}</code>: {issue.message}
-                </li>
-              ))}
-            </ul>
+            <ProblemList problems={refusal.issues ?? []} />
           </details>
         </div>
       )}

@@ -2,7 +2,8 @@ import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'rea
 import type { Connector } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
 import { ProblemList } from '../../components/ProblemList';
-import type { FieldProblems } from '../../server-state/write';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import type { WriteError } from '../../server-state/write';
 import { schemaFields, type SchemaField } from './schema-fields';
 import { SecretField } from './SecretField';
 import { saveConnectorSettings } from './tool-store-writes';
@@ -30,13 +31,13 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
     setChanged((current) => new Set(current).add(name));
   };
 
-  const [problems, setProblems] = useState<FieldProblems>({ byField: {}, elsewhere: [] });
-  const fieldErrors = problems.byField;
+  const [refusal, setRefusal] = useState<WriteError | null>(null);
+  const fieldErrors = refusal?.fields.byField ?? {};
 
   const save = async () => {
     const patch = Object.fromEntries([...changed].map((name) => [name, values[name] ?? null]));
     const error = await saveConnectorSettings(connector, patch);
-    setProblems(error?.fields ?? { byField: {}, elsewhere: [] });
+    setRefusal(error);
     if (!error) setChanged(new Set());
   };
 
@@ -77,7 +78,12 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
               )}
             </div>
           ))}
-          <ProblemList problems={problems.elsewhere} label="Not saved" />
+          {refusal &&
+            (Object.keys(fieldErrors).length === 0 ? (
+              <ErrorAlert error={refusal} title="Not saved." />
+            ) : (
+              <ProblemList problems={refusal.fields.elsewhere} label="Not saved" />
+            ))}
           <button type="submit" className="primary" disabled={changed.size === 0}>
             Save settings
           </button>
