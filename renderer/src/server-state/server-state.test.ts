@@ -60,6 +60,13 @@ describe('the server-state layer', () => {
     expect(answers[0]).toBe(answers[1]);
   });
 
+  it('asks main again when told to, even for a fresh answer, after the one on its way', async () => {
+    const { calls, state } = mainThatCounts();
+    state.watch('trust.state', {}, () => undefined);
+    await state.refetch('trust.state', {});
+    expect(calls).toEqual(['trust.state {}', 'trust.state {}']);
+  });
+
   it('keeps an answer that is shown until a push makes it stale, and none that nobody shows', async () => {
     const { calls, state } = mainThatCounts();
     state.watch('org.graph', {}, () => undefined)();

@@ -52,6 +52,8 @@ export interface ServerState {
    * An answer nobody shows is not kept (a timeline page read once stays out of memory).
    */
   read<C extends ReadChannel>(channel: C, input: ChannelInput<C>): Promise<IpcResult<ChannelOutput<C>>>;
+  /** Asks main now, whatever the cache holds (after a refusal that says the answer moved); shown to all who watch it. */
+  refetch<C extends ReadChannel>(channel: C, input: ChannelInput<C>): Promise<IpcResult<ChannelOutput<C>>>;
   /** Keeps a read's answer fresh while watched: `changed` runs whenever its answer changes. */
   watch<C extends ReadChannel>(channel: C, input: ChannelInput<C>, changed: () => void): () => void;
   /** The answer the cache holds now, fresh or stale; null before the first answer. */
@@ -209,6 +211,15 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
     read(channel, input) {
       const entry = entryOf(channel, input);
       if (entry.result && !entry.stale && !entry.inFlight) return Promise.resolve(entry.result as never);
+      return fetch(entry) as never;
+    },
+
+    async refetch(channel, input) {
+      const entry = entryOf(channel, input);
+      if (entry.inFlight) {
+        entry.again = true;
+        await entry.inFlight;
+      }
       return fetch(entry) as never;
     },
 

@@ -51,7 +51,7 @@ export const useTrustStore = create<TrustStore>((set, get) => {
   /** Reads the open org's trust; null when that failed or another org was opened meanwhile. */
   async function read(): Promise<OrgTrust | null> {
     const asked = generation;
-    const answer = await serverState().read('trust.state', {});
+    const answer = await serverState().refetch('trust.state', {});
     return answer.ok && asked === generation ? answer.value : null;
   }
 
