@@ -25,8 +25,9 @@ function mainThatCounts(
   const hub = createEventHub();
   const api = buildLemmingApi(async (channel, input) => {
     calls.push(`${channel} ${JSON.stringify(input)}`);
-    await settle(5);
+    // Main answers as things are when the call arrives; the answer takes a moment to come back.
     const answered = answer(channel, input);
+    await settle(5);
     if (answered instanceof Error) throw answered;
     return answered;
   }, hub.subscribe);
@@ -65,6 +66,18 @@ describe('the server-state layer', () => {
     state.watch('trust.state', {}, () => undefined);
     await state.refetch('trust.state', {});
     expect(calls).toEqual(['trust.state {}', 'trust.state {}']);
+  });
+
+  it('answers who asks after a push with a call sent after it, not the one on its way from before', async () => {
+    let events = 1;
+    const { calls, push, state } = mainThatCounts(() => ({ ok: true, value: { events } }));
+    const before = state.read('timeline.page', { limit: 1 });
+    events = 2;
+    push('timeline.appended', { lastSeq: 2 });
+    const after = await state.read('timeline.page', { limit: 1 });
+    expect(await before).toEqual({ ok: true, value: { events: 1 } });
+    expect(after).toEqual({ ok: true, value: { events: 2 } });
+    expect(calls).toHaveLength(2);
   });
 
   it('keeps an answer that is shown until a push makes it stale, and none that nobody shows', async () => {

@@ -211,6 +211,8 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
     read(channel, input) {
       const entry = entryOf(channel, input);
       if (entry.result && !entry.stale && !entry.inFlight) return Promise.resolve(entry.result as never);
+      // The call on its way was sent before a push made it old: the asker gets the one after it.
+      if (entry.inFlight && entry.again) return entry.inFlight.then(() => this.read(channel, input));
       return fetch(entry) as never;
     },
 
