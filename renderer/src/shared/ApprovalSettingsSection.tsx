@@ -3,6 +3,7 @@ import type { ApprovalMode } from '../../../engine/api';
 import { valueOf, write } from '../server-state/write';
 import { useQuery } from '../server-state/use-query';
 import '../views/approvals/approvals.css';
+import { ErrorAlert } from '../components/ErrorAlert';
 
 const MODE_WORDS: Record<ApprovalMode, string> = {
   always: 'Always allowed',
@@ -17,7 +18,7 @@ const CHANGED = 'changed';
 export function ApprovalSettingsSection() {
   const { result, replace: setView } = useQuery('approvals.settings', {});
   const view = result?.ok ? result.value : null;
-  const problem = result && !result.ok ? result.error.message : null;
+  const problem = result && !result.ok ? result.error : null;
   const [agent, setAgent] = useState('');
   const [timeoutText, setTimeoutText] = useState<string | null>(null);
   const headingId = useId();
@@ -34,9 +35,7 @@ export function ApprovalSettingsSection() {
     return (
       <section aria-labelledby={headingId} className="approval-settings">
         <h3 id={headingId}>Ask me first</h3>
-        <p className="inline-alert" role="alert">
-          {problem}
-        </p>
+        <ErrorAlert error={problem} title="The approval settings could not be read." />
       </section>
     );
   if (!view) return null;

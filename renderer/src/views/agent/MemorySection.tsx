@@ -3,6 +3,7 @@ import type { AgentMemory, MemoryChangeView, MemoryEntryView } from '../../../..
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { write } from '../../server-state/write';
 import { useQuery } from '../../server-state/use-query';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 /** A value as the person reads it: text as it is, anything else as indented JSON. */
 function shown(value: unknown): string {
@@ -45,9 +46,7 @@ export function MemorySection({ agent }: { agent: string }) {
     return (
       <section className="memory-section panel" aria-labelledby={headingId}>
         <h3 id={headingId}>Memory</h3>
-        <p className="inline-error">
-          Could not read {agent}’s memory: {result.error.message}
-        </p>
+        <ErrorAlert error={result.error} title={`Could not read ${agent}’s memory.`} />
       </section>
     );
   const memory = result.value;

@@ -4,11 +4,11 @@ import { isHumanOperator, type CreditBalance, type CreditHistoryEntry } from '..
 import { Badge } from '../../components/Badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import { describeError } from '../../components/describe-error';
 import { useQuery } from '../../server-state/use-query';
 import { write } from '../../server-state/write';
 import { CreditChart, formatCredits } from './CreditChart';
 import './credits.css';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 /** How much of each agent's ledger the chart draws: the newest entries. */
 const HISTORY_WINDOW = 200;
@@ -28,11 +28,7 @@ export function CreditsPanel() {
       <p className="muted small">
         What each agent has left to spend on its model. <GlossaryLink term="credits" />: how they work.
       </p>
-      {error && (
-        <p className="inline-error" role="alert">
-          Could not read the credits. {describeError(error)}
-        </p>
-      )}
+      {error && <ErrorAlert error={error} title="Could not read the credits." />}
       {balances === null && !error && <p className="muted">Reading balances…</p>}
       {balances?.length === 0 && (
         <EmptyState title="No agents to pay yet">

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import type { HumanInboxMessage, HumanInboxPage } from '../../../../engine/api';
-import { describeError } from '../../components/describe-error';
-import { useToasts } from '../../components/toast-store';
 import { serverState } from '../../server-state/instance';
 import { useQuery } from '../../server-state/use-query';
+import { write } from '../../server-state/write';
 import { openTurn } from '../../stores/open-turn';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import './inbox.css';
@@ -80,22 +79,24 @@ function InboxItem({
   const [replying, setReplying] = useState(false);
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
-  const show = useToasts((store) => store.show);
   const label = `Message from ${message.from}`;
 
   const send = async () => {
     setSending(true);
-    const sent = await serverState().write('inbox.reply', { seq: message.seq, text });
+    const sent = await write(
+      'inbox.reply',
+      { seq: message.seq, text },
+      {
+        progress: 'Sending your reply…',
+        failure: 'Your reply was not sent.',
+        success: {
+          title: `Reply sent to ${message.from}.`,
+          detail: 'It is in your outbox for the next tick.',
+        },
+      },
+    );
     setSending(false);
-    if (!sent.ok) {
-      show({ tone: 'error', title: 'Your reply was not sent.', detail: describeError(sent.error) });
-      return;
-    }
-    show({
-      tone: 'success',
-      title: `Reply sent to ${message.from}.`,
-      detail: 'It is in your outbox for the next tick.',
-    });
+    if (!sent.ok) return;
     setReplying(false);
     setText('');
     onReplied();

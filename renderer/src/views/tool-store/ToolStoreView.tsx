@@ -19,6 +19,7 @@ import { McpServerDetails } from './McpServerDetails';
 import { RestApiDrawer } from './RestApiDrawer';
 import { removeMcpServer, setToolEnabled } from './tool-store-writes';
 import './tool-store.css';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 /** Reads the Tool Store's files again (the person fixed one by hand). */
 function checkAgain() {
@@ -40,12 +41,11 @@ export function ToolStoreView() {
   const refusal = [catalogAnswer, connectorsAnswer].find((answer) => answer && !answer.ok);
   if (refusal && !refusal.ok)
     return (
-      <div className="inline-alert" role="alert">
-        The Tool Store could not be loaded: {refusal.error.message}{' '}
+      <ErrorAlert error={refusal.error} title="The Tool Store could not be loaded.">
         <button type="button" onClick={checkAgain}>
           Try again
         </button>
-      </div>
+      </ErrorAlert>
     );
 
   if (!catalogAnswer?.ok || !connectorsAnswer?.ok) return <p role="status">Loading the Tool Store…</p>;
