@@ -57,7 +57,7 @@ async function callsOfOneStep(lemming: LemmingHarness): Promise<RecordedCall[]> 
 
 test('one Step with the Tool Store, then with the org graph, open asks each read at most once', async ({
   lemming,
-}) => {
+}, testInfo) => {
   await openDemo(lemming);
   const { page } = lemming;
   await expect(page.locator('.org-graph-with-card')).toBeVisible();
@@ -67,12 +67,14 @@ test('one Step with the Tool Store, then with the org graph, open asks each read
   const withToolStore = timesAsked(await callsOfOneStep(lemming));
   expect(withToolStore).toMatchObject({ 'run.step {}': 1, 'connectors.list {}': 1, 'tools.catalog {}': 1 });
   expect(Object.entries(withToolStore).filter(([, times]) => times > 1)).toEqual([]);
+  await page.screenshot({ path: testInfo.outputPath('tool-store-after-step.png') });
 
   await lemming.showView('Org');
   await expect(page.locator('.org-graph-with-card')).toBeVisible();
   const withGraph = timesAsked(await callsOfOneStep(lemming));
   expect(withGraph).toMatchObject({ 'run.step {}': 1, 'org.graph {}': 1 });
   expect(Object.entries(withGraph).filter(([, times]) => times > 1)).toEqual([]);
+  await page.screenshot({ path: testInfo.outputPath('graph-after-step.png') });
 });
 
 test('a 3-tick run asks whether the agents will run at most once a tick and once after', async ({
@@ -95,7 +97,7 @@ test('a 3-tick run asks whether the agents will run at most once a tick and once
 
 test('a key pasted in Settings clears the run bar’s “will not run” within one second', async ({
   lemming,
-}) => {
+}, testInfo) => {
   const org = lemming.copyOfFolder(join(UPSTREAM_FIXTURES, 'example-org'));
   await lemming.trustAsIs(org);
   await lemming.openOrgAt(org);
@@ -113,4 +115,5 @@ test('a key pasted in Settings clears the run bar’s “will not run” within 
   await card.getByRole('button', { name: 'Save gpt-4o' }).click();
   await expect.poll(() => lemming.calls.filter((call) => call.channel === 'models.setKey').length).toBe(1);
   await expect(note).toBeHidden({ timeout: 1000 });
+  await page.screenshot({ path: testInfo.outputPath('run-bar-after-key.png') });
 });

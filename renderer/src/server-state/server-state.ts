@@ -23,7 +23,7 @@ import {
  * A burst of pushes makes one refetch of each read it touches: the read is asked once the pushes have
  * been quiet this long (main pings every 50 ms at most while a tick runs)…
  */
-export const COALESCE_MS = 100;
+export const COALESCE_MS = 250;
 /** …but no later than this after the first, so a long tick still shows what changes in it. */
 export const LONGEST_WAIT_MS = 1000;
 

@@ -196,11 +196,12 @@ export const slowRefetchMs: Partial<Record<ReadChannel, number>> = {
 };
 
 /**
- * Reads of what the org is set up to do, which a tick's turns do not change (only its commits' balances,
- * which are read again once the tick is over): made stale while a tick runs, they are asked again once,
- * when it ends, not after every turn.
+ * Reads of what the org is set up to do, which a tick's turns do not change, and the tallies a tick adds
+ * to (balances, the unread count): made stale while a tick runs, they are asked again once, when it ends,
+ * not after every turn.
  */
 export const SETTLED_AFTER_TICK: ReadonlySet<ReadChannel> = new Set([
+  'inbox.unread',
   'run.readiness',
   'trust.state',
   'approvals.settings',
