@@ -8,7 +8,7 @@ import {
   type IpcResult,
   type RunState,
 } from '../../../engine/api';
-import { createServerState } from './server-state';
+import { createServerState, KEPT_UNSHOWN } from './server-state';
 import { READS, staleAfterEvent, staleAfterWrite } from './stale-map';
 import { placeProblems } from './write';
 
@@ -78,6 +78,17 @@ describe('the server-state layer', () => {
     expect(await before).toEqual({ ok: true, value: { events: 1 } });
     expect(after).toEqual({ ok: true, value: { events: 2 } });
     expect(calls).toHaveLength(2);
+  });
+
+  it('keeps only the newest answers nobody shows any more', async () => {
+    const { state } = mainThatCounts();
+    for (let tick = 0; tick < KEPT_UNSHOWN + 10; tick += 1) {
+      const stop = state.watch('inspector.tick', { tick }, () => undefined);
+      await state.read('inspector.tick', { tick });
+      stop();
+    }
+    expect(state.peek('inspector.tick', { tick: 0 })).toBeNull();
+    expect(state.peek('inspector.tick', { tick: KEPT_UNSHOWN + 9 })).not.toBeNull();
   });
 
   it('keeps an answer that is shown until a push makes it stale, and none that nobody shows', async () => {

@@ -26,6 +26,8 @@ import {
 export const COALESCE_MS = 250;
 /** …but no later than this after the first, so a long tick still shows what changes in it. */
 export const LONGEST_WAIT_MS = 1000;
+/** Answers nobody shows any more are kept for the next who shows them, up to this many (the newest). */
+export const KEPT_UNSHOWN = 50;
 
 interface Entry {
   channel: ReadChannel;
@@ -75,6 +77,8 @@ export interface ServerState {
  */
 export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): ServerState {
   const entries = new Map<string, Entry>();
+  /** Answers shown before and watched by nobody now, oldest first (a Set keeps the order of adding). */
+  const unwatched = new Set<Entry>();
   /** Stale reads that wait for the tick in progress to end (SETTLED_AFTER_TICK). */
   const waitingForTick = new Set<Entry>();
   const tickRunning = () => {
@@ -149,6 +153,7 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
 
   function forget(entry: Entry) {
     waitingForTick.delete(entry);
+    unwatched.delete(entry);
     entries.delete(queryKey(entry.channel, entry.input as never));
   }
 
@@ -229,10 +234,19 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
       const entry = entryOf(channel, input);
       entry.watchers.add(changed);
       entry.shown = true;
+      unwatched.delete(entry);
       if (!entry.result || entry.stale) void fetch(entry);
       return () => {
         entry.watchers.delete(changed);
-        if (entry.watchers.size === 0 && entry.stale && !entry.inFlight) markStale(entry);
+        if (entry.watchers.size > 0) return;
+        if (entry.stale && !entry.inFlight) return markStale(entry);
+        unwatched.add(entry);
+        // A preview asked at every pause in typing leaves an answer per pause: only the newest are kept.
+        for (const oldest of unwatched) {
+          if (unwatched.size <= KEPT_UNSHOWN) break;
+          if (!oldest.inFlight) forget(oldest);
+          else unwatched.delete(oldest);
+        }
       };
     },
 
