@@ -77,6 +77,55 @@ function engineLayerProblem(fromPath, toPath) {
     : `engine/${from} sits below engine/${to} and may not import it`;
 }
 
+/**
+ * The renderer's own layers (docs/ARCHITECTURE.md, “Renderer”), lowest first: words and components know
+ * nothing of main; the server-state layer is the only way to main; stores hold UI state on top of it;
+ * shared holds the pieces several views show (an agent's tools, the live answer); views compose all of
+ * these, and the shell composes the views. Files at renderer/src/ itself (App, main) sit on top. Views
+ * are one layer of separate parts: no view imports another view (what two views share moves down, into
+ * shared). Stylesheets are not parts: scripts/css-scope.ts says which view owns which class.
+ */
+const RENDERER_LAYERS = [
+  ['words'],
+  ['components'],
+  ['server-state'],
+  ['stores'],
+  ['shared'],
+  ['views'],
+  ['shell'],
+];
+const RENDERER_RANK = new Map(
+  RENDERER_LAYERS.flatMap((folders, rank) => folders.map((folder) => [folder, rank])),
+);
+
+/** The renderer folder (`views`, `stores`, …) and, under views/, the view of a path; null outside renderer/src/<folder>/. */
+function rendererPartOf(repoRelativePath) {
+  const [top, src, folder, view, ...rest] = repoRelativePath.split(sep);
+  if (top !== 'renderer' || src !== 'src' || view === undefined) return null;
+  return {
+    folder,
+    view: folder === 'views' ? view.replace(/\.[jt]sx?$/, '') : null,
+    deeper: rest.length > 0,
+  };
+}
+
+function rendererLayerProblem(fromPath, toPath) {
+  const from = rendererPartOf(fromPath);
+  const to = rendererPartOf(toPath);
+  if (!from || !to || isTestFile(fromPath)) return null;
+  if (from.folder === to.folder) {
+    return from.folder === 'views' && from.view !== to.view
+      ? `the ${from.view} view may not import the ${to.view} view; move what they share into renderer/src/shared`
+      : null;
+  }
+  const fromRank = RENDERER_RANK.get(from.folder);
+  const toRank = RENDERER_RANK.get(to.folder);
+  if (fromRank === undefined)
+    return `renderer/src/${from.folder} is not in the renderer's layer order (eslint-rules/layer-boundaries.js)`;
+  if (toRank === undefined || toRank < fromRank) return null;
+  return `renderer/src/${from.folder} sits below renderer/src/${to.folder} and may not import it`;
+}
+
 function packageName(specifier) {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
@@ -93,6 +142,7 @@ export default {
     messages: {
       crossLayer: '{{from}} may not import {{to}} ({{specifier}}). {{hint}}',
       engineLayer: '{{problem}} ({{specifier}}). Move the shared part down a layer, or pass it in.',
+      rendererLayer: '{{problem}} ({{specifier}}).',
       nodeBuiltin: '{{from}} runs without Node: it may not import "{{specifier}}".',
       forbiddenPackage: '{{from}} may not import "{{specifier}}".',
       onlyPackages: '{{from}} may import only {{allowed}} from packages, not "{{specifier}}".',
@@ -109,6 +159,12 @@ export default {
       if (specifier.startsWith('.') || specifier.startsWith('/')) {
         const targetPath = relative(root, resolve(dirname(file), specifier));
         const target = layerOf(targetPath);
+        if (target === 'renderer' && from === 'renderer') {
+          if (specifier.endsWith('.css')) return;
+          const problem = rendererLayerProblem(relative(root, file), targetPath);
+          if (problem) context.report({ node, messageId: 'rendererLayer', data: { problem, specifier } });
+          return;
+        }
         if (target === 'engine' && from === 'engine') {
           const problem = engineLayerProblem(relative(root, file), targetPath);
           if (problem) context.report({ node, messageId: 'engineLayer', data: { problem, specifier } });

@@ -7,7 +7,11 @@ import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const VIEWS = join(REPO_ROOT, 'renderer', 'src', 'views');
-const SHARED = [join(REPO_ROOT, 'renderer', 'src'), join(REPO_ROOT, 'renderer', 'src', 'components')];
+const SHARED = [
+  join(REPO_ROOT, 'renderer', 'src'),
+  join(REPO_ROOT, 'renderer', 'src', 'components'),
+  join(REPO_ROOT, 'renderer', 'src', 'shared'),
+];
 
 /** The classes a stylesheet styles: those in the last compound of each selector. */
 export function subjectClasses(css: string): Set<string> {

@@ -18,6 +18,8 @@ const STILL = { animations: 'disabled', caret: 'hide' } as const;
  */
 async function steadyChrome(page: Page): Promise<void> {
   await page.locator('.toasts').evaluate((element: HTMLElement) => (element.style.display = 'none'));
+  // "Saved", after a write, fades on a timer of its own.
+  await expect(page.locator('.activity')).toHaveAttribute('data-activity', 'idle', { timeout: 6000 });
   await page.locator('.org-path').evaluate((element: HTMLElement) => (element.style.visibility = 'hidden'));
 }
 

@@ -269,9 +269,13 @@ test('a run refused because the org changed since the run bar was drawn answers 
     const runBar = page.getByRole('region', { name: 'Run controls' });
     await expect(runBar.getByRole('button', { name: 'Step one tick' })).toBeEnabled();
 
+    // The app reads its trust again soon after the file changes; held here, the Step comes first.
+    const release = lemming.holdCalls('trust.state');
     const changedMarker = `${marker}-by-the-changed-server`;
     writeMcpServer(org, [serverScript, changedMarker]);
     await runBar.getByRole('button', { name: 'Step one tick' }).click();
+    await expect.poll(() => lemming.calls.filter((call) => call.channel === 'run.step').length).toBe(1);
+    release();
     const screen = page.getByRole('region', { name: 'This org changed since you trusted it' });
     await expect(screen.getByRole('list', { name: 'New' })).toContainText(changedMarker);
     await expect(page.locator('.toast-error')).toHaveCount(0);

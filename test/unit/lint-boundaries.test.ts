@@ -68,6 +68,36 @@ describe('import boundaries (ESLint)', () => {
       "import { openOrg } from '../org/open-org';",
       /engine\/widgets is not in the engine's layer order/,
     ],
+    [
+      'renderer/src/views/org/Bad.tsx',
+      "import { ToolToggles } from '../agent/ToolToggles';",
+      /the org view may not import the agent view; move what they share into renderer\/src\/shared/,
+    ],
+    [
+      'renderer/src/views/first-run/Bad.tsx',
+      "import { AgentList } from '../AgentList';",
+      /the first-run view may not import the AgentList view/,
+    ],
+    [
+      'renderer/src/components/Bad.tsx',
+      "import { useQuery } from '../server-state/use-query';",
+      /renderer\/src\/components sits below renderer\/src\/server-state/,
+    ],
+    [
+      'renderer/src/server-state/bad.ts',
+      "import { useRunState } from '../stores/run-store';",
+      /renderer\/src\/server-state sits below renderer\/src\/stores/,
+    ],
+    [
+      'renderer/src/shared/Bad.tsx',
+      "import { OrgView } from '../views/org/OrgView';",
+      /renderer\/src\/shared sits below renderer\/src\/views/,
+    ],
+    [
+      'renderer/src/widgets/Bad.tsx',
+      "import { ErrorAlert } from '../components/ErrorAlert';",
+      /renderer\/src\/widgets is not in the renderer's layer order/,
+    ],
   ];
 
   for (const [file, source, expected] of forbidden) {
@@ -96,6 +126,12 @@ describe('import boundaries (ESLint)', () => {
     ],
     ['engine/cli/ok.ts', "import { listConnectors } from '../app/connectors';"],
     ['engine/org/ok.test.ts', "import { OrgEngine } from '../run/org-engine';"],
+    [
+      'renderer/src/views/org/Ok.tsx',
+      "import { ToolToggles } from '../../shared/ToolToggles';\nimport { GraphLegend } from './GraphLegend';",
+    ],
+    ['renderer/src/shell/Ok.tsx', "import { OrgView } from '../views/org/OrgView';"],
+    ['renderer/src/views/agent/Ok.tsx', "import '../org/org-view.css';"],
   ];
   for (const [file, source] of allowed) {
     it(`${file}: allowed`, async () => {

@@ -4,7 +4,7 @@ import './components.css';
 
 const SAVED_VISIBLE_MS = 4000;
 
-/** "Working…" while calls started with `attempt` are in flight, then a quiet "Saved" for a moment. */
+/** "Working…" while writes (server-state/write.ts) are in flight, then a quiet "Saved" for a moment. */
 export function ActivityIndicator() {
   const pending = useActivity((store) => store.pending);
   const lastDoneAt = useActivity((store) => store.lastDoneAt);

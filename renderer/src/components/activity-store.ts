@@ -1,6 +1,4 @@
 import { create } from 'zustand';
-import type { IpcResult } from '../../../engine/api';
-import { toast } from './toast-store';
 
 interface ActivityStore {
   /** Labels of the work in progress, newest last. */
@@ -28,26 +26,3 @@ export const useActivity = create<ActivityStore>((set, get) => ({
     });
   },
 }));
-
-/**
- * Runs one IPC call with the header's progress indicator on; a failure becomes an error toast that says
- * why, and the caller gets null. `label` says what is happening ("Saving the model…").
- */
-export async function attempt<T>(
-  label: string,
-  failureTitle: string,
-  call: () => Promise<IpcResult<T>>,
-): Promise<T | null> {
-  const activity = useActivity.getState();
-  const id = activity.begin(label);
-  let result: IpcResult<T>;
-  try {
-    result = await call();
-  } catch (error) {
-    result = { ok: false, error: { code: 'internal', message: String(error) } };
-  }
-  activity.end(id, result.ok);
-  if (result.ok) return result.value;
-  toast.error(failureTitle, result.error);
-  return null;
-}

@@ -1,20 +1,20 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { AgentListEntry, OrgSummary } from '../../../engine/api';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import type { OrgSummary } from '../../../engine/api';
 import { ActivityIndicator } from '../components/ActivityIndicator';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Toasts } from '../components/Toasts';
-import { lemming } from '../lemming';
+import { useServerEvent } from '../server-state/use-query';
 import { useNavigation } from '../stores/navigation-store';
 import { useOrgStore } from '../stores/org-store';
+import { useRunState } from '../stores/run-store';
 import { trustScreenShown, useTrustStore } from '../stores/trust-store';
 import { AgentView } from '../views/agent/AgentView';
 import { FirstRunView } from '../views/first-run/FirstRunView';
 import { InboxButton } from '../views/inbox/InboxButton';
 import { InboxView } from '../views/inbox/InboxView';
 import { InspectorView } from '../views/inspector/TurnInspectorView';
-import { useLiveAnswerFeed } from '../views/live/use-live-answers';
+import { useLiveAnswerFeed } from '../shared/live/use-live-answers';
 import { RunControls } from '../views/run/RunControls';
-import { useRunStore } from '../views/run/run-store';
 import { SettingsView } from '../views/settings/SettingsView';
 import { TimelineView } from '../views/timeline/TimelineView';
 import { ToolStoreView } from '../views/tool-store/ToolStoreView';
@@ -56,14 +56,10 @@ export function Shell() {
   }, [view, agentShown, focusMain]);
   useTrustRefresh(isOpen);
   // The menu and notifications lead to a place; focus follows, as with the nav bar.
-  useEffect(
-    () =>
-      lemming().on('app.navigate', (place) => {
-        useNavigation.getState().goTo(place);
-        focusMain();
-      }),
-    [focusMain],
-  );
+  useServerEvent('app.navigate', (place) => {
+    useNavigation.getState().goTo(place);
+    focusMain();
+  });
 
   return (
     <div className="app" data-app-state={state.status}>
@@ -96,7 +92,7 @@ export function Shell() {
             {/* Views shown before keep what was typed in them while the trust screen asks again. */}
             {shownBefore && (
               <div className="org-views" hidden={deciding}>
-                <OpenOrg key={state.org.path} org={state.org} agents={state.agents} />
+                <OpenOrg key={state.org.path} org={state.org} />
               </div>
             )}
           </>
@@ -121,7 +117,7 @@ function OrgHeading({ org }: { org: OrgSummary }) {
 function OrgMenu() {
   const pickAndOpen = useOrgStore((store) => store.pickAndOpen);
   const close = useOrgStore((store) => store.close);
-  const phase = useRunStore((store) => store.run?.phase ?? 'idle');
+  const phase = useRunState()?.phase ?? 'idle';
   const [confirming, setConfirming] = useState(false);
 
   return (
@@ -149,34 +145,14 @@ function OrgMenu() {
   );
 }
 
-/** Agent list changes (a resume edited, an agent added) reach the header counts and the forms. */
-function useAgentRefresh() {
-  const refreshAgents = useOrgStore((store) => store.refreshAgents);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const stop = lemming().on('agents.changed', () => {
-      if (timer !== null) return;
-      timer = setTimeout(() => {
-        timer = null;
-        void refreshAgents();
-      }, 500);
-    });
-    return () => {
-      stop();
-      if (timer !== null) clearTimeout(timer);
-    };
-  }, [refreshAgents]);
-}
-
-function OpenOrg({ org, agents }: { org: OrgSummary; agents: AgentListEntry[] }) {
+function OpenOrg({ org }: { org: OrgSummary }) {
   const view = useNavigation((store) => store.view);
   const agent = useNavigation((store) => store.agent);
-  useAgentRefresh();
   useLiveAnswerFeed();
 
   switch (view) {
     case 'org':
-      return <OrgPage org={org} agents={agents} />;
+      return <OrgPage org={org} />;
     case 'agent':
       return agent ? (
         <AgentView key={agent} agent={agent} />

@@ -1,12 +1,12 @@
 import { create } from 'zustand';
-import type { AgentListEntry, IpcError, IpcResult, OrgSummary } from '../../../engine/api';
-import { lemming } from '../lemming';
+import type { IpcError, IpcResult, OrgSummary } from '../../../engine/api';
+import { serverState } from '../server-state/instance';
 import { useTrustStore } from './trust-store';
 
 type OrgState =
   | { status: 'none' }
   | { status: 'opening'; path: string }
-  | { status: 'open'; org: OrgSummary; agents: AgentListEntry[] }
+  | { status: 'open'; org: OrgSummary }
   | { status: 'failed'; path: string; error: IpcError };
 
 interface OrgStore {
@@ -18,8 +18,6 @@ interface OrgStore {
   createOrg(path: string): Promise<void>;
   pickAndOpen(): Promise<void>;
   openDemo(fresh?: boolean): Promise<void>;
-  /** Re-reads the agent list (after `agents.changed`). */
-  refreshAgents(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,9 +25,12 @@ export const useOrgStore = create<OrgStore>((set, get) => {
   async function finishOpening(path: string, opened: IpcResult<OrgSummary>, demoCreated = false) {
     if (!opened.ok) return set({ state: { status: 'failed', path, error: opened.error } });
     // Its trust is known before any view of it (or its run bar) appears.
-    const [agents] = await Promise.all([lemming().org.agents(), useTrustStore.getState().opened()]);
+    const [agents] = await Promise.all([
+      serverState().read('org.agents', {}),
+      useTrustStore.getState().opened(),
+    ]);
     if (!agents.ok) return set({ state: { status: 'failed', path, error: agents.error } });
-    set({ state: { status: 'open', org: opened.value, agents: agents.value }, demoCreated });
+    set({ state: { status: 'open', org: opened.value }, demoCreated });
   }
 
   return {
@@ -38,40 +39,28 @@ export const useOrgStore = create<OrgStore>((set, get) => {
 
     async open(path) {
       set({ state: { status: 'opening', path } });
-      await finishOpening(path, await lemming().org.open({ path }));
+      await finishOpening(path, await serverState().write('org.open', { path }));
     },
 
     async createOrg(path) {
       set({ state: { status: 'opening', path } });
-      await finishOpening(path, await lemming().org.create({ path }));
+      await finishOpening(path, await serverState().write('org.create', { path }));
     },
 
     async pickAndOpen() {
-      const picked = await lemming().org.pickFolder();
+      const picked = await serverState().write('org.pickFolder', {});
       if (!picked.ok) return set({ state: { status: 'failed', path: '', error: picked.error } });
       if (picked.value.path) await get().open(picked.value.path);
     },
 
     async openDemo(fresh) {
       set({ state: { status: 'opening', path: 'demo' } });
-      const opened = await lemming().firstRun.openDemo(fresh ? { fresh } : {});
+      const opened = await serverState().write('firstRun.openDemo', fresh ? { fresh } : {});
       await finishOpening('demo', opened, opened.ok && opened.value.created);
     },
 
-    async refreshAgents() {
-      const current = get().state;
-      if (current.status !== 'open') return;
-      const [summary, agents] = await Promise.all([lemming().org.summary(), lemming().org.agents()]);
-      const now = get().state;
-      if (now.status !== 'open' || now.org.path !== current.org.path || !summary.ok || !agents.ok) return;
-      const { path, name, agentCount, invalidAgentCount } = summary.value;
-      set({
-        state: { status: 'open', org: { path, name, agentCount, invalidAgentCount }, agents: agents.value },
-      });
-    },
-
     async close() {
-      await lemming().org.close();
+      await serverState().write('org.close', {});
       useTrustStore.getState().closed();
       set({ state: { status: 'none' }, demoCreated: false });
     },

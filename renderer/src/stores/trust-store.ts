@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { GrantInput, OrgGrants, OrgTrust } from '../../../engine/api';
-import { attempt } from '../components/activity-store';
-import { lemming } from '../lemming';
+import { valueOf, write } from '../server-state/write';
+import { serverState } from '../server-state/instance';
 
 interface TrustStore {
   /** The open org's trust as main last said it; null before it is read (nothing may run then). */
@@ -18,7 +18,7 @@ interface TrustStore {
   /** Reads the trust of the org just opened, before any of its views (or its run bar) appears. */
   opened(): Promise<void>;
   /** Reads it again (the org may have been edited); the screen returns if what it can do moved. */
-  refresh(): Promise<void>;
+  refresh(): void;
   review(): void;
   /** A run was refused because the org is not trusted: read its trust again and show the screen. */
   runRefused(): Promise<void>;
@@ -44,12 +44,14 @@ export function trustScreenShown({
 
 /** Answers about an org that is no longer open are dropped. */
 let generation = 0;
+/** Stops following the open org's trust through the server-state layer. */
+let stopWatching: () => void = () => undefined;
 
 export const useTrustStore = create<TrustStore>((set, get) => {
   /** Reads the open org's trust; null when that failed or another org was opened meanwhile. */
   async function read(): Promise<OrgTrust | null> {
     const asked = generation;
-    const answer = await lemming().trust.state();
+    const answer = await serverState().refetch('trust.state', {});
     return answer.ok && asked === generation ? answer.value : null;
   }
 
@@ -67,13 +69,19 @@ export const useTrustStore = create<TrustStore>((set, get) => {
     async opened() {
       generation += 1;
       set({ trust: null, decided: null, reviewing: false, changedWhileShown: false });
+      stopWatching();
       const trust = await read();
       if (trust) show(trust);
+      // From now on every new answer (a push or a save made it stale) is shown as it arrives.
+      const watched = generation;
+      stopWatching = serverState().watch('trust.state', {}, () => {
+        const answer = serverState().peek('trust.state', {});
+        if (answer?.ok && watched === generation) show(answer.value);
+      });
     },
 
-    async refresh() {
-      const trust = await read();
-      if (trust) show(trust);
+    refresh() {
+      serverState().markStale('trust.state');
     },
 
     review() {
@@ -99,14 +107,17 @@ export const useTrustStore = create<TrustStore>((set, get) => {
           .filter((name) => listed[key].includes(name) && !granted[key].includes(name))
           .map((name) => ({ kind, name, granted: false }));
       for (const input of [...unticked('secret', 'secrets'), ...unticked('environment', 'environment')]) {
-        const taken = await attempt(`Taking back ${input.name}…`, `${input.name} was not taken back`, () =>
-          lemming().trust.grant(input),
-        );
+        const taken = await write('trust.grant', input, {
+          progress: `Taking back ${input.name}…`,
+          failure: `${input.name} was not taken back`,
+        }).then(valueOf);
         if (!taken) return;
       }
-      const accepted = await attempt('Trusting this org…', 'This org was not trusted', () =>
-        lemming().trust.accept({ fingerprint, ...granted }),
-      );
+      const accepted = await write(
+        'trust.accept',
+        { fingerprint, ...granted },
+        { progress: 'Trusting this org…', failure: 'This org was not trusted' },
+      ).then(valueOf);
       if (asked !== generation) return;
       if (accepted) return show(accepted, { reviewing: false, changedWhileShown: false });
       const now = await read();
@@ -115,9 +126,11 @@ export const useTrustStore = create<TrustStore>((set, get) => {
 
     async revoke() {
       const asked = generation;
-      const revoked = await attempt('Stopping trust in this org…', 'Trust was not taken back', () =>
-        lemming().trust.revoke(),
-      );
+      const revoked = await write(
+        'trust.revoke',
+        {},
+        { progress: 'Stopping trust in this org…', failure: 'Trust was not taken back' },
+      ).then(valueOf);
       if (!revoked || asked !== generation) return false;
       set({ trust: revoked, decided: revoked.fingerprint, reviewing: false });
       return true;
@@ -125,16 +138,18 @@ export const useTrustStore = create<TrustStore>((set, get) => {
 
     async grant(input) {
       const asked = generation;
-      const changed = await attempt(
-        input.granted ? `Letting this org use ${input.name}…` : `Taking ${input.name} back from this org…`,
-        `Could not change whether this org may use ${input.name}`,
-        () => lemming().trust.grant(input),
-      );
+      const changed = await write('trust.grant', input, {
+        progress: input.granted
+          ? `Letting this org use ${input.name}…`
+          : `Taking ${input.name} back from this org…`,
+        failure: `Could not change whether this org may use ${input.name}`,
+      }).then(valueOf);
       if (changed && asked === generation) show(changed);
     },
 
     closed() {
       generation += 1;
+      stopWatching();
       set({ trust: null, decided: null, reviewing: false, changedWhileShown: false });
     },
   };

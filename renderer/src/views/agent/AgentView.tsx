@@ -1,18 +1,18 @@
 import type { AgentState } from '../../../../engine/api';
-import { RecentTurns } from '../inspector/RecentTurns';
-import { LiveAnswerPanel } from '../live/LiveAnswer';
+import { RecentTurns } from '../../shared/RecentTurns';
+import { LiveAnswerPanel } from '../../shared/live/LiveAnswer';
 import { Advanced } from '../../components/Advanced';
 import { GlossaryLink } from '../../components/Glossary';
-import { ErrorAlert } from '../org/ErrorAlert';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { AgentStateBadge } from '../../components/AgentStateBadge';
 import { useNavigation } from '../../stores/navigation-store';
 import '../org/org-view.css';
 import { AgentProblems } from './AgentProblems';
 import { MemorySection } from './MemorySection';
 import { ResumeForm } from './ResumeForm';
-import { ToolToggles } from './ToolToggles';
+import { ToolToggles } from '../../shared/ToolToggles';
 import './agent-view.css';
-import { useAgentDetail } from './use-agent-detail';
+import { useAgentDetail } from '../../shared/use-agent-detail';
 
 /** States that keep an agent from working: their reason is shown in words, not only on hover. */
 const PROBLEM_STATES: ReadonlySet<AgentState['kind']> = new Set([

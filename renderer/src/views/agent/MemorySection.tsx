@@ -1,11 +1,9 @@
-import { useCallback, useId, useState, type FormEvent } from 'react';
-import type { AgentMemory, IpcError, MemoryChangeView, MemoryEntryView } from '../../../../engine/api';
+import { useId, useState, type FormEvent } from 'react';
+import type { AgentMemory, MemoryChangeView, MemoryEntryView } from '../../../../engine/api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { toast } from '../../components/toast-store';
-import { lemming } from '../../lemming';
-import { useLemmingQuery } from '../../use-lemming-query';
-
-const whenTimelineGrows = (refresh: () => void) => lemming().on('timeline.appended', refresh);
+import { write } from '../../server-state/write';
+import { useQuery } from '../../server-state/use-query';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 /** A value as the person reads it: text as it is, anything else as indented JSON. */
 function shown(value: unknown): string {
@@ -28,10 +26,8 @@ function matches(words: string, ...texts: string[]): boolean {
   return query === '' || texts.some((text) => text.toLowerCase().includes(query));
 }
 
-/** The message of the engine's refusal at one field ("key" or "value"), else the whole message. */
-function problemAt(error: IpcError, field: 'key' | 'value'): string | null {
-  return error.issues?.find((issue) => issue.path === field)?.message ?? null;
-}
+/** A memory's two fields, as a refusal's issues name them. */
+const memoryFieldOf = (path: string) => (path === 'key' || path === 'value' ? path : null);
 
 /**
  * An agent's memory on its page: every key and its value, searchable, each editable or removable by the
@@ -40,8 +36,7 @@ function problemAt(error: IpcError, field: 'key' | 'value'): string | null {
  * timeline as the person's.
  */
 export function MemorySection({ agent }: { agent: string }) {
-  const ask = useCallback(() => lemming().memory.get({ agent }), [agent]);
-  const { result, replace } = useLemmingQuery(agent, ask, { refreshWhen: whenTimelineGrows });
+  const { result, replace } = useQuery('memory.get', { agent });
   const [search, setSearch] = useState('');
   const headingId = useId();
   const searchId = useId();
@@ -51,9 +46,7 @@ export function MemorySection({ agent }: { agent: string }) {
     return (
       <section className="memory-section panel" aria-labelledby={headingId}>
         <h3 id={headingId}>Memory</h3>
-        <p className="inline-error">
-          Could not read {agent}’s memory: {result.error.message}
-        </p>
+        <ErrorAlert error={result.error} title={`Could not read ${agent}’s memory.`} />
       </section>
     );
   const memory = result.value;
@@ -126,26 +119,32 @@ function MemoryItem({
       setProblem('This value holds a structure: write it as JSON, e.g. {"status": "done"}.');
       return;
     }
-    const saved = await lemming().memory.edit({ action: 'set', agent, key: entry.key, value });
+    const saved = await write(
+      'memory.edit',
+      { action: 'set', agent, key: entry.key, value },
+      {
+        failure: `Could not save ${entry.key}`,
+        success: { title: `Saved ${entry.key}`, detail: `${agent} sees it in its next turn.` },
+        fieldOf: memoryFieldOf,
+      },
+    );
     if (!saved.ok) {
-      setProblem(problemAt(saved.error, 'value') ?? saved.error.message);
+      setProblem(saved.error.fields.byField.value?.[0] ?? saved.error.message);
       return;
     }
     setEditing(null);
     setProblem(null);
     onChanged(saved.value);
-    toast.success(`Saved ${entry.key}`, `${agent} sees it in its next turn.`);
   };
 
   const remove = async () => {
     setRemoving(false);
-    const removed = await lemming().memory.edit({ action: 'remove', agent, key: entry.key });
-    if (!removed.ok) {
-      toast.error(`Could not remove ${entry.key}`, removed.error);
-      return;
-    }
-    onChanged(removed.value);
-    toast.success(`Removed ${entry.key} from ${agent}’s memory`);
+    const removed = await write(
+      'memory.edit',
+      { action: 'remove', agent, key: entry.key },
+      { failure: `Could not remove ${entry.key}`, success: `Removed ${entry.key} from ${agent}’s memory` },
+    );
+    if (removed.ok) onChanged(removed.value);
   };
 
   return (
@@ -228,10 +227,18 @@ function AddMemoryForm({ agent, onAdded }: { agent: string; onAdded: (memory: Ag
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
-    const added = await lemming().memory.edit({ action: 'set', agent, key: key.trim(), value });
+    const added = await write(
+      'memory.edit',
+      { action: 'set', agent, key: key.trim(), value },
+      {
+        failure: `Could not add ${key.trim()}`,
+        success: `Added ${key.trim()} to ${agent}’s memory`,
+        fieldOf: memoryFieldOf,
+      },
+    );
     if (!added.ok) {
-      const atKey = problemAt(added.error, 'key');
-      const atValue = problemAt(added.error, 'value');
+      const atKey = added.error.fields.byField.key?.[0];
+      const atValue = added.error.fields.byField.value?.[0];
       setProblem(
         atKey
           ? { field: 'key', message: atKey }
@@ -242,7 +249,6 @@ function AddMemoryForm({ agent, onAdded }: { agent: string; onAdded: (memory: Ag
       return;
     }
     onAdded(added.value);
-    toast.success(`Added ${key.trim()} to ${agent}’s memory`);
     setKey('');
     setValue('');
     setProblem(null);

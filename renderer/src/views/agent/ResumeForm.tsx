@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { GlossaryLink } from '../../components/Glossary';
 import type { AgentDetail, IpcError, ResumePatch, ResumeView } from '../../../../engine/api';
-import { lemming } from '../../lemming';
-import { ErrorAlert } from '../org/ErrorAlert';
+import { serverState } from '../../server-state/instance';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FileAccessEditor, ownersOf, privateFilesOf } from './FileAccessEditor';
 import { SchedulePreviewLine } from './SchedulePreviewLine';
@@ -117,8 +117,8 @@ export function ResumeForm({
 
   useEffect(() => {
     let live = true;
-    void lemming()
-      .models.list()
+    void serverState()
+      .read('models.list', {})
       .then((result) => {
         if (live && result.ok) setModels(result.value.models.map((model) => model.key));
       });
@@ -155,7 +155,7 @@ export function ResumeForm({
   async function saveNow(patch: ResumePatch) {
     setAsking(null);
     setSaving(true);
-    const result = await lemming().agent.update({ agent, patch });
+    const result = await serverState().write('agent.update', { agent, patch });
     setSaving(false);
     if (!result.ok) return setError(result.error);
     setError(null);

@@ -1,7 +1,4 @@
-import { useCallback } from 'react';
-import { ok } from '../../../../engine/api/result';
-import { lemming } from '../../lemming';
-import { useLemmingQuery } from '../../use-lemming-query';
+import { useQuery } from '../../server-state/use-query';
 
 /** The ticks are asked for once the user stops typing for this long. */
 const TYPING_PAUSE_MS = 250;
@@ -9,16 +6,11 @@ const TYPING_PAUSE_MS = 250;
 /** "Runs on ticks 1, 3, 5, …" for the schedule being typed, or why it cannot run. */
 export function SchedulePreviewLine({ every, offset }: { every: number | null; offset: number | null }) {
   const valid = every !== null && every >= 1 && offset !== null;
-  const key = valid ? `${every}:${offset}` : '';
-  const ask = useCallback(async () => {
-    if (!key) return ok(null);
-    const [runEvery, phase] = key.split(':').map(Number) as [number, number];
-    return lemming().agent.schedulePreview({
-      schedule: { run_every_n_ticks: runEvery, phase_offset: phase },
-      count: 8,
-    });
-  }, [key]);
-  const { result } = useLemmingQuery(key, ask, { delayMs: TYPING_PAUSE_MS });
+  const { result } = useQuery(
+    'agent.schedulePreview',
+    valid ? { schedule: { run_every_n_ticks: every, phase_offset: offset }, count: 8 } : null,
+    { delayMs: TYPING_PAUSE_MS },
+  );
 
   if (!valid)
     return (

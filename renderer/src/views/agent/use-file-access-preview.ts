@@ -1,7 +1,5 @@
-import { useCallback } from 'react';
 import type { FileAccessPreview, IpcError } from '../../../../engine/api';
-import { lemming } from '../../lemming';
-import { useLemmingQuery } from '../../use-lemming-query';
+import { useQuery } from '../../server-state/use-query';
 
 export type EntryPreview = FileAccessPreview['previews'][number];
 
@@ -25,12 +23,11 @@ export function useFileAccessPreview(
   entries: string[],
   access: 'read' | 'write',
 ): PathsPreview {
-  const key = JSON.stringify([agent, entries.map(trimmedPath), access]);
-  const ask = useCallback(() => {
-    const [asker, asked, kind] = JSON.parse(key) as [string, string[], 'read' | 'write'];
-    return lemming().agent.fileAccessPreview({ agent: asker, entries: asked, access: kind });
-  }, [key]);
-  const { result } = useLemmingQuery(key, ask, { delayMs: TYPING_PAUSE_MS });
+  const { result } = useQuery(
+    'agent.fileAccessPreview',
+    { agent, entries: entries.map(trimmedPath), access },
+    { delayMs: TYPING_PAUSE_MS },
+  );
   if (entries.length === 0) return { status: 'ready', previews: [], allOk: true };
   if (!result) return { status: 'pending' };
   if (!result.ok) return { status: 'failed', error: result.error };

@@ -1,31 +1,17 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { toolWords, type AnswerApprovalInput, type ApprovalRequest } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
-import { attempt } from '../../components/activity-store';
-import { lemming } from '../../lemming';
+import { valueOf, write } from '../../server-state/write';
+import { useQuery } from '../../server-state/use-query';
 import { FormCard } from './FormCard';
 import { useComesIntoView } from './use-comes-into-view';
 import './approvals.css';
 
 /** Calls waiting for the person's approval: read once, then again on every `approvals.changed` ping. */
 function usePendingApprovals(): [ApprovalRequest[], (requests: ApprovalRequest[]) => void] {
-  const [requests, setRequests] = useState<ApprovalRequest[]>([]);
-  useEffect(() => {
-    let live = true;
-    const pull = () =>
-      void lemming()
-        .approvals.pending()
-        .then((result) => {
-          if (live && result.ok) setRequests(result.value.requests);
-        });
-    const stop = lemming().on('approvals.changed', pull);
-    pull();
-    return () => {
-      live = false;
-      stop();
-    };
-  }, []);
-  return [requests, setRequests];
+  const { result, replace } = useQuery('approvals.pending', {});
+  const requests = result?.ok ? result.value.requests : [];
+  return [requests, useCallback((left: ApprovalRequest[]) => replace({ requests: left }), [replace])];
 }
 
 /** One card per waiting call, above every view: who asks, for which tool, with what, and why. */
@@ -33,9 +19,10 @@ export function ApprovalCards() {
   const [requests, setRequests] = usePendingApprovals();
   const answer = useCallback(
     async (input: AnswerApprovalInput) => {
-      const left = await attempt('Sending your answer…', 'Your answer could not be given', () =>
-        lemming().approvals.answer(input),
-      );
+      const left = await write('approvals.answer', input, {
+        progress: 'Sending your answer…',
+        failure: 'Your answer could not be given',
+      }).then(valueOf);
       if (left) setRequests(left.requests);
     },
     [setRequests],

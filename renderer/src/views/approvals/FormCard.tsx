@@ -6,9 +6,8 @@ import type {
   FormRequest,
   FormValue,
   FormValues,
-  IpcIssue,
 } from '../../../../engine/api';
-import { lemming } from '../../lemming';
+import { write } from '../../server-state/write';
 import { useComesIntoView } from './use-comes-into-view';
 
 /** What a field's input holds while the person types: text for text and numbers, the value otherwise. */
@@ -48,13 +47,16 @@ export function FormCard({ request, onAnswered }: { request: ApprovalRequest; on
   const headingId = useId();
   const card = useComesIntoView();
   const [draft, setDraft] = useState<Draft>(() => startingDraft(form));
-  const [issues, setIssues] = useState<IpcIssue[]>([]);
+  const [issues, setIssues] = useState<Record<string, string[]>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const deadline = new Date(request.expires_at).toLocaleTimeString();
   const send = async (input: AnswerApprovalInput) => {
-    const result = await lemming().approvals.answer(input);
+    const result = await write('approvals.answer', input, {
+      failure: 'Your answer could not be given',
+      fieldOf: (path) => (form.fields.some((field) => field.name === path) ? path : null),
+    });
     if (result.ok) return onAnswered();
-    setIssues(result.error.issues ?? []);
+    setIssues(result.error.fields.byField);
     setProblem(result.error.message);
   };
   return (
@@ -86,7 +88,7 @@ export function FormCard({ request, onAnswered }: { request: ApprovalRequest; on
             key={field.name}
             field={field}
             value={draft[field.name]}
-            problem={issues.find((issue) => issue.path === field.name)?.message}
+            problem={issues[field.name]?.[0]}
             onChange={(value) => setDraft({ ...draft, [field.name]: value })}
           />
         ))}

@@ -1,27 +1,26 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { GlossaryLink } from '../../components/Glossary';
 import { isHumanOperator, type CreditBalance, type CreditHistoryEntry } from '../../../../engine/api';
-import { attempt } from '../../components/activity-store';
 import { Badge } from '../../components/Badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import { describeError } from '../../components/describe-error';
-import { toast } from '../../components/toast-store';
-import { lemming } from '../../lemming';
+import { useQuery } from '../../server-state/use-query';
+import { write } from '../../server-state/write';
 import { CreditChart, formatCredits } from './CreditChart';
-import { useCreditsStore } from './credits-store';
 import './credits.css';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
-/** The run pings many times a second; the panel re-reads at most this often. */
-const REFRESH_EVERY_MS = 600;
+/** How much of each agent's ledger the chart draws: the newest entries. */
+const HISTORY_WINDOW = 200;
 
 /** Every agent's balance and its history over time, refreshed as the run goes, with a top-up form. */
 export function CreditsPanel() {
-  const { balances: everyone, history, error, refresh } = useCreditsStore();
+  const { result } = useQuery('credits.balances', {});
+  const everyone = result?.ok ? result.value : null;
+  const error = result && !result.ok ? result.error : null;
   // The human operator sends messages and never spends: it has no budget to show or top up.
   const balances = everyone?.filter((row) => !isHumanOperator(row.agent)) ?? null;
   const headingId = useId();
-  useThrottledRefresh(refresh);
 
   return (
     <section className="panel credits" aria-labelledby={headingId}>
@@ -29,11 +28,7 @@ export function CreditsPanel() {
       <p className="muted small">
         What each agent has left to spend on its model. <GlossaryLink term="credits" />: how they work.
       </p>
-      {error && (
-        <p className="inline-error" role="alert">
-          Could not read the credits. {describeError(error)}
-        </p>
-      )}
+      {error && <ErrorAlert error={error} title="Could not read the credits." />}
       {balances === null && !error && <p className="muted">Reading balances…</p>}
       {balances?.length === 0 && (
         <EmptyState title="No agents to pay yet">
@@ -44,37 +39,20 @@ export function CreditsPanel() {
         <>
           <ul className="credit-list" aria-label="Credit balances">
             {balances.map((row) => (
-              <CreditRow key={row.agent} row={row} entries={history[row.agent] ?? []} />
+              <CreditRow key={row.agent} row={row} />
             ))}
           </ul>
-          <TopUpForm agents={balances.map((row) => row.agent)} onDone={refresh} />
+          <TopUpForm agents={balances.map((row) => row.agent)} />
         </>
       )}
     </section>
   );
 }
 
-function useThrottledRefresh(refresh: () => Promise<void>) {
-  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => {
-    void refresh();
-    const schedule = () => {
-      if (pending.current !== null) return;
-      pending.current = setTimeout(() => {
-        pending.current = null;
-        void refresh();
-      }, REFRESH_EVERY_MS);
-    };
-    const stops = [lemming().on('agents.changed', schedule), lemming().on('timeline.appended', schedule)];
-    return () => {
-      stops.forEach((stop) => stop());
-      if (pending.current !== null) clearTimeout(pending.current);
-      pending.current = null;
-    };
-  }, [refresh]);
-}
-
-function CreditRow({ row, entries }: { row: CreditBalance; entries: CreditHistoryEntry[] }) {
+function CreditRow({ row }: { row: CreditBalance }) {
+  const { result } = useQuery('credits.history', { agent: row.agent, limit: HISTORY_WINDOW });
+  // Newest first from main; a chart draws oldest first.
+  const entries = result?.ok ? [...result.value.entries].reverse() : [];
   return (
     <li className="credit-row" aria-label={row.agent} data-agent={row.agent}>
       <div className="credit-heading">
@@ -135,7 +113,7 @@ function RecentEntries({ entries }: { entries: CreditHistoryEntry[] }) {
   );
 }
 
-function TopUpForm({ agents, onDone }: { agents: string[]; onDone: () => Promise<void> }) {
+function TopUpForm({ agents }: { agents: string[] }) {
   const [agent, setAgent] = useState(agents[0] ?? '');
   const [amount, setAmount] = useState('50');
   const [confirming, setConfirming] = useState(false);
@@ -150,15 +128,18 @@ function TopUpForm({ agents, onDone }: { agents: string[]; onDone: () => Promise
 
   const confirm = async () => {
     setConfirming(false);
-    const done = await attempt('Adding credits…', `Could not top up ${chosen}`, () =>
-      lemming().credits.topUp({ agent: chosen, amount: value }),
+    await write(
+      'credits.topUp',
+      { agent: chosen, amount: value },
+      {
+        progress: 'Adding credits…',
+        failure: `Could not top up ${chosen}`,
+        success: (done) => ({
+          title: `Added ${formatCredits(value)} credits to ${done.agent}`,
+          detail: `Balance now ${formatCredits(done.balance)}.`,
+        }),
+      },
     );
-    if (!done) return;
-    toast.success(
-      `Added ${formatCredits(value)} credits to ${done.agent}`,
-      `Balance now ${formatCredits(done.balance)}.`,
-    );
-    await onDone();
   };
 
   return (

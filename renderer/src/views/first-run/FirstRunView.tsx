@@ -1,9 +1,10 @@
 import { useId } from 'react';
 import type { IpcError } from '../../../../engine/api';
 import { useOrgStore } from '../../stores/org-store';
-import { OpenOrgForm } from '../OpenOrgForm';
+import { OpenOrgForm } from './OpenOrgForm';
 import { RecentOrgs } from './RecentOrgs';
 import './first-run.css';
+import { ProblemList } from '../../components/ProblemList';
 
 /** What a window with no org offers: the demo org (runs offline, no key needed) or an org folder of your own. */
 export function FirstRunView() {
@@ -76,13 +77,7 @@ function OpenFailure({ path, error }: { path: string; error: IpcError }) {
       {error.issues && error.issues.length > 0 && (
         <details>
           <summary>Advanced</summary>
-          <ul>
-            {error.issues.map((issue) => (
-              <li key={`${issue.path}:${issue.message}`}>
-                <code>{issue.path}</code>: {issue.message}
-              </li>
-            ))}
-          </ul>
+          <ProblemList problems={error.issues} />
         </details>
       )}
     </div>

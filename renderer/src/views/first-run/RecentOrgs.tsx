@@ -1,17 +1,15 @@
-import { useCallback, useId } from 'react';
+import { useId } from 'react';
 import type { RecentOrg } from '../../../../engine/api';
-import { attempt } from '../../components/activity-store';
-import { lemming } from '../../lemming';
+import { valueOf, write } from '../../server-state/write';
 import { useOrgStore } from '../../stores/org-store';
-import { useLemmingQuery } from '../../use-lemming-query';
+import { useQuery } from '../../server-state/use-query';
 
 /** The orgs opened before, pinned first: open one with a click; a folder that is gone says so and can be taken off. */
 export function RecentOrgs() {
   const headingId = useId();
   const open = useOrgStore((store) => store.open);
   const busy = useOrgStore((store) => store.state.status === 'opening');
-  const ask = useCallback(() => lemming().recentOrgs.list(), []);
-  const { result, replace } = useLemmingQuery<RecentOrg[]>('recent-orgs', ask);
+  const { result, replace } = useQuery('recentOrgs.list', {});
   const orgs = result?.ok ? result.value : [];
   if (orgs.length === 0) return null;
 
@@ -21,15 +19,19 @@ export function RecentOrgs() {
   };
   const pin = (org: RecentOrg) =>
     change(() =>
-      attempt(org.pinned ? 'Unpinning…' : 'Pinning…', 'Could not change the list', () =>
-        lemming().recentOrgs.pin({ path: org.path, pinned: !org.pinned }),
-      ),
+      write(
+        'recentOrgs.pin',
+        { path: org.path, pinned: !org.pinned },
+        { progress: org.pinned ? 'Unpinning…' : 'Pinning…', failure: 'Could not change the list' },
+      ).then(valueOf),
     );
   const forget = (org: RecentOrg) =>
     change(() =>
-      attempt('Taking it off the list…', 'Could not change the list', () =>
-        lemming().recentOrgs.forget({ path: org.path }),
-      ),
+      write(
+        'recentOrgs.forget',
+        { path: org.path },
+        { progress: 'Taking it off the list…', failure: 'Could not change the list' },
+      ).then(valueOf),
     );
 
   return (

@@ -1,27 +1,20 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import type { HumanInboxMessage, HumanInboxPage, HumanReply } from '../../../../engine/api';
-import { describeError } from '../../components/describe-error';
-import { useToasts } from '../../components/toast-store';
-import { lemming } from '../../lemming';
-import { useLemmingQuery } from '../../use-lemming-query';
-import { openTurn } from '../inspector/open-turn';
-import { ErrorAlert } from '../org/ErrorAlert';
-import { useUnread } from './inbox-store';
+import { serverState } from '../../server-state/instance';
+import { useQuery } from '../../server-state/use-query';
+import { write } from '../../server-state/write';
+import { openTurn } from '../../stores/open-turn';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import './inbox.css';
-
-const whenTimelineGrows = (refresh: () => void) => lemming().on('timeline.appended', refresh);
 
 /** Messages for the human: what agents addressed to you, and notes to everyone from agents you read. */
 export function InboxView() {
-  const ask = useCallback(() => lemming().inbox.page({}), []);
-  const { result, replace } = useLemmingQuery('inbox', ask, { refreshWhen: whenTimelineGrows });
-  const setUnread = useUnread((store) => store.set);
-  const refreshUnread = useUnread((store) => store.refresh);
+  const { result, replace } = useQuery('inbox.page', {});
 
   const markRead = async (input: { seqs?: number[]; all?: boolean }) => {
-    const marked = await lemming().inbox.markRead(input);
+    const marked = await serverState().write('inbox.markRead', input);
     if (!marked.ok || !result?.ok) return;
-    setUnread(marked.value.unread);
+    serverState().replace('inbox.unread', {}, { unread: marked.value.unread });
     replace(withRead(result.value, input, marked.value.unread));
   };
 
@@ -53,7 +46,6 @@ export function InboxView() {
               onRead={() => void markRead({ seqs: [message.seq] })}
               onReplied={(reply) => {
                 replace(withReply(withRead(result.value, { seqs: [message.seq] }, null), message.seq, reply));
-                void refreshUnread();
               }}
             />
           ))}
@@ -97,22 +89,24 @@ function InboxItem({
   const [replying, setReplying] = useState(false);
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
-  const show = useToasts((store) => store.show);
   const label = `Message from ${message.from}`;
 
   const send = async () => {
     setSending(true);
-    const sent = await lemming().inbox.reply({ seq: message.seq, text });
+    const sent = await write(
+      'inbox.reply',
+      { seq: message.seq, text },
+      {
+        progress: 'Sending your reply…',
+        failure: 'Your reply was not sent.',
+        success: {
+          title: `Reply sent to ${message.from}.`,
+          detail: 'It is in your outbox for the next tick.',
+        },
+      },
+    );
     setSending(false);
-    if (!sent.ok) {
-      show({ tone: 'error', title: 'Your reply was not sent.', detail: describeError(sent.error) });
-      return;
-    }
-    show({
-      tone: 'success',
-      title: `Reply sent to ${message.from}.`,
-      detail: 'It is in your outbox for the next tick.',
-    });
+    if (!sent.ok) return;
     setReplying(false);
     setText('');
     onReplied({ text: text.trim(), tick: sent.value.tick, sentAt: new Date().toISOString() });

@@ -1,17 +1,13 @@
-import { useCallback } from 'react';
 import type { RunState, TickTurn } from '../../../../engine/api';
-import { lemming } from '../../lemming';
-import { useLemmingQuery } from '../../use-lemming-query';
-import { ErrorAlert } from '../org/ErrorAlert';
+import { useQuery } from '../../server-state/use-query';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { duration } from '../../words/plain-words';
-import { useRunStore } from '../run/run-store';
-import { openTick, openTurn } from './open-turn';
+import { useRunState } from '../../stores/run-store';
+import { openTick, openTurn } from '../../stores/open-turn';
 import './inspector.css';
 
-const whenTimelineGrows = (refresh: () => void) => lemming().on('timeline.appended', refresh);
-
 /** The newest tick that has run or is running; null while the run's state is not known. */
-function lastTickRun({ run }: { run: RunState | null }): number | null {
+function lastTickRun(run: RunState | null): number | null {
   if (!run) return null;
   if (run.tickInProgress !== null) return run.tickInProgress;
   return run.nextTick === null ? null : run.nextTick - 1;
@@ -19,9 +15,8 @@ function lastTickRun({ run }: { run: RunState | null }): number | null {
 
 /** Every turn of one tick as a bar from when it started to when it ended; a click opens the turn. */
 export function TickWaterfall({ tick }: { tick: number }) {
-  const ask = useCallback(() => lemming().inspector.tick({ tick }), [tick]);
-  const { result } = useLemmingQuery(String(tick), ask, { refreshWhen: whenTimelineGrows });
-  const lastTick = useRunStore(lastTickRun);
+  const { result } = useQuery('inspector.tick', { tick });
+  const lastTick = lastTickRun(useRunState());
 
   return (
     <section className="inspector" aria-labelledby="inspector-heading">

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type {
   InspectedModelCall,
   InspectedToolCall,
@@ -9,14 +9,14 @@ import type {
 } from '../../../../engine/api';
 import { toolWords } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
-import { lemming } from '../../lemming';
-import { useToolTitles } from '../../stores/tool-titles';
+import { serverState } from '../../server-state/instance';
+import { useToolTitles } from '../../shared/tool-titles';
 import { useNavigation } from '../../stores/navigation-store';
-import { useLemmingQuery } from '../../use-lemming-query';
-import { ErrorAlert } from '../org/ErrorAlert';
-import { formatJsonText } from '../timeline/format-json-text';
+import { useQuery } from '../../server-state/use-query';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { formatJsonText } from '../../components/format-json-text';
 import { TickWaterfall } from './TickWaterfall';
-import { openTick, useInspectorTarget } from './open-turn';
+import { openTick, useInspectorTarget } from '../../stores/open-turn';
 import { duration } from '../../words/plain-words';
 import { credits, tokens } from './inspector-format';
 import './inspector.css';
@@ -38,11 +38,8 @@ export function InspectorView() {
   );
 }
 
-const whenTimelineGrows = (refresh: () => void) => lemming().on('timeline.appended', refresh);
-
 function TurnInspector({ agent, tick }: { agent: string; tick: number }) {
-  const ask = useCallback(() => lemming().inspector.turn({ agent, tick }), [agent, tick]);
-  const { result } = useLemmingQuery(`${agent}@${tick}`, ask, { refreshWhen: whenTimelineGrows });
+  const { result } = useQuery('inspector.turn', { agent, tick });
   const openTimeline = useNavigation((store) => store.openTimeline);
 
   return (
@@ -336,7 +333,7 @@ function ModelCallStep({ call }: { call: InspectedModelCall }) {
 }
 
 function ToolCallStep({ call }: { call: InspectedToolCall }) {
-  const titles = useToolTitles(call.tool);
+  const titles = useToolTitles();
   const outcome = call.startedBeforeStop
     ? 'unknown'
     : call.success === null
@@ -398,8 +395,8 @@ function ToolAttachmentView({ attachment }: { attachment: ToolAttachment }) {
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    void lemming()
-      .timeline.attachment({ sha256: attachment.sha256 })
+    void serverState()
+      .read('timeline.attachment', { sha256: attachment.sha256 })
       .then((result) => {
         if (!live) return;
         if (result.ok) setSource(`data:${attachment.mime_type};base64,${result.value.base64}`);
@@ -434,8 +431,8 @@ function RawEvent({ seq, label = 'Raw JSON' }: { seq: number; label?: string }) 
       className="raw-json"
       onToggle={(event) => {
         if (!(event.currentTarget as HTMLDetailsElement).open || text !== null) return;
-        void lemming()
-          .timeline.get({ seq })
+        void serverState()
+          .read('timeline.get', { seq })
           .then((result) => setText(result.ok ? formatJsonText(result.value.json) : result.error.message));
       }}
     >

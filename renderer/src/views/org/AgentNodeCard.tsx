@@ -1,7 +1,7 @@
 import { Handle, Position as HandleSide, useStore, type Node, type NodeProps } from '@xyflow/react';
 import type { ReactNode } from 'react';
 import type { GraphNode } from '../../../../engine/api';
-import { LiveAnswerTail } from '../live/LiveAnswer';
+import { LiveAnswerTail } from '../../shared/live/LiveAnswer';
 import { AgentStateBadge } from '../../components/AgentStateBadge';
 
 export interface AgentNodeData extends Record<string, unknown> {

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { GraphNode, IpcError, OrgGraph, TimelineRowSummary } from '../../../../engine/api';
-import { lemming } from '../../lemming';
-import { ToolToggles } from '../agent/ToolToggles';
-import { useAgentDetail } from '../agent/use-agent-detail';
+import { serverState } from '../../server-state/instance';
+import { useQuery } from '../../server-state/use-query';
+import { ToolToggles } from '../../shared/ToolToggles';
+import { useAgentDetail } from '../../shared/use-agent-detail';
 import { AgentStateBadge } from '../../components/AgentStateBadge';
-import { ErrorAlert } from './ErrorAlert';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 interface Props {
   graph: OrgGraph;
@@ -35,38 +36,25 @@ function ScheduleClock({ schedule }: { schedule: NonNullable<GraphNode['schedule
   );
 }
 
-function useLastTurn(agent: string, graph: OrgGraph): TimelineRowSummary | null {
-  const [row, setRow] = useState<TimelineRowSummary | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    void lemming()
-      .timeline.page({ agents: [agent], kinds: ['turn_completed'], limit: 1 })
-      .then((result) => {
-        if (!cancelled) setRow(result.ok ? (result.value.rows[0] ?? null) : null);
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [agent, graph]);
-  return row;
+function useLastTurn(agent: string): TimelineRowSummary | null {
+  const { result } = useQuery('timeline.page', { agents: [agent], kinds: ['turn_completed'], limit: 1 });
+  return result?.ok ? (result.value.rows[0] ?? null) : null;
 }
 
 /** The selected agent at a glance, beside the graph: who it is, what it may do, what it last did. */
 export function BaseballCard({ graph, agent, onOpenAgent, onOpenTurn, onClose }: Props) {
   const { detail, error, replace } = useAgentDetail(agent.name);
-  const [models, setModels] = useState<string[]>([]);
+  const { result: modelList } = useQuery('models.list', {});
+  const models = modelList?.ok ? modelList.value.models.map((model) => model.key) : [];
   const [saveError, setSaveError] = useState<IpcError | null>(null);
-  const lastTurn = useLastTurn(agent.name, graph);
-
-  useEffect(() => {
-    void lemming()
-      .models.list()
-      .then((result) => setModels(result.ok ? result.value.models.map((model) => model.key) : []));
-  }, []);
+  const lastTurn = useLastTurn(agent.name);
 
   const pickModel = useCallback(
     async (key: string) => {
-      const result = await lemming().agent.update({ agent: agent.name, patch: { model: { key } } });
+      const result = await serverState().write('agent.update', {
+        agent: agent.name,
+        patch: { model: { key } },
+      });
       if (result.ok) {
         replace(result.value);
         setSaveError(null);

@@ -1,11 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { IpcError } from '../../../../engine/api';
 import { Dialog } from '../../components/Dialog';
-import { lemming } from '../../lemming';
-import { useLemmingQuery } from '../../use-lemming-query';
-import { ErrorAlert } from './ErrorAlert';
-
-const listModels = () => lemming().models.list();
+import { serverState } from '../../server-state/instance';
+import { useQuery } from '../../server-state/use-query';
+import { ErrorAlert } from '../../components/ErrorAlert';
 
 interface Props {
   onCreated(name: string): void;
@@ -23,13 +21,13 @@ export function CreateAgentForm({ onCreated, onCancel }: Props) {
   const [error, setError] = useState<IpcError | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const { result: modelList } = useLemmingQuery('models', listModels);
+  const { result: modelList } = useQuery('models.list', {});
   const models = modelList?.ok ? modelList.value.models.map((entry) => entry.key) : [];
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const result = await lemming().org.createAgent({
+    const result = await serverState().write('org.createAgent', {
       name: name.trim(),
       title,
       ...(model ? { model } : {}),

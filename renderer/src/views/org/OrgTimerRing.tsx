@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { OrgGraph } from '../../../../engine/api';
-import { useRunStore } from '../run/run-store';
+import { useRunState } from '../../stores/run-store';
 import { bottlenecks } from './graph-model';
 
 const SIZE = 132;
@@ -49,7 +49,7 @@ function arcPath(fraction: number): string {
  * list on hover or focus.
  */
 export function OrgTimerRing({ graph }: { graph: OrgGraph }) {
-  const tickInProgress = useRunStore((store) => store.run?.tickInProgress ?? null);
+  const tickInProgress = useRunState()?.tickInProgress ?? null;
   const [pinging, setPinging] = useState<ReadonlySet<string>>(new Set());
   const [done, setDone] = useState<{ tick: number | null; agents: ReadonlySet<string> }>({
     tick: null,

@@ -1,15 +1,15 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { IpcError, Position, RemovedAgent } from '../../../../engine/api';
-import { lemming } from '../../lemming';
+import { serverState } from '../../server-state/instance';
+import { useQuery } from '../../server-state/use-query';
 import { useNavigation } from '../../stores/navigation-store';
-import { openTurn } from '../inspector/open-turn';
+import { openTurn } from '../../stores/open-turn';
 import { BaseballCard } from './BaseballCard';
 import { CreateAgentForm } from './CreateAgentForm';
-import { ErrorAlert } from './ErrorAlert';
+import { ErrorAlert } from '../../components/ErrorAlert';
 import { OrgGraphCanvas } from './OrgGraphCanvas';
 import { PermissionsTable } from './PermissionsTable';
 import { UndoToast } from './UndoToast';
-import { useOrgGraph } from './org-graph-store';
 import './org-view.css';
 
 type Layout = 'graph' | 'table';
@@ -20,7 +20,9 @@ type Notice =
 
 /** The org: its agents as a graph (or a table) of who reads and who may send to whom. */
 export function OrgView() {
-  const { graph, error, load, savePositions } = useOrgGraph();
+  const { result } = useQuery('org.graph', {});
+  const graph = result?.ok ? result.value : null;
+  const error = result && !result.ok ? result.error : null;
   const openAgent = useNavigation((store) => store.openAgent);
   const [selected, setSelected] = useState<string | null>(null);
   const [layout, setLayout] = useState<Layout>('graph');
@@ -29,78 +31,57 @@ export function OrgView() {
   const [notice, setNotice] = useState<Notice | null>(null);
   const [actionError, setActionError] = useState<{ title: string; error: IpcError } | null>(null);
 
-  useEffect(() => {
-    void load();
-    const reload = () => void load();
-    const stops = [
-      lemming().on('agents.changed', reload),
-      lemming().on('run.state', reload),
-      lemming().on('org.changed', reload),
-    ];
-    return () => stops.forEach((stop) => stop());
-  }, [load]);
+  const remove = useCallback(async (name: string) => {
+    const result = await serverState().write('org.removeAgent', { agent: name });
+    if (!result.ok) return setActionError({ title: `Could not remove ${name}.`, error: result.error });
+    setActionError(null);
+    setNotice({ removed: { ...result.value, name } });
+  }, []);
 
-  const remove = useCallback(
-    async (name: string) => {
-      const result = await lemming().org.removeAgent({ agent: name });
-      if (!result.ok) return setActionError({ title: `Could not remove ${name}.`, error: result.error });
-      setActionError(null);
-      setNotice({ removed: { ...result.value, name } });
-      await load();
-    },
-    [load],
-  );
-
-  const grantRead = useCallback(
-    async (reader: string, source: string) => {
-      const detail = await lemming().agent.get({ agent: reader });
-      if (!detail.ok)
-        return setActionError({ title: `Could not read ${reader}'s resume.`, error: detail.error });
-      const before = detail.value.resume?.permissions.read_outboxes ?? [];
-      if (before.includes(source) || before.includes('*')) return;
-      const result = await lemming().agent.update({
-        agent: reader,
-        patch: { permissions: { read_outboxes: [...before, source] } },
+  const grantRead = useCallback(async (reader: string, source: string) => {
+    const detail = await serverState().read('agent.get', { agent: reader });
+    if (!detail.ok)
+      return setActionError({ title: `Could not read ${reader}'s resume.`, error: detail.error });
+    const before = detail.value.resume?.permissions.read_outboxes ?? [];
+    if (before.includes(source) || before.includes('*')) return;
+    const result = await serverState().write('agent.update', {
+      agent: reader,
+      patch: { permissions: { read_outboxes: [...before, source] } },
+    });
+    if (!result.ok)
+      return setActionError({
+        title: `Could not let ${reader} read ${source}'s outbox.`,
+        error: result.error,
       });
-      if (!result.ok)
-        return setActionError({
-          title: `Could not let ${reader} read ${source}'s outbox.`,
-          error: result.error,
-        });
-      setActionError(null);
-      setNotice({ granted: { reader, source, before } });
-      await load();
-    },
-    [load],
-  );
+    setActionError(null);
+    setNotice({ granted: { reader, source, before } });
+  }, []);
 
   async function undoGrant(granted: Extract<Notice, { granted: unknown }>['granted']) {
     setNotice(null);
-    const result = await lemming().agent.update({
+    const result = await serverState().write('agent.update', {
       agent: granted.reader,
       patch: { permissions: { read_outboxes: granted.before } },
     });
     if (!result.ok)
       setActionError({ title: `Could not undo the change to ${granted.reader}.`, error: result.error });
-    await load();
   }
 
   async function undo(removed: Extract<Notice, { removed: unknown }>['removed']) {
     setNotice(null);
-    const result = await lemming().org.restoreAgent({ removedId: removed.removedId });
+    const result = await serverState().write('org.restoreAgent', { removedId: removed.removedId });
     if (!result.ok) setActionError({ title: `Could not bring ${removed.name} back.`, error: result.error });
-    await load();
   }
 
   const dismiss = useCallback(() => setNotice(null), []);
-  const save = useCallback(
-    (positions: Record<string, Position>) => {
-      void savePositions(positions).then((failed) => {
-        if (failed) setActionError({ title: 'Could not save where the agents are.', error: failed });
+  const save = useCallback((positions: Record<string, Position>) => {
+    if (Object.keys(positions).length === 0) return;
+    void serverState()
+      .write('org.savePositions', { positions })
+      .then((saved) => {
+        if (!saved.ok) setActionError({ title: 'Could not save where the agents are.', error: saved.error });
       });
-    },
-    [savePositions],
-  );
+  }, []);
 
   const selectedNode = graph?.nodes.find((node) => node.name === selected) ?? null;
 
@@ -127,13 +108,7 @@ export function OrgView() {
       </div>
 
       {creating && (
-        <CreateAgentForm
-          onCancel={() => setCreating(false)}
-          onCreated={() => {
-            setCreating(false);
-            void load();
-          }}
-        />
+        <CreateAgentForm onCancel={() => setCreating(false)} onCreated={() => setCreating(false)} />
       )}
       {error && <ErrorAlert error={error} title="Could not load the org." />}
       {actionError && <ErrorAlert error={actionError.error} title={actionError.title} />}

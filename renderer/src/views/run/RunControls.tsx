@@ -1,10 +1,9 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { RunPhase, RunState } from '../../../../engine/api';
 import { Badge, type BadgeTone } from '../../components/Badge';
-import { lemming } from '../../lemming';
+import { useDefaultSeconds, useRunState, useRunStore } from '../../stores/run-store';
 import { mayRun, useTrustStore } from '../../stores/trust-store';
 import { RunReadinessNote } from './RunReadinessNote';
-import { useRunStore } from './run-store';
 import './run.css';
 
 const PHASE_WORDS: Record<RunPhase, { text: string; tone: BadgeTone }> = {
@@ -25,22 +24,15 @@ const END_WORDS = {
 
 /** Start, pause/resume, step and stop, with the tick and the run's progress; always on screen while an org is open. */
 export function RunControls() {
-  const run = useRunStore((store) => store.run);
-  const load = useRunStore((store) => store.load);
-  const receive = useRunStore((store) => store.receive);
+  const run = useRunState();
   const trust = useTrustStore((store) => store.trust);
   const trusted = trust !== null && mayRun(trust);
-
-  useEffect(() => {
-    void load();
-    return lemming().on('run.state', receive);
-  }, [load, receive]);
 
   return (
     <section className="run-controls" aria-label="Run controls" data-run-phase={run?.phase ?? 'unknown'}>
       {run ? <RunBar run={run} trusted={trusted} /> : <span className="muted">Reading the run state…</span>}
       {run && !trusted && <NotTrustedNote />}
-      {run && trusted && <RunReadinessNote phase={run.phase} />}
+      {run && trusted && <RunReadinessNote />}
     </section>
   );
 }
@@ -162,7 +154,7 @@ function RunProgress({ run }: { run: RunState }) {
 
 function StartForm({ run, disabled }: { run: RunState; disabled: boolean }) {
   const start = useRunStore((store) => store.start);
-  const defaultSeconds = useRunStore((store) => store.defaultSeconds);
+  const defaultSeconds = useDefaultSeconds();
   const ticksId = useId();
   const intervalId = useId();
   const [ticks, setTicks] = useState('10');

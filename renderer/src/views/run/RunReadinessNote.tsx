@@ -1,41 +1,18 @@
-import { useEffect, useState } from 'react';
-import type { AgentReadinessNote, BlockedAgent, RunPhase, RunReadiness } from '../../../../engine/api';
+import type { AgentReadinessNote, BlockedAgent } from '../../../../engine/api';
 import { AgentStateBadge } from '../../components/AgentStateBadge';
 import { Advanced } from '../../components/Advanced';
-import { lemming } from '../../lemming';
+import { useQuery } from '../../server-state/use-query';
 import { useNavigation } from '../../stores/navigation-store';
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /**
  * Beside Start: the engine's readiness check, so an agent that will not run says so before the run,
- * not as a failed turn after it. Asked again when agents, the org or the run's phase change.
+ * not as a failed turn after it. Asked again when what it depends on changes (server-state/stale-map.ts).
  */
-export function RunReadinessNote({ phase }: { phase: RunPhase }) {
-  const [readiness, setReadiness] = useState<RunReadiness | null>(null);
-  const [version, setVersion] = useState(0);
-
-  useEffect(() => {
-    const refresh = () => setVersion((current) => current + 1);
-    const offAgents = lemming().on('agents.changed', refresh);
-    const offOrg = lemming().on('org.changed', refresh);
-    return () => {
-      offAgents();
-      offOrg();
-    };
-  }, []);
-
-  useEffect(() => {
-    let current = true;
-    void lemming()
-      .run.readiness()
-      .then((result) => {
-        if (current) setReadiness(result.ok ? result.value : null);
-      });
-    return () => {
-      current = false;
-    };
-  }, [version, phase]);
+export function RunReadinessNote() {
+  const { result } = useQuery('run.readiness', {});
+  const readiness = result?.ok ? result.value : null;
 
   if (
     !readiness ||

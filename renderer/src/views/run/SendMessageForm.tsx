@@ -1,9 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { GlossaryLink } from '../../components/Glossary';
 import { isHumanOperator, type AgentListItem } from '../../../../engine/api';
-import { attempt } from '../../components/activity-store';
+import { valueOf, write } from '../../server-state/write';
 import { toast } from '../../components/toast-store';
-import { lemming } from '../../lemming';
 import './run.css';
 
 type Importance = 'normal' | 'high' | 'critical';
@@ -20,9 +19,11 @@ export function SendMessageForm({ agents }: { agents: AgentListItem[] }) {
     event.preventDefault();
     if (!text.trim()) return;
     setSending(true);
-    const sent = await attempt('Sending the message…', 'Could not send the message', () =>
-      lemming().messages.send({ text, importance, ...(target ? { target } : {}) }),
-    );
+    const sent = await write(
+      'messages.send',
+      { text, importance, ...(target ? { target } : {}) },
+      { progress: 'Sending the message…', failure: 'Could not send the message' },
+    ).then(valueOf);
     setSending(false);
     if (!sent) return;
     setText('');

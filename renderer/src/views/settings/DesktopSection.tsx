@@ -1,13 +1,7 @@
-import { useCallback, useId } from 'react';
-import type {
-  AppInfo,
-  DesktopSettings,
-  NoticeKind,
-  UpdateDesktopSettingsInput,
-} from '../../../../engine/api';
-import { attempt } from '../../components/activity-store';
-import { lemming } from '../../lemming';
-import { useLemmingQuery } from '../../use-lemming-query';
+import { useId } from 'react';
+import type { NoticeKind, UpdateDesktopSettingsInput } from '../../../../engine/api';
+import { valueOf, write } from '../../server-state/write';
+import { useQuery } from '../../server-state/use-query';
 
 const NOTICE_LABELS: Record<NoticeKind, string> = {
   approval: 'An agent waits for your yes or no',
@@ -20,14 +14,14 @@ const NOTICE_LABELS: Record<NoticeKind, string> = {
 /** The app on this computer: notifications, running in the background, and what it is built on. */
 export function DesktopSection() {
   const headingId = useId();
-  const ask = useCallback(() => lemming().desktop.settings(), []);
-  const { result, replace } = useLemmingQuery<DesktopSettings>('desktop-settings', ask);
+  const { result, replace } = useQuery('desktop.settings', {});
   const settings = result?.ok ? result.value : null;
 
   const change = async (update: UpdateDesktopSettingsInput) => {
-    const saved = await attempt('Saving…', 'Could not save the setting', () =>
-      lemming().desktop.updateSettings(update),
-    );
+    const saved = await write('desktop.updateSettings', update, {
+      progress: 'Saving…',
+      failure: 'Could not save the setting',
+    }).then(valueOf);
     if (saved) replace(saved);
   };
 
@@ -85,8 +79,7 @@ export function DesktopSection() {
 }
 
 function AboutThisApp() {
-  const ask = useCallback(() => lemming().app.info(), []);
-  const { result } = useLemmingQuery<AppInfo>('app-info', ask);
+  const { result } = useQuery('app.info', {});
   if (!result?.ok) return null;
   const { name, version, runtime } = result.value;
   return (

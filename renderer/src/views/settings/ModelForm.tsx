@@ -13,7 +13,8 @@ import type {
 } from '../../../../engine/api';
 import { useActivity } from '../../components/activity-store';
 import { toast } from '../../components/toast-store';
-import { lemming } from '../../lemming';
+import { serverState } from '../../server-state/instance';
+import { placeProblems } from '../../server-state/write';
 
 /** Providers that run on a server; a command or a script has nothing to connect to. */
 export const SERVER_PROVIDERS: ReadonlySet<string> = new Set([
@@ -63,11 +64,11 @@ type ModelFormProps = {
 
 /** The first field an engine refusal names, as a problem shown at that field. */
 function problemOf(error: IpcError): SetupProblem {
-  for (const issue of error.issues ?? []) {
-    const field = FIELD_OF_PATH[issue.path.split('.').at(-1) ?? ''];
-    if (field) return { field, kind: 'other', message: issue.message };
-  }
-  return { field: null, kind: 'other', message: error.message };
+  const { byField } = placeProblems(error, (path) => FIELD_OF_PATH[path.split('.').at(-1) ?? ''] ?? null);
+  const [field, messages] = Object.entries(byField)[0] ?? [];
+  return field && messages?.[0]
+    ? { field: field as SetupField, kind: 'other', message: messages[0] }
+    : { field: null, kind: 'other', message: error.message };
 }
 
 /** Where a pasted key went, and which other models it serves now (every one of the same account). */
@@ -135,7 +136,7 @@ export function ModelForm(props: ModelFormProps) {
   const listModels = async () => {
     setListing({ state: 'listing' });
     setProblem(null);
-    const result = await lemming().models.serverModels(server());
+    const result = await serverState().read('models.serverModels', server());
     if (!result.ok) {
       setListing({ state: 'idle' });
       setProblem(problemOf(result.error));
@@ -156,9 +157,9 @@ export function ModelForm(props: ModelFormProps) {
     setProbe({ state: 'testing' });
     setProblem(null);
     const result: IpcResult<ModelProbe> = onServer
-      ? await lemming().models.probe({ ...server(), modelName: modelName.trim() })
-      : await lemming()
-          .settings.testConnection({ model: saved?.key ?? key.trim() })
+      ? await serverState().write('models.probe', { ...server(), modelName: modelName.trim() })
+      : await serverState()
+          .write('settings.testConnection', { model: saved?.key ?? key.trim() })
           .then((tested) => (tested.ok ? { ok: true, value: { ...tested.value, problem: null } } : tested));
     if (!result.ok) {
       setProbe({ state: 'idle' });
@@ -182,9 +183,9 @@ export function ModelForm(props: ModelFormProps) {
     // key under the secret it reads (its provider account's, shared by every model of that provider).
     const result =
       saved === null
-        ? await lemming().models.add({ ...server(), key: name, modelName: modelName.trim() })
-        : await lemming()
-            .models.update({
+        ? await serverState().write('models.add', { ...server(), key: name, modelName: modelName.trim() })
+        : await serverState()
+            .write('models.update', {
               action: 'set',
               key: saved.key,
               patch: {
@@ -195,7 +196,7 @@ export function ModelForm(props: ModelFormProps) {
             })
             .then((updated) =>
               updated.ok && apiKey.trim()
-                ? lemming().models.setKey({ model: saved.key, apiKey: apiKey.trim() })
+                ? serverState().write('models.setKey', { model: saved.key, apiKey: apiKey.trim() })
                 : updated,
             );
     activity.end(id, result.ok);

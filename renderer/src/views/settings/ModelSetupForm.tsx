@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { LocalServer, ModelList, ProviderInfo } from '../../../../engine/api';
-import { lemming } from '../../lemming';
+import { serverState } from '../../server-state/instance';
 import { ModelForm } from './ModelForm';
 
 /**
@@ -18,8 +18,8 @@ export function ModelSetupForm({
 
   useEffect(() => {
     let live = true;
-    void lemming()
-      .models.detectLocal()
+    void serverState()
+      .write('models.detectLocal', {})
       .then((result) => {
         if (live && result.ok) setLocal(result.value.servers);
       });

@@ -1,42 +1,28 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { ModelInfo, ModelList, ProviderInfo } from '../../../../engine/api';
-import { attempt } from '../../components/activity-store';
+import { valueOf, write } from '../../server-state/write';
 import { Badge } from '../../components/Badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { RawJson } from '../../components/RawJson';
 import { toast } from '../../components/toast-store';
-import { lemming } from '../../lemming';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { useQuery } from '../../server-state/use-query';
 import { ModelForm } from './ModelForm';
 import { ModelSetupForm } from './ModelSetupForm';
 
 /** The org's models (models.json): provider, model, endpoint and key, each with a connection test. */
-export function ModelsSection({ onModelsSaved }: { onModelsSaved?: () => void }) {
+export function ModelsSection() {
   const headingId = useId();
-  const [list, setList] = useState<ModelList | null>(null);
-  const saved = (next: ModelList) => {
-    setList(next);
-    onModelsSaved?.();
-  };
-
-  useEffect(() => {
-    let live = true;
-    void lemming()
-      .models.list()
-      .then((result) => {
-        if (!live) return;
-        if (result.ok) setList(result.value);
-        else toast.error('Could not read the models', result.error);
-      });
-    return () => {
-      live = false;
-    };
-  }, []);
+  const { result, replace: saved } = useQuery('models.list', {});
+  const list = result?.ok ? result.value : null;
 
   return (
     <section className="panel" aria-labelledby={headingId}>
       <h3 id={headingId}>Models and providers</h3>
-      {list === null ? (
+      {result && !result.ok ? (
+        <ErrorAlert error={result.error} title="Could not read the models." />
+      ) : list === null ? (
         <p className="muted">Reading the models…</p>
       ) : (
         <>
@@ -83,9 +69,11 @@ function ModelCard({
 
   const remove = async () => {
     setRemoving(false);
-    const updated = await attempt(`Removing ${model.key}…`, `Could not remove ${model.key}`, () =>
-      lemming().models.update({ action: 'remove', key: model.key }),
-    );
+    const updated = await write(
+      'models.update',
+      { action: 'remove', key: model.key },
+      { progress: `Removing ${model.key}…`, failure: `Could not remove ${model.key}` },
+    ).then(valueOf);
     if (updated) {
       onChanged(updated);
       toast.success(`Removed the model ${model.key}`);

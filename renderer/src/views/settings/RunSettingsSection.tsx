@@ -2,8 +2,9 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { IpcError } from '../../../../engine/api';
 import { useActivity } from '../../components/activity-store';
 import { toast } from '../../components/toast-store';
-import { lemming } from '../../lemming';
-import { useRunStore } from '../run/run-store';
+import { ProblemList } from '../../components/ProblemList';
+import { serverState } from '../../server-state/instance';
+import { placeProblems } from '../../server-state/write';
 import { GlossaryLink } from '../../components/Glossary';
 
 /** The longest pause between ticks the engine accepts: one day. */
@@ -50,8 +51,8 @@ export function RunSettingsSection() {
 
   useEffect(() => {
     let live = true;
-    void lemming()
-      .settings.get()
+    void serverState()
+      .read('settings.get', {})
       .then((result) => {
         if (!live) return;
         if (!result.ok) return void setRefusal(result.error);
@@ -65,14 +66,14 @@ export function RunSettingsSection() {
   }, []);
 
   const typed = fieldProblems(seconds, maxTurns);
-  const refusedAt = (field: Field) =>
-    refusal?.issues?.find((issue) => fieldOf(issue.path) === field)?.message ?? null;
+  const placed = placeProblems(refusal, fieldOf);
+  const refusedAt = (field: Field) => placed.byField[field]?.[0] ?? null;
   const problems: Record<Field, string | null> = {
     seconds: loaded ? (typed.seconds ?? refusedAt('seconds')) : null,
     lastTick: loaded ? (typed.lastTick ?? refusedAt('lastTick')) : null,
   };
   const valid = typed.seconds === null && typed.lastTick === null;
-  const otherIssues = refusal?.issues?.filter((issue) => fieldOf(issue.path) === null) ?? [];
+  const otherIssues = placed.elsewhere;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -80,14 +81,13 @@ export function RunSettingsSection() {
     const activity = useActivity.getState();
     const id = activity.begin('Saving run settings…');
     const secondsValue = Number(seconds);
-    const result = await lemming().settings.update({
+    const result = await serverState().write('settings.update', {
       tickIntervalSeconds: secondsValue,
       maxTurns: maxTurns.trim() === '' ? null : Number(maxTurns),
     });
     activity.end(id, result.ok);
     if (!result.ok) return void setRefusal(result.error);
     setRefusal(null);
-    useRunStore.getState().settingsSaved(secondsValue);
     toast.success('Run settings saved');
   };
 
@@ -157,13 +157,7 @@ export function RunSettingsSection() {
           <details>
             <summary>Advanced</summary>
             <p>{refusal.message}</p>
-            <ul>
-              {(refusal.issues ?? []).map((issue) => (
-                <li key={`${issue.path}:${issue.message}`}>
-                  <code>{issue.path}</code>: {issue.message}
-                </li>
-              ))}
-            </ul>
+            <ProblemList problems={refusal.issues ?? []} />
           </details>
         </div>
       )}

@@ -1,37 +1,29 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import type { SecretListItem, SecretStoreStatus } from '../../../../engine/api';
-import { attempt } from '../../components/activity-store';
+import { useId, useState, type FormEvent } from 'react';
+import type { SecretListItem } from '../../../../engine/api';
+import { valueOf, write } from '../../server-state/write';
 import { Badge } from '../../components/Badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { toast } from '../../components/toast-store';
-import { lemming } from '../../lemming';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { serverState } from '../../server-state/instance';
+import { useQuery } from '../../server-state/use-query';
 import { useTrustStore } from '../../stores/trust-store';
 
 /**
  * API keys and other secrets: write-only. The app can set, replace and delete them; no screen ever shows a
  * value, and the field clears as soon as it is saved.
  */
-export function SecretsSection({ version = 0 }: { version?: number }) {
+export function SecretsSection() {
   const headingId = useId();
-  const [secrets, setSecrets] = useState<SecretListItem[] | null>(null);
-  const [store, setStore] = useState<SecretStoreStatus | null>(null);
-
-  const load = useCallback(
-    () =>
-      lemming()
-        .secrets.list()
-        .then((result) => {
-          if (!result.ok) return void toast.error('Could not read the secret list', result.error);
-          setSecrets(result.value.secrets);
-          setStore(result.value.store);
-        }),
-    [],
-  );
-
-  useEffect(() => {
-    void load();
-  }, [load, version]);
+  const { result } = useQuery('secrets.list', {});
+  const secrets = result?.ok ? result.value.secrets : null;
+  const store = result?.ok ? result.value.store : null;
+  // A change is written through the write helper, which makes the list stale; this waits for the new one.
+  const load = () =>
+    serverState()
+      .read('secrets.list', {})
+      .then(() => undefined);
 
   return (
     <section className="panel" aria-labelledby={headingId}>
@@ -57,6 +49,7 @@ export function SecretsSection({ version = 0 }: { version?: number }) {
           Secrets cannot be saved here: {store.reason} {store.fix}
         </p>
       )}
+      {result && !result.ok && <ErrorAlert error={result.error} title="Could not read the secret list." />}
       {secrets === null ? (
         <p className="muted">Reading secrets…</p>
       ) : secrets.length === 0 ? (
@@ -89,9 +82,11 @@ function SecretRow({
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const changed = await attempt(`Saving ${secret.name}…`, `Could not save ${secret.name}`, () =>
-      lemming().secrets.set({ name: secret.name, value }),
-    );
+    const changed = await write(
+      'secrets.set',
+      { name: secret.name, value },
+      { progress: `Saving ${secret.name}…`, failure: `Could not save ${secret.name}` },
+    ).then(valueOf);
     setValue('');
     if (!changed) return;
     toast.success(changed.existed ? `Replaced ${secret.name}` : `Set ${secret.name}`);
@@ -100,9 +95,11 @@ function SecretRow({
 
   const remove = async () => {
     setDeleting(false);
-    const changed = await attempt(`Deleting ${secret.name}…`, `Could not delete ${secret.name}`, () =>
-      lemming().secrets.delete({ name: secret.name }),
-    );
+    const changed = await write(
+      'secrets.delete',
+      { name: secret.name },
+      { progress: `Deleting ${secret.name}…`, failure: `Could not delete ${secret.name}` },
+    ).then(valueOf);
     if (!changed) return;
     toast.success(`Deleted ${secret.name}`);
     await onChanged();
@@ -187,9 +184,11 @@ function NewSecretForm({ disabled, onAdded }: { disabled: boolean; onAdded: () =
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const changed = await attempt(`Saving ${name}…`, `Could not save ${name}`, () =>
-      lemming().secrets.set({ name, value }),
-    );
+    const changed = await write(
+      'secrets.set',
+      { name, value },
+      { progress: `Saving ${name}…`, failure: `Could not save ${name}` },
+    ).then(valueOf);
     setValue('');
     if (!changed) return;
     toast.success(changed.existed ? `Replaced ${name}` : `Set ${name}`);

@@ -1,6 +1,6 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { GlossaryList } from '../../components/Glossary';
-import { TrustSettingsSection } from '../trust/TrustSettingsSection';
+import { TrustSettingsSection } from '../../shared/TrustSettingsSection';
 import { ModelsSection } from './ModelsSection';
 import { RunSettingsSection } from './RunSettingsSection';
 import { SecretsSection } from './SecretsSection';
@@ -10,15 +10,13 @@ import './settings.css';
 
 /** The org's trust, providers and models, API keys (write-only) and what the org may use of them, the org's run settings and the app's own updates. */
 export function SettingsView() {
-  // A model saved with its key adds a secret: the secrets list reads itself again.
-  const [secretsVersion, setSecretsVersion] = useState(0);
   const glossaryId = useId();
   return (
     <div className="settings">
       <h2 className="view-title">Settings</h2>
       <TrustSettingsSection />
-      <ModelsSection onModelsSaved={() => setSecretsVersion((version) => version + 1)} />
-      <SecretsSection version={secretsVersion} />
+      <ModelsSection />
+      <SecretsSection />
       <RunSettingsSection />
       <DesktopSection />
       <UpdatesSection />

@@ -1,7 +1,6 @@
 import { useId } from 'react';
-import { attempt } from '../../components/activity-store';
-import { lemming } from '../../lemming';
-import { describeUpdateStatus, useUpdateStatus } from '../updates/use-update-status';
+import { valueOf, write } from '../../server-state/write';
+import { describeUpdateStatus, useUpdateStatus } from '../../shared/use-update-status';
 import '../updates/updates.css';
 
 /** The app's own updates: the switch for automatic checks, and where they stand. */
@@ -10,11 +9,14 @@ export function UpdatesSection() {
   const [status, setStatus] = useUpdateStatus();
 
   const toggle = async (enabled: boolean) => {
-    const saved = await attempt(
-      enabled ? 'Turning updates on…' : 'Turning updates off…',
-      'Could not change the update setting',
-      () => lemming().updates.setEnabled({ enabled }),
-    );
+    const saved = await write(
+      'updates.setEnabled',
+      { enabled },
+      {
+        progress: enabled ? 'Turning updates on…' : 'Turning updates off…',
+        failure: 'Could not change the update setting',
+      },
+    ).then(valueOf);
     if (saved) setStatus(saved);
   };
 

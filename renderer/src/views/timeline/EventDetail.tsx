@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
 import type { TimelineEvent } from '../../../../engine/api';
-import { openTurn } from '../inspector/open-turn';
+import { openTurn } from '../../stores/open-turn';
 import { kindWords, localTime } from '../../words/plain-words';
 import { describeEvent } from './event-description';
-import { useToolTitles } from '../../stores/tool-titles';
-import { formatJsonText } from './format-json-text';
+import { useToolTitles } from '../../shared/tool-titles';
+import { formatJsonText } from '../../components/format-json-text';
 import { useTimeline } from './timeline-store';
 
 /** Events above this size are shown unindented: indenting megabytes of JSON would stall the pane. */
@@ -42,7 +42,7 @@ export function EventDetail() {
 }
 
 function LoadedEvent({ event }: { event: TimelineEvent }) {
-  const titles = useToolTitles(toolOf(event.json));
+  const titles = useToolTitles();
   const description = useMemo(() => describeEvent(event.kind, event.json, titles), [event, titles]);
   const formatted = useMemo(
     () => (event.json.length > FORMAT_LIMIT ? event.json : formatJsonText(event.json)),
@@ -111,14 +111,4 @@ function LoadedEvent({ event }: { event: TimelineEvent }) {
 function timeInWords(recorded: string): string {
   const time = localTime(recorded);
   return time ? `${time.local} (${time.relative})` : recorded;
-}
-
-/** The tool an event names, if it names one (its title is looked up for the facts). */
-function toolOf(json: string): string | undefined {
-  try {
-    const tool = (JSON.parse(json) as { tool?: unknown }).tool;
-    return typeof tool === 'string' ? tool : undefined;
-  } catch {
-    return undefined;
-  }
 }

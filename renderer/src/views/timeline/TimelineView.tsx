@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { GlossaryLink } from '../../components/Glossary';
-import { lemming } from '../../lemming';
+import { serverState } from '../../server-state/instance';
 import { countOf } from '../../words/plain-words';
 import { useNavigation } from '../../stores/navigation-store';
 import { EventDetail } from './EventDetail';
@@ -29,8 +29,11 @@ export function TimelineView() {
     const offFocus = useNavigation.subscribe((state) => {
       if (state.timelineFocus) void focusOn(takeFocus()!);
     });
-    const offAppended = lemming().on('timeline.appended', ({ lastSeq }) => void timelineAppended(lastSeq));
-    const offOrg = lemming().on('org.changed', () => void setFields(NO_FILTER).then(() => start()));
+    const offAppended = serverState().on(
+      'timeline.appended',
+      ({ lastSeq }) => void timelineAppended(lastSeq),
+    );
+    const offOrg = serverState().on('org.changed', () => void setFields(NO_FILTER).then(() => start()));
     return () => {
       offFocus();
       offAppended();

@@ -7,7 +7,7 @@ import type {
   TimelinePage,
   TimelineQuery,
 } from '../../../../engine/api';
-import { lemming } from '../../lemming';
+import { serverState } from '../../server-state/instance';
 import { countOf } from '../../words/plain-words';
 import type { TimelineFocus } from '../../stores/navigation-store';
 import {
@@ -105,7 +105,7 @@ function cancelLaterFacetsRefresh(): void {
 let generation = 0;
 
 function page(query: TimelineQuery): Promise<IpcResult<TimelinePage>> {
-  return lemming().timeline.page(query);
+  return serverState().read('timeline.page', query);
 }
 
 /** The detail pane follows the list: an event the filter no longer shows is no longer the one shown. */
@@ -168,7 +168,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
     async refreshFacets() {
       cancelLaterFacetsRefresh();
       facetsReadAt = Date.now();
-      const facets = await lemming().timeline.facets();
+      const facets = await serverState().read('timeline.facets', {});
       if (facets.ok)
         set({ facets: facets.value, latestSeq: Math.max(get().latestSeq, facets.value.latestSeq) });
       else set({ error: facets.error.message });
@@ -315,7 +315,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
 
     async select(seq) {
       set({ selected: seq, detail: { status: 'loading', seq } });
-      const result = await lemming().timeline.get({ seq });
+      const result = await serverState().read('timeline.get', { seq });
       if (get().selected !== seq) return;
       set({
         detail: result.ok
@@ -326,11 +326,11 @@ export const useTimeline = create<TimelineStore>((set, get) => {
 
     async exportFiltered() {
       set({ exporting: true, exportJob: null, notice: null });
-      const following = lemming().on('job.progress', (progress) => {
+      const following = serverState().on('job.progress', (progress) => {
         if (progress.kind === 'timeline_export' && !progress.ended) set({ exportJob: progress });
       });
-      const result = await lemming()
-        .timeline.export({ filter: toTimelineFilter(get().fields) })
+      const result = await serverState()
+        .write('timeline.export', { filter: toTimelineFilter(get().fields) })
         .finally(following);
       set({ exporting: false, exportJob: null });
       if (!result.ok) return set({ notice: { tone: 'bad', text: `Export failed: ${result.error.message}` } });
@@ -341,7 +341,7 @@ export const useTimeline = create<TimelineStore>((set, get) => {
 
     async cancelExport() {
       const job = get().exportJob;
-      if (job) await lemming().jobs.cancel({ id: job.id });
+      if (job) await serverState().write('jobs.cancel', { id: job.id });
     },
 
     dismissNotice() {

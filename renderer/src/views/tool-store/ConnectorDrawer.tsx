@@ -1,10 +1,13 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
-import type { Connector, IpcError } from '../../../../engine/api';
+import type { Connector } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
 import { Drawer } from '../../components/Dialog';
+import { ProblemList } from '../../components/ProblemList';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import type { WriteError } from '../../server-state/write';
 import { schemaFields, type SchemaField } from './schema-fields';
 import { SecretField } from './SecretField';
-import { useToolStore } from './tool-store-store';
+import { saveConnectorSettings } from './tool-store-writes';
 
 type SettingValue = string | number | boolean | string[] | null;
 
@@ -12,7 +15,6 @@ type SettingValue = string | number | boolean | string[] | null;
 export function ConnectorDrawer({ connector, onClose }: { connector: Connector; onClose(): void }) {
   const fields = useMemo(() => schemaFields(connector.configSchema), [connector.configSchema]);
   const settings = fields.filter((field) => field.type !== 'secret');
-  const saveSettings = useToolStore((store) => store.saveSettings);
   const [values, setValues] = useState<Record<string, SettingValue>>(
     () => ({ ...connector.settings }) as Record<string, SettingValue>,
   );
@@ -23,12 +25,13 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
     setChanged((current) => new Set(current).add(name));
   };
 
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [refusal, setRefusal] = useState<WriteError | null>(null);
+  const fieldErrors = refusal?.fields.byField ?? {};
 
   const save = async () => {
     const patch = Object.fromEntries([...changed].map((name) => [name, values[name] ?? null]));
-    const error = await saveSettings(connector, patch);
-    setFieldErrors(errorsByField(error));
+    const error = await saveConnectorSettings(connector, patch);
+    setRefusal(error);
     if (!error) setChanged(new Set());
   };
 
@@ -55,6 +58,12 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
               )}
             </div>
           ))}
+          {refusal &&
+            (Object.keys(fieldErrors).length === 0 ? (
+              <ErrorAlert error={refusal} title="Not saved." />
+            ) : (
+              <ProblemList problems={refusal.fields.elsewhere} label="Not saved" />
+            ))}
           <button type="submit" className="primary" disabled={changed.size === 0}>
             Save settings
           </button>
@@ -99,16 +108,6 @@ export function ConnectorDrawer({ connector, onClose }: { connector: Connector; 
       )}
     </Drawer>
   );
-}
-
-/** `values.private_hosts[1]` → the messages of each setting the answer names. */
-function errorsByField(error: IpcError | null): Record<string, string[]> {
-  const byField: Record<string, string[]> = {};
-  for (const issue of error?.issues ?? []) {
-    const name = /^values\.([^.[]+)/.exec(issue.path)?.[1];
-    if (name) byField[name] = [...(byField[name] ?? []), issue.message];
-  }
-  return byField;
 }
 
 function SettingInput({

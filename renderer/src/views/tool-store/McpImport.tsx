@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { McpImportResult, McpImportSource } from '../../../../engine/api';
 import { useActivity } from '../../components/activity-store';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { lemming } from '../../lemming';
+import { serverState } from '../../server-state/instance';
 
 const SOURCES: { from: McpImportSource; label: string }[] = [
   { from: 'claude', label: 'Claude Desktop' },
@@ -12,7 +12,7 @@ const SOURCES: { from: McpImportSource; label: string }[] = [
 type Outcome = { ok: true; result: McpImportResult } | { ok: false; message: string };
 
 /** Adds the MCP servers another app on this computer already uses, then reloads the Tool Store. */
-export function McpImport({ onImported }: { onImported(): void }) {
+export function McpImport() {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   /** Keys the import would replace in the secret store, waiting for the person's yes. */
@@ -22,7 +22,7 @@ export function McpImport({ onImported }: { onImported(): void }) {
     setBusy(true);
     const activity = useActivity.getState();
     const id = activity.begin('Importing tool servers…');
-    const answer = await lemming().connectors.importMcp({ from, replaceSecrets });
+    const answer = await serverState().write('connectors.importMcp', { from, replaceSecrets });
     activity.end(id, answer.ok || answer.error.code === 'needs_confirmation');
     setBusy(false);
     if (!answer.ok && answer.error.code === 'needs_confirmation') {
@@ -31,7 +31,6 @@ export function McpImport({ onImported }: { onImported(): void }) {
       return;
     }
     setOutcome(answer.ok ? { ok: true, result: answer.value } : { ok: false, message: answer.error.message });
-    if (answer.ok && answer.value.imported.length > 0) onImported();
   }
 
   return (

@@ -5,7 +5,7 @@ import { formatProblem } from '../../../../engine/api/problem';
 import { Badge, type BadgeTone } from '../../components/Badge';
 import { ToolSearch } from '../../components/ToolSearch';
 import { groupByEffect, searchTools, SEARCH_FROM } from '../../words/tool-groups';
-import { useToolStore } from './tool-store-store';
+import { allowMcpSampling, signInToMcp, trustMcpHints } from './tool-store-writes';
 
 const STATUS: Record<McpServerView['status'], { words: string; tone: BadgeTone }> = {
   running: { words: 'Running', tone: 'ok' },
@@ -195,7 +195,6 @@ export function McpServerDetails({ server }: { server: McpServerView }) {
  * card waits until they finish there. Agents never open it: until then its tools wait.
  */
 function SignIn({ server }: { server: McpServerView }) {
-  const signInToMcp = useToolStore((store) => store.signInToMcp);
   const [waiting, setWaiting] = useState(false);
   const signIn = server.signIn;
   if (server.transport !== 'http' || (!signIn && server.status !== 'needs_sign_in')) return null;
@@ -243,7 +242,6 @@ function SignIn({ server }: { server: McpServerView }) {
  */
 function HintsSwitch({ server }: { server: McpServerView }) {
   const explanationId = useId();
-  const trustMcpHints = useToolStore((store) => store.trustMcpHints);
   return (
     <div className="mcp-hints">
       <label>
@@ -271,7 +269,6 @@ function HintsSwitch({ server }: { server: McpServerView }) {
  */
 function SamplingSwitch({ server }: { server: McpServerView }) {
   const explanationId = useId();
-  const allowMcpSampling = useToolStore((store) => store.allowMcpSampling);
   return (
     <div className="mcp-sampling">
       <label>

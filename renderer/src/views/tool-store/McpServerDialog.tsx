@@ -4,7 +4,9 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Drawer } from '../../components/Dialog';
 import { SecretField } from './SecretField';
 import { FieldErrors, TextField } from './DrawerFields';
-import { useToolStore } from './tool-store-store';
+import { useQuery } from '../../server-state/use-query';
+import { placeProblems } from '../../server-state/write';
+import { pasteMcpServers, saveMcpServer } from './tool-store-writes';
 
 type Kind = 'program' | 'address';
 type Row = { key: number; name: string; value: string; saved: boolean };
@@ -60,7 +62,6 @@ export function McpServerDialog({ server, onClose }: { server: EditedServer | nu
 }
 
 function ServerForm({ server, onDone }: { server: EditedServer | null; onDone(): void }) {
-  const saveMcpServer = useToolStore((store) => store.saveMcpServer);
   const entry = server?.entry.target;
   const [name, setName] = useState(server?.name ?? '');
   const [kind, setKind] = useState<Kind>(entry?.kind ?? 'program');
@@ -95,21 +96,24 @@ function ServerForm({ server, onDone }: { server: EditedServer | null; onDone():
         ...(entry.value !== '' || !entry.saved ? { value: entry.value } : {}),
       }));
     setBusy(true);
-    const error = await saveMcpServer({
-      name: name.trim(),
-      target:
-        kind === 'program'
-          ? {
-              kind,
-              command,
-              args: args.split('\n').filter((line) => line.trim() !== ''),
-              env: secretRows,
-            }
-          : { kind, url, headers: secretRows },
-      ...(server ? { opened: { revision: server.entry.revision } } : {}),
-      ...(agreed.servers.length > 0 ? { replace: true } : {}),
-      ...(agreed.secrets.length > 0 ? { replaceSecrets: agreed.secrets } : {}),
-    });
+    const error = await saveMcpServer(
+      {
+        name: name.trim(),
+        target:
+          kind === 'program'
+            ? {
+                kind,
+                command,
+                args: args.split('\n').filter((line) => line.trim() !== ''),
+                env: secretRows,
+              }
+            : { kind, url, headers: secretRows },
+        ...(server ? { opened: { revision: server.entry.revision } } : {}),
+        ...(agreed.servers.length > 0 ? { replace: true } : {}),
+        ...(agreed.secrets.length > 0 ? { replaceSecrets: agreed.secrets } : {}),
+      },
+      serverFormFieldOf(rows.length),
+    );
     setBusy(false);
     if (error?.code === 'needs_confirmation') {
       setErrors({});
@@ -117,11 +121,11 @@ function ServerForm({ server, onDone }: { server: EditedServer | null; onDone():
       setReplacing(replacingOf(error, name.trim()));
       return;
     }
-    const { [ELSEWHERE]: elsewhere, ...byField } = errorsByField(error, rows.length);
+    const { byField, elsewhere } = error?.fields ?? { byField: {}, elsewhere: [] };
     setErrors(byField);
     setOtherError(
-      error && (elsewhere || Object.keys(byField).length === 0)
-        ? [error.message, ...(elsewhere ?? [])].join(' ')
+      error && (elsewhere.length > 0 || Object.keys(byField).length === 0)
+        ? [error.message, ...elsewhere].join(' ')
         : null,
     );
     if (!error) onDone();
@@ -270,7 +274,6 @@ function ServerForm({ server, onDone }: { server: EditedServer | null; onDone():
 }
 
 function PasteForm({ onDone }: { onDone(): void }) {
-  const pasteMcpServers = useToolStore((store) => store.pasteMcpServers);
   const [text, setText] = useState('');
   const [errors, setErrors] = useState<string[] | undefined>();
   const [otherError, setOtherError] = useState<string | null>(null);
@@ -293,15 +296,11 @@ function PasteForm({ onDone }: { onDone(): void }) {
       setReplacing(replacingOf(answer.error, null));
       return;
     }
-    const textErrors = answer.ok
-      ? []
-      : (answer.error.issues ?? []).filter((issue) => issue.path === 'text').map((issue) => issue.message);
+    const { byField, elsewhere } = placeProblems(answer.ok ? null : answer.error, (path) =>
+      path === 'text' ? path : null,
+    );
+    const textErrors = byField.text ?? [];
     setErrors(textErrors.length > 0 ? textErrors : undefined);
-    const elsewhere = answer.ok
-      ? []
-      : (answer.error.issues ?? [])
-          .filter((issue) => issue.path !== 'text')
-          .map((issue) => `${issue.path}: ${issue.message}`);
     setOtherError(
       !answer.ok && (textErrors.length === 0 || elsewhere.length > 0)
         ? [answer.error.message, ...elsewhere].join(' ')
@@ -397,7 +396,8 @@ function PasteForm({ onDone }: { onDone(): void }) {
  * straight to the secret store, as VS Code would ask for it when the server starts.
  */
 function ValuesToGive({ asks }: { asks: McpPasteResult['toAsk'] }) {
-  const secrets = useToolStore((store) => (store.state.status === 'loaded' ? store.state.secrets : []));
+  const { result: secretList } = useQuery('secrets.list', {});
+  const secrets = secretList?.ok ? secretList.value.secrets : [];
   return (
     <section aria-label="Values to give" className="drawer-secrets">
       <p>
@@ -460,22 +460,12 @@ function replacingOf(error: IpcError, formName: string | null): Replacing {
   return { servers, secrets };
 }
 
-/**
- * `name`, `command`, `args.2`, `env.0.value`, `headers.1.name`… → the form's fields (rows as `rows.N.…`);
- * any other place under ELSEWHERE, said with where it is.
- */
-function errorsByField(error: IpcError | null, rowCount: number): Errors {
-  const byField: Errors = {};
-  const put = (field: string, message: string) => (byField[field] = [...(byField[field] ?? []), message]);
-  for (const { path, message } of error?.issues ?? []) {
+/** `name`, `command`, `args.2`, `env.0.value`, `headers.1.name`… → the form's fields (rows as `rows.N.…`). */
+function serverFormFieldOf(rowCount: number): (path: string) => string | null {
+  return (path) => {
     const rowField = /^(?:env|headers)\.(\d+)\.(name|value)$/.exec(path);
-    if (rowField && Number(rowField[1]) < rowCount) put(`rows.${rowField[1]}.${rowField[2]}`, message);
-    else if (/^args\.\d+$/.test(path)) put('args', message);
-    else if (['name', 'command', 'url'].includes(path)) put(path, message);
-    else put(ELSEWHERE, `${path}: ${message}`);
-  }
-  return byField;
+    if (rowField && Number(rowField[1]) < rowCount) return `rows.${rowField[1]}.${rowField[2]}`;
+    if (/^args\.\d+$/.test(path)) return 'args';
+    return ['name', 'command', 'url'].includes(path) ? path : null;
+  };
 }
-
-/** Problems the answer names at no field of the form (another entry of the file, say). */
-const ELSEWHERE = 'elsewhere';

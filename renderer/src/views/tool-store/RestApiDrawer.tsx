@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import type { IpcError, RestApiView, RestAuthStyle } from '../../../../engine/api';
+import type { RestApiView, RestAuthStyle } from '../../../../engine/api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Drawer } from '../../components/Dialog';
 import { FieldErrors, TextField } from './DrawerFields';
-import { useToolStore } from './tool-store-store';
+import { useQuery } from '../../server-state/use-query';
+import { removeRestApi, saveRestApi } from './tool-store-writes';
 
 const METHODS = [
   { method: 'GET', words: 'Read (GET)' },
@@ -28,13 +29,11 @@ type Field = 'name' | 'baseUrl' | 'authName' | 'apiKey' | 'methods' | 'descripti
  * with it. The key is write-only: it goes to the secret store and is never shown again.
  */
 export function RestApiDrawer({ api, onClose }: { api: RestApiView | null; onClose(): void }) {
-  const saveRestApi = useToolStore((store) => store.saveRestApi);
-  const removeRestApi = useToolStore((store) => store.removeRestApi);
-  const keyIsSet = useToolStore((store) =>
-    store.state.status === 'loaded' && api?.keySecret
-      ? store.state.secrets.some((secret) => secret.name === api.keySecret && secret.isSet)
-      : false,
-  );
+  const { result: secretList } = useQuery('secrets.list', {});
+  const keyIsSet =
+    secretList?.ok && api?.keySecret
+      ? secretList.value.secrets.some((secret) => secret.name === api.keySecret && secret.isSet)
+      : false;
   const [name, setName] = useState(api?.name ?? '');
   const [baseUrl, setBaseUrl] = useState(api?.baseUrl ?? '');
   const [description, setDescription] = useState(api?.description ?? '');
@@ -42,32 +41,35 @@ export function RestApiDrawer({ api, onClose }: { api: RestApiView | null; onClo
   const [authName, setAuthName] = useState(api?.authName ?? '');
   const [apiKey, setApiKey] = useState('');
   const [methods, setMethods] = useState<Method[]>((api?.methods as Method[] | undefined) ?? ['GET']);
-  const [errors, setErrors] = useState<Partial<Record<Field, string[]>>>({});
+  const [errors, setErrors] = useState<Partial<Record<string, string[]>>>({});
   const [otherError, setOtherError] = useState<string | null>(null);
   const [confirmingRemove, setConfirmingRemove] = useState(false);
 
   const save = async () => {
-    const error = await saveRestApi({
-      name: name.trim(),
-      baseUrl,
-      description,
-      authStyle,
-      ...(authStyle === 'header' || authStyle === 'query' ? { authName } : {}),
-      methods,
-      ...(authStyle !== 'none' && apiKey !== '' ? { apiKey } : {}),
-      ...(api
-        ? {
-            opened: {
-              baseUrl: api.baseUrl,
-              description: api.description,
-              authStyle: api.authStyle,
-              authName: api.authName,
-              methods: api.methods,
-            },
-          }
-        : {}),
-    });
-    const byField = errorsByField(error);
+    const error = await saveRestApi(
+      {
+        name: name.trim(),
+        baseUrl,
+        description,
+        authStyle,
+        ...(authStyle === 'header' || authStyle === 'query' ? { authName } : {}),
+        methods,
+        ...(authStyle !== 'none' && apiKey !== '' ? { apiKey } : {}),
+        ...(api
+          ? {
+              opened: {
+                baseUrl: api.baseUrl,
+                description: api.description,
+                authStyle: api.authStyle,
+                authName: api.authName,
+                methods: api.methods,
+              },
+            }
+          : {}),
+      },
+      restApiFieldOf,
+    );
+    const byField = error?.fields.byField ?? {};
     setErrors(byField);
     setOtherError(error && Object.keys(byField).length === 0 ? error.message : null);
     if (!error) {
@@ -225,13 +227,17 @@ export function RestApiDrawer({ api, onClose }: { api: RestApiView | null; onClo
   );
 }
 
-/** `baseUrl` or `methods.0` → the messages of each drawer field the answer names. */
-function errorsByField(error: IpcError | null): Partial<Record<Field, string[]>> {
-  const byField: Partial<Record<Field, string[]>> = {};
-  for (const issue of error?.issues ?? []) {
-    const field = /^(?:input\.)?([A-Za-z]+)/.exec(issue.path)?.[1] as Field | undefined;
-    if (field && ['name', 'baseUrl', 'authName', 'apiKey', 'methods', 'description'].includes(field))
-      byField[field] = [...(byField[field] ?? []), issue.message];
-  }
-  return byField;
+const FIELDS: readonly string[] = [
+  'name',
+  'baseUrl',
+  'authName',
+  'apiKey',
+  'methods',
+  'description',
+] satisfies Field[];
+
+/** `baseUrl` or `methods.0` → the drawer field the answer names. */
+function restApiFieldOf(path: string): Field | null {
+  const field = /^(?:input\.)?([A-Za-z]+)/.exec(path)?.[1];
+  return field && FIELDS.includes(field) ? (field as Field) : null;
 }

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Badge } from '../../components/Badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { useToolStore } from './tool-store-store';
+import { deleteSecret, setSecret } from './tool-store-writes';
 
 /** A write-only secret: says whether it is set, takes a new value, never shows one. */
 export function SecretField({
@@ -13,8 +13,6 @@ export function SecretField({
   description: string;
   isSet: boolean;
 }) {
-  const setSecret = useToolStore((store) => store.setSecret);
-  const deleteSecret = useToolStore((store) => store.deleteSecret);
   const [editing, setEditing] = useState(!isSet);
   const [value, setValue] = useState('');
   const [confirmingDelete, setConfirmingDelete] = useState(false);

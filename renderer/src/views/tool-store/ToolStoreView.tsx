@@ -10,8 +10,9 @@ import { Advanced } from '../../components/Advanced';
 import { Badge } from '../../components/Badge';
 import { ToolSearch } from '../../components/ToolSearch';
 import { groupByServer, searchTools, SEARCH_FROM } from '../../words/tool-groups';
-import { ApprovalSettingsSection } from '../approvals/ApprovalSettingsSection';
-import { lemming } from '../../lemming';
+import { ApprovalSettingsSection } from '../../shared/ApprovalSettingsSection';
+import { serverState } from '../../server-state/instance';
+import { useQuery } from '../../server-state/use-query';
 import { ConnectorDrawer } from './ConnectorDrawer';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { McpImport } from './McpImport';
@@ -19,45 +20,41 @@ import { McpServerDialog, type EditedServer } from './McpServerDialog';
 import { McpServerDetails } from './McpServerDetails';
 import { RestApiDrawer } from './RestApiDrawer';
 import { useNavigation } from '../../stores/navigation-store';
-import { useToolStore } from './tool-store-store';
+import { removeMcpServer, setToolEnabled } from './tool-store-writes';
 import './tool-store.css';
+import { ErrorAlert } from '../../components/ErrorAlert';
+
+/** Reads the Tool Store's files again (the person fixed one by hand). */
+function checkAgain() {
+  serverState().markStale('tools.catalog');
+  serverState().markStale('connectors.list');
+}
 
 /** The drawer id of a REST API not yet added. */
 const NEW_REST_API = 'rest:+new';
 
 /** The tools agents can be given and the connectors behind them: what each needs, who has it, its settings. */
 export function ToolStoreView() {
-  const state = useToolStore((store) => store.state);
-  const load = useToolStore((store) => store.load);
+  const catalogAnswer = useQuery('tools.catalog', {}).result;
+  const connectorsAnswer = useQuery('connectors.list', {}).result;
   const [drawer, setDrawer] = useState<string | null>(null);
   const [mcpDialog, setMcpDialog] = useState<EditedServer | 'new' | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
-  const removeMcpServer = useToolStore((store) => store.removeMcpServer);
+  useFocusAskedFor(catalogAnswer?.ok === true && connectorsAnswer?.ok === true);
 
-  useEffect(() => {
-    void load();
-    const offAgents = lemming().on('agents.changed', () => void load());
-    const offOrg = lemming().on('org.changed', () => void load());
-    return () => {
-      offAgents();
-      offOrg();
-    };
-  }, [load]);
-
-  useFocusAskedFor(state.status === 'loaded');
-
-  if (state.status === 'loading') return <p role="status">Loading the Tool Store…</p>;
-  if (state.status === 'failed')
+  const refusal = [catalogAnswer, connectorsAnswer].find((answer) => answer && !answer.ok);
+  if (refusal && !refusal.ok)
     return (
-      <div className="inline-alert" role="alert">
-        The Tool Store could not be loaded: {state.message}{' '}
-        <button type="button" onClick={() => void load()}>
+      <ErrorAlert error={refusal.error} title="The Tool Store could not be loaded.">
+        <button type="button" onClick={checkAgain}>
           Try again
         </button>
-      </div>
+      </ErrorAlert>
     );
 
-  const { connectors, catalog } = state;
+  if (!catalogAnswer?.ok || !connectorsAnswer?.ok) return <p role="status">Loading the Tool Store…</p>;
+  const catalog = catalogAnswer.value;
+  const connectors = connectorsAnswer.value;
   const open = connectors.connectors.find((connector) => connector.id === drawer);
   return (
     <section className="tool-store" aria-labelledby="tool-store-heading">
@@ -85,7 +82,7 @@ export function ToolStoreView() {
           </ul>
           <p>
             Fix the file, then{' '}
-            <button type="button" onClick={() => void load()}>
+            <button type="button" onClick={checkAgain}>
               Check again
             </button>{' '}
             The other tools keep working meanwhile.
@@ -121,9 +118,9 @@ export function ToolStoreView() {
           ))}
         </ul>
       )}
-      <McpImport onImported={() => void load()} />
+      <McpImport />
       <ToolGrants tools={catalog.tools} grants={catalog.grants} />
-      <ApprovalSettingsSection shownWith={connectors} onSaved={() => void load()} />
+      <ApprovalSettingsSection />
       {mcpDialog && (
         <McpServerDialog
           key={mcpDialog === 'new' ? 'new' : mcpDialog.name}
@@ -290,13 +287,12 @@ function ToolGrants({
   tools: CatalogTool[];
   grants: { agent: string; enabled: string[]; available: string[] }[];
 }) {
-  const setEnabled = useToolStore((store) => store.setEnabled);
   /** Toggles the user just flipped, shown at once while the resume is written (undone if it fails). */
   const [pending, setPending] = useState<Record<string, boolean>>({});
   const toggle = async (agentName: string, tool: string, enabled: boolean) => {
     const key = `${agentName}\u0000${tool}`;
     setPending((current) => ({ ...current, [key]: enabled }));
-    await setEnabled(agentName, tool, enabled);
+    await setToolEnabled(agentName, tool, enabled);
     setPending(({ [key]: _done, ...rest }) => rest);
   };
   // The human operator never takes a turn: it is not offered tools, nor chosen first.

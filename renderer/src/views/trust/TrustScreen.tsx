@@ -1,9 +1,8 @@
-import { useCallback, useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import type { OrgGrants, OrgTrust } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
-import { lemming } from '../../lemming';
 import { useTrustStore } from '../../stores/trust-store';
-import { useLemmingQuery } from '../../use-lemming-query';
+import { useQuery } from '../../server-state/use-query';
 import { GrantList } from './GrantList';
 import { ReachSection } from './ReachSection';
 import { reachLines, REACH_SECTIONS } from './reach-words';
@@ -31,8 +30,7 @@ function TrustDecision({ trust, orgName }: { trust: OrgTrust; orgName: string })
     secrets: trust.grants.secrets.filter((name) => listed.secrets.includes(name)),
     environment: trust.grants.environment.filter((name) => listed.environment.includes(name)),
   }));
-  const askSecrets = useCallback(() => lemming().secrets.list(), []);
-  const { result: secretList } = useLemmingQuery('secrets', askSecrets);
+  const { result: secretList } = useQuery('secrets.list', {});
   const stored = new Set(
     secretList?.ok
       ? secretList.value.secrets.filter((secret) => secret.isSet).map((secret) => secret.name)

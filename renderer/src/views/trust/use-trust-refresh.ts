@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { useActivity } from '../../components/activity-store';
-import { lemming } from '../../lemming';
 import { useNavigation } from '../../stores/navigation-store';
 import { useTrustStore } from '../../stores/trust-store';
 
@@ -8,10 +7,10 @@ import { useTrustStore } from '../../stores/trust-store';
 const SETTLE_MS = 300;
 
 /**
- * The open org's trust is read again whenever what it can run or reach may have changed: a change the
- * person saved here (a model, a connector, an agent's tools), its agents changed, the person moved to
- * another view, or came back to the window (after editing its files elsewhere). When it moved, the
- * trust screen comes back before anything new can run.
+ * The open org's trust is read again whenever what it can run or reach may have changed without a push
+ * saying so: a change the person saved here, the person moved to another view, or came back to the window
+ * (after editing its files elsewhere); its agents' changes make it stale through the server-state layer.
+ * When it moved, the trust screen comes back before anything new can run.
  */
 export function useTrustRefresh(orgOpen: boolean): void {
   const refresh = useTrustStore((store) => store.refresh);
@@ -22,10 +21,9 @@ export function useTrustRefresh(orgOpen: boolean): void {
       if (timer !== null) clearTimeout(timer);
       timer = setTimeout(() => {
         timer = null;
-        void refresh();
+        refresh();
       }, SETTLE_MS);
     };
-    const offAgents = lemming().on('agents.changed', read);
     const offViews = useNavigation.subscribe((now, before) => {
       if (now.view !== before.view) read();
     });
@@ -35,7 +33,6 @@ export function useTrustRefresh(orgOpen: boolean): void {
     window.addEventListener('focus', read);
     return () => {
       if (timer !== null) clearTimeout(timer);
-      offAgents();
       offViews();
       offSaved();
       window.removeEventListener('focus', read);

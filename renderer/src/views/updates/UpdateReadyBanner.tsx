@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
-import { attempt } from '../../components/activity-store';
-import { lemming } from '../../lemming';
-import { useUpdateStatus } from './use-update-status';
+import { valueOf, write } from '../../server-state/write';
+import { useUpdateStatus } from '../../shared/use-update-status';
 import './updates.css';
 
 /**
@@ -15,9 +14,11 @@ export function UpdateReadyBanner() {
   if (!status || status.state !== 'ready' || laterFor === status.version) return null;
 
   const restart = () =>
-    attempt('Restarting to update…', 'Could not restart into the update', () =>
-      lemming().updates.restartNow(),
-    );
+    write(
+      'updates.restartNow',
+      {},
+      { progress: 'Restarting to update…', failure: 'Could not restart into the update' },
+    ).then(valueOf);
 
   return (
     <section className="update-ready" role="alertdialog" aria-labelledby={headingId}>

@@ -1,8 +1,9 @@
-import { useEffect, useId, useState } from 'react';
-import { toolWords, type ApprovalMode, type ApprovalSettingsView } from '../../../../engine/api';
-import { attempt } from '../../components/activity-store';
-import { lemming } from '../../lemming';
-import './approvals.css';
+import { useId, useState } from 'react';
+import { toolWords, type ApprovalMode } from '../../../engine/api';
+import { valueOf, write } from '../server-state/write';
+import { useQuery } from '../server-state/use-query';
+import '../views/approvals/approvals.css';
+import { ErrorAlert } from '../components/ErrorAlert';
 
 const MODE_WORDS: Record<ApprovalMode, string> = {
   always: 'Always allowed',
@@ -14,58 +15,27 @@ const MODE_WORDS: Record<ApprovalMode, string> = {
 const CHANGED = 'changed';
 
 /** "Ask me first" in the Tool Store: for each agent and each tool it has, when a call needs your approval. */
-export function ApprovalSettingsSection({
-  shownWith,
-  onSaved,
-}: {
-  /** What the page around it shows (its connectors): pulled again when that changes, e.g. a server's hints trusted. */
-  shownWith: unknown;
-  onSaved(): void;
-}) {
-  const [view, setView] = useState<ApprovalSettingsView | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+export function ApprovalSettingsSection() {
+  const { result, replace: setView } = useQuery('approvals.settings', {});
+  const view = result?.ok ? result.value : null;
+  const problem = result && !result.ok ? result.error : null;
   const [agent, setAgent] = useState('');
   const [timeoutText, setTimeoutText] = useState<string | null>(null);
   const headingId = useId();
-  useEffect(() => {
-    let live = true;
-    const pull = () =>
-      void lemming()
-        .approvals.settings()
-        .then((result) => {
-          if (!live) return;
-          if (result.ok) {
-            setView(result.value);
-            setProblem(null);
-          } else setProblem(result.error.message);
-        });
-    const offAgents = lemming().on('agents.changed', pull);
-    pull();
-    return () => {
-      live = false;
-      offAgents();
-    };
-  }, [shownWith]);
-
   const setMode = async (agentName: string, tool: string, mode: ApprovalMode | null) => {
-    const next = await attempt(
-      'Saving the approval setting…',
-      'The approval setting could not be saved',
-      () => lemming().approvals.setMode({ agent: agentName, tool, mode }),
-    );
-    if (!next) return;
-    setView(next);
-    // A choice about a changed MCP tool accepts the change, which its server's card shows.
-    onSaved();
+    const next = await write(
+      'approvals.setMode',
+      { agent: agentName, tool, mode },
+      { progress: 'Saving the approval setting…', failure: 'The approval setting could not be saved' },
+    ).then(valueOf);
+    if (next) setView(next);
   };
 
   if (problem)
     return (
       <section aria-labelledby={headingId} className="approval-settings">
         <h3 id={headingId}>Ask me first</h3>
-        <p className="inline-alert" role="alert">
-          {problem}
-        </p>
+        <ErrorAlert error={problem} title="The approval settings could not be read." />
       </section>
     );
   if (!view) return null;
@@ -96,13 +66,17 @@ export function ApprovalSettingsSection({
         onSubmit={(event) => {
           event.preventDefault();
           const seconds = Number(timeout);
-          void attempt('Saving the approval wait…', 'The wait could not be saved', () =>
-            lemming().approvals.setTimeout({ seconds }),
-          ).then((next) => {
-            if (!next) return;
-            setView(next);
-            setTimeoutText(null);
-          });
+          void write(
+            'approvals.setTimeout',
+            { seconds },
+            { progress: 'Saving the approval wait…', failure: 'The wait could not be saved' },
+          )
+            .then(valueOf)
+            .then((next) => {
+              if (!next) return;
+              setView(next);
+              setTimeoutText(null);
+            });
         }}
       >
         <label>

@@ -1,4 +1,4 @@
-import type { LemmingApi } from '../../engine/api/client';
+import type { LemmingApi } from '../../../engine/api/client';
 
 declare global {
   interface Window {

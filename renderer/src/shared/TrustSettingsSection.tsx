@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
-import type { OrgTrust } from '../../../../engine/api';
-import { Advanced } from '../../components/Advanced';
-import { Badge, type BadgeTone } from '../../components/Badge';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { useTrustStore } from '../../stores/trust-store';
-import { useRunStore } from '../run/run-store';
-import './trust.css';
+import type { OrgTrust } from '../../../engine/api';
+import { Advanced } from '../components/Advanced';
+import { Badge, type BadgeTone } from '../components/Badge';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { useTrustStore } from '../stores/trust-store';
+import { useRunState, useRunStore } from '../stores/run-store';
+import '../views/trust/trust.css';
 
 const STATE_WORDS: Record<OrgTrust['state'], { badge: string; tone: BadgeTone; words: string }> = {
   not_needed: {
@@ -58,7 +58,7 @@ export function TrustSettingsSection() {
 function TrustActions({ trust }: { trust: OrgTrust }) {
   const review = useTrustStore((store) => store.review);
   const revoke = useTrustStore((store) => store.revoke);
-  const phase = useRunStore((store) => store.run?.phase ?? 'idle');
+  const phase = useRunState()?.phase ?? 'idle';
   const stop = useRunStore((store) => store.stop);
   const [confirming, setConfirming] = useState(false);
   if (trust.state === 'not_needed') return null;

@@ -1,5 +1,5 @@
 import { toolWords } from '../../../../engine/api';
-import { useKnownToolTitles } from '../../stores/tool-titles';
+import { useKnownToolTitles } from '../tool-titles';
 import './live-answer.css';
 import { useLiveAnswer } from './live-answers-store';
 

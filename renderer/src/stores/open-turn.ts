@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { useNavigation } from '../../stores/navigation-store';
+import { useNavigation } from './navigation-store';
 
 /** What the inspector shows: one agent's turn at a tick, or every turn of a tick. */
 export type InspectorTarget = { agent: string; tick: number } | { tick: number; agent?: undefined };

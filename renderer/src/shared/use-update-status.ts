@@ -1,24 +1,10 @@
-import { useEffect, useState } from 'react';
-import type { UpdateStatus } from '../../../../engine/api';
-import { lemming } from '../../lemming';
+import type { UpdateStatus } from '../../../engine/api';
+import { useQuery } from '../server-state/use-query';
 
 /** The app's own update status: read once, then kept current by main's `updates.changed` pushes. */
 export function useUpdateStatus(): [UpdateStatus | null, (status: UpdateStatus) => void] {
-  const [status, setStatus] = useState<UpdateStatus | null>(null);
-  useEffect(() => {
-    let live = true;
-    const stop = lemming().on('updates.changed', (next) => setStatus(next));
-    void lemming()
-      .updates.status()
-      .then((result) => {
-        if (live && result.ok) setStatus((current) => current ?? result.value);
-      });
-    return () => {
-      live = false;
-      stop();
-    };
-  }, []);
-  return [status, setStatus];
+  const { result, replace } = useQuery('updates.status', {});
+  return [result?.ok ? result.value : null, replace];
 }
 
 /** One sentence on where updates stand, for Settings. */

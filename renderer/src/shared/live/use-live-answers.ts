@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { lemming } from '../../lemming';
+import { serverState } from '../../server-state/instance';
 import { useLiveAnswers } from './live-answers-store';
 
 /**
@@ -10,14 +10,14 @@ export function useLiveAnswerFeed(): void {
   useEffect(() => {
     const { receive, clear, clearAll } = useLiveAnswers.getState();
     const stops = [
-      lemming().on('turn.progress', ({ progress, ended }) => {
+      serverState().on('turn.progress', ({ progress, ended }) => {
         receive(progress);
         clear(ended);
       }),
-      lemming().on('run.state', ({ tickInProgress }) => {
+      serverState().on('run.state', ({ tickInProgress }) => {
         if (tickInProgress === null) clearAll();
       }),
-      lemming().on('org.changed', () => clearAll()),
+      serverState().on('org.changed', () => clearAll()),
     ];
     return () => {
       for (const stop of stops) stop();

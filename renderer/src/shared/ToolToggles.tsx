@@ -1,12 +1,12 @@
-import { useCallback, useMemo, useState } from 'react';
-import { KIND_WORDS, orgWideChange, type IpcError, type ToolVerdict } from '../../../../engine/api';
-import { Advanced } from '../../components/Advanced';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { ToolSearch } from '../../components/ToolSearch';
-import { lemming } from '../../lemming';
-import { useLemmingQuery, whenAgentChanges } from '../../use-lemming-query';
-import { groupByServer, searchTools, SEARCH_FROM } from '../../words/tool-groups';
-import { ErrorAlert } from '../org/ErrorAlert';
+import { useState } from 'react';
+import { KIND_WORDS, orgWideChange, type IpcError, type ToolVerdict } from '../../../engine/api';
+import { Advanced } from '../components/Advanced';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ToolSearch } from '../components/ToolSearch';
+import { serverState } from '../server-state/instance';
+import { useQuery } from '../server-state/use-query';
+import { groupByServer, searchTools, SEARCH_FROM } from '../words/tool-groups';
+import { ErrorAlert } from '../components/ErrorAlert';
 
 function granted(tool: ToolVerdict): boolean {
   return tool.layers.find((layer) => layer.layer === 'allowlist')?.passed ?? false;
@@ -43,12 +43,7 @@ export function ToolToggles({ agent }: { agent: string }) {
   const [confirming, setConfirming] = useState<{ tool: ToolVerdict; orgWide: string[] } | null>(null);
   const [query, setQuery] = useState('');
 
-  const ask = useCallback(() => lemming().tools.explain({ agent }), [agent]);
-  const refreshWhen = useMemo(
-    () => whenAgentChanges((listener) => lemming().on('agents.changed', listener), agent),
-    [agent],
-  );
-  const { result, replace } = useLemmingQuery(agent, ask, { refreshWhen });
+  const { result, replace } = useQuery('tools.explain', { agent });
   const tools = result?.ok ? result.value.tools : null;
   const error =
     actionError ??
@@ -60,7 +55,7 @@ export function ToolToggles({ agent }: { agent: string }) {
 
   async function toggle(tool: ToolVerdict, enabled: boolean) {
     setBusy(tool.name);
-    const result = await lemming().tools.setEnabled({ agent, tool: tool.name, enabled });
+    const result = await serverState().write('tools.setEnabled', { agent, tool: tool.name, enabled });
     setBusy(null);
     if (!result.ok)
       return setError({
@@ -80,7 +75,7 @@ export function ToolToggles({ agent }: { agent: string }) {
   async function applyFix(tool: ToolVerdict, confirmOrgWide: boolean) {
     setConfirming(null);
     setBusy(tool.name);
-    const result = await lemming().tools.applyFix({ agent, tool: tool.name, confirmOrgWide });
+    const result = await serverState().write('tools.applyFix', { agent, tool: tool.name, confirmOrgWide });
     setBusy(null);
     if (!result.ok)
       return setError({ title: `Could not apply the fix for ${tool.title}.`, error: result.error });

@@ -1,15 +1,10 @@
-import { useCallback } from 'react';
-import { lemming } from '../../lemming';
-import { useLemmingQuery } from '../../use-lemming-query';
-import { duration } from '../../words/plain-words';
-import { openTurn } from './open-turn';
-
-const whenTimelineGrows = (refresh: () => void) => lemming().on('timeline.appended', refresh);
+import { useQuery } from '../server-state/use-query';
+import { duration } from '../words/plain-words';
+import { openTurn } from '../stores/open-turn';
 
 /** An agent's newest turns, each a link into the inspector (for the agent page). */
 export function RecentTurns({ agent }: { agent: string }) {
-  const ask = useCallback(() => lemming().inspector.agentTurns({ agent }), [agent]);
-  const { result } = useLemmingQuery(agent, ask, { refreshWhen: whenTimelineGrows });
+  const { result } = useQuery('inspector.agentTurns', { agent });
   if (!result?.ok) return null;
   const { turns } = result.value;
   return (

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useOrgStore } from '../stores/org-store';
+import { useOrgStore } from '../../stores/org-store';
 
 export function OpenOrgForm() {
   const state = useOrgStore((store) => store.state);
