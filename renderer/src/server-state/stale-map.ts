@@ -98,7 +98,8 @@ const AGENT_READS = [
  */
 export const staleAfterEvent: { [E in EventName]: readonly StaleTarget<EventPayload<E>>[] } = {
   'timeline.appended': TIMELINE_READS,
-  'approvals.changed': ['approvals.pending', 'org.graph'],
+  // An agent whose call waits for the person "needs you" on the list as on the graph.
+  'approvals.changed': ['approvals.pending', 'org.graph', 'org.agents'],
   // The readiness looks a few ticks ahead, so it is asked again when the run settles on a new tick,
   // not on every phase it passes through.
   'run.state': [
@@ -144,7 +145,7 @@ export const staleAfterWrite: Record<WriteChannel, readonly ReadChannel[]> = {
   'memory.edit': ['memory.get', ...TIMELINE_READS],
   'tools.applyFix': [...AGENT_READS, 'agent.get', 'tools.explain'],
   'tools.setEnabled': [...AGENT_READS, 'agent.get', 'tools.explain'],
-  'approvals.answer': ['approvals.pending', 'org.graph'],
+  'approvals.answer': ['approvals.pending', 'org.graph', 'org.agents'],
   // A choice about a changed MCP tool accepts the change, which its server's card shows.
   'approvals.setMode': ['approvals.settings', 'tools.explain', 'connectors.list'],
   'approvals.setTimeout': ['approvals.settings'],
@@ -204,7 +205,8 @@ export const slowRefetchMs: Partial<Record<ReadChannel, number>> = {
 /**
  * Reads of what the org is set up to do, which a tick's turns do not change, and the tallies a tick adds
  * to (balances, the unread count): made stale while a tick runs, they are asked again once, when it ends,
- * not after every turn.
+ * not after every turn. Not the agents' list: it carries each agent's state, which a turn changes
+ * (running, needs you, failing).
  */
 export const SETTLED_AFTER_TICK: ReadonlySet<ReadChannel> = new Set([
   'inbox.unread',
@@ -215,7 +217,6 @@ export const SETTLED_AFTER_TICK: ReadonlySet<ReadChannel> = new Set([
   'connectors.list',
   'secrets.list',
   'models.list',
-  'org.agents',
   'org.summary',
   'org.status',
   'credits.balances',
