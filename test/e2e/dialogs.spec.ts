@@ -125,3 +125,50 @@ test('a memory question on the agent page gives focus back to its row', async ({
     (dialog) => dialog.getByRole('button', { name: 'Cancel' }),
   );
 });
+
+test('the questions asked before a change keep the eye too: closing during a run, a top-up, trust, another agent’s files', async ({
+  lemming,
+}) => {
+  await openDemoWithTools(lemming);
+  const { page } = lemming;
+
+  const topUp = page.getByRole('form', { name: 'Top up credits' });
+  await topUp.getByRole('combobox', { name: 'Agent' }).selectOption('writer');
+  await topUp.getByRole('spinbutton', { name: 'Credits to add' }).fill('25');
+  await expectDialogKeepsTheEye(
+    page,
+    topUp.getByRole('button', { name: 'Top up…' }),
+    'Add 25 credits to writer?',
+    (dialog) => dialog.getByRole('button', { name: 'Cancel' }),
+  );
+
+  await page.getByRole('button', { name: 'Open agent researcher', exact: true }).click();
+  await page.getByRole('button', { name: 'Add writable path' }).click();
+  await page.getByLabel('Writable path 1', { exact: true }).fill('agents/manager/workspace');
+  await expect(page.locator('.file-access-editor').nth(1)).toContainText('you are asked before it is saved');
+  await expectDialogKeepsTheEye(
+    page,
+    page.getByRole('button', { name: 'Save changes' }),
+    'Let researcher change manager’s private files?',
+    (dialog) => dialog.getByRole('button', { name: 'Cancel' }),
+  );
+
+  await lemming.showView('Settings');
+  await expectDialogKeepsTheEye(
+    page,
+    page.getByRole('button', { name: 'Stop trusting this org…' }),
+    'Stop trusting this org?',
+    (dialog) => dialog.getByRole('button', { name: 'Cancel' }),
+  );
+
+  const runBar = page.getByRole('region', { name: 'Run controls' });
+  await runBar.getByRole('button', { name: 'Start' }).click();
+  await expect(runBar.getByRole('button', { name: 'Stop' })).toBeVisible();
+  await expectDialogKeepsTheEye(
+    page,
+    page.getByRole('button', { name: 'Close org' }),
+    'Stop the run and close the org?',
+    (dialog) => dialog.getByRole('button', { name: 'Cancel' }),
+  );
+  await runBar.getByRole('button', { name: 'Stop' }).click();
+});
