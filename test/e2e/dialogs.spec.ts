@@ -106,6 +106,17 @@ test('Escape in a question asked over a drawer closes only the question', async 
   await expect(remove).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
+
+  await lemming.showView('Settings');
+  await expectDialogKeepsTheEye(
+    page,
+    page
+      .getByRole('list', { name: 'Secrets' })
+      .getByRole('listitem', { name: 'WEATHER_KEY' })
+      .getByRole('button', { name: 'Delete…' }),
+    'Delete WEATHER_KEY?',
+    (dialog) => dialog.getByRole('button', { name: 'Cancel' }),
+  );
 });
 
 test('a memory question on the agent page gives focus back to its row', async ({ lemming }) => {
