@@ -7,26 +7,28 @@ export type FixPlace = z.infer<typeof FixPlace>;
 
 /**
  * One thing that keeps an agent from running its next turn: `reason` in plain words (with what fixes
- * it), `detail` in the precise words of the command line (file fields, variables; for "Advanced"), and
- * where the person fixes it in the app.
+ * it), `short` in a few words for where room is small (a card on the graph), `detail` in the precise
+ * words of the command line (file fields, variables; for "Advanced"), and where the person fixes it in
+ * the app.
  */
 export const WillNotRunReason = z.object({
   reason: z.string(),
+  short: z.string(),
   detail: z.string().nullable(),
   fixIn: FixPlace.nullable(),
 });
 export type WillNotRunReason = z.infer<typeof WillNotRunReason>;
 
 /**
- * An agent's state, decided once by the engine (engine/app/agent-state.ts) and shown the same on the
- * graph, the Agents list, its page, the run bar and the card. Every state says why in `words`.
- */
-/**
  * An agent's last turn failed: at which tick, why in plain words, and the engine's own words (its error
  * kind and message, for "Advanced"; null when none was recorded).
  */
 export const FailedTurn = z.object({ tick: z.int(), why: z.string(), technical: z.string().nullable() });
 
+/**
+ * An agent's state, decided once by the engine (engine/app/agent-state.ts) and shown the same on the
+ * graph, the Agents list, its page, the run bar and the card. Every state says why in `words`.
+ */
 export const AgentState = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('ready'),

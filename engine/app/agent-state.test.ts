@@ -15,6 +15,7 @@ const ready: AgentFacts = {
 };
 const noKey = {
   reason: 'its model gpt-4o (OpenAI) has no API key yet: paste one in Settings, under Models and providers',
+  short: 'No API key for gpt-4o',
   detail: 'model "gpt-4o" (openai) needs an API key',
   fixIn: 'settings' as const,
 };

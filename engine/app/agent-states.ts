@@ -27,7 +27,9 @@ export async function agentStates(
   const problems = await context.engine.modelProblems([...keys]);
   const modelProblem = (key: string): WillNotRunReason | null => {
     const problem = problems.get(key);
-    return problem ? { reason: problem.plain, detail: problem.message, fixIn: 'settings' } : null;
+    return problem
+      ? { reason: problem.plain, short: problem.short, detail: problem.message, fixIn: 'settings' }
+      : null;
   };
   const paused = isPaused(context.controller.state().phase);
   const states = await Promise.all(

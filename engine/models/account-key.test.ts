@@ -57,6 +57,8 @@ describe('one key per provider account', () => {
       refusal: (kind, name) => notGranted(kind, name, '/org'),
     });
     expect(modelSetupProblem(entry, refused)?.message).toContain('needs an API key');
+    expect(modelSetupProblem(entry, refused)?.short).toBe('No API key for gpt-4o');
+    expect(modelSetupProblem(entry, testDeps([]))?.short).toBe('No API key for gpt-4o');
 
     const own = modelEntry('openai', { api_key_secret: 'MY_OWN_KEY' }, 'gpt-4o');
     expect(modelSetupProblem(own, granted)?.message).toContain(

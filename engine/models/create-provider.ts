@@ -182,10 +182,14 @@ export function createProvider(entry: ModelEntry, deps: ProviderDeps): ModelProv
   );
 }
 
-/** Why a model cannot be called: in the words its failed call would use, and in plain words for the run bar. */
+/**
+ * Why a model cannot be called: in the words its failed call would use, in plain words for the run bar,
+ * and in a few words for where room is small (a card on the graph).
+ */
 export interface ModelSetupProblem {
   message: string;
   plain: string;
+  short: string;
 }
 
 const IN_SETTINGS = 'in Settings, under Models and providers';
@@ -204,6 +208,7 @@ export function modelSetupProblem(entry: ModelEntry, deps: ProviderDeps): ModelS
       return {
         message: endpoint.error,
         plain: `${model} (${defaults.service}) needs the address of its server: add it ${IN_SETTINGS}`,
+        short: `No server address for ${entry.key}`,
       };
     const key = endpoint.value.apiKey();
     if (key.ok) return null;
@@ -213,11 +218,13 @@ export function modelSetupProblem(entry: ModelEntry, deps: ProviderDeps): ModelS
       plain: refused
         ? `${model}: ${refused.plain.reason}; ${refused.plain.fix}`
         : `${model} (${defaults.service}) has no API key yet: paste one ${IN_SETTINGS}`,
+      short: refused ? `The key of ${entry.key} is not this org's` : `No API key for ${entry.key}`,
     };
   }
   const incomplete = (message: string) => ({
     message,
     plain: `${model} is not set up completely: open it ${IN_SETTINGS}`,
+    short: `${entry.key} is not set up`,
   });
   if (entry.provider === 'cli' && !entry.provider_config.command)
     return incomplete(`model "${entry.key}" (cli) needs provider_config.command, the program to run`);

@@ -1270,11 +1270,13 @@ export class OrgEngine {
       return {
         message: `its model "${key}" is not in ${MODELS_FILE} (add it in Settings → Models)`,
         plain: `its model ${key} is not in the org’s list of models: add it in Settings, under Models and providers`,
+        short: `No model called ${key}`,
       };
     if (typeof entry === 'string')
       return {
         message: entry,
         plain: `the org’s list of models has a mistake at ${key}: see Settings, under Models and providers`,
+        short: `A mistake in the models list at ${key}`,
       };
     return modelSetupProblem(entry, this.providerDeps());
   }

@@ -199,7 +199,7 @@ test('an agent whose last turn failed says why on its node, its page and the age
   const why = 'needs an API key';
   const node = page.locator('[data-agent-node="manager"]');
   await expect(node).toContainText('Will not run');
-  await expect(node.locator('.agent-node-reason')).toContainText('has no API key yet');
+  await expect(node.locator('.agent-node-reason')).toContainText('No API key for');
   await page.screenshot({ path: testInfo.outputPath('failing-node.png') });
 
   await page.getByRole('button', { name: 'Table' }).click();

@@ -112,7 +112,7 @@ test('the failure reason on LeMMing’s 7-agent graph is readable however far th
   await page.getByRole('button', { name: 'Step one tick' }).click();
   const reason = page.locator('[data-agent-node="manager"] .agent-node-reason');
   await expect(page.getByTestId('current-tick')).toHaveText('Next tick 2', { timeout: 30_000 });
-  await expect(reason).toContainText('has no API key yet');
+  await expect(reason).toContainText('No API key for');
   // The size on screen: the font's size times the scale the graph is drawn at.
   const onScreen = await reason.evaluate((element) => {
     const html = element as HTMLElement;

@@ -28,7 +28,7 @@ const FAILED_TURN = /^Its last turn \(tick \d+\) failed[.;]\s*/;
 /** What the card says under its badge about why: for the states that keep it from working. */
 function reasonOf(state: GraphNode['state']): string | null {
   if (state.kind === 'failing') return state.words.replace(FAILED_TURN, '');
-  if (state.kind === 'will_not_run') return state.reasons.map((reason) => reason.reason).join('; ');
+  if (state.kind === 'will_not_run') return state.reasons.map((reason) => reason.short).join('; ');
   if (state.kind === 'invalid_resume' || state.kind === 'needs_you') return state.words;
   return null;
 }
