@@ -39,24 +39,26 @@ describe('summarizeEvent', () => {
         message: 'model "gpt-4o" (OpenAI) needs an API key: set provider_config.api_key_secret',
       }),
     ).toBe('The model "gpt-4o" (OpenAI) needs an API key: paste it in Settings, under Models and providers.');
-    expect(summary(EVENT_SAMPLES.tool_call)).toBe('memory_write({"key":"plan"})');
-    expect(summary(EVENT_SAMPLES.tool_result)).toBe('file_read → failed: no such file');
-    expect(summary(EVENT_SAMPLES.tool_intent)).toBe('about to run shell({"command":"make"})');
+    expect(summary(EVENT_SAMPLES.tool_call)).toBe('Save a memory with {"key":"plan"}');
+    expect(summary(EVENT_SAMPLES.tool_result)).toBe('Read a file → failed: no such file');
+    expect(summary(EVENT_SAMPLES.tool_intent)).toBe(
+      'about to use Run a shell command with {"command":"make"}',
+    );
     expect(summary({ ...EVENT_SAMPLES.tool_result, started_before_stop: 'c1' })).toBe(
-      'file_read not run again: it was started before the app stopped, and whether it finished is not known',
+      'Read a file not run again: it was started before the app stopped, and whether it finished is not known',
     );
     expect(summary(EVENT_SAMPLES.credit)).toBe('top_up 10 credits: top-up');
     expect(summary(EVENT_SAMPLES.skip)).toBe('manager has no credits left.');
     expect(summary(EVENT_SAMPLES.tick_completed)).toBe('tick 4 completed: 2 turns');
     expect(summary(EVENT_SAMPLES.turn_completed)).toBe('turn completed, spent 0.5 credits');
     expect(summary(EVENT_SAMPLES.approval_requested)).toBe(
-      'asks to run shell({"command":"ls"}): It runs a command on this computer with your rights.',
+      'asks to use Run a shell command with {"command":"ls"}: It runs a command on this computer with your rights.',
     );
-    expect(summary(EVENT_SAMPLES.approval_answered)).toBe('shell denied (person): not now');
+    expect(summary(EVENT_SAMPLES.approval_answered)).toBe('Run a shell command denied (person): not now');
     const form = { server: 'everything', message: 'Who are you?', fields: [] };
     expect(
       summary({ ...EVENT_SAMPLES.approval_requested, tool: 'mcp__everything__ask', args: {}, form }),
-    ).toBe('everything asks the person to fill in a form while mcp__everything__ask runs: “Who are you?”');
+    ).toBe('everything asks the person to fill in a form while Ask (everything) runs: “Who are you?”');
     expect(
       summary({
         ...EVENT_SAMPLES.approval_answered,
@@ -64,10 +66,10 @@ describe('summarizeEvent', () => {
         answer: 'approve_once',
         values: {},
       }),
-    ).toBe('the form of mcp__everything__ask was sent (person)');
+    ).toBe('the form of Ask (everything) was sent (person)');
     expect(
       summary({ ...EVENT_SAMPLES.approval_answered, answer: 'deny', source: 'timeout', dismissed: true }),
-    ).toBe('the form of shell was closed unanswered (timeout)');
+    ).toBe('the form of Run a shell command was closed unanswered (timeout)');
     expect(
       summary({
         ...EVENT_SAMPLES.approval_requested,
@@ -77,7 +79,7 @@ describe('summarizeEvent', () => {
         changes: ['It now claims it only reads.'],
       }),
     ).toBe(
-      'asks to run mcp__notes__erase_notes({}): It changed since you chose how it runs, so it asks first until you choose again. What changed: It now claims it only reads.',
+      'asks to use Erase notes (notes): It changed since you chose how it runs, so it asks first until you choose again. What changed: It now claims it only reads.',
     );
   });
 

@@ -1,5 +1,10 @@
 import { plainFailure } from '../api/failure-words';
 import { knownEvent, memoryChangeShown, type KnownTimelineEvent } from '../api/timeline-events';
+import { toolWords } from '../api/tool-words';
+import { BUILTIN_TOOL_TITLES } from '../tools/tool-catalog';
+
+/** A tool as the person reads it (its id is in the event's detail, under Advanced). */
+const named = (tool: string) => toolWords(tool, BUILTIN_TOOL_TITLES);
 
 const APPROVAL_WORDS = {
   approve_once: 'approved once',
@@ -44,21 +49,21 @@ function describeKnown(event: KnownTimelineEvent): string | null {
       return `${event.model}${tokens}${reply ? `: ${reply}` : ''}`;
     }
     case 'tool_call':
-      return `${event.tool}(${compact(event.args)})`;
+      return `${named(event.tool)}${withArgs(event.args)}`;
     case 'tool_intent':
-      return `about to run ${event.tool}(${compact(event.args)})`;
+      return `about to use ${named(event.tool)}${withArgs(event.args)}`;
     case 'tool_result':
       if (event.started_before_stop !== undefined)
-        return `${event.tool} not run again: it was started before the app stopped, and whether it finished is not known`;
-      return `${event.tool} → ${event.result.success ? (event.result.output ?? 'ok') : `failed: ${event.result.error ?? ''}`}`;
+        return `${named(event.tool)} not run again: it was started before the app stopped, and whether it finished is not known`;
+      return `${named(event.tool)} → ${event.result.success ? (event.result.output ?? 'ok') : `failed: ${event.result.error ?? ''}`}`;
     case 'approval_requested':
       if (event.form)
-        return `${event.form.server} asks the person to fill in a form while ${event.tool} runs: “${event.form.message}”`;
-      return `asks to run ${event.tool}(${compact(event.args)}): ${event.reason}${event.changes?.length ? ` What changed: ${event.changes.join(' ')}` : ''}`;
+        return `${event.form.server} asks the person to fill in a form while ${named(event.tool)} runs: “${event.form.message}”`;
+      return `asks to use ${named(event.tool)}${withArgs(event.args)}: ${event.reason}${event.changes?.length ? ` What changed: ${event.changes.join(' ')}` : ''}`;
     case 'approval_answered':
       if (event.values !== undefined || event.dismissed)
-        return `the form of ${event.tool} was ${event.dismissed ? 'closed unanswered' : event.answer === 'deny' ? 'declined' : 'sent'} (${event.source})`;
-      return `${event.tool} ${APPROVAL_WORDS[event.answer]} (${event.source})${event.reason ? `: ${event.reason}` : ''}`;
+        return `the form of ${named(event.tool)} was ${event.dismissed ? 'closed unanswered' : event.answer === 'deny' ? 'declined' : 'sent'} (${event.source})`;
+      return `${named(event.tool)} ${APPROVAL_WORDS[event.answer]} (${event.source})${event.reason ? `: ${event.reason}` : ''}`;
     case 'memory_update': {
       const change = memoryChangeShown(event);
       const values = change.values.map(compact).join(', ');
@@ -112,6 +117,13 @@ function payloadText(payload: unknown): string {
 }
 
 const MEMORY_CHANGE_WORDS = { appended: 'added', merged: 'merged in', value: 'now' } as const;
+
+/** " with {…}" after a tool's name; nothing when it was given nothing. */
+function withArgs(args: unknown): string {
+  const empty =
+    args === undefined || (typeof args === 'object' && args !== null && Object.keys(args).length === 0);
+  return empty ? '' : ` with ${compact(args)}`;
+}
 
 function compact(value: unknown): string {
   try {

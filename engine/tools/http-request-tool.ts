@@ -136,13 +136,16 @@ export interface HttpRequestToolOptions {
   transport?: HttpTransport;
 }
 
+/** The web request tool as the person reads it. */
+export const HTTP_REQUEST_TOOL_TITLE = 'Make a web request';
+
 /** The `http_request {method, url, headers?, body?}` primitive as an agent tool of kind `network`. */
 export function createHttpRequestTool(options: HttpRequestToolOptions): ToolSpec {
   const limits = { ...DEFAULT_TOOL_LIMITS, ...options.limits };
   return {
     name: 'http_request',
     kind: 'network',
-    title: 'Make a web request',
+    title: HTTP_REQUEST_TOOL_TITLE,
     definition: {
       name: 'http_request',
       description: [

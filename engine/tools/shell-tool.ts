@@ -51,6 +51,9 @@ export function confinementSummary(confinement: Confinement): string {
     : walledOff;
 }
 
+/** The shell tool as the person reads it. */
+export const SHELL_TOOL_TITLE = 'Run a shell command';
+
 /**
  * LeMMing's `shell {command}`, run by `/bin/sh -c` in the agent's workspace with no stdin, a clean
  * environment, a timeout that stops everything the command started, and capped output; confined where
@@ -66,7 +69,7 @@ export function createShellTool(options: ShellToolOptions): ToolSpec {
   return {
     name: 'shell',
     kind: 'shell',
-    title: 'Run a shell command',
+    title: SHELL_TOOL_TITLE,
     definition: {
       name: 'shell',
       description: [

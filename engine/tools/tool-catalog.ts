@@ -1,8 +1,14 @@
 import { DEFAULT_ORG_POLICY } from '../org/policy-file';
 import type { Resume } from '../org/resume-schema';
 import type { Confinement } from '../sandbox/shell/confinement';
-import { createHttpRequestTool, networkAccessFromPolicy, type HttpTransport } from './http-request-tool';
-import { confinementNote, confinementSummary, createShellTool } from './shell-tool';
+import type { ToolTitles } from '../api/tool-words';
+import {
+  createHttpRequestTool,
+  HTTP_REQUEST_TOOL_TITLE,
+  networkAccessFromPolicy,
+  type HttpTransport,
+} from './http-request-tool';
+import { confinementNote, confinementSummary, createShellTool, SHELL_TOOL_TITLE } from './shell-tool';
 import { createAgentTool } from './create-agent-tool';
 import { profileTools, resolveToolsProfile } from './fs-profiles/profiles';
 import { fileListTool, fileReadTool, fileWriteTool } from './lemming-file-tools';
@@ -61,19 +67,40 @@ export interface CatalogEnvironment {
 const LEMMING_READ_GRANTS = ['file_read', 'file_list'];
 const LEMMING_WRITE_GRANTS = ['file_write'];
 
+/** LeMMing's three file tools, titled as the person reads them. */
+const LEMMING_FILE_TOOLS: ToolSpec[] = [
+  { ...fileReadTool, title: 'Read a file' },
+  { ...fileWriteTool, title: 'Write a file' },
+  { ...fileListTool, title: 'List a folder' },
+];
+
+/**
+ * Every built-in tool's title by name, under any file-tool profile: to name a tool where no agent's
+ * catalog is at hand (a timeline row). MCP, REST and composed tools are not in it.
+ */
+export const BUILTIN_TOOL_TITLES: ToolTitles = new Map([
+  ...[
+    ...LEMMING_FILE_TOOLS,
+    ...(['codex', 'gemini'] as const).flatMap((profile) => {
+      const { read, write } = profileTools(profile);
+      return [...read, ...write];
+    }),
+    memoryReadTool,
+    memoryWriteTool,
+    listAgentsTool,
+    createAgentTool,
+  ].map((spec) => [spec.name, spec.title] as const),
+  ['shell', SHELL_TOOL_TITLE],
+  ['http_request', HTTP_REQUEST_TOOL_TITLE],
+]);
+
 /** The agent's file tools: LeMMing's three, or the codex or gemini set its `tools_profile` selects. */
 function fileTools(resume: Resume, environment: CatalogEnvironment): CatalogEntry[] {
   const profile = resolveToolsProfile(
     resume.tools_profile,
     environment.modelIdOf?.(resume.model.key) ?? resume.model.key,
   );
-  if (profile === 'lemming') {
-    return [
-      entry({ ...fileReadTool, title: 'Read a file' }),
-      entry({ ...fileWriteTool, title: 'Write a file' }),
-      entry({ ...fileListTool, title: 'List a folder' }),
-    ];
-  }
+  if (profile === 'lemming') return LEMMING_FILE_TOOLS.map((spec) => entry(spec));
   const { read, write } = profileTools(profile);
   return [
     ...read.map((spec) => entry(spec, LEMMING_READ_GRANTS)),

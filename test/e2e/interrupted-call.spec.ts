@@ -28,7 +28,7 @@ test('a tool call the app stopped during shows as started with its outcome unkno
   await lemming.openOrgAt(org);
   await lemming.showView('Timeline');
 
-  const intent = page.locator('.timeline-row', { hasText: 'about to run mcp__bell__ring_bell' }).first();
+  const intent = page.locator('.timeline-row', { hasText: 'about to use Ring bell (bell)' }).first();
   await intent.click();
   await expect(page.getByText('About to run a tool that may change things')).toBeVisible();
   await page.getByRole('button', { name: 'Open this turn in the inspector' }).click();

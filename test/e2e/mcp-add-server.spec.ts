@@ -275,7 +275,7 @@ test('a person adds a program with the form and another by pasting VS Code setti
 
     await lemming.showView('Timeline');
     await page.getByRole('combobox', { name: 'Agent' }).selectOption('courier');
-    const row = page.locator('.timeline-row', { hasText: 'mcp__everything__echo' }).first();
+    const row = page.locator('.timeline-row', { hasText: 'Echo (everything)' }).first();
     await row.click();
     await page.getByRole('button', { name: 'Open this turn in the inspector' }).click();
     await expect(page.getByRole('heading', { name: /^Turn of courier at tick/, level: 2 })).toBeVisible();

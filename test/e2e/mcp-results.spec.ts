@@ -73,12 +73,12 @@ test("a server's form goes to the person as a card, and the image a tool gave is
   await expect(form).toBeHidden();
 
   await lemming.showView('Timeline');
-  await page.locator('.timeline-row', { hasText: 'get-tiny-image' }).first().click();
+  await page.locator('.timeline-row', { hasText: 'Get tiny image (everything)' }).first().click();
   await page.getByRole('button', { name: 'Open this turn in the inspector' }).click();
   await expect(page.getByRole('heading', { name: /Turn of viewer at tick/, level: 2 })).toBeVisible();
   const calls = page.getByRole('list', { name: 'Steps' }).getByTestId('tool-call');
   const image = calls
-    .filter({ hasText: 'get-tiny-image' })
+    .filter({ hasText: 'Get tiny image (everything)' })
     .getByRole('img', { name: /Image from the tool \(image\/png/ });
   await expect(image).toBeVisible();
   expect(await image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);

@@ -33,7 +33,7 @@ test('a turn with two tool calls opens from a timeline row: each call with its r
   await lemming.showView('Timeline');
 
   // From a timeline row: the clerk's file_read call, then "Open this turn".
-  const row = page.locator('.timeline-row', { hasText: 'file_read' }).first();
+  const row = page.locator('.timeline-row', { hasText: 'Read a file' }).first();
   await row.click();
   await page.getByRole('button', { name: 'Open this turn in the inspector' }).click();
   await expect(page.getByRole('heading', { name: 'Turn of clerk at tick 1', level: 2 })).toBeVisible();
@@ -149,7 +149,7 @@ test('a question an MCP server asked the agent’s model shows under the tool ca
     await asking.getByRole('button', { name: 'Allow once' }).click();
     await expect(asking).toBeHidden();
     await lemming.showView('Timeline');
-    await page.locator('.timeline-row', { hasText: 'trigger-sampling-request' }).first().click();
+    await page.locator('.timeline-row', { hasText: 'Trigger sampling request (everything)' }).first().click();
     await page.getByRole('button', { name: 'Open this turn in the inspector' }).click();
     await expect(page.getByRole('heading', { name: 'Turn of ada at tick 1', level: 2 })).toBeVisible();
 
