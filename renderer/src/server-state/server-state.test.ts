@@ -50,6 +50,25 @@ const runState = (phase: RunState['phase']): RunState => ({
 });
 
 describe('the server-state layer', () => {
+  it('keeps a view that comes back while its old answer waits to be asked again: it is shown and stays fresh', async () => {
+    let version = 1;
+    const { calls, push, state } = mainThatCounts(() => ({ ok: true, value: { version } }));
+    const away = state.watch('org.graph', {}, () => undefined);
+    await settle();
+    // A push makes it stale and its refetch waits for the burst to end; the view is left meanwhile.
+    push('approvals.changed', { pending: 1 });
+    away();
+    const back = state.watch('org.graph', {}, () => undefined);
+    await settle();
+    expect(state.peek('org.graph', {})).toEqual({ ok: true, value: { version: 1 } });
+    version = 2;
+    push('approvals.changed', { pending: 0 });
+    await settle();
+    expect(state.peek('org.graph', {})).toEqual({ ok: true, value: { version: 2 } });
+    back();
+    expect(calls.filter((call) => call.startsWith('org.graph'))).toHaveLength(3);
+  });
+
   it('shares one call among everyone who asks the same read while it is on its way', async () => {
     const { calls, state } = mainThatCounts();
     const answers = await Promise.all([

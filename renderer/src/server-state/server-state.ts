@@ -152,9 +152,13 @@ export function createServerState(api: LemmingApi, coalesceMs = COALESCE_MS): Se
   }
 
   function forget(entry: Entry) {
+    if (entry.timer !== null) clearTimeout(entry.timer);
+    entry.timer = null;
     waitingForTick.delete(entry);
     unwatched.delete(entry);
-    entries.delete(queryKey(entry.channel, entry.input as never));
+    // A view that came back since has a new entry under the same key: it stays.
+    const key = queryKey(entry.channel, entry.input as never);
+    if (entries.get(key) === entry) entries.delete(key);
   }
 
   /**
