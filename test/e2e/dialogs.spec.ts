@@ -183,3 +183,63 @@ test('the questions asked before a change keep the eye too: closing during a run
   );
   await runBar.getByRole('button', { name: 'Stop' }).click();
 });
+
+test('removing a REST API asks over its drawer: Cancel focused, Escape closes only the question', async ({
+  lemming,
+}) => {
+  const org = lemming.copyOfFolder(DEMO_ORG);
+  writeFileSync(
+    join(org, 'lemming', 'config', 'rest-apis.json'),
+    JSON.stringify({
+      apis: {
+        inventory: {
+          base_url: 'http://127.0.0.1:9/v1',
+          description: 'our stock of parts',
+          auth: { style: 'none' },
+          methods: ['GET'],
+        },
+      },
+    }),
+  );
+  await lemming.trustAsIs(org);
+  await lemming.openOrgAt(org);
+  const { page } = lemming;
+  await lemming.showView('Tool Store');
+  await page
+    .getByRole('listitem', { name: 'Inventory API' })
+    .getByRole('button', { name: /^Set up/ })
+    .click();
+  const drawer = page.getByRole('dialog', { name: 'inventory API settings' });
+  await expectDialogKeepsTheEye(
+    page,
+    drawer.getByRole('button', { name: 'Remove this API' }),
+    'Remove inventory?',
+    (dialog) => dialog.getByRole('button', { name: 'Cancel' }),
+  );
+  await expect(drawer).toBeVisible();
+});
+
+test('adding a server under a name the org has asks before replacing it, and keeps the eye', async ({
+  lemming,
+}) => {
+  const org = lemming.copyOfFolder(DEMO_ORG);
+  writeFileSync(
+    join(org, 'lemming', 'config', 'mcp.json'),
+    JSON.stringify({ mcpServers: { existing: { command: process.execPath, args: ['-e', ''] } } }),
+  );
+  await lemming.trustAsIs(org);
+  await lemming.openOrgAt(org);
+  const { page } = lemming;
+  await lemming.showView('Tool Store');
+  await page.getByRole('button', { name: 'Add a server…' }).click();
+  const form = page.getByRole('dialog', { name: 'Add a server' });
+  await form.getByLabel('Name', { exact: true }).fill('existing');
+  await form.getByLabel('Program to start', { exact: true }).fill(process.execPath);
+  await expectDialogKeepsTheEye(
+    page,
+    form.getByRole('button', { name: 'Add this server' }),
+    'Replace what you have?',
+    (dialog) => dialog.getByRole('button', { name: 'Cancel' }),
+  );
+  await expect(form).toBeVisible();
+});

@@ -89,6 +89,7 @@ function ServerForm({ server, onDone }: { server: EditedServer | null; onDone():
     };
 
   const save = async (agreed: Replacing = { servers: [], secrets: [] }) => {
+    if (busy) return;
     const secretRows = rows
       .filter((entry) => entry.name.trim() !== '' || entry.value !== '')
       .map((entry) => ({
@@ -260,7 +261,8 @@ function ServerForm({ server, onDone }: { server: EditedServer | null; onDone():
         </p>
       )}
       <div className="drawer-actions">
-        <button type="submit" className="primary" disabled={busy}>
+        {/* Not disabled while saving: a disabled button loses focus, which the question a refusal asks gives back. */}
+        <button type="submit" className="primary" aria-disabled={busy}>
           {server ? 'Save changes' : 'Add this server'}
         </button>
       </div>
@@ -285,6 +287,7 @@ function PasteForm({ onDone }: { onDone(): void }) {
   const textId = useId();
 
   const add = async (agreed: Replacing = { servers: [], secrets: [] }) => {
+    if (busy) return;
     setBusy(true);
     const answer = await pasteMcpServers({
       text,
@@ -377,7 +380,12 @@ function PasteForm({ onDone }: { onDone(): void }) {
       )}
       {outcome && outcome.toAsk.length > 0 && <ValuesToGive asks={outcome.toAsk} />}
       <div className="drawer-actions">
-        <button type="submit" className="primary" disabled={busy || text.trim() === '' || outcome !== null}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={text.trim() === '' || outcome !== null}
+          aria-disabled={busy}
+        >
           Add these servers
         </button>
       </div>
