@@ -92,7 +92,9 @@ test('approving one call and denying another: the model sees the denial, and eve
 
   // The timeline view shows the answers in words.
   await lemming.showView('Timeline');
-  await expect(page.getByText('shell denied (person): never delete the shared folder')).toBeVisible();
+  await expect(
+    page.getByText('Run a shell command denied (person): never delete the shared folder'),
+  ).toBeVisible();
 });
 
 test("the Tool Store shows and changes each agent's approval settings", async ({ lemming }, testInfo) => {
