@@ -13,7 +13,8 @@ const neededMajor = Number(needed.split('.')[0]);
 
 /**
  * A real Node older than the one LeMMing needs: the system's, where it is one (Debian's Node is 20).
- * Without one the tests that need it are skipped, with the reason.
+ * Without one (no older Node at /usr/bin/node) the tests "run by an old Node" are skipped; the machine CI
+ * runs on has Debian's Node 20, so they run there.
  */
 function oldNode(): { node: string; version: string; npm: string | undefined } | undefined {
   const node = '/usr/bin/node';
