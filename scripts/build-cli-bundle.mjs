@@ -5,7 +5,9 @@
 // once): `run-elsewhere.mjs`, small, lets the binary take an org's run lock before loading the rest;
 // `cli-io.mjs` and `lemming.mjs` are the CLI. Only better-sqlite3 stays outside: it loads its native
 // addon from its own package folder.
+import { join } from 'node:path';
 import { build } from 'esbuild';
+import { buildTemplates } from './build-templates.mjs';
 
 await build({
   entryPoints: {
@@ -30,3 +32,6 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+
+// The templates `lemming init --template` copies, beside the bundle (engine/cli/shipped-templates.ts).
+buildTemplates(join(process.argv[2] ?? 'out/cli', 'templates'));

@@ -30,7 +30,7 @@ export interface InitializedOrg {
 export type InitOrgResult = Result<InitializedOrg, FileProblem[]>;
 
 /** Files operating systems drop into folders on their own; they do not make a folder "in use". */
-const SYSTEM_FILES = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
+export const SYSTEM_FILES = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
 
 /** LeMMing's human pseudo-agent: the CLI and the app write human messages to its outbox; it never runs. */
 const HUMAN_RESUME = {

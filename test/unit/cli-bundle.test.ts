@@ -66,6 +66,22 @@ describe('the lemming command', () => {
     expect(JSON.parse(stdout).nextTick).toBe(1);
   });
 
+  it('creates an org from a template shipped beside the compiled bundle', async () => {
+    const org = join(installed, 'from-template');
+    const { stdout } = await run(
+      process.execPath,
+      [join(installed, 'bin', 'lemming.mjs'), 'init', org, '--template', 'personal-ops'],
+      { env: { PATH: process.env.PATH ?? '', LEMMING_CONFIG_DIR: join(installed, 'config') } },
+    );
+    expect(stdout).toContain(`created an org from the template “personal-ops” in ${org}`);
+    expect(readFileSync(join(org, 'agents', 'planner', 'resume.json'), 'utf8')).toBe(
+      readFileSync(
+        join(repoRoot, 'templates', 'personal-ops', 'org', 'agents', 'planner', 'resume.json'),
+        'utf8',
+      ),
+    );
+  });
+
   it.skipIf(process.platform !== 'linux')(
     'started by its own first line, runs a run with its memory flags in the same process',
     async () => {

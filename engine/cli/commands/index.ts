@@ -9,8 +9,8 @@ export const commands: readonly Command[] = [
   {
     name: 'init',
     summary:
-      'Create a new org folder that LeMMing and this app can both run (--into-existing adds only what is missing).',
-    usage: 'init <folder> [--name NAME] [--into-existing]',
+      'Create a new org folder that LeMMing and this app can both run (--into-existing adds only what is missing), or one from a template (--list-templates lists them).',
+    usage: 'init <folder> [--name NAME] [--into-existing] [--template NAME] | init --list-templates',
     load: async () => (await import('./init')).initCommand,
   },
   {
