@@ -40,6 +40,7 @@ export async function withOrgInChromium<T>(
   const host = await EngineHost.create({
     secretStore: secrets.value.store,
     demoOrgSource: join(REPO_ROOT, 'examples', 'demo-org'),
+    templatesFolder: join(REPO_ROOT, 'templates'),
     userOrgsFolder: join(dir, 'orgs'),
     trustFile: join(dir, 'trust.json'),
   });

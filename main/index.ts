@@ -151,6 +151,9 @@ async function start(): Promise<void> {
       demoOrgSource: app.isPackaged
         ? join(process.resourcesPath, 'demo-org')
         : join(app.getAppPath(), 'examples', 'demo-org'),
+      templatesFolder: app.isPackaged
+        ? join(process.resourcesPath, 'templates')
+        : join(app.getAppPath(), 'templates'),
       userOrgsFolder: join(app.getPath('documents'), 'LeMMing'),
       trustFile,
     },
@@ -173,8 +176,13 @@ async function start(): Promise<void> {
       secretStore,
       trust: new TrustStore(trustFile),
       env: process.env,
-      pickFolder: async () => {
-        const options = { title: 'Open an org folder', properties: ['openDirectory' as const] };
+      pickFolder: async (forNewOrg) => {
+        const options = forNewOrg
+          ? {
+              title: 'Choose an empty folder for the new org',
+              properties: ['openDirectory' as const, 'createDirectory' as const],
+            }
+          : { title: 'Open an org folder', properties: ['openDirectory' as const] };
         const result = await showDialog((window) =>
           window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
         );

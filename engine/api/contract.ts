@@ -32,6 +32,7 @@ import {
 } from './org-schemas';
 import { AgentMemory, MemoryEditInput } from './memory-schemas';
 import { CancelJobInput, CancelJobResult } from './job-schemas';
+import { CreateFromTemplateInput, TemplateGallery } from './template-schemas';
 import {
   AddModelInput,
   LocalServers,
@@ -134,8 +135,9 @@ export const contract = {
   }),
 
   'org.pickFolder': channel({
-    summary: 'Ask the user for an org folder with the system dialog; null when they cancel.',
-    input: NoInput,
+    summary:
+      'Ask the user for an org folder with the system dialog (an empty one, which they may make there, for a new org); null when they cancel.',
+    input: z.object({ forNewOrg: z.boolean().optional() }).strict(),
     output: z.object({ path: z.string().nullable() }),
   }),
   'org.open': channel({
@@ -588,6 +590,19 @@ export const contract = {
     summary: "Copy the demo org to the user's folder (once, or afresh) and open it; it runs offline.",
     input: OpenDemoInput,
     output: OrgSummary.extend({ created: z.boolean() }),
+  }),
+
+  'templates.gallery': channel({
+    summary:
+      'The templates shipped with the app: each one’s title, purpose, agents and message flow, and what it would reach.',
+    input: NoInput,
+    output: TemplateGallery,
+  }),
+  'templates.create': channel({
+    summary:
+      'Make a new org from a template in an empty folder and open it; like any org it runs nothing it reaches until trusted.',
+    input: CreateFromTemplateInput,
+    output: OrgSummary,
   }),
 
   'desktop.settings': channel({

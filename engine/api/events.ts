@@ -23,6 +23,8 @@ export const events = {
   'org.changed': z.object({ path: z.string().nullable() }),
   /** Main asks the window to show a place: a menu item, a notification the person clicked. It travels whole. */
   'app.navigate': AppPlace,
+  /** Main asks the window to offer a new org (File → New Org…): the template gallery. */
+  'app.newOrg': z.object({}),
   /** A long job (an export, an import) moved on or ended; it is small, so it travels whole. */
   'job.progress': JobProgress,
   /**

@@ -3,11 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OrgEngine } from '../run/org-engine';
 import { engineWorld } from '../run/test-support/engine-world';
-import { REPO_ROOT } from '../run/test-support/temp-org';
+import { TEMPLATES } from '../run/test-support/temp-org';
 import { discoverAgents } from '../org/discover';
 import { createOrgFromTemplate, openTemplate, templateGallery, templateNames } from './templates';
 
-const TEMPLATES = join(REPO_ROOT, 'templates');
 const GALLERY = ['research-desk', 'content-pipeline', 'inbox-triage', 'code-review', 'personal-ops'];
 
 const world = engineWorld();

@@ -149,6 +149,18 @@ describe('the app as a desktop app, over the real engine', () => {
     expect(state.places).toEqual([{ view: 'org' }]);
   });
 
+  it('File → New Org… brings the window to the front and offers the template gallery there', async () => {
+    const harness = await harnesses.create();
+    const { shell, said, state } = recordingShell();
+    const app = desktopApp(harness, shell);
+    await app.start(['/opt/lemming-desktop'], '/');
+
+    const file = state.menu.find((item) => item.label === 'File');
+    file?.submenu?.find((item) => item.label === 'New Org…')?.click?.();
+
+    expect(said).toEqual(['showWindow', 'offerNewOrg']);
+  });
+
   it('a second launch with a folder that is not an org says so and keeps the window', async () => {
     const harness = await harnesses.create();
     const { shell, said } = recordingShell();

@@ -278,7 +278,10 @@ export class DesktopApp implements DesktopPreferences {
   private readonly actions: MenuActions = {
     openOrg: () => void this.pickAndOpen(),
     openRecent: (path) => void this.openOrg(path),
-    newOrg: () => void this.pickAndCreate(),
+    newOrg: () => {
+      this.options.shell.showWindow();
+      this.options.shell.offerNewOrg();
+    },
     closeOrg: () => void this.call('org.close', {}),
     run: () => void this.call('run.start', {}),
     step: () => void this.call('run.step', {}),
@@ -294,14 +297,6 @@ export class DesktopApp implements DesktopPreferences {
   private async pickAndOpen(): Promise<void> {
     const path = await this.options.shell.pickFolder('Open an org folder');
     if (path) await this.openOrg(path);
-  }
-
-  private async pickAndCreate(): Promise<void> {
-    const path = await this.options.shell.pickFolder('Choose an empty folder for the new org');
-    if (!path) return;
-    const created = await this.options.dispatch('org.create', { path });
-    if (!created.ok) this.options.shell.showError('The org could not be made', created.error.message);
-    else this.options.shell.navigate({ view: 'org' });
   }
 
   /** Help → Copy Diagnostics: a zip the person saves where they choose and can send along with a question. */

@@ -38,6 +38,8 @@ export interface DesktopShell {
   windowFocused(): boolean;
   /** Takes the renderer to a place (a view, an agent). */
   navigate(place: AppPlace): void;
+  /** Has the renderer offer a new org: the template gallery, over whatever it shows. */
+  offerNewOrg(): void;
   /** A question with buttons; the index of the one chosen. */
   ask(question: { message: string; detail: string; buttons: string[]; cancelId: number }): Promise<number>;
   showMessage(message: { title: string; detail: string }): Promise<void>;

@@ -116,6 +116,7 @@ export function electronDesktopShell(options: ElectronShellOptions): DesktopShel
     windowFocused: () => windowNow()?.isFocused() ?? false,
     navigate: (place) =>
       windowNow()?.webContents.send(EVENT_CHANNEL, { name: 'app.navigate', payload: place }),
+    offerNewOrg: () => windowNow()?.webContents.send(EVENT_CHANNEL, { name: 'app.newOrg', payload: {} }),
     async ask(question) {
       const window = windowNow();
       const request = { type: 'question' as const, defaultId: 0, ...question };

@@ -19,6 +19,7 @@ import { recordingShell } from './test-support/recording-shell';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
+const TEMPLATES = join(REPO_ROOT, 'templates');
 const TSX_WORKER = new URL('../engine-host/test-support/tsx-worker.mjs', import.meta.url);
 const SILENT_SERVER = join(import.meta.dirname, 'test-support', 'silent-mcp-server.mjs');
 const APP_INFO = {
@@ -91,7 +92,13 @@ describe.skipIf(process.platform !== 'linux')('quitting (reads /proc)', () => {
       entry: new URL('../engine-host/engine-worker.ts', import.meta.url).href,
       appInfo: APP_INFO,
       secretLocation: secrets.value.store.location,
-      host: { demoOrgSource: DEMO_ORG, userOrgsFolder: join(dir, 'orgs'), trustFile, pingIntervalMs: 20 },
+      host: {
+        demoOrgSource: DEMO_ORG,
+        templatesFolder: TEMPLATES,
+        userOrgsFolder: join(dir, 'orgs'),
+        trustFile,
+        pingIntervalMs: 20,
+      },
     });
     let worker!: Worker;
     const engine = await EngineThread.start(

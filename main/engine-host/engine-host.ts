@@ -23,6 +23,8 @@ export interface EngineHostOptions {
   trustFile: string;
   /** The demo org as shipped with the app (examples/demo-org). */
   demoOrgSource: string;
+  /** The template gallery as shipped with the app (templates/, built into out/templates). */
+  templatesFolder: string;
   /** Where the first run puts the user's copy of the demo org. */
   userOrgsFolder: string;
   /**

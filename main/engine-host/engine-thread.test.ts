@@ -21,6 +21,7 @@ import { TrustStore } from '../../engine/trust/trust-store';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
+const TEMPLATES = join(REPO_ROOT, 'templates');
 const APP_INFO = {
   name: 'LeMMing Desktop',
   version: '0.0.0-test',
@@ -53,6 +54,7 @@ function workerOptions(dir: string, entry: URL, secretLocation = join(dir, 'secr
     secretLocation,
     host: {
       demoOrgSource: DEMO_ORG,
+      templatesFolder: TEMPLATES,
       userOrgsFolder: join(dir, 'orgs'),
       trustFile: join(dir, 'trust.json'),
       pingIntervalMs: 20,

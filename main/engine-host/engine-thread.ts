@@ -14,7 +14,7 @@ export interface MainServices {
   trust: TrustStore;
   /** Main's own environment, of which the engine thread is given only the variables granted to its org. */
   env: Readonly<Record<string, string | undefined>>;
-  pickFolder: () => Promise<string | null>;
+  pickFolder: (forNewOrg: boolean) => Promise<string | null>;
   pickExportFile: (suggestedName: string) => Promise<string | null>;
   pickImportFile: () => Promise<string | null>;
   /** Opens a web page (an MCP server's sign-in page) in the person's default browser. */
@@ -153,7 +153,7 @@ export class EngineThread {
       case 'environment.read':
         return Promise.resolve(this.grantedVariables(name, args[1]));
       case 'pickFolder':
-        return this.services.pickFolder();
+        return this.services.pickFolder(args[0] === true);
       case 'pickExportFile':
         return this.services.pickExportFile(name);
       case 'pickImportFile':

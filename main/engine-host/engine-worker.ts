@@ -81,7 +81,7 @@ async function start(): Promise<void> {
     createHandlers({
       host: engineHost,
       appInfo: () => data.appInfo,
-      pickFolder: () => ask('pickFolder'),
+      pickFolder: (forNewOrg) => ask('pickFolder', forNewOrg),
       pickExportFile: (suggestedName) => ask('pickExportFile', suggestedName),
       pickImportFile: () => ask('pickImportFile'),
       openInBrowser: (url) => ask('openExternal', url.href),

@@ -18,7 +18,10 @@ export interface EngineWorkerData {
   appInfo: AppInfo;
   /** Where main keeps the secrets, in words (the store itself stays in main). */
   secretLocation: string;
-  host: Pick<EngineHostOptions, 'demoOrgSource' | 'userOrgsFolder' | 'trustFile' | 'env' | 'pingIntervalMs'>;
+  host: Pick<
+    EngineHostOptions,
+    'demoOrgSource' | 'templatesFolder' | 'userOrgsFolder' | 'trustFile' | 'env' | 'pingIntervalMs'
+  >;
 }
 
 /**

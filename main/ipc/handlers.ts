@@ -23,6 +23,7 @@ import { pasteMcpServers, removeMcpServer, saveMcpServer } from '../../engine/ap
 import { removeRestApi, saveRestApi } from '../../engine/app/rest-apis';
 import { creditBalances, creditHistory } from '../../engine/app/credits';
 import { prepareDemoOrg } from '../../engine/app/demo-org';
+import { createOrgFromTemplate, templateGallery } from '../../engine/app/templates';
 import { savePositions } from '../../engine/app/layout-file';
 import {
   addModelWithKey,
@@ -69,7 +70,8 @@ export type Handlers = {
 export interface HandlerDeps {
   appInfo: () => AppInfo;
   /** The system folder picker in the app; the test harness supplies its own. */
-  pickFolder: () => Promise<string | null>;
+  /** `forNewOrg`: the dialog asks for an empty folder and offers to make one. */
+  pickFolder: (forNewOrg: boolean) => Promise<string | null>;
   /** The system save dialog for a timeline export; null when the user cancels. */
   pickExportFile: (suggestedName: string) => Promise<string | null>;
   /** The system open dialog for a JSON Lines file to import; null when the user cancels. */
@@ -113,7 +115,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
   return {
     'app.info': async () => ok(deps.appInfo()),
 
-    'org.pickFolder': async () => ok({ path: await deps.pickFolder() }),
+    'org.pickFolder': async ({ forNewOrg }) => ok({ path: await deps.pickFolder(forNewOrg ?? false) }),
     'org.open': async ({ path }) => {
       const opened = await host.open(path);
       return opened.ok ? ok(opened.value.summary) : opened;
@@ -286,6 +288,14 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
       }),
     'models.detectLocal': () =>
       inOrg(async (session) => ok(await detectLocalServers(await setupDeps(session)))),
+
+    'templates.gallery': () => templateGallery(host.options.templatesFolder),
+    'templates.create': async ({ template, path }) => {
+      const created = await createOrgFromTemplate(host.options.templatesFolder, template, path);
+      if (!created.ok) return created;
+      const opened = await host.open(created.value.path);
+      return opened.ok ? ok(opened.value.summary) : opened;
+    },
 
     'firstRun.openDemo': async ({ fresh }) => {
       const demo = await prepareDemoOrg(

@@ -18,7 +18,7 @@ const manager = { agent: 'manager' };
 /** Inputs no channel accepts: wrong types, unknown keys, missing fields, values out of range. */
 const INVALID_INPUTS: Record<Channel, unknown[]> = {
   'app.info': ['text', 42, null, [], { extra: true }],
-  'org.pickFolder': ['text', 7, { path: '/tmp' }],
+  'org.pickFolder': ['text', 7, { path: '/tmp' }, { forNewOrg: 'yes' }],
   'org.open': [{}, { path: '' }, { path: 42 }, 'a/path', { path: '/tmp', evil: 1 }, null],
   'org.create': [{}, { path: '' }, { path: 42 }, '/tmp', { path: '/tmp', agents: [] }],
   'org.agents': [{ path: '/tmp' }, 'x', 3],
@@ -231,6 +231,14 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   'models.setKey': [{ model: 'x' }, { model: 'x', apiKey: '  ' }, { model: '', apiKey: 'sk' }],
   'models.detectLocal': [{ port: 11434 }, 'x'],
   'firstRun.openDemo': [{ fresh: 'yes' }, { path: '/tmp' }],
+  'templates.gallery': [{ all: true }, 'x'],
+  'templates.create': [
+    {},
+    { template: 'code-review' },
+    { template: '../examples', path: '/tmp/x' },
+    { template: 'code-review', path: '' },
+    { template: 'code-review', path: '/tmp/x', trusted: true },
+  ],
   'updates.status': [{ check: true }],
   'updates.setEnabled': [{}, { enabled: 'yes' }, { enabled: true, channel: 'beta' }],
   'updates.restartNow': [{ force: true }],
@@ -393,6 +401,8 @@ describe('dispatch', () => {
       ['models.setKey', { model: 'local-two', apiKey: 'sk-local-0123456789' }],
       ['models.detectLocal', {}],
       ['org.removeAgent', { agent: 'editor' }],
+      ['templates.gallery', {}],
+      ['templates.create', { template: 'code-review', path: join(harness.tempDir(), 'review') }],
       ['firstRun.openDemo', {}],
       ['org.close', {}],
       ['updates.status', {}],

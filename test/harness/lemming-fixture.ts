@@ -27,6 +27,7 @@ export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const RENDERER_DIR = join(REPO_ROOT, 'out', 'renderer');
 export const UPSTREAM_FIXTURES = resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'lemming-upstream');
 export const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
+export const TEMPLATES = join(REPO_ROOT, 'templates');
 /** The engine thread as the app starts it (built by `npm run build:electron-bundles`, part of `test:e2e`). */
 const ENGINE_WORKER = join(REPO_ROOT, 'out', 'main', 'engine-worker.cjs');
 const APP_INFO: AppInfo = {
@@ -140,6 +141,7 @@ export const test = base.extend<{ lemming: LemmingHarness }>({
       secretLocation: secrets.value.store.location,
       host: {
         demoOrgSource: DEMO_ORG,
+        templatesFolder: TEMPLATES,
         userOrgsFolder,
         trustFile: trust.file,
         pingIntervalMs: 20,

@@ -2,13 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OrgTrust } from '../../api/trust-schemas';
-import { REPO_ROOT, tempOrgs } from '../../run/test-support/temp-org';
+import { TEMPLATES, tempOrgs } from '../../run/test-support/temp-org';
 import { runCli } from '../test-support/run-cli';
 
 const orgs = tempOrgs();
 afterEach(() => orgs.cleanup());
 
-const TEMPLATES = join(REPO_ROOT, 'templates');
 const GALLERY = ['research-desk', 'content-pipeline', 'inbox-triage', 'code-review', 'personal-ops'];
 
 function filesUnder(folder: string): string[] {

@@ -6,6 +6,8 @@ import { ResumeSchema, type Resume } from '../../org/resume-schema';
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const UPSTREAM = resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'lemming-upstream');
 export const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
+/** The template gallery's source folder (the shipped form has the same layout). */
+export const TEMPLATES = join(REPO_ROOT, 'templates');
 
 /** Temporary folders for one test file; `cleanup` removes them all (call it in afterEach). */
 export function tempOrgs() {

@@ -43,6 +43,7 @@ export function recordingShell(answers: { ask?: number; pickFolder?: string | nu
     hideWindow: () => said.push('hideWindow'),
     windowFocused: () => state.focused,
     navigate: (place) => state.places.push(place),
+    offerNewOrg: () => said.push('offerNewOrg'),
     ask: async (question) => {
       said.push(`ask: ${question.message}`);
       return answers.ask ?? 0;

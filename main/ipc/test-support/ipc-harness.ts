@@ -14,6 +14,7 @@ import { updatePreferenceIn } from '../../updates/update-preference';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 export const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
+export const TEMPLATES = join(REPO_ROOT, 'templates');
 export const EXAMPLE_ORG = resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'lemming-upstream', 'example-org');
 
 export interface IpcHarness {
@@ -65,6 +66,7 @@ export function ipcHarnesses() {
       const host = await EngineHost.create({
         secretStore: secrets.value.store,
         demoOrgSource: DEMO_ORG,
+        templatesFolder: TEMPLATES,
         userOrgsFolder,
         trustFile: join(tempDir(), 'trust.json'),
         pingIntervalMs: 5,

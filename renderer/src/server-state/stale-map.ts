@@ -41,6 +41,7 @@ export const READS = [
   'models.serverModels',
   'desktop.settings',
   'recentOrgs.list',
+  'templates.gallery',
   'updates.status',
 ] as const satisfies readonly Channel[];
 
@@ -116,6 +117,7 @@ export const staleAfterEvent: { [E in EventName]: readonly StaleTarget<EventPayl
   'org.changed': READS,
   'updates.changed': [],
   'app.navigate': [],
+  'app.newOrg': [],
   'turn.progress': [],
   // A long job's progress is heard by the view that started it; what the job changed has its own pushes.
   'job.progress': [],
@@ -186,6 +188,7 @@ export const staleAfterWrite: Record<WriteChannel, readonly ReadChannel[]> = {
   'models.setKey': [...AGENT_READS, 'tools.explain'],
   'models.detectLocal': [],
   'firstRun.openDemo': READS,
+  'templates.create': READS,
   'desktop.updateSettings': ['desktop.settings'],
   'recentOrgs.pin': ['recentOrgs.list'],
   'recentOrgs.forget': ['recentOrgs.list'],
