@@ -55,6 +55,10 @@ describe('the template gallery', () => {
       const drawn = new Set(card.edges.flatMap((edge) => [edge.from, edge.to]));
       for (const agent of card.agents) expect(drawn, `${card.name}/${agent.name}`).toContain(agent.name);
     }
+    const agentsOf = (name: string) =>
+      gallery.value.templates.find((card) => card.name === name)!.agents.map((agent) => agent.name);
+    expect(agentsOf('research-desk')).toEqual(['scout', 'analyst', 'editor']);
+    expect(agentsOf('inbox-triage')).toEqual(['sorter', 'drafter', 'digest']);
     const content = gallery.value.templates.find((card) => card.name === 'content-pipeline')!;
     expect(content.edges).toContainEqual({ from: 'writer', to: 'fact_checker' });
     expect(content.edges).toContainEqual({ from: 'editor', to: 'human' });
@@ -139,6 +143,13 @@ describe('an org made from a template', () => {
     for (const file of ['README.md', 'agents/sorter/resume.json', 'shared/inbox-rules.md'])
       expect(statSync(join(target, file)).mode & 0o200, file).toBe(0o200);
     expect(statSync(join(target, 'agents')).mode & 0o700).toBe(0o700);
+  });
+
+  it('is made in the empty folder the person chose, which is there already', async () => {
+    const target = world.orgs.build({ '.DS_Store': '' });
+    const made = await createOrgFromTemplate(TEMPLATES, 'code-review', target);
+    expect(made).toEqual({ ok: true, value: { path: target, template: 'code-review' } });
+    expect(readdirSync(join(target, 'agents')).sort()).toEqual(['human', 'lead', 'reviewer', 'security']);
   });
 
   it('is refused in a folder that holds files, and nothing is written there', async () => {

@@ -1,4 +1,4 @@
-import { chmod, cp, lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { fail, ok, type IpcResult } from '../api/result';
@@ -9,8 +9,11 @@ import {
   type TemplateGallery,
 } from '../api/template-schemas';
 import { discoverAgents } from '../org/discover';
+import type { Resume } from '../org/resume-schema';
 import { HUMAN_OPERATOR } from '../api/human-operator';
 import { readOrgReach } from '../trust/org-reach';
+import { compareCodePoints, nextFiringTicks } from '../org/schedule';
+import { FIRST_TICK } from '../org/tick-file';
 import { permissionEdges } from './org-graph';
 import { SYSTEM_FILES } from './init-org';
 
@@ -110,7 +113,11 @@ async function templateCard(templatesFolder: string, name: string): Promise<IpcR
   const invalid = agents.find((agent) => !agent.valid);
   if (invalid)
     return fail('invalid_change', `The template “${name}” has an invalid agent in ${invalid.folder}.`);
-  const resumes = agents.flatMap((agent) => (agent.valid ? [agent.resume] : []));
+  // In the order they first work in a fresh org, which is the order the work flows in.
+  const firstTick = (resume: Resume) => nextFiringTicks(resume.schedule, FIRST_TICK, 1)[0] ?? 0;
+  const resumes = agents
+    .flatMap((agent) => (agent.valid ? [agent.resume] : []))
+    .sort((left, right) => firstTick(left) - firstTick(right) || compareCodePoints(left.name, right.name));
   const { edges } = permissionEdges(
     resumes.map((resume) => ({
       name: resume.name,
@@ -166,12 +173,17 @@ export async function createOrgFromTemplate(
   }
   const source = opened.value.orgFolder;
   try {
-    await cp(source, orgPath, {
-      recursive: true,
-      errorOnExist: true,
-      force: false,
-      filter: (path) => !relative(source, path).split(sep).includes('.lemming'),
-    });
+    // Entry by entry: the folder itself may be there already (the one the person chose).
+    await mkdir(orgPath, { recursive: true });
+    for (const entry of await readdir(source)) {
+      if (entry === '.lemming') continue;
+      await cp(join(source, entry), join(orgPath, entry), {
+        recursive: true,
+        errorOnExist: true,
+        force: false,
+        filter: (path) => !relative(source, path).split(sep).includes('.lemming'),
+      });
+    }
     await makeWritable(orgPath);
   } catch (error) {
     return fail('refused', `The org could not be created in ${orgPath}: ${(error as Error).message}`);

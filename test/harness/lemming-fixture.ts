@@ -37,7 +37,7 @@ const APP_INFO: AppInfo = {
   runtime: { node: process.versions.node, electron: null, chrome: null, sqlite: sqliteVersion() },
 };
 /** The channels whose answer is the org the page has just opened. */
-const OPENING_CHANNELS: unknown[] = ['org.open', 'org.create', 'firstRun.openDemo'];
+const OPENING_CHANNELS: unknown[] = ['org.open', 'org.create', 'firstRun.openDemo', 'templates.create'];
 
 /** One call that crossed the bridge, as main answered it. */
 export interface RecordedCall {

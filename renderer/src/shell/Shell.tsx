@@ -10,6 +10,8 @@ import { useRunState } from '../stores/run-store';
 import { trustScreenShown, useTrustStore } from '../stores/trust-store';
 import { AgentView } from '../views/agent/AgentView';
 import { FirstRunView } from '../views/first-run/FirstRunView';
+import { NewOrgDialog } from '../views/first-run/NewOrgDialog';
+import { useNewOrgDialog } from '../stores/new-org-store';
 import { InboxButton } from '../views/inbox/InboxButton';
 import { InboxView } from '../views/inbox/InboxView';
 import { InspectorView } from '../views/inspector/TurnInspectorView';
@@ -60,6 +62,7 @@ export function Shell() {
     useNavigation.getState().goTo(place);
     focusMain();
   });
+  useServerEvent('app.newOrg', () => useNewOrgDialog.getState().show());
 
   return (
     <div className="app" data-app-state={state.status}>
@@ -98,6 +101,7 @@ export function Shell() {
           </>
         )}
       </main>
+      <NewOrgDialog />
       <Toasts />
     </div>
   );
@@ -116,12 +120,16 @@ function OrgHeading({ org }: { org: OrgSummary }) {
 
 function OrgMenu() {
   const pickAndOpen = useOrgStore((store) => store.pickAndOpen);
+  const showNewOrg = useNewOrgDialog((store) => store.show);
   const close = useOrgStore((store) => store.close);
   const phase = useRunState()?.phase ?? 'idle';
   const [confirming, setConfirming] = useState(false);
 
   return (
     <>
+      <button type="button" onClick={showNewOrg}>
+        New org…
+      </button>
       <button type="button" onClick={() => void pickAndOpen()}>
         Open another org…
       </button>

@@ -18,6 +18,11 @@ interface OrgStore {
   createOrg(path: string): Promise<void>;
   pickAndOpen(): Promise<void>;
   openDemo(fresh?: boolean): Promise<void>;
+  /**
+   * Asks for an empty folder, makes a new org there (from the template named, or an empty one) and opens
+   * it. What went wrong is returned, and the org open before stays open; null when done or cancelled.
+   */
+  createNewOrg(template: string | null): Promise<IpcError | null>;
   close(): Promise<void>;
 }
 
@@ -57,6 +62,21 @@ export const useOrgStore = create<OrgStore>((set, get) => {
       set({ state: { status: 'opening', path: 'demo' } });
       const opened = await serverState().write('firstRun.openDemo', fresh ? { fresh } : {});
       await finishOpening('demo', opened, opened.ok && opened.value.created);
+    },
+
+    async createNewOrg(template) {
+      const picked = await serverState().write('org.pickFolder', { forNewOrg: true });
+      if (!picked.ok) return picked.error;
+      const path = picked.value.path;
+      if (!path) return null;
+      const created =
+        template === null
+          ? await serverState().write('org.create', { path })
+          : await serverState().write('templates.create', { template, path });
+      if (!created.ok) return created.error;
+      set({ state: { status: 'opening', path } });
+      await finishOpening(path, created);
+      return null;
     },
 
     async close() {

@@ -3,14 +3,19 @@ import type { IpcError } from '../../../../engine/api';
 import { useOrgStore } from '../../stores/org-store';
 import { OpenOrgForm } from './OpenOrgForm';
 import { RecentOrgs } from './RecentOrgs';
+import { TemplateGallery } from './TemplateGallery';
 import './first-run.css';
 import { ProblemList } from '../../components/ProblemList';
 
-/** What a window with no org offers: the demo org (runs offline, no key needed) or an org folder of your own. */
+/**
+ * What a window with no org offers: the demo org (runs offline, no key needed), an org folder of your own,
+ * or a new org from a template.
+ */
 export function FirstRunView() {
   const state = useOrgStore((store) => store.state);
   const openDemo = useOrgStore((store) => store.openDemo);
   const headingId = useId();
+  const templatesId = useId();
   const busy = state.status === 'opening';
 
   return (
@@ -44,6 +49,14 @@ export function FirstRunView() {
             <OpenOrgForm />
           </div>
         </div>
+        <section className="start-from-template" aria-labelledby={templatesId}>
+          <h3 id={templatesId}>Start a new org from a template</h3>
+          <p>
+            A team ready to work, which you can change afterwards. Each one first runs offline with scripted
+            answers, so you can watch it work before you give it a real model.
+          </p>
+          <TemplateGallery />
+        </section>
       </section>
     </div>
   );
