@@ -47,6 +47,7 @@ describe('what electron-builder puts in app.asar', () => {
 
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build-electron-bundles.mjs'], { cwd: repoRoot, stdio: 'pipe' });
+    execFileSync(process.execPath, ['scripts/build-templates.mjs'], { cwd: repoRoot, stdio: 'pipe' });
     output = mkdtempSync(join(tmpdir(), 'lemming-asar-'));
     const electronDist = join(output, 'electron-dist');
     mkdirSync(electronDist);
@@ -161,6 +162,15 @@ describe('what electron-builder puts in app.asar', () => {
     const demoFiles = listDirectory(join(resources, 'demo-org'));
     expect(demoFiles).toContain('lemming/config/org_config.json');
     expect(demoFiles.filter((file) => file.startsWith('.lemming'))).toEqual([]);
+  });
+
+  it('ships the template gallery beside the app, without run state, and none of it in app.asar', () => {
+    const shipped = listDirectory(join(resources, 'templates'));
+    expect(shipped).toContain('gallery.json');
+    for (const name of ['research-desk', 'content-pipeline', 'inbox-triage', 'code-review', 'personal-ops'])
+      expect(shipped).toContain(`${name}/org/lemming/scripts/first-look.yaml`);
+    expect(shipped.filter((file) => /(^|\/)\.lemming\//.test(file))).toEqual([]);
+    expect(files.filter((file) => file.includes('templates'))).toEqual([]);
   });
 });
 

@@ -180,6 +180,12 @@ describe('electron-builder.yml', () => {
     );
   });
 
+  it('ships the template gallery beside the app, as the build writes it, and not inside app.asar', () => {
+    expect(config.extraResources).toContainEqual({ from: 'out/templates', to: 'templates' });
+    expect(config.files).toContain('!out/templates{,/**}');
+    expect(packageJson.scripts.build).toContain('npm run build:templates');
+  });
+
   it('sets the Electron fuses that close the Node escape hatches', () => {
     expect(config.electronFuses).toMatchObject({
       runAsNode: false,
