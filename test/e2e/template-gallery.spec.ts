@@ -43,7 +43,7 @@ test('the first run offers five templates with their graphs, and one made from t
   await expect(content.getByRole('img')).toHaveAccessibleName(/Writer to Fact-checker/);
   await expect(content.locator('.template-picture-node')).toHaveCount(4);
   await expect(gallery.getByRole('listitem', { name: 'Research desk' })).toContainText(
-    'Source Scout reads the web: you are asked to trust it before it runs.',
+    'You are asked to trust it before it runs: it reaches out through the agent “scout”, which may send web requests to any address its model chooses.',
   );
   await gallery.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('template-gallery.png'), fullPage: true });

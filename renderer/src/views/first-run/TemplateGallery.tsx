@@ -2,7 +2,6 @@ import { useId, useState } from 'react';
 import type { IpcError, TemplateCard } from '../../../../engine/api';
 import { useQuery } from '../../server-state/use-query';
 import { useOrgStore } from '../../stores/org-store';
-import { KIND_WORDS, reachLines } from '../trust/reach-words';
 import { TemplatePicture } from './TemplatePicture';
 
 /**
@@ -80,12 +79,8 @@ function TemplateCardItem({
   onCreate(): void;
 }) {
   const headingId = useId();
-  const titles = new Map(card.agents.map((agent) => [agent.name, agent.title]));
-  const reach = reachLines(card.reach).map((line) =>
-    line.kind === 'web' || line.kind === 'shell'
-      ? `${titles.get(line.subject) ?? line.subject} ${line.kind === 'web' ? 'reads the web' : 'runs commands'}`
-      : `${KIND_WORDS[line.kind]}: ${line.subject}`,
-  );
+  // The trust screen's own words for each thing it reaches ("the agent “scout”, which may send web requests…").
+  const reach = [...new Set(card.reach.map((item) => item.because))];
   return (
     <li className="template-card" aria-labelledby={headingId}>
       <TemplatePicture card={card} />
@@ -101,7 +96,7 @@ function TemplateCardItem({
       <p className="template-reach">
         {reach.length === 0
           ? 'Reaches nothing outside this computer. Starts on scripted answers, offline.'
-          : `${reach.join('; ')}: you are asked to trust it before it runs. Starts on scripted answers, offline.`}
+          : `You are asked to trust it before it runs: it reaches out through ${reach.join('; ')}. Starts on scripted answers, offline.`}
       </p>
       <button type="button" className="primary" disabled={busy} onClick={onCreate}>
         {creating ? 'Creating…' : `Create ${card.title}…`}

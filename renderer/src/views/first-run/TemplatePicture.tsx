@@ -7,7 +7,7 @@ import {
   NODE_WIDTH,
   routePath,
   type GraphLayout,
-} from '../org/elk-layout';
+} from '../../shared/graph/elk-layout';
 
 const MARGIN = 40;
 /** Large for the card's size: the picture is drawn at a fifth of the graph view's scale. */

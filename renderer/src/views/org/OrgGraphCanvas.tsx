@@ -15,7 +15,7 @@ import './graph.css';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { OrgGraph, Position } from '../../../../engine/api';
 import { AgentNodeCard, type AgentFlowNode } from './AgentNodeCard';
-import { edgeKey, layoutAgents, placeBelow, type GraphLayout } from './elk-layout';
+import { edgeKey, layoutAgents, placeBelow, type GraphLayout } from '../../shared/graph/elk-layout';
 import { bottlenecks, drawnEdges, neighbourhood, starvedBecause, trafficCount } from './graph-model';
 import { RoutedEdge, type RoutedFlowEdge } from './RoutedEdge';
 import { OrgTimerRing } from './OrgTimerRing';

@@ -1,6 +1,6 @@
 import { BaseEdge, EdgeLabelRenderer, getSmoothStepPath, type Edge, type EdgeProps } from '@xyflow/react';
 import type { Position } from '../../../../engine/api';
-import { routeMidpoint, routePath, type EdgeRoute } from './elk-layout';
+import { routeMidpoint, routePath, type EdgeRoute } from '../../shared/graph/elk-layout';
 
 export interface RoutedEdgeData extends Record<string, unknown> {
   /** ELK's route; null when a card was moved off the laid-out place, and the edge goes card to card. */
