@@ -6,6 +6,9 @@ import { engineWorld } from '../run/test-support/engine-world';
 import { TEMPLATES } from '../run/test-support/temp-org';
 import { discoverAgents } from '../org/discover';
 import { createOrgFromTemplate, openTemplate, templateGallery, templateNames } from './templates';
+import { updateModels } from './models';
+import { sendJson, startLoopbackServer } from '../models/test-support/loopback-server';
+import { chatCompletion } from '../models/test-support/chat-completion';
 
 const GALLERY = ['research-desk', 'content-pipeline', 'inbox-triage', 'code-review', 'personal-ops'];
 
@@ -124,6 +127,33 @@ describe('an org made from a template', () => {
       ).toBe(true);
     },
   );
+
+  it('thinks with a real model once its one model, “team”, is changed to one (as Settings → Models does)', async () => {
+    const asked: string[] = [];
+    const server = world.serve(
+      await startLoopbackServer((request, response) => {
+        asked.push(String((request.json as { model?: string } | undefined)?.model));
+        sendJson(response, 200, chatCompletion('{"notes":"Read the brief; drafting."}'));
+      }),
+    );
+    const org = await created('content-pipeline');
+    const changed = await updateModels(org, {
+      action: 'set',
+      key: 'team',
+      patch: { provider: 'openai-compatible', model_name: 'house-model', base_url: `${server.url}/v1` },
+    });
+    expect(changed).toEqual({ ok: true, value: null });
+    const engine = await world.open(org);
+    const turns = [];
+    for (let tick = 1; tick <= 3; tick += 1) turns.push(...(await engine.runTick()).turns);
+
+    expect(turns).toEqual([
+      { agent: 'writer', status: 'completed' },
+      { agent: 'fact_checker', status: 'completed' },
+      { agent: 'editor', status: 'completed' },
+    ]);
+    expect(asked).toEqual(['house-model', 'house-model', 'house-model']);
+  });
 
   it('is copied into an empty folder, run state left behind, every file the person’s to change', async () => {
     const shelf = join(world.orgs.build({}), 'templates');
