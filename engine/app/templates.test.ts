@@ -89,6 +89,7 @@ describe('the template gallery', () => {
     const shelf = join(world.orgs.build({}), 'templates');
     cpSync(TEMPLATES, shelf, { recursive: true });
     writeFileSync(join(shelf, 'code-review', 'template.json'), '{ "title": "Code review" ');
+    writeFileSync(join(shelf, 'gallery.json'), JSON.stringify([...GALLERY, '../examples/demo-org']));
     const gallery = await templateGallery(shelf);
     if (!gallery.ok) throw new Error(gallery.error.message);
     expect(gallery.value.templates.map((card) => card.name)).toEqual(
@@ -98,6 +99,10 @@ describe('the template gallery', () => {
       {
         template: 'code-review',
         message: expect.stringMatching(/code-review.template\.json is not valid JSON/),
+      },
+      {
+        template: '../examples/demo-org',
+        message: expect.stringContaining('lists “../examples/demo-org”, which is not a template name'),
       },
     ]);
   });

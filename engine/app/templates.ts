@@ -26,7 +26,7 @@ export const GALLERY_FILE = 'gallery.json';
 const METADATA_FILE = 'template.json';
 const ORG_FOLDER = 'org';
 
-const GalleryList = z.array(TemplateName, { error: `${GALLERY_FILE} must be a list of template names` });
+const GalleryList = z.array(z.string(), { error: `${GALLERY_FILE} must be a list of template names` });
 
 /** A template opened for reading: its own words, and the org folder to copy (never written to). */
 export interface OpenedTemplate {
@@ -35,7 +35,7 @@ export interface OpenedTemplate {
   orgFolder: string;
 }
 
-/** The templates the gallery offers, in its order; what is wrong with gallery.json otherwise. */
+/** The names gallery.json lists, in its order (each checked when it is opened); what is wrong with the file otherwise. */
 export async function templateNames(templatesFolder: string): Promise<IpcResult<string[]>> {
   const file = join(templatesFolder, GALLERY_FILE);
   const text = await readFile(file, 'utf8').catch(() => null);
@@ -61,12 +61,18 @@ export async function openTemplate(
 ): Promise<IpcResult<OpenedTemplate>> {
   const names = await templateNames(templatesFolder);
   if (!names.ok) return names;
-  if (!names.value.includes(name))
+  const validName = TemplateName.safeParse(name).success;
+  if (!validName && names.value.includes(name))
+    return fail(
+      'invalid_change',
+      `${join(templatesFolder, GALLERY_FILE)} lists “${name}”, which is not a template name (lowercase letters, digits and "-").`,
+    );
+  if (!validName || !names.value.includes(name))
     return fail(
       'not_found',
       `There is no template “${name}”.`,
       undefined,
-      `Choose one of: ${names.value.join(', ')}.`,
+      `Choose one of: ${names.value.filter((listed) => TemplateName.safeParse(listed).success).join(', ')}.`,
     );
   const metadataFile = join(templatesFolder, name, METADATA_FILE);
   const text = await readFile(metadataFile, 'utf8').catch(() => null);
