@@ -10,7 +10,7 @@ export const commands: readonly Command[] = [
     name: 'init',
     summary:
       'Create a new org folder that LeMMing and this app can both run (--into-existing adds only what is missing), or one from a template (--list-templates lists them).',
-    usage: 'init <folder> [--name NAME] [--into-existing] [--template NAME] | init --list-templates',
+    usage: 'init <folder> [--name NAME] [--into-existing] [--template NAME] [--list-templates]',
     load: async () => (await import('./init')).initCommand,
   },
   {
