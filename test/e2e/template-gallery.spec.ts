@@ -93,7 +93,7 @@ test('an org made from the research desk waits behind the trust screen, which na
   await page.screenshot({ path: testInfo.outputPath('research-desk-trust.png'), fullPage: true });
 });
 
-test('File → New Org… offers the gallery over an open org, and a folder that holds files is refused there without closing it', async ({
+test('File → New Org… offers the gallery over an open org: a folder that holds files is refused without closing it, and the last card makes an empty org', async ({
   lemming,
 }, testInfo) => {
   const { page } = lemming;
@@ -125,4 +125,13 @@ test('File → New Org… offers the gallery over an open org, and a folder that
   await expect(dialog).toBeHidden();
   await expect.poll(() => lemming.currentOrgPath()).toBe(target);
   await expect(page.locator('.react-flow__node').filter({ hasText: 'security' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'New org…' }).click();
+  const empty = emptyFolder();
+  lemming.setPickedFolder(empty);
+  await dialog.getByRole('button', { name: 'Create an empty org…' }).click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => lemming.currentOrgPath()).toBe(empty);
+  await expect(page.locator('.react-flow__node')).toHaveCount(1);
+  expect(readdirSync(join(empty, 'agents'))).toEqual(['human']);
 });
