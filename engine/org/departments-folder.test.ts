@@ -109,7 +109,8 @@ describe('departments/*.json', () => {
   });
 
   it('edits an existing file in place: its version, unknown keys and spacing stay', async () => {
-    const before = '{\n    "name": "desk",\n    "description": "old",\n    "version": "2.1",\n    "x_owner": {"team": 7}\n}\n';
+    const before =
+      '{\n    "name": "desk",\n    "description": "old",\n    "version": "2.1",\n    "x_owner": {"team": 7}\n}\n';
     await writeDepartment('desk', before);
     const saved = await saveDepartmentFile(org, { name: 'desk', description: 'new', agents: ['ada'] });
     expect(saved.ok).toBe(true);

@@ -106,7 +106,8 @@ export async function saveDepartmentFile(
   const path = join(orgPath, file);
   return runSerially(path, async () => {
     const existing = await readTextFile(path, { maxBytes: MAX_DEPARTMENT_BYTES });
-    if (!existing.found && !existing.missing) return { ok: false, error: [fileProblem(file, existing.message)] };
+    if (!existing.found && !existing.missing)
+      return { ok: false, error: [fileProblem(file, existing.message)] };
     const edits: JsonEdit[] = [
       { path: ['description'], value: input.description },
       { path: ['agents'], value: input.agents },
