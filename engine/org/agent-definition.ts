@@ -67,7 +67,7 @@ function listToolFiles(
   problems: FileProblem[],
 ): void {
   const root = inOrg(orgPath, agentPaths(agentFolder).root);
-  const pending = [toolFolder];
+  const pending: string[] = [toolFolder];
   while (pending.length > 0) {
     const relative = pending.pop()!;
     const where = `${agentPaths(agentFolder).root}/${relative}`;

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Department, DepartmentFile, SaveDepartmentInput } from '../api/department-schemas';
 import { DepartmentFileSchema } from '../api/department-schemas';
-import type { ResultWith } from '../api/result';
+import type { Result } from '../api/result';
 import { writeFileAtomic } from '../files/atomic-write';
 import { editJsonText, type JsonEdit } from '../files/json-edit';
 import { fileProblem, type FileProblem } from '../files/json-problems';
@@ -101,7 +101,7 @@ export async function saveDepartmentFile(
   orgPath: string,
   input: SaveDepartmentInput,
   now: Date = new Date(),
-): Promise<ResultWith<Department, FileProblem[]>> {
+): Promise<Result<Department, FileProblem[]>> {
   const file = departmentFile(input.name);
   const path = join(orgPath, file);
   return runSerially(path, async () => {
