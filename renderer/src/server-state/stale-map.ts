@@ -35,6 +35,9 @@ export const READS = [
   'run.readiness',
   'credits.balances',
   'credits.history',
+  'departments.list',
+  'departments.spend',
+  'org.updatePlan',
   'messages.inbox',
   'settings.get',
   'models.list',
@@ -73,6 +76,7 @@ const TIMELINE_READS = [
   'memory.get',
   'credits.history',
   'credits.balances',
+  'departments.spend',
   'org.status',
 ] as const satisfies readonly ReadChannel[];
 
@@ -176,6 +180,8 @@ export const staleAfterWrite: Record<WriteChannel, readonly ReadChannel[]> = {
   'run.resume': [],
   'run.step': [],
   'run.stop': [],
+  'departments.save': ['departments.list', 'departments.spend', 'org.graph'],
+  'org.updateApply': [...AGENT_READS, 'org.updatePlan', 'departments.list', 'agent.get', 'tools.explain'],
   'credits.topUp': ['credits.balances', 'credits.history', 'org.graph', 'run.readiness', 'org.status'],
   'messages.send': TIMELINE_READS,
   'settings.update': ['settings.get', 'run.readiness'],
