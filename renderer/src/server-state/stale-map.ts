@@ -37,7 +37,6 @@ export const READS = [
   'credits.history',
   'departments.list',
   'departments.spend',
-  'org.updatePlan',
   'messages.inbox',
   'settings.get',
   'models.list',
@@ -181,7 +180,9 @@ export const staleAfterWrite: Record<WriteChannel, readonly ReadChannel[]> = {
   'run.step': [],
   'run.stop': [],
   'departments.save': ['departments.list', 'departments.spend', 'org.graph'],
-  'org.updateApply': [...AGENT_READS, 'org.updatePlan', 'departments.list', 'agent.get', 'tools.explain'],
+  // Reads the newer copy's folder, which can change between two looks: never cached.
+  'org.updatePlan': [],
+  'org.updateApply': [...AGENT_READS, 'departments.list', 'agent.get', 'tools.explain'],
   'credits.topUp': ['credits.balances', 'credits.history', 'org.graph', 'run.readiness', 'org.status'],
   'messages.send': TIMELINE_READS,
   'settings.update': ['settings.get', 'run.readiness'],
