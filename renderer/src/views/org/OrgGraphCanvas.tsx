@@ -87,6 +87,8 @@ export function OrgGraphCanvas(props: Props) {
   const moving = useRef(false);
   const placed = useRef(new Map<string, Position>());
   const tidiedFor = useRef(0);
+  const groupsKey = JSON.stringify(groups);
+  const groupedFor = useRef(groupsKey);
   const flow = useRef<ReactFlowInstance<AgentFlowNode | DepartmentFlowNode, RoutedFlowEdge> | null>(null);
   const handlers = useRef(props);
   useEffect(() => {
@@ -105,7 +107,10 @@ export function OrgGraphCanvas(props: Props) {
 
   useEffect(() => {
     let cancelled = false;
-    const tidy = tidyRequest !== tidiedFor.current;
+    // A department made or changed is laid out anew, so its agents end up together in its box.
+    const regrouped = groupsKey !== groupedFor.current;
+    groupedFor.current = groupsKey;
+    const tidy = tidyRequest !== tidiedFor.current || regrouped;
     tidiedFor.current = tidyRequest;
     void (async () => {
       const laidOut = await layoutAgents(shape.current.names, shape.current.lines, shape.current.groups);
@@ -138,7 +143,7 @@ export function OrgGraphCanvas(props: Props) {
       cancelled = true;
     };
     // The layout follows the org's shape (agents and lines), not every state change.
-  }, [shapeKey, tidyRequest, setNodes]);
+  }, [shapeKey, groupsKey, tidyRequest, setNodes]);
 
   // Opening an agent's card narrows the graph; when the chosen agent then lies outside what is shown
   // (behind the card), the view moves to it, keeping the zoom the user chose.
@@ -174,10 +179,12 @@ export function OrgGraphCanvas(props: Props) {
       type: 'department',
       position: { x: box.x, y: box.y },
       data: { name: box.name, width: box.width, height: box.height },
+      // Given, not measured: a box is drawn from its agents' places, and React Flow shows a node once it has a size.
+      width: box.width,
+      height: box.height,
       draggable: false,
       selectable: false,
       focusable: false,
-      zIndex: -1,
       ariaLabel: `Department ${box.name}`,
     }));
   }, [groups, nodes]);

@@ -32,14 +32,17 @@ export function OrgView() {
   const [creating, setCreating] = useState(false);
   const [dialog, setDialog] = useState<'departments' | 'update' | null>(null);
   const departments = useQuery('departments.list', {}).result;
+  // Null until the departments are read, so the first layout already groups their agents.
   const groups = useMemo(
     () =>
-      departments?.ok
-        ? departments.value.departments.map((department) => ({
-            name: department.name,
-            members: department.agents,
-          }))
-        : [],
+      departments === null
+        ? null
+        : departments.ok
+          ? departments.value.departments.map((department) => ({
+              name: department.name,
+              members: department.agents,
+            }))
+          : [],
     [departments],
   );
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -165,7 +168,7 @@ export function OrgView() {
           </p>
         </div>
       )}
-      {graph && graph.nodes.length > 0 && layout === 'graph' && (
+      {graph && groups && graph.nodes.length > 0 && layout === 'graph' && (
         <>
           <div className="org-graph-with-card">
             <OrgGraphCanvas
