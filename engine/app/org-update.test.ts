@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OrgEngine } from '../run/org-engine';
 import { DEMO_ORG, tempOrgs } from '../run/test-support/temp-org';
@@ -146,6 +146,29 @@ describe('updating an org from a newer copy', () => {
       error: { code: 'invalid_input', message: expect.stringContaining('"writer", "manager"') },
     });
     expect(filesOf(org, ['.lemming'])).toEqual(before);
+  });
+
+  it('never reads a newer copy’s files through a link: a linked resume or tool folder is left out and named', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    const template = orgs.copy(DEMO_ORG);
+    const secret = join(orgs.build({ 'secret.txt': 'the person’s private notes' }), 'secret.txt');
+    const writerResume = join(template, 'agents', 'writer', 'resume.json');
+    rmSync(writerResume);
+    symlinkSync(join(org, 'agents', 'writer', 'resume.json'), writerResume);
+    symlinkSync(dirname(secret), join(template, 'agents', 'manager', 'skills'));
+    const plan = await planOrgUpdate(org, { source: template });
+    expect(plan.ok && plan.value.problems).toEqual([
+      expect.objectContaining({
+        file: '(newer copy) agents/manager/skills',
+        message: expect.stringContaining('only plain files'),
+      }),
+      expect.objectContaining({
+        file: '(newer copy) agents/writer/resume.json',
+        message: 'skipped: it is a link to another file',
+      }),
+    ]);
+    expect(plan.ok && plan.value.agents.find((agent) => agent.agent === 'writer')?.status).toBe('removed');
+    expect(plan.ok && plan.value.agents.find((agent) => agent.agent === 'manager')?.status).toBe('unchanged');
   });
 
   it('says so when the folder is not an org or is this org', async () => {

@@ -43,6 +43,10 @@ export async function readAgentDefinitions(orgPath: string): Promise<AgentDefini
       read.problems.push(...agent.problems.slice(0, 1));
       continue;
     }
+    if (lstatSync(inOrg(orgPath, agent.resumeFile), { throwIfNoEntry: false })?.isSymbolicLink()) {
+      read.problems.push(fileProblem(agent.resumeFile, 'skipped: it is a link to another file'));
+      continue;
+    }
     const text = await readTextFile(inOrg(orgPath, agent.resumeFile), { maxBytes: MAX_RESUME_BYTES });
     if (!text.found || typeof agent.raw !== 'object' || agent.raw === null) continue;
     const toolFiles: Record<string, string> = {};
