@@ -36,9 +36,11 @@ test('a department is made in the app, groups its agents on the graph, filters t
   await form.getByLabel('What it does').fill('Researches and writes the launch note');
   await form.getByRole('checkbox', { name: 'researcher' }).check();
   await form.getByRole('checkbox', { name: 'writer' }).check();
+  await dialog.screenshot({ path: testInfo.outputPath('department-form.png') });
   await form.getByRole('button', { name: 'Save department' }).click();
   await expect(dialog.getByRole('list', { name: 'Departments' })).toContainText('researcher, writer');
-  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await dialog.screenshot({ path: testInfo.outputPath('department-list.png') });
+  await dialog.getByRole('button', { name: 'Done' }).click();
 
   // Written as LeMMing writes departments, with the agents beside its keys.
   const written = JSON.parse(readFileSync(join(org, 'departments', 'desk.json'), 'utf8')) as Record<

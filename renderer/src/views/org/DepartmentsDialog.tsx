@@ -68,7 +68,7 @@ export function DepartmentsDialog({ agents, onClose }: Props) {
               New department…
             </button>
             <button type="button" onClick={onClose}>
-              Close
+              Done
             </button>
           </div>
         </>
