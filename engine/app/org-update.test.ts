@@ -134,6 +134,23 @@ describe('updating an org from a newer copy', () => {
     expect((await orgTrust(org, context.trust)).state).toBe('changed');
   });
 
+  it('removes an agent gone from the newer copy only when the person names it', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    const template = orgs.copy(DEMO_ORG);
+    rmSync(join(template, 'agents', 'researcher'), { recursive: true });
+    const { context } = await open(org);
+    expect(
+      await applyOrgUpdate(context, { source: template, agents: [], remove: ['researcher'] }),
+    ).toMatchObject({
+      ok: true,
+      value: { updated: [], added: [], removed: ['researcher'] },
+    });
+    expect(existsSync(join(org, 'agents', 'researcher'))).toBe(false);
+    expect(readdirSync(join(org, '.lemming', 'removed-agents'))).toEqual([
+      expect.stringMatching(/-researcher$/),
+    ]);
+  });
+
   it('refuses to update an agent that has nothing to update, and changes nothing', async () => {
     const org = orgs.copy(DEMO_ORG);
     const template = orgs.copy(DEMO_ORG);

@@ -129,7 +129,7 @@ describe('departments/*.json', () => {
   });
 
   it.skipIf(LEMMING_CHECKOUT === undefined)(
-    "is read by LeMMing's department-list and department-show (needs a LeMMing checkout at $LEMMING_CHECKOUT or /tmp/c-lemming)",
+    "is read by LeMMing's department-list and department-show, and reads what its department-create writes (needs a LeMMing checkout at $LEMMING_CHECKOUT or /tmp/c-lemming)",
     async () => {
       await saveDepartmentFile(org, {
         name: 'desk',
@@ -154,6 +154,18 @@ describe('departments/*.json', () => {
       const show = lemming('department-show', 'desk');
       expect(show.status).toBe(0);
       expect(show.stdout).toContain('# The desk');
+
+      // Its department-create writes the file, then exits 1 in its own logging (an `extra` key "name"
+      // clashes with LogRecord's), so only the file is looked at.
+      lemming('department-create', 'ops', '-d', 'Keeps the lights on', '-a', 'Sam');
+      expect(
+        (await readDepartments(org)).departments.find((department) => department.name === 'ops'),
+      ).toMatchObject({
+        description: 'Keeps the lights on',
+        author: 'Sam',
+        version: '1.0.0',
+        agents: [],
+      });
     },
   );
 });
