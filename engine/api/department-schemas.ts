@@ -52,6 +52,8 @@ export const DepartmentList = z.object({
   departments: z.array(Department),
   /** Files that could not be read: each names its file, field and line. Their neighbours still show. */
   problems: z.array(Problem),
+  /** Departments that read, but that LeMMing would see otherwise (a name that is not its file's). */
+  warnings: z.array(Problem),
 });
 export type DepartmentList = z.infer<typeof DepartmentList>;
 

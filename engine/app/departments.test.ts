@@ -21,7 +21,10 @@ describe('departments', () => {
       ok: false,
       error: { code: 'agent_not_found', message: 'The org has no agent named "ghost".' },
     });
-    expect(await listDepartments(org)).toEqual({ ok: true, value: { departments: [], problems: [] } });
+    expect(await listDepartments(org)).toEqual({
+      ok: true,
+      value: { departments: [], problems: [], warnings: [] },
+    });
     expect(
       await saveDepartment(org, { name: 'desk', description: 'Writes', agents: ['writer', 'writer'] }),
     ).toMatchObject({

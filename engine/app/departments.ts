@@ -14,7 +14,7 @@ import { issuesFromProblems } from './problems';
 /** The org's departments, and the files among them that cannot be read. */
 export async function listDepartments(orgPath: string): Promise<IpcResult<DepartmentList>> {
   const read = await readDepartments(orgPath);
-  return ok({ departments: read.departments, problems: read.problems });
+  return ok({ departments: read.departments, problems: read.problems, warnings: read.warnings });
 }
 
 /** Creates or changes `departments/<name>.json`; every agent named must be one of the org's. */

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { Department, IpcError } from '../../../../engine/api';
+import { problemPlace, type Department, type IpcError, type Problem } from '../../../../engine/api';
 import { Dialog } from '../../components/Dialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ProblemList } from '../../components/ProblemList';
@@ -14,6 +14,9 @@ interface Props {
 
 type Editing = { department: Department | null } | null;
 
+/** A problem in a department file, with where it is: `departments/desk.json:4:3 (tags)`. */
+const located = (problem: Problem) => ({ path: problemPlace(problem), message: problem.message });
+
 /** The org's departments: each groups some of its agents. Listed, created and changed here. */
 export function DepartmentsDialog({ agents, onClose }: Props) {
   const { result } = useQuery('departments.list', {});
@@ -26,12 +29,12 @@ export function DepartmentsDialog({ agents, onClose }: Props) {
       {list && list.problems.length > 0 && (
         <div className="inline-alert" role="alert">
           <strong>Some department files cannot be read; the others are shown.</strong>
-          <ProblemList
-            problems={list.problems.map((problem) => ({
-              path: `${problem.file}${problem.line ? `:${problem.line}` : ''}${problem.field ? ` (${problem.field})` : ''}`,
-              message: problem.message,
-            }))}
-          />
+          <ProblemList problems={list.problems.map(located)} />
+        </div>
+      )}
+      {list && list.warnings.length > 0 && (
+        <div className="warning-text" role="note">
+          <ProblemList problems={list.warnings.map(located)} />
         </div>
       )}
       {editing ? (
