@@ -27,7 +27,7 @@ export const AgentChange = z.object({
   aspect: AgentChangeAspect,
   /** The change in plain words: `Gains the tools: shell`. */
   words: z.string(),
-  /** It lets the agent reach further (new tools, file access, tool files): the org needs trust again. */
+  /** It gives the agent more power (new tools, file access, tool files); whether the org then needs trust again is `AgentUpdate.reachAdded`. */
   widens: z.boolean(),
 });
 export type AgentChange = z.infer<typeof AgentChange>;
@@ -45,7 +45,13 @@ export const AgentUpdate = z.object({
   changes: z.array(AgentChange),
   /** The instructions' line diff, when they change. */
   instructionsDiff: z.array(DiffLine).nullable(),
+  /** Some change gives it more power (see AgentChange.widens). */
   widens: z.boolean(),
+  /**
+   * What the org could newly run or reach once this agent is updated, as engine/trust reads it (programs,
+   * addresses, secrets, agents that may run commands or reach the web): when any, it needs trust again.
+   */
+  reachAdded: z.array(ReachItem),
 });
 export type AgentUpdate = z.infer<typeof AgentUpdate>;
 

@@ -68,6 +68,7 @@ describe('updating an org from a newer copy', () => {
     expect(writerPlan).toMatchObject({
       status: 'changed',
       widens: false,
+      reachAdded: [],
       changes: [{ aspect: 'instructions', words: 'Its instructions change: 1 line added, 1 line removed.' }],
     });
     expect(plan.ok && plan.value.agents.filter((agent) => agent.status !== 'unchanged').length).toBe(1);
@@ -117,6 +118,8 @@ describe('updating an org from a newer copy', () => {
     });
     const { context } = await open(org);
     const plan = await planOrgUpdate(org, { source: template });
+    const checker = plan.ok ? plan.value.agents.find((agent) => agent.agent === 'checker') : undefined;
+    expect(checker?.reachAdded.map((item) => [item.kind, item.subject])).toEqual([['shell', 'checker']]);
     expect(plan.ok && plan.value.agents.map((agent) => [agent.agent, agent.status])).toEqual([
       ['checker', 'added'],
       ['human', 'removed'],

@@ -14,6 +14,7 @@ import { AGENTS_FOLDER } from '../org/org-layout';
 import { mayRun, orgKeyOf, orgTrust, reachChanges } from '../trust/org-trust';
 import type { OrgContext } from './org-context';
 import { removeAgent } from './org-directory';
+import { previewReachAdded } from './update-reach-preview';
 
 /**
  * The newer copy of an org an update reads from: today a folder (a template's, or another copy of the
@@ -43,8 +44,18 @@ export async function planOrgUpdate(
   const opened = await openUpdateSource(orgPath, input.source);
   if (!opened.ok) return opened;
   try {
-    const { plan } = await comparedWith(orgPath, opened.value);
-    return ok(plan);
+    const { plan, ours, theirs } = await comparedWith(orgPath, opened.value);
+    const updating = plan.agents
+      .filter((agent) => agent.status === 'changed' || agent.status === 'added')
+      .map((agent) => theirs.get(agent.agent)!);
+    const reach = await previewReachAdded(orgPath, ours, {
+      orgPath: opened.value.orgPath,
+      definitions: updating,
+    });
+    return ok({
+      ...plan,
+      agents: plan.agents.map((agent) => ({ ...agent, reachAdded: reach.get(agent.agent) ?? [] })),
+    });
   } finally {
     await opened.value.close();
   }

@@ -50,6 +50,7 @@ export function diffAgent(
       changes: [change('other', 'Not in the newer copy; it stays unless you remove it.', false)],
       instructionsDiff: null,
       widens: false,
+      reachAdded: [],
     };
   if (!before) return newAgent(name, after);
   const changes = [
@@ -71,6 +72,7 @@ export function diffAgent(
       ? diffLines(before.resume.instructions, after.resume.instructions)
       : null,
     widens: changes.some((item) => item.widens),
+    reachAdded: [],
   };
 }
 
@@ -91,6 +93,7 @@ function newAgent(name: string, after: AgentDefinition): AgentUpdate {
     changes,
     instructionsDiff: diffLines('', after.resume.instructions).filter((line) => line.kind === 'added'),
     widens: changes.some((item) => item.widens),
+    reachAdded: [],
   };
 }
 

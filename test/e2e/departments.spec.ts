@@ -120,6 +120,9 @@ test('updating from a newer copy shows each agent’s changes, the instructions�
   const researcherCard = dialog.getByRole('region', { name: 'researcher' });
   await expect(researcherCard).toContainText('Gains the tools: shell.');
   await expect(researcherCard).toContainText('Reaches further');
+  await expect(researcherCard.getByRole('list', { name: 'New to trust' })).toContainText(
+    'New to trust: the agent “researcher”, which may run any command its model writes',
+  );
   await expect(dialog.getByRole('note')).toContainText('the org will not run until you trust it again');
   await expect(dialog).toContainText('Unchanged: human, manager');
   await dialog.screenshot({ path: testInfo.outputPath('update-review.png') });

@@ -1,5 +1,6 @@
 import { ApplyOrgUpdateInput, type AgentUpdate, type OrgUpdatePlan } from '../../api/org-update-schemas';
 import { applyOrgUpdate, planOrgUpdate } from '../../app/org-update';
+import { describeItem } from '../../trust/trust-words';
 import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type CommandCode } from '../command';
 import { orgFolder } from '../org-arg';
@@ -18,9 +19,12 @@ const STATUS_WORDS: Record<AgentUpdate['status'], string> = {
 function printPlan(io: CliIo, plan: OrgUpdatePlan, shown: readonly AgentUpdate[], command: string): void {
   const lines = [`Updating from ${plan.source}`, ''];
   for (const agent of shown.filter((item) => item.status !== 'unchanged')) {
-    lines.push(`${agent.agent}: ${STATUS_WORDS[agent.status]}${agent.widens ? ' (reaches further)' : ''}`);
+    lines.push(
+      `${agent.agent}: ${STATUS_WORDS[agent.status]}${agent.reachAdded.length > 0 ? ' (reaches further)' : ''}`,
+    );
     for (const change of agent.changes)
-      lines.push(`  ${change.words}${change.widens ? ' (reaches further)' : ''}`);
+      lines.push(`  ${change.words}${change.widens ? ' (more power)' : ''}`);
+    for (const item of agent.reachAdded) lines.push(`  New to trust: ${describeItem(item)}`);
     if (agent.status === 'changed' && agent.instructionsDiff)
       for (const line of agent.instructionsDiff)
         if (line.kind !== 'same') lines.push(`    ${line.kind === 'added' ? '+' : '-'} ${line.text}`);
@@ -31,10 +35,10 @@ function printPlan(io: CliIo, plan: OrgUpdatePlan, shown: readonly AgentUpdate[]
   const toApply = shown.filter((item) => item.status === 'changed' || item.status === 'added');
   if (toApply.length === 0) lines.push('', 'Nothing to update.');
   else {
-    if (toApply.some((item) => item.widens))
+    if (toApply.some((item) => item.reachAdded.length > 0))
       lines.push(
         '',
-        'Changes marked “reaches further” make the org need your trust again (lemming trust) before it runs.',
+        'Agents marked “reaches further” make the org need your trust again (lemming trust) before it runs.',
       );
     lines.push('', `To apply: ${command} --yes (or name agents with --agent NAME).`);
   }

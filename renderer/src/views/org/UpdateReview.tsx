@@ -1,5 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { AgentUpdate, IpcError, OrgUpdateApplied, OrgUpdatePlan } from '../../../../engine/api';
+import type {
+  AgentUpdate,
+  IpcError,
+  OrgUpdateApplied,
+  OrgUpdatePlan,
+  ReachItem,
+} from '../../../../engine/api';
 import { Dialog } from '../../components/Dialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { serverState } from '../../server-state/instance';
@@ -84,7 +90,7 @@ export function UpdateReview({ onClose }: Props) {
 
   const listed = plan?.agents.filter((agent) => agent.status !== 'unchanged') ?? [];
   const unchanged = plan?.agents.filter((agent) => agent.status === 'unchanged') ?? [];
-  const widens = listed.some((agent) => agent.widens && chosen.has(agent.agent));
+  const widens = listed.some((agent) => agent.reachAdded.length > 0 && chosen.has(agent.agent));
 
   return (
     <Dialog title="Update from a newer copy" className="update-review-dialog" onClose={onClose}>
@@ -127,13 +133,19 @@ export function UpdateReview({ onClose }: Props) {
                     <section aria-label={agent.agent} className="update-agent">
                       <h3>
                         {agent.agent} <span className="update-status">{STATUS_WORDS[agent.status]}</span>
-                        {agent.widens && <span className="update-widens">Reaches further</span>}
+                        {agent.reachAdded.length > 0 && (
+                          <span className="update-widens">Reaches further</span>
+                        )}
                       </h3>
                       <ul>
                         {agent.changes.map((change, index) => (
-                          <li key={index}>{change.words}</li>
+                          <li key={index}>
+                            {change.words}
+                            {change.widens && <span className="update-more-power"> (more power)</span>}
+                          </li>
                         ))}
                       </ul>
+                      {agent.reachAdded.length > 0 && <NewReach items={agent.reachAdded} />}
                       {agent.instructionsDiff && agent.status === 'changed' && (
                         <details>
                           <summary>Show changes</summary>
@@ -165,7 +177,7 @@ export function UpdateReview({ onClose }: Props) {
               )}
               {widens && (
                 <p className="update-trust-note" role="note">
-                  Some of the chosen changes let agents reach further (new tools, files or tool files). After
+                  Some of the chosen changes let the org run or reach more (marked “Reaches further”). After
                   the update the org will not run until you trust it again.
                 </p>
               )}
@@ -187,6 +199,26 @@ export function UpdateReview({ onClose }: Props) {
         </>
       )}
     </Dialog>
+  );
+}
+
+/** What the org could newly run or reach once the agent is updated: what the trust screen will ask about. */
+function NewReach({ items }: { items: ReachItem[] }) {
+  return (
+    <ul className="update-reach" aria-label="New to trust">
+      {items.map((item) => (
+        <li key={`${item.kind}:${item.subject}:${item.file}:${item.field ?? ''}`}>
+          New to trust:{' '}
+          {item.kind === 'shell' || item.kind === 'web' ? (
+            item.because
+          ) : (
+            <>
+              <code>{item.subject}</code>, for {item.because}
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 
