@@ -36,6 +36,8 @@ export async function previewReachAdded(
     for (const definition of source.definitions) {
       const ours = current.get(definition.name);
       const target = { orgPath: source.orgPath, definition };
+      // One that cannot be applied here (a tool file changed since it was read) fails again when the
+      // person applies, and the reach is read again then.
       if (ours) await applyAgentDefinition(staging, ours, target);
       else await addAgentDefinition(staging, target);
     }
