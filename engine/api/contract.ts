@@ -31,6 +31,13 @@ import {
   SavePositionsInput,
 } from './org-schemas';
 import { AgentMemory, MemoryEditInput } from './memory-schemas';
+import { Department, DepartmentList, DepartmentSpend, SaveDepartmentInput } from './department-schemas';
+import {
+  ApplyOrgUpdateInput,
+  OrgUpdateApplied,
+  OrgUpdatePlan,
+  OrgUpdateSourceInput,
+} from './org-update-schemas';
 import { CancelJobInput, CancelJobResult } from './job-schemas';
 import { CreateFromTemplateInput, TemplateGallery } from './template-schemas';
 import {
@@ -500,6 +507,34 @@ export const contract = {
     summary: 'Before a run: which agents will not run and why, and which have a tool that cannot work.',
     input: NoInput,
     output: RunReadiness,
+  }),
+
+  'departments.list': channel({
+    summary: "The org's departments (departments/*.json) and the files among them that cannot be read.",
+    input: NoInput,
+    output: DepartmentList,
+  }),
+  'departments.save': channel({
+    summary: 'Create a department or change one: its description and which agents belong to it.',
+    input: SaveDepartmentInput,
+    output: Department,
+  }),
+  'departments.spend': channel({
+    summary: "What each department's agents spent this day and this month (UTC), from the credit ledger.",
+    input: NoInput,
+    output: z.array(DepartmentSpend),
+  }),
+  'org.updatePlan': channel({
+    summary:
+      'What updating each agent from a newer copy of the org (a folder) would change: instructions, tools, file access, schedule.',
+    input: OrgUpdateSourceInput,
+    output: OrgUpdatePlan,
+  }),
+  'org.updateApply': channel({
+    summary:
+      'Update the chosen agents from the newer copy, add the chosen new ones, remove the chosen gone ones; what agents learned is kept.',
+    input: ApplyOrgUpdateInput,
+    output: OrgUpdateApplied,
   }),
 
   'credits.balances': channel({

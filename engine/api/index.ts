@@ -11,6 +11,8 @@ export * from './credit-schemas';
 export * from './settings-schemas';
 export * from './trust-schemas';
 export * from './update-schemas';
+export * from './department-schemas';
+export * from './org-update-schemas';
 export * from './desktop-schemas';
 export * from './result';
 export * from './problem';

@@ -94,7 +94,8 @@ const KIND_WORDS: Record<ReachKind, string> = {
   web: 'agent with web requests',
 };
 
-function describeItem(item: ReachItem): string {
+/** One thing the org can run or reach, in a line: `program npx server, for the MCP server “files” (lemming/config/mcp.json, …)`. */
+export function describeItem(item: ReachItem): string {
   return `${KIND_WORDS[item.kind]} ${item.subject}, for ${item.because} (${whereOf(item)})`;
 }
 

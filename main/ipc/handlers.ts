@@ -22,6 +22,8 @@ import {
 import { pasteMcpServers, removeMcpServer, saveMcpServer } from '../../engine/app/mcp-servers';
 import { removeRestApi, saveRestApi } from '../../engine/app/rest-apis';
 import { creditBalances, creditHistory } from '../../engine/app/credits';
+import { departmentSpend, listDepartments, saveDepartment } from '../../engine/app/departments';
+import { applyOrgUpdate, planOrgUpdate } from '../../engine/app/org-update';
 import { prepareDemoOrg } from '../../engine/app/demo-org';
 import { createOrgFromTemplate, templateGallery } from '../../engine/app/templates';
 import { savePositions } from '../../engine/app/layout-file';
@@ -226,6 +228,15 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'run.state': () => inOrg(async (session) => ok(await session.controller.refresh())),
     'run.readiness': () => inOrg((session) => runReadiness(session)),
 
+    'departments.list': () => inOrg((session) => listDepartments(session.orgPath)),
+    'departments.save': (input) => inOrg((session) => saveDepartment(session.orgPath, input)),
+    'departments.spend': () => inOrg((session) => departmentSpend(session.orgPath, session.engine.ledger)),
+    'org.updatePlan': (input) => inOrg((session) => planOrgUpdate(session.orgPath, input)),
+    'org.updateApply': (input) =>
+      inOrg(async (session) => {
+        const applied = await applyOrgUpdate(session, input);
+        return applied.ok ? agentsChanged(applied) : applied;
+      }),
     'credits.balances': () => inOrg((session) => creditBalances(session)),
     'credits.history': (input) => inOrg(async (session) => ok(creditHistory(session, input))),
     'credits.topUp': (input) =>

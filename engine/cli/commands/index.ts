@@ -123,6 +123,13 @@ export const commands: readonly Command[] = [
     load: async () => (await import('./trust')).trustCommand,
   },
   {
+    name: 'update',
+    summary:
+      "Update the org's agents from a newer copy of it (a template's folder, another copy): shows per agent what changes in its instructions, tools, file access and schedule; --yes applies it (to the agents named with --agent, or all), keeping each agent's memory, outbox, workspace, credits and history. New agents are added; agents gone from the newer copy stay unless named with --remove.",
+    usage: 'update <org> --from <folder> [--agent NAME]... [--remove NAME]... [--yes] [--json]',
+    load: async () => (await import('./update')).updateCommand,
+  },
+  {
     name: 'secret',
     summary: `Manage the secrets models and tools use: list (names and dates, never values; with --org, whether that org may use each), set (value from stdin, typed hidden at a terminal, or --value, which your shell history keeps), delete, and grant or revoke one for an org (an org uses only the secrets granted to it, whichever store holds them). The file comes from --secrets-file or ${SECRETS_FILE_VARIABLE}.`,
     usage:

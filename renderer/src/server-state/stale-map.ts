@@ -35,6 +35,8 @@ export const READS = [
   'run.readiness',
   'credits.balances',
   'credits.history',
+  'departments.list',
+  'departments.spend',
   'messages.inbox',
   'settings.get',
   'models.list',
@@ -74,6 +76,7 @@ const TIMELINE_READS = [
   'memory.get',
   'credits.history',
   'credits.balances',
+  'departments.spend',
   'org.status',
 ] as const satisfies readonly ReadChannel[];
 
@@ -178,6 +181,10 @@ export const staleAfterWrite: Record<WriteChannel, readonly ReadChannel[]> = {
   'run.resume': [],
   'run.step': [],
   'run.stop': [],
+  'departments.save': ['departments.list', 'departments.spend', 'org.graph'],
+  // Reads the newer copy's folder, which can change between two looks: never cached.
+  'org.updatePlan': [],
+  'org.updateApply': [...AGENT_READS, 'departments.list', 'agent.get', 'tools.explain'],
   'credits.topUp': ['credits.balances', 'credits.history', 'org.graph', 'run.readiness', 'org.status'],
   'messages.send': TIMELINE_READS,
   'settings.update': ['settings.get', 'run.readiness'],

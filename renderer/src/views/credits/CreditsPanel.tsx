@@ -35,6 +35,7 @@ export function CreditsPanel() {
           <p>Agents appear here once the org has some; each starts with the credits its resume grants.</p>
         </EmptyState>
       )}
+      <DepartmentSpendList />
       {balances && balances.length > 0 && (
         <>
           <ul className="credit-list" aria-label="Credit balances">
@@ -46,6 +47,28 @@ export function CreditsPanel() {
         </>
       )}
     </section>
+  );
+}
+
+/** One line per department: what its agents spent today and this month. */
+function DepartmentSpendList() {
+  const { result } = useQuery('departments.spend', {});
+  const rows = result?.ok ? result.value : [];
+  if (rows.length === 0) return null;
+  return (
+    <ul className="department-spend" aria-label="Spent by department">
+      {rows.map((row) => (
+        <li key={row.department} aria-label={row.department}>
+          <span className="agent-name">{row.department}</span>
+          <span>
+            {formatCredits(row.spentToday)} credits today · {formatCredits(row.spentThisMonth)} this month
+          </span>
+          <span className="muted small">
+            {row.agents.length > 0 ? row.agents.join(', ') : 'no agents yet'}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

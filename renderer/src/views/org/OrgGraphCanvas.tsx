@@ -6,6 +6,7 @@ import {
   Panel,
   ReactFlow,
   useNodesState,
+  type NodeChange,
   type OnConnectEnd,
   type OnNodeDrag,
   type ReactFlowInstance,
@@ -15,12 +16,21 @@ import './graph.css';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { OrgGraph, Position } from '../../../../engine/api';
 import { AgentNodeCard, type AgentFlowNode } from './AgentNodeCard';
-import { edgeKey, layoutAgents, placeBelow, type GraphLayout } from '../../shared/graph/elk-layout';
+import { DepartmentBox, type DepartmentFlowNode } from './DepartmentBox';
+import {
+  edgeKey,
+  groupBoxes,
+  layoutAgents,
+  placeBelow,
+  type AgentGroup,
+  type GraphLayout,
+} from '../../shared/graph/elk-layout';
 import { bottlenecks, drawnEdges, neighbourhood, starvedBecause, trafficCount } from './graph-model';
 import { RoutedEdge, type RoutedFlowEdge } from './RoutedEdge';
 import { OrgTimerRing } from './OrgTimerRing';
 
-const nodeTypes = { agent: AgentNodeCard };
+const nodeTypes = { agent: AgentNodeCard, department: DepartmentBox };
+const NO_GROUPS: readonly AgentGroup[] = [];
 const edgeTypes = { routed: RoutedEdge };
 /** Room at the top for the timer ring, so no card starts under it. */
 const FIT = {
@@ -43,6 +53,8 @@ export function edgeLabel(edge: OrgGraph['edges'][number]): string {
 
 interface Props {
   graph: OrgGraph;
+  /** The org's departments: each is a box around its agents. */
+  groups?: readonly AgentGroup[];
   /** Changes when the user asks for a fresh layout. */
   tidyRequest: number;
   selected: string | null;
@@ -67,6 +79,7 @@ function samePlace(a: Position | undefined, b: Position | undefined): boolean {
  */
 export function OrgGraphCanvas(props: Props) {
   const { graph, tidyRequest, selected, problemOf } = props;
+  const groups = props.groups ?? NO_GROUPS;
   const [nodes, setNodes, onNodesChange] = useNodesState<AgentFlowNode>([]);
   const [layout, setLayout] = useState<GraphLayout | null>(null);
   const [hovered, setHovered] = useState<string | null>(null);
@@ -74,28 +87,33 @@ export function OrgGraphCanvas(props: Props) {
   const moving = useRef(false);
   const placed = useRef(new Map<string, Position>());
   const tidiedFor = useRef(0);
-  const flow = useRef<ReactFlowInstance<AgentFlowNode, RoutedFlowEdge> | null>(null);
+  const groupsKey = JSON.stringify(groups);
+  const groupedFor = useRef(groupsKey);
+  const flow = useRef<ReactFlowInstance<AgentFlowNode | DepartmentFlowNode, RoutedFlowEdge> | null>(null);
   const handlers = useRef(props);
   useEffect(() => {
     handlers.current = props;
   });
 
   const lines = useMemo(() => drawnEdges(graph), [graph]);
-  const shapeKey = JSON.stringify([graph.nodes.map((node) => node.name), lines.map(edgeKey)]);
-  const shape = useRef({ names: graph.nodes.map((node) => node.name), lines });
+  const shapeKey = JSON.stringify([graph.nodes.map((node) => node.name), lines.map(edgeKey), groups]);
+  const shape = useRef({ names: graph.nodes.map((node) => node.name), lines, groups });
   const savedPositions = useRef(graph.nodes);
   // Declared before the layout effect, so that effect reads this render's org.
   useEffect(() => {
-    shape.current = { names: graph.nodes.map((node) => node.name), lines };
+    shape.current = { names: graph.nodes.map((node) => node.name), lines, groups };
     savedPositions.current = graph.nodes;
   });
 
   useEffect(() => {
     let cancelled = false;
-    const tidy = tidyRequest !== tidiedFor.current;
+    // A department made or changed is laid out anew, so its agents end up together in its box.
+    const regrouped = groupsKey !== groupedFor.current;
+    groupedFor.current = groupsKey;
+    const tidy = tidyRequest !== tidiedFor.current || regrouped;
     tidiedFor.current = tidyRequest;
     void (async () => {
-      const laidOut = await layoutAgents(shape.current.names, shape.current.lines);
+      const laidOut = await layoutAgents(shape.current.names, shape.current.lines, shape.current.groups);
       if (cancelled) return;
       const next = new Map<string, Position>();
       for (const node of savedPositions.current) {
@@ -125,7 +143,7 @@ export function OrgGraphCanvas(props: Props) {
       cancelled = true;
     };
     // The layout follows the org's shape (agents and lines), not every state change.
-  }, [shapeKey, tidyRequest, setNodes]);
+  }, [shapeKey, groupsKey, tidyRequest, setNodes]);
 
   // Opening an agent's card narrows the graph; when the chosen agent then lies outside what is shown
   // (behind the card), the view moves to it, keeping the zoom the user chose.
@@ -154,9 +172,26 @@ export function OrgGraphCanvas(props: Props) {
   const focus = hovered ?? selected;
   const lit = useMemo(() => (focus ? neighbourhood(graph, focus) : null), [graph, focus]);
 
-  const shownNodes = useMemo<AgentFlowNode[]>(() => {
+  const departmentNodes = useMemo<DepartmentFlowNode[]>(() => {
+    const where = new Map(nodes.map((node) => [node.id, node.position]));
+    return groupBoxes(groups, where).map((box) => ({
+      id: `department:${box.name}`,
+      type: 'department',
+      position: { x: box.x, y: box.y },
+      data: { name: box.name, width: box.width, height: box.height },
+      // Given, not measured: a box is drawn from its agents' places, and React Flow shows a node once it has a size.
+      width: box.width,
+      height: box.height,
+      draggable: false,
+      selectable: false,
+      focusable: false,
+      ariaLabel: `Department ${box.name}`,
+    }));
+  }, [groups, nodes]);
+
+  const shownNodes = useMemo<(AgentFlowNode | DepartmentFlowNode)[]>(() => {
     const byName = new Map(graph.nodes.map((node) => [node.name, node]));
-    return nodes
+    const agents: AgentFlowNode[] = nodes
       .filter((node) => byName.has(node.id))
       .map((node) => {
         const agent = byName.get(node.id)!;
@@ -176,7 +211,8 @@ export function OrgGraphCanvas(props: Props) {
           },
         };
       });
-  }, [nodes, graph, selected, halos, lit, problemOf]);
+    return [...departmentNodes, ...agents];
+  }, [nodes, graph, selected, halos, lit, problemOf, departmentNodes]);
 
   const edges = useMemo<RoutedFlowEdge[]>(() => {
     const where = new Map(nodes.map((node) => [node.id, node.position]));
@@ -210,7 +246,7 @@ export function OrgGraphCanvas(props: Props) {
     });
   }, [lines, nodes, layout, focus, graph]);
 
-  const onNodeDragStop: OnNodeDrag<AgentFlowNode> = (_event, _node, moved) => {
+  const onNodeDragStop: OnNodeDrag<AgentFlowNode | DepartmentFlowNode> = (_event, _node, moved) => {
     const positions: Record<string, Position> = {};
     for (const node of moved) {
       positions[node.id] = { x: Math.round(node.position.x), y: Math.round(node.position.y) };
@@ -232,17 +268,25 @@ export function OrgGraphCanvas(props: Props) {
 
   return (
     <div className="org-graph" data-testid="org-graph" ref={pane}>
-      <ReactFlow
+      <ReactFlow<AgentFlowNode | DepartmentFlowNode, RoutedFlowEdge>
         nodes={shownNodes}
         edges={edges}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
-        onNodesChange={onNodesChange}
+        onNodesChange={(changes) =>
+          onNodesChange(
+            changes.filter(
+              (change) => !('id' in change) || !change.id.startsWith('department:'),
+            ) as NodeChange<AgentFlowNode>[],
+          )
+        }
         onNodeDragStop={onNodeDragStop}
-        onNodeClick={(_event, node) => handlers.current.onSelect(node.id)}
+        onNodeClick={(_event, node) => {
+          if (node.type === 'agent') handlers.current.onSelect(node.id);
+        }}
         onPaneClick={() => handlers.current.onSelect(null)}
         onNodeMouseEnter={(_event, node) => {
-          if (!moving.current) setHovered(node.id);
+          if (!moving.current && node.type === 'agent') setHovered(node.id);
         }}
         onNodeMouseLeave={() => setHovered(null)}
         onMoveStart={() => {

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { IpcError, Position, RemovedAgent } from '../../../../engine/api';
 import { serverState } from '../../server-state/instance';
 import { useQuery } from '../../server-state/use-query';
@@ -6,6 +6,8 @@ import { useNavigation } from '../../stores/navigation-store';
 import { openTurn } from '../../stores/open-turn';
 import { BaseballCard } from './BaseballCard';
 import { CreateAgentForm } from './CreateAgentForm';
+import { DepartmentsDialog } from './DepartmentsDialog';
+import { UpdateReview } from './UpdateReview';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { OrgGraphCanvas } from './OrgGraphCanvas';
 import { PermissionsTable } from './PermissionsTable';
@@ -28,6 +30,21 @@ export function OrgView() {
   const [layout, setLayout] = useState<Layout>('graph');
   const [tidyRequest, setTidyRequest] = useState(0);
   const [creating, setCreating] = useState(false);
+  const [dialog, setDialog] = useState<'departments' | 'update' | null>(null);
+  const departments = useQuery('departments.list', {}).result;
+  // Null until the departments are read, so the first layout already groups their agents.
+  const groups = useMemo(
+    () =>
+      departments === null
+        ? null
+        : departments.ok
+          ? departments.value.departments.map((department) => ({
+              name: department.name,
+              members: department.agents,
+            }))
+          : [],
+    [departments],
+  );
   const [notice, setNotice] = useState<Notice | null>(null);
   const [actionError, setActionError] = useState<{ title: string; error: IpcError } | null>(null);
 
@@ -102,10 +119,24 @@ export function OrgView() {
             Tidy up
           </button>
         )}
+        <button type="button" onClick={() => setDialog('departments')}>
+          Departments…
+        </button>
+        <button type="button" onClick={() => setDialog('update')}>
+          Update from…
+        </button>
         <button type="button" className="primary-button" onClick={() => setCreating(true)}>
           New agent…
         </button>
       </div>
+
+      {dialog === 'departments' && (
+        <DepartmentsDialog
+          agents={graph?.nodes.map((node) => node.name) ?? []}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'update' && <UpdateReview onClose={() => setDialog(null)} />}
 
       {creating && (
         <CreateAgentForm onCancel={() => setCreating(false)} onCreated={() => setCreating(false)} />
@@ -137,11 +168,12 @@ export function OrgView() {
           </p>
         </div>
       )}
-      {graph && graph.nodes.length > 0 && layout === 'graph' && (
+      {graph && groups && graph.nodes.length > 0 && layout === 'graph' && (
         <>
           <div className="org-graph-with-card">
             <OrgGraphCanvas
               graph={graph}
+              groups={groups}
               tidyRequest={tidyRequest}
               selected={selectedNode ? selectedNode.name : null}
               onSelect={setSelected}

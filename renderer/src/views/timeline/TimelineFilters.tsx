@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useQuery } from '../../server-state/use-query';
 import { kindWords } from '../../words/plain-words';
 import { isFiltered, NO_FILTER } from './timeline-filter';
 import { useTimeline } from './timeline-store';
@@ -13,6 +14,8 @@ export function TimelineFilters() {
   const jumpToTick = useTimeline((store) => store.jumpToTick);
   const [text, setText] = useState(fields.text);
   const [jumpTick, setJumpTick] = useState('');
+  const departmentList = useQuery('departments.list', {}).result;
+  const departments = departmentList?.ok ? departmentList.value.departments : [];
   const [appliedText, setAppliedText] = useState(fields.text);
   if (fields.text !== appliedText) {
     setAppliedText(fields.text);
@@ -38,7 +41,12 @@ export function TimelineFilters() {
     >
       <label>
         Agent
-        <select value={fields.agent} onChange={(event) => void setFields({ agent: event.target.value })}>
+        <select
+          value={fields.agent}
+          onChange={(event) =>
+            void setFields({ agent: event.target.value, department: '', departmentAgents: [] })
+          }
+        >
           <option value="">All agents</option>
           {facets?.agents.map((agent) => (
             <option key={agent} value={agent}>
@@ -47,6 +55,30 @@ export function TimelineFilters() {
           ))}
         </select>
       </label>
+      {departments.length > 0 && (
+        <label>
+          Department
+          <select
+            value={fields.department}
+            onChange={(event) => {
+              const chosen = departments.find((department) => department.name === event.target.value);
+              void setFields({
+                department: chosen?.name ?? '',
+                departmentAgents: chosen?.agents ?? [],
+                agent: '',
+              });
+            }}
+          >
+            <option value="">All departments</option>
+            {departments.map((department) => (
+              <option key={department.name} value={department.name} disabled={department.agents.length === 0}>
+                {department.name}
+                {department.agents.length === 0 ? ' (no agents yet)' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <label>
         Kind
         <select value={fields.kind} onChange={(event) => void setFields({ kind: event.target.value })}>

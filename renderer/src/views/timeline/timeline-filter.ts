@@ -3,18 +3,31 @@ import type { TimelineFilter } from '../../../../engine/api';
 /** The filter controls as the user typed them; empty means "any". */
 export interface FilterFields {
   agent: string;
+  /** A department chosen instead of one agent: the events of its agents. */
+  department: string;
+  departmentAgents: readonly string[];
   kind: string;
   tickFrom: string;
   tickTo: string;
   text: string;
 }
 
-export const NO_FILTER: FilterFields = { agent: '', kind: '', tickFrom: '', tickTo: '', text: '' };
+export const NO_FILTER: FilterFields = {
+  agent: '',
+  department: '',
+  departmentAgents: [],
+  kind: '',
+  tickFrom: '',
+  tickTo: '',
+  text: '',
+};
 
 /** The IPC filter for the fields; a tick field that is not a whole number is left out. */
 export function toTimelineFilter(fields: FilterFields): TimelineFilter {
   const filter: TimelineFilter = {};
   if (fields.agent) filter.agents = [fields.agent];
+  else if (fields.department && fields.departmentAgents.length > 0)
+    filter.agents = [...fields.departmentAgents];
   if (fields.kind) filter.kinds = [fields.kind];
   const from = wholeNumber(fields.tickFrom);
   const to = wholeNumber(fields.tickTo);
