@@ -1,0 +1,52 @@
+import { readBudgets, type BudgetsFile } from '../org/budgets-file';
+import type { BudgetSpendStore } from '../timeline/budget-spend';
+import { BudgetGate } from './budget-gate';
+import { budgetOwner, budgetStandings, budgetWords, standingsOf } from './budget-standing';
+import type { KnownEventFields } from '../api/timeline-events';
+import { fromMicros } from '../credits/credit-amount';
+import { EngineInputError } from './engine-errors';
+
+/**
+ * The org's budgets for the engine: budgets.json read once a tick, and for each turn a gate with the
+ * agent's and the org's budgets as they stand when it begins. An unreadable budgets.json stops the tick
+ * with where it is wrong: a limit the person set is never silently dropped.
+ */
+export class BudgetBook {
+  private budgets: BudgetsFile = {};
+
+  constructor(
+    private readonly orgPath: string,
+    private readonly store: BudgetSpendStore,
+    private readonly clock: () => Date,
+  ) {}
+
+  async load(): Promise<void> {
+    const read = await readBudgets(this.orgPath);
+    if (!read.ok) throw new EngineInputError(read.error);
+    this.budgets = read.value;
+  }
+
+  /**
+   * The records that resume `agent`: one for each budget that pauses it now (its own, the org's), each
+   * raising that budget's limit by one more budget for the rest of its day or month. None when nothing pauses it.
+   */
+  async resumeRecords(agent: string): Promise<KnownEventFields[]> {
+    await this.load();
+    return standingsOf(budgetStandings(this.budgets, [agent], this.store, this.clock()), agent)
+      .filter((standing) => standing.paused)
+      .map((standing) => ({
+        kind: 'budget_resumed',
+        scope: standing.scope,
+        budget: standing.budget,
+        period: standing.period.key,
+        limit: fromMicros(standing.limitMicro + standing.budgetMicro),
+        message: `You resumed ${standing.scope === 'org' ? 'the org' : agent}: ${budgetOwner(standing)} budget of ${budgetWords(standing.budget, fromMicros(standing.budgetMicro))} allows ${fromMicros(standing.budgetMicro)} more ${standing.budget.startsWith('daily') ? 'today' : 'this month'}.`,
+      }));
+  }
+
+  /** The gate for one turn of `agent`; undefined when no budget limits it. */
+  gateFor(agent: string, costPerActionMicro: number): BudgetGate | undefined {
+    const standings = standingsOf(budgetStandings(this.budgets, [agent], this.store, this.clock()), agent);
+    return standings.length > 0 ? new BudgetGate(agent, standings, costPerActionMicro) : undefined;
+  }
+}

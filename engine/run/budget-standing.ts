@@ -1,0 +1,152 @@
+import type { BudgetName, BudgetScope, BudgetStanding } from '../api/budget-schemas';
+import { knownEvent } from '../api/timeline-events';
+import { fromMicros, toMicros } from '../credits/credit-amount';
+import { BUDGET_LIMIT_KEYS, type BudgetLimitKey, type BudgetsFile } from '../org/budgets-file';
+import type { BudgetSpendStore, SpendMeasure } from '../timeline/budget-spend';
+
+/** A day or a month in the computer's time zone: its key ("2026-11-28", "2026-11") and when it began (ISO 8601). */
+export interface BudgetPeriod {
+  key: string;
+  start: string;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+export function dayOf(now: Date): BudgetPeriod {
+  const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  return {
+    key: `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`,
+    start: start.toISOString(),
+  };
+}
+
+export function monthOf(now: Date): BudgetPeriod {
+  const start = new Date(now.getFullYear(), now.getMonth(), 1);
+  return { key: `${now.getFullYear()}-${two(now.getMonth() + 1)}`, start: start.toISOString() };
+}
+
+/** One budget as it stands, in µcredits: what the gate checks a call against. */
+export interface Standing {
+  scope: BudgetScope;
+  agent: string | null;
+  budget: BudgetLimitKey;
+  period: BudgetPeriod;
+  measure: SpendMeasure;
+  /** The budget as budgets.json gives it. */
+  budgetMicro: number;
+  /** The budget plus one budget for each resume in this period. */
+  limitMicro: number;
+  spentMicro: number;
+  warned: boolean;
+  paused: boolean;
+}
+
+/** An agent as budgets see it: its name and whether its model has prices (money budgets cannot see it otherwise). */
+export interface BudgetedAgent {
+  name: string;
+  priced: boolean;
+}
+
+function measureOf(budget: BudgetLimitKey): SpendMeasure {
+  return budget.endsWith('_money') ? 'money' : 'credits';
+}
+
+/**
+ * Every budget of budgets.json as it stands at `now`: spending in its day or month from the ledger, and
+ * from the budget records of the period whether it warned, paused, and how often the person resumed it.
+ */
+export function budgetStandings(
+  budgets: BudgetsFile,
+  agents: readonly string[],
+  store: BudgetSpendStore,
+  now: Date,
+): Standing[] {
+  const day = dayOf(now);
+  const month = monthOf(now);
+  const defined: { scope: BudgetScope; agent: string | null; budget: BudgetLimitKey; amount: number }[] = [];
+  for (const budget of BUDGET_LIMIT_KEYS) {
+    const orgAmount = budgets.org?.[budget];
+    if (orgAmount !== undefined) defined.push({ scope: 'org', agent: null, budget, amount: orgAmount });
+    for (const agent of agents) {
+      const amount = budgets.agents?.[agent]?.[budget];
+      if (amount !== undefined) defined.push({ scope: 'agent', agent, budget, amount });
+    }
+  }
+  if (defined.length === 0) return [];
+  const records = store.budgetRecordsSince(month.start).flatMap((row) => {
+    const event = knownEvent(JSON.parse(row.json));
+    return event &&
+      (event.kind === 'budget_warning' || event.kind === 'budget_paused' || event.kind === 'budget_resumed')
+      ? [event]
+      : [];
+  });
+  return defined.map(({ scope, agent, budget, amount }) => {
+    const period = budget.startsWith('daily') ? day : month;
+    const measure = measureOf(budget);
+    const budgetMicro = toMicros(amount);
+    let resumes = 0;
+    let warned = false;
+    let paused = false;
+    for (const record of records) {
+      if (record.scope !== scope || record.budget !== budget || record.period !== period.key) continue;
+      if (scope === 'agent' && record.agent !== agent) continue;
+      if (record.kind === 'budget_resumed') {
+        resumes += 1;
+        warned = false;
+        paused = false;
+      } else if (record.kind === 'budget_warning') warned = true;
+      else paused = true;
+    }
+    return {
+      scope,
+      agent,
+      budget,
+      period,
+      measure,
+      budgetMicro,
+      limitMicro: budgetMicro * (1 + resumes),
+      spentMicro: store.spentSince(agent, period.start, measure),
+      warned,
+      paused,
+    };
+  });
+}
+
+/** The budgets that limit `agent`: its own and the org's. */
+export function standingsOf(standings: readonly Standing[], agent: string): Standing[] {
+  return standings.filter((standing) => standing.scope === 'org' || standing.agent === agent);
+}
+
+/** A budget in words: "1 credit a day", "20 a month in money (at your models' prices)". */
+export function budgetWords(budget: BudgetLimitKey, amount: number): string {
+  const every = budget.startsWith('daily') ? 'a day' : 'a month';
+  return measureOf(budget) === 'money'
+    ? `${amount} ${every} in money (at your models' prices)`
+    : `${amount} ${amount === 1 ? 'credit' : 'credits'} ${every}`;
+}
+
+/** Whose budget it is, in words: "writer's" or "the org's". */
+export function budgetOwner(standing: Pick<Standing, 'scope' | 'agent'>): string {
+  return standing.scope === 'org' ? "the org's" : `${standing.agent}'s`;
+}
+
+/** A standing as the app shows it; a money budget names the agents whose model has no prices. */
+export function shownStanding(standing: Standing, agents: readonly BudgetedAgent[]): BudgetStanding {
+  const unpriced = agents.filter((agent) => !agent.priced).map((agent) => agent.name);
+  return {
+    scope: standing.scope,
+    agent: standing.agent,
+    budget: standing.budget satisfies BudgetName,
+    period: standing.period.key,
+    measure: standing.measure,
+    limit: fromMicros(standing.limitMicro),
+    spent: fromMicros(standing.spentMicro),
+    warned: standing.warned,
+    paused: standing.paused,
+    words: budgetWords(standing.budget, fromMicros(standing.budgetMicro)),
+    cannotSee:
+      standing.measure === 'money'
+        ? unpriced.filter((name) => standing.scope === 'org' || name === standing.agent)
+        : [],
+  };
+}
