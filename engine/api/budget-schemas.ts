@@ -34,6 +34,8 @@ export const BudgetStanding = z.object({
   spent: z.number(),
   warned: z.boolean(),
   paused: z.boolean(),
+  /** While it pauses its agents: why, and how they go on, in words; null otherwise. */
+  pausedWords: z.string().nullable(),
   /** The budget in plain words, e.g. "1 credit a day". */
   words: z.string(),
   /** For a budget in money: agents whose model has no prices, whose spending it cannot see. */

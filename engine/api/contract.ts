@@ -31,6 +31,7 @@ import {
   SavePositionsInput,
 } from './org-schemas';
 import { AgentMemory, MemoryEditInput } from './memory-schemas';
+import { ResumeBudgetInput } from './budget-schemas';
 import { CancelJobInput, CancelJobResult } from './job-schemas';
 import {
   AddModelInput,
@@ -514,6 +515,13 @@ export const contract = {
     summary: "Add credits to an agent's balance.",
     input: TopUpInput,
     output: z.object({ agent: z.string(), balance: z.number() }),
+  }),
+
+  'credits.resume': channel({
+    summary:
+      'Resume an agent paused over a budget: each budget pausing it allows one more budget for the rest of its day or month.',
+    input: ResumeBudgetInput,
+    output: z.object({ agent: z.string(), resumed: z.int() }),
   }),
 
   'messages.send': channel({

@@ -1,7 +1,9 @@
 import { readBudgets, type BudgetsFile } from '../org/budgets-file';
 import type { BudgetSpendStore } from '../timeline/budget-spend';
 import { BudgetGate } from './budget-gate';
-import { budgetOwner, budgetStandings, budgetWords, standingsOf } from './budget-standing';
+import { budgetOwner, budgetStandings, budgetWords, standingsOf, type Standing } from './budget-standing';
+import type { Result } from '../api/result';
+import type { FileProblem } from '../files/json-problems';
 import type { KnownEventFields } from '../api/timeline-events';
 import { fromMicros } from '../credits/credit-amount';
 import { EngineInputError } from './engine-errors';
@@ -42,6 +44,13 @@ export class BudgetBook {
         limit: fromMicros(standing.limitMicro + standing.budgetMicro),
         message: `You resumed ${standing.scope === 'org' ? 'the org' : agent}: ${budgetOwner(standing)} budget of ${budgetWords(standing.budget, fromMicros(standing.budgetMicro))} allows ${fromMicros(standing.budgetMicro)} more ${standing.budget.startsWith('daily') ? 'today' : 'this month'}.`,
       }));
+  }
+
+  /** Every budget as it stands now for `agents` (theirs and the org's), or where budgets.json is wrong. */
+  async standings(agents: readonly string[]): Promise<Result<Standing[], FileProblem[]>> {
+    const read = await readBudgets(this.orgPath);
+    if (!read.ok) return read;
+    return { ok: true, value: budgetStandings(read.value, agents, this.store, this.clock()) };
   }
 
   /** The gate for one turn of `agent`; undefined when no budget limits it. */

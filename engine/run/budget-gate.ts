@@ -1,6 +1,6 @@
 import { fromMicros } from '../credits/credit-amount';
 import type { KnownEventFields } from '../api/timeline-events';
-import { budgetOwner, budgetWords, type Standing } from './budget-standing';
+import { budgetOwner, budgetWords, pausedWords, type Standing } from './budget-standing';
 
 /** What a budget warns at: 80 % of its limit. */
 export const WARN_AT = 0.8;
@@ -69,8 +69,6 @@ export class BudgetGate {
   }
 
   private pausedWords(standing: Standing): string {
-    const who = standing.scope === 'org' ? 'the org' : this.agent;
-    const until = standing.budget.startsWith('daily') ? 'the day ends' : 'the month ends';
-    return `Paused: ${who} is over its budget of ${this.limitWords(standing)}. Resume it in Credits, or it goes on when ${until}.`;
+    return pausedWords(standing, this.agent);
   }
 }

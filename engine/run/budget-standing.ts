@@ -130,6 +130,13 @@ export function budgetOwner(standing: Pick<Standing, 'scope' | 'agent'>): string
   return standing.scope === 'org' ? "the org's" : `${standing.agent}'s`;
 }
 
+/** Why `agent` is paused by `standing`, in words, with how it goes on. */
+export function pausedWords(standing: Standing, agent: string): string {
+  const who = standing.scope === 'org' ? 'the org' : agent;
+  const until = standing.budget.startsWith('daily') ? 'the day ends' : 'the month ends';
+  return `Paused: ${who} is over its budget of ${budgetWords(standing.budget, fromMicros(standing.limitMicro))}. Resume it in Credits, or it goes on when ${until}.`;
+}
+
 /** A standing as the app shows it; a money budget names the agents whose model has no prices. */
 export function shownStanding(standing: Standing, agents: readonly BudgetedAgent[]): BudgetStanding {
   const unpriced = agents.filter((agent) => !agent.priced).map((agent) => agent.name);
@@ -143,6 +150,7 @@ export function shownStanding(standing: Standing, agents: readonly BudgetedAgent
     spent: fromMicros(standing.spentMicro),
     warned: standing.warned,
     paused: standing.paused,
+    pausedWords: standing.paused ? pausedWords(standing, standing.agent ?? '') : null,
     words: budgetWords(standing.budget, fromMicros(standing.budgetMicro)),
     cannotSee:
       standing.measure === 'money'

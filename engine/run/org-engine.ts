@@ -222,7 +222,7 @@ export class OrgEngine {
   private readonly orgKey: string;
   private readonly serverLimits: ServerLimits;
   readonly spending: BudgetSpendStore;
-  private readonly budgets: BudgetBook;
+  readonly budgets: BudgetBook;
 
   private constructor(
     readonly orgPath: string,

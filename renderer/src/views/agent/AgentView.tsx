@@ -20,6 +20,7 @@ const PROBLEM_STATES: ReadonlySet<AgentState['kind']> = new Set([
   'will_not_run',
   'invalid_resume',
   'out_of_credits',
+  'over_budget',
 ]);
 
 /** One agent: its resume as a form, its tools with the explainer, and the files it may touch. */
