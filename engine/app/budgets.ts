@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { BudgetStanding, ResumeBudgetInput, UnpricedUse } from '../api/budget-schemas';
 import { ok, type IpcResult } from '../api/result';
+import { isHumanOperator } from '../api/human-operator';
 import { findModelEntry, readModelsFile } from '../models/models-file';
 import { BUDGETS_FILE } from '../org/budgets-file';
 import { discoverAgents } from '../org/discover';
@@ -8,14 +9,14 @@ import { pausedWords, shownStanding, standingsOf, type BudgetedAgent } from '../
 import type { OrgContext } from './org-context';
 import { invalidConfigFile } from './problems';
 
-/** Each valid agent with its model key and whether models.json gives that model prices. */
+/** Each valid agent that takes turns (not the human operator), with its model key and whether models.json gives that model prices. */
 async function budgetedAgents(context: OrgContext): Promise<(BudgetedAgent & { model: string })[]> {
   const [agents, models] = await Promise.all([
     discoverAgents(context.orgPath),
     readModelsFile(context.orgPath),
   ]);
   return agents.flatMap((agent) =>
-    agent.valid
+    agent.valid && !isHumanOperator(agent.folder)
       ? [
           {
             name: agent.resume.name,

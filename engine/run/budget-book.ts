@@ -1,7 +1,17 @@
 import { readBudgets, type BudgetsFile } from '../org/budgets-file';
+import type { CreditEntry } from '../org/credits-file';
+import type { Resume } from '../org/resume-schema';
 import type { BudgetSpendStore } from '../timeline/budget-spend';
 import { BudgetGate } from './budget-gate';
-import { budgetOwner, budgetStandings, budgetWords, standingsOf, type Standing } from './budget-standing';
+import {
+  budgetOwner,
+  budgetStandings,
+  budgetWords,
+  softCapStanding,
+  standingsOf,
+  type SoftCapFacts,
+  type Standing,
+} from './budget-standing';
 import type { Result } from '../api/result';
 import type { FileProblem } from '../files/json-problems';
 import type { KnownEventFields } from '../api/timeline-events';
@@ -53,9 +63,24 @@ export class BudgetBook {
     return { ok: true, value: budgetStandings(read.value, agents, this.store, this.clock()) };
   }
 
-  /** The gate for one turn of `agent`; undefined when no budget limits it. */
-  gateFor(agent: string, costPerActionMicro: number): BudgetGate | undefined {
-    const standings = standingsOf(budgetStandings(this.budgets, [agent], this.store, this.clock()), agent);
+  /** The gate for one turn of `agent`; undefined when no budget limits it and it has no soft cap. */
+  gateFor(agent: string, costPerActionMicro: number, softCap: SoftCapFacts | null): BudgetGate | undefined {
+    const standings = [
+      ...standingsOf(budgetStandings(this.budgets, [agent], this.store, this.clock()), agent),
+      ...(softCap ? [softCapStanding(agent, softCap, this.store)] : []),
+    ];
     return standings.length > 0 ? new BudgetGate(agent, standings, costPerActionMicro) : undefined;
   }
+}
+
+/** An agent's soft cap and max_credits (credits.json first, then its resume) with its balance; null without both. */
+export function softCapFacts(
+  entry: CreditEntry | undefined,
+  resume: Pick<Resume, 'credits'>,
+  balanceMicro: number | null,
+): SoftCapFacts | null {
+  const softCap = entry?.soft_cap ?? resume.credits?.soft_cap;
+  const maxCredits = entry?.max_credits ?? resume.credits?.max_credits;
+  if (softCap === undefined || maxCredits === undefined || balanceMicro === null) return null;
+  return { softCap, maxCredits, balanceMicro };
 }

@@ -2,7 +2,7 @@ import { fromMicros } from '../credits/credit-amount';
 import type { KnownEventFields } from '../api/timeline-events';
 import { budgetOwner, budgetWords, pausedWords, type Standing } from './budget-standing';
 
-/** What a budget warns at: 80 % of its limit. */
+/** What a budget warns at: 80 % of its limit (a soft cap, at all of it). */
 export const WARN_AT = 0.8;
 
 /** What a turn has spent so far, not yet in the ledger: all its charges, and those of its model calls. */
@@ -46,13 +46,14 @@ export class BudgetGate {
         limit: fromMicros(standing.limitMicro),
         spent: fromMicros(spentMicro),
       };
-      if (spentMicro + neededMicro > standing.limitMicro) {
+      if (standing.budget !== 'soft_cap' && spentMicro + neededMicro > standing.limitMicro) {
         standing.paused = true;
         const message = `${this.pausedWords(standing)} The next model call could cost up to ${fromMicros(neededMicro)} and ${fromMicros(spentMicro)} is spent, so it was not made.`;
         record({ kind: 'budget_paused', ...fields, needed: fromMicros(neededMicro), message });
         return message;
       }
-      if (!standing.warned && spentMicro >= WARN_AT * standing.limitMicro) {
+      const warnAt = standing.budget === 'soft_cap' ? standing.limitMicro : WARN_AT * standing.limitMicro;
+      if (!standing.warned && spentMicro >= warnAt) {
         standing.warned = true;
         record({
           kind: 'budget_warning',

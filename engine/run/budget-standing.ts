@@ -29,7 +29,7 @@ export function monthOf(now: Date): BudgetPeriod {
 export interface Standing {
   scope: BudgetScope;
   agent: string | null;
-  budget: BudgetLimitKey;
+  budget: BudgetName;
   period: BudgetPeriod;
   measure: SpendMeasure;
   /** The budget as budgets.json gives it. */
@@ -47,7 +47,7 @@ export interface BudgetedAgent {
   priced: boolean;
 }
 
-function measureOf(budget: BudgetLimitKey): SpendMeasure {
+function measureOf(budget: BudgetName): SpendMeasure {
   return budget.endsWith('_money') ? 'money' : 'credits';
 }
 
@@ -112,13 +112,50 @@ export function budgetStandings(
   });
 }
 
+/** An agent's credits as credits.json (or its resume) gives them, and its balance now. */
+export interface SoftCapFacts {
+  maxCredits: number;
+  softCap: number;
+  balanceMicro: number;
+}
+
+/**
+ * credits.json's soft_cap as a warning (LeMMing keeps it only as a note): once the agent has spent
+ * soft_cap of its max_credits (its balance is at max_credits − soft_cap or below), it is told once,
+ * and again only after it is given credits. It never pauses.
+ */
+export function softCapStanding(agent: string, facts: SoftCapFacts, store: BudgetSpendStore): Standing {
+  const given = store.lastGivenCredits(agent) ?? '';
+  const warned = store
+    .budgetRecordsSince(given)
+    .some((row) => row.kind === 'budget_warning' && row.agent === agent && softCapRecord(row.json));
+  return {
+    scope: 'agent',
+    agent,
+    budget: 'soft_cap',
+    period: { key: given === '' ? 'since it began' : `since ${given}`, start: given },
+    measure: 'credits',
+    budgetMicro: toMicros(facts.softCap),
+    limitMicro: toMicros(facts.softCap),
+    spentMicro: toMicros(facts.maxCredits) - facts.balanceMicro,
+    warned,
+    paused: false,
+  };
+}
+
+function softCapRecord(json: string): boolean {
+  const event = knownEvent(JSON.parse(json));
+  return event?.kind === 'budget_warning' && event.budget === 'soft_cap';
+}
+
 /** The budgets that limit `agent`: its own and the org's. */
 export function standingsOf(standings: readonly Standing[], agent: string): Standing[] {
   return standings.filter((standing) => standing.scope === 'org' || standing.agent === agent);
 }
 
 /** A budget in words: "1 credit a day", "20 a month in money (at your models' prices)". */
-export function budgetWords(budget: BudgetLimitKey, amount: number): string {
+export function budgetWords(budget: BudgetName, amount: number): string {
+  if (budget === 'soft_cap') return `${amount} ${amount === 1 ? 'credit' : 'credits'} (its soft cap)`;
   const every = budget.startsWith('daily') ? 'a day' : 'a month';
   return measureOf(budget) === 'money'
     ? `${amount} ${every} in money (at your models' prices)`
@@ -143,7 +180,7 @@ export function shownStanding(standing: Standing, agents: readonly BudgetedAgent
   return {
     scope: standing.scope,
     agent: standing.agent,
-    budget: standing.budget satisfies BudgetName,
+    budget: standing.budget,
     period: standing.period.key,
     measure: standing.measure,
     limit: fromMicros(standing.limitMicro),

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sendJson, startLoopbackServer } from '../models/test-support/loopback-server';
 import type { OrgEngine } from './org-engine';
@@ -147,6 +149,25 @@ describe('budgets', () => {
     const engine = await open(orgWithBudget(server.url, { org: { daily_money: 0.01 } }, false));
     expect(await statuses(engine, 3)).toEqual(['completed', 'completed', 'completed']);
     expect(server.received).toHaveLength(3);
+  });
+
+  it("credits.json's soft_cap warns once when that much of max_credits is spent, and again only after a top-up", async () => {
+    const server = await usageServer();
+    const org = orgWithBudget(server.url, {});
+    writeFileSync(
+      join(org, 'lemming/config/credits.json'),
+      JSON.stringify({
+        a: { model: 'm', cost_per_action: 0, credits_left: 1, max_credits: 1, soft_cap: 0.4 },
+      }),
+    );
+    const engine = await open(org);
+    expect(await statuses(engine, 5)).toEqual(Array(5).fill('completed'));
+    expect(budgetEvents(engine)).toEqual([{ kind: 'budget_warning', tick: 3 }]);
+    const warning = JSON.parse(engine.timeline.page({ kinds: ['budget_warning'], limit: 1 }).rows[0]!.json);
+    expect(warning).toMatchObject({ budget: 'soft_cap', limit: 0.4, spent: 0.4 });
+    await engine.topUp('a', 1);
+    await statuses(engine, 5);
+    expect(budgetEvents(engine).map((event) => event.tick)).toEqual([3, 8]);
   });
 
   it('an invalid budgets.json stops the tick with where it is wrong, before any call', async () => {

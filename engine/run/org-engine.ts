@@ -16,7 +16,7 @@ import { ApprovalSettings } from '../api/approval-schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
 import { BudgetSpendStore } from '../timeline/budget-spend';
-import { BudgetBook } from './budget-book';
+import { BudgetBook, softCapFacts } from './budget-book';
 import { MemoryListingCache } from '../memory/memory-listing-cache';
 import { MessageStore } from '../messages/message-store';
 import { readableSenders } from '../messages/readable-senders';
@@ -1017,7 +1017,11 @@ export class OrgEngine {
       skills,
       balanceMicro: balance ?? 0,
       costPerActionMicro: toMicros(credits[name]?.cost_per_action ?? DEFAULT_COST_PER_ACTION),
-      budget: this.budgets.gateFor(name, toMicros(credits[name]?.cost_per_action ?? DEFAULT_COST_PER_ACTION)),
+      budget: this.budgets.gateFor(
+        name,
+        toMicros(credits[name]?.cost_per_action ?? DEFAULT_COST_PER_ACTION),
+        softCapFacts(credits[name], agent.resume, balance),
+      ),
       tools: agentToolbox({
         policy,
         credits: balance === null ? null : fromMicros(balance),

@@ -29,6 +29,7 @@ export class BudgetSpendStore {
   private readonly orgModelSpent: Database.Statement;
   private readonly recordsSince: Database.Statement;
   private readonly tokensOfModel: Database.Statement;
+  private readonly lastGiven: Database.Statement;
 
   constructor(db: Database.Database) {
     const spending = `coalesce(-sum(amount_micro), 0) FROM credit_ledger WHERE amount_micro < 0`;
@@ -46,6 +47,9 @@ export class BudgetSpendStore {
       `SELECT seq, kind, agent, json FROM events
        WHERE kind IN ('budget_warning', 'budget_paused', 'budget_resumed') AND time >= ? ORDER BY seq`,
     );
+    this.lastGiven = db
+      .prepare('SELECT max(time) FROM credit_ledger WHERE agent = ? AND amount_micro > 0')
+      .pluck();
     this.tokensOfModel = db.prepare(
       `SELECT count(*) AS calls,
               coalesce(sum(json_extract(json, '$.usage.inputTokens')), 0) AS inputTokens,
@@ -64,6 +68,11 @@ export class BudgetSpendStore {
   /** Every budget record written since `since`, oldest first. */
   budgetRecordsSince(since: string): StoredBudgetRecord[] {
     return this.recordsSince.all(since) as StoredBudgetRecord[];
+  }
+
+  /** When `agent` was last given credits (its first grant, a top-up, a raise by hand); null if never. */
+  lastGivenCredits(agent: string): string | null {
+    return (this.lastGiven.get(agent) as string | null) ?? null;
   }
 
   /** The tokens of every call `agent` made to the model `modelKey` (models.json key). */
