@@ -26,7 +26,7 @@ const keyMissing = {
   message: 'model "gpt-4o" (openai) needs an API key: set the secret OPENAI_API_KEY',
 };
 const overBudgetWords =
-  'Paused: writer is over its budget of 1 credit a day. Resume it in Credits, or it goes on when the day ends.';
+  'Paused: writer is over its budget of 1 credit a day. It goes on when you resume it, or when the day ends.';
 const failed = { lastTurn: { tick: 4, status: 'failed' }, lastError: keyMissing };
 
 describe('agentStateOf: the one place an agent’s state is decided', () => {

@@ -59,7 +59,7 @@ describe('lemming credits with budgets and unpriced models', () => {
     expect(shown.stdout).toMatch(/cannot see thrifty \(unpriced\)/);
     expect(shown.stdout).toContain('  budget 0.4 credits a day: 0.4 of 0.4 spent');
     expect(shown.stdout).toContain(
-      '  Paused: spender is over its budget of 0.4 credits a day. Resume it in Credits, or it goes on when the day ends. (lemming credits <org> resume spender)',
+      '  Paused: spender is over its budget of 0.4 credits a day. It goes on when you resume it, or when the day ends. (lemming credits <org> resume spender)',
     );
     const json = JSON.parse((await runCli(['credits', org, 'show', 'thrifty', '--json'])).stdout);
     expect(json.balances[0].unpriced).toEqual({

@@ -35,7 +35,9 @@ describe('the budget gate before a model call', () => {
     const gate = new BudgetGate('a', [standing({ spentMicro: 600_000 })], 0);
     const { refusal, kinds } = ask(gate, 400_001);
     expect(kinds).toEqual(['budget_paused']);
-    expect(refusal).toMatch(/^Paused: a is over its budget of 1 credit a day\. Resume it in Credits/);
+    expect(refusal).toMatch(
+      /^Paused: a is over its budget of 1 credit a day\. It goes on when you resume it/,
+    );
     // Paused: later calls of the turn are refused without another record.
     const again = ask(gate, 0);
     expect(again.kinds).toEqual([]);
@@ -74,7 +76,7 @@ describe('the budget gate before a model call', () => {
     );
     expect(ask(gate, 0)).toEqual({
       refusal:
-        'Paused: the org is over its budget of 1 credit a month. Resume it in Credits, or it goes on when the month ends.',
+        'Paused: the org is over its budget of 1 credit a month. It goes on when you resume it, or when the month ends.',
       kinds: [],
     });
   });

@@ -171,7 +171,7 @@ export function budgetOwner(standing: Pick<Standing, 'scope' | 'agent'>): string
 export function pausedWords(standing: Standing, agent: string): string {
   const who = standing.scope === 'org' ? 'the org' : agent;
   const until = standing.budget.startsWith('daily') ? 'the day ends' : 'the month ends';
-  return `Paused: ${who} is over its budget of ${budgetWords(standing.budget, fromMicros(standing.limitMicro))}. Resume it in Credits, or it goes on when ${until}.`;
+  return `Paused: ${who} is over its budget of ${budgetWords(standing.budget, fromMicros(standing.limitMicro))}. It goes on when you resume it, or when ${until}.`;
 }
 
 /** A standing as the app shows it; a money budget names the agents whose model has no prices. */

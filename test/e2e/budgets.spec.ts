@@ -60,6 +60,21 @@ test('the credits panel shows an unpriced model in tokens, what a money budget c
     .getByRole('region', { name: 'Credits' })
     .screenshot({ path: testInfo.outputPath('credits-budgets.png') });
 
+  await writer.screenshot({ path: testInfo.outputPath('credits-unpriced.png') });
+
+  await page.getByRole('button', { name: 'Open agent manager', exact: true }).click();
+  const toolbar = page.locator('.agent-view .view-toolbar');
+  await expect(toolbar.locator('[data-agent-state]').first()).toHaveAttribute(
+    'data-agent-state',
+    'over_budget',
+  );
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Paused: manager is over its budget' }),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Resume manager' })).toBeVisible();
+  await page.locator('.agent-view').screenshot({ path: testInfo.outputPath('agent-over-budget.png') });
+  await lemming.showView('Org');
+
   await manager.getByRole('button', { name: 'Resume manager' }).click();
   await expect(manager.getByText('Paused: over budget', { exact: true })).toHaveCount(0);
   const resumed = await page.evaluate(() => window.lemming.timeline.page({ kinds: ['budget_resumed'] }));
