@@ -76,6 +76,7 @@ describe('lemming credits with budgets and unpriced models', () => {
       'spender is not paused over a budget.\n',
     );
     expect((await runCli(['credits', org])).stdout).not.toContain('Paused');
+    expect((await runCli(['credits', org, 'resume', 'nobody'])).stderr).toMatch(/no agent named "nobody"/);
     expect((await runCli(['run', org, '--ticks', '1'])).code).toBe(0);
     expect(server.received).toHaveLength(7);
   });

@@ -50,5 +50,7 @@ describe('budgets.json', () => {
       line: 3,
       message: 'daily_money must be more than 0 (leave it out for no limit)',
     });
+    const huge = await readBudgets(orgWithBudgets('{"org": {"monthly_credits": 1e400}}'));
+    expect(!huge.ok && huge.error[0]?.field).toBe('org.monthly_credits');
   });
 });

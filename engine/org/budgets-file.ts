@@ -18,10 +18,14 @@ export const BUDGET_LIMIT_KEYS = [
 ] as const;
 export type BudgetLimitKey = (typeof BUDGET_LIMIT_KEYS)[number];
 
+/** The largest limit: beyond it a limit is no limit, and its millionths would not be exact. */
+const MAX_LIMIT = 1_000_000_000;
+
 const limit = (key: BudgetLimitKey) =>
   z
     .number({ error: `${key} must be a number` })
     .positive(`${key} must be more than 0 (leave it out for no limit)`)
+    .max(MAX_LIMIT, `${key} must be at most ${MAX_LIMIT.toLocaleString('en-US')} (leave it out for no limit)`)
     .optional();
 
 /** The limits of the org or of one agent; other keys are kept and warned about. */
