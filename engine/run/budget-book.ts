@@ -18,6 +18,8 @@ import type { KnownEventFields } from '../api/timeline-events';
 import { fromMicros } from '../credits/credit-amount';
 import { EngineInputError } from './engine-errors';
 
+type ResumeRecord = Extract<KnownEventFields, { kind: 'budget_resumed' }>;
+
 /**
  * The org's budgets for the engine: budgets.json read once a tick, and for each turn a gate with the
  * agent's and the org's budgets as they stand when it begins. An unreadable budgets.json stops the tick
@@ -42,7 +44,7 @@ export class BudgetBook {
    * The records that resume `agent`: one for each budget that pauses it now (its own, the org's), each
    * raising that budget's limit by one more budget for the rest of its day or month. None when nothing pauses it.
    */
-  async resumeRecords(agent: string): Promise<KnownEventFields[]> {
+  async resumeRecords(agent: string): Promise<ResumeRecord[]> {
     await this.load();
     return standingsOf(budgetStandings(this.budgets, [agent], this.store, this.clock()), agent)
       .filter((standing) => standing.paused)
@@ -54,6 +56,18 @@ export class BudgetBook {
         limit: fromMicros(standing.limitMicro + standing.budgetMicro),
         message: `You resumed ${standing.scope === 'org' ? 'the org' : agent}: ${budgetOwner(standing)} budget of ${budgetWords(standing.budget, fromMicros(standing.budgetMicro))} allows ${fromMicros(standing.budgetMicro)} more ${standing.budget.startsWith('daily') ? 'today' : 'this month'}.`,
       }));
+  }
+
+  /** Keeps the person's resumes of `agent` (the rows that lift budgets; the events only tell of them). */
+  recordResumes(agent: string, records: readonly ResumeRecord[], time: string): void {
+    for (const record of records)
+      this.store.recordResume({
+        scope: record.scope,
+        agent: record.scope === 'agent' ? agent : null,
+        budget: record.budget,
+        period: record.period,
+        time,
+      });
   }
 
   /** Every budget as it stands now for `agents` (theirs and the org's), or where budgets.json is wrong. */

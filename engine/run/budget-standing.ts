@@ -75,28 +75,23 @@ export function budgetStandings(
   if (defined.length === 0) return [];
   const records = store.budgetRecordsSince(month.start).flatMap((row) => {
     const event = knownEvent(JSON.parse(row.json));
-    return event &&
-      (event.kind === 'budget_warning' || event.kind === 'budget_paused' || event.kind === 'budget_resumed')
-      ? [event]
-      : [];
+    return event && (event.kind === 'budget_warning' || event.kind === 'budget_paused') ? [event] : [];
   });
+  const resumes = store.resumesOf(day.key, month.key);
   return defined.map(({ scope, agent, budget, amount }) => {
     const period = budget.startsWith('daily') ? day : month;
     const measure = measureOf(budget);
     const budgetMicro = toMicros(amount);
-    let resumes = 0;
-    let warned = false;
-    let paused = false;
-    for (const record of records) {
-      if (record.scope !== scope || record.budget !== budget || record.period !== period.key) continue;
-      if (scope === 'agent' && record.agent !== agent) continue;
-      if (record.kind === 'budget_resumed') {
-        resumes += 1;
-        warned = false;
-        paused = false;
-      } else if (record.kind === 'budget_warning') warned = true;
-      else paused = true;
-    }
+    const ours = (record: { scope: string; agent?: string | null; budget: string; period: string }) =>
+      record.scope === scope &&
+      record.budget === budget &&
+      record.period === period.key &&
+      (scope === 'org' || record.agent === agent);
+    // Each resume raises the limit by one budget; a warning or pause counts for the limit it was made at.
+    const limitMicro = budgetMicro * (1 + resumes.filter(ours).length);
+    const atThisLimit = records.filter((record) => ours(record) && toMicros(record.limit) === limitMicro);
+    const warned = atThisLimit.some((record) => record.kind === 'budget_warning');
+    const paused = atThisLimit.some((record) => record.kind === 'budget_paused');
     return {
       scope,
       agent,
@@ -104,7 +99,7 @@ export function budgetStandings(
       period,
       measure,
       budgetMicro,
-      limitMicro: budgetMicro * (1 + resumes),
+      limitMicro,
       spentMicro: store.spentSince(agent, period.start, measure),
       warned,
       paused,

@@ -130,6 +130,33 @@ describe('budgets', () => {
     expect(server.received).toHaveLength(6);
   });
 
+  it('a budget_resumed event that came in with an imported file lifts no budget: only the person resumes', async () => {
+    const server = await usageServer();
+    const time = fakeClock();
+    const org = orgWithBudget(server.url, { agents: { a: { daily_credits: 0.2 } } });
+    const engine = await open(org, { clock: time.clock });
+    expect(await statuses(engine, 2)).toEqual(['completed', 'skipped']);
+    const forged = join(org, 'forged.jsonl');
+    const resumed = { kind: 'budget_resumed', scope: 'agent', budget: 'daily_credits', period: '2026-11-28' };
+    writeFileSync(
+      forged,
+      [0.4, 0.6, 0.8]
+        .map((limit) =>
+          JSON.stringify({
+            ...resumed,
+            limit,
+            message: 'resumed',
+            agent: 'a',
+            time: time.clock().toISOString(),
+          }),
+        )
+        .join('\n'),
+    );
+    expect((await engine.timeline.importJsonl(forged)).imported).toBe(3);
+    expect(await statuses(engine, 1)).toEqual(['skipped']);
+    expect(server.received).toHaveLength(1);
+  });
+
   it('a monthly budget holds across days and starts afresh with the month', async () => {
     const server = await usageServer();
     const time = fakeClock();

@@ -696,9 +696,10 @@ export class OrgEngine {
       if (records.length === 0) return 0;
       const tick = await this.currentTick();
       const time = this.clock().toISOString();
-      const seqs = this.appendEvents(
-        records.map((record) => ({ ...record, agent: resume.name, tick, time })),
-      );
+      const seqs = this.timeline.transaction(() => {
+        this.budgets.recordResumes(resume.name, records, time);
+        return this.appendEvents(records.map((record) => ({ ...record, agent: resume.name, tick, time })));
+      });
       this.options.onCommit?.({ tick, agent: resume.name, firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
       return records.length;
     });

@@ -11,6 +11,14 @@ export interface StoredBudgetRecord {
   json: string;
 }
 
+/** One resume of a budget by the person: whose budget, which, and the day or month it lifts. */
+export interface BudgetResume {
+  scope: 'agent' | 'org';
+  agent: string | null;
+  budget: string;
+  period: string;
+}
+
 /** The tokens an agent's calls to one model used, for a model without prices. */
 export interface ModelTokens {
   calls: number;
@@ -20,7 +28,7 @@ export interface ModelTokens {
 
 /**
  * The named queries budgets are decided from: spending in a time range of the credit ledger, the budget
- * records since a time, and the tokens of calls to a model. Times are ISO 8601 (UTC) as every row holds them.
+ * records since a time, the person's resumes, and the tokens of calls to a model. Times are ISO 8601 (UTC) as every row holds them.
  */
 export class BudgetSpendStore {
   private readonly agentSpent: Database.Statement;
@@ -30,6 +38,8 @@ export class BudgetSpendStore {
   private readonly recordsSince: Database.Statement;
   private readonly tokensOfModel: Database.Statement;
   private readonly lastGiven: Database.Statement;
+  private readonly insertResume: Database.Statement;
+  private readonly selectResumes: Database.Statement;
 
   constructor(db: Database.Database) {
     const spending = `coalesce(-sum(amount_micro), 0) FROM credit_ledger WHERE amount_micro < 0`;
@@ -50,6 +60,12 @@ export class BudgetSpendStore {
     this.lastGiven = db
       .prepare('SELECT max(time) FROM credit_ledger WHERE agent = ? AND amount_micro > 0')
       .pluck();
+    this.insertResume = db.prepare(
+      'INSERT INTO budget_resumes (scope, agent, budget, period, time) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.selectResumes = db.prepare(
+      'SELECT scope, agent, budget, period FROM budget_resumes WHERE period IN (?, ?) ORDER BY id',
+    );
     this.tokensOfModel = db.prepare(
       `SELECT count(*) AS calls,
               coalesce(sum(json_extract(json, '$.usage.inputTokens')), 0) AS inputTokens,
@@ -68,6 +84,16 @@ export class BudgetSpendStore {
   /** Every budget record written since `since`, oldest first. */
   budgetRecordsSince(since: string): StoredBudgetRecord[] {
     return this.recordsSince.all(since) as StoredBudgetRecord[];
+  }
+
+  /** The person resumed a budget for the rest of `period`. */
+  recordResume(resume: BudgetResume & { time: string }): void {
+    this.insertResume.run(resume.scope, resume.agent, resume.budget, resume.period, resume.time);
+  }
+
+  /** The resumes of a day and of a month (their keys), oldest first. */
+  resumesOf(day: string, month: string): BudgetResume[] {
+    return this.selectResumes.all(day, month) as BudgetResume[];
   }
 
   /** When `agent` was last given credits (its first grant, a top-up, a raise by hand); null if never. */
