@@ -7,10 +7,12 @@ import { discoverAgents } from '../org/discover';
 import type { OrgContext } from './org-context';
 import { invalidConfigFile } from './problems';
 import { budgetStandingsNow, unpricedUse } from './budgets';
+import { softCapFacts } from '../run/budget-book';
+import { shownStanding, softCapStanding } from '../run/budget-standing';
 
 const DEFAULT_HISTORY_PAGE = 200;
 
-/** Each valid agent's balance from the ledger, with its caps from credits.json or its resume. */
+/** Each valid agent's balance from the ledger, with its caps from credits.json or its resume, its budgets and soft cap as they stand, and what an unpriced model used. */
 export async function creditBalances(context: OrgContext): Promise<IpcResult<CreditBalance[]>> {
   const credits = await readCredits(context.orgPath);
   if (!credits.ok) return invalidConfigFile(CREDITS_FILE, credits.error);
@@ -30,6 +32,7 @@ export async function creditBalances(context: OrgContext): Promise<IpcResult<Cre
         (standing) => standing.agent === resume.name || standing.scope === 'org',
       );
       const paused = budgets.find((standing) => standing.paused);
+      const softCap = softCapFacts(entry, resume, micros ?? null);
       return {
         agent: resume.name,
         balance,
@@ -39,6 +42,9 @@ export async function creditBalances(context: OrgContext): Promise<IpcResult<Cre
         unpriced: unpriced.get(resume.name) ?? null,
         budgets: [
           ...budgets.filter((standing) => standing.scope === 'agent'),
+          ...(softCap
+            ? [shownStanding(softCapStanding(resume.name, softCap, context.engine.spending), [])]
+            : []),
           ...budgets.filter((standing) => standing.scope === 'org'),
         ],
         overBudget: paused ? paused.pausedWords : null,

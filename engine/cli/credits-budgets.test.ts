@@ -42,7 +42,7 @@ describe('lemming credits with budgets and unpriced models', () => {
       },
       'lemming/config/credits.json': {
         spender: { model: 'priced', cost_per_action: 0, credits_left: 10 },
-        thrifty: { model: 'local', cost_per_action: 0, credits_left: 10 },
+        thrifty: { model: 'local', cost_per_action: 0.5, credits_left: 10, max_credits: 10, soft_cap: 1 },
       },
       'lemming/config/budgets.json': { org: { daily_money: 5 }, agents: { spender: { daily_credits: 0.4 } } },
       'agents/spender/resume.json': resume('spender', { model: { key: 'priced', max_tokens: 100 } }),
@@ -54,7 +54,8 @@ describe('lemming credits with budgets and unpriced models', () => {
 
     const shown = await runCli(['credits', org]);
     expect(shown.stdout).toContain(
-      'thrifty: 10\n  model local: unpriced (no prices in models.json), 3 calls, 30 tokens in, 300 tokens out\n',
+      'thrifty: 8.5\n  model local: unpriced (no prices in models.json), 3 calls, 30 tokens in, 300 tokens out\n' +
+        '  soft cap 1: 1.5 spent since it was last given credits (reached)\n',
     );
     expect(shown.stdout).toMatch(/cannot see thrifty \(unpriced\)/);
     expect(shown.stdout).toContain('  budget 0.4 credits a day: 0.4 of 0.4 spent');

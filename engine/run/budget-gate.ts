@@ -58,7 +58,10 @@ export class BudgetGate {
         record({
           kind: 'budget_warning',
           ...fields,
-          message: `${fromMicros(spentMicro)} of ${budgetOwner(standing)} budget of ${this.limitWords(standing)} is spent (${Math.floor((100 * spentMicro) / standing.limitMicro)} %).`,
+          message:
+            standing.budget === 'soft_cap'
+              ? `${this.agent} reached its soft cap: ${fromMicros(spentMicro)} credits spent since it was last given credits (soft cap ${fromMicros(standing.limitMicro)}).`
+              : `${fromMicros(spentMicro)} of ${budgetOwner(standing)} budget of ${this.limitWords(standing)} is spent (${Math.floor((100 * spentMicro) / standing.limitMicro)} %).`,
         });
       }
     }

@@ -132,7 +132,7 @@ export function softCapStanding(agent: string, facts: SoftCapFacts, store: Budge
     measure: 'credits',
     budgetMicro: toMicros(facts.softCap),
     limitMicro: toMicros(facts.softCap),
-    spentMicro: toMicros(facts.maxCredits) - facts.balanceMicro,
+    spentMicro: Math.max(0, toMicros(facts.maxCredits) - facts.balanceMicro),
     warned,
     paused: false,
   };
@@ -150,7 +150,7 @@ export function standingsOf(standings: readonly Standing[], agent: string): Stan
 
 /** A budget in words: "1 credit a day", "20 a month in money (at your models' prices)". */
 export function budgetWords(budget: BudgetName, amount: number): string {
-  if (budget === 'soft_cap') return `${amount} ${amount === 1 ? 'credit' : 'credits'} (its soft cap)`;
+  if (budget === 'soft_cap') return `a soft cap of ${amount} ${amount === 1 ? 'credit' : 'credits'}`;
   const every = budget.startsWith('daily') ? 'a day' : 'a month';
   return measureOf(budget) === 'money'
     ? `${amount} ${every} in money (at your models' prices)`

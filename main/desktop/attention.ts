@@ -133,7 +133,10 @@ export function budgetWarningsOf(balances: readonly CreditBalance[]): BudgetWarn
       warnings.set(key, {
         key,
         agent: standing.agent,
-        words: `${standing.spent} of ${standing.scope === 'org' ? "the org's" : 'its'} budget of ${standing.words} is spent.`,
+        words:
+          standing.budget === 'soft_cap'
+            ? `It reached its soft cap: ${standing.spent} of ${standing.limit} credits spent since it was last given credits.`
+            : `${standing.spent} of ${standing.scope === 'org' ? "the org's" : 'its'} budget of ${standing.words} is spent.`,
       });
     }
   return [...warnings.values()];

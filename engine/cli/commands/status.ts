@@ -96,9 +96,14 @@ function creditLines(balance: CreditBalance): string {
       `  model ${unpriced.model}: unpriced (no prices in models.json), ${unpriced.calls} calls, ${unpriced.inputTokens} tokens in, ${unpriced.outputTokens} tokens out`,
     );
   for (const budget of balance.budgets)
-    lines.push(
-      `  ${budget.scope === 'org' ? "org's budget" : 'budget'} ${budget.words}: ${budget.spent} of ${budget.limit} spent (${budget.period})${budget.cannotSee.length > 0 ? `; cannot see ${budget.cannotSee.join(', ')} (unpriced)` : ''}`,
-    );
+    if (budget.budget === 'soft_cap')
+      lines.push(
+        `  soft cap ${budget.limit}: ${budget.spent} spent since it was last given credits${budget.warned ? ' (reached)' : ''}`,
+      );
+    else
+      lines.push(
+        `  ${budget.scope === 'org' ? "org's budget" : 'budget'} ${budget.words}: ${budget.spent} of ${budget.limit} spent (${budget.period})${budget.cannotSee.length > 0 ? `; cannot see ${budget.cannotSee.join(', ')} (unpriced)` : ''}`,
+      );
   if (balance.overBudget)
     lines.push(`  ${balance.overBudget} (lemming credits <org> resume ${balance.agent})`);
   return `${lines.join('\n')}\n`;

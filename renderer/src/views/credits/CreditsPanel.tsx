@@ -117,13 +117,17 @@ function BudgetLines({ budgets }: { budgets: BudgetStanding[] }) {
     <ul className="budget-lines small" aria-label="Budgets">
       {budgets.map((budget) => (
         <li key={`${budget.scope}:${budget.budget}`}>
-          {budget.scope === 'org' ? 'The org’s budget' : 'Budget'} {budget.words}:{' '}
-          {formatCredits(budget.spent)} of {formatCredits(budget.limit)} spent{' '}
-          {PERIOD_WORDS[budget.budget.startsWith('daily') ? 'daily' : 'monthly']}
+          {budget.budget === 'soft_cap'
+            ? 'Soft cap'
+            : `${budget.scope === 'org' ? 'The org’s budget' : 'Budget'} ${budget.words}`}
+          : {formatCredits(budget.spent)} of {formatCredits(budget.limit)} spent{' '}
+          {budget.budget === 'soft_cap'
+            ? 'since it was last given credits'
+            : PERIOD_WORDS[budget.budget.startsWith('daily') ? 'daily' : 'monthly']}
           {budget.warned && !budget.paused && (
             <>
               {' '}
-              <Badge tone="warn">80 % spent</Badge>
+              <Badge tone="warn">{budget.budget === 'soft_cap' ? 'Soft cap reached' : '80 % spent'}</Badge>
             </>
           )}
           {budget.cannotSee.length > 0 && (
