@@ -76,7 +76,7 @@ function CreditRow({ row }: { row: CreditBalance }) {
       {row.maxCredits !== null && (
         <div className="muted small">
           Started with {formatCredits(row.maxCredits)}
-          {row.softCap !== null
+          {row.softCap !== null && !row.budgets.some((budget) => budget.budget === 'soft_cap')
             ? ` · soft cap ${formatCredits(row.softCap)} (you are told when it has spent that much)`
             : ''}
         </div>
