@@ -2,7 +2,9 @@ import type { Migration } from './migrate';
 
 /**
  * What budgets read: an agent's or the whole org's spending since the start of a day or a month is a
- * range of the ledger by time, and the budget records of the month a range of events by kind and time.
+ * range of the ledger by time (the ledger grows by a few rows a turn, so its indexes cost little). The
+ * budget records are few: events_by_kind finds them, and no index is added to events, which every
+ * append pays for.
  * The person's resumes are rows of their own, written only by the engine: a budget_resumed event that
  * came in with an imported JSON Lines file is history to read, and lifts no budget.
  */
@@ -12,7 +14,6 @@ export const budgetSpendMigration: Migration = {
   sql: `
     CREATE INDEX credit_ledger_by_agent_time ON credit_ledger (agent, time);
     CREATE INDEX credit_ledger_by_time ON credit_ledger (time);
-    CREATE INDEX events_by_kind_time ON events (kind, time);
     CREATE TABLE budget_resumes (
       id INTEGER PRIMARY KEY,
       scope TEXT NOT NULL,                -- 'agent' or 'org'
