@@ -65,6 +65,8 @@ export const AgentState = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('paused'), words: z.string(), by: z.enum(['person']) }),
   z.object({ kind: z.literal('out_of_credits'), words: z.string() }),
+  /** A budget (its own or the org's) paused it: it skips its turns until resumed or the day or month ends. */
+  z.object({ kind: z.literal('over_budget'), words: z.string() }),
   z.object({
     kind: z.literal('invalid_resume'),
     words: z.string(),

@@ -38,6 +38,7 @@ import {
   OrgUpdatePlan,
   OrgUpdateSourceInput,
 } from './org-update-schemas';
+import { ResumeBudgetInput } from './budget-schemas';
 import { CancelJobInput, CancelJobResult } from './job-schemas';
 import { CreateFromTemplateInput, TemplateGallery } from './template-schemas';
 import {
@@ -551,6 +552,13 @@ export const contract = {
     summary: "Add credits to an agent's balance.",
     input: TopUpInput,
     output: z.object({ agent: z.string(), balance: z.number() }),
+  }),
+
+  'credits.resume': channel({
+    summary:
+      'Resume an agent paused over a budget: each budget pausing it allows one more budget for the rest of its day or month.',
+    input: ResumeBudgetInput,
+    output: z.object({ agent: z.string(), resumed: z.int() }),
   }),
 
   'messages.send': channel({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BudgetStanding, UnpricedUse } from './budget-schemas';
 
 export const CreditBalance = z.object({
   agent: z.string(),
@@ -7,6 +8,12 @@ export const CreditBalance = z.object({
   maxCredits: z.number().nullable(),
   softCap: z.number().nullable(),
   outOfCredits: z.boolean(),
+  /** Its model has no prices: what it used in tokens ("unpriced", never 0); null for a priced model. */
+  unpriced: UnpricedUse.nullable(),
+  /** The budgets that limit it (its own, then the org's), as they stand now. */
+  budgets: z.array(BudgetStanding),
+  /** Why a budget pauses it, in words; null when none does. */
+  overBudget: z.string().nullable(),
 });
 export type CreditBalance = z.infer<typeof CreditBalance>;
 

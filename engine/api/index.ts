@@ -8,6 +8,7 @@ export * from './tool-schemas';
 export * from './timeline-schemas';
 export * from './run-schemas';
 export * from './credit-schemas';
+export * from './budget-schemas';
 export * from './settings-schemas';
 export * from './trust-schemas';
 export * from './update-schemas';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApprovalAnswerKind, ApprovalSource, FormRequest, FormValues } from './approval-schemas';
+import { BudgetName, BudgetScope } from './budget-schemas';
 import { CreditEntryKind } from './credit-schemas';
 import { Problem } from './problem';
 import { TurnOutcome, TurnStatus } from './run-schemas';
@@ -207,6 +208,34 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     field: z.string().optional(),
     old: z.number().nullable().optional(),
     new: z.number().nullable().optional(),
+  }),
+  /** A budget's spending reached 80 % of its limit (or credits.json's soft_cap was reached): told once a period. */
+  eventOf('budget_warning', {
+    scope: BudgetScope,
+    budget: BudgetName,
+    period: z.string(),
+    limit: z.number(),
+    spent: z.number(),
+    message: z.string(),
+  }),
+  /** A model call would have crossed a budget: it was not made, and its agents pause until resumed or the period ends. */
+  eventOf('budget_paused', {
+    scope: BudgetScope,
+    budget: BudgetName,
+    period: z.string(),
+    limit: z.number(),
+    spent: z.number(),
+    /** The most the call not made could have cost. */
+    needed: z.number(),
+    message: z.string(),
+  }),
+  /** The person resumed a paused agent: the budget's limit for the rest of the period grows by one budget. */
+  eventOf('budget_resumed', {
+    scope: BudgetScope,
+    budget: BudgetName,
+    period: z.string(),
+    limit: z.number(),
+    message: z.string(),
   }),
   eventOf('outbox_pruned', { files: z.array(z.string()), reason: z.string() }),
   eventOf('notes', { text: z.string() }),

@@ -7,6 +7,7 @@ const ready: AgentFacts = {
   waiting: null,
   running: false,
   runPaused: false,
+  overBudget: null,
   balance: 10,
   willNotRun: [],
   lastTurn: { tick: 3, status: 'completed' },
@@ -24,6 +25,8 @@ const keyMissing = {
   reason: 'llm_call_failed',
   message: 'model "gpt-4o" (openai) needs an API key: set the secret OPENAI_API_KEY',
 };
+const overBudgetWords =
+  'Paused: writer is over its budget of 1 credit a day. It goes on when you resume it, or when the day ends.';
 const failed = { lastTurn: { tick: 4, status: 'failed' }, lastError: keyMissing };
 
 describe('agentStateOf: the one place an agent’s state is decided', () => {
@@ -38,6 +41,7 @@ describe('agentStateOf: the one place an agent’s state is decided', () => {
       agentStateOf({ ...ready, ...failed }),
       agentStateOf({ ...ready, runPaused: true }),
       agentStateOf({ ...ready, balance: 0 }),
+      agentStateOf({ ...ready, overBudget: overBudgetWords }),
       agentStateOf({
         ...ready,
         invalidResume: { file: 'agents/x/resume.json', line: 4, message: 'schedule is missing' },
@@ -57,10 +61,11 @@ describe('agentStateOf: the one place an agent’s state is decided', () => {
       ],
       ['paused', 'The run is paused: it takes its turn when the run continues.'],
       ['out_of_credits', 'No credits left: it skips its turns until topped up.'],
+      ['over_budget', overBudgetWords],
       ['invalid_resume', 'Its resume cannot be used: schedule is missing'],
     ]);
     expect(states[4]).toMatchObject({ waitingFor: 'approval', requestId: 'req-1', since: approval.askedAt });
-    expect(states[9]).toMatchObject({ file: 'agents/x/resume.json', line: 4 });
+    expect(states[10]).toMatchObject({ file: 'agents/x/resume.json', line: 4 });
     expect(states[6]).toMatchObject({ sinceTick: 4, technical: `llm_call_failed: ${keyMissing.message}` });
   });
 
@@ -68,7 +73,7 @@ describe('agentStateOf: the one place an agent’s state is decided', () => {
     expect(agentStateOf({ ...ready, running: true, waiting: approval }).kind).toBe('needs_you');
   });
 
-  it('takes the first that applies: invalid, needs you, running, out of credits, will not run, failing, paused', () => {
+  it('takes the first that applies: invalid, needs you, running, out of credits, over budget, will not run, failing, paused', () => {
     const invalidResume = { file: 'agents/x/resume.json', line: null, message: 'bad JSON' };
     const all: AgentFacts = {
       ...ready,
@@ -77,6 +82,7 @@ describe('agentStateOf: the one place an agent’s state is decided', () => {
       waiting: approval,
       running: true,
       balance: 0,
+      overBudget: overBudgetWords,
       willNotRun: [noKey],
       runPaused: true,
     };
@@ -87,6 +93,7 @@ describe('agentStateOf: the one place an agent’s state is decided', () => {
       { waiting: null },
       { running: false },
       { balance: 5 },
+      { overBudget: null },
       { willNotRun: [] },
       { lastFailureFixed: true },
       { runPaused: false },
@@ -100,6 +107,7 @@ describe('agentStateOf: the one place an agent’s state is decided', () => {
       'needs_you',
       'running',
       'out_of_credits',
+      'over_budget',
       'will_not_run',
       'failing',
       'paused',

@@ -12,6 +12,8 @@ export interface AgentFacts {
   running: boolean;
   /** The person paused the run. */
   runPaused: boolean;
+  /** Why a budget pauses it, in words (engine/run/budget-standing.ts); null when none does. */
+  overBudget: string | null;
   /** Credits left; null while it has none recorded and no cap. */
   balance: number | null;
   /** What keeps its next turn from running, found now: a model not set up, a key not set. */
@@ -26,7 +28,7 @@ export interface AgentFacts {
 /**
  * An agent's state, the one place it is decided. The first that applies wins: an unusable resume, a
  * request waiting for the person (over running: its turn is held up by them), running, out of credits,
- * will not run, failing (until its cause is fixed or a turn succeeds), paused, ready.
+ * over budget, will not run, failing (until its cause is fixed or a turn succeeds), paused, ready.
  */
 export function agentStateOf(facts: AgentFacts): AgentState {
   const { invalidResume, waiting, lastTurn } = facts;
@@ -51,6 +53,7 @@ export function agentStateOf(facts: AgentFacts): AgentState {
   if (facts.running) return { kind: 'running', words: 'Taking its turn in the tick in progress.' };
   if (facts.balance !== null && facts.balance <= 0)
     return { kind: 'out_of_credits', words: 'No credits left: it skips its turns until topped up.' };
+  if (facts.overBudget) return { kind: 'over_budget', words: facts.overBudget };
   const failed = lastTurn?.status === 'failed' ? lastTurn.tick : null;
   const why =
     failed === null

@@ -8,6 +8,7 @@ import { fromMicros } from '../credits/credit-amount';
 import type { DiscoveredAgent } from '../org/discover';
 import { nextFiringTicks } from '../org/schedule';
 import { nameOf } from './agent-lookup';
+import { budgetPauses } from './budgets';
 import { agentStateOf, failureCause, type AgentFacts } from './agent-state';
 import type { OrgContext } from './org-context';
 
@@ -32,10 +33,11 @@ export async function agentStates(
       : null;
   };
   const paused = isPaused(context.controller.state().phase);
+  const overBudget = await budgetPauses(context, agents.map(nameOf));
   const states = await Promise.all(
     agents.map(async (agent) => {
       const name = nameOf(agent);
-      return [name, await stateOf(context, agent, { nextTick, paused, modelProblem })] as const;
+      return [name, await stateOf(context, agent, { nextTick, paused, modelProblem, overBudget })] as const;
     }),
   );
   return new Map(states);
@@ -49,7 +51,12 @@ export async function agentState(context: OrgContext, agent: DiscoveredAgent): P
 async function stateOf(
   context: OrgContext,
   agent: DiscoveredAgent,
-  now: { nextTick: number; paused: boolean; modelProblem(key: string): WillNotRunReason | null },
+  now: {
+    nextTick: number;
+    paused: boolean;
+    modelProblem(key: string): WillNotRunReason | null;
+    overBudget: ReadonlyMap<string, string>;
+  },
 ): Promise<AgentState> {
   const name = nameOf(agent);
   if (!agent.valid) {
@@ -79,6 +86,7 @@ async function stateOf(
       : null,
     running: context.isRunning(name),
     runPaused: now.paused,
+    overBudget: takesTurns ? (now.overBudget.get(name) ?? null) : null,
     balance: micros === null ? (resume.credits?.max_credits ?? null) : fromMicros(micros),
     willNotRun: runsSoon && modelProblem ? [modelProblem] : [],
     lastTurn,
@@ -92,6 +100,7 @@ const NOTHING: Omit<AgentFacts, 'invalidResume'> = {
   waiting: null,
   running: false,
   runPaused: false,
+  overBudget: null,
   balance: null,
   willNotRun: [],
   lastTurn: null,

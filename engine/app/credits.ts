@@ -6,14 +6,20 @@ import { CREDITS_FILE, readCredits } from '../org/credits-file';
 import { discoverAgents } from '../org/discover';
 import type { OrgContext } from './org-context';
 import { invalidConfigFile } from './problems';
+import { budgetStandingsNow, unpricedUse } from './budgets';
+import { softCapFacts } from '../run/budget-book';
+import { shownStanding, softCapStanding } from '../run/budget-standing';
 
 const DEFAULT_HISTORY_PAGE = 200;
 
-/** Each valid agent's balance from the ledger, with its caps from credits.json or its resume. */
+/** Each valid agent's balance from the ledger, with its caps from credits.json or its resume, its budgets and soft cap as they stand, and what an unpriced model used. */
 export async function creditBalances(context: OrgContext): Promise<IpcResult<CreditBalance[]>> {
   const credits = await readCredits(context.orgPath);
   if (!credits.ok) return invalidConfigFile(CREDITS_FILE, credits.error);
   const balances = context.engine.ledger.balances();
+  const standings = await budgetStandingsNow(context);
+  if (!standings.ok) return standings;
+  const unpriced = await unpricedUse(context);
   const agents = (await discoverAgents(context.orgPath)).flatMap((agent) =>
     agent.valid ? [agent.resume] : [],
   );
@@ -22,12 +28,26 @@ export async function creditBalances(context: OrgContext): Promise<IpcResult<Cre
       const micros = balances.get(resume.name);
       const entry = credits.value[resume.name];
       const balance = micros === undefined ? null : fromMicros(micros);
+      const budgets = standings.value.filter(
+        (standing) => standing.agent === resume.name || standing.scope === 'org',
+      );
+      const paused = budgets.find((standing) => standing.paused);
+      const softCap = softCapFacts(entry, resume, micros ?? null);
       return {
         agent: resume.name,
         balance,
         maxCredits: entry?.max_credits ?? resume.credits?.max_credits ?? null,
         softCap: entry?.soft_cap ?? resume.credits?.soft_cap ?? null,
         outOfCredits: balance !== null && balance <= 0,
+        unpriced: unpriced.get(resume.name) ?? null,
+        budgets: [
+          ...budgets.filter((standing) => standing.scope === 'agent'),
+          ...(softCap
+            ? [shownStanding(softCapStanding(resume.name, softCap, context.engine.spending), [])]
+            : []),
+          ...budgets.filter((standing) => standing.scope === 'org'),
+        ],
+        overBudget: paused ? paused.pausedWords : null,
       };
     }),
   );

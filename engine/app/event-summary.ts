@@ -75,6 +75,10 @@ function describeKnown(event: KnownTimelineEvent): string | null {
       return `${event.entry} ${event.amount} credits${event.reason ? `: ${event.reason}` : ''}`;
     case 'skip':
       return event.message;
+    case 'budget_warning':
+    case 'budget_paused':
+    case 'budget_resumed':
+      return event.message;
     case 'error':
       return plainFailure(event.reason, event.message);
     case 'warning':

@@ -68,6 +68,8 @@ function blockedLine(state: AgentState): Omit<AgentReadinessNote, 'agent'> | nul
       detail: null,
       fixIn: null,
     };
+  if (state.kind === 'over_budget')
+    return { reason: 'it is paused over a budget (resume it in Credits)', detail: state.words, fixIn: null };
   if (state.kind === 'invalid_resume')
     return { reason: state.words.replace(/^Its resume/, 'its resume'), detail: null, fixIn: null };
   return null;

@@ -27,6 +27,8 @@ import { skillsPrompt } from '../tools/skills/skills-prompt';
 import { skillUsability } from '../tools/skills/skill-usability';
 import { toolFailure, type ToolOutcome, type ToolResult } from '../tools/tool-result';
 import { keepMedia, mediaForModel, recordedMessage, toolMessageText } from './tool-media';
+import type { BudgetGate, TurnSpending } from './budget-gate';
+import { OVER_BUDGET } from '../api/budget-schemas';
 import { worstCaseCallMicros, usageCostMicros, type ModelPrices } from './model-cost';
 import type { FileWrite } from './pending-files';
 import { buildPrompt, type PromptMemoryEntry } from './prompt';
@@ -66,6 +68,8 @@ export interface TurnInput {
   skills: readonly Skill[];
   balanceMicro: number;
   costPerActionMicro: number;
+  /** The agent's and the org's budgets, asked before each model call; none when the org has no budgets. */
+  budget?: BudgetGate | undefined;
   tools: AgentToolsFactory;
   agents: readonly { name: string; title: string }[];
   limits: TurnLimits;
@@ -186,6 +190,13 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
 
   for (let round = 1; round <= limits.maxRounds; round += 1) {
     const worstCase = worstCaseCallMicros(messages, maxTokens, model.prices);
+    const overBudget = input.budget?.beforeModelCall(worstCase, turn.spending(), (fields) =>
+      turn.event(fields),
+    );
+    if (overBudget) {
+      if (round === 1) return turn.skip(OVER_BUDGET, overBudget);
+      break;
+    }
     if (turn.available() < worstCase + input.costPerActionMicro) {
       if (round === 1)
         return turn.skip(
@@ -620,6 +631,7 @@ class TurnRecorder {
   private readonly files: FileWrite[] = [];
   private status: TurnStatus | null = null;
   private spentMicro = 0;
+  private modelSpentMicro = 0;
   private inboxShown = false;
   private memoryUpdateCount = 0;
   private readonly started = Date.now();
@@ -678,10 +690,16 @@ class TurnRecorder {
     return this.input.balanceMicro - this.spentMicro;
   }
 
+  /** What the turn has charged so far, and of that what its model calls cost: what budgets count. */
+  spending(): TurnSpending {
+    return { creditsMicro: this.spentMicro, moneyMicro: this.modelSpentMicro };
+  }
+
   charge(kind: LedgerPosting['kind'], micros: number, reason: string): void {
     const amount = Math.min(micros, this.available());
     if (amount <= 0) return;
     this.spentMicro += amount;
+    if (kind === 'model_call') this.modelSpentMicro += amount;
     this.postings.push({
       agent: this.name,
       kind,

@@ -15,6 +15,8 @@ import { openProblem, TIMELINE_FILE, timelineProblemBeforeRun } from './timeline
 import { ApprovalSettings } from '../api/approval-schemas';
 import { toMicros, fromMicros } from '../credits/credit-amount';
 import { CreditLedger, type LedgerPosting } from '../credits/ledger';
+import { BudgetSpendStore } from '../timeline/budget-spend';
+import { BudgetBook, softCapFacts } from './budget-book';
 import { MemoryListingCache } from '../memory/memory-listing-cache';
 import { MessageStore } from '../messages/message-store';
 import { readableSenders } from '../messages/readable-senders';
@@ -219,6 +221,8 @@ export class OrgEngine {
   /** The key of this org's record in the person's trust record (its real path). */
   private readonly orgKey: string;
   private readonly serverLimits: ServerLimits;
+  readonly spending: BudgetSpendStore;
+  readonly budgets: BudgetBook;
 
   private constructor(
     readonly orgPath: string,
@@ -252,6 +256,8 @@ export class OrgEngine {
     );
     this.limits = { ...DEFAULT_TURN_LIMITS, ...options.limits };
     this.serverLimits = new ServerLimits(orgPath);
+    this.spending = new BudgetSpendStore(timeline.db);
+    this.budgets = new BudgetBook(orgPath, this.spending, this.clock);
     this.orgKey = orgKeyOf(orgPath);
     const trust = options.trust;
     this.mcp = new McpHub(orgPath, {
@@ -471,6 +477,7 @@ export class OrgEngine {
     this.takeInCreditsEdits(agents, credits, tick);
     const models = await this.loadModels();
     await this.serverLimits.load();
+    await this.budgets.load();
     const policy = await this.readPolicyFile();
     const restApis = await this.restApis();
     await this.syncMcpServers(policy);
@@ -678,6 +685,23 @@ export class OrgEngine {
       throwIfFailed(await this.pending.perform(owed));
       this.pending.settle();
       return fromMicros(balance);
+    });
+  }
+
+  /** The person resumes an agent paused over a budget (engine/run/budget-book.ts); how many budgets it lifted. */
+  async resumeBudget(agentName: string): Promise<number> {
+    return this.withRunLock(async () => {
+      const { resume } = await this.findAgent(agentName);
+      const records = await this.budgets.resumeRecords(resume.name);
+      if (records.length === 0) return 0;
+      const tick = await this.currentTick();
+      const time = this.clock().toISOString();
+      const seqs = this.timeline.transaction(() => {
+        this.budgets.recordResumes(resume.name, records, time);
+        return this.appendEvents(records.map((record) => ({ ...record, agent: resume.name, tick, time })));
+      });
+      this.options.onCommit?.({ tick, agent: resume.name, firstSeq: seqs[0]!, lastSeq: seqs.at(-1)! });
+      return records.length;
     });
   }
 
@@ -994,6 +1018,11 @@ export class OrgEngine {
       skills,
       balanceMicro: balance ?? 0,
       costPerActionMicro: toMicros(credits[name]?.cost_per_action ?? DEFAULT_COST_PER_ACTION),
+      budget: this.budgets.gateFor(
+        name,
+        toMicros(credits[name]?.cost_per_action ?? DEFAULT_COST_PER_ACTION),
+        softCapFacts(credits[name], agent.resume, balance),
+      ),
       tools: agentToolbox({
         policy,
         credits: balance === null ? null : fromMicros(balance),

@@ -1,3 +1,4 @@
+import { budgetSpendMigration } from './budget-spend-migration';
 import { creditsFileSeenMigration, engineStateMigration } from './engine-state-migration';
 import { eventCountsMigration } from './event-counts-migration';
 import { humanInboxMigration } from './human-inbox-migration';
@@ -82,4 +83,5 @@ export const timelineMigrations: readonly Migration[] = [
   humanInboxMigration,
   eventCountsMigration,
   humanRepliesMigration,
+  budgetSpendMigration,
 ];

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { badgeCount, noticesBetween, noticesToShow, waitingForSignIn, type Attention } from './attention';
+import {
+  badgeCount,
+  budgetWarningsOf,
+  noticesBetween,
+  noticesToShow,
+  waitingForSignIn,
+  type Attention,
+} from './attention';
 import { DEFAULT_DESKTOP_SETTINGS } from './desktop-settings';
 
 const quiet: Attention = {
@@ -11,6 +18,7 @@ const quiet: Attention = {
   ],
   run: { phase: 'running', ended: null },
   signIn: [],
+  budgetWarnings: [],
 };
 
 const withApproval = (...ids: string[]): Attention => ({
@@ -64,6 +72,62 @@ describe('notices between two readings of an org', () => {
     expect(noticesBetween(quiet, broke).map((notice) => [notice.kind, notice.title])).toEqual([
       ['credits', 'writer is out of credits'],
     ]);
+  });
+
+  it('tells of an agent paused over its budget, and of a budget 80 % spent once a day or month', () => {
+    const paused: Attention = {
+      ...quiet,
+      agents: [{ name: 'writer', state: 'over_budget', stateReason: 'Paused: writer is over its budget.' }],
+    };
+    expect(noticesBetween(quiet, paused)).toEqual([
+      {
+        kind: 'credits',
+        title: 'writer is paused: over budget',
+        body: 'Paused: writer is over its budget.',
+        place: { view: 'agent', agent: 'writer' },
+      },
+    ]);
+    const standing = {
+      scope: 'org' as const,
+      agent: null,
+      budget: 'daily_credits' as const,
+      period: '2026-11-28',
+      measure: 'credits' as const,
+      limit: 10,
+      spent: 8,
+      warned: true,
+      paused: false,
+      pausedWords: null,
+      words: '10 credits a day',
+      cannotSee: [],
+    };
+    const balance = (agent: string) => ({
+      agent,
+      balance: 5,
+      maxCredits: null,
+      softCap: null,
+      outOfCredits: false,
+      unpriced: null,
+      budgets: [standing],
+      overBudget: null,
+    });
+    const warned: Attention = {
+      ...quiet,
+      budgetWarnings: budgetWarningsOf([balance('clerk'), balance('writer')]),
+    };
+    expect(noticesBetween(quiet, warned)).toEqual([
+      {
+        kind: 'credits',
+        title: 'The org has spent most of its budget',
+        body: "8 of the org's budget of 10 credits a day is spent.",
+        place: { view: 'org' },
+      },
+    ]);
+    expect(noticesBetween(warned, warned)).toEqual([]);
+    const nextDay = budgetWarningsOf([
+      { ...balance('clerk'), budgets: [{ ...standing, period: '2026-11-29' }] },
+    ]);
+    expect(noticesBetween(warned, { ...quiet, budgetWarnings: nextDay })).toHaveLength(1);
   });
 
   it('tells of a run that ended, with its reason, once', () => {

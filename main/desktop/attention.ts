@@ -1,5 +1,6 @@
 import type { AgentStateKind } from '../../engine/api/agent-state-schemas';
 import type { RunState } from '../../engine/api/run-schemas';
+import type { CreditBalance } from '../../engine/api/credit-schemas';
 import type { McpServerStatuses } from '../../engine/api/tool-schemas';
 import type { AppPlace, DesktopSettings, NoticeKind } from '../../engine/api/desktop-schemas';
 
@@ -11,6 +12,15 @@ export interface Attention {
   run: Pick<RunState, 'phase' | 'ended'> | null;
   /** MCP servers waiting for the person to sign in, from the first time one asked until it is signed in. */
   signIn: string[];
+  /** Budgets at 80 % or more of their limit (and not pausing yet): each by its day or month, in words. */
+  budgetWarnings: BudgetWarning[];
+}
+
+/** A budget that warned: `key` names it and its day or month, so the next period's warning is news again. */
+export interface BudgetWarning {
+  key: string;
+  agent: string | null;
+  words: string;
 }
 
 export const NOTHING_NEEDS_ATTENTION: Attention = {
@@ -19,6 +29,7 @@ export const NOTHING_NEEDS_ATTENTION: Attention = {
   agents: [],
   run: null,
   signIn: [],
+  budgetWarnings: [],
 };
 
 /** One OS notification: plain words, and the place in the app a click opens. */
@@ -43,6 +54,7 @@ export function noticesBetween(before: Attention, after: Attention): Notice[] {
     ...agentNotices(before, after),
     ...runNotices(before, after),
     ...signInNotices(before, after),
+    ...budgetNotices(before, after),
   ];
 }
 
@@ -94,6 +106,13 @@ function agentNotices(before: Attention, after: Attention): Notice[] {
     const place: AppPlace = { view: 'agent', agent: agent.name };
     if (agent.state === 'failing')
       notices.push({ kind: 'failing', title: `${agent.name} is failing`, body: agent.stateReason, place });
+    if (agent.state === 'over_budget')
+      notices.push({
+        kind: 'credits',
+        title: `${agent.name} is paused: over budget`,
+        body: agent.stateReason,
+        place,
+      });
     if (agent.state === 'out_of_credits')
       notices.push({
         kind: 'credits',
@@ -103,6 +122,38 @@ function agentNotices(before: Attention, after: Attention): Notice[] {
       });
   }
   return notices;
+}
+
+/** The budgets of the credits panel that warned and do not pause yet; an org budget shown on every agent counts once. */
+export function budgetWarningsOf(balances: readonly CreditBalance[]): BudgetWarning[] {
+  const warnings = new Map<string, BudgetWarning>();
+  for (const standing of balances.flatMap((balance) => balance.budgets))
+    if (standing.warned && !standing.paused) {
+      const key = [standing.scope, standing.agent ?? '', standing.budget, standing.period].join(':');
+      warnings.set(key, {
+        key,
+        agent: standing.agent,
+        words:
+          standing.budget === 'soft_cap'
+            ? `It reached its soft cap: ${standing.spent} of ${standing.limit} credits spent since it was last given credits.`
+            : `${standing.spent} of ${standing.scope === 'org' ? "the org's" : 'its'} budget of ${standing.words} is spent.`,
+      });
+    }
+  return [...warnings.values()];
+}
+
+function budgetNotices(before: Attention, after: Attention): Notice[] {
+  const known = new Set(before.budgetWarnings.map((warning) => warning.key));
+  return after.budgetWarnings
+    .filter((warning) => !known.has(warning.key))
+    .map((warning) => ({
+      kind: 'credits',
+      title: warning.agent
+        ? `${warning.agent} has spent most of its budget`
+        : 'The org has spent most of its budget',
+      body: warning.words,
+      place: warning.agent ? { view: 'agent', agent: warning.agent } : { view: 'org' },
+    }));
 }
 
 function runNotices(before: Attention, after: Attention): Notice[] {

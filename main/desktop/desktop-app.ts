@@ -14,6 +14,7 @@ import {
   noticesBetween,
   noticesToShow,
   NOTHING_NEEDS_ATTENTION,
+  budgetWarningsOf,
   waitingForSignIn,
   type Attention,
 } from './attention';
@@ -147,9 +148,10 @@ export class DesktopApp implements DesktopPreferences {
   private async readOrg(): Promise<Attention> {
     const summary = await this.call('org.summary', {});
     if (!summary) return NOTHING_NEEDS_ATTENTION;
-    const [approvals, graph] = await Promise.all([
+    const [approvals, graph, credits] = await Promise.all([
       this.call('approvals.pending', {}),
       this.call('org.graph', {}),
+      this.call('credits.balances', {}),
     ]);
     return {
       org: summary.path,
@@ -161,6 +163,7 @@ export class DesktopApp implements DesktopPreferences {
       })),
       run: { phase: summary.run.phase, ended: summary.run.ended },
       signIn: this.signInWaiting,
+      budgetWarnings: budgetWarningsOf(credits ?? []),
     };
   }
 

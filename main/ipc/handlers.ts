@@ -38,6 +38,7 @@ import {
 import { agentMemory, editMemory } from '../../engine/app/memory';
 import { listModels, updateModels } from '../../engine/app/models';
 import { agentList, orgStatus, sendMessage, topUp } from '../../engine/app/org';
+import { resumeBudget } from '../../engine/app/budgets';
 import { agentInbox } from '../../engine/app/agent-inbox';
 import { readerOf } from '../../engine/app/org-reader';
 import { orgStatusReport } from '../../engine/app/org-status';
@@ -242,6 +243,12 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'credits.topUp': (input) =>
       inOrg(async (session) => {
         const result = await topUp(session, input);
+        session.timelineGrew();
+        return agentsChanged(result, [input.agent]);
+      }),
+    'credits.resume': (input) =>
+      inOrg(async (session) => {
+        const result = await resumeBudget(session, input);
         session.timelineGrew();
         return agentsChanged(result, [input.agent]);
       }),

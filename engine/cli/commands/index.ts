@@ -88,9 +88,10 @@ export const commands: readonly Command[] = [
   },
   {
     name: 'credits',
-    summary: 'Show balances and recent ledger entries, or top an agent up.',
+    summary:
+      'Show balances, budgets and recent ledger entries, top an agent up, or resume one paused over a budget.',
     usage:
-      'credits <org> [show [AGENT] | top-up AGENT AMOUNT] [--reason TEXT] [--json] [--secrets-file PATH]',
+      'credits <org> [show [AGENT] | top-up AGENT AMOUNT | resume AGENT] [--reason TEXT] [--json] [--secrets-file PATH]',
     load: async () => (await import('./status')).creditsCommand,
   },
   {

@@ -6,6 +6,8 @@ import { answerOf, secretsFileOption, withOrgContext, withOrgReader } from '../o
 import { formatProblem } from '../../api/problem';
 import { creditBalances, creditHistory } from '../../app/credits';
 import { topUp } from '../../app/org';
+import { resumeBudget } from '../../app/budgets';
+import type { CreditBalance } from '../../api/credit-schemas';
 import { orgStatusReport } from '../../app/org-status';
 
 export const statusCommand: CommandCode = {
@@ -53,7 +55,19 @@ export const creditsCommand: CommandCode = {
       else io.stdout.write(`${topped.agent}: ${topped.balance} credits\n`);
       return EXIT_OK;
     }
-    if (action !== 'show') throw new UsageError(`Unknown credits action "${action}": use show or top-up.`);
+    if (action === 'resume') {
+      if (!agent) throw new UsageError('resume needs the agent paused over a budget.');
+      const resumed = await withOrgContext(org, io, values, (context) =>
+        answerOf(resumeBudget(context, { agent })),
+      );
+      if (values.json) printJson(io, resumed);
+      else if (resumed.resumed === 0) io.stdout.write(`${agent} is not paused over a budget.\n`);
+      else
+        io.stdout.write(`${agent} resumed: it may spend one more budget for the rest of the day or month.\n`);
+      return EXIT_OK;
+    }
+    if (action !== 'show')
+      throw new UsageError(`Unknown credits action "${action}": use show, top-up or resume.`);
     const report = await withOrgContext(org, io, values, async (context) => {
       const balances = await answerOf(creditBalances(context));
       if (!agent) return { balances };
@@ -63,8 +77,7 @@ export const creditsCommand: CommandCode = {
     });
     if (values.json) printJson(io, report);
     else {
-      for (const balance of report.balances)
-        io.stdout.write(`${balance.agent}: ${balance.balance ?? '(not yet seeded)'}\n`);
+      for (const balance of report.balances) io.stdout.write(creditLines(balance));
       for (const entry of report.history ?? [])
         io.stdout.write(
           `  #${entry.id} ${entry.time} ${entry.kind} ${entry.amount > 0 ? '+' : ''}${entry.amount} → ${entry.balance} (${entry.reason})\n`,
@@ -73,3 +86,25 @@ export const creditsCommand: CommandCode = {
     return EXIT_OK;
   },
 };
+
+/** An agent's balance, what its unpriced model used, its budgets and whether one pauses it. */
+function creditLines(balance: CreditBalance): string {
+  const lines = [`${balance.agent}: ${balance.balance ?? '(not yet seeded)'}`];
+  const { unpriced } = balance;
+  if (unpriced)
+    lines.push(
+      `  model ${unpriced.model}: unpriced (no prices in models.json), ${unpriced.calls} calls, ${unpriced.inputTokens} tokens in, ${unpriced.outputTokens} tokens out`,
+    );
+  for (const budget of balance.budgets)
+    if (budget.budget === 'soft_cap')
+      lines.push(
+        `  soft cap ${budget.limit}: ${budget.spent} spent since it was last given credits${budget.warned ? ' (reached)' : ''}`,
+      );
+    else
+      lines.push(
+        `  ${budget.scope === 'org' ? "org's budget" : 'budget'} ${budget.words}: ${budget.spent} of ${budget.limit} spent (${budget.period})${budget.cannotSee.length > 0 ? `; cannot see ${budget.cannotSee.join(', ')} (unpriced)` : ''}`,
+      );
+  if (balance.overBudget)
+    lines.push(`  ${balance.overBudget} (lemming credits <org> resume ${balance.agent})`);
+  return `${lines.join('\n')}\n`;
+}

@@ -10,6 +10,7 @@ const STATE_LOOK: Record<AgentStateKind, { label: string; icon: string }> = {
   failing: { label: 'Failing', icon: '⚠' },
   paused: { label: 'Paused', icon: '❚❚' },
   out_of_credits: { label: 'Out of credits', icon: '⊖' },
+  over_budget: { label: 'Paused: over budget', icon: '❚❚' },
   invalid_resume: { label: 'Invalid resume', icon: '✗' },
 };
 

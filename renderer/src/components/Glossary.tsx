@@ -31,7 +31,7 @@ export const GLOSSARY = {
     word: 'credits',
     plural: 'credits',
     meaning:
-      'The budget each agent spends when it calls its model. An agent with no credits left does not take its turn until you give it more.',
+      'What each agent spends when it takes a turn and calls its model. An agent with no credits left does not take its turn until you give it more. Budgets (per day or month, for one agent or the whole org) pause an agent before a call that would go over them, until you resume it or the day or month ends.',
   },
   schedule: {
     word: 'schedule',

@@ -13,6 +13,7 @@ import { ResumeForm } from './ResumeForm';
 import { ToolToggles } from '../../shared/ToolToggles';
 import './agent-view.css';
 import { useAgentDetail } from '../../shared/use-agent-detail';
+import { resumeOverBudget } from '../../shared/resume-over-budget';
 
 /** States that keep an agent from working: their reason is shown in words, not only on hover. */
 const PROBLEM_STATES: ReadonlySet<AgentState['kind']> = new Set([
@@ -20,6 +21,7 @@ const PROBLEM_STATES: ReadonlySet<AgentState['kind']> = new Set([
   'will_not_run',
   'invalid_resume',
   'out_of_credits',
+  'over_budget',
 ]);
 
 /** One agent: its resume as a form, its tools with the explainer, and the files it may touch. */
@@ -125,6 +127,14 @@ function AgentStateNote({ agent, state }: { agent: string; state: AgentState }) 
           {' '}
           <button type="button" className="link-button" onClick={() => go('settings')}>
             Open Settings
+          </button>
+        </>
+      )}
+      {state.kind === 'over_budget' && (
+        <>
+          {' '}
+          <button type="button" onClick={() => void resumeOverBudget(agent)}>
+            Resume {agent}
           </button>
         </>
       )}

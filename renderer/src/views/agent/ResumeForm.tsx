@@ -241,8 +241,8 @@ export function ResumeForm({
           />
         </div>
         <p className="help">
-          The maximum is the budget the agent starts with. The soft cap is a level kept for LeMMing&rsquo;s
-          files: nothing warns or stops the agent when it passes it.
+          The maximum is what the agent starts with. Once it has spent its soft cap of that, you are told
+          (once, and again after you top it up); it does not stop the agent. Budgets per day or month stop it.
         </p>
         <p className="help">
           Balance now:{' '}

@@ -1,11 +1,18 @@
 import { useId, useState, type FormEvent } from 'react';
 import { GlossaryLink } from '../../components/Glossary';
-import { isHumanOperator, type CreditBalance, type CreditHistoryEntry } from '../../../../engine/api';
+import {
+  isHumanOperator,
+  type BudgetStanding,
+  type CreditBalance,
+  type CreditHistoryEntry,
+  type UnpricedUse,
+} from '../../../../engine/api';
 import { Badge } from '../../components/Badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { useQuery } from '../../server-state/use-query';
 import { write } from '../../server-state/write';
+import { resumeOverBudget } from '../../shared/resume-over-budget';
 import { CreditChart, formatCredits } from './CreditChart';
 import './credits.css';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -84,16 +91,77 @@ function CreditRow({ row }: { row: CreditBalance }) {
           {row.balance === null ? 'Not started' : `${formatCredits(row.balance)} credits`}
         </span>
         {row.outOfCredits && <Badge tone="bad">Out of credits</Badge>}
+        {row.overBudget && <Badge tone="bad">Paused: over budget</Badge>}
       </div>
+      {row.overBudget && <OverBudget agent={row.agent} words={row.overBudget} />}
+      {row.unpriced && <UnpricedLine use={row.unpriced} />}
+      {row.budgets.length > 0 && <BudgetLines budgets={row.budgets} />}
       {row.maxCredits !== null && (
         <div className="muted small">
-          Budget {formatCredits(row.maxCredits)}
-          {row.softCap !== null ? ` · soft cap ${formatCredits(row.softCap)} (only a note)` : ''}
+          Started with {formatCredits(row.maxCredits)}
+          {row.softCap !== null && !row.budgets.some((budget) => budget.budget === 'soft_cap')
+            ? ` · soft cap ${formatCredits(row.softCap)} (you are told when it has spent that much)`
+            : ''}
         </div>
       )}
       <CreditChart agent={row.agent} entries={entries} budget={row.maxCredits} />
       {entries.length > 0 && <RecentEntries entries={entries} />}
     </li>
+  );
+}
+
+/** Paused over a budget: why, and the one click that lets it go on. */
+function OverBudget({ agent, words }: { agent: string; words: string }) {
+  return (
+    <div className="over-budget small" role="status">
+      <span>{words}</span>
+      <button type="button" onClick={() => void resumeOverBudget(agent)}>
+        Resume {agent}
+      </button>
+    </div>
+  );
+}
+
+/** A model without prices: what it cost is not known, so its use is shown in tokens, never as 0. */
+function UnpricedLine({ use }: { use: UnpricedUse }) {
+  return (
+    <div className="muted small" data-testid="unpriced">
+      <Badge tone="warn">Unpriced</Badge> Its model {use.model} has no prices, so what it costs is not known:{' '}
+      {use.calls} {use.calls === 1 ? 'call' : 'calls'}, {use.inputTokens.toLocaleString()} tokens in,{' '}
+      {use.outputTokens.toLocaleString()} tokens out.
+    </div>
+  );
+}
+
+const PERIOD_WORDS = { daily: 'today', monthly: 'this month' } as const;
+
+function BudgetLines({ budgets }: { budgets: BudgetStanding[] }) {
+  return (
+    <ul className="budget-lines small" aria-label="Budgets">
+      {budgets.map((budget) => (
+        <li key={`${budget.scope}:${budget.budget}`}>
+          {budget.budget === 'soft_cap'
+            ? 'Soft cap'
+            : `${budget.scope === 'org' ? 'The org’s budget' : 'Budget'} ${budget.words}`}
+          : {formatCredits(budget.spent)} of {formatCredits(budget.limit)} spent{' '}
+          {budget.budget === 'soft_cap'
+            ? 'since it was last given credits'
+            : PERIOD_WORDS[budget.budget.startsWith('daily') ? 'daily' : 'monthly']}
+          {budget.warned && !budget.paused && (
+            <>
+              {' '}
+              <Badge tone="warn">{budget.budget === 'soft_cap' ? 'Soft cap reached' : '80 % spent'}</Badge>
+            </>
+          )}
+          {budget.cannotSee.length > 0 && (
+            <span className="muted">
+              {' '}
+              · cannot see {budget.cannotSee.join(', ')} (unpriced: no prices for their model)
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -33,6 +33,9 @@ const TITLES: Record<KnownEventKind, string> = {
   notes: 'Notes',
   outbox_pruned: 'Old outbox files removed',
   skip: 'Turn skipped',
+  budget_warning: 'Budget almost spent',
+  budget_paused: 'Paused: over budget',
+  budget_resumed: 'Resumed over its budget',
   warning: 'Warning',
   error: 'Error',
   tick_started: 'Tick started',
@@ -190,6 +193,16 @@ function factsOf(event: KnownTimelineEvent, titles: ToolTitles | undefined): Fac
       return [
         { label: 'Code', value: event.reason },
         { label: 'Message', value: event.message },
+      ];
+    case 'budget_warning':
+    case 'budget_paused':
+    case 'budget_resumed':
+      return [
+        { label: 'What happened', value: event.message },
+        { label: 'Whose budget', value: event.scope === 'org' ? 'the org’s' : (event.agent ?? '') },
+        { label: 'Limit', value: String(event.limit) },
+        ...('spent' in event ? [{ label: 'Spent', value: String(event.spent) }] : []),
+        { label: 'Day or month', value: event.period },
       ];
     case 'warning':
       return [
