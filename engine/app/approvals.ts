@@ -22,20 +22,38 @@ import { findValidAgent } from './agent-lookup';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 
+/** Requests whose turns parked: kept by the engine (in the timeline), answered through it. */
+export interface ParkedRequests {
+  requests(): ApprovalRequest[];
+  answer(id: string, answer: ApprovalAnswer): boolean;
+}
+
 interface Waiting {
   request: ApprovalRequest;
   answer: (answer: ApprovalAnswer) => void;
 }
 
 /**
- * The app's approval requests: each waits here until the person answers its card, or the gate
- * withdraws it (timeout, run stopped). Only the asking agent's turn waits; `changed` names that agent,
- * so the renderer pulls the list again and the agent's state ("needs you") is asked again.
+ * The app's approval requests. A call that asks before it runs parks its turn (the tick goes on
+ * without it): its request is the engine's (`attach`), kept in the timeline until answered. A form an
+ * MCP server asks for during a call waits here until the person answers its card, or the gate
+ * withdraws it (timeout, run stopped). `changed` names the asking agent, so the renderer pulls the
+ * list again and the agent's state ("needs you") is asked again.
  */
 export class ApprovalDesk implements ApprovalAsker {
   private readonly waiting = new Map<string, Waiting>();
+  private parked: ParkedRequests | null = null;
 
   constructor(private readonly changed: (agent: string) => void) {}
+
+  /** The engine's parked requests, listed and answered with those waiting here. */
+  attach(parked: ParkedRequests): void {
+    this.parked = parked;
+  }
+
+  parks(request: ApprovalRequest): boolean {
+    return this.parked !== null && request.form === undefined;
+  }
 
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
@@ -53,26 +71,33 @@ export class ApprovalDesk implements ApprovalAsker {
     });
   }
 
+  /** Everything waiting for the person, oldest first. */
   pending(): ApprovalRequest[] {
-    return [...this.waiting.values()].map((waiting) => waiting.request);
+    return [
+      ...(this.parked?.requests() ?? []),
+      ...[...this.waiting.values()].map((waiting) => waiting.request),
+    ].sort((a, b) => a.asked_at.localeCompare(b.asked_at));
   }
 
   /** The request waiting under this id, if it still waits. */
   request(id: string): ApprovalRequest | undefined {
-    return this.waiting.get(id)?.request;
+    return this.waiting.get(id)?.request ?? this.parked?.requests().find((request) => request.id === id);
   }
 
   answer(input: AnswerApprovalInput): boolean {
-    const waiting = this.waiting.get(input.id);
-    if (!waiting) return false;
-    waiting.answer({
+    const answer: ApprovalAnswer = {
       answer: input.answer,
       source: 'person',
       ...(input.reason?.trim() ? { reason: input.reason.trim() } : {}),
       ...(input.values ? { values: input.values } : {}),
       ...(input.dismissed ? { dismissed: true } : {}),
-    });
-    return true;
+    };
+    const waiting = this.waiting.get(input.id);
+    if (waiting) {
+      waiting.answer(answer);
+      return true;
+    }
+    return this.parked?.answer(input.id, answer) ?? false;
   }
 }
 

@@ -50,6 +50,8 @@ import {
   type CreditsFile,
 } from '../org/credits-file';
 import { crashPoint } from '../files/crash-points';
+import { ParkedTurns, type ReadyTurn } from './parked-turns';
+import type { ParkedTurnState } from './parked-turn-state';
 import { OrgRunLock, runLockHolder, type RunLockOptions, type RunLockRefusal } from '../org/org-lock';
 import { discoverAgents, invalidAgentLabel, ResumeCache, type DiscoveredAgent } from '../org/discover';
 import { readTextFile } from '../files/read-text-file';
@@ -156,6 +158,8 @@ export interface EngineOptions {
    * no tool call asks: every program that runs an org for a person passes one.
    */
   approvals?: ApprovalAsker;
+  /** Told when an agent's parked turn is parked, answered or asked again (see ParkedTurns). */
+  onParkedChange?: (agent: string) => void;
   /** What is running the org, named to a program its run lock refuses: `lemming run`, `LeMMing Desktop`. */
   program?: string;
   /**
@@ -187,6 +191,8 @@ interface LoadedAgent {
 export class OrgEngine {
   readonly messages: MessageStore;
   readonly ledger: CreditLedger;
+  /** Turns parked on an approval request, waiting for the person (docs/ARCHITECTURE.md, "Parked turns"). */
+  readonly parked: ParkedTurns;
   private readonly pending: PendingFiles;
   /** Each agent's skills and composed tools, read again only when their files change. */
   private readonly skills = new SignatureCache<LoadedSkills>();
@@ -236,6 +242,13 @@ export class OrgEngine {
       variables: options.variables ?? variablesIn(options.env ?? process.env),
     });
     this.diskImport = new DiskImport(orgPath, timeline, this.messages, this.clock, this.secrets);
+    this.parked = new ParkedTurns({
+      timeline,
+      appendEvents: (events) => this.appendEvents(events),
+      redact: (value) => this.secrets.redactValue(value),
+      clock: this.clock,
+      ...(options.onParkedChange ? { changed: options.onParkedChange } : {}),
+    });
     this.insertTurn = timeline.db.prepare(
       'INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -469,7 +482,6 @@ export class OrgEngine {
     const credits = await this.readCreditsFile();
     this.seedBalances(agents, credits, tick);
     this.takeInCreditsEdits(agents, credits, tick);
-    const models = await this.loadModels();
     await this.serverLimits.load();
     const policy = await this.readPolicyFile();
     const restApis = await this.restApis();
@@ -489,22 +501,57 @@ export class OrgEngine {
       tick,
     );
     this.warnOfInvalidResumes(invalid, tick);
+    // Every turn tells its agent who is in the org: one list a tick, not one per turn.
+    const org = agents.map(({ resume }) => ({ name: resume.name, title: resume.title }));
     const report: TickReport = { tick, turns: this.skipUnreadableResumes(invalid, tick, runId) };
+    // Each committed turn's files are written while the next turns commit; all are settled before the tick ends.
+    const fileWrites: Promise<string | null>[] = [];
+    const models = await this.loadModels();
+    this.parked.askAgain(runId);
+    for (const ready of this.readyParkedTurns(agents, tick, runId)) {
+      const agent = agents.find((candidate) => candidate.resume.name === ready.agent)!;
+      const server = providerKey(models.get(agent.resume.model.key));
+      const turn = await this.stageTurn(
+        agent,
+        ready.tick,
+        runId,
+        0,
+        models,
+        credits,
+        { policy, restApis },
+        org,
+        {
+          signal,
+          serverCalls: {
+            sent: () => this.serverLimits.sent(server),
+            answered: (answer) => this.serverLimits.answered(server, answer),
+          },
+          resumed: ready,
+        },
+      );
+      if (turn.parked) this.parkTurn({ ...turn, parked: turn.parked });
+      else fileWrites.push(...this.commitTurns([turn]));
+      (report.resumed ??= []).push({
+        agent: turn.agent,
+        tick: ready.tick,
+        status: turn.parked ? 'parked' : turn.status,
+      });
+    }
     const committed = this.committedTurns(tick);
     // How long each turn waited for its model server: for room at it, and before retries it asked for.
     const serverWaits = new Map<string, number>();
-    // Every turn tells its agent who is in the org: one list a tick, not one per turn.
-    const org = agents.map(({ resume }) => ({ name: resume.name, title: resume.title }));
-    // Each committed turn's files are written while the next turns commit; all are settled before the tick ends.
-    const fileWrites: Promise<string | null>[] = [];
     for (const group of groupByFirePoint(
       tick,
       agents.map((agent) => ({ ...agent, name: agent.resume.name, schedule: agent.resume.schedule })),
     )) {
       const pendingAgents = group.agents.filter((agent) => {
-        if (!committed.has(agent.name)) return true;
-        report.turns.push({ agent: agent.name, status: 'already_committed' });
-        return false;
+        if (committed.has(agent.name)) {
+          report.turns.push({ agent: agent.name, status: 'already_committed' });
+          return false;
+        }
+        const waiting = this.parked.waiting(agent.name);
+        if (waiting) report.turns.push(this.skipWhileParked(agent.name, waiting, tick, runId));
+        return !waiting;
       });
       const horizon = this.messages.latestSeq();
       const queuedAt = performance.now();
@@ -526,8 +573,11 @@ export class OrgEngine {
         });
       });
       for await (const turns of inReadyRuns(staged, TURN_COMMIT_GATHER_MS)) {
-        fileWrites.push(...this.commitTurns(turns));
-        for (const turn of turns) report.turns.push({ agent: turn.agent, status: turn.status });
+        fileWrites.push(...this.commitTurns(turns.filter((turn) => !turn.parked)));
+        for (const turn of turns) {
+          if (turn.parked) this.parkTurn({ ...turn, parked: turn.parked });
+          report.turns.push({ agent: turn.agent, status: turn.parked ? 'parked' : turn.status });
+        }
       }
     }
     const unwritten = new Set(await Promise.all(fileWrites));
@@ -965,7 +1015,11 @@ export class OrgEngine {
     credits: CreditsFile,
     { policy, restApis }: { policy: OrgPolicy; restApis: RestApi[] },
     org: readonly { name: string; title: string }[],
-    { signal, serverCalls }: { signal: AbortSignal | undefined; serverCalls: ServerCallWatch },
+    {
+      signal,
+      serverCalls,
+      resumed,
+    }: { signal: AbortSignal | undefined; serverCalls: ServerCallWatch; resumed?: ReadyTurn },
   ): Promise<StagedTurn> {
     const name = agent.resume.name;
     const agentDir = inOrg(this.orgPath, agentPaths(agent.folder).root);
@@ -981,7 +1035,7 @@ export class OrgEngine {
       () => loadSkills(this.orgPath, agent.folder),
     );
     const approvals = await this.approvalGate(agent);
-    const turnId = `${tick}:${name}`;
+    const turnId = resumed?.turn ?? `${tick}:${name}`;
     return runAgentTurn({
       orgPath: this.orgPath,
       agent,
@@ -989,7 +1043,8 @@ export class OrgEngine {
       runId,
       turnId,
       model: this.turnModel(agent.resume.model.key, models),
-      inbox: this.messages.inbox(name, readableSenders(agent.resume), horizon),
+      inbox:
+        resumed?.resumed.state.inbox ?? this.messages.inbox(name, readableSenders(agent.resume), horizon),
       memory: { entries: memory.entries, truncated: memory.truncated },
       skills,
       balanceMicro: balance ?? 0,
@@ -1008,8 +1063,9 @@ export class OrgEngine {
       ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
       redaction: this.secrets,
       recordNow: (event) => this.record(event, tick),
-      startedBeforeStop: this.startedBeforeStop(name, tick, turnId),
+      startedBeforeStop: this.startedBeforeStop(name, tick, turnId, resumed?.parkedSeq ?? 0),
       serverCalls,
+      ...(resumed ? { resumed: resumed.resumed } : {}),
     });
   }
 
@@ -1017,7 +1073,7 @@ export class OrgEngine {
    * The calls an earlier attempt at this turn started (its tool_intent events, written before each ran):
    * the turn is run again only when that attempt was never committed, so each one's outcome is unknown.
    */
-  private startedBeforeStop(agent: string, tick: number, turnId: string): StartedCall[] {
+  private startedBeforeStop(agent: string, tick: number, turnId: string, afterSeq: number): StartedCall[] {
     const started: StartedCall[] = [];
     let cursor: number | null = null;
     do {
@@ -1033,7 +1089,7 @@ export class OrgEngine {
       for (const row of page.rows) {
         const stored = parseJsonText(row.json);
         const intent = stored.ok ? knownEvent(stored.value) : null;
-        if (intent?.kind === 'tool_intent' && intent.turn === turnId)
+        if (intent?.kind === 'tool_intent' && intent.turn === turnId && row.seq > afterSeq)
           started.push({ callId: intent.call_id ?? '', tool: intent.tool, args: intent.args });
       }
       cursor = page.nextCursor;
@@ -1091,6 +1147,7 @@ export class OrgEngine {
 
   /** Inside the transaction of `commitTurns`: the rows of one turn. */
   private insertTurnRows(turn: StagedTurn): { seqs: number[]; owed: ReturnType<PendingFiles['record']> } {
+    this.parked.forget(turn.turnId);
     this.insertTurn.run(
       turn.tick,
       turn.agent,
@@ -1140,6 +1197,65 @@ export class OrgEngine {
   /** Every file the engine writes (outbox, memory, logs) goes through the redactor too. */
   private redactWrites(writes: readonly FileWrite[]): FileWrite[] {
     return writes.map((write) => ({ ...write, content: this.secrets.redactText(write.content) }));
+  }
+
+  /** Keeps a turn that parked (it is committed when it goes on); the live tail hears of its record. */
+  private parkTurn(turn: StagedTurn & { parked: ParkedTurnState }): void {
+    const seq = this.parked.park(turn);
+    this.options.onCommit?.({ tick: turn.tick, agent: turn.agent, firstSeq: seq, lastSeq: seq });
+  }
+
+  /**
+   * The parked turns that go on this tick (answered, or past their time), oldest first; one whose agent
+   * is gone or whose saved state cannot be read is given up, recorded as failed with the reason.
+   */
+  private readyParkedTurns(agents: readonly LoadedAgent[], tick: number, runId: string): ReadyTurn[] {
+    const { ready, unreadable } = this.parked.ready();
+    const gone = ready.filter((turn) => !agents.some((agent) => agent.resume.name === turn.agent));
+    for (const turn of [...unreadable, ...gone.map((turn) => ({ ...turn, problem: 'its agent is gone' }))]) {
+      const [seq] = this.timeline.transaction(() => {
+        this.parked.forget(turn.turn);
+        return this.appendEvents([
+          {
+            kind: 'error',
+            reason: 'parked_turn_given_up',
+            message: `${turn.agent}'s turn of tick ${turn.tick}, which waited for you, was given up: ${turn.problem}.`,
+            time: this.clock().toISOString(),
+            tick,
+            run: runId,
+            agent: turn.agent,
+            turn: turn.turn,
+          },
+        ]);
+      });
+      this.options.onCommit?.({ tick, agent: null, firstSeq: seq!, lastSeq: seq! });
+    }
+    return ready.filter((turn) => !gone.includes(turn));
+  }
+
+  /** An agent whose turn is parked does not run: recorded as skipped, waiting for the person (once per tick). */
+  private skipWhileParked(
+    agent: string,
+    waiting: { tick: number; request: { tool: string; title?: string | undefined } | null },
+    tick: number,
+    runId: string,
+  ): TickReport['turns'][number] {
+    // A tick run again after a kill finds the turn it parked: that is its record, not a skip.
+    if (waiting.tick === tick) return { agent, status: 'parked' };
+    const what = waiting.request ? (waiting.request.title ?? waiting.request.tool) : 'a tool';
+    this.record(
+      {
+        kind: 'skip',
+        reason: 'waiting_for_person',
+        message: `${agent} did not run: its turn of tick ${waiting.tick} waits for you to allow or deny ${what}.`,
+        time: this.clock().toISOString(),
+        tick,
+        run: runId,
+        agent,
+      },
+      tick,
+    );
+    return { agent, status: 'skipped' };
   }
 
   private committedTurns(tick: number): Set<string> {
