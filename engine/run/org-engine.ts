@@ -160,6 +160,8 @@ export interface EngineOptions {
   approvals?: ApprovalAsker;
   /** Told when an agent's parked turn is parked, answered or asked again (see ParkedTurns). */
   onParkedChange?: (agent: string) => void;
+  /** Resume a parked turn as soon as it is answered, between ticks (the app); otherwise at the next tick. */
+  resumeWhenAnswered?: boolean;
   /** What is running the org, named to a program its run lock refuses: `lemming run`, `LeMMing Desktop`. */
   program?: string;
   /**
@@ -216,6 +218,7 @@ export class OrgEngine {
   private readonly warnedResumes = new Set<string>();
   /** Held from the first tick (or write) of a run until `releaseRun` or `close`. */
   private lock: OrgRunLock | null = null;
+  private exclusive: Promise<unknown> = Promise.resolve();
   private readonly selectCreditsSeen: Database.Statement;
   private readonly upsertCreditsSeen: Database.Statement;
   private readonly deleteCreditsSeen: Database.Statement;
@@ -248,6 +251,11 @@ export class OrgEngine {
       redact: (value) => this.secrets.redactValue(value),
       clock: this.clock,
       ...(options.onParkedChange ? { changed: options.onParkedChange } : {}),
+      // A resume refused now (the org not trusted, another program running it) keeps the answer: the
+      // next tick resumes the turn.
+      ...(options.resumeWhenAnswered
+        ? { answered: () => void this.resumeAnswered().catch(() => undefined) }
+        : {}),
     });
     this.insertTurn = timeline.db.prepare(
       'INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -471,7 +479,54 @@ export class OrgEngine {
    * with OrgNotTrustedError, before anything runs, when the org is not trusted as it is now. Takes the
    * run lock first (and keeps it: see claimRun); throws OrgBusyError when another program has it.
    */
-  async runTick(signal?: AbortSignal): Promise<TickReport> {
+  runTick(signal?: AbortSignal): Promise<TickReport> {
+    return this.oneAtATime(() => this.tickNow(signal));
+  }
+
+  /** Ticks and the resuming of answered parked turns run one at a time, in the order asked. */
+  private oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.exclusive.then(work, work);
+    this.exclusive = done.catch(() => undefined);
+    return done;
+  }
+
+  /**
+   * Resumes the parked turns answered since the last tick, between ticks (the app, as soon as the
+   * person answers; a run resumes them at the start of each tick anyway). Each commits under its own
+   * tick and turn id. Refused as a tick is: the org must be trusted and this program hold its run lock.
+   */
+  resumeAnswered(signal?: AbortSignal): Promise<NonNullable<TickReport['resumed']>> {
+    return this.oneAtATime(async () => {
+      if (!this.parked.ready().ready.length) return [];
+      await this.requireTrust();
+      await this.requireRunLock();
+      const tick = await this.currentTick();
+      await this.secrets.refresh();
+      const { agents } = await this.loadAgents();
+      const credits = await this.readCreditsFile();
+      this.seedBalances(agents, credits, tick);
+      const policy = await this.readPolicyFile();
+      const restApis = await this.restApis();
+      await this.syncMcpServers(policy);
+      const org = agents.map(({ resume }) => ({ name: resume.name, title: resume.title }));
+      const models = await this.loadModels();
+      const resumed = await this.resumeReadyTurns({
+        agents,
+        tick,
+        runId: this.runId,
+        models,
+        credits,
+        policy,
+        restApis,
+        org,
+        signal,
+      });
+      await Promise.all(resumed.fileWrites);
+      return resumed.turns;
+    });
+  }
+
+  private async tickNow(signal?: AbortSignal): Promise<TickReport> {
     await this.requireTrust();
     await this.requireRunLock();
     const tick = await this.currentTick();
@@ -508,35 +563,19 @@ export class OrgEngine {
     const fileWrites: Promise<string | null>[] = [];
     const models = await this.loadModels();
     this.parked.askAgain(runId);
-    for (const ready of this.readyParkedTurns(agents, tick, runId)) {
-      const agent = agents.find((candidate) => candidate.resume.name === ready.agent)!;
-      const server = providerKey(models.get(agent.resume.model.key));
-      const turn = await this.stageTurn(
-        agent,
-        ready.tick,
-        runId,
-        0,
-        models,
-        credits,
-        { policy, restApis },
-        org,
-        {
-          signal,
-          serverCalls: {
-            sent: () => this.serverLimits.sent(server),
-            answered: (answer) => this.serverLimits.answered(server, answer),
-          },
-          resumed: ready,
-        },
-      );
-      if (turn.parked) this.parkTurn({ ...turn, parked: turn.parked });
-      else fileWrites.push(...this.commitTurns([turn]));
-      (report.resumed ??= []).push({
-        agent: turn.agent,
-        tick: ready.tick,
-        status: turn.parked ? 'parked' : turn.status,
-      });
-    }
+    const resumed = await this.resumeReadyTurns({
+      agents,
+      tick,
+      runId,
+      models,
+      credits,
+      policy,
+      restApis,
+      org,
+      signal,
+    });
+    fileWrites.push(...resumed.fileWrites);
+    if (resumed.turns.length > 0) report.resumed = resumed.turns;
     const committed = this.committedTurns(tick);
     // How long each turn waited for its model server: for room at it, and before retries it asked for.
     const serverWaits = new Map<string, number>();
@@ -1197,6 +1236,49 @@ export class OrgEngine {
   /** Every file the engine writes (outbox, memory, logs) goes through the redactor too. */
   private redactWrites(writes: readonly FileWrite[]): FileWrite[] {
     return writes.map((write) => ({ ...write, content: this.secrets.redactText(write.content) }));
+  }
+
+  /** The parked turns ready to go on (answered, or past their time), each run from where it stopped and committed. */
+  private async resumeReadyTurns(at: {
+    agents: LoadedAgent[];
+    tick: number;
+    runId: string;
+    models: Map<string, ModelEntry | string>;
+    credits: CreditsFile;
+    policy: OrgPolicy;
+    restApis: RestApi[];
+    org: readonly { name: string; title: string }[];
+    signal: AbortSignal | undefined;
+  }): Promise<{ turns: NonNullable<TickReport['resumed']>; fileWrites: Promise<string | null>[] }> {
+    const turns: NonNullable<TickReport['resumed']> = [];
+    const fileWrites: Promise<string | null>[] = [];
+    for (const ready of this.readyParkedTurns(at.agents, at.tick, at.runId)) {
+      const agent = at.agents.find((candidate) => candidate.resume.name === ready.agent)!;
+      const server = providerKey(at.models.get(agent.resume.model.key));
+      const { policy, restApis } = at;
+      const turn = await this.stageTurn(
+        agent,
+        ready.tick,
+        at.runId,
+        0,
+        at.models,
+        at.credits,
+        { policy, restApis },
+        at.org,
+        {
+          signal: at.signal,
+          serverCalls: {
+            sent: () => this.serverLimits.sent(server),
+            answered: (answer) => this.serverLimits.answered(server, answer),
+          },
+          resumed: ready,
+        },
+      );
+      if (turn.parked) this.parkTurn({ ...turn, parked: turn.parked });
+      else fileWrites.push(...this.commitTurns([turn]));
+      turns.push({ agent: turn.agent, tick: ready.tick, status: turn.parked ? 'parked' : turn.status });
+    }
+    return { turns, fileWrites };
   }
 
   /** Keeps a turn that parked (it is committed when it goes on); the live tail hears of its record. */

@@ -165,3 +165,24 @@ describe('a turn that waits for the person is parked, and the org goes on', () =
     expect(JSON.stringify(round2?.prompt)).toContain('the user denied it. Their reason: not on a Saturday');
   });
 });
+
+describe('in the app, an answer resumes the parked turn at once', () => {
+  it('between ticks: the turn commits under its own tick before any next tick runs', async () => {
+    const path = parkingOrg();
+    const desk = new ApprovalDesk(() => undefined);
+    const engine = await world.open(path, { approvals: desk, resumeWhenAnswered: true });
+    desk.attach(engine.parked);
+    await engine.runTick();
+    const [request] = desk.pending();
+
+    desk.answer({ id: request!.id, answer: 'approve_once' });
+    await engine.resumeAnswered();
+
+    expect(readFileSync(join(path, 'agents/asker/workspace/made.txt'), 'utf8')).toBe('ran-after-approval\n');
+    expect(events(engine, ['turn_completed']).filter((turn) => turn.agent === 'asker')).toEqual([
+      expect.objectContaining({ tick: 1, turn: '1:asker', status: 'completed' }),
+    ]);
+    expect(await engine.currentTick()).toBe(2);
+    expect((await engine.runTick()).resumed).toBeUndefined();
+  });
+});

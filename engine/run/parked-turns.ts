@@ -16,6 +16,8 @@ export interface ParkedTurnsDeps {
   clock: () => Date;
   /** Told when an agent's parked request comes, is answered or goes. */
   changed?: (agent: string) => void;
+  /** Told when a request was given its answer (after `changed`). */
+  answered?: () => void;
 }
 
 /** A parked turn that can go on: answered, or past its time (a denial the model reads). */
@@ -103,6 +105,7 @@ export class ParkedTurns {
     const row = this.store.all().find((candidate) => candidate.requestId === requestId);
     if (!row || !this.store.answer(requestId, JSON.stringify(this.deps.redact(answer)))) return false;
     this.deps.changed?.(row.agent);
+    this.deps.answered?.();
     return true;
   }
 

@@ -80,6 +80,7 @@ export class OrgSession implements OrgContext {
     const engine = await OrgEngine.open({
       approvals,
       onParkedChange: approvalsChanged,
+      resumeWhenAnswered: true,
       orgPath: options.orgPath,
       trust: options.trust,
       program: 'LeMMing Desktop',
