@@ -9,7 +9,6 @@ import { isModelCallError } from '../models/model-call-error';
 import type { ModelWarningCode, ProgressDelta, TurnProgress } from '../api/model-event-schemas';
 import type {
   ChatMessage,
-  MessageMedia,
   ModelInput,
   ModelProvider,
   ModelResponse,
@@ -25,7 +24,7 @@ import type { AgentTools, AgentToolsFactory } from '../tools/agent-tools';
 import type { Skill } from '../tools/skills/skill';
 import { skillsPrompt } from '../tools/skills/skills-prompt';
 import { skillUsability } from '../tools/skills/skill-usability';
-import { toolFailure, type ToolOutcome, type ToolResult } from '../tools/tool-result';
+import { toolFailure, type ToolOutcome } from '../tools/tool-result';
 import { keepMedia, mediaForModel, recordedMessage, toolMessageText } from './tool-media';
 import { worstCaseCallMicros, usageCostMicros, type ModelPrices } from './model-cost';
 import type { FileWrite } from './pending-files';

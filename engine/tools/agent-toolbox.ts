@@ -24,7 +24,7 @@ import { mayChangeTheWorld } from './side-effects';
 import type { AgentTools, AnsweredApproval, ToolTurnContext } from './agent-tools';
 import { judgeTools, withFix, type ToolAvailability } from './policy-resolver';
 import type { CatalogEntry } from './tool-catalog';
-import { toolFailure, type ToolOutcome } from './tool-result';
+import { toolFailure } from './tool-result';
 import type { ToolContext } from './tool-spec';
 import type { Redaction } from '../secrets/redactor';
 
