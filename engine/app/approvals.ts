@@ -7,7 +7,7 @@ import type {
   SetApprovalModeInput,
   SetApprovalTimeoutInput,
 } from '../api/approval-schemas';
-import { fail, ok, type IpcResult } from '../api/result';
+import { fail, ok, type IpcResult, type Result } from '../api/result';
 import type { JsonEdit } from '../files/json-edit';
 import { discoverAgents } from '../org/discover';
 import { readApprovalsFor, setAgentApproval, updateApprovals } from '../org/approvals-file';
@@ -25,7 +25,8 @@ import { issuesFromProblems } from './problems';
 /** Requests whose turns parked: kept by the engine (in the timeline), answered through it. */
 export interface ParkedRequests {
   requests(): ApprovalRequest[];
-  answer(id: string, answer: ApprovalAnswer): boolean;
+  /** False when none waits under the id; the error when the person's approval could not be kept. */
+  answer(id: string, answer: ApprovalAnswer): Promise<Result<boolean, string>>;
 }
 
 interface Waiting {
@@ -84,7 +85,7 @@ export class ApprovalDesk implements ApprovalAsker {
     return this.waiting.get(id)?.request ?? this.parked?.requests().find((request) => request.id === id);
   }
 
-  answer(input: AnswerApprovalInput): boolean {
+  async answer(input: AnswerApprovalInput): Promise<Result<boolean, string>> {
     const answer: ApprovalAnswer = {
       answer: input.answer,
       source: 'person',
@@ -95,9 +96,9 @@ export class ApprovalDesk implements ApprovalAsker {
     const waiting = this.waiting.get(input.id);
     if (waiting) {
       waiting.answer(answer);
-      return true;
+      return { ok: true, value: true };
     }
-    return this.parked?.answer(input.id, answer) ?? false;
+    return this.parked ? this.parked.answer(input.id, answer) : { ok: true, value: false };
   }
 }
 
@@ -106,7 +107,10 @@ export function pendingApprovals(desk: ApprovalDesk): IpcResult<PendingApprovals
 }
 
 /** Answers one request: approve once, always for this agent (kept in the person's own record), or deny with a reason. */
-export function answerApproval(desk: ApprovalDesk, input: AnswerApprovalInput): IpcResult<PendingApprovals> {
+export async function answerApproval(
+  desk: ApprovalDesk,
+  input: AnswerApprovalInput,
+): Promise<IpcResult<PendingApprovals>> {
   const form = desk.request(input.id)?.form;
   if (form && input.answer !== 'deny') {
     // A form that does not fit keeps waiting, so the person can put it right.
@@ -118,7 +122,9 @@ export function answerApproval(desk: ApprovalDesk, input: AnswerApprovalInput): 
         problems.map((problem) => ({ path: problem.field, message: problem.message })),
       );
   }
-  if (!desk.answer(input))
+  const answered = await desk.answer(input);
+  if (!answered.ok) return fail('invalid_change', `Your answer could not be kept: ${answered.error}`);
+  if (!answered.value)
     return fail(
       'not_found',
       'This request is no longer waiting: it was answered, timed out, or its run stopped.',

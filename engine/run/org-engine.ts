@@ -251,6 +251,10 @@ export class OrgEngine {
       redact: (value) => this.secrets.redactValue(value),
       clock: this.clock,
       ...(options.onParkedChange ? { changed: options.onParkedChange } : {}),
+      person: {
+        keep: (requestId, kept) => options.trust.keepParkedApproval(this.orgKey, requestId, kept),
+        approved: (requestId) => options.trust.approvedParked(this.orgKey, requestId),
+      },
       // A resume refused now (the org not trusted, another program running it) keeps the answer: the
       // next tick resumes the turn.
       ...(options.resumeWhenAnswered
@@ -1276,6 +1280,8 @@ export class OrgEngine {
       );
       if (turn.parked) this.parkTurn({ ...turn, parked: turn.parked });
       else fileWrites.push(...this.commitTurns([turn]));
+      // A record that cannot be written keeps an id that no longer matches any request: harmless.
+      await this.parked.settled(ready.resumed.answered.request.id).catch(() => undefined);
       turns.push({ agent: turn.agent, tick: ready.tick, status: turn.parked ? 'parked' : turn.status });
     }
     return { turns, fileWrites };

@@ -90,7 +90,7 @@ describe('a turn that waits for the person is parked, and the org goes on', () =
     // Nothing of the parked turn is committed yet: no turn row, no model call on the timeline.
     expect(events(engine, ['model_call']).filter((call) => call.agent === 'asker')).toEqual([]);
 
-    expect(desk.answer({ id: request!.id, answer: 'approve_once' })).toBe(true);
+    expect(await desk.answer({ id: request!.id, answer: 'approve_once' })).toEqual({ ok: true, value: true });
     expect(desk.pending()).toEqual([]);
     const eleventh = await engine.runTick();
 
@@ -155,14 +155,39 @@ describe('a turn that waits for the person is parked, and the org goes on', () =
     const { engine, desk } = await openWithDesk(path);
     await engine.runTick();
     const [request] = desk.pending();
-    expect(desk.answer({ id: request!.id, answer: 'deny', reason: 'not on a Saturday' })).toBe(true);
-    expect(desk.answer({ id: request!.id, answer: 'approve_once' })).toBe(false);
+    expect(await desk.answer({ id: request!.id, answer: 'deny', reason: 'not on a Saturday' })).toEqual({
+      ok: true,
+      value: true,
+    });
+    expect(await desk.answer({ id: request!.id, answer: 'approve_once' })).toEqual({
+      ok: true,
+      value: false,
+    });
 
     await engine.runTick();
 
     expect(existsSync(join(path, 'agents/asker/workspace/made.txt'))).toBe(false);
     const round2 = events(engine, ['model_call']).find((call) => call.agent === 'asker' && call.round === 2);
     expect(JSON.stringify(round2?.prompt)).toContain('the user denied it. Their reason: not on a Saturday');
+  });
+});
+
+describe('an approval counts only if the person gave it', () => {
+  it("an approval written into the org's timeline by someone else is not used: the call is denied", async () => {
+    const path = parkingOrg();
+    const { engine, desk } = await openWithDesk(path);
+    await engine.runTick();
+    // Whoever wrote the org folder can write its timeline, but not the person's own record.
+    engine.timeline.db
+      .prepare('UPDATE parked_turns SET answer = ?')
+      .run(JSON.stringify({ answer: 'approve_once', source: 'person' }));
+    expect(desk.pending()).toEqual([]);
+
+    await engine.runTick();
+
+    expect(existsSync(join(path, 'agents/asker/workspace/made.txt'))).toBe(false);
+    const round2 = events(engine, ['model_call']).find((call) => call.agent === 'asker' && call.round === 2);
+    expect(JSON.stringify(round2?.prompt)).toContain('was not given by the person on this computer');
   });
 });
 
@@ -175,7 +200,7 @@ describe('in the app, an answer resumes the parked turn at once', () => {
     await engine.runTick();
     const [request] = desk.pending();
 
-    desk.answer({ id: request!.id, answer: 'approve_once' });
+    await desk.answer({ id: request!.id, answer: 'approve_once' });
     await engine.resumeAnswered();
 
     expect(readFileSync(join(path, 'agents/asker/workspace/made.txt'), 'utf8')).toBe('ran-after-approval\n');

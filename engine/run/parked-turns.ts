@@ -1,4 +1,5 @@
 import { ApprovalAnswer, ApprovalRequest } from '../api/approval-schemas';
+import type { Result } from '../api/result';
 import type { KnownTimelineEvent } from '../api/timeline-events';
 import { crashPoint } from '../files/crash-points';
 import { parseJsonText } from '../files/json-text';
@@ -18,6 +19,14 @@ export interface ParkedTurnsDeps {
   changed?: (agent: string) => void;
   /** Told when a request was given its answer (after `changed`). */
   answered?: () => void;
+  /**
+   * The person's own record (outside the org) of the parked requests they approved: the org's timeline
+   * could be written by anyone who wrote the folder, so an approval there counts only if it is here too.
+   */
+  person: {
+    keep(requestId: string, kept: boolean): Promise<Result<unknown, string>>;
+    approved(requestId: string): boolean;
+  };
 }
 
 /** A parked turn that can go on: answered, or past its time (a denial the model reads). */
@@ -100,13 +109,29 @@ export class ParkedTurns {
     return row && { tick: row.tick, request: requestOf(row) };
   }
 
-  /** Gives a waiting request its answer, kept until its turn goes on; false when none waits under the id. */
-  answer(requestId: string, answer: ApprovalAnswer): boolean {
-    const row = this.store.all().find((candidate) => candidate.requestId === requestId);
-    if (!row || !this.store.answer(requestId, JSON.stringify(this.deps.redact(answer)))) return false;
+  /**
+   * Gives a waiting request its answer, kept until its turn goes on (an approval in the person's record
+   * first); false when none waits under the id, or the approval could not be kept (the error).
+   */
+  async answer(requestId: string, answer: ApprovalAnswer): Promise<Result<boolean, string>> {
+    const row = this.store
+      .all()
+      .find((candidate) => candidate.requestId === requestId && candidate.answer === null);
+    if (!row) return { ok: true, value: false };
+    if (answer.answer !== 'deny') {
+      const kept = await this.deps.person.keep(requestId, true);
+      if (!kept.ok) return kept;
+    }
+    if (!this.store.answer(requestId, JSON.stringify(this.deps.redact(answer))))
+      return { ok: true, value: false };
     this.deps.changed?.(row.agent);
     this.deps.answered?.();
-    return true;
+    return { ok: true, value: true };
+  }
+
+  /** The person's record of an approved request is no longer needed once its turn went on. */
+  async settled(requestId: string): Promise<void> {
+    await this.deps.person.keep(requestId, false);
   }
 
   /**
@@ -145,7 +170,14 @@ export class ParkedTurns {
         continue;
       }
       const answer: ApprovalAnswer | null = given?.success
-        ? given.data
+        ? given.data.answer === 'deny' || this.deps.person.approved(request.id)
+          ? given.data
+          : {
+              answer: 'deny',
+              source: 'unattended',
+              reason:
+                'The approval found in the org’s timeline was not given by the person on this computer, so it was not used.',
+            }
         : Date.parse(request.expires_at) <= now
           ? {
               answer: 'deny',

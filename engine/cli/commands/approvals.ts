@@ -49,13 +49,11 @@ export const approvalsCommand: CommandCode = {
       }
       const reason = reasonWords.join(' ').trim();
       await answerOf(
-        Promise.resolve(
-          answerApproval(desk, {
-            id: id!,
-            answer: action === 'deny' ? 'deny' : values.always ? 'approve_always' : 'approve_once',
-            ...(reason ? { reason } : {}),
-          }),
-        ),
+        answerApproval(desk, {
+          id: id!,
+          answer: action === 'deny' ? 'deny' : values.always ? 'approve_always' : 'approve_once',
+          ...(reason ? { reason } : {}),
+        }),
       );
       if (values.json) printJson(io, { answered: id });
       else
