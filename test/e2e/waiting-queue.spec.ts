@@ -53,6 +53,7 @@ test('turns that wait for the person park while the org goes on; the queue lists
   await step.click();
   await expect(page.getByTestId('current-tick')).toHaveText('Next tick 3');
   expect(turnsOf(org, 'keeper')).toEqual([]);
+  await page.screenshot({ path: testInfo.outputPath('run-bar-waiting.png') });
 
   await open.click();
   const queue = page.getByRole('dialog', { name: 'Waiting for you' });
@@ -83,4 +84,6 @@ test('turns that wait for the person park while the org goes on; the queue lists
   expect(readFileSync(join(org, 'agents/keeper/workspace/kept.txt'), 'utf8')).toBe('kept\n');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: /Waiting for you/ })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Needs you' })).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath('after-answers.png') });
 });
