@@ -162,6 +162,13 @@ export interface EngineOptions {
   onParkedChange?: (agent: string) => void;
   /** Resume a parked turn as soon as it is answered, between ticks (the app); otherwise at the next tick. */
   resumeWhenAnswered?: boolean;
+  /**
+   * A request still waiting when the program that asked it stopped is asked again, its time counted
+   * afresh, at the first tick of this one (the app: the person could not see it while the app was
+   * closed). Otherwise its time runs from when it was asked (the CLI, where `lemming approvals` shows
+   * it at any time, and a run from cron would otherwise never give it up).
+   */
+  askAgainAfterRestart?: boolean;
   /** What is running the org, named to a program its run lock refuses: `lemming run`, `LeMMing Desktop`. */
   program?: string;
   /**
@@ -566,7 +573,7 @@ export class OrgEngine {
     // Each committed turn's files are written while the next turns commit; all are settled before the tick ends.
     const fileWrites: Promise<string | null>[] = [];
     const models = await this.loadModels();
-    this.parked.askAgain(runId);
+    if (this.options.askAgainAfterRestart) this.parked.askAgain(runId);
     const resumed = await this.resumeReadyTurns({
       agents,
       tick,

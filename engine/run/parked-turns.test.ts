@@ -172,6 +172,28 @@ describe('a turn that waits for the person is parked, and the org goes on', () =
   });
 });
 
+describe('after a restart', () => {
+  it('the app asks a waiting request again: its time counts afresh from the first tick of the new run', async () => {
+    const path = parkingOrg(60);
+    const first = await openWithDesk(path);
+    await first.engine.runTick();
+    const [asked] = first.desk.pending();
+    world.close(first.engine);
+
+    const desk = new ApprovalDesk(() => undefined);
+    const engine = await world.open(path, { approvals: desk, askAgainAfterRestart: true });
+    desk.attach(engine.parked);
+    expect(desk.pending().map((request) => request.id)).toEqual([asked!.id]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await engine.runTick();
+
+    const [again] = desk.pending();
+    expect(again!.id).toBe(asked!.id);
+    expect(Date.parse(again!.expires_at)).toBeGreaterThan(Date.parse(asked!.expires_at));
+    expect(again!.asked_at).toBe(asked!.asked_at);
+  });
+});
+
 describe('an approval counts only if the person gave it', () => {
   it("an approval written into the org's timeline by someone else is not used: the call is denied", async () => {
     const path = parkingOrg();

@@ -81,6 +81,7 @@ export class OrgSession implements OrgContext {
       approvals,
       onParkedChange: approvalsChanged,
       resumeWhenAnswered: true,
+      askAgainAfterRestart: true,
       orgPath: options.orgPath,
       trust: options.trust,
       program: 'LeMMing Desktop',
