@@ -150,4 +150,23 @@ describe('an unattended run parks a turn that needs the person; lemming approval
     expect((await waiting(org)).map((waitingNow) => waitingNow.id)).toEqual([request!.id]);
     expect(rows(org, "SELECT kind FROM events WHERE kind = 'turn_parked'")).toHaveLength(1);
   });
+
+  it('a kill after the approved call ran but before its turn committed does not run the call again', async () => {
+    const org = await parkingOrg();
+    await runLemmingProcess(['run', org]);
+    const [request] = await waiting(org);
+    expect((await runCli(['approvals', org, 'approve', request!.id])).code).toBe(0);
+    const killed = await runLemmingProcess(['tick', org], undefined, { LEMMING_CRASH_AT: 'resume:staged' });
+    expect(killed.signal).toBe('SIGKILL');
+    expect(readFileSync(made(org), 'utf8')).toBe('approved\n');
+
+    const resumed = await runLemmingProcess(['tick', org]);
+    expect(resumed.stdout).toContain("asker's turn of tick 1, given your answer, went on: completed");
+    expect(readFileSync(made(org), 'utf8')).toBe('approved\n');
+    const results = rows<{ json: string }>(
+      org,
+      "SELECT json FROM events WHERE kind = 'tool_result' AND agent = 'asker'",
+    );
+    expect(results.map((result) => JSON.parse(result.json).started_before_stop)).toEqual(['r1c1']);
+  });
 });

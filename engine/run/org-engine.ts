@@ -1285,6 +1285,7 @@ export class OrgEngine {
           resumed: ready,
         },
       );
+      crashPoint('resume:staged');
       if (turn.parked) this.parkTurn({ ...turn, parked: turn.parked });
       else fileWrites.push(...this.commitTurns([turn]));
       // A record that cannot be written keeps an id that no longer matches any request: harmless.
