@@ -169,4 +169,20 @@ describe('an unattended run parks a turn that needs the person; lemming approval
     );
     expect(results.map((result) => JSON.parse(result.json).started_before_stop)).toEqual(['r1c1']);
   });
+
+  it('a turn parked at a tick cut off by a kill, answered before that tick runs again, commits once for it', async () => {
+    const org = await parkingOrg();
+    await runLemmingProcess(['run', org], undefined, { LEMMING_CRASH_AT: 'park:recorded' });
+    const [request] = await waiting(org);
+    expect((await runCli(['approvals', org, 'approve', request!.id])).code).toBe(0);
+
+    const rerun = await runLemmingProcess(['tick', org]);
+
+    expect(rerun.code).toBe(0);
+    expect(rerun.stdout).toContain("asker's turn of tick 1, given your answer, went on: completed");
+    expect(rerun.stdout).toContain('asker already_committed');
+    expect(rows(org, "SELECT tick, status FROM turns WHERE agent = 'asker'")).toEqual([
+      { tick: 1, status: 'completed' },
+    ]);
+  });
 });

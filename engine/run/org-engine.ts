@@ -548,6 +548,7 @@ export class OrgEngine {
     const credits = await this.readCreditsFile();
     this.seedBalances(agents, credits, tick);
     this.takeInCreditsEdits(agents, credits, tick);
+    const models = await this.loadModels();
     await this.serverLimits.load();
     const policy = await this.readPolicyFile();
     const restApis = await this.restApis();
@@ -567,12 +568,14 @@ export class OrgEngine {
       tick,
     );
     this.warnOfInvalidResumes(invalid, tick);
+    const report: TickReport = { tick, turns: this.skipUnreadableResumes(invalid, tick, runId) };
+    // How long each turn waited for its model server: for room at it, and before retries it asked for.
+    const serverWaits = new Map<string, number>();
     // Every turn tells its agent who is in the org: one list a tick, not one per turn.
     const org = agents.map(({ resume }) => ({ name: resume.name, title: resume.title }));
-    const report: TickReport = { tick, turns: this.skipUnreadableResumes(invalid, tick, runId) };
     // Each committed turn's files are written while the next turns commit; all are settled before the tick ends.
     const fileWrites: Promise<string | null>[] = [];
-    const models = await this.loadModels();
+    // Parked turns answered (or past their time) go on first, each committed under its own tick.
     if (this.options.askAgainAfterRestart) this.parked.askAgain(runId);
     const resumed = await this.resumeReadyTurns({
       agents,
@@ -587,9 +590,8 @@ export class OrgEngine {
     });
     fileWrites.push(...resumed.fileWrites);
     if (resumed.turns.length > 0) report.resumed = resumed.turns;
+    // After the resumed turns: one parked at this very tick (run again after a kill) is committed now.
     const committed = this.committedTurns(tick);
-    // How long each turn waited for its model server: for room at it, and before retries it asked for.
-    const serverWaits = new Map<string, number>();
     for (const group of groupByFirePoint(
       tick,
       agents.map((agent) => ({ ...agent, name: agent.resume.name, schedule: agent.resume.schedule })),
