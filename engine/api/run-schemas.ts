@@ -52,14 +52,19 @@ export type RunState = z.infer<typeof RunState>;
 export const TurnStatus = z.enum(['completed', 'failed', 'skipped']);
 export type TurnStatus = z.infer<typeof TurnStatus>;
 
-/** A turn in a tick's report: how it ended, or that a resumed run found it already committed. */
-export const TurnOutcome = z.enum([...TurnStatus.options, 'already_committed']);
+/**
+ * A turn in a tick's report: how it ended, that a resumed run found it already committed, or that it
+ * parked waiting for the person (it is committed later, when it resumes).
+ */
+export const TurnOutcome = z.enum([...TurnStatus.options, 'already_committed', 'parked']);
 export type TurnOutcome = z.infer<typeof TurnOutcome>;
 
 /** What one tick did: each firing agent's turn, in commit order. */
 export const TickReport = z.object({
   tick: z.int(),
   turns: z.array(z.object({ agent: z.string(), status: TurnOutcome })),
+  /** Parked turns of earlier ticks that went on at the start of this one (committed under their own tick). */
+  resumed: z.array(z.object({ agent: z.string(), tick: z.int(), status: TurnOutcome })).optional(),
 });
 export type TickReport = z.infer<typeof TickReport>;
 

@@ -268,6 +268,18 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     form: FormRequest.optional(),
     expires_at: z.string(),
   }),
+  /**
+   * A turn parked on an approval request: the tick went on without it, and it resumes where it stopped
+   * (its events so far are committed with the rest of it) once the person answers or the request times out.
+   */
+  eventOf('turn_parked', { request_id: z.string(), tool: z.string(), message: z.string() }),
+  /** A parked turn was given its answer and goes on (committed with this turn's id and tick). */
+  eventOf('turn_resumed', {
+    request_id: z.string(),
+    answer: ApprovalAnswerKind,
+    source: ApprovalSource,
+    parked_at_tick: z.int(),
+  }),
   /** The answer to an approval request: who gave it, and for a denial the reason the model is told. */
   eventOf('approval_answered', {
     request_id: z.string(),

@@ -7,7 +7,7 @@ import type {
   SetApprovalModeInput,
   SetApprovalTimeoutInput,
 } from '../api/approval-schemas';
-import { fail, ok, type IpcResult } from '../api/result';
+import { fail, ok, type IpcResult, type Result } from '../api/result';
 import type { JsonEdit } from '../files/json-edit';
 import { discoverAgents } from '../org/discover';
 import { readApprovalsFor, setAgentApproval, updateApprovals } from '../org/approvals-file';
@@ -22,20 +22,39 @@ import { findValidAgent } from './agent-lookup';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 
+/** Requests whose turns parked: kept by the engine (in the timeline), answered through it. */
+export interface ParkedRequests {
+  requests(): ApprovalRequest[];
+  /** False when none waits under the id; the error when the person's approval could not be kept. */
+  answer(id: string, answer: ApprovalAnswer): Promise<Result<boolean, string>>;
+}
+
 interface Waiting {
   request: ApprovalRequest;
   answer: (answer: ApprovalAnswer) => void;
 }
 
 /**
- * The app's approval requests: each waits here until the person answers its card, or the gate
- * withdraws it (timeout, run stopped). Only the asking agent's turn waits; `changed` names that agent,
- * so the renderer pulls the list again and the agent's state ("needs you") is asked again.
+ * The app's approval requests. A call that asks before it runs parks its turn (the tick goes on
+ * without it): its request is the engine's (`attach`), kept in the timeline until answered. A form an
+ * MCP server asks for during a call waits here until the person answers its card, or the gate
+ * withdraws it (timeout, run stopped). `changed` names the asking agent, so the renderer pulls the
+ * list again and the agent's state ("needs you") is asked again.
  */
 export class ApprovalDesk implements ApprovalAsker {
   private readonly waiting = new Map<string, Waiting>();
+  private parked: ParkedRequests | null = null;
 
   constructor(private readonly changed: (agent: string) => void) {}
+
+  /** The engine's parked requests, listed and answered with those waiting here. */
+  attach(parked: ParkedRequests): void {
+    this.parked = parked;
+  }
+
+  parks(request: ApprovalRequest): boolean {
+    return this.parked !== null && request.form === undefined;
+  }
 
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
@@ -53,26 +72,33 @@ export class ApprovalDesk implements ApprovalAsker {
     });
   }
 
+  /** Everything waiting for the person, oldest first. */
   pending(): ApprovalRequest[] {
-    return [...this.waiting.values()].map((waiting) => waiting.request);
+    return [
+      ...(this.parked?.requests() ?? []),
+      ...[...this.waiting.values()].map((waiting) => waiting.request),
+    ].sort((a, b) => a.asked_at.localeCompare(b.asked_at));
   }
 
   /** The request waiting under this id, if it still waits. */
   request(id: string): ApprovalRequest | undefined {
-    return this.waiting.get(id)?.request;
+    return this.waiting.get(id)?.request ?? this.parked?.requests().find((request) => request.id === id);
   }
 
-  answer(input: AnswerApprovalInput): boolean {
-    const waiting = this.waiting.get(input.id);
-    if (!waiting) return false;
-    waiting.answer({
+  async answer(input: AnswerApprovalInput): Promise<Result<boolean, string>> {
+    const answer: ApprovalAnswer = {
       answer: input.answer,
       source: 'person',
       ...(input.reason?.trim() ? { reason: input.reason.trim() } : {}),
       ...(input.values ? { values: input.values } : {}),
       ...(input.dismissed ? { dismissed: true } : {}),
-    });
-    return true;
+    };
+    const waiting = this.waiting.get(input.id);
+    if (waiting) {
+      waiting.answer(answer);
+      return { ok: true, value: true };
+    }
+    return this.parked ? this.parked.answer(input.id, answer) : { ok: true, value: false };
   }
 }
 
@@ -81,7 +107,10 @@ export function pendingApprovals(desk: ApprovalDesk): IpcResult<PendingApprovals
 }
 
 /** Answers one request: approve once, always for this agent (kept in the person's own record), or deny with a reason. */
-export function answerApproval(desk: ApprovalDesk, input: AnswerApprovalInput): IpcResult<PendingApprovals> {
+export async function answerApproval(
+  desk: ApprovalDesk,
+  input: AnswerApprovalInput,
+): Promise<IpcResult<PendingApprovals>> {
   const form = desk.request(input.id)?.form;
   if (form && input.answer !== 'deny') {
     // A form that does not fit keeps waiting, so the person can put it right.
@@ -93,7 +122,9 @@ export function answerApproval(desk: ApprovalDesk, input: AnswerApprovalInput): 
         problems.map((problem) => ({ path: problem.field, message: problem.message })),
       );
   }
-  if (!desk.answer(input))
+  const answered = await desk.answer(input);
+  if (!answered.ok) return fail('invalid_change', `Your answer could not be kept: ${answered.error}`);
+  if (!answered.value)
     return fail(
       'not_found',
       'This request is no longer waiting: it was answered, timed out, or its run stopped.',

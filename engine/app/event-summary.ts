@@ -60,6 +60,10 @@ function describeKnown(event: KnownTimelineEvent): string | null {
       if (event.form)
         return `${event.form.server} asks the person to fill in a form while ${named(event.tool)} runs: “${event.form.message}”`;
       return `asks to use ${named(event.tool)}${withArgs(event.args)}: ${event.reason}${event.changes?.length ? ` What changed: ${event.changes.join(' ')}` : ''}`;
+    case 'turn_parked':
+      return event.message;
+    case 'turn_resumed':
+      return `the turn parked at tick ${event.parked_at_tick} goes on: ${APPROVAL_WORDS[event.answer]} (${event.source})`;
     case 'approval_answered':
       if (event.values !== undefined || event.dismissed)
         return `the form of ${named(event.tool)} was ${event.dismissed ? 'closed unanswered' : event.answer === 'deny' ? 'declined' : 'sent'} (${event.source})`;

@@ -69,11 +69,18 @@ export function parseTerminalAnswer(text: string): ApprovalAnswer {
 
 /**
  * The command line's answers: `--deny` and `--approve` first; then the person at the terminal, one
- * question at a time; with no terminal (an unattended run), a denial that says how to allow it.
+ * question at a time; with no terminal (an unattended run), the turn parks until `lemming approvals`
+ * answers it (a form, which cannot park, is declined or accepted by `--accept-forms`).
  */
 export function cliApprovalAsker(io: CliIo, policies: ApprovalPolicies): ApprovalAsker {
   let queue: Promise<unknown> = Promise.resolve();
   return {
+    // With no one at a terminal, a call that asks parks its turn: `lemming approvals` answers it later.
+    parks: (request) =>
+      request.form === undefined &&
+      !io.ask &&
+      !policies.deny.has(request.tool) &&
+      !policies.approve.has(request.tool),
     ask(request, signal) {
       if (request.form) {
         const form = request.form;

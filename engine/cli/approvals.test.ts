@@ -80,15 +80,16 @@ describe('lemming run and "ask me first"', () => {
     expect(secondPrompt(org)).toContain('was started with --deny shell');
   });
 
-  it('an unattended run with neither --approve nor --deny denies, and says how to allow it', async () => {
+  it('an unattended run with neither --approve nor --deny parks the turn, and says how to answer it', async () => {
     const org = await shellOrg();
     const ran = await lemming(['run', org]);
     expect(ran.code).toBe(0);
-    expect(ran.stderr).toContain('no one is at a terminal to approve it');
-    expect(ran.stderr).toContain('--approve shell');
-    const answered = events(org).find((event) => event.kind === 'approval_answered')!;
-    expect(JSON.parse(answered.json)).toMatchObject({ answer: 'deny', source: 'unattended' });
-    expect(secondPrompt(org)).toContain('No one was there to approve it');
+    expect(ran.stdout).toContain('tick 1: a parked');
+    expect(ran.stdout).toContain(
+      `a's turn waits for your answer (the others go on): lemming approvals ${org}`,
+    );
+    expect(events(org).map((event) => event.kind)).not.toContain('approval_answered');
+    expect(existsSync(join(org, 'agents/a/workspace/made.txt'))).toBe(false);
   });
 
   it('--approve shell runs the call', async () => {

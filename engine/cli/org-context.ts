@@ -81,7 +81,7 @@ export async function withOrgContext<T>(
       turnStatus: new TurnStatusReader(engine.timeline.db),
       secrets: cliSecretsAccess(store, io),
       isRunning: () => false,
-      waitingRequests: () => [],
+      waitingRequests: (agent) => engine.parked.requests().filter((request) => request.agent === agent),
     });
   } finally {
     engine.close();

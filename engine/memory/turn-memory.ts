@@ -42,7 +42,13 @@ export class TurnMemory {
   private readonly staged = new Map<string, StagedMemoryChange>();
   private keyCount: number | null = null;
 
-  constructor(private readonly agentDir: string) {}
+  /** `staged`: the changes a parked turn had made before it parked, so it goes on with them. */
+  constructor(
+    private readonly agentDir: string,
+    staged: readonly StagedMemoryChange[] = [],
+  ) {
+    for (const change of staged) this.staged.set(change.key, change);
+  }
 
   async read(key: string): Promise<{ found: boolean; value?: unknown; problem?: string }> {
     const change = this.staged.get(key);

@@ -9,7 +9,6 @@ import { isModelCallError } from '../models/model-call-error';
 import type { ModelWarningCode, ProgressDelta, TurnProgress } from '../api/model-event-schemas';
 import type {
   ChatMessage,
-  MessageMedia,
   ModelInput,
   ModelProvider,
   ModelResponse,
@@ -25,7 +24,7 @@ import type { AgentTools, AgentToolsFactory } from '../tools/agent-tools';
 import type { Skill } from '../tools/skills/skill';
 import { skillsPrompt } from '../tools/skills/skills-prompt';
 import { skillUsability } from '../tools/skills/skill-usability';
-import { toolFailure, type ToolOutcome, type ToolResult } from '../tools/tool-result';
+import { toolFailure, type ToolOutcome } from '../tools/tool-result';
 import { keepMedia, mediaForModel, recordedMessage, toolMessageText } from './tool-media';
 import type { BudgetGate, TurnSpending } from './budget-gate';
 import { OVER_BUDGET } from '../api/budget-schemas';
@@ -37,6 +36,9 @@ import { memoryChangeRecord, TurnMemory, type StagedMemoryChange } from '../memo
 import { agentPaths, inOrg } from '../org/org-layout';
 import type { Redaction, StreamRedactor } from '../secrets/redactor';
 import { modelAskerOf, type ToolCallRunning } from './server-questions';
+import type { ParkedTurnState, ResumedTurn, RoundResult } from './parked-turn-state';
+import type { AnsweredApproval } from '../tools/agent-tools';
+import type { ApprovalRequest } from '../api/approval-schemas';
 
 export interface TurnAgent {
   folder: string;
@@ -85,6 +87,8 @@ export interface TurnInput {
   startedBeforeStop?: readonly StartedCall[];
   /** Told of each HTTP attempt at a model call (the server's adaptive limit learns from it). */
   serverCalls?: ServerCallWatch;
+  /** A turn that parked on an approval request, with its answer: it goes on where it stopped. */
+  resumed?: ResumedTurn;
 }
 
 /** A call an earlier attempt at the turn started, as its tool_intent recorded it (arguments redacted). */
@@ -120,6 +124,8 @@ export interface StagedTurn {
   /** Where the agent's read cursor moves; null when the agent was not shown its inbox. */
   cursorAfter: number | null;
   files: FileWrite[];
+  /** Set when the turn parked on an approval request: nothing of it is committed until it resumes. */
+  parked: ParkedTurnState | null;
 }
 
 /**
@@ -140,14 +146,14 @@ export async function runAgentTurn(input: TurnInput): Promise<StagedTurn> {
 }
 
 async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
-  const { agent, model, limits } = input;
+  const { agent, model, limits, resumed } = input;
   const name = agent.resume.name;
 
-  if (input.balanceMicro <= 0) return turn.skip('no_credits', `${name} has no credits left.`);
+  if (input.balanceMicro <= 0 && !resumed) return turn.skip('no_credits', `${name} has no credits left.`);
   if (!model.provider)
     return turn.fail('model_unavailable', model.problem ?? `Model ${model.key} cannot be used.`);
 
-  const memory = new TurnMemory(inOrg(input.orgPath, agentPaths(agent.folder).root));
+  const memory = new TurnMemory(inOrg(input.orgPath, agentPaths(agent.folder).root), resumed?.state.memory);
   const tools = input.tools({
     orgPath: input.orgPath,
     agentDir: inOrg(input.orgPath, agentPaths(agent.folder).root),
@@ -164,6 +170,8 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const maxTokens = agent.resume.model.max_tokens ?? limits.maxTokens;
+  const earlier = new EarlierAttempt(input.startedBeforeStop ?? [], input.redaction);
+  if (resumed) return goOn(input, turn, { tools, memory, maxTokens, earlier }, resumed);
   const messages: ChatMessage[] = buildPrompt({
     agent: { name, title: agent.resume.title, instructions: agent.resume.instructions },
     tick: input.tick,
@@ -178,91 +186,140 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
       ),
     }),
   });
-  const earlier = new EarlierAttempt(input.startedBeforeStop ?? [], input.redaction);
   const told = earlier.toldBeforehand();
   if (told) messages[messages.length - 1]!.content += `\n\n${told}`;
   turn.shownInbox();
+  return goOn(input, turn, { tools, memory, maxTokens, earlier }, null, messages);
+}
 
-  const parsedEntries: ParsedOutboxEntry[] = [];
-  const notes: string[] = [];
-  const contractMemoryUpdates: { key: string; op: 'set' | 'append' | 'merge' | 'delete'; value: unknown }[] =
-    [];
+interface TurnMeans {
+  tools: AgentTools;
+  memory: TurnMemory;
+  maxTokens: number;
+  earlier: EarlierAttempt;
+}
 
-  for (let round = 1; round <= limits.maxRounds; round += 1) {
-    const worstCase = worstCaseCallMicros(messages, maxTokens, model.prices);
-    const overBudget = input.budget?.beforeModelCall(worstCase, turn.spending(), (fields) =>
-      turn.event(fields),
-    );
-    if (overBudget) {
-      if (round === 1) return turn.skip(OVER_BUDGET, overBudget);
-      break;
-    }
-    if (turn.available() < worstCase + input.costPerActionMicro) {
-      if (round === 1)
-        return turn.skip(
-          'insufficient_credits',
-          `${name} cannot pay for a model call (up to ${fromMicros(worstCase + input.costPerActionMicro)} credits needed).`,
+/**
+ * The turn's rounds, from the first, or from the call a parked turn stopped at (given its answer): the
+ * conversation, the round's calls and what was staged are the parked turn's, so no model call is repeated.
+ */
+async function goOn(
+  input: TurnInput,
+  turn: TurnRecorder,
+  { tools, memory, maxTokens, earlier }: TurnMeans,
+  resumed: ResumedTurn | null,
+  prompt: ChatMessage[] = [],
+): Promise<void> {
+  const { model, limits } = input;
+  const name = input.agent.resume.name;
+  const provider = model.provider!;
+  const state = resumed?.state;
+  const messages: ChatMessage[] = state ? state.messages : prompt;
+  const parsedEntries: ParsedOutboxEntry[] = state ? state.parsedEntries : [];
+  const notes: string[] = state ? state.notes : [];
+  const contractMemoryUpdates: ParkedTurnState['contractMemoryUpdates'] = state
+    ? state.contractMemoryUpdates
+    : [];
+  if (resumed) turn.resumedFrom(resumed);
+
+  for (let round = state?.round ?? 1; round <= limits.maxRounds; round += 1) {
+    const resuming = resumed && round === resumed.state.round ? resumed : null;
+    let calls: ToolCall[];
+    let nativeCalls: boolean;
+    const results: RoundResult[] = resuming ? [...resuming.state.done] : [];
+    if (resuming) {
+      calls = resuming.state.calls;
+      nativeCalls = resuming.state.nativeCalls;
+    } else {
+      const worstCase = worstCaseCallMicros(messages, maxTokens, model.prices);
+      const overBudget = input.budget?.beforeModelCall(worstCase, turn.spending(), (fields) =>
+        turn.event(fields),
+      );
+      if (overBudget) {
+        if (round === 1) return turn.skip(OVER_BUDGET, overBudget);
+        break;
+      }
+      if (turn.available() < worstCase + input.costPerActionMicro) {
+        if (round === 1)
+          return turn.skip(
+            'insufficient_credits',
+            `${name} cannot pay for a model call (up to ${fromMicros(worstCase + input.costPerActionMicro)} credits needed).`,
+          );
+        turn.warn(
+          'credits_exhausted',
+          'The turn stopped calling the model because the next call could not be paid for.',
         );
-      turn.warn(
-        'credits_exhausted',
-        'The turn stopped calling the model because the next call could not be paid for.',
+        break;
+      }
+      // Tools stay on every round (Anthropic refuses a history of tool calls without them); the last round forbids calling them.
+      const toolChoice = round === limits.maxRounds && tools.definitions.length > 0 ? 'none' : undefined;
+      const response = await callModel(
+        input,
+        provider,
+        messages,
+        { tools: tools.definitions, toolChoice },
+        maxTokens,
+        round,
+        turn,
       );
-      break;
-    }
-    // Tools stay on every round (Anthropic refuses a history of tool calls without them); the last round forbids calling them.
-    const toolChoice = round === limits.maxRounds && tools.definitions.length > 0 ? 'none' : undefined;
-    const response = await callModel(
-      input,
-      model.provider,
-      messages,
-      { tools: tools.definitions, toolChoice },
-      maxTokens,
-      round,
-      turn,
-    );
-    if (!response) return;
-    if (response.stop === 'refusal') {
-      turn.event({ kind: 'model_refused', round, model: model.key, text: response.text });
-      break;
-    }
+      if (!response) return;
+      if (response.stop === 'refusal') {
+        turn.event({ kind: 'model_refused', round, model: model.key, text: response.text });
+        break;
+      }
 
-    const parsed = parseModelResponse(response.text);
-    for (const warning of parsed.warnings)
-      turn.warn(`contract_${warning.code}`, warning.message, warning.snippet);
-    parsedEntries.push(...parsed.outboxEntries);
-    contractMemoryUpdates.push(...parsed.memoryUpdates);
-    if (parsed.notes) notes.push(parsed.notes);
+      const parsed = parseModelResponse(response.text);
+      for (const warning of parsed.warnings)
+        turn.warn(`contract_${warning.code}`, warning.message, warning.snippet);
+      parsedEntries.push(...parsed.outboxEntries);
+      contractMemoryUpdates.push(...parsed.memoryUpdates);
+      if (parsed.notes) notes.push(parsed.notes);
 
-    const calls: ToolCall[] =
-      response.toolCalls.length > 0
-        ? response.toolCalls
-        : parsed.toolCalls.map((call, index) => ({
-            id: `r${round}c${index + 1}`,
-            name: call.tool,
-            arguments: call.args,
-            rawArguments: JSON.stringify(call.args),
-          }));
-    if (calls.length === 0) break;
-    if (round === limits.maxRounds) {
-      turn.warn(
-        'tool_round_limit',
-        `The model asked for ${calls.length} more tool call(s) after ${limits.maxRounds} rounds; they were not run.`,
-      );
-      break;
+      calls =
+        response.toolCalls.length > 0
+          ? response.toolCalls
+          : parsed.toolCalls.map((call, index) => ({
+              id: `r${round}c${index + 1}`,
+              name: call.tool,
+              arguments: call.args,
+              rawArguments: JSON.stringify(call.args),
+            }));
+      if (calls.length === 0) break;
+      if (round === limits.maxRounds) {
+        turn.warn(
+          'tool_round_limit',
+          `The model asked for ${calls.length} more tool call(s) after ${limits.maxRounds} rounds; they were not run.`,
+        );
+        break;
+      }
+
+      messages.push({
+        role: 'assistant',
+        content: response.text,
+        ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}),
+      });
+      nativeCalls = response.toolCalls.length > 0;
     }
-
-    messages.push({
-      role: 'assistant',
-      content: response.text,
-      ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}),
-    });
-    const results: { call: ToolCall; result: ToolResult; given: MessageMedia[]; text: string }[] = [];
-    for (const call of calls) {
-      const { media, ...result } = await runTool(tools, call, round, turn, earlier);
-      const { given, notShown } = mediaForModel(media, model.input, model.provider ?? {});
+    for (const call of calls.slice(results.length)) {
+      const answered =
+        resuming && results.length === resuming.state.done.length ? resuming.answered : undefined;
+      const { media, parked, ...result } = await runTool(tools, call, round, turn, earlier, answered);
+      if (parked) {
+        const staged = {
+          messages,
+          calls,
+          nativeCalls,
+          done: results,
+          parsedEntries,
+          notes,
+          contractMemoryUpdates,
+        };
+        return turn.park({ ...staged, round, memory: memory.changes(), request: parked });
+      }
+      const { given, notShown } = mediaForModel(media, model.input, provider);
       results.push({ call, result, given, text: toolMessageText(result, notShown) });
     }
-    if (response.toolCalls.length > 0) {
+    if (nativeCalls) {
       for (const { call, result, given, text } of results)
         messages.push({
           role: 'tool',
@@ -597,20 +654,26 @@ async function runTool(
   round: number,
   turn: TurnRecorder,
   earlier: EarlierAttempt,
-): Promise<ToolOutcome> {
+  answered: AnsweredApproval | undefined,
+): Promise<ToolOutcome & { parked?: ApprovalRequest }> {
   const which = { round, call_id: toolCall.id, tool: toolCall.name };
-  turn.event({ kind: 'tool_call', ...which, args: toolCall.arguments });
+  // A parked call's tool_call event was recorded before it parked.
+  if (!answered) turn.event({ kind: 'tool_call', ...which, args: toolCall.arguments });
   const started = Date.now();
   const startedBefore = earlier.take(toolCall);
   turn.toolCallRunning = which;
-  const outcome: ToolOutcome = startedBefore
+  const outcome: ToolOutcome & { parked?: ApprovalRequest } = startedBefore
     ? toolFailure(STARTED_BEFORE_STOP)
     : await tools
-        .call(toolCall.name, toolCall.arguments, () =>
-          turn.recordNow({ kind: 'tool_intent', ...which, args: toolCall.arguments }),
+        .call(
+          toolCall.name,
+          toolCall.arguments,
+          () => turn.recordNow({ kind: 'tool_intent', ...which, args: toolCall.arguments }),
+          answered,
         )
         .finally(() => (turn.toolCallRunning = null));
-  const { media, ...result } = outcome;
+  if (outcome.parked) return outcome;
+  const { media, parked: _notParked, ...result } = outcome;
   for (const problem of await keepMedia(turn.orgPath, media)) turn.warn('attachment_not_kept', problem);
   turn.event({
     kind: 'tool_result',
@@ -625,11 +688,12 @@ async function runTool(
 
 /** Collects a turn's events, messages, charges and file writes as it goes. */
 class TurnRecorder {
-  private readonly events: KnownTimelineEvent[] = [];
+  private events: KnownTimelineEvent[] = [];
   private readonly outbox: StagedTurn['outbox'] = [];
-  private readonly postings: LedgerPosting[] = [];
-  private readonly files: FileWrite[] = [];
+  private postings: LedgerPosting[] = [];
+  private files: FileWrite[] = [];
   private status: TurnStatus | null = null;
+  private parked: ParkedTurnState | null = null;
   private spentMicro = 0;
   private modelSpentMicro = 0;
   private inboxShown = false;
@@ -640,6 +704,7 @@ class TurnRecorder {
   toolCallRunning: ToolCallRunning | null = null;
 
   constructor(private readonly input: TurnInput) {
+    if (input.resumed) return;
     this.event({
       kind: 'turn_started',
       inbox: {
@@ -714,6 +779,40 @@ class TurnRecorder {
 
   shownInbox(): void {
     this.inboxShown = true;
+  }
+
+  /** The turn stops here, on an approval request: what it holds is kept to go on from later. */
+  park(state: Omit<ParkedTurnState, 'recorder' | 'inbox'>): void {
+    this.parked = {
+      ...state,
+      inbox: this.input.inbox,
+      recorder: {
+        events: this.events,
+        postings: this.postings,
+        files: this.files,
+        spentMicro: this.spentMicro,
+        toolCount: this.toolCount,
+        inboxShown: this.inboxShown,
+      },
+    };
+  }
+
+  /** A parked turn goes on with what it had staged, and records that it was given its answer. */
+  resumedFrom({ state, answered }: ResumedTurn): void {
+    const { recorder } = state;
+    this.events = [...recorder.events];
+    this.postings = [...recorder.postings];
+    this.files = [...recorder.files];
+    this.spentMicro = recorder.spentMicro;
+    this.toolCount = recorder.toolCount;
+    this.inboxShown = recorder.inboxShown;
+    this.event({
+      kind: 'turn_resumed',
+      request_id: answered.request.id,
+      answer: answered.answer.answer,
+      source: answered.answer.source,
+      parked_at_tick: state.request.tick,
+    });
   }
 
   warn(code: string, message: string, snippet?: string): void {
@@ -822,6 +921,20 @@ class TurnRecorder {
   }
 
   finish(): StagedTurn {
+    if (this.parked)
+      return {
+        turnId: this.input.turnId,
+        agent: this.name,
+        tick: this.input.tick,
+        runId: this.input.runId,
+        status: 'skipped',
+        events: [],
+        outbox: [],
+        postings: [],
+        cursorAfter: null,
+        files: [],
+        parked: this.parked,
+      };
     const status = this.status ?? 'failed';
     this.event({
       kind: 'turn_completed',
@@ -843,6 +956,7 @@ class TurnRecorder {
         status === 'completed'
           ? this.files
           : this.files.filter((file) => file.path.endsWith('structured.jsonl')),
+      parked: null,
     };
   }
 }

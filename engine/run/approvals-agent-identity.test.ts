@@ -56,7 +56,7 @@ function org(approvals: Record<string, unknown> = {}, recreateAt = 2): string {
 async function tickApprovingAlways(engine: OrgEngine, desk: ApprovalDesk): Promise<void> {
   const tick = engine.runTick();
   await until(() => desk.pending().length === 1);
-  desk.answer({ id: desk.pending()[0]!.id, answer: 'approve_always' });
+  await desk.answer({ id: desk.pending()[0]!.id, answer: 'approve_always' });
   await tick;
 }
 

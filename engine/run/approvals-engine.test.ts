@@ -131,7 +131,10 @@ describe('"ask me first" in a run', () => {
     const [request] = desk.pending();
     expect(request).toMatchObject({ agent: 'z', tool: 'shell', args: { command: 'echo hi >> made.txt' } });
     expect(request!.reason).toBe('It runs a command on this computer with your rights.');
-    expect(desk.answer({ id: request!.id, answer: 'approve_always' })).toBe(true);
+    expect(await desk.answer({ id: request!.id, answer: 'approve_always' })).toEqual({
+      ok: true,
+      value: true,
+    });
     await tick;
     expect(readFileSync(join(path, 'agents/z/workspace/made.txt'), 'utf8')).toBe('hi\n');
     // Kept in the person's own record, outside the org: the org's files hold nothing of it.
@@ -157,7 +160,7 @@ describe('"ask me first" in a run', () => {
     const [request] = desk.pending();
     expect(request).toMatchObject({ agent: 'outside', tool: 'file_write' });
     expect(request!.reason).toBe("It changes shared/report.md, outside the agent's own workspace.");
-    desk.answer({ id: request!.id, answer: 'deny', reason: 'keep it to yourself' });
+    await desk.answer({ id: request!.id, answer: 'deny', reason: 'keep it to yourself' });
     await tick;
     expect(readFileSync(join(path, 'agents/inside/workspace/notes.md'), 'utf8')).toBe('mine');
     expect(existsSync(join(path, 'shared/report.md'))).toBe(false);
@@ -189,7 +192,7 @@ describe('"ask me first" in a run', () => {
     const tick = second.runTick();
     await until(() => desk.pending().length === 1);
     expect(desk.pending()[0]!.reason).toContain('timeout_seconds must be a number of seconds');
-    desk.answer({ id: desk.pending()[0]!.id, answer: 'approve_once' });
+    await desk.answer({ id: desk.pending()[0]!.id, answer: 'approve_once' });
     await tick;
     expect(events(second, ['tool_result'])[0]).toMatchObject({ result: { success: true } });
   });

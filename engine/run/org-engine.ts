@@ -52,6 +52,8 @@ import {
   type CreditsFile,
 } from '../org/credits-file';
 import { crashPoint } from '../files/crash-points';
+import { ParkedTurns, type ReadyTurn } from './parked-turns';
+import type { ParkedTurnState } from './parked-turn-state';
 import { OrgRunLock, runLockHolder, type RunLockOptions, type RunLockRefusal } from '../org/org-lock';
 import { discoverAgents, invalidAgentLabel, ResumeCache, type DiscoveredAgent } from '../org/discover';
 import { readTextFile } from '../files/read-text-file';
@@ -158,6 +160,17 @@ export interface EngineOptions {
    * no tool call asks: every program that runs an org for a person passes one.
    */
   approvals?: ApprovalAsker;
+  /** Told when an agent's parked turn is parked, answered or asked again (see ParkedTurns). */
+  onParkedChange?: (agent: string) => void;
+  /** Resume a parked turn as soon as it is answered, between ticks (the app); otherwise at the next tick. */
+  resumeWhenAnswered?: boolean;
+  /**
+   * A request still waiting when the program that asked it stopped is asked again, its time counted
+   * afresh, at the first tick of this one (the app: the person could not see it while the app was
+   * closed). Otherwise its time runs from when it was asked (the CLI, where `lemming approvals` shows
+   * it at any time, and a run from cron would otherwise never give it up).
+   */
+  askAgainAfterRestart?: boolean;
   /** What is running the org, named to a program its run lock refuses: `lemming run`, `LeMMing Desktop`. */
   program?: string;
   /**
@@ -189,6 +202,8 @@ interface LoadedAgent {
 export class OrgEngine {
   readonly messages: MessageStore;
   readonly ledger: CreditLedger;
+  /** Turns parked on an approval request, waiting for the person (docs/ARCHITECTURE.md, "Parked turns"). */
+  readonly parked: ParkedTurns;
   private readonly pending: PendingFiles;
   /** Each agent's skills and composed tools, read again only when their files change. */
   private readonly skills = new SignatureCache<LoadedSkills>();
@@ -212,6 +227,7 @@ export class OrgEngine {
   private readonly warnedResumes = new Set<string>();
   /** Held from the first tick (or write) of a run until `releaseRun` or `close`. */
   private lock: OrgRunLock | null = null;
+  private exclusive: Promise<unknown> = Promise.resolve();
   private readonly selectCreditsSeen: Database.Statement;
   private readonly upsertCreditsSeen: Database.Statement;
   private readonly deleteCreditsSeen: Database.Statement;
@@ -240,6 +256,22 @@ export class OrgEngine {
       variables: options.variables ?? variablesIn(options.env ?? process.env),
     });
     this.diskImport = new DiskImport(orgPath, timeline, this.messages, this.clock, this.secrets);
+    this.parked = new ParkedTurns({
+      timeline,
+      appendEvents: (events) => this.appendEvents(events),
+      redact: (value) => this.secrets.redactValue(value),
+      clock: this.clock,
+      ...(options.onParkedChange ? { changed: options.onParkedChange } : {}),
+      person: {
+        keep: (requestId, kept) => options.trust.keepParkedApproval(this.orgKey, requestId, kept),
+        approved: (requestId) => options.trust.approvedParked(this.orgKey, requestId),
+      },
+      // A resume refused now (the org not trusted, another program running it) keeps the answer: the
+      // next tick resumes the turn.
+      ...(options.resumeWhenAnswered
+        ? { answered: () => void this.resumeAnswered().catch(() => undefined) }
+        : {}),
+    });
     this.insertTurn = timeline.db.prepare(
       'INSERT INTO turns (tick, agent, turn, run_id, status, committed_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -464,7 +496,54 @@ export class OrgEngine {
    * with OrgNotTrustedError, before anything runs, when the org is not trusted as it is now. Takes the
    * run lock first (and keeps it: see claimRun); throws OrgBusyError when another program has it.
    */
-  async runTick(signal?: AbortSignal): Promise<TickReport> {
+  runTick(signal?: AbortSignal): Promise<TickReport> {
+    return this.oneAtATime(() => this.tickNow(signal));
+  }
+
+  /** Ticks and the resuming of answered parked turns run one at a time, in the order asked. */
+  private oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.exclusive.then(work, work);
+    this.exclusive = done.catch(() => undefined);
+    return done;
+  }
+
+  /**
+   * Resumes the parked turns answered since the last tick, between ticks (the app, as soon as the
+   * person answers; a run resumes them at the start of each tick anyway). Each commits under its own
+   * tick and turn id. Refused as a tick is: the org must be trusted and this program hold its run lock.
+   */
+  resumeAnswered(signal?: AbortSignal): Promise<NonNullable<TickReport['resumed']>> {
+    return this.oneAtATime(async () => {
+      if (!this.parked.ready().ready.length) return [];
+      await this.requireTrust();
+      await this.requireRunLock();
+      const tick = await this.currentTick();
+      await this.secrets.refresh();
+      const { agents } = await this.loadAgents();
+      const credits = await this.readCreditsFile();
+      this.seedBalances(agents, credits, tick);
+      const policy = await this.readPolicyFile();
+      const restApis = await this.restApis();
+      await this.syncMcpServers(policy);
+      const org = agents.map(({ resume }) => ({ name: resume.name, title: resume.title }));
+      const models = await this.loadModels();
+      const resumed = await this.resumeReadyTurns({
+        agents,
+        tick,
+        runId: this.runId,
+        models,
+        credits,
+        policy,
+        restApis,
+        org,
+        signal,
+      });
+      await Promise.all(resumed.fileWrites);
+      return resumed.turns;
+    });
+  }
+
+  private async tickNow(signal?: AbortSignal): Promise<TickReport> {
     await this.requireTrust();
     await this.requireRunLock();
     const tick = await this.currentTick();
@@ -497,21 +576,41 @@ export class OrgEngine {
     );
     this.warnOfInvalidResumes(invalid, tick);
     const report: TickReport = { tick, turns: this.skipUnreadableResumes(invalid, tick, runId) };
-    const committed = this.committedTurns(tick);
     // How long each turn waited for its model server: for room at it, and before retries it asked for.
     const serverWaits = new Map<string, number>();
     // Every turn tells its agent who is in the org: one list a tick, not one per turn.
     const org = agents.map(({ resume }) => ({ name: resume.name, title: resume.title }));
     // Each committed turn's files are written while the next turns commit; all are settled before the tick ends.
     const fileWrites: Promise<string | null>[] = [];
+    // Parked turns answered (or past their time) go on first, each committed under its own tick.
+    if (this.options.askAgainAfterRestart) this.parked.askAgain(runId);
+    const resumed = await this.resumeReadyTurns({
+      agents,
+      tick,
+      runId,
+      models,
+      credits,
+      policy,
+      restApis,
+      org,
+      signal,
+    });
+    fileWrites.push(...resumed.fileWrites);
+    if (resumed.turns.length > 0) report.resumed = resumed.turns;
+    // After the resumed turns: one parked at this very tick (run again after a kill) is committed now.
+    const committed = this.committedTurns(tick);
     for (const group of groupByFirePoint(
       tick,
       agents.map((agent) => ({ ...agent, name: agent.resume.name, schedule: agent.resume.schedule })),
     )) {
       const pendingAgents = group.agents.filter((agent) => {
-        if (!committed.has(agent.name)) return true;
-        report.turns.push({ agent: agent.name, status: 'already_committed' });
-        return false;
+        if (committed.has(agent.name)) {
+          report.turns.push({ agent: agent.name, status: 'already_committed' });
+          return false;
+        }
+        const waiting = this.parked.waiting(agent.name);
+        if (waiting) report.turns.push(this.skipWhileParked(agent.name, waiting, tick, runId));
+        return !waiting;
       });
       const horizon = this.messages.latestSeq();
       const queuedAt = performance.now();
@@ -533,8 +632,11 @@ export class OrgEngine {
         });
       });
       for await (const turns of inReadyRuns(staged, TURN_COMMIT_GATHER_MS)) {
-        fileWrites.push(...this.commitTurns(turns));
-        for (const turn of turns) report.turns.push({ agent: turn.agent, status: turn.status });
+        fileWrites.push(...this.commitTurns(turns.filter((turn) => !turn.parked)));
+        for (const turn of turns) {
+          if (turn.parked) this.parkTurn({ ...turn, parked: turn.parked });
+          report.turns.push({ agent: turn.agent, status: turn.parked ? 'parked' : turn.status });
+        }
       }
     }
     const unwritten = new Set(await Promise.all(fileWrites));
@@ -989,7 +1091,11 @@ export class OrgEngine {
     credits: CreditsFile,
     { policy, restApis }: { policy: OrgPolicy; restApis: RestApi[] },
     org: readonly { name: string; title: string }[],
-    { signal, serverCalls }: { signal: AbortSignal | undefined; serverCalls: ServerCallWatch },
+    {
+      signal,
+      serverCalls,
+      resumed,
+    }: { signal: AbortSignal | undefined; serverCalls: ServerCallWatch; resumed?: ReadyTurn },
   ): Promise<StagedTurn> {
     const name = agent.resume.name;
     const agentDir = inOrg(this.orgPath, agentPaths(agent.folder).root);
@@ -1005,7 +1111,7 @@ export class OrgEngine {
       () => loadSkills(this.orgPath, agent.folder),
     );
     const approvals = await this.approvalGate(agent);
-    const turnId = `${tick}:${name}`;
+    const turnId = resumed?.turn ?? `${tick}:${name}`;
     return runAgentTurn({
       orgPath: this.orgPath,
       agent,
@@ -1013,7 +1119,8 @@ export class OrgEngine {
       runId,
       turnId,
       model: this.turnModel(agent.resume.model.key, models),
-      inbox: this.messages.inbox(name, readableSenders(agent.resume), horizon),
+      inbox:
+        resumed?.resumed.state.inbox ?? this.messages.inbox(name, readableSenders(agent.resume), horizon),
       memory: { entries: memory.entries, truncated: memory.truncated },
       skills,
       balanceMicro: balance ?? 0,
@@ -1037,8 +1144,9 @@ export class OrgEngine {
       ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
       redaction: this.secrets,
       recordNow: (event) => this.record(event, tick),
-      startedBeforeStop: this.startedBeforeStop(name, tick, turnId),
+      startedBeforeStop: this.startedBeforeStop(name, tick, turnId, resumed?.parkedSeq ?? 0),
       serverCalls,
+      ...(resumed ? { resumed: resumed.resumed } : {}),
     });
   }
 
@@ -1046,7 +1154,7 @@ export class OrgEngine {
    * The calls an earlier attempt at this turn started (its tool_intent events, written before each ran):
    * the turn is run again only when that attempt was never committed, so each one's outcome is unknown.
    */
-  private startedBeforeStop(agent: string, tick: number, turnId: string): StartedCall[] {
+  private startedBeforeStop(agent: string, tick: number, turnId: string, afterSeq: number): StartedCall[] {
     const started: StartedCall[] = [];
     let cursor: number | null = null;
     do {
@@ -1062,7 +1170,7 @@ export class OrgEngine {
       for (const row of page.rows) {
         const stored = parseJsonText(row.json);
         const intent = stored.ok ? knownEvent(stored.value) : null;
-        if (intent?.kind === 'tool_intent' && intent.turn === turnId)
+        if (intent?.kind === 'tool_intent' && intent.turn === turnId && row.seq > afterSeq)
           started.push({ callId: intent.call_id ?? '', tool: intent.tool, args: intent.args });
       }
       cursor = page.nextCursor;
@@ -1120,6 +1228,7 @@ export class OrgEngine {
 
   /** Inside the transaction of `commitTurns`: the rows of one turn. */
   private insertTurnRows(turn: StagedTurn): { seqs: number[]; owed: ReturnType<PendingFiles['record']> } {
+    this.parked.forget(turn.turnId);
     this.insertTurn.run(
       turn.tick,
       turn.agent,
@@ -1169,6 +1278,111 @@ export class OrgEngine {
   /** Every file the engine writes (outbox, memory, logs) goes through the redactor too. */
   private redactWrites(writes: readonly FileWrite[]): FileWrite[] {
     return writes.map((write) => ({ ...write, content: this.secrets.redactText(write.content) }));
+  }
+
+  /** The parked turns ready to go on (answered, or past their time), each run from where it stopped and committed. */
+  private async resumeReadyTurns(at: {
+    agents: LoadedAgent[];
+    tick: number;
+    runId: string;
+    models: Map<string, ModelEntry | string>;
+    credits: CreditsFile;
+    policy: OrgPolicy;
+    restApis: RestApi[];
+    org: readonly { name: string; title: string }[];
+    signal: AbortSignal | undefined;
+  }): Promise<{ turns: NonNullable<TickReport['resumed']>; fileWrites: Promise<string | null>[] }> {
+    const turns: NonNullable<TickReport['resumed']> = [];
+    const fileWrites: Promise<string | null>[] = [];
+    for (const ready of this.readyParkedTurns(at.agents, at.tick, at.runId)) {
+      const agent = at.agents.find((candidate) => candidate.resume.name === ready.agent)!;
+      const server = providerKey(at.models.get(agent.resume.model.key));
+      const { policy, restApis } = at;
+      const turn = await this.stageTurn(
+        agent,
+        ready.tick,
+        at.runId,
+        0,
+        at.models,
+        at.credits,
+        { policy, restApis },
+        at.org,
+        {
+          signal: at.signal,
+          serverCalls: {
+            sent: () => this.serverLimits.sent(server),
+            answered: (answer) => this.serverLimits.answered(server, answer),
+          },
+          resumed: ready,
+        },
+      );
+      crashPoint('resume:staged');
+      if (turn.parked) this.parkTurn({ ...turn, parked: turn.parked });
+      else fileWrites.push(...this.commitTurns([turn]));
+      // A record that cannot be written keeps an id that no longer matches any request: harmless.
+      await this.parked.settled(ready.resumed.answered.request.id).catch(() => undefined);
+      turns.push({ agent: turn.agent, tick: ready.tick, status: turn.parked ? 'parked' : turn.status });
+    }
+    return { turns, fileWrites };
+  }
+
+  /** Keeps a turn that parked (it is committed when it goes on); the live tail hears of its record. */
+  private parkTurn(turn: StagedTurn & { parked: ParkedTurnState }): void {
+    const seq = this.parked.park(turn);
+    this.options.onCommit?.({ tick: turn.tick, agent: turn.agent, firstSeq: seq, lastSeq: seq });
+  }
+
+  /**
+   * The parked turns that go on this tick (answered, or past their time), oldest first; one whose agent
+   * is gone or whose saved state cannot be read is given up, recorded as failed with the reason.
+   */
+  private readyParkedTurns(agents: readonly LoadedAgent[], tick: number, runId: string): ReadyTurn[] {
+    const { ready, unreadable } = this.parked.ready();
+    const gone = ready.filter((turn) => !agents.some((agent) => agent.resume.name === turn.agent));
+    for (const turn of [...unreadable, ...gone.map((turn) => ({ ...turn, problem: 'its agent is gone' }))]) {
+      const [seq] = this.timeline.transaction(() => {
+        this.parked.forget(turn.turn);
+        return this.appendEvents([
+          {
+            kind: 'error',
+            reason: 'parked_turn_given_up',
+            message: `${turn.agent}'s turn of tick ${turn.tick}, which waited for you, was given up: ${turn.problem}.`,
+            time: this.clock().toISOString(),
+            tick,
+            run: runId,
+            agent: turn.agent,
+            turn: turn.turn,
+          },
+        ]);
+      });
+      this.options.onCommit?.({ tick, agent: null, firstSeq: seq!, lastSeq: seq! });
+    }
+    return ready.filter((turn) => !gone.includes(turn));
+  }
+
+  /** An agent whose turn is parked does not run: recorded as skipped, waiting for the person (once per tick). */
+  private skipWhileParked(
+    agent: string,
+    waiting: { tick: number; request: { tool: string; title?: string | undefined } | null },
+    tick: number,
+    runId: string,
+  ): TickReport['turns'][number] {
+    // A tick run again after a kill finds the turn it parked: that is its record, not a skip.
+    if (waiting.tick === tick) return { agent, status: 'parked' };
+    const what = waiting.request ? (waiting.request.title ?? waiting.request.tool) : 'a tool';
+    this.record(
+      {
+        kind: 'skip',
+        reason: 'waiting_for_person',
+        message: `${agent} did not run: its turn of tick ${waiting.tick} waits for you to allow or deny ${what}.`,
+        time: this.clock().toISOString(),
+        tick,
+        run: runId,
+        agent,
+      },
+      tick,
+    );
+    return { agent, status: 'skipped' };
   }
 
   private committedTurns(tick: number): Set<string> {

@@ -3,6 +3,7 @@ import { creditsFileSeenMigration, engineStateMigration } from './engine-state-m
 import { eventCountsMigration } from './event-counts-migration';
 import { humanInboxMigration } from './human-inbox-migration';
 import { humanRepliesMigration } from './human-replies-migration';
+import { parkedTurnsMigration } from './parked-turns-migration';
 import type { Migration } from './migrate';
 
 /**
@@ -84,4 +85,5 @@ export const timelineMigrations: readonly Migration[] = [
   eventCountsMigration,
   humanRepliesMigration,
   budgetSpendMigration,
+  parkedTurnsMigration,
 ];

@@ -10,7 +10,9 @@ import { DiskAgentFilesystem } from '../sandbox/disk-agent-filesystem';
 import { isWithin } from '../sandbox/sandbox-layout';
 import {
   askApproval,
+  askOrPark,
   askForm,
+  settleApproval,
   denialText,
   type ApprovalAsker,
   type FormGate,
@@ -19,10 +21,10 @@ import {
 import { approvalNeed, writeApprovalReason, type ApprovalNeed, type ApprovalSubject } from './approval-rule';
 import { mcpStanding } from './mcp/mcp-tool-record';
 import { mayChangeTheWorld } from './side-effects';
-import type { AgentTools, ToolTurnContext } from './agent-tools';
+import type { AgentTools, AnsweredApproval, ToolTurnContext } from './agent-tools';
 import { judgeTools, withFix, type ToolAvailability } from './policy-resolver';
 import type { CatalogEntry } from './tool-catalog';
-import { toolFailure, type ToolOutcome } from './tool-result';
+import { toolFailure } from './tool-result';
 import type { ToolContext } from './tool-spec';
 import type { Redaction } from '../secrets/redactor';
 
@@ -83,24 +85,29 @@ export function agentToolbox(options: ToolboxOptions) {
     let current: CurrentCall | null = null;
     const gate = options.approvals;
     const agent = context.resume.name;
+    const approvalCall = (
+      tool: string,
+      args: unknown,
+      need: Pick<ApprovalNeed, 'reason' | 'changes'>,
+      mcpTool?: McpToolOrigin,
+    ) => ({
+      agent,
+      tool,
+      title: judged.get(tool)?.entry.spec.title,
+      args,
+      reason: need.reason,
+      changes: need.changes,
+      mcpTool,
+      tick: context.tick,
+      record: context.record,
+      signal: context.signal,
+    });
     const ask = (
       tool: string,
       args: unknown,
       need: Pick<ApprovalNeed, 'reason' | 'changes'>,
       mcpTool?: McpToolOrigin,
-    ) =>
-      askApproval(gate!, {
-        agent,
-        tool,
-        title: judged.get(tool)?.entry.spec.title,
-        args,
-        reason: need.reason,
-        changes: need.changes,
-        mcpTool,
-        tick: context.tick,
-        record: context.record,
-        signal: context.signal,
-      });
+    ) => askApproval(gate!, approvalCall(tool, args, need, mcpTool));
     /** A write outside the workspace asks first, unless the call was already approved or a setting decides. */
     const checkWrite = async (request: AccessRequest): Promise<AccessVerdict> => {
       if (!current?.writesAsk || accessKindOf(request.action) !== 'write') return { allowed: true };
@@ -154,7 +161,7 @@ export function agentToolbox(options: ToolboxOptions) {
         const tool = judged.get(name);
         return tool && withFix(tool.verdict, tool.entry, input);
       },
-      async call(name, args, beforeChange): Promise<ToolOutcome> {
+      async call(name, args, beforeChange, answered?: AnsweredApproval) {
         const entry = available.get(name);
         if (!entry) {
           const verdict = judged.get(name)?.verdict;
@@ -170,6 +177,9 @@ export function agentToolbox(options: ToolboxOptions) {
             `Tool '${name}' costs ${options.policy.tool_costs[name]} credits; ${context.resume.name} cannot pay for it`,
           );
         }
+        // A parked call resumed where no one answers approvals still follows the answer it was given.
+        if (!gate && answered?.answer.answer === 'deny')
+          return toolFailure(denialText(name, answered.answer));
         let writesAsk = false;
         const { mcpTool } = entry.spec;
         // The person's record is read at the call, so a choice made or a change seen during the turn counts.
@@ -188,9 +198,25 @@ export function agentToolbox(options: ToolboxOptions) {
               }
             : approvalNeed(subject, args, gate.settings, agent, gate.personsAlways());
           if (need.mode === 'never') return toolFailure(`Tool '${name}' was not run: ${need.reason}`);
-          if (need.mode === 'ask') {
-            const answer = await ask(name, args, need, mcpTool);
+          if (answered) {
+            const { request, answer: given } = answered;
+            const waited = (gate.clock?.() ?? new Date()).getTime() - Date.parse(request.asked_at);
+            const answer = await settleApproval(
+              gate,
+              approvalCall(name, args, request, mcpTool),
+              request,
+              given,
+              waited,
+            );
             if (answer.answer === 'deny') return toolFailure(denialText(name, answer));
+          } else if (need.mode === 'ask') {
+            const asked = await askOrPark(gate, approvalCall(name, args, need, mcpTool));
+            if ('parked' in asked)
+              return {
+                ...toolFailure(`Tool '${name}' waits for the person's answer.`),
+                parked: asked.parked,
+              };
+            if (asked.answer.answer === 'deny') return toolFailure(denialText(name, asked.answer));
           }
           writesAsk = need.mode === 'always' && !need.fromSetting;
         }

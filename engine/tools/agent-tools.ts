@@ -1,3 +1,4 @@
+import type { ApprovalAnswer, ApprovalRequest } from '../api/approval-schemas';
 import type { KnownEventFields } from '../api/timeline-events';
 import type { ToolDefinition } from '../models/types';
 import type { Resume } from '../org/resume-schema';
@@ -37,9 +38,21 @@ export interface AgentTools {
   /**
    * Never throws: an unknown, forbidden or failing call is a failed result. `beforeChange` is called
    * right before a call that may change things runs (after any approval), and not for one that only reads;
-   * when it throws, the call does not run.
+   * when it throws, the call does not run. A call whose approval parks its turn is not run: its outcome
+   * carries the request (`parked`). `answered` is the answer a parked call was given: it is not asked again.
    */
-  call(name: string, args: unknown, beforeChange?: () => void): Promise<ToolOutcome>;
+  call(
+    name: string,
+    args: unknown,
+    beforeChange?: () => void,
+    answered?: AnsweredApproval,
+  ): Promise<ToolOutcome & { parked?: ApprovalRequest }>;
+}
+
+/** A parked call's request and the answer it was given later (by the person, or its timeout). */
+export interface AnsweredApproval {
+  request: ApprovalRequest;
+  answer: ApprovalAnswer;
 }
 
 export type AgentToolsFactory = (context: ToolTurnContext) => AgentTools;

@@ -17,7 +17,16 @@ import type { PersonsAlways } from './approval-rule';
  */
 export interface ApprovalAsker {
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /**
+   * True when the turn asking this should park (the tick goes on without it, and the turn resumes
+   * when the answer is given later) rather than wait here for the answer. Only a call not yet started
+   * can park; a form asked during a call, or a write checked during one, is waited for.
+   */
+  parks?(request: ApprovalRequest): boolean;
 }
+
+/** What asking before a call gives: the answer, or the request its turn parks on. */
+export type ApprovalAsked = { answer: ApprovalAnswer } | { parked: ApprovalRequest };
 
 /** What a turn's toolbox needs to ask first. */
 export interface ApprovalGateOptions {
@@ -63,15 +72,9 @@ export interface ApprovalCall {
   signal?: AbortSignal | undefined;
 }
 
-/**
- * Asks for one call and waits for the answer, the timeout (a denial), or the end of the run (a
- * denial); records the request and the answer in the turn. Never throws.
- */
-export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall): Promise<ApprovalAnswer> {
-  const now = gate.clock ?? (() => new Date());
-  const timeoutMs = gate.settings.timeout_seconds * 1000;
-  const asked = now();
-  const request: ApprovalRequest = {
+function requestOf(gate: ApprovalGateOptions, call: ApprovalCall): ApprovalRequest {
+  const asked = (gate.clock ?? (() => new Date()))();
+  return {
     id: randomUUID(),
     agent: call.agent,
     tool: call.tool,
@@ -81,8 +84,11 @@ export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall)
     ...(call.changes?.length ? { changes: call.changes } : {}),
     tick: call.tick,
     asked_at: asked.toISOString(),
-    expires_at: new Date(asked.getTime() + timeoutMs).toISOString(),
+    expires_at: new Date(asked.getTime() + gate.settings.timeout_seconds * 1000).toISOString(),
   };
+}
+
+function recordRequested(call: ApprovalCall, request: ApprovalRequest): void {
   call.record?.({
     kind: 'approval_requested',
     request_id: request.id,
@@ -92,8 +98,42 @@ export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall)
     ...(request.changes ? { changes: request.changes } : {}),
     expires_at: request.expires_at,
   });
+}
+
+/**
+ * Asks for one call and waits for the answer, the timeout (a denial), or the end of the run (a
+ * denial); records the request and the answer in the turn. Never throws.
+ */
+export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall): Promise<ApprovalAnswer> {
+  const request = requestOf(gate, call);
+  recordRequested(call, request);
   const started = Date.now();
   const answer = await waitForAnswer(gate, request, call.signal);
+  return settleApproval(gate, call, request, answer, Date.now() - started);
+}
+
+/**
+ * Asks before a call that has not started: when the asker parks it, the request is recorded and
+ * given back (the turn parks on it); otherwise as `askApproval`.
+ */
+export async function askOrPark(gate: ApprovalGateOptions, call: ApprovalCall): Promise<ApprovalAsked> {
+  const request = requestOf(gate, call);
+  if (!gate.asker.parks?.(request)) return { answer: await askApproval(gate, call) };
+  recordRequested(call, request);
+  return { parked: request };
+}
+
+/**
+ * The answer to a request, kept and recorded in the turn: "always for this agent" goes to the
+ * person's record (when it cannot, the call still runs once, and the record says why).
+ */
+export async function settleApproval(
+  gate: ApprovalGateOptions,
+  call: ApprovalCall,
+  request: ApprovalRequest,
+  answer: ApprovalAnswer,
+  waitedMs: number,
+): Promise<ApprovalAnswer> {
   let recorded = answer;
   if (answer.answer === 'approve_always') {
     try {
@@ -112,7 +152,7 @@ export async function askApproval(gate: ApprovalGateOptions, call: ApprovalCall)
     answer: recorded.answer,
     source: recorded.source,
     ...(recorded.reason ? { reason: recorded.reason } : {}),
-    waited_ms: Date.now() - started,
+    waited_ms: Math.max(0, waitedMs),
   });
   return recorded;
 }

@@ -34,6 +34,11 @@ const OrgRecord = z.object({
    * for: when another agent holds the name, they are dropped (bindAgentName).
    */
   agentIds: z.record(z.string(), z.string()).default({}),
+  /**
+   * The parked requests (docs/ARCHITECTURE.md, "Parked turns") the person approved, by request id, until
+   * their turns go on: an approval found in the org's timeline counts only if it is here too.
+   */
+  parkedApprovals: z.array(z.string()).default([]),
 });
 export type OrgRecord = z.infer<typeof OrgRecord>;
 
@@ -50,6 +55,7 @@ const EMPTY_RECORD: OrgRecord = {
   mcp: {},
   agents: {},
   agentIds: {},
+  parkedApprovals: [],
 };
 
 /**
@@ -192,6 +198,29 @@ export class TrustStore {
         if (before === undefined) return { ...record, agentIds };
         return { ...record, agentIds, mcp: withoutModesOf(record.mcp, agent.name) };
       },
+      { unlessSame: true },
+    );
+  }
+
+  /** Whether the person approved this parked request (and its turn has not gone on yet). */
+  approvedParked(orgRealPath: string, requestId: string): boolean {
+    return this.record(orgRealPath).parkedApprovals.includes(requestId);
+  }
+
+  /** Keeps that the person approved a parked request, or forgets it once its turn went on. */
+  keepParkedApproval(
+    orgRealPath: string,
+    requestId: string,
+    kept: boolean,
+  ): Promise<Result<OrgRecord, string>> {
+    return this.change(
+      orgRealPath,
+      (record) => ({
+        ...record,
+        parkedApprovals: kept
+          ? union(record.parkedApprovals, [requestId])
+          : record.parkedApprovals.filter((id) => id !== requestId),
+      }),
       { unlessSame: true },
     );
   }

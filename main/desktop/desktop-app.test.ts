@@ -97,7 +97,7 @@ function orgThatAsks(): string {
 }
 
 describe('the app as a desktop app, over the real engine', () => {
-  it('tells of an approval waiting once, counts it on the badge, and its Allow button answers it', async () => {
+  it('tells of an approval waiting once, counts it on the badge, and its Allow button answers it (the parked turn goes on)', async () => {
     const harness = await harnesses.create();
     const org = orgThatAsks();
     valueOf(await harness.dispatch('org.open', { path: org }));
@@ -112,18 +112,35 @@ describe('the app as a desktop app, over the real engine', () => {
       await app.readAttention();
       return state.badge === 1;
     });
+    await until(async () => {
+      await app.readAttention();
+      return notices.length === 2;
+    });
     for (let reading = 0; reading < 3; reading++) await app.readAttention();
+    // The turn parked: the tick, and so the one-tick run, ended without it.
     expect(notices.map(({ title, body }) => `${title}: ${body}`)).toEqual([
       'Waiting for your answer: clerk asks before it uses shell.',
+      'The run ended: Ran 1 tick, as asked.',
     ]);
 
     notices[0]!.answers!.allow();
     await until(async () => {
       await app.readAttention();
-      return notices.length === 2;
+      return state.badge === 0;
     });
-    expect(state.badge).toBe(0);
-    expect(notices[1]?.title).toBe('The run ended');
+    await until(
+      async () =>
+        valueOf<{ rows: unknown[] }>(
+          await harness.dispatch('timeline.page', {
+            kinds: ['turn_completed'],
+            agents: ['clerk'],
+            direction: 'asc',
+            cursor: null,
+            limit: 10,
+          }),
+        ).rows.length === 1,
+    );
+    expect(notices).toHaveLength(2);
     const answered = valueOf<{ rows: { kind: string; summary: string }[] }>(
       await harness.dispatch('timeline.page', {
         kinds: ['approval_answered'],

@@ -70,14 +70,18 @@ export class OrgSession implements OrgContext {
   /** Opens the org's engine; throws when its timeline cannot be opened or a crash left work it cannot finish. */
   static async open(options: OrgSessionOptions): Promise<OrgSession> {
     const commits: { session: OrgSession | null } = { session: null };
-    const approvals = new ApprovalDesk((agent) => {
+    const approvalsChanged = (agent: string) => {
       options.events.emit('approvals.changed', { pending: approvals.pending().length });
       options.events.emit('agents.changed', { names: [agent] });
-    });
+    };
+    const approvals = new ApprovalDesk(approvalsChanged);
     let mcpChanged: NodeJS.Timeout | undefined;
     let statusesTold = '[]';
     const engine = await OrgEngine.open({
       approvals,
+      onParkedChange: approvalsChanged,
+      resumeWhenAnswered: true,
+      askAgainAfterRestart: true,
       orgPath: options.orgPath,
       trust: options.trust,
       program: 'LeMMing Desktop',
@@ -100,6 +104,7 @@ export class OrgSession implements OrgContext {
         mcpChanged.unref();
       },
     });
+    approvals.attach(engine.parked);
     const session = new OrgSession(options.orgPath, engine, options, approvals);
     commits.session = session;
     await session.controller.refresh();

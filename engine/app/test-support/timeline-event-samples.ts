@@ -144,6 +144,21 @@ export const EVENT_SAMPLES: { [K in KnownEventKind]: Sample<K> } = {
     reason: 'It runs a command on this computer with your rights.',
     expires_at: '2026-01-01T00:05:00.000Z',
   },
+  turn_parked: {
+    ...at,
+    kind: 'turn_parked',
+    request_id: 'ap-1',
+    tool: 'shell',
+    message: 'The turn waits for you to allow or deny Run a shell command.',
+  },
+  turn_resumed: {
+    ...at,
+    kind: 'turn_resumed',
+    request_id: 'ap-1',
+    answer: 'approve_once',
+    source: 'person',
+    parked_at_tick: 3,
+  },
   approval_answered: {
     ...at,
     kind: 'approval_answered',

@@ -34,6 +34,13 @@ export const commands: readonly Command[] = [
     load: async () => (await import('./run')).tickCommand,
   },
   {
+    name: 'approvals',
+    summary:
+      'List what waits for your answer (turns parked on an approval), oldest first; approve or deny one, and the next tick resumes its turn.',
+    usage: 'approvals <org> [approve ID [--always] | deny ID [REASON]] [--json]',
+    load: async () => (await import('./approvals')).approvalsCommand,
+  },
+  {
     name: 'send',
     summary: 'Send a message from the human to the org (agents that read "human" see it).',
     usage:

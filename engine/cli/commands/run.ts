@@ -12,9 +12,17 @@ import { runElsewhereMessage } from '../run-elsewhere';
 import { invalidAgentLabel } from '../../org/discover';
 import { historyGapNote } from '../../app/org-reader';
 
-function printTick(io: CliIo, report: TickReport): void {
+function printTick(io: CliIo, report: TickReport, org: string): void {
+  for (const turn of report.resumed ?? [])
+    io.stdout.write(
+      `${turn.agent}'s turn of tick ${turn.tick}, given your answer, went on: ${turn.status}\n`,
+    );
   const turns = report.turns.map((turn) => `${turn.agent} ${turn.status}`).join(', ');
   io.stdout.write(`tick ${report.tick}: ${turns || 'no agent fired'}\n`);
+  for (const turn of report.turns.filter((parked) => parked.status === 'parked'))
+    io.stdout.write(
+      `  ${turn.agent}'s turn waits for your answer (the others go on): lemming approvals ${org}\n`,
+    );
 }
 
 /**
@@ -133,7 +141,7 @@ export const runCommand: CommandCode = {
           reports.push(report);
           if (values.json) return;
           follow?.endLine();
-          printTick(io, report);
+          printTick(io, report, org);
         },
         ...(follow ? { onProgress: follow.print } : {}),
       },
@@ -155,7 +163,7 @@ export const tickCommand: CommandCode = {
       approvals,
     });
     if (values.json) printJson(io, report);
-    else printTick(io, report);
+    else printTick(io, report, org);
     return EXIT_OK;
   },
 };

@@ -86,7 +86,7 @@ async function tickAnswering(
   const tick = engine.runTick();
   await until(() => desk.pending().length === 1, 'the approval request');
   const [request] = desk.pending();
-  desk.answer({ id: request!.id, answer });
+  await desk.answer({ id: request!.id, answer });
   await tick;
   return request!;
 }

@@ -176,13 +176,13 @@ async function until<T>(find: () => T | undefined, what: string): Promise<T> {
 async function tickWithForm(
   engine: OrgEngine,
   desk: ApprovalDesk,
-  fill: (form: FormRequest, id: string) => void,
+  fill: (form: FormRequest, id: string) => unknown,
 ) {
   const tick = engine.runTick();
   const call = await until(() => desk.pending().find((request) => !request.form), 'the approval request');
-  desk.answer({ id: call.id, answer: 'approve_once' });
+  await desk.answer({ id: call.id, answer: 'approve_once' });
   const asked = await until(() => desk.pending().find((request) => request.form), 'the form');
-  fill(asked.form!, asked.id);
+  await fill(asked.form!, asked.id);
   await tick;
   return asked;
 }
@@ -191,8 +191,8 @@ describe('elicitation: a server asks the person, the way a call is approved', { 
   it('the form goes to the approval cards with the agent and tool; what the person fills in reaches the server, defaults added', async () => {
     const desk = new ApprovalDesk(() => {});
     const engine = await everythingOrg('trigger-elicitation-request', {}, desk);
-    const asked = await tickWithForm(engine, desk, (form, id) => {
-      const wrong = answerApproval(desk, {
+    const asked = await tickWithForm(engine, desk, async (form, id) => {
+      const wrong = await answerApproval(desk, {
         id,
         answer: 'approve_once',
         values: { name: 'Ada', integer: 500 },
@@ -206,9 +206,9 @@ describe('elicitation: a server asks the person, the way a call is approved', { 
         default: 'pet-1',
         choices: expect.arrayContaining([{ value: 'pet-2', label: 'Dogs' }]),
       });
-      expect(answerApproval(desk, { id, answer: 'approve_once', values: { name: 'Ada Lovelace' } }).ok).toBe(
-        true,
-      );
+      expect(
+        (await answerApproval(desk, { id, answer: 'approve_once', values: { name: 'Ada Lovelace' } })).ok,
+      ).toBe(true);
     });
     expect(asked).toMatchObject({
       agent: 'ada',
@@ -243,7 +243,10 @@ describe('elicitation: a server asks the person, the way a call is approved', { 
     const desk = new ApprovalDesk(() => {});
     const engine = await everythingOrg('trigger-elicitation-request', {}, desk, { call_timeout_ms: 1000 });
     await tickWithForm(engine, desk, (_, id) => {
-      setTimeout(() => desk.answer({ id, answer: 'approve_once', values: { name: 'Slow Typist' } }), 2500);
+      setTimeout(
+        () => void desk.answer({ id, answer: 'approve_once', values: { name: 'Slow Typist' } }),
+        2500,
+      );
     });
     const [result] = events(engine, 'tool_result');
     expect(result!.result.output).toContain('- Name: Slow Typist');

@@ -54,7 +54,7 @@ export function AgentStateBadge({ state }: { state: AgentState }) {
 }
 
 /** Scrolls the waiting request's card into view and puts the focus on it. */
-function showWaiting(requestId: string): void {
+export function showWaiting(requestId: string): void {
   const card = document.querySelector<HTMLElement>(`[data-request-id="${CSS.escape(requestId)}"]`);
   if (!card) return;
   card.scrollIntoView({ block: 'nearest' });

@@ -4,6 +4,7 @@ import { Badge, type BadgeTone } from '../../components/Badge';
 import { useDefaultSeconds, useRunState, useRunStore } from '../../stores/run-store';
 import { mayRun, useTrustStore } from '../../stores/trust-store';
 import { RunReadinessNote } from './RunReadinessNote';
+import { WaitingForYouButton } from '../../shared/WaitingQueue';
 import './run.css';
 
 const PHASE_WORDS: Record<RunPhase, { text: string; tone: BadgeTone }> = {
@@ -99,6 +100,7 @@ function RunBar({ run, trusted }: { run: RunState; trusted: boolean }) {
               : 'Tick unknown'}
         </span>
         <RunProgress run={run} />
+        <WaitingForYouButton />
         {!active && !settling && run.ended && (
           <span className="muted" title={run.ended.message}>
             {END_WORDS[run.ended.reason]}

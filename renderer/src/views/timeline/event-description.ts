@@ -27,6 +27,8 @@ const TITLES: Record<KnownEventKind, string> = {
   tool_result: 'Tool result',
   approval_requested: 'Asked for approval',
   approval_answered: 'Approval answered',
+  turn_parked: 'Turn waits for you',
+  turn_resumed: 'Turn went on after your answer',
   memory_update: 'Memory update',
   memory_snapshot: 'Memory found on disk',
   credit: 'Credits',
@@ -133,6 +135,17 @@ function factsOf(event: KnownTimelineEvent, titles: ToolTitles | undefined): Fac
             ]
           : []),
         { label: 'Denied if unanswered by', value: event.expires_at },
+      ];
+    case 'turn_parked':
+      return [
+        { label: 'Tool', value: toolWords(event.tool, titles) },
+        { label: 'Message', value: event.message },
+      ];
+    case 'turn_resumed':
+      return [
+        { label: 'Answer', value: event.answer.replace('_', ' ') },
+        { label: 'Answered by', value: event.source.replace('_', ' ') },
+        { label: 'Parked at tick', value: String(event.parked_at_tick) },
       ];
     case 'approval_answered':
       return [
