@@ -47,7 +47,7 @@ describe('departments', () => {
         .reduce((total, entry) => total - entry.amountMicro, 0);
     const expected = fromMicros(spent('writer') + spent('researcher'));
     expect(expected).toBeGreaterThan(0);
-    expect(await departmentSpend(org, engine.ledger)).toEqual({
+    expect(await departmentSpend(org, engine.spending)).toEqual({
       ok: true,
       value: [
         {
@@ -59,7 +59,7 @@ describe('departments', () => {
       ],
     });
     const nextMonth = new Date(Date.now() + 40 * 86_400_000);
-    expect(await departmentSpend(org, engine.ledger, nextMonth)).toMatchObject({
+    expect(await departmentSpend(org, engine.spending, nextMonth)).toMatchObject({
       value: [{ spentToday: 0, spentThisMonth: 0 }],
     });
   });

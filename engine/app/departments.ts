@@ -6,9 +6,10 @@ import type {
 } from '../api/department-schemas';
 import { fail, ok, type IpcResult } from '../api/result';
 import { fromMicros } from '../credits/credit-amount';
-import type { CreditLedger } from '../credits/ledger';
 import { readDepartments, saveDepartmentFile } from '../org/departments-folder';
 import { discoverAgents } from '../org/discover';
+import { dayOf, monthOf } from '../run/budget-standing';
+import type { BudgetSpendStore } from '../timeline/budget-spend';
 import { issuesFromProblems } from './problems';
 
 /** The org's departments, and the files among them that cannot be read. */
@@ -42,23 +43,25 @@ export async function saveDepartment(
   return ok(saved.value);
 }
 
-/** What each department's agents spent this UTC day and month, from the credit ledger. */
+/**
+ * What each department's agents spent this day and month (the computer's, as budgets count them), from
+ * the same query the budgets are decided from.
+ */
 export async function departmentSpend(
   orgPath: string,
-  ledger: CreditLedger,
+  spending: BudgetSpendStore,
   now: Date = new Date(),
 ): Promise<IpcResult<DepartmentSpend[]>> {
-  const day = now.toISOString().slice(0, 10);
-  const today = ledger.spentSince(`${day}T00:00:00.000Z`);
-  const month = ledger.spentSince(`${day.slice(0, 7)}-01T00:00:00.000Z`);
-  const sum = (spent: Map<string, number>, agents: readonly string[]) =>
-    fromMicros(agents.reduce((total, agent) => total + (spent.get(agent) ?? 0), 0));
+  const sum = (since: string, agents: readonly string[]) =>
+    fromMicros(agents.reduce((total, agent) => total + spending.spentSince(agent, since, 'credits'), 0));
+  const day = dayOf(now).start;
+  const month = monthOf(now).start;
   const { departments } = await readDepartments(orgPath);
   return ok(
     departments.map((department) => ({
       department: department.name,
       agents: department.agents,
-      spentToday: sum(today, department.agents),
+      spentToday: sum(day, department.agents),
       spentThisMonth: sum(month, department.agents),
     })),
   );

@@ -45,7 +45,6 @@ export class CreditLedger {
   private readonly insertEntry: Database.Statement;
   private readonly selectHistory: Database.Statement;
   private readonly selectAllBalances: Database.Statement;
-  private readonly selectSpentSince: Database.Statement;
 
   constructor(db: Database.Database) {
     // `+?`: see PLAN_FREE_PARAMETER in timeline/sqlite.ts (this runs several times a turn).
@@ -63,10 +62,6 @@ export class CreditLedger {
       `SELECT agent, balance_micro AS balanceMicro FROM credit_ledger
        WHERE id IN (SELECT max(id) FROM credit_ledger GROUP BY agent) ORDER BY agent`,
     );
-    this.selectSpentSince = db.prepare(
-      `SELECT agent, -sum(amount_micro) AS spentMicro FROM credit_ledger
-       WHERE kind IN ('turn', 'model_call', 'tool') AND time >= ? GROUP BY agent`,
-    );
   }
 
   /** The agent's balance, or null when the ledger has never heard of it. */
@@ -77,12 +72,6 @@ export class CreditLedger {
   balances(): Map<string, number> {
     const rows = this.selectAllBalances.all() as { agent: string; balanceMicro: number }[];
     return new Map(rows.map((row) => [row.agent, row.balanceMicro]));
-  }
-
-  /** What each agent spent on turns, model calls and tools from `since` (an ISO time) on, in µcredits. */
-  spentSince(since: string): Map<string, number> {
-    const rows = this.selectSpentSince.all(since) as { agent: string; spentMicro: number }[];
-    return new Map(rows.map((row) => [row.agent, row.spentMicro]));
   }
 
   post(posting: LedgerPosting): PostingResult {

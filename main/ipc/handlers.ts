@@ -231,7 +231,7 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
 
     'departments.list': () => inOrg((session) => listDepartments(session.orgPath)),
     'departments.save': (input) => inOrg((session) => saveDepartment(session.orgPath, input)),
-    'departments.spend': () => inOrg((session) => departmentSpend(session.orgPath, session.engine.ledger)),
+    'departments.spend': () => inOrg((session) => departmentSpend(session.orgPath, session.engine.spending)),
     'org.updatePlan': (input) => inOrg((session) => planOrgUpdate(session.orgPath, input)),
     'org.updateApply': (input) =>
       inOrg(async (session) => {
