@@ -12,6 +12,7 @@ import { fail, ok, type IpcResult } from '../api/result';
 import type { ReachItem } from '../api/trust-schemas';
 import { DEFAULT_BUNDLE_LIMITS, sizeInWords } from '../bundle/bundle-limits';
 import { writeBundle } from '../bundle/bundle-writer';
+import { isCredentialHeader } from '../net/credential-headers';
 import { discoverAgents } from '../org/discover';
 import { AGENTS_FOLDER } from '../org/org-layout';
 import { createRedactor, type Redactor } from '../secrets/redactor';
@@ -292,7 +293,7 @@ function emptyKeyLookingValues(text: string): { text: string; fields: string[] }
           typeof child === 'string' &&
           child !== '' &&
           !child.includes('${') &&
-          (KEY_NAME.test(key) || KEY_VALUE.test(child.trim()))
+          (isCredentialHeader(key) || KEY_NAME.test(key) || KEY_VALUE.test(child.trim()))
         ) {
           record[key] = '';
           fields.push([...path, key].join('.'));

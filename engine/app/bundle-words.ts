@@ -32,6 +32,7 @@ export function manifestLines(manifest: BundleManifest, missingSecrets: readonly
       lines.push(`  ${department.name}${department.description ? `: ${department.description}` : ''}`);
   }
   for (const kind of Object.keys(REACH_HEADINGS) as ReachKind[]) {
+    if (kind === 'secret') continue;
     const subjects = [
       ...new Set(manifest.reach.filter((item) => item.kind === kind).map((item) => item.subject)),
     ];
