@@ -89,6 +89,8 @@ export const BundlePreview = z.object({
   goesIn: z.array(z.object({ path: z.string(), size: z.int() })),
   leftOut: z.array(LeftOut),
   secrets: z.array(SecretName),
+  /** The org's departments, any of which can be exported alone. */
+  departments: z.array(z.string()),
 });
 export type BundlePreview = z.infer<typeof BundlePreview>;
 

@@ -10,6 +10,7 @@ export * from './run-schemas';
 export * from './credit-schemas';
 export * from './settings-schemas';
 export * from './trust-schemas';
+export * from './bundle-schemas';
 export * from './update-schemas';
 export * from './desktop-schemas';
 export * from './result';

@@ -50,7 +50,14 @@ export async function previewBundle(
   const plan = await planBundle(context, input);
   if (!plan.ok) return plan;
   const { scope, includes, goesIn, leftOut, secrets } = plan.value;
-  return ok({ scope, includes, goesIn: goesIn.map(({ path, size }) => ({ path, size })), leftOut, secrets });
+  return ok({
+    scope,
+    includes,
+    goesIn: goesIn.map(({ path, size }) => ({ path, size })),
+    leftOut,
+    secrets,
+    departments: (await readDepartments(context.orgPath)).map((department) => department.name),
+  });
 }
 
 /**

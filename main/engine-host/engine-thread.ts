@@ -16,7 +16,7 @@ export interface MainServices {
   env: Readonly<Record<string, string | undefined>>;
   pickFolder: () => Promise<string | null>;
   pickExportFile: (suggestedName: string) => Promise<string | null>;
-  pickImportFile: () => Promise<string | null>;
+  pickImportFile: (kind: 'timeline' | 'bundle') => Promise<string | null>;
   /** Opens a web page (an MCP server's sign-in page) in the person's default browser. */
   openExternal: (url: string) => Promise<void>;
   onEvent: (name: EventName, payload: unknown) => void;
@@ -157,7 +157,7 @@ export class EngineThread {
       case 'pickExportFile':
         return this.services.pickExportFile(name);
       case 'pickImportFile':
-        return this.services.pickImportFile();
+        return this.services.pickImportFile(name === 'bundle' ? 'bundle' : 'timeline');
       case 'openExternal':
         return this.services.openExternal(name);
       case 'secrets.availability':

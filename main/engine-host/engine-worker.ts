@@ -83,7 +83,7 @@ async function start(): Promise<void> {
       appInfo: () => data.appInfo,
       pickFolder: () => ask('pickFolder'),
       pickExportFile: (suggestedName) => ask('pickExportFile', suggestedName),
-      pickImportFile: () => ask('pickImportFile'),
+      pickImportFile: (kind) => ask('pickImportFile', kind ?? 'timeline'),
       openInBrowser: (url) => ask('openExternal', url.href),
     }),
     { redact: (value) => engineHost.redact(value), logError: (channel, error) => logError(channel, error) },

@@ -1,7 +1,11 @@
+import { basename } from 'node:path';
 import { createOrgIn } from '../../engine/app/create-org';
+import { exportBundle, previewBundle } from '../../engine/app/bundle-export';
+import { importBundle, readBundleOrigin } from '../../engine/app/bundle-import';
 import type { Channel, ChannelOutput, ChannelParsedInput } from '../../engine/api/contract';
 import { ok, type IpcResult } from '../../engine/api/result';
 import type { AppInfo } from '../../engine/api/schemas';
+import type { BundleExportResult } from '../../engine/api/bundle-schemas';
 import { fileAccessPreview, getAgent, schedulePreview, updateAgent } from '../../engine/app/agents';
 import {
   answerApproval,
@@ -72,8 +76,8 @@ export interface HandlerDeps {
   pickFolder: () => Promise<string | null>;
   /** The system save dialog for a timeline export; null when the user cancels. */
   pickExportFile: (suggestedName: string) => Promise<string | null>;
-  /** The system open dialog for a JSON Lines file to import; null when the user cancels. */
-  pickImportFile: () => Promise<string | null>;
+  /** The system open dialog for a file to import (a JSON Lines timeline, or a bundle); null when the user cancels. */
+  pickImportFile: (kind?: 'timeline' | 'bundle') => Promise<string | null>;
   /**
    * Opens a sign-in page in the person's browser: Electron's shell.openExternal in the app; without it,
    * the program BROWSER names or the system's own (what the CLI does).
@@ -204,6 +208,29 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         session.timelineGrew();
         return imported;
       }),
+
+    'bundle.preview': (input) =>
+      inOrg((session) => previewBundle({ orgPath: session.orgPath, secrets: host.secrets.store }, input)),
+    'bundle.export': (input) =>
+      inOrg(async (session): Promise<IpcResult<BundleExportResult>> => {
+        const file = await deps.pickExportFile(`${basename(session.orgPath)}.lemming.zip`);
+        if (!file) return ok({ path: null, files: 0, leftOut: [], secrets: [] });
+        const written = await exportBundle(
+          { orgPath: session.orgPath, secrets: host.secrets.store },
+          file,
+          input,
+        );
+        if (!written.ok) return written;
+        const { files, leftOut, secrets } = written.value;
+        return ok({ path: file, files: files.length, leftOut, secrets });
+      }),
+    'bundle.import': async () => {
+      const file = await deps.pickImportFile('bundle');
+      const folder = file ? await deps.pickFolder() : null;
+      if (!file || !folder) return ok(null);
+      return importBundle({ secrets: host.secrets.store, trust: host.trust }, file, { kind: 'new', folder });
+    },
+    'bundle.origin': () => inOrg(async (session) => ok({ origin: await readBundleOrigin(session.orgPath) })),
 
     'inspector.turn': ({ agent, tick }) =>
       inOrg(async (session) => turnDetail(session.engine.timeline, agent, tick)),
