@@ -226,7 +226,9 @@ describe('lemming bundle export, then import, of LeMMing’s example org', () =>
     ]);
     expect(inspected.code, inspected.stderr).toBe(0);
     expect(inspected.stdout).toContain('A bundle of the org “original”');
-    expect(inspected.stdout).toMatch(/Addresses it would contact:\n(  .*\n)*  https:\/\/tracker\.example\.com\/mcp\n/);
+    expect(inspected.stdout).toMatch(
+      /Addresses it would contact:\n( {2}.*\n)* {2}https:\/\/tracker\.example\.com\/mcp\n/,
+    );
     expect(inspected.stdout).toContain('SERVICE_TOKEN  (not stored on this computer: set it before running)');
   });
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { BUNDLE_CHOICES, BundleIncludes } from '../../api/bundle-schemas';
+import { BUNDLE_CHOICES, type BundleIncludes } from '../../api/bundle-schemas';
 import { exportBundle } from '../../app/bundle-export';
 import { importBundle, inspectBundle } from '../../app/bundle-import';
 import { manifestLines } from '../../app/bundle-words';

@@ -76,7 +76,7 @@ export const commands: readonly Command[] = [
   {
     name: 'bundle',
     summary:
-      'Export an org (or one department) as a .lemming.zip without secrets or run state; import one as a new org or beside an org\'s agents (--into); inspect one.',
+      "Export an org (or one department) as a .lemming.zip without secrets or run state; import one as a new org or beside an org's agents (--into); inspect one.",
     usage:
       'bundle export <org> <file.lemming.zip> [--department NAME] [--with memory|outboxes|history|workspaces|everything]... | bundle import <file> <folder> [--into] | bundle inspect <file> [--json] [--secrets-file PATH]',
     load: async () => (await import('./bundle')).bundleCommand,

@@ -21,6 +21,7 @@ import { ToolStoreView } from '../views/tool-store/ToolStoreView';
 import { TrustScreen } from '../views/trust/TrustScreen';
 import { useTrustRefresh } from '../views/trust/use-trust-refresh';
 import { ApprovalCards } from '../views/approvals/ApprovalCards';
+import { ExportBundleDialog } from '../views/bundle/ExportBundleDialog';
 import { UpdateReadyBanner } from '../views/updates/UpdateReadyBanner';
 import { NavBar } from './NavBar';
 import { OrgPage } from './OrgPage';
@@ -56,9 +57,11 @@ export function Shell() {
   }, [view, agentShown, focusMain]);
   useTrustRefresh(isOpen);
   // The menu and notifications lead to a place; focus follows, as with the nav bar.
+  const [exporting, setExporting] = useState(false);
   useServerEvent('app.navigate', (place) => {
     useNavigation.getState().goTo(place);
-    focusMain();
+    if (place.open === 'export-bundle') setExporting(true);
+    else focusMain();
   });
 
   return (
@@ -72,7 +75,7 @@ export function Shell() {
         <span className="header-end">
           <ActivityIndicator />
           {isOpen && <InboxButton key={state.org.path} />}
-          {isOpen && <OrgMenu />}
+          {isOpen && <OrgMenu onExport={() => setExporting(true)} />}
         </span>
       </header>
       <UpdateReadyBanner />
@@ -98,6 +101,7 @@ export function Shell() {
           </>
         )}
       </main>
+      {isOpen && exporting && <ExportBundleDialog onClose={() => setExporting(false)} />}
       <Toasts />
     </div>
   );
@@ -114,7 +118,7 @@ function OrgHeading({ org }: { org: OrgSummary }) {
   );
 }
 
-function OrgMenu() {
+function OrgMenu({ onExport }: { onExport: () => void }) {
   const pickAndOpen = useOrgStore((store) => store.pickAndOpen);
   const close = useOrgStore((store) => store.close);
   const phase = useRunState()?.phase ?? 'idle';
@@ -124,6 +128,9 @@ function OrgMenu() {
     <>
       <button type="button" onClick={() => void pickAndOpen()}>
         Open another org…
+      </button>
+      <button type="button" onClick={onExport}>
+        Export…
       </button>
       <button type="button" onClick={() => (phase === 'idle' ? void close() : setConfirming(true))}>
         Close org
