@@ -1,4 +1,5 @@
-import { readdir, readFile, lstat } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import {
   BUNDLE_FORMAT_VERSION,
@@ -24,7 +25,12 @@ export interface BundleExportContext {
   readonly orgPath: string;
   /** The stored secrets: their values are searched for in every file and never written. */
   readonly secrets: SecretStore;
+  /** Writes the org's timeline as JSON Lines to `file`, for a bundle with history; absent when the org has none. */
+  readonly writeTimeline?: (file: string) => Promise<unknown>;
 }
+
+/** Where a bundle with history carries the org's timeline. */
+export const TIMELINE_IN_BUNDLE = 'history/timeline.jsonl';
 
 interface Planned {
   path: string;
@@ -54,7 +60,7 @@ export async function previewBundle(
     scope,
     includes,
     goesIn: goesIn.map(({ path, size }) => ({ path, size })),
-    leftOut,
+    leftOut: includes.history && !context.writeTimeline ? [...leftOut, NO_TIMELINE] : leftOut,
     secrets,
     departments: (await readDepartments(context.orgPath)).map((department) => department.name),
   });
@@ -73,9 +79,16 @@ export async function exportBundle(
 ): Promise<IpcResult<BundleManifest>> {
   const plan = await planBundle(context, input);
   if (!plan.ok) return plan;
-  const { scope, includes, goesIn, members, reach } = plan.value;
+  const { scope, includes, members, reach } = plan.value;
   const redactor = createRedactor(await revealAll(context.secrets));
   const leftOut = [...plan.value.leftOut];
+  const scratch = await mkdtemp(join(tmpdir(), 'lemming-bundle-'));
+  const goesIn = [...plan.value.goesIn];
+  if (includes.history && context.writeTimeline) {
+    const timeline = join(scratch, 'timeline.jsonl');
+    await context.writeTimeline(timeline);
+    goesIn.push({ path: TIMELINE_IN_BUNDLE, absolute: timeline, size: 0 });
+  } else if (includes.history) leftOut.push(NO_TIMELINE);
   const secrets = new Set(plan.value.secrets);
   const sources = goesIn.map(({ path, absolute }) => ({
     path,
@@ -121,14 +134,20 @@ export async function exportBundle(
       'refused',
       `The bundle was not written: ${error instanceof Error ? error.message : String(error)}`,
     );
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
   }
 }
+
+const NO_TIMELINE: LeftOut = { path: '.lemming/', why: 'the timeline: this org has none yet' };
 
 /** Why a file of the org stays out of a bundle with these choices, or null when it goes in. */
 function leftOutBecause(path: string, includes: BundleIncludes): string | null {
   const parts = path.split('/');
   const [top] = parts;
   if (top === '.lemming') return "this computer's run state (the timeline, locks, what was trusted)";
+  if (path === TIMELINE_IN_BUNDLE && includes.history)
+    return 'the timeline of an earlier bundle; this org’s own goes in';
   if (top === '.git') return 'version control data';
   if (path === 'secrets.json') return 'secret values';
   if (parts.some((part) => part === '.env' || (part.startsWith('.env.') && part !== '.env.example')))

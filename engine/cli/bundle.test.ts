@@ -287,6 +287,33 @@ describe('lemming bundle export of one department', () => {
   });
 });
 
+describe('a bundle with history', () => {
+  it('carries the timeline as JSON Lines, with stored secrets’ values replaced by their names', async () => {
+    const org = join(root, 'with-history');
+    cpSync(join(REPO_ROOT, 'examples/demo-org'), org, { recursive: true });
+    const sent = await runCli(['send', org, `the deploy key is ${OPENAI_KEY}`]);
+    expect(sent.code, sent.stderr).toBe(0);
+    const bundle = join(root, 'history.lemming.zip');
+    const exported = await runCli([
+      'bundle',
+      'export',
+      org,
+      bundle,
+      '--with',
+      'history',
+      '--secrets-file',
+      secretsFile,
+    ]);
+    expect(exported.code, exported.stderr).toBe(0);
+
+    const unpacked = mkdtempSync(join(root, 'history-'));
+    expect((await readBundle(bundle, { into: unpacked })).ok).toBe(true);
+    const lines = readFileSync(join(unpacked, 'history/timeline.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.some((line) => line.includes('the deploy key is [redacted:OPENAI_API_KEY]'))).toBe(true);
+    expect(await secretsFoundIn(bundle)).toEqual([]);
+  });
+});
+
 describe('the demo org', () => {
   it('travels as its files, exactly', async () => {
     const bundle = join(root, 'demo.lemming.zip');

@@ -6,7 +6,7 @@ import { manifestLines } from '../../app/bundle-words';
 import { EXIT_OK, printJson, UsageError, type CommandIo } from '../cli-io';
 import { stringOption, type CommandCode, type ParsedCommandArgs } from '../command';
 import { orgFolder } from '../org-arg';
-import { answerOf, cliTrustStore, secretsFileOption } from '../org-context';
+import { answerOf, cliTrustStore, secretsFileOption, withOrgReader } from '../org-context';
 import { cliSecretStore } from './secrets';
 
 const WITH_WORDS = ['memory', 'outboxes', 'history', 'workspaces', 'everything'] as const;
@@ -33,11 +33,19 @@ async function exportRun({ positionals, values }: ParsedCommandArgs, io: Command
   if (!file) throw new UsageError('Give the bundle file to write, e.g. my-org.lemming.zip.');
   const { store } = await cliSecretStore(io, values, [org]);
   const department = stringOption(values, 'department');
-  const manifest = await answerOf(
-    exportBundle({ orgPath: org, secrets: store }, file, {
-      includes: includesOf(values),
-      ...(department !== undefined ? { department } : {}),
-    }),
+  const includes = includesOf(values);
+  const manifest = await withOrgReader(org, io, (reader) =>
+    answerOf(
+      exportBundle(
+        {
+          orgPath: org,
+          secrets: store,
+          ...(reader.timeline ? { writeTimeline: (path: string) => reader.timeline!.exportJsonl(path) } : {}),
+        },
+        file,
+        { includes, ...(department !== undefined ? { department } : {}) },
+      ),
+    ),
   );
   if (values.json) printJson(io, manifest);
   else
