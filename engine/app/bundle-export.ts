@@ -227,13 +227,20 @@ async function planBundle(context: BundleExportContext, input: BundleExportInput
   return ok({ scope, includes, goesIn, leftOut: collapse(leftOut), secrets, reach, members });
 }
 
-/** Left-out files under one folder for one reason are one line: `agents/ada/memory/` rather than each file. */
+/** Folders left out whole: their files are one line (`shared/`, `agents/ada/memory/`), not each file. */
+const WHOLE_FOLDERS = new Set(['.lemming', '.git', 'shared', 'logs']);
+const WHOLE_AGENT_FOLDERS = new Set(['memory', 'outbox', 'logs', 'workspace']);
+
 function collapse(leftOut: readonly LeftOut[]): LeftOut[] {
   const lines: LeftOut[] = [];
   for (const item of leftOut) {
     const parts = item.path.split('/');
-    const depth = parts[0] === AGENTS_FOLDER ? 3 : 1;
-    const folder = parts.length > depth ? `${parts.slice(0, depth).join('/')}/` : item.path;
+    const folder =
+      WHOLE_FOLDERS.has(parts[0]!) && parts.length > 1
+        ? `${parts[0]}/`
+        : parts[0] === AGENTS_FOLDER && WHOLE_AGENT_FOLDERS.has(parts[2] ?? '') && parts.length > 3
+          ? `${parts.slice(0, 3).join('/')}/`
+          : item.path;
     if (!lines.some((line) => line.path === folder && line.why === item.why))
       lines.push({ path: folder, why: item.why });
   }

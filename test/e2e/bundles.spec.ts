@@ -22,7 +22,7 @@ test('an org exported from the app and imported again opens untrusted, its trust
   await lemming.trustAsIs(org);
   await lemming.openOrgAt(org);
 
-  await page.getByRole('button', { name: 'Export…', exact: true }).click();
+  await page.getByRole('button', { name: 'Export org…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Export this org as a bundle' });
   await expect(dialog).toContainText('files go in');
   await expect(dialog).toContainText('HELPER_API_KEY');
