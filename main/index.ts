@@ -173,8 +173,11 @@ async function start(): Promise<void> {
       secretStore,
       trust: new TrustStore(trustFile),
       env: process.env,
-      pickFolder: async () => {
-        const options = { title: 'Open an org folder', properties: ['openDirectory' as const] };
+      pickFolder: async (title) => {
+        const options = {
+          title: title ?? 'Open an org folder',
+          properties: ['openDirectory' as const, 'createDirectory' as const],
+        };
         const result = await showDialog((window) =>
           window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
         );

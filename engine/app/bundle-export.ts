@@ -93,6 +93,8 @@ export async function exportBundle(
   const sources = goesIn.map(({ path, absolute }) => ({
     path,
     bytes: async () => {
+      // A file swapped for a link since it was listed would carry what the link points to.
+      if (!(await lstat(absolute)).isFile()) throw new Error(`${path} is no longer a plain file`);
       const cleaned = cleanFile(path, await readFile(absolute), redactor);
       for (const name of cleaned.secrets) secrets.add(name);
       leftOut.push(...cleaned.leftOut);

@@ -14,7 +14,8 @@ export interface MainServices {
   trust: TrustStore;
   /** Main's own environment, of which the engine thread is given only the variables granted to its org. */
   env: Readonly<Record<string, string | undefined>>;
-  pickFolder: () => Promise<string | null>;
+  /** The system folder picker, titled `title` when given (else as for opening an org). */
+  pickFolder: (title?: string) => Promise<string | null>;
   pickExportFile: (suggestedName: string) => Promise<string | null>;
   pickImportFile: (kind: 'timeline' | 'bundle') => Promise<string | null>;
   /** Opens a web page (an MCP server's sign-in page) in the person's default browser. */
@@ -153,7 +154,7 @@ export class EngineThread {
       case 'environment.read':
         return Promise.resolve(this.grantedVariables(name, args[1]));
       case 'pickFolder':
-        return this.services.pickFolder();
+        return this.services.pickFolder(typeof args[0] === 'string' ? args[0] : undefined);
       case 'pickExportFile':
         return this.services.pickExportFile(name);
       case 'pickImportFile':

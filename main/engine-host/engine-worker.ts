@@ -81,7 +81,7 @@ async function start(): Promise<void> {
     createHandlers({
       host: engineHost,
       appInfo: () => data.appInfo,
-      pickFolder: () => ask('pickFolder'),
+      pickFolder: (title) => (title === undefined ? ask('pickFolder') : ask('pickFolder', title)),
       pickExportFile: (suggestedName) => ask('pickExportFile', suggestedName),
       pickImportFile: (kind) => ask('pickImportFile', kind ?? 'timeline'),
       openInBrowser: (url) => ask('openExternal', url.href),

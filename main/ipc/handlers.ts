@@ -73,7 +73,7 @@ export type Handlers = {
 export interface HandlerDeps {
   appInfo: () => AppInfo;
   /** The system folder picker in the app; the test harness supplies its own. */
-  pickFolder: () => Promise<string | null>;
+  pickFolder: (title?: string) => Promise<string | null>;
   /** The system save dialog for a timeline export; null when the user cancels. */
   pickExportFile: (suggestedName: string) => Promise<string | null>;
   /** The system open dialog for a file to import (a JSON Lines timeline, or a bundle); null when the user cancels. */
@@ -226,7 +226,9 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
       }),
     'bundle.import': async () => {
       const file = await deps.pickImportFile('bundle');
-      const folder = file ? await deps.pickFolder() : null;
+      const folder = file
+        ? await deps.pickFolder('Choose an empty folder for the org from the bundle')
+        : null;
       if (!file || !folder) return ok(null);
       return importBundle({ secrets: host.secrets.store, trust: host.trust }, file, { kind: 'new', folder });
     },
