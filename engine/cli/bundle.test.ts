@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -212,7 +212,7 @@ describe('lemming bundle export, then import, of LeMMing’s example org', () =>
   });
 
   it.skipIf(!lemmingCheckout())(
-    'is read and run by LeMMing’s own engine (its models answered offline)',
+    'is read and run by LeMMing’s own engine, its models answered offline (skipped when no LeMMing checkout is at $LEMMING_CHECKOUT or /tmp/c-lemming)',
     async () => {
       const { stdout } = await promisify(execFile)('python3', ['-c', LEMMING_DRIVER, imported], {
         cwd: lemmingCheckout()!,
@@ -347,7 +347,8 @@ describe('the demo org', () => {
 
 function lemmingCheckout(): string | null {
   const candidate = process.env.LEMMING_CHECKOUT ?? '/tmp/c-lemming';
-  return existsSync(join(candidate, 'lemming', 'engine.py')) ? candidate : null;
+  const found = existsSync(join(candidate, 'lemming', 'engine.py'));
+  return found && spawnSync('python3', ['--version']).status === 0 ? candidate : null;
 }
 
 /** LeMMing's own checks and one tick of its engine, with its providers answering offline. */
