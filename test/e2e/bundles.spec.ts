@@ -1,6 +1,15 @@
+import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_ORG, expect, test } from '../harness/lemming-fixture';
+import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
+
+/** Serious and critical accessibility problems on the page as it is. */
+async function seriousProblems(lemming: LemmingHarness) {
+  const results = await new AxeBuilder({ page: lemming.page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({ id: violation.id, nodes: violation.nodes.map((node) => node.target.join(' ')) }));
+}
 
 test('an org exported from the app and imported again opens untrusted, its trust screen listing the bundle’s programs, addresses and missing secrets', async ({
   lemming,
@@ -22,13 +31,19 @@ test('an org exported from the app and imported again opens untrusted, its trust
   await lemming.trustAsIs(org);
   await lemming.openOrgAt(org);
 
-  await page.getByRole('button', { name: 'Export org…' }).click();
+  // File → Export Org… in the app's menu leads here as main's push does.
+  lemming.pushFromMain('app.navigate', { view: 'org', open: 'export-bundle' });
   const dialog = page.getByRole('dialog', { name: 'Export this org as a bundle' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Export org…' }).click();
   await expect(dialog).toContainText('files go in');
   await expect(dialog).toContainText('HELPER_API_KEY');
   await dialog.getByRole('radio', { name: /With memory/ }).check();
   await expect(dialog.getByRole('list').first()).toContainText("this computer's run state");
   await page.screenshot({ path: testInfo.outputPath('export-dialog.png'), fullPage: true });
+  expect(await seriousProblems(lemming)).toEqual([]);
   const bundle = join(org, '..', 'shared.lemming.zip');
   lemming.setExportFile(bundle);
   await dialog.getByRole('button', { name: 'Export…' }).click();
@@ -56,6 +71,7 @@ test('an org exported from the app and imported again opens untrusted, its trust
   await expect(secrets).toContainText('HELPER_API_KEY');
   await expect(secrets).toContainText('Missing');
   await page.screenshot({ path: testInfo.outputPath('imported-trust-screen.png'), fullPage: true });
+  expect(await seriousProblems(lemming)).toEqual([]);
 
   await secrets.getByLabel('Value for HELPER_API_KEY').fill('helper-key-0123456789');
   await secrets.getByRole('button', { name: 'Set' }).click();
