@@ -15,8 +15,22 @@ export function includesInWords(includes: BundleIncludes): string {
     : `structure with ${parts.join(', ')}`;
 }
 
-/** A manifest as `lemming bundle inspect` prints it: what is inside, what it would run and reach, what is missing. */
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A line as the terminal shows it: a bundle's text cannot move the cursor, recolour or reorder what follows. */
+const visible = (line: string): string =>
+  line.replace(UNPRINTABLE, (character) => `\\u{${character.codePointAt(0)!.toString(16)}}`);
+
+/**
+ * A manifest as `lemming bundle inspect` prints it: what is inside, what it would run and reach, what is
+ * missing. Its text comes from whoever made the bundle, so control characters are shown, not obeyed.
+ */
 export function manifestLines(manifest: BundleManifest, missingSecrets: readonly string[]): string[] {
+  return describeManifest(manifest, missingSecrets).map(visible);
+}
+
+function describeManifest(manifest: BundleManifest, missingSecrets: readonly string[]): string[] {
   const what =
     manifest.scope.kind === 'org'
       ? `the org “${manifest.orgName}”`
