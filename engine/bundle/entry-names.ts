@@ -2,7 +2,7 @@ import type { Result } from '../api/result';
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 // eslint-disable-next-line no-control-regex -- control characters are what this looks for
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * Why an entry's name may not be written under the target folder, or the name as a relative path with
@@ -13,7 +13,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 export function checkEntryName(name: string): Result<string, string> {
   if (name.length === 0) return { ok: false, error: 'an entry has no name' };
   if (CONTROL.test(name))
-    return { ok: false, error: `"${printable(name)}" has a control character in its name` };
+    return { ok: false, error: `"${printable(name)}" has a control or text-direction character in its name` };
   if (/^[A-Za-z]:/.test(name)) return { ok: false, error: `"${name}" is an absolute path (a drive letter)` };
   if (name.startsWith('\\\\') || name.startsWith('//'))
     return { ok: false, error: `"${name}" is an absolute path (a network share)` };
@@ -34,4 +34,6 @@ export function checkEntryName(name: string): Result<string, string> {
 /** Names that one file system keeps apart and another makes one: upper and lower case, Unicode forms. */
 export const collisionKey = (path: string): string => path.normalize('NFC').toLowerCase().normalize('NFC');
 
-const printable = (name: string): string => JSON.stringify(name).slice(1, -1);
+const printable = (name: string): string =>
+  name.replace(CONTROL_EVERYWHERE, (character) => `\\u{${character.codePointAt(0)!.toString(16)}}`);
+const CONTROL_EVERYWHERE = new RegExp(CONTROL.source, 'g');

@@ -159,6 +159,11 @@ const HOSTILE: { what: string; entries: () => RawEntry[]; reason: RegExp }[] = [
     reason: /"agents\/ada" is both a file and a folder/,
   },
   {
+    what: 'a name that reads backwards on screen',
+    entries: () => honestEntries({ 'shared/report\u202egnp.sh': 'x' }),
+    reason: /"shared\/report\\u\{202e\}gnp\.sh" has a control or text-direction character/,
+  },
+  {
     what: 'run state planted for the engine to read',
     entries: () => honestEntries({ 'agents/ada/resume.json': RESUME, '.lemming/journal.json': '[]' }),
     reason: /"\.lemming\/journal\.json" is run state of another computer/,
