@@ -435,8 +435,8 @@ export const contract = {
   }),
   'bundle.import': channel({
     summary:
-      'Import a .lemming.zip the user picks as a new org in an empty folder they pick; every check passes before anything is written, and the org is left untrusted. null when they cancel.',
-    input: NoInput,
+      'Import a .lemming.zip the user picks as a new org in an empty folder they pick, or (`into`) its agents and departments beside those of the open org, never over anything it has; every check passes before anything is written, and the org is left untrusted. null when they cancel.',
+    input: z.object({ into: z.boolean().default(false) }).strict(),
     output: BundleImportResult.nullable(),
   }),
   'bundle.origin': channel({

@@ -9,6 +9,7 @@ export interface MenuActions {
   closeOrg(): void;
   exportOrg(): void;
   importBundle(): void;
+  importIntoOrg(): void;
   run(): void;
   step(): void;
   stop(): void;
@@ -75,6 +76,7 @@ export function appMenuTemplate(state: MenuState, actions: MenuActions): MenuIte
       { label: 'New Org…', accelerator: 'CmdOrCtrl+N', click: actions.newOrg },
       separator,
       { label: 'Import Org from Bundle…', click: actions.importBundle },
+      { label: 'Import Bundle into This Org…', enabled: state.orgOpen, click: actions.importIntoOrg },
       { label: 'Export Org…', enabled: state.orgOpen, click: actions.exportOrg },
       separator,
       { label: 'Close Org', enabled: state.orgOpen, click: actions.closeOrg },

@@ -282,6 +282,7 @@ export class DesktopApp implements DesktopPreferences {
     closeOrg: () => void this.call('org.close', {}),
     exportOrg: () => this.goTo({ view: 'org', open: 'export-bundle' }),
     importBundle: () => void this.importBundle(),
+    importIntoOrg: () => void this.importIntoOrg(),
     run: () => void this.call('run.start', {}),
     step: () => void this.call('run.step', {}),
     stop: () => void this.call('run.stop', {}),
@@ -302,6 +303,13 @@ export class DesktopApp implements DesktopPreferences {
     }
     const orgPath = (imported.value as ChannelOutput<'bundle.import'>)?.orgPath;
     if (orgPath) await this.openOrg(orgPath);
+  }
+
+  /** A department's bundle added beside the open org's agents; the org's trust screen then asks again. */
+  private async importIntoOrg(): Promise<void> {
+    const imported = await this.options.dispatch('bundle.import', { into: true });
+    if (!imported.ok) this.options.shell.showError('The bundle was not imported', imported.error.message);
+    else if (imported.value) this.options.shell.navigate({ view: 'org' });
   }
 
   private async pickAndOpen(): Promise<void> {

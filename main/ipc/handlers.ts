@@ -224,13 +224,21 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         const { files, leftOut, secrets } = written.value;
         return ok({ path: file, files: files.length, leftOut, secrets });
       }),
-    'bundle.import': async () => {
+    'bundle.import': async ({ into }) => {
+      const context = { secrets: host.secrets.store, trust: host.trust };
+      if (into)
+        return inOrg(async (session) => {
+          const file = await deps.pickImportFile('bundle');
+          if (!file) return ok(null);
+          const imported = await importBundle(context, file, { kind: 'into', orgPath: session.orgPath });
+          return imported.ok ? agentsChanged(imported) : imported;
+        });
       const file = await deps.pickImportFile('bundle');
       const folder = file
         ? await deps.pickFolder('Choose an empty folder for the org from the bundle')
         : null;
       if (!file || !folder) return ok(null);
-      return importBundle({ secrets: host.secrets.store, trust: host.trust }, file, { kind: 'new', folder });
+      return importBundle(context, file, { kind: 'new', folder });
     },
     'bundle.origin': () => inOrg(async (session) => ok({ origin: await readBundleOrigin(session.orgPath) })),
 

@@ -182,7 +182,7 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   'timeline.import': [{ path: '/tmp/timeline.jsonl' }],
   'bundle.preview': [{ includes: { memory: 'yes' } }, { department: '' }, { file: '/tmp/x.zip' }],
   'bundle.export': [{ includes: { secrets: true } }, { department: 3 }, { path: '/tmp/x.zip' }],
-  'bundle.import': [{ file: '/tmp/x.lemming.zip' }, 'x'],
+  'bundle.import': [{ file: '/tmp/x.lemming.zip' }, { into: 'yes' }, 'x'],
   'bundle.origin': [{ path: '/tmp' }, 1],
   'jobs.cancel': [{}, { id: '' }, { id: 7 }, { id: 'a', all: true }],
   'run.start': [{ ticks: 0 }, { ticks: 1.5 }, { intervalMs: -1 }, { forever: true }],
