@@ -196,7 +196,20 @@ async function planBundle(context: BundleExportContext, input: BundleExportInput
     if (parts[0] === DEPARTMENTS_FOLDER) return parts[1] === `${scope.name}.json`;
     return parts[0] === AGENTS_FOLDER && members.includes(parts[1] ?? '');
   };
-  for await (const found of walk(orgPath, '')) {
+  // A path under the folder, to ask the rules about everything in it (no rule names a file by this name).
+  const inside = (folder: string) => `${folder}/\u0000`;
+  const enter = (folder: string) =>
+    leftOutBecause(inside(folder), includes) === null &&
+    (scope.kind === 'org' ||
+      folder === AGENTS_FOLDER ||
+      folder === DEPARTMENTS_FOLDER ||
+      inScope(inside(folder)));
+  for await (const found of walk(orgPath, '', enter)) {
+    if (found.kind === 'folder') {
+      const why = leftOutBecause(inside(found.path), includes);
+      if (why && inScope(inside(found.path))) leftOut.push({ path: `${found.path}/`, why });
+      continue;
+    }
     if (!inScope(found.path)) continue;
     if (found.kind !== 'file') {
       leftOut.push({
@@ -249,9 +262,18 @@ function collapse(leftOut: readonly LeftOut[]): LeftOut[] {
   return lines;
 }
 
-type Found = { path: string; kind: 'file'; size: number } | { path: string; kind: 'link' | 'other' };
+type Found =
+  { path: string; kind: 'file'; size: number } | { path: string; kind: 'link' | 'other' | 'folder' };
 
-async function* walk(root: string, relative: string): AsyncGenerator<Found> {
+/**
+ * The org's files, in name order. A folder `enter` says no to is not read at all (run state, a
+ * workspace not asked for: they can be large), and is given as one `folder` entry.
+ */
+async function* walk(
+  root: string,
+  relative: string,
+  enter: (folder: string) => boolean,
+): AsyncGenerator<Found> {
   const entries = await readdir(relative ? join(root, ...relative.split('/')) : root, {
     withFileTypes: true,
   });
@@ -259,8 +281,10 @@ async function* walk(root: string, relative: string): AsyncGenerator<Found> {
   for (const entry of entries) {
     const path = relative ? `${relative}/${entry.name}` : entry.name;
     if (entry.isSymbolicLink()) yield { path, kind: 'link' };
-    else if (entry.isDirectory()) yield* walk(root, path);
-    else if (entry.isFile())
+    else if (entry.isDirectory()) {
+      if (enter(path)) yield* walk(root, path, enter);
+      else yield { path, kind: 'folder' };
+    } else if (entry.isFile())
       yield { path, kind: 'file', size: (await lstat(join(root, ...path.split('/')))).size };
     else yield { path, kind: 'other' };
   }
