@@ -39,6 +39,7 @@ const ENGINE_LAYERS = [
   ['api'],
   ['files', 'processes'],
   ['org'],
+  ['bundle'],
   ['secrets', 'credits', 'memory', 'timeline', 'models'],
   ['net', 'sandbox'],
   ['messages'],

@@ -176,23 +176,28 @@ async function start(): Promise<void> {
       secretStore,
       trust: new TrustStore(trustFile),
       env: process.env,
-      pickFolder: async (forNewOrg) => {
+      pickFolder: async ({ title, forNewOrg }) => {
         const options = forNewOrg
           ? {
-              title: 'Choose an empty folder for the new org',
+              title: title ?? 'Choose an empty folder for the new org',
               properties: ['openDirectory' as const, 'createDirectory' as const],
             }
-          : { title: 'Open an org folder', properties: ['openDirectory' as const] };
+          : { title: title ?? 'Open an org folder', properties: ['openDirectory' as const] };
         const result = await showDialog((window) =>
           window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),
         );
         return result.canceled ? null : (result.filePaths[0] ?? null);
       },
       pickExportFile: async (suggestedName) => {
+        const bundle = suggestedName.endsWith('.lemming.zip');
         const options = {
-          title: 'Export the timeline',
+          title: bundle ? 'Export the org as a bundle' : 'Export the timeline',
           defaultPath: suggestedName,
-          filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
+          filters: [
+            bundle
+              ? { name: 'LeMMing bundle', extensions: ['zip'] }
+              : { name: 'JSON Lines', extensions: ['jsonl'] },
+          ],
         };
         const result = await showDialog((window) =>
           window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options),
@@ -204,11 +209,15 @@ async function start(): Promise<void> {
         if (!/^https?:\/\//i.test(url)) throw new Error('only web pages are opened');
         await shell.openExternal(url);
       },
-      pickImportFile: async () => {
+      pickImportFile: async (kind) => {
         const options = {
-          title: 'Import events into the timeline',
+          title: kind === 'bundle' ? 'Import an org from a bundle' : 'Import events into the timeline',
           properties: ['openFile' as const],
-          filters: [{ name: 'JSON Lines', extensions: ['jsonl'] }],
+          filters: [
+            kind === 'bundle'
+              ? { name: 'LeMMing bundle', extensions: ['zip'] }
+              : { name: 'JSON Lines', extensions: ['jsonl'] },
+          ],
         };
         const result = await showDialog((window) =>
           window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options),

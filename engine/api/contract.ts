@@ -107,6 +107,13 @@ import {
   ToolsExplanation,
 } from './tool-schemas';
 import { AcceptTrustInput, GrantInput, OrgTrust } from './trust-schemas';
+import {
+  BundleExportInput,
+  BundleExportResult,
+  BundleImportResult,
+  BundleOrigin,
+  BundlePreview,
+} from './bundle-schemas';
 import { AgentInbox, InboxInput, OrgStatusReport } from './status-schemas';
 import { SetUpdatesEnabledInput, UpdateStatus } from './update-schemas';
 import {
@@ -422,6 +429,31 @@ export const contract = {
       'Write the events matching the filters to a JSON Lines file the user picks, telling its progress (`job.progress`); cancelled, it leaves no file.',
     input: z.object({ filter: TimelineFilter.optional() }).strict(),
     output: TimelineExportResult,
+  }),
+
+  'bundle.preview': channel({
+    summary:
+      'What exporting the open org (or one department) with these choices would put in the bundle and leave out, with the secrets it names; nothing is written.',
+    input: BundleExportInput,
+    output: BundlePreview,
+  }),
+  'bundle.export': channel({
+    summary:
+      'Write the open org (or one department) as a .lemming.zip the user picks, without secrets or run state (docs/BUNDLE-FORMAT.md); `path` null when they cancel.',
+    input: BundleExportInput,
+    output: BundleExportResult,
+  }),
+  'bundle.import': channel({
+    summary:
+      'Import a .lemming.zip the user picks as a new org in an empty folder they pick, or (`into`) its agents and departments beside those of the open org, never over anything it has; every check passes before anything is written, and the org is left untrusted. null when they cancel.',
+    input: z.object({ into: z.boolean().default(false) }).strict(),
+    output: BundleImportResult.nullable(),
+  }),
+  'bundle.origin': channel({
+    summary:
+      'The manifest the open org was imported with, for its trust screen; null when it did not come from a bundle.',
+    input: NoInput,
+    output: z.object({ origin: BundleOrigin.nullable() }),
   }),
 
   'timeline.import': channel({

@@ -45,6 +45,8 @@ export const AppPlace = z.object({
   view: AppView,
   agent: z.string().optional(),
   server: z.string().optional(),
+  /** A dialog to open there: File → Export Org… opens the bundle export. */
+  open: z.enum(['export-bundle']).optional(),
 });
 export type AppPlace = z.infer<typeof AppPlace>;
 

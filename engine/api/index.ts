@@ -11,6 +11,7 @@ export * from './credit-schemas';
 export * from './budget-schemas';
 export * from './settings-schemas';
 export * from './trust-schemas';
+export * from './bundle-schemas';
 export * from './update-schemas';
 export * from './department-schemas';
 export * from './org-update-schemas';

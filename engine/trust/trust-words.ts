@@ -1,7 +1,7 @@
 import type { OrgTrust, ReachItem, ReachKind } from '../api/trust-schemas';
 
 /** Each kind of reach as a heading a person reads, in the order they are listed. */
-const HEADINGS: Record<ReachKind, string> = {
+export const REACH_HEADINGS: Record<ReachKind, string> = {
   program: 'Programs it would start on this computer, with your rights',
   address: 'Addresses it would contact',
   secret: 'Stored secrets it names',
@@ -31,10 +31,10 @@ export function trustHeadline(trust: OrgTrust): string {
  */
 export function reachLines(trust: OrgTrust, options: { where?: boolean } = {}): string[] {
   const lines: string[] = [];
-  for (const kind of Object.keys(HEADINGS) as ReachKind[]) {
+  for (const kind of Object.keys(REACH_HEADINGS) as ReachKind[]) {
     const items = trust.reach.items.filter((item) => item.kind === kind);
     if (items.length === 0) continue;
-    lines.push(`${HEADINGS[kind]}:`);
+    lines.push(`${REACH_HEADINGS[kind]}:`);
     for (const [subject, reasons] of bySubject(items)) {
       const granted = grantWords(trust, kind, subject);
       lines.push(`  ${subject}${granted}`);

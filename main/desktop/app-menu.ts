@@ -7,6 +7,9 @@ export interface MenuActions {
   openRecent(path: string): void;
   newOrg(): void;
   closeOrg(): void;
+  exportOrg(): void;
+  importBundle(): void;
+  importIntoOrg(): void;
   run(): void;
   step(): void;
   stop(): void;
@@ -71,6 +74,10 @@ export function appMenuTemplate(state: MenuState, actions: MenuActions): MenuIte
       { label: 'Open Org…', accelerator: 'CmdOrCtrl+O', click: actions.openOrg },
       { label: 'Open Recent', submenu: recentItems(state.recent, actions) },
       { label: 'New Org…', accelerator: 'CmdOrCtrl+N', click: actions.newOrg },
+      separator,
+      { label: 'Import Org from Bundle…', click: actions.importBundle },
+      { label: 'Import Bundle into This Org…', enabled: state.orgOpen, click: actions.importIntoOrg },
+      { label: 'Export Org…', enabled: state.orgOpen, click: actions.exportOrg },
       separator,
       { label: 'Close Org', enabled: state.orgOpen, click: actions.closeOrg },
       ...(mac ? [] : [separator, settings, separator, { role: 'quit', label: 'Quit' }]),

@@ -286,6 +286,9 @@ export class DesktopApp implements DesktopPreferences {
       this.options.shell.offerNewOrg();
     },
     closeOrg: () => void this.call('org.close', {}),
+    exportOrg: () => this.goTo({ view: 'org', open: 'export-bundle' }),
+    importBundle: () => void this.importBundle(),
+    importIntoOrg: () => void this.importIntoOrg(),
     run: () => void this.call('run.start', {}),
     step: () => void this.call('run.step', {}),
     stop: () => void this.call('run.stop', {}),
@@ -296,6 +299,24 @@ export class DesktopApp implements DesktopPreferences {
     copyDiagnostics: () => void this.copyDiagnostics(),
     about: () => void this.options.shell.showMessage(aboutText(this.options.appInfo, this.attention.org)),
   };
+
+  /** A bundle the person picks, unpacked into an empty folder they pick, then opened: its trust screen comes first. */
+  private async importBundle(): Promise<void> {
+    const imported = await this.options.dispatch('bundle.import', {});
+    if (!imported.ok) {
+      this.options.shell.showError('The bundle was not imported', imported.error.message);
+      return;
+    }
+    const orgPath = (imported.value as ChannelOutput<'bundle.import'>)?.orgPath;
+    if (orgPath) await this.openOrg(orgPath);
+  }
+
+  /** A department's bundle added beside the open org's agents; the org's trust screen then asks again. */
+  private async importIntoOrg(): Promise<void> {
+    const imported = await this.options.dispatch('bundle.import', { into: true });
+    if (!imported.ok) this.options.shell.showError('The bundle was not imported', imported.error.message);
+    else if (imported.value) this.options.shell.navigate({ view: 'org' });
+  }
 
   private async pickAndOpen(): Promise<void> {
     const path = await this.options.shell.pickFolder('Open an org folder');

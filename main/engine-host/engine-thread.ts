@@ -6,6 +6,7 @@ import { pickVariables } from '../../engine/trust/org-grants';
 import { orgKeyOf } from '../../engine/trust/org-trust';
 import type { TrustStore } from '../../engine/trust/trust-store';
 import type { Dispatch } from '../ipc/dispatch';
+import type { FolderPick } from '../ipc/handlers';
 import type { MainService, MainToWorker, WorkerToMain } from './worker-messages';
 
 export interface MainServices {
@@ -14,9 +15,9 @@ export interface MainServices {
   trust: TrustStore;
   /** Main's own environment, of which the engine thread is given only the variables granted to its org. */
   env: Readonly<Record<string, string | undefined>>;
-  pickFolder: (forNewOrg: boolean) => Promise<string | null>;
+  pickFolder: (request: FolderPick) => Promise<string | null>;
   pickExportFile: (suggestedName: string) => Promise<string | null>;
-  pickImportFile: () => Promise<string | null>;
+  pickImportFile: (kind: 'timeline' | 'bundle') => Promise<string | null>;
   /** Opens a web page (an MCP server's sign-in page) in the person's default browser. */
   openExternal: (url: string) => Promise<void>;
   onEvent: (name: EventName, payload: unknown) => void;
@@ -153,11 +154,11 @@ export class EngineThread {
       case 'environment.read':
         return Promise.resolve(this.grantedVariables(name, args[1]));
       case 'pickFolder':
-        return this.services.pickFolder(args[0] === true);
+        return this.services.pickFolder((args[0] ?? {}) as FolderPick);
       case 'pickExportFile':
         return this.services.pickExportFile(name);
       case 'pickImportFile':
-        return this.services.pickImportFile();
+        return this.services.pickImportFile(name === 'bundle' ? 'bundle' : 'timeline');
       case 'openExternal':
         return this.services.openExternal(name);
       case 'secrets.availability':

@@ -81,9 +81,9 @@ async function start(): Promise<void> {
     createHandlers({
       host: engineHost,
       appInfo: () => data.appInfo,
-      pickFolder: (forNewOrg) => ask('pickFolder', forNewOrg),
+      pickFolder: (request) => ask('pickFolder', request),
       pickExportFile: (suggestedName) => ask('pickExportFile', suggestedName),
-      pickImportFile: () => ask('pickImportFile'),
+      pickImportFile: (kind) => ask('pickImportFile', kind ?? 'timeline'),
       openInBrowser: (url) => ask('openExternal', url.href),
     }),
     { redact: (value) => engineHost.redact(value), logError: (channel, error) => logError(channel, error) },

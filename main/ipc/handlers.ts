@@ -1,7 +1,11 @@
+import { basename } from 'node:path';
 import { createOrgIn } from '../../engine/app/create-org';
+import { exportBundle, previewBundle } from '../../engine/app/bundle-export';
+import { importBundle, readBundleOrigin } from '../../engine/app/bundle-import';
 import type { Channel, ChannelOutput, ChannelParsedInput } from '../../engine/api/contract';
 import { ok, type IpcResult } from '../../engine/api/result';
 import type { AppInfo } from '../../engine/api/schemas';
+import type { BundleExportResult } from '../../engine/api/bundle-schemas';
 import { fileAccessPreview, getAgent, schedulePreview, updateAgent } from '../../engine/app/agents';
 import {
   answerApproval,
@@ -70,15 +74,20 @@ export type Handlers = {
   [C in Channel]: (input: ChannelParsedInput<C>) => Promise<IpcResult<ChannelOutput<C>>>;
 };
 
+/** The folder dialog's title, and whether it asks for an empty folder and offers to make one. */
+export interface FolderPick {
+  title?: string;
+  forNewOrg?: boolean;
+}
+
 export interface HandlerDeps {
   appInfo: () => AppInfo;
   /** The system folder picker in the app; the test harness supplies its own. */
-  /** `forNewOrg`: the dialog asks for an empty folder and offers to make one. */
-  pickFolder: (forNewOrg: boolean) => Promise<string | null>;
+  pickFolder: (request: FolderPick) => Promise<string | null>;
   /** The system save dialog for a timeline export; null when the user cancels. */
   pickExportFile: (suggestedName: string) => Promise<string | null>;
-  /** The system open dialog for a JSON Lines file to import; null when the user cancels. */
-  pickImportFile: () => Promise<string | null>;
+  /** The system open dialog for a file to import (a JSON Lines timeline, or a bundle); null when the user cancels. */
+  pickImportFile: (kind?: 'timeline' | 'bundle') => Promise<string | null>;
   /**
    * Opens a sign-in page in the person's browser: Electron's shell.openExternal in the app; without it,
    * the program BROWSER names or the system's own (what the CLI does).
@@ -118,7 +127,8 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
   return {
     'app.info': async () => ok(deps.appInfo()),
 
-    'org.pickFolder': async ({ forNewOrg }) => ok({ path: await deps.pickFolder(forNewOrg ?? false) }),
+    'org.pickFolder': async ({ forNewOrg }) =>
+      ok({ path: await deps.pickFolder({ forNewOrg: forNewOrg ?? false }) }),
     'org.open': async ({ path }) => {
       const opened = await host.open(path);
       return opened.ok ? ok(opened.value.summary) : opened;
@@ -209,6 +219,42 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
         session.timelineGrew();
         return imported;
       }),
+
+    'bundle.preview': (input) =>
+      inOrg((session) => previewBundle({ orgPath: session.orgPath, secrets: host.secrets.store }, input)),
+    'bundle.export': (input) =>
+      inOrg(async (session): Promise<IpcResult<BundleExportResult>> => {
+        const file = await deps.pickExportFile(`${basename(session.orgPath)}.lemming.zip`);
+        if (!file) return ok({ path: null, files: 0, leftOut: [], secrets: [] });
+        const written = await exportBundle(
+          { orgPath: session.orgPath, secrets: host.secrets.store },
+          file,
+          input,
+        );
+        if (!written.ok) return written;
+        const { files, leftOut, secrets } = written.value;
+        return ok({ path: file, files: files.length, leftOut, secrets });
+      }),
+    'bundle.import': async ({ into }) => {
+      const context = { secrets: host.secrets.store, trust: host.trust };
+      if (into)
+        return inOrg(async (session) => {
+          const file = await deps.pickImportFile('bundle');
+          if (!file) return ok(null);
+          const imported = await importBundle(context, file, { kind: 'into', orgPath: session.orgPath });
+          return imported.ok ? agentsChanged(imported) : imported;
+        });
+      const file = await deps.pickImportFile('bundle');
+      const folder = file
+        ? await deps.pickFolder({
+            title: 'Choose an empty folder for the org from the bundle',
+            forNewOrg: true,
+          })
+        : null;
+      if (!file || !folder) return ok(null);
+      return importBundle(context, file, { kind: 'new', folder });
+    },
+    'bundle.origin': () => inOrg(async (session) => ok({ origin: await readBundleOrigin(session.orgPath) })),
 
     'inspector.turn': ({ agent, tick }) =>
       inOrg(async (session) => turnDetail(session.engine.timeline, agent, tick)),

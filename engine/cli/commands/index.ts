@@ -81,6 +81,14 @@ export const commands: readonly Command[] = [
     load: async () => (await import('./turn')).turnCommand,
   },
   {
+    name: 'bundle',
+    summary:
+      "Export an org (or one department) as a .lemming.zip without secrets or run state; import one as a new org or beside an org's agents (--into); inspect one.",
+    usage:
+      'bundle export <org> <file.lemming.zip> [--department NAME] [--with memory|outboxes|history|workspaces|everything]... | bundle import <file> <folder> [--into] | bundle inspect <file> [--json] [--secrets-file PATH]',
+    load: async () => (await import('./bundle')).bundleCommand,
+  },
+  {
     name: 'export',
     summary: "Write the org's timeline (or the filtered part) to a JSON Lines file, one event per line.",
     usage: 'export <org> <file.jsonl> [--agent A]... [--kind K]... [--from TICK] [--to TICK] [--text WORDS]',

@@ -21,6 +21,8 @@ export const READS = [
   'approvals.settings',
   'connectors.list',
   'trust.state',
+  'bundle.origin',
+  'bundle.preview',
   'secrets.list',
   'timeline.page',
   'timeline.get',
@@ -101,7 +103,8 @@ const AGENT_READS = [
  * over the events, so a new push does not compile until it says what it changes.
  */
 export const staleAfterEvent: { [E in EventName]: readonly StaleTarget<EventPayload<E>>[] } = {
-  'timeline.appended': TIMELINE_READS,
+  // A bundle's preview lists the org's files, which every tick and every change of an agent can add to.
+  'timeline.appended': [...TIMELINE_READS, 'bundle.preview'],
   // An agent whose call waits for the person "needs you" on the list as on the graph.
   'approvals.changed': ['approvals.pending', 'org.graph', 'org.agents'],
   // The readiness looks a few ticks ahead, so it is asked again when the run settles on a new tick,
@@ -113,6 +116,7 @@ export const staleAfterEvent: { [E in EventName]: readonly StaleTarget<EventPayl
   ],
   'agents.changed': [
     ...AGENT_READS,
+    'bundle.preview',
     forNamedAgents('agent.get'),
     forNamedAgents('tools.explain'),
     forNamedAgents('memory.get'),
@@ -171,6 +175,8 @@ export const staleAfterWrite: Record<WriteChannel, readonly ReadChannel[]> = {
   'secrets.set': [...AGENT_READS, 'tools.explain'],
   'secrets.delete': [...AGENT_READS, 'tools.explain'],
   'timeline.export': [],
+  'bundle.export': [],
+  'bundle.import': [],
   'jobs.cancel': [],
   'timeline.import': READS,
   'inbox.markRead': ['inbox.page', 'inbox.unread'],

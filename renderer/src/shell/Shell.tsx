@@ -23,6 +23,7 @@ import { ToolStoreView } from '../views/tool-store/ToolStoreView';
 import { TrustScreen } from '../views/trust/TrustScreen';
 import { useTrustRefresh } from '../views/trust/use-trust-refresh';
 import { ApprovalCards } from '../views/approvals/ApprovalCards';
+import { ExportBundleDialog } from '../views/bundle/ExportBundleDialog';
 import { UpdateReadyBanner } from '../views/updates/UpdateReadyBanner';
 import { NavBar } from './NavBar';
 import { OrgPage } from './OrgPage';
@@ -58,9 +59,11 @@ export function Shell() {
   }, [view, agentShown, focusMain]);
   useTrustRefresh(isOpen);
   // The menu and notifications lead to a place; focus follows, as with the nav bar.
+  const [exporting, setExporting] = useState(false);
   useServerEvent('app.navigate', (place) => {
     useNavigation.getState().goTo(place);
-    focusMain();
+    if (place.open === 'export-bundle') setExporting(true);
+    else focusMain();
   });
   useServerEvent('app.newOrg', () => useNewOrgDialog.getState().show());
 
@@ -75,7 +78,7 @@ export function Shell() {
         <span className="header-end">
           <ActivityIndicator />
           {isOpen && <InboxButton key={state.org.path} />}
-          {isOpen && <OrgMenu />}
+          {isOpen && <OrgMenu onExport={() => setExporting(true)} />}
         </span>
       </header>
       <UpdateReadyBanner />
@@ -102,6 +105,7 @@ export function Shell() {
         )}
       </main>
       <NewOrgDialog />
+      {isOpen && exporting && <ExportBundleDialog onClose={() => setExporting(false)} />}
       <Toasts />
     </div>
   );
@@ -118,7 +122,7 @@ function OrgHeading({ org }: { org: OrgSummary }) {
   );
 }
 
-function OrgMenu() {
+function OrgMenu({ onExport }: { onExport: () => void }) {
   const pickAndOpen = useOrgStore((store) => store.pickAndOpen);
   const showNewOrg = useNewOrgDialog((store) => store.show);
   const close = useOrgStore((store) => store.close);
@@ -132,6 +136,9 @@ function OrgMenu() {
       </button>
       <button type="button" onClick={() => void pickAndOpen()}>
         Open another org…
+      </button>
+      <button type="button" onClick={onExport}>
+        Export org…
       </button>
       <button type="button" onClick={() => (phase === 'idle' ? void close() : setConfirming(true))}>
         Close org

@@ -3,6 +3,7 @@ import type { OrgGrants, OrgTrust } from '../../../../engine/api';
 import { Advanced } from '../../components/Advanced';
 import { useTrustStore } from '../../stores/trust-store';
 import { useQuery } from '../../server-state/use-query';
+import { BundleOriginSection } from './BundleOriginSection';
 import { GrantList } from './GrantList';
 import { ReachSection } from './ReachSection';
 import { reachLines, REACH_SECTIONS } from './reach-words';
@@ -56,6 +57,7 @@ function TrustDecision({ trust, orgName }: { trust: OrgTrust; orgName: string })
         </p>
       )}
       {trust.state === 'changed' && trust.changes && <WhatChanged changes={trust.changes} />}
+      <BundleOriginSection trust={trust} stored={secretList?.ok ? stored : null} />
       {REACH_SECTIONS.map((section) => (
         <ReachSection
           key={section.title}
