@@ -27,6 +27,7 @@ export type RehearsalSummary = z.infer<typeof RehearsalSummary>;
  */
 export const RehearsalDetail = TurnDetail.extend({
   seq: z.int().positive(),
+  status: TurnStatus,
   wouldDo: z.array(WouldDo),
   costWords: z.string(),
 });

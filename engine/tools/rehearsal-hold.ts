@@ -1,4 +1,5 @@
 import type { McpServerRecord } from '../api/approval-schemas';
+import { toolWords } from '../api/tool-words';
 import { toolSuccess, type ToolResult } from './tool-result';
 
 /** A call a rehearsal held back: what the agent would have done, its arguments as the model gave them. */
@@ -45,6 +46,7 @@ export function heldBack(
   spec: { name: string; kind: string; title: string },
   args: unknown,
 ): { call: HeldCall; result: ToolResult } {
+  const title = toolWords(spec.name, spec.title);
   const path = field(args, PATH_KEYS);
   const content = field(args, CONTENT_KEYS);
   const command = field(args, ['command', 'cmd']);
@@ -67,12 +69,12 @@ export function heldBack(
     told = `this would write ${content.length} characters to ${shortened(path)}; nothing was written`;
   } else if (path) {
     target = shortened(path);
-    told = `this would ${lowerFirst(spec.title)} (${target}); it was not done`;
+    told = `this would ${lowerFirst(title)} (${target}); it was not done`;
   } else {
-    told = `this would ${lowerFirst(spec.title)}; it was not done`;
+    told = `this would ${lowerFirst(title)}; it was not done`;
   }
   return {
-    call: { tool: spec.name, title: spec.title, args, target },
+    call: { tool: spec.name, title, args, target },
     result: toolSuccess(`Rehearsal: ${told}. Go on as if it had worked.`),
   };
 }
