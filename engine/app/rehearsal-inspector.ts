@@ -20,6 +20,7 @@ export function rehearsalDetail(timeline: TimelineStore, seq: number): IpcResult
     known: knownEvent(event),
   }));
   const completed = events.find((event) => event.known?.kind === 'turn_completed')?.known;
+  const played = playedTurn(events);
   return ok({
     seq,
     agent: rehearsal.agent ?? '',
@@ -30,7 +31,9 @@ export function rehearsalDetail(timeline: TimelineStore, seq: number): IpcResult
     status: rehearsal.status,
     durationMs: completed?.kind === 'turn_completed' ? completed.duration_ms : null,
     spent: 0,
-    ...playedTurn(events),
+    ...played,
+    // Nothing was charged: what would have been is in the totals and the cost in words.
+    steps: played.steps.filter((step) => step.type !== 'credit'),
     events: [{ seq, kind: row.kind, known: true, bytes: row.json.length }],
     truncated: false,
     wouldDo: rehearsal.would_do,

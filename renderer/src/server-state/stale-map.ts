@@ -29,6 +29,7 @@ export const READS = [
   'inspector.turn',
   'inspector.tick',
   'inspector.agentTurns',
+  'inspector.rehearsal',
   'inbox.page',
   'inbox.unread',
   'run.state',
@@ -176,6 +177,8 @@ export const staleAfterWrite: Record<WriteChannel, readonly ReadChannel[]> = {
   'run.resume': [],
   'run.step': [],
   'run.stop': [],
+  // A rehearsal adds its record to the timeline and nothing else.
+  'agent.rehearse': ['timeline.page', 'timeline.facets'],
   'credits.topUp': ['credits.balances', 'credits.history', 'org.graph', 'run.readiness', 'org.status'],
   'messages.send': TIMELINE_READS,
   'settings.update': ['settings.get', 'run.readiness'],

@@ -16,6 +16,7 @@ import { useQuery } from '../../server-state/use-query';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatJsonText } from '../../components/format-json-text';
 import { TickWaterfall } from './TickWaterfall';
+import { RehearsalInspector } from './RehearsalInspector';
 import { openTick, useInspectorTarget } from '../../stores/open-turn';
 import { duration } from '../../words/plain-words';
 import { credits, tokens } from './inspector-format';
@@ -31,6 +32,7 @@ export function InspectorView() {
         <p className="muted">Open a turn from the timeline, the org graph or an agent's page.</p>
       </section>
     );
+  if ('rehearsal' in target) return <RehearsalInspector key={target.rehearsal} seq={target.rehearsal} />;
   return target.agent === undefined ? (
     <TickWaterfall key={target.tick} tick={target.tick} />
   ) : (
@@ -64,7 +66,8 @@ function TurnInspector({ agent, tick }: { agent: string; tick: number }) {
   );
 }
 
-function TurnTree({ turn }: { turn: TurnDetail }) {
+/** A turn as a tree; a rehearsal's (`rehearsal`) says what it would have been charged, as nothing was. */
+export function TurnTree({ turn, rehearsal = false }: { turn: TurnDetail; rehearsal?: boolean }) {
   const facts = [
     { label: 'Outcome', value: turn.status ?? 'not finished' },
     { label: 'Took', value: turn.durationMs === null ? '—' : duration(turn.durationMs) },
@@ -74,7 +77,10 @@ function TurnTree({ turn }: { turn: TurnDetail }) {
       value: `${tokens(turn.totals.inputTokens)} in, ${tokens(turn.totals.outputTokens)} out`,
     },
     { label: 'Model cost', value: credits(turn.totals.modelCost) },
-    { label: 'Credits charged', value: credits(turn.totals.credits) },
+    {
+      label: rehearsal ? 'Would have been charged' : 'Credits charged',
+      value: credits(turn.totals.credits),
+    },
   ];
   return (
     <>
@@ -109,8 +115,8 @@ function TurnTree({ turn }: { turn: TurnDetail }) {
       <section aria-labelledby="steps-heading">
         <h3 id="steps-heading">What happened, step by step</h3>
         <ol className="turn-steps" aria-label="Steps">
-          {turn.steps.map((step) => (
-            <Step key={stepKey(step)} step={step} />
+          {turn.steps.map((step, index) => (
+            <Step key={rehearsal ? index : stepKey(step)} step={step} />
           ))}
         </ol>
       </section>
