@@ -26,8 +26,9 @@ export function RehearsalInspector({ seq }: { seq: number }) {
       {rehearsal && (
         <>
           <p className="rehearsal-note" role="note">
-            A rehearsal of the turn tick {rehearsal.tick} would run: its model was called and its reads ran,
-            but nothing it would have changed was done: no file, message, memory, web request or command.
+            This is a rehearsal of the turn {rehearsal.agent} would take at tick {rehearsal.tick}: its model
+            was called and its reads ran, but nothing it would have changed was done (no file, message,
+            memory, web request or command).
           </p>
           <section aria-labelledby="would-do-heading">
             <h3 id="would-do-heading">What it would have done</h3>
@@ -38,7 +39,7 @@ export function RehearsalInspector({ seq }: { seq: number }) {
                 {rehearsal.wouldDo.map((action, index) => (
                   <li key={index} data-testid="would-do" data-what={action.what}>
                     <span className="would-do-label">Would do:</span> {action.title}
-                    {action.target && <span className="would-do-target"> {action.target}</span>}
+                    {action.target && ` ${action.target}`}
                   </li>
                 ))}
               </ol>

@@ -156,7 +156,9 @@ function ChatMessage({ message }: { message: PromptMessage }) {
       <div className="chat-label">
         <span className="chat-role">{message.role}</span> {PART_LABELS[message.part]}
       </div>
-      <pre className="chat-text">{message.content}</pre>
+      <pre className="chat-text" tabIndex={0}>
+        {message.content}
+      </pre>
     </li>
   );
 }
