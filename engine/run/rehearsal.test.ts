@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ApprovalDesk } from '../app/approvals';
 import { rehearsalDetail } from '../app/rehearsal-inspector';
 import type { OrgEngine } from './org-engine';
 import { OrgBusyError } from './engine-errors';
@@ -142,6 +143,30 @@ describe('a rehearsal', () => {
     const report = await engine.runTick();
     expect(report.turns).toContainEqual({ agent: 'ada', status: 'completed' });
     expect(readFileSync(join(org, 'agents/ada/workspace/notes.md'), 'utf8')).toBe('x'.repeat(120));
+  });
+
+  it('holds back a read the person wants to be asked about, without asking, and refuses what they never allow', async () => {
+    const org = busyOrg({
+      'lemming/config/approvals.json': { tools: { file_read: 'ask', shell: 'never' } },
+    });
+    const asked: unknown[] = [];
+    const engine = await world.open(org, { approvals: new ApprovalDesk((agent) => asked.push(agent)) });
+
+    const { seq } = await engine.rehearse('ada');
+
+    expect(asked).toEqual([]);
+    const detail = rehearsalDetail(engine.timeline, seq);
+    if (!detail.ok) throw new Error(detail.error.message);
+    const tools = detail.value.steps.flatMap((step) => (step.type === 'tool_call' ? [step.call] : []));
+    expect(tools.map((call) => [call.tool, call.success, call.output ?? call.error])).toEqual([
+      ['file_read', true, expect.stringMatching(/^Rehearsal: this would read a file \(notes.md\)/)],
+      ['file_write', true, expect.stringMatching(/^Rehearsal: this would write 120 characters/)],
+      ['shell', false, expect.stringContaining("Tool 'shell' was not run")],
+      ['memory_write', true, expect.stringMatching(/^Rehearsal: this would save the memory 'plan'/)],
+    ]);
+    expect(
+      detail.value.wouldDo.filter((action) => action.what === 'tool').map((action) => action.tool),
+    ).toEqual(['file_read', 'file_write', 'memory_write']);
   });
 
   it('runs beside a tick of the same engine, and is refused while another program runs the org', async () => {

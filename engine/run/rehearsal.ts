@@ -94,8 +94,8 @@ function wouldDoOf(
       if (!committed) return null;
       return {
         what: 'notes',
-        title: 'Write in its activity log',
-        target: shortened(event.text),
+        title: 'Note in its activity log',
+        target: `“${shortened(event.text)}”`,
         tool: null,
         args: event.text,
       };
