@@ -78,6 +78,8 @@ export const WouldDo = z.object({
   /** What it acts on, in words ("notes.md (120 characters)", "to everyone: Hello"); '' when nothing plain. */
   target: z.string(),
   tool: z.string().nullable(),
+  /** For a held-back call: the id of its tool_call among the rehearsal's events. */
+  call_id: z.string().optional(),
   args: z.unknown(),
 });
 export type WouldDo = z.infer<typeof WouldDo>;

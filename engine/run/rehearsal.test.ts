@@ -133,6 +133,7 @@ describe('a rehearsal', () => {
         "Rehearsal: this would save the memory 'plan'; nothing was saved. Go on as if it had worked.",
       ],
     ]);
+    expect(tools.map((call) => call.heldBack ?? false)).toEqual([false, true, true, true]);
     expect(detail.value.totals.modelCalls).toBe(2);
     expect(detail.value.costWords).toMatch(
       /^The rehearsal made 2 model calls \(\d+ tokens in, \d+ out\), costing 0 credits\. As a real turn it would have been charged 0\.5 credits; a rehearsal is not charged/,

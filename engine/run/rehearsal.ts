@@ -68,7 +68,14 @@ function wouldDoOf(
       const next = held[0];
       if (!next || next.call.tool !== event.tool || next.told.output !== event.result.output) return null;
       const { call } = held.shift()!;
-      return { what: 'tool', title: call.title, target: call.target, tool: call.tool, args: call.args };
+      return {
+        what: 'tool',
+        title: call.title,
+        target: call.target,
+        tool: call.tool,
+        ...(event.call_id ? { call_id: event.call_id } : {}),
+        args: call.args,
+      };
     }
     case 'message': {
       if (!committed) return null;

@@ -88,10 +88,17 @@ test('"Rehearse a turn" on the agent page shows what the turn would do, does non
   ).toHaveText(WOULD_DO);
   const held = page.getByRole('list', { name: 'Steps' }).getByTestId('tool-call');
   await expect(held).toHaveCount(2);
+  await expect(held.getByTestId('tool-outcome')).toHaveText([
+    'Held back: not run in a rehearsal',
+    'Held back: not run in a rehearsal',
+  ]);
   await expect(held.first().getByTestId('tool-result')).toContainText(
     'Rehearsal: this would write 10 characters to notes.md; nothing was written.',
   );
   await page.screenshot({ path: testInfo.outputPath('inspector-rehearsal.png'), fullPage: true });
+  await page
+    .getByRole('list', { name: 'Steps' })
+    .screenshot({ path: testInfo.outputPath('inspector-rehearsal-steps.png') });
   await expectReadable(page);
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: testInfo.outputPath('inspector-rehearsal-dark.png'), fullPage: true });

@@ -116,7 +116,7 @@ export function TurnTree({ turn, rehearsal = false }: { turn: TurnDetail; rehear
         <h3 id="steps-heading">What happened, step by step</h3>
         <ol className="turn-steps" aria-label="Steps">
           {turn.steps.map((step, index) => (
-            <Step key={rehearsal ? index : stepKey(step)} step={step} />
+            <Step key={rehearsal ? index : stepKey(step)} step={step} rehearsal={rehearsal} />
           ))}
         </ol>
       </section>
@@ -174,7 +174,8 @@ function stepKey(step: TurnStep): number {
   }
 }
 
-function Step({ step }: { step: TurnStep }) {
+/** A step of a turn; in a rehearsal, what was not done says it would have been. */
+function Step({ step, rehearsal }: { step: TurnStep; rehearsal: boolean }) {
   switch (step.type) {
     case 'model_call':
       return <ModelCallStep call={step.call} />;
@@ -189,7 +190,7 @@ function Step({ step }: { step: TurnStep }) {
           seq={step.seq}
           head={
             <>
-              Memory: {step.op} <code>{step.key}</code>
+              {rehearsal ? 'Would change memory' : 'Memory'}: {step.op} <code>{step.key}</code>
             </>
           }
         >
@@ -210,7 +211,8 @@ function Step({ step }: { step: TurnStep }) {
           seq={step.seq}
           head={
             <>
-              Sent a {step.messageKind} to {step.to.length === 0 ? 'everyone' : step.to.join(', ')}
+              {rehearsal ? 'Would send' : 'Sent'} a {step.messageKind} to{' '}
+              {step.to.length === 0 ? 'everyone' : step.to.join(', ')}
             </>
           }
         >
@@ -342,13 +344,15 @@ function ModelCallStep({ call }: { call: InspectedModelCall }) {
 
 function ToolCallStep({ call }: { call: InspectedToolCall }) {
   const titles = useToolTitles();
-  const outcome = call.startedBeforeStop
-    ? 'unknown'
-    : call.success === null
-      ? 'no result'
-      : call.success
-        ? 'success'
-        : 'error';
+  const outcome = call.heldBack
+    ? 'held-back'
+    : call.startedBeforeStop
+      ? 'unknown'
+      : call.success === null
+        ? 'no result'
+        : call.success
+          ? 'success'
+          : 'error';
   return (
     <li className={`turn-step step-tool outcome-${outcome}`} data-testid="tool-call" data-outcome={outcome}>
       <div className="step-head">
@@ -357,13 +361,15 @@ function ToolCallStep({ call }: { call: InspectedToolCall }) {
         </span>
         {toolWords(call.tool, titles)}
         <span className={`tool-outcome ${outcome}`} data-testid="tool-outcome">
-          {call.startedBeforeStop
-            ? 'Started before the app stopped; whether it finished is not known'
-            : call.success === null
-              ? 'no result recorded'
-              : call.success
-                ? '✓ succeeded'
-                : '✕ failed'}
+          {call.heldBack
+            ? 'Held back: not run in a rehearsal'
+            : call.startedBeforeStop
+              ? 'Started before the app stopped; whether it finished is not known'
+              : call.success === null
+                ? 'no result recorded'
+                : call.success
+                  ? '✓ succeeded'
+                  : '✕ failed'}
         </span>
         {call.durationMs !== null && <span className="muted">{duration(call.durationMs)}</span>}
       </div>
@@ -373,7 +379,9 @@ function ToolCallStep({ call }: { call: InspectedToolCall }) {
           <pre className="step-text">{call.args}</pre>
         </div>
         <div data-testid="tool-result">
-          <div className="pair-label">{call.success === false ? 'Error' : 'Result'}</div>
+          <div className="pair-label">
+            {call.heldBack ? 'What the model was told' : call.success === false ? 'Error' : 'Result'}
+          </div>
           <pre className="step-text">{call.success === false ? call.error : (call.output ?? '—')}</pre>
           {call.attachments?.map((attachment) => (
             <ToolAttachmentView key={attachment.sha256} attachment={attachment} />
