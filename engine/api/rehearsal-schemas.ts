@@ -18,6 +18,8 @@ export const RehearsalSummary = z.object({
   status: TurnStatus,
   wouldDo: z.array(WouldDo),
   costWords: z.string(),
+  /** Why the turn was skipped or failed, in the engine's words; null when it completed. */
+  problem: z.string().nullable(),
 });
 export type RehearsalSummary = z.infer<typeof RehearsalSummary>;
 

@@ -23,6 +23,10 @@ export async function rehearse(
   }
   const stored = rehearsalDetail(context.engine.timeline, seq);
   if (!stored.ok) return fail('not_found', stored.error.message);
-  const { agent, tick, status, wouldDo, costWords } = stored.value;
-  return ok({ seq, agent, asTick: tick, status, wouldDo, costWords });
+  const { agent, tick, status, wouldDo, costWords, steps } = stored.value;
+  const stopped = steps.find(
+    (step) => step.type === 'other' && (step.kind === 'skip' || step.kind === 'error'),
+  );
+  const problem = status !== 'completed' && stopped?.type === 'other' ? stopped.text : null;
+  return ok({ seq, agent, asTick: tick, status, wouldDo, costWords, problem });
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -105,6 +105,21 @@ describe('lemming rehearse', () => {
     } finally {
       opened.timeline.close();
     }
+  });
+
+  it('of an agent with no credits says its turn would be skipped, and why', async () => {
+    const org = await adaOrg();
+    writeFileSync(
+      join(org, 'lemming/config/credits.json'),
+      JSON.stringify({ bo: { model: 'scripted', cost_per_action: 0.01, credits_left: 0 } }),
+    );
+    const rehearsed = await runCli(['rehearse', org, 'bo']);
+    expect(rehearsed.code).toBe(0);
+    expect(rehearsed.stdout.split('\n').slice(0, 3)).toEqual([
+      "Rehearsal of bo's turn (as tick 1): skipped. Nothing was done.",
+      'bo has no credits left.',
+      'It would have done nothing.',
+    ]);
   });
 
   it('says which agent it does not know', async () => {

@@ -23,6 +23,7 @@ export const rehearseCommand: CommandCode = {
 function formatRehearsal(rehearsal: RehearsalSummary): string {
   const lines = [
     `Rehearsal of ${rehearsal.agent}'s turn (as tick ${rehearsal.asTick}): ${rehearsal.status}. Nothing was done.`,
+    ...(rehearsal.problem ? [rehearsal.problem] : []),
     rehearsal.wouldDo.length === 0 ? 'It would have done nothing.' : 'What it would have done:',
     ...rehearsal.wouldDo.map(
       (action) => `  Would do: ${action.title}${action.target ? ` ${action.target}` : ''}`,

@@ -41,6 +41,7 @@ export function RehearseTurn({ agent }: { agent: string }) {
       </p>
       {last && (
         <div role="status" data-testid="rehearsal-result">
+          {last.problem && <p>{last.problem}</p>}
           <p>
             Rehearsal {last.status === 'completed' ? 'done' : last.status}:{' '}
             {last.wouldDo.length === 0
