@@ -39,6 +39,7 @@ import {
   OrgUpdateSourceInput,
 } from './org-update-schemas';
 import { ResumeBudgetInput } from './budget-schemas';
+import { RehearsalDetail, RehearsalRef, RehearsalSummary, RehearseInput } from './rehearsal-schemas';
 import { CancelJobInput, CancelJobResult } from './job-schemas';
 import { CreateFromTemplateInput, TemplateGallery } from './template-schemas';
 import {
@@ -484,6 +485,17 @@ export const contract = {
     summary: "An agent's newest turns, newest first.",
     input: AgentRef,
     output: AgentTurns,
+  }),
+  'inspector.rehearsal': channel({
+    summary: 'A rehearsal as a tree: what the turn would have done, and the turn as it played.',
+    input: RehearsalRef,
+    output: RehearsalDetail,
+  }),
+  'agent.rehearse': channel({
+    summary:
+      'Rehearse one turn of an agent: reads run, nothing it would change is done; only a rehearsal record is kept.',
+    input: RehearseInput,
+    output: RehearsalSummary,
   }),
 
   'inbox.page': channel({

@@ -23,6 +23,7 @@ export * from './model-event-schemas';
 export * from './model-setup-schemas';
 export * from './approval-schemas';
 export * from './inspector-schemas';
+export * from './rehearsal-schemas';
 export * from './human-operator';
 export * from './tool-kind-words';
 export * from './tool-words';

@@ -66,6 +66,8 @@ export const InspectedToolCall = z.object({
   attachments: z.array(ToolAttachment).optional(),
   /** The result's structured content (an MCP tool's), as JSON text. */
   structured: z.string().optional(),
+  /** In a rehearsal: the call was held back, not run; its result is what the model was told instead. */
+  heldBack: z.literal(true).optional(),
 });
 export type InspectedToolCall = z.infer<typeof InspectedToolCall>;
 

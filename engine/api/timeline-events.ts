@@ -71,6 +71,20 @@ const MessageEntry = z.looseObject({
   recipients: z.array(z.string()).nullish(),
 });
 
+/** One thing a rehearsed turn would have done; `args` are the tool's arguments, redacted as all else is. */
+export const WouldDo = z.object({
+  what: z.enum(['tool', 'message', 'memory', 'notes']),
+  /** What it is, for people: the tool's title ("Write a file"), "Send a message", "Add to the memory". */
+  title: z.string(),
+  /** What it acts on, in words ("notes.md (120 characters)", "to everyone: Hello"); '' when nothing plain. */
+  target: z.string(),
+  tool: z.string().nullable(),
+  /** For a held-back call: the id of its tool_call among the rehearsal's events. */
+  call_id: z.string().optional(),
+  args: z.unknown(),
+});
+export type WouldDo = z.infer<typeof WouldDo>;
+
 const sources = { source: z.literal('disk').optional(), file: z.string().optional() };
 
 export const KnownTimelineEvent = z.discriminatedUnion('kind', [
@@ -291,6 +305,22 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     values: FormValues.optional(),
     dismissed: z.boolean().optional(),
     waited_ms: z.number(),
+  }),
+  /**
+   * A rehearsal of one agent's turn (engine/run/rehearsal.ts), the one thing it commits: what the turn
+   * would have done (`would_do`, arguments redacted), the turn's own events as it played (model calls,
+   * reads and their results, what was held back) and what it would have cost, which was not charged.
+   * It has no tick of its own (the counter did not move): `as_tick` is the tick it was rehearsed as.
+   */
+  eventOf('rehearsal', {
+    as_tick: z.int(),
+    status: TurnStatus,
+    would_do: z.array(WouldDo),
+    /** Credits the turn would have been charged (model calls, the turn, tools that ran); not charged. */
+    would_cost: z.number(),
+    /** What the cost was, in words: what the model calls cost, and that nothing was charged. */
+    cost_words: z.string(),
+    events: z.array(z.looseObject({ kind: z.string() })),
   }),
   eventOf('lemming_log', { ...sources, line: z.int(), record: z.record(z.string(), z.unknown()) }),
   eventOf('activity', { ...sources, line: z.int(), text: z.string(), notes: z.string().optional() }),

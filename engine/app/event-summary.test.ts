@@ -22,6 +22,9 @@ describe('summarizeEvent', () => {
   it('phrases the kinds the engine writes from their key fields', () => {
     expect(summary(EVENT_SAMPLES.message)).toBe('request to researcher: Find three facts.');
     expect(summary(EVENT_SAMPLES.model_call)).toBe('demo (120 in, 30 out): Done.');
+    expect(summary(EVENT_SAMPLES.rehearsal)).toBe(
+      'rehearsed a turn (completed): would write a file notes.md (5 characters); nothing was done',
+    );
     const failed = {
       ...EVENT_SAMPLES.model_call,
       response: undefined,

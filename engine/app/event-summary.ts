@@ -99,6 +99,12 @@ function describeKnown(event: KnownTimelineEvent): string | null {
       return `turn started with ${event.inbox.fresh.length} new messages`;
     case 'turn_completed':
       return `turn ${event.status}, spent ${event.spent} credits`;
+    case 'rehearsal':
+      return `rehearsed a turn (${event.status}): ${
+        event.would_do.length === 0
+          ? 'it would have done nothing'
+          : `would ${event.would_do.map((action) => `${lowerFirst(action.title)}${action.target ? ` ${action.target}` : ''}`).join('; ')}`
+      }; nothing was done`;
     case 'lemming_log':
       return text(event.record.event) ?? compact(event.record);
     case 'activity':
@@ -112,6 +118,10 @@ function describeKnown(event: KnownTimelineEvent): string | null {
 function describeOther(value: unknown): string | null {
   const event = record(value);
   return text(event.text) ?? text(event.message) ?? text(event.summary) ?? text(event.notes);
+}
+
+function lowerFirst(words: string): string {
+  return words.charAt(0).toLowerCase() + words.slice(1);
 }
 
 function unreachable(event: never): null {

@@ -22,7 +22,7 @@ const PAGE = 1000;
 /** Memory values and tool arguments longer than this are cut in the tree (the raw JSON has them whole). */
 const MAX_VALUE_TEXT = 4000;
 
-interface ParsedEvent {
+export interface ParsedEvent {
   row: TimelineEvent;
   fields: Record<string, unknown>;
   known: KnownTimelineEvent | null;
@@ -47,7 +47,7 @@ function readEvents(
   }
 }
 
-function parsed(row: TimelineEvent): ParsedEvent {
+export function parsed(row: TimelineEvent): ParsedEvent {
   let value: unknown = null;
   try {
     value = JSON.parse(row.json);
@@ -79,10 +79,6 @@ export function turnDetail(timeline: TimelineStore, agent: string, tick: number)
 
   const started = events.find((event) => event.known?.kind === 'turn_started');
   const completed = events.find((event) => event.known?.kind === 'turn_completed')?.known;
-  const firstCall = events.find((event) => event.known?.kind === 'model_call')?.known;
-  const steps = stepsOf(events);
-  const calls = steps.flatMap((step) => (step.type === 'model_call' ? [step.call] : []));
-  const credits = steps.reduce((sum, step) => (step.type === 'credit' ? sum - step.amount : sum), 0);
 
   return ok({
     agent,
@@ -93,24 +89,7 @@ export function turnDetail(timeline: TimelineStore, agent: string, tick: number)
     status: completed?.kind === 'turn_completed' ? statusNow(timeline, tick, agent, completed.status) : null,
     durationMs: completed?.kind === 'turn_completed' ? completed.duration_ms : null,
     spent: completed?.kind === 'turn_completed' ? completed.spent : null,
-    prompt:
-      firstCall?.kind === 'model_call'
-        ? firstCall.prompt.map((message) => ({
-            role: message.role,
-            part: promptPart(message),
-            content: message.content,
-          }))
-        : [],
-    inboxFrom:
-      started?.known?.kind === 'turn_started' ? started.known.inbox.fresh.map((message) => message.from) : [],
-    steps,
-    totals: {
-      modelCalls: calls.length,
-      inputTokens: sum(calls.map((call) => call.inputTokens)),
-      outputTokens: sum(calls.map((call) => call.outputTokens)),
-      modelCost: round(sum(calls.map((call) => call.cost))),
-      credits: round(credits),
-    },
+    ...playedTurn(events),
     events: events.map((event) => ({
       seq: event.row.seq,
       kind: event.row.kind,
@@ -119,6 +98,36 @@ export function turnDetail(timeline: TimelineStore, agent: string, tick: number)
     })),
     truncated,
   });
+}
+
+/** What the turn's events show of it: the prompt, who its news came from, its steps and its totals. */
+export function playedTurn(
+  events: ParsedEvent[],
+): Pick<TurnDetail, 'prompt' | 'inboxFrom' | 'steps' | 'totals'> {
+  const started = events.find((event) => event.known?.kind === 'turn_started')?.known;
+  const firstCall = events.find((event) => event.known?.kind === 'model_call')?.known;
+  const steps = stepsOf(events);
+  const calls = steps.flatMap((step) => (step.type === 'model_call' ? [step.call] : []));
+  const credits = steps.reduce((sum, step) => (step.type === 'credit' ? sum - step.amount : sum), 0);
+  return {
+    prompt:
+      firstCall?.kind === 'model_call'
+        ? firstCall.prompt.map((message) => ({
+            role: message.role,
+            part: promptPart(message),
+            content: message.content,
+          }))
+        : [],
+    inboxFrom: started?.kind === 'turn_started' ? started.inbox.fresh.map((message) => message.from) : [],
+    steps,
+    totals: {
+      modelCalls: calls.length,
+      inputTokens: sum(calls.map((call) => call.inputTokens)),
+      outputTokens: sum(calls.map((call) => call.outputTokens)),
+      modelCost: round(sum(calls.map((call) => call.cost))),
+      credits: round(credits),
+    },
+  };
 }
 
 /**

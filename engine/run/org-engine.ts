@@ -97,6 +97,8 @@ import { DEFAULT_TURN_CONCURRENCY, providerConcurrency, providerKey } from './pr
 import { ServerLimits } from './server-limits';
 import type { ServerCallWatch } from '../models/types';
 import { DiskImport } from './disk-import';
+import { Rehearsal, type RehearsalRecord } from './rehearsal';
+import type { RehearsalHold } from '../tools/rehearsal-hold';
 import { keepMedia } from './tool-media';
 import { PendingFiles, throwIfFailed, type FileWrite, type FileWriteFailure } from './pending-files';
 import { RunSecrets } from './run-secrets';
@@ -725,6 +727,42 @@ export class OrgEngine {
     };
   }
 
+  /**
+   * One turn of `agentName`, as the next tick would run it, with every side effect held back
+   * (engine/run/rehearsal.ts): only its rehearsal record is committed. Runs beside a tick of this engine
+   * without touching its state; refused (OrgBusyError) while another program runs the org.
+   */
+  async rehearse(agentName: string, signal?: AbortSignal): Promise<{ seq: number; record: RehearsalRecord }> {
+    await this.requireTrust();
+    return this.withRunLock(async () => {
+      const agent = await this.findAgent(agentName);
+      const tick = await this.currentTick();
+      await this.secrets.refresh();
+      const credits = await this.readCreditsFile();
+      const models = await this.loadModels();
+      const policy = await this.readPolicyFile();
+      const restApis = await this.restApis();
+      await this.syncMcpServers(policy);
+      const rehearsal = new Rehearsal((server) => this.options.trust.mcpServer(this.orgKey, server));
+      const org = agent.org.map(({ resume }) => ({ name: resume.name, title: resume.title }));
+      const staged = await this.stageTurn(
+        agent,
+        tick,
+        this.runId,
+        this.messages.latestSeq(),
+        models,
+        credits,
+        { policy, restApis },
+        org,
+        { signal, rehearsal: rehearsal.hold },
+      );
+      const record = { time: this.clock().toISOString(), run: this.runId, ...rehearsal.record(staged, tick) };
+      const [seq] = this.appendEvents([record]) as [number];
+      this.options.onCommit?.({ tick, agent: null, firstSeq: seq, lastSeq: seq });
+      return { seq, record };
+    });
+  }
+
   /** Writes a message from the human into agents/human/outbox, as LeMMing's `send` does. */
   async sendHumanMessage(
     text: string,
@@ -1095,12 +1133,23 @@ export class OrgEngine {
       signal,
       serverCalls,
       resumed,
-    }: { signal: AbortSignal | undefined; serverCalls: ServerCallWatch; resumed?: ReadyTurn },
+      rehearsal,
+    }: {
+      signal: AbortSignal | undefined;
+      serverCalls?: ServerCallWatch;
+      resumed?: ReadyTurn;
+      rehearsal?: RehearsalHold;
+    },
   ): Promise<StagedTurn> {
     const name = agent.resume.name;
     const agentDir = inOrg(this.orgPath, agentPaths(agent.folder).root);
     const memory = await this.memoryListings.list(agentDir, 20);
-    const balance = this.ledger.balance(name);
+    // A rehearsal seeds no balance: an agent the ledger does not know yet has what it would be given.
+    const balance =
+      this.ledger.balance(name) ??
+      (rehearsal
+        ? toMicros(Math.max(0, (credits[name] ?? defaultCreditEntry(agent.resume)).credits_left))
+        : null);
     const composed = await this.composedEntries(agent, policy, restApis);
     const { skills } = await this.skills.get(
       agent.folder,
@@ -1111,7 +1160,7 @@ export class OrgEngine {
       () => loadSkills(this.orgPath, agent.folder),
     );
     const approvals = await this.approvalGate(agent);
-    const turnId = resumed?.turn ?? `${tick}:${name}`;
+    const turnId = rehearsal ? `rehearsal:${randomUUID()}` : (resumed?.turn ?? `${tick}:${name}`);
     return runAgentTurn({
       orgPath: this.orgPath,
       agent,
@@ -1136,16 +1185,21 @@ export class OrgEngine {
         catalog: (context) => this.catalogFor(context, composed),
         redaction: this.secrets,
         ...(approvals ? { approvals } : {}),
+        ...(rehearsal ? { rehearsal } : {}),
       }),
       agents: org,
       limits: this.limits,
       clock: this.clock,
       ...(signal ? { signal } : {}),
-      ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
+      ...(this.options.onProgress && !rehearsal ? { onProgress: this.options.onProgress } : {}),
       redaction: this.secrets,
-      recordNow: (event) => this.record(event, tick),
-      startedBeforeStop: this.startedBeforeStop(name, tick, turnId, resumed?.parkedSeq ?? 0),
-      serverCalls,
+      ...(rehearsal
+        ? {}
+        : {
+            recordNow: (event: KnownTimelineEvent) => this.record(event, tick),
+            startedBeforeStop: this.startedBeforeStop(name, tick, turnId, resumed?.parkedSeq ?? 0),
+          }),
+      ...(serverCalls ? { serverCalls } : {}),
       ...(resumed ? { resumed: resumed.resumed } : {}),
     });
   }

@@ -20,11 +20,12 @@ import {
 } from './approval-gate';
 import { approvalNeed, writeApprovalReason, type ApprovalNeed, type ApprovalSubject } from './approval-rule';
 import { mcpStanding } from './mcp/mcp-tool-record';
-import { mayChangeTheWorld } from './side-effects';
+import { mayChangeTheWorld, onlyReads } from './side-effects';
+import { heldBack, type RehearsalHold } from './rehearsal-hold';
 import type { AgentTools, AnsweredApproval, ToolTurnContext } from './agent-tools';
 import { judgeTools, withFix, type ToolAvailability } from './policy-resolver';
 import type { CatalogEntry } from './tool-catalog';
-import { toolFailure } from './tool-result';
+import { toolFailure, type ToolOutcome } from './tool-result';
 import type { ToolContext } from './tool-spec';
 import type { Redaction } from '../secrets/redactor';
 
@@ -43,6 +44,8 @@ export interface ToolboxOptions {
    * at the terminal); without either, every form is declined.
    */
   forms?: ApprovalAsker;
+  /** A rehearsal: every call that does not only read is held back, neither run nor asked about. */
+  rehearsal?: RehearsalHold;
 }
 
 /** The call being run, for the sandbox's write check: whether its writes outside the workspace still ask. */
@@ -64,6 +67,34 @@ function formsOnly(asker: ApprovalAsker, redaction: Redaction): FormGate {
 /** Why a verdict refuses a tool, as one sentence: its first failing layer. */
 export function refusalOf(verdict: Pick<ToolAvailability, 'layers'>): string {
   return verdict.layers.find((layer) => !layer.passed)?.reason ?? 'not available';
+}
+
+/**
+ * A call in a rehearsal: null when it only reads and would neither ask the person first nor be refused
+ * (it then runs as in a turn); else what the model is told: the refusal, or that it was held back.
+ */
+function rehearsed(
+  hold: RehearsalHold,
+  spec: CatalogEntry['spec'],
+  subject: ApprovalSubject,
+  args: unknown,
+  gate: ApprovalGateOptions | undefined,
+  agent: string,
+): ToolOutcome | null {
+  if (gate) {
+    const need = gate.settingsProblem
+      ? { mode: 'ask' as const, reason: gate.settingsProblem }
+      : approvalNeed(subject, args, gate.settings, agent, gate.personsAlways());
+    if (need.mode === 'never') return toolFailure(`Tool '${spec.name}' was not run: ${need.reason}`);
+    if (need.mode === 'ask') return held(hold, spec, args);
+  }
+  return onlyReads(subject) ? null : held(hold, spec, args);
+}
+
+function held(hold: RehearsalHold, spec: CatalogEntry['spec'], args: unknown): ToolOutcome {
+  const { call, result } = heldBack(spec, args);
+  hold.held(call, result);
+  return result;
 }
 
 /**
@@ -183,10 +214,15 @@ export function agentToolbox(options: ToolboxOptions) {
         let writesAsk = false;
         const { mcpTool } = entry.spec;
         // The person's record is read at the call, so a choice made or a change seen during the turn counts.
+        const mcpRecord = gate?.mcpRecord ?? options.rehearsal?.mcpRecord;
         const subject: ApprovalSubject =
-          mcpTool && gate
-            ? { ...entry.spec, mcpStanding: mcpStanding(gate.mcpRecord(mcpTool.server), mcpTool) }
+          mcpTool && mcpRecord
+            ? { ...entry.spec, mcpStanding: mcpStanding(mcpRecord(mcpTool.server), mcpTool) }
             : entry.spec;
+        if (options.rehearsal) {
+          const instead = rehearsed(options.rehearsal, entry.spec, subject, args, gate, agent);
+          if (instead) return instead;
+        }
         if (gate) {
           const changes = subject.mcpStanding?.changes ?? [];
           const need = gate.settingsProblem

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { McpStanding } from './mcp/mcp-tool-record';
 import type { ApprovalSubject } from './approval-rule';
-import { mayChangeTheWorld } from './side-effects';
+import { mayChangeTheWorld, onlyReads } from './side-effects';
 
 const trusted: McpStanding = { hintsTrusted: true, changes: [], changeReason: null, modes: {} };
 const untrusted: McpStanding = { ...trusted, hintsTrusted: false };
@@ -71,5 +71,44 @@ describe('which calls may change things outside their turn', () => {
     ],
   ])('%s', (_what, subject, args, expected) => {
     expect(mayChangeTheWorld(subject, args)).toBe(expected);
+  });
+});
+
+describe('which calls a rehearsal runs for real: only those known to only read', () => {
+  it.each<[string, ApprovalSubject, boolean]>([
+    ['a file read', { name: 'file_read', kind: 'file' }, true],
+    ["gemini's glob", { name: 'glob', kind: 'file' }, true],
+    ['a memory read', { name: 'memory_read', kind: 'memory' }, true],
+    [
+      'an MCP server’s resources, read by the engine',
+      { name: 'mcp_resources', kind: 'mcp', onlyReads: true },
+      true,
+    ],
+    ['a memory write', { name: 'memory_write', kind: 'memory' }, false],
+    ['an HTTP GET (it reaches out)', { name: 'http_request', kind: 'network' }, false],
+    [
+      'a REST API tool that ends in a GET',
+      { name: 'weather', kind: 'network', endsIn: { name: 'http_request', kind: 'network', method: 'GET' } },
+      false,
+    ],
+    [
+      'a composed tool that ends in a file read',
+      { name: 'peek', kind: 'file', endsIn: { name: 'file_read', kind: 'file' } },
+      true,
+    ],
+    ['the shell', { name: 'shell', kind: 'shell' }, false],
+    ['a tool added later that says nothing of itself', { name: 'brand_new_tool', kind: 'org' }, false],
+    [
+      'an MCP tool claiming to only read, on a server whose hints are not trusted',
+      { name: 'mcp__s__t', kind: 'mcp', annotations: { readOnlyHint: true }, mcpStanding: untrusted },
+      false,
+    ],
+    [
+      'an MCP tool claiming to only read, on a server whose hints are trusted',
+      { name: 'mcp__s__t', kind: 'mcp', annotations: { readOnlyHint: true }, mcpStanding: trusted },
+      true,
+    ],
+  ])('%s', (_what, subject, expected) => {
+    expect(onlyReads(subject)).toBe(expected);
   });
 });

@@ -1,10 +1,7 @@
 import { defaultNeed, isMcp, UNKNOWN_STANDING, type ApprovalSubject } from './approval-rule';
 
-/**
- * Built-in tools a turn may run again without doing anything twice: they only read, or what they change
- * (memory) is kept with the turn and committed with it.
- */
-const REPEATABLE_BUILT_INS: ReadonlySet<string> = new Set([
+/** Built-in tools that only read: a rehearsal runs them for real. */
+const READ_ONLY_BUILT_INS: ReadonlySet<string> = new Set([
   'file_read',
   'file_list',
   'read_file',
@@ -14,9 +11,20 @@ const REPEATABLE_BUILT_INS: ReadonlySet<string> = new Set([
   'grep_search',
   'glob',
   'memory_read',
-  'memory_write',
   'list_agents',
 ]);
+
+/**
+ * Built-in tools a turn may run again without doing anything twice: they only read, or what they change
+ * (memory) is kept with the turn and committed with it.
+ */
+const REPEATABLE_BUILT_INS: ReadonlySet<string> = new Set([...READ_ONLY_BUILT_INS, 'memory_write']);
+
+/** An MCP tool only reads when its server says so and the person trusts what that server says. */
+function mcpOnlyReads(subject: ApprovalSubject): boolean {
+  const standing = subject.mcpStanding ?? UNKNOWN_STANDING;
+  return standing.hintsTrusted && !standing.changeReason && subject.annotations?.readOnlyHint === true;
+}
 
 /**
  * Whether a call may change something outside its turn, so that running it again could do it twice.
@@ -31,10 +39,20 @@ export function mayChangeTheWorld(subject: ApprovalSubject, args: unknown): bool
     // A delegate whose method is templated is judged as an unknown method, as the approval rule does.
     return mayChangeTheWorld({ name, kind }, method ? { method, headers } : {});
   }
-  if (isMcp(subject)) {
-    const standing = subject.mcpStanding ?? UNKNOWN_STANDING;
-    return !(standing.hintsTrusted && !standing.changeReason && subject.annotations?.readOnlyHint === true);
-  }
+  if (isMcp(subject)) return !mcpOnlyReads(subject);
   if (subject.name === 'http_request') return defaultNeed(subject, args).mode !== 'always';
   return !REPEATABLE_BUILT_INS.has(subject.name);
+}
+
+/**
+ * Whether a call only reads, so that a rehearsal runs it for real. Fails closed: a tool is held back
+ * unless it is known to only read (a built-in reader, an MCP server's resources, an MCP tool whose
+ * trusted server says it only reads, a composed tool that ends in one of these). Memory writes and
+ * every HTTP request (a GET reaches out too) are held back.
+ */
+export function onlyReads(subject: ApprovalSubject): boolean {
+  if (subject.onlyReads) return true;
+  if (subject.endsIn) return onlyReads({ name: subject.endsIn.name, kind: subject.endsIn.kind });
+  if (isMcp(subject)) return mcpOnlyReads(subject);
+  return READ_ONLY_BUILT_INS.has(subject.name);
 }

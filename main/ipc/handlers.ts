@@ -63,6 +63,8 @@ import {
 } from '../../engine/app/timeline';
 import { runReadiness } from '../../engine/app/run-readiness';
 import { agentTurns, tickTurns, turnDetail } from '../../engine/app/turn-inspector';
+import { rehearsalDetail } from '../../engine/app/rehearsal-inspector';
+import { rehearse } from '../../engine/app/rehearse';
 import { humanInboxPage, humanUnread, markHumanRead, replyToMessage } from '../../engine/app/human-inbox';
 import { applyToolFix, explainTools, setToolEnabled, toolsCatalog } from '../../engine/app/tools';
 import type { EngineHost } from '../engine-host/engine-host';
@@ -261,6 +263,9 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'inspector.tick': ({ tick }) => inOrg(async (session) => ok(tickTurns(session.engine.timeline, tick))),
     'inspector.agentTurns': ({ agent }) =>
       inOrg(async (session) => ok(agentTurns(session.engine.timeline, agent))),
+    'inspector.rehearsal': ({ seq }) =>
+      inOrg(async (session) => rehearsalDetail(session.engine.timeline, seq)),
+    'agent.rehearse': (input) => inOrg((session) => rehearse(session, input)),
 
     'inbox.page': (query) => inOrg((session) => humanInboxPage(session, query)),
     'inbox.unread': () => inOrg((session) => humanUnread(session)),

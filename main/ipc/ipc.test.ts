@@ -219,6 +219,8 @@ const INVALID_INPUTS: Record<Channel, unknown[]> = {
   'inspector.turn': [{}, { agent: 'manager' }, { agent: '', tick: 1 }, { agent: 'manager', tick: 1.5 }],
   'inspector.tick': [{}, { tick: 'one' }, { tick: 1, agent: 'manager' }],
   'inspector.agentTurns': [{}, { agent: 7 }],
+  'inspector.rehearsal': [{}, { seq: 0 }, { seq: 'last' }, { seq: 1, agent: 'manager' }],
+  'agent.rehearse': [{}, { agent: '' }, { agent: 7 }, { agent: 'manager', tick: 3 }],
   'inbox.page': [{ before: 0 }, { limit: 0 }, { limit: 201 }, { unread: true }],
   'inbox.unread': [{ all: true }, 'x'],
   'inbox.markRead': [{ seqs: [0] }, { seqs: 'all' }, { all: 'yes' }],
@@ -383,6 +385,7 @@ describe('dispatch', () => {
       ['secrets.set', { name: 'DEMO_TOKEN', value: 'tok-0123456789abcdef' }],
       ['secrets.delete', { name: 'DEMO_TOKEN' }],
       ['run.step', {}],
+      ['agent.rehearse', manager],
       ['run.state', {}],
       ['run.readiness', {}],
       ['inspector.turn', { agent: 'manager', tick: 1 }],
@@ -451,6 +454,10 @@ describe('dispatch', () => {
     }
     const removed = harness.responses.find((entry) => entry.channel === 'org.removeAgent')!;
     await harness.dispatch('org.open', { path: org });
+    const { seq } = valueOf<{ seq: number }>(await harness.dispatch('agent.rehearse', manager));
+    const rehearsal = await harness.dispatch('inspector.rehearsal', { seq });
+    expect(rehearsal).toMatchObject({ ok: true, value: { agent: 'manager' } });
+    ipcResultSchema(contract['inspector.rehearsal'].output).parse(rehearsal);
     // The demo org runs nothing of its own; the model the person added in the app (models.add) kept it
     // trusted, and trusting it again as shown is recorded.
     const trust = valueOf<{ fingerprint: string; state: string }>(await harness.dispatch('trust.state', {}));

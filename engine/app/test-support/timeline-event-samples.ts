@@ -177,6 +177,26 @@ export const EVENT_SAMPLES: { [K in KnownEventKind]: Sample<K> } = {
     line: 1,
     record: { event: 'agent_completed', tick: 4 },
   },
+  rehearsal: {
+    ...at,
+    tick: null,
+    turn: null,
+    kind: 'rehearsal',
+    as_tick: 4,
+    status: 'completed',
+    would_do: [
+      {
+        what: 'tool',
+        title: 'Write a file',
+        target: 'notes.md (5 characters)',
+        tool: 'file_write',
+        args: { path: 'notes.md', content: 'hello' },
+      },
+    ],
+    would_cost: 0.5,
+    cost_words: 'The rehearsal called no model.',
+    events: [],
+  },
   activity: {
     ...at,
     kind: 'activity',

@@ -89,6 +89,13 @@ export const commands: readonly Command[] = [
     load: async () => (await import('./bundle')).bundleCommand,
   },
   {
+    name: 'rehearse',
+    summary:
+      'Rehearse one turn of an agent: its model is called and its reads run, but nothing it would change is done (files, messages, memory, HTTP, shell, MCP tools that do not only read); lists what it would have done.',
+    usage: 'rehearse <org> <agent> [--json] [--secrets-file PATH]',
+    load: async () => (await import('./rehearse')).rehearseCommand,
+  },
+  {
     name: 'export',
     summary: "Write the org's timeline (or the filtered part) to a JSON Lines file, one event per line.",
     usage: 'export <org> <file.jsonl> [--agent A]... [--kind K]... [--from TICK] [--to TICK] [--text WORDS]',

@@ -31,6 +31,7 @@ export const READS = [
   'inspector.turn',
   'inspector.tick',
   'inspector.agentTurns',
+  'inspector.rehearsal',
   'inbox.page',
   'inbox.unread',
   'run.state',
@@ -191,6 +192,8 @@ export const staleAfterWrite: Record<WriteChannel, readonly ReadChannel[]> = {
   // Reads the newer copy's folder, which can change between two looks: never cached.
   'org.updatePlan': [],
   'org.updateApply': [...AGENT_READS, 'departments.list', 'agent.get', 'tools.explain'],
+  // A rehearsal adds its record to the timeline and nothing else.
+  'agent.rehearse': ['timeline.page', 'timeline.facets'],
   'credits.topUp': ['credits.balances', 'credits.history', 'org.graph', 'run.readiness', 'org.status'],
   'credits.resume': [
     'credits.balances',

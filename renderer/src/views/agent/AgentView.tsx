@@ -1,5 +1,6 @@
 import type { AgentState } from '../../../../engine/api';
 import { RecentTurns } from '../../shared/RecentTurns';
+import { RehearseTurn } from '../../shared/RehearseTurn';
 import { LiveAnswerPanel } from '../../shared/live/LiveAnswer';
 import { Advanced } from '../../components/Advanced';
 import { GlossaryLink } from '../../components/Glossary';
@@ -43,6 +44,7 @@ export function AgentView({ agent }: { agent: string }) {
       <AgentStateNote agent={agent} state={detail.state} />
       <LiveAnswerPanel agent={agent} />
       <RecentTurns agent={agent} />
+      {detail.valid && <RehearseTurn agent={agent} />}
       <div className="muted">
         <p>
           This page edits the agent’s <GlossaryLink term="resume" />. Saving changes only what you edit;

@@ -16,6 +16,7 @@ import { useQuery } from '../../server-state/use-query';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatJsonText } from '../../components/format-json-text';
 import { TickWaterfall } from './TickWaterfall';
+import { RehearsalInspector } from './RehearsalInspector';
 import { openTick, useInspectorTarget } from '../../stores/open-turn';
 import { duration } from '../../words/plain-words';
 import { credits, tokens } from './inspector-format';
@@ -31,6 +32,7 @@ export function InspectorView() {
         <p className="muted">Open a turn from the timeline, the org graph or an agent's page.</p>
       </section>
     );
+  if ('rehearsal' in target) return <RehearsalInspector key={target.rehearsal} seq={target.rehearsal} />;
   return target.agent === undefined ? (
     <TickWaterfall key={target.tick} tick={target.tick} />
   ) : (
@@ -64,7 +66,8 @@ function TurnInspector({ agent, tick }: { agent: string; tick: number }) {
   );
 }
 
-function TurnTree({ turn }: { turn: TurnDetail }) {
+/** A turn as a tree; a rehearsal's (`rehearsal`) says what it would have been charged, as nothing was. */
+export function TurnTree({ turn, rehearsal = false }: { turn: TurnDetail; rehearsal?: boolean }) {
   const facts = [
     { label: 'Outcome', value: turn.status ?? 'not finished' },
     { label: 'Took', value: turn.durationMs === null ? '—' : duration(turn.durationMs) },
@@ -74,7 +77,10 @@ function TurnTree({ turn }: { turn: TurnDetail }) {
       value: `${tokens(turn.totals.inputTokens)} in, ${tokens(turn.totals.outputTokens)} out`,
     },
     { label: 'Model cost', value: credits(turn.totals.modelCost) },
-    { label: 'Credits charged', value: credits(turn.totals.credits) },
+    {
+      label: rehearsal ? 'Would have been charged' : 'Credits charged',
+      value: credits(turn.totals.credits),
+    },
   ];
   return (
     <>
@@ -109,8 +115,8 @@ function TurnTree({ turn }: { turn: TurnDetail }) {
       <section aria-labelledby="steps-heading">
         <h3 id="steps-heading">What happened, step by step</h3>
         <ol className="turn-steps" aria-label="Steps">
-          {turn.steps.map((step) => (
-            <Step key={stepKey(step)} step={step} />
+          {turn.steps.map((step, index) => (
+            <Step key={rehearsal ? index : stepKey(step)} step={step} rehearsal={rehearsal} />
           ))}
         </ol>
       </section>
@@ -150,7 +156,9 @@ function ChatMessage({ message }: { message: PromptMessage }) {
       <div className="chat-label">
         <span className="chat-role">{message.role}</span> {PART_LABELS[message.part]}
       </div>
-      <pre className="chat-text">{message.content}</pre>
+      <pre className="chat-text" tabIndex={0}>
+        {message.content}
+      </pre>
     </li>
   );
 }
@@ -166,7 +174,8 @@ function stepKey(step: TurnStep): number {
   }
 }
 
-function Step({ step }: { step: TurnStep }) {
+/** A step of a turn; in a rehearsal, what was not done says it would have been. */
+function Step({ step, rehearsal }: { step: TurnStep; rehearsal: boolean }) {
   switch (step.type) {
     case 'model_call':
       return <ModelCallStep call={step.call} />;
@@ -181,7 +190,7 @@ function Step({ step }: { step: TurnStep }) {
           seq={step.seq}
           head={
             <>
-              Memory: {step.op} <code>{step.key}</code>
+              {rehearsal ? 'Would change memory' : 'Memory'}: {step.op} <code>{step.key}</code>
             </>
           }
         >
@@ -202,7 +211,8 @@ function Step({ step }: { step: TurnStep }) {
           seq={step.seq}
           head={
             <>
-              Sent a {step.messageKind} to {step.to.length === 0 ? 'everyone' : step.to.join(', ')}
+              {rehearsal ? 'Would send' : 'Sent'} a {step.messageKind} to{' '}
+              {step.to.length === 0 ? 'everyone' : step.to.join(', ')}
             </>
           }
         >
@@ -334,13 +344,15 @@ function ModelCallStep({ call }: { call: InspectedModelCall }) {
 
 function ToolCallStep({ call }: { call: InspectedToolCall }) {
   const titles = useToolTitles();
-  const outcome = call.startedBeforeStop
-    ? 'unknown'
-    : call.success === null
-      ? 'no result'
-      : call.success
-        ? 'success'
-        : 'error';
+  const outcome = call.heldBack
+    ? 'held-back'
+    : call.startedBeforeStop
+      ? 'unknown'
+      : call.success === null
+        ? 'no result'
+        : call.success
+          ? 'success'
+          : 'error';
   return (
     <li className={`turn-step step-tool outcome-${outcome}`} data-testid="tool-call" data-outcome={outcome}>
       <div className="step-head">
@@ -349,13 +361,15 @@ function ToolCallStep({ call }: { call: InspectedToolCall }) {
         </span>
         {toolWords(call.tool, titles)}
         <span className={`tool-outcome ${outcome}`} data-testid="tool-outcome">
-          {call.startedBeforeStop
-            ? 'Started before the app stopped; whether it finished is not known'
-            : call.success === null
-              ? 'no result recorded'
-              : call.success
-                ? '✓ succeeded'
-                : '✕ failed'}
+          {call.heldBack
+            ? 'Held back: not run in a rehearsal'
+            : call.startedBeforeStop
+              ? 'Started before the app stopped; whether it finished is not known'
+              : call.success === null
+                ? 'no result recorded'
+                : call.success
+                  ? '✓ succeeded'
+                  : '✕ failed'}
         </span>
         {call.durationMs !== null && <span className="muted">{duration(call.durationMs)}</span>}
       </div>
@@ -365,7 +379,9 @@ function ToolCallStep({ call }: { call: InspectedToolCall }) {
           <pre className="step-text">{call.args}</pre>
         </div>
         <div data-testid="tool-result">
-          <div className="pair-label">{call.success === false ? 'Error' : 'Result'}</div>
+          <div className="pair-label">
+            {call.heldBack ? 'What the model was told' : call.success === false ? 'Error' : 'Result'}
+          </div>
           <pre className="step-text">{call.success === false ? call.error : (call.output ?? '—')}</pre>
           {call.attachments?.map((attachment) => (
             <ToolAttachmentView key={attachment.sha256} attachment={attachment} />

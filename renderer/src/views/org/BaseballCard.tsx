@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import type { GraphNode, IpcError, OrgGraph, TimelineRowSummary } from '../../../../engine/api';
 import { serverState } from '../../server-state/instance';
 import { useQuery } from '../../server-state/use-query';
+import { RehearseTurn } from '../../shared/RehearseTurn';
 import { ToolToggles } from '../../shared/ToolToggles';
 import { useAgentDetail } from '../../shared/use-agent-detail';
 import { AgentStateBadge } from '../../components/AgentStateBadge';
@@ -153,6 +154,7 @@ export function BaseballCard({ graph, agent, onOpenAgent, onOpenTurn, onClose }:
         <summary>Tools</summary>
         <ToolToggles agent={agent.name} />
       </details>
+      <RehearseTurn agent={agent.name} />
       <button type="button" onClick={() => onOpenAgent(agent.name)}>
         Open the agent’s page
       </button>

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { TimelineEvent } from '../../../../engine/api';
-import { openTurn } from '../../stores/open-turn';
+import { openRehearsal, openTurn } from '../../stores/open-turn';
 import { kindWords, localTime } from '../../words/plain-words';
 import { describeEvent } from './event-description';
 import { useToolTitles } from '../../shared/tool-titles';
@@ -69,8 +69,8 @@ function LoadedEvent({ event }: { event: TimelineEvent }) {
     <>
       <h3 id="timeline-detail-heading">{description.title}</h3>
       <dl className="timeline-facts">
-        {facts.map((fact) => (
-          <div key={fact.label} className="timeline-fact">
+        {facts.map((fact, index) => (
+          <div key={index} className="timeline-fact">
             <dt>{fact.label}</dt>
             <dd>{fact.value}</dd>
           </div>
@@ -79,6 +79,11 @@ function LoadedEvent({ event }: { event: TimelineEvent }) {
       {event.agent !== null && event.tick !== null && (
         <button type="button" className="open-turn" onClick={() => openTurn(event.agent!, event.tick!)}>
           Open this turn in the inspector
+        </button>
+      )}
+      {event.kind === 'rehearsal' && description.known && (
+        <button type="button" className="open-turn" onClick={() => openRehearsal(event.seq)}>
+          Open this rehearsal in the inspector
         </button>
       )}
       {!description.known && (

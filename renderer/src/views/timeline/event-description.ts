@@ -44,6 +44,7 @@ const TITLES: Record<KnownEventKind, string> = {
   tick_completed: 'Tick completed',
   turn_started: 'Turn started',
   turn_completed: 'Turn completed',
+  rehearsal: 'Rehearsal (nothing was done)',
   lemming_log: 'LeMMing log line',
   activity: 'LeMMing activity',
 };
@@ -246,6 +247,16 @@ function factsOf(event: KnownTimelineEvent, titles: ToolTitles | undefined): Fac
       return [
         { label: 'Status', value: event.status },
         { label: 'Credits spent', value: String(event.spent) },
+      ];
+    case 'rehearsal':
+      return [
+        { label: 'Outcome', value: event.status },
+        { label: 'Rehearsed as tick', value: String(event.as_tick) },
+        ...event.would_do.map((action) => ({
+          label: 'Would do',
+          value: `${action.title}${action.target ? ` ${action.target}` : ''}`,
+        })),
+        { label: 'Cost', value: event.cost_words },
       ];
     case 'lemming_log':
     case 'activity':
