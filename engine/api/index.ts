@@ -26,3 +26,4 @@ export * from './failure-words';
 export * from './message-kind';
 export * from './memory-schemas';
 export * from './job-schemas';
+export * from './schedule-schemas';
