@@ -75,6 +75,10 @@ function describeKnown(event: KnownTimelineEvent): string | null {
       return `${event.entry} ${event.amount} credits${event.reason ? `: ${event.reason}` : ''}`;
     case 'skip':
       return event.message;
+    case 'ticks_missed':
+      return event.message;
+    case 'run_ended':
+      return `the run ended: ${event.message}`;
     case 'error':
       return plainFailure(event.reason, event.message);
     case 'warning':

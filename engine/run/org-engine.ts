@@ -109,7 +109,10 @@ import type { GrantRefusal } from '../api/grant-refusal';
 import { mayRun, orgKeyOf, orgTrust } from '../trust/org-trust';
 import type { OrgTrust } from '../api/trust-schemas';
 import { memoryChangeRecord, TurnMemory, type MemoryChangeOutcome } from '../memory/turn-memory';
-import { groupByFirePoint } from '../org/schedule';
+import { readScheduleSettings } from '../org/schedule-settings-file';
+import { SKIP_REASON_WORDS, type CatchUp, type SkipReason } from '../api/schedule-schemas';
+import { dueCandidate, invalidResumeSkip, untilNextClockDue, type DueCandidate } from './due-turns';
+import { skipReasonOf, TickSchedule, type MissedTicks, type RunPace } from './tick-schedule';
 import { agentPaths, inOrg } from '../org/org-layout';
 import { signInStoreIn } from '../tools/mcp/auth/mcp-sign-in-store';
 
@@ -219,6 +222,7 @@ export class OrgEngine {
   /** The key of this org's record in the person's trust record (its real path). */
   private readonly orgKey: string;
   private readonly serverLimits: ServerLimits;
+  private readonly tickSchedule: TickSchedule;
 
   private constructor(
     readonly orgPath: string,
@@ -252,6 +256,7 @@ export class OrgEngine {
     );
     this.limits = { ...DEFAULT_TURN_LIMITS, ...options.limits };
     this.serverLimits = new ServerLimits(orgPath);
+    this.tickSchedule = new TickSchedule(timeline.db, this.clock);
     this.orgKey = orgKeyOf(orgPath);
     const trust = options.trust;
     this.mcp = new McpHub(orgPath, {
@@ -458,13 +463,22 @@ export class OrgEngine {
    * with OrgNotTrustedError, before anything runs, when the org is not trusted as it is now. Takes the
    * run lock first (and keeps it: see claimRun); throws OrgBusyError when another program has it.
    */
-  async runTick(signal?: AbortSignal): Promise<TickReport> {
+  async runTick(signal?: AbortSignal, run: RunPace | null = null): Promise<TickReport> {
     await this.requireTrust();
     await this.requireRunLock();
-    const tick = await this.currentTick();
+    const nextTick = await this.currentTick();
     const runId = this.runId;
     await this.secrets.refresh();
     const { agents, invalid } = await this.loadAgents();
+    const plan = this.tickSchedule.plan({
+      nextTick,
+      run,
+      agents: agents.map((agent) => dueCandidate(agent)),
+      resumingTick: this.committedTurns(nextTick).size > 0,
+      catchUp: await this.catchUpSetting(),
+    });
+    const tick = plan.tick;
+    if (plan.missed) this.recordMissedTicks(plan.missed, runId);
     await this.diskImport.importOutboxes();
     const credits = await this.readCreditsFile();
     this.seedBalances(agents, credits, tick);
@@ -489,7 +503,7 @@ export class OrgEngine {
       tick,
     );
     this.warnOfInvalidResumes(invalid, tick);
-    const report: TickReport = { tick, turns: this.skipUnreadableResumes(invalid, tick, runId) };
+    const report: TickReport = { tick, turns: this.skipDueTurns(invalid, plan.skipped, tick, runId) };
     const committed = this.committedTurns(tick);
     // How long each turn waited for its model server: for room at it, and before retries it asked for.
     const serverWaits = new Map<string, number>();
@@ -497,10 +511,7 @@ export class OrgEngine {
     const org = agents.map(({ resume }) => ({ name: resume.name, title: resume.title }));
     // Each committed turn's files are written while the next turns commit; all are settled before the tick ends.
     const fileWrites: Promise<string | null>[] = [];
-    for (const group of groupByFirePoint(
-      tick,
-      agents.map((agent) => ({ ...agent, name: agent.resume.name, schedule: agent.resume.schedule })),
-    )) {
+    for (const group of plan.groups) {
       const pendingAgents = group.agents.filter((agent) => {
         if (!committed.has(agent.name)) return true;
         report.turns.push({ agent: agent.name, status: 'already_committed' });
@@ -527,7 +538,10 @@ export class OrgEngine {
       });
       for await (const turns of inReadyRuns(staged, TURN_COMMIT_GATHER_MS)) {
         fileWrites.push(...this.commitTurns(turns));
-        for (const turn of turns) report.turns.push({ agent: turn.agent, status: turn.status });
+        for (const turn of turns) {
+          const reason = skipReasonOf(turn.events);
+          report.turns.push({ agent: turn.agent, status: turn.status, ...(reason ? { reason } : {}) });
+        }
       }
     }
     const unwritten = new Set(await Promise.all(fileWrites));
@@ -567,6 +581,7 @@ export class OrgEngine {
           tick,
           run: runId,
           turns: report.turns,
+          ...(run ? { interval_ms: run.intervalMs } : {}),
           server_wait: serverWaitRecord(serverWaits),
           server_limits: this.serverLimits.limits(),
         },
@@ -582,7 +597,26 @@ export class OrgEngine {
     // What was learned of the servers is a head start for the next run, not part of the tick: a folder
     // that cannot take it leaves the next run starting from the defaults, and this tick stands.
     await this.serverLimits.save().catch(() => undefined);
+    this.tickSchedule.ran(run);
     return report;
+  }
+
+  /**
+   * Records that the run stopped running ticks by the person's or its own doing (stopped, paused, its
+   * last tick): the time until the next tick is not counted as ticks missed. Not called when the app closes.
+   */
+  async recordRunEnded(reason: string, message: string): Promise<void> {
+    const lastTick = (await this.currentTick()) - 1;
+    this.record({ kind: 'run_ended', tick: lastTick, run: this.runId, reason, message }, lastTick);
+  }
+
+  /** How long until the next due time of an agent's clock schedule; null when no agent runs by the clock. */
+  async untilNextClockDue(): Promise<number | null> {
+    const { agents } = await this.loadAgents();
+    return untilNextClockDue(
+      agents.map((agent) => dueCandidate(agent)),
+      this.clock(),
+    );
   }
 
   /**
@@ -1172,28 +1206,59 @@ export class OrgEngine {
   }
 
   /**
-   * An agent whose resume.json could not be read (even after a few tries) is not an invalid agent: its
-   * turn is recorded as skipped, with the reason, at every tick until the file can be read again.
+   * Every due turn not taken is recorded (docs/ARCHITECTURE.md, “Due turns”): an agent whose resume
+   * cannot be used (its schedule unknown, so at every tick) and a due agent switched off.
    */
-  private skipUnreadableResumes(
+  private skipDueTurns(
     invalid: DiscoveredAgent[],
+    skipped: readonly { agent: DueCandidate; reason: SkipReason }[],
     tick: number,
     runId: string,
   ): TickReport['turns'] {
-    const unreadable = invalid.flatMap((agent) => (!agent.valid && agent.readError ? [agent] : []));
-    if (unreadable.length === 0) return [];
+    const skips = [
+      ...invalid.flatMap((agent) =>
+        agent.valid ? [] : [{ agent: agent.name, reason: 'invalid_resume' as const, message: invalidResumeSkip(agent) }],
+      ),
+      ...skipped.map(({ agent, reason }) => ({
+        agent: agent.name,
+        reason,
+        message: `${agent.name} did not run: ${SKIP_REASON_WORDS[reason]}.`,
+      })),
+    ];
+    if (skips.length === 0) return [];
     this.appendEvents(
-      unreadable.map((agent) => ({
+      skips.map(({ agent, reason, message }) => ({
         kind: 'skip' as const,
         time: this.clock().toISOString(),
         tick,
         run: runId,
-        agent: agent.name,
-        reason: 'resume_unreadable',
-        message: `${agent.name} did not run: its ${agent.resumeFile} could not be read (${agent.readError}); it runs again once the file can be read.`,
+        agent,
+        reason,
+        message,
       })),
     );
-    return unreadable.map((agent) => ({ agent: agent.name, status: 'skipped' as const }));
+    return skips.map(({ agent, reason }) => ({ agent, status: 'skipped' as const, reason }));
+  }
+
+  private recordMissedTicks(missed: MissedTicks, runId: string): void {
+    this.record(
+      {
+        kind: 'ticks_missed',
+        tick: missed.to,
+        run: runId,
+        from: missed.from,
+        to: missed.to,
+        cause: missed.cause,
+        message: missed.message,
+        catching_up: missed.catchingUp,
+      },
+      missed.to,
+    );
+  }
+
+  private async catchUpSetting(): Promise<CatchUp> {
+    const settings = await readScheduleSettings(this.orgPath);
+    return settings.ok ? settings.value.catch_up : 'next_slot';
   }
 
   /** One `warning` event per invalid resume (again only when its problems change), located at its first problem. */

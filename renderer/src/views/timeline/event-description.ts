@@ -1,5 +1,6 @@
 import { plainFailure } from '../../../../engine/api/failure-words';
 import { toolWords, type ToolTitles } from '../../../../engine/api/tool-words';
+import { MISSED_CAUSE_WORDS, skipReasonWords } from '../../../../engine/api/schedule-schemas';
 import { duration } from '../../words/plain-words';
 import {
   knownEvent,
@@ -33,6 +34,8 @@ const TITLES: Record<KnownEventKind, string> = {
   notes: 'Notes',
   outbox_pruned: 'Old outbox files removed',
   skip: 'Turn skipped',
+  ticks_missed: 'Ticks missed',
+  run_ended: 'Run ended',
   warning: 'Warning',
   error: 'Error',
   tick_started: 'Tick started',
@@ -188,9 +191,17 @@ function factsOf(event: KnownTimelineEvent, titles: ToolTitles | undefined): Fac
       ];
     case 'skip':
       return [
-        { label: 'Code', value: event.reason },
+        { label: 'Why', value: skipReasonWords(event.reason) },
         { label: 'Message', value: event.message },
       ];
+    case 'ticks_missed':
+      return [
+        { label: 'Ticks', value: `${event.from}–${event.to}` },
+        { label: 'Why', value: MISSED_CAUSE_WORDS[event.cause] },
+        { label: 'Catching up', value: event.catching_up.join(', ') },
+      ];
+    case 'run_ended':
+      return [{ label: 'Why', value: event.message }];
     case 'warning':
       return [
         { label: 'Code', value: event.code },
