@@ -27,3 +27,4 @@ export * from './message-kind';
 export * from './memory-schemas';
 export * from './job-schemas';
 export * from './schedule-schemas';
+export * from './clock-schedule';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TOOLS_PROFILES } from '../api/agent-schemas';
-import { parseClockSchedule } from './clock-schedule';
+import { parseClockSchedule } from '../api/clock-schedule';
 
 /**
  * resume.json as LeMMing's loader accepts it, plus the legacy shapes and this app's additions

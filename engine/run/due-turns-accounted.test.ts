@@ -65,7 +65,7 @@ function buildOrg(agents: ReturnType<typeof thirtyAgents>): string {
 
 function rows(engine: OrgEngine, kinds: string[]): Record<string, any>[] {
   const found: Record<string, any>[] = [];
-  let cursor: string | null = null;
+  let cursor: number | null = null;
   for (;;) {
     const page = engine.timeline.page({ kinds, direction: 'asc', cursor, limit: 1000 });
     found.push(...page.rows.map((row) => JSON.parse(row.json) as Record<string, any>));

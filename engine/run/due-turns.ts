@@ -7,7 +7,7 @@ import {
   nextClockTime,
   parseClockSchedule,
   type ClockSchedule,
-} from '../org/clock-schedule';
+} from '../api/clock-schedule';
 import {
   compareCodePoints,
   firePoint,

@@ -1,4 +1,4 @@
-import type { Result } from '../api/result';
+import type { Result } from './result';
 
 /**
  * Wall-clock schedules in cron's five fields (minute hour day-of-month month day-of-week), in the
