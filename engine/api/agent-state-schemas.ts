@@ -64,6 +64,8 @@ export const AgentState = z.discriminatedUnion('kind', [
     technical: z.string().nullable(),
   }),
   z.object({ kind: z.literal('paused'), words: z.string(), by: z.enum(['person']) }),
+  /** The person switched it off: it takes no turns, its due turns are recorded as skipped. */
+  z.object({ kind: z.literal('switched_off'), words: z.string() }),
   z.object({ kind: z.literal('out_of_credits'), words: z.string() }),
   z.object({
     kind: z.literal('invalid_resume'),

@@ -9,14 +9,16 @@ import {
   type ClockSchedule,
 } from './clock-schedule';
 
-const zoneBefore = process.env.TZ;
+// engine/api is checked without Node's types; the tests still run in Node, whose time zone TZ sets.
+const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
+const zoneBefore = env.TZ;
 beforeAll(() => {
   // Berlin changes to summer time at 02:00 on 29 March 2026 and back at 03:00 on 25 October 2026.
-  process.env.TZ = 'Europe/Berlin';
+  env.TZ = 'Europe/Berlin';
 });
 afterAll(() => {
-  if (zoneBefore === undefined) delete process.env.TZ;
-  else process.env.TZ = zoneBefore;
+  if (zoneBefore === undefined) delete env.TZ;
+  else env.TZ = zoneBefore;
 });
 
 function schedule(cron: string): ClockSchedule {

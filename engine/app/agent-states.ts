@@ -74,6 +74,7 @@ async function stateOf(
   const waiting = context.waitingRequests(name)[0];
   return agentStateOf({
     invalidResume: null,
+    switchedOff: resume.switched_off === true,
     waiting: waiting
       ? { id: waiting.id, tool: waiting.tool, form: waiting.form !== undefined, askedAt: waiting.asked_at }
       : null,
@@ -89,6 +90,7 @@ async function stateOf(
 }
 
 const NOTHING: Omit<AgentFacts, 'invalidResume'> = {
+  switchedOff: false,
   waiting: null,
   running: false,
   runPaused: false,

@@ -450,6 +450,11 @@ export class OrgEngine {
     if (!claim.ok) throw new OrgBusyError(claim.error.message, claim.error.holder);
   }
 
+  /** Now, by the engine's clock (a test's fake one). */
+  now(): Date {
+    return this.clock();
+  }
+
   /** The tick the next `runTick` runs (tick.json's `current_tick`). */
   async currentTick(): Promise<number> {
     const read = await readNextTick(this.orgPath);

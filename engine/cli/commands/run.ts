@@ -1,6 +1,7 @@
 import type { TurnProgress } from '../../api/model-event-schemas';
 import { formatProblem } from '../../api/problem';
 import type { TickReport } from '../../api/run-schemas';
+import { SKIP_REASON_WORDS } from '../../api/schedule-schemas';
 import { listAgents } from '../../app/org';
 import { runToEnd, stepRun } from '../../app/run';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
@@ -13,7 +14,9 @@ import { invalidAgentLabel } from '../../org/discover';
 import { historyGapNote } from '../../app/org-reader';
 
 function printTick(io: CliIo, report: TickReport): void {
-  const turns = report.turns.map((turn) => `${turn.agent} ${turn.status}`).join(', ');
+  const turns = report.turns
+    .map((turn) => `${turn.agent} ${turn.status}${turn.reason ? ` (${SKIP_REASON_WORDS[turn.reason]})` : ''}`)
+    .join(', ');
   io.stdout.write(`tick ${report.tick}: ${turns || 'no agent fired'}\n`);
 }
 
