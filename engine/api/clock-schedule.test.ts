@@ -90,12 +90,17 @@ describe('clock schedules', () => {
   });
 
   it('says in words which part is wrong', () => {
-    const errors = ['0 9 * *', '61 9 * * *', '0 9 * * fri-mon', '0 9 * * funday', '*/0 * * * *', '0 9 1-2-3 * *'].map(
-      (cron) => {
-        const parsed = parseClockSchedule(cron);
-        return parsed.ok ? null : parsed.error;
-      },
-    );
+    const errors = [
+      '0 9 * *',
+      '61 9 * * *',
+      '0 9 * * fri-mon',
+      '0 9 * * funday',
+      '*/0 * * * *',
+      '0 9 1-2-3 * *',
+    ].map((cron) => {
+      const parsed = parseClockSchedule(cron);
+      return parsed.ok ? null : parsed.error;
+    });
     expect(errors).toEqual([
       'a clock schedule has five parts (minute hour day-of-month month day-of-week), e.g. "0 9 * * 1-5"; "0 9 * *" has 4',
       'the minute part "61": 61 is outside 0–59',

@@ -79,7 +79,8 @@ function parseField(text: string, field: FieldSpec): Result<Set<number>, string>
   const values = new Set<number>();
   for (const item of text.toLowerCase().split(',')) {
     const [range, stepText, extra] = item.split('/');
-    if (extra !== undefined || range === undefined || range === '') return { ok: false, error: 'not understood' };
+    if (extra !== undefined || range === undefined || range === '')
+      return { ok: false, error: 'not understood' };
     let step = 1;
     if (stepText !== undefined) {
       if (!/^\d+$/.test(stepText) || Number(stepText) < 1)

@@ -12,7 +12,8 @@ import type { OrgContext } from './org-context';
 export async function tickPace(context: OrgContext): Promise<TickPace> {
   const run = context.controller.state();
   const nextTick = run.nextTick ?? (await context.engine.currentTick().catch(() => 1));
-  if (run.phase !== 'idle' && run.intervalMs > 0) return { nextTick, now: context.engine.now(), intervalMs: run.intervalMs };
+  if (run.phase !== 'idle' && run.intervalMs > 0)
+    return { nextTick, now: context.engine.now(), intervalMs: run.intervalMs };
   const config = await readOrgConfig(context.orgPath);
   return {
     nextTick,

@@ -18,7 +18,9 @@ describe('switching an agent off and on, and its next turn in words', () => {
 
     const off = await lemming('agents', org, '--switch-off', 'manager');
     expect(off).toMatchObject({ code: 0, stderr: '' });
-    expect(off.stdout).toBe('manager is switched off: it takes no turns until switched on; next turn switched off.\n');
+    expect(off.stdout).toBe(
+      'manager is switched off: it takes no turns until switched on; next turn switched off.\n',
+    );
     expect(resumeOf(org, 'manager').switched_off).toBe(true);
     expect((await lemming('agents', org, 'manager')).stdout).toContain(
       'Switched off: it takes no turns until you switch it on.',
@@ -42,9 +44,9 @@ describe('switching an agent off and on, and its next turn in words', () => {
 
   it('refuses both switches at once, and an agent that is not there', async () => {
     const org = orgs.copy(DEMO_ORG);
-    expect((await lemming('agents', org, '--switch-off', 'manager', '--switch-on', 'writer')).stderr).toContain(
-      'Give --switch-off or --switch-on, not both.',
-    );
+    expect(
+      (await lemming('agents', org, '--switch-off', 'manager', '--switch-on', 'writer')).stderr,
+    ).toContain('Give --switch-off or --switch-on, not both.');
     const missing = await lemming('agents', org, '--switch-off', 'nobody');
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('nobody');

@@ -93,7 +93,8 @@ describe('every due turn accounted for', () => {
     for (const { tick, turns } of completed) {
       const due = agents.filter(
         (agent) =>
-          agent.role === 'invalid' || firesAt(tick, { run_every_n_ticks: agent.period, phase_offset: agent.phase }),
+          agent.role === 'invalid' ||
+          firesAt(tick, { run_every_n_ticks: agent.period, phase_offset: agent.phase }),
       );
       const recorded = (turns as { agent: string; status: string; reason?: string }[])
         .map(({ agent, status, reason }) => `${agent} ${status}${reason ? ` ${reason}` : ''}`)
@@ -107,21 +108,26 @@ describe('every due turn accounted for', () => {
         })
         .sort();
       expect(recorded, `tick ${tick}`).toEqual(expected);
-      const skippedNow = skips.filter((event) => event.tick === tick).map((event) => `${event.agent} ${event.reason}`);
+      const skippedNow = skips
+        .filter((event) => event.tick === tick)
+        .map((event) => `${event.agent} ${event.reason}`);
       const doneNow = turnsDone
         .filter((event) => event.tick === tick && event.status !== 'skipped')
         .map((event) => event.agent as string);
       expect([...skippedNow, ...doneNow].length, `tick ${tick}`).toBe(due.length);
-      expect(new Set([...skippedNow.map((text) => text.split(' ')[0]), ...doneNow]).size, `tick ${tick}`).toBe(
-        due.length,
-      );
+      expect(
+        new Set([...skippedNow.map((text) => text.split(' ')[0]), ...doneNow]).size,
+        `tick ${tick}`,
+      ).toBe(due.length);
     }
     const asked = rows(first, ['approval_answered']).filter((event) => event.agent === 'a07');
-    expect(asked.length).toBe(completed.filter(({ turns }) => turns.some((turn: any) => turn.agent === 'a07')).length);
-    expect(asked.every((event) => event.answer === 'deny' && event.source === 'unattended')).toBe(true);
-    expect(rows(first, ['model_call']).some((event) => ['a01', 'a02', 'a03', 'a04'].includes(event.agent))).toBe(
-      false,
+    expect(asked.length).toBe(
+      completed.filter(({ turns }) => turns.some((turn: any) => turn.agent === 'a07')).length,
     );
+    expect(asked.every((event) => event.answer === 'deny' && event.source === 'unattended')).toBe(true);
+    expect(
+      rows(first, ['model_call']).some((event) => ['a01', 'a02', 'a03', 'a04'].includes(event.agent)),
+    ).toBe(false);
 
     // The app is closed for ten minutes; the run goes on when it opens again.
     world.close(first);
@@ -137,11 +143,16 @@ describe('every due turn accounted for', () => {
         from: 201,
         to: 260,
         cause: 'app_closed',
-        message: 'Ticks 201–260 did not run: the app was closed. Agents that were due in them wait for their next turn.',
+        message:
+          'Ticks 201–260 did not run: the app was closed. Agents that were due in them wait for their next turn.',
         catching_up: [],
       }),
     ]);
     expect(report.tick).toBe(261);
-    expect(rows(reopened, ['tick_completed']).map((row) => row.tick).slice(-2)).toEqual([261, 262]);
+    expect(
+      rows(reopened, ['tick_completed'])
+        .map((row) => row.tick)
+        .slice(-2),
+    ).toEqual([261, 262]);
   }, 60_000);
 });

@@ -51,7 +51,9 @@ export interface DueTurns<T extends DueCandidate> {
  */
 export function dueTurns<T extends DueCandidate>(input: DueInput<T>): DueTurns<T> {
   const due = input.agents.filter((agent) => isDue(agent, input));
-  const skipped = due.flatMap((agent) => (agent.switchedOff ? [{ agent, reason: 'switched_off' as const }] : []));
+  const skipped = due.flatMap((agent) =>
+    agent.switchedOff ? [{ agent, reason: 'switched_off' as const }] : [],
+  );
   const running = due
     .filter((agent) => !agent.switchedOff)
     .map((agent) => ({ agent, point: firePoint(agent.schedule) }))
@@ -78,9 +80,16 @@ function clockOf(agent: DueCandidate): ClockSchedule | null {
 }
 
 /**
+ * A tick that starts this much later than its interval is late, not missed: reading the org before it
+ * and a busy computer take time. An app closed or a computer asleep is away for longer.
+ */
+export const LATE_NOT_MISSED_MS = 30_000;
+
+/**
  * The ticks that did not run before `nextTick`: those that were due one interval after another since
  * the last tick and before now, the last of them being the tick now starting late. Null when none was
- * missed, or the run has no interval (ticks one after another, or one step).
+ * missed (the tick is less than LATE_NOT_MISSED_MS late), or the run has no interval (ticks one after
+ * another, or one step).
  */
 export function missedTicks(input: {
   nextTick: number;
@@ -89,7 +98,9 @@ export function missedTicks(input: {
   intervalMs: number;
 }): { from: number; to: number } | null {
   if (input.lastTickAt === null || input.intervalMs <= 0) return null;
-  const count = Math.floor((input.now.getTime() - input.lastTickAt.getTime()) / input.intervalMs) - 1;
+  const gap = input.now.getTime() - input.lastTickAt.getTime();
+  if (gap - input.intervalMs < LATE_NOT_MISSED_MS) return null;
+  const count = Math.floor(gap / input.intervalMs) - 1;
   return count >= 1 ? { from: input.nextTick, to: input.nextTick + count - 1 } : null;
 }
 
@@ -124,7 +135,8 @@ export function nextDue(agent: DueCandidate, pace: TickPace): NextDue {
   const tick = nextFiringTicks(agent.schedule, pace.nextTick, 1)[0]!;
   const ticks = tick - pace.nextTick + 1;
   const inTicks = ticks === 1 ? 'at the next tick' : `in ${ticks} ticks`;
-  if (pace.intervalMs === null || pace.intervalMs <= 0 || ticks === 1) return { tick, at: null, words: inTicks };
+  if (pace.intervalMs === null || pace.intervalMs <= 0 || ticks === 1)
+    return { tick, at: null, words: inTicks };
   const waitMs = (ticks - 1) * pace.intervalMs;
   return {
     tick,

@@ -343,7 +343,9 @@ describe('credits', () => {
       'agents/a/resume.json': resume('a', { model: { key: 'm', max_tokens: 1000 } }),
     });
     const engine = await open(org);
-    expect((await engine.runTick()).turns).toEqual([{ agent: 'a', status: 'skipped', reason: 'out_of_credits' }]);
+    expect((await engine.runTick()).turns).toEqual([
+      { agent: 'a', status: 'skipped', reason: 'out_of_credits' },
+    ]);
     expect(server.received).toHaveLength(0);
     expect(events(engine, { kinds: ['skip'] })[0]!.event.message).toBe(
       'a cannot pay for a model call (up to 1 credits needed).',

@@ -1222,7 +1222,15 @@ export class OrgEngine {
   ): TickReport['turns'] {
     const skips = [
       ...invalid.flatMap((agent) =>
-        agent.valid ? [] : [{ agent: agent.name, reason: 'invalid_resume' as const, message: invalidResumeSkip(agent) }],
+        agent.valid
+          ? []
+          : [
+              {
+                agent: invalidAgentLabel(agent),
+                reason: 'invalid_resume' as const,
+                message: invalidResumeSkip(agent),
+              },
+            ],
       ),
       ...skipped.map(({ agent, reason }) => ({
         agent: agent.name,

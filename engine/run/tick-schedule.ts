@@ -1,10 +1,5 @@
 import type Database from 'better-sqlite3';
-import {
-  MISSED_CAUSE_WORDS,
-  type CatchUp,
-  SkipReason,
-  type MissedCause,
-} from '../api/schedule-schemas';
+import { MISSED_CAUSE_WORDS, type CatchUp, SkipReason, type MissedCause } from '../api/schedule-schemas';
 import type { FirePointGroup } from '../org/schedule';
 import { RunPaceQuery } from '../timeline/run-pace';
 import { dueDuring, dueTurns, missedTicks, type DueCandidate } from './due-turns';
@@ -69,7 +64,9 @@ export class TickSchedule {
         ? missedTicks({ nextTick: input.nextTick, lastTickAt: last.at, now, intervalMs: last.intervalMs })
         : null;
     const catchingUp =
-      gap && input.catchUp === 'once' ? dueDuring(input.agents, gap.from, gap.to).map((agent) => agent.name) : [];
+      gap && input.catchUp === 'once'
+        ? dueDuring(input.agents, gap.from, gap.to).map((agent) => agent.name)
+        : [];
     const tick = gap ? gap.to + 1 : input.nextTick;
     const clockSince =
       gap && input.catchUp === 'next_slot' && last?.intervalMs
@@ -82,9 +79,7 @@ export class TickSchedule {
       agents: input.agents,
       catchingUp: new Set(catchingUp),
     });
-    const missed = gap
-      ? { ...gap, catchingUp, ...this.missedWords(gap, catchingUp, input.catchUp) }
-      : null;
+    const missed = gap ? { ...gap, catchingUp, ...this.missedWords(gap, catchingUp, input.catchUp) } : null;
     return { tick, missed, groups, skipped };
   }
 
@@ -99,7 +94,8 @@ export class TickSchedule {
     catchUp: CatchUp,
   ): { cause: MissedCause; message: string } {
     const cause: MissedCause = this.ranInRun ? 'asleep' : 'app_closed';
-    const ticks = gap.from === gap.to ? `Tick ${gap.from} did not run` : `Ticks ${gap.from}–${gap.to} did not run`;
+    const ticks =
+      gap.from === gap.to ? `Tick ${gap.from} did not run` : `Ticks ${gap.from}–${gap.to} did not run`;
     const after =
       catchUp === 'next_slot'
         ? 'Agents that were due in them wait for their next turn.'
