@@ -260,8 +260,8 @@ export function ResumeForm({
       <fieldset>
         <legend>Schedule</legend>
         <p className="help">
-          Which <GlossaryLink term="tick" plural /> this agent acts in. “Phase offset” moves its turns later:
-          with every 3 ticks and an offset of 2 it acts in ticks 2, 5, 8…
+          Which <GlossaryLink term="tick" plural /> this agent acts in, or at what time of day. “Phase offset”
+          moves its turns later: with every 3 ticks and an offset of 2 it acts in ticks 2, 5, 8…
         </p>
         <div className="form-grid">
           <label htmlFor={`${id}-runs-by`}>When it runs</label>
@@ -312,8 +312,8 @@ export function ResumeForm({
             />
           </div>
           <p className="help">
-            Kept as <code>schedule.clock</code> in the resume; LeMMing ignores it and runs the agent by the
-            tick fields below.
+            Kept as <code>schedule.clock</code> in the resume; LeMMing ignores it and runs the agent by its
+            tick schedule instead.
           </p>
         </details>
         {shown.runsBy === 'ticks' && (
