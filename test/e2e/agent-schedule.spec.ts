@@ -76,3 +76,21 @@ test('the agent page sets a clock schedule in plain choices, with cron under Adv
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect.poll(() => 'clock' in readJson(resumePath).schedule).toBe(false);
 });
+
+test('Settings says in words what follows ticks missed while the app was closed, and keeps the choice', async ({
+  lemming,
+}, testInfo) => {
+  const { page } = lemming;
+  const org = lemming.copyOfFolder(DEMO_ORG);
+  await lemming.trustAsIs(org);
+  await lemming.openOrgAt(org);
+  await page.getByRole('button', { name: /^Settings/ }).click();
+  const missed = page.getByRole('group', { name: /When ticks were missed/ });
+  const once = missed.getByRole('radio', { name: /^Catch up once/ });
+  await expect(missed.getByRole('radio', { name: /^Wait: an agent that missed its turn/ })).toBeChecked();
+  await once.check();
+  await page.getByRole('button', { name: 'Save run settings' }).click();
+  await expect.poll(() => readJson(join(org, 'lemming/config/schedule.json'))).toEqual({ catch_up: 'once' });
+  await missed.screenshot({ path: testInfo.outputPath('settings-missed-ticks.png') });
+  await expect(page.getByText('Run settings saved')).toBeVisible();
+});
