@@ -3,7 +3,7 @@ import { ApprovalAnswerKind, ApprovalSource, FormRequest, FormValues } from './a
 import { CreditEntryKind } from './credit-schemas';
 import { Problem } from './problem';
 import { TurnOutcome, TurnStatus } from './run-schemas';
-import { MissedCause, SkipReason } from './schedule-schemas';
+import { MissedCause } from './schedule-schemas';
 
 /**
  * The events the engine writes to the timeline, one schema per kind, and a catch-all that keeps any

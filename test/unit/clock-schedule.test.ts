@@ -7,10 +7,9 @@ import {
   nextClockTime,
   parseClockSchedule,
   type ClockSchedule,
-} from './clock-schedule';
+} from '../../engine/api/clock-schedule';
 
-// engine/api is checked without Node's types; the tests still run in Node, whose time zone TZ sets.
-const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
+const env = process.env;
 const zoneBefore = env.TZ;
 beforeAll(() => {
   // Berlin changes to summer time at 02:00 on 29 March 2026 and back at 03:00 on 25 October 2026.
