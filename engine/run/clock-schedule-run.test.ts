@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lemmingCompatibilityWarnings } from '../org/resume-lemming-compat';
@@ -90,6 +90,11 @@ describe('clock schedules in a run (fake clock)', () => {
     world.close(first);
     now += 9 * MINUTE;
     const reopened = await world.open(org, { clock: () => new Date(now) });
+    // The first tick after the gap fails on a broken credits.json; the next one does not record the gap again.
+    const creditsFile = join(org, 'lemming/config/credits.json');
+    writeFileSync(creditsFile, '{ broken');
+    await expect(reopened.runTick(undefined, { intervalMs: MINUTE })).rejects.toThrow();
+    rmSync(creditsFile);
     const report = await reopened.runTick(undefined, { intervalMs: MINUTE });
     expect(kinds(reopened, 'ticks_missed')).toEqual([
       expect.objectContaining({

@@ -59,12 +59,16 @@ export class TickSchedule {
       !last.endedAfter &&
       !input.resumingTick &&
       last.tick === input.nextTick - 1;
+    // Ticks already recorded as missed, whose tick then did not complete: skipped over again, not recorded twice.
+    const recorded = last?.missedAfter?.from === input.nextTick ? last.missedAfter : null;
     const gap =
-      continuing && last.intervalMs !== null
+      recorded ??
+      (continuing && last.intervalMs !== null
         ? missedTicks({ nextTick: input.nextTick, lastTickAt: last.at, now, intervalMs: last.intervalMs })
-        : null;
-    const catchingUp =
-      gap && input.catchUp === 'once'
+        : null);
+    const catchingUp = recorded
+      ? recorded.catchingUp
+      : gap && input.catchUp === 'once'
         ? dueDuring(input.agents, gap.from, gap.to).map((agent) => agent.name)
         : [];
     const tick = gap ? gap.to + 1 : input.nextTick;
@@ -79,7 +83,8 @@ export class TickSchedule {
       agents: input.agents,
       catchingUp: new Set(catchingUp),
     });
-    const missed = gap ? { ...gap, catchingUp, ...this.missedWords(gap, catchingUp, input.catchUp) } : null;
+    const missed =
+      gap && !recorded ? { ...gap, catchingUp, ...this.missedWords(gap, catchingUp, input.catchUp) } : null;
     return { tick, missed, groups, skipped };
   }
 

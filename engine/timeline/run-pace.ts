@@ -9,6 +9,8 @@ export interface LastTick {
   intervalMs: number | null;
   /** A run ended (the person stopped or paused it, or it reached its end) after this tick. */
   endedAfter: boolean;
+  /** Ticks recorded as missed after this tick, whose next tick has not completed (it failed, or was cut off). */
+  missedAfter: { from: number; to: number; catchingUp: string[] } | null;
 }
 
 /** Reads the org's last completed tick and whether its run was ended after it, from three indexed lookups. */
@@ -27,12 +29,13 @@ export class RunPaceQuery {
     const at = new Date(completed.time);
     if (Number.isNaN(at.getTime())) return null;
     const ended = this.latestOfKind.get('run_ended') as EventRow | undefined;
-    const interval = intervalOf(completed.json);
+    const missed = this.latestOfKind.get('ticks_missed') as EventRow | undefined;
     return {
       tick: completed.tick,
       at,
-      intervalMs: interval,
+      intervalMs: intervalOf(completed.json),
       endedAfter: ended !== undefined && ended.seq > completed.seq,
+      missedAfter: missed !== undefined && missed.seq > completed.seq ? missedRange(missed.json) : null,
     };
   }
 }
@@ -44,11 +47,27 @@ interface EventRow {
   json: string;
 }
 
-function intervalOf(json: string): number | null {
+function parsed(json: string): Record<string, unknown> {
   try {
-    const value = (JSON.parse(json) as { interval_ms?: unknown }).interval_ms;
-    return typeof value === 'number' && value > 0 ? value : null;
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
   } catch {
-    return null;
+    return {};
   }
+}
+
+function intervalOf(json: string): number | null {
+  const value = parsed(json).interval_ms;
+  return typeof value === 'number' && value > 0 ? value : null;
+}
+
+function missedRange(json: string): LastTick['missedAfter'] {
+  const event = parsed(json);
+  const { from, to, catching_up: catchingUp } = event;
+  if (!Number.isInteger(from) || !Number.isInteger(to)) return null;
+  return {
+    from: from as number,
+    to: to as number,
+    catchingUp: Array.isArray(catchingUp) ? catchingUp.filter((name) => typeof name === 'string') : [],
+  };
 }
