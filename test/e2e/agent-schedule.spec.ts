@@ -47,6 +47,13 @@ test('the agent page sets a clock schedule in plain choices, with cron under Adv
   await page.getByRole('button', { name: 'Open agent researcher', exact: true }).click();
   await expect(page.getByRole('heading', { name: /^researcher/ })).toBeVisible();
   await expect(page.getByText(/^Next turn: /)).toBeVisible();
+  const toggle = page.getByRole('switch', { name: 'researcher takes its turns' });
+  await toggle.click();
+  await expect.poll(() => readJson(resumePath).switched_off).toBe(true);
+  await expect(page.getByText('Next turn: switched off.')).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('agent-page-switched-off.png') });
+  await toggle.click();
+  await expect(page.getByText(/^Next turn: at the next tick\.$/)).toBeVisible();
 
   await page.getByLabel('When it runs').selectOption('weekdays');
   await page.getByLabel("At (this computer's time)").fill('09:30');
