@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AgentState } from './agent-state-schemas';
 import { CreditsInput, ScheduleInput } from './org-schemas';
 import { AgentProblem } from './schemas';
+import { NextDue } from './schedule-schemas';
 
 export const TOOLS_PROFILES = ['lemming', 'codex', 'gemini', 'model-agnostic', 'auto'] as const;
 export const TOOL_KINDS = ['file', 'shell', 'network', 'memory', 'org', 'mcp'] as const;
@@ -25,9 +26,10 @@ export const ResumeView = z.object({
       .nullable(),
     tool_kinds: z.array(z.string()).nullable(),
   }),
-  schedule: z.object({ run_every_n_ticks: z.int(), phase_offset: z.int() }),
+  schedule: z.object({ run_every_n_ticks: z.int(), phase_offset: z.int(), clock: z.string().nullable() }),
   credits: z.object({ max_credits: z.number(), soft_cap: z.number() }).nullable(),
   tools_profile: z.enum(TOOLS_PROFILES).nullable(),
+  switched_off: z.boolean(),
 });
 export type ResumeView = z.infer<typeof ResumeView>;
 
@@ -47,6 +49,8 @@ export const AgentDetail = z.object({
   text: z.string().nullable(),
   state: AgentState,
   balance: z.number().nullable(),
+  /** When it next takes its turn; null when its resume cannot be used. */
+  nextDue: NextDue.nullable(),
 });
 export type AgentDetail = z.infer<typeof AgentDetail>;
 
@@ -88,9 +92,16 @@ export const ResumePatch = z
       })
       .partial()
       .strict(),
-    schedule: ScheduleInput.partial().strict(),
+    schedule: ScheduleInput.extend({
+      /** A clock schedule (cron's five fields); null removes it and the agent runs by ticks again. */
+      clock: z.string().trim().min(1, 'schedule.clock must not be empty').max(200).nullable(),
+    })
+      .partial()
+      .strict(),
     credits: CreditsInput.nullable(),
     tools_profile: z.enum(TOOLS_PROFILES).nullable(),
+    /** The person's switch: true switches the agent off, false on (the field is removed). */
+    switched_off: z.boolean(),
   })
   .partial()
   .strict();

@@ -64,6 +64,8 @@ export const AgentState = z.discriminatedUnion('kind', [
     technical: z.string().nullable(),
   }),
   z.object({ kind: z.literal('paused'), words: z.string(), by: z.enum(['person']) }),
+  /** The person switched it off: it takes no turns, its due turns are recorded as skipped. */
+  z.object({ kind: z.literal('switched_off'), words: z.string() }),
   z.object({ kind: z.literal('out_of_credits'), words: z.string() }),
   /** A budget (its own or the org's) paused it: it skips its turns until resumed or the day or month ends. */
   z.object({ kind: z.literal('over_budget'), words: z.string() }),

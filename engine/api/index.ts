@@ -32,3 +32,5 @@ export * from './message-kind';
 export * from './memory-schemas';
 export * from './job-schemas';
 export * from './template-schemas';
+export * from './schedule-schemas';
+export * from './clock-schedule';

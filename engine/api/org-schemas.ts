@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NextDue } from './schedule-schemas';
 import { RunState } from './run-schemas';
 import { AgentState } from './agent-state-schemas';
 import { OrgSummary } from './schemas';
@@ -53,6 +54,11 @@ export const GraphNode = z.object({
       firePoint: z.number(),
       /** It takes a turn in the org's next tick. */
       firesNextTick: z.boolean(),
+      /** Its clock schedule (cron's five fields), which replaces the tick fields in this app; null when none. */
+      clock: z.string().nullable(),
+      /** The person switched it off: it takes no turns. */
+      switchedOff: z.boolean(),
+      nextDue: NextDue,
     })
     .nullable(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentState, FixPlace } from './agent-state-schemas';
+import { SkipReason } from './schedule-schemas';
 
 /**
  * Where a run is: `idle` (nothing running), `running` (ticks follow each other), `pausing` (the tick in
@@ -59,10 +60,10 @@ export type TurnStatus = z.infer<typeof TurnStatus>;
 export const TurnOutcome = z.enum([...TurnStatus.options, 'already_committed', 'parked']);
 export type TurnOutcome = z.infer<typeof TurnOutcome>;
 
-/** What one tick did: each firing agent's turn, in commit order. */
+/** What one tick did: each due agent's turn, in commit order; a skipped one says why. */
 export const TickReport = z.object({
   tick: z.int(),
-  turns: z.array(z.object({ agent: z.string(), status: TurnOutcome })),
+  turns: z.array(z.object({ agent: z.string(), status: TurnOutcome, reason: SkipReason.optional() })),
   /** Parked turns of earlier ticks that went on at the start of this one (committed under their own tick). */
   resumed: z.array(z.object({ agent: z.string(), tick: z.int(), status: TurnOutcome })).optional(),
 });

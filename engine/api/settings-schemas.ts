@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentProblem } from './schemas';
 import { SecretName } from './secret-name';
+import { CatchUp } from './schedule-schemas';
 
 /** The secret store's answer to "can I save a secret here?", with the reason and fix when not. */
 export const SecretStoreStatus = z.object({
@@ -129,6 +130,8 @@ export const RunSettings = z.object({
   tickIntervalSeconds: z.number(),
   /** The last tick a run goes to (org_config.json max_turns); null for no end. */
   maxTurns: z.int().nullable(),
+  /** After ticks that did not run, whether a due agent catches up once (lemming/config/schedule.json). */
+  catchUp: CatchUp,
 });
 
 export const Settings = z.object({
@@ -141,6 +144,7 @@ export const SettingsUpdateInput = z
   .object({
     tickIntervalSeconds: z.number().finite().positive().max(86_400),
     maxTurns: z.int().min(1).nullable(),
+    catchUp: CatchUp,
   })
   .partial()
   .strict();

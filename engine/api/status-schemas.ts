@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NextDue } from './schedule-schemas';
 import { HumanImportance } from './credit-schemas';
 import { RunLockHolder, TurnStatus } from './run-schemas';
 import { AgentListItem } from './schemas';
@@ -13,6 +14,8 @@ export const AgentStatus = z.discriminatedUnion('valid', [
     model: z.string(),
     firesNextTick: z.boolean(),
     nextFiringTicks: z.array(z.int()),
+    /** When it next takes its turn, in words ("in 3 ticks, about 2 minutes", "today at 09:00", "switched off"). */
+    nextDue: NextDue,
     /** Null until the agent's balance is seeded by its first tick. */
     credits: z.number().nullable(),
     lastTurn: z.object({ tick: z.int(), status: TurnStatus }).nullable(),

@@ -4,6 +4,7 @@ import { BudgetName, BudgetScope } from './budget-schemas';
 import { CreditEntryKind } from './credit-schemas';
 import { Problem } from './problem';
 import { TurnOutcome, TurnStatus } from './run-schemas';
+import { MissedCause } from './schedule-schemas';
 
 /**
  * The events the engine writes to the timeline, one schema per kind, and a catch-all that keeps any
@@ -93,7 +94,9 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
     invalid_agents: z.array(z.looseObject({ folder: z.string(), problems: z.array(Problem) })),
   }),
   eventOf('tick_completed', {
-    turns: z.array(z.looseObject({ agent: z.string(), status: TurnOutcome })),
+    turns: z.array(z.looseObject({ agent: z.string(), status: TurnOutcome, reason: z.string().optional() })),
+    /** The pause between ticks of the run that ran it; absent for a tick run on its own (a step). */
+    interval_ms: z.number().optional(),
     /** How long the tick's turns waited for their model servers (room at the server, retries it asked for). */
     server_wait: z
       .object({ turns: z.int().nonnegative(), total_ms: z.number(), longest_ms: z.number() })
@@ -253,7 +256,18 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
   }),
   eventOf('outbox_pruned', { files: z.array(z.string()), reason: z.string() }),
   eventOf('notes', { text: z.string() }),
+  /** A due turn not taken: `reason` is a SkipReason (older timelines have other words: skipReasonWords). */
   eventOf('skip', { reason: z.string(), message: z.string() }),
+  /** Ticks `from`..`to` did not run (never replayed); `catching_up` take one turn at the next tick. */
+  eventOf('ticks_missed', {
+    from: z.int(),
+    to: z.int(),
+    cause: MissedCause,
+    message: z.string(),
+    catching_up: z.array(z.string()),
+  }),
+  /** A run stopped running ticks by the person's or its own doing (not by the app closing); `reason` is a RunEndReason or `paused`. */
+  eventOf('run_ended', { reason: z.string(), message: z.string() }),
   eventOf('error', { reason: z.string(), message: z.string() }),
   eventOf('warning', {
     code: z.string(),

@@ -4,6 +4,7 @@ import { agentStateOf, failureCause, type AgentFacts } from './agent-state';
 
 const ready: AgentFacts = {
   invalidResume: null,
+  switchedOff: false,
   waiting: null,
   running: false,
   runPaused: false,
@@ -67,6 +68,15 @@ describe('agentStateOf: the one place an agent’s state is decided', () => {
     expect(states[4]).toMatchObject({ waitingFor: 'approval', requestId: 'req-1', since: approval.askedAt });
     expect(states[10]).toMatchObject({ file: 'agents/x/resume.json', line: 4 });
     expect(states[6]).toMatchObject({ sinceTick: 4, technical: `llm_call_failed: ${keyMissing.message}` });
+  });
+
+  it('says a switched-off agent is switched off, unless a turn of it is still going or waits for the person', () => {
+    expect(agentStateOf({ ...ready, switchedOff: true, balance: 0, runPaused: true })).toEqual({
+      kind: 'switched_off',
+      words: 'Switched off: it takes no turns until you switch it on.',
+    });
+    expect(agentStateOf({ ...ready, switchedOff: true, running: true }).kind).toBe('running');
+    expect(agentStateOf({ ...ready, switchedOff: true, waiting: approval }).kind).toBe('needs_you');
   });
 
   it('puts "needs you" over running: a turn held up by the person is not just running', () => {

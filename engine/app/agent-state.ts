@@ -6,6 +6,8 @@ import type { RecordedError } from '../run/turn-status';
 export interface AgentFacts {
   /** Its resume cannot be used: where, and why; null when it can. */
   invalidResume: { file: string; line: number | null; message: string } | null;
+  /** The person switched it off. */
+  switchedOff: boolean;
   /** The oldest request of its turn waiting for the person; null when none waits. */
   waiting: { id: string; tool: string; form: boolean; askedAt: string } | null;
   /** It is taking its turn in the tick in progress. */
@@ -26,9 +28,10 @@ export interface AgentFacts {
 }
 
 /**
- * An agent's state, the one place it is decided. The first that applies wins: an unusable resume, a
- * request waiting for the person (over running: its turn is held up by them), running, out of credits,
- * over budget, will not run, failing (until its cause is fixed or a turn succeeds), paused, ready.
+ * An agent's state, the one place it is decided. The first that applies wins: an unusable resume,
+ * switched off by the person (unless a turn of it is still going), a request waiting for the person
+ * (over running: its turn is held up by them), running, out of credits, over budget, will not run,
+ * failing (until its cause is fixed or a turn succeeds), paused, ready.
  */
 export function agentStateOf(facts: AgentFacts): AgentState {
   const { invalidResume, waiting, lastTurn } = facts;
@@ -39,6 +42,8 @@ export function agentStateOf(facts: AgentFacts): AgentState {
       file: invalidResume.file,
       line: invalidResume.line,
     };
+  if (facts.switchedOff && !waiting && !facts.running)
+    return { kind: 'switched_off', words: 'Switched off: it takes no turns until you switch it on.' };
   if (waiting)
     return {
       kind: 'needs_you',

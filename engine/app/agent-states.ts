@@ -81,6 +81,7 @@ async function stateOf(
   const waiting = context.waitingRequests(name)[0];
   return agentStateOf({
     invalidResume: null,
+    switchedOff: resume.switched_off === true,
     waiting: waiting
       ? { id: waiting.id, tool: waiting.tool, form: waiting.form !== undefined, askedAt: waiting.asked_at }
       : null,
@@ -97,6 +98,7 @@ async function stateOf(
 }
 
 const NOTHING: Omit<AgentFacts, 'invalidResume'> = {
+  switchedOff: false,
   waiting: null,
   running: false,
   runPaused: false,

@@ -19,6 +19,7 @@ import { previewAccessPath } from '../sandbox/preview-access-path';
 import { isWithin } from '../sandbox/sandbox-layout';
 import { findAgent, nameOf } from './agent-lookup';
 import { agentState } from './agent-states';
+import { nextDueOf, tickPace } from './next-due';
 import type { OrgContext } from './org-context';
 import { issuesFromProblems } from './problems';
 import { resumeEdits } from './resume-patch';
@@ -48,6 +49,7 @@ async function detailOf(context: OrgContext, agent: DiscoveredAgent): Promise<Ag
     text: read.text,
     state: await agentState(context, agent),
     balance: micros === null ? null : fromMicros(micros),
+    nextDue: agent.valid ? nextDueOf(agent, await tickPace(context)) : null,
   };
 }
 

@@ -83,6 +83,10 @@ function describeKnown(event: KnownTimelineEvent): string | null {
     case 'budget_paused':
     case 'budget_resumed':
       return event.message;
+    case 'ticks_missed':
+      return event.message;
+    case 'run_ended':
+      return `the run ended: ${event.message}`;
     case 'error':
       return plainFailure(event.reason, event.message);
     case 'warning':

@@ -3,6 +3,7 @@ import { defaultCreditEntry, readCredits } from '../org/credits-file';
 import { discoverAgents } from '../org/discover';
 import { nameOf } from './agent-lookup';
 import { agentStates } from './agent-states';
+import { nextDueOf, tickPace } from './next-due';
 import { fromMicros } from '../credits/credit-amount';
 import { firePoint, firesAt } from '../org/schedule';
 import { readPositions } from './layout-file';
@@ -76,6 +77,7 @@ export async function orgGraph(
   }));
   const { edges, unknownNames } = permissionEdges(links);
   const nextTick = context.controller.state().nextTick;
+  const pace = await tickPace(context);
   const nodes: GraphNode[] = agents.map((agent) => {
     const name = nameOf(agent);
     const micros = agent.valid ? context.engine.ledger.balance(name) : null;
@@ -98,7 +100,14 @@ export async function orgGraph(
             runEveryNTicks: agent.resume.schedule.run_every_n_ticks,
             phaseOffset: agent.resume.schedule.phase_offset,
             firePoint: firePoint(agent.resume.schedule),
-            firesNextTick: nextTick !== null && firesAt(nextTick, agent.resume.schedule),
+            firesNextTick:
+              nextTick !== null &&
+              agent.resume.switched_off !== true &&
+              agent.resume.schedule.clock === undefined &&
+              firesAt(nextTick, agent.resume.schedule),
+            clock: agent.resume.schedule.clock ?? null,
+            switchedOff: agent.resume.switched_off === true,
+            nextDue: nextDueOf(agent, pace),
           }
         : null,
     };

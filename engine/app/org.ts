@@ -58,10 +58,15 @@ export async function orgStatus(context: OrgContext): Promise<IpcResult<OrgStatu
   return ok({ ...summary, nextTick: run.nextTick, latestSeq: context.engine.timeline.latestSeq(), run });
 }
 
-/** The valid agents that fire at `tick`, in LeMMing's order. */
+/**
+ * The valid agents that fire at `tick` by LeMMing's tick rule, in its order; not those switched off, nor
+ * those run by the clock (whether one is due depends on when the last tick ran: the engine decides).
+ */
 export async function firingAgents(orgPath: string, tick: number): Promise<string[]> {
   const agents = (await discoverAgents(orgPath)).flatMap((agent) =>
-    agent.valid ? [{ name: agent.resume.name, schedule: agent.resume.schedule }] : [],
+    agent.valid && agent.resume.switched_off !== true && agent.resume.schedule.clock === undefined
+      ? [{ name: agent.resume.name, schedule: agent.resume.schedule }]
+      : [],
   );
   return firingOrder(tick, agents).map((agent) => agent.name);
 }

@@ -50,6 +50,7 @@ export function resumeEdits(raw: Record<string, unknown>, patch: ResumePatch): J
   if (patch.schedule) {
     for (const [field, value] of Object.entries(patch.schedule)) put(['schedule', field], value);
   }
+  if (patch.switched_off !== undefined) put(['switched_off'], patch.switched_off ? true : null);
   if (patch.credits !== undefined) {
     if (patch.credits === null) put(['credits'], null);
     else for (const [field, value] of Object.entries(patch.credits)) put(['credits', field], value);

@@ -5,7 +5,8 @@ import type { Resume } from '../org/resume-schema';
 /** The fields the agent form edits, by the object they sit in ('' is the top level): LeMMing's and ours. */
 const FORM_FIELDS: Record<string, readonly string[]> = {
   ...LEMMING_FIELD_ORDER,
-  '': [...(LEMMING_FIELD_ORDER[''] ?? []), 'tools_profile'],
+  '': [...(LEMMING_FIELD_ORDER[''] ?? []), 'tools_profile', 'switched_off'],
+  schedule: [...(LEMMING_FIELD_ORDER.schedule ?? []), 'clock'],
   permissions: [...(LEMMING_FIELD_ORDER.permissions ?? []), 'send_outboxes', 'file_access', 'tool_kinds'],
   'permissions.file_access': ['allow_read', 'allow_write'],
 };
@@ -33,9 +34,11 @@ export function resumeView(resume: Resume): ResumeView {
     schedule: {
       run_every_n_ticks: resume.schedule.run_every_n_ticks,
       phase_offset: resume.schedule.phase_offset,
+      clock: resume.schedule.clock ?? null,
     },
     credits: credits ? { max_credits: credits.max_credits, soft_cap: credits.soft_cap } : null,
     tools_profile: resume.tools_profile ?? null,
+    switched_off: resume.switched_off === true,
   };
 }
 

@@ -71,8 +71,9 @@ describe('pathological resumes', () => {
       expect(run.stdout).toMatch(
         /^invalid resume, bin will not run: agents\/bin\/resume\.json:1:1: the file is not text/m,
       );
-      expect(run.stdout).toMatch(/^tick 1: ok completed$/m);
-      expect(run.stdout).toMatch(/^tick 2: ok completed$/m);
+      // Their due turns are recorded as skipped at every tick: when they would run cannot be read.
+      expect(run.stdout).toMatch(/^tick 1: (\w+ skipped \(its resume cannot be used\), ){3}ok completed$/m);
+      expect(run.stdout).toMatch(/^tick 2: (\w+ skipped \(its resume cannot be used\), ){3}ok completed$/m);
 
       const json = await lemming('run', org, '--json');
       expect(
@@ -234,6 +235,6 @@ describe('an agent whose resume.json cannot be read', () => {
       /^unreadable resume, w1's turns are skipped until it can be read: agents\/w1\/resume\.json: cannot read: EISDIR/m,
     );
     expect(run.stdout).not.toMatch(/invalid resume/);
-    expect(run.stdout).toMatch(/^tick 1: w1 skipped, ok completed$/m);
+    expect(run.stdout).toMatch(/^tick 1: w1 skipped \(its resume cannot be used\), ok completed$/m);
   });
 });

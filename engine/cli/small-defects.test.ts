@@ -33,7 +33,9 @@ describe('what run and status say matches what happens', () => {
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toMatch(/^invalid resume, agents\/w1b will not run: .*already used by agents\/w1$/m);
       expect(run.stdout).not.toMatch(/\bw1 will not run/);
-      expect(run.stdout).toMatch(/^tick 1: w1 completed$/m);
+      expect(run.stdout).toMatch(
+        /^tick 1: agents\/w1b skipped \(its resume cannot be used\), w1 completed$/m,
+      );
       const warnings = await lemming('timeline', org, '--kind', 'warning', '--json');
       expect(warnings.stdout).toContain('agents/w1b will not run');
       expect(warnings.stdout).not.toMatch(/"w1 will not run/);

@@ -76,6 +76,21 @@ describe("ResumeSchema follows LeMMing's loader coercions (reference §2.1)", ()
     expect(messages(withField(['schedule', 'run_every_n_ticks'], '-1'))).toHaveLength(1);
   });
 
+  it('keeps a clock schedule and the switch, and says which part of a wrong clock schedule is wrong', () => {
+    const parsed = ResumeSchema.parse({
+      ...withField(['schedule', 'clock'], '0 9 * * 1-5'),
+      switched_off: true,
+    });
+    expect(parsed.schedule.clock).toBe('0 9 * * 1-5');
+    expect(parsed.switched_off).toBe(true);
+    expect(messages(withField(['schedule', 'clock'], '0 25 * * *'))).toEqual([
+      'schedule.clock: the hour part "25": 25 is outside 0–23',
+    ]);
+    expect(messages(withField(['switched_off'], 'yes'))).toEqual([
+      'switched_off: switched_off must be true or false',
+    ]);
+  });
+
   it('requires phase_offset to be a JSON integer, negative allowed', () => {
     expect(ResumeSchema.parse(withField(['schedule', 'phase_offset'], -1)).schedule.phase_offset).toBe(-1);
     expect(messages(withField(['schedule', 'phase_offset'], '1'))).toEqual([

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TOOLS_PROFILES } from '../api/agent-schemas';
+import { parseClockSchedule } from '../api/clock-schedule';
 
 /**
  * resume.json as LeMMing's loader accepts it, plus the legacy shapes and this app's additions
@@ -72,6 +73,17 @@ const Schedule = z.looseObject({
   phase_offset: z
     .number({ error: 'phase_offset must be a whole number' })
     .int('phase_offset must be a whole number'),
+  /**
+   * This app's wall-clock schedule (cron's five fields, local time), which LeMMing ignores: with it the
+   * agent runs at the first tick at or after each due time instead of by the tick fields.
+   */
+  clock: z
+    .string({ error: 'schedule.clock must be text, e.g. "0 9 * * 1-5"' })
+    .superRefine((cron, context) => {
+      const parsed = parseClockSchedule(cron);
+      if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.error });
+    })
+    .optional(),
 });
 
 const Credits = z.looseObject({
@@ -94,6 +106,8 @@ export const ResumeSchema = z.looseObject({
   permissions: Permissions,
   schedule: Schedule,
   credits: Credits.optional(),
+  /** The person switched the agent off in this app: it takes no turns. LeMMing ignores the field. */
+  switched_off: z.boolean({ error: 'switched_off must be true or false' }).optional(),
   tools_profile: z
     .enum(TOOLS_PROFILES, { error: `tools_profile must be one of ${TOOLS_PROFILES.join(', ')}` })
     .optional(),

@@ -20,6 +20,7 @@ import type {
 import type { Resume } from '../org/resume-schema';
 import type { KnownEventFields, KnownTimelineEvent } from '../api/timeline-events';
 import type { TurnStatus } from '../api/run-schemas';
+import type { SkipReason } from '../api/schedule-schemas';
 import type { AgentTools, AgentToolsFactory } from '../tools/agent-tools';
 import type { Skill } from '../tools/skills/skill';
 import { skillsPrompt } from '../tools/skills/skills-prompt';
@@ -149,7 +150,7 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
   const { agent, model, limits, resumed } = input;
   const name = agent.resume.name;
 
-  if (input.balanceMicro <= 0 && !resumed) return turn.skip('no_credits', `${name} has no credits left.`);
+  if (input.balanceMicro <= 0 && !resumed) return turn.skip('out_of_credits', `${name} has no credits left.`);
   if (!model.provider)
     return turn.fail('model_unavailable', model.problem ?? `Model ${model.key} cannot be used.`);
 
@@ -242,7 +243,7 @@ async function goOn(
       if (turn.available() < worstCase + input.costPerActionMicro) {
         if (round === 1)
           return turn.skip(
-            'insufficient_credits',
+            'out_of_credits',
             `${name} cannot pay for a model call (up to ${fromMicros(worstCase + input.costPerActionMicro)} credits needed).`,
           );
         turn.warn(
@@ -819,7 +820,7 @@ class TurnRecorder {
     this.event({ kind: 'warning', code, message, ...(snippet !== undefined ? { snippet } : {}) });
   }
 
-  skip(reason: string, message: string): void {
+  skip(reason: SkipReason, message: string): void {
     this.status = 'skipped';
     this.event({ kind: 'skip', reason, message });
     this.structuredLog('agent_skipped', { credits_left: fromMicros(this.available()), reason });

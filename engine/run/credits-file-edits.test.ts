@@ -72,7 +72,7 @@ describe('credits.json is a two-way file', () => {
     const report = await engine.runTick();
     expect(report.turns).toEqual([
       { agent: 'alpha', status: 'completed' },
-      { agent: 'beta', status: 'skipped' },
+      { agent: 'beta', status: 'skipped', reason: 'out_of_credits' },
     ]);
     expect(fromMicros(engine.ledger.balance('alpha')!)).toBe(99.5);
     expect(fromMicros(engine.ledger.balance('beta')!)).toBe(0);

@@ -316,9 +316,9 @@ describe('credits', () => {
     expect(server.received).toHaveLength(k);
     expect(statuses).toEqual([...Array(k).fill('completed'), 'skipped', 'skipped', 'skipped']);
     expect(events(engine, { kinds: ['skip'] }).map((row) => row.event.reason)).toEqual([
-      'no_credits',
-      'no_credits',
-      'no_credits',
+      'out_of_credits',
+      'out_of_credits',
+      'out_of_credits',
     ]);
     const balances = engine.timeline.db
       .prepare('SELECT min(balance_micro) AS lowest, count(*) AS entries FROM credit_ledger')
@@ -343,9 +343,13 @@ describe('credits', () => {
       'agents/a/resume.json': resume('a', { model: { key: 'm', max_tokens: 1000 } }),
     });
     const engine = await open(org);
-    expect((await engine.runTick()).turns).toEqual([{ agent: 'a', status: 'skipped' }]);
+    expect((await engine.runTick()).turns).toEqual([
+      { agent: 'a', status: 'skipped', reason: 'out_of_credits' },
+    ]);
     expect(server.received).toHaveLength(0);
-    expect(events(engine, { kinds: ['skip'] })[0]!.event.reason).toBe('insufficient_credits');
+    expect(events(engine, { kinds: ['skip'] })[0]!.event.message).toBe(
+      'a cannot pay for a model call (up to 1 credits needed).',
+    );
   });
 
   it('a top-up is a ledger entry and shows in credits.json', async () => {

@@ -115,7 +115,10 @@ import type { GrantRefusal } from '../api/grant-refusal';
 import { mayRun, orgKeyOf, orgTrust } from '../trust/org-trust';
 import type { OrgTrust } from '../api/trust-schemas';
 import { memoryChangeRecord, TurnMemory, type MemoryChangeOutcome } from '../memory/turn-memory';
-import { groupByFirePoint } from '../org/schedule';
+import { readScheduleSettings } from '../org/schedule-settings-file';
+import { SKIP_REASON_WORDS, type CatchUp, type SkipReason } from '../api/schedule-schemas';
+import { dueCandidate, invalidResumeSkip, untilNextClockDue, type DueCandidate } from './due-turns';
+import { skipReasonOf, TickSchedule, type MissedTicks, type RunPace } from './tick-schedule';
 import { agentPaths, inOrg } from '../org/org-layout';
 import { signInStoreIn } from '../tools/mcp/auth/mcp-sign-in-store';
 
@@ -241,6 +244,7 @@ export class OrgEngine {
   private readonly serverLimits: ServerLimits;
   readonly spending: BudgetSpendStore;
   readonly budgets: BudgetBook;
+  private readonly tickSchedule: TickSchedule;
 
   private constructor(
     readonly orgPath: string,
@@ -292,6 +296,7 @@ export class OrgEngine {
     this.serverLimits = new ServerLimits(orgPath);
     this.spending = new BudgetSpendStore(timeline.db);
     this.budgets = new BudgetBook(orgPath, this.spending, this.clock);
+    this.tickSchedule = new TickSchedule(timeline.db, this.clock);
     this.orgKey = orgKeyOf(orgPath);
     const trust = options.trust;
     this.mcp = new McpHub(orgPath, {
@@ -485,6 +490,11 @@ export class OrgEngine {
     if (!claim.ok) throw new OrgBusyError(claim.error.message, claim.error.holder);
   }
 
+  /** Now, by the engine's clock (a test's fake one). */
+  now(): Date {
+    return this.clock();
+  }
+
   /** The tick the next `runTick` runs (tick.json's `current_tick`). */
   async currentTick(): Promise<number> {
     const read = await readNextTick(this.orgPath);
@@ -498,8 +508,8 @@ export class OrgEngine {
    * with OrgNotTrustedError, before anything runs, when the org is not trusted as it is now. Takes the
    * run lock first (and keeps it: see claimRun); throws OrgBusyError when another program has it.
    */
-  runTick(signal?: AbortSignal): Promise<TickReport> {
-    return this.oneAtATime(() => this.tickNow(signal));
+  runTick(signal?: AbortSignal, run: RunPace | null = null): Promise<TickReport> {
+    return this.oneAtATime(() => this.tickNow(signal, run));
   }
 
   /** Ticks and the resuming of answered parked turns run one at a time, in the order asked. */
@@ -545,13 +555,22 @@ export class OrgEngine {
     });
   }
 
-  private async tickNow(signal?: AbortSignal): Promise<TickReport> {
+  private async tickNow(signal: AbortSignal | undefined, run: RunPace | null): Promise<TickReport> {
     await this.requireTrust();
     await this.requireRunLock();
-    const tick = await this.currentTick();
+    const nextTick = await this.currentTick();
     const runId = this.runId;
     await this.secrets.refresh();
     const { agents, invalid } = await this.loadAgents();
+    const plan = this.tickSchedule.plan({
+      nextTick,
+      run,
+      agents: agents.map((agent) => dueCandidate(agent)),
+      resumingTick: this.committedTurns(nextTick).size > 0,
+      catchUp: await this.catchUpSetting(),
+    });
+    const tick = plan.tick;
+    if (plan.missed) this.recordMissedTicks(plan.missed, runId);
     await this.diskImport.importOutboxes();
     const credits = await this.readCreditsFile();
     this.seedBalances(agents, credits, tick);
@@ -577,7 +596,7 @@ export class OrgEngine {
       tick,
     );
     this.warnOfInvalidResumes(invalid, tick);
-    const report: TickReport = { tick, turns: this.skipUnreadableResumes(invalid, tick, runId) };
+    const report: TickReport = { tick, turns: this.skipDueTurns(invalid, plan.skipped, tick, runId) };
     // How long each turn waited for its model server: for room at it, and before retries it asked for.
     const serverWaits = new Map<string, number>();
     // Every turn tells its agent who is in the org: one list a tick, not one per turn.
@@ -601,10 +620,7 @@ export class OrgEngine {
     if (resumed.turns.length > 0) report.resumed = resumed.turns;
     // After the resumed turns: one parked at this very tick (run again after a kill) is committed now.
     const committed = this.committedTurns(tick);
-    for (const group of groupByFirePoint(
-      tick,
-      agents.map((agent) => ({ ...agent, name: agent.resume.name, schedule: agent.resume.schedule })),
-    )) {
+    for (const group of plan.groups) {
       const pendingAgents = group.agents.filter((agent) => {
         if (committed.has(agent.name)) {
           report.turns.push({ agent: agent.name, status: 'already_committed' });
@@ -637,7 +653,12 @@ export class OrgEngine {
         fileWrites.push(...this.commitTurns(turns.filter((turn) => !turn.parked)));
         for (const turn of turns) {
           if (turn.parked) this.parkTurn({ ...turn, parked: turn.parked });
-          report.turns.push({ agent: turn.agent, status: turn.parked ? 'parked' : turn.status });
+          const reason = skipReasonOf(turn.events);
+          report.turns.push({
+            agent: turn.agent,
+            status: turn.parked ? 'parked' : turn.status,
+            ...(reason ? { reason } : {}),
+          });
         }
       }
     }
@@ -678,6 +699,7 @@ export class OrgEngine {
           tick,
           run: runId,
           turns: report.turns,
+          ...(run ? { interval_ms: run.intervalMs } : {}),
           server_wait: serverWaitRecord(serverWaits),
           server_limits: this.serverLimits.limits(),
         },
@@ -693,7 +715,26 @@ export class OrgEngine {
     // What was learned of the servers is a head start for the next run, not part of the tick: a folder
     // that cannot take it leaves the next run starting from the defaults, and this tick stands.
     await this.serverLimits.save().catch(() => undefined);
+    this.tickSchedule.ran(run);
     return report;
+  }
+
+  /**
+   * Records that the run stopped running ticks by the person's or its own doing (stopped, paused, its
+   * last tick): the time until the next tick is not counted as ticks missed. Not called when the app closes.
+   */
+  async recordRunEnded(reason: string, message: string): Promise<void> {
+    const lastTick = (await this.currentTick()) - 1;
+    this.record({ kind: 'run_ended', tick: lastTick, run: this.runId, reason, message }, lastTick);
+  }
+
+  /** How long until the next due time of an agent's clock schedule; null when no agent runs by the clock. */
+  async untilNextClockDue(): Promise<number | null> {
+    const { agents } = await this.loadAgents();
+    return untilNextClockDue(
+      agents.map((agent) => dueCandidate(agent)),
+      this.clock(),
+    );
   }
 
   /**
@@ -1436,7 +1477,7 @@ export class OrgEngine {
       },
       tick,
     );
-    return { agent, status: 'skipped' };
+    return { agent, status: 'skipped', reason: 'waiting_for_person' };
   }
 
   private committedTurns(tick: number): Set<string> {
@@ -1469,28 +1510,67 @@ export class OrgEngine {
   }
 
   /**
-   * An agent whose resume.json could not be read (even after a few tries) is not an invalid agent: its
-   * turn is recorded as skipped, with the reason, at every tick until the file can be read again.
+   * Every due turn not taken is recorded (docs/ARCHITECTURE.md, “Due turns”): an agent whose resume
+   * cannot be used (its schedule unknown, so at every tick) and a due agent switched off.
    */
-  private skipUnreadableResumes(
+  private skipDueTurns(
     invalid: DiscoveredAgent[],
+    skipped: readonly { agent: DueCandidate; reason: SkipReason }[],
     tick: number,
     runId: string,
   ): TickReport['turns'] {
-    const unreadable = invalid.flatMap((agent) => (!agent.valid && agent.readError ? [agent] : []));
-    if (unreadable.length === 0) return [];
+    const skips = [
+      ...invalid.flatMap((agent) =>
+        agent.valid
+          ? []
+          : [
+              {
+                agent: invalidAgentLabel(agent),
+                reason: 'invalid_resume' as const,
+                message: invalidResumeSkip(agent),
+              },
+            ],
+      ),
+      ...skipped.map(({ agent, reason }) => ({
+        agent: agent.name,
+        reason,
+        message: `${agent.name} did not run: ${SKIP_REASON_WORDS[reason]}.`,
+      })),
+    ];
+    if (skips.length === 0) return [];
     this.appendEvents(
-      unreadable.map((agent) => ({
+      skips.map(({ agent, reason, message }) => ({
         kind: 'skip' as const,
         time: this.clock().toISOString(),
         tick,
         run: runId,
-        agent: agent.name,
-        reason: 'resume_unreadable',
-        message: `${agent.name} did not run: its ${agent.resumeFile} could not be read (${agent.readError}); it runs again once the file can be read.`,
+        agent,
+        reason,
+        message,
       })),
     );
-    return unreadable.map((agent) => ({ agent: agent.name, status: 'skipped' as const }));
+    return skips.map(({ agent, reason }) => ({ agent, status: 'skipped' as const, reason }));
+  }
+
+  private recordMissedTicks(missed: MissedTicks, runId: string): void {
+    this.record(
+      {
+        kind: 'ticks_missed',
+        tick: missed.to,
+        run: runId,
+        from: missed.from,
+        to: missed.to,
+        cause: missed.cause,
+        message: missed.message,
+        catching_up: missed.catchingUp,
+      },
+      missed.to,
+    );
+  }
+
+  private async catchUpSetting(): Promise<CatchUp> {
+    const settings = await readScheduleSettings(this.orgPath);
+    return settings.ok ? settings.value.catch_up : 'next_slot';
   }
 
   /** One `warning` event per invalid resume (again only when its problems change), located at its first problem. */

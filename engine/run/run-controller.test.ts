@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunState } from '../api/run-schemas';
 import type { OrgEngine } from './org-engine';
 import { RunController, type RunControllerOptions } from './run-controller';
-import { DEMO_ORG } from './test-support/temp-org';
+import { DEMO_ORG, resume } from './test-support/temp-org';
 import { engineWorld } from './test-support/engine-world';
 
 const world = engineWorld();
@@ -281,3 +281,48 @@ function seeded(seed: number): () => number {
     return seed / 2147483648;
   };
 }
+
+describe('RunController and the schedule', () => {
+  function clockOrg() {
+    return orgs.build({
+      'lemming/config/models.json': {
+        scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+      },
+      'script.json': { default: [{ respond: { notes: 'worked' } }] },
+      'agents/clerk/resume.json': resume('clerk', {
+        schedule: { run_every_n_ticks: 1, phase_offset: 0, clock: '0 9 * * *' },
+      }),
+    });
+  }
+
+  it('wakes for an agent due by the clock before the interval is over', async () => {
+    const engine = await world.open(clockOrg(), { clock: () => new Date(2026, 10, 28, 8, 59, 59, 950) });
+    const controller = new RunController(engine);
+    const started = performance.now();
+    controller.start({ tickLimit: 2, intervalMs: 3_600_000 });
+    await controller.whenIdle();
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(controller.state().ticksRun).toBe(2);
+  });
+
+  it("records a run's end by the person or its limit, and not the app closing, so only the latter's gap is missed ticks", async () => {
+    const engine = await world.open(clockOrg());
+    const ended = () =>
+      engine.timeline
+        .page({ kinds: ['run_ended'], direction: 'asc', limit: 10 })
+        .rows.map((row) => (JSON.parse(row.json) as { reason: string }).reason);
+    const limited = new RunController(engine);
+    limited.start({ tickLimit: 1 });
+    await limited.whenIdle();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ended()).toEqual(['tick_limit']);
+
+    const closing = new RunController(engine);
+    closing.start({ intervalMs: 60_000 });
+    for (let waited = 0; closing.state().ticksRun === 0 && waited < 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    await closing.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ended()).toEqual(['tick_limit']);
+  });
+});

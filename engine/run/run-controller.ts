@@ -4,13 +4,21 @@ import { heldMessage } from '../org/org-lock';
 import { storageFailure } from '../timeline/storage-failure';
 import { plainFileReason } from './pending-files';
 import { TIMELINE_FILE } from './timeline-health';
+import type { RunPace } from './tick-schedule';
 
 /** The part of the org engine a run drives: OrgEngine in the app, the CLI and the tests. */
 export interface TickRunner {
   /** The tick the next `runTick` runs. */
   currentTick(): Promise<number>;
-  /** Takes the org's run lock if it does not have it yet, and keeps it until `releaseRun`. */
-  runTick(signal?: AbortSignal): Promise<TickReport>;
+  /**
+   * Takes the org's run lock if it does not have it yet, and keeps it until `releaseRun`. `run` is given
+   * for a tick of a run going on its own (not a step): ticks it should have run and did not are missed.
+   */
+  runTick(signal?: AbortSignal, run?: RunPace | null): Promise<TickReport>;
+  /** The run stopped running ticks by the person's or its own doing (not the app closing). */
+  recordRunEnded?(reason: RunEndReason | 'paused', message: string): Promise<void>;
+  /** How long until an agent's clock schedule is next due; null when none runs by the clock. */
+  untilNextClockDue?(): Promise<number | null>;
   releaseRun(): void;
   /** Another program that holds the org's run lock; null when none does. */
   runLockHolder(): RunLockHolder | null;
@@ -71,6 +79,8 @@ export class RunController {
   /** How a stop asked for ends the run: by the person, or by an error nothing else handled. */
   private stopCause: { reason: RunEndReason; message: string } = { reason: 'stopped', message: 'Stopped.' };
   private wakeUp: (() => void) | null = null;
+  /** The app is closing: the run's end is not recorded, so the ticks it does not run are counted as missed. */
+  private closing = false;
   private readonly abort = new AbortController();
   /** Cancels the model calls of the tick in progress (stop); a new one for every tick. */
   private tickAbort: AbortController | null = null;
@@ -130,6 +140,7 @@ export class RunController {
     switch (this.current.phase) {
       case 'running':
         this.update({ phase: this.busy ? 'pausing' : 'paused' });
+        if (!this.busy) this.recordHeld('paused', 'Paused.');
         this.wake();
         return { ok: true, value: this.state() };
       case 'pausing':
@@ -226,6 +237,7 @@ export class RunController {
    * told to give up through its abort signal.
    */
   async dispose(): Promise<void> {
+    this.closing = true;
     this.stop();
     this.abort.abort();
     this.wake();
@@ -241,23 +253,38 @@ export class RunController {
       }
       if (phase !== 'running') return;
       if (this.endIfAtLimit()) return;
-      const outcome = await this.runOne(this.current.lastTick);
+      const { intervalMs } = this.current;
+      const outcome = await this.runOne(this.current.lastTick, intervalMs > 0 ? { intervalMs } : null);
       if (outcome.kind === 'failed') return this.end('error', outcome.message);
       if (outcome.kind === 'past_last_tick') return this.endAtLastTick();
       const after = this.current.phase;
       if (after === 'stopping') return this.end(this.stopCause.reason, this.stopCause.message);
       if (after === 'pausing') {
         this.update({ phase: 'paused' });
+        this.recordHeld('paused', 'Paused.');
         continue;
       }
       if (after !== 'running') continue;
       if (this.endIfAtLimit()) return;
-      await this.sleep(this.current.intervalMs);
+      await this.sleep(await this.pauseBeforeNextTick());
     }
   }
 
+  /** The interval, or less when an agent's clock schedule is due sooner: it runs at the tick then. */
+  private async pauseBeforeNextTick(): Promise<number> {
+    const interval = this.current.intervalMs;
+    const clock = await this.runner.untilNextClockDue?.().catch(() => null);
+    return clock === null || clock === undefined ? interval : Math.max(0, Math.min(interval, clock));
+  }
+
+  /** Tells the runner the run stopped running ticks, unless the app is closing (those ticks are missed). */
+  private recordHeld(reason: RunEndReason | 'paused', message: string): void {
+    if (this.closing || this.current.ticksRun === 0) return;
+    void this.runner.recordRunEnded?.(reason, message).catch(() => undefined);
+  }
+
   /** Reads the tick and runs it, unless it is past `lastTick`; reading counts as part of the tick. */
-  private async runOne(lastTick: number | null): Promise<TickOutcome> {
+  private async runOne(lastTick: number | null, run: RunPace | null = null): Promise<TickOutcome> {
     this.busy = true;
     try {
       const tick = await this.runner.currentTick();
@@ -268,7 +295,10 @@ export class RunController {
       this.tickAbort = new AbortController();
       this.update({ tickInProgress: tick, nextTick: tick });
       this.options.onTickStart?.(tick);
-      const report = await this.runner.runTick(AbortSignal.any([this.abort.signal, this.tickAbort.signal]));
+      const report = await this.runner.runTick(
+        AbortSignal.any([this.abort.signal, this.tickAbort.signal]),
+        run,
+      );
       this.update({ tickInProgress: null, nextTick: report.tick + 1, ticksRun: this.current.ticksRun + 1 });
       this.options.onTick?.(report);
       return { kind: 'ran', report };
@@ -304,6 +334,7 @@ export class RunController {
   /** The run ends and lets go of the org, so another program may run it. */
   private end(reason: RunEndReason, message: string): void {
     const atTick = this.current.nextTick === null ? null : this.current.nextTick - 1;
+    this.recordHeld(reason, message);
     this.runner.releaseRun();
     this.update({ phase: 'idle', tickInProgress: null, ended: { reason, message, atTick } });
   }

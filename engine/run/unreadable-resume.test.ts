@@ -27,7 +27,7 @@ describe('an agent whose resume.json cannot be read', () => {
     mkdirSync(resumeFile);
 
     expect((await engine.runTick()).turns).toEqual([
-      { agent: 'w1', status: 'skipped' },
+      { agent: 'w1', status: 'skipped', reason: 'invalid_resume' },
       { agent: 'w2', status: 'completed' },
     ]);
     const rows = engine.timeline.page({ kinds: ['skip', 'warning'], direction: 'asc', limit: 10 }).rows;
@@ -35,7 +35,7 @@ describe('an agent whose resume.json cannot be read', () => {
       expect.objectContaining({
         kind: 'skip',
         agent: 'w1',
-        reason: 'resume_unreadable',
+        reason: 'invalid_resume',
         message: expect.stringMatching(
           /^w1 did not run: its agents\/w1\/resume.json could not be read \(cannot read: EISDIR.*\); it runs again once the file can be read\.$/,
         ),

@@ -56,8 +56,8 @@ export const commands: readonly Command[] = [
   {
     name: 'agents',
     summary:
-      "List the org's agents, valid or not, with each problem and where it is; with AGENT, that agent's resume, state and balance.",
-    usage: 'agents <org> [AGENT] [--json]',
+      "List the org's agents, valid or not, with each problem and where it is; with AGENT, that agent's resume, state and balance; --switch-off/--switch-on NAME switches an agent off (it takes no turns) or on.",
+    usage: 'agents <org> [AGENT] [--switch-off NAME | --switch-on NAME] [--json]',
     load: async () => (await import('./agents')).agentsCommand,
   },
   {

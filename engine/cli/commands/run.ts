@@ -1,6 +1,7 @@
 import type { TurnProgress } from '../../api/model-event-schemas';
 import { formatProblem } from '../../api/problem';
 import type { TickReport } from '../../api/run-schemas';
+import { SKIP_REASON_WORDS } from '../../api/schedule-schemas';
 import { listAgents } from '../../app/org';
 import { runToEnd, stepRun } from '../../app/run';
 import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
@@ -17,7 +18,9 @@ function printTick(io: CliIo, report: TickReport, org: string): void {
     io.stdout.write(
       `${turn.agent}'s turn of tick ${turn.tick}, given your answer, went on: ${turn.status}\n`,
     );
-  const turns = report.turns.map((turn) => `${turn.agent} ${turn.status}`).join(', ');
+  const turns = report.turns
+    .map((turn) => `${turn.agent} ${turn.status}${turn.reason ? ` (${SKIP_REASON_WORDS[turn.reason]})` : ''}`)
+    .join(', ');
   io.stdout.write(`tick ${report.tick}: ${turns || 'no agent fired'}\n`);
   for (const turn of report.turns.filter((parked) => parked.status === 'parked'))
     io.stdout.write(

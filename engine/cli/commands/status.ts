@@ -30,7 +30,7 @@ export const statusCommand: CommandCode = {
         ? `last turn tick ${agent.lastTurn.tick} ${agent.lastTurn.status}`
         : 'has not run';
       io.stdout.write(
-        `  ${agent.name}  ${agent.title}  credits ${agent.credits ?? '(not yet seeded)'}  next fires ${agent.nextFiringTicks.join(', ')}  ${last}\n`,
+        `  ${agent.name}  ${agent.title}  credits ${agent.credits ?? '(not yet seeded)'}  next turn ${agent.nextDue.words}  ${last}\n`,
       );
     }
     return EXIT_OK;

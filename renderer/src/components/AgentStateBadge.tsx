@@ -9,6 +9,7 @@ const STATE_LOOK: Record<AgentStateKind, { label: string; icon: string }> = {
   needs_you: { label: 'Needs you', icon: '⚑' },
   failing: { label: 'Failing', icon: '⚠' },
   paused: { label: 'Paused', icon: '❚❚' },
+  switched_off: { label: 'Switched off', icon: '○' },
   out_of_credits: { label: 'Out of credits', icon: '⊖' },
   over_budget: { label: 'Paused: over budget', icon: '❚❚' },
   invalid_resume: { label: 'Invalid resume', icon: '✗' },

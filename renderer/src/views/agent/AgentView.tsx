@@ -12,6 +12,7 @@ import { AgentProblems } from './AgentProblems';
 import { MemorySection } from './MemorySection';
 import { ResumeForm } from './ResumeForm';
 import { ToolToggles } from '../../shared/ToolToggles';
+import { AgentSwitch } from '../../shared/AgentSwitch';
 import './agent-view.css';
 import { useAgentDetail } from '../../shared/use-agent-detail';
 import { resumeOverBudget } from '../../shared/resume-over-budget';
@@ -40,8 +41,12 @@ export function AgentView({ agent }: { agent: string }) {
           {detail.resume?.title && <span className="muted"> — {detail.resume.title}</span>}
         </h2>
         <AgentStateBadge state={detail.state} />
+        {detail.resume && (
+          <AgentSwitch agent={agent} switchedOff={detail.resume.switched_off} onChanged={replace} />
+        )}
       </div>
       <AgentStateNote agent={agent} state={detail.state} />
+      {detail.nextDue && <p className="muted">Next turn: {detail.nextDue.words}.</p>}
       <LiveAnswerPanel agent={agent} />
       <RecentTurns agent={agent} />
       {detail.valid && <RehearseTurn agent={agent} />}

@@ -1,6 +1,15 @@
 import { useCallback, useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { GlossaryLink } from '../../components/Glossary';
-import type { AgentDetail, IpcError, ResumePatch, ResumeView } from '../../../../engine/api';
+import {
+  choiceOfCron,
+  clockScheduleWords,
+  cronOfChoice,
+  type AgentDetail,
+  type ClockChoice,
+  type IpcError,
+  type ResumePatch,
+  type ResumeView,
+} from '../../../../engine/api';
 import { serverState } from '../../server-state/instance';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -15,10 +24,45 @@ interface Draft {
   modelKey?: string;
   every?: string;
   offset?: string;
+  /** How it runs: by ticks, or one of the clock choices. */
+  runsBy?: RunsBy;
+  clockTime?: string;
+  clockHours?: string;
+  cron?: string;
   maxCredits?: string;
   softCap?: string;
   allowRead?: string[];
   allowWrite?: string[];
+}
+
+type RunsBy = 'ticks' | ClockChoice['kind'];
+
+const RUNS_BY_WORDS: Record<RunsBy, string> = {
+  ticks: 'Every few ticks',
+  daily: 'Every day at a time',
+  weekdays: 'Every weekday (Monday to Friday) at a time',
+  every_hours: 'Every few hours',
+  cron: 'By a clock schedule of your own (see Advanced)',
+};
+
+/** The clock choice the draft describes; null when it runs by ticks. */
+function clockChoiceOf(shown: {
+  runsBy: RunsBy;
+  clockTime: string;
+  clockHours: string;
+  cron: string;
+}): ClockChoice | null {
+  switch (shown.runsBy) {
+    case 'ticks':
+      return null;
+    case 'daily':
+    case 'weekdays':
+      return { kind: shown.runsBy, time: shown.clockTime };
+    case 'every_hours':
+      return { kind: 'every_hours', hours: Number(shown.clockHours) };
+    case 'cron':
+      return { kind: 'cron', cron: shown.cron };
+  }
 }
 
 function wholeNumber(text: string): number | null {
@@ -31,7 +75,12 @@ function amount(text: string): number | null {
 }
 
 function shownValues(resume: ResumeView, draft: Draft) {
+  const clock = resume.schedule.clock === null ? null : choiceOfCron(resume.schedule.clock);
   return {
+    runsBy: draft.runsBy ?? clock?.kind ?? 'ticks',
+    clockTime: draft.clockTime ?? (clock && 'time' in clock ? clock.time : '09:00'),
+    clockHours: draft.clockHours ?? (clock?.kind === 'every_hours' ? String(clock.hours) : '2'),
+    cron: draft.cron ?? resume.schedule.clock ?? '0 9 * * 1-5',
     title: draft.title ?? resume.title,
     instructions: draft.instructions ?? resume.instructions,
     modelKey: draft.modelKey ?? resume.model.key,
@@ -58,6 +107,17 @@ function patchFrom(draft: Draft, shown: Shown): { patch: ResumePatch } | { refus
     if (every === null || every < 1 || offset === null)
       return { refused: 'The schedule needs whole numbers: runs every 1 tick or more, and a phase offset.' };
     patch.schedule = { run_every_n_ticks: every, phase_offset: offset };
+  }
+  if (
+    draft.runsBy !== undefined ||
+    draft.clockTime !== undefined ||
+    draft.clockHours !== undefined ||
+    draft.cron !== undefined
+  ) {
+    const choice = clockChoiceOf(shown);
+    const cron = choice === null ? null : cronOfChoice(choice);
+    if (cron && !cron.ok) return { refused: `The time it runs: ${cron.error}.` };
+    patch.schedule = { ...patch.schedule, clock: cron ? cron.value : null };
   }
   if (draft.maxCredits !== undefined || draft.softCap !== undefined) {
     const max = amount(shown.maxCredits);
@@ -200,26 +260,83 @@ export function ResumeForm({
       <fieldset>
         <legend>Schedule</legend>
         <p className="help">
-          Which <GlossaryLink term="tick" plural /> this agent acts in. “Phase offset” moves its turns later:
-          with every 3 ticks and an offset of 2 it acts in ticks 2, 5, 8…
+          Which <GlossaryLink term="tick" plural /> this agent acts in, or at what time of day. “Phase offset”
+          moves its turns later: with every 3 ticks and an offset of 2 it acts in ticks 2, 5, 8…
         </p>
         <div className="form-grid">
-          <label htmlFor={`${id}-every`}>Runs every … ticks</label>
-          <input
-            id={`${id}-every`}
-            inputMode="numeric"
-            value={shown.every}
-            onChange={(e) => change({ every: e.target.value })}
-          />
-          <label htmlFor={`${id}-offset`}>Phase offset</label>
-          <input
-            id={`${id}-offset`}
-            inputMode="numeric"
-            value={shown.offset}
-            onChange={(e) => change({ offset: e.target.value })}
-          />
+          <label htmlFor={`${id}-runs-by`}>When it runs</label>
+          <select
+            id={`${id}-runs-by`}
+            value={shown.runsBy}
+            onChange={(e) => change({ runsBy: e.target.value as RunsBy })}
+          >
+            {(Object.keys(RUNS_BY_WORDS) as RunsBy[]).map((runsBy) => (
+              <option key={runsBy} value={runsBy}>
+                {RUNS_BY_WORDS[runsBy]}
+              </option>
+            ))}
+          </select>
+          {(shown.runsBy === 'daily' || shown.runsBy === 'weekdays') && (
+            <>
+              <label htmlFor={`${id}-clock-time`}>At (this computer's time)</label>
+              <input
+                id={`${id}-clock-time`}
+                type="time"
+                value={shown.clockTime}
+                onChange={(e) => change({ clockTime: e.target.value })}
+              />
+            </>
+          )}
+          {shown.runsBy === 'every_hours' && (
+            <>
+              <label htmlFor={`${id}-clock-hours`}>Hours between turns</label>
+              <input
+                id={`${id}-clock-hours`}
+                inputMode="numeric"
+                value={shown.clockHours}
+                onChange={(e) => change({ clockHours: e.target.value })}
+              />
+            </>
+          )}
         </div>
-        <SchedulePreviewLine every={wholeNumber(shown.every)} offset={wholeNumber(shown.offset)} />
+        {shown.runsBy !== 'ticks' && <ClockScheduleLine shown={shown} />}
+        <details>
+          <summary>Advanced</summary>
+          <div className="form-grid">
+            <label htmlFor={`${id}-cron`}>Clock schedule (cron: minute hour day month weekday)</label>
+            <input
+              id={`${id}-cron`}
+              value={clockCronOf(shown)}
+              onChange={(e) => change({ runsBy: 'cron', cron: e.target.value })}
+              spellCheck={false}
+            />
+          </div>
+          <p className="help">
+            Kept as <code>schedule.clock</code> in the resume; LeMMing ignores it and runs the agent by its
+            tick schedule instead.
+          </p>
+        </details>
+        {shown.runsBy === 'ticks' && (
+          <div className="form-grid">
+            <label htmlFor={`${id}-every`}>Runs every … ticks</label>
+            <input
+              id={`${id}-every`}
+              inputMode="numeric"
+              value={shown.every}
+              onChange={(e) => change({ every: e.target.value })}
+            />
+            <label htmlFor={`${id}-offset`}>Phase offset</label>
+            <input
+              id={`${id}-offset`}
+              inputMode="numeric"
+              value={shown.offset}
+              onChange={(e) => change({ offset: e.target.value })}
+            />
+          </div>
+        )}
+        {shown.runsBy === 'ticks' && (
+          <SchedulePreviewLine every={wholeNumber(shown.every)} offset={wholeNumber(shown.offset)} />
+        )}
       </fieldset>
 
       <fieldset>
@@ -311,5 +428,30 @@ export function ResumeForm({
         </span>
       </div>
     </form>
+  );
+}
+
+/** The cron line the shown choice makes, for the Advanced field; the text typed when it is one's own. */
+function clockCronOf(shown: Shown): string {
+  const choice = clockChoiceOf(shown);
+  if (choice === null || choice.kind === 'cron') return shown.cron;
+  const cron = cronOfChoice(choice);
+  return cron.ok ? cron.value : shown.cron;
+}
+
+/** The clock schedule as typed, in words, or what is wrong with it. */
+function ClockScheduleLine({ shown }: { shown: Shown }) {
+  const choice = clockChoiceOf(shown);
+  if (choice === null) return null;
+  const cron = cronOfChoice(choice);
+  return cron.ok ? (
+    <p className="help" role="status">
+      It runs {clockScheduleWords(cron.value)}, at the first tick at or after that time (once, however many
+      times it was missed while the app was closed).
+    </p>
+  ) : (
+    <p className="inline-alert" role="alert">
+      The time it runs: {cron.error}.
+    </p>
   );
 }

@@ -1,5 +1,12 @@
 import { useCallback, useState } from 'react';
-import type { GraphNode, IpcError, OrgGraph, TimelineRowSummary } from '../../../../engine/api';
+import {
+  clockScheduleWords,
+  type GraphNode,
+  type IpcError,
+  type OrgGraph,
+  type TimelineRowSummary,
+} from '../../../../engine/api';
+import { AgentSwitch } from '../../shared/AgentSwitch';
 import { serverState } from '../../server-state/instance';
 import { useQuery } from '../../server-state/use-query';
 import { RehearseTurn } from '../../shared/RehearseTurn';
@@ -20,7 +27,12 @@ interface Props {
 /** A schedule as a small clock: the fire point as a hand, the period in words. */
 function ScheduleClock({ schedule }: { schedule: NonNullable<GraphNode['schedule']> }) {
   const angle = schedule.firePoint * 2 * Math.PI - Math.PI / 2;
-  const every = schedule.runEveryNTicks === 1 ? 'Every tick' : `Every ${schedule.runEveryNTicks} ticks`;
+  const every =
+    schedule.clock !== null
+      ? clockScheduleWords(schedule.clock).replace(/^./, (first) => first.toUpperCase())
+      : schedule.runEveryNTicks === 1
+        ? 'Every tick'
+        : `Every ${schedule.runEveryNTicks} ticks`;
   return (
     <div className="card-clock">
       <svg width="40" height="40" viewBox="0 0 40 40" aria-hidden="true">
@@ -30,7 +42,7 @@ function ScheduleClock({ schedule }: { schedule: NonNullable<GraphNode['schedule
       </svg>
       <span>
         {every}
-        {schedule.runEveryNTicks > 1 && `, offset ${schedule.phaseOffset}`}
+        {schedule.clock === null && schedule.runEveryNTicks > 1 && `, offset ${schedule.phaseOffset}`}
         {schedule.firesNextTick ? ' · fires next tick' : ''}
       </span>
     </div>
@@ -80,6 +92,9 @@ export function BaseballCard({ graph, agent, onOpenAgent, onOpenTurn, onClose }:
       {agent.title && <p className="card-title">{agent.title}</p>}
       <AgentStateBadge state={agent.state} />
       <p className="card-reason">{agent.state.words}</p>
+      {agent.schedule && (
+        <AgentSwitch agent={agent.name} switchedOff={agent.schedule.switchedOff} onChanged={replace} />
+      )}
       {resume?.short_description && <p className="card-description">{resume.short_description}</p>}
       {error && <ErrorAlert error={error} title="Could not read its resume." />}
       {saveError && <ErrorAlert error={saveError} title="Could not change its model." />}
@@ -105,6 +120,8 @@ export function BaseballCard({ graph, agent, onOpenAgent, onOpenTurn, onClose }:
         </dd>
         <dt>Schedule</dt>
         <dd>{agent.schedule ? <ScheduleClock schedule={agent.schedule} /> : '–'}</dd>
+        <dt>Next turn</dt>
+        <dd>{agent.schedule ? agent.schedule.nextDue.words : '–'}</dd>
         <dt>Reads</dt>
         <dd>
           {agent.readsAll

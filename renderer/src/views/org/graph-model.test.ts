@@ -14,7 +14,15 @@ function node(name: string, firePoint: number, firesNextTick = true): GraphNode 
     readsAll: false,
     unknownNames: [],
     sendsAnywhere: false,
-    schedule: { runEveryNTicks: 1, phaseOffset: 0, firePoint, firesNextTick },
+    schedule: {
+      runEveryNTicks: 1,
+      phaseOffset: 0,
+      firePoint,
+      firesNextTick,
+      clock: null,
+      switchedOff: false,
+      nextDue: { tick: null, at: null, words: 'at the next tick' },
+    },
   };
 }
 

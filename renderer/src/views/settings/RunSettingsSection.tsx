@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { IpcError } from '../../../../engine/api';
+import { CATCH_UP_WORDS, CatchUp, type IpcError } from '../../../../engine/api';
 import { useActivity } from '../../components/activity-store';
 import { toast } from '../../components/toast-store';
 import { ProblemList } from '../../components/ProblemList';
@@ -46,6 +46,7 @@ export function RunSettingsSection() {
   const lastTickId = useId();
   const [seconds, setSeconds] = useState('');
   const [maxTurns, setMaxTurns] = useState('');
+  const [catchUp, setCatchUp] = useState<CatchUp>('next_slot');
   const [loaded, setLoaded] = useState(false);
   const [refusal, setRefusal] = useState<IpcError | null>(null);
 
@@ -58,6 +59,7 @@ export function RunSettingsSection() {
         if (!result.ok) return void setRefusal(result.error);
         setSeconds(String(result.value.run.tickIntervalSeconds));
         setMaxTurns(result.value.run.maxTurns === null ? '' : String(result.value.run.maxTurns));
+        setCatchUp(result.value.run.catchUp);
         setLoaded(true);
       });
     return () => {
@@ -84,6 +86,7 @@ export function RunSettingsSection() {
     const result = await serverState().write('settings.update', {
       tickIntervalSeconds: secondsValue,
       maxTurns: maxTurns.trim() === '' ? null : Number(maxTurns),
+      catchUp,
     });
     activity.end(id, result.ok);
     if (!result.ok) return void setRefusal(result.error);
@@ -142,6 +145,22 @@ export function RunSettingsSection() {
             </span>
           )}
         </div>
+        <fieldset className="settings-field settings-choices">
+          <legend>When ticks were missed (the app was closed or the computer asleep)</legend>
+          {CatchUp.options.map((choice) => (
+            <label key={choice}>
+              <input
+                type="radio"
+                name={`${headingId}-catch-up`}
+                value={choice}
+                checked={catchUp === choice}
+                onChange={() => setCatchUp(choice)}
+                disabled={!loaded}
+              />{' '}
+              {CATCH_UP_WORDS[choice]}
+            </label>
+          ))}
+        </fieldset>
         <div>
           <button type="submit" disabled={!loaded || !valid}>
             Save run settings

@@ -1,5 +1,6 @@
 import { plainFailure } from '../../../../engine/api/failure-words';
 import { toolWords, type ToolTitles } from '../../../../engine/api/tool-words';
+import { MISSED_CAUSE_WORDS, skipReasonWords } from '../../../../engine/api/schedule-schemas';
 import { duration } from '../../words/plain-words';
 import {
   knownEvent,
@@ -38,6 +39,8 @@ const TITLES: Record<KnownEventKind, string> = {
   budget_warning: 'Budget almost spent',
   budget_paused: 'Paused: over budget',
   budget_resumed: 'Resumed over its budget',
+  ticks_missed: 'Ticks missed',
+  run_ended: 'Run ended',
   warning: 'Warning',
   error: 'Error',
   tick_started: 'Tick started',
@@ -205,7 +208,7 @@ function factsOf(event: KnownTimelineEvent, titles: ToolTitles | undefined): Fac
       ];
     case 'skip':
       return [
-        { label: 'Code', value: event.reason },
+        { label: 'Why', value: skipReasonWords(event.reason) },
         { label: 'Message', value: event.message },
       ];
     case 'budget_warning':
@@ -218,6 +221,14 @@ function factsOf(event: KnownTimelineEvent, titles: ToolTitles | undefined): Fac
         ...('spent' in event ? [{ label: 'Spent', value: String(event.spent) }] : []),
         { label: 'Day or month', value: event.period },
       ];
+    case 'ticks_missed':
+      return [
+        { label: 'Ticks', value: `${event.from}–${event.to}` },
+        { label: 'Why', value: MISSED_CAUSE_WORDS[event.cause] },
+        { label: 'Catching up', value: event.catching_up.join(', ') },
+      ];
+    case 'run_ended':
+      return [{ label: 'Why', value: event.message }];
     case 'warning':
       return [
         { label: 'Code', value: event.code },
