@@ -1,4 +1,6 @@
-import { stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type {
   ApplyOrgUpdateInput,
   OrgUpdateApplied,
@@ -10,6 +12,7 @@ import { fail, ok, type IpcResult } from '../api/result';
 import { readAgentDefinitions, type AgentDefinition } from '../org/agent-definition';
 import { planAgentUpdates } from '../org/agent-update-diff';
 import { addAgentDefinition, applyAgentDefinition } from '../org/apply-agent-update';
+import { unpackBundle } from '../bundle/unpack-bundle';
 import { AGENTS_FOLDER } from '../org/org-layout';
 import { mayRun, orgKeyOf, orgTrust, reachChanges } from '../trust/org-trust';
 import type { OrgContext } from './org-context';
@@ -17,23 +20,37 @@ import { removeAgent } from './org-directory';
 import { previewReachAdded } from './update-reach-preview';
 
 /**
- * The newer copy of an org an update reads from: today a folder (a template's, or another copy of the
- * org); a bundle is unpacked into a folder and read the same way. `close` removes what opening made.
+ * The newer copy of an org an update reads from: a folder (a template's, or another copy of the org), or a
+ * bundle, unpacked (every check of an import passed) into a temporary folder and read the same way.
+ * `close` removes what opening made.
  */
 export interface UpdateSource {
   readonly orgPath: string;
   close(): Promise<void>;
 }
 
-/** Opens the newer copy named by `source`. */
+/** Opens the newer copy named by `source`: a folder, or a `.lemming.zip` bundle. */
 export async function openUpdateSource(orgPath: string, source: string): Promise<IpcResult<UpdateSource>> {
   const info = await stat(source).catch(() => null);
-  if (!info?.isDirectory()) return fail('not_found', `There is no folder at ${source} to update from.`);
+  if (info?.isFile()) return openBundleSource(source);
+  if (!info?.isDirectory())
+    return fail('not_found', `There is no folder or bundle at ${source} to update from.`);
   if (!(await stat(`${source}/${AGENTS_FOLDER}`).catch(() => null))?.isDirectory())
     return fail('not_an_org', `${source} is not an org folder: it has no "${AGENTS_FOLDER}" folder.`);
   if (orgKeyOf(source) === orgKeyOf(orgPath))
     return fail('invalid_input', 'That is this org itself; choose the newer copy to update from.');
   return ok({ orgPath: source, close: async () => {} });
+}
+
+async function openBundleSource(file: string): Promise<IpcResult<UpdateSource>> {
+  const scratch = await mkdtemp(join(tmpdir(), 'lemming-update-'));
+  const close = () => rm(scratch, { recursive: true, force: true });
+  const unpacked = await unpackBundle(file, { kind: 'new', folder: join(scratch, 'org') });
+  if (!unpacked.ok) {
+    await close();
+    return fail('invalid_input', `${file} cannot be updated from: ${unpacked.error.reason}.`);
+  }
+  return ok({ orgPath: unpacked.value.folder, close });
 }
 
 /** Every agent of either copy, with what updating it would change. Reads files only. */

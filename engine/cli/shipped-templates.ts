@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GALLERY_FILE } from '../app/templates';
+import { CliFailure } from './cli-io';
 
 /**
  * The templates shipped with the command: `templates/` beside the bundle (out/cli/templates, written by
@@ -16,4 +17,14 @@ export function shippedTemplatesFolder(): string | null {
     folder = dirname(folder);
   }
   return null;
+}
+
+/** The shipped templates' folder, or a failure saying they are not installed. */
+export function templatesFolder(): string {
+  const folder = shippedTemplatesFolder();
+  if (!folder)
+    throw new CliFailure(
+      'the templates are not installed beside this command. Run `npm run build:cli`, or install LeMMing Desktop again.',
+    );
+  return folder;
 }

@@ -148,8 +148,9 @@ export const commands: readonly Command[] = [
   {
     name: 'update',
     summary:
-      "Update the org's agents from a newer copy of it (a template's folder, another copy): shows per agent what changes in its instructions, tools, file access and schedule; --yes applies it (to the agents named with --agent, or all), keeping each agent's memory, outbox, workspace, credits and history. New agents are added; agents gone from the newer copy stay unless named with --remove.",
-    usage: 'update <org> --from <folder> [--agent NAME]... [--remove NAME]... [--yes] [--json]',
+      "Update the org's agents from a newer copy of it (a template, a bundle, another copy): shows per agent what changes in its instructions, tools, file access and schedule; --yes applies it (to the agents named with --agent, or all), keeping each agent's memory, outbox, workspace, credits and history. New agents are added; agents gone from the newer copy stay unless named with --remove.",
+    usage:
+      'update <org> (--from <folder|bundle> | --from-template NAME) [--agent NAME]... [--remove NAME]... [--yes] [--json]',
     load: async () => (await import('./update')).updateCommand,
   },
   {

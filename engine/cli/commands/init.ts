@@ -6,7 +6,7 @@ import { mayRun, orgTrust } from '../../trust/org-trust';
 import { cliTrustStore } from '../org-context';
 import { CliFailure, EXIT_OK, UsageError, type CommandIo } from '../cli-io';
 import { stringOption, type CommandCode } from '../command';
-import { shippedTemplatesFolder } from '../shipped-templates';
+import { templatesFolder } from '../shipped-templates';
 
 export const initCommand: CommandCode = {
   options: {
@@ -33,15 +33,6 @@ export const initCommand: CommandCode = {
     return EXIT_OK;
   },
 };
-
-function templatesFolder(): string {
-  const folder = shippedTemplatesFolder();
-  if (!folder)
-    throw new CliFailure(
-      'the templates are not installed beside this command. Run `npm run build:cli`, or install LeMMing Desktop again.',
-    );
-  return folder;
-}
 
 async function listTemplates(io: CommandIo): Promise<number> {
   const gallery = await templateGallery(templatesFolder());

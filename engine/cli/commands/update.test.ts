@@ -61,4 +61,31 @@ describe('lemming update', () => {
       stderr: expect.stringContaining('--remove removes agents: give it with --yes.'),
     });
   });
+
+  it('updates from a bundle of the newer copy, read through the same checks as an import', async () => {
+    const org = orgs.copy(DEMO_ORG);
+    const bundle = join(orgs.copy(DEMO_ORG), '..', 'newer.lemming.zip');
+    const exported = await runCli(['bundle', 'export', newerCopy(), bundle]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const applied = await runCli(['update', org, '--from', bundle, '--agent', 'writer', '--yes']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(instructionsOf(org, 'writer')).toBe('You write the launch note in plain words.');
+    writeFileSync(bundle, 'not a zip');
+    expect(await runCli(['update', org, '--from', bundle])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('cannot be updated from'),
+    });
+  });
+
+  it('updates from a template shipped with the command, by its name', async () => {
+    const org = join(orgs.copy(DEMO_ORG), '..', 'desk');
+    expect((await runCli(['init', org, '--template', 'research-desk'])).code).toBe(0);
+    const shown = await runCli(['update', org, '--from-template', 'research-desk']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('Nothing to update.');
+    expect(await runCli(['update', org, '--from-template', 'no-such-template'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('There is no template “no-such-template”'),
+    });
+  });
 });

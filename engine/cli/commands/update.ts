@@ -1,7 +1,9 @@
 import { ApplyOrgUpdateInput, type AgentUpdate, type OrgUpdatePlan } from '../../api/org-update-schemas';
 import { applyOrgUpdate, planOrgUpdate } from '../../app/org-update';
+import { openTemplate } from '../../app/templates';
+import { templatesFolder } from '../shipped-templates';
 import { describeItem } from '../../trust/trust-words';
-import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type CommandCode } from '../command';
 import { orgFolder } from '../org-arg';
 import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
@@ -45,15 +47,29 @@ function printPlan(io: CliIo, plan: OrgUpdatePlan, shown: readonly AgentUpdate[]
   io.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** The newer copy: a folder or bundle named with --from, or a template shipped with the command. */
+async function sourceOf(from: string | undefined, template: string | undefined): Promise<string> {
+  if (from && template) throw new UsageError('Give --from or --from-template, not both.');
+  if (from) return from;
+  if (!template)
+    throw new UsageError(
+      'Name the newer copy to update from with --from FOLDER|BUNDLE or --from-template NAME.',
+    );
+  const opened = await openTemplate(templatesFolder(), template);
+  if (!opened.ok) throw new CliFailure(opened.error.message);
+  return opened.value.orgFolder;
+}
+
 /**
- * `lemming update <org> --from <folder>`: what updating each agent from a newer copy of the org (a
- * template's folder, another copy) would change; `--yes` applies it to the changed and new agents (or
+ * `lemming update <org> --from <folder|bundle>` (or `--from-template NAME`): what updating each agent from
+ * a newer copy of the org (a template, a bundle, another copy) would change; `--yes` applies it to the changed and new agents (or
  * those named with --agent), keeping what they learned; `--remove NAME` also removes an agent the newer
  * copy no longer has.
  */
 export const updateCommand: CommandCode = {
   options: {
     from: { type: 'string' },
+    'from-template': { type: 'string' },
     agent: { type: 'string', multiple: true },
     remove: { type: 'string', multiple: true },
     yes: { type: 'boolean' },
@@ -62,8 +78,7 @@ export const updateCommand: CommandCode = {
   },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
-    const from = stringOption(values, 'from');
-    if (!from) throw new UsageError('Name the newer copy to update from with --from FOLDER.');
+    const from = await sourceOf(stringOption(values, 'from'), stringOption(values, 'from-template'));
     const chosen = names(values.agent);
     const remove = names(values.remove);
     if (remove.length > 0 && !values.yes)
