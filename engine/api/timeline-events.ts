@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalAnswerKind, ApprovalSource, FormRequest, FormValues } from './approval-schemas';
 import { CreditEntryKind } from './credit-schemas';
+import { Failure } from './failure';
 import { Problem } from './problem';
 import { TurnOutcome, TurnStatus } from './run-schemas';
 
@@ -140,6 +141,8 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
         status: z.number().nullable(),
         attempts: z.number(),
         message: z.string(),
+        /** What failed, typed where it was born; absent in events older than typed failures. */
+        failure: Failure.optional(),
       })
       .optional(),
   }),
@@ -211,7 +214,12 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
   eventOf('outbox_pruned', { files: z.array(z.string()), reason: z.string() }),
   eventOf('notes', { text: z.string() }),
   eventOf('skip', { reason: z.string(), message: z.string() }),
-  eventOf('error', { reason: z.string(), message: z.string() }),
+  eventOf('error', {
+    reason: z.string(),
+    message: z.string(),
+    /** What failed, typed where it was born; absent in events older than typed failures (older-failure.ts reads those). */
+    failure: Failure.optional(),
+  }),
   eventOf('warning', {
     code: z.string(),
     message: z.string().optional(),
