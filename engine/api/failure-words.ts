@@ -62,7 +62,8 @@ function plainModelFailure(failure: Failure): string {
     return grant.kind === 'secret'
       ? `This org is not allowed to use the key ${grant.name}: allow it for this org in Settings → Secrets.`
       : `This org is not allowed to read ${grant.name} from this computer: allow it on the org’s trust screen.`;
-  if (typeof status === 'number') {
+  // A 200 whose body cannot be read is not an error answer: its kind alone says what happened.
+  if (typeof status === 'number' && status >= 400) {
     const words = STATUS_WORDS[status] ?? ANSWERED_WORDS[kind] ?? 'it refused the call';
     return `The model could not be reached (the server answered ${status}: ${words}).`;
   }
