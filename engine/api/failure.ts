@@ -73,6 +73,16 @@ export function kindOfHttpStatus(status: number): FailureKind {
   return 'bad_request';
 }
 
+/** As the official OpenAI and Anthropic SDKs decide when the server does not say: 408, 409, 429 and 5xx. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** A server's error answer as a failure: its kind, its status and whether asking again may help. */
+export function failureOfHttpStatus(status: number): Failure {
+  return { kind: kindOfHttpStatus(status), status, retryable: isRetryableStatus(status) };
+}
+
 /** The kinds fixed by setting the model up, not by a call that succeeds later. */
 export function isModelSetupFailure(kind: FailureKind): boolean {
   return (

@@ -48,6 +48,8 @@ export const ToolResult = z.object({
   success: z.boolean(),
   output: z.string().nullable(),
   error: z.string().nullable(),
+  /** What failed, typed where it was born (a refused or failed request, a server's error status, a refusal). */
+  failure: Failure.optional(),
   attachments: z.array(ToolAttachment).optional(),
   structured: z.unknown().optional(),
 });

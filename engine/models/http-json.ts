@@ -1,5 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici';
-import { kindOfHttpStatus, type FailureKind } from '../api/failure';
+import { isRetryableStatus, kindOfHttpStatus, type FailureKind } from '../api/failure';
 import { isModelCallError, ModelCallError, redactSecrets } from './model-call-error';
 import { StreamError } from './stream-events';
 import { parseRetryAfter, retryDelayMs, type RetryTiming } from './retry-timing';
@@ -328,7 +328,7 @@ interface RetryHeaders {
 export function shouldRetryStatus(status: number, shouldRetry?: string): boolean {
   if (shouldRetry === 'true') return true;
   if (shouldRetry === 'false') return false;
-  return status === 408 || status === 409 || status === 429 || status >= 500;
+  return isRetryableStatus(status);
 }
 
 /** `retry-after-ms` (milliseconds, OpenAI and Anthropic send it) before `retry-after`. */

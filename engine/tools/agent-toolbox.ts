@@ -162,6 +162,7 @@ export function agentToolbox(options: ToolboxOptions) {
             verdict
               ? `Tool '${name}' not permitted for ${context.resume.name}: ${refusalOf(verdict)}`
               : `Unknown tool: ${name}`,
+            { kind: verdict ? 'refused' : 'not_found' },
           );
         }
         const cost = toMicros(options.policy.tool_costs[name] ?? 0);
@@ -187,10 +188,11 @@ export function agentToolbox(options: ToolboxOptions) {
                 fromSetting: true,
               }
             : approvalNeed(subject, args, gate.settings, agent, gate.personsAlways());
-          if (need.mode === 'never') return toolFailure(`Tool '${name}' was not run: ${need.reason}`);
+          if (need.mode === 'never')
+            return toolFailure(`Tool '${name}' was not run: ${need.reason}`, { kind: 'refused' });
           if (need.mode === 'ask') {
             const answer = await ask(name, args, need, mcpTool);
-            if (answer.answer === 'deny') return toolFailure(denialText(name, answer));
+            if (answer.answer === 'deny') return toolFailure(denialText(name, answer), { kind: 'refused' });
           }
           writesAsk = need.mode === 'always' && !need.fromSetting;
         }
