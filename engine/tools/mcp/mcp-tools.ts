@@ -1,8 +1,8 @@
+import type { Problem } from '../../api/problem';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { formatProblem } from '../../api/problem';
 import type { McpToolOrigin, ToolAnnotations } from '../../api/tool-schemas';
-import type { FileProblem } from '../../files/json-problems';
 import { TOOL_GROUPS, type CatalogEntry, type Readiness } from '../tool-catalog';
 import { plainWords } from '../policy-plain-words';
 import { toolFailure } from '../tool-result';
@@ -266,7 +266,7 @@ export function mcpCatalogEntries(
  */
 export function invalidServerEntries(
   server: string,
-  problems: readonly FileProblem[],
+  problems: readonly Problem[],
   grants: readonly string[],
 ): CatalogEntry[] {
   const readiness: Readiness = {
