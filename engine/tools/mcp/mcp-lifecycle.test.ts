@@ -11,6 +11,7 @@ import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { referenceServers } from './test-support/reference-servers';
 import { lemming, SCRIPTED_MODELS, callOnce, trustOrg } from './test-support/mcp-cli';
 import { trustAsIs } from '../../trust/test-support/trust-as-is';
+import { until } from '../../../test/test-support/until';
 
 const orgs = tempOrgs();
 const children: ChildProcess[] = [];
@@ -23,14 +24,6 @@ afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
   orgs.cleanup();
 });
-
-async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
