@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_POLICY } from '../../org/policy-file';
@@ -12,6 +12,7 @@ import { referenceServers } from './test-support/reference-servers';
 import { lemming, SCRIPTED_MODELS, callOnce, trustOrg } from './test-support/mcp-cli';
 import { trustAsIs } from '../../trust/test-support/trust-as-is';
 import { until } from '../../../test/test-support/until';
+import { filesUnder } from '../../../test/test-support/files-under';
 
 const orgs = tempOrgs();
 const children: ChildProcess[] = [];
@@ -35,14 +36,6 @@ function freePort(): Promise<number> {
       );
     });
   });
-}
-
-/** Every file under `dir`, with its text. */
-function filesUnder(dir: string): { path: string; text: string }[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: false })
-    .map((name) => join(dir, String(name)))
-    .filter((path) => statSync(path).isFile())
-    .map((path) => ({ path, text: readFileSync(path).toString('latin1') }));
 }
 
 describe('MCP server lifecycle', () => {
@@ -239,7 +232,10 @@ describe('MCP server lifecycle', () => {
         expect(output).not.toContain('LEMMING_MCP_LEAK_CHECK');
         expect(output).not.toContain('parent-only-sentinel-93a1');
 
-        const touched = filesUnder(org);
+        const touched = filesUnder(org).map((path) => ({
+          path,
+          text: readFileSync(path).toString('latin1'),
+        }));
         expect(touched.some((file) => file.path.endsWith('timeline.sqlite'))).toBe(true);
         for (const file of touched) expect(file.text, file.path).not.toContain(secretValue);
         for (const text of [run.stdout, run.stderr, timeline.stdout]) expect(text).not.toContain(secretValue);
