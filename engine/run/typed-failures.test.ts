@@ -1,28 +1,19 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { plainFailure } from '../api/failure-words';
 import { failureOfError } from '../api/older-failure';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../models/test-support/loopback-server';
+import { sendJson, startLoopbackServer } from '../models/test-support/loopback-server';
 import { envSecretStore } from '../secrets/env-secret-store';
-import { trustAsIs } from '../trust/test-support/trust-as-is';
-import { OrgEngine } from './org-engine';
-import { resume, tempOrgs } from './test-support/temp-org';
+import { engineWorld } from './test-support/engine-world';
+import { resume } from './test-support/temp-org';
 
-const orgs = tempOrgs();
-const servers: LoopbackServer[] = [];
-const engines: OrgEngine[] = [];
-afterEach(async () => {
-  for (const engine of engines.splice(0)) engine.close();
-  for (const server of servers.splice(0)) await server.close();
-});
-afterAll(() => orgs.cleanup());
+const world = engineWorld();
 
 /** One tick of an org whose only agent calls a loopback model server that refuses the key with `text`. */
 async function tickRefusedWith(text: string) {
-  const server = await startLoopbackServer((_request, response) =>
-    sendJson(response, 401, { error: { message: text } }),
+  const server = world.serve(
+    await startLoopbackServer((_request, response) => sendJson(response, 401, { error: { message: text } })),
   );
-  servers.push(server);
-  const org = orgs.build({
+  const org = world.orgs.build({
     'lemming/config/models.json': {
       gpt: {
         provider: 'openai-compatible',
@@ -32,13 +23,7 @@ async function tickRefusedWith(text: string) {
     },
     'agents/writer/resume.json': resume('writer', { model: { key: 'gpt' } }),
   });
-  const engine = await OrgEngine.open({
-    orgPath: org,
-    trust: await trustAsIs(org),
-    env: {},
-    secrets: envSecretStore({}),
-  });
-  engines.push(engine);
+  const engine = await world.open(org, { secrets: envSecretStore({}) });
   await engine.runTick();
   const read = (kind: string) =>
     (
