@@ -1,68 +1,71 @@
-/** The engine's message for a models.json that is not a models object at all (org-engine's loadModels). */
-const MODEL_LIST_BROKEN = /models\.json(:\d+:\d+)? is not valid \(/;
+import type { Failure, FailureKind } from './failure';
 
 /**
- * Why a turn failed, in words for someone who has never seen the engine's error kinds, made from an
- * `error` event as it is stored (its `reason` and `message`). The event itself is never rewritten:
- * the technical text stays what the engine wrote, for "Advanced" and the CLI.
+ * Why a turn failed, in words for someone who has never seen the engine's error kinds, chosen from an
+ * `error` event's `reason` and its failure's kind and status (never from its message, which stays what
+ * the engine wrote, for "Advanced" and the CLI). An event older than typed failures has its failure
+ * read by `failureOfError` (older-failure.ts).
  */
-export function plainFailure(reason: string, message: string): string {
+export function plainFailure(reason: string, failure: Failure): string {
   if (reason === 'model_unavailable')
-    return MODEL_LIST_BROKEN.test(message)
+    return failure.kind === 'models_file_broken'
       ? "The org's list of models (models.json) cannot be read, so no model can be called: mend the file, or set the models up again in Settings, under Models and providers."
       : 'Its model is not set up: choose or add one in Settings, under Models and providers.';
   if (reason === 'engine_error') return 'Something unexpected stopped its turn.';
-  if (reason === 'file_write_failed') return plainWriteFailure(message);
+  if (reason === 'file_write_failed') return plainWriteFailure(failure);
   if (reason !== 'llm_call_failed') return 'Its turn could not finish.';
-  return plainModelFailure(message);
+  return plainModelFailure(failure);
 }
 
-/** The engine's message for a committed turn's file that could not be written (pending-files.ts). */
-const WRITE_FAILED = /^could not write to (.+)\/[^/]+: (.+)$/;
-
-function plainWriteFailure(message: string): string {
-  const match = WRITE_FAILED.exec(message);
-  if (!match) return 'What it did could not be saved in its folder.';
-  return `What it did could not be saved in its folder ${match[1]}: ${match[2]}.`;
+function plainWriteFailure({ folder, detail }: Failure): string {
+  if (folder === undefined || detail === undefined) return 'What it did could not be saved in its folder.';
+  return `What it did could not be saved in its folder ${folder}: ${detail}.`;
 }
 
+/** Where one status says more than its kind. */
 const STATUS_WORDS: Readonly<Record<number, string>> = {
   400: 'it did not accept the request',
-  401: 'the API key was refused',
   403: 'the API key is not allowed to use this model',
-  404: 'the model or the server address was not found',
   408: 'it gave up waiting',
   413: 'the request was too large',
-  429: 'too many requests, or the account has no quota left',
 };
 
-function plainModelFailure(message: string): string {
-  if (/needs an API key|API key from the environment variable|uses the secret/.test(message)) {
-    const model = /^model "[^"]+" \([^)]+\)/.exec(message)?.[0] ?? 'model';
-    // A provider's own variable (OPENAI_API_KEY) may be set on this computer and not granted to the org.
-    const usual = /this org may not read the environment variable (\w+)/.exec(message)?.[1];
-    return usual === undefined
-      ? `The ${model} needs an API key: paste it in Settings, under Models and providers.`
-      : `The ${model} needs an API key: paste it in Settings, under Models and providers, or let this org read ${usual} from this computer on its trust screen.`;
+const ANSWERED_WORDS: Partial<Record<FailureKind, string>> = {
+  auth: 'the API key was refused',
+  not_found: 'the model or the server address was not found',
+  rate_limit: 'too many requests, or the account has no quota left',
+  server: 'the server had a problem',
+};
+
+const KIND_WORDS: Partial<Record<FailureKind, string>> = {
+  connection_refused:
+    'The model could not be reached: nothing answered at its server address. Check the address and your connection.',
+  unknown_host:
+    'The model could not be reached: its server address was not found. Check the address and your connection.',
+  network: 'The connection to the model’s server failed or broke off. Check your connection.',
+  timeout: 'The model took too long to answer, so the call was given up.',
+  cancelled: 'The call to the model was cancelled.',
+  bad_response: 'The model’s server sent an answer that could not be read.',
+  model_setup: 'Its model is not set up: open it in Settings, under Models and providers.',
+  refused: 'The call to the model was refused before it was made, to keep the program it runs safe.',
+};
+
+function plainModelFailure(failure: Failure): string {
+  const { kind, grant, status } = failure;
+  const model =
+    failure.model !== undefined ? `model "${failure.model}" (${failure.service ?? 'model'})` : 'model';
+  if (kind === 'missing_key')
+    return grant?.kind === 'environment'
+      ? `The ${model} needs an API key: paste it in Settings, under Models and providers, or let this org read ${grant.name} from this computer on its trust screen.`
+      : `The ${model} needs an API key: paste it in Settings, under Models and providers.`;
+  if (kind === 'not_granted' && grant)
+    return grant.kind === 'secret'
+      ? `This org is not allowed to use the key ${grant.name}: allow it for this org in Settings → Secrets.`
+      : `This org is not allowed to read ${grant.name} from this computer: allow it on the org’s trust screen.`;
+  // A 200 whose body cannot be read is not an error answer: its kind alone says what happened.
+  if (typeof status === 'number' && status >= 400) {
+    const words = STATUS_WORDS[status] ?? ANSWERED_WORDS[kind] ?? 'it refused the call';
+    return `The model could not be reached (the server answered ${status}: ${words}).`;
   }
-  const secret = /this org may not use the secret (\w+)/.exec(message)?.[1];
-  if (secret !== undefined)
-    return `This org is not allowed to use the key ${secret}: allow it for this org in Settings → Secrets.`;
-  const variable = /this org may not read the environment variable (\w+)/.exec(message)?.[1];
-  if (variable !== undefined)
-    return `This org is not allowed to read ${variable} from this computer: allow it on the org’s trust screen.`;
-  const status = /returned HTTP (\d{3})/.exec(message)?.[1];
-  if (status !== undefined) {
-    const code = Number(status);
-    const words = STATUS_WORDS[code] ?? (code >= 500 ? 'the server had a problem' : 'it refused the call');
-    return `The model could not be reached (the server answered ${code}: ${words}).`;
-  }
-  if (/^cannot reach /.test(message))
-    return 'The model could not be reached: nothing answered at its server address. Check the address and your connection.';
-  if (/timed out|did not answer within|stopped writing|sent nothing for/.test(message))
-    return 'The model took too long to answer, so the call was given up.';
-  if (/was cancelled/.test(message)) return 'The call to the model was cancelled.';
-  if (/not JSON|not a chat answer/.test(message))
-    return 'The model’s server sent an answer that could not be read.';
-  return 'The call to the model failed.';
+  return KIND_WORDS[kind] ?? 'The call to the model failed.';
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApprovalAnswerKind, ApprovalSource, FormRequest, FormValues } from './approval-schemas';
 import { BudgetName, BudgetScope } from './budget-schemas';
 import { CreditEntryKind } from './credit-schemas';
+import { Failure } from './failure';
 import { Problem } from './problem';
 import { TurnOutcome, TurnStatus } from './run-schemas';
 import { MissedCause } from './schedule-schemas';
@@ -49,6 +50,8 @@ export const ToolResult = z.object({
   success: z.boolean(),
   output: z.string().nullable(),
   error: z.string().nullable(),
+  /** What failed, typed where it was born (a refused or failed request, a server's error status, a refusal). */
+  failure: Failure.optional(),
   attachments: z.array(ToolAttachment).optional(),
   structured: z.unknown().optional(),
 });
@@ -158,6 +161,8 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
         status: z.number().nullable(),
         attempts: z.number(),
         message: z.string(),
+        /** What failed, typed where it was born; absent in events older than typed failures. */
+        failure: Failure.optional(),
       })
       .optional(),
   }),
@@ -268,7 +273,12 @@ export const KnownTimelineEvent = z.discriminatedUnion('kind', [
   }),
   /** A run stopped running ticks by the person's or its own doing (not by the app closing); `reason` is a RunEndReason or `paused`. */
   eventOf('run_ended', { reason: z.string(), message: z.string() }),
-  eventOf('error', { reason: z.string(), message: z.string() }),
+  eventOf('error', {
+    reason: z.string(),
+    message: z.string(),
+    /** What failed, typed where it was born; absent in events older than typed failures (older-failure.ts reads those). */
+    failure: Failure.optional(),
+  }),
   eventOf('warning', {
     code: z.string(),
     message: z.string().optional(),

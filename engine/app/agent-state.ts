@@ -1,5 +1,7 @@
 import type { AgentState, WillNotRunReason } from '../api/agent-state-schemas';
+import { isModelSetupFailure } from '../api/failure';
 import { plainFailure } from '../api/failure-words';
+import { failureOfError } from '../api/older-failure';
 import type { RecordedError } from '../run/turn-status';
 
 /** Everything an agent's state is decided from, gathered by the use-case (engine/app/agent-facts.ts). */
@@ -64,7 +66,7 @@ export function agentStateOf(facts: AgentFacts): AgentState {
     failed === null
       ? null
       : facts.lastError
-        ? plainFailure(facts.lastError.reason, facts.lastError.message)
+        ? plainFailure(facts.lastError.reason, failureOfError(facts.lastError))
         : 'The timeline says why.';
   const technical = facts.lastError ? `${facts.lastError.reason}: ${facts.lastError.message}` : null;
   const lastTurnFailed = failed !== null && why !== null ? { tick: failed, why, technical } : null;
@@ -104,10 +106,6 @@ export function agentStateOf(facts: AgentFacts): AgentState {
 export type FailureCause =
   { kind: 'model_setup' } | { kind: 'unwritable_folder'; folder: string } | { kind: 'other' };
 
-const MODEL_SETUP_MESSAGE =
-  /needs an API key|API key from the environment variable|uses the secret|may not use the secret|may not read the environment variable|needs the address of its server/;
-const WRITE_FAILED = /^could not write to (.+)\/[^/]+: /;
-
 /**
  * A model that is not set up (not in the list, no key, a key the org may not use) is fixed once the
  * engine finds the model set up; a file that could not be written, once its folder is writable. A
@@ -116,9 +114,9 @@ const WRITE_FAILED = /^could not write to (.+)\/[^/]+: /;
 export function failureCause(error: RecordedError | null): FailureCause {
   if (!error) return { kind: 'other' };
   if (error.reason === 'model_unavailable') return { kind: 'model_setup' };
-  if (error.reason === 'llm_call_failed' && MODEL_SETUP_MESSAGE.test(error.message))
-    return { kind: 'model_setup' };
-  const unwritable = error.reason === 'file_write_failed' ? WRITE_FAILED.exec(error.message) : null;
-  if (unwritable?.[1]) return { kind: 'unwritable_folder', folder: unwritable[1] };
+  const failure = failureOfError(error);
+  if (error.reason === 'llm_call_failed' && isModelSetupFailure(failure.kind)) return { kind: 'model_setup' };
+  if (error.reason === 'file_write_failed' && failure.folder !== undefined)
+    return { kind: 'unwritable_folder', folder: failure.folder };
   return { kind: 'other' };
 }

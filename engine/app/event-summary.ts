@@ -1,4 +1,5 @@
 import { plainFailure } from '../api/failure-words';
+import { failureOfError } from '../api/older-failure';
 import { knownEvent, memoryChangeShown, type KnownTimelineEvent } from '../api/timeline-events';
 import { toolWords } from '../api/tool-words';
 import { BUILTIN_TOOL_TITLES } from '../tools/tool-catalog';
@@ -43,7 +44,8 @@ function describeKnown(event: KnownTimelineEvent): string | null {
     case 'model_refused':
       return `${event.model} declined: ${event.text}`;
     case 'model_call': {
-      if (event.error) return `${event.model}: ${plainFailure('llm_call_failed', event.error.message)}`;
+      if (event.error)
+        return `${event.model}: ${plainFailure('llm_call_failed', failureOfError({ reason: 'llm_call_failed', ...event.error }))}`;
       const tokens = event.usage ? ` (${event.usage.inputTokens} in, ${event.usage.outputTokens} out)` : '';
       const reply = event.response?.text;
       return `${event.model}${tokens}${reply ? `: ${reply}` : ''}`;
@@ -88,7 +90,7 @@ function describeKnown(event: KnownTimelineEvent): string | null {
     case 'run_ended':
       return `the run ended: ${event.message}`;
     case 'error':
-      return plainFailure(event.reason, event.message);
+      return plainFailure(event.reason, failureOfError(event));
     case 'warning':
       return event.message ?? event.text ?? event.code;
     case 'outbox_pruned':

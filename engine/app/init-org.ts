@@ -1,10 +1,11 @@
+import type { Problem } from '../api/problem';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Result } from '../api/result';
 import { MODELS_FILE } from '../models/models-file';
 import { writeFileAtomic } from '../files/atomic-write';
 import { CREDITS_FILE, defaultCreditEntry } from '../org/credits-file';
-import { fileProblem, type FileProblem } from '../files/json-problems';
+import { fileProblem } from '../files/json-problems';
 import { formatJsonDocument } from '../files/json-style';
 import { DEFAULT_ORG_CONFIG, ORG_CONFIG_FILE } from '../org/org-config-file';
 import { createResumeText, resumeFileOf } from '../org/resume-file';
@@ -27,7 +28,7 @@ export interface InitializedOrg {
   kept: string[];
 }
 
-export type InitOrgResult = Result<InitializedOrg, FileProblem[]>;
+export type InitOrgResult = Result<InitializedOrg, Problem[]>;
 
 /** Files operating systems drop into folders on their own; they do not make a folder "in use". */
 export const SYSTEM_FILES = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);

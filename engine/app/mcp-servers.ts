@@ -10,7 +10,6 @@ import type {
   McpServerRemoved,
 } from '../api/tool-schemas';
 import type { Problem } from '../api/problem';
-import type { FileProblem } from '../files/json-problems';
 import type { JsonEdit } from '../files/json-edit';
 import { parseJsonText } from '../files/json-text';
 import { readTextFile } from '../files/read-text-file';
@@ -349,7 +348,7 @@ function plannedServers(
 }
 
 /** Settings the reader found no servers in (not JSON, or no list of servers), said at the pasted text. */
-function unreadable(problems: readonly FileProblem[]): IpcResult<never> {
+function unreadable(problems: readonly Problem[]): IpcResult<never> {
   const syntax = problems.find((problem) => problem.line !== undefined);
   if (syntax)
     return fail('invalid_change', 'Nothing was added: the pasted text is not JSON.', [

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '../api/result';
@@ -19,24 +18,18 @@ import {
   probeModel,
   type SetupDeps,
 } from './model-setup';
+import { useTempDirs } from '../../test/test-support/temp-dirs';
 
+const tempDir = useTempDirs('lemming-setup-');
 const servers: LoopbackServer[] = [];
-const dirs: string[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 async function serve<T extends LoopbackServer>(started: Promise<T>): Promise<T> {
   const server = await started;
   servers.push(server);
   return server;
-}
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lemming-setup-'));
-  dirs.push(dir);
-  return dir;
 }
 
 const deps = (orgPath = tempDir()): SetupDeps => ({

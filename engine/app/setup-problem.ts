@@ -17,37 +17,39 @@ export function setupProblem(error: ModelCallError, context: ProblemContext): Se
   const service = atSentenceStart(context.service);
   const where = hostOf(context.baseUrl);
   switch (error.kind) {
-    case 'config':
-      if (error.notGranted)
-        return {
-          field: 'apiKey',
-          kind: 'bad_key',
-          message: `This org is not allowed to use the saved key ${error.notGranted.name}: allow it in Settings → Secrets, or paste the key here.`,
-        };
-      return /key/i.test(error.message)
-        ? {
-            field: 'apiKey',
-            kind: 'bad_key',
-            message: `${service} needs an API key. Paste the key from your ${context.service} account.`,
-          }
-        : { field: 'baseUrl', kind: 'wrong_url', message: `Give the address of the server (the base URL).` };
+    case 'not_granted':
+      return {
+        field: 'apiKey',
+        kind: 'bad_key',
+        message: `This org is not allowed to use the saved key ${error.notGranted?.name ?? ''}: allow it in Settings → Secrets, or paste the key here.`,
+      };
+    case 'missing_key':
+      return {
+        field: 'apiKey',
+        kind: 'bad_key',
+        message: `${service} needs an API key. Paste the key from your ${context.service} account.`,
+      };
+    case 'model_setup':
+      return {
+        field: 'baseUrl',
+        kind: 'wrong_url',
+        message: `Give the address of the server (the base URL).`,
+      };
+    case 'connection_refused':
+      return {
+        field: 'baseUrl',
+        kind: 'server_down',
+        message: context.local
+          ? `Nothing is answering at ${where}. Is ${named(context.service)} running? Start it, then try again.`
+          : `Nothing is answering at ${where}. Check the address.`,
+      };
+    case 'unknown_host':
+      return {
+        field: 'baseUrl',
+        kind: 'wrong_url',
+        message: `The address ${where} was not found. Check the base URL and your internet connection.`,
+      };
     case 'network':
-      if (/ECONNREFUSED/.test(error.message)) {
-        return {
-          field: 'baseUrl',
-          kind: 'server_down',
-          message: context.local
-            ? `Nothing is answering at ${where}. Is ${named(context.service)} running? Start it, then try again.`
-            : `Nothing is answering at ${where}. Check the address.`,
-        };
-      }
-      if (/ENOTFOUND|EAI_AGAIN/.test(error.message)) {
-        return {
-          field: 'baseUrl',
-          kind: 'wrong_url',
-          message: `The address ${where} was not found. Check the base URL and your internet connection.`,
-        };
-      }
       return {
         field: 'baseUrl',
         kind: 'server_down',
@@ -67,7 +69,11 @@ export function setupProblem(error: ModelCallError, context: ProblemContext): Se
         kind: 'not_a_server',
         message: `Something answered at ${where}, but not the way ${named(context.service)} does. Check the base URL and the provider.`,
       };
-    case 'http':
+    case 'auth':
+    case 'not_found':
+    case 'rate_limit':
+    case 'server':
+    case 'bad_request':
       return httpProblem(error, context, where, modelName);
     default:
       return { field: null, kind: 'other', message: error.message };
@@ -81,8 +87,7 @@ function httpProblem(
   modelName: string | undefined,
 ): SetupProblem {
   const service = atSentenceStart(context.service);
-  const status = error.status ?? 0;
-  if (status === 401 || status === 403) {
+  if (error.kind === 'auth') {
     return {
       field: 'apiKey',
       kind: 'bad_key',
@@ -90,21 +95,21 @@ function httpProblem(
     };
   }
   const mentionsModel = /model/i.test(error.message);
-  if (modelName !== undefined && (status === 404 || status === 400) && mentionsModel) {
+  if (modelName !== undefined && (error.kind === 'not_found' || error.status === 400) && mentionsModel) {
     return {
       field: 'modelName',
       kind: 'model_not_found',
       message: `${service} has no model called “${modelName}”. Pick one from the list of its models.`,
     };
   }
-  if (status === 404 || status === 405) {
+  if (error.kind === 'not_found') {
     return {
       field: 'baseUrl',
       kind: 'wrong_url',
       message: `${where} answered “not found”: this is probably not the right address for ${named(context.service)}.${/^(Anthropic|Ollama)$/.test(context.service) || /\/v1\/?$/.test(context.baseUrl) ? '' : ' OpenAI-style addresses usually end in /v1.'}`,
     };
   }
-  if (status === 402 || status === 429) {
+  if (error.kind === 'rate_limit') {
     return {
       field: null,
       kind: 'other',

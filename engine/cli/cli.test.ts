@@ -332,6 +332,7 @@ describe('lemming tools and lemming call', () => {
       success: false,
       output: null,
       error: 'Unknown tool: teleport',
+      failure: { kind: 'not_found' },
     });
     const forbidden = JSON.parse(
       (await lemming('call', org, 'writer', 'file_read', '{"path":"notes.md"}')).stdout,
@@ -341,6 +342,7 @@ describe('lemming tools and lemming call', () => {
       error: expect.stringMatching(
         /^Tool 'file_read' not permitted for writer: its resume does not grant it/,
       ),
+      failure: { kind: 'refused' },
     });
     const denied = JSON.parse((await lemming('call', org, 'manager', 'list_agents')).stdout);
     expect(denied.error).toMatch(/the org denies it to every agent/);

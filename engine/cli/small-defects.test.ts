@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { plainFailure } from '../api/failure-words';
+import { failureOfError } from '../api/older-failure';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 import { runCli } from './test-support/run-cli';
 
@@ -71,10 +72,12 @@ describe('what run and status say matches what happens', () => {
       await lemming('run', org, '--ticks', '1');
       const listed = await lemming('timeline', org, '--kind', 'error', '--json');
       const [error] = (
-        JSON.parse(listed.stdout) as { events: { event: { reason: string; message: string } }[] }
+        JSON.parse(listed.stdout) as {
+          events: { event: { reason: string; message: string; failure?: unknown } }[];
+        }
       ).events;
       expect(error?.event.reason).toBe('model_unavailable');
-      const words = plainFailure(error!.event.reason, error!.event.message);
+      const words = plainFailure(error!.event.reason, failureOfError(error!.event));
       expect(words).toMatch(/models\.json/);
       expect(words).not.toMatch(/Its model is not set up/);
     },

@@ -1,10 +1,7 @@
 import type { z } from 'zod';
-import type { AgentProblem } from '../api/schemas';
+import type { Problem } from '../api/problem';
 import type { JsonSyntaxError } from './json-text';
 import { locatePath, type JsonNode, type JsonPath } from './json-tree';
-
-/** A problem in one of the org's files: which file, which field, what is wrong, and where. */
-export type FileProblem = AgentProblem;
 
 /** A parsed document together with its text and span tree, so problems can point at lines. */
 export interface LocatedJson {
@@ -12,15 +9,15 @@ export interface LocatedJson {
   root: JsonNode;
 }
 
-export function syntaxProblem(file: string, error: JsonSyntaxError): FileProblem {
+export function syntaxProblem(file: string, error: JsonSyntaxError): Problem {
   return { file, field: '', message: error.message, line: error.line, column: error.column };
 }
 
-export function fileProblem(file: string, message: string, field = ''): FileProblem {
+export function fileProblem(file: string, message: string, field = ''): Problem {
   return { file, field, message };
 }
 
-/** `permissions.tools.0`: the dotted form AgentProblem.field uses. */
+/** `permissions.tools.0`: the dotted form Problem.field uses. */
 export function dottedPath(path: JsonPath | readonly PropertyKey[]): string {
   return path.map(String).join('.');
 }
@@ -35,7 +32,7 @@ export function problemsFromIssues(
   raw: unknown,
   located: LocatedJson | null,
   describe: (message: string) => string = (message) => message,
-): FileProblem[] {
+): Problem[] {
   return issues.map((issue) => {
     const path = issue.path.filter((step): step is string | number => typeof step !== 'symbol');
     const field = dottedPath(path);

@@ -1,25 +1,15 @@
-import { z } from 'zod';
+import type { Problem } from '../api/problem';
 import type { ResultWith } from '../api/result';
 import { parseJsonText } from '../files/json-text';
 import { locatePath, parseJsonTree } from '../files/json-tree';
 import { MAX_JSON_DEPTH } from '../files/json-text';
 import { exceedsJsonDepth } from './python-format';
 
-/** Something wrong in one file, located for a person to fix. `field` is empty when the whole file is at fault. */
-export const FileProblem = z.object({
-  file: z.string(),
-  field: z.string(),
-  line: z.number().int(),
-  column: z.number().int(),
-  message: z.string(),
-});
-export type FileProblem = z.infer<typeof FileProblem>;
-
 /** The object under `value`; `problemAt` locates a top-level field of it. */
 export type JsonObjectRead = ResultWith<
   Record<string, unknown>,
-  FileProblem,
-  { problemAt: (field: string, message: string) => FileProblem }
+  Required<Problem>,
+  { problemAt: (field: string, message: string) => Required<Problem> }
 >;
 
 /**
@@ -44,7 +34,7 @@ export function readJsonObjectText(text: string, file: string): JsonObjectRead {
       error: { file, field: '', line: 1, column: 1, message: `nests deeper than ${MAX_JSON_DEPTH} levels` },
     };
   }
-  const problemAt = (field: string, message: string): FileProblem => {
+  const problemAt = (field: string, message: string): Required<Problem> => {
     const tree = parseJsonTree(text);
     const where = tree.ok ? locatePath(text, tree.root, [field]) : { line: 1, column: 1 };
     return { file, field, ...where, message };

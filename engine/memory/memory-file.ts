@@ -1,3 +1,4 @@
+import type { Problem } from '../api/problem';
 import { opendirSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { z } from 'zod';
 import type { Result } from '../api/result';
 import { writeFileAtomic } from '../files/atomic-write';
 import { whenExists } from '../files/when-exists';
-import { readJsonObjectText, type FileProblem } from './json-object-file';
+import { readJsonObjectText } from './json-object-file';
 import {
   applyMemoryOp,
   checkMemoryKey,
@@ -44,7 +45,7 @@ export interface StoredMemory {
 }
 
 /** A key's memory, null when the key has none. */
-export type MemoryRead = Result<StoredMemory | null, FileProblem>;
+export type MemoryRead = Result<StoredMemory | null, Required<Problem>>;
 
 export interface MemoryListing {
   /** Up to the requested number of keys, in directory order as LeMMing's prompt lists them. */
@@ -52,7 +53,7 @@ export interface MemoryListing {
   /** More memory files exist than were listed. */
   truncated: boolean;
   /** Files among the listed ones that could not be read; LeMMing skips these too. */
-  problems: FileProblem[];
+  problems: Required<Problem>[];
   /** The names of the files read, in the order read. */
   files: string[];
 }
@@ -86,7 +87,7 @@ export function parseMemoryText(
   text: string,
   file: string,
   keyFromName: string,
-): Result<StoredMemory, FileProblem> {
+): Result<StoredMemory, Required<Problem>> {
   const read = readJsonObjectText(text, file);
   if (!read.ok) return read;
   const raw = read.value;

@@ -1,7 +1,8 @@
+import type { Problem } from '../api/problem';
 import { randomUUID } from 'node:crypto';
 import { basename, dirname } from 'node:path';
 import { z } from 'zod';
-import { readJsonObjectText, type FileProblem } from '../memory/json-object-file';
+import { readJsonObjectText } from '../memory/json-object-file';
 import { pythonJsonDumps, pythonUtcIsoFormat, utcNowMicros } from '../memory/python-format';
 import type { HumanImportance } from '../api/credit-schemas';
 import type { ResultWith } from '../api/result';
@@ -60,8 +61,8 @@ export interface NewOutboxEntryFields {
 /** The entry under `value`; `raw` is the file's object as it was, `warnings` what was filled in or kept. */
 export type OutboxEntryRead = ResultWith<
   StoredOutboxEntry,
-  FileProblem,
-  { raw: Record<string, unknown>; warnings: FileProblem[] }
+  Required<Problem>,
+  { raw: Record<string, unknown>; warnings: Required<Problem>[] }
 >;
 
 /** Ids and sender names that can safely be part of a file path. */
@@ -155,7 +156,7 @@ export function readOutboxEntryText(text: string, file: string): OutboxEntryRead
   const read = readJsonObjectText(text, file);
   if (!read.ok) return read;
   const raw = read.value;
-  const warnings: FileProblem[] = [];
+  const warnings: Required<Problem>[] = [];
   const warn = (field: string, message: string) => warnings.push(read.problemAt(field, message));
   const fromName = parseOutboxFileName(basename(file));
 

@@ -185,7 +185,7 @@ describe('Anthropic Messages', () => {
 
     expect(server.received).toHaveLength(2);
     expect(sleeps).toHaveLength(1);
-    expect(error).toMatchObject({ kind: 'http', status: 401, retryable: false, attempts: 2 });
+    expect(error).toMatchObject({ kind: 'auth', status: 401, retryable: false, attempts: 2 });
     expect(error.message).toBe('Anthropic returned HTTP 401 after 2 attempts: invalid x-api-key');
   });
 
@@ -204,7 +204,7 @@ describe('Anthropic Messages', () => {
   it('needs ANTHROPIC_API_KEY for the real API', async () => {
     const provider = createProvider(modelEntry('anthropic', {}), testDeps());
     const error = await callError(provider.complete({ model: 'c', messages: [] }));
-    expect(error.kind).toBe('config');
+    expect(error.kind).toBe('missing_key');
     expect(error.message).toContain('ANTHROPIC_API_KEY');
   });
 });

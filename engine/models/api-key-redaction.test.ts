@@ -98,7 +98,7 @@ describe('API keys never appear in error messages', () => {
         await callError(refused.complete({ model: 'm', messages: [] })),
       ];
 
-      expect(errors.map((error) => error.kind)).toEqual(['timeout', 'cancelled', 'network']);
+      expect(errors.map((error) => error.kind)).toEqual(['timeout', 'cancelled', 'connection_refused']);
       errors.forEach(expectNoKey);
     });
   }

@@ -28,17 +28,18 @@ export interface KeyRule {
 
 /** Why there is no key for a call, and whether it is because the org may not use the one it names. */
 export interface ApiKeyProblem {
+  kind: 'missing_key' | 'not_granted';
   message: string;
   notGranted: NotGranted | null;
+  /** The model's key and its service, for the words. */
+  model: string;
+  service: string;
+  /** The provider's own variable (OPENAI_API_KEY), which this computer may have and the org may not read. */
+  refusedVariable?: string;
 }
 
 /** The key (none for a local server that needs none), or where to put one. */
 export type ApiKeyLookup = Result<string | undefined, ApiKeyProblem>;
-
-const problem = (message: string, notGranted: NotGranted | null = null): ApiKeyLookup => ({
-  ok: false,
-  error: { message, notGranted },
-});
 
 /**
  * Finds the API key for a call: the secret named in `api_key_secret`, else the variable named in
@@ -47,6 +48,21 @@ const problem = (message: string, notGranted: NotGranted | null = null): ApiKeyL
  */
 export function lookUpApiKey(config: ProviderConfig, rule: KeyRule, sources: KeySources): ApiKeyLookup {
   const model = `model "${rule.modelKey}" (${rule.service})`;
+  const problem = (
+    message: string,
+    notGranted: NotGranted | null = null,
+    refusedVariable?: string,
+  ): ApiKeyLookup => ({
+    ok: false,
+    error: {
+      kind: notGranted ? 'not_granted' : 'missing_key',
+      message,
+      notGranted,
+      model: rule.modelKey,
+      service: rule.service,
+      ...(refusedVariable !== undefined ? { refusedVariable } : {}),
+    },
+  });
   const named =
     config.api_key_secret !== undefined
       ? sources.refusal('secret', config.api_key_secret)
@@ -77,6 +93,8 @@ export function lookUpApiKey(config: ProviderConfig, rule: KeyRule, sources: Key
   const refused = rule.conventionalEnv ? sources.refusal('environment', rule.conventionalEnv) : null;
   return problem(
     `${model} needs an API key: paste it in Settings, under Models and providers (from the command line: store it as a secret and name it in provider_config.api_key_secret, or set the ${rule.conventionalEnv ?? 'provider_config.api_key_env'} environment variable)${refused ? `; ${describeNotGranted(refused)}` : ''}`,
+    null,
+    refused?.name,
   );
 }
 

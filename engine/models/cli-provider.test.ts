@@ -194,11 +194,11 @@ describe('cli provider', () => {
 
   it('reports a missing command or program as configuration errors', async () => {
     const noCommand = await callError(cli({}).complete(ask('go')));
-    expect(noCommand).toMatchObject({ kind: 'config' });
+    expect(noCommand).toMatchObject({ kind: 'model_setup' });
     expect(noCommand.message).toContain('needs provider_config.command');
 
     const notFound = await callError(cli({ command: ['no-such-program-lemming-test'] }).complete(ask('go')));
-    expect(notFound).toMatchObject({ kind: 'config' });
+    expect(notFound).toMatchObject({ kind: 'model_setup' });
     expect(notFound.message).toBe(
       `model "cli-test": cannot run "no-such-program-lemming-test" in ${orgPath}: the program was not found`,
     );

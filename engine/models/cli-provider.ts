@@ -195,7 +195,7 @@ function runProgram(
                 : error.message;
           reject(
             new ModelCallError({
-              kind: 'config',
+              kind: 'model_setup',
               message: `${model}: cannot run "${file}" in ${settings.cwd}: ${reason}`,
             }),
           );

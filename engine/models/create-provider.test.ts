@@ -3,12 +3,12 @@ import { createProvider } from './create-provider';
 import { callError, modelEntry, testDeps } from './test-support/provider-test-kit';
 
 describe('createProvider', () => {
-  it('gives an unknown provider a stand-in whose calls fail with a config error naming the known ones', async () => {
+  it('gives an unknown provider a stand-in whose calls fail with a model_setup error naming the known ones', async () => {
     for (const name of ['my-plugin', 'toString', 'constructor']) {
       const provider = createProvider(modelEntry(name, {}), testDeps());
       expect(provider.name).toBe(name);
       const error = await callError(provider.complete({ model: 'm', messages: [] }));
-      expect(error).toMatchObject({ kind: 'config', retryable: false });
+      expect(error).toMatchObject({ kind: 'model_setup', retryable: false });
       expect(error.message).toBe(
         `model "test-model" uses unknown provider "${name}"; use one of openai, openai-compatible, openrouter, lmstudio, vllm, llamacpp, anthropic, ollama, cli, scripted`,
       );

@@ -319,6 +319,6 @@ function failingProvider(name: string, message: string): ModelProvider {
   return {
     name,
     nativeTools: false,
-    complete: () => Promise.reject(new ModelCallError({ kind: 'config', message })),
+    complete: () => Promise.reject(new ModelCallError({ kind: 'model_setup', message })),
   };
 }

@@ -25,15 +25,10 @@ export interface HttpEndpoint {
   dispatcher?: Dispatcher;
 }
 
-/** The key for this call, or a `config` error saying where to put one. */
+/** The key for this call, or a `missing_key` / `not_granted` error saying where to put one. */
 export function requireApiKey(endpoint: HttpEndpoint): string | undefined {
   const lookup = endpoint.apiKey();
-  if (!lookup.ok)
-    throw new ModelCallError({
-      kind: 'config',
-      message: lookup.error.message,
-      ...(lookup.error.notGranted ? { notGranted: lookup.error.notGranted } : {}),
-    });
+  if (!lookup.ok) throw new ModelCallError(lookup.error);
   return lookup.value;
 }
 

@@ -1,5 +1,6 @@
 import { Agent, request, type Dispatcher } from 'undici';
-import { isModelCallError, ModelCallError, redactSecrets, type ModelCallErrorKind } from './model-call-error';
+import { isRetryableStatus, kindOfHttpStatus, type FailureKind } from '../api/failure';
+import { isModelCallError, ModelCallError, redactSecrets } from './model-call-error';
 import { StreamError } from './stream-events';
 import { parseRetryAfter, retryDelayMs, type RetryTiming } from './retry-timing';
 import { rateLimitBudget, type RateLimitBudget } from './rate-limit-headers';
@@ -162,7 +163,7 @@ export async function postJson(call: JsonPost): Promise<JsonPostResult> {
 
 interface CallErrors {
   fail(
-    kind: ModelCallErrorKind,
+    kind: FailureKind,
     message: string,
     attempts: number,
     extra?: { status?: number; retryable?: boolean },
@@ -276,7 +277,7 @@ async function attemptOnce(
       });
     }
     const networkError = fail(
-      'network',
+      networkKindOf(code),
       `cannot reach ${call.service} at ${endpoint}: ${reason}${code ? ` (${code})` : ''}`,
       attempt,
       {
@@ -302,7 +303,7 @@ async function attemptOnce(
   }
   const retryable = shouldRetryStatus(status, retryHeaders.shouldRetry);
   const error = fail(
-    'http',
+    kindOfHttpStatus(status),
     `${call.service} returned HTTP ${status}${attempt > 1 ? ` after ${attempt} attempts` : ''}: ${errorDetail(text)}`,
     attempt,
     {
@@ -327,7 +328,7 @@ interface RetryHeaders {
 export function shouldRetryStatus(status: number, shouldRetry?: string): boolean {
   if (shouldRetry === 'true') return true;
   if (shouldRetry === 'false') return false;
-  return status === 408 || status === 409 || status === 429 || status >= 500;
+  return isRetryableStatus(status);
 }
 
 /** `retry-after-ms` (milliseconds, OpenAI and Anthropic send it) before `retry-after`. */
@@ -453,6 +454,13 @@ function isJson(contentType: string | undefined): boolean {
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** Nothing listening and an unknown name are told apart by the socket's code, not by its message. */
+function networkKindOf(code: string): FailureKind {
+  if (code === 'ECONNREFUSED') return 'connection_refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'unknown_host';
+  return 'network';
 }
 
 function errorCode(error: unknown): string {

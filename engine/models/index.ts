@@ -9,7 +9,7 @@ export type {
   ToolCall,
   ToolDefinition,
 } from './types';
-export { ModelCallError, isModelCallError, redactSecrets, type ModelCallErrorKind } from './model-call-error';
+export { ModelCallError, isModelCallError, redactSecrets, failureOfModelCall } from './model-call-error';
 export {
   MODELS_FILE,
   PROVIDER_NAMES,

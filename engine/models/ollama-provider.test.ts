@@ -118,7 +118,7 @@ describe('Ollama /api/chat', () => {
       provider.complete({ model: 'llama9', messages: [{ role: 'user', content: 'hi' }] }),
     );
 
-    expect(error).toMatchObject({ kind: 'http', status: 404, retryable: false });
+    expect(error).toMatchObject({ kind: 'not_found', status: 404, retryable: false });
     expect(error.message).toBe('Ollama returned HTTP 404: model "llama9" not found, try pulling it first');
   });
 

@@ -202,7 +202,7 @@ describe('OpenAI chat completions', () => {
       provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
     );
 
-    expect(error).toMatchObject({ kind: 'http', status: 429, retryable: true, attempts: 1 });
+    expect(error).toMatchObject({ kind: 'rate_limit', status: 429, retryable: true, attempts: 1 });
     expect(error.message).toContain('slow down');
     expect(sleeps).toEqual([]);
   });
@@ -223,7 +223,7 @@ describe('OpenAI chat completions', () => {
 
     expect(server.received).toHaveLength(3);
     expect(sleeps).toEqual([250, 500]);
-    expect(error).toMatchObject({ kind: 'http', status: 500, retryable: true, attempts: 3 });
+    expect(error).toMatchObject({ kind: 'server', status: 500, retryable: true, attempts: 3 });
     expect(error.message).toBe(
       'OpenAI-compatible server returned HTTP 500 after 3 attempts: The server had an error',
     );
@@ -240,7 +240,7 @@ describe('OpenAI chat completions', () => {
     );
 
     expect(server.received).toHaveLength(1);
-    expect(error).toMatchObject({ kind: 'http', status: 400, retryable: false, attempts: 1 });
+    expect(error).toMatchObject({ kind: 'bad_request', status: 400, retryable: false, attempts: 1 });
     expect(error.message).toContain("Invalid value for 'model'");
   });
 
@@ -358,7 +358,7 @@ describe('OpenAI chat completions', () => {
       provider.complete({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
     );
 
-    expect(error).toMatchObject({ kind: 'network', retryable: true, attempts: 1 });
+    expect(error).toMatchObject({ kind: 'connection_refused', retryable: true, attempts: 1 });
     expect(error.message).toContain(`cannot reach LM Studio at ${closedUrl}/v1/chat/completions`);
     expect(error.message).toContain('ECONNREFUSED');
   });
@@ -368,7 +368,7 @@ describe('API keys for OpenAI-compatible providers', () => {
   it('refuses to call OpenAI without a key and says where to put one', async () => {
     const provider = createProvider(entry('openai', {}), testDeps([]));
     const error = await callError(provider.complete({ model: 'm', messages: [] }));
-    expect(error).toMatchObject({ kind: 'config', retryable: false, attempts: 0 });
+    expect(error).toMatchObject({ kind: 'missing_key', retryable: false, attempts: 0 });
     expect(error.message).toBe(
       'model "test-model" (OpenAI) needs an API key: paste it in Settings, under Models and providers (from the command line: store it as a secret and name it in provider_config.api_key_secret, or set the OPENAI_API_KEY environment variable)',
     );
@@ -419,7 +419,7 @@ describe('API keys for OpenAI-compatible providers', () => {
   it('asks for a base_url when a generic OpenAI-compatible entry has none', async () => {
     const provider = createProvider(entry('openai-compatible', {}), testDeps([]));
     const error = await callError(provider.complete({ model: 'm', messages: [] }));
-    expect(error.kind).toBe('config');
+    expect(error.kind).toBe('model_setup');
     expect(error.message).toContain('needs provider_config.base_url');
   });
 });

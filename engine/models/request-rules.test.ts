@@ -301,7 +301,7 @@ describe('retries as the official SDKs do them', () => {
     });
     const refused = await statusesThenOk([503], { 'x-should-retry': 'false' });
     expect(refused.requests).toBe(1);
-    expect(refused.outcome).toMatchObject({ kind: 'http', status: 503, retryable: false });
+    expect(refused.outcome).toMatchObject({ kind: 'server', status: 503, retryable: false });
   });
 
   it('does not retry 400, 401, 403 or 404', async () => {

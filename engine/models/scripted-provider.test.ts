@@ -100,7 +100,7 @@ describe('scripted provider', () => {
   it('fails with a typed HTTP error when the script says so', async () => {
     const provider = await scripted(STORY);
     const error = await callError(provider.complete(turn('flaky', 1)));
-    expect(error).toMatchObject({ kind: 'http', status: 500, retryable: true, attempts: 1 });
+    expect(error).toMatchObject({ kind: 'server', status: 500, retryable: true, attempts: 1 });
     expect(error.message).toBe('model "demo" (scripted) returned HTTP 500: upstream exploded');
   });
 
@@ -173,7 +173,7 @@ describe('scripted provider', () => {
       'agents:\n  manager:\n    - when: { tik: 1 }\n      respond: { notes: x }\n',
     );
     const error = await callError(provider.complete(turn('manager', 1)));
-    expect(error.kind).toBe('config');
+    expect(error.kind).toBe('model_setup');
     expect(error.message).toBe(
       'model "demo" (scripted): script scripts/story.yaml is invalid: agents.manager[0].when: unknown condition "tik"; conditions are tick, tick_every, round, inbox_contains',
     );
@@ -197,7 +197,7 @@ describe('scripted provider', () => {
       'agents:\n  manager:\n    - when: { tick: 1 }\n      respond: { notes: x }\n',
     );
     const unanswered = await callError(narrow.complete(turn('manager', 2)));
-    expect(unanswered.kind).toBe('config');
+    expect(unanswered.kind).toBe('model_setup');
     expect(unanswered.message).toBe(
       'model "demo" (scripted): no rule in scripts/story.yaml answers agent "manager" at tick 2, round 1; add a matching rule or a default',
     );

@@ -1,3 +1,4 @@
+import { kindOfHttpStatus } from '../api/failure';
 import { ModelCallError } from './model-call-error';
 import { abortableSleep } from './retry-timing';
 import { ScriptFile, selectRule } from './scripted-script';
@@ -37,7 +38,7 @@ export class ScriptedProvider implements ModelProvider {
           `${problem.field ? `${problem.field}: ` : ''}${problem.message}${problem.line ? ` (line ${problem.line})` : ''}`,
       );
       throw new ModelCallError({
-        kind: 'config',
+        kind: 'model_setup',
         message: `${model}: script ${this.settings.script} is invalid: ${details.join('; ')}`,
       });
     }
@@ -47,7 +48,7 @@ export class ScriptedProvider implements ModelProvider {
         ? `agent "${request.context.agent}" at tick ${request.context.tick}, round ${request.context.round}`
         : 'a call without run context';
       throw new ModelCallError({
-        kind: 'config',
+        kind: 'model_setup',
         message: `${model}: no rule in ${this.settings.script} answers ${where}; add a matching rule or a default`,
       });
     }
@@ -55,7 +56,7 @@ export class ScriptedProvider implements ModelProvider {
     await this.wait(reply.delayMs, request.signal, model);
     if (reply.kind === 'error') {
       throw new ModelCallError({
-        kind: 'http',
+        kind: kindOfHttpStatus(reply.status),
         status: reply.status,
         retryable: reply.status === 429 || reply.status >= 500,
         attempts: 1,

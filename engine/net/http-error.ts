@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Failure } from '../api/failure';
 import type { Result } from '../api/result';
 
 /** Every way `httpRequest` can refuse or fail; callers switch on `code`, people read `message`. */
@@ -32,6 +33,22 @@ const ATTEMPT_FAILURES: ReadonlySet<HttpErrorCode> = new Set([
 
 /** Whether the request was refused (never sent) rather than tried and failed. */
 export const isRefusal = (code: HttpErrorCode): boolean => !ATTEMPT_FAILURES.has(code);
+
+/** The failure a request error is: the policy's refusals are `refused`; a request tried says how it failed. */
+export function failureOfHttpError(code: HttpErrorCode): Failure {
+  switch (code) {
+    case 'dns_failed':
+      return { kind: 'unknown_host', retryable: true };
+    case 'connection_failed':
+      return { kind: 'network', retryable: true };
+    case 'deadline_exceeded':
+      return { kind: 'timeout', retryable: true };
+    case 'aborted':
+      return { kind: 'cancelled', retryable: false };
+    default:
+      return { kind: 'refused', retryable: false };
+  }
+}
 
 export const HttpError = z.object({ code: HttpErrorCode, message: z.string() });
 export type HttpError = z.infer<typeof HttpError>;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileProblem, type FileProblem } from '../files/json-problems';
+import { fileProblem } from '../files/json-problems';
+import type { Problem } from '../api/problem';
 import { readTextFile } from '../files/read-text-file';
 import { discoverAgents } from './discover';
 import { agentPaths, inOrg } from './org-layout';
@@ -32,7 +33,7 @@ export interface AgentDefinition {
 export interface AgentDefinitions {
   definitions: AgentDefinition[];
   /** Agents that cannot be read and tool files that are skipped (links, too large, too many). */
-  problems: FileProblem[];
+  problems: Problem[];
 }
 
 /** Every valid agent's definition in an org folder; nothing in it is followed through a link or run. */
@@ -68,7 +69,7 @@ function listToolFiles(
   agentFolder: string,
   toolFolder: ToolFolder,
   into: Record<string, string>,
-  problems: FileProblem[],
+  problems: Problem[],
 ): void {
   const root = inOrg(orgPath, agentPaths(agentFolder).root);
   const pending: string[] = [toolFolder];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundConfigFile, type ConfigFileSpec } from './config-file';
-import type { FileProblem, LocatedJson } from '../files/json-problems';
+import type { LocatedJson } from '../files/json-problems';
+import type { Problem } from '../api/problem';
 import { locatePath } from '../files/json-tree';
 
 /**
@@ -55,7 +56,7 @@ function unknownKeys(
   known: readonly string[],
   located: LocatedJson,
   where: readonly string[],
-): FileProblem[] {
+): Problem[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
   return Object.keys(value)
     .filter((key) => !known.includes(key))

@@ -1,15 +1,10 @@
+import type { Problem } from '../api/problem';
 import { join } from 'node:path';
 import type { ResultWith } from '../api/result';
 import type { z } from 'zod';
 import { writeFileAtomic, writeFileAtomicUnflushed } from '../files/atomic-write';
 import { editJsonText, type JsonEdit } from '../files/json-edit';
-import {
-  fileProblem,
-  problemsFromIssues,
-  syntaxProblem,
-  type FileProblem,
-  type LocatedJson,
-} from '../files/json-problems';
+import { fileProblem, problemsFromIssues, syntaxProblem, type LocatedJson } from '../files/json-problems';
 import { formatJsonDocument } from '../files/json-style';
 import { locatePath, parseJsonTree } from '../files/json-tree';
 import { jsonNestingProblem } from '../files/json-text';
@@ -24,15 +19,15 @@ export interface ConfigFileSpec<S extends z.ZodType> {
   /** The document a missing file stands for, and the one a first write starts from. */
   defaultDocument: Record<string, unknown>;
   /** Things that are accepted here but that LeMMing would refuse. */
-  warnings?: (raw: unknown, file: string, located: LocatedJson) => FileProblem[];
+  warnings?: (raw: unknown, file: string, located: LocatedJson) => Problem[];
 }
 
-export type ConfigCheck<T> = ResultWith<T, FileProblem[], { warnings: FileProblem[] }>;
+export type ConfigCheck<T> = ResultWith<T, Problem[], { warnings: Problem[] }>;
 
 export type ConfigRead<T> = ResultWith<
   T,
-  FileProblem[],
-  { exists: boolean; text: string | null; warnings: FileProblem[] }
+  Problem[],
+  { exists: boolean; text: string | null; warnings: Problem[] }
 >;
 
 /** Validates a config file's text; problems name the file, the field, and the line and column. */
@@ -66,8 +61,8 @@ export async function readConfigFile<S extends z.ZodType>(
 
 export type ConfigUpdate<T> = ResultWith<
   T,
-  FileProblem[],
-  { text: string; changed: boolean; warnings: FileProblem[] }
+  Problem[],
+  { text: string; changed: boolean; warnings: Problem[] }
 >;
 
 export interface ConfigWriteOptions {
@@ -160,7 +155,7 @@ export function unknownKeyWarnings(
   file: string,
   located: LocatedJson,
   where: readonly string[] = [],
-): FileProblem[] {
+): Problem[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
   return Object.keys(value)
     .filter((key) => !known.includes(key))

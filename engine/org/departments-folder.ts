@@ -6,7 +6,8 @@ import { DepartmentFileSchema } from '../api/department-schemas';
 import type { Result } from '../api/result';
 import { writeFileAtomic } from '../files/atomic-write';
 import { editJsonText, type JsonEdit } from '../files/json-edit';
-import { fileProblem, type FileProblem } from '../files/json-problems';
+import { fileProblem } from '../files/json-problems';
+import type { Problem } from '../api/problem';
 import { formatJsonDocument } from '../files/json-style';
 import { readTextFile } from '../files/read-text-file';
 import { runSerially } from '../files/serial-by-key';
@@ -50,8 +51,8 @@ function lineOfName(text: string): { line?: number } {
 export interface DepartmentsRead {
   departments: Department[];
   /** Files that could not be read; one bad file never hides the others. */
-  problems: FileProblem[];
-  warnings: FileProblem[];
+  problems: Problem[];
+  warnings: Problem[];
 }
 
 /** Every `departments/*.json`, in name order. A missing folder means no departments. */
@@ -101,7 +102,7 @@ export async function saveDepartmentFile(
   orgPath: string,
   input: SaveDepartmentInput,
   now: Date = new Date(),
-): Promise<Result<Department, FileProblem[]>> {
+): Promise<Result<Department, Problem[]>> {
   const file = departmentFile(input.name);
   const path = join(orgPath, file);
   return runSerially(path, async () => {

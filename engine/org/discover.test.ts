@@ -3,13 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readTextFile } from '../files/read-text-file';
-import {
-  compareCodePoints,
-  discoverAgents,
-  ResumeCache,
-  type DiscoveredAgent,
-  type ResumeReader,
-} from './discover';
+import { discoverAgents, ResumeCache, type DiscoveredAgent, type ResumeReader } from './discover';
 import { MAX_RESUME_BYTES } from './resume-file';
 import { openOrg } from './open-org';
 
@@ -194,15 +188,6 @@ describe('openOrg', () => {
 
   it('fails only when the folder itself is missing', async () => {
     await expect(openOrg(join(org, 'nope'))).rejects.toThrow(/No folder/);
-  });
-});
-
-describe('compareCodePoints', () => {
-  it('orders like Python strings, not like locale or UTF-16 units', () => {
-    expect(['b', 'B', 'a', '_'].sort(compareCodePoints)).toEqual(['B', '_', 'a', 'b']);
-    expect(['\u{1F600}', '\uFF5E'].sort(compareCodePoints)).toEqual(['\uFF5E', '\u{1F600}']);
-    expect(compareCodePoints('ab', 'a')).toBe(1);
-    expect(compareCodePoints('a', 'a')).toBe(0);
   });
 });
 

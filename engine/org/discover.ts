@@ -9,6 +9,7 @@ import type { Resume } from './resume-schema';
 import { deepFreeze } from '../files/deep-freeze';
 import { whenExists } from '../files/when-exists';
 import { AGENTS_FOLDER, agentPaths } from './org-layout';
+import { compareCodePoints } from './schedule';
 
 /** LeMMing skips this folder: it holds the template new agents are copied from. */
 const TEMPLATE_FOLDER = 'agent_template';
@@ -200,21 +201,4 @@ function markDuplicateNames(agents: DiscoveredAgent[]): DiscoveredAgent[] {
       warnings: agent.warnings,
     };
   });
-}
-
-/**
- * LeMMing orders by Python string comparison: by code point, not by locale. (JavaScript's `<` compares
- * UTF-16 units, which orders characters beyond U+FFFF before U+E000–U+FFFF.)
- */
-export function compareCodePoints(a: string, b: string): number {
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const left = a.codePointAt(i) as number;
-    const right = b.codePointAt(j) as number;
-    if (left !== right) return left < right ? -1 : 1;
-    i += left > 0xffff ? 2 : 1;
-    j += right > 0xffff ? 2 : 1;
-  }
-  return i < a.length ? 1 : j < b.length ? -1 : 0;
 }

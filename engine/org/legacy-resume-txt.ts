@@ -1,5 +1,6 @@
+import type { Problem } from '../api/problem';
 import type { Result, ResultWith } from '../api/result';
-import { fileProblem, type FileProblem } from '../files/json-problems';
+import { fileProblem } from '../files/json-problems';
 import { lineAndColumn, parseJsonText } from '../files/json-text';
 import { agentPaths } from './org-layout';
 import type { ResumeDraft } from './resume-file';
@@ -15,7 +16,7 @@ import type { ResumeDraft } from './resume-file';
  * `legacy_resume_txt` (a field LeMMing ignores). Defaults apply only to missing keys: an empty
  * read_from stays empty, where migrate-resumes' `or` would widen it to every outbox.
  */
-export type LegacyResumeParse = ResultWith<ResumeDraft, FileProblem[], { warnings: FileProblem[] }>;
+export type LegacyResumeParse = ResultWith<ResumeDraft, Problem[], { warnings: Problem[] }>;
 
 const INSTRUCTIONS_MARKER = '[INSTRUCTIONS]';
 const CONFIG_MARKER = '[CONFIG]';
@@ -60,7 +61,7 @@ export function parseLegacyResumeTxt(
   if (!config.ok) return config;
 
   const header = parseHeader(body.slice(0, instructionsAt));
-  const warnings: FileProblem[] = [];
+  const warnings: Problem[] = [];
   const headerName = header.get('name');
   if (headerName !== undefined && headerName !== folder) {
     warnings.push(
@@ -102,7 +103,7 @@ function parseHeader(text: string): Map<string, string> {
   return header;
 }
 
-type ConfigParse = Result<Record<string, unknown>, FileProblem[]>;
+type ConfigParse = Result<Record<string, unknown>, Problem[]>;
 
 /** The JSON after [CONFIG]; its errors are placed on the line of resume.txt they are on. */
 function parseConfig(body: string, start: number, file: string): ConfigParse {
@@ -130,7 +131,7 @@ function parseConfig(body: string, start: number, file: string): ConfigParse {
 function mapConfig(
   config: Record<string, unknown>,
   file: string,
-  warnings: FileProblem[],
+  warnings: Problem[],
 ): { fields: Record<string, unknown>; leftover: Record<string, unknown> } {
   const used = new Set<string>();
   const take = (key: string): unknown => {

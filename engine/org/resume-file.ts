@@ -1,8 +1,9 @@
+import type { Problem } from '../api/problem';
 import { join } from 'node:path';
 import type { ResultWith } from '../api/result';
 import { writeFileAtomic } from '../files/atomic-write';
 import { editJsonText, type JsonEdit } from '../files/json-edit';
-import { fileProblem, problemsFromIssues, syntaxProblem, type FileProblem } from '../files/json-problems';
+import { fileProblem, problemsFromIssues, syntaxProblem } from '../files/json-problems';
 import { formatJsonDocument } from '../files/json-style';
 import { parseJsonTree } from '../files/json-tree';
 import { jsonNestingProblem, lineAndColumn } from '../files/json-text';
@@ -28,8 +29,8 @@ export function agentFolderProblem(folder: string): string | null {
 /** A checked resume, or its problems; `raw` is the parsed JSON on either side (null when it is not JSON). */
 export type ResumeCheck = ResultWith<
   Resume,
-  FileProblem[],
-  { raw: Record<string, unknown>; warnings: FileProblem[] }
+  Problem[],
+  { raw: Record<string, unknown>; warnings: Problem[] }
 > & { raw: unknown };
 
 /** A resume is a page of settings and instructions; LeMMing's API takes at most 50 KB. */
@@ -63,7 +64,7 @@ export function checkResumeText(text: string, file: string): ResumeCheck {
 }
 
 /** Binary data, an oversized file or nesting deeper than any resume needs, located where possible. */
-function unfitTextProblem(text: string, file: string): FileProblem | null {
+function unfitTextProblem(text: string, file: string): Problem | null {
   if (text.length > MAX_RESUME_BYTES)
     return fileProblem(
       file,
@@ -101,8 +102,8 @@ export async function readResume(orgPath: string, folder: string): Promise<Resum
 
 export type ResumeUpdate = ResultWith<
   Resume,
-  FileProblem[],
-  { text: string; raw: Record<string, unknown>; changed: boolean; warnings: FileProblem[] }
+  Problem[],
+  { text: string; raw: Record<string, unknown>; changed: boolean; warnings: Problem[] }
 >;
 
 /**
@@ -160,7 +161,7 @@ export async function updateResume(
 /** What a new resume is made from: anything ResumeSchema accepts (legacy shapes included). */
 export type ResumeDraft = Record<string, unknown>;
 
-export type CreatedResume = ResultWith<Resume, FileProblem[], { text: string; warnings: FileProblem[] }>;
+export type CreatedResume = ResultWith<Resume, Problem[], { text: string; warnings: Problem[] }>;
 
 /** LeMMing's field order, which its own files and tools use. */
 export const LEMMING_FIELD_ORDER: Record<string, readonly string[]> = {

@@ -1,5 +1,6 @@
+import type { Problem } from '../api/problem';
 import { z } from 'zod';
-import { problemsFromIssues, type FileProblem, type LocatedJson } from '../files/json-problems';
+import { problemsFromIssues, type LocatedJson } from '../files/json-problems';
 
 /**
  * What LeMMing itself would do with a resume this app accepts. Its loader skips an agent without a
@@ -11,9 +12,9 @@ export function lemmingCompatibilityWarnings(
   raw: unknown,
   file: string,
   located: LocatedJson | null,
-): FileProblem[] {
+): Problem[] {
   const record = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  const loaderWarnings: FileProblem[] = [];
+  const loaderWarnings: Problem[] = [];
   if (typeof record.short_description !== 'string' || record.short_description.trim() === '') {
     loaderWarnings.push({
       file,

@@ -122,6 +122,11 @@ describe('compareCodePoints', () => {
     expect(compareCodePoints('\u{1F600}', '\uFF5E')).toBeGreaterThan(0);
     expect('\u{1F600}' < '\uFF5E').toBe(true);
   });
+
+  it('is also UTF-8 byte order, as codex-rs sorts a listed folder', () => {
+    const sorted = ['b', 'README', '😀', '\uFFFD', 'a'].sort(compareCodePoints);
+    expect(sorted).toEqual(['README', 'a', 'b', '\uFFFD', '😀']);
+  });
 });
 
 describe('firingOrder', () => {

@@ -1,3 +1,4 @@
+import type { Problem } from '../api/problem';
 import type { Result } from '../api/result';
 import { z } from 'zod';
 import { join } from 'node:path';
@@ -10,7 +11,6 @@ import {
   type ConfigUpdate,
   type ConfigWriteOptions,
 } from './config-file';
-import type { FileProblem } from '../files/json-problems';
 import { readTextFile } from '../files/read-text-file';
 
 export const TICK_FILE = 'lemming/config/tick.json';
@@ -34,7 +34,7 @@ export const TICK_SPEC: ConfigFileSpec<typeof TickFileSchema> = {
   defaultDocument: { current_tick: FIRST_TICK },
 };
 
-export type NextTickRead = Result<{ nextTick: number; exists: boolean }, FileProblem[]>;
+export type NextTickRead = Result<{ nextTick: number; exists: boolean }, Problem[]>;
 
 /**
  * The next tick to run; 1 when tick.json is missing. A tick.json that a killed writer left moved aside

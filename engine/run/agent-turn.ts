@@ -5,7 +5,8 @@ import { fromMicros } from '../credits/credit-amount';
 import { pythonJsonDumps, pythonUtcIsoFormat } from '../memory/python-format';
 import type { Inbox } from '../messages/message-store';
 import { newOutboxEntry, outboxFileName, serializeEntry, type OutboxEntry } from '../messages/outbox-entry';
-import { isModelCallError } from '../models/model-call-error';
+import { failureOfModelCall, isModelCallError } from '../models/model-call-error';
+import type { Failure } from '../api/failure';
 import type { ModelWarningCode, ProgressDelta, TurnProgress } from '../api/model-event-schemas';
 import type {
   ChatMessage,
@@ -52,6 +53,8 @@ export interface TurnModel {
   /** What to call; null when the model cannot be used, with the reason. */
   provider: ModelProvider | null;
   problem: string | null;
+  /** The kind of `problem`: a broken models.json, or this model not set up. */
+  problemKind?: 'models_file_broken' | 'model_setup';
   modelName: string;
   prices: ModelPrices | undefined;
   /** What the model takes besides text (models.json `input`); text only when absent. */
@@ -141,6 +144,7 @@ export async function runAgentTurn(input: TurnInput): Promise<StagedTurn> {
     turn.fail(
       'engine_error',
       `The turn stopped on an unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+      { kind: 'unexpected' },
     );
   }
   return turn.finish();
@@ -152,7 +156,9 @@ async function play(input: TurnInput, turn: TurnRecorder): Promise<void> {
 
   if (input.balanceMicro <= 0 && !resumed) return turn.skip('out_of_credits', `${name} has no credits left.`);
   if (!model.provider)
-    return turn.fail('model_unavailable', model.problem ?? `Model ${model.key} cannot be used.`);
+    return turn.fail('model_unavailable', model.problem ?? `Model ${model.key} cannot be used.`, {
+      kind: model.problemKind ?? 'model_setup',
+    });
 
   const memory = new TurnMemory(inOrg(input.orgPath, agentPaths(agent.folder).root), resumed?.state.memory);
   const tools = input.tools({
@@ -513,32 +519,33 @@ async function callOnce(
     return response;
   } catch (error) {
     const silent = signal.aborted && !input.signal?.aborted;
+    const attempts = isModelCallError(error) ? error.attempts : 1;
     const failure = silent
       ? {
           error_kind: 'timeout',
           status: null,
-          attempts: isModelCallError(error) ? error.attempts : 1,
+          attempts,
           message: `The model sent nothing for ${input.limits.callTimeoutMs} ms, so the call was given up.`,
+          failure: { kind: 'timeout' as const, status: null, retryable: true },
         }
-      : isModelCallError(error)
-        ? {
-            error_kind: error.kind,
-            status: error.status ?? null,
-            attempts: error.attempts,
-            message: error.message,
-          }
-        : {
-            error_kind: 'unexpected',
-            status: null,
-            attempts: 1,
-            message: error instanceof Error ? error.message : String(error),
-          };
+      : {
+          error_kind: isModelCallError(error) ? error.kind : 'unexpected',
+          status: isModelCallError(error) ? (error.status ?? null) : null,
+          attempts,
+          message: error instanceof Error ? error.message : String(error),
+          failure: failureOfModelCall(error),
+        };
     turn.event({
       ...call,
       error: failure,
       latency_ms: Date.now() - started,
     });
-    turn.fail('llm_call_failed', failure.message, { ...failure, duration_ms: Date.now() - started });
+    turn.fail('llm_call_failed', failure.message, failure.failure, {
+      error_kind: failure.error_kind,
+      status: failure.status,
+      attempts: failure.attempts,
+      duration_ms: Date.now() - started,
+    });
     return null;
   } finally {
     deadline.dispose();
@@ -826,9 +833,9 @@ class TurnRecorder {
     this.structuredLog('agent_skipped', { credits_left: fromMicros(this.available()), reason });
   }
 
-  fail(reason: string, message: string, logFields: Record<string, unknown> = {}): void {
+  fail(reason: string, message: string, failure: Failure, logFields: Record<string, unknown> = {}): void {
     this.status = 'failed';
-    this.event({ kind: 'error', reason, message });
+    this.event({ kind: 'error', reason, message, failure });
     this.structuredLog(reason === 'llm_call_failed' ? 'llm_call_failed' : 'agent_failed', {
       duration_ms: Date.now() - this.started,
       error: message,

@@ -8,6 +8,7 @@ import { trustAsIs } from '../trust/test-support/trust-as-is';
 import type { OrgEngine } from './org-engine';
 import { resume } from './test-support/temp-org';
 import { engineWorld } from './test-support/engine-world';
+import { until } from '../../test/test-support/until';
 
 const world = engineWorld();
 
@@ -15,13 +16,6 @@ function events(engine: OrgEngine, kinds: string[]) {
   return engine.timeline
     .page({ kinds, direction: 'asc', cursor: null, limit: 1000 })
     .rows.map((row) => JSON.parse(row.json) as Record<string, any>);
-}
-
-async function until(check: () => boolean): Promise<void> {
-  for (let waited = 0; !check(); waited += 10) {
-    if (waited > 10_000) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const SHELL = { tool: 'shell', args: { command: 'echo ran >> made.txt' } };

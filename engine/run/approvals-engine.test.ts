@@ -5,6 +5,7 @@ import { ApprovalDesk } from '../app/approvals';
 import type { OrgEngine } from './org-engine';
 import { resume } from './test-support/temp-org';
 import { engineWorld } from './test-support/engine-world';
+import { until } from '../../test/test-support/until';
 
 const world = engineWorld();
 const { orgs } = world;
@@ -44,13 +45,6 @@ function events(engine: OrgEngine, kinds: string[]) {
   return engine.timeline
     .page({ kinds, direction: 'asc', cursor: null, limit: 1000 })
     .rows.map((row) => JSON.parse(row.json) as Record<string, any>);
-}
-
-async function until(check: () => boolean): Promise<void> {
-  for (let waited = 0; !check(); waited += 10) {
-    if (waited > 10_000) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('"ask me first" in a run', () => {

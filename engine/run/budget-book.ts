@@ -13,7 +13,7 @@ import {
   type Standing,
 } from './budget-standing';
 import type { Result } from '../api/result';
-import type { FileProblem } from '../files/json-problems';
+import type { Problem } from '../api/problem';
 import type { KnownEventFields } from '../api/timeline-events';
 import { fromMicros } from '../credits/credit-amount';
 import { EngineInputError } from './engine-errors';
@@ -71,7 +71,7 @@ export class BudgetBook {
   }
 
   /** Every budget as it stands now for `agents` (theirs and the org's), or where budgets.json is wrong. */
-  async standings(agents: readonly string[]): Promise<Result<Standing[], FileProblem[]>> {
+  async standings(agents: readonly string[]): Promise<Result<Standing[], Problem[]>> {
     const read = await readBudgets(this.orgPath);
     if (!read.ok) return read;
     return { ok: true, value: budgetStandings(read.value, agents, this.store, this.clock()) };

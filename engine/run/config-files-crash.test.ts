@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fromMicros } from '../credits/credit-amount';
 import { nextTickToRead, openTimelineToRead } from '../app/org-reader';
 import { OrgEngine } from './org-engine';
-import { REPO_ROOT, resume, tempOrgs } from './test-support/temp-org';
+import { REPO_ROOT, scriptedOrgFiles, tempOrgs } from './test-support/temp-org';
 import { trustAsIs } from '../trust/test-support/trust-as-is';
 
 const CHILD = join(REPO_ROOT, 'engine', 'run', 'test-support', 'crash-child.ts');
@@ -48,17 +48,18 @@ function runChildUntilKilled(org: string, crashAt: string): Promise<NodeJS.Signa
   });
 }
 
-function buildOrg(): string {
-  return orgs.build({
-    'lemming/config/models.json': {
-      scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
-    },
-    'script.json': {
-      default: [{ respond: { outbox_entries: [{ kind: 'message', payload: { text: 'hi' } }], notes: 'ok' } }],
-    },
-    'agents/alpha/resume.json': resume('alpha'),
-    'agents/beta/resume.json': resume('beta', { schedule: { run_every_n_ticks: 2, phase_offset: 0 } }),
-  });
+/** alpha runs every tick, beta every other one; both post a message each turn. */
+function alphaAndBeta(): string {
+  return orgs.build(
+    scriptedOrgFiles(
+      {
+        default: [
+          { respond: { outbox_entries: [{ kind: 'message', payload: { text: 'hi' } }], notes: 'ok' } },
+        ],
+      },
+      { alpha: {}, beta: { schedule: { run_every_n_ticks: 2, phase_offset: 0 } } },
+    ),
+  );
 }
 
 function completedTicks(engine: OrgEngine): number[] {
@@ -73,7 +74,7 @@ describe('a kill inside any step of writing tick.json or credits.json', () => {
     'at %s leaves the org whole: the files valid, the next tick right, one tick_completed per tick',
     { timeout: 60_000 },
     async (crashAt) => {
-      const org = buildOrg();
+      const org = alphaAndBeta();
       expect(await runChildUntilKilled(org, crashAt)).toBe('SIGKILL');
 
       // Before anything repairs the org, a read-only look (lemming status) already sees the right next tick.

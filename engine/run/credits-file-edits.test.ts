@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromMicros } from '../credits/credit-amount';
 import type { OrgEngine } from './org-engine';
-import { resume } from './test-support/temp-org';
+import { scriptedOrgFiles } from './test-support/temp-org';
 import { engineWorld } from './test-support/engine-world';
 
 const world = engineWorld();
@@ -15,19 +15,19 @@ type CreditsFile = Record<
   { model: string; cost_per_action: number; credits_left: number; max_credits?: number; soft_cap?: number }
 >;
 
-function buildOrg(credits: CreditsFile, schedules: Record<string, [number, number]>): string {
+/** An org with `credits` in credits.json and agents that run on `schedules` ([every, offset]). */
+function orgWithCredits(credits: CreditsFile, schedules: Record<string, [number, number]>): string {
   return orgs.build({
-    'lemming/config/models.json': {
-      scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
-    },
-    'script.json': { default: [{ respond: { notes: 'ok' } }] },
-    [CREDITS]: credits,
-    ...Object.fromEntries(
-      Object.entries(schedules).map(([name, [every, offset]]) => [
-        `agents/${name}/resume.json`,
-        resume(name, { schedule: { run_every_n_ticks: every, phase_offset: offset } }),
-      ]),
+    ...scriptedOrgFiles(
+      { default: [{ respond: { notes: 'ok' } }] },
+      Object.fromEntries(
+        Object.entries(schedules).map(([name, [every, offset]]) => [
+          name,
+          { schedule: { run_every_n_ticks: every, phase_offset: offset } },
+        ]),
+      ),
     ),
+    [CREDITS]: credits,
   });
 }
 
@@ -50,7 +50,7 @@ function externalAdjustments(engine: OrgEngine) {
 
 describe('credits.json is a two-way file', () => {
   it('a refill and a zero made by hand between runs are honoured on the next tick and recorded with the old and new value', async () => {
-    const org = buildOrg(
+    const org = orgWithCredits(
       {
         alpha: { model: 'scripted', cost_per_action: 0.5, credits_left: 10 },
         beta: { model: 'scripted', cost_per_action: 0.5, credits_left: 10 },
@@ -94,7 +94,7 @@ describe('credits.json is a two-way file', () => {
   });
 
   it('records a changed cost_per_action and charges it; an agent removed from the file is re-seeded as LeMMing does', async () => {
-    const org = buildOrg(
+    const org = orgWithCredits(
       {
         alpha: { model: 'scripted', cost_per_action: 1, credits_left: 10 },
         beta: { model: 'scripted', cost_per_action: 1, credits_left: 10, max_credits: 40 },
@@ -128,7 +128,7 @@ describe('credits.json is a two-way file', () => {
   });
 
   it('an edit made while a tick runs is taken in at its end, not overwritten', async () => {
-    const org = buildOrg(
+    const org = orgWithCredits(
       { alpha: { model: 'scripted', cost_per_action: 1, credits_left: 10 } },
       { alpha: [1, 0] },
     );
@@ -151,7 +151,7 @@ describe('credits.json is a two-way file', () => {
       beta: { model: 'scripted', cost_per_action: 0.05, credits_left: 0.35 },
       gamma: { model: 'scripted', cost_per_action: 0.012, credits_left: 250.0 },
     };
-    const org = buildOrg(initial, schedules);
+    const org = orgWithCredits(initial, schedules);
     // LeMMing's run_agent: skip at credits_left <= 0, else credits_left = round(credits_left - cost, 4), whole file rewritten.
     const lemmingTick = (credits: CreditsFile, tick: number) => {
       for (const [name, [every, offset]] of Object.entries(schedules).sort(([a], [b]) => (a < b ? -1 : 1))) {

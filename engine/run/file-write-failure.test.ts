@@ -64,6 +64,7 @@ describe('a file write that fails after a turn is committed', () => {
         message: expect.stringMatching(
           /^could not write to agents\/w2\/logs\/\S+: a file is in the way of a folder$/,
         ),
+        failure: { kind: 'unwritable', folder: 'agents/w2/logs', detail: 'a file is in the way of a folder' },
       });
     // The write stays owed: the next start performs it once the folder is there.
     expect(

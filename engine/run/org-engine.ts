@@ -1310,6 +1310,7 @@ export class OrgEngine {
           kind: 'error',
           reason: 'file_write_failed',
           message: failure.message,
+          failure: { kind: 'unwritable', folder: failure.folder, detail: failure.reason },
           time: this.clock().toISOString(),
           tick: turn.tick,
           agent: turn.agent,
@@ -1669,7 +1670,14 @@ export class OrgEngine {
         prices: undefined,
       };
     if (typeof entry === 'string')
-      return { key, provider: null, problem: entry, modelName: key, prices: undefined };
+      return {
+        key,
+        provider: null,
+        problem: entry,
+        problemKind: models.has(key) ? 'model_setup' : 'models_file_broken',
+        modelName: key,
+        prices: undefined,
+      };
     // A provider reads its base URL variable when it is made: a variable granted since makes another.
     const cacheKey = JSON.stringify([entry, Object.keys(this.secrets.variables)]);
     let provider = this.providers.get(cacheKey);

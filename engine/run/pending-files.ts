@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { FileWrite } from '../files/file-write';
 import { removeStaleTempFiles, writeFileAtomicUnflushed } from '../files/atomic-write';
@@ -15,6 +15,9 @@ interface OwedWrite extends FileWrite {
 export interface FileWriteFailure {
   path: string;
   message: string;
+  /** The folder of `path` and why it could not be written, in plain words (the failure's fields). */
+  folder: string;
+  reason: string;
 }
 
 /** Why a file could not be written, in words for a person rather than an error code. */
@@ -40,7 +43,7 @@ export function plainFileReason(error: unknown): string | null {
 
 function writeFailure(path: string, error: unknown): FileWriteFailure {
   const reason = plainFileReason(error) ?? (error instanceof Error ? error.message : String(error));
-  return { path, message: `could not write to ${path}: ${reason}` };
+  return { path, message: `could not write to ${path}: ${reason}`, folder: posix.dirname(path), reason };
 }
 
 /** The error a write that must succeed (tick.json, credits.json, a config edit) throws: its first failure, in plain words. */

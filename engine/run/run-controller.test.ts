@@ -6,6 +6,7 @@ import type { OrgEngine } from './org-engine';
 import { RunController, type RunControllerOptions } from './run-controller';
 import { DEMO_ORG, resume } from './test-support/temp-org';
 import { engineWorld } from './test-support/engine-world';
+import { until } from '../../test/test-support/until';
 
 const world = engineWorld();
 const { orgs } = world;
@@ -81,7 +82,7 @@ describe('RunController with the demo org', () => {
     }));
     const controller = made.controller;
     controller.start();
-    await until(() => controller.state().phase === 'paused');
+    await until(() => controller.state().phase === 'paused', 'the pause', { everyMs: 2 });
 
     expect(controller.state()).toMatchObject({
       phase: 'paused',
@@ -94,7 +95,7 @@ describe('RunController with the demo org', () => {
     expect(nextTickOnDisk(made.org)).toBe(3);
 
     expect(controller.resume()).toMatchObject({ ok: true, value: { phase: 'running' } });
-    await until(() => controller.state().ticksRun >= 4);
+    await until(() => controller.state().ticksRun >= 4, 'four ticks', { everyMs: 2 });
     controller.stop();
     await controller.whenIdle();
     expect(controller.state().ended).toMatchObject({ reason: 'stopped' });
@@ -128,7 +129,7 @@ describe('RunController with the demo org', () => {
       error: { reason: 'Cannot step while the run is running; pause it first.' },
     });
     controller.pause();
-    await until(() => controller.state().phase === 'paused');
+    await until(() => controller.state().phase === 'paused', 'the pause', { everyMs: 2 });
     const before = controller.state().nextTick!;
 
     const stepped = await controller.step();
@@ -174,7 +175,7 @@ describe('RunController with the demo org', () => {
     const made = await demo((controller) => ({ onTick: () => controller.pause() }));
     const controller = made.controller;
     controller.start({ intervalMs: 600_000 });
-    await until(() => controller.state().phase === 'paused');
+    await until(() => controller.state().phase === 'paused', 'the pause', { everyMs: 2 });
     expect(controller.stop()).toMatchObject({
       ok: true,
       value: { phase: 'idle', ended: { reason: 'stopped' } },
@@ -261,19 +262,11 @@ describe('RunController with the demo org', () => {
   it('dispose stops a run and resolves once nothing runs', async () => {
     const { controller } = await demo();
     controller.start();
-    await until(() => controller.state().ticksRun >= 1);
+    await until(() => controller.state().ticksRun >= 1, 'a tick', { everyMs: 2 });
     await controller.dispose();
     expect(controller.state().phase).toBe('idle');
   });
 });
-
-async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
 
 function seeded(seed: number): () => number {
   return () => {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAiServer } from '../models/test-support/fake-model-server';
@@ -11,6 +11,7 @@ import { trustAsIs } from '../trust/test-support/trust-as-is';
 import type { TrustStore } from '../trust/trust-store';
 import { OrgEngine } from './org-engine';
 import { resume, tempOrgs } from './test-support/temp-org';
+import { filesUnder } from '../../test/test-support/files-under';
 
 const VALUE = 'sk-granted-only-8c41f0a9d3';
 const orgs = tempOrgs();
@@ -85,13 +86,6 @@ function eventsOf(engine: OrgEngine, kind: string): Record<string, unknown>[] {
       .pluck()
       .all(kind) as string[]
   ).map((json) => JSON.parse(json) as Record<string, unknown>);
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
 }
 
 const NOT_GRANTED_X = (org: string) =>

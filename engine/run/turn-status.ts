@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { TurnStatus } from '../api/run-schemas';
 
-/** An `error` event's reason (the engine's kind of failure) and message, as stored. */
+/** An `error` event's reason (the engine's kind of failure), message and typed failure, as stored. */
 export interface RecordedError {
   reason: string;
   message: string;
+  /** Absent in events older than typed failures. */
+  failure?: unknown;
 }
 
 /**
@@ -31,9 +33,13 @@ export class TurnStatusReader {
     const row = this.selectError.get(agent) as { tick: number | null; json: string } | undefined;
     if (!row || row.tick !== tick) return null;
     try {
-      const event = JSON.parse(row.json) as { reason?: unknown; message?: unknown };
+      const event = JSON.parse(row.json) as { reason?: unknown; message?: unknown; failure?: unknown };
       if (typeof event.message !== 'string') return null;
-      return { reason: typeof event.reason === 'string' ? event.reason : '', message: event.message };
+      return {
+        reason: typeof event.reason === 'string' ? event.reason : '',
+        message: event.message,
+        ...(event.failure !== undefined ? { failure: event.failure } : {}),
+      };
     } catch {
       return null;
     }

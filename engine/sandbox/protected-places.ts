@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { AGENTS_FOLDER } from '../org/org-layout';
 import type { PathResolver } from './agent-filesystem';
 import { isWithin, relativeWithin } from './sandbox-layout';
 
@@ -13,8 +14,7 @@ import { isWithin, relativeWithin } from './sandbox-layout';
  */
 export const PROTECTED_ORG_FOLDERS = ['lemming', '.lemming', 'tools', 'agents'] as const;
 
-/** The folder that holds the agents, protected except for each agent's workspace. */
-export const AGENTS_FOLDER = 'agents';
+/** Inside each agent's folder (AGENTS_FOLDER, protected), the one place agents may change. */
 export const WORKSPACE_FOLDER = 'workspace';
 
 /** Why `target` may not be changed by an agent, or null when it may (given a grant). Paths are real and absolute. */

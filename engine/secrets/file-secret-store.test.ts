@@ -2,30 +2,20 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openFileSecretStore } from './file-secret-store';
 import type { SecretStore } from './secret-store';
 import { revealAll, secretPresence } from './secret-store';
+import { useTempDirs } from '../../test/test-support/temp-dirs';
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lemming-secrets-'));
-  made.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs('lemming-secrets-');
 
 async function open(path: string, orgPaths: string[] = []): Promise<SecretStore> {
   const opened = await openFileSecretStore(path, { orgPaths, clock: () => new Date('2026-03-01T10:00:00Z') });

@@ -200,6 +200,7 @@ export function agentToolbox(options: ToolboxOptions) {
             verdict
               ? `Tool '${name}' not permitted for ${context.resume.name}: ${refusalOf(verdict)}`
               : `Unknown tool: ${name}`,
+            { kind: verdict ? 'refused' : 'not_found' },
           );
         }
         const cost = toMicros(options.policy.tool_costs[name] ?? 0);
@@ -233,7 +234,8 @@ export function agentToolbox(options: ToolboxOptions) {
                 fromSetting: true,
               }
             : approvalNeed(subject, args, gate.settings, agent, gate.personsAlways());
-          if (need.mode === 'never') return toolFailure(`Tool '${name}' was not run: ${need.reason}`);
+          if (need.mode === 'never')
+            return toolFailure(`Tool '${name}' was not run: ${need.reason}`, { kind: 'refused' });
           if (answered) {
             const { request, answer: given } = answered;
             const waited = (gate.clock?.() ?? new Date()).getTime() - Date.parse(request.asked_at);
@@ -244,7 +246,7 @@ export function agentToolbox(options: ToolboxOptions) {
               given,
               waited,
             );
-            if (answer.answer === 'deny') return toolFailure(denialText(name, answer));
+            if (answer.answer === 'deny') return toolFailure(denialText(name, answer), { kind: 'refused' });
           } else if (need.mode === 'ask') {
             const asked = await askOrPark(gate, approvalCall(name, args, need, mcpTool));
             if ('parked' in asked)
@@ -252,7 +254,8 @@ export function agentToolbox(options: ToolboxOptions) {
                 ...toolFailure(`Tool '${name}' waits for the person's answer.`),
                 parked: asked.parked,
               };
-            if (asked.answer.answer === 'deny') return toolFailure(denialText(name, asked.answer));
+            if (asked.answer.answer === 'deny')
+              return toolFailure(denialText(name, asked.answer), { kind: 'refused' });
           }
           writesAsk = need.mode === 'always' && !need.fromSetting;
         }

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loopbackTransport } from '../net/test-support/loopback-network';
 import { guardedLoopbackNetwork } from '../net/test-support/guarded-loopback-network';
@@ -7,6 +6,7 @@ import { OrgEngine } from '../run/org-engine';
 import { envSecretStore } from '../secrets/env-secret-store';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 import { trustAsIs } from '../trust/test-support/trust-as-is';
+import { filesUnder } from '../../test/test-support/files-under';
 
 const SECRET = 'sk-planted-3f9c1d7e2b';
 const orgs = tempOrgs();
@@ -34,13 +34,6 @@ implementation:
       Authorization: Bearer \${secrets.SHOP_KEY}
     body: {order: "\${order_id}", key: "\${secrets.SHOP_KEY}"}
 `;
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
 }
 
 async function engineWith(secret: string | undefined, route = '/echo') {

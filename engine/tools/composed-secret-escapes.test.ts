@@ -1,13 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_ADDRESS, loopbackTransport } from '../net/test-support/loopback-network';
 import { OrgEngine } from '../run/org-engine';
 import { resume, tempOrgs } from '../run/test-support/temp-org';
 import { envSecretStore } from '../secrets/env-secret-store';
 import { trustAsIs } from '../trust/test-support/trust-as-is';
+import { filesUnder } from '../../test/test-support/files-under';
 
 /** A key with characters JSON escapes, so a server's JSON echo spells it differently from how it was sent. */
 const SECRET = 'tok-"9f2c\\71ab"-e3d5a0b8c6';
@@ -56,13 +56,6 @@ implementation:
     url: http://api.example.test:${port}${route}
     headers: {X-Api-Key: "\${secrets.SHOP_KEY}"}
 `;
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
 
 /** Every run of the secret's leading characters at least this long, in any spelling the engine redacts. */
 function leakedPrefixes(text: string): string[] {

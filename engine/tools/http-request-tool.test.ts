@@ -95,6 +95,7 @@ describe('the http_request tool', () => {
       output: null,
       error:
         'Network access is off for this organization. The user can turn it on in the organization policy (network.enabled).',
+      failure: { kind: 'refused', retryable: false },
     });
     expect(loopback.guard.attempts).toEqual([]);
     expect(loopback.network.publicServer.requests).toEqual([]);
@@ -211,6 +212,7 @@ describe('the http_request tool', () => {
       output: null,
       error:
         'Request refused (forbidden_address): internal.example.test resolves to 10.0.0.5, which is a private network address; agents may not reach it',
+      failure: { kind: 'refused', retryable: false },
     });
     expect(
       await call({ method: 'GET', url: loopback.network.url('api.example.test', '/hang') }, OPEN, {
@@ -220,6 +222,7 @@ describe('the http_request tool', () => {
       success: false,
       error:
         'Request failed (deadline_exceeded): no complete answer within 200 ms (stopped before api.example.test answered)',
+      failure: { kind: 'timeout', retryable: true },
     });
     expect(loopback.guard.attempts.map((attempt) => attempt.host)).toEqual([PUBLIC_ADDRESS]);
     expect(loopback.network.forbiddenServer.requests).toEqual([]);

@@ -1,7 +1,7 @@
 import type { Redaction } from '../secrets/redactor';
 import { z } from 'zod';
 import { isCredentialHeader } from '../net/credential-headers';
-import { isRefusal } from '../net/http-error';
+import { failureOfHttpError, isRefusal } from '../net/http-error';
 import {
   httpRequest,
   type HttpLimits,
@@ -69,6 +69,7 @@ export async function runHttpRequest(args: HttpToolArgs, run: HttpToolRun): Prom
   if (!run.network.enabled)
     return toolFailure(
       'Network access is off for this organization. The user can turn it on in the organization policy (network.enabled).',
+      { kind: 'refused', retryable: false },
     );
   const result = await httpRequest(
     {
@@ -89,7 +90,10 @@ export async function runHttpRequest(args: HttpToolArgs, run: HttpToolRun): Prom
   );
   if (!result.ok) {
     const { code, message } = result.error;
-    return toolFailure(`${isRefusal(code) ? 'Request refused' : 'Request failed'} (${code}): ${message}`);
+    return toolFailure(
+      `${isRefusal(code) ? 'Request refused' : 'Request failed'} (${code}): ${message}`,
+      failureOfHttpError(code),
+    );
   }
   return toolSuccess(JSON.stringify(describeResponse(result.value, run.redaction)));
 }

@@ -40,7 +40,8 @@ function attacker(name: string, profile: string): Record<string, unknown> {
   });
 }
 
-function buildOrg(): string {
+/** An org whose agents a, codex and gemini try to change what the engine owns, each with its own file tools. */
+function attackedOrg(): string {
   const files: Record<string, unknown> = {
     'lemming/config/policy.json': {
       allowed_tool_kinds: ['file', 'memory', 'org', 'shell'],
@@ -133,7 +134,7 @@ describe.skipIf(confinement.kind !== 'bubblewrap')(
       'cannot change any resume, config, tool, skill, outbox, memory, log or timeline file through any tool',
       { timeout: 120_000 },
       async () => {
-        const org = buildOrg();
+        const org = attackedOrg();
         const engine = await OrgEngine.open({
           trust: await trustAsIs(org),
           orgPath: org,

@@ -1,3 +1,4 @@
+import type { Failure } from '../api/failure';
 import { ToolResult } from '../api/timeline-events';
 
 export { ToolResult };
@@ -19,4 +20,9 @@ export interface ToolMedia {
 export type ToolOutcome = ToolResult & { media?: ToolMedia[] };
 
 export const toolSuccess = (output: string): ToolResult => ({ success: true, output, error: null });
-export const toolFailure = (error: string): ToolResult => ({ success: false, output: null, error });
+export const toolFailure = (error: string, failure?: Failure): ToolResult => ({
+  success: false,
+  output: null,
+  error,
+  ...(failure ? { failure } : {}),
+});

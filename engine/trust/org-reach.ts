@@ -1,9 +1,9 @@
+import type { Problem } from '../api/problem';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Result } from '../api/result';
 import type { OrgReach, ReachItem } from '../api/trust-schemas';
-import type { FileProblem } from '../files/json-problems';
 import { folderSignature, pathSignature, SignatureCache } from '../files/folder-signature';
 import { readTextFile } from '../files/read-text-file';
 import { whenExists } from '../files/when-exists';
@@ -138,7 +138,7 @@ function compareItems(a: ReachItem, b: ReachItem): number {
   );
 }
 
-function unreadable(reach: OrgReach, file: string, problems: readonly Pick<FileProblem, 'message'>[]): void {
+function unreadable(reach: OrgReach, file: string, problems: readonly Pick<Problem, 'message'>[]): void {
   reach.unreadable.push({ file, message: problems.map((problem) => problem.message).join('; ') });
 }
 

@@ -12,6 +12,7 @@ import { DesktopApp } from './desktop-app';
 import { desktopSettingsIn } from './desktop-settings';
 import { recentOrgsIn } from './recent-orgs';
 import { recordingShell } from './test-support/recording-shell';
+import { until } from '../../test/test-support/until';
 
 const harnesses = ipcHarnesses();
 const made: string[] = [];
@@ -55,14 +56,6 @@ function desktopApp(
     quitLimitMs: 300,
     settleMs: 5,
   });
-}
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** Writes `files` (JSON unless text) into a new org folder. */

@@ -16,6 +16,7 @@ import { DesktopApp } from './desktop-app';
 import { desktopSettingsIn } from './desktop-settings';
 import { recentOrgsIn } from './recent-orgs';
 import { recordingShell } from './test-support/recording-shell';
+import { until } from '../../test/test-support/until';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
@@ -36,8 +37,13 @@ afterEach(() => {
 
 /** The pid of the program running `script` (a path only this test uses), null when none runs. */
 function pidOf(script: string): number | null {
-  const found = execFileSync('pgrep', ['-f', script], { encoding: 'utf8' }).trim().split('\n')[0];
-  return found ? Number(found) : null;
+  try {
+    const found = execFileSync('pgrep', ['-f', script], { encoding: 'utf8' }).trim().split('\n')[0];
+    return found ? Number(found) : null;
+  } catch {
+    // pgrep exits 1 when nothing matches.
+    return null;
+  }
 }
 
 /** Whether the program still runs: a zombie (ended, not yet reaped by the terminated thread) does not. */
@@ -47,21 +53,6 @@ function running(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {
     return false;
-  }
-}
-
-async function until<T>(check: () => T | null | false, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    let value: T | null | false;
-    try {
-      value = check();
-    } catch {
-      value = null;
-    }
-    if (value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -134,7 +125,10 @@ describe.skipIf(process.platform !== 'linux')('quitting (reads /proc)', () => {
     // The tick waits on the server that never answers.
     await new Promise((resolve) => setTimeout(resolve, 500));
     await app.readAttention();
-    const serverPid = await until(() => pidOf(server));
+    const serverPid = await until(() => pidOf(server), 'the server program', {
+      timeoutMs: 5_000,
+      everyMs: 50,
+    });
 
     const started = Date.now();
     expect(await app.quit()).toBe(true);
@@ -143,6 +137,6 @@ describe.skipIf(process.platform !== 'linux')('quitting (reads /proc)', () => {
     expect(took).toBeLessThan(5_000);
     expect(worker.threadId).toBe(-1);
     // No program of the org outlives the app: the server that ignored every request to end is gone.
-    await until(() => !running(serverPid!));
+    await until(() => !running(serverPid), 'the server program to end', { timeoutMs: 5_000, everyMs: 50 });
   });
 });

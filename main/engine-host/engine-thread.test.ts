@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { MessageChannel, Worker } from 'node:worker_threads';
@@ -18,6 +17,7 @@ import { EngineThread } from './engine-thread';
 import { writeJsonlEvents } from './test-support/jsonl-events-file';
 import { engineWorkerOptions } from './engine-worker-environment';
 import { TrustStore } from '../../engine/trust/trust-store';
+import { useTempDirs } from '../../test/test-support/temp-dirs';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 const DEMO_ORG = join(REPO_ROOT, 'examples', 'demo-org');
@@ -29,20 +29,13 @@ const APP_INFO = {
   runtime: { node: process.versions.node, electron: null, chrome: null, sqlite: '3' },
 };
 
-const made: string[] = [];
+const tempDir = useTempDirs('lemming-thread-');
 const threads: EngineThread[] = [];
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const thread of threads.splice(0)) await thread.dispose();
   for (const close of closers.splice(0)) await close();
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lemming-thread-'));
-  made.push(dir);
-  return dir;
-}
 
 const TSX_WORKER = new URL('./test-support/tsx-worker.mjs', import.meta.url);
 

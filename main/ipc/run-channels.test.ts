@@ -7,18 +7,11 @@ import {
   type LoopbackServer,
 } from '../../engine/models/test-support/loopback-server';
 import { DEMO_ORG, ipcHarnesses, valueOf, type IpcHarness } from './test-support/ipc-harness';
+import { until } from '../../test/test-support/until';
 
 const harnesses = ipcHarnesses();
 afterEach(() => harnesses.cleanup());
 const openDemo = () => harnesses.openDemo();
-
-async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 interface Row {
   seq: number;

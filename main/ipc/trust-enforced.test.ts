@@ -9,6 +9,7 @@ import { tempOrgs } from '../../engine/run/test-support/temp-org';
 import { referenceServers } from '../../engine/tools/mcp/test-support/reference-servers';
 import { hostileOrg, type HostileOrg } from '../../engine/trust/test-support/hostile-org';
 import { DEMO_ORG, ipcHarnesses, valueOf, type IpcHarness } from './test-support/ipc-harness';
+import { until } from '../../test/test-support/until';
 
 const harnesses = ipcHarnesses();
 const orgs = tempOrgs();
@@ -31,14 +32,6 @@ function nothingRan(hostile: HostileOrg, after: string): void {
   expect(hostile.mcpStarted(), `${after}: the MCP server's program was started`).toBe(false);
   expect(hostile.modelStarted(), `${after}: the cli model's program was started`).toBe(false);
   expect(hostile.connections(), `${after}: a connection was opened`).toBe(0);
-}
-
-async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('an org opened in the app that its person has not trusted', () => {

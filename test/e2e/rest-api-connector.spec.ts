@@ -1,11 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { DEMO_ORG, expect, test, type LemmingHarness } from '../harness/lemming-fixture';
 import { addScriptedAgents } from '../harness/scripted-demo-org';
+import { filesUnder } from '../test-support/files-under';
 
 const API_KEY = 'inv-key-Qm7Rt2Xw9Lp4Zc8V';
 
@@ -70,14 +71,6 @@ async function drawerScreenshot(lemming: LemmingHarness, drawer: Locator, name: 
   await expect(lemming.page).toHaveScreenshot(name, {
     ...STILL,
     mask: [drawer.getByRole('textbox', { name: 'Address of the API' }), drawer.locator('details code')],
-  });
-}
-
-/** Every file under a folder, as bytes (the timeline database included). */
-function filesUnder(folder: string): { path: string; bytes: Buffer }[] {
-  return readdirSync(folder).flatMap((name) => {
-    const path = join(folder, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [{ path, bytes: readFileSync(path) }];
   });
 }
 
@@ -179,7 +172,7 @@ test('a REST API connector set up in the Tool Store is granted to an agent, call
     // The key went in once (the drawer's save) and never came back: no answer, no org file, not the page.
     const answers = JSON.stringify(lemming.calls.map((call) => call.response));
     expect(answers).not.toContain(API_KEY);
-    for (const file of filesUnder(org)) expect(file.bytes.includes(API_KEY), file.path).toBe(false);
+    for (const file of filesUnder(org)) expect(readFileSync(file).includes(API_KEY), file).toBe(false);
     expect(await page.content()).not.toContain(API_KEY);
   } finally {
     inventory.server.close();

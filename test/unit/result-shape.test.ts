@@ -101,7 +101,7 @@ describe('one Result shape: a failure is always { ok: false; error }', () => {
     const source = [
       'export type Read =',
       '  | { ok: true; value: string }',
-      '  | { ok: false; problems: FileProblem[] };',
+      '  | { ok: false; problems: Problem[] };',
       'type Lock = { ok: true } | { ok: false; holder: Holder | null; message: string };',
       'type Entry = { entry: string; ok: false; reason: string };',
     ].join('\n');

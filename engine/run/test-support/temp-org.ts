@@ -58,3 +58,25 @@ export function resume(name: string, overrides: Record<string, unknown> = {}): R
 export function parsedResume(name: string, overrides: Record<string, unknown> = {}): Resume {
   return ResumeSchema.parse(resume(name, overrides));
 }
+
+/**
+ * The files of an org whose agents think with the scripted model (models.json key `scripted`), which
+ * answers from `script` (script.json); each agent's resume is `resume(name, overrides)`.
+ */
+export function scriptedOrgFiles(
+  script: unknown,
+  agents: Record<string, Record<string, unknown>>,
+): Record<string, unknown> {
+  return {
+    'lemming/config/models.json': {
+      scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
+    },
+    'script.json': script,
+    ...Object.fromEntries(
+      Object.entries(agents).map(([name, overrides]) => [
+        `agents/${name}/resume.json`,
+        resume(name, overrides),
+      ]),
+    ),
+  };
+}

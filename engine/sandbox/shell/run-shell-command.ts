@@ -23,7 +23,8 @@ export interface StreamText {
   truncated: boolean;
 }
 
-export type StopReason = 'timeout' | 'output_limit' | 'aborted';
+/** Why the engine killed a shell command (not a model's StopReason, why a model stopped writing). */
+export type ShellStopCause = 'timeout' | 'output_limit' | 'aborted';
 
 export interface ShellCommandRun {
   stdout: StreamText;
@@ -32,7 +33,7 @@ export interface ShellCommandRun {
   exitCode: number | null;
   exitSignal: NodeJS.Signals | null;
   /** Why the command (and every process it started) was killed, if it was. */
-  stopped: StopReason | null;
+  stopped: ShellStopCause | null;
 }
 
 /** What the command did, or why it could not start. */
@@ -59,12 +60,12 @@ export function runShellCommand(request: ShellCommandRequest): Promise<ShellComm
   const stderr = new CappedOutput(request.maxOutputBytes);
 
   return new Promise((resolve) => {
-    let stopped: StopReason | null = null;
+    let stopped: ShellStopCause | null = null;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     let graceTimer: NodeJS.Timeout | undefined;
     let settled = false;
 
-    const stop = (reason: StopReason) => {
+    const stop = (reason: ShellStopCause) => {
       stopped ??= reason;
       program.signalGroup('SIGKILL');
     };

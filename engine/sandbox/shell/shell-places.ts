@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Result } from '../../api/result';
 import type { AgentSandbox } from '../agent-sandbox';
 import type { ResolvedGrant } from '../access-policy';
-import { agentWorkspaces, AGENTS_FOLDER, protectedFolders, protectedFromAgents } from '../protected-places';
+import { AGENTS_FOLDER } from '../../org/org-layout';
+import { agentWorkspaces, protectedFolders, protectedFromAgents } from '../protected-places';
 import { isWithin, relativeWithin } from '../sandbox-layout';
 import type { ShellMount, ShellPlaces } from './confinement';
 

@@ -1,6 +1,5 @@
 export type { ComposedTool, Dialect, HttpCall, Delegation, ToolSource } from './composed-tool';
 export { loadComposedTools, type ComposedToolLoad } from './loader';
-export type { ComposedToolProblem } from './problem';
 export {
   netHttpPrimitive,
   type ComposedHttpCall,

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ComposedTool, ToolSource } from './composed-tool';
 import { normalizeAgentClash, normalizeOpenClaw, type Normalized } from './normalize';
-import { formatFieldPath, type ComposedToolProblem, type FieldProblem } from './problem';
+import type { Problem } from '../../api/problem';
+import { formatFieldPath, type FieldProblem } from './problem';
 import { AgentClashPack, detectDialect } from './schema';
 import { checkToolSet } from './tool-set';
 import { validateComposedTool } from './validate';
@@ -12,7 +13,7 @@ import { agentPaths, inOrg } from '../../org/org-layout';
 
 export interface ComposedToolLoad {
   tools: ComposedTool[];
-  problems: ComposedToolProblem[];
+  problems: Problem[];
 }
 
 /** Tool files are small; anything bigger is a mistake, not a tool. */
@@ -35,7 +36,7 @@ interface ToolPlace {
  * reported and its tools skipped; nothing here throws for bad input.
  */
 export async function loadComposedTools(orgPath: string, agentFolder?: string): Promise<ComposedToolLoad> {
-  const problems: ComposedToolProblem[] = [];
+  const problems: Problem[] = [];
   const folders: ToolPlace[] = [{ absolute: path.join(orgPath, 'tools'), relative: 'tools', scope: 'org' }];
   if (agentFolder !== undefined) {
     if (!AGENT_FOLDER.test(agentFolder) || agentFolder === '.' || agentFolder === '..')
@@ -72,9 +73,7 @@ export async function loadComposedTools(orgPath: string, agentFolder?: string): 
   return { tools: checked.tools, problems };
 }
 
-async function listToolFiles(
-  folder: ToolPlace,
-): Promise<{ files: ToolPlace[]; problems: ComposedToolProblem[] }> {
+async function listToolFiles(folder: ToolPlace): Promise<{ files: ToolPlace[]; problems: Problem[] }> {
   let names: string[];
   try {
     // Synchronous, like the engine's other reads of small org files: see engine/org/read-text-file.ts.
@@ -103,7 +102,7 @@ async function listToolFiles(
 interface LoadedFile {
   relative: string;
   tools: ComposedTool[];
-  problems: ComposedToolProblem[];
+  problems: Problem[];
   source?: YamlSource;
 }
 
@@ -182,7 +181,7 @@ function normalizeFile(
   }
 }
 
-function located(file: string, source: YamlSource | undefined, problem: FieldProblem): ComposedToolProblem {
+function located(file: string, source: YamlSource | undefined, problem: FieldProblem): Problem {
   const position = source?.locate(problem.path);
   return { file, field: formatFieldPath(problem.path), message: problem.message, ...(position ?? {}) };
 }

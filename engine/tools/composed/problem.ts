@@ -7,17 +7,6 @@ export interface FieldProblem {
   message: string;
 }
 
-/** Something wrong in one tool file, located as precisely as the file allows. */
-export interface ComposedToolProblem {
-  /** The file, relative to the org folder, with `/` separators. */
-  file: string;
-  /** Where in the file, e.g. `request.headers.Authorization` or `tools.custom[0].name`; '' for the whole file. */
-  field: string;
-  message: string;
-  line?: number;
-  column?: number;
-}
-
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 /** `request.headers.Authorization`, `allowed_hosts[0]`, `headers["X.Weird key"]`. */

@@ -96,6 +96,7 @@ describe('running a composed http tool', () => {
     expect(await entry?.spec.run({ order_id: 'o-7' }, toolContext(world.org.org))).toEqual(
       toolFailure(
         'echo_order cannot run: this org may not use the secret SHOP_KEY; grant it in Settings → Secrets (from the command line: lemming secret grant SHOP_KEY --org /org)',
+        { kind: 'not_granted' },
       ),
     );
     expect(world.server.received).toEqual([]);
@@ -158,10 +159,14 @@ describe('running a composed http tool', () => {
     ]);
   });
 
-  it('reports an HTTP error status as a failure with an excerpt of the body', async () => {
+  it('reports an HTTP error status as a typed failure with an excerpt of the body', async () => {
     const spec = await specOf({ 'tools/fail.yaml': shopTool('failing', '/status/503') }, 'failing');
     expect(await spec.run({ order_id: 'o-7' }, toolContext(world.org.org))).toEqual(
-      toolFailure('HTTP 503: {"message":"failed with 503","status":"body-status"}'),
+      toolFailure('HTTP 503: {"message":"failed with 503","status":"body-status"}', {
+        kind: 'server',
+        status: 503,
+        retryable: true,
+      }),
     );
   });
 
@@ -208,7 +213,7 @@ allowed_hosts: ["${HOST}"]
   it('renders the error template with the HTTP status, even when the body has a status field', async () => {
     const spec = await specOf({ 'tools/status.yaml': openClaw('/status/404') }, 'order_status');
     expect(await spec.run({ order_id: 'o-9' }, toolContext(world.org.org))).toEqual(
-      toolFailure('Failed (404): failed with 404'),
+      toolFailure('Failed (404): failed with 404', { kind: 'not_found', status: 404, retryable: false }),
     );
   });
 
@@ -312,7 +317,9 @@ implementation:
       ['quick_echo', false],
     ]);
     const result = await set.entries[1]?.spec.run({ id: 'o-1' }, toolContext(world.org.org));
-    expect(result).toEqual(toolFailure('echo_order is not set up: missing config/secret SHOP_KEY'));
+    expect(result).toEqual(
+      toolFailure('echo_order is not set up: missing config/secret SHOP_KEY', { kind: 'missing_key' }),
+    );
   });
 
   it('stops a cycle or an over-deep chain at run time too', async () => {

@@ -3,6 +3,8 @@ import { REDACTED, redactText, secretSpellings } from '../../net/redact';
 import { cutRedacted } from '../../secrets/cut-redacted';
 import type { Redaction } from '../../secrets/redactor';
 import { allNotGranted, describeNotGranted, type GrantRefusal } from '../../api/grant-refusal';
+import { failureOfHttpStatus } from '../../api/failure';
+import { failureOfHttpError } from '../../net/http-error';
 import { toolFailure, toolSuccess, type ToolResult } from '../tool-result';
 import type { ToolContext, ToolSpec } from '../tool-spec';
 import { isHttpCall, type ComposedTool, type Delegation, type HttpCall } from './composed-tool';
@@ -66,10 +68,14 @@ async function runChecked(
     );
   const refused = refusedSecrets(tool, environment.refusal);
   if (refused.length > 0)
-    return toolFailure(`${tool.name} cannot run: ${describeNotGranted(allNotGranted(refused))}`);
+    return toolFailure(`${tool.name} cannot run: ${describeNotGranted(allNotGranted(refused))}`, {
+      kind: 'not_granted',
+    });
   const missing = missingSecrets(tool, environment.lookup);
   if (missing.length > 0)
-    return toolFailure(`${tool.name} is not set up: ${describeMissingSecrets(missing)}`);
+    return toolFailure(`${tool.name} is not set up: ${describeMissingSecrets(missing)}`, {
+      kind: 'missing_key',
+    });
   const schema = compileParameterSchema(tool.parameters);
   if (!schema.ok) return toolFailure(`${tool.name} has an invalid parameter schema: ${schema.error}`);
   const checked = checkArguments(schema.value, args);
@@ -101,6 +107,7 @@ async function callHttp(
   if (!answer.ok)
     return toolFailure(
       `${tool.name}: the request was not completed (${answer.error.code}): ${answer.error.message}`,
+      failureOfHttpError(answer.error.code),
     );
   return shapeResponse(call, answer.value, scope, redaction);
 }
@@ -127,9 +134,10 @@ function shapeResponse(
   };
   if (!succeeded) {
     const custom = call.errorTemplate ? renderResponseText(call.errorTemplate, responseScope) : null;
-    if (custom?.ok) return toolFailure(custom.value);
+    const failure = failureOfHttpStatus(response.status);
+    if (custom?.ok) return toolFailure(custom.value, failure);
     const excerpt = text.length > ERROR_BODY_LIMIT ? `${cut(ERROR_BODY_LIMIT)}…` : text;
-    return toolFailure(`HTTP ${response.status}${excerpt.trim() === '' ? '' : `: ${excerpt}`}`);
+    return toolFailure(`HTTP ${response.status}${excerpt.trim() === '' ? '' : `: ${excerpt}`}`, failure);
   }
   const summary = call.summary ? renderResponseText(call.summary, responseScope) : null;
   const fitsAsJson = parsed !== undefined && text.length <= OUTPUT_BODY_LIMIT;
@@ -193,5 +201,6 @@ function redactResult(result: ToolResult, secrets: readonly string[]): ToolResul
     success: result.success,
     output: result.output === null ? null : redactText(result.output, spellings),
     error: result.error === null ? null : redactText(result.error, spellings),
+    ...(result.failure ? { failure: result.failure } : {}),
   };
 }

@@ -160,7 +160,12 @@ describe('the OpenClaw save_post.yaml example from the guide', () => {
       { platform: 'tiktok', content: 'x', scheduled_date: 'd' },
       toolContext(world.org.org),
     );
-    expect(result).toEqual({ success: false, output: null, error: 'Save error (401): Invalid API key' });
+    expect(result).toEqual({
+      success: false,
+      output: null,
+      error: 'Save error (401): Invalid API key',
+      failure: { kind: 'auth', status: 401, retryable: false },
+    });
     expect(world.server.received[0]?.headers.apikey).toBe('wrong-key-123456');
   });
 

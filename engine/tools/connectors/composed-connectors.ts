@@ -2,7 +2,7 @@ import { bodyTemplates, isHttpCall, type ComposedTool } from '../composed/compos
 import { placeholdersOf } from '../composed/placeholders';
 import { baseUrlSetting } from '../composed/validate';
 import { loadComposedTools } from '../composed/loader';
-import type { ComposedToolProblem } from '../composed/problem';
+import type { Problem } from '../../api/problem';
 import { requiredSecrets } from '../composed/secrets';
 import { delegationChain } from '../composed/tool-set';
 import type { ToolKind } from '../tool-spec';
@@ -15,7 +15,7 @@ export interface ComposedConnectors {
   composed: ComposedConnectorInput[];
   brokenFiles: BrokenToolFile[];
   /** The problems that kept tools out, each located in its file (what brokenFiles words per file). */
-  problems: ComposedToolProblem[];
+  problems: Problem[];
 }
 
 /**
@@ -32,9 +32,10 @@ export async function loadComposedConnectors(
     agentFolders.map(async (folder) => ({ folder, load: await loadComposedTools(orgPath, folder) })),
   );
   const tools = orgLoad.tools.map((tool) => connectorInput(tool, null, orgLoad.tools));
-  const problems: { agent: string | null; problem: ComposedToolProblem }[] = orgLoad.problems.map(
-    (problem) => ({ agent: null, problem }),
-  );
+  const problems: { agent: string | null; problem: Problem }[] = orgLoad.problems.map((problem) => ({
+    agent: null,
+    problem,
+  }));
   for (const { folder, load } of agentLoads) {
     for (const tool of load.tools)
       if (tool.source.scope === 'agent') tools.push(connectorInput(tool, folder, load.tools));
@@ -100,9 +101,7 @@ function connectorInput(
   };
 }
 
-function brokenFiles(
-  problems: readonly { agent: string | null; problem: ComposedToolProblem }[],
-): BrokenToolFile[] {
+function brokenFiles(problems: readonly { agent: string | null; problem: Problem }[]): BrokenToolFile[] {
   const byFile = new Map<string, BrokenToolFile>();
   for (const { agent, problem } of problems) {
     const where = [problem.field, problem.line === undefined ? '' : `line ${problem.line}`]

@@ -9,6 +9,7 @@ import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { orgKeyOf } from '../../trust/org-trust';
 import { trustAsIs } from '../../trust/test-support/trust-as-is';
 import { lemming, SCRIPTED_MODELS } from './test-support/mcp-cli';
+import { until } from '../../../test/test-support/until';
 
 const orgs = tempOrgs();
 const engines: OrgEngine[] = [];
@@ -68,13 +69,6 @@ function events(engine: OrgEngine, kind: string) {
   return engine.timeline
     .page({ kinds: [kind], direction: 'asc', cursor: null, limit: 100 })
     .rows.map((row) => JSON.parse(row.json) as Record<string, any>);
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !check(); waited += 20) {
-    if (waited > 20_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Runs one tick and answers the one request it asks with `answer`; returns that request. */

@@ -1,3 +1,4 @@
+import type { Problem } from '../../api/problem';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SecretName } from '../../api/secret-name';
@@ -10,12 +11,7 @@ import {
 } from '../../org/config-file';
 import { writeFileAtomic } from '../../files/atomic-write';
 import type { JsonEdit } from '../../files/json-edit';
-import {
-  fileProblem,
-  problemsFromIssues,
-  type FileProblem,
-  type LocatedJson,
-} from '../../files/json-problems';
+import { fileProblem, problemsFromIssues, type LocatedJson } from '../../files/json-problems';
 import { formatJsonDocument } from '../../files/json-style';
 import { parseJsonTree } from '../../files/json-tree';
 import { runSerially } from '../../files/serial-by-key';
@@ -175,7 +171,7 @@ export type McpEntry = { name: string; list: ServerList } & (
   | { valid: true; config: McpServerConfig }
   | {
       valid: false;
-      problems: FileProblem[];
+      problems: Problem[];
       /** What the entry seems to be, for its card: a program to start or a server at a URL. */
       looksLike: 'program' | 'address';
       /** Its command line or URL as far as they are text. */

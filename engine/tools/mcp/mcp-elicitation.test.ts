@@ -8,6 +8,7 @@ import { trustAsIs } from '../../trust/test-support/trust-as-is';
 import { formProblems, formRequest, formTooLarge, withDefaults } from './mcp-elicitation';
 import { callOnce, SCRIPTED_MODELS } from './test-support/mcp-cli';
 import { referenceServers } from './test-support/reference-servers';
+import { until } from '../../../test/test-support/until';
 
 const orgs = tempOrgs();
 const engines: OrgEngine[] = [];
@@ -163,15 +164,6 @@ function events(engine: OrgEngine, kind: string) {
     .rows.map((row) => JSON.parse(row.json) as Record<string, any>);
 }
 
-async function until<T>(find: () => T | undefined, what: string): Promise<T> {
-  for (let waited = 0; ; waited += 20) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (waited > 30_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Runs a tick: approves the call, then hands the form it asks for to `fill`. */
 async function tickWithForm(
   engine: OrgEngine,
@@ -179,9 +171,13 @@ async function tickWithForm(
   fill: (form: FormRequest, id: string) => unknown,
 ) {
   const tick = engine.runTick();
-  const call = await until(() => desk.pending().find((request) => !request.form), 'the approval request');
+  const call = await until(() => desk.pending().find((request) => !request.form), 'the approval request', {
+    timeoutMs: 30_000,
+  });
   await desk.answer({ id: call.id, answer: 'approve_once' });
-  const asked = await until(() => desk.pending().find((request) => request.form), 'the form');
+  const asked = await until(() => desk.pending().find((request) => request.form), 'the form', {
+    timeoutMs: 30_000,
+  });
   await fill(asked.form!, asked.id);
   await tick;
   return asked;

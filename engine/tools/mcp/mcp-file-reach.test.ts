@@ -6,6 +6,7 @@ import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { trustAsIs } from '../../trust/test-support/trust-as-is';
 import { lemming, trustOrg } from './test-support/mcp-cli';
 import { referenceServers } from './test-support/reference-servers';
+import { until } from '../../../test/test-support/until';
 
 const orgs = tempOrgs();
 const engines: OrgEngine[] = [];
@@ -16,14 +17,6 @@ afterEach(async () => {
   }
   orgs.cleanup();
 });
-
-async function until(condition: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error('the server did not take the roots it was offered');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const ONLY_HER_WORKSPACE = { allow_read: ['agents/ada/workspace'], allow_write: ['agents/ada/workspace'] };
 
@@ -63,10 +56,14 @@ describe('MCP servers that work on files', () => {
       expect(await engine.callTool('ada', 'file_read', { path: bobs })).toMatchObject({ success: false });
       // The server applies the roots it is offered as it starts (its own doing, after it answers).
       const shared = realpathSync(join(org, 'shared'));
-      await until(async () => {
-        const allowed = await engine.callTool('ada', 'mcp__files__list_allowed_directories', {});
-        return String(allowed.output).trim().endsWith(`\n${shared}`);
-      });
+      await until(
+        async () => {
+          const allowed = await engine.callTool('ada', 'mcp__files__list_allowed_directories', {});
+          return String(allowed.output).trim().endsWith(`\n${shared}`);
+        },
+        'the server to take the roots it was offered',
+        { everyMs: 50 },
+      );
       const throughServer = await engine.callTool('ada', 'mcp__files__read_text_file', { path: bobs });
       expect(throughServer).toMatchObject({ success: false });
       expect(JSON.stringify(throughServer)).not.toContain('bob’s private notes');

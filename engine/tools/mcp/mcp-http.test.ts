@@ -83,6 +83,7 @@ describe('MCP servers over HTTP', () => {
       expect(call.stdout + call.stderr).toMatch(
         /mcp__endless__flood failed: the server's answer went past 16 MB and was stopped/,
       );
+      expect(JSON.parse(call.stdout)).toMatchObject({ failure: { kind: 'bad_response' } });
     },
   );
 

@@ -1,6 +1,6 @@
+import type { Problem } from '../../api/problem';
 import { createHash } from 'node:crypto';
 import type { McpServerStatuses, McpServerView, McpStatus } from '../../api/tool-schemas';
-import type { FileProblem } from '../../files/json-problems';
 import type { OrgPolicy } from '../../org/policy-file';
 import type { CatalogEntry } from '../tool-catalog';
 import {
@@ -50,7 +50,7 @@ export class McpHub {
   /** Servers asked to stop that have not ended yet: a quit that cannot wait ends them too. */
   private readonly stopping = new Set<McpServer>();
   /** Problems of mcp.json as a whole, as last read; its servers are left as they were while it cannot be read. */
-  problems: FileProblem[] = [];
+  problems: Problem[] = [];
   /** Entries of mcp.json that are not valid: each is a card with its problems, and is not started. */
   private invalid: Extract<McpEntry, { valid: false }>[] = [];
   /** The org is not trusted as it is now: no server is started, and those running were stopped. */

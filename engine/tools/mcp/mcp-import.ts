@@ -1,10 +1,11 @@
+import type { Problem } from '../../api/problem';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Result } from '../../api/result';
 import { McpImportSource } from '../../api/tool-schemas';
 import { formatProblem } from '../../api/problem';
-import { syntaxProblem, type FileProblem } from '../../files/json-problems';
+import { syntaxProblem } from '../../files/json-problems';
 import { jsonNestingProblem } from '../../files/json-text';
 import { locatePath, parseJsonTree } from '../../files/json-tree';
 import { readTextFile } from '../../files/read-text-file';
@@ -58,7 +59,7 @@ export interface ImportPlan {
   asks: SecretToAsk[];
   skipped: { name: string; reason: string }[];
   /** What was wrong with the servers skipped for their settings, each located in what was read. */
-  problems: FileProblem[];
+  problems: Problem[];
 }
 
 const SECRET_NAME_MAX = 128;
@@ -117,8 +118,8 @@ const looksLikeServer = (value: unknown): boolean =>
  * `inputs` (VS Code's mcp.json; `mcp.servers` in its settings.json), one server with its `name` (VS
  * Code's `--add-mcp`), or servers by name with no wrapper (as pasted from a README).
  */
-function findServers(document: unknown, source: string): Result<FoundServers, FileProblem[]> {
-  const none = (message: string, field = ''): Result<FoundServers, FileProblem[]> => ({
+function findServers(document: unknown, source: string): Result<FoundServers, Problem[]> {
+  const none = (message: string, field = ''): Result<FoundServers, Problem[]> => ({
     ok: false,
     error: [{ file: source, field, message }],
   });
@@ -166,7 +167,7 @@ export function readServersFromAnySpelling(
   text: string,
   source: string,
   existing: ImportTarget,
-): Result<ImportPlan, FileProblem[]> {
+): Result<ImportPlan, Problem[]> {
   const tooDeep = jsonNestingProblem(text);
   if (tooDeep) return { ok: false, error: [syntaxProblem(source, tooDeep)] };
   const tree = parseJsonTree(text);

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ORG_POLICY } from '../../org/policy-file';
@@ -11,6 +11,8 @@ import { resume, tempOrgs } from '../../run/test-support/temp-org';
 import { referenceServers } from './test-support/reference-servers';
 import { lemming, SCRIPTED_MODELS, callOnce, trustOrg } from './test-support/mcp-cli';
 import { trustAsIs } from '../../trust/test-support/trust-as-is';
+import { until } from '../../../test/test-support/until';
+import { filesUnder } from '../../../test/test-support/files-under';
 
 const orgs = tempOrgs();
 const children: ChildProcess[] = [];
@@ -24,14 +26,6 @@ afterEach(async () => {
   orgs.cleanup();
 });
 
-async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -42,14 +36,6 @@ function freePort(): Promise<number> {
       );
     });
   });
-}
-
-/** Every file under `dir`, with its text. */
-function filesUnder(dir: string): { path: string; text: string }[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: false })
-    .map((name) => join(dir, String(name)))
-    .filter((path) => statSync(path).isFile())
-    .map((path) => ({ path, text: readFileSync(path).toString('latin1') }));
 }
 
 describe('MCP server lifecycle', () => {
@@ -246,7 +232,10 @@ describe('MCP server lifecycle', () => {
         expect(output).not.toContain('LEMMING_MCP_LEAK_CHECK');
         expect(output).not.toContain('parent-only-sentinel-93a1');
 
-        const touched = filesUnder(org);
+        const touched = filesUnder(org).map((path) => ({
+          path,
+          text: readFileSync(path).toString('latin1'),
+        }));
         expect(touched.some((file) => file.path.endsWith('timeline.sqlite'))).toBe(true);
         for (const file of touched) expect(file.text, file.path).not.toContain(secretValue);
         for (const text of [run.stdout, run.stderr, timeline.stdout]) expect(text).not.toContain(secretValue);

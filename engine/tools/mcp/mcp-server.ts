@@ -23,6 +23,7 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Readable } from 'node:stream';
+import type { Failure } from '../../api/failure';
 import { checkedFetch, type CheckedFetch } from '../../net/checked-fetch';
 import type { AddressClassifier } from '../../net/address-policy';
 import type { HostLookup } from '../../net/host-lookup';
@@ -229,7 +230,11 @@ export class McpServer {
     { signal, askPerson, askModel }: CallHelpers = {},
   ): Promise<CallToolResult> {
     const client = this.client;
-    if (!client || this.status !== 'running') throw new Error(`the MCP server ${this.name} is not running`);
+    if (!client || this.status !== 'running')
+      throw new McpCallFailed(`the MCP server ${this.name} is not running`, {
+        kind: 'network',
+        retryable: true,
+      });
     const tooLarge = new AbortController();
     // The call's time runs while the server works, not while the person fills in a form it asked for.
     const timeoutMs = this.config.call_timeout_ms;
@@ -267,16 +272,21 @@ export class McpServer {
         }),
       )) as CallToolResult;
     } catch (error) {
-      if (tooLarge.signal.aborted) throw tooLarge.signal.reason;
-      if (timedOut.signal.aborted) throw timedOut.signal.reason;
+      if (tooLarge.signal.aborted) throw McpCallFailed.of(tooLarge.signal.reason, { kind: 'bad_response' });
+      if (timedOut.signal.aborted)
+        throw McpCallFailed.of(timedOut.signal.reason, { kind: 'timeout', retryable: true });
       const signIn = McpSignIn.neededBy(error);
       if (signIn) {
         this.error = this.deps.redact(signIn);
         this.setStatus('needs_sign_in');
         this.note(`needs sign-in: ${this.error}`);
-        throw new Error(`the MCP server ${this.name} needs you to sign in: ${this.error}`, { cause: error });
+        throw new McpCallFailed(
+          `the MCP server ${this.name} needs you to sign in: ${this.error}`,
+          { kind: 'auth' },
+          { cause: error },
+        );
       }
-      throw error;
+      throw McpCallFailed.of(error, mcpErrorFailure(error, signal));
     } finally {
       clearTimeout(clock);
       this.callsInFlight.delete(call);
@@ -726,4 +736,33 @@ export class McpServer {
     // Stopping is the run's doing, not news: announcing it would have an open Tool Store start it again.
     if (!this.stopping) this.deps.onChange?.();
   }
+}
+
+/** A tool call the server did not answer, with what failed typed where it was known (docs/ARCHITECTURE.md, “Failures as typed data”). */
+export class McpCallFailed extends Error {
+  constructor(
+    message: string,
+    readonly failure: Failure,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'McpCallFailed';
+  }
+
+  static of(error: unknown, failure: Failure): McpCallFailed {
+    return new McpCallFailed(error instanceof Error ? error.message : String(error), failure, {
+      cause: error,
+    });
+  }
+}
+
+/** The SDK's error codes, not its messages, say how a call failed. */
+function mcpErrorFailure(error: unknown, signal: AbortSignal | undefined): Failure {
+  if (signal?.aborted) return { kind: 'cancelled' };
+  if (error instanceof McpError) {
+    if (error.code === Number(ErrorCode.ConnectionClosed)) return { kind: 'network', retryable: true };
+    if (error.code === Number(ErrorCode.RequestTimeout)) return { kind: 'timeout', retryable: true };
+    return { kind: 'server' };
+  }
+  return { kind: 'unexpected' };
 }

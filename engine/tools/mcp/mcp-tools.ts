@@ -1,15 +1,15 @@
+import type { Problem } from '../../api/problem';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { formatProblem } from '../../api/problem';
 import type { McpToolOrigin, ToolAnnotations } from '../../api/tool-schemas';
-import type { FileProblem } from '../../files/json-problems';
 import { TOOL_GROUPS, type CatalogEntry, type Readiness } from '../tool-catalog';
 import { plainWords } from '../policy-plain-words';
 import { toolFailure } from '../tool-result';
 import type { ToolSpec } from '../tool-spec';
 import { mcpToolResult } from './mcp-result';
 import { resourceToolSpec } from './mcp-resources';
-import type { McpServer } from './mcp-server';
+import { McpCallFailed, type McpServer } from './mcp-server';
 import { mcpToolVersion } from './mcp-tool-record';
 
 /** Model APIs take tool names of at most 64 characters of [A-Za-z0-9_-]. */
@@ -149,7 +149,10 @@ export function mcpToolSpec(server: McpServer, tool: Tool): ToolSpec | null {
         });
         return mcpToolResult(result, context.redaction);
       } catch (error) {
-        return toolFailure(`${name} failed: ${(error as Error).message}`);
+        return toolFailure(
+          `${name} failed: ${(error as Error).message}`,
+          error instanceof McpCallFailed ? error.failure : { kind: 'unexpected' },
+        );
       }
     },
   };
@@ -263,7 +266,7 @@ export function mcpCatalogEntries(
  */
 export function invalidServerEntries(
   server: string,
-  problems: readonly FileProblem[],
+  problems: readonly Problem[],
   grants: readonly string[],
 ): CatalogEntry[] {
   const readiness: Readiness = {
@@ -309,6 +312,12 @@ function unknownToolSpec(name: string): ToolSpec {
       description: 'A tool of an MCP server that is not running.',
       parameters: { type: 'object' },
     },
-    run: () => Promise.resolve(toolFailure(`${name} is not available: its MCP server is not running`)),
+    run: () =>
+      Promise.resolve(
+        toolFailure(`${name} is not available: its MCP server is not running`, {
+          kind: 'network',
+          retryable: true,
+        }),
+      ),
   };
 }

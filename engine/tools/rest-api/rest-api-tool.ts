@@ -6,6 +6,8 @@ import type { HttpPrimitive } from '../composed/http-primitive';
 import type { SecretLookup } from '../composed/secrets';
 import { hostPatternFor } from '../composed/url-template';
 import { TOOL_GROUPS, type CatalogEntry, type Readiness } from '../tool-catalog';
+import { failureOfHttpStatus } from '../../api/failure';
+import { failureOfHttpError } from '../../net/http-error';
 import { toolFailure, toolSuccess, type ToolResult } from '../tool-result';
 import type { ToolContext, ToolSpec } from '../tool-spec';
 import { keySecretOf, type RestApiEntry, type RestMethod } from './rest-api-config';
@@ -162,10 +164,16 @@ async function callApi(
   const call = checked.value;
   const secret = keySecretOf(api.entry);
   const refused = secret === null ? null : keys.refusal('secret', secret);
-  if (refused) return toolFailure(`${api.name} cannot run: ${describeNotGranted(refused)}; nothing was sent`);
+  if (refused)
+    return toolFailure(`${api.name} cannot run: ${describeNotGranted(refused)}; nothing was sent`, {
+      kind: 'not_granted',
+      grant: { kind: refused.kind, name: refused.name },
+    });
   const key = secret === null ? '' : (keys.lookup(secret) ?? '');
   if (secret !== null && key === '')
-    return toolFailure(`${api.name} is not set up: its API key (${secret}) is not set`);
+    return toolFailure(`${api.name} is not set up: its API key (${secret}) is not set`, {
+      kind: 'missing_key',
+    });
   const target = restApiUrl(api.entry, call.path, call.query);
   if (!target.ok) return toolFailure(`${api.name}: ${target.error}; nothing was sent`);
   const url = target.value;
@@ -195,6 +203,7 @@ async function callApi(
         `${api.name}: the request was not completed (${answer.error.code}): ${answer.error.message}`,
         secrets,
       ),
+      failureOfHttpError(answer.error.code),
     );
   // Every cut of the body is made after redaction: the byte cap's, the error excerpt's and the output limit's.
   const { redaction } = context;
@@ -204,6 +213,7 @@ async function callApi(
   if (status < 200 || status >= 300)
     return toolFailure(
       `HTTP ${status}${text.trim() === '' ? '' : `: ${redaction.cutText(text, ERROR_BODY_LIMIT)}`}`,
+      failureOfHttpStatus(status),
     );
   const json = parseJson(text);
   const fits = json !== undefined && text.length <= OUTPUT_BODY_LIMIT;

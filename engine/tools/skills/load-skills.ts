@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import type { Result } from '../../api/result';
-import { compareCodePoints } from '../../org/discover';
+import { compareCodePoints } from '../../org/schedule';
 import { parseSkillFile } from './parse-skill-file';
 import { SKILL_FILE, type Skill, type SkillProblem } from './skill';
 import { agentPaths, inOrg } from '../../org/org-layout';

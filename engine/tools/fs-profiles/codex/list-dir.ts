@@ -4,7 +4,8 @@ import type { AgentFilesystem, FileKind } from '../../../sandbox/agent-filesyste
 import { toolFailure, toolSuccess } from '../../tool-result';
 import { checkFolder, type AccessFailure } from '../shared/file-access';
 import { defineFsTool, PATH_HELP } from '../shared/fs-tool';
-import { compareCodePoints, takeCodePoints } from '../shared/text-content';
+import { compareCodePoints } from '../../../org/schedule';
+import { takeCodePoints } from '../shared/text-content';
 
 /** codex-rs's MAX_ENTRY_LENGTH: longer names are cut (here counted in code points). */
 export const MAX_NAME_LENGTH = 500;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  compareCodePoints,
   decodeExactly,
   decodeForDisplay,
   longerThan,
@@ -24,11 +23,6 @@ describe('text content', () => {
     expect(takeCodePoints('abc', 5)).toBe('abc');
     expect(longerThan('😀😀', 2)).toBe(false);
     expect(longerThan('😀😀a', 2)).toBe(true);
-  });
-
-  it('orders by code point (UTF-8 byte order): uppercase before lowercase, astral after BMP', () => {
-    const sorted = ['b', 'README', '😀', '\uFFFD', 'a'].sort(compareCodePoints);
-    expect(sorted).toEqual(['README', 'a', 'b', '\uFFFD', '😀']);
   });
 
   it('decodes for display with U+FFFD and without a BOM, and exactly (BOM kept) or not at all for editing', () => {

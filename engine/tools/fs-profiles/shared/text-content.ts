@@ -78,15 +78,3 @@ export function takeCodePoints(text: string, max: number): string {
 export function longerThan(text: string, max: number): boolean {
   return text.length > max && takeCodePoints(text, max).length < text.length;
 }
-
-/** Orders strings by code point, which is also UTF-8 byte order (codex-rs sorts that way). */
-export function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index += 1) {
-    const left = a.codePointAt(index) ?? 0;
-    const right = b.codePointAt(index) ?? 0;
-    if (left !== right) return left - right;
-    if (left > 0xffff) index += 1;
-  }
-  return a.length - b.length;
-}

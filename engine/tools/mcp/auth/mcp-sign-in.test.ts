@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import type { Connector } from '../../../api/tool-schemas';
 import { resume, tempOrgs } from '../../../run/test-support/temp-org';
 import { lemming, trustOrg } from '../test-support/mcp-cli';
 import { startSignInServer } from '../test-support/sign-in-server';
+import { filesUnder } from '../../../../test/test-support/files-under';
 
 const orgs = tempOrgs();
 const closing: (() => Promise<void>)[] = [];
@@ -64,13 +65,6 @@ async function card(org: string, env: Record<string, string>): Promise<Connector
   const found = connectors.find((connector) => connector.id === 'mcp:remote');
   if (!found) throw new Error('no card for remote');
   return found;
-}
-
-function filesUnder(folder: string): string[] {
-  return readdirSync(folder).flatMap((name) => {
-    const path = join(folder, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
 }
 
 describe(

@@ -1,4 +1,5 @@
 import { plainFailure } from '../../../../engine/api/failure-words';
+import { failureOfError } from '../../../../engine/api/older-failure';
 import { toolWords, type ToolTitles } from '../../../../engine/api/tool-words';
 import { MISSED_CAUSE_WORDS, skipReasonWords } from '../../../../engine/api/schedule-schemas';
 import { duration } from '../../words/plain-words';
@@ -202,7 +203,7 @@ function factsOf(event: KnownTimelineEvent, titles: ToolTitles | undefined): Fac
       ];
     case 'error':
       return [
-        { label: 'What happened', value: plainFailure(event.reason, event.message) },
+        { label: 'What happened', value: plainFailure(event.reason, failureOfError(event)) },
         { label: 'Code', value: event.reason },
         { label: 'Message', value: event.message },
       ];
