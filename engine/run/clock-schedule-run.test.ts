@@ -20,7 +20,7 @@ afterAll(() => {
   else process.env.TZ = zoneBefore;
 });
 
-function buildOrg(extra: Record<string, unknown> = {}): string {
+function clockOrg(extra: Record<string, unknown> = {}): string {
   return world.orgs.build({
     'lemming/config/models.json': {
       scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
@@ -50,7 +50,7 @@ function kinds(engine: OrgEngine, kind: string): Record<string, unknown>[] {
 
 describe('clock schedules in a run (fake clock)', () => {
   it('run an agent at the first tick at or after each due time, once however many were missed', async () => {
-    const org = buildOrg();
+    const org = clockOrg();
     // Friday 27 November 2026, 08:58 in Berlin; a tick a minute.
     let now = new Date('2026-11-27T08:58:00').getTime();
     const engine = await world.open(org, { clock: () => new Date(now) });
@@ -77,7 +77,7 @@ describe('clock schedules in a run (fake clock)', () => {
   });
 
   it('catches up once after missed ticks when the org says so, the agents that were due in them taking one turn', async () => {
-    const org = buildOrg({
+    const org = clockOrg({
       'lemming/config/schedule.json': { catch_up: 'once' },
       'agents/weekly/resume.json': resume('weekly', { schedule: { run_every_n_ticks: 7, phase_offset: 0 } }),
     });
@@ -127,7 +127,7 @@ describe("LeMMing's shape", () => {
   it.skipIf(checkout === undefined)(
     "LeMMing's own loader and validation accept the org, and its scheduler runs the agent by its tick fields",
     () => {
-      const org = buildOrg({ 'agents/clerk/resume.json': clerk });
+      const org = clockOrg({ 'agents/clerk/resume.json': clerk });
       const script = [
         'import json, sys',
         'from pathlib import Path',

@@ -31,7 +31,7 @@ function thirtyAgents(): { name: string; role: Role; period: number; phase: numb
   }));
 }
 
-function buildOrg(agents: ReturnType<typeof thirtyAgents>): string {
+function thirtyAgentOrg(agents: ReturnType<typeof thirtyAgents>): string {
   const files: Record<string, unknown> = {
     'lemming/config/models.json': {
       scripted: { provider: 'scripted', model_name: 's', provider_config: { script: 'script.json' } },
@@ -77,7 +77,7 @@ function rows(engine: OrgEngine, kinds: string[]): Record<string, any>[] {
 describe('every due turn accounted for', () => {
   it('over 200 ticks of a 30-agent org, each due turn has exactly one record, and a 10-minute gap with the app closed gives one missed record', async () => {
     const agents = thirtyAgents();
-    const org = buildOrg(agents);
+    const org = thirtyAgentOrg(agents);
     let now = new Date('2026-11-28T08:00:00Z').getTime();
     const clock = () => new Date(now);
     const first = await world.open(org, { clock, approvals: unattended });

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OrgTrust } from '../../api/trust-schemas';
 import { TEMPLATES, tempOrgs } from '../../run/test-support/temp-org';
+import { filesUnder } from '../../../test/test-support/files-under';
 import { runCli } from '../test-support/run-cli';
 
 const orgs = tempOrgs();
@@ -10,12 +11,11 @@ afterEach(() => orgs.cleanup());
 
 const GALLERY = ['research-desk', 'content-pipeline', 'inbox-triage', 'code-review', 'personal-ops'];
 
-function filesUnder(folder: string): string[] {
-  return readdirSync(folder, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(folder, join(entry.parentPath, entry.name)))
+/** The files of a folder, relative to it and in order: two copies of one org list the same. */
+const filesOf = (folder: string) =>
+  filesUnder(folder)
+    .map((file) => relative(folder, file))
     .sort();
-}
 
 describe('lemming init --template', () => {
   it('lists the templates with what each agent does', async () => {
@@ -35,7 +35,7 @@ describe('lemming init --template', () => {
     const created = await runCli(['init', folder, '--template', name]);
     expect(created).toMatchObject({ code: 0, stderr: '' });
     expect(created.stdout).toContain(`created an org from the template “${name}” in ${folder}`);
-    expect(filesUnder(folder)).toEqual(filesUnder(join(TEMPLATES, name, 'org')));
+    expect(filesOf(folder)).toEqual(filesOf(join(TEMPLATES, name, 'org')));
     expect(readFileSync(join(folder, 'agents', 'human', 'resume.json'), 'utf8')).toBe(
       readFileSync(join(TEMPLATES, name, 'org', 'agents', 'human', 'resume.json'), 'utf8'),
     );
