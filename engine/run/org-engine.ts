@@ -233,6 +233,12 @@ export class OrgEngine {
   /** Held from the first tick (or write) of a run until `releaseRun` or `close`. */
   private lock: OrgRunLock | null = null;
   private exclusive: Promise<unknown> = Promise.resolve();
+  /**
+   * Ticks and resumes asked for, and those not done yet: each keeps the run lock it takes (claimRun), so
+   * a short job that took the lock does not let go of it under one.
+   */
+  private ticksAsked = 0;
+  private ticksPending = 0;
   private readonly selectCreditsSeen: Database.Statement;
   private readonly upsertCreditsSeen: Database.Statement;
   private readonly deleteCreditsSeen: Database.Statement;
@@ -478,10 +484,12 @@ export class OrgEngine {
   private async withRunLock<T>(work: () => Promise<T>): Promise<T> {
     if (this.lock) return work();
     await this.requireRunLock();
+    const asked = this.ticksAsked;
     try {
       return await work();
     } finally {
-      this.releaseRun();
+      // A tick waiting, or run meanwhile, takes this lock as its own when its turn comes, and keeps it.
+      if (this.ticksPending === 0 && this.ticksAsked === asked) this.releaseRun();
     }
   }
 
@@ -514,7 +522,10 @@ export class OrgEngine {
 
   /** Ticks and the resuming of answered parked turns run one at a time, in the order asked. */
   private oneAtATime<T>(work: () => Promise<T>): Promise<T> {
-    const done = this.exclusive.then(work, work);
+    this.ticksAsked += 1;
+    this.ticksPending += 1;
+    const counted = () => work().finally(() => (this.ticksPending -= 1));
+    const done = this.exclusive.then(counted, counted);
     this.exclusive = done.catch(() => undefined);
     return done;
   }

@@ -68,10 +68,11 @@ describe('a turn that waits for the person is parked, and the org goes on', () =
       expect(report.turns.filter((turn) => OTHERS.includes(turn.agent))).toEqual(
         OTHERS.map((agent) => ({ agent, status: 'completed' })),
       );
-      expect(report.turns.find((turn) => turn.agent === 'asker')).toEqual({
-        agent: 'asker',
-        status: tick === 1 ? 'parked' : 'skipped',
-      });
+      expect(report.turns.find((turn) => turn.agent === 'asker')).toEqual(
+        tick === 1
+          ? { agent: 'asker', status: 'parked' }
+          : { agent: 'asker', status: 'skipped', reason: 'waiting_for_person' },
+      );
     }
     expect(changes).toContain('asker');
     const [request] = desk.pending();
