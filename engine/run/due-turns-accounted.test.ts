@@ -8,15 +8,8 @@ import { engineWorld } from './test-support/engine-world';
 const world = engineWorld();
 const INTERVAL_MS = 10_000;
 
-/** Answers every request as `lemming run` does with no one at a terminal and no --approve/--deny. */
-const unattended: ApprovalAsker = {
-  ask: () =>
-    Promise.resolve({
-      answer: 'deny',
-      source: 'unattended',
-      reason: 'No one was there to approve it (an unattended run).',
-    }),
-};
+/** Nobody answers: a turn that asks parks, as in an unattended run, and waits for the person throughout. */
+const nobodyAnswers: ApprovalAsker = { ask: () => new Promise(() => {}), parks: () => true };
 
 type Role = 'switched_off' | 'broke' | 'invalid' | 'asks' | 'works';
 
@@ -45,6 +38,8 @@ function thirtyAgentOrg(agents: ReturnType<typeof thirtyAgents>): string {
       },
       default: [{ respond: { notes: 'worked' } }],
     },
+    // A day to answer: the request waits through all 200 ticks (2,000 s) without timing out.
+    'lemming/config/approvals.json': { timeout_seconds: 86_400 },
     'lemming/config/credits.json': Object.fromEntries(
       agents.map(({ name, role }) => [
         name,
@@ -80,7 +75,7 @@ describe('every due turn accounted for', () => {
     const org = thirtyAgentOrg(agents);
     let now = new Date('2026-11-28T08:00:00Z').getTime();
     const clock = () => new Date(now);
-    const first = await world.open(org, { clock, approvals: unattended });
+    const first = await world.open(org, { clock, approvals: nobodyAnswers });
     for (let tick = 1; tick <= 200; tick += 1) {
       await first.runTick(undefined, { intervalMs: INTERVAL_MS });
       now += INTERVAL_MS;
@@ -90,6 +85,8 @@ describe('every due turn accounted for', () => {
     expect(completed.map((row) => row.tick)).toEqual(Array.from({ length: 200 }, (_, index) => index + 1));
     const skips = rows(first, ['skip']);
     const turnsDone = rows(first, ['turn_completed']);
+    const parked = rows(first, ['turn_parked']);
+    let asksParked = false;
     for (const { tick, turns } of completed) {
       const due = agents.filter(
         (agent) =>
@@ -104,9 +101,12 @@ describe('every due turn accounted for', () => {
           if (role === 'switched_off') return `${name} skipped switched_off`;
           if (role === 'broke') return `${name} skipped out_of_credits`;
           if (role === 'invalid') return `${name} skipped invalid_resume`;
+          if (role === 'asks' && asksParked) return `${name} skipped waiting_for_person`;
+          if (role === 'asks') return `${name} parked`;
           return `${name} completed`;
         })
         .sort();
+      if (due.some((agent) => agent.role === 'asks')) asksParked = true;
       expect(recorded, `tick ${tick}`).toEqual(expected);
       const skippedNow = skips
         .filter((event) => event.tick === tick)
@@ -114,17 +114,17 @@ describe('every due turn accounted for', () => {
       const doneNow = turnsDone
         .filter((event) => event.tick === tick && event.status !== 'skipped')
         .map((event) => event.agent as string);
-      expect([...skippedNow, ...doneNow].length, `tick ${tick}`).toBe(due.length);
+      const parkedNow = parked.filter((event) => event.tick === tick).map((event) => event.agent as string);
+      expect([...skippedNow, ...doneNow, ...parkedNow].length, `tick ${tick}`).toBe(due.length);
       expect(
-        new Set([...skippedNow.map((text) => text.split(' ')[0]), ...doneNow]).size,
+        new Set([...skippedNow.map((text) => text.split(' ')[0]), ...doneNow, ...parkedNow]).size,
         `tick ${tick}`,
       ).toBe(due.length);
     }
-    const asked = rows(first, ['approval_answered']).filter((event) => event.agent === 'a07');
-    expect(asked.length).toBe(
-      completed.filter(({ turns }) => turns.some((turn: any) => turn.agent === 'a07')).length,
-    );
-    expect(asked.every((event) => event.answer === 'deny' && event.source === 'unattended')).toBe(true);
+    // The agent that asks parked once, on its first turn, and was never answered: it waited, and ran nothing.
+    expect(parked.map((event) => event.agent)).toEqual(['a07']);
+    expect(rows(first, ['approval_answered'])).toEqual([]);
+    expect(rows(first, ['tool_result']).some((event) => event.agent === 'a07')).toBe(false);
     expect(
       rows(first, ['model_call']).some((event) => ['a01', 'a02', 'a03', 'a04'].includes(event.agent)),
     ).toBe(false);
@@ -132,7 +132,7 @@ describe('every due turn accounted for', () => {
     // The app is closed for ten minutes; the run goes on when it opens again.
     world.close(first);
     now += 10 * 60_000;
-    const reopened = await world.open(org, { clock, approvals: unattended });
+    const reopened = await world.open(org, { clock, approvals: nobodyAnswers });
     const report = await reopened.runTick(undefined, { intervalMs: INTERVAL_MS });
     now += INTERVAL_MS;
     await reopened.runTick(undefined, { intervalMs: INTERVAL_MS });
