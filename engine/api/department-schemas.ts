@@ -29,7 +29,8 @@ export const DepartmentFileSchema = z.looseObject({
   author: z.string({ error: 'author must be text' }).default(''),
   contact: z.string({ error: 'contact must be text' }).default(''),
   readme: z.string({ error: 'readme must be text' }).default(''),
-  agents: z.array(z.string({ error: 'each agent must be a name' })).default([]),
+  /** Its agents by name; absent in LeMMing's files, whose rule is the folder's path (departmentMembers). */
+  agents: z.array(z.string({ error: 'each agent must be a name' })).optional(),
 });
 export type DepartmentFile = z.output<typeof DepartmentFileSchema>;
 

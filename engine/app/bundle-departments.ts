@@ -1,38 +1,19 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { BundleDepartment } from '../api/bundle-schemas';
+import type { Department } from '../api/department-schemas';
+import { readDepartments } from '../org/departments-folder';
 import { discoverAgents } from '../org/discover';
-import { AGENTS_FOLDER } from '../org/org-layout';
 
-/** Where LeMMing keeps department metadata: `departments/<name>.json`. */
-export const DEPARTMENTS_FOLDER = 'departments';
-
-/**
- * The org's departments as LeMMing writes them (`departments/<name>.json`, name and description
- * required); a file that is not such an object is skipped, and a bundle carries it as a plain file.
- */
-export async function readDepartments(orgPath: string): Promise<BundleDepartment[]> {
-  const names = await readdir(join(orgPath, DEPARTMENTS_FOLDER)).catch(() => [] as string[]);
-  const departments: BundleDepartment[] = [];
-  for (const name of names.filter((file) => file.endsWith('.json')).sort()) {
-    const file = `${DEPARTMENTS_FOLDER}/${name}`;
-    try {
-      const json: unknown = JSON.parse(await readFile(join(orgPath, DEPARTMENTS_FOLDER, name), 'utf8'));
-      if (json && typeof json === 'object' && typeof (json as { name?: unknown }).name === 'string')
-        departments.push({ ...(json as { name: string }), file });
-    } catch {
-      continue;
-    }
-  }
-  return departments;
+/** The org's departments as a bundle carries them (a file that cannot be read travels as a plain file). */
+export async function bundleDepartments(orgPath: string): Promise<Department[]> {
+  return (await readDepartments(orgPath)).departments;
 }
 
 /**
- * The agent folders of a department, by LeMMing's rule: an agent belongs to a department when the
- * department's name is part of its folder's path (`agents/research_lead` is in “research”).
+ * The agent folders of a department: its agents, as the graph and the timeline group them (named as its
+ * file lists them, or, for LeMMing's files, by their folders).
  */
-export async function departmentMembers(orgPath: string, department: string): Promise<string[]> {
+export async function departmentMembers(orgPath: string, department: Department): Promise<string[]> {
+  const names = new Set(department.agents);
   return (await discoverAgents(orgPath))
-    .map((agent) => agent.folder)
-    .filter((folder) => `${AGENTS_FOLDER}/${folder}`.includes(department));
+    .filter((agent) => names.has(agent.folder) || names.has(agent.valid ? agent.resume.name : agent.name))
+    .map((agent) => agent.folder);
 }

@@ -19,7 +19,8 @@ import { AGENTS_FOLDER } from '../org/org-layout';
 import { createRedactor, type Redactor } from '../secrets/redactor';
 import { revealAll, type SecretStore } from '../secrets/secret-store';
 import { readOrgReach } from '../trust/org-reach';
-import { readDepartments, departmentMembers, DEPARTMENTS_FOLDER } from './bundle-departments';
+import { bundleDepartments, departmentMembers } from './bundle-departments';
+import { DEPARTMENTS_FOLDER } from '../org/departments-folder';
 
 export interface BundleExportContext {
   readonly orgPath: string;
@@ -62,7 +63,7 @@ export async function previewBundle(
     goesIn: goesIn.map(({ path, size }) => ({ path, size })),
     leftOut: includes.history && !context.writeTimeline ? [...leftOut, NO_TIMELINE] : leftOut,
     secrets,
-    departments: (await readDepartments(context.orgPath)).map((department) => department.name),
+    departments: (await bundleDepartments(context.orgPath)).map((department) => department.name),
   });
 }
 
@@ -109,7 +110,7 @@ export async function exportBundle(
   const agents = (await discoverAgents(context.orgPath)).filter(
     (agent) => scope.kind === 'org' || members.includes(agent.folder),
   );
-  const departments = (await readDepartments(context.orgPath)).filter(
+  const departments = (await bundleDepartments(context.orgPath)).filter(
     (department) => scope.kind === 'org' || department.name === scope.name,
   );
   try {
@@ -176,7 +177,7 @@ async function planBundle(context: BundleExportContext, input: BundleExportInput
   let members: string[] = [];
   let scope: BundleManifest['scope'] = { kind: 'org' };
   if (input.department !== undefined) {
-    const departments = await readDepartments(orgPath);
+    const departments = await bundleDepartments(orgPath);
     const department = departments.find((candidate) => candidate.name === input.department);
     if (!department)
       return fail(
@@ -186,7 +187,7 @@ async function planBundle(context: BundleExportContext, input: BundleExportInput
         departments.length > 0 ? `Its departments: ${departments.map((d) => d.name).join(', ')}.` : undefined,
       );
     scope = { kind: 'department', name: department.name };
-    members = await departmentMembers(orgPath, department.name);
+    members = await departmentMembers(orgPath, department);
   }
   const goesIn: Planned[] = [];
   const leftOut: LeftOut[] = [];

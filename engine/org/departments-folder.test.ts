@@ -43,6 +43,18 @@ describe('departments/*.json', () => {
     expect(read.departments[1]?.readme).toContain('# Research Department');
   });
 
+  it("gives a LeMMing file, which lists no agents, LeMMing's members: the agents whose folder holds its name", async () => {
+    for (const folder of ['research_lead', 'market_research', 'writer'])
+      await mkdir(join(org, 'agents', folder), { recursive: true });
+    await writeDepartment('research', '{"name": "research", "description": "Finds things out"}');
+    await writeDepartment('desk', '{"name": "desk", "description": "Writes", "agents": ["writer"]}');
+    const read = await readDepartments(org);
+    expect(read.departments.map(({ name, agents }) => ({ name, agents }))).toEqual([
+      { name: 'desk', agents: ['writer'] },
+      { name: 'research', agents: ['market_research', 'research_lead'] },
+    ]);
+  });
+
   it('means no departments when the folder is missing', async () => {
     expect(await readDepartments(org)).toEqual({ departments: [], problems: [], warnings: [] });
   });

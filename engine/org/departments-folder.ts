@@ -13,6 +13,7 @@ import { readTextFile } from '../files/read-text-file';
 import { runSerially } from '../files/serial-by-key';
 import { whenExists } from '../files/when-exists';
 import { checkConfigText, type ConfigFileSpec } from './config-file';
+import { AGENTS_FOLDER } from './org-layout';
 
 /** Where LeMMing keeps department metadata, one file per department. */
 export const DEPARTMENTS_FOLDER = 'departments';
@@ -55,7 +56,11 @@ export interface DepartmentsRead {
   warnings: Problem[];
 }
 
-/** Every `departments/*.json`, in name order. A missing folder means no departments. */
+/**
+ * Every `departments/*.json`, in name order, with its agents: those its file lists, or for a file that
+ * lists none (LeMMing's), LeMMing's rule: the agents whose folder's path holds the department's name.
+ * A missing folder means no departments.
+ */
 export async function readDepartments(orgPath: string): Promise<DepartmentsRead> {
   const entries =
     whenExists(() => readdirSync(join(orgPath, DEPARTMENTS_FOLDER), { withFileTypes: true })) ?? [];
@@ -64,6 +69,11 @@ export async function readDepartments(orgPath: string): Promise<DepartmentsRead>
     .map((entry) => `${DEPARTMENTS_FOLDER}/${entry.name}`)
     .sort();
   const read: DepartmentsRead = { departments: [], problems: [], warnings: [] };
+  const agentFolders = (
+    whenExists(() => readdirSync(join(orgPath, AGENTS_FOLDER), { withFileTypes: true })) ?? []
+  )
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
   for (const file of files) {
     const text = await readTextFile(join(orgPath, file), { maxBytes: MAX_DEPARTMENT_BYTES });
     if (!text.found) {
@@ -76,12 +86,17 @@ export async function readDepartments(orgPath: string): Promise<DepartmentsRead>
       continue;
     }
     read.warnings.push(...checked.warnings);
-    read.departments.push(departmentOf(checked.value, file));
+    read.departments.push(departmentOf(checked.value, file, agentFolders));
   }
   return read;
 }
 
-function departmentOf(value: DepartmentFile, file: string): Department {
+/** LeMMing's membership rule: the department's name is part of the agent folder's path. */
+export function membersByFolder(department: string, agentFolders: readonly string[]): string[] {
+  return agentFolders.filter((folder) => `${AGENTS_FOLDER}/${folder}`.includes(department)).sort();
+}
+
+function departmentOf(value: DepartmentFile, file: string, agentFolders: readonly string[]): Department {
   return {
     name: value.name,
     description: value.description,
@@ -89,7 +104,7 @@ function departmentOf(value: DepartmentFile, file: string): Department {
     tags: value.tags,
     author: value.author,
     readme: value.readme,
-    agents: value.agents,
+    agents: value.agents ?? membersByFolder(value.name, agentFolders),
     file,
   };
 }
@@ -127,7 +142,7 @@ export async function saveDepartmentFile(
     } catch (error) {
       return { ok: false, error: [fileProblem(file, `cannot write: ${(error as Error).message}`)] };
     }
-    return { ok: true, value: departmentOf(checked.value, file) };
+    return { ok: true, value: departmentOf(checked.value, file, []) };
   });
 }
 
