@@ -36,7 +36,7 @@ import {
   ApplyOrgUpdateInput,
   OrgUpdateApplied,
   OrgUpdatePlan,
-  OrgUpdateSourceInput,
+  OrgUpdatePlanInput,
 } from './org-update-schemas';
 import { ResumeBudgetInput } from './budget-schemas';
 import { RehearsalDetail, RehearsalRef, RehearsalSummary, RehearseInput } from './rehearsal-schemas';
@@ -571,8 +571,8 @@ export const contract = {
   }),
   'org.updatePlan': channel({
     summary:
-      'What updating each agent from a newer copy of the org (a folder) would change: instructions, tools, file access, schedule.',
-    input: OrgUpdateSourceInput,
+      'What updating each agent from a newer copy of the org (a folder, a bundle, or a template shipped with the app) would change: instructions, tools, file access, schedule.',
+    input: OrgUpdatePlanInput,
     output: OrgUpdatePlan,
   }),
   'org.updateApply': channel({

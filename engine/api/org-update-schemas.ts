@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentName } from './org-schemas';
 import { Problem } from './problem';
+import { TemplateName } from './template-schemas';
 import { ReachItem } from './trust-schemas';
 
 /** One line of a text diff. */
@@ -56,7 +57,7 @@ export const AgentUpdate = z.object({
 export type AgentUpdate = z.infer<typeof AgentUpdate>;
 
 export const OrgUpdatePlan = z.object({
-  /** The folder the newer copy was read from. */
+  /** Where the newer copy was read from (the folder or bundle named, or the template's folder): what applying names. */
   source: z.string(),
   agents: z.array(AgentUpdate),
   /** Agents of either side that could not be read; they are left out of the update. */
@@ -64,10 +65,18 @@ export const OrgUpdatePlan = z.object({
 });
 export type OrgUpdatePlan = z.infer<typeof OrgUpdatePlan>;
 
+/** The newer copy by where it is: a folder, or a `.lemming.zip` bundle. */
 export const OrgUpdateSourceInput = z
-  .object({ source: z.string().min(1, 'Choose the folder to update from.').max(4096) })
+  .object({ source: z.string().min(1, 'Choose the folder or bundle to update from.').max(4096) })
   .strict();
 export type OrgUpdateSourceInput = z.infer<typeof OrgUpdateSourceInput>;
+
+/** What to compare with: a folder or bundle, or a template shipped with the app, by its name. */
+export const OrgUpdatePlanInput = z.union([
+  OrgUpdateSourceInput,
+  z.object({ template: TemplateName }).strict(),
+]);
+export type OrgUpdatePlanInput = z.infer<typeof OrgUpdatePlanInput>;
 
 export const ApplyOrgUpdateInput = OrgUpdateSourceInput.extend({
   /** Changed agents to update and new agents to add. */

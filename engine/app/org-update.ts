@@ -5,7 +5,7 @@ import type {
   ApplyOrgUpdateInput,
   OrgUpdateApplied,
   OrgUpdatePlan,
-  OrgUpdateSourceInput,
+  OrgUpdatePlanInput,
 } from '../api/org-update-schemas';
 import { ApplyOrgUpdateInput as ApplyInput } from '../api/org-update-schemas';
 import { fail, ok, type IpcResult } from '../api/result';
@@ -17,6 +17,7 @@ import { AGENTS_FOLDER } from '../org/org-layout';
 import { mayRun, orgKeyOf, orgTrust, reachChanges } from '../trust/org-trust';
 import type { OrgContext } from './org-context';
 import { removeAgent } from './org-directory';
+import { openTemplate } from './templates';
 import { previewReachAdded } from './update-reach-preview';
 
 /**
@@ -25,6 +26,8 @@ import { previewReachAdded } from './update-reach-preview';
  * `close` removes what opening made.
  */
 export interface UpdateSource {
+  /** What the person named: the folder or the bundle (a plan says it, and applying names it again). */
+  readonly named: string;
   readonly orgPath: string;
   close(): Promise<void>;
 }
@@ -39,7 +42,7 @@ export async function openUpdateSource(orgPath: string, source: string): Promise
     return fail('not_an_org', `${source} is not an org folder: it has no "${AGENTS_FOLDER}" folder.`);
   if (orgKeyOf(source) === orgKeyOf(orgPath))
     return fail('invalid_input', 'That is this org itself; choose the newer copy to update from.');
-  return ok({ orgPath: source, close: async () => {} });
+  return ok({ named: source, orgPath: source, close: async () => {} });
 }
 
 async function openBundleSource(file: string): Promise<IpcResult<UpdateSource>> {
@@ -50,15 +53,29 @@ async function openBundleSource(file: string): Promise<IpcResult<UpdateSource>> 
     await close();
     return fail('invalid_input', `${file} cannot be updated from: ${unpacked.error.reason}.`);
   }
-  return ok({ orgPath: unpacked.value.folder, close });
+  return ok({ named: file, orgPath: unpacked.value.folder, close });
+}
+
+/** Where the newer copy is: the folder or bundle named, or the folder of a template shipped with the app. */
+async function sourceNamed(
+  input: OrgUpdatePlanInput,
+  templatesFolder: string | null,
+): Promise<IpcResult<string>> {
+  if ('source' in input) return ok(input.source);
+  if (!templatesFolder) return fail('not_found', 'No templates are installed with this program.');
+  const template = await openTemplate(templatesFolder, input.template);
+  return template.ok ? ok(template.value.orgFolder) : template;
 }
 
 /** Every agent of either copy, with what updating it would change. Reads files only. */
 export async function planOrgUpdate(
   orgPath: string,
-  input: OrgUpdateSourceInput,
+  input: OrgUpdatePlanInput,
+  templatesFolder: string | null = null,
 ): Promise<IpcResult<OrgUpdatePlan>> {
-  const opened = await openUpdateSource(orgPath, input.source);
+  const source = await sourceNamed(input, templatesFolder);
+  if (!source.ok) return source;
+  const opened = await openUpdateSource(orgPath, source.value);
   if (!opened.ok) return opened;
   try {
     const { plan, ours, theirs } = await comparedWith(orgPath, opened.value);
@@ -82,7 +99,7 @@ async function comparedWith(orgPath: string, source: UpdateSource) {
   const ours = await readAgentDefinitions(orgPath);
   const theirs = await readAgentDefinitions(source.orgPath);
   const plan: OrgUpdatePlan = {
-    source: source.orgPath,
+    source: source.named,
     agents: planAgentUpdates(ours.definitions, theirs.definitions),
     problems: [
       ...ours.problems,

@@ -283,7 +283,8 @@ export function createHandlers(deps: HandlerDeps): EngineHandlers {
     'departments.list': () => inOrg((session) => listDepartments(session.orgPath)),
     'departments.save': (input) => inOrg((session) => saveDepartment(session.orgPath, input)),
     'departments.spend': () => inOrg((session) => departmentSpend(session.orgPath, session.engine.spending)),
-    'org.updatePlan': (input) => inOrg((session) => planOrgUpdate(session.orgPath, input)),
+    'org.updatePlan': (input) =>
+      inOrg((session) => planOrgUpdate(session.orgPath, input, host.options.templatesFolder)),
     'org.updateApply': (input) =>
       inOrg(async (session) => {
         const applied = await applyOrgUpdate(session, input);

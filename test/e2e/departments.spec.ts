@@ -108,8 +108,15 @@ test('updating from a newer copy shows each agent’s changes, the instructions�
 
   await page.getByRole('button', { name: 'Update from…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Update from a newer copy' });
-  await dialog.getByLabel(/Folder of the newer copy/).fill(template);
-  await dialog.getByRole('button', { name: 'Compare' }).click();
+  // A template shipped with the app is offered by its name; the demo was not made from this one.
+  const fromTemplate = dialog.getByRole('form', { name: 'A template' });
+  await fromTemplate.getByLabel(/newest version of a template/).selectOption({ label: 'Content pipeline' });
+  await fromTemplate.getByRole('button', { name: 'Compare' }).click();
+  await expect(dialog.getByRole('region', { name: 'researcher' })).toContainText('Not in the newer copy');
+
+  const fromFolder = dialog.getByRole('form', { name: 'The newer copy' });
+  await fromFolder.getByLabel(/Folder or bundle/).fill(template);
+  await fromFolder.getByRole('button', { name: 'Compare' }).click();
 
   const writerCard = dialog.getByRole('region', { name: 'writer' });
   await expect(writerCard).toContainText('Its instructions change: 2 lines added, 1 line removed.');

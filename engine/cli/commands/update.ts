@@ -1,9 +1,13 @@
-import { ApplyOrgUpdateInput, type AgentUpdate, type OrgUpdatePlan } from '../../api/org-update-schemas';
+import {
+  ApplyOrgUpdateInput,
+  type AgentUpdate,
+  type OrgUpdatePlan,
+  type OrgUpdatePlanInput,
+} from '../../api/org-update-schemas';
 import { applyOrgUpdate, planOrgUpdate } from '../../app/org-update';
-import { openTemplate } from '../../app/templates';
 import { templatesFolder } from '../shipped-templates';
 import { describeItem } from '../../trust/trust-words';
-import { CliFailure, EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
+import { EXIT_OK, printJson, UsageError, type CliIo } from '../cli-io';
 import { stringOption, type CommandCode } from '../command';
 import { orgFolder } from '../org-arg';
 import { answerOf, secretsFileOption, withOrgContext } from '../org-context';
@@ -48,16 +52,14 @@ function printPlan(io: CliIo, plan: OrgUpdatePlan, shown: readonly AgentUpdate[]
 }
 
 /** The newer copy: a folder or bundle named with --from, or a template shipped with the command. */
-async function sourceOf(from: string | undefined, template: string | undefined): Promise<string> {
+function sourceOf(from: string | undefined, template: string | undefined): OrgUpdatePlanInput {
   if (from && template) throw new UsageError('Give --from or --from-template, not both.');
-  if (from) return from;
+  if (from) return { source: from };
   if (!template)
     throw new UsageError(
       'Name the newer copy to update from with --from FOLDER|BUNDLE or --from-template NAME.',
     );
-  const opened = await openTemplate(templatesFolder(), template);
-  if (!opened.ok) throw new CliFailure(opened.error.message);
-  return opened.value.orgFolder;
+  return { template };
 }
 
 /**
@@ -78,12 +80,13 @@ export const updateCommand: CommandCode = {
   },
   async run({ positionals, values }, io) {
     const org = await orgFolder(positionals[0]);
-    const from = await sourceOf(stringOption(values, 'from'), stringOption(values, 'from-template'));
+    const named = sourceOf(stringOption(values, 'from'), stringOption(values, 'from-template'));
     const chosen = names(values.agent);
     const remove = names(values.remove);
     if (remove.length > 0 && !values.yes)
       throw new UsageError('--remove removes agents: give it with --yes.');
-    const plan = await answerOf(planOrgUpdate(org, { source: from }));
+    const plan = await answerOf(planOrgUpdate(org, named, 'template' in named ? templatesFolder() : null));
+    const from = plan.source;
     const unknown = chosen.filter((name) => !plan.agents.some((agent) => agent.agent === name));
     if (unknown.length > 0)
       throw new UsageError(

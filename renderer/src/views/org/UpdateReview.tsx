@@ -4,11 +4,13 @@ import type {
   IpcError,
   OrgUpdateApplied,
   OrgUpdatePlan,
+  OrgUpdatePlanInput,
   ReachItem,
 } from '../../../../engine/api';
 import { Dialog } from '../../components/Dialog';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { serverState } from '../../server-state/instance';
+import { useQuery } from '../../server-state/use-query';
 
 interface Props {
   onClose(): void;
@@ -29,13 +31,15 @@ const CHOICE_WORDS: Record<AgentUpdate['status'], string> = {
 };
 
 /**
- * Updating the org from a newer copy of it (a template's folder, another copy): agent by agent, what
+ * Updating the org from a newer copy of it (a template, a bundle, another copy): agent by agent, what
  * would change in plain words, the instructions' diff under "Show changes", and which agents to update.
  * What the agents learned (memory, outbox, workspace, credits, history) is kept.
  */
 export function UpdateReview({ onClose }: Props) {
   const id = useId();
   const [source, setSource] = useState('');
+  const templates = useQuery('templates.gallery', {}).result;
+  const [template, setTemplate] = useState('');
   const [plan, setPlan] = useState<OrgUpdatePlan | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [error, setError] = useState<{ title: string; error: IpcError } | null>(null);
@@ -47,12 +51,19 @@ export function UpdateReview({ onClose }: Props) {
     if (picked.ok && picked.value.path) setSource(picked.value.path);
   }
 
-  async function compare(event: FormEvent) {
+  async function compare(event: FormEvent, input: OrgUpdatePlanInput) {
     event.preventDefault();
     setBusy(true);
-    const result = await serverState().write('org.updatePlan', { source: source.trim() });
+    const result = await serverState().write('org.updatePlan', input);
     setBusy(false);
-    if (!result.ok) return setError({ title: 'Could not compare with that folder.', error: result.error });
+    if (!result.ok)
+      return setError({
+        title:
+          'source' in input
+            ? 'Could not compare with that folder or bundle.'
+            : 'Could not compare with that template.',
+        error: result.error,
+      });
     setError(null);
     setPlan(result.value);
     setChosen(
@@ -98,9 +109,13 @@ export function UpdateReview({ onClose }: Props) {
         <AppliedSummary applied={applied} onClose={onClose} />
       ) : (
         <>
-          <form className="update-source" aria-label="The newer copy" onSubmit={compare}>
+          <form
+            className="update-source"
+            aria-label="The newer copy"
+            onSubmit={(event) => void compare(event, { source: source.trim() })}
+          >
             <label htmlFor={`${id}-source`}>
-              Folder of the newer copy (a template or another copy of this org)
+              Folder or bundle (.lemming.zip) of the newer copy of this org
             </label>
             <div className="update-source-row">
               <input
@@ -117,6 +132,32 @@ export function UpdateReview({ onClose }: Props) {
               </button>
             </div>
           </form>
+          {templates?.ok && templates.value.templates.length > 0 && (
+            <form
+              className="update-source"
+              aria-label="A template"
+              onSubmit={(event) => void compare(event, { template })}
+            >
+              <label htmlFor={`${id}-template`}>Or the newest version of a template it was made from</label>
+              <div className="update-source-row">
+                <select
+                  id={`${id}-template`}
+                  value={template}
+                  onChange={(event) => setTemplate(event.target.value)}
+                >
+                  <option value="">Choose a template…</option>
+                  {templates.value.templates.map((card) => (
+                    <option key={card.name} value={card.name}>
+                      {card.title}
+                    </option>
+                  ))}
+                </select>
+                <button type="submit" disabled={busy || template === ''}>
+                  Compare
+                </button>
+              </div>
+            </form>
+          )}
           {error && <ErrorAlert error={error.error} title={error.title} />}
           {plan && (
             <>
