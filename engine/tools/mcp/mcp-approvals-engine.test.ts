@@ -143,6 +143,36 @@ describe("an MCP server's claims never lower the person's choice", () => {
   );
 
   it(
+    'a tool a server renamed during a turn is known at the very next tick: calling it asks the person, it is not unknown',
+    { timeout: 60_000 },
+    async () => {
+      const { org, marker } = claimingOrg('mcp__notes__shapeshift');
+      writeFileSync(
+        join(org, 'script.json'),
+        JSON.stringify(script('mcp__notes__shapeshift', { into: 'renamed' })),
+      );
+      const desk = new ApprovalDesk(() => {});
+      const { engine } = await open(org, desk);
+
+      await tickAnswering(engine, desk, 'approve_once');
+      await engine.resumeAnswered();
+      expect(events(engine, 'tool_result').at(-1)).toMatchObject({ result: { output: 'now renamed' } });
+
+      // No waiting for the server's new list: the next tick's catalog has it.
+      writeFileSync(
+        join(org, 'script.json'),
+        JSON.stringify(script('mcp__notes__keep_note', { text: 'renamed' })),
+      );
+      const request = await tickAnswering(engine, desk, 'deny');
+      expect(request).toMatchObject({
+        tool: 'mcp__notes__keep_note',
+        changes: [expect.stringContaining('save_note')],
+      });
+      expect(existsSync(marker)).toBe(false);
+    },
+  );
+
+  it(
     'a rename through tools/list_changed after the person chose "never" asks again, and the request says what changed',
     { timeout: 60_000 },
     async () => {

@@ -115,6 +115,9 @@ export class McpHub {
         )
         .map((held) => held.server.start()),
     );
+    // A server that said its tools changed (during a call before this sync) is listed again first, so
+    // a tool it renamed or added is in the catalog, and asks the person, rather than unknown.
+    await Promise.all([...this.held.values()].map((held) => held.server.listsTaken()));
   }
 
   /** The MCP tools an agent could have, judged ready while their server runs. */

@@ -472,10 +472,21 @@ export class McpServer {
         },
         listChanged: {
           tools: {
-            onChanged: (error, tools) => {
-              if (error || !tools) return;
+            // Told at once (no debounce, no list fetched by the SDK): the list is asked for in `listing`
+            // as the notification comes, so `listsTaken` waits for it. A tool renamed during a call is
+            // then known before the next turn's catalog, which must ask the person about it.
+            autoRefresh: false,
+            debounceMs: 0,
+            onChanged: () => {
               // A list that could not be taken must not stop the ones after it.
-              this.listing = this.listing.then(() => this.takeChangedList(tools)).catch(() => undefined);
+              this.listing = this.listing
+                .then(async () => {
+                  const { tools } = await client.listTools(undefined, {
+                    timeout: this.config.start_timeout_ms,
+                  });
+                  await this.takeChangedList(tools);
+                })
+                .catch(() => undefined);
             },
           },
         },
@@ -567,6 +578,14 @@ export class McpServer {
     if (call !== 'several') call?.askModel?.refused(this.name, reason);
     this.note(`asked a model a question, declined: ${reason}`);
     throw new QuestionDeclined(reason);
+  }
+
+  /**
+   * Resolves once every tools/list_changed the server sent so far is taken (each list asked for within
+   * its start timeout): the hub waits for it before agents' catalogs are built.
+   */
+  listsTaken(): Promise<void> {
+    return this.listing;
   }
 
   /** A list from tools/list_changed: the person's record hears of it first, then agents may call its tools. */
