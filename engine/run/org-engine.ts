@@ -418,7 +418,7 @@ export class OrgEngine {
     void this.stopMcpServers();
     if (this.timeline.db.open) this.pending.settle();
     this.timeline.close();
-    this.releaseRun();
+    this.letGoOfRun();
   }
 
   /**
@@ -435,13 +435,24 @@ export class OrgEngine {
     try {
       await this.recover(attempt.value.staleHolder);
     } catch (error) {
-      this.releaseRun();
+      this.letGoOfRun();
       throw error;
     }
     return { ok: true, value: undefined };
   }
 
+  /**
+   * Lets go of the run lock and stops the MCP servers (a run or a step ended), unless a tick or a resume
+   * is asked for and not done: it takes the lock as its own and keeps it (as in withRunLock), so a step
+   * that ends as the person answers does not let go under the resumed turn, nor stop the servers its
+   * calls use (a server would lose what it holds in memory, such as a tool it renamed, before the next tick).
+   */
   releaseRun(): void {
+    if (this.ticksPending > 0) return;
+    this.letGoOfRun();
+  }
+
+  private letGoOfRun(): void {
     if (this.lock) void this.stopMcpServers();
     this.lock?.release();
     this.lock = null;

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalDesk } from '../app/approvals';
+import { runLockHolder } from '../org/org-lock';
 import type { OrgEngine } from './org-engine';
 import { resume } from './test-support/temp-org';
 import { engineWorld } from './test-support/engine-world';
@@ -232,5 +233,27 @@ describe('in the app, an answer resumes the parked turn at once', () => {
     ]);
     expect(await engine.currentTick()).toBe(2);
     expect((await engine.runTick()).resumed).toBeUndefined();
+  });
+
+  it('a step that ends while the answered turn waits to resume does not let go of the run under it', async () => {
+    const path = parkingOrg();
+    const desk = new ApprovalDesk(() => undefined);
+    const engine = await world.open(path, { approvals: desk, resumeWhenAnswered: true });
+    desk.attach(engine.parked);
+    await engine.runTick();
+    const [request] = desk.pending();
+
+    // The answer comes as the step's tick ends: the resume is asked for before the step lets go of the run.
+    await desk.answer({ id: request!.id, answer: 'approve_once' });
+    engine.releaseRun();
+    // Letting go would stop the MCP servers the resumed turn uses (a server's in-memory state, such as a
+    // tool it renamed, would be lost before the next tick) and let another program run the org under it.
+    expect(runLockHolder(path)).toMatchObject({ pid: process.pid });
+
+    await engine.resumeAnswered();
+    expect(readFileSync(join(path, 'agents/asker/workspace/made.txt'), 'utf8')).toBe('ran-after-approval\n');
+    expect(runLockHolder(path)).toMatchObject({ pid: process.pid });
+    engine.releaseRun();
+    expect(runLockHolder(path)).toBeNull();
   });
 });
