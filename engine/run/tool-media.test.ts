@@ -5,6 +5,7 @@ import { sendJson, startLoopbackServer, type LoopbackServer } from '../models/te
 import { readAttachment, ATTACHMENTS_FOLDER } from '../timeline/attachments';
 import { referenceServers } from '../tools/mcp/test-support/reference-servers';
 import { trustAsIs } from '../trust/test-support/trust-as-is';
+import { ApprovalDesk } from '../app/approvals';
 import { OrgEngine } from './org-engine';
 import { resume, tempOrgs } from './test-support/temp-org';
 
@@ -22,21 +23,19 @@ afterEach(async () => {
 
 type Body = { messages: { role: string; content: unknown }[] };
 
-/** An OpenAI-compatible model on loopback: it calls the reference server's get-tiny-image, then finishes. */
-async function modelServer(): Promise<LoopbackServer> {
+/** An OpenAI-compatible model on loopback: it calls the reference server's get-tiny-image (`calls` times in one round), then finishes. */
+async function modelServer(calls = 1): Promise<LoopbackServer> {
   const server = await startLoopbackServer((_, response, index) => {
     const message =
       index === 0
         ? {
             role: 'assistant',
             content: null,
-            tool_calls: [
-              {
-                id: 'c1',
-                type: 'function',
-                function: { name: 'mcp__everything__get-tiny-image', arguments: '{}' },
-              },
-            ],
+            tool_calls: Array.from({ length: calls }, (_, call) => ({
+              id: `c${call + 1}`,
+              type: 'function',
+              function: { name: 'mcp__everything__get-tiny-image', arguments: '{}' },
+            })),
           }
         : { role: 'assistant', content: JSON.stringify({ notes: 'saw it' }) };
     sendJson(response, 200, {
@@ -53,7 +52,15 @@ async function modelServer(): Promise<LoopbackServer> {
 
 async function turnWithImage(input: string[] | undefined) {
   const server = await modelServer();
-  const org = orgs.build({
+  const org = imageOrg(server, input);
+  const engine = await OrgEngine.open({ trust: await trustAsIs(org), orgPath: org, env: {} });
+  engines.push(engine);
+  await engine.runTick();
+  return { org, events: eventsOf(engine), bodies: server.received.map((request) => request.json as Body) };
+}
+
+function imageOrg(server: LoopbackServer, input: string[] | undefined): string {
+  return orgs.build({
     'lemming/config/models.json': {
       v: {
         provider: 'openai-compatible',
@@ -70,15 +77,14 @@ async function turnWithImage(input: string[] | undefined) {
       permissions: { read_outboxes: [], tools: ['mcp__everything__get-tiny-image'] },
     }),
   });
-  const engine = await OrgEngine.open({ trust: await trustAsIs(org), orgPath: org, env: {} });
-  engines.push(engine);
-  await engine.runTick();
-  const events = engine.timeline.page({ direction: 'asc', limit: 1000, cursor: null }).rows.map((row) => ({
+}
+
+function eventsOf(engine: OrgEngine) {
+  return engine.timeline.page({ direction: 'asc', limit: 1000, cursor: null }).rows.map((row) => ({
     kind: row.kind,
     json: row.json,
     event: JSON.parse(row.json) as Record<string, any>,
   }));
-  return { org, events, bodies: server.received.map((request) => request.json as Body) };
 }
 
 describe("a tool's image", { timeout: 60_000 }, () => {
@@ -134,5 +140,50 @@ describe("a tool's image", { timeout: 60_000 }, () => {
     writeFileSync(path, Buffer.concat([readFileSync(path), Buffer.from('x')]));
     expect(await readAttachment(org, sha256)).toBeNull();
     expect(await readAttachment(org, '../../etc/passwd')).toBeNull();
+  });
+
+  it('of a call run before its turn parked again is kept: the person sees it, and the model is given it', async () => {
+    // Each call of a server whose hints the person does not trust asks first: the turn parks on the
+    // first, runs it once allowed, parks on the second, and goes on once that is allowed too.
+    const server = await modelServer(2);
+    const org = imageOrg(server, ['text', 'image']);
+    const desk = new ApprovalDesk(() => undefined);
+    const engine = await OrgEngine.open({
+      trust: await trustAsIs(org),
+      orgPath: org,
+      env: {},
+      approvals: desk,
+    });
+    engines.push(engine);
+    desk.attach(engine.parked);
+    await engine.runTick();
+    // What the turn staged, the first call's result with it, is committed when the turn completes.
+    for (const _call of ['c1', 'c2']) {
+      const [request] = desk.pending();
+      expect(request).toMatchObject({ tool: 'mcp__everything__get-tiny-image' });
+      await desk.answer({ id: request!.id, answer: 'approve_once' });
+      await engine.resumeAnswered();
+    }
+    expect(desk.pending()).toEqual([]);
+
+    const events = eventsOf(engine);
+    const results = events.filter((row) => row.kind === 'tool_result').map((row) => row.event);
+    expect(results.map((result) => result.call_id)).toEqual(['c1', 'c2']);
+    for (const result of results) {
+      const [attachment] = result.result.attachments;
+      expect(attachment).toMatchObject({ kind: 'image', mime_type: 'image/png' });
+      expect((await readAttachment(org, attachment.sha256))?.length).toBe(attachment.bytes);
+    }
+    expect(events.filter((row) => row.kind === 'turn_completed')).toHaveLength(1);
+    // The model's next call is given both images, the first kept through the second park.
+    const second = server.received.map((request) => request.json as Body)[1]!.messages;
+    expect(JSON.stringify(second).match(/data:image\/png;base64,/g)).toHaveLength(2);
+    const prompt = events.filter((row) => row.kind === 'model_call')[1]!.event.prompt;
+    expect(
+      prompt.filter((message: any) => message.role === 'tool').map((message: any) => message.media),
+    ).toEqual([
+      [expect.objectContaining({ kind: 'image', mimeType: 'image/png' })],
+      [expect.objectContaining({ kind: 'image', mimeType: 'image/png' })],
+    ]);
   });
 });

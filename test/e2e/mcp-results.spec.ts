@@ -77,8 +77,9 @@ test("a server's form goes to the person as a card, and the image a tool gave is
   await page.getByRole('button', { name: 'Open this turn in the inspector' }).click();
   await expect(page.getByRole('heading', { name: /Turn of viewer at tick/, level: 2 })).toBeVisible();
   const calls = page.getByRole('list', { name: 'Steps' }).getByTestId('tool-call');
+  // The inspector names the call by the title its server gives the tool; its id is under Advanced.
   const image = calls
-    .filter({ hasText: 'Get tiny image (everything)' })
+    .filter({ hasText: 'mcp__everything__get-tiny-image' })
     .getByRole('img', { name: /Image from the tool \(image\/png/ });
   await expect(image).toBeVisible();
   expect(await image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
