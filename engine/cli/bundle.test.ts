@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -18,6 +18,7 @@ import type { BundleManifest } from '../api/bundle-schemas';
 import { readBundle } from '../bundle/bundle-reader';
 import { REPO_ROOT } from '../run/test-support/temp-org';
 import { secretSpellings } from '../secrets/secret-spellings';
+import { lemmingCheckout } from '../../test/test-support/lemming-checkout';
 import { runCli } from './test-support/run-cli';
 
 const EXAMPLE_ORG = '/work/shared/fixtures/lemming-upstream/example-org';
@@ -344,12 +345,6 @@ describe('the demo org', () => {
       expect(readFileSync(join(imported, file)).equals(readFileSync(join(source, file))), file).toBe(true);
   });
 });
-
-function lemmingCheckout(): string | null {
-  const candidate = process.env.LEMMING_CHECKOUT ?? '/tmp/c-lemming';
-  const found = existsSync(join(candidate, 'lemming', 'engine.py'));
-  return found && spawnSync('python3', ['--version']).status === 0 ? candidate : null;
-}
 
 /** LeMMing's own checks and one tick of its engine, with its providers answering offline. */
 const LEMMING_DRIVER = `

@@ -1,15 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { lemmingCheckout } from '../../test/test-support/lemming-checkout';
 import { readDepartments, saveDepartmentFile } from './departments-folder';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../shared/fixtures/lemming-upstream');
-const LEMMING_CHECKOUT = [process.env.LEMMING_CHECKOUT, '/tmp/c-lemming'].find(
-  (path): path is string => path !== undefined && existsSync(join(path, 'lemming', 'department.py')),
-);
+const LEMMING_CHECKOUT = lemmingCheckout();
 
 let org: string;
 
@@ -140,7 +138,7 @@ describe('departments/*.json', () => {
     expect(await readFile(join(org, 'departments', 'desk.json'), 'utf8')).toContain('"tags": 3');
   });
 
-  it.skipIf(LEMMING_CHECKOUT === undefined)(
+  it.skipIf(LEMMING_CHECKOUT === null)(
     "is read by LeMMing's department-list and department-show, and reads what its department-create writes (needs a LeMMing checkout at $LEMMING_CHECKOUT or /tmp/c-lemming)",
     async () => {
       await saveDepartmentFile(org, {
@@ -153,7 +151,7 @@ describe('departments/*.json', () => {
       });
       const lemming = (...args: string[]) =>
         spawnSync('python3', ['-m', 'lemming.cli', '--base-path', org, ...args], {
-          cwd: LEMMING_CHECKOUT,
+          cwd: LEMMING_CHECKOUT!,
           encoding: 'utf8',
           timeout: 30_000,
         });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lemmingCompatibilityWarnings } from '../org/resume-lemming-compat';
@@ -7,6 +7,7 @@ import { firingOrder } from '../org/schedule';
 import type { OrgEngine } from './org-engine';
 import { resume } from './test-support/temp-org';
 import { engineWorld } from './test-support/engine-world';
+import { lemmingCheckout } from '../../test/test-support/lemming-checkout';
 
 const world = engineWorld();
 const MINUTE = 60_000;
@@ -120,11 +121,9 @@ describe("LeMMing's shape", () => {
     expect(lemmingCompatibilityWarnings(clerk, 'agents/clerk/resume.json', null)).toEqual([]);
   });
 
-  const checkout = [process.env.LEMMING_CHECKOUT, '/tmp/c-lemming'].find(
-    (path) => path !== undefined && existsSync(join(path, 'lemming', 'engine.py')),
-  );
+  const checkout = lemmingCheckout();
   // Runs only where a LeMMing checkout is (LEMMING_CHECKOUT or /tmp/c-lemming) with Python 3.
-  it.skipIf(checkout === undefined)(
+  it.skipIf(checkout === null)(
     "LeMMing's own loader and validation accept the org, and its scheduler runs the agent by its tick fields",
     () => {
       const org = clockOrg({ 'agents/clerk/resume.json': clerk });
@@ -140,8 +139,8 @@ describe("LeMMing's shape", () => {
         'print(json.dumps({"errors": errors, "firing": [[a.name for a in get_firing_agents(agents, t)] for t in range(1, 7)]}))',
       ].join('\n');
       const run = spawnSync('python3', ['-c', script, org], {
-        cwd: checkout,
-        env: { ...process.env, PYTHONPATH: checkout },
+        cwd: checkout!,
+        env: { ...process.env, PYTHONPATH: checkout! },
         encoding: 'utf8',
       });
       expect(run.stderr).toBe('');
