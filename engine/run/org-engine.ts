@@ -500,7 +500,7 @@ export class OrgEngine {
       return await work();
     } finally {
       // A tick waiting, or run meanwhile, takes this lock as its own when its turn comes, and keeps it.
-      if (this.ticksPending === 0 && this.ticksAsked === asked) this.releaseRun();
+      if (this.ticksAsked === asked) this.releaseRun();
     }
   }
 
